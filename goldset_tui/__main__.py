@@ -1,0 +1,3 @@
+from goldset_tui.cli import main
+
+raise SystemExit(main())

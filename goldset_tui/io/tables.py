@@ -1,0 +1,208 @@
+"""Read a tabular file (Parquet, CSV, TSV, JSONL) into Polars, or explain in one line why not.
+
+This is the shared front door for every table goldset reads: pools, corpora, strata, traffic,
+labels. Polars does the reading (fast path); when Polars refuses, or when a check finds a problem,
+we go back to the raw bytes only then to name the line, so good input pays nothing for the error
+reporting.
+
+Locations are 1-based: ``line`` for text formats (the header is line 1 of a CSV), ``row`` for
+Parquet.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import polars as pl
+
+from goldset_tui.errors import InputError
+
+TEXT_FORMATS = {".csv": ",", ".tsv": "\t", ".tab": "\t"}
+JSONL_SUFFIXES = {".jsonl", ".ndjson"}
+PARQUET_SUFFIXES = {".parquet", ".pq"}
+SUPPORTED = sorted(set(TEXT_FORMATS) | JSONL_SUFFIXES | PARQUET_SUFFIXES)
+
+
+def table_format(path: Path) -> str:
+    """``csv``, ``tsv``, ``jsonl`` or ``parquet``, chosen by extension."""
+    suffix = path.suffix.lower()
+    if suffix in PARQUET_SUFFIXES:
+        return "parquet"
+    if suffix in JSONL_SUFFIXES:
+        return "jsonl"
+    if suffix in TEXT_FORMATS:
+        return "tsv" if TEXT_FORMATS[suffix] == "\t" else "csv"
+    raise InputError(
+        path, f"unknown file type {suffix or '(no extension)'!r}; expected one of {', '.join(SUPPORTED)}"
+    )
+
+
+def check_file(path: str | Path) -> Path:
+    """A readable, non-empty regular file, or an InputError saying which of those it is not."""
+    p = Path(path)
+    if not p.exists():
+        raise InputError(p, "no such file")
+    if p.is_dir():
+        raise InputError(p, "is a directory, expected a file")
+    if p.stat().st_size == 0:
+        raise InputError(p, "file is empty")
+    return p
+
+
+def first_bad_utf8(data: bytes) -> tuple[int, int] | None:
+    """(line, byte offset) of the first byte that is not UTF-8, or None."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return data.count(b"\n", 0, exc.start) + 1, exc.start
+    return None
+
+
+def raise_if_not_utf8(path: Path, data: bytes) -> None:
+    bad = first_bad_utf8(data)
+    if bad is not None:
+        line, offset = bad
+        raise InputError(path, f"bytes that are not UTF-8 (byte {offset})", line=line)
+
+
+def location(fmt: str, row_index: int) -> dict[str, int]:
+    """Keyword arguments for InputError pointing at the 0-based data row ``row_index``."""
+    if fmt in ("csv", "tsv"):
+        # Approximate when quoted fields hold newlines; exact otherwise.
+        return {"line": row_index + 2}
+    if fmt == "jsonl":
+        return {"line": row_index + 1}
+    return {"row": row_index + 1}
+
+
+def read_table(
+    path: str | Path,
+    *,
+    required: Sequence[str] = (),
+    non_empty: Sequence[str] = (),
+    string_columns: Iterable[str] = (),
+    allow_empty: bool = False,
+) -> pl.DataFrame:
+    """Read ``path`` by extension and validate it.
+
+    ``required`` columns must exist; ``non_empty`` columns must have no null or empty value
+    (reported with the first offending line). ``string_columns`` are cast to Utf8 so that ids
+    like ``007`` keep their zeros in CSV (all CSV/TSV columns are read as text; cast later).
+    """
+    p = check_file(path)
+    fmt = table_format(p)
+    if fmt == "parquet":
+        df = _read_parquet(p)
+    elif fmt == "jsonl":
+        df = _read_jsonl(p)
+    else:
+        df = _read_delimited(p, TEXT_FORMATS[p.suffix.lower()])
+    if df.height == 0 and not allow_empty:
+        raise InputError(p, "has a header but no rows" if df.width else "has no rows")
+    missing = [c for c in required if c not in df.columns]
+    if missing:
+        found = ", ".join(df.columns) or "none"
+        raise InputError(
+            p, f"missing required column {missing[0]!r} (found columns: {found})", column=missing[0]
+        )
+    casts = [pl.col(c).cast(pl.Utf8) for c in string_columns if c in df.columns and df.schema[c] != pl.Utf8]
+    if casts:
+        try:
+            df = df.with_columns(casts)
+        except pl.exceptions.PolarsError as exc:  # nested values, say
+            raise InputError(p, f"a column could not be read as text: {exc}") from None
+    for col in non_empty:
+        check_non_empty(df, col, p, fmt)
+    return df
+
+
+def check_non_empty(df: pl.DataFrame, col: str, path: Path, fmt: str) -> None:
+    """Raise on the first null or blank value of ``col``."""
+    values = df.get_column(col)
+    if values.dtype == pl.Utf8:
+        bad = values.is_null() | (values.str.strip_chars() == "")
+    else:
+        bad = values.is_null()
+    if bad.any():
+        first = int(bad.arg_max())  # first True
+        count = int(bad.sum())
+        more = f" ({count} rows in all)" if count > 1 else ""
+        raise InputError(path, f"empty or missing value{more}", column=col, **location(fmt, first))
+
+
+def _read_parquet(p: Path) -> pl.DataFrame:
+    try:
+        return pl.read_parquet(p)
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        raise InputError(p, f"not a readable Parquet file ({_short(exc)})") from None
+
+
+def _read_jsonl(p: Path) -> pl.DataFrame:
+    try:
+        return pl.read_ndjson(p, infer_schema_length=None)
+    except (pl.exceptions.PolarsError, OSError, ValueError) as exc:
+        # Polars says what but not where: find the line ourselves.
+        data = p.read_bytes()
+        raise_if_not_utf8(p, data)
+        for number, raw in enumerate(data.decode("utf-8").splitlines(), start=1):
+            if not raw.strip():
+                continue
+            try:
+                value = json.loads(raw)
+            except json.JSONDecodeError as jexc:
+                raise InputError(p, f"JSON does not parse: {jexc.msg} at column {jexc.colno}", line=number) from None
+            if not isinstance(value, dict):
+                raise InputError(p, f"expected a JSON object, found {type(value).__name__}", line=number) from None
+        raise InputError(p, f"could not be read as JSON lines ({_short(exc)})") from None
+
+
+def _read_delimited(p: Path, sep: str) -> pl.DataFrame:
+    try:
+        df = pl.read_csv(
+            p,
+            separator=sep,
+            infer_schema=False,  # everything as text: ids keep leading zeros, cast later
+            quote_char='"' if sep == "," else None,
+        )
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        data = p.read_bytes()
+        raise_if_not_utf8(p, data)
+        _raise_ragged(p, data, sep)
+        raise InputError(p, f"could not be read as {'TSV' if sep == chr(9) else 'CSV'} ({_short(exc)})") from None
+    # Polars pads short rows with nulls instead of failing. A null in the last column is either
+    # a short row or an empty last field; only then do we pay for a scan that tells them apart.
+    if df.height and df.width and df.get_column(df.columns[-1]).null_count() > 0:
+        _raise_ragged(p, p.read_bytes(), sep)
+    return df
+
+
+def _raise_ragged(p: Path, data: bytes, sep: str) -> None:
+    text = data.decode("utf-8", errors="replace")
+    if sep == ",":
+        reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep)
+    else:
+        reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep, quoting=csv.QUOTE_NONE)
+    width = None
+    try:
+        for row in reader:
+            if width is None:
+                width = len(row)
+                continue
+            if not row:
+                continue
+            if len(row) != width:
+                raise InputError(
+                    p,
+                    f"ragged row: {len(row)} fields where the header has {width}",
+                    line=reader.line_num,
+                )
+    except csv.Error as exc:
+        raise InputError(p, f"malformed {'CSV' if sep == ',' else 'TSV'}: {exc}", line=reader.line_num) from None
+
+
+def _short(exc: BaseException) -> str:
+    return " ".join(str(exc).split())[:160]

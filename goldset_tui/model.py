@@ -1,0 +1,96 @@
+"""The nouns goldset works with: the grade scale, a judgment, the pool's columns.
+
+Plain data, no I/O and no Textual, so a notebook can build them by hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# --- Pool files -------------------------------------------------------------------------------
+# One row per (query, candidate). These four are required; the rest are optional.
+POOL_REQUIRED = ("query_id", "query", "doc_id", "text")
+POOL_OPTIONAL = ("title", "stratum", "systems", "ranks")
+POOL_KEY = ("query_id", "doc_id")
+
+# --- Grades -----------------------------------------------------------------------------------
+DEFAULT_GRADE_LABELS = {
+    0: "not relevant",
+    1: "related",
+    2: "highly relevant",
+    3: "perfectly relevant",
+}
+
+# Seed 000: the instruction decides whether a query with three answers gets three judgments.
+DEFAULT_GUIDELINES = (
+    "Judge every document in the pool, independently of the others, against this query.\n\n"
+    "Do not stop at the first correct document: a query with three answers should get three "
+    "relevant grades. Grade each candidate on its own merits, not relative to the others you "
+    "have seen.\n\n"
+    "0 not relevant: does not help answer the query.\n"
+    "1 related: on the topic, but does not answer it.\n"
+    "2 highly relevant: answers the query, or a large part of it.\n"
+    "3 perfectly relevant: the document a user asking this query is looking for."
+)
+
+
+@dataclass(frozen=True)
+class GradeScale:
+    """An inclusive integer scale with a label per grade (default 0-3)."""
+
+    labels: dict[int, str] = field(default_factory=lambda: dict(DEFAULT_GRADE_LABELS))
+
+    def __post_init__(self) -> None:
+        if not self.labels:
+            raise ValueError("a grade scale needs at least one grade")
+        grades = sorted(self.labels)
+        if grades != list(range(grades[0], grades[-1] + 1)):
+            raise ValueError(f"grades must be consecutive integers, got {grades}")
+
+    @property
+    def min(self) -> int:
+        return min(self.labels)
+
+    @property
+    def max(self) -> int:
+        return max(self.labels)
+
+    @property
+    def grades(self) -> list[int]:
+        return list(range(self.min, self.max + 1))
+
+    def __contains__(self, grade: object) -> bool:
+        return isinstance(grade, int) and not isinstance(grade, bool) and self.min <= grade <= self.max
+
+    @classmethod
+    def from_range(cls, lo: int, hi: int) -> "GradeScale":
+        labels = {g: DEFAULT_GRADE_LABELS.get(g, str(g)) for g in range(lo, hi + 1)}
+        return cls(labels)
+
+    def to_toml(self) -> dict[str, str]:
+        # TOML keys are strings.
+        return {str(g): label for g, label in sorted(self.labels.items())}
+
+    @classmethod
+    def from_toml(cls, table: dict[str, str]) -> "GradeScale":
+        return cls({int(g): str(label) for g, label in table.items()})
+
+
+@dataclass(frozen=True)
+class Judgment:
+    """One grade given by one labeller to one (query, document) pair.
+
+    ``grade`` None records an undo of that labeller's previous grade for the pair. ``position`` is
+    the 0-based place the document was shown at in the labeller's (shuffled) order, kept so that
+    position bias can be checked later. ``seconds`` is the time spent on it.
+    """
+
+    labeller: str
+    query_id: str
+    doc_id: str
+    grade: int | None
+    time: str  # ISO 8601, UTC
+    seconds: float = 0.0
+    position: int | None = None
+    note: str | None = None
+    kind: str = "judge"  # judge | undo | note | repeat
