@@ -1,0 +1,78 @@
+"""Read a document corpus: the texts a pool that lists only ids is judged on.
+
+Accepted shapes (by extension, through the shared table reader):
+
+- BEIR ``corpus.jsonl``: one object per line with ``_id``, ``text`` and optionally ``title``
+  (extra fields such as ``metadata`` are ignored);
+- a CSV/TSV/Parquet/JSONL table with a header and columns ``doc_id``, ``text`` and optionally
+  ``title``.
+
+Only the documents a pool asks for are kept, so a large corpus costs one read and a filter.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from goldset_tui.errors import InputError
+from goldset_tui.io.tables import location, read_table, table_format
+
+CORPUS_COLUMNS = ("doc_id", "text", "title")
+
+
+def read_corpus(path: str | Path, ids: pl.Series | None = None) -> pl.DataFrame:
+    """``doc_id, text, title`` (all str; title may be null), one row per document.
+
+    With ``ids``, only those documents are returned (others are not validated beyond the
+    generic checks). A doc id listed twice is an error, since the pool could not tell which text
+    is meant.
+    """
+    p = Path(path)
+    df = read_table(p)
+    if "_id" in df.columns and "doc_id" not in df.columns:
+        df = df.rename({"_id": "doc_id"})  # BEIR
+    for col in ("doc_id", "text"):
+        if col not in df.columns:
+            found = ", ".join(df.columns)
+            raise InputError(
+                p,
+                f"missing required column {col!r} for a corpus (expected BEIR _id/title/text or "
+                f"doc_id/text; found columns: {found})",
+                column=col,
+            )
+    fmt = table_format(p)
+    df = df.with_row_index("_row")
+    if "title" not in df.columns:
+        df = df.with_columns(title=pl.lit(None, dtype=pl.Utf8))
+    try:
+        df = df.select(
+            "_row",
+            pl.col("doc_id").cast(pl.Utf8),
+            pl.col("text").cast(pl.Utf8),
+            pl.col("title").cast(pl.Utf8),
+        )
+    except pl.exceptions.PolarsError as exc:
+        raise InputError(p, f"doc_id, text and title must be text ({' '.join(str(exc).split())[:120]})") from None
+    if ids is not None:
+        df = df.filter(pl.col("doc_id").is_in(ids.cast(pl.Utf8).unique().implode()))
+    bad_id = df.get_column("doc_id").is_null() | (df.get_column("doc_id").str.strip_chars() == "")
+    if ids is None and bad_id.any():
+        first = int(df.get_column("_row")[int(bad_id.arg_max())])
+        raise InputError(p, "empty or missing document id", column="doc_id", **location(fmt, first))
+    repeats = df.filter(~pl.col("doc_id").is_first_distinct())
+    if repeats.height:
+        doc = repeats.get_column("doc_id")[0]
+        first_row = int(df.filter(pl.col("doc_id") == doc).get_column("_row")[0])
+        where = location(fmt, int(repeats.get_column("_row")[0]))
+        seen = location(fmt, first_row)
+        seen_text = f"line {seen['line']}" if "line" in seen else f"row {seen['row']}"
+        raise InputError(
+            p,
+            f"document id {doc!r} appears more than once (first at {seen_text}; "
+            f"{repeats.height} repeated ids in all)",
+            column="doc_id",
+            **where,
+        )
+    return df.drop("_row")
