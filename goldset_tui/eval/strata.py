@@ -1,0 +1,234 @@
+"""The stratified table of seeds 000 and 004: per stratum and system n, hits, mean and a 95% interval,
+its closure checks, the traffic-weighted headline and the failing queries.
+
+Everything works on a per-query score frame ``system, query_id, value`` (one measure) that already
+holds every evaluated query for every system (missing from a run = 0, filled by the report), and a
+strata frame ``query_id, stratum``. Strata are expected to partition the queries; when they do not
+(a query in two strata, a query in none) the table is still built and the closure checks say by
+how much it fails, because that is the first thing a reader must see (seed 004).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import polars as pl
+
+from goldset_tui.closure import ClosureCheck
+from goldset_tui.errors import InputError
+from goldset_tui.eval.intervals import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, DEFAULT_SEED, mean_interval
+from goldset_tui.io.tables import location, read_table, table_format
+
+# Seed 004: below about 40 queries a stratum's interval is too wide to compare two systems at the
+# gaps these tables show; such rows are read as counts of failures, not as rates.
+SMALL_STRATUM = 40
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+def read_strata(path: str | Path) -> pl.DataFrame:
+    """``query_id, stratum`` (text), exact duplicate rows dropped, file order kept.
+
+    A query listed under two different strata is kept twice: the closure checks report it
+    (the strata then overlap and the n column no longer sums to the query count).
+    """
+    df = read_table(
+        path, required=("query_id", "stratum"), non_empty=("query_id", "stratum"),
+        string_columns=("query_id", "stratum"),
+    )
+    return df.select("query_id", "stratum").unique(maintain_order=True)
+
+
+def _parse_shares(raw: pl.Series) -> pl.Series:
+    text = raw.cast(pl.Utf8).str.strip_chars()
+    percent = text.str.ends_with("%")
+    number = text.str.strip_suffix("%").str.strip_chars().cast(pl.Float64, strict=False)
+    return pl.when(percent).then(number / 100.0).otherwise(number).alias("share")
+
+
+def read_traffic(path: str | Path) -> pl.DataFrame:
+    """``stratum, share`` with share a fraction (``0.31``) or a percentage (``31%``)."""
+    p = Path(path)
+    df = read_table(p, required=("stratum", "share"), non_empty=("stratum", "share"), string_columns=("stratum",))
+    fmt = table_format(p)
+    frame = pl.DataFrame({"stratum": df.get_column("stratum")}).with_columns(
+        pl.select(_parse_shares(df.get_column("share"))).to_series()
+    )
+    bad = frame.get_column("share").is_null() | frame.get_column("share").is_nan()
+    if bad.any():
+        i = int(bad.arg_max())
+        raise InputError(p, f"share {df.get_column('share')[i]!r} is not a number", column="share", **location(fmt, i))
+    negative = frame.get_column("share") < 0
+    if negative.any():
+        i = int(negative.arg_max())
+        raise InputError(p, "share is negative", column="share", **location(fmt, i))
+    dup = frame.get_column("stratum").is_duplicated()
+    if dup.any():
+        i = int(dup.arg_max())
+        name = frame.get_column("stratum")[i]
+        raise InputError(p, f"stratum {name!r} listed more than once", column="stratum", **location(fmt, i))
+    return frame
+
+
+# --- the table -------------------------------------------------------------------------------
+
+
+def is_binary(scores: pl.DataFrame) -> bool:
+    """True when every per-query value is 0 or 1, so a mean is a proportion and hits are counts.
+
+    Success@k always is; R@10 is when each query has one relevant document (seed 004's recall).
+    """
+    v = scores.get_column("value")
+    return bool(v.len() > 0 and v.is_in([0.0, 1.0]).all())
+
+
+def strata_order(strata: pl.DataFrame, traffic: pl.DataFrame | None = None) -> list[str]:
+    """Strata in the order the strata file names them, then any only in the traffic file."""
+    names = strata.get_column("stratum").unique(maintain_order=True).to_list()
+    if traffic is not None:
+        names += [s for s in traffic.get_column("stratum").to_list() if s not in set(names)]
+    return names
+
+
+def _with_interval(groups: pl.DataFrame, values: pl.DataFrame, keys: list[str], *, binary: bool,
+                   confidence: float, seed: int, samples: int) -> pl.DataFrame:
+    # One interval per (stratum, system) cell: a handful of cells, each vectorised inside.
+    lo: list[float] = []
+    hi: list[float] = []
+    parts = values.partition_by(keys, as_dict=True, maintain_order=True)
+    for key in groups.select(keys).iter_rows():
+        v = parts[key].get_column("value")
+        a, b = mean_interval(v, binary=binary, confidence=confidence, seed=seed, samples=samples)
+        lo.append(a)
+        hi.append(b)
+    return groups.with_columns(ci_lo=pl.Series(lo, dtype=pl.Float64), ci_hi=pl.Series(hi, dtype=pl.Float64))
+
+
+def stratum_table(
+    scores: pl.DataFrame,
+    strata: pl.DataFrame,
+    *,
+    binary: bool | None = None,
+    confidence: float = DEFAULT_CONFIDENCE,
+    seed: int = DEFAULT_SEED,
+    samples: int = DEFAULT_SAMPLES,
+    order: list[str] | None = None,
+) -> pl.DataFrame:
+    """One row per (stratum, system): stratum, system, n, hits (null unless binary), mean,
+    ci_lo, ci_hi, small. Rows follow ``order`` (default: strata file order), systems as given."""
+    binary = is_binary(scores) if binary is None else binary
+    joined = scores.join(strata, on="query_id", how="inner")
+    systems = scores.get_column("system").unique(maintain_order=True).to_list()
+    groups = joined.group_by("stratum", "system").agg(
+        n=pl.len().cast(pl.Int64),
+        hits=pl.col("value").sum().round(0).cast(pl.Int64) if binary else pl.lit(None, dtype=pl.Int64),
+        mean=pl.col("value").mean(),
+    )
+    order = order or strata_order(strata)
+    rank_s = pl.DataFrame({"stratum": order, "_s": range(len(order))}, schema={"stratum": pl.Utf8, "_s": pl.Int64})
+    rank_y = pl.DataFrame({"system": systems, "_y": range(len(systems))}, schema={"system": pl.Utf8, "_y": pl.Int64})
+    groups = groups.join(rank_s, on="stratum", how="left").join(rank_y, on="system", how="left").sort("_s", "_y").drop("_s", "_y")
+    groups = _with_interval(groups, joined, ["stratum", "system"], binary=binary,
+                            confidence=confidence, seed=seed, samples=samples)
+    return groups.with_columns(small=pl.col("n") < SMALL_STRATUM)
+
+
+def overall_table(
+    scores: pl.DataFrame,
+    *,
+    binary: bool | None = None,
+    confidence: float = DEFAULT_CONFIDENCE,
+    seed: int = DEFAULT_SEED,
+    samples: int = DEFAULT_SAMPLES,
+) -> pl.DataFrame:
+    """One row per system over every evaluated query: system, n, hits, mean, ci_lo, ci_hi."""
+    binary = is_binary(scores) if binary is None else binary
+    groups = scores.group_by("system", maintain_order=True).agg(
+        n=pl.len().cast(pl.Int64),
+        hits=pl.col("value").sum().round(0).cast(pl.Int64) if binary else pl.lit(None, dtype=pl.Int64),
+        mean=pl.col("value").mean(),
+    )
+    return _with_interval(groups, scores, ["system"], binary=binary,
+                          confidence=confidence, seed=seed, samples=samples)
+
+
+def weighted_means(table: pl.DataFrame, traffic: pl.DataFrame) -> dict[str, float]:
+    """Seed 000's ``weighted_mean``: sum over strata of traffic share x stratum mean, per system.
+
+    Exactly the seed's formula, not renormalised: if the shares do not sum to 1, or a stratum has
+    no share, the closure checks say so rather than the headline quietly hiding it.
+    """
+    w = table.join(traffic, on="stratum", how="inner").group_by("system", maintain_order=True).agg(
+        weighted=(pl.col("share") * pl.col("mean")).sum()
+    )
+    return dict(w.iter_rows())
+
+
+def failing_queries(scores: pl.DataFrame, strata: pl.DataFrame) -> pl.DataFrame:
+    """system, stratum, query_id of every query a system scored 0 on (seed 004's failure lists)."""
+    return (
+        scores.filter(pl.col("value") == 0)
+        .join(strata, on="query_id", how="left")
+        .with_columns(pl.col("stratum").fill_null("(no stratum)"))
+        .select("system", "stratum", "query_id")
+        .sort("system", "stratum", "query_id")
+    )
+
+
+# --- closure ---------------------------------------------------------------------------------
+
+
+def closure_checks(
+    scores: pl.DataFrame,
+    strata: pl.DataFrame,
+    table: pl.DataFrame,
+    traffic: pl.DataFrame | None = None,
+    *,
+    binary: bool | None = None,
+) -> list[ClosureCheck]:
+    """Does the table close? Seeds 000 and 004: n sums to the query count, each system's hits sum
+    to its overall hits, overall rate = hits / n, shares sum to 1, every query in exactly one
+    stratum and every stratum holding queries. Overall figures come from ``scores`` directly, not
+    from the table, so that the two are independent."""
+    binary = is_binary(scores) if binary is None else binary
+    queries = scores.get_column("query_id").unique()
+    q = queries.len()
+    known = strata.filter(pl.col("query_id").is_in(queries.implode()))
+    per_query = known.group_by("query_id").agg(k=pl.len())
+    systems = scores.get_column("system").unique(maintain_order=True).to_list()
+    first = systems[0] if systems else None
+    n_sum = int(table.filter(pl.col("system") == first).get_column("n").sum()) if first else 0
+    checks = [ClosureCheck("n column sums to the query count", float(q), float(n_sum))]
+
+    totals = scores.group_by("system", maintain_order=True).agg(total=pl.col("value").sum(), n=pl.len(), mean=pl.col("value").mean())
+    strat_totals = dict(table.group_by("system").agg(t=(pl.col("mean") * pl.col("n")).sum()).iter_rows())
+    word = "hits" if binary else "totals"
+    for system, total, n, mean in totals.iter_rows():
+        expected = float(round(total)) if binary else float(total)
+        actual = float(strat_totals.get(system, 0.0))
+        actual = float(round(actual)) if binary else actual
+        checks.append(ClosureCheck(f"{system}: stratum {word} sum to overall {word}", expected, actual, tolerance=1e-6))
+        rate = total / n if n else math.nan
+        checks.append(ClosureCheck(f"{system}: overall rate = {word} / n", rate, float(mean), tolerance=1e-9))
+
+    if traffic is not None:
+        checks.append(ClosureCheck("traffic shares sum to 1", 1.0, float(traffic.get_column("share").sum()), tolerance=1e-6))
+    unstratified = q - per_query.height
+    checks.append(ClosureCheck("queries without a stratum", 0.0, float(unstratified)))
+    checks.append(ClosureCheck("queries in more than one stratum", 0.0, float(per_query.filter(pl.col("k") > 1).height)))
+    listed = strata_order(strata, traffic)
+    populated = set(known.get_column("stratum").to_list())
+    checks.append(ClosureCheck("strata without queries", 0.0, float(sum(1 for s in listed if s not in populated))))
+    if traffic is not None:
+        shared = set(traffic.get_column("stratum").to_list())
+        checks.append(ClosureCheck("strata without a traffic share", 0.0, float(sum(1 for s in populated if s not in shared))))
+    return checks
+
+
+def empty_strata(strata: pl.DataFrame, scores: pl.DataFrame, traffic: pl.DataFrame | None = None) -> list[str]:
+    """Names of strata (from either file) that hold no evaluated query."""
+    populated = set(strata.filter(pl.col("query_id").is_in(scores.get_column("query_id").unique().implode()))
+                    .get_column("stratum").to_list())
+    return [s for s in strata_order(strata, traffic) if s not in populated]
