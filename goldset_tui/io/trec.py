@@ -1,0 +1,212 @@
+"""Read and write TREC run and qrels files, fast, or say in one line what is wrong with them.
+
+Formats (whitespace-separated, one record a line, as trec_eval reads them):
+
+- run:   ``query_id Q0 doc_id rank score tag`` (the rank field is ignored: trec_eval ranks by
+  score descending, ties broken by document id descending, and so do we);
+- qrels: ``query_id iteration doc_id grade`` (a negative grade means "in the pool, unjudged").
+
+Gzipped files are read as they are (detected by their magic bytes, not their name). Lines that
+are blank or start with ``#`` are skipped, as trec_eval 10 does for its commented test files.
+
+Speed matters (a run of 7,000 queries x 1,000 documents is 7 million lines), so Polars' CSV
+reader does the parsing on the common single-space or single-tab layouts; anything else (mixed
+whitespace, padding) goes through a line reader split by a regular expression. Validation is
+vectorised; only when it fails do we look for the first offending line to name it.
+"""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import polars as pl
+
+from goldset_tui.errors import InputError
+from goldset_tui.io.tables import check_file, raise_if_not_utf8
+
+RUN_FIELDS = ("query_id", "q0", "doc_id", "file_rank", "score", "tag")
+QRELS_FIELDS = ("query_id", "iteration", "doc_id", "grade")
+RUN_SCHEMA = {"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64, "rank": pl.Int64, "tag": pl.String}
+QRELS_SCHEMA = {"query_id": pl.String, "doc_id": pl.String, "grade": pl.Int64}
+
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+class _Unparsed(Exception):
+    """The fast path could not read the file; the careful path will say why."""
+
+
+def _source(path: Path) -> Path | bytes:
+    """The path itself, or the decompressed bytes of a gzipped file."""
+    with path.open("rb") as fh:
+        magic = fh.read(2)
+    if magic != _GZIP_MAGIC:
+        return path
+    try:
+        return gzip.decompress(path.read_bytes())
+    except (OSError, EOFError) as exc:
+        raise InputError(path, f"looks gzipped but cannot be decompressed ({exc})") from None
+
+
+def _fast(source: Path | bytes, fields: tuple[str, ...], keep: dict[str, pl.DataType]) -> pl.DataFrame:
+    """Polars' CSV reader on a single-separator layout; raises _Unparsed on any doubt."""
+    for sep in (" ", "\t"):
+        # One field more than the format has: it must stay empty on every line, which catches a
+        # line with too many fields even though the reader skips columns we do not select.
+        schema = {f: keep.get(f, pl.String) for f in fields} | {"_extra": pl.String}
+        try:
+            frame = (
+                pl.scan_csv(
+                    source,
+                    has_header=False,
+                    separator=sep,
+                    quote_char=None,
+                    comment_prefix="#",
+                    schema=schema,
+                    raise_if_empty=False,
+                    truncate_ragged_lines=True,
+                    missing_columns="insert",
+                )
+                .select(*keep, "_extra")
+                .collect()
+            )
+        except (pl.exceptions.PolarsError, OSError, ValueError):
+            continue
+        # An empty field (double separator, trailing space) or a short line shows up as a null.
+        nulls = frame.null_count().row(0)
+        if frame.height and not any(nulls[:-1]) and nulls[-1] == frame.height:
+            return frame.drop("_extra")
+    raise _Unparsed
+
+
+def _careful(path: Path, source: Path | bytes, fields: tuple[str, ...]) -> pl.DataFrame:
+    """Every line split on any run of whitespace; the first malformed line is an InputError."""
+    try:
+        lines = pl.read_lines(source, name="text", row_index_name="line", row_index_offset=1)
+    except pl.exceptions.PolarsError:
+        raise_if_not_utf8(path, source if isinstance(source, bytes) else path.read_bytes())
+        raise InputError(path, "cannot be read as text lines") from None
+    lines = lines.with_columns(pl.col("text").str.strip_chars()).filter(
+        (pl.col("text") != "") & ~pl.col("text").str.starts_with("#")
+    )
+    if lines.height == 0:
+        raise InputError(path, "no records: the file holds only blank or comment lines")
+    pattern = r"^" + r"\s+".join([r"(\S+)"] * len(fields)) + r"$"
+    split = lines.with_columns(pl.col("text").str.extract_groups(pattern).alias("f")).with_columns(
+        pl.col("f").struct.rename_fields(list(fields))
+    )
+    bad = split.filter(pl.col("f").struct.field(fields[0]).is_null())
+    if bad.height:
+        row = bad.row(0, named=True)
+        found = len(row["text"].split())
+        raise InputError(
+            path,
+            f"expected {len(fields)} whitespace-separated fields ({' '.join(fields)}), found {found}",
+            line=row["line"],
+        )
+    return split.select("line", pl.col("f").struct.unnest())
+
+
+def _parse(path: str | Path, fields: tuple[str, ...], keep: dict[str, pl.DataType]) -> pl.DataFrame:
+    """The kept fields with their types, plus ``line`` when the careful path was needed."""
+    p = check_file(path)
+    source = _source(p)
+    if isinstance(source, bytes) and not source.strip():
+        raise InputError(p, "file is empty")
+    try:
+        return _fast(source, fields, keep)
+    except _Unparsed:
+        pass
+    frame = _careful(p, source, fields)
+    for name, dtype in keep.items():
+        if dtype == pl.String:
+            continue
+        cast = frame.with_columns(pl.col(name).cast(dtype, strict=False).alias("_cast"))
+        bad = cast.filter(pl.col("_cast").is_null())
+        if bad.height:
+            row = bad.row(0, named=True)
+            kind = "an integer" if dtype == pl.Int64 else "a number"
+            raise InputError(p, f"{name} {row[name]!r} is not {kind}", line=row["line"], column=name)
+        frame = cast.with_columns(pl.col("_cast").alias(name)).drop("_cast")
+    return frame.select("line", *keep)
+
+
+def _first_duplicate_line(path: Path, what: str) -> InputError:
+    """Re-read carefully (with line numbers) to name the second line of the first duplicate."""
+    frame = _careful(path, _source(path), RUN_FIELDS if what == "run" else QRELS_FIELDS)
+    if what == "qrels":  # repeats of the same judgment are harmless; conflicting grades are not
+        frame = frame.filter(pl.col("grade").n_unique().over("query_id", "doc_id") > 1)
+    dup = frame.filter(pl.struct("query_id", "doc_id").is_first_distinct().not_()).row(0, named=True)
+    first = frame.filter((pl.col("query_id") == dup["query_id"]) & (pl.col("doc_id") == dup["doc_id"]))
+    verb = "has two different grades" if what == "qrels" else "appears twice"
+    return InputError(
+        path,
+        f"document {dup['doc_id']!r} {verb} for query {dup['query_id']!r} "
+        f"(first on line {first['line'][0]})",
+        line=dup["line"],
+        column="doc_id",
+    )
+
+
+def rank_run(run: pl.DataFrame) -> pl.DataFrame:
+    """Add ``rank`` (1-based) in trec_eval order: score descending, ties by doc_id descending.
+
+    Sorted by query_id then rank. trec_eval compares document ids with strcmp; Polars sorts
+    strings by their UTF-8 bytes, which is the same order.
+    """
+    return (
+        run.sort(["query_id", "score", "doc_id"], descending=[False, True, True])
+        .with_columns(pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("query_id").alias("rank"))
+    )
+
+
+def _has_duplicates(frame: pl.DataFrame) -> bool:
+    # Grouping by the query alone and counting distinct documents is several times faster than
+    # hashing (query, document) pairs.
+    per_query = frame.group_by("query_id").agg(pl.col("doc_id").n_unique() == pl.len())
+    return not per_query.get_column("doc_id").all()
+
+
+def read_run(path: str | Path) -> pl.DataFrame:
+    """A TREC run: ``query_id, doc_id, score, rank, tag``, sorted by query_id then rank."""
+    p = Path(path)
+    frame = _parse(p, RUN_FIELDS, {"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64, "tag": pl.String})
+    if _has_duplicates(frame):
+        raise _first_duplicate_line(p, "run")
+    return rank_run(frame.select("query_id", "doc_id", "score", "tag")).select(list(RUN_SCHEMA))
+
+
+def read_qrels(path: str | Path) -> pl.DataFrame:
+    """TREC qrels: ``query_id, doc_id, grade``. The same judgment repeated is kept once; the
+    same document given two different grades for one query is an error."""
+    p = Path(path)
+    frame = _parse(p, QRELS_FIELDS, {"query_id": pl.String, "doc_id": pl.String, "grade": pl.Int64})
+    frame = frame.select("query_id", "doc_id", "grade")
+    if _has_duplicates(frame):
+        frame = frame.unique(maintain_order=True)
+        if _has_duplicates(frame):
+            raise _first_duplicate_line(p, "qrels")
+    return frame
+
+
+def write_run(run: pl.DataFrame, path: str | Path, tag: str) -> None:
+    """``query_id Q0 doc_id rank score tag``, one line each, in trec_eval order."""
+    ranked = rank_run(run.select("query_id", "doc_id", "score"))
+    out = ranked.select(
+        "query_id",
+        pl.lit("Q0").alias("q0"),
+        "doc_id",
+        "rank",
+        pl.col("score"),
+        pl.lit(tag).alias("tag"),
+    )
+    out.write_csv(Path(path), separator=" ", include_header=False, quote_style="never", float_precision=None)
+
+
+def write_qrels(qrels: pl.DataFrame, path: str | Path) -> None:
+    """``query_id 0 doc_id grade``, sorted by query then document."""
+    out = qrels.sort(["query_id", "doc_id"]).select(
+        "query_id", pl.lit("0").alias("iteration"), "doc_id", pl.col("grade").cast(pl.Int64)
+    )
+    out.write_csv(Path(path), separator=" ", include_header=False, quote_style="never")
