@@ -1,0 +1,120 @@
+"""Small durable-file helpers the store is built from: fsync, atomic replace, hashing, safe names.
+
+Durability on POSIX needs three things, in this order: the data fsynced, the file renamed into
+place (atomic), and the directory fsynced so the rename itself survives a power cut.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import tempfile
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+
+# fdatasync skips the inode's timestamps but still flushes what is needed to read the data back
+# (the file size included), which is all an append needs; it is the cheaper call where it exists.
+_datasync = getattr(os, "fdatasync", os.fsync)
+
+TMP_PREFIX = ".tmp-"
+
+
+def now_iso() -> str:
+    """The current time as ISO 8601 in UTC with milliseconds, e.g. ``2026-11-30T10:47:00.123Z``."""
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def fsync_fd(fd: int) -> None:
+    _datasync(fd)
+
+
+def fsync_dir(path: Path) -> None:
+    """Make a rename or a new file in ``path`` durable."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def fsync_file(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
+    """Write ``path`` through ``write(tmp_path)``, then fsync, rename over ``path``, fsync the folder.
+
+    A crash at any moment leaves either the old file or the new one, never a half-written one
+    (a stray ``.tmp-*`` file at worst, which readers ignore).
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=TMP_PREFIX + path.name + ".", dir=path.parent)
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        write(tmp)
+        fsync_file(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    fsync_dir(path.parent)
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    atomic_write(path, lambda tmp: tmp.write_bytes(data))
+
+
+def remove_stale_tmp(folder: Path) -> None:
+    """Delete temporary files left by a crash in the middle of an atomic write."""
+    if folder.is_dir():
+        for stray in folder.glob(TMP_PREFIX + "*"):
+            stray.unlink(missing_ok=True)
+
+
+def sha256_file(path: str | Path) -> str:
+    """Hex sha256 of a file's bytes, read in chunks so a large pool does not fill memory."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+# --- Safe names ---------------------------------------------------------------------------------
+_UNSAFE_RUN = re.compile(r"[^a-z0-9]+")
+_HASHED_TAIL = re.compile(r"-[0-9a-f]{10}$")
+_PLAIN = re.compile(r"[a-z0-9](?:[a-z0-9_-]{0,62}[a-z0-9])?")
+# Names Windows refuses as files, whatever the extension; a store may be copied there.
+_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
+
+
+def slug(text: str, *, limit: int = 40) -> str:
+    """Lower-case ASCII letters and digits joined by ``-``: readable, not unique on its own."""
+    return _UNSAFE_RUN.sub("-", text.lower()).strip("-")[:limit].strip("-")
+
+
+def safe_name(labeller: str) -> str:
+    """A file-name-safe, collision-free form of a labeller's name.
+
+    A name that is already plain lower-case ASCII (``alice``, ``bob-2``) is kept as it is. Any other
+    name becomes a readable slug plus 10 hex digits of the sha256 of the exact name
+    (``Alice Smith`` -> ``alice-smith-1f0c...``), so names that differ only in case, accents or
+    punctuation never share a file, even on case-insensitive file systems. A plain name that
+    happens to end like a hash is hashed too, which keeps the mapping one-to-one. The manifest
+    keeps the original name.
+    """
+    if not isinstance(labeller, str) or not labeller.strip():
+        raise ValueError("a labeller name cannot be empty")
+    if _PLAIN.fullmatch(labeller) and not _HASHED_TAIL.search(labeller) and labeller not in _RESERVED:
+        return labeller
+    digest = hashlib.sha256(labeller.encode("utf-8")).hexdigest()[:10]
+    stem = slug(labeller) or "labeller"
+    return f"{stem}-{digest}"

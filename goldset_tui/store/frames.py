@@ -1,0 +1,144 @@
+"""The judgments frame: its schema, building it from journal records, and "the latest grade counts".
+
+History keeps every event a labeller produced, in ``seq`` order:
+
+- ``judge``: a grade for a pair; the latest one not undone is the pair's grade.
+- ``repeat``: a blind re-judgment for self-consistency (issue 6); kept in history, never
+  overwrites the first judgment.
+- ``undo``: cancels the most recent judge/repeat of that pair not already cancelled, so undoing a
+  re-grade brings the previous grade back, and undoing a pair's only grade leaves it unjudged.
+- ``note``: a note on a pair, grade null; the latest non-empty note of a pair is shown with it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from goldset_tui.errors import InputError
+
+KINDS = ("judge", "repeat", "undo", "note")
+GRADING_KINDS = ("judge", "repeat")
+
+JUDGMENT_SCHEMA: dict[str, pl.DataType] = {
+    "labeller": pl.String(),
+    "query_id": pl.String(),
+    "doc_id": pl.String(),
+    "grade": pl.Int64(),
+    "time": pl.String(),
+    "seconds": pl.Float64(),
+    "position": pl.Int64(),
+    "note": pl.String(),
+    "kind": pl.String(),
+    "seq": pl.Int64(),
+}
+COLUMNS = tuple(JUDGMENT_SCHEMA)
+PAIR = ["labeller", "query_id", "doc_id"]
+
+# What each journal field may hold: (allowed Python types, may be null).
+_FIELD_TYPES: dict[str, tuple[tuple[type, ...], bool]] = {
+    "labeller": ((str,), False),
+    "query_id": ((str,), False),
+    "doc_id": ((str,), False),
+    "grade": ((int,), True),
+    "time": ((str,), False),
+    "seconds": ((int, float), True),
+    "position": ((int,), True),
+    "note": ((str,), True),
+    "kind": ((str,), False),
+    "seq": ((int,), False),
+}
+
+
+def empty_judgments() -> pl.DataFrame:
+    return pl.DataFrame(schema=JUDGMENT_SCHEMA)
+
+
+def check_record(record: dict[str, Any], path: Path, line: int) -> None:
+    """A journal record has every field with the right type, or InputError naming the line."""
+    for name, (types, nullable) in _FIELD_TYPES.items():
+        value = record.get(name)
+        if value is None:
+            if nullable:
+                continue
+            raise InputError(path, "journal record lacks a value", line=line, column=name)
+        if isinstance(value, bool) or not isinstance(value, types):
+            raise InputError(path, f"journal record has a {type(value).__name__} here", line=line, column=name)
+    if record["kind"] not in KINDS:
+        raise InputError(path, f"unknown record kind {record['kind']!r}", line=line, column="kind")
+
+
+def records_to_frame(numbered: list[tuple[int, dict]], path: Path) -> pl.DataFrame:
+    """Journal records (with their line numbers, for errors) as a judgments frame."""
+    if not numbered:
+        return empty_judgments()
+    for line, record in numbered:
+        check_record(record, path, line)
+    rows = {name: [record.get(name) for _, record in numbered] for name in COLUMNS}
+    return pl.DataFrame(rows, schema=JUDGMENT_SCHEMA)
+
+
+def _resolve_undos(events: pl.DataFrame) -> pl.DataFrame:
+    """The judge/repeat rows that survive their pairs' undos (for pairs that have undos only).
+
+    A small Python pass: undos are rare, and this only sees the pairs that have one.
+    """
+    survivors: list[int] = []
+    stacks: dict[tuple[str, str, str], list[int]] = {}
+    for index, (labeller, query_id, doc_id, kind) in enumerate(
+        events.select("labeller", "query_id", "doc_id", "kind").iter_rows()
+    ):
+        stack = stacks.setdefault((labeller, query_id, doc_id), [])
+        if kind == "undo":
+            if stack:
+                stack.pop()
+        else:
+            stack.append(index)
+    for stack in stacks.values():
+        survivors.extend(stack)
+    return events[sorted(survivors)]
+
+
+def latest(history: pl.DataFrame) -> pl.DataFrame:
+    """One row per (labeller, query_id, doc_id): the grade in force, undone pairs dropped."""
+    history = history.sort("labeller", "seq")
+    grading = history.filter(pl.col("kind").is_in(GRADING_KINDS + ("undo",)))
+    undone = grading.filter(pl.col("kind") == "undo").select(PAIR).unique()
+    plain = grading.join(undone, on=PAIR, how="anti")
+    tangled = _resolve_undos(grading.join(undone, on=PAIR, how="semi").sort("labeller", "seq"))
+    standing = (
+        pl.concat([plain, tangled])
+        .filter(pl.col("kind") == "judge")
+        .sort("labeller", "seq")
+        .group_by(PAIR, maintain_order=True)
+        .last()
+    )
+    notes = (
+        history.filter(pl.col("note").is_not_null())
+        .group_by(PAIR, maintain_order=True)
+        .agg(pl.col("note").last().alias("latest_note"))
+    )
+    out = (
+        standing.join(notes, on=PAIR, how="left")
+        .with_columns(
+            # An empty note is how a note gets cleared.
+            pl.when(pl.col("latest_note") == "").then(None).otherwise(pl.col("latest_note")).alias("note")
+        )
+        .select(COLUMNS)
+    )
+    return sort_pairs(out)
+
+
+def natural_key(column: str) -> list[pl.Expr]:
+    """Sort keys putting numeric ids in numeric order (2 before 10), then the rest as text."""
+    return [pl.col(column).cast(pl.Int64, strict=False), pl.col(column)]
+
+
+def sort_pairs(frame: pl.DataFrame) -> pl.DataFrame:
+    keys = []
+    if "labeller" in frame.columns:
+        keys.append(pl.col("labeller"))
+    keys += natural_key("query_id") + natural_key("doc_id")
+    return frame.sort(keys, nulls_last=True)

@@ -1,0 +1,94 @@
+"""The store's ``manifest.toml``: read with tomllib, written with tomli-w, atomically.
+
+Several processes may update it (two labellers registering at once, the agreement screen saving
+its assignment), so every read-modify-write happens under an exclusive ``flock`` on
+``.manifest.lock``, and re-reads the file inside the lock so nobody's update is lost.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import tomllib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from goldset_tui.errors import InputError
+from goldset_tui.model import GradeScale
+from goldset_tui.store.files import atomic_write_bytes
+
+MANIFEST = "manifest.toml"
+FORMAT = 1
+
+
+def manifest_path(store: Path) -> Path:
+    return Path(store) / MANIFEST
+
+
+@contextmanager
+def manifest_lock(store: Path) -> Iterator[None]:
+    fd = os.open(Path(store) / ".manifest.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # blocking: holders only rewrite one small file
+        yield
+    finally:
+        os.close(fd)
+
+
+def check_manifest(data: dict[str, Any], path: Path) -> None:
+    """The tables the store relies on are there and well formed."""
+    if data.get("format") != FORMAT:
+        raise InputError(path, f"unsupported store format {data.get('format')!r} (this goldset reads {FORMAT})")
+    pool = data.get("pool")
+    if not isinstance(pool, dict) or not isinstance(pool.get("path"), str) or not isinstance(pool.get("sha256"), str):
+        raise InputError(path, "manifest lacks [pool] with path and sha256", column="pool")
+    scale = data.get("scale")
+    if not isinstance(scale, dict):
+        raise InputError(path, "manifest lacks the [scale] table of grade labels", column="scale")
+    try:
+        GradeScale.from_toml(scale)
+    except (ValueError, TypeError) as exc:
+        raise InputError(path, f"bad grade scale: {exc}", column="scale") from None
+    if not isinstance(data.get("guidelines", ""), str):
+        raise InputError(path, "guidelines must be text", column="guidelines")
+    labellers = data.get("labellers", {})
+    if not isinstance(labellers, dict) or not all(
+        isinstance(entry, dict) and isinstance(entry.get("name"), str) for entry in labellers.values()
+    ):
+        raise InputError(path, "every [labellers.*] table needs a name", column="labellers")
+
+
+def read_manifest(store: Path) -> dict[str, Any]:
+    path = manifest_path(store)
+    if not Path(store).is_dir():
+        raise InputError(store, "no such store folder" if not Path(store).exists() else "is not a folder")
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(store, f"not a goldset store (no {MANIFEST})") from None
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise InputError(path, "manifest is not UTF-8") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(path, f"manifest is not valid TOML: {exc}") from None
+    check_manifest(data, path)
+    return data
+
+
+def write_manifest(store: Path, data: dict[str, Any]) -> None:
+    check_manifest(data, manifest_path(store))
+    atomic_write_bytes(manifest_path(store), tomli_w.dumps(data, multiline_strings=True).encode("utf-8"))
+
+
+def update_manifest(store: Path, change: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    """Apply ``change`` to the manifest on disk, under the lock; return the new manifest."""
+    with manifest_lock(store):
+        data = read_manifest(store)
+        change(data)
+        write_manifest(store, data)
+        return data

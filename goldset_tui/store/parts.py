@@ -1,0 +1,107 @@
+"""Compacted judgments: immutable Parquet parts, one folder per labeller.
+
+``judgments/<safe>/part-<first seq>-<last seq>.parquet``. Compaction writes the journal's records
+as a new part (cost proportional to the journal, not to the store, so it never makes saving slower
+as the store grows), and only then empties the journal. Parts are merged when they pile up.
+
+Every step is an atomic rename, and readers de-duplicate by ``seq``, so a crash anywhere leaves a
+readable store: a record sits in the journal, in a part, or in both (never in neither).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import polars as pl
+
+from goldset_tui.errors import InputError
+from goldset_tui.store.files import atomic_write, fsync_dir
+from goldset_tui.store.frames import COLUMNS, JUDGMENT_SCHEMA, empty_judgments
+
+_PART = re.compile(r"part-(\d{12})-(\d{12})\.parquet")
+
+
+def part_name(first: int, last: int) -> str:
+    return f"part-{first:012d}-{last:012d}.parquet"
+
+
+def list_parts(folder: Path) -> list[tuple[int, int, Path]]:
+    """(first seq, last seq, path) of every part, oldest first."""
+    if not folder.is_dir():
+        return []
+    found = []
+    for path in folder.iterdir():
+        match = _PART.fullmatch(path.name)
+        if match:
+            found.append((int(match.group(1)), int(match.group(2)), path))
+    return sorted(found)
+
+
+def last_seq(folder: Path) -> int:
+    """The highest seq already compacted (0 when none), from the file names alone."""
+    return max((last for _, last, _ in list_parts(folder)), default=0)
+
+
+def _read_part(path: Path) -> pl.DataFrame:
+    try:
+        frame = pl.read_parquet(path)
+    except FileNotFoundError:
+        raise
+    except Exception as exc:  # Polars raises several types for a damaged file
+        raise InputError(path, f"judgment snapshot is not readable Parquet ({type(exc).__name__})") from None
+    missing = [c for c in COLUMNS if c not in frame.columns]
+    if missing:
+        raise InputError(path, f"judgment snapshot lacks columns {', '.join(missing)}")
+    return frame.select(COLUMNS).cast(JUDGMENT_SCHEMA)
+
+
+def read_parts(folder: Path) -> pl.DataFrame:
+    """Every compacted record of one labeller, de-duplicated by seq, in seq order."""
+    for _attempt in range(5):
+        parts = list_parts(folder)
+        try:
+            frames = [_read_part(path) for _, _, path in parts]
+        except FileNotFoundError:
+            continue  # a writer merged parts while we listed them: list again
+        if not frames:
+            return empty_judgments()
+        return pl.concat(frames).unique("seq", keep="first", maintain_order=True).sort("seq")
+    raise InputError(folder, "judgment snapshots keep changing while being read; try again")
+
+
+def write_part(folder: Path, frame: pl.DataFrame) -> Path:
+    """Write ``frame`` (non-empty) as a new part, durably."""
+    folder.mkdir(parents=True, exist_ok=True)
+    frame = frame.select(COLUMNS).cast(JUDGMENT_SCHEMA).sort("seq")
+    path = folder / part_name(frame["seq"].min(), frame["seq"].max())
+    atomic_write(path, lambda tmp: frame.write_parquet(tmp, statistics=True))
+    return path
+
+
+def merge_parts(folder: Path, parts: list[tuple[int, int, Path]]) -> None:
+    """Replace several parts by one. The merged part is durable before the old ones go."""
+    if len(parts) < 2:
+        return
+    merged = pl.concat([_read_part(path) for _, _, path in parts]).unique("seq", keep="first")
+    new_path = write_part(folder, merged)
+    for _, _, path in parts:
+        if path != new_path:
+            path.unlink(missing_ok=True)
+    fsync_dir(folder)
+
+
+def tidy_parts(folder: Path, *, max_parts: int = 8) -> None:
+    """Keep the number of parts small without rewriting the big old part on every compaction.
+
+    Parts after the first are merged together once there are more than ``max_parts``; everything
+    is merged into one when those newer parts have grown as big as the first.
+    """
+    parts = list_parts(folder)
+    if len(parts) <= max_parts:
+        return
+    sizes = [path.stat().st_size for _, _, path in parts]
+    if sum(sizes[1:]) >= sizes[0]:
+        merge_parts(folder, parts)
+    else:
+        merge_parts(folder, parts[1:])

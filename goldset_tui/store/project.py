@@ -1,0 +1,324 @@
+"""A project folder: manifest, per-labeller journals, compacted judgments.
+
+    STORE/manifest.toml                         name, created, [pool] path + sha256, [scale],
+                                                guidelines, [labellers.<safe>] name/first/last,
+                                                and any table other parts add (kept intact)
+    STORE/journal/<safe>.jsonl                  judgments not yet compacted (one JSON per line)
+    STORE/journal/<safe>.jsonl.lock             the labeller's writer lock (flock)
+    STORE/judgments/<safe>/part-<a>-<b>.parquet compacted judgments, seq a..b
+
+Judgments stay keyed by (query_id, doc_id), so they survive a pool file that changed; the
+manifest's sha256 lets the caller report that it did.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from goldset_tui.errors import InputError, StoreLockedError
+from goldset_tui.locations import projects_dir
+from goldset_tui.model import DEFAULT_GUIDELINES, GradeScale
+from goldset_tui.store.files import now_iso, safe_name, sha256_file, slug
+from goldset_tui.store.frames import JUDGMENT_SCHEMA, empty_judgments, latest, records_to_frame, sort_pairs
+from goldset_tui.store.journal import replay_numbered
+from goldset_tui.store.manifest import (
+    FORMAT,
+    manifest_lock,
+    manifest_path,
+    read_manifest,
+    update_manifest,
+    write_manifest,
+)
+from goldset_tui.store.parts import read_parts
+from goldset_tui.store.writer import JudgmentWriter
+
+__all__ = ["Project", "JudgmentWriter", "default_store_for", "safe_name", "sha256_file"]
+
+# Tables the store itself maintains; update_manifest() must not replace them wholesale.
+_RESERVED_TABLES = {"format", "labellers", "created"}
+
+
+def default_store_for(pool_path: str | Path) -> Path:
+    """The default store of a pool: one folder per pool file under the user's data directory."""
+    resolved = str(Path(pool_path).expanduser().resolve())
+    digest = hashlib.sha256(resolved.encode("utf-8")).hexdigest()[:10]
+    return projects_dir() / f"{slug(Path(pool_path).stem) or 'pool'}-{digest}"
+
+
+class Project:
+    """An open store. Cheap to open; reads are lock-free and see every durable judgment."""
+
+    def __init__(self, path: Path, manifest: dict[str, Any]):
+        self.path = Path(path)
+        self.manifest = manifest
+        self.warnings: list[str] = []  # e.g. a torn journal line dropped on replay
+        self._writers: dict[str, JudgmentWriter] = {}
+
+    # --- opening ------------------------------------------------------------------------------
+    @classmethod
+    def create(
+        cls,
+        path: str | Path,
+        *,
+        pool_path: str | Path,
+        pool_sha256: str,
+        scale: GradeScale = GradeScale(),
+        guidelines: str = DEFAULT_GUIDELINES,
+        name: str | None = None,
+    ) -> "Project":
+        store = Path(path)
+        if store.exists() and not store.is_dir():
+            raise InputError(store, "exists and is not a folder; cannot make a store there")
+        store.mkdir(parents=True, exist_ok=True)
+        with manifest_lock(store):
+            if manifest_path(store).exists():
+                raise InputError(store, "is already a goldset store; open it instead")
+            if any(p.name != ".manifest.lock" for p in store.iterdir()):
+                raise InputError(store, "folder is not empty and is not a goldset store")
+            manifest = {
+                "format": FORMAT,
+                "name": name or Path(pool_path).stem,
+                "created": now_iso(),
+                "guidelines": guidelines,
+                "pool": {"path": str(Path(pool_path).expanduser().resolve()), "sha256": pool_sha256},
+                "scale": scale.to_toml(),
+                "labellers": {},
+            }
+            write_manifest(store, manifest)
+        return cls(store, manifest)
+
+    @classmethod
+    def open(cls, path: str | Path) -> "Project":
+        store = Path(path)
+        return cls(store, read_manifest(store))
+
+    @classmethod
+    def open_or_create(cls, path: str | Path, *, pool_path: str | Path, pool_sha256: str, **kw: Any) -> "Project":
+        store = Path(path)
+        if manifest_path(store).exists():
+            return cls.open(store)
+        try:
+            return cls.create(store, pool_path=pool_path, pool_sha256=pool_sha256, **kw)
+        except InputError:
+            if manifest_path(store).exists():  # another process created it a moment ago
+                return cls.open(store)
+            raise
+
+    def reload(self) -> None:
+        self.manifest = read_manifest(self.path)
+
+    # --- manifest -----------------------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return str(self.manifest.get("name", self.path.name))
+
+    @property
+    def scale(self) -> GradeScale:
+        return GradeScale.from_toml(self.manifest["scale"])
+
+    @property
+    def guidelines(self) -> str:
+        return str(self.manifest.get("guidelines", DEFAULT_GUIDELINES))
+
+    @property
+    def pool_path(self) -> Path:
+        return Path(self.manifest["pool"]["path"])
+
+    @property
+    def pool_sha256(self) -> str:
+        return str(self.manifest["pool"]["sha256"])
+
+    def pool_changed(self, current_sha256: str) -> bool:
+        """True when the pool file's bytes differ from the ones the store was made from."""
+        return current_sha256 != self.pool_sha256
+
+    def update_manifest(self, **tables: Any) -> None:
+        """Set top-level manifest entries (e.g. ``assignment={"overlap": 0.2, "seed": 7}``),
+        atomically, keeping every other table as it is on disk."""
+        reserved = _RESERVED_TABLES & set(tables)
+        if reserved:
+            raise ValueError(f"the store maintains {', '.join(sorted(reserved))} itself")
+
+        def change(data: dict[str, Any]) -> None:
+            data.update(tables)
+
+        try:
+            self.manifest = update_manifest(self.path, change)
+        except TypeError as exc:  # tomli-w refuses None and other non-TOML values
+            raise ValueError(f"manifest values must be TOML values: {exc}") from None
+
+    # --- labellers ----------------------------------------------------------------------------
+    def labellers(self) -> list[str]:
+        """Names of every labeller that has opened a writer on this store, sorted."""
+        self.reload()
+        return sorted(entry["name"] for entry in self.manifest.get("labellers", {}).values())
+
+    def _safe(self, labeller: str) -> str:
+        try:
+            return safe_name(labeller)
+        except ValueError as exc:
+            raise InputError(self.path, str(exc), column="labeller") from None
+
+    def labeller_paths(self, labeller: str) -> tuple[Path, Path]:
+        """(journal file, folder of Parquet parts) of a labeller."""
+        safe = self._safe(labeller)
+        return self.path / "journal" / f"{safe}.jsonl", self.path / "judgments" / safe
+
+    def _register(self, labeller: str) -> None:
+        safe = self._safe(labeller)
+
+        def change(data: dict[str, Any]) -> None:
+            entries = data.setdefault("labellers", {})
+            entry = entries.get(safe)
+            if entry is None:
+                entries[safe] = {"name": labeller, "first": now_iso()}
+            elif entry["name"] != labeller:
+                raise InputError(self.path, f"labeller {labeller!r} clashes with {entry['name']!r}")
+
+        self.manifest = update_manifest(self.path, change)
+
+    def _touch_labeller(self, labeller: str) -> None:
+        safe = self._safe(labeller)
+
+        def change(data: dict[str, Any]) -> None:
+            data.setdefault("labellers", {}).setdefault(safe, {"name": labeller, "first": now_iso()})["last"] = now_iso()
+
+        self.manifest = update_manifest(self.path, change)
+
+    def _forget_writer(self, writer: JudgmentWriter) -> None:
+        if self._writers.get(writer.labeller) is writer:
+            del self._writers[writer.labeller]
+
+    def _known(self, labeller: str) -> None:
+        names = self.labellers()
+        if labeller not in names:
+            have = ", ".join(repr(n) for n in names) or "none yet"
+            raise InputError(self.path, f"no labeller {labeller!r} in this store (labellers: {have})")
+
+    # --- writing ------------------------------------------------------------------------------
+    def writer(self, labeller: str) -> JudgmentWriter:
+        """Open the labeller's writer; StoreLockedError if another session holds it."""
+        self._register(labeller)
+        writer = JudgmentWriter(self, labeller)
+        self.warnings += writer.warnings
+        self._writers[labeller] = writer
+        return writer
+
+    def import_prior(self, frame: pl.DataFrame, labeller: str = "prior") -> int:
+        """Store prior grades (``query_id``, ``doc_id``, ``grade``; optional ``time``, ``note``) as
+        judgments of ``labeller``. Only grades that differ from what the labeller already has are
+        written, so importing the same pool again adds nothing. Returns how many were written."""
+        where = self.pool_path
+        missing = [c for c in ("query_id", "doc_id", "grade") if c not in frame.columns]
+        if missing:
+            raise InputError(where, f"prior judgments lack column(s) {', '.join(missing)}")
+        if frame.height == 0:
+            return 0
+        prior = frame.with_row_index("_row", offset=1).select(
+            "_row",
+            pl.col("query_id").cast(pl.String),
+            pl.col("doc_id").cast(pl.String),
+            pl.col("grade").alias("_raw"),
+            pl.col("grade").cast(pl.Float64, strict=False).alias("_grade"),
+            (pl.col("time").cast(pl.String) if "time" in frame.columns else pl.lit(None, pl.String)).alias("time"),
+            (pl.col("note").cast(pl.String) if "note" in frame.columns else pl.lit(None, pl.String)).alias("note"),
+        )
+        scale = self.scale
+        bad_id = prior.filter(
+            pl.col("query_id").is_null() | pl.col("doc_id").is_null()
+            | (pl.col("query_id").str.strip_chars() == "") | (pl.col("doc_id").str.strip_chars() == "")
+        )
+        if bad_id.height:
+            raise InputError(where, "prior judgment without a query_id or doc_id", row=bad_id["_row"][0])
+        bad = prior.filter(
+            pl.col("_grade").is_null() | (pl.col("_grade") != pl.col("_grade").round())
+            | (pl.col("_grade") < scale.min) | (pl.col("_grade") > scale.max)
+        )
+        if bad.height:
+            row = bad.row(0, named=True)
+            raise InputError(
+                where, f"prior grade {row['_raw']!r} for ({row['query_id']}, {row['doc_id']}) is outside the "
+                f"scale {scale.min}-{scale.max}", row=row["_row"], column="grade",
+            )
+        prior = prior.with_columns(pl.col("_grade").cast(pl.Int64).alias("grade")).unique(
+            ["query_id", "doc_id", "grade"], keep="first", maintain_order=True
+        )
+        clash = prior.filter(pl.len().over("query_id", "doc_id") > 1)
+        if clash.height:
+            row = clash.row(0, named=True)
+            raise InputError(
+                where, f"prior judgments give ({row['query_id']}, {row['doc_id']}) different grades", row=row["_row"]
+            )
+        have = (
+            self.judgments(labeller).select("query_id", "doc_id", "grade")
+            if labeller in self.labellers() else pl.DataFrame(schema={"query_id": pl.String, "doc_id": pl.String, "grade": pl.Int64})
+        )
+        new = prior.join(have, on=["query_id", "doc_id", "grade"], how="anti")
+        if new.height == 0:
+            return 0
+        stamp = now_iso()
+        batch = new.select(
+            pl.lit(labeller).alias("labeller"), "query_id", "doc_id", "grade",
+            pl.col("time").fill_null(stamp), pl.lit(None, pl.Float64).alias("seconds"),
+            pl.lit(None, pl.Int64).alias("position"), "note", pl.lit("judge").alias("kind"),
+        )
+        with self.writer(labeller) as writer:
+            return writer.write_batch(batch)
+
+    def compact(self, labeller: str | None = None) -> None:
+        """Fold journals into Parquet parts. A labeller whose writer is open in another process is
+        skipped when compacting everyone (that writer compacts its own journal), and raises
+        StoreLockedError when asked for by name."""
+        names = [labeller] if labeller is not None else self.labellers()
+        for name in names:
+            if name in self._writers:
+                self._writers[name].compact()
+                continue
+            try:
+                with JudgmentWriter(self, name):
+                    pass  # opening folds a leftover journal in; closing compacts
+            except StoreLockedError:
+                if labeller is not None:
+                    raise
+
+    # --- reading ------------------------------------------------------------------------------
+    def _history_of(self, labeller: str) -> pl.DataFrame:
+        journal_path, parts_dir = self.labeller_paths(labeller)
+        # Journal before parts: a writer compacting meanwhile moves records from the journal to a
+        # part, so reading in this order can see a record twice (de-duplicated) but never miss it.
+        numbered, warnings = replay_numbered(journal_path)
+        self.warnings += [w for w in warnings if w not in self.warnings]
+        journal = records_to_frame(numbered, journal_path)
+        both = pl.concat([read_parts(parts_dir), journal])
+        return both.unique("seq", keep="first", maintain_order=True).sort("seq")
+
+    def judgments(self, labeller: str | None = None, *, history: bool = False) -> pl.DataFrame:
+        """Latest judgment per (labeller, query_id, doc_id), or every event with ``history``."""
+        if labeller is not None:
+            self._known(labeller)
+        names = [labeller] if labeller is not None else self.labellers()
+        frames = [self._history_of(name) for name in names]
+        events = pl.concat(frames) if frames else empty_judgments()
+        events = events.select(list(JUDGMENT_SCHEMA)).cast(JUDGMENT_SCHEMA)
+        if history:
+            return events.sort("labeller", "seq")
+        return latest(events)
+
+    def qrels(self, labeller: str | None = None) -> pl.DataFrame:
+        """``query_id, doc_id, grade`` of one labeller, sorted (numeric ids in numeric order).
+
+        Without ``labeller`` the store must have at most one labeller with judgments.
+        """
+        current = self.judgments(labeller)
+        if labeller is None:
+            judged = current["labeller"].unique().sort().to_list()
+            if len(judged) > 1:
+                raise InputError(
+                    self.path,
+                    f"several labellers ({', '.join(judged)}): choose one with --labeller, or use --consensus",
+                )
+        return sort_pairs(current.select("query_id", "doc_id", "grade"))
