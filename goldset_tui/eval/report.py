@@ -1,0 +1,371 @@
+"""The engineer's report (issue 5): the stratified table with intervals, its closure, the weighted
+headline, failure-set overlap, fusion headroom, the unjudged fraction and paired comparisons.
+
+Two layers. :func:`assemble_report` is pure over a per-query score frame (``system, query_id,
+value``) and the strata, so tests and notebooks can feed it synthetic data. :func:`compute_report`
+reads qrels and runs through the evaluation engine (metrics, fusion, stats) and then assembles.
+Renderers turn a :class:`Report` into JSON (fixed keys), Markdown (for people) and CSV (the table).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import re
+from dataclasses import dataclass, field
+
+import polars as pl
+
+from goldset_tui.closure import ClosureCheck, all_ok
+from goldset_tui.eval.intervals import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, DEFAULT_SEED, method_name
+from goldset_tui.eval.overlap import failure_overlap, headroom_collected, oracle_mean
+from goldset_tui.eval.strata import (
+    SMALL_STRATUM,
+    closure_checks,
+    empty_strata,
+    failing_queries,
+    is_binary,
+    overall_table,
+    strata_order,
+    stratum_table,
+    weighted_means,
+)
+
+# Seed 000: once more than about a fifth of a run's top k is unjudged, its numbers drift away
+# from what the pool was built to measure.
+UNJUDGED_WARNING = 0.20
+DEFAULT_METRIC = "Success@10"
+DEFAULT_K = 10
+FUSED_NAME = "rrf"
+
+
+@dataclass
+class Report:
+    metric: str
+    k: int
+    n: int
+    binary: bool
+    systems: list[str]  # the runs given, in order
+    fused: str | None  # name of the fused system, when there is one
+    table: pl.DataFrame  # stratum, system, n, hits, mean, ci_lo, ci_hi, small
+    overall: pl.DataFrame  # system, n, hits, mean, ci_lo, ci_hi
+    closure: list[ClosureCheck]
+    strata: list[str]
+    scores: pl.DataFrame  # system, query_id, value
+    failing: pl.DataFrame  # system, stratum, query_id
+    weighted: dict[str, float] | None = None
+    overlap: list[dict] = field(default_factory=list)
+    fusion: dict[str, dict] = field(default_factory=dict)
+    judged: dict[str, float] = field(default_factory=dict)
+    paired: list[dict] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def method(self) -> str:
+        return method_name(self.binary)
+
+    @property
+    def all_systems(self) -> list[str]:
+        return self.systems + ([self.fused] if self.fused else [])
+
+    @property
+    def closes(self) -> bool:
+        return all_ok(self.closure)
+
+
+def cutoff(metric: str, default: int = DEFAULT_K) -> int:
+    """The k of ``Success@10`` or ``P(rel=2)@5``; ``default`` for measures without one (AP)."""
+    m = re.search(r"@(\d+)\s*$", metric)
+    return int(m.group(1)) if m else default
+
+
+# --- assembly (pure) -------------------------------------------------------------------------
+
+
+def assemble_report(
+    scores: pl.DataFrame,
+    strata: pl.DataFrame,
+    *,
+    metric: str = DEFAULT_METRIC,
+    k: int | None = None,
+    traffic: pl.DataFrame | None = None,
+    systems: list[str] | None = None,
+    fused: str | None = None,
+    judged: dict[str, float] | None = None,
+    paired: list[dict] | None = None,
+    seed: int = DEFAULT_SEED,
+    samples: int = DEFAULT_SAMPLES,
+    confidence: float = DEFAULT_CONFIDENCE,
+) -> Report:
+    """Everything but the engine's work. ``scores`` must hold every evaluated query for every
+    system (including the fused one, named ``fused``); ``systems`` are the single runs."""
+    every = scores.get_column("system").unique(maintain_order=True).to_list()
+    systems = systems or [s for s in every if s != fused]
+    binary = is_binary(scores)
+    order = strata_order(strata, traffic)
+    table = stratum_table(scores, strata, binary=binary, confidence=confidence, seed=seed, samples=samples, order=order)
+    overall = overall_table(scores, binary=binary, confidence=confidence, seed=seed, samples=samples)
+    checks = closure_checks(scores, strata, table, traffic, binary=binary)
+    report = Report(
+        metric=metric, k=k if k is not None else cutoff(metric), n=scores.get_column("query_id").n_unique(),
+        binary=binary, systems=systems, fused=fused, table=table, overall=overall, closure=checks,
+        strata=[s for s in order if s in set(table.get_column("stratum").to_list())],
+        scores=scores, failing=failing_queries(scores, strata),
+        weighted=weighted_means(table, traffic) if traffic is not None else None,
+        overlap=failure_overlap(scores, systems + ([fused] if fused else [])),
+        judged=dict(judged or {}), paired=list(paired or []),
+    )
+    if fused and len(systems) >= 2:
+        means = dict(overall.select("system", "mean").iter_rows())
+        best = max(means[s] for s in systems)
+        oracle = oracle_mean(scores, systems)
+        report.fusion = {fused: {"mean": means[fused], "headroom_collected": headroom_collected(means[fused], best, oracle)}}
+    report.warnings = _warnings(report, strata, traffic)
+    return report
+
+
+def _warnings(report: Report, strata: pl.DataFrame, traffic: pl.DataFrame | None) -> list[str]:
+    out: list[str] = []
+    for name, fraction in report.judged.items():
+        unjudged = 1.0 - fraction
+        if unjudged > UNJUDGED_WARNING:
+            out.append(
+                f"{name}: {unjudged:.0%} of its top {report.k} is unjudged (above {UNJUDGED_WARNING:.0%}): "
+                "unjudged documents count as not relevant, so its numbers are biased low; judge the missing pairs"
+            )
+    failed = [c for c in report.closure if not c.ok]
+    if failed:
+        out.append("the table does not close: " + "; ".join(f"{c.name} (residual {_num(c.residual)})" for c in failed))
+    small = report.table.filter(pl.col("small")).get_column("stratum").unique(maintain_order=True).to_list()
+    if small:
+        out.append(f"under {SMALL_STRATUM} queries, read as counts of failures, not as rates: " + ", ".join(small))
+    empty = empty_strata(strata, report.scores, traffic)
+    if empty:
+        out.append("strata without evaluated queries: " + ", ".join(empty))
+    return out
+
+
+# --- engine (qrels + runs -> per-query scores) -------------------------------------------------
+
+
+def judged_fraction(qrels: pl.DataFrame, run: pl.DataFrame, k: int, queries: pl.Series) -> float:
+    """Share of the run's top-k slots (over ``queries``) whose document has a grade >= 0 in the
+    qrels. Negative grades are "pooled but unjudged" (trec_eval) and count as unjudged."""
+    top = run.filter((pl.col("rank") <= k) & pl.col("query_id").is_in(queries.implode()))
+    if top.height == 0:
+        return math.nan
+    judged = qrels.filter(pl.col("grade") >= 0).select("query_id", "doc_id").unique()
+    hit = top.join(judged, on=["query_id", "doc_id"], how="semi").height
+    return hit / top.height
+
+
+def evaluated_queries(qrels: pl.DataFrame) -> pl.Series:
+    """Queries the mean runs over: those with at least one relevant (grade >= 1) document, as
+    `goldset eval` averages (a query missing from a run counts 0)."""
+    return qrels.filter(pl.col("grade") >= 1).get_column("query_id").unique().sort()
+
+
+def per_query(qrels: pl.DataFrame, run: pl.DataFrame, metric: str, queries: pl.Series, system: str) -> pl.DataFrame:
+    from goldset_tui.eval.metrics import evaluate
+
+    values = evaluate(qrels, run, [metric]).filter(pl.col("measure") == metric)
+    base = pl.DataFrame({"query_id": queries})
+    return (
+        base.join(values.select("query_id", "value"), on="query_id", how="left")
+        .with_columns(system=pl.lit(system), value=pl.col("value").fill_null(0.0).cast(pl.Float64))
+        .select("system", "query_id", "value")
+    )
+
+
+def compute_report(
+    qrels: pl.DataFrame,
+    runs: dict[str, pl.DataFrame],
+    strata: pl.DataFrame,
+    *,
+    metric: str = DEFAULT_METRIC,
+    traffic: pl.DataFrame | None = None,
+    fuse: bool = True,
+    seed: int = DEFAULT_SEED,
+    samples: int = DEFAULT_SAMPLES,
+    k: int | None = None,
+) -> Report:
+    """Evaluate every run (and their RRF fusion) on ``metric`` and assemble the report."""
+    k = k if k is not None else cutoff(metric)
+    queries = evaluated_queries(qrels)
+    names = list(runs)
+    all_runs = dict(runs)
+    fused = None
+    if fuse and len(runs) >= 2:
+        from goldset_tui.eval.fusion import rrf
+
+        fused = FUSED_NAME if FUSED_NAME not in runs else f"{FUSED_NAME}_fused"
+        all_runs[fused] = rrf(list(runs.values()))
+    scores = pl.concat([per_query(qrels, run, metric, queries, name) for name, run in all_runs.items()])
+    judged = {name: judged_fraction(qrels, run, k, queries) for name, run in all_runs.items()}
+    paired = paired_comparisons(scores, list(all_runs), seed=seed, samples=samples)
+    return assemble_report(
+        scores, strata, metric=metric, k=k, traffic=traffic, systems=names, fused=fused,
+        judged=judged, paired=paired, seed=seed, samples=samples,
+    )
+
+
+def paired_comparisons(scores: pl.DataFrame, systems: list[str], *, seed: int, samples: int) -> list[dict]:
+    """The engine's paired comparison for every pair, on the same queries in the same order."""
+    from itertools import combinations
+
+    from goldset_tui.eval.stats import paired_comparison
+
+    w = scores.pivot(on="system", index="query_id", values="value").sort("query_id").fill_null(0.0)
+    out = []
+    for a, b in combinations(systems, 2):
+        r = paired_comparison(w.get_column(a), w.get_column(b), seed=seed, samples=samples)
+        out.append({
+            "a": a, "b": b, "mean_diff": float(r.mean_diff), "ci95": [float(x) for x in r.ci95],
+            "p_value": float(r.p_value), "wins": int(r.wins), "losses": int(r.losses), "ties": int(r.ties),
+        })
+    return out
+
+
+# --- output ----------------------------------------------------------------------------------
+
+
+def _clean(x):
+    """JSON-safe: NaN -> None, numpy/polars scalars to Python."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    return x
+
+
+def to_dict(report: Report) -> dict:
+    """The JSON document, keys exactly as issue 5 fixes them."""
+    names = report.all_systems
+    strata = []
+    for stratum in report.strata:
+        rows = report.table.filter(pl.col("stratum") == stratum)
+        systems = {
+            r["system"]: {"hits": r["hits"], "mean": _clean(r["mean"]), "ci95": [_clean(r["ci_lo"]), _clean(r["ci_hi"])]}
+            for r in rows.iter_rows(named=True)
+        }
+        strata.append({"stratum": stratum, "n": int(rows.get_column("n")[0]), "small": bool(rows.get_column("small")[0]),
+                       "systems": {s: systems[s] for s in names if s in systems}})
+    overall = {}
+    for r in report.overall.iter_rows(named=True):
+        weighted = report.weighted.get(r["system"]) if report.weighted is not None else None
+        overall[r["system"]] = {"hits": r["hits"], "mean": _clean(r["mean"]), "ci95": [_clean(r["ci_lo"]), _clean(r["ci_hi"])],
+                                "weighted_mean": _clean(weighted)}
+    return {
+        "metric": report.metric,
+        "k": report.k,
+        "n": report.n,
+        "strata": strata,
+        "overall": overall,
+        "closure": {"ok": report.closes, "checks": [
+            {"name": c.name, "expected": _clean(c.expected), "actual": _clean(c.actual), "residual": _clean(c.residual)}
+            for c in report.closure
+        ]},
+        "overlap": [{k: _clean(v) for k, v in o.items()} for o in report.overlap],
+        "fusion": {n: {k: _clean(v) for k, v in f.items()} for n, f in report.fusion.items()},
+        "judged": {n: _clean(v) for n, v in report.judged.items()},
+        "paired": [{**p, "ci95": [_clean(x) for x in p["ci95"]], "p_value": _clean(p["p_value"])} for p in report.paired],
+    }
+
+
+def to_json(report: Report) -> str:
+    return json.dumps(to_dict(report), indent=2, ensure_ascii=False) + "\n"
+
+
+def to_csv(report: Report) -> str:
+    """The stratified table alone, one row per stratum and system, then the ``ALL`` rows."""
+    rows = report.table.with_columns(method=pl.lit(report.method))
+    total = report.overall.with_columns(stratum=pl.lit("ALL"), small=pl.col("n") < SMALL_STRATUM, method=pl.lit(report.method))
+    cols = ["stratum", "system", "n", "hits", "mean", "ci_lo", "ci_hi", "method", "small"]
+    frame = pl.concat([rows.select(cols), total.select(cols)])
+    buf = io.StringIO()
+    frame.write_csv(buf, float_precision=6)
+    return buf.getvalue()
+
+
+def _num(x: float | None, digits: int = 3) -> str:
+    if x is None or (isinstance(x, float) and not math.isfinite(x)):
+        return "-"
+    if float(x).is_integer():
+        return str(int(x))
+    return f"{x:.{digits}f}"
+
+
+def _md(text: object) -> str:
+    # Data in a Markdown table: no pipes or newlines that would break the row.
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def cell_text(hits: int | None, n: int, mean: float, lo: float, hi: float, small: bool) -> str:
+    interval = f"[{_num(lo, 2)}, {_num(hi, 2)}]"
+    if hits is not None:
+        # A small stratum is read as a count first (seed 004: "eight and seven are facts").
+        return f"{hits}/{n} hits ({mean:.2f} {interval})" if small else f"{mean:.2f} {interval} {hits}/{n}"
+    return f"{mean:.3f} {interval}"
+
+
+def to_markdown(report: Report) -> str:
+    names = report.all_systems
+    interval = ("Wilson score interval (binary measure)" if report.binary
+                else "percentile bootstrap of the mean (seeded)")
+    lines = [f"# Report: {report.metric} over {report.n} queries", "",
+             f"95% intervals: {interval}. Rows marked † have under {SMALL_STRATUM} queries: read them as counts "
+             "of failures to go and read, not as rates to compare.", ""]
+    if report.warnings:
+        lines += ["## Warnings", ""] + [f"- {_md(w)}" for w in report.warnings] + [""]
+    lines += ["## By stratum", "", "| stratum | n | " + " | ".join(_md(s) for s in names) + " |",
+              "|---|---:|" + "---:|" * len(names)]
+    cells = {(r["stratum"], r["system"]): r for r in report.table.iter_rows(named=True)}
+    for stratum in report.strata:
+        row = [cells.get((stratum, s)) for s in names]
+        first = next(r for r in row if r)
+        mark = " †" if first["small"] else ""
+        texts = [cell_text(r["hits"], r["n"], r["mean"], r["ci_lo"], r["ci_hi"], r["small"]) if r else "-" for r in row]
+        lines.append(f"| {_md(stratum)}{mark} | {first['n']} | " + " | ".join(texts) + " |")
+    over = {r["system"]: r for r in report.overall.iter_rows(named=True)}
+    texts = [cell_text(over[s]["hits"], over[s]["n"], over[s]["mean"], over[s]["ci_lo"], over[s]["ci_hi"], False) for s in names]
+    lines.append(f"| **all** | {report.n} | " + " | ".join(texts) + " |")
+    lines += ["", "## Headline", "", "| system | unweighted | traffic-weighted | difference |", "|---|---:|---:|---:|"]
+    for s in names:
+        w = report.weighted.get(s) if report.weighted is not None else None
+        diff = (w - over[s]["mean"]) if w is not None else None
+        lines.append(f"| {_md(s)} | {over[s]['mean']:.3f} | {_num(w)} | {'-' if diff is None else f'{diff:+.3f}'} |")
+    if report.weighted is None:
+        lines += ["", "No traffic file: the weighted headline needs `--traffic stratum,share`."]
+    lines += ["", "## Closure", "", f"The table {'closes' if report.closes else 'DOES NOT close'}.", "",
+              "| check | expected | actual | residual | ok |", "|---|---:|---:|---:|---|"]
+    for c in report.closure:
+        lines.append(f"| {_md(c.name)} | {_num(c.expected, 4)} | {_num(c.actual, 4)} | {_num(c.residual, 4)} | {'yes' if c.ok else 'NO'} |")
+    if report.overlap:
+        lines += ["", "## Failure-set overlap", "",
+                  "A miss is a query scored 0. The oracle takes the better of the two systems on every query.", "",
+                  "| a | b | misses a | misses b | both miss | either misses | oracle |", "|---|---|---:|---:|---:|---:|---:|"]
+        for o in report.overlap:
+            lines.append(f"| {_md(o['a'])} | {_md(o['b'])} | {o['miss_a']} | {o['miss_b']} | {o['both_miss']} | {o['either_miss']} | {o['oracle']:.3f} |")
+    for name, f in report.fusion.items():
+        share = f["headroom_collected"]
+        lines += ["", "## Fusion", "",
+                  f"Reciprocal rank fusion (k = 60) of {', '.join(report.systems)} scores {f['mean']:.3f}. "
+                  "Headroom collected = (fused - best single) / (oracle of the single systems - best single): "
+                  + (f"{share:.2f}." if share is not None else "undefined (the oracle is no better than the best system).")]
+    if report.judged:
+        lines += ["", f"## Judged fraction of each run's top {report.k}", "", "| system | judged | unjudged |", "|---|---:|---:|"]
+        for s, v in report.judged.items():
+            flag = " ⚠" if v == v and 1 - v > UNJUDGED_WARNING else ""
+            lines.append(f"| {_md(s)} | {_num(v)} | {_num(1 - v)}{flag} |")
+    if report.paired:
+        lines += ["", "## Paired comparisons", "", "| a | b | mean diff (a - b) | 95% CI | p | wins | losses | ties |",
+                  "|---|---|---:|---|---:|---:|---:|---:|"]
+        for p in report.paired:
+            lines.append(f"| {_md(p['a'])} | {_md(p['b'])} | {p['mean_diff']:+.3f} | [{_num(p['ci95'][0])}, {_num(p['ci95'][1])}] | "
+                         f"{_num(p['p_value'], 4)} | {p['wins']} | {p['losses']} | {p['ties']} |")
+    return "\n".join(lines) + "\n"
+
+
+def failing_csv(report: Report) -> str:
+    buf = io.StringIO()
+    report.failing.write_csv(buf)
+    return buf.getvalue()
