@@ -1,0 +1,171 @@
+"""`goldset report`: the stratified table with intervals, closure, overlap, fusion headroom."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from goldset_tui.errors import InputError
+
+NAME = "report"
+HELP = "stratified report: per-stratum intervals, closure checks, failure overlap, fusion headroom"
+ORDER = 40
+DESCRIPTION = """\
+Per stratum and system: n, hits (binary measures), mean and a 95% interval (Wilson for binary
+measures, a seeded bootstrap otherwise); strata under 40 queries flagged as counts, not rates.
+Then the closure checks (does the table add up?), the unweighted and traffic-weighted headlines,
+failure-set overlap and the oracle for every pair of runs, reciprocal rank fusion of the runs with
+the share of the oracle headroom it collects, the unjudged fraction of each run's top k (warned
+above 20%) and a paired comparison of every pair.
+
+Queries evaluated: every query in the qrels with at least one relevant document (grade >= 1); a
+query missing from a run counts 0 for it.
+
+example:
+  goldset report --qrels qrels.txt --run bm25=bm25.run --run dense=dense.run \\
+      --strata strata.csv --traffic traffic.csv --metric Success@10 -o out/
+"""
+
+
+@dataclass
+class ReportInputs:
+    qrels: pl.DataFrame
+    runs: dict[str, pl.DataFrame]
+    strata: pl.DataFrame
+    traffic: pl.DataFrame | None
+    metric: str
+    seed: int
+    samples: int
+    fuse: bool
+    sampling_manifest: Path | None = None
+
+
+def add_input_arguments(p: argparse.ArgumentParser, *, runs_required: bool = True) -> None:
+    """Arguments shared with `goldset review`."""
+    p.add_argument("--qrels", required=runs_required, metavar="Q",
+                   help="TREC qrels file, or a goldset store folder (its judgments become the qrels)")
+    p.add_argument("--run", action="append", default=[], metavar="NAME=PATH",
+                   help="a TREC run, repeatable; NAME defaults to the file name")
+    p.add_argument("--strata", required=runs_required, metavar="FILE",
+                   help="query_id,stratum (CSV, TSV or Parquet)")
+    p.add_argument("--traffic", metavar="FILE", help="stratum,share (0.31 or 31%%) for the weighted headline")
+    p.add_argument("--metric", default="Success@10", help="measure to report (default Success@10)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and randomisation tests (default 0)")
+    p.add_argument("--samples", type=int, default=2000, help="bootstrap / permutation samples (default 2000)")
+    p.add_argument("--no-fusion", action="store_true", help="leave out the reciprocal rank fusion system")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    add_input_arguments(p)
+    p.add_argument("--format", choices=("md", "json", "csv"), default="md", help="what to print (default md)")
+    p.add_argument("-o", "--output", metavar="DIR",
+                   help="also write report.md, report.json, report.csv and failing_queries.csv here")
+
+
+def parse_run_spec(spec: str) -> tuple[str, Path]:
+    name, sep, path = spec.partition("=")
+    if not sep:
+        return Path(spec).name, Path(spec)
+    if not name.strip() or not path:
+        raise InputError(None, f"--run {spec!r}: expected NAME=PATH")
+    return name.strip(), Path(path)
+
+
+def read_qrels_arg(value: str) -> pl.DataFrame:
+    path = Path(value)
+    if path.is_dir():
+        try:
+            from goldset_tui.store.project import Project
+        except ImportError:
+            raise InputError(path, "is a folder, and this build cannot read goldset stores") from None
+        qrels = Project.open(path).qrels()
+        if qrels.height == 0:
+            raise InputError(path, "the store holds no judgments yet")
+        return qrels
+    from goldset_tui.io.trec import read_qrels
+
+    return read_qrels(path)
+
+
+def load_inputs(args: argparse.Namespace) -> ReportInputs:
+    """Read and check every input before anything is computed or any screen opens."""
+    from goldset_tui.eval.strata import read_strata, read_traffic
+    from goldset_tui.io.trec import read_run
+
+    if not args.run:
+        raise InputError(None, "give at least one --run NAME=PATH")
+    if args.samples < 1:
+        raise InputError(None, "--samples must be at least 1")
+    runs: dict[str, pl.DataFrame] = {}
+    for spec in args.run:
+        name, path = parse_run_spec(spec)
+        if name in runs:
+            raise InputError(path, f"run name {name!r} given twice")
+        runs[name] = read_run(path)
+    _check_metric(args.metric)
+    manifest = getattr(args, "sampling_manifest", None)
+    return ReportInputs(
+        qrels=read_qrels_arg(args.qrels), runs=runs, strata=read_strata(args.strata),
+        traffic=read_traffic(args.traffic) if args.traffic else None, metric=args.metric,
+        seed=args.seed, samples=args.samples, fuse=not args.no_fusion,
+        sampling_manifest=Path(manifest) if manifest else None,
+    )
+
+
+def _check_metric(metric: str) -> None:
+    # The engine owns measure names; ask it early so a typo is one line, not a late failure.
+    try:
+        from goldset_tui.eval.metrics import parse_measure
+    except ImportError:
+        return
+    try:
+        parse_measure(metric)
+    except InputError:
+        raise
+    except (ValueError, KeyError) as exc:
+        raise InputError(None, f"--metric {metric!r}: {exc}") from None
+
+
+def build(inputs: ReportInputs):
+    from goldset_tui.eval.report import compute_report
+
+    return compute_report(
+        inputs.qrels, inputs.runs, inputs.strata, metric=inputs.metric, traffic=inputs.traffic,
+        fuse=inputs.fuse, seed=inputs.seed, samples=inputs.samples,
+    )
+
+
+def write_outputs(report, out: Path) -> list[Path]:
+    from goldset_tui.eval.report import failing_csv, to_csv, to_json, to_markdown
+
+    if out.exists() and not out.is_dir():
+        raise InputError(out, "exists and is not a folder")
+    out.mkdir(parents=True, exist_ok=True)
+    files = {"report.md": to_markdown(report), "report.json": to_json(report), "report.csv": to_csv(report),
+             "failing_queries.csv": failing_csv(report)}
+    written = []
+    for name, text in files.items():
+        path = out / name
+        tmp = path.with_name(f".{name}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)  # never a half-written report beside a whole one
+        written.append(path)
+    return written
+
+
+def run(args: argparse.Namespace) -> int:
+    from goldset_tui.eval.report import to_csv, to_json, to_markdown
+
+    report = build(load_inputs(args))
+    render = {"md": to_markdown, "json": to_json, "csv": to_csv}[args.format]
+    sys.stdout.write(render(report))
+    if args.output:
+        written = write_outputs(report, Path(args.output))
+        print(f"wrote {', '.join(str(p) for p in written)}", file=sys.stderr)
+    for warning in report.warnings:
+        print(f"goldset: warning: {warning}", file=sys.stderr)
+    return 0
