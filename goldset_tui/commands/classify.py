@@ -1,0 +1,58 @@
+"""`goldset classify LOG -o LABELS`: label each distinct query of a log with a query-shape stratum."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+NAME = "classify"
+ORDER = 10
+HELP = "label the distinct queries of a log with seed 004's six query-shape strata"
+DESCRIPTION = """\
+Normalise a query log (lowercase, trim, collapse whitespace), count the distinct queries and label
+each with a stratum: exact_identifier, negation, misspelled, short_keyword, multi_entity or
+paraphrase (first match wins). LOG is CSV/TSV/Parquet/JSONL with a `query` column (and optional
+`count`), or plain text with one query per line. LABELS (.csv, .tsv or .parquet) gets the columns
+query, count, stratum, spelling (the most frequent original form, which the case-sensitive rules read).
+
+example:
+  goldset classify queries.txt -o labels.csv --vocab corpus.parquet
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("log", type=Path, help="the query log")
+    parser.add_argument("-o", "--output", type=Path, required=True, help="LABELS file to write (.csv or .parquet)")
+    parser.add_argument(
+        "--vocab", type=Path,
+        help="word list (.txt) or corpus table with a `text` column; without it the misspelled rule is skipped",
+    )
+    parser.add_argument(
+        "--rules", metavar="MODULE:FUNCTION",
+        help="replace the rules: a function (spelling, vocab) -> stratum, from a module or file.py",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from goldset_tui.sampling.classify import classify_log, read_vocab, stratum_table
+    from goldset_tui.sampling.files import output_format, write_frame
+    from goldset_tui.sampling.rules import load_rules
+
+    output_format(args.output)  # fail before the work, not after
+    rule = load_rules(args.rules) if args.rules else None
+    vocab = read_vocab(args.vocab) if args.vocab else None
+    result = classify_log(args.log, vocab, rule)
+    write_frame(result.labels, args.output)
+    labels = result.labels
+    print(
+        f"{result.occurrences} queries in the log, {labels.height} distinct after normalising; "
+        f"wrote {args.output}"
+    )
+    for row in stratum_table(labels).iter_rows(named=True):
+        print(f"  {row['stratum']:<18} {row['distinct']:>8} distinct {row['occurrences']:>10} occurrences {row['share']:>7.1%}")
+    if result.blank:
+        print(f"note: skipped {result.blank} blank lines or empty queries", file=sys.stderr)
+    if vocab is None and rule is None:
+        print("note: no --vocab given, so the misspelled rule was skipped", file=sys.stderr)
+    return 0

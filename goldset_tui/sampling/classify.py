@@ -1,0 +1,73 @@
+"""Label each distinct query of a log with a stratum: ``goldset classify``'s core.
+
+The vocabulary for the misspelling rule is either a word list or a corpus: a ``.txt`` file is read
+as text (one word per line is just a special case), a table (CSV, TSV, Parquet, JSONL) as a corpus
+whose ``text`` (and ``title``, if present) columns are split into words. Words are runs of letters,
+lowercased, so ``API-keys`` gives ``api`` and ``keys``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from goldset_tui.errors import InputError
+from goldset_tui.io.tables import check_file, raise_if_not_utf8, read_table
+from goldset_tui.sampling.normalise import TABLE_SUFFIXES, count_distinct, read_log
+from goldset_tui.sampling.rules import Rule, apply_rule, classify_frame
+
+WORD = r"\p{L}+"
+LABEL_COLUMNS = ("query", "count", "stratum", "spelling")
+
+
+@dataclass(frozen=True)
+class Classified:
+    labels: pl.DataFrame  # query, count, stratum, spelling
+    occurrences: int
+    blank: int  # blank lines or empty query values dropped
+    misspelling_checked: bool
+
+
+def read_vocab(path: str | Path) -> frozenset[str]:
+    p = Path(path)
+    if p.suffix.lower() in TABLE_SUFFIXES:
+        df = read_table(p)
+        columns = [c for c in ("text", "title") if c in df.columns]
+        if not columns:
+            raise InputError(p, f"a corpus used as vocabulary needs a 'text' column (found: {', '.join(df.columns)})")
+        text = pl.concat([df.get_column(c).cast(pl.Utf8) for c in columns])
+    else:
+        check_file(p)
+        data = p.read_bytes()
+        raise_if_not_utf8(p, data)
+        text = pl.Series([data.decode("utf-8")])
+    words = text.drop_nulls().str.to_lowercase().str.extract_all(WORD).explode().drop_nulls().unique()
+    if words.len() == 0:
+        raise InputError(p, "no words found for the vocabulary")
+    return frozenset(words.to_list())
+
+
+def classify_log(
+    log_path: str | Path, vocab: frozenset[str] | None = None, rule: Rule | None = None
+) -> Classified:
+    log = read_log(log_path)
+    distinct, blank = count_distinct(log)
+    if distinct.height == 0:
+        raise InputError(log_path, "no queries: every line or value is blank")
+    spellings = distinct.get_column("spelling")
+    strata = classify_frame(spellings, vocab) if rule is None else apply_rule(rule, spellings, vocab)
+    labels = distinct.with_columns(strata.alias("stratum")).select(LABEL_COLUMNS)
+    return Classified(labels, int(labels.get_column("count").sum()), blank, vocab is not None or rule is not None)
+
+
+def stratum_table(labels: pl.DataFrame) -> pl.DataFrame:
+    """Per stratum: distinct queries, occurrences, traffic share; by occurrences descending."""
+    total = labels.get_column("count").sum()
+    return (
+        labels.group_by("stratum")
+        .agg(pl.len().alias("distinct"), pl.col("count").sum().alias("occurrences"))
+        .with_columns((pl.col("occurrences") / total).alias("share"))
+        .sort(["occurrences", "stratum"], descending=[True, False])
+    )

@@ -1,0 +1,100 @@
+"""Read a query log and count its distinct queries (seed 000: lowercase, trim, collapse whitespace).
+
+A log is a table (CSV, TSV, Parquet, JSONL) with a ``query`` column and an optional ``count``
+column, or a plain text file with one query per line (each line one occurrence).
+
+Normalising lowercases, but some query-shape rules need the case (``getUserById`` is an identifier
+only in camelCase; a title-cased word marks an entity). So beside the normalised ``query`` we keep
+its ``spelling``: the most frequent original form (trimmed, whitespace collapsed, case kept), ties
+broken by the smallest string so the choice is deterministic.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from goldset_tui.errors import InputError
+from goldset_tui.io.tables import (
+    JSONL_SUFFIXES,
+    PARQUET_SUFFIXES,
+    TEXT_FORMATS,
+    check_file,
+    location,
+    raise_if_not_utf8,
+    read_table,
+    table_format,
+)
+
+TABLE_SUFFIXES = set(TEXT_FORMATS) | JSONL_SUFFIXES | PARQUET_SUFFIXES
+
+
+def collapse(expr: pl.Expr) -> pl.Expr:
+    """Trim and collapse every run of whitespace (Unicode-aware) to one space; case kept."""
+    return expr.str.replace_all(r"\s+", " ").str.strip_chars()
+
+
+def normalise(expr: pl.Expr) -> pl.Expr:
+    """Seed 000's normal form: lowercase, trimmed, whitespace collapsed."""
+    return collapse(expr).str.to_lowercase()
+
+
+def read_log(path: str | Path) -> pl.DataFrame:
+    """The log as ``raw: str, count: i64`` (one row per line or table row)."""
+    p = Path(path)
+    if p.suffix.lower() in TABLE_SUFFIXES:
+        return _read_log_table(p)
+    return _read_log_text(p)
+
+
+def _read_log_text(p: Path) -> pl.DataFrame:
+    check_file(p)
+    data = p.read_bytes()
+    raise_if_not_utf8(p, data)
+    lines = data.decode("utf-8").splitlines()
+    return pl.DataFrame({"raw": lines, "count": [1] * len(lines)}, schema={"raw": pl.Utf8, "count": pl.Int64})
+
+
+def _read_log_table(p: Path) -> pl.DataFrame:
+    df = read_table(p, required=("query",), string_columns=("query",))
+    if "count" not in df.columns:
+        return df.select(pl.col("query").alias("raw"), pl.lit(1, dtype=pl.Int64).alias("count"))
+    counts = parse_counts(df.get_column("count"), p, table_format(p))
+    return pl.DataFrame({"raw": df.get_column("query"), "count": counts})
+
+
+def parse_counts(values: pl.Series, path: Path, fmt: str, column: str = "count") -> pl.Series:
+    """Whole numbers >= 1, or an InputError naming the first bad line."""
+    as_text = values.cast(pl.Utf8).str.strip_chars()
+    parsed = as_text.cast(pl.Int64, strict=False)
+    bad = parsed.is_null() | (parsed < 1)
+    if bad.any():
+        first = int(bad.arg_max())
+        shown = values[first]
+        raise InputError(
+            path, f"count must be a whole number of at least 1, found {shown!r}", column=column, **location(fmt, first)
+        )
+    return parsed.alias(column)
+
+
+def count_distinct(log: pl.DataFrame) -> tuple[pl.DataFrame, int]:
+    """Distinct normalised queries with ``query, count, spelling``, sorted by count desc, query.
+
+    Returns the frame and how many blank entries were dropped (a blank query is no query).
+    """
+    forms = log.select(
+        normalise(pl.col("raw")).alias("query"),
+        collapse(pl.col("raw")).alias("spelling"),
+        pl.col("count"),
+    )
+    blank = forms.filter(pl.col("query").is_null() | (pl.col("query") == ""))
+    forms = forms.filter(pl.col("query").is_not_null() & (pl.col("query") != ""))
+    per_spelling = forms.group_by("query", "spelling").agg(pl.col("count").sum())
+    distinct = (
+        per_spelling.sort(["query", "count", "spelling"], descending=[False, True, False])
+        .group_by("query", maintain_order=True)
+        .agg(pl.col("count").sum(), pl.col("spelling").first())
+        .sort(["count", "query"], descending=[True, False])
+    )
+    return distinct, blank.height

@@ -1,0 +1,143 @@
+"""Seed 004's query-shape rules: six strata, first match wins. Replaceable (see ``load_rules``).
+
+The rules, in order (seed 004):
+
+1. ``exact_identifier``: an identifier-shaped token, ``IDENT`` below (``ERR_4021``, ``user_id``,
+   ``getUserById``, ``/v2/``).
+2. ``negation``: a negation word (``NEGATION``) among the tokens.
+3. ``misspelled``: an alphabetic token not in the vocabulary (skipped when there is no vocabulary).
+4. ``short_keyword``: three tokens or fewer.
+5. ``multi_entity``: two or more title-cased tokens after the first (``Stripe`` and ``Salesforce``).
+6. ``paraphrase``: everything else.
+
+Where seed 004's snippet is fragile, and what we do instead:
+
+- It lowercases the tokens but runs ``IDENT`` on the text it was given. ``IDENT``'s camelCase
+  alternative (``[a-z]+[A-Z]``) and its ``[A-Z]{2,}_\\d+`` alternative need the original case, and
+  issue 7 normalises (lowercases) first. So every rule here reads the query's *spelling* (its most
+  frequent original form, see ``normalise``), and lowercases only where the seed does.
+- Its ``multi_entity`` test calls ``istitle()`` on the *lowercased* tokens, which is never true:
+  the stratum can never be reached. We test title case on the original tokens.
+- Even on the original text, ``istitle()`` counts a sentence's capitalised first word and the
+  pronoun ``I``: ``How do I rotate an API key`` would be two entities. We do not count the first
+  token, nor ``I``.
+- Its tokens keep punctuation, so ``not,`` is no negation and ``paginaton?`` is not alphabetic
+  and so never misspelled. We strip punctuation from the ends of each token for rules 2 and 3.
+
+The default implementation is vectorised in Polars (no Python loop over queries). A replacement is
+any function ``rule(spelling: str, vocab: frozenset[str] | None) -> str`` named on the command line
+as ``module:function`` or ``path/to/file.py:function``; it is called once per distinct query.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import Callable
+from pathlib import Path
+
+import polars as pl
+
+from goldset_tui.errors import InputError
+
+STRATA = ("exact_identifier", "negation", "misspelled", "short_keyword", "multi_entity", "paraphrase")
+
+# Seed 004, verbatim. Rust's regex (Polars) and Python's agree on these constructs.
+IDENT = r"[A-Z]{2,}_\d+|\b\w+_\w+\b|\b[a-z]+[A-Z]\w+\b|/v\d+/"
+NEGATION = ("not", "without", "except", "excluding", "unsupported", "cannot")
+SHORT_TOKENS = 3
+MIN_ENTITIES = 2
+
+# Punctuation stripped from token ends before the negation and spelling checks.
+EDGE_PUNCTUATION = ".,;:!?\"'()[]{}"
+# Python's str.isalpha(): every character a Unicode letter.
+_ALPHA = r"^\p{L}+$"
+# Python's str.istitle() for one token: each run of cased letters is one upper (or title) case
+# letter followed by lower case ones, and there is at least one such run.
+_NOT_CASED = r"[^\p{Lu}\p{Ll}\p{Lt}]"
+_TITLE = rf"^{_NOT_CASED}*(?:[\p{{Lu}}\p{{Lt}}]\p{{Ll}}*{_NOT_CASED}+)*[\p{{Lu}}\p{{Lt}}]\p{{Ll}}*{_NOT_CASED}*$"
+
+Rule = Callable[[str, "frozenset[str] | None"], str]
+
+
+def classify_frame(spellings: pl.Series, vocab: frozenset[str] | None) -> pl.Series:
+    """The stratum of each spelling (a ``str`` Series), by seed 004's rules, vectorised."""
+    frame = pl.DataFrame({"spelling": spellings.cast(pl.Utf8)}).with_row_index("row")
+    tokens = (
+        frame.select("row", pl.col("spelling").str.split(" ").alias("token"))
+        .explode("token")
+        .filter(pl.col("token").is_not_null() & (pl.col("token") != ""))
+        .with_columns(pl.col("token").str.to_lowercase().str.strip_chars(EDGE_PUNCTUATION).alias("word"))
+    )
+    misspelled = pl.lit(False)
+    if vocab is not None:
+        vocab_series = pl.Series("vocab", sorted(vocab), dtype=pl.Utf8)
+        misspelled = pl.col("word").str.contains(_ALPHA) & ~pl.col("word").is_in(vocab_series.implode())
+    per_row = tokens.group_by("row").agg(
+        pl.len().alias("n_tokens"),
+        pl.col("word").is_in(list(NEGATION)).any().alias("negated"),
+        misspelled.any().alias("misspelled"),
+        (pl.col("token").str.contains(_TITLE) & (pl.int_range(pl.len()) > 0) & (pl.col("token") != "I"))
+        .sum()
+        .alias("n_title"),
+    )
+    joined = frame.join(per_row, on="row", how="left").sort("row")
+    stratum = (
+        pl.when(pl.col("spelling").str.contains(IDENT))
+        .then(pl.lit("exact_identifier"))
+        .when(pl.col("negated"))
+        .then(pl.lit("negation"))
+        .when(pl.col("misspelled"))
+        .then(pl.lit("misspelled"))
+        .when(pl.col("n_tokens").fill_null(0) <= SHORT_TOKENS)
+        .then(pl.lit("short_keyword"))
+        .when(pl.col("n_title") >= MIN_ENTITIES)
+        .then(pl.lit("multi_entity"))
+        .otherwise(pl.lit("paraphrase"))
+    )
+    return joined.select(stratum.alias("stratum")).get_column("stratum")
+
+
+def classify_one(spelling: str, vocab: frozenset[str] | None = None) -> str:
+    """One query's stratum (the same code path as a whole log)."""
+    return classify_frame(pl.Series([spelling]), vocab)[0]
+
+
+def load_rules(spec: str) -> Rule:
+    """``module:function`` or ``file.py:function`` -> the function, or an InputError."""
+    target, sep, name = spec.rpartition(":")
+    if not sep or not target or not name:
+        raise InputError(None, f"--rules {spec!r}: expected module:function or file.py:function")
+    try:
+        if target.endswith(".py"):
+            path = Path(target)
+            if not path.is_file():
+                raise InputError(path, "no such rules file")
+            module_spec = importlib.util.spec_from_file_location(f"goldset_user_rules_{path.stem}", path)
+            assert module_spec is not None and module_spec.loader is not None
+            module = importlib.util.module_from_spec(module_spec)
+            module_spec.loader.exec_module(module)
+        else:
+            module = importlib.import_module(target)
+    except InputError:
+        raise
+    except Exception as exc:  # a user's module can fail in any way; report it on one line
+        raise InputError(None, f"--rules {spec!r}: could not load {target!r} ({type(exc).__name__}: {exc})") from None
+    rule = getattr(module, name, None)
+    if not callable(rule):
+        raise InputError(None, f"--rules {spec!r}: {target!r} has no function {name!r}")
+    return rule
+
+
+def apply_rule(rule: Rule, spellings: pl.Series, vocab: frozenset[str] | None) -> pl.Series:
+    """Run a user's per-query rule over the spellings; any failure or non-text answer is an error."""
+    out: list[str] = []
+    for text in spellings.to_list():  # a user's Python function: one call per distinct query
+        try:
+            value = rule(text, vocab)
+        except Exception as exc:
+            raise InputError(None, f"the rules function failed on {text!r}: {type(exc).__name__}: {exc}") from None
+        if not isinstance(value, str) or not value.strip():
+            raise InputError(None, f"the rules function returned {value!r} for {text!r}; expected a stratum name")
+        out.append(value)
+    return pl.Series("stratum", out, dtype=pl.Utf8)

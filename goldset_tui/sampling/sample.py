@@ -1,0 +1,217 @@
+"""Stratified sampling of a labelled log, weighted by capped frequency, without replacement.
+
+Seed 000's snippet gets this wrong in two ways, both because its branches are swapped:
+
+    sample += rng.sample(pool, k=target) if len(pool) <= target else \\
+              rng.choices(pool, weights=weights, k=target)
+
+When the pool is *smaller* than the target it calls ``rng.sample`` with k > len(pool), which
+raises; when the pool is larger it calls ``rng.choices``, which draws *with* replacement, so a head
+query can appear twice and the weights are ignored by nothing but luck. We draw weighted samples
+*without* replacement by Efraimidis and Spirakis's method (Information Processing Letters 97(5),
+2006): each query gets the key ``log(u) / w`` with ``u`` uniform in (0, 1] and ``w = min(count,
+cap)``; the ``k`` largest keys are the sample. A stratum with fewer queries than its target gives
+all of them, and the shortfall is reported.
+
+Determinism: each stratum has its own ``random.Random`` seeded with ``"{seed}:{stratum}"`` (string
+seeds are hashed with SHA-512, independent of ``PYTHONHASHSEED``), its queries are sorted before the
+draw, and the output is sorted by stratum then query, so the same labels and seed give the same
+bytes, whatever the input row order, and changing one stratum's target leaves the others alone.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+
+import polars as pl
+
+from goldset_tui.closure import ClosureCheck
+from goldset_tui.errors import InputError
+
+DEFAULT_CAP = 50  # seed 000: weights = min(count, 50)
+DEFAULT_MIN_PER_STRATUM = 15  # seed 000: fifteen takes a stratum's resolution to 6.7 points
+
+
+@dataclass(frozen=True)
+class StratumRow:
+    stratum: str
+    distinct: int
+    occurrences: int
+    share: float
+    target: int
+    sampled: int
+
+    @property
+    def shortfall(self) -> int:
+        return self.target - self.sampled
+
+
+@dataclass
+class SampleResult:
+    sample: pl.DataFrame
+    rows: list[StratumRow]
+    requested: int
+    notes: list[str] = field(default_factory=list)
+    closure: list[ClosureCheck] = field(default_factory=list)
+
+
+def parse_targets(spec: str) -> dict[str, int]:
+    """``howto=40,error=30`` -> {"howto": 40, "error": 30}, in the order given."""
+    targets: dict[str, int] = {}
+    for part in (p.strip() for p in spec.split(",")):
+        if not part:
+            continue
+        name, sep, value = part.rpartition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise InputError(None, f"--targets: expected STRATUM=N, found {part!r}")
+        try:
+            n = int(value)
+        except ValueError:
+            raise InputError(None, f"--targets: {name}={value!r} is not a whole number") from None
+        if n < 0:
+            raise InputError(None, f"--targets: {name}={n} is negative")
+        if name in targets:
+            raise InputError(None, f"--targets: stratum {name!r} given twice")
+        targets[name] = n
+    if not targets:
+        raise InputError(None, "--targets: no STRATUM=N given")
+    return targets
+
+
+def stratum_counts(labels: pl.DataFrame) -> pl.DataFrame:
+    """stratum, distinct, occurrences, share; sorted by stratum name."""
+    total = labels.get_column("count").sum()
+    return (
+        labels.group_by("stratum")
+        .agg(pl.len().alias("distinct"), pl.col("count").sum().alias("occurrences"))
+        .with_columns((pl.col("occurrences") / total).alias("share"))
+        .sort("stratum")
+    )
+
+
+def allocate_total(counts: pl.DataFrame, total: int, min_per_stratum: int) -> dict[str, int]:
+    """Split ``total`` across strata in proportion to traffic, each at least ``min_per_stratum``.
+
+    Seed 000: proportional allocation would leave a small stratum with ten queries, where one query
+    is ten points; the floor keeps every stratum readable. Bounds per stratum are
+    ``[min(floor, distinct), distinct]``; strata pushed outside their bounds are fixed there and
+    the rest re-split, then rounded by largest remainder (ties by name) so the sizes add to ``total``.
+    """
+    if total < 0 or min_per_stratum < 0:
+        raise InputError(None, "--total and --min-per-stratum must not be negative")
+    names = counts.get_column("stratum").to_list()
+    occ = dict(zip(names, counts.get_column("occurrences").to_list()))
+    hi = dict(zip(names, counts.get_column("distinct").to_list()))
+    lo = {s: min(min_per_stratum, hi[s]) for s in names}
+    if sum(lo.values()) > total:
+        raise InputError(
+            None,
+            f"--total {total} is too small to give {len(names)} strata at least {min_per_stratum} each "
+            f"(needs {sum(lo.values())}); lower --min-per-stratum or raise --total",
+        )
+    if total >= sum(hi.values()):
+        return dict(hi)
+    fixed: dict[str, int] = {}
+    while True:
+        free = [s for s in names if s not in fixed]
+        remaining = total - sum(fixed.values())
+        weight = sum(occ[s] for s in free)
+        quota = {s: remaining * occ[s] / weight for s in free}
+        low = [s for s in free if quota[s] < lo[s]]
+        high = [s for s in free if quota[s] > hi[s]]
+        if not low and not high:
+            break
+        # Fix the floors first: raising a small stratum takes from the others, never the reverse.
+        for s in low or high:
+            fixed[s] = lo[s] if s in low else hi[s]
+    alloc = dict(fixed)
+    alloc.update({s: math.floor(quota[s]) for s in quota})
+    leftover = total - sum(alloc.values())
+    order = sorted(quota, key=lambda s: (-(quota[s] - math.floor(quota[s])), s))
+    for s in order:
+        if leftover == 0:
+            break
+        if alloc[s] < hi[s]:
+            alloc[s] += 1
+            leftover -= 1
+    return {s: alloc[s] for s in names}
+
+
+def efraimidis_spirakis_keys(weights: list[int], rng: random.Random) -> list[float]:
+    """Keys whose k largest give a weighted sample of size k without replacement."""
+    # 1 - random() lies in (0, 1], so log() is finite; larger weight, key nearer 0.
+    return [math.log(1.0 - rng.random()) / w for w in weights]
+
+
+def draw_stratum(pool: pl.DataFrame, k: int, seed: int, stratum: str, cap: int) -> pl.DataFrame:
+    """k queries of one stratum, weighted by min(count, cap), never the same query twice."""
+    if k >= pool.height:
+        return pool
+    pool = pool.sort("query")
+    rng = random.Random(f"{seed}:{stratum}")
+    weights = pool.get_column("count").clip(upper_bound=cap).to_list()
+    keys = pl.Series("_key", efraimidis_spirakis_keys(weights, rng), dtype=pl.Float64)
+    return pool.with_columns(keys).sort(["_key", "query"], descending=[True, False]).head(k).drop("_key")
+
+
+def stratified_sample(
+    labels: pl.DataFrame, targets: dict[str, int], seed: int, cap: int = DEFAULT_CAP
+) -> SampleResult:
+    if cap < 1:
+        raise InputError(None, f"--cap must be at least 1, got {cap}")
+    counts = stratum_counts(labels)
+    present = counts.get_column("stratum").to_list()
+    notes: list[str] = []
+    unknown = [s for s in targets if s not in present]
+    for s in unknown:
+        if targets[s]:
+            notes.append(f"stratum {s!r} has a target of {targets[s]} but no queries in the labels")
+    untargeted = [s for s in present if s not in targets]
+    if untargeted:
+        notes.append(f"not sampled (no target): {', '.join(untargeted)}")
+    order = list(targets) + untargeted
+    by_name = {r["stratum"]: r for r in counts.iter_rows(named=True)}
+    parts: list[pl.DataFrame] = []
+    rows: list[StratumRow] = []
+    for s in order:
+        info = by_name.get(s, {"distinct": 0, "occurrences": 0, "share": 0.0})
+        target = targets.get(s, 0)
+        if s in by_name and target:
+            drawn = draw_stratum(labels.filter(pl.col("stratum") == s), target, seed, s, cap)
+            parts.append(drawn)
+            sampled = drawn.height
+        else:
+            sampled = 0
+        if sampled < target and s in by_name:
+            notes.append(f"stratum {s!r}: only {sampled} distinct queries for a target of {target}; took them all")
+        rows.append(StratumRow(s, int(info["distinct"]), int(info["occurrences"]), float(info["share"]), target, sampled))
+    sample = pl.concat(parts) if parts else labels.head(0)
+    sample = sample.select(labels.columns).sort(["stratum", "query"])
+    result = SampleResult(sample, rows, sum(targets.values()), notes)
+    result.closure = closure_checks(labels, result)
+    return result
+
+
+def closure_checks(labels: pl.DataFrame, result: SampleResult) -> list[ClosureCheck]:
+    """Seed 000: the sampling table must close before anything is read from it."""
+    rows = result.rows
+    return [
+        ClosureCheck("traffic shares sum to 1", 1.0, sum(r.share for r in rows)),
+        ClosureCheck(
+            "occurrences sum to the log's total", float(labels.get_column("count").sum()),
+            float(sum(r.occurrences for r in rows)), tolerance=0,
+        ),
+        ClosureCheck(
+            "every distinct query in exactly one stratum", float(labels.get_column("query").n_unique()),
+            float(sum(r.distinct for r in rows)), tolerance=0,
+        ),
+        ClosureCheck(
+            "sample sizes sum to the set size", float(result.sample.get_column("query").n_unique()),
+            float(sum(r.sampled for r in rows)), tolerance=0,
+        ),
+        ClosureCheck("set size reaches the requested size", float(result.requested),
+                     float(sum(r.sampled for r in rows)), tolerance=0),
+    ]

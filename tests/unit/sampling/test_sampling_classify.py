@@ -1,0 +1,118 @@
+"""`goldset classify`: normalising, counting, the input formats, the vocabulary, bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from goldset_tui.cli import main
+from goldset_tui.errors import InputError
+from goldset_tui.sampling.classify import classify_log, read_vocab
+from goldset_tui.sampling.labels import read_labels
+
+
+def test_text_log_is_normalised_and_counted(tmp_path: Path) -> None:
+    log = tmp_path / "log.txt"
+    log.write_text(
+        "How do I rotate an API key\n  how do i   rotate an api key \nHOW DO I ROTATE AN API KEY\n\n"
+        "ERR_4021 on webhook delivery\nERR_4021 on webhook delivery\nerr_4021  on webhook delivery\n"
+        "paginaton parameters\n",
+        encoding="utf-8",
+    )
+    result = classify_log(log, frozenset({"pagination", "parameters"}))
+    rows = {r["query"]: r for r in result.labels.iter_rows(named=True)}
+    assert set(rows) == {"how do i rotate an api key", "err_4021 on webhook delivery", "paginaton parameters"}
+    assert rows["how do i rotate an api key"]["count"] == 3
+    # The most frequent original spelling is kept for the case-sensitive rules.
+    assert rows["err_4021 on webhook delivery"]["spelling"] == "ERR_4021 on webhook delivery"
+    assert rows["err_4021 on webhook delivery"]["stratum"] == "exact_identifier"
+    assert rows["paginaton parameters"]["stratum"] == "misspelled"
+    assert result.occurrences == 7 and result.blank == 1
+    assert result.labels.columns[:3] == ["query", "count", "stratum"]
+
+
+def test_unicode_whitespace_collapses(tmp_path: Path) -> None:
+    log = tmp_path / "log.txt"
+    log.write_text("api\u00a0key\napi \t key\n", encoding="utf-8")
+    labels = classify_log(log).labels
+    assert labels.get_column("query").to_list() == ["api key"]
+    assert labels.get_column("count").to_list() == [2]
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".tsv", ".jsonl", ".parquet"])
+def test_table_logs_with_counts(tmp_path: Path, suffix: str) -> None:
+    df = pl.DataFrame({"query": ["API key", "api  key", "which regions are not covered"], "count": [5, 2, 4]})
+    path = tmp_path / f"log{suffix}"
+    if suffix == ".csv":
+        df.write_csv(path)
+    elif suffix == ".tsv":
+        df.write_csv(path, separator="\t")
+    elif suffix == ".jsonl":
+        df.write_ndjson(path)
+    else:
+        df.write_parquet(path)
+    labels = classify_log(path).labels
+    assert dict(zip(labels["query"], labels["count"])) == {"api key": 7, "which regions are not covered": 4}
+
+
+def test_bad_count_names_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "log.csv"
+    path.write_text("query,count\napi key,3\nsso,zero\n", encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        classify_log(path)
+    assert info.value.line == 3 and info.value.column == "count"
+    path.write_text("query,count\napi key,0\n", encoding="utf-8")
+    with pytest.raises(InputError, match="at least 1"):
+        classify_log(path)
+
+
+def test_blank_only_and_not_utf8_logs(tmp_path: Path) -> None:
+    blank = tmp_path / "blank.txt"
+    blank.write_text("\n  \n", encoding="utf-8")
+    with pytest.raises(InputError, match="no queries"):
+        classify_log(blank)
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"ok\n\xff\xfe\n")
+    with pytest.raises(InputError) as info:
+        classify_log(bad)
+    assert info.value.line == 2
+
+
+def test_vocabulary_from_word_list_and_corpus(tmp_path: Path) -> None:
+    words = tmp_path / "words.txt"
+    words.write_text("Pagination\nparameters\n", encoding="utf-8")
+    assert read_vocab(words) == {"pagination", "parameters"}
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text(json.dumps({"doc_id": "d1", "text": "API-keys: rotation, pagination!"}) + "\n", encoding="utf-8")
+    assert read_vocab(corpus) == {"api", "keys", "rotation", "pagination"}
+    nocol = tmp_path / "c.csv"
+    nocol.write_text("doc_id\nd1\n", encoding="utf-8")
+    with pytest.raises(InputError, match="'text' column"):
+        read_vocab(nocol)
+
+
+def test_cli_writes_labels_and_says_misspelling_skipped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "log.txt"
+    log.write_text("paginaton parameters\nwhich regions are not covered\n", encoding="utf-8")
+    out = tmp_path / "labels.parquet"
+    assert main(["classify", str(log), "-o", str(out)]) == 0
+    assert "misspelled rule was skipped" in capsys.readouterr().err
+    labels = read_labels(out)
+    assert dict(zip(labels["query"], labels["stratum"])) == {
+        "paginaton parameters": "short_keyword",
+        "which regions are not covered": "negation",
+    }
+    assert main(["classify", str(tmp_path / "missing.txt"), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no such file" in err
+
+
+def test_labels_with_a_repeated_query_are_rejected(tmp_path: Path) -> None:
+    path = tmp_path / "labels.csv"
+    path.write_text("query,count,stratum\napi key,3,short_keyword\nsso,1,short_keyword\napi key,2,paraphrase\n")
+    with pytest.raises(InputError) as info:
+        read_labels(path)
+    assert info.value.line == 4 and "line 2" in str(info.value)
