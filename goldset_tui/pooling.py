@@ -81,8 +81,10 @@ def pool_sizes(pool: pl.DataFrame, depth: int | None = None, systems: int | None
     documents each put in the pool: the size if they agreed about nothing), ``nominal``
     (depth x systems, when both are known) and ``discount`` (1 - candidates / contributed: the
     share of judging that overlap saves)."""
-    if "systems" in pool.columns and pool.get_column("systems").null_count() < pool.height:
-        contributed = pl.col("systems").list.len().sum()
+    if "systems" in pool.columns:
+        # Unknown for a query where some candidate does not say which systems returned it.
+        listed = pl.col("systems").list.len()
+        contributed = pl.when(pl.col("systems").is_null().any()).then(None).otherwise(listed.sum())
     else:
         contributed = pl.lit(None, dtype=pl.Int64)
     sizes = pool.group_by("query_id", maintain_order=True).agg(

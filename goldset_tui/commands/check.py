@@ -1,0 +1,146 @@
+"""`goldset check`: validate a pool and summarise it before anyone spends a day judging it."""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+
+import polars as pl
+
+from goldset_tui.errors import InputError
+from goldset_tui.text import visible
+
+NAME = "check"
+ORDER = 15
+HELP = "validate a pool and print its queries, candidates, strata, systems and overlap"
+DESCRIPTION = """\
+Validate a pool file (flat Parquet/CSV/TSV/JSONL, or nested JSONL with one object per query) and
+print what matters before judging: queries, candidates, candidates per query (min, median, max),
+strata and their sizes, the systems that were pooled and how much their results overlap, and any
+prior judgments the file carries. Every problem is reported on one line naming file, line or row
+and column, with exit status 2 (the same validation `goldset judge` runs).
+
+examples:
+  goldset check pool.parquet
+  goldset check pool.jsonl --corpus corpus.jsonl
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("pool", metavar="POOL", help="the pool file")
+    parser.add_argument("--corpus", metavar="FILE", help="document texts for a pool that lists ids only (BEIR corpus.jsonl, or TSV/Parquet doc_id, text)")
+    parser.add_argument("--grades", metavar="LO-HI", default="0-3", help="the grade scale prior judgments must fit (default 0-3)")
+
+
+def parse_grades(spec: str):  # noqa: ANN201 - GradeScale
+    from goldset_tui.model import GradeScale
+
+    lo, sep, hi = spec.partition("-")
+    try:
+        scale = GradeScale.from_range(int(lo), int(hi)) if sep else None
+    except ValueError:
+        scale = None
+    if scale is None or int(lo) > int(hi):
+        raise InputError(None, f"--grades {spec!r}: expected LO-HI, e.g. 0-3")
+    return scale
+
+
+def run(args: argparse.Namespace) -> int:
+    from goldset_tui.io.pools import load_pool
+
+    pool = load_pool(args.pool, corpus=args.corpus, scale=parse_grades(args.grades))
+    for line in summary_lines(pool):
+        print(line)
+    return 0
+
+
+def summary_lines(pool) -> list[str]:  # noqa: ANN001 - Pool
+    """The report `goldset check` prints, as lines (the home screen can show the same)."""
+    from goldset_tui.pooling import pool_sizes
+
+    frame = pool.frame
+    queries = pool.queries()
+    counts = queries.get_column("candidates").to_list()
+    lines = [
+        f"{pool.path} ({pool.shape}, sha256 {pool.sha256[:12]})",
+        f"queries:     {queries.height:,}",
+        f"candidates:  {frame.height:,}",
+        f"per query:   min {min(counts)}, median {statistics.median(counts):g}, max {max(counts)}",
+    ]
+    lines += _strata(frame, queries)
+    systems = pool.systems()
+    depth = _depth(pool)
+    lines += _systems(frame, systems)
+    lines += _overlap(pool_sizes(frame), depth, len(systems), queries.height)
+    if pool.prior is not None:
+        lines += _prior(pool)
+    lines.append("ok: the pool is valid")
+    return lines
+
+
+def _strata(frame: pl.DataFrame, queries: pl.DataFrame) -> list[str]:
+    if queries.get_column("stratum").null_count() == queries.height:
+        return ["strata:      none given"]
+    per = (
+        queries.group_by("stratum", maintain_order=True)
+        .agg(pl.len().alias("queries"), pl.col("candidates").sum())
+        .sort("queries", descending=True, maintain_order=True)
+    )
+    width = max(10, min(30, int(per.get_column("stratum").fill_null("(none)").str.len_chars().max())))
+    out = [f"strata:      {per.height}  ({'stratum':<{width}} queries  candidates)"]
+    for row in per.iter_rows(named=True):
+        name = visible(row["stratum"] if row["stratum"] is not None else "(none)", keep_newlines=False)[:width]
+        out.append(f"             {'':>{len(str(per.height))}}   {name:<{width}} {row['queries']:>7}  {row['candidates']:>10}")
+    return out
+
+
+def _systems(frame: pl.DataFrame, systems: list[str]) -> list[str]:
+    if not systems:
+        return ["systems:     not recorded in the pool"]
+    listed = frame.filter(pl.col("systems").is_not_null())
+    if listed.height == 0:
+        return [f"systems:     {', '.join(visible(s, keep_newlines=False) for s in systems)} (per-candidate systems not recorded)"]
+    # "only this system": candidates no other pooled system returned, what each system adds.
+    exploded = listed.select(pl.col("systems").list.len().alias("n"), "systems").explode("systems")
+    per = exploded.group_by("systems").agg(pl.len().alias("pooled"), (pl.col("n") == 1).sum().alias("alone"))
+    found = dict(zip(per.get_column("systems").to_list(), zip(per.get_column("pooled").to_list(), per.get_column("alone").to_list())))
+    width = max(10, min(30, max(len(s) for s in systems)))
+    out = [f"systems:     {len(systems)}  ({'system':<{width}} candidates  only this system)"]
+    pad = " " * len(str(len(systems)))
+    for name in systems:
+        pooled, alone = found.get(name, (0, 0))
+        out.append(f"             {pad}   {visible(name, keep_newlines=False)[:width]:<{width}} {pooled:>10}  {alone:>16}")
+    return out
+
+
+def _depth(pool) -> int | None:  # noqa: ANN001
+    depths = {info["pool_depth"] for info in pool.meta.values() if "pool_depth" in info}
+    if len(depths) == 1:
+        return depths.pop()
+    deepest = pool.frame.get_column("ranks").list.max().max()
+    return int(deepest) if deepest is not None else None
+
+
+def _overlap(sizes: pl.DataFrame, depth: int | None, n_systems: int, n_queries: int) -> list[str]:
+    total = int(sizes.get_column("candidates").sum())
+    contributed = sizes.get_column("contributed").sum() if sizes.get_column("contributed").null_count() == 0 else None
+    if depth is None or not n_systems:
+        return ["overlap:     unknown (the pool records no depth or systems)"]
+    nominal = depth * n_systems
+    line = f"overlap:     depth {depth} x {n_systems} systems = {nominal} a query at most, {nominal * n_queries:,} in all; the pool has {total:,}"
+    if contributed:
+        line += f" of {int(contributed):,} the runs put forward: overlap saves {100 * (1 - total / contributed):.0f}%"
+    return [line]
+
+
+def _prior(pool) -> list[str]:  # noqa: ANN001
+    prior = pool.prior
+    dist = prior.group_by("grade").len().sort("grade")
+    grades = ", ".join(f"{g}: {n}" for g, n in dist.iter_rows())
+    n_queries = prior.get_column("query_id").n_unique()
+    outside = prior.join(pool.frame.select("query_id", "doc_id"), on=["query_id", "doc_id"], how="anti").height
+    line = f"prior:       {prior.height:,} grades on {n_queries:,} queries, imported as labeller {pool.prior_labeller!r} ({grades})"
+    lines = [line]
+    if outside:
+        lines.append(f"             {outside:,} of them are for documents not among the candidates")
+    return lines
