@@ -1,0 +1,231 @@
+"""Per-query retrieval measures with trec_eval 10's semantics, vectorised over Polars frames.
+
+The run is joined to the qrels once; every measure is then a pair of expressions: one aggregated
+per query over the ranked rows, one finishing it with the query's qrels statistics (number of
+relevant documents, ideal DCG). No Python loop touches a row.
+
+trec_eval behaviours kept exactly (its source, 10.0; ../shared/peers/README.md):
+- order: score descending, ties by document id descending (``goldset_tui.io.trec.rank_run``);
+- a document is relevant when its grade >= ``rel`` (default 1);
+- a negative grade is "in the pool but unjudged": never relevant, not judged, and infAP counts it
+  as a pooled-unjudged document (unlike a document absent from the qrels);
+- nDCG's gain is the grade itself (``dcg='exp-log2'``: 2^grade - 1), whatever ``rel`` is;
+- ``P@k`` divides by k even when fewer than k documents were returned;
+- queries only in the run are ignored; judged queries with no relevant document score 0.
+Where ir_measures defines a name differently from trec_eval, its definition wins for that name:
+``Judged@k`` divides by min(k, documents returned) (trec_eval's unj@k divides by k).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import polars as pl
+
+from goldset_tui.eval.measures import Measure, parse_measures
+
+INFAP_EPSILON = 0.00001  # trec_eval's infAP.c
+RANK_COLUMNS = ("query_id", "doc_id", "rank")
+
+
+def _ranked(run: pl.DataFrame) -> pl.DataFrame:
+    if "rank" in run.columns:
+        return run.select(RANK_COLUMNS)
+    from goldset_tui.io.trec import rank_run
+
+    return rank_run(run.select("query_id", "doc_id", "score")).select(RANK_COLUMNS)
+
+
+def _gain(grade: pl.Expr, dcg: str) -> pl.Expr:
+    g = pl.when(grade > 0).then(grade).otherwise(0).cast(pl.Float64)
+    return (2.0**g - 1.0) if dcg == "exp-log2" else g
+
+
+def _discount(rank: pl.Expr) -> pl.Expr:
+    return (rank.cast(pl.Float64) + 1.0).log(2.0)
+
+
+def _query_stats(qrels: pl.DataFrame, measures: list[Measure]) -> pl.DataFrame:
+    """One row per query in the qrels: relevant and judged-non-relevant counts per level, and the
+    ideal DCG for every (gain, cutoff) the measures need."""
+    levels = sorted({m.rel for m in measures} | {1})
+    exprs = []
+    for lvl in levels:
+        exprs.append((pl.col("grade") >= lvl).sum().alias(f"nrel{lvl}"))
+        exprs.append(((pl.col("grade") >= 0) & (pl.col("grade") < lvl)).sum().alias(f"nnon{lvl}"))
+    stats = qrels.group_by("query_id").agg(exprs)
+    ideal_specs = {(m.dcg, m.cutoff) for m in measures if m.name == "nDCG"}
+    if ideal_specs:
+        ideal = (
+            qrels.filter(pl.col("grade") > 0)
+            .sort(["query_id", "grade"], descending=[False, True])
+            .with_columns(pl.int_range(1, pl.len() + 1).over("query_id").alias("irank"))
+        )
+        ideal_exprs = []
+        for dcg, k in ideal_specs:
+            term = _gain(pl.col("grade"), dcg) / _discount(pl.col("irank"))
+            if k is not None:
+                term = term.filter(pl.col("irank") <= k)
+            ideal_exprs.append(term.sum().alias(_idcg_name(dcg, k)))
+        stats = stats.join(ideal.group_by("query_id").agg(ideal_exprs), on="query_id", how="left")
+    return stats.fill_null(0)
+
+
+def _idcg_name(dcg: str, k: int | None) -> str:
+    return f"idcg_{dcg}_{k}"
+
+
+def _rows(qrels: pl.DataFrame, run: pl.DataFrame, stats: pl.DataFrame, measures: list[Measure]) -> pl.DataFrame:
+    """The run's rows for queries in the qrels, with grade (null: not in the qrels) and the
+    running counts the rank-dependent measures need."""
+    levels = sorted({m.rel for m in measures} | {1})
+    rows = _ranked(run).join(
+        qrels.select("query_id", "doc_id", "grade"), on=["query_id", "doc_id"], how="left", maintain_order="left"
+    ).join(stats.select("query_id", *[f"nrel{lvl}" for lvl in levels], *[f"nnon{lvl}" for lvl in levels]),
+           on="query_id", how="inner", maintain_order="left")
+    grade = pl.col("grade")
+    extra = [(grade < 0).fill_null(False).cast(pl.Int32).cum_sum().over("query_id").alias("cunj")]
+    for lvl in levels:
+        rel = (grade >= lvl).fill_null(False)
+        non = ((grade >= 0) & (grade < lvl)).fill_null(False)
+        extra.append(rel.alias(f"rel{lvl}"))
+        extra.append(rel.cast(pl.Int32).cum_sum().over("query_id").alias(f"crel{lvl}"))
+        extra.append(non.cast(pl.Int32).cum_sum().over("query_id").alias(f"cnon{lvl}"))
+    return rows.with_columns(extra)
+
+
+def _safe_div(num: pl.Expr, den: pl.Expr) -> pl.Expr:
+    return pl.when(den > 0).then(num / den).otherwise(0.0)
+
+
+def _measure_exprs(m: Measure, key: str) -> tuple[list[pl.Expr], pl.Expr]:
+    """(aggregations over one query's ranked rows, the final value from them and the stats)."""
+    rank = pl.col("rank")
+    rel = pl.col(f"rel{m.rel}")
+    within = rel if m.cutoff is None else rel & (rank <= m.cutoff)
+    nrel = pl.col(f"nrel{m.rel}")
+    a = pl.col(key)
+    name = m.name
+    if name in ("P", "R", "NumRelRet"):
+        agg = [within.sum().alias(key)]
+        final = {"P": a / m.cutoff if m.cutoff else a, "R": _safe_div(a, nrel), "NumRelRet": a}[name]
+    elif name == "Success":
+        agg, final = [within.any().alias(key)], a.cast(pl.Float64)
+    elif name == "RR":
+        agg, final = [rank.filter(within).min().alias(key)], _safe_div(pl.lit(1.0), a)
+    elif name == "AP":
+        agg = [(pl.col(f"crel{m.rel}") / rank).filter(within).sum().alias(key)]
+        final = _safe_div(a, nrel)
+    elif name == "nDCG":
+        term = _gain(pl.col("grade").fill_null(0), m.dcg) / _discount(rank)
+        if m.cutoff is not None:
+            term = term.filter(rank <= m.cutoff)
+        agg, final = [term.sum().alias(key)], _safe_div(a, pl.col(_idcg_name(m.dcg, m.cutoff)))
+    elif name == "Rprec":
+        agg = [(rel & (rank <= pl.col(f"nrel{m.rel}"))).sum().alias(key)]
+        final = _safe_div(a, nrel)
+    elif name == "Bpref":
+        # trec_eval bpref.c: each relevant document loses the share of judged non-relevant
+        # documents above it, capped at R, over min(R, N).
+        non_above = pl.col(f"cnon{m.rel}")
+        r, n = pl.col(f"nrel{m.rel}"), pl.col(f"nnon{m.rel}")
+        credit = pl.when(non_above > 0).then(
+            1.0 - pl.min_horizontal(non_above, r) / pl.min_horizontal(r, n)
+        ).otherwise(1.0)
+        agg, final = [credit.filter(rel).sum().alias(key)], _safe_div(a, nrel)
+    elif name == "infAP":
+        # trec_eval infAP.c (Yilmaz & Aslam 2006): expected precision at each relevant document,
+        # estimated from the judged documents above it; pooled-unjudged ones count as sampled.
+        i = (rank - 1).cast(pl.Float64)
+        r_above = (pl.col(f"crel{m.rel}") - 1).cast(pl.Float64)
+        n_above = pl.col(f"cnon{m.rel}").cast(pl.Float64)
+        u_above = pl.col("cunj").cast(pl.Float64)
+        expected = 1.0 / (i + 1.0) + (i / (i + 1.0)) * ((r_above + n_above + u_above) / i) * (
+            (r_above + INFAP_EPSILON) / (r_above + n_above + 2 * INFAP_EPSILON)
+        )
+        credit = pl.when(rank == 1).then(1.0).otherwise(expected)
+        agg, final = [credit.filter(rel).sum().alias(key)], _safe_div(a, nrel)
+    elif name == "Judged":
+        judged = (pl.col("grade") >= 0).fill_null(False) & (rank <= m.cutoff)
+        agg = [judged.sum().alias(key)]
+        final = _safe_div(a, pl.min_horizontal(pl.lit(m.cutoff), pl.col("num_ret")))
+    elif name == "NumRet":
+        agg, final = [], pl.col("num_ret")
+    elif name == "NumRel":
+        agg, final = [], nrel
+    else:  # parse_measure only lets registered names through
+        raise ValueError(f"no implementation for {name}")
+    return agg, final.cast(pl.Float64)
+
+
+def evaluate_wide(
+    qrels: pl.DataFrame, run: pl.DataFrame, measures: Iterable[str | Measure], *, only_run_queries: bool = False
+) -> pl.DataFrame:
+    """One row per query (every query in the qrels, a query missing from the run scoring 0 —
+    or, with ``only_run_queries``, those in both, as trec_eval without -c), one column per
+    measure named as given. Sorted by query_id."""
+    ms = [m if isinstance(m, Measure) else None for m in measures]
+    parsed = parse_measures([str(m) for m in measures]) if None in ms else list(dict.fromkeys(ms))
+    stats = _query_stats(qrels, parsed)
+    rows = _rows(qrels, run, stats, parsed)
+    aggs: list[pl.Expr] = [pl.len().alias("num_ret")]
+    finals: list[pl.Expr] = []
+    for index, m in enumerate(parsed):
+        agg, final = _measure_exprs(m, f"_m{index}")
+        aggs.extend(agg)
+        finals.append(final.alias(str(m)))
+    per_query = rows.group_by("query_id").agg(aggs)
+    how = "inner" if only_run_queries else "left"
+    wide = stats.join(per_query, on="query_id", how=how)
+    # Queries missing from the run: every aggregate is empty, i.e. 0 (RR's missing minimum too).
+    agg_cols = [c for c in per_query.columns if c != "query_id"]
+    wide = wide.with_columns([pl.col(c).fill_null(0) for c in agg_cols])
+    return wide.select("query_id", *finals).sort("query_id")
+
+
+def evaluate(
+    qrels: pl.DataFrame, run: pl.DataFrame, measures: Iterable[str | Measure], *, only_run_queries: bool = False
+) -> pl.DataFrame:
+    """Per-query values, long: ``query_id, measure, value``. See :func:`evaluate_wide`."""
+    wide = evaluate_wide(qrels, run, measures, only_run_queries=only_run_queries)
+    names = [c for c in wide.columns if c != "query_id"]
+    return wide.unpivot(index="query_id", on=names, variable_name="measure", value_name="value").sort(
+        "query_id", maintain_order=True
+    )
+
+
+def relevant_queries(qrels: pl.DataFrame) -> pl.Series:
+    """The queries goldset averages over: those with at least one document of grade >= 1."""
+    return qrels.filter(pl.col("grade") >= 1).get_column("query_id").unique().sort()
+
+
+def aggregate(per_query: pl.DataFrame, queries: pl.Series | None = None) -> dict[str, float]:
+    """The ``all`` line: the mean over ``queries`` (default: every query in ``per_query``), a
+    query absent from ``per_query`` counting 0; counts (NumRet, NumRel, NumRelRet) are summed, as
+    trec_eval prints them."""
+    from goldset_tui.eval.measures import parse_measure
+
+    order = list(dict.fromkeys(per_query.get_column("measure").to_list()))
+    if queries is not None:
+        per_query = per_query.filter(pl.col("query_id").is_in(queries.implode()))
+        n = queries.len()
+    else:
+        n = per_query.get_column("query_id").n_unique()
+    sums = dict(per_query.group_by("measure").agg(pl.col("value").sum()).iter_rows())
+    out = {}
+    for name in order:
+        total = float(sums.get(name, 0.0))
+        out[name] = total if parse_measure(name).is_count else (total / n if n else 0.0)
+    return out
+
+
+def mean_scores(
+    qrels: pl.DataFrame, run: pl.DataFrame, measures: Iterable[str | Measure], *, trec_eval_compat: bool = False
+) -> dict[str, float]:
+    """Means keyed by measure name. Default: over every query in the qrels with a relevant
+    document, a query missing from the run counting 0. ``trec_eval_compat``: over the queries in
+    both the qrels and the run, as trec_eval does without -c."""
+    measures = list(measures)
+    if trec_eval_compat:
+        return aggregate(evaluate(qrels, run, measures, only_run_queries=True))
+    return aggregate(evaluate(qrels, run, measures), relevant_queries(qrels))
