@@ -226,7 +226,9 @@ def _json_values(p: Path) -> Iterator[tuple[int, Any]]:
         try:
             value, end = decoder.raw_decode(text, m.start())
         except json.JSONDecodeError as exc:
-            raise InputError(p, f"JSON does not parse: {exc.msg} at column {exc.colno}", line=exc.lineno) from None
+            # Name the line the broken object starts on (in JSONL, its line); say where it broke.
+            at = f"column {exc.colno}" if exc.lineno == line else f"line {exc.lineno} column {exc.colno}"
+            raise InputError(p, f"JSON does not parse: {exc.msg} at {at}", line=line) from None
         yield line, value
         line += text.count("\n", m.start(), end)
         pos = end
