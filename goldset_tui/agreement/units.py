@@ -18,41 +18,36 @@ from goldset_tui.errors import InputError
 from goldset_tui.model import GradeScale
 
 RATING_COLUMNS = ("labeller", "query_id", "doc_id", "grade", "seconds", "note")
-# Journal kinds that set or clear a labeller's grade. "repeat" events are blind re-judgments for
-# self-consistency and must never replace the first judgment; "note" events only carry text.
-GRADE_KINDS = ("judge", "undo")
 
 
-def ratings_from_judgments(judgments: pl.DataFrame) -> pl.DataFrame:
-    """Each labeller's current grade per pair: the last judge/undo event wins; undone pairs vanish.
+def ratings_from_judgments(judgments: pl.DataFrame, history: pl.DataFrame | None = None) -> pl.DataFrame:
+    """Ratings from the store's current judgments (``Project.judgments()``: one row per labeller
+    and pair, undos already resolved, blind repeats never in force).
 
-    Accepts either the raw event log or an already-reduced frame (one row per labeller and pair).
-    Time spent is summed over the pair's grading events; the note is the latest non-empty one.
+    With ``history`` (``Project.judgments(history=True)``), time spent is summed over every grading
+    event of the pair, so a labeller who came back to a pair is credited for both visits.
     """
+    key = ["labeller", "query_id", "doc_id"]
     if judgments.height == 0:
         return empty_ratings()
-    df = judgments
-    if "kind" not in df.columns:
-        df = df.with_columns(kind=pl.lit("judge"))
-    if "seq" not in df.columns:
-        df = df.with_row_index("seq")
-    for col, dtype in (("seconds", pl.Float64), ("note", pl.Utf8)):
-        if col not in df.columns:
-            df = df.with_columns(pl.lit(None, dtype=dtype).alias(col))
-    key = ["labeller", "query_id", "doc_id"]
-    df = df.sort("seq")
-    notes = (
-        df.filter(pl.col("note").is_not_null() & (pl.col("note").str.strip_chars() != ""))
-        .group_by(key)
-        .agg(pl.col("note").last())
+    current = judgments.filter(pl.col("grade").is_not_null())
+    if "seq" in current.columns:
+        current = current.sort("seq").group_by(key, maintain_order=True).last()
+    current = current.with_columns(
+        pl.col("grade").cast(pl.Int64),
+        pl.col("seconds").cast(pl.Float64) if "seconds" in current.columns else pl.lit(None, pl.Float64).alias("seconds"),
+        pl.col("note").cast(pl.Utf8) if "note" in current.columns else pl.lit(None, pl.Utf8).alias("note"),
     )
-    graded = df.filter(pl.col("kind").is_in(GRADE_KINDS))
-    current = graded.group_by(key).agg(
-        pl.col("grade").last().cast(pl.Int64),
-        pl.col("seconds").fill_null(0.0).sum().cast(pl.Float64),
-    )
-    out = current.filter(pl.col("grade").is_not_null()).join(notes, on=key, how="left")
-    return with_unit_ids(out.select(RATING_COLUMNS))
+    if history is not None and history.height:
+        spent = (
+            history.filter(pl.col("kind") == "judge")
+            .group_by(key)
+            .agg(pl.col("seconds").fill_null(0.0).sum().alias("spent"))
+        )
+        current = current.join(spent, on=key, how="left").with_columns(
+            seconds=pl.coalesce("spent", "seconds")
+        )
+    return with_unit_ids(current.select(RATING_COLUMNS))
 
 
 def ratings_from_qrels(qrels: Mapping[str, pl.DataFrame]) -> pl.DataFrame:

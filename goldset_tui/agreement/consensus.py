@@ -1,0 +1,184 @@
+"""One consensus grade per pair, and a record of how each was decided and by whom.
+
+Two rules (issue 6):
+
+- ``unanimous-majority-adjudicator``: all labellers agree -> that grade; else a strict majority
+  (more than half of the grades) -> the majority grade; else the adjudicator's decision; else the
+  pair is *pending* and left out of the qrels (an unresolved pair must not silently count as 0).
+- ``median``: the median grade. With an even number of grades whose two middle values differ the
+  median is not a grade: the adjudicator decides if they have, otherwise the lower of the two
+  (conservative: relevance that half the labellers denied is not credited).
+
+A pair judged by one labeller only is decided by that labeller (``single``): under overlap by
+design most pairs are.
+
+Provenance columns: query_id, doc_id, grade (null when pending), how (single | unanimous | majority
+| adjudicator | median | pending), by (comma-separated names), grades (``alice=3 bob=0``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from goldset_tui.agreement.adjudication import load_adjudications
+from goldset_tui.agreement.units import ratings_from_judgments
+
+UMA = "unanimous-majority-adjudicator"
+MEDIAN = "median"
+RULES = (UMA, MEDIAN)
+
+PROVENANCE_COLUMNS = ("query_id", "doc_id", "grade", "how", "by", "grades")
+
+
+def check_rule(rule: str) -> str:
+    if rule not in RULES:
+        raise ValueError(f"unknown consensus rule {rule!r}; expected one of {', '.join(RULES)}")
+    return rule
+
+
+def unit_summary(ratings: pl.DataFrame) -> pl.DataFrame:
+    """Per pair: n, spread, the most common grade and its support, the two middle grades, labels."""
+    by_grade = (
+        ratings.group_by("query_id", "doc_id", "grade")
+        .agg(pl.len().alias("support"), pl.col("labeller").sort().str.join(",").alias("who"))
+        .sort(["query_id", "doc_id", "support", "grade"], descending=[False, False, True, False])
+    )
+    top = by_grade.group_by("query_id", "doc_id", maintain_order=True).agg(
+        pl.col("grade").first().alias("top_grade"),
+        pl.col("support").first().alias("top_support"),
+        pl.col("who").first().alias("top_who"),
+    )
+    n = pl.len()
+    per_unit = ratings.group_by("query_id", "doc_id").agg(
+        n=n,
+        spread=pl.col("grade").max() - pl.col("grade").min(),
+        low_mid=pl.col("grade").sort().get((n - 1) // 2),
+        high_mid=pl.col("grade").sort().get(n // 2),
+        everyone=pl.col("labeller").sort().str.join(","),
+        grades=pl.concat_str(pl.col("labeller"), pl.lit("="), pl.col("grade").cast(pl.Utf8))
+        .sort_by("labeller")
+        .str.join(" "),
+    )
+    return per_unit.join(top, on=["query_id", "doc_id"], how="left")
+
+
+def needs_adjudication(summary: pl.DataFrame, rule: str) -> pl.Expr:
+    """Which pairs the rule cannot decide by itself."""
+    check_rule(rule)
+    if rule == UMA:
+        return (pl.col("spread") > 0) & (pl.col("top_support") * 2 <= pl.col("n"))
+    return pl.col("low_mid") != pl.col("high_mid")
+
+
+def decide(ratings: pl.DataFrame, adjudications: pl.DataFrame, rule: str = UMA) -> pl.DataFrame:
+    """Provenance frame (one row per pair anyone graded); ``grade`` is null for pending pairs.
+
+    ``adjudications``: query_id, doc_id, grade, adjudicator — at most one row per pair (the latest).
+    """
+    summary = unit_summary(ratings)
+    adj = adjudications.select(
+        "query_id", "doc_id", pl.col("grade").alias("adj_grade"), pl.col("adjudicator").alias("adj_by")
+    )
+    s = summary.join(adj, on=["query_id", "doc_id"], how="left").with_columns(
+        open=needs_adjudication(summary, rule)
+    )
+    single = pl.col("n") == 1
+    unanimous = pl.col("spread") == 0
+    adjudicated = pl.col("open") & pl.col("adj_grade").is_not_null()
+    if rule == UMA:
+        how = (
+            pl.when(single).then(pl.lit("single"))
+            .when(unanimous).then(pl.lit("unanimous"))
+            .when(~pl.col("open")).then(pl.lit("majority"))
+            .when(adjudicated).then(pl.lit("adjudicator"))
+            .otherwise(pl.lit("pending"))
+        )
+        grade = (
+            pl.when(~pl.col("open")).then(pl.col("top_grade"))
+            .when(adjudicated).then(pl.col("adj_grade"))
+            .otherwise(None)
+        )
+        by = (
+            pl.when(single | unanimous).then(pl.col("everyone"))
+            .when(~pl.col("open")).then(pl.col("top_who"))
+            .when(adjudicated).then(pl.col("adj_by"))
+            .otherwise(None)
+        )
+    else:
+        how = (
+            pl.when(single).then(pl.lit("single"))
+            .when(unanimous).then(pl.lit("unanimous"))
+            .when(adjudicated).then(pl.lit("adjudicator"))
+            .otherwise(pl.lit("median"))
+        )
+        grade = pl.when(adjudicated).then(pl.col("adj_grade")).otherwise(pl.col("low_mid"))
+        by = pl.when(adjudicated).then(pl.col("adj_by")).otherwise(pl.col("everyone"))
+    out = s.with_columns(grade=grade.cast(pl.Int64), how=how, by=by).select(PROVENANCE_COLUMNS)
+    return out.sort("query_id", "doc_id")
+
+
+def open_pairs(ratings: pl.DataFrame, rule: str = UMA) -> pl.DataFrame:
+    """The pairs an adjudicator must decide under ``rule``, biggest spread first."""
+    summary = unit_summary(ratings)
+    return (
+        summary.filter(needs_adjudication(summary, rule))
+        .sort(["spread", "query_id", "doc_id"], descending=[True, False, False])
+        .select("query_id", "doc_id", "n", "spread", "grades")
+    )
+
+
+def provenance_path(store: Path, rule: str) -> Path:
+    return Path(store) / "adjudication" / f"provenance-{rule}.tsv"
+
+
+def store_rule(project) -> str:  # noqa: ANN001
+    """The rule the store's manifest names (set by ``goldset adjudicate --rule``), else the default."""
+    table = getattr(project, "manifest", {}).get("consensus", {})
+    rule = table.get("rule", UMA) if isinstance(table, dict) else UMA
+    return rule if rule in RULES else UMA
+
+
+def consensus_with_provenance(project, rule: str | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:  # noqa: ANN001
+    """(qrels, provenance) for a store ``project``; ``rule`` None means the store's rule."""
+    rule = check_rule(rule or store_rule(project))
+    ratings = ratings_from_judgments(project.judgments())
+    provenance = decide(ratings, load_adjudications(store_dir(project)), rule)
+    qrels = provenance.filter(pl.col("grade").is_not_null()).select("query_id", "doc_id", "grade")
+    return qrels, provenance
+
+
+def consensus_qrels(project, rule: str | None = None) -> pl.DataFrame:  # noqa: ANN001
+    """Consensus qrels (query_id, doc_id, grade) for ``goldset qrels --consensus``.
+
+    ``rule`` None uses the rule recorded in the store's manifest (``[consensus] rule``), which
+    ``goldset adjudicate --rule`` sets, so the export follows the rule the adjudicator worked to.
+
+    Also writes the provenance file next to the adjudications
+    (``STORE/adjudication/provenance-<rule>.tsv``, atomically), so every exported consensus set has
+    its record of how each pair was decided. Pending pairs are in the provenance, not in the qrels.
+    """
+    rule = rule or store_rule(project)
+    qrels, provenance = consensus_with_provenance(project, rule)
+    write_provenance(provenance, provenance_path(store_dir(project), rule))
+    return qrels
+
+
+def write_provenance(provenance: pl.DataFrame, path: Path) -> None:
+    import os
+    import tempfile
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".provenance-", suffix=".tmp")
+    os.close(fd)
+    try:
+        provenance.write_csv(tmp, separator="\t", null_value="")
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def store_dir(project) -> Path:  # noqa: ANN001
+    return Path(project.path)

@@ -1,0 +1,75 @@
+"""A small store with three labellers who disagree, for trying the agreement and adjudication
+screens (and for the tests): 3 queries in 2 strata, 12 pairs, every disagreement size from 1 to 3.
+
+    from goldset_tui.agreement.example import build_example_store
+    store = build_example_store("/tmp/agreement-demo")
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from goldset_tui.io.pools import load_pool
+from goldset_tui.model import Judgment
+from goldset_tui.store.project import Project
+
+QUERIES = {
+    "q1": ("how do i rotate an api key", "howto"),
+    "q2": ("reset password [b]link[/b]", "howto"),
+    "q3": ("ERR_CONN_RESET", "error"),
+}
+DOCS = {
+    "q1": ["api-keys/rotation", "security/credential-rotation-policy", "sdk/auth#refreshing-keys", "billing/invoices"],
+    "q2": ["account/password-reset", "account/sso", "sdk/auth#login", "status/incidents"],
+    "q3": ["errors/conn-reset", "network/proxies", "sdk/retries", "changelog/2024"],
+}
+# Grades per labeller, in the order of DOCS: ann, bob, cy (cy skipped two pairs: missing data).
+GRADES = {
+    "ann": {"q1": [3, 2, 2, 0], "q2": [3, 1, 0, 0], "q3": [3, 1, 2, 0]},
+    "bob": {"q1": [3, 1, 0, 0], "q2": [2, 1, 0, 1], "q3": [0, 1, 2, 0]},
+    "cy": {"q1": [3, 2, 1, None], "q2": [3, 0, None, 0], "q3": [1, 1, 2, 0]},
+}
+NOTES = {("bob", "q3", "errors/conn-reset"): "page is about the \x1b[31mproxy\x1b[0m error, not this one"}
+
+
+def example_pool_frame() -> pl.DataFrame:
+    rows = []
+    for qid, docs in DOCS.items():
+        query, stratum = QUERIES[qid]
+        for doc in docs:
+            text = f"{doc}: how the product handles {query}. [@click=app.quit]not a link[/]"
+            rows.append((qid, query, doc, text, doc.split("/")[-1], stratum))
+    return pl.DataFrame(rows, schema=["query_id", "query", "doc_id", "text", "title", "stratum"], orient="row")
+
+
+def build_example_store(folder: str | Path) -> Path:
+    """Write ``folder/pool.csv`` and a store at ``folder/store``; returns the store path."""
+    root = Path(folder)
+    root.mkdir(parents=True, exist_ok=True)
+    pool_path = root / "pool.csv"
+    example_pool_frame().write_csv(pool_path)
+    pool = load_pool(pool_path)
+    project = Project.create(root / "store", pool_path=pool_path, pool_sha256=pool.sha256)
+    for labeller, per_query in GRADES.items():
+        with project.writer(labeller) as writer:
+            position = 0
+            for qid, grades in per_query.items():
+                for doc, grade in zip(DOCS[qid], grades):
+                    if grade is None:
+                        continue
+                    writer.record(
+                        Judgment(
+                            labeller=labeller,
+                            query_id=qid,
+                            doc_id=doc,
+                            grade=grade,
+                            time=f"2026-01-05T09:{position:02d}:00Z",
+                            seconds=5.0 + position,
+                            position=position,
+                            note=NOTES.get((labeller, qid, doc)),
+                        )
+                    )
+                    position += 1
+    return project.path

@@ -1,0 +1,99 @@
+"""Where agreement data comes from: a store (judgments, scale, pool) or named qrels files,
+and strata (the pool's ``stratum`` column, or a ``--strata`` file)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from goldset_tui.agreement.units import check_scale, infer_scale, ratings_from_judgments, ratings_from_qrels
+from goldset_tui.errors import InputError
+from goldset_tui.io.tables import read_table
+from goldset_tui.model import GradeScale
+
+
+@dataclass
+class AgreementData:
+    ratings: pl.DataFrame
+    scale: GradeScale
+    pool: pl.DataFrame | None = None  # query_id, query, doc_id, text, title, stratum
+    project: object | None = None
+    warnings: list[str] | None = None
+
+
+def parse_scale(text: str) -> GradeScale:
+    """``MIN-MAX`` (``0-3``, ``1-5``, ``-1-2``) as a scale."""
+    import re
+
+    m = re.fullmatch(r"\s*(-?\d+)\s*-\s*(-?\d+)\s*", text or "")
+    if not m or int(m.group(1)) >= int(m.group(2)):
+        raise InputError(None, f"--scale {text!r}: expected MIN-MAX with MIN < MAX, for example 0-3")
+    return GradeScale.from_range(int(m.group(1)), int(m.group(2)))
+
+
+def parse_named_path(text: str, option: str) -> tuple[str, Path]:
+    name, sep, path = text.partition("=")
+    if not sep or not name.strip() or not path.strip():
+        raise InputError(None, f"{option} {text!r}: expected NAME=PATH")
+    return name.strip(), Path(path)
+
+
+def from_store(store: str | Path, scale: GradeScale | None = None) -> AgreementData:
+    from goldset_tui.store.project import Project
+
+    path = Path(store)
+    if not (path / "manifest.toml").exists():
+        raise InputError(path, "is not a goldset store (no manifest.toml)")
+    project = Project.open(path)
+    ratings = ratings_from_judgments(project.judgments(), project.judgments(history=True))
+    scale = scale or project.scale
+    check_scale(ratings, scale, str(path))
+    return AgreementData(ratings, scale, store_pool(project), project, list(project.warnings))
+
+
+def from_qrels(named: list[str], scale: GradeScale | None = None) -> AgreementData:
+    from goldset_tui.io.trec import read_qrels
+
+    frames: dict[str, pl.DataFrame] = {}
+    for text in named:
+        name, path = parse_named_path(text, "--qrels")
+        if name in frames:
+            raise InputError(path, f"labeller name {name!r} is given twice")
+        qrels = read_qrels(path)
+        if scale is None:
+            # trec_eval: a negative grade means "in the pool but not judged", so it is missing here.
+            qrels = qrels.filter(pl.col("grade") >= 0)
+        else:
+            check_scale(ratings_from_qrels({name: qrels}), scale, str(path))
+        frames[name] = qrels
+    if len(frames) < 2:
+        raise InputError(None, "agreement needs at least two labellers: give --qrels NAME=PATH twice or more")
+    ratings = ratings_from_qrels(frames)
+    return AgreementData(ratings, scale or infer_scale(ratings))
+
+
+def store_pool(project) -> pl.DataFrame | None:  # noqa: ANN001
+    """The store's pool frame, or None when the pool file is gone or unreadable (agreement does
+    not need it; only strata and the candidate texts come from it)."""
+    from goldset_tui.io.pools import load_pool
+
+    pool_table = project.manifest.get("pool", {})
+    try:
+        pool = load_pool(pool_table["path"], corpus=pool_table.get("corpus"))
+    except (InputError, KeyError, OSError):
+        return None
+    return pool.frame
+
+
+def strata_of(data: AgreementData, strata_path: str | None) -> pl.DataFrame | None:
+    """``--strata FILE`` (query_id, stratum; optionally doc_id) if given, else the pool's column."""
+    if strata_path:
+        table = read_table(strata_path, required=("query_id", "stratum"), non_empty=("query_id", "stratum"),
+                           string_columns=("query_id", "doc_id", "stratum"))
+        return table
+    pool = data.pool
+    if pool is not None and "stratum" in pool.columns and pool.get_column("stratum").drop_nulls().len():
+        return pool.select("query_id", "doc_id", "stratum").filter(pl.col("stratum").is_not_null())
+    return None

@@ -1,0 +1,152 @@
+"""`goldset agreement` end to end: the fixed JSON keys, numbers cross-checked, bad input."""
+
+from __future__ import annotations
+
+import json
+from itertools import combinations
+
+import krippendorff
+import numpy as np
+import polars as pl
+import pytest
+from sklearn.metrics import cohen_kappa_score
+
+from goldset_tui.agreement.consensus import consensus_qrels, provenance_path
+from goldset_tui.agreement.example import DOCS, GRADES, build_example_store
+from goldset_tui.agreement.adjudication import AdjudicationWriter
+from goldset_tui.cli import main
+from goldset_tui.store.project import Project
+
+TOP_KEYS = ["labellers", "units", "scale", "pairs", "alpha", "fleiss_kappa", "binary", "strata"]
+PAIR_KEYS = ["a", "b", "n", "agreement", "kappa", "kappa_linear", "kappa_quadratic", "confusion"]
+
+
+def reliability_matrix() -> np.ndarray:
+    """Labellers x units (example store order), NaN where a labeller skipped a unit."""
+    return np.array(
+        [[np.nan if g is None else g for q in DOCS for g in GRADES[name][q]] for name in sorted(GRADES)], dtype=float
+    )
+
+
+@pytest.fixture
+def store(tmp_path):
+    return build_example_store(tmp_path / "demo")
+
+
+def run_json(capsys, *argv: str) -> dict:
+    assert main(["agreement", *argv, "--format", "json", "--replicates", "200"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_json_keys_and_numbers_against_independent_implementations(store, capsys) -> None:
+    report = run_json(capsys, "--store", str(store))
+    assert list(report) == TOP_KEYS
+    assert report["labellers"] == ["ann", "bob", "cy"]
+    assert report["units"] == 12 and report["scale"] == [0, 3]
+    assert list(report["alpha"]) == ["nominal", "ordinal", "interval", "ordinal_ci95"]
+    matrix = reliability_matrix()
+    for level in ("nominal", "ordinal", "interval"):
+        expected = krippendorff.alpha(matrix, level_of_measurement=level, value_domain=[0, 1, 2, 3])
+        assert report["alpha"][level] == pytest.approx(expected, abs=1e-12)
+    lo, hi = report["alpha"]["ordinal_ci95"]
+    assert lo < report["alpha"]["ordinal"] < hi
+    # cy skipped two pairs: unequal ratings per unit, so Fleiss does not apply.
+    assert report["fleiss_kappa"] is None
+    names = sorted(GRADES)
+    for pair, (i, j) in zip(report["pairs"], combinations(range(3), 2)):
+        assert list(pair) == PAIR_KEYS and (pair["a"], pair["b"]) == (names[i], names[j])
+        both = ~np.isnan(matrix[i]) & ~np.isnan(matrix[j])
+        a, b = matrix[i][both].astype(int), matrix[j][both].astype(int)
+        assert pair["n"] == both.sum()
+        assert pair["agreement"] == pytest.approx((a == b).mean())
+        for key, w in (("kappa", None), ("kappa_linear", "linear"), ("kappa_quadratic", "quadratic")):
+            assert pair[key] == pytest.approx(cohen_kappa_score(a, b, labels=[0, 1, 2, 3], weights=w), abs=1e-12)
+        assert sum(map(sum, pair["confusion"])) == pair["n"] and len(pair["confusion"]) == 4
+    assert [b["threshold"] for b in report["binary"]] == [1, 2, 3]
+    for b in report["binary"]:
+        binary = np.where(np.isnan(matrix), np.nan, (matrix >= b["threshold"]).astype(float))
+        assert b["alpha"] == pytest.approx(krippendorff.alpha(binary, level_of_measurement="nominal"), abs=1e-12)
+    # Strata come from the pool file the manifest names.
+    strata = {s["stratum"]: s for s in report["strata"]}
+    assert set(strata) == {"howto", "error"}
+    assert strata["howto"]["n"] == 8 and strata["error"]["n"] == 4
+    error_units = matrix[:, 8:]
+    assert strata["error"]["alpha_ordinal"] == pytest.approx(
+        krippendorff.alpha(error_units, level_of_measurement="ordinal"), abs=1e-12
+    )
+
+
+def test_fleiss_present_when_every_unit_has_equal_ratings(tmp_path, capsys) -> None:
+    paths = []
+    grades = {"x": [0, 1, 2, 3, 3, 2], "y": [0, 1, 1, 3, 2, 2], "z": [1, 1, 2, 3, 3, 0]}
+    for name, gs in grades.items():
+        p = tmp_path / f"{name}.qrels"
+        p.write_text("".join(f"q{i // 3} 0 d{i} {g}\n" for i, g in enumerate(gs)))
+        paths.append(f"{name}={p}")
+    report = run_json(capsys, *sum((["--qrels", p] for p in paths), []), "--scale", "0-3")
+    from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
+
+    table, _ = aggregate_raters(np.array(list(grades.values())).T, n_cat=4)
+    assert report["fleiss_kappa"] == pytest.approx(fleiss_kappa(table), abs=1e-12)
+    assert report["strata"] == []
+
+
+def test_qrels_scale_inferred_and_negative_grades_missing(tmp_path, capsys) -> None:
+    a, b = tmp_path / "a.qrels", tmp_path / "b.qrels"
+    a.write_text("1 0 d1 4\n1 0 d2 0\n1 0 d3 -1\n")
+    b.write_text("1 0 d1 4\n1 0 d2 1\n1 0 d3 2\n")
+    report = run_json(capsys, "--qrels", f"a={a}", "--qrels", f"b={b}")
+    assert report["scale"] == [0, 4]
+    assert report["pairs"][0]["n"] == 2  # d3's -1 means "pooled, not judged"
+    assert report["units"] == 3
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["--qrels", "a=/nonexistent.qrels", "--qrels", "b=/nonexistent.qrels"], "no such file"),
+        (["--qrels", "justapath"], "NAME=PATH"),
+        (["--scale", "3-0"], "MIN-MAX"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(tmp_path, capsys, argv, needle) -> None:
+    good = tmp_path / "g.qrels"
+    good.write_text("1 0 d1 1\n")
+    if "--scale" in argv:
+        argv = ["--qrels", f"a={good}", "--qrels", f"b={good}", *argv]
+    assert main(["agreement", *argv]) == 2
+    err = capsys.readouterr().err
+    assert needle in err and err.count("\n") == 1
+
+
+def test_grade_outside_declared_scale_is_refused(tmp_path, capsys) -> None:
+    a = tmp_path / "a.qrels"
+    a.write_text("1 0 d1 5\n")
+    assert main(["agreement", "--qrels", f"a={a}", "--qrels", f"b={a}", "--scale", "0-3"]) == 2
+    assert "outside the scale 0-3" in capsys.readouterr().err
+
+
+def test_markdown_lists_biggest_disagreement_first(store, capsys) -> None:
+    assert main(["agreement", "--store", str(store), "--replicates", "50"]) == 0
+    out = capsys.readouterr().out
+    assert "Krippendorff's alpha, ordinal" in out and "| ann | bob |" in out
+    section = out.split("## Largest disagreements")[1]
+    first_row = [line for line in section.splitlines() if line.startswith("| q") and "query" not in line][0]
+    assert "errors/conn-reset" in first_row and "| 3 |" in first_row
+
+
+def test_consensus_qrels_from_store_with_provenance(store) -> None:
+    project = Project.open(store)
+    with AdjudicationWriter(store, "dee", "unanimous-majority-adjudicator") as w:
+        w.decide("q3", "errors/conn-reset", 2)  # ann 3, bob 0, cy 1: no majority
+    qrels = consensus_qrels(project)
+    got = {(q, d): g for q, d, g in qrels.iter_rows()}
+    assert got["q1", "api-keys/rotation"] == 3  # unanimous
+    assert got["q1", "security/credential-rotation-policy"] == 2  # ann 2, cy 2 vs bob 1
+    assert got["q3", "errors/conn-reset"] == 2  # the adjudicator
+    assert ("q1", "sdk/auth#refreshing-keys") not in got  # 2, 0, 1: pending
+    provenance = pl.read_csv(provenance_path(store, "unanimous-majority-adjudicator"), separator="\t")
+    row = provenance.filter(pl.col("doc_id") == "errors/conn-reset").row(0, named=True)
+    assert (row["how"], row["by"], row["grades"]) == ("adjudicator", "dee", "ann=3 bob=0 cy=1")
+    pending = provenance.filter(pl.col("how") == "pending")
+    assert pending.height == 12 - qrels.height
