@@ -87,7 +87,7 @@ def to_markdown(report: dict, disagreements: pl.DataFrame | None = None, *, top:
 
 
 def run_table(runs: list[dict]) -> list[str]:
-    measures = sorted({m for r in runs for m in r["scores"]})
+    measures = list(dict.fromkeys(m for r in runs for m in r["scores"]))
     out = ["| run | judged by | " + " | ".join(measures) + " |", "|---|---|" + "---|" * len(measures)]
     for r in runs:
         out.append(

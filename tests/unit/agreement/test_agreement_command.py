@@ -150,3 +150,23 @@ def test_consensus_qrels_from_store_with_provenance(store) -> None:
     assert (row["how"], row["by"], row["grades"]) == ("adjudicator", "dee", "ann=3 bob=0 cy=1")
     pending = provenance.filter(pl.col("how") == "pending")
     assert pending.height == 12 - qrels.height
+
+
+def test_run_scored_against_each_labeller_and_consensus_matches_pytrec_eval(store, tmp_path, capsys) -> None:
+    import pytrec_eval
+
+    run_path = tmp_path / "sys.run"
+    run = {q: {d: float(10 - i) for i, d in enumerate(docs)} for q, docs in DOCS.items()}
+    run_path.write_text("".join(f"{q} Q0 {d} 1 {s} sys\n" for q, docs in run.items() for d, s in docs.items()))
+    report = run_json(capsys, "--store", str(store), "--run", f"sys={run_path}")
+    rows = {r["qrels"]: r["scores"] for r in report["runs"]}
+    assert list(rows) == ["ann", "bob", "cy", "consensus"]
+    for name in ("ann", "bob", "cy"):
+        qrels: dict[str, dict[str, int]] = {}
+        for q, docs in DOCS.items():
+            for d, g in zip(docs, GRADES[name][q]):
+                if g is not None:
+                    qrels.setdefault(q, {})[d] = g
+        per_query = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut_10", "map"}).evaluate(run)
+        assert rows[name]["nDCG@10"] == pytest.approx(np.mean([v["ndcg_cut_10"] for v in per_query.values()]))
+        assert rows[name]["AP"] == pytest.approx(np.mean([v["map"] for v in per_query.values()]))
