@@ -35,6 +35,7 @@ from goldset_tui.store.manifest import (
 )
 from goldset_tui.store.parts import read_parts
 from goldset_tui.store.writer import JudgmentWriter
+from goldset_tui.text import visible
 
 __all__ = ["Project", "JudgmentWriter", "default_store_for", "safe_name", "sha256_file"]
 
@@ -196,8 +197,8 @@ class Project:
     def _known(self, labeller: str) -> None:
         names = self.labellers()
         if labeller not in names:
-            have = ", ".join(repr(n) for n in names) or "none yet"
-            raise InputError(self.path, f"no labeller {labeller!r} in this store (labellers: {have})")
+            have = ", ".join(repr(visible(n)) for n in names) or "none yet"
+            raise InputError(self.path, f"no labeller {visible(labeller)!r} in this store (labellers: {have})")
 
     # --- writing ------------------------------------------------------------------------------
     def writer(self, labeller: str) -> JudgmentWriter:
@@ -319,6 +320,6 @@ class Project:
             if len(judged) > 1:
                 raise InputError(
                     self.path,
-                    f"several labellers ({', '.join(judged)}): choose one with --labeller, or use --consensus",
+                    f"several labellers ({', '.join(map(repr, judged))}): choose one with --labeller, or use --consensus",
                 )
         return sort_pairs(current.select("query_id", "doc_id", "grade"))

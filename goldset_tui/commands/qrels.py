@@ -1,0 +1,133 @@
+"""`goldset qrels`: export a store's judgments as TREC qrels, CSV or Parquet."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from pathlib import Path
+
+import polars as pl
+
+from goldset_tui.errors import InputError
+from goldset_tui.text import visible
+
+NAME = "qrels"
+ORDER = 40
+HELP = "export judgments from a store as TREC qrels (or CSV/Parquet)"
+DESCRIPTION = """\
+Export the judgments in a store: the latest grade of every judged (query, document) pair; a
+re-judged pair counts once with its last grade, an undone one not at all.
+
+TREC qrels by default (`qid 0 docid grade`, one line per judged pair, sorted by query then
+document, numeric ids in numeric order), ready for trec_eval, pytrec_eval, ir_measures or
+`goldset eval`. CSV and Parquet have the columns query_id, doc_id, grade. Without --format the
+extension of -o decides (.csv, .parquet; anything else is TREC). Without -o, TREC and CSV go to
+standard output.
+
+A store with several labellers needs --labeller NAME (the command lists them), or --consensus
+for the adjudicated consensus.
+
+examples:
+  goldset qrels --store ~/stores/docs-pool -o docs.qrels
+  goldset qrels --store ~/stores/docs-pool --labeller alice --format csv > alice.csv
+  goldset qrels --store ~/stores/docs-pool --consensus -o consensus.qrels
+"""
+
+FORMATS = ("trec", "csv", "parquet")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--store", required=True, metavar="DIR", help="the project folder holding the judgments")
+    who = parser.add_mutually_exclusive_group()
+    who.add_argument("--labeller", metavar="NAME", help="export this labeller's judgments")
+    who.add_argument(
+        "--consensus", action="store_true",
+        help="export the consensus of all labellers (agreement rules and adjudications)",
+    )
+    parser.add_argument("-o", "--output", metavar="FILE", help="write here (atomically) instead of standard output")
+    parser.add_argument(
+        "--format", choices=FORMATS, help="trec (default), csv or parquet; default from the -o extension"
+    )
+
+
+def choose_format(explicit: str | None, output: str | None) -> str:
+    if explicit:
+        return explicit
+    suffix = Path(output).suffix.lower() if output else ""
+    return {".csv": "csv", ".parquet": "parquet", ".pq": "parquet"}.get(suffix, "trec")
+
+
+def consensus(project) -> pl.DataFrame:  # noqa: ANN001 - a store.Project
+    try:
+        from goldset_tui.agreement.consensus import consensus_qrels
+    except ImportError:
+        raise InputError(project.path, "consensus qrels are not available in this version of goldset") from None
+    return consensus_qrels(project)
+
+
+def trec_text(qrels: pl.DataFrame, store: Path) -> str:
+    """``qid 0 docid grade`` lines. An id with whitespace cannot be written in this format."""
+    for column in ("query_id", "doc_id"):
+        spaced = qrels.filter(pl.col(column).str.contains(r"\s"))
+        if spaced.height:
+            raise InputError(
+                store, f"{column} {spaced[column][0]!r} contains whitespace, which TREC qrels cannot hold; "
+                "use --format csv or parquet", column=column,
+            )
+    if qrels.height == 0:
+        return ""
+    lines = qrels.select(
+        pl.concat_str([pl.col("query_id"), pl.lit("0"), pl.col("doc_id"), pl.col("grade").cast(pl.String)], separator=" ")
+    ).to_series()
+    return "\n".join(lines.to_list()) + "\n"
+
+
+def render(qrels: pl.DataFrame, fmt: str, store: Path) -> bytes:
+    if fmt == "trec":
+        return trec_text(qrels, store).encode("utf-8")
+    buffer = io.BytesIO()
+    if fmt == "csv":
+        qrels.write_csv(buffer)
+    else:
+        qrels.write_parquet(buffer)
+    return buffer.getvalue()
+
+
+def run(args: argparse.Namespace) -> int:
+    from goldset_tui.store import Project
+    from goldset_tui.store.files import atomic_write_bytes
+    from goldset_tui.store.frames import sort_pairs
+
+    project = Project.open(args.store)
+    fmt = choose_format(args.format, args.output)
+    if fmt == "parquet" and not args.output:
+        raise InputError(None, "Parquet is binary: give -o FILE")
+    if args.consensus:
+        qrels = consensus(project)
+        who = "consensus"
+    else:
+        if args.labeller is None:
+            judged = project.judgments()["labeller"].unique().sort().to_list()
+            if len(judged) > 1:
+                raise InputError(
+                    project.path,
+                    f"{len(judged)} labellers have judgments here ({', '.join(map(repr, judged))}): choose one with "
+                    "--labeller NAME, or export --consensus",
+                )
+        qrels = project.qrels(args.labeller)
+        who = args.labeller or "the only labeller"
+    qrels = sort_pairs(qrels.select("query_id", "doc_id", pl.col("grade").cast(pl.Int64)))
+    if qrels.height == 0:
+        raise InputError(project.path, "no judgments to export yet")
+    data = render(qrels, fmt, project.path)
+    if args.output:
+        atomic_write_bytes(Path(args.output), data)
+        queries = qrels["query_id"].n_unique()
+        print(f"wrote {qrels.height} judgments over {queries} queries ({visible(who)}) to {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    for warning in project.warnings:
+        print(f"goldset: warning: {visible(warning, keep_newlines=False)}", file=sys.stderr)
+    return 0

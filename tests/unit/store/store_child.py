@@ -1,0 +1,66 @@
+"""A writer in its own process, for the crash tests (run as a script, not collected by pytest).
+
+    python store_child.py STORE LABELLER MODE [N]
+
+MODE ``stream``: save judgments forever, printing ``ack QID DOCID GRADE`` after each durable save.
+MODE ``hold``: open the writer, print ``locked``, then sleep (lock tests).
+MODE ``die-in-replace`` / ``die-in-truncate`` / ``die-in-merge``: save N judgments with compaction
+every 5 and SIGKILL itself at that exact step of the first compaction that reaches it.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+
+import goldset_tui.store.files as files
+import goldset_tui.store.journal as journal
+import goldset_tui.store.parts as parts
+import goldset_tui.store.writer as writer_module
+from goldset_tui.model import Judgment
+from goldset_tui.store import Project
+
+
+def die(*_args, **_kwargs):
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def main() -> None:
+    store, labeller, mode = sys.argv[1:4]
+    count = int(sys.argv[4]) if len(sys.argv) > 4 else 0
+    project = Project.open(store)
+    if mode == "hold":
+        project.writer(labeller)
+        print("locked", flush=True)
+        time.sleep(600)
+        return
+    writer_module.COMPACT_EVERY = 5 if mode != "stream" else 37
+    w = project.writer(labeller)  # before the patches: opening rewrites the manifest
+    if mode == "die-in-replace":
+        files.os.replace = die  # the part's temporary file is written and fsynced, not renamed
+    elif mode == "die-in-truncate":
+        journal.Journal.truncate = die  # the part is durable, the journal still holds its records
+    elif mode == "die-in-merge":
+        original = parts.merge_parts
+
+        def merge_then_die(folder, chosen):
+            # the merged part is written; the parts it replaces are still there
+            parts.write_part(folder, parts.pl.concat([parts._read_part(p) for _, _, p in chosen]))
+            die()
+
+        parts.merge_parts = merge_then_die
+        assert original
+    i = 0
+    while mode == "stream" or i < count:
+        qid, did, grade = f"q{i % 97}", f"d{i}", i % 4
+        w.record(Judgment(labeller, qid, did, grade, files.now_iso(), seconds=1.5, position=i % 40))
+        print(f"ack {qid} {did} {grade}", flush=True)
+        i += 1
+    w.close()
+    print("closed", flush=True)
+
+
+if __name__ == "__main__":
+    main()
