@@ -119,7 +119,7 @@ def load_inputs(args: argparse.Namespace) -> ReportInputs:
 def _check_metric(metric: str) -> None:
     # The engine owns measure names; ask it early so a typo is one line, not a late failure.
     try:
-        from goldset_tui.eval.metrics import parse_measure
+        from goldset_tui.eval.measures import parse_measure
     except ImportError:
         return
     try:

@@ -60,6 +60,8 @@ class Report:
     judged: dict[str, float] = field(default_factory=dict)
     paired: list[dict] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # system, query_id, rank, doc_id, grade (null = unjudged): each run's top k, for drilling down.
+    topk: pl.DataFrame | None = None
 
     @property
     def method(self) -> str:
@@ -160,19 +162,15 @@ def judged_fraction(qrels: pl.DataFrame, run: pl.DataFrame, k: int, queries: pl.
     return hit / top.height
 
 
-def evaluated_queries(qrels: pl.DataFrame) -> pl.Series:
-    """Queries the mean runs over: those with at least one relevant (grade >= 1) document, as
-    `goldset eval` averages (a query missing from a run counts 0)."""
-    return qrels.filter(pl.col("grade") >= 1).get_column("query_id").unique().sort()
-
-
 def per_query(qrels: pl.DataFrame, run: pl.DataFrame, metric: str, queries: pl.Series, system: str) -> pl.DataFrame:
-    from goldset_tui.eval.metrics import evaluate
+    """system, query_id, value for every query in ``queries`` (missing from the run: 0)."""
+    from goldset_tui.eval.metrics import evaluate_wide
 
-    values = evaluate(qrels, run, [metric]).filter(pl.col("measure") == metric)
+    wide = evaluate_wide(qrels, run, [metric])
+    column = next(c for c in wide.columns if c != "query_id")
     base = pl.DataFrame({"query_id": queries})
     return (
-        base.join(values.select("query_id", "value"), on="query_id", how="left")
+        base.join(wide.select("query_id", pl.col(column).alias("value")), on="query_id", how="left")
         .with_columns(system=pl.lit(system), value=pl.col("value").fill_null(0.0).cast(pl.Float64))
         .select("system", "query_id", "value")
     )
@@ -191,8 +189,12 @@ def compute_report(
     k: int | None = None,
 ) -> Report:
     """Evaluate every run (and their RRF fusion) on ``metric`` and assemble the report."""
+    from goldset_tui.eval.measures import canonical, parse_measure
+    from goldset_tui.eval.metrics import relevant_queries
+
+    metric = canonical(parse_measure(metric))
     k = k if k is not None else cutoff(metric)
-    queries = evaluated_queries(qrels)
+    queries = relevant_queries(qrels)
     names = list(runs)
     all_runs = dict(runs)
     fused = None
@@ -204,10 +206,52 @@ def compute_report(
     scores = pl.concat([per_query(qrels, run, metric, queries, name) for name, run in all_runs.items()])
     judged = {name: judged_fraction(qrels, run, k, queries) for name, run in all_runs.items()}
     paired = paired_comparisons(scores, list(all_runs), seed=seed, samples=samples)
-    return assemble_report(
+    report = assemble_report(
         scores, strata, metric=metric, k=k, traffic=traffic, systems=names, fused=fused,
         judged=judged, paired=paired, seed=seed, samples=samples,
     )
+    report.topk = topk_frame(qrels, all_runs, k, queries)
+    return report
+
+
+def topk_frame(qrels: pl.DataFrame, runs: dict[str, pl.DataFrame], k: int, queries: pl.Series) -> pl.DataFrame:
+    """Every run's top k on the evaluated queries with each document's grade (null: unjudged;
+    a negative "pooled but unjudged" grade is shown as unjudged too)."""
+    grades = qrels.filter(pl.col("grade") >= 0).group_by("query_id", "doc_id").agg(pl.col("grade").max())
+    frames = [
+        run.filter((pl.col("rank") <= k) & pl.col("query_id").is_in(queries.implode()))
+        .select(pl.lit(name).alias("system"), "query_id", pl.col("rank").cast(pl.Int64), "doc_id")
+        for name, run in runs.items()
+    ]
+    top = pl.concat(frames) if frames else pl.DataFrame(schema={"system": pl.Utf8, "query_id": pl.Utf8, "rank": pl.Int64, "doc_id": pl.Utf8})
+    return top.join(grades, on=["query_id", "doc_id"], how="left").sort("system", "query_id", "rank")
+
+
+def missing_pairs(topk: pl.DataFrame, query_ids: list[str] | None = None) -> pl.DataFrame:
+    """``query_id, doc_id`` of unjudged documents in any system's top k (first appearance order)."""
+    rows = topk if query_ids is None else topk.filter(pl.col("query_id").is_in(query_ids))
+    return (
+        rows.filter(pl.col("grade").is_null())
+        .sort("query_id", "rank", "system")
+        .select("query_id", "doc_id")
+        .unique(maintain_order=True)
+    )
+
+
+def missing_pool(pairs: pl.DataFrame, topics: pl.DataFrame | None = None, corpus: pl.DataFrame | None = None) -> pl.DataFrame:
+    """A pool frame (query_id, query, doc_id, text, title) for the missing pairs, texts from the
+    topics and corpus when given. Rows without a text keep ``text`` null: the caller decides
+    whether to judge them or write them out for later."""
+    pool = pairs
+    if topics is not None:
+        pool = pool.join(topics.select("query_id", "query"), on="query_id", how="left")
+    else:
+        pool = pool.with_columns(query=pl.lit(None, dtype=pl.Utf8))
+    if corpus is not None:
+        pool = pool.join(corpus.select("doc_id", "text", "title"), on="doc_id", how="left")
+    else:
+        pool = pool.with_columns(text=pl.lit(None, dtype=pl.Utf8), title=pl.lit(None, dtype=pl.Utf8))
+    return pool.with_columns(pl.col("query").fill_null(pl.col("query_id"))).select("query_id", "query", "doc_id", "text", "title")
 
 
 def paired_comparisons(scores: pl.DataFrame, systems: list[str], *, seed: int, samples: int) -> list[dict]:
@@ -369,3 +413,27 @@ def failing_csv(report: Report) -> str:
     buf = io.StringIO()
     report.failing.write_csv(buf)
     return buf.getvalue()
+
+
+def read_sampling_closure(path) -> list[dict]:
+    """The ``closure`` checks of a sampling manifest (TOML): a ``[[closure]]`` array of tables
+    ``{name, expected, actual, residual, ok}``, or ``[closure] checks = [...]``."""
+    import tomllib
+    from pathlib import Path
+
+    from goldset_tui.errors import InputError
+    from goldset_tui.io.tables import check_file
+
+    p = check_file(path)
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise InputError(p, "not UTF-8") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(p, f"not valid TOML: {exc}") from None
+    closure = data.get("closure")
+    if isinstance(closure, dict):
+        closure = closure.get("checks")
+    if not isinstance(closure, list) or not all(isinstance(c, dict) and "name" in c for c in closure):
+        raise InputError(Path(p), "no [[closure]] checks (each with name, expected, actual, residual, ok)", column="closure")
+    return [dict(c) for c in closure]

@@ -1,0 +1,177 @@
+"""The report screen: the stratified table with every interval drawn as a bar.
+
+Enter on a cell opens that stratum's failing queries for that system; from there a query's every
+system top k, and from there judging the missing pairs (see ``ui/widgets/report_drill.py``).
+``c`` opens the closure screen. All data (strata, system names, ids) is drawn through
+``literal``: nothing from a file is parsed as markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import polars as pl
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from goldset_tui.eval.report import Report
+from goldset_tui.eval.strata import SMALL_STRATUM
+from goldset_tui.ui.safe import literal
+from goldset_tui.ui.widgets.report_bar import cell
+
+ALL_ROW = "\x00all"  # row key of the overall row: cannot collide with a stratum name from a file
+
+
+@dataclass
+class ReviewContext:
+    """What the review screens share. ``judge(pairs)`` opens judging on a pool of (query_id,
+    doc_id) pairs and returns a screen to push, or a message saying where the pairs went."""
+
+    report: Report
+    topics: pl.DataFrame | None = None  # query_id, query
+    judge: Callable[[pl.DataFrame], Screen | str] | None = None
+    sampling_closure: list[dict] | None = None
+    sampling_source: str | None = None
+    on_judged: Callable[[], Report | None] | None = None  # recompute after judging
+    extra: dict = field(default_factory=dict)
+
+    def query_text(self, query_id: str) -> str | None:
+        if self.topics is None:
+            return None
+        hit = self.topics.filter(pl.col("query_id") == query_id)
+        return hit.get_column("query")[0] if hit.height else None
+
+
+def bar_width(total_width: int, systems: int) -> int:
+    # stratum and n columns take about 24 cells; each system cell has "0.94 " and padding.
+    per = (total_width - 26) // max(1, systems)
+    return max(6, min(30, per - 8))
+
+
+class ReportScreen(Screen[None]):
+    CSS_PATH = "report.tcss"
+    BINDINGS = [
+        Binding("enter", "drill", "failing queries", id="report_drill", tooltip="This stratum's failing queries for this system"),
+        Binding("c", "closure", "closure", id="report_closure", tooltip="Every closure check with its residual"),
+        Binding("w", "warnings", "warnings", id="report_warnings", tooltip="Show every warning"),
+        Binding("q", "app.quit", "quit", id="report_quit", tooltip="Quit"),
+    ]
+
+    def __init__(self, context: ReviewContext) -> None:
+        super().__init__()
+        self.context = context
+
+    @property
+    def report(self) -> Report:
+        return self.context.report
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="report-title")
+        yield DataTable(id="report-table", cursor_type="cell", zebra_stripes=True)
+        yield Static(id="report-notes")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.refresh_report()
+        self.query_one(DataTable).focus()
+
+    def refresh_report(self) -> None:
+        r = self.report
+        closes = Text("table closes ✓", style="bold green") if r.closes else Text("table DOES NOT close ✗", style="bold red")
+        method = "Wilson" if r.binary else "bootstrap"
+        title = literal(f"{r.metric} · {r.n} queries · 95% {method} intervals · ") + closes
+        self.query_one("#report-title", Static).update(title)
+        self._fill_table()
+        notes = Text(no_wrap=True, overflow="ellipsis")
+        notes.append_text(self._headline())
+        notes.append(f"\nenter: failing queries · † under {SMALL_STRATUM} queries: counts of failures, not rates", style="dim")
+        if r.warnings:
+            notes.append(f"\n⚠ {len(r.warnings)} warning(s), w to read all: ", style="bold yellow")
+            notes.append_text(literal(r.warnings[0], keep_newlines=False))
+        else:
+            notes.append("\nno warnings", style="dim")
+        self.query_one("#report-notes", Static).update(notes)
+
+    def _headline(self) -> Text:
+        r = self.report
+        over = dict(r.overall.select("system", "mean").iter_rows())
+        parts = []
+        for s in r.all_systems:
+            piece = f"{s} {over[s]:.3f}"
+            if r.weighted is not None and s in r.weighted:
+                piece += f" (weighted {r.weighted[s]:.3f})"
+            parts.append(piece)
+        head = literal(" · ".join(parts), keep_newlines=False)
+        for name, f in r.fusion.items():
+            share = f["headroom_collected"]
+            if share is not None:
+                head += literal(f" · {name} collects {share:.0%} of the oracle headroom", keep_newlines=False)
+        return head
+
+    def _fill_table(self) -> None:
+        r = self.report
+        table = self.query_one(DataTable)
+        table.clear(columns=True)
+        systems = r.all_systems
+        width = bar_width(self.app.size.width, len(systems))
+        table.add_column(Text("stratum"), key="stratum")
+        table.add_column(Text("n", justify="right"), key="n")
+        for s in systems:
+            table.add_column(literal(s, keep_newlines=False), key=f"sys:{s}")
+        cells = {(row["stratum"], row["system"]): row for row in r.table.iter_rows(named=True)}
+        for stratum in r.strata:
+            row = [cells.get((stratum, s)) for s in systems]
+            first = next(x for x in row if x)
+            label = literal(stratum, keep_newlines=False)
+            if first["small"]:
+                label.append(" †", style="yellow")
+            values = [cell(x["mean"], x["ci_lo"], x["ci_hi"], width, hits=x["hits"], n=x["n"], small=x["small"])
+                      if x else Text("-") for x in row]
+            table.add_row(label, Text(str(first["n"]), justify="right"), *values, key=stratum)
+        over = {row["system"]: row for row in r.overall.iter_rows(named=True)}
+        values = [cell(over[s]["mean"], over[s]["ci_lo"], over[s]["ci_hi"], width) for s in systems]
+        table.add_row(Text("all", style="bold"), Text(str(r.n), justify="right"), *values, key=ALL_ROW)
+
+    # ----- actions ----------------------------------------------------------------------------
+    def on_data_table_cell_selected(self, event: DataTable.CellSelected) -> None:
+        event.stop()
+        self._drill(event.cell_key.row_key.value, event.cell_key.column_key.value)
+
+    def action_drill(self) -> None:
+        table = self.query_one(DataTable)
+        if table.row_count == 0:
+            return
+        key = table.coordinate_to_cell_key(table.cursor_coordinate)
+        self._drill(key.row_key.value, key.column_key.value)
+
+    def _drill(self, row: str | None, column: str | None) -> None:
+        from goldset_tui.ui.widgets.report_drill import FailuresScreen
+
+        systems = self.report.all_systems
+        system = column[4:] if column and column.startswith("sys:") else (systems[0] if systems else None)
+        if system is None or row is None:
+            return
+        stratum = None if row == ALL_ROW else row
+        self.app.push_screen(FailuresScreen(self.context, system, stratum))
+
+    def action_closure(self) -> None:
+        from goldset_tui.ui.screens.closure import ClosureScreen
+
+        self.app.push_screen(ClosureScreen(
+            self.report.closure, sampling=self.context.sampling_closure, sampling_source=self.context.sampling_source,
+        ))
+
+    def action_warnings(self) -> None:
+        from goldset_tui.ui.screens.help import HelpScreen, keys_table
+
+        text = "\n\n".join(f"• {w}" for w in self.report.warnings) or "No warnings."
+        self.app.push_screen(HelpScreen(text, keys_table(self), title="Warnings"))
+
+    def report_changed(self, report: Report) -> None:
+        self.context.report = report
+        self.refresh_report()
+

@@ -1,0 +1,45 @@
+"""An interval drawn as a bar on the 0-1 scale, for the report's table cells.
+
+``0.44 ──━━━━●━━━━──────`` : the heavy stretch is the 95% interval, the dot the mean. Symbols, not
+colour alone, carry the meaning, so it reads the same in 16 colours and in a monochrome capture.
+"""
+
+from __future__ import annotations
+
+import math
+
+from rich.text import Text
+
+LIGHT = "─"
+HEAVY = "━"
+DOT = "●"
+
+
+def interval_bar(mean: float, lo: float, hi: float, width: int, *, small: bool = False) -> Text:
+    """``width`` cells spanning [0, 1]: a cell is part of the interval when it overlaps [lo, hi]."""
+    width = max(3, width)
+    text = Text(no_wrap=True, overflow="crop")
+    if not all(math.isfinite(x) for x in (mean, lo, hi)):
+        return Text(" " * width)
+    dot = min(width - 1, int(mean * width))
+    first = min(width - 1, int(lo * width))
+    last = min(width - 1, max(first, math.ceil(hi * width) - 1))
+    style = "dim" if small else "bold"
+    for i in range(width):
+        if i == dot:
+            text.append(DOT, style="bold")
+        elif first <= i <= last:
+            text.append(HEAVY, style=style)
+        else:
+            text.append(LIGHT, style="dim")
+    return text
+
+
+def cell(mean: float, lo: float, hi: float, width: int, *, hits: int | None = None, n: int | None = None,
+         small: bool = False) -> Text:
+    """A table cell: the mean (or for a small binary stratum the count first) then the bar."""
+    if small and hits is not None and n is not None:
+        head = Text(f"{hits}/{n} ", style="bold")
+    else:
+        head = Text(f"{mean:.2f} " if math.isfinite(mean) else "  -  ")
+    return head + interval_bar(mean, lo, hi, width, small=small)

@@ -1,0 +1,193 @@
+"""Drilling down from the report: a stratum's failing queries, then one query's top k per system,
+then judging the pairs nobody has judged yet (seed 004: the failures are lists to read, and
+seed 000: unjudged documents count as not relevant, so holes in the pool bias the numbers low).
+"""
+
+from __future__ import annotations
+
+import polars as pl
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from goldset_tui.eval.report import missing_pairs
+from goldset_tui.ui.safe import literal
+from goldset_tui.ui.screens.report import ReviewContext
+
+UNJUDGED = "?"
+
+
+class FailuresScreen(Screen[None]):
+    """One system's failing queries in one stratum (all strata when ``stratum`` is None), with
+    every system's value beside each so the rescued ones stand out."""
+
+    CSS_PATH = "../screens/report.tcss"
+    BINDINGS = [
+        Binding("enter", "open_query", "top k", id="failures_open", tooltip="Every system's top k for this query"),
+        Binding("J", "judge", "judge missing", id="failures_judge", tooltip="Judge every unjudged pair of these queries"),
+        Binding("escape,backspace", "back", "back", id="failures_back", tooltip="Back to the report"),
+        Binding("q", "app.quit", "quit", id="failures_quit", tooltip="Quit"),
+    ]
+
+    def __init__(self, context: ReviewContext, system: str, stratum: str | None) -> None:
+        super().__init__()
+        self.context = context
+        self.system = system
+        self.stratum = stratum
+
+    def failing_ids(self) -> list[str]:
+        f = self.context.report.failing.filter(pl.col("system") == self.system)
+        if self.stratum is not None:
+            f = f.filter(pl.col("stratum") == self.stratum)
+        return f.get_column("query_id").to_list()
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="drill-title")
+        yield DataTable(id="drill-table", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        r = self.context.report
+        ids = self.failing_ids()
+        where = self.stratum if self.stratum is not None else "all strata"
+        total = r.n
+        if self.stratum is not None:
+            n = r.table.filter(pl.col("stratum") == self.stratum).get_column("n")
+            total = int(n[0]) if n.len() else 0
+        title = literal(f"{self.system} · {where}: {len(ids)} failing of {total}", keep_newlines=False)
+        self.query_one("#drill-title", Static).update(title)
+        table = self.query_one(DataTable)
+        table.add_column(Text("query"), key="query_id")
+        if self.context.topics is not None:
+            table.add_column(Text("text"), key="text")
+        systems = r.all_systems
+        for s in systems:
+            table.add_column(literal(s, keep_newlines=False), key=f"sys:{s}")
+        values = (
+            r.scores.filter(pl.col("query_id").is_in(ids))
+            .pivot(on="system", index="query_id", values="value")
+        )
+        by_id = {row["query_id"]: row for row in values.iter_rows(named=True)}
+        for qid in ids:
+            row = by_id.get(qid, {})
+            cells = [literal(qid, keep_newlines=False)]
+            if self.context.topics is not None:
+                cells.append(literal((self.context.query_text(qid) or "")[:60], keep_newlines=False))
+            for s in systems:
+                v = row.get(s)
+                cells.append(Text("-" if v is None else f"{v:.2f}", style="bold green" if v else "dim"))
+            table.add_row(*cells, key=qid)
+        table.focus()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self._open(event.row_key.value)
+
+    def action_open_query(self) -> None:
+        table = self.query_one(DataTable)
+        if table.row_count:
+            self._open(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
+
+    def _open(self, query_id: str | None) -> None:
+        if query_id is not None:
+            self.app.push_screen(TopKScreen(self.context, query_id))
+
+    def action_judge(self) -> None:
+        start_judging(self, missing_pairs(self.context.report.topk, self.failing_ids()) if self.context.report.topk is not None else None)
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+
+class TopKScreen(Screen[None]):
+    """Every system's top k for one query, each document with its grade; unjudged marked ``?``."""
+
+    CSS_PATH = "../screens/report.tcss"
+    BINDINGS = [
+        Binding("J", "judge", "judge missing", id="topk_judge", tooltip="Judge this query's unjudged documents"),
+        Binding("escape,backspace", "back", "back", id="topk_back", tooltip="Back to the failing queries"),
+        Binding("q", "app.quit", "quit", id="topk_quit", tooltip="Quit"),
+    ]
+
+    def __init__(self, context: ReviewContext, query_id: str) -> None:
+        super().__init__()
+        self.context = context
+        self.query_id = query_id
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="drill-title")
+        yield DataTable(id="drill-table", cursor_type="cell", zebra_stripes=True)
+        yield Static(id="drill-notes")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        r = self.context.report
+        text = self.context.query_text(self.query_id)
+        title = literal(self.query_id, keep_newlines=False)
+        if text:
+            title += literal(f" · {text}", keep_newlines=False)
+        values = dict(r.scores.filter(pl.col("query_id") == self.query_id).select("system", "value").iter_rows())
+        title += Text("\n") + literal(" · ".join(f"{s} {values.get(s, 0.0):.2f}" for s in r.all_systems), keep_newlines=False)
+        self.query_one("#drill-title", Static).update(title)
+        table = self.query_one(DataTable)
+        table.add_column(Text("rank", justify="right"), key="rank")
+        for s in r.all_systems:
+            table.add_column(literal(s, keep_newlines=False), key=f"sys:{s}")
+        top = r.topk.filter(pl.col("query_id") == self.query_id) if r.topk is not None else pl.DataFrame()
+        grid = {(row["system"], row["rank"]): row for row in top.iter_rows(named=True)}
+        for rank in range(1, r.k + 1):
+            cells = [Text(str(rank), justify="right")]
+            for s in r.all_systems:
+                row = grid.get((s, rank))
+                cells.append(_doc_cell(row) if row else Text(""))
+            table.add_row(*cells, key=str(rank))
+        missing = missing_pairs(top) if top.height else None
+        count = 0 if missing is None else missing.height
+        notes = Text(f"[g] grade · {UNJUDGED} unjudged (counted as not relevant) · {count} unjudged document(s)"
+                     + (" · J to judge them" if count else ""), style="dim")
+        self.query_one("#drill-notes", Static).update(notes)
+        table.focus()
+
+    def action_judge(self) -> None:
+        top = self.context.report.topk
+        start_judging(self, missing_pairs(top, [self.query_id]) if top is not None else None)
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+
+def _doc_cell(row: dict) -> Text:
+    grade = row["grade"]
+    mark = Text(f"[{grade}] " if grade is not None else f"[{UNJUDGED}] ",
+                style=("bold green" if grade and grade > 0 else "dim") if grade is not None else "bold yellow")
+    return mark + literal(row["doc_id"], keep_newlines=False)
+
+
+def start_judging(screen: Screen, pairs: pl.DataFrame | None) -> None:
+    """Open judging on ``pairs`` through the context's judge hook, or say why not."""
+    context: ReviewContext = screen.context  # type: ignore[attr-defined]
+    if pairs is None or pairs.height == 0:
+        screen.notify("Nothing to judge: every document in these top k lists has a grade.")
+        return
+    if context.judge is None:
+        screen.notify("Judging is not available here: run `goldset review` with --store and --labeller.",
+                      severity="warning")
+        return
+    result = context.judge(pairs)
+    if isinstance(result, str):
+        screen.notify(result, timeout=10)
+        return
+
+    def judged(_: object = None) -> None:
+        if context.on_judged is not None:
+            report = context.on_judged()
+            if report is not None:
+                context.report = report
+                for s in screen.app.screen_stack:
+                    refresh = getattr(s, "report_changed", None)
+                    if callable(refresh):
+                        refresh(report)
+
+    screen.app.push_screen(result, judged)

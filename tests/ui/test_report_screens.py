@@ -1,0 +1,174 @@
+"""Pilot tests of the report, drill-down and closure screens (hand-made data, see ui_data.py).
+
+No async test plugin is installed: each test runs its coroutine with ``asyncio.run``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import functools
+from pathlib import Path
+
+import polars as pl
+from textual.screen import Screen
+from textual.widgets import DataTable, Static
+
+from goldset_tui.ui.app import GoldsetApp
+from goldset_tui.ui.screens.closure import ClosureScreen
+from goldset_tui.ui.screens.report import ReportScreen, ReviewContext
+from goldset_tui.ui.widgets.report_bar import interval_bar
+from goldset_tui.ui.widgets.report_drill import FailuresScreen, TopKScreen
+
+_spec = importlib.util.spec_from_file_location("report_ui_data", Path(__file__).parents[1] / "unit" / "report" / "ui_data.py")
+ui_data = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(ui_data)
+
+
+def _sync(coro_fn):
+    @functools.wraps(coro_fn)
+    def run(*args, **kwargs):
+        return asyncio.run(coro_fn(*args, **kwargs))
+
+    return run
+
+
+def _app(context: ReviewContext) -> GoldsetApp:
+    return GoldsetApp(lambda: ReportScreen(context))
+
+
+def _text(app: GoldsetApp, selector: str) -> str:
+    return str(app.screen.query_one(selector, Static).render())
+
+
+class Judged(Screen[None]):
+    """Stands in for the judging screen: the test checks what it was given, then dismisses it."""
+
+    def __init__(self, pairs: pl.DataFrame) -> None:
+        super().__init__()
+        self.pairs = pairs
+
+
+@_sync
+async def test_report_table_and_drill_down_into_judging() -> None:
+    opened: list[pl.DataFrame] = []
+    recomputed: list[int] = []
+
+    def judge(pairs: pl.DataFrame) -> Screen:
+        opened.append(pairs)
+        return Judged(pairs)
+
+    def on_judged():
+        recomputed.append(1)
+        return ui_data.make_report()
+
+    context = ReviewContext(ui_data.make_report(), topics=ui_data.make_topics(), judge=judge, on_judged=on_judged)
+    app = _app(context)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReportScreen)
+        table = screen.query_one(DataTable)
+        assert table.row_count == 4  # three strata and "all"
+        assert "table closes" in _text(app, "#report-title")
+        # bm25 column, negation row: bm25 hit q10 and missed q11, q12 (ui_data.BM25).
+        await pilot.press("right", "right", "down", "down", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, FailuresScreen)
+        failures = app.screen.query_one(DataTable)
+        assert [failures.coordinate_to_cell_key((i, 0)).row_key.value for i in range(failures.row_count)] == ["q11", "q12"]
+        assert "bm25 · negation: 2 failing of 3" in _text(app, "#drill-title")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, TopKScreen) and app.screen.query_id == "q11"
+        grid = app.screen.query_one(DataTable)
+        assert grid.row_count == 3  # k = 3
+        assert str(grid.get_cell_at((2, 1))) == "[?] bq11-3"  # rank 3 never judged
+        assert str(grid.get_cell_at((0, 1))) == "[0] bq11-1"
+        await pilot.press("J")
+        await pilot.pause()
+        assert isinstance(app.screen, Judged)
+        assert opened[0].rows() == [("q11", "bq11-3"), ("q11", "dq11-3"), ("q11", "rq11-3")]
+        app.screen.dismiss(None)
+        await pilot.pause()
+        assert recomputed == [1]
+        assert isinstance(app.screen, TopKScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        # J on the failing list: every unjudged pair of both failing queries.
+        await pilot.press("J")
+        await pilot.pause()
+        assert opened[1].get_column("query_id").unique().sort().to_list() == ["q11", "q12"]
+        assert opened[1].height == 6
+
+
+@_sync
+async def test_all_row_lists_failures_across_strata_and_judging_unavailable_says_so() -> None:
+    app = _app(ReviewContext(ui_data.make_report()))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("right", "right", "right", "down", "down", "down", "enter")  # dense, all
+        await pilot.pause()
+        assert isinstance(app.screen, FailuresScreen)
+        assert app.screen.failing_ids() == ["q02", "q04", "q10", "q11", "q12"]
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("J")
+        await pilot.pause()
+        assert isinstance(app.screen, TopKScreen)
+        assert any("--store" in str(n.message) for n in app._notifications)
+
+
+@_sync
+async def test_closure_screen_shows_report_and_sampling_checks() -> None:
+    sampling = [
+        {"name": "traffic shares sum to 1", "expected": 1.0, "actual": 0.92, "residual": -0.08, "ok": False},
+        {"name": "sample sizes sum to the set size", "expected": 160, "actual": 160, "residual": 0, "ok": True},
+    ]
+    context = ReviewContext(ui_data.make_report(), sampling_closure=sampling, sampling_source="sample.toml")
+    app = _app(context)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("c")
+        await pilot.pause()
+        assert isinstance(app.screen, ClosureScreen)
+        table = app.screen.query_one(DataTable)
+        assert table.row_count == len(context.report.closure) + 2
+        last = [str(table.get_cell_at((table.row_count - 2, c))) for c in range(6)]
+        assert last == ["sampling", "traffic shares sum to 1", "1", "0.9200", "-0.0800", "✗ FAIL"]
+        assert "1 failed" in _text(app, "#closure-title")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ReportScreen)
+
+
+@_sync
+async def test_broken_table_is_announced_and_warnings_listed() -> None:
+    report = ui_data.make_report()
+    report.closure[0] = type(report.closure[0])("n column sums to the query count", 12.0, 11.0)
+    app = _app(ReviewContext(report))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert "DOES NOT close" in _text(app, "#report-title")
+        assert "warning" in _text(app, "#report-notes")
+        await pilot.press("w")
+        await pilot.pause()
+        assert "30% of its top 3 is unjudged" in str(app.screen.query_one("#help-guidelines", Static).render())
+
+
+@_sync
+async def test_hostile_stratum_names_are_shown_literally() -> None:
+    app = _app(ReviewContext(ui_data.make_report(hostile=True)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one(DataTable)
+        label = str(table.get_cell_at((2, 0)))
+        assert label.startswith("[b]neg␛[31m[/b]")
+
+
+def test_interval_bar_marks_interval_and_mean() -> None:
+    bar = str(interval_bar(0.44, 0.25, 0.66, 20))
+    assert len(bar) == 20
+    assert bar.index("●") == 8  # 0.44 * 20
+    assert bar[:5] == "─────" and bar[5:14].replace("●", "━") == "━" * 9 and bar[14:] == "──────"
+    assert str(interval_bar(1.0, 0.8, 1.0, 10)).endswith("━●")
