@@ -1,0 +1,64 @@
+"""`goldset adjudicate`: decide, with the keyboard, the disagreements the consensus rule leaves open."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from goldset_tui.errors import InputError
+
+NAME = "adjudicate"
+ORDER = 61
+HELP = "walk the labellers' disagreements and decide them (the consensus)"
+DESCRIPTION = """\
+Walk the disagreements that the consensus rule cannot settle, biggest first (a 3 against a 0
+before a 2 against a 1), showing the query, the candidate and every labeller's grade, note and
+time. A digit decides; each decision is fsynced to STORE/adjudication/<NAME>.jsonl before the
+screen says saved, so quitting at any point loses nothing and the next session resumes at the
+first undecided pair.
+
+Rules: unanimous-majority-adjudicator (default: all agree, else a strict majority, else the
+adjudicator) or median (the median grade; with an even number of grades whose middle two differ,
+the adjudicator decides, else the lower). --rule is recorded in the store, so `goldset qrels
+--consensus` exports with the same rule; the provenance of every pair is written next to it.
+
+keys: 0-9 decide, j/k or arrows move, x withdraw a decision, q quit.
+
+examples:
+  goldset adjudicate --store ~/stores/docs-pool --labeller dana
+  goldset qrels --store ~/stores/docs-pool --consensus -o consensus.qrels
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from goldset_tui.agreement.consensus import RULES
+
+    parser.add_argument("--store", required=True, metavar="DIR", help="the project folder holding the judgments")
+    parser.add_argument("--labeller", required=True, metavar="NAME", help="the adjudicator's name")
+    parser.add_argument("--rule", choices=RULES, help="consensus rule (default: the store's, else unanimous-majority-adjudicator)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from goldset_tui.agreement.adjudication import AdjudicationWriter
+    from goldset_tui.agreement.consensus import store_rule
+    from goldset_tui.agreement.sources import from_store
+
+    if not args.labeller.strip():
+        raise InputError(args.store, "the adjudicator's name cannot be empty", column="labeller")
+    data = from_store(args.store)
+    for warning in data.warnings or []:
+        print(f"goldset: warning: {warning}", file=sys.stderr)
+    project = data.project
+    if args.rule and args.rule != store_rule(project):
+        project.update_manifest(consensus={"rule": args.rule})
+    rule = args.rule or store_rule(project)
+    if data.ratings.get_column("labeller").n_unique() < 2:
+        raise InputError(args.store, "nothing to adjudicate: the store has judgments from fewer than two labellers")
+    from goldset_tui.ui.app import run_app
+    from goldset_tui.ui.screens.adjudicate import AdjudicateScreen
+
+    writer = AdjudicationWriter(project.path, args.labeller, rule)
+    try:
+        return run_app(lambda: AdjudicateScreen(data, writer, store=project.path, rule=rule))
+    finally:
+        writer.close()

@@ -1,0 +1,159 @@
+"""The adjudication screen: walk the disagreements the consensus rule cannot settle, biggest first.
+
+A digit key decides the pair; the decision is in the adjudicator's journal, fsynced, before the
+screen says "saved" and moves on to the next undecided pair. Reopening the screen resumes at the
+first pair still undecided; decisions can be changed (another digit) or withdrawn (``x``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+from goldset_tui.agreement.adjudication import AdjudicationWriter, load_adjudications
+from goldset_tui.agreement.consensus import open_pairs
+from goldset_tui.agreement.details import pair_details
+from goldset_tui.agreement.sources import AgreementData
+from goldset_tui.ui.safe import literal
+from goldset_tui.ui.widgets.agreement_detail import PairDetailView
+
+
+class AdjudicateScreen(Screen[None]):
+    BINDINGS = [
+        *[
+            Binding(str(g), f"decide({g})", f"grade {g}", id=f"adjudicate.grade_{g}", tooltip=f"Decide grade {g} and go on")
+            for g in range(10)
+        ],
+        Binding("j,down", "move(1)", "next", id="adjudicate.next", tooltip="Next disagreement"),
+        Binding("k,up", "move(-1)", "prev", id="adjudicate.prev", tooltip="Previous disagreement"),
+        Binding("x", "withdraw", "withdraw", id="adjudicate.withdraw", tooltip="Withdraw this pair's decision"),
+        Binding("q", "app.quit", "quit", id="adjudicate.quit", tooltip="Quit (every decision is already saved)"),
+    ]
+
+    DEFAULT_CSS = """
+    AdjudicateScreen #adjudicate-status { padding: 0 1; background: $boost; }
+    AdjudicateScreen #adjudicate-decision { padding: 0 1; height: auto; }
+    """
+
+    def __init__(self, data: AgreementData, writer: AdjudicationWriter, *, store: Path, rule: str) -> None:
+        super().__init__()
+        self.data = data
+        self.writer = writer
+        self.store = Path(store)
+        self.rule = rule
+        self.pairs = open_pairs(data.ratings, rule).select("query_id", "doc_id").rows()
+        decided = load_adjudications(self.store)
+        self.decisions: dict[tuple[str, str], tuple[int, str]] = {
+            (q, d): (g, who) for q, d, g, who in decided.select("query_id", "doc_id", "grade", "adjudicator").iter_rows()
+        }
+        self.index = self.first_undecided(0)
+        self.saved_message = ""
+
+    # --- state --------------------------------------------------------------------------------
+    def first_undecided(self, start: int) -> int:
+        for offset in range(len(self.pairs)):
+            i = (start + offset) % len(self.pairs)
+            if self.pairs[i] not in self.decisions:
+                return i
+        return min(start, max(0, len(self.pairs) - 1))
+
+    @property
+    def decided_count(self) -> int:
+        return sum(1 for p in self.pairs if p in self.decisions)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "decide":
+            grade = parameters[0]
+            return bool(self.pairs) and isinstance(grade, int) and grade in self.data.scale
+        return True
+
+    # --- layout -------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="adjudicate-status")
+        yield PairDetailView(self.data.scale.labels, id="adjudicate-detail")
+        yield Static("", id="adjudicate-decision")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "Adjudicate"
+        self.sub_title = f"{self.writer.adjudicator} · rule {self.rule}"
+        self.refresh_view()
+
+    def refresh_view(self) -> None:
+        status = self.query_one("#adjudicate-status", Static)
+        decision = self.query_one("#adjudicate-decision", Static)
+        detail = self.query_one(PairDetailView)
+        if not self.pairs:
+            status.update(Text(f"Nothing to adjudicate: the rule {self.rule} settles every pair."))
+            decision.update(Text(self.export_hint()))
+            detail.display = False
+            return
+        query_id, doc_id = self.pairs[self.index]
+        status.update(
+            Text(f"Disagreement {self.index + 1} of {len(self.pairs)} · {self.decided_count} decided, biggest first")
+        )
+        detail.show(pair_details(self.data.ratings, self.data.pool, query_id, doc_id))
+        decision.update(self.decision_text(query_id, doc_id))
+
+    def decision_text(self, query_id: str, doc_id: str) -> Text:
+        out = Text()
+        current = self.decisions.get((query_id, doc_id))
+        if current is None:
+            lo, hi = self.data.scale.min, self.data.scale.max
+            out.append(f"Undecided: press {lo}-{hi} to decide.", style="bold")
+        else:
+            grade, who = current
+            out.append(f"Decision: {grade} {self.data.scale.labels.get(grade, '')} by ", style="bold")
+            out.append_text(literal(who, keep_newlines=False))
+        if self.saved_message:
+            out.append(f"  {self.saved_message}", style="green")
+        if self.decided_count == len(self.pairs):
+            out.append("\n")
+            out.append(self.export_hint())
+        return out
+
+    def export_hint(self) -> str:
+        return (
+            f"All {len(self.pairs)} disagreements decided. Export the consensus with: "
+            f"goldset qrels --store {self.store} --consensus -o consensus.qrels"
+        )
+
+    # --- actions ------------------------------------------------------------------------------
+    def action_decide(self, grade: int) -> None:
+        if not self.pairs or grade not in self.data.scale:
+            return
+        pair = self.pairs[self.index]
+        try:
+            self.writer.decide(*pair, grade)  # fsynced before it returns
+        except OSError as exc:
+            self.notify(f"not saved: {exc}", severity="error", timeout=10)
+            return
+        self.decisions[pair] = (grade, self.writer.adjudicator)
+        self.saved_message = f"saved {pair[0]} / {pair[1]} = {grade}"
+        if self.decided_count < len(self.pairs):
+            self.index = self.first_undecided(self.index + 1)
+        self.refresh_view()
+
+    def action_withdraw(self) -> None:
+        if not self.pairs:
+            return
+        pair = self.pairs[self.index]
+        if pair not in self.decisions:
+            return
+        self.writer.decide(*pair, None)
+        del self.decisions[pair]
+        self.saved_message = "decision withdrawn (saved)"
+        self.refresh_view()
+
+    def action_move(self, step: int) -> None:
+        if not self.pairs:
+            return
+        self.index = max(0, min(len(self.pairs) - 1, self.index + step))
+        self.saved_message = ""
+        self.refresh_view()

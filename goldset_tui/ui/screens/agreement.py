@@ -1,0 +1,165 @@
+"""The agreement screen: pairwise matrix, alpha by level and by stratum, disagreements by size.
+
+The report (with its bootstrap) is computed in a worker thread, so the screen appears at once on
+a large store; Enter on a disagreement opens the pair with every labeller's grade, note and time.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+
+from goldset_tui.agreement.details import pair_details
+from goldset_tui.agreement.report import agreement_report, disagreements
+from goldset_tui.agreement.sources import AgreementData
+from goldset_tui.ui.safe import literal
+from goldset_tui.ui.widgets.agreement_detail import PairDetailScreen
+
+# What the pairwise matrix shows, cycled with "m": (report key, heading).
+MATRIX_MEASURES = (
+    ("kappa_quadratic", "Cohen's kappa, quadratic"),
+    ("kappa_linear", "Cohen's kappa, linear"),
+    ("kappa", "Cohen's kappa, unweighted"),
+    ("agreement", "raw agreement"),
+)
+
+
+def num(x: float | None) -> str:
+    return "-" if x is None else f"{x:.3f}"
+
+
+class AgreementScreen(Screen[None]):
+    BINDINGS = [
+        Binding("enter", "open", "open pair", id="agreement.open", tooltip="Show the pair: text, grades, notes, time"),
+        Binding("m", "cycle_measure", "matrix measure", id="agreement.measure", tooltip="Cycle the measure in the pairwise matrix"),
+        Binding("tab", "app.focus_next", "next pane", id="agreement.focus_next", show=False),
+        Binding("q", "app.quit", "quit", id="agreement.quit", tooltip="Quit"),
+    ]
+
+    DEFAULT_CSS = """
+    AgreementScreen #agreement-top { height: auto; max-height: 50%; }
+    AgreementScreen #agreement-matrix { width: 1fr; height: auto; max-height: 12; }
+    AgreementScreen #agreement-summary-box { width: 1fr; height: auto; max-height: 12; }
+    AgreementScreen #agreement-summary { padding: 0 1; }
+    AgreementScreen #agreement-matrix-title, AgreementScreen #agreement-list-title { text-style: bold; padding: 0 1; }
+    AgreementScreen #agreement-disagreements { height: 1fr; }
+    """
+
+    def __init__(
+        self, data: AgreementData, *, strata: pl.DataFrame | None = None, seed: int = 0, replicates: int = 1000
+    ) -> None:
+        super().__init__()
+        self.data = data
+        self.strata = strata
+        self.seed = seed
+        self.replicates = replicates
+        self.report: dict | None = None
+        self.ranked = disagreements(data.ratings)
+        self.measure_index = 0
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="agreement-matrix-title")
+        with Horizontal(id="agreement-top"):
+            yield DataTable(id="agreement-matrix", cursor_type="none", zebra_stripes=True)
+            with VerticalScroll(id="agreement-summary-box"):
+                yield Static(Text("computing..."), id="agreement-summary")
+        yield Static(
+            Text(f"Disagreements, biggest first ({self.ranked.height}); Enter opens one"), id="agreement-list-title"
+        )
+        yield DataTable(id="agreement-disagreements", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        labellers = self.data.ratings.get_column("labeller").n_unique()
+        units = self.data.ratings.get_column("unit").n_unique()
+        self.title = "Agreement"
+        self.sub_title = f"{labellers} labellers, {units} pairs, scale {self.data.scale.min}-{self.data.scale.max}"
+        table = self.query_one("#agreement-disagreements", DataTable)
+        table.add_columns("spread", "query", "document", "grades")
+        for row in self.ranked.iter_rows(named=True):
+            table.add_row(
+                Text(str(row["spread"]), justify="right"),
+                literal(row["query_id"], keep_newlines=False),
+                literal(row["doc_id"], keep_newlines=False),
+                literal(" ".join(row["grades"]), keep_newlines=False),
+            )
+        table.focus()
+        self.compute()
+
+    @work(thread=True, exclusive=True, exit_on_error=False)
+    def compute(self) -> None:
+        report = agreement_report(
+            self.data.ratings, self.data.scale, strata=self.strata, seed=self.seed, replicates=self.replicates
+        )
+        self.app.call_from_thread(self.show_report, report)
+
+    def show_report(self, report: dict) -> None:
+        self.report = report
+        self.fill_matrix()
+        self.query_one("#agreement-summary", Static).update(summary_text(report))
+
+    def fill_matrix(self) -> None:
+        if self.report is None:
+            return
+        key, heading = MATRIX_MEASURES[self.measure_index]
+        self.query_one("#agreement-matrix-title", Static).update(Text(f"Pairs: {heading} (units in common)"))
+        names = self.report["labellers"]
+        cells = {}
+        for p in self.report["pairs"]:
+            cells[p["a"], p["b"]] = cells[p["b"], p["a"]] = f"{num(p[key])} ({p['n']})"
+        table = self.query_one("#agreement-matrix", DataTable)
+        table.clear(columns=True)
+        table.add_column("")
+        for name in names:
+            table.add_column(literal(name, keep_newlines=False))
+        for a in names:
+            table.add_row(literal(a, keep_newlines=False), *[Text(cells.get((a, b), "")) for b in names])
+
+    def action_cycle_measure(self) -> None:
+        self.measure_index = (self.measure_index + 1) % len(MATRIX_MEASURES)
+        self.fill_matrix()
+
+    def action_open(self) -> None:
+        table = self.query_one("#agreement-disagreements", DataTable)
+        if self.ranked.height == 0 or table.cursor_row is None:
+            return
+        row = self.ranked.row(table.cursor_row, named=True)
+        details = pair_details(self.data.ratings, self.data.pool, row["query_id"], row["doc_id"])
+        self.app.push_screen(PairDetailScreen(details, self.data.scale.labels))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        if event.data_table.id == "agreement-disagreements":
+            self.action_open()
+
+
+def summary_text(report: dict) -> Text:
+    alpha = report["alpha"]
+    ci = alpha["ordinal_ci95"]
+    out = Text()
+    out.append("Krippendorff's alpha\n", style="bold")
+    out.append(f" nominal {num(alpha['nominal'])}  interval {num(alpha['interval'])}\n")
+    out.append(f" ordinal {num(alpha['ordinal'])}")
+    out.append(f" (95% CI {num(ci[0])} to {num(ci[1])})\n" if ci else "\n")
+    fleiss = report["fleiss_kappa"]
+    out.append("Fleiss' kappa ", style="bold")
+    out.append(f"{num(fleiss)}" + (" (unequal ratings)\n" if fleiss is None else "\n"))
+    out.append("Binary cut-offs", style="bold")
+    out.append(" alpha (agreement)\n")
+    for b in report["binary"]:
+        out.append(f" >={b['threshold']} {num(b['alpha'])} ({num(b['agreement'])})\n")
+    if report["strata"]:
+        out.append("By stratum", style="bold")
+        out.append(" ordinal alpha (units)\n")
+        for s in report["strata"]:
+            out.append(" ")
+            out.append_text(literal(s["stratum"], keep_newlines=False))
+            out.append(f" {num(s['alpha_ordinal'])} ({s['n']})\n")
+    out.rstrip()
+    return out

@@ -1,0 +1,110 @@
+"""Pilot tests of the agreement screen: matrix, summary, disagreements, the detail modal.
+
+No async test plugin is installed: each test runs its coroutine with ``asyncio.run``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+
+import krippendorff
+import numpy as np
+import pytest
+from rich.text import Text
+from textual.widgets import DataTable, Static
+
+from goldset_tui.agreement.example import DOCS, GRADES, build_example_store
+from goldset_tui.agreement.sources import from_store, strata_of
+from goldset_tui.ui.app import GoldsetApp
+from goldset_tui.ui.screens.agreement import AgreementScreen
+from goldset_tui.ui.widgets.agreement_detail import PairDetailScreen
+
+
+@pytest.fixture
+def data(tmp_path):
+    return from_store(build_example_store(tmp_path / "demo"))
+
+
+def synchronously(coro_fn):
+    @functools.wraps(coro_fn)
+    def wrapper(*args, **kwargs):
+        return asyncio.run(coro_fn(*args, **kwargs))
+
+    return wrapper
+
+
+def screen_text(app) -> str:
+    """What the terminal shows, as plain text (rendered by the screen's compositor)."""
+    strips = app.screen._compositor.render_strips()
+    return "\n".join("".join(segment.text for segment in strip) for strip in strips)
+
+
+def make_app(data) -> GoldsetApp:
+    return GoldsetApp(lambda: AgreementScreen(data, strata=strata_of(data, None), replicates=50))
+
+
+def plain(widget: Static) -> str:
+    content = widget.content
+    return content.plain if isinstance(content, Text) else str(content)
+
+
+@synchronously
+async def test_matrix_summary_and_disagreements_ranked(data) -> None:
+    app = make_app(data)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, AgreementScreen)
+        matrix = screen.query_one("#agreement-matrix", DataTable)
+        assert matrix.row_count == 3
+        # ann x bob, quadratic kappa over their 12 common units (checked against sklearn elsewhere).
+        ann_bob = [p for p in screen.report["pairs"] if (p["a"], p["b"]) == ("ann", "bob")][0]
+        assert str(matrix.get_cell_at((0, 2))) == f"{ann_bob['kappa_quadratic']:.3f} (12)"
+        summary = plain(screen.query_one("#agreement-summary", Static))
+        matrix_values = np.array(
+            [[np.nan if g is None else g for q in DOCS for g in GRADES[n][q]] for n in sorted(GRADES)], dtype=float
+        )
+        ordinal = krippendorff.alpha(matrix_values, level_of_measurement="ordinal")
+        assert f"ordinal {ordinal:.3f}" in summary
+        assert "howto" in summary and "error" in summary and ">=2" in summary
+        listing = screen.query_one("#agreement-disagreements", DataTable)
+        assert listing.row_count == 6
+        assert str(listing.get_cell_at((0, 0))).strip() == "3"
+        assert str(listing.get_cell_at((0, 2))) == "errors/conn-reset"
+
+
+@synchronously
+async def test_cycle_matrix_measure(data) -> None:
+    app = make_app(data)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.press("m")
+        title = plain(app.screen.query_one("#agreement-matrix-title", Static))
+        assert "linear" in title
+
+
+@synchronously
+async def test_enter_opens_the_pair_with_every_grade_note_and_time_as_literal_text(data) -> None:
+    app = make_app(data)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, PairDetailScreen)
+        details = app.screen._details
+        assert (details.query_id, details.doc_id) == ("q3", "errors/conn-reset")
+        assert [(g.labeller, g.grade) for g in details.grades] == [("ann", 3), ("bob", 0), ("cy", 1)]
+        rendered = screen_text(app)
+        # The candidate text's markup is shown, not executed; the note's escape shows as a placeholder.
+        assert "[@click=app.quit]" in rendered and "link[/]" in rendered
+        assert "\u241b[31mproxy" in rendered and "\x1b" not in rendered
+        assert "perfectly relevant" in rendered and "13s" in rendered
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, AgreementScreen)
+        assert app.is_running  # the markup in the text did not quit the app
