@@ -180,12 +180,20 @@ def verdict_text(result: Agreement, sizes: dict[str, int], rate: float = DEFAULT
         return "No checks yet: agree (y) or pick the right stratum to start."
     error = 1.0 - result.agree / result.n
     rows = verdicts(result, sizes, rate)
+    if error == 0:
+        lo, _ = wilson(result.agree, result.n)
+        return (
+            f"The classifier agreed on all {result.n} checked: none misfiled so far, though with {result.n} "
+            f"checks the 95% interval still allows an error of up to {1 - lo:.0%}. Keep checking."
+        )
     if not rows:
         return f"The classifier agreed on {result.agree} of {result.n}: it misfiles {one_in(error)}."
     smallest = min(rows, key=lambda v: v.size)
     inside = all(v.inside for v in rows)
+    lo, hi = wilson(result.agree, result.n)
     head = (
-        f"The classifier agreed on {result.agree} of {result.n}, so it misfiles {one_in(error)}. "
+        f"The classifier agreed on {result.agree} of {result.n}, so it misfiles {one_in(error)} "
+        f"(error {error:.1%}, 95% interval {1 - hi:.1%} to {1 - lo:.1%}). "
         f"On the smallest stratum ({smallest.stratum}, {smallest.size} queries) that is about "
         f"{smallest.misfiled:.1f} queries in the wrong bucket, shifting its rate by {smallest.shift * 100:.1f} "
         f"points at most, against a sampling band of +-{smallest.band * 100:.0f} points."

@@ -92,7 +92,7 @@ async def _test_agreement_and_verdict_update_as_the_labeller_goes(tmp_path: Path
             await pilot.press(key)
         text = screen_text(app)
         assert "Agreement 4 of 4" in text and "100.0%" in text
-        assert "inside the noise" in text or "misfiles none" in text
+        assert "agreed on all 4 checked" in text and "up to 49%" in text
     session.close()
 
 

@@ -52,6 +52,8 @@ class SpotCheckScreen(Screen[None]):
         Binding("u", "undo", "undo", id="undo", tooltip="Take back the last answer (the journal records it)"),
         Binding("question_mark", "help", "help", id="help", tooltip="What to do, and every key"),
         Binding("q", "app.quit", "quit", id="quit", tooltip="Quit (every answer is already saved)"),
+        Binding("pagedown,space", "scroll_stats(1)", "page down", id="page_down", show=False, tooltip="Scroll the numbers down"),
+        Binding("pageup", "scroll_stats(-1)", "page up", id="page_up", show=False, tooltip="Scroll the numbers up"),
     ]
 
     def __init__(self, session: SpotCheckSession, *, sizes: dict[str, int], rate: float = DEFAULT_RATE) -> None:
@@ -127,6 +129,13 @@ class SpotCheckScreen(Screen[None]):
                 self._status = Text("undone: ", style="green")
                 self._status.append_text(literal(undone.query, keep_newlines=False))
         self.refresh_view()
+
+    def action_scroll_stats(self, direction: int) -> None:
+        scroll = self.query_one("#sc-stats-scroll", VerticalScroll)
+        if direction > 0:
+            scroll.scroll_page_down(animate=False)
+        else:
+            scroll.scroll_page_up(animate=False)
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(GUIDELINES, keys_table(self), title="Spot-checking the classifier"))

@@ -72,8 +72,7 @@ def agreement_line(result: Agreement) -> Text:
 
 
 def confusion_table(result: Agreement, strata: list[str]) -> Table:
-    table = Table(title=Text("Confusion: rows as filed, columns as corrected (by key)"), title_justify="left",
-                  box=None, padding=(0, 1), show_edge=False)
+    table = Table(box=None, padding=(0, 1), show_edge=False)
     table.add_column(Text("filed as"), no_wrap=True)
     for i in range(len(strata)):
         table.add_column(Text(pick_key(i) or "?"), justify="right")
@@ -118,5 +117,6 @@ def stats_panel(session: SpotCheckSession, sizes: dict[str, int], rate: float) -
         Text(""),
         Text(verdict_text(result, sizes, rate)),
         Text(""),
+        Text("Confusion: rows as filed, columns as corrected (by key)", style="bold"),
         confusion_table(result, session.strata),
     )
