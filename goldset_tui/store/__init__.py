@@ -5,7 +5,7 @@ Start from :class:`Project`; see ``docs/store.md`` for the layout and the guaran
 
 from goldset_tui.store.files import now_iso, safe_name, sha256_file
 from goldset_tui.store.journal import Journal, replay
-from goldset_tui.store.project import Project, default_store_for
+from goldset_tui.store.project import Project, default_store_for, find_stores
 from goldset_tui.store.writer import JudgmentWriter
 
 __all__ = [
@@ -13,6 +13,7 @@ __all__ = [
     "JudgmentWriter",
     "Project",
     "default_store_for",
+    "find_stores",
     "now_iso",
     "replay",
     "safe_name",

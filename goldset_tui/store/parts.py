@@ -56,6 +56,11 @@ def _read_part(path: Path) -> pl.DataFrame:
     return frame.select(COLUMNS).cast(JUDGMENT_SCHEMA)
 
 
+def _disjoint(parts: list[tuple[int, int, Path]]) -> bool:
+    # Overlap only exists for a moment during a merge, or after a crash in one.
+    return all(prev_last < first for (_, prev_last, _), (first, _, _) in zip(parts, parts[1:]))
+
+
 def read_parts(folder: Path) -> pl.DataFrame:
     """Every compacted record of one labeller, de-duplicated by seq, in seq order."""
     for _attempt in range(5):
@@ -66,8 +71,29 @@ def read_parts(folder: Path) -> pl.DataFrame:
             continue  # a writer merged parts while we listed them: list again
         if not frames:
             return empty_judgments()
-        return pl.concat(frames).unique("seq", keep="first", maintain_order=True).sort("seq")
+        combined = pl.concat(frames)
+        if _disjoint(parts):  # the usual case: parts in seq order, nothing to de-duplicate
+            return combined
+        return combined.unique("seq", keep="first", maintain_order=True).sort("seq")
     raise InputError(folder, "judgment snapshots keep changing while being read; try again")
+
+
+def read_pair(folder: Path, query_id: str, doc_id: str) -> pl.DataFrame:
+    """The compacted records of one pair, in seq order; Parquet statistics skip most row groups."""
+    paths = [path for _, _, path in list_parts(folder)]
+    if not paths:
+        return empty_judgments()
+    try:
+        found = (
+            pl.scan_parquet(paths)
+            .filter((pl.col("query_id") == query_id) & (pl.col("doc_id") == doc_id))
+            .collect()
+        )
+    except FileNotFoundError:
+        raise
+    except Exception:  # a damaged part: let the careful reader name it
+        return read_parts(folder).filter((pl.col("query_id") == query_id) & (pl.col("doc_id") == doc_id))
+    return found.select(COLUMNS).cast(JUDGMENT_SCHEMA).unique("seq", keep="first").sort("seq")
 
 
 def write_part(folder: Path, frame: pl.DataFrame) -> Path:

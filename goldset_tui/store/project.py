@@ -37,7 +37,7 @@ from goldset_tui.store.parts import read_parts
 from goldset_tui.store.writer import JudgmentWriter
 from goldset_tui.text import visible
 
-__all__ = ["Project", "JudgmentWriter", "default_store_for", "safe_name", "sha256_file"]
+__all__ = ["Project", "JudgmentWriter", "default_store_for", "find_stores", "safe_name", "sha256_file"]
 
 # Tables the store itself maintains; update_manifest() must not replace them wholesale.
 _RESERVED_TABLES = {"format", "labellers", "created"}
@@ -48,6 +48,14 @@ def default_store_for(pool_path: str | Path) -> Path:
     resolved = str(Path(pool_path).expanduser().resolve())
     digest = hashlib.sha256(resolved.encode("utf-8")).hexdigest()[:10]
     return projects_dir() / f"{slug(Path(pool_path).stem) or 'pool'}-{digest}"
+
+
+def find_stores(root: str | Path | None = None) -> list[Path]:
+    """Store folders directly under ``root`` (default: where default stores live), by name."""
+    base = Path(root) if root is not None else projects_dir()
+    if not base.is_dir():
+        return []
+    return sorted(p for p in base.iterdir() if (p / "manifest.toml").is_file())
 
 
 class Project:
@@ -294,11 +302,17 @@ class Project:
         numbered, warnings = replay_numbered(journal_path)
         self.warnings += [w for w in warnings if w not in self.warnings]
         journal = records_to_frame(numbered, journal_path)
-        both = pl.concat([read_parts(parts_dir), journal])
-        return both.unique("seq", keep="first", maintain_order=True).sort("seq")
+        compacted = read_parts(parts_dir)
+        if compacted.height:  # a record both compacted and still in the journal counts once
+            journal = journal.filter(pl.col("seq") > compacted["seq"][-1])
+        return pl.concat([compacted, journal]) if journal.height else compacted
 
     def judgments(self, labeller: str | None = None, *, history: bool = False) -> pl.DataFrame:
-        """Latest judgment per (labeller, query_id, doc_id), or every event with ``history``."""
+        """Latest judgment per (labeller, query_id, doc_id), or every event with ``history``.
+
+        Rows come by labeller, then in the order they were recorded (``seq``); qrels() sorts by
+        pair.
+        """
         if labeller is not None:
             self._known(labeller)
         names = [labeller] if labeller is not None else self.labellers()
@@ -306,8 +320,30 @@ class Project:
         events = pl.concat(frames) if frames else empty_judgments()
         events = events.select(list(JUDGMENT_SCHEMA)).cast(JUDGMENT_SCHEMA)
         if history:
-            return events.sort("labeller", "seq")
+            return events
         return latest(events)
+
+    def summary(self) -> pl.DataFrame:
+        """Per labeller: ``judged`` pairs with a grade in force, ``events`` recorded, ``first`` and
+        ``last`` session times from the manifest (for the home screen's progress)."""
+        current = self.judgments().group_by("labeller").agg(pl.len().cast(pl.Int64).alias("judged"))
+        events = self.judgments(history=True).group_by("labeller").agg(pl.len().cast(pl.Int64).alias("events"))
+        entries = self.manifest.get("labellers", {}).values()
+        people = pl.DataFrame(
+            {
+                "labeller": [e["name"] for e in entries],
+                "first": [e.get("first") for e in entries],
+                "last": [e.get("last") for e in entries],
+            },
+            schema={"labeller": pl.String, "first": pl.String, "last": pl.String},
+        )
+        return (
+            people.join(current, on="labeller", how="left")
+            .join(events, on="labeller", how="left")
+            .with_columns(pl.col("judged", "events").fill_null(0))
+            .select("labeller", "judged", "events", "first", "last")
+            .sort("labeller")
+        )
 
     def qrels(self, labeller: str | None = None) -> pl.DataFrame:
         """``query_id, doc_id, grade`` of one labeller, sorted (numeric ids in numeric order).

@@ -7,9 +7,12 @@ journal is emptied, so replay on the next open stays short.
 
 from __future__ import annotations
 
+import functools
 import math
+import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import polars as pl
 
@@ -18,12 +21,23 @@ from goldset_tui.model import GradeScale, Judgment
 from goldset_tui.store.files import now_iso, remove_stale_tmp
 from goldset_tui.store.frames import GRADING_KINDS, JUDGMENT_SCHEMA, records_to_frame
 from goldset_tui.store.journal import Journal, replay_numbered
-from goldset_tui.store.parts import last_seq, list_parts, read_parts, tidy_parts, write_part
+from goldset_tui.store.parts import last_seq, list_parts, read_pair, tidy_parts, write_part
 
 if TYPE_CHECKING:
     from goldset_tui.store.project import Project
 
+T = TypeVar("T")
+
 COMPACT_EVERY = 1000
+
+
+def _serialised(method: Callable[..., T]) -> Callable[..., T]:
+    @functools.wraps(method)
+    def wrapper(self: "JudgmentWriter", *args: Any, **kwargs: Any) -> T:
+        with self._mutex:
+            return method(self, *args, **kwargs)
+
+    return wrapper
 
 
 def check_id(value: object, name: str, path: Path) -> str:
@@ -48,6 +62,8 @@ class JudgmentWriter:
         self.labeller = labeller
         self.scale = project.scale
         self.journal_path, self.parts_dir = project.labeller_paths(labeller)
+        # The judging screen may save from a worker thread while the UI thread undoes or closes.
+        self._mutex = threading.RLock()
         self._journal = Journal(self.journal_path, lock=True)
         try:
             self.warnings = list(self._journal.warnings)
@@ -71,17 +87,19 @@ class JudgmentWriter:
             raise
 
     # --- saving -----------------------------------------------------------------------------
-    def _append(self, record: dict[str, Any]) -> None:
-        record["seq"] = self._next_seq
+    def _append(self, record: dict[str, Any]) -> int:
+        seq = record["seq"] = self._next_seq
         self._journal.append(record)  # durable from here on
         self._next_seq += 1
         self._wrote = True
         self._pending.append(record)
         if len(self._pending) >= COMPACT_EVERY:
             self.compact()
+        return seq
 
-    def record(self, j: Judgment) -> None:
-        """Save a judgment (or a ``repeat``); durable on disk when this returns."""
+    @_serialised
+    def record(self, j: Judgment) -> int:
+        """Save a judgment (or a ``repeat``); durable on disk when this returns. Returns its seq."""
         path = self.journal_path
         if j.labeller != self.labeller:
             raise ValueError(f"this writer saves {self.labeller!r}'s judgments, not {j.labeller!r}")
@@ -92,7 +110,7 @@ class JudgmentWriter:
             raise InputError(path, f"time spent must be a finite number >= 0, got {j.seconds!r}", column="seconds")
         if j.position is not None and (isinstance(j.position, bool) or not isinstance(j.position, int)):
             raise InputError(path, f"position must be an integer, got {j.position!r}", column="position")
-        self._append(
+        return self._append(
             {
                 "kind": j.kind,
                 "labeller": self.labeller,
@@ -108,12 +126,7 @@ class JudgmentWriter:
 
     def _grades_in_force(self, query_id: str, doc_id: str) -> list[tuple[str, int]]:
         """The (kind, grade) stack of this pair after its undos, oldest first."""
-        on_disk = (
-            read_parts(self.parts_dir)
-            .filter((pl.col("query_id") == query_id) & (pl.col("doc_id") == doc_id))
-            .select("kind", "grade")
-            .rows()
-        )
+        on_disk = read_pair(self.parts_dir, query_id, doc_id).select("kind", "grade").rows()
         recent = [(r["kind"], r["grade"]) for r in self._pending if (r["query_id"], r["doc_id"]) == (query_id, doc_id)]
         stack: list[tuple[str, int]] = []
         for kind, grade in on_disk + recent:
@@ -124,11 +137,13 @@ class JudgmentWriter:
                 stack.append((kind, grade))
         return stack
 
+    @_serialised
     def current_grade(self, query_id: str, doc_id: str) -> int | None:
         """The grade in force for a pair (ignoring repeats), None when unjudged."""
         judged = [grade for kind, grade in self._grades_in_force(query_id, doc_id) if kind == "judge"]
         return judged[-1] if judged else None
 
+    @_serialised
     def undo(self, query_id: str, doc_id: str, *, time: str | None = None) -> int | None:
         """Cancel the pair's most recent grade (the journal records the undo).
 
@@ -146,6 +161,7 @@ class JudgmentWriter:
         judged = [grade for kind, grade in stack[:-1] if kind == "judge"]
         return judged[-1] if judged else None
 
+    @_serialised
     def note(self, query_id: str, doc_id: str, text: str, *, time: str | None = None) -> None:
         """Attach a note to a pair (an empty text clears it); durable when this returns."""
         path = self.journal_path
@@ -157,6 +173,7 @@ class JudgmentWriter:
              "seconds": None, "position": None, "note": text}
         )
 
+    @_serialised
     def write_batch(self, frame: pl.DataFrame) -> int:
         """Save many judgments at once as one part (for imports): one fsync, not one per row."""
         if frame.height == 0:
@@ -170,6 +187,7 @@ class JudgmentWriter:
         return frame.height
 
     # --- compaction and closing -------------------------------------------------------------
+    @_serialised
     def compact(self) -> None:
         """Move the journal's records into a Parquet part, durably, then empty the journal."""
         if self._journal.closed:
@@ -185,6 +203,7 @@ class JudgmentWriter:
     def closed(self) -> bool:
         return self._journal.closed
 
+    @_serialised
     def close(self) -> None:
         """Compact and release the lock. Safe to call twice."""
         if self._journal.closed:

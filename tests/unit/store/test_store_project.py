@@ -382,3 +382,20 @@ def test_import_prior_is_idempotent_and_checks_the_scale(tmp_path: Path) -> None
     with pytest.raises(InputError, match="different grades"):
         project.import_prior(clash)
     assert project.qrels("prior").height == 3
+
+
+def test_summary_and_find_stores(tmp_path: Path) -> None:
+    from goldset_tui.store import find_stores
+
+    project = make(tmp_path)
+    with project.writer("alice") as w:
+        w.record(J("alice", "q1", "d1", 1))
+        w.record(J("alice", "q1", "d1", 2))
+        w.record(J("alice", "q1", "d2", 0))
+    with project.writer("bob"):
+        pass
+    summary = project.summary()
+    assert summary.select("labeller", "judged", "events").rows() == [("alice", 2, 3), ("bob", 0, 0)]
+    assert summary["first"].null_count() == 0 and summary["last"].to_list()[1] is None  # bob never saved
+    assert find_stores(tmp_path) == [project.path]
+    assert find_stores(tmp_path / "nothing") == []

@@ -94,26 +94,32 @@ def test_parquet_to_stdout_and_whitespace_ids_are_refused(tmp_path: Path, capsys
     assert main(["qrels", "--store", str(project.path), "--format", "csv"]) == 0  # CSV can hold it
 
 
-def test_consensus_missing_gives_a_clean_error(tmp_path: Path, capsys, monkeypatch) -> None:
+@pytest.fixture
+def consensus_module(monkeypatch):
+    """The real consensus module, with every command module imported first so patching it cannot
+    break another command's import."""
+    from goldset_tui.cli import command_modules
+
+    command_modules()
+    return pytest.importorskip("goldset_tui.agreement.consensus")
+
+
+def test_consensus_missing_gives_a_clean_error(tmp_path: Path, capsys, monkeypatch, consensus_module) -> None:
     project = make(tmp_path, {"alice": ALICE})
-    monkeypatch.setitem(sys.modules, "goldset_tui.agreement.consensus", None)  # import fails
+    monkeypatch.delattr(consensus_module, "consensus_qrels")  # as if not written yet
     assert main(["qrels", "--store", str(project.path), "--consensus"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "consensus qrels are not available" in err
 
 
-def test_consensus_is_delegated(tmp_path: Path, capsys, monkeypatch) -> None:
-    import types
-
+def test_consensus_is_delegated(tmp_path: Path, capsys, monkeypatch, consensus_module) -> None:
     project = make(tmp_path, {"alice": ALICE, "bob": ALICE})
-    fake = types.ModuleType("goldset_tui.agreement.consensus")
     seen = []
 
     def consensus_qrels(p):
         seen.append(p.path)
         return pl.DataFrame({"query_id": ["b", "a"], "doc_id": ["x", "y"], "grade": [1, 2]})
 
-    fake.consensus_qrels = consensus_qrels
-    monkeypatch.setitem(sys.modules, "goldset_tui.agreement.consensus", fake)
+    monkeypatch.setattr(consensus_module, "consensus_qrels", consensus_qrels)
     assert main(["qrels", "--store", str(project.path), "--consensus"]) == 0
     assert capsys.readouterr().out == "a 0 y 2\nb 0 x 1\n" and seen == [project.path]
