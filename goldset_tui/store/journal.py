@@ -90,6 +90,22 @@ def replay(path: str | Path) -> tuple[list[dict], list[str]]:
     return [record for _, record in numbered], warnings
 
 
+def is_locked(path: str | Path) -> bool:
+    """Whether a live writer holds the journal's lock (in this process or another)."""
+    lock_path = lock_path_for(Path(path))
+    try:
+        fd = os.open(lock_path, os.O_RDONLY)
+    except FileNotFoundError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)  # also drops the shared lock if we got it
+    return False
+
+
 def _holder(lock_path: Path) -> str:
     try:
         text = lock_path.read_text(encoding="utf-8", errors="replace").strip()

@@ -24,7 +24,7 @@ from goldset_tui.locations import projects_dir
 from goldset_tui.model import DEFAULT_GUIDELINES, GradeScale
 from goldset_tui.store.files import now_iso, safe_name, sha256_file, slug
 from goldset_tui.store.frames import JUDGMENT_SCHEMA, empty_judgments, latest, records_to_frame, sort_pairs
-from goldset_tui.store.journal import replay_numbered
+from goldset_tui.store.journal import is_locked, replay_numbered
 from goldset_tui.store.manifest import (
     FORMAT,
     manifest_lock,
@@ -300,7 +300,9 @@ class Project:
         # Journal before parts: a writer compacting meanwhile moves records from the journal to a
         # part, so reading in this order can see a record twice (de-duplicated) but never miss it.
         numbered, warnings = replay_numbered(journal_path)
-        self.warnings += [w for w in warnings if w not in self.warnings]
+        # With a live writer, an incomplete last line is a save in flight, not crash damage.
+        if warnings and not is_locked(journal_path):
+            self.warnings += [w for w in warnings if w not in self.warnings]
         journal = records_to_frame(numbered, journal_path)
         compacted = read_parts(parts_dir)
         if compacted.height:  # a record both compacted and still in the journal counts once

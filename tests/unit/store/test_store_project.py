@@ -399,3 +399,41 @@ def test_summary_and_find_stores(tmp_path: Path) -> None:
     assert summary["first"].null_count() == 0 and summary["last"].to_list()[1] is None  # bob never saved
     assert find_stores(tmp_path) == [project.path]
     assert find_stores(tmp_path / "nothing") == []
+
+
+def test_torn_tail_warns_only_without_a_live_writer(tmp_path: Path) -> None:
+    project = make(tmp_path)
+    with project.writer("alice") as w:
+        w.record(J("alice", "q", "d", 1))
+        journal = project.path / "journal" / "alice.jsonl"
+        with open(journal, "ab") as handle:
+            handle.write(b'{"kind": "jud')  # what a reader may see while a save is in flight
+        assert project.qrels().rows() == [("q", "d", 1)] and project.warnings == []
+        w._journal.close()  # the writer "crashes": its lock is gone, the torn line stays
+    reader = Project.open(project.path)
+    assert reader.qrels().rows() == [("q", "d", 1)]
+    assert len(reader.warnings) == 1 and "incomplete last line" in reader.warnings[0]
+    with reader.writer("alice") as w2:  # the next session cuts the torn line and carries on
+        assert len(w2.warnings) == 1
+        w2.record(J("alice", "q", "d2", 2))
+    assert Project.open(project.path).qrels().rows() == [("q", "d", 1), ("q", "d2", 2)]
+
+
+def test_concurrent_saves_from_threads_are_serialised(tmp_path: Path) -> None:
+    import threading
+
+    project = make(tmp_path)
+    with project.writer("alice") as w:
+
+        def save(t: int) -> None:
+            for i in range(40):
+                w.record(J("alice", f"q{t}", f"d{i}", i % 4))
+
+        threads = [threading.Thread(target=save, args=(t,)) for t in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    history = project.judgments(history=True)
+    assert history["seq"].to_list() == list(range(1, 161))
+    assert project.judgments().height == 160
