@@ -134,8 +134,9 @@ async def test_closure_screen_shows_report_and_sampling_checks() -> None:
         assert isinstance(app.screen, ClosureScreen)
         table = app.screen.query_one(DataTable)
         assert table.row_count == len(context.report.closure) + 2
-        last = [str(table.get_cell_at((table.row_count - 2, c))) for c in range(6)]
-        assert last == ["sampling", "traffic shares sum to 1", "1", "0.9200", "-0.0800", "✗ FAIL"]
+        last = [str(table.get_cell_at((table.row_count - 2, c))) for c in range(5)]
+        assert last == ["✗", "sampling · traffic shares sum to 1", "1", "0.9200", "-0.0800"]
+        assert str(table.get_cell_at((0, 0))) == "✓"
         assert "1 failed" in _text(app, "#closure-title")
         await pilot.press("escape")
         await pilot.pause()

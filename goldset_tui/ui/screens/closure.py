@@ -63,7 +63,7 @@ class ClosureScreen(Screen[None]):
         title.append(f"{failed} failed ✗" if failed else "all pass ✓", style="bold red" if failed else "bold green")
         self.query_one("#closure-title", Static).update(title)
         table = self.query_one(DataTable)
-        for label, key in (("table", "t"), ("check", "c"), ("expected", "e"), ("actual", "a"), ("residual", "r"), ("ok", "o")):
+        for label, key in (("ok", "o"), ("check", "c"), ("expected", "e"), ("actual", "a"), ("residual", "r")):
             table.add_column(Text(label), key=key)
         self._add(table, "report", self.report_rows)
         if self.sampling_rows is not None:
@@ -79,9 +79,13 @@ class ClosureScreen(Screen[None]):
 
     def _add(self, table: DataTable, which: str, rows: list[dict]) -> None:
         for i, r in enumerate(rows):
-            ok = Text("✓ pass", style="bold green") if r["ok"] else Text("✗ FAIL", style="bold red")
-            table.add_row(Text(which), literal(r.get("name", ""), keep_newlines=False), _num(r.get("expected")),
-                          _num(r.get("actual")), _num(r.get("residual")), ok, key=f"{which}:{i}")
+            # Pass/fail first, so it stays on screen however long the check names are.
+            ok = Text("✓", style="bold green") if r["ok"] else Text("✗", style="bold red")
+            name = literal(r.get("name", ""), keep_newlines=False)
+            if which != "report":
+                name = Text(f"{which} · ", style="italic") + name
+            table.add_row(ok, name, _num(r.get("expected")),
+                          _num(r.get("actual")), _num(r.get("residual")), key=f"{which}:{i}")
 
     def action_back(self) -> None:
         self.app.pop_screen()

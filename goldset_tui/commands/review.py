@@ -1,0 +1,161 @@
+"""`goldset review`: the report and closure screens, with judging of the holes they find.
+
+Two ways in:
+- the same arguments as `goldset report` (qrels, runs, strata, traffic), plus optionally a store
+  and a labeller to judge the missing pairs into, and a corpus/topics to show their texts;
+- a store alone (`--store DIR`): qrels are its judgments, the runs are rebuilt from the systems and
+  ranks its pool recorded, the strata and texts come from the pool too.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import polars as pl
+
+from goldset_tui.commands.report import ReportInputs, add_input_arguments, build, load_inputs
+from goldset_tui.errors import InputError
+
+NAME = "review"
+HELP = "open the report and closure screens; drill into failing queries and judge the missing pairs"
+ORDER = 41
+DESCRIPTION = """\
+Opens the stratified report (each interval drawn as a bar). Enter on a cell lists that stratum's
+failing queries for that system; Enter on a query shows every system's top k with each document's
+grade, unjudged ones marked [?]; J judges the missing pairs (with --store and --labeller) and the
+report is recomputed when you come back (Escape). c opens the closure screen (with the sampling
+manifest's checks when --sampling-manifest is given).
+
+examples:
+  goldset review --qrels qrels.txt --run bm25=bm25.run --run dense=dense.run --strata strata.csv
+  goldset review --store ~/.local/share/goldset/projects/mypool --labeller ana --metric Success@10
+"""
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    add_input_arguments(p, runs_required=False)
+    p.add_argument("--store", metavar="DIR", help="goldset store: judge missing pairs into it; alone, review it")
+    p.add_argument("--labeller", help="who judges the missing pairs (and whose judgments are the qrels)")
+    p.add_argument("--corpus", metavar="FILE", help="document texts (BEIR corpus.jsonl or doc_id,text table)")
+    p.add_argument("--topics", metavar="FILE", help="query texts (BEIR queries.jsonl or TSV qid<TAB>text)")
+    p.add_argument("--sampling-manifest", metavar="FILE", help="sampling manifest whose [[closure]] checks to show")
+    p.add_argument("--pairs-out", metavar="FILE", default="missing_pairs.csv",
+                   help="where missing pairs go when they cannot be judged here (default missing_pairs.csv)")
+
+
+def runs_from_pool(frame: pl.DataFrame) -> dict[str, pl.DataFrame]:
+    """Rebuild each system's ranking from the ``systems``/``ranks`` a pool recorded (score = -rank,
+    so trec_eval's order is the recorded order)."""
+    if "systems" not in frame.columns or frame.get_column("systems").drop_nulls().list.len().sum() == 0:
+        return {}
+    long = (
+        frame.select("query_id", "doc_id", "systems", "ranks")
+        .explode("systems", "ranks")
+        .drop_nulls(["systems", "ranks"])
+        .rename({"systems": "system", "ranks": "rank"})
+    )
+    return {
+        str(name): part.select("query_id", "doc_id", score=-pl.col("rank").cast(pl.Float64), rank=pl.col("rank").cast(pl.Int64))
+        .sort("query_id", "rank")
+        for (name,), part in long.partition_by("system", as_dict=True, maintain_order=True).items()
+    }
+
+
+def inputs_from_store(args: argparse.Namespace):
+    """(ReportInputs, project, pool frame) for `goldset review --store DIR` without runs."""
+    from goldset_tui.eval.strata import read_strata, read_traffic
+    from goldset_tui.io.pools import load_pool
+    from goldset_tui.store.project import Project
+
+    project = Project.open(args.store)
+    pool = load_pool(project.pool_path, corpus=args.corpus, scale=project.scale)
+    runs = runs_from_pool(pool.frame)
+    if not runs:
+        raise InputError(project.pool_path, "the pool records no systems/ranks: give --run NAME=PATH and --strata")
+    if args.strata:
+        strata = read_strata(args.strata)
+    else:
+        strata = pool.frame.select("query_id", "stratum").unique(subset="query_id", maintain_order=True)
+        if strata.get_column("stratum").null_count() == strata.height:
+            raise InputError(project.pool_path, "the pool has no stratum column: give --strata FILE")
+        strata = strata.with_columns(pl.col("stratum").fill_null("(no stratum)"))
+    qrels = project.qrels(args.labeller) if args.labeller in project.labellers() else project.qrels()
+    if qrels.height == 0:
+        raise InputError(project.path, "the store holds no judgments yet")
+    inputs = ReportInputs(
+        qrels=qrels, runs=runs, strata=strata, traffic=read_traffic(args.traffic) if args.traffic else None,
+        metric=args.metric, seed=args.seed, samples=args.samples, fuse=not args.no_fusion,
+        sampling_manifest=Path(args.sampling_manifest) if args.sampling_manifest else None,
+    )
+    return inputs, project, pool.frame
+
+
+def run(args: argparse.Namespace) -> int:
+    from goldset_tui.eval.report import read_sampling_closure
+
+    project = None
+    pool_frame = None
+    if args.store and not args.run:
+        inputs, project, pool_frame = inputs_from_store(args)
+    else:
+        if not args.qrels or not args.strata:
+            raise InputError(None, "give --qrels, --run and --strata (as for `goldset report`), or --store DIR")
+        inputs = load_inputs(args)
+        if args.store:
+            from goldset_tui.store.project import Project
+
+            project = Project.open(args.store)
+    if project is not None and not args.labeller:
+        raise InputError(None, "--store needs --labeller: whose judgments the missing pairs become")
+    topics = _topics(args, pool_frame)
+    corpus = _corpus(args, pool_frame)
+    sampling = read_sampling_closure(inputs.sampling_manifest) if inputs.sampling_manifest else None
+    report = build(inputs)
+
+    from goldset_tui.ui.app import run_app
+    from goldset_tui.ui.screens.report import ReportScreen, ReviewContext
+    from goldset_tui.ui.widgets.report_judge import judge_hook
+
+    def recompute():
+        if project is None:
+            return None
+        fresh = project.qrels(args.labeller) if args.labeller in project.labellers() else inputs.qrels
+        inputs.qrels = _merge_qrels(inputs.qrels, fresh)
+        return build(inputs)
+
+    context = ReviewContext(
+        report, topics=topics, sampling_closure=sampling,
+        sampling_source=str(inputs.sampling_manifest) if inputs.sampling_manifest else None,
+        judge=judge_hook(project, args.labeller, topics, corpus, Path(args.pairs_out)),
+        on_judged=recompute,
+    )
+    return run_app(lambda: ReportScreen(context))
+
+
+def _merge_qrels(base: pl.DataFrame, new: pl.DataFrame) -> pl.DataFrame:
+    """The labeller's latest grades override the qrels the report started from."""
+    return pl.concat([base.join(new, on=["query_id", "doc_id"], how="anti"), new.select(base.columns)])
+
+
+def _topics(args: argparse.Namespace, pool_frame: pl.DataFrame | None) -> pl.DataFrame | None:
+    if args.topics:
+        from goldset_tui.io.pools import read_topics
+
+        return read_topics(args.topics).select("query_id", "query")
+    if pool_frame is not None:
+        return pool_frame.select("query_id", "query").unique(subset="query_id", maintain_order=True)
+    return None
+
+
+def _corpus(args: argparse.Namespace, pool_frame: pl.DataFrame | None) -> pl.DataFrame | None:
+    frames = []
+    if args.corpus:
+        from goldset_tui.io.corpus import read_corpus
+
+        frames.append(read_corpus(args.corpus).select("doc_id", "text", "title"))
+    if pool_frame is not None:
+        frames.append(pool_frame.select("doc_id", "text", "title").unique(subset="doc_id", maintain_order=True))
+    if not frames:
+        return None
+    return pl.concat(frames).unique(subset="doc_id", keep="first", maintain_order=True)

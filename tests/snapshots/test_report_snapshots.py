@@ -1,0 +1,55 @@
+"""Snapshots of the report, its drill-down and the closure screen at 80x24 and 120x40.
+
+Regenerate with `pytest tests/snapshots/test_report_snapshots.py --snapshot-update` and look at the
+SVGs before committing them.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from goldset_tui.ui.app import GoldsetApp
+from goldset_tui.ui.screens.report import ReportScreen, ReviewContext
+
+_spec = importlib.util.spec_from_file_location("report_ui_data", Path(__file__).parents[1] / "unit" / "report" / "ui_data.py")
+ui_data = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(ui_data)
+
+SAMPLING = [
+    {"name": "traffic shares sum to 1", "expected": 1.0, "actual": 0.92, "residual": -0.08, "ok": False},
+    {"name": "sample sizes sum to the set size", "expected": 160, "actual": 160, "residual": 0, "ok": True},
+]
+
+
+def _app() -> GoldsetApp:
+    context = ReviewContext(ui_data.make_report(), topics=ui_data.make_topics(), sampling_closure=SAMPLING,
+                            sampling_source="sample.manifest.toml")
+    return GoldsetApp(lambda: ReportScreen(context))
+
+
+SIZES = [(80, 24), (120, 40)]
+# bm25 column, negation row -> its failing queries -> the first one's top k.
+TO_FAILURES = ["right", "right", "down", "down", "enter"]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_report_table(snap_compare, size) -> None:
+    assert snap_compare(_app(), terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_report_failing_queries(snap_compare, size) -> None:
+    assert snap_compare(_app(), terminal_size=size, press=TO_FAILURES)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_report_query_top_k(snap_compare, size) -> None:
+    assert snap_compare(_app(), terminal_size=size, press=[*TO_FAILURES, "enter"])
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_closure_screen(snap_compare, size) -> None:
+    assert snap_compare(_app(), terminal_size=size, press=["c"])

@@ -1,0 +1,157 @@
+"""`goldset report` end to end from files, cross-checked against ir_measures (per-query Success@10),
+a hand-written reciprocal rank fusion and plain-Python set arithmetic — never against itself."""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("goldset_tui.eval.fusion")
+pytest.importorskip("goldset_tui.eval.stats")
+ir_measures = pytest.importorskip("ir_measures")
+
+from goldset_tui.cli import main  # noqa: E402
+
+from .seed_data import SEED_004, seed_004_frames  # noqa: E402
+
+K = 10
+
+
+def _rank_lists(hit: dict[str, bool], qid: str, prefix: str, rng: random.Random) -> list[str]:
+    """20 documents for one query: the relevant one inside the top 10 on a hit, at 11-20 otherwise."""
+    docs = [f"{prefix}-{qid}-{i}" for i in range(19)]
+    pos = rng.randrange(0, 10) if hit[qid] else rng.randrange(10, 20)
+    docs.insert(pos, f"rel-{qid}")
+    return docs
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    d = tmp_path_factory.mktemp("report")
+    scores, strata = seed_004_frames()
+    hits = {s: {r[1]: r[2] == 1.0 for r in scores.filter(scores["system"] == s).iter_rows()} for s in ("bm25", "dense")}
+    rng = random.Random(4)
+    runs = {s: {q: _rank_lists(hits[s], q, s, rng) for q in hits[s]} for s in hits}
+    for s, per in runs.items():
+        with open(d / f"{s}.run", "w") as f:
+            for q, docs in per.items():
+                for rank, doc in enumerate(docs, start=1):
+                    f.write(f"{q} Q0 {doc} {rank} {100 - rank} {s}\n")
+    qrels: dict[str, dict[str, int]] = {}
+    for q in hits["bm25"]:
+        qrels[q] = {f"rel-{q}": 1}
+        # bm25's other top-10 documents were all judged not relevant; dense's only the even ones,
+        # so about 45% of dense's top 10 is unjudged (seed 000's 20% warning).
+        for doc in runs["bm25"][q][:K]:
+            qrels[q].setdefault(doc, 0)
+        for i, doc in enumerate(runs["dense"][q][:K]):
+            if i % 2 == 0:
+                qrels[q].setdefault(doc, 0)
+    with open(d / "qrels.txt", "w") as f:
+        for q, docs in qrels.items():
+            for doc, g in docs.items():
+                f.write(f"{q} 0 {doc} {g}\n")
+    strata.write_csv(d / "strata.csv")
+    shares = {"exact_identifier": 0.18, "short_keyword": 0.2, "misspelled": 0.1, "paraphrase": 0.3, "multi_entity": 0.12, "negation": 0.1}
+    (d / "traffic.csv").write_text("stratum,share\n" + "".join(f"{s},{v}\n" for s, v in shares.items()))
+    return {"dir": d, "runs": runs, "qrels": qrels, "strata": dict(strata.iter_rows()), "shares": shares}
+
+
+def _report(files: dict, capsys, *extra: str) -> tuple[int, str, str]:
+    d = files["dir"]
+    code = main(["report", "--qrels", str(d / "qrels.txt"), "--run", f"bm25={d / 'bm25.run'}",
+                 "--run", f"dense={d / 'dense.run'}", "--strata", str(d / "strata.csv"), "--samples", "200", *extra])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def _per_query_success(files: dict, run: dict[str, list[str]]) -> dict[str, float]:
+    run_dict = {q: {doc: float(100 - r) for r, doc in enumerate(docs, start=1)} for q, docs in run.items()}
+    return {m.query_id: m.value for m in ir_measures.iter_calc([ir_measures.Success @ K], files["qrels"], run_dict)}
+
+
+def _rrf(runs: list[dict[str, list[str]]]) -> dict[str, list[str]]:
+    fused: dict[str, list[str]] = {}
+    for q in runs[0]:
+        score: dict[str, float] = {}
+        for run in runs:
+            for rank, doc in enumerate(run[q], start=1):
+                score[doc] = score.get(doc, 0.0) + 1.0 / (60 + rank)
+        # trec_eval order: score descending, ties by doc id descending.
+        fused[q] = sorted(score, key=lambda doc: (score[doc], doc), reverse=True)
+    return fused
+
+
+def test_report_json_matches_independent_computation(files, capsys, tmp_path) -> None:
+    code, out, err = _report(files, capsys, "--traffic", str(files["dir"] / "traffic.csv"), "--format", "json", "-o", str(tmp_path))
+    assert code == 0
+    d = json.loads(out)
+    assert (d["metric"], d["k"], d["n"]) == ("Success@10", 10, 300)
+    bm25 = _per_query_success(files, files["runs"]["bm25"])
+    dense = _per_query_success(files, files["runs"]["dense"])
+    for row in d["strata"]:
+        qs = [q for q, s in files["strata"].items() if s == row["stratum"]]
+        assert row["n"] == len(qs) == SEED_004[row["stratum"]][0]
+        assert row["systems"]["bm25"]["hits"] == sum(bm25[q] for q in qs) == SEED_004[row["stratum"]][1]
+        assert row["systems"]["dense"]["hits"] == sum(dense[q] for q in qs) == SEED_004[row["stratum"]][2]
+    assert d["closure"]["ok"] is True
+    miss_a = {q for q, v in bm25.items() if v == 0}
+    miss_b = {q for q, v in dense.items() if v == 0}
+    pair = next(o for o in d["overlap"] if (o["a"], o["b"]) == ("bm25", "dense"))
+    assert (pair["miss_a"], pair["miss_b"], pair["both_miss"], pair["either_miss"]) == (
+        len(miss_a), len(miss_b), len(miss_a & miss_b), len(miss_a | miss_b)) == (78, 78, 31, 125)
+    assert pair["oracle"] == pytest.approx(1 - 31 / 300)
+    fused = _per_query_success(files, _rrf([files["runs"]["bm25"], files["runs"]["dense"]]))
+    fused_mean = sum(fused.values()) / 300
+    assert d["fusion"]["rrf"]["mean"] == pytest.approx(fused_mean)
+    assert d["fusion"]["rrf"]["headroom_collected"] == pytest.approx((fused_mean - 0.74) / ((1 - 31 / 300) - 0.74))
+    # Weighted headline: seed 000's sum of share x stratum rate.
+    rates = {r["stratum"]: r["systems"]["bm25"]["mean"] for r in d["strata"]}
+    assert d["overall"]["bm25"]["weighted_mean"] == pytest.approx(sum(files["shares"][s] * rates[s] for s in rates))
+    # Judged fraction of the top 10, counted by hand from the files.
+    for name in ("bm25", "dense"):
+        slots = [(q, doc) for q, docs in files["runs"][name].items() for doc in docs[:K]]
+        judged = sum(1 for q, doc in slots if doc in files["qrels"][q]) / len(slots)
+        assert d["judged"][name] == pytest.approx(judged)
+    assert d["judged"]["bm25"] == 1.0 and d["judged"]["dense"] < 0.8
+    assert "dense:" in err and "unjudged" in err and "bm25: " not in err.split("unjudged")[0][-40:]
+    keys = {"a", "b", "mean_diff", "ci95", "p_value", "wins", "losses", "ties"}
+    bd = next(p for p in d["paired"] if (p["a"], p["b"]) == ("bm25", "dense"))
+    assert set(bd) == keys
+    assert bd["mean_diff"] == pytest.approx(0.0)
+    assert (bd["wins"], bd["losses"], bd["ties"]) == (len(miss_b - miss_a), len(miss_a - miss_b), 300 - 94)
+    # Failing queries per system per stratum, under -o.
+    with open(tmp_path / "failing_queries.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert {r["query_id"] for r in rows if r["system"] == "bm25"} == miss_a
+    assert all(files["strata"][r["query_id"]] == r["stratum"] for r in rows)
+    assert json.loads((tmp_path / "report.json").read_text()) == d
+    assert (tmp_path / "report.md").read_text().startswith("# Report: Success@10")
+
+
+def test_markdown_and_csv(files, capsys) -> None:
+    code, md, _ = _report(files, capsys)
+    assert code == 0 and "| negation † | 18 | 8/18 hits" in md and "The table closes." in md
+    code, table, _ = _report(files, capsys, "--format", "csv")
+    rows = list(csv.DictReader(table.splitlines()))
+    assert rows[-1]["stratum"] == "ALL" and rows[-1]["hits"] in {"222", str(round(float(rows[-1]["mean"]) * 300))}
+
+
+def test_bad_inputs_are_one_line_exit_2(files, capsys, tmp_path) -> None:
+    d = files["dir"]
+    bad = tmp_path / "traffic.csv"
+    bad.write_text("stratum,share\nnegation,lots\n")
+    code, _, err = _report(files, capsys, "--traffic", str(bad))
+    assert code == 2 and err.count("\n") == 1 and "traffic.csv:2" in err
+    code = main(["report", "--qrels", str(d / "qrels.txt"), "--run", f"x={d / 'bm25.run'}", "--run", f"x={d / 'dense.run'}",
+                 "--strata", str(d / "strata.csv")])
+    assert code == 2 and "given twice" in capsys.readouterr().err
+    code = main(["report", "--qrels", str(d / "qrels.txt"), "--run", f"x={d / 'bm25.run'}", "--strata", str(d / "strata.csv"),
+                 "--metric", "success@10"])
+    assert code == 2 and "did you mean" in capsys.readouterr().err
+    code = main(["report", "--qrels", str(d / "nope.txt"), "--run", f"x={d / 'bm25.run'}", "--strata", str(d / "strata.csv")])
+    assert code == 2 and "no such file" in capsys.readouterr().err
