@@ -1,0 +1,133 @@
+"""The real `goldset adjudicate` in tmux, to the end, then `goldset qrels --consensus`; and a
+SIGKILL in the middle that loses no decision the screen called saved. Minimal tmux helpers live
+here (each terminal test keeps its own, so none depends on another's file)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from goldset_tui.agreement.adjudication import journal_path
+from goldset_tui.agreement.example import build_example_store
+
+pytestmark = [pytest.mark.terminal, pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux not installed")]
+
+
+class Tmux:
+    """One private tmux server (its own socket), so tests never touch the user's sessions."""
+
+    def __init__(self, width: int = 100, height: int = 30) -> None:
+        self.socket = f"goldset-adj-{uuid.uuid4().hex[:8]}"
+        self.width, self.height = width, height
+
+    def run(self, *args: str) -> str:
+        return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True, timeout=20).stdout
+
+    def start(self, command: str, env: dict[str, str]) -> None:
+        exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
+        # remain-on-exit keeps the pane after the program ends, so its exit can be observed.
+        self.run("new-session", "-d", "-x", str(self.width), "-y", str(self.height), f"env {exports} {command}")
+        self.run("set-option", "-g", "remain-on-exit", "on")
+
+    def screen(self) -> str:
+        return self.run("capture-pane", "-p")
+
+    def keys(self, *keys: str) -> None:
+        for key in keys:
+            self.run("send-keys", key)
+            time.sleep(0.05)
+
+    def wait_for(self, text: str, timeout: float = 20.0) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            shown = self.screen()
+            if text in shown:
+                return shown
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} never appeared; screen:\n{self.screen()}")
+
+    def pane_dead(self) -> bool:
+        return self.run("display-message", "-p", "#{pane_dead}").strip() == "1"
+
+    def pane_pid(self) -> int:
+        return int(self.run("display-message", "-p", "#{pane_pid}").strip())
+
+    def kill(self) -> None:
+        self.run("kill-server")
+
+
+@pytest.fixture
+def tmux():
+    t = Tmux()
+    yield t
+    t.kill()
+
+
+def env_for(isolated_dirs: Path) -> dict[str, str]:
+    return {
+        "GOLDSET_DATA_DIR": str(isolated_dirs / "data"),
+        "GOLDSET_CONFIG_DIR": str(isolated_dirs / "config"),
+        "TERM": "xterm-256color",
+        "PATH": os.environ.get("PATH", ""),
+    }
+
+
+def decisions(store: Path) -> list[tuple[str, int | None]]:
+    path = journal_path(store, "dee")
+    return [(r["doc_id"], r["grade"]) for r in map(json.loads, path.read_text().splitlines())] if path.exists() else []
+
+
+def test_adjudicate_to_the_end_then_export_consensus(tmux: Tmux, tmp_path: Path, isolated_dirs: Path) -> None:
+    store = build_example_store(tmp_path / "demo")
+    tmux.start(f"{shlex.quote(sys.executable)} -m goldset_tui adjudicate --store {shlex.quote(str(store))} --labeller dee",
+               env_for(isolated_dirs))
+    shown = tmux.wait_for("Disagreement 1 of 2")
+    assert "errors/conn-reset" in shown and "spread 3" in shown  # the biggest first
+    tmux.keys("2")
+    tmux.wait_for("saved q3 / errors/conn-reset = 2")
+    assert decisions(store) == [("errors/conn-reset", 2)]
+    tmux.keys("1")
+    tmux.wait_for("All 2 disagreements decided")
+    tmux.keys("q")
+    deadline = time.monotonic() + 15
+    while not tmux.pane_dead() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert tmux.pane_dead()
+    out = tmp_path / "consensus.qrels"
+    done = subprocess.run(
+        [sys.executable, "-m", "goldset_tui", "qrels", "--store", str(store), "--consensus", "-o", str(out)],
+        capture_output=True, text=True, timeout=60, env={**os.environ, **env_for(isolated_dirs)},
+    )
+    assert done.returncode == 0, done.stderr
+    lines = {tuple(line.split()) for line in out.read_text().splitlines()}
+    assert ("q3", "0", "errors/conn-reset", "2") in lines
+    assert ("q1", "0", "sdk/auth#refreshing-keys", "1") in lines
+    assert ("q1", "0", "api-keys/rotation", "3") in lines
+    assert len(lines) == 12
+    provenance = (store / "adjudication" / "provenance-unanimous-majority-adjudicator.tsv").read_text()
+    assert "adjudicator\tdee" in provenance
+
+
+def test_sigkill_loses_no_saved_decision_and_resumes(tmux: Tmux, tmp_path: Path, isolated_dirs: Path) -> None:
+    store = build_example_store(tmp_path / "demo")
+    command = f"{shlex.quote(sys.executable)} -m goldset_tui adjudicate --store {shlex.quote(str(store))} --labeller dee"
+    tmux.start(command, env_for(isolated_dirs))
+    tmux.wait_for("Disagreement 1 of 2")
+    tmux.keys("3")
+    tmux.wait_for("saved q3 / errors/conn-reset = 3")
+    # The screen said saved: kill without any chance to flush.
+    os.killpg(os.getpgid(tmux.pane_pid()), signal.SIGKILL)
+    assert decisions(store) == [("errors/conn-reset", 3)]
+    tmux.run("respawn-pane", "-k", f"env {' '.join(f'{k}={shlex.quote(v)}' for k, v in env_for(isolated_dirs).items())} {command}")
+    shown = tmux.wait_for("Disagreement 2 of 2")  # resumes at the first undecided pair
+    assert "1 decided" in shown
