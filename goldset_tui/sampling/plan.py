@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from statistics import NormalDist
 
-Z95 = NormalDist().inv_cdf(0.975)  # 1.95996...
+from goldset_tui.eval.intervals import z_value
+
+Z95 = z_value(0.95)  # 1.95996..., the report's z
 DEFAULT_RATE = 0.7  # seed 000's assumed per-query recall
 
 
