@@ -128,8 +128,13 @@ def pair_frame(ratings: pl.DataFrame, a: str, b: str) -> pl.DataFrame:
 
 
 def rating_table(ratings: pl.DataFrame, grades: list[int]) -> list[list[int]]:
-    """Units x grades counts (Fleiss' table), only for units with at least one rating."""
-    counts = ratings.group_by("unit", "grade").len()
+    """Units x grades counts (Fleiss' table) of the units rated at least twice.
+
+    A unit rated once says nothing about agreement (Fleiss' per-unit agreement divides by m - 1),
+    and under overlap by design most units are rated once: Fleiss applies when the overlap units
+    all carry the same number of ratings.
+    """
+    counts = ratings.filter(pl.len().over("unit") >= 2).group_by("unit", "grade").len()
     if counts.height == 0:
         return []
     wide = counts.pivot(on="grade", index="unit", values="len")

@@ -152,6 +152,27 @@ def test_consensus_qrels_from_store_with_provenance(store) -> None:
     assert pending.height == 12 - qrels.height
 
 
+def test_goldset_qrels_consensus_exports_the_same_set(store, capsys) -> None:
+    assert main(["qrels", "--store", str(store), "--consensus", "--format", "csv"]) == 0
+    exported = pl.read_csv(__import__("io").StringIO(capsys.readouterr().out), schema_overrides={"grade": pl.Int64})
+    expected = consensus_qrels(Project.open(store))
+    assert sorted(exported.select("query_id", "doc_id", "grade").rows()) == sorted(expected.rows())
+    assert exported.height == 10  # 12 pairs, 2 still pending before adjudication
+
+
+def test_fleiss_over_overlap_units_ignores_single_rated_units(tmp_path, capsys) -> None:
+    # Overlap by design: d0-d3 judged by both, d4-d7 by one labeller each.
+    a, b = tmp_path / "a.qrels", tmp_path / "b.qrels"
+    a.write_text("q 0 d0 0\nq 0 d1 1\nq 0 d2 2\nq 0 d3 3\nq 0 d4 1\nq 0 d5 2\n")
+    b.write_text("q 0 d0 0\nq 0 d1 2\nq 0 d2 2\nq 0 d3 3\nq 0 d6 0\nq 0 d7 3\n")
+    report = run_json(capsys, "--qrels", f"a={a}", "--qrels", f"b={b}", "--scale", "0-3")
+    from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
+
+    table, _ = aggregate_raters(np.array([[0, 0], [1, 2], [2, 2], [3, 3]]), n_cat=4)
+    assert report["fleiss_kappa"] == pytest.approx(fleiss_kappa(table), abs=1e-12)
+    assert report["units"] == 8
+
+
 def test_run_scored_against_each_labeller_and_consensus_matches_pytrec_eval(store, tmp_path, capsys) -> None:
     import pytrec_eval
 
