@@ -116,3 +116,13 @@ def test_labels_with_a_repeated_query_are_rejected(tmp_path: Path) -> None:
     with pytest.raises(InputError) as info:
         read_labels(path)
     assert info.value.line == 4 and "line 2" in str(info.value)
+
+
+def test_whole_float_counts_are_accepted_and_fractions_are_not(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    path.write_text('{"query": "api key", "count": 3.0}\n{"query": "sso", "count": 2}\n', encoding="utf-8")
+    assert dict(zip(*classify_log(path).labels.select("query", "count"))) == {"api key": 3, "sso": 2}
+    path.write_text('{"query": "api key", "count": 3.0}\n{"query": "sso", "count": 2.5}\n', encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        classify_log(path)
+    assert info.value.line == 2

@@ -87,6 +87,8 @@ def test_never_a_repeated_query_and_every_stratum_gets_min_target_available(pool
         available = len(pools.get(s, []))
         assert result.sample.filter(pl.col("stratum") == s).height == min(target, available)
     assert all(c.ok for c in result.closure if c.name != "set size reaches the requested size")
+    # The row order of LABELS never changes the sample.
+    assert stratified_sample(labels.reverse(), targets, seed, cap).sample.equals(result.sample)
 
 
 def test_byte_identical_for_a_seed_whatever_the_row_order(tmp_path: Path) -> None:
@@ -224,3 +226,28 @@ def test_bad_sample_arguments_are_one_line_errors(tmp_path: Path, capsys: pytest
         err = capsys.readouterr().err
         assert err.startswith("goldset: error:") and err.count("\n") == 1
     assert not (tmp_path / "s.csv").exists()
+
+
+def test_manifest_closure_is_what_the_closure_screen_reads(tmp_path: Path) -> None:
+    from goldset_tui.eval.report import read_sampling_closure
+
+    labels = tmp_path / "labels.csv"
+    seed_like_labels().write_csv(labels)
+    out = tmp_path / "golden.csv"
+    assert main(["sample", str(labels), "-o", str(out), "--seed", "3", "--targets", targets_arg(TARGETS)]) == 0
+    checks = read_sampling_closure(tmp_path / "golden.manifest.toml")
+    assert [c["name"] for c in checks][0] == "traffic shares sum to 1"
+    assert all(set(c) == {"name", "expected", "actual", "residual", "ok"} and c["ok"] for c in checks)
+
+
+def test_spotcheck_of_a_sample_takes_stratum_sizes_from_its_manifest(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    labels = tmp_path / "labels.csv"
+    seed_like_labels().write_csv(labels)
+    out = tmp_path / "golden.csv"
+    assert main(["sample", str(labels), "-o", str(out), "--seed", "3", "--targets", targets_arg(TARGETS)]) == 0
+    capsys.readouterr()
+    assert main(["spotcheck", str(out), "--report", "--format", "json", "--store", str(tmp_path / "st")]) == 0
+    verdict = json.loads(capsys.readouterr().out)["verdict"]
+    assert "golden.manifest.toml" in verdict["sizes_from"]
