@@ -63,6 +63,20 @@ def to_markdown(report: dict, disagreements: pl.DataFrame | None = None, *, top:
         lines += ["", "## Per stratum", "", "| stratum | units rated twice or more | alpha ordinal |", "|---|---|---|"]
         for s in report["strata"]:
             lines.append(f"| {cell(s['stratum'])} | {s['n']} | {num(s['alpha_ordinal'])} |")
+    if report.get("self_consistency"):
+        lines += [
+            "",
+            "## Self-consistency (blind repeats against the first judgment)",
+            "",
+            "| labeller | repeats | agreement | kappa quadratic | mean shift | agreement over time |",
+            "|---|---|---|---|---|---|",
+        ]
+        for r in report["self_consistency"]:
+            drift = " → ".join(num(x, 2) for x in r["agreement_by_time"])
+            lines.append(
+                f"| {cell(r['labeller'])} | {r['n']} | {num(r['agreement'])} | {num(r['kappa_quadratic'])} | "
+                f"{r['mean_shift']:+.2f} | {drift} |"
+            )
     if report.get("runs"):
         lines += ["", "## A run judged by each labeller and by the consensus", ""]
         lines += run_table(report["runs"])

@@ -21,6 +21,7 @@ class AgreementData:
     pool: pl.DataFrame | None = None  # query_id, query, doc_id, text, title, stratum
     project: object | None = None
     warnings: list[str] | None = None
+    history: pl.DataFrame | None = None  # the store's event log (blind repeats live only here)
 
 
 def parse_scale(text: str) -> GradeScale:
@@ -47,10 +48,21 @@ def from_store(store: str | Path, scale: GradeScale | None = None) -> AgreementD
     if not (path / "manifest.toml").exists():
         raise InputError(path, "is not a goldset store (no manifest.toml)")
     project = Project.open(path)
-    ratings = ratings_from_judgments(project.judgments(), project.judgments(history=True))
+    history = project.judgments(history=True)
+    ratings = ratings_from_judgments(project.judgments(), history)
     scale = scale or project.scale
     check_scale(ratings, scale, str(path))
-    return AgreementData(ratings, scale, store_pool(project), project, list(project.warnings))
+    return AgreementData(ratings, scale, store_pool(project), project, list(project.warnings), history)
+
+
+def self_consistency_of(data: AgreementData) -> list[dict] | None:
+    """Intra-labeller agreement from blind repeats, or None when the store holds no repeats."""
+    from goldset_tui.agreement.repeats import self_consistency
+
+    history = data.history
+    if history is None or history.filter(pl.col("kind") == "repeat").height == 0:
+        return None
+    return self_consistency(history, data.scale)
 
 
 def from_qrels(named: list[str], scale: GradeScale | None = None) -> AgreementData:

@@ -22,6 +22,11 @@ seeded bootstrap 95% interval for the ordinal alpha) and Fleiss' kappa when ever
 same number of ratings; binary agreement at every cut-off (grade >= 1, >= 2, ...); alpha per
 stratum (from the pool's stratum column, or --strata).
 
+JSON keys are fixed (see docs/agreement.md); two are added only when asked for or when there is
+data for them: "runs" with --run, and "self_consistency" when the store holds blind repeats
+(judging with --repeat): per labeller, agreement of the repeat with the first judgment, its
+quadratic kappa, the mean shift (repeat - first) and agreement in four slices of time (drift).
+
 With --screen it opens the agreement screen (pairwise matrix, alpha by level and stratum, and the
 disagreements ranked by size, each opening to the query, text and every labeller's grade).
 
@@ -67,7 +72,7 @@ def load(args: argparse.Namespace):  # noqa: ANN201
 def run(args: argparse.Namespace) -> int:
     from goldset_tui.agreement.markdown import to_markdown
     from goldset_tui.agreement.report import agreement_report, disagreements
-    from goldset_tui.agreement.sources import strata_of
+    from goldset_tui.agreement.sources import self_consistency_of, strata_of
 
     if args.replicates < 0:
         raise InputError(None, "--replicates must be 0 or more")
@@ -84,6 +89,9 @@ def run(args: argparse.Namespace) -> int:
 
         return run_app(lambda: AgreementScreen(data, strata=strata, seed=args.seed, replicates=args.replicates))
     report = agreement_report(data.ratings, data.scale, strata=strata, seed=args.seed, replicates=args.replicates)
+    repeats = self_consistency_of(data)
+    if repeats is not None:
+        report["self_consistency"] = repeats
     if args.run:
         from goldset_tui.agreement.runs import runs_by_labeller
 

@@ -191,3 +191,24 @@ def test_run_scored_against_each_labeller_and_consensus_matches_pytrec_eval(stor
         per_query = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut_10", "map"}).evaluate(run)
         assert rows[name]["nDCG@10"] == pytest.approx(np.mean([v["ndcg_cut_10"] for v in per_query.values()]))
         assert rows[name]["AP"] == pytest.approx(np.mean([v["map"] for v in per_query.values()]))
+
+
+def test_self_consistency_from_blind_repeats_in_the_store(store, capsys) -> None:
+    from goldset_tui.model import Judgment
+
+    project = Project.open(store)
+    firsts = {d: g for d, g in zip(DOCS["q1"], GRADES["ann"]["q1"])}
+    again = {"api-keys/rotation": 3, "security/credential-rotation-policy": 1, "sdk/auth#refreshing-keys": 2, "billing/invoices": 1}
+    with project.writer("ann") as writer:
+        for position, (doc, grade) in enumerate(again.items()):
+            writer.record(Judgment("ann", "q1", doc, grade, f"2026-01-05T17:0{position}:00Z", 4.0, position, kind="repeat"))
+    report = run_json(capsys, "--store", str(store))
+    # Repeats never overwrite the first judgment: the agreement figures are unchanged.
+    assert report["units"] == 12 and report["pairs"][0]["n"] == 12
+    (ann,) = report["self_consistency"]
+    first, second = [firsts[d] for d in again], list(again.values())
+    assert ann["labeller"] == "ann" and ann["n"] == 4
+    assert ann["agreement"] == pytest.approx(np.mean(np.array(first) == np.array(second)))
+    assert ann["kappa_quadratic"] == pytest.approx(cohen_kappa_score(first, second, labels=[0, 1, 2, 3], weights="quadratic"))
+    assert ann["mean_shift"] == pytest.approx(np.mean(np.array(second) - np.array(first)))
+    assert ann["agreement_by_time"] == [1.0, 0.0, 1.0, 0.0]
