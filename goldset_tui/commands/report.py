@@ -48,6 +48,7 @@ def add_input_arguments(p: argparse.ArgumentParser, *, runs_required: bool = Tru
     """Arguments shared with `goldset review`."""
     p.add_argument("--qrels", required=runs_required, metavar="Q",
                    help="TREC qrels file, or a goldset store folder (its judgments become the qrels)")
+    p.add_argument("--labeller", help="with a store as --qrels: whose judgments are the qrels")
     p.add_argument("--run", action="append", default=[], metavar="NAME=PATH",
                    help="a TREC run, repeatable; NAME defaults to the file name")
     p.add_argument("--strata", required=runs_required, metavar="FILE",
@@ -75,14 +76,15 @@ def parse_run_spec(spec: str) -> tuple[str, Path]:
     return name.strip(), Path(path)
 
 
-def read_qrels_arg(value: str) -> pl.DataFrame:
+def read_qrels_arg(value: str, labeller: str | None = None) -> pl.DataFrame:
     path = Path(value)
     if path.is_dir():
         try:
             from goldset_tui.store.project import Project
         except ImportError:
             raise InputError(path, "is a folder, and this build cannot read goldset stores") from None
-        qrels = Project.open(path).qrels()
+        project = Project.open(path)
+        qrels = project.qrels(labeller if labeller in project.labellers() else None)
         if qrels.height == 0:
             raise InputError(path, "the store holds no judgments yet")
         return qrels
@@ -109,7 +111,7 @@ def load_inputs(args: argparse.Namespace) -> ReportInputs:
     _check_metric(args.metric)
     manifest = getattr(args, "sampling_manifest", None)
     return ReportInputs(
-        qrels=read_qrels_arg(args.qrels), runs=runs, strata=read_strata(args.strata),
+        qrels=read_qrels_arg(args.qrels, getattr(args, "labeller", None)), runs=runs, strata=read_strata(args.strata),
         traffic=read_traffic(args.traffic) if args.traffic else None, metric=args.metric,
         seed=args.seed, samples=args.samples, fuse=not args.no_fusion,
         sampling_manifest=Path(manifest) if manifest else None,

@@ -36,7 +36,6 @@ examples:
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_input_arguments(p, runs_required=False)
     p.add_argument("--store", metavar="DIR", help="goldset store: judge missing pairs into it; alone, review it")
-    p.add_argument("--labeller", help="who judges the missing pairs (and whose judgments are the qrels)")
     p.add_argument("--corpus", metavar="FILE", help="document texts (BEIR corpus.jsonl or doc_id,text table)")
     p.add_argument("--topics", metavar="FILE", help="query texts (BEIR queries.jsonl or TSV qid<TAB>text)")
     p.add_argument("--sampling-manifest", metavar="FILE", help="sampling manifest whose [[closure]] checks to show")

@@ -142,6 +142,9 @@ def _warnings(report: Report, strata: pl.DataFrame, traffic: pl.DataFrame | None
     small = report.table.filter(pl.col("small")).get_column("stratum").unique(maintain_order=True).to_list()
     if small:
         out.append(f"under {SMALL_STRATUM} queries, read as counts of failures, not as rates: " + ", ".join(small))
+    unevaluated = strata.join(report.scores.select("query_id").unique(), on="query_id", how="anti").height
+    if unevaluated:
+        out.append(f"{unevaluated} query id(s) in the strata file are not evaluated (not in the qrels, or no relevant document)")
     empty = empty_strata(strata, report.scores, traffic)
     if empty:
         out.append("strata without evaluated queries: " + ", ".join(empty))
