@@ -24,6 +24,7 @@ import json
 import os
 import re
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -89,7 +90,15 @@ def load_pool(
 ) -> Pool:
     """Read ``path`` (flat or nested), fill texts from ``corpus``, validate everything."""
     p = check_file(path)
-    scale = scale or GradeScale()
+    # hashlib releases the GIL on large buffers: hash while Polars reads.
+    with ThreadPoolExecutor(max_workers=1) as pool_hasher:
+        digest = pool_hasher.submit(file_sha256, p)
+        pool = _load(p, corpus, scale or GradeScale())
+        pool.sha256 = digest.result()
+    return pool
+
+
+def _load(p: Path, corpus: str | Path | None, scale: GradeScale) -> Pool:
     where_kind = "line"
     prior = None
     meta: dict[str, dict[str, Any]] = {}
@@ -99,15 +108,13 @@ def load_pool(
     else:
         rows, where_kind = _read_flat(p, has_corpus=corpus is not None)
         shape = "flat"
-    _check_values(p, rows, where_kind, ("query_id", "doc_id", "query"))
-    _check_duplicates(p, rows, where_kind)
-    _check_query_consistency(p, rows, where_kind)
-    _check_systems_ranks(p, rows, where_kind)
+    _validate(p, rows, where_kind)
     if corpus is not None:
         rows = _fill_from_corpus(rows, Path(corpus))
-    _check_texts(p, rows, where_kind, corpus)
+    if rows.select(_blank("text").any()).item():
+        _check_texts(p, rows, where_kind, corpus)
     frame = rows.select(list(FRAME_SCHEMA))
-    return Pool(path=p, sha256=file_sha256(p), frame=frame, prior=prior, meta=meta, shape=shape)
+    return Pool(path=p, sha256="", frame=frame, prior=prior, meta=meta, shape=shape)
 
 
 def file_sha256(path: Path) -> str:
@@ -365,6 +372,35 @@ class _QueryObject:
 # --- checks shared by both shapes ----------------------------------------------------------------
 
 
+def _blank(col: str) -> pl.Expr:
+    return pl.col(col).is_null() | (pl.col(col).str.strip_chars() == "")
+
+
+def _validate(p: Path, rows: pl.DataFrame, kind: str) -> None:
+    """Every check at once as cheap yes/no aggregates (one pass, in parallel); only a check that
+    fails pays for finding and naming the first offending row."""
+    flags = rows.select(
+        pl.any_horizontal(_blank(c) for c in ("query_id", "doc_id", "query")).any().alias("values"),
+        pl.struct(list(POOL_KEY)).is_duplicated().any().alias("duplicates"),
+        (
+            (pl.col("query").n_unique().over("query_id") > 1) | (pl.col("stratum").n_unique().over("query_id") > 1)
+        ).any().alias("consistency"),
+        _list_problems().any().alias("lists"),
+    ).row(0, named=True)
+    if flags["values"]:
+        _check_values(p, rows, kind, ("query_id", "doc_id", "query"))
+    if flags["duplicates"]:
+        _check_duplicates(p, rows, kind)
+    if flags["consistency"]:
+        _check_query_consistency(p, rows, kind)
+    if flags["lists"]:
+        _check_systems_ranks(p, rows, kind)
+
+
+def _list_problems() -> pl.Expr:
+    return pl.any_horizontal(expr for _, expr, _ in _LIST_CHECKS).fill_null(False)
+
+
 def _where(rows: pl.DataFrame, i: int, kind: str) -> dict[str, int]:
     return {kind: int(rows.get_column(_WHERE)[i])}
 
@@ -414,16 +450,18 @@ def _check_query_consistency(p: Path, rows: pl.DataFrame, kind: str) -> None:
             )
 
 
+_BOTH_LISTS = pl.col("systems").is_not_null() & pl.col("ranks").is_not_null()
+_LIST_CHECKS = [
+    ("ranks", _BOTH_LISTS & (pl.col("systems").list.len() != pl.col("ranks").list.len()),
+     "systems and ranks have different lengths"),
+    ("ranks", pl.col("ranks").list.min().fill_null(1) < 1, "ranks start at 1"),
+    ("systems", pl.col("systems").list.n_unique() != pl.col("systems").list.len(),
+     "a system is listed twice for one candidate"),
+]
+
+
 def _check_systems_ranks(p: Path, rows: pl.DataFrame, kind: str) -> None:
-    both = pl.col("systems").is_not_null() & pl.col("ranks").is_not_null()
-    problems = [
-        ("ranks", both & (pl.col("systems").list.len() != pl.col("ranks").list.len()),
-         "systems and ranks have different lengths"),
-        ("ranks", pl.col("ranks").list.min().fill_null(1) < 1, "ranks start at 1"),
-        ("systems", pl.col("systems").list.n_unique() != pl.col("systems").list.len(),
-         "a system is listed twice for one candidate"),
-    ]
-    for col, expr, message in problems:
+    for col, expr, message in _LIST_CHECKS:
         bad = rows.select(expr.fill_null(False)).to_series()
         if bad.any():
             i = int(bad.arg_max())

@@ -1,0 +1,160 @@
+"""Benchmark: `goldset pool` over 4 TREC runs of 7,000 queries x 1,000 documents (28 million lines).
+
+    .venv/bin/python bench/build_pool.py                       # full size (about 1 GB of runs)
+    .venv/bin/python bench/build_pool.py --queries 700         # a tenth, while developing
+
+Runs are generated once (seeded) into --dir: each query has 1,500 documents with a latent
+relevance; each system scores them latent + its own noise, keeps its top 1,000 and rounds scores
+to two decimals, so the runs overlap at the top the way real systems do and are full of ties.
+
+Peer: a straightforward plain-Python pooler (dicts, `str.split`, `sorted`), the kind of script
+people write before reaching for a tool; trectools is not installed. Both write a CSV pool; the
+benchmark checks they produce the same union, systems and ranks, then prints medians of
+--repeat runs, each in a fresh process (peak memory = that process's ru_maxrss).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SYSTEMS = ("bm25", "bm25_synonyms", "dense_e5", "hybrid_rrf")
+
+GOLDSET_CHILD = r"""
+import json, resource, sys, time, io, contextlib
+from goldset_tui.cli import main
+argv = json.loads(sys.argv[1])
+start = time.perf_counter()
+with contextlib.redirect_stdout(io.StringIO()):
+    status = main(argv)
+seconds = time.perf_counter() - start
+assert status == 0, status
+print(json.dumps({"seconds": seconds, "peak_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
+"""
+
+# The peer: what a careful person writes in plain Python. trec_eval order: score descending,
+# ties by doc id descending (sorting (score, doc) pairs in reverse does exactly that).
+PYTHON_CHILD = r"""
+import json, resource, sys, time
+from collections import defaultdict
+runs, depth, topics_path, out = json.loads(sys.argv[1])
+start = time.perf_counter()
+topics = [line.split("\t", 1)[0] for line in open(topics_path, encoding="utf-8") if line.strip()]
+pool = defaultdict(dict)   # qid -> doc -> [(system, rank)]
+for name, path in runs:
+    per_query = defaultdict(list)
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            qid, _, doc, _, score, _ = line.split()
+            per_query[qid].append((float(score), doc))
+    for qid, docs in per_query.items():
+        docs.sort(reverse=True)
+        for rank, (_, doc) in enumerate(docs[:depth], start=1):
+            pool[qid].setdefault(doc, []).append((name, rank))
+with open(out, "w", encoding="utf-8") as fh:
+    fh.write("query_id,doc_id,systems,ranks\n")
+    for qid in topics:
+        for doc, hits in pool.get(qid, {}).items():
+            fh.write(f"{qid},{doc},{';'.join(s for s, _ in hits)},{';'.join(str(r) for _, r in hits)}\n")
+seconds = time.perf_counter() - start
+print(json.dumps({"seconds": seconds, "peak_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
+"""
+
+
+def generate(directory: Path, queries: int, docs: int, seed: int = 11) -> tuple[list[Path], Path]:
+    import numpy as np
+    import polars as pl
+
+    stem = f"{queries}x{docs}"
+    runs = [directory / f"{name}_{stem}.run" for name in SYSTEMS]
+    topics = directory / f"topics_{queries}.tsv"
+    if topics.exists() and all(p.exists() for p in runs):
+        return runs, topics
+    rng = np.random.default_rng(seed)
+    universe = docs * 3 // 2
+    latent = rng.normal(size=(queries, universe))
+    qids = np.repeat(np.arange(queries), docs)
+    for noise, path in zip((0.6, 0.7, 0.9, 0.5), runs):
+        scores = np.round(latent + noise * rng.normal(size=latent.shape), 2)
+        top = np.argpartition(-scores, docs - 1, axis=1)[:, :docs]
+        chosen = np.take_along_axis(scores, top, axis=1)
+        doc_numbers = (np.arange(queries)[:, None] * universe + top).ravel()
+        frame = pl.DataFrame({"q": qids, "d": doc_numbers, "s": chosen.ravel()}).select(
+            pl.format("q{}", "q").alias("qid"),
+            pl.lit("Q0").alias("q0"),
+            pl.format("doc{}", "d").alias("doc"),
+            pl.lit(0).alias("rank"),  # the rank column is ignored by trec_eval, so by pooling too
+            pl.col("s").alias("score"),
+            pl.lit(path.name.split("_")[0]).alias("tag"),
+        )
+        frame.write_csv(path, separator=" ", include_header=False)
+    topics.write_text("".join(f"q{q}\tquery number {q}\n" for q in range(queries)), encoding="utf-8")
+    return runs, topics
+
+
+def measure(child: str, payload: list | dict, repeat: int) -> dict:
+    runs = []
+    for _ in range(repeat):
+        out = subprocess.run([sys.executable, "-c", child, json.dumps(payload)], capture_output=True, text=True, cwd=ROOT)
+        if out.returncode:
+            raise SystemExit(out.stderr)
+        runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    return {"seconds": statistics.median(r["seconds"] for r in runs), "peak_mb": statistics.median(r["peak_kb"] for r in runs) / 1024}
+
+
+def same_pool(ours: Path, peer: Path) -> bool:
+    import polars as pl
+
+    def key(path: Path) -> set:
+        frame = pl.read_csv(path, infer_schema=False).select("query_id", "doc_id", "systems", "ranks")
+        return set(frame.rows())
+
+    return key(ours) == key(peer)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--queries", type=int, default=7_000)
+    parser.add_argument("--docs", type=int, default=1_000)
+    parser.add_argument("--depth", type=int, nargs="+", default=[20, 100])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()) / "goldset-bench")
+    parser.add_argument("--generate-only", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    args.dir.mkdir(parents=True, exist_ok=True)
+    if args.generate_only:
+        generate(args.dir, args.queries, args.docs)
+        return
+    # Generate in another process so this one stays small: Linux carries a parent's peak RSS
+    # into the children it forks.
+    subprocess.run([sys.executable, __file__, "--generate-only", *sys.argv[1:]], check=True)
+    runs, topics = generate(args.dir, args.queries, args.docs)
+    lines = args.queries * args.docs
+    size = sum(p.stat().st_size for p in runs) / 2**20
+    print(f"{len(runs)} runs x {args.queries:,} queries x {args.docs:,} documents = {len(runs) * lines:,} lines ({size:,.0f} MB)")
+    print(f"median of {args.repeat} runs, each in a fresh process; peak = ru_maxrss")
+    header = f"{'depth':>5} {'tool':<24} {'seconds':>8} {'x goldset':>9} {'peak MB':>8} {'pool rows':>10}"
+    print(header)
+    print("-" * len(header))
+    for depth in args.depth:
+        ours_out = args.dir / f"pool_goldset_{depth}.csv"
+        peer_out = args.dir / f"pool_python_{depth}.csv"
+        argv = ["pool", *[a for name, p in zip(SYSTEMS, runs) for a in ("--run", f"{name}={p}")],
+                "--depth", str(depth), "--topics", str(topics), "-o", str(ours_out)]
+        ours = measure(GOLDSET_CHILD, argv, args.repeat)
+        peer = measure(PYTHON_CHILD, [[[n, str(p)] for n, p in zip(SYSTEMS, runs)], depth, str(topics), str(peer_out)], args.repeat)
+        if not same_pool(ours_out, peer_out):
+            raise SystemExit(f"depth {depth}: goldset and the plain-Python peer disagree on the pool")
+        rows = sum(1 for _ in ours_out.open()) - 1
+        for name, m in (("goldset pool", ours), ("plain Python (dicts)", peer)):
+            print(f"{depth:>5} {name:<24} {m['seconds']:>8.2f} {m['seconds'] / ours['seconds']:>9.2f} {m['peak_mb']:>8.0f} {rows:>10,}")
+
+
+if __name__ == "__main__":
+    main()

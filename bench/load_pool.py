@@ -1,0 +1,136 @@
+"""Benchmark: load and validate a 1,000,000-row pool (25,000 queries x 40 candidates).
+
+    .venv/bin/python bench/load_pool.py                      # full size (about 0.6 GB of text)
+    .venv/bin/python bench/load_pool.py --queries 2500       # a tenth, while developing
+
+The pool is generated once (seeded) into --dir as Parquet and CSV, texts 300-800 characters of
+word-like tokens, each document's text distinct so Parquet cannot dictionary-encode it away.
+Every measurement runs in a fresh Python process, so its peak memory (ru_maxrss) is its own;
+the floor is a plain `pl.read_parquet` / `pl.read_csv` of the same file, which reads but checks
+nothing. Prints medians of --repeat runs and the ratio to the floor.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+CHILD = r"""
+import json, resource, sys, time
+import polars as pl
+method, path = sys.argv[1], sys.argv[2]
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+start = time.perf_counter()
+if method == "goldset load_pool":
+    from goldset_tui.io.pools import load_pool
+    rows = load_pool(path).frame.height
+elif path.endswith(".parquet"):
+    rows = pl.read_parquet(path).height
+else:
+    rows = pl.read_csv(path, infer_schema=False).height
+seconds = time.perf_counter() - start
+print(json.dumps({"seconds": seconds, "rows": rows, "peak_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, "base_kb": base}))
+"""
+
+
+def generate(directory: Path, queries: int, candidates: int, seed: int = 7) -> dict[str, Path]:
+    import numpy as np
+    import polars as pl
+
+    stem = f"pool_{queries}x{candidates}"
+    paths = {"parquet": directory / f"{stem}.parquet", "csv": directory / f"{stem}.csv"}
+    if all(p.exists() for p in paths.values()):
+        return paths
+    rng = np.random.default_rng(seed)
+    n = queries * candidates
+    words = np.array(
+        ["".join(rng.choice(list("abcdefghijklmnopqrstuvwxyz"), size=k)) for k in rng.integers(2, 11, size=5000)]
+    )
+    # One long run of words; each text is a slice of it at a random offset (distinct texts).
+    buffer = " ".join(words[rng.integers(0, len(words), size=2_000_000)])
+    lengths = rng.integers(300, 801, size=n)
+    offsets = rng.integers(0, len(buffer) - 801, size=n)
+    texts = [buffer[o : o + k] for o, k in zip(offsets.tolist(), lengths.tolist())]
+    qidx = np.repeat(np.arange(queries), candidates)
+    systems_pool = ["bm25", "bm25_synonyms", "dense_e5", "hybrid_rrf"]
+    n_sys = rng.integers(1, 5, size=n)
+    frame = pl.DataFrame(
+        {
+            "query_id": [f"q{q:06d}" for q in qidx.tolist()],
+            "query": [f"how do i configure feature {q} in the api" for q in qidx.tolist()],
+            "doc_id": [f"doc/{d:08d}" for d in rng.integers(0, 50_000_000, size=n).tolist()],
+            "text": texts,
+            "title": [f"Title {i % 9973}" for i in range(n)],
+            "stratum": [("howto", "navigational", "error", "entity_attr", "migration", "tail")[q % 6] for q in qidx.tolist()],
+            "systems": [systems_pool[:k] for k in n_sys.tolist()],
+            "ranks": [list(range(1, k + 1)) for k in n_sys.tolist()],
+        }
+    )
+    # doc ids drawn at random may repeat within a query: make them unique per query.
+    frame = frame.with_columns(
+        (pl.col("doc_id") + "-" + pl.int_range(pl.len()).over("query_id").cast(pl.Utf8)).alias("doc_id")
+    )
+    frame.write_parquet(paths["parquet"])
+    frame.with_columns(pl.col("systems").list.join(";"), pl.col("ranks").cast(pl.List(pl.Utf8)).list.join(";")).write_csv(
+        paths["csv"]
+    )
+    return paths
+
+
+def measure(method: str, path: Path, repeat: int) -> dict:
+    runs = []
+    for _ in range(repeat):
+        out = subprocess.run(
+            [sys.executable, "-c", CHILD, method, str(path)], capture_output=True, text=True, cwd=ROOT, check=True
+        )
+        runs.append(json.loads(out.stdout))
+    return {
+        "seconds": statistics.median(r["seconds"] for r in runs),
+        "peak_mb": statistics.median(r["peak_kb"] for r in runs) / 1024,
+        "base_mb": statistics.median(r["base_kb"] for r in runs) / 1024,
+        "rows": runs[0]["rows"],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--queries", type=int, default=25_000)
+    parser.add_argument("--candidates", type=int, default=40)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()) / "goldset-bench")
+    parser.add_argument("--generate-only", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    args.dir.mkdir(parents=True, exist_ok=True)
+    if args.generate_only:
+        generate(args.dir, args.queries, args.candidates)
+        return
+    # Generate in another process: Linux carries a parent's peak RSS into the children it
+    # forks, so this process must stay small for the children's ru_maxrss to be their own.
+    subprocess.run([sys.executable, __file__, "--generate-only", *sys.argv[1:]], check=True)
+    paths = generate(args.dir, args.queries, args.candidates)  # already there: just the paths
+    print(f"pool: {args.queries:,} queries x {args.candidates} candidates = {args.queries * args.candidates:,} rows")
+    for fmt, path in paths.items():
+        print(f"  {fmt}: {path} ({path.stat().st_size / 2**20:,.0f} MB)")
+    print(f"median of {args.repeat} runs, each in a fresh process; peak = ru_maxrss, base = after importing polars")
+    header = f"{'file':<8} {'method':<28} {'seconds':>8} {'x floor':>8} {'peak MB':>8} {'base MB':>8}"
+    print(header)
+    print("-" * len(header))
+    for fmt, path in paths.items():
+        floor_name = f"pl.read_{'parquet' if fmt == 'parquet' else 'csv'} (floor)"
+        floor = measure(floor_name, path, args.repeat)
+        ours = measure("goldset load_pool", path, args.repeat)
+        assert ours["rows"] == floor["rows"]
+        for name, m in ((floor_name, floor), ("goldset load_pool", ours)):
+            ratio = m["seconds"] / floor["seconds"]
+            print(f"{fmt:<8} {name:<28} {m['seconds']:>8.2f} {ratio:>8.2f} {m['peak_mb']:>8.0f} {m['base_mb']:>8.0f}")
+
+
+if __name__ == "__main__":
+    main()
