@@ -86,20 +86,23 @@ def parse_counts(values: pl.Series, path: Path, fmt: str, column: str = "count")
 def count_distinct(log: pl.DataFrame) -> tuple[pl.DataFrame, int]:
     """Distinct normalised queries with ``query, count, spelling``, sorted by count desc, query.
 
-    Returns the frame and how many blank entries were dropped (a blank query is no query).
+    Returns the frame and how many blank occurrences were dropped (a blank query is no query).
     """
-    forms = log.select(
-        normalise(pl.col("raw")).alias("query"),
-        collapse(pl.col("raw")).alias("spelling"),
-        pl.col("count"),
+    # Normalise each distinct raw string once: a log repeats its head queries thousands of times.
+    raw = log.group_by("raw").agg(pl.col("count").sum())
+    forms = raw.select(collapse(pl.col("raw")).alias("spelling"), pl.col("count")).with_columns(
+        pl.col("spelling").str.to_lowercase().alias("query")
     )
     blank = forms.filter(pl.col("query").is_null() | (pl.col("query") == ""))
     forms = forms.filter(pl.col("query").is_not_null() & (pl.col("query") != ""))
     per_spelling = forms.group_by("query", "spelling").agg(pl.col("count").sum())
     distinct = (
-        per_spelling.sort(["query", "count", "spelling"], descending=[False, True, False])
-        .group_by("query", maintain_order=True)
-        .agg(pl.col("count").sum(), pl.col("spelling").first())
+        per_spelling.group_by("query")
+        .agg(
+            pl.col("count").sum(),
+            # The most frequent spelling; ties to the smallest string, so the choice is deterministic.
+            pl.col("spelling").sort_by(["count", "spelling"], descending=[True, False]).first(),
+        )
         .sort(["count", "query"], descending=[True, False])
     )
-    return distinct, blank.height
+    return distinct, int(blank.get_column("count").sum() or 0)

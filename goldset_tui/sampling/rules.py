@@ -62,10 +62,15 @@ Rule = Callable[[str, "frozenset[str] | None"], str]
 
 def classify_frame(spellings: pl.Series, vocab: frozenset[str] | None) -> pl.Series:
     """The stratum of each spelling (a ``str`` Series), by seed 004's rules, vectorised."""
-    frame = pl.DataFrame({"spelling": spellings.cast(pl.Utf8)}).with_row_index("row")
+    frame = pl.DataFrame({"spelling": spellings.cast(pl.Utf8)}).with_columns(
+        pl.col("spelling").str.replace_all(r"\s+", " ").str.strip_chars()
+    ).with_row_index("row")
+    # One row per token with its position; the per-token tests run on whole columns, and the
+    # group_by only counts and ORs plain booleans (much faster than expressions inside agg).
     tokens = (
         frame.select("row", pl.col("spelling").str.split(" ").alias("token"))
-        .explode("token")
+        .with_columns(pl.int_ranges(pl.col("token").list.len()).alias("pos"))
+        .explode("token", "pos")
         .filter(pl.col("token").is_not_null() & (pl.col("token") != ""))
         .with_columns(pl.col("token").str.to_lowercase().str.strip_chars(EDGE_PUNCTUATION).alias("word"))
     )
@@ -73,13 +78,17 @@ def classify_frame(spellings: pl.Series, vocab: frozenset[str] | None) -> pl.Ser
     if vocab is not None:
         vocab_series = pl.Series("vocab", sorted(vocab), dtype=pl.Utf8)
         misspelled = pl.col("word").str.contains(_ALPHA) & ~pl.col("word").is_in(vocab_series.implode())
-    per_row = tokens.group_by("row").agg(
+    flags = tokens.select(
+        "row",
+        pl.col("word").is_in(list(NEGATION)).alias("negated"),
+        misspelled.alias("misspelled"),
+        (pl.col("token").str.contains(_TITLE) & (pl.col("pos") > 0) & (pl.col("token") != "I")).alias("title"),
+    )
+    per_row = flags.group_by("row").agg(
         pl.len().alias("n_tokens"),
-        pl.col("word").is_in(list(NEGATION)).any().alias("negated"),
-        misspelled.any().alias("misspelled"),
-        (pl.col("token").str.contains(_TITLE) & (pl.int_range(pl.len()) > 0) & (pl.col("token") != "I"))
-        .sum()
-        .alias("n_title"),
+        pl.col("negated").any(),
+        pl.col("misspelled").any(),
+        pl.col("title").sum().alias("n_title"),
     )
     joined = frame.join(per_row, on="row", how="left").sort("row")
     stratum = (
