@@ -215,8 +215,19 @@ class Journal:
         if self._fd is None:
             raise ValueError(f"{self.path}: journal is closed")
         line = json.dumps(record, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-        self._write_all(line.encode("utf-8") + b"\n")
-        fsync_fd(self._fd)
+        data = line.encode("utf-8") + b"\n"
+        size = os.fstat(self._fd).st_size
+        try:
+            self._write_all(data)
+            fsync_fd(self._fd)
+        except OSError:
+            # Disk full or an I/O error part-way: cut the partial line off, or the next record
+            # would make it a corrupt line in the middle of the journal. Then report the failure.
+            try:
+                os.ftruncate(self._fd, size)
+            except OSError:
+                pass
+            raise
 
     def truncate(self) -> None:
         """Empty the journal, durably (after its records were saved somewhere else)."""

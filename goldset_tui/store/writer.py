@@ -69,6 +69,7 @@ class JudgmentWriter:
             self.warnings = list(self._journal.warnings)
             remove_stale_tmp(self.parts_dir)
             self._pending: list[dict[str, Any]] = []
+            self._compact_at = COMPACT_EVERY
             self._wrote = False
             numbered, warnings = replay_numbered(self.journal_path)
             self.warnings += warnings
@@ -93,8 +94,14 @@ class JudgmentWriter:
         self._next_seq += 1
         self._wrote = True
         self._pending.append(record)
-        if len(self._pending) >= COMPACT_EVERY:
-            self.compact()
+        if len(self._pending) >= self._compact_at:
+            try:
+                self.compact()
+            except OSError as exc:
+                # The record is already durable; a failed compaction must not turn a successful
+                # save into an error. The journal keeps everything; try again later.
+                self._compact_at = len(self._pending) + COMPACT_EVERY
+                self.warnings.append(f"{self.parts_dir}: compaction failed, will retry: {exc}")
         return seq
 
     @_serialised
@@ -110,6 +117,10 @@ class JudgmentWriter:
             raise InputError(path, f"time spent must be a finite number >= 0, got {j.seconds!r}", column="seconds")
         if j.position is not None and (isinstance(j.position, bool) or not isinstance(j.position, int)):
             raise InputError(path, f"position must be an integer, got {j.position!r}", column="position")
+        if not isinstance(j.time, str):
+            raise InputError(path, f"time must be ISO 8601 text, got {j.time!r}", column="time")
+        if j.note is not None and not isinstance(j.note, str):
+            raise InputError(path, f"a note must be text, got {type(j.note).__name__}", column="note")
         return self._append(
             {
                 "kind": j.kind,
@@ -197,6 +208,7 @@ class JudgmentWriter:
             write_part(self.parts_dir, records_to_frame(numbered, self.journal_path))
             self._journal.truncate()  # only after the part is durable
             self._pending = []
+            self._compact_at = COMPACT_EVERY
         tidy_parts(self.parts_dir)
 
     @property

@@ -156,3 +156,25 @@ def test_lock_false_skips_locking(tmp_path: Path) -> None:
     path = tmp_path / "j.jsonl"
     with Journal(path), Journal(path, lock=False) as second:
         second.append({"seq": 1})
+
+
+def test_a_failed_write_leaves_no_partial_line(tmp_path: Path, monkeypatch) -> None:
+    import errno
+
+    import goldset_tui.store.journal as journal_module
+
+    path = tmp_path / "j.jsonl"
+    real_write = os.write
+    with Journal(path) as journal:
+        journal.append({"seq": 1})
+
+        def half_then_full(fd, data):
+            real_write(fd, bytes(data[: len(data) // 2]))
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        monkeypatch.setattr(journal_module.os, "write", half_then_full)
+        with pytest.raises(OSError):
+            journal.append({"seq": 2, "text": "x" * 100})
+        monkeypatch.setattr(journal_module.os, "write", real_write)
+        journal.append({"seq": 3})
+    assert replay(path) == ([{"seq": 1}, {"seq": 3}], [])

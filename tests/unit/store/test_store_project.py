@@ -437,3 +437,32 @@ def test_concurrent_saves_from_threads_are_serialised(tmp_path: Path) -> None:
     history = project.judgments(history=True)
     assert history["seq"].to_list() == list(range(1, 161))
     assert project.judgments().height == 160
+
+
+def test_a_failed_compaction_does_not_fail_the_save(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(writer_module, "COMPACT_EVERY", 3)
+    project = make(tmp_path)
+    real = writer_module.write_part
+
+    def disk_full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    with project.writer("alice") as w:
+        monkeypatch.setattr(writer_module, "write_part", disk_full)
+        for i in range(4):
+            w.record(J("alice", "q", f"d{i}", 1))  # the third save tries to compact and fails
+        assert any("compaction failed" in warning for warning in w.warnings)
+        assert project.judgments().height == 4  # all in the journal
+        monkeypatch.setattr(writer_module, "write_part", real)
+    assert (project.path / "journal" / "alice.jsonl").read_text() == ""
+    assert project.judgments(history=True)["seq"].to_list() == [1, 2, 3, 4]
+
+
+def test_bad_time_or_note_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    project = make(tmp_path)
+    with project.writer("alice") as w:
+        with pytest.raises(InputError):
+            w.record(Judgment("alice", "q", "d", 1, 12345))  # type: ignore[arg-type]
+        with pytest.raises(InputError):
+            w.record(Judgment("alice", "q", "d", 1, "t", note=7))  # type: ignore[arg-type]
+    assert project.judgments(history=True).height == 0
