@@ -153,3 +153,22 @@ async def _test_help_lists_the_keys(tmp_path: Path) -> None:
         text = screen_text(app)
         assert "spotcheck.agree" in text and "183 of 200" in text
     session.close()
+
+
+def test_the_end_of_the_list_says_so_and_records_nothing_more(tmp_path: Path) -> None:
+    asyncio.run(_test_the_end_of_the_list(tmp_path))
+
+
+async def _test_the_end_of_the_list(tmp_path: Path) -> None:
+    session = open_session(tmp_path)
+    app = GoldsetApp(lambda: SpotCheckScreen(session, sizes={"paraphrase": 25}))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press(*"yyyyyyy")
+        text = screen_text(app)
+        assert "All 7 queries answered" in text and "Agreement 7 of 7" in text
+        await pilot.press("y", "s", "2")
+        assert "nothing left to answer" in screen_text(app)
+        await pilot.press("pagedown")  # the numbers scroll; nothing is recorded
+    session.close()
+    records, _ = replay(session.path)
+    assert len(records) == 7
