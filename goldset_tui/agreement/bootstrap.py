@@ -59,6 +59,7 @@ def bootstrap_alpha(
     """
     profiles, contributions = unit_profiles(ratings)
     n_units = profiles.len()
+    n_profiles = len(contributions)
     if n_units < 2 or replicates < 1:
         return None
     alphas: list[float] = []
@@ -68,18 +69,16 @@ def bootstrap_alpha(
     while done < replicates:
         reps = min(per_chunk, replicates - done)
         drawn = profiles.sample(n=reps * n_units, with_replacement=True, seed=seed * 100_003 + chunk_index)
-        tally = (
-            pl.DataFrame({"profile": drawn})
-            .with_columns(rep=pl.int_range(pl.len(), dtype=pl.Int64) // n_units)
-            .group_by("rep", "profile")
-            .len()
-            .sort("rep", "profile")
-        )
-        for (_rep,), group in tally.group_by("rep", maintain_order=True):
-            o: Coincidence = {}
-            for profile, weight in group.select("profile", "len").iter_rows():
-                for key, v in contributions[profile].items():
-                    o[key] = o.get(key, 0.0) + weight * v
+        # Count (replicate, profile) pairs by sorting one integer code and run-length encoding it:
+        # far cheaper than a hash group-by on millions of rows.
+        code = (pl.int_range(drawn.len(), dtype=pl.Int64, eager=True) // n_units) * n_profiles + drawn
+        runs = code.sort().rle().struct.unnest()
+        per_rep: dict[int, Coincidence] = {}
+        for value, weight in zip(runs.get_column("value").to_list(), runs.get_column("len").to_list()):
+            o = per_rep.setdefault(value // n_profiles, {})
+            for key, v in contributions[value % n_profiles].items():
+                o[key] = o.get(key, 0.0) + weight * v
+        for o in per_rep.values():
             a = alpha_from_coincidences(o, level, grades)
             if a is not None:
                 alphas.append(a)
