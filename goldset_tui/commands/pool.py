@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     from goldset_tui.io.pools import read_topics, write_pool
     from goldset_tui.io.tables import table_format
     from goldset_tui.io.trec import read_run
-    from goldset_tui.pooling import build_pool, pool_sizes
+    from goldset_tui.pooling import build_pool, pool_sizes, top_k
 
     if args.depth < 1:
         raise InputError(None, f"--depth must be at least 1, got {args.depth}")
@@ -92,7 +92,9 @@ def run(args: argparse.Namespace) -> int:
     runs = {}
     for n, (name, path) in enumerate(specs.items(), start=1):
         progress(f"reading run {n}/{len(specs)}: {name} ({path})")
-        runs[name] = read_run(path)
+        # Keep only each run's top K as it is read, so memory holds one whole run at a time.
+        # read_run's rank is already trec_eval's order (score desc, doc id desc), so no re-sort.
+        runs[name] = top_k(read_run(path).select("query_id", "doc_id", "rank"), args.depth)
     progress("pooling")
     pool = build_pool(runs, args.depth)
     pool, skipped, empty = _restrict_to_topics(pool, topics)
