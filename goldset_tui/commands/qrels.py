@@ -17,7 +17,8 @@ ORDER = 40
 HELP = "export judgments from a store as TREC qrels (or CSV/Parquet)"
 DESCRIPTION = """\
 Export the judgments in a store: the latest grade of every judged (query, document) pair; a
-re-judged pair counts once with its last grade, an undone one not at all.
+re-judged pair counts once with its last grade; undoing a grade brings back the one before it, or
+leaves the pair unjudged.
 
 TREC qrels by default (`qid 0 docid grade`, one line per judged pair, sorted by query then
 document, numeric ids in numeric order), ready for trec_eval, pytrec_eval, ir_measures or
@@ -28,7 +29,10 @@ standard output.
 A store with several labellers needs --labeller NAME (the command lists them), or --consensus
 for the adjudicated consensus.
 
+--pool POOL exports the default store that `goldset judge POOL` uses (no --store needed).
+
 examples:
+  goldset qrels --pool pool.parquet -o docs.qrels
   goldset qrels --store ~/stores/docs-pool -o docs.qrels
   goldset qrels --store ~/stores/docs-pool --labeller alice --format csv > alice.csv
   goldset qrels --store ~/stores/docs-pool --consensus -o consensus.qrels
@@ -38,7 +42,9 @@ FORMATS = ("trec", "csv", "parquet")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--store", required=True, metavar="DIR", help="the project folder holding the judgments")
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--store", metavar="DIR", help="the project folder holding the judgments")
+    where.add_argument("--pool", metavar="POOL", help="use the default store of this pool file (as `goldset judge POOL`)")
     who = parser.add_mutually_exclusive_group()
     who.add_argument("--labeller", metavar="NAME", help="export this labeller's judgments")
     who.add_argument(
@@ -99,7 +105,15 @@ def run(args: argparse.Namespace) -> int:
     from goldset_tui.store.files import atomic_write_bytes
     from goldset_tui.store.frames import sort_pairs
 
-    project = Project.open(args.store)
+    if args.store is None:
+        from goldset_tui.store import default_store_for
+
+        store = default_store_for(args.pool)
+        if not store.exists():
+            raise InputError(args.pool, f"no judgments for this pool yet (no store at {store}); give --store DIR")
+    else:
+        store = Path(args.store)
+    project = Project.open(store)
     fmt = choose_format(args.format, args.output)
     if fmt == "parquet" and not args.output:
         raise InputError(None, "Parquet is binary: give -o FILE")

@@ -123,3 +123,17 @@ def test_consensus_is_delegated(tmp_path: Path, capsys, monkeypatch, consensus_m
     monkeypatch.setattr(consensus_module, "consensus_qrels", consensus_qrels)
     assert main(["qrels", "--store", str(project.path), "--consensus"]) == 0
     assert capsys.readouterr().out == "a 0 y 2\nb 0 x 1\n" and seen == [project.path]
+
+
+def test_pool_option_finds_the_default_store(tmp_path: Path, capsys) -> None:
+    from goldset_tui.store import default_store_for
+
+    pool = tmp_path / "pool.jsonl"
+    pool.write_text('{"query_id": "q1"}\n')
+    assert main(["qrels", "--pool", str(pool)]) == 2
+    assert "no judgments for this pool yet" in capsys.readouterr().err
+    project = Project.create(default_store_for(pool), pool_path=pool, pool_sha256=sha256_file(pool))
+    with project.writer("alice") as w:
+        w.record(Judgment("alice", "q1", "d1", 2, "2026-01-01T00:00:00Z"))
+    assert main(["qrels", "--pool", str(pool)]) == 0
+    assert capsys.readouterr().out == "q1 0 d1 2\n"
