@@ -68,11 +68,10 @@ def parse_counts(values: pl.Series, path: Path, fmt: str, column: str = "count")
     """Whole numbers >= 1, or an InputError naming the first bad line."""
     if values.dtype.is_float():
         # JSON and Parquet may hold 3.0 for 3: whole floats are fine, 2.5 is not.
-        whole = values.is_not_null() & values.is_finite() & (values == values.floor())
-        parsed = pl.when(whole).then(values).otherwise(None).cast(pl.Int64, strict=False)
+        whole = values.is_finite() & (values == values.floor())
+        parsed = values.cast(pl.Int64, strict=False).zip_with(whole.fill_null(False), pl.Series([None], dtype=pl.Int64))
     else:
         parsed = values.cast(pl.Utf8).str.strip_chars().cast(pl.Int64, strict=False)
-    parsed = pl.select(parsed).to_series() if isinstance(parsed, pl.Expr) else parsed
     bad = parsed.is_null() | (parsed < 1)
     if bad.any():
         first = int(bad.arg_max())
