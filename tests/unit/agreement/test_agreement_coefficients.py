@@ -9,6 +9,8 @@ import krippendorff
 import numpy as np
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa as sm_fleiss
 
@@ -197,3 +199,32 @@ def test_bootstrap_interval_agrees_with_a_naive_bootstrap_using_the_krippendorff
 
 def test_bootstrap_none_when_too_few_units() -> None:
     assert bootstrap_alpha(long_frame([[1], [2]]), replicates=20) is None
+
+
+@st.composite
+def reliability_data(draw):
+    raters = draw(st.integers(2, 5))
+    units = draw(st.integers(2, 25))
+    lo = draw(st.integers(-3, 2))
+    hi = draw(st.integers(lo + 1, lo + 6))
+    cell = st.one_of(st.none(), st.integers(lo, hi))
+    rows = draw(st.lists(st.lists(cell, min_size=units, max_size=units), min_size=raters, max_size=raters))
+    return [[NAN if v is None else float(v) for v in row] for row in rows], list(range(lo, hi + 1))
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # the package divides 0 by 0 on constant data
+@settings(max_examples=60, deadline=None)
+@given(reliability_data())
+def test_alpha_property_matches_krippendorff_package(case) -> None:
+    matrix, grades = case
+    frame = long_frame(matrix)
+    for level in co.LEVELS:
+        ours = co.krippendorff_alpha(frame, level, grades)
+        try:
+            theirs = krippendorff.alpha(np.array(matrix), level_of_measurement=level, value_domain=grades)
+        except (ValueError, ZeroDivisionError):
+            theirs = NAN  # the package refuses data with fewer than two pairable values or one value
+        if ours is None:
+            assert theirs is None or math.isnan(theirs) or not math.isfinite(theirs)
+        else:
+            assert ours == pytest.approx(theirs, abs=1e-9)

@@ -212,3 +212,34 @@ def test_self_consistency_from_blind_repeats_in_the_store(store, capsys) -> None
     assert ann["kappa_quadratic"] == pytest.approx(cohen_kappa_score(first, second, labels=[0, 1, 2, 3], weights="quadratic"))
     assert ann["mean_shift"] == pytest.approx(np.mean(np.array(second) - np.array(first)))
     assert ann["agreement_by_time"] == [1.0, 0.0, 1.0, 0.0]
+
+
+def test_one_labeller_is_not_enough(tmp_path, capsys) -> None:
+    a = tmp_path / "a.qrels"
+    a.write_text("q 0 d 1\n")
+    assert main(["agreement", "--qrels", f"a={a}"]) == 2
+    assert "at least two labellers" in capsys.readouterr().err
+    assert main(["agreement", "--qrels", f"a={a}", "--qrels", f"a={a}"]) == 2
+    assert "given twice" in capsys.readouterr().err
+
+
+def test_not_a_store_and_store_scale_checks(tmp_path, store, capsys) -> None:
+    assert main(["agreement", "--store", str(tmp_path)]) == 2
+    assert "not a goldset store" in capsys.readouterr().err
+    assert main(["adjudicate", "--store", str(tmp_path), "--labeller", "dee"]) == 2
+    assert "not a goldset store" in capsys.readouterr().err
+    assert main(["agreement", "--store", str(store), "--scale", "0-2"]) == 2
+    assert "outside the scale 0-2" in capsys.readouterr().err
+
+
+def test_wider_declared_scale_changes_weighted_kappa_as_sklearn_does(store, capsys) -> None:
+    narrow = run_json(capsys, "--store", str(store))
+    wide = run_json(capsys, "--store", str(store), "--scale", "0-5")
+    assert wide["scale"] == [0, 5] and len(wide["pairs"][0]["confusion"]) == 6
+    matrix = reliability_matrix()
+    both = ~np.isnan(matrix[0]) & ~np.isnan(matrix[1])
+    a, b = matrix[0][both].astype(int), matrix[1][both].astype(int)
+    assert wide["pairs"][0]["kappa_linear"] == pytest.approx(cohen_kappa_score(a, b, labels=list(range(6)), weights="linear"))
+    assert narrow["pairs"][0]["kappa"] == pytest.approx(wide["pairs"][0]["kappa"])  # unweighted: unused grades add nothing
+    assert [b["threshold"] for b in wide["binary"]] == [1, 2, 3, 4, 5]
+    assert wide["binary"][3]["alpha"] is None  # nobody graded 4 or 5: no variation at that cut-off
