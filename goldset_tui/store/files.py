@@ -6,6 +6,7 @@ place (atomic), and the directory fsynced so the rename itself survives a power 
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import re
@@ -18,6 +19,8 @@ from pathlib import Path
 # (the file size included), which is all an append needs; it is the cheaper call where it exists.
 _datasync = getattr(os, "fdatasync", os.fsync)
 
+_FULLFSYNC = getattr(fcntl, "F_FULLFSYNC", None)
+
 TMP_PREFIX = ".tmp-"
 
 
@@ -27,7 +30,11 @@ def now_iso() -> str:
 
 
 def fsync_fd(fd: int) -> None:
-    _datasync(fd)
+    if _FULLFSYNC is not None:
+        # macOS: fsync() stops at the drive's cache; F_FULLFSYNC reaches the platter/flash.
+        fcntl.fcntl(fd, _FULLFSYNC)
+    else:
+        _datasync(fd)
 
 
 def fsync_dir(path: Path) -> None:
