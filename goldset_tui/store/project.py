@@ -145,6 +145,16 @@ class Project:
         """True when the pool file's bytes differ from the ones the store was made from."""
         return current_sha256 != self.pool_sha256
 
+    def pool_warning(self, current_sha256: str) -> str | None:
+        """The sentence to show when the pool changed since the store was made, else None."""
+        if not self.pool_changed(current_sha256):
+            return None
+        return (
+            f"the pool file {self.pool_path} changed since this store was made (sha256 "
+            f"{self.pool_sha256[:12]}... then, {current_sha256[:12]}... now); judgments are kept by "
+            "(query_id, doc_id), so they still apply to the queries and documents that remain"
+        )
+
     def update_manifest(self, **tables: Any) -> None:
         """Set top-level manifest entries (e.g. ``assignment={"overlap": 0.2, "seed": 7}``),
         atomically, keeping every other table as it is on disk."""

@@ -80,8 +80,10 @@ def test_pool_changed(tmp_path: Path) -> None:
     project = make(tmp_path)
     pool = tmp_path / "pool.jsonl"
     assert not project.pool_changed(sha256_file(pool))
+    assert project.pool_warning(sha256_file(pool)) is None
     pool.write_text('{"query_id": "q2"}\n')
     assert project.pool_changed(sha256_file(pool))
+    assert "changed since this store was made" in project.pool_warning(sha256_file(pool))
 
 
 @pytest.mark.parametrize(
