@@ -24,6 +24,7 @@ import polars as pl
 
 from goldset_tui.agreement.adjudication import load_adjudications
 from goldset_tui.agreement.units import ratings_from_judgments
+from goldset_tui.errors import InputError
 
 UMA = "unanimous-majority-adjudicator"
 MEDIAN = "median"
@@ -169,8 +170,11 @@ def write_provenance(provenance: pl.DataFrame, path: Path) -> None:
     import os
     import tempfile
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".provenance-", suffix=".tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".provenance-", suffix=".tmp")
+    except OSError as exc:
+        raise InputError(path.parent, f"cannot write the provenance file here ({exc.strerror})") from None
     os.close(fd)
     try:
         provenance.write_csv(tmp, separator="\t", null_value="")

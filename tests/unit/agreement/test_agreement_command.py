@@ -243,3 +243,20 @@ def test_wider_declared_scale_changes_weighted_kappa_as_sklearn_does(store, caps
     assert narrow["pairs"][0]["kappa"] == pytest.approx(wide["pairs"][0]["kappa"])  # unweighted: unused grades add nothing
     assert [b["threshold"] for b in wide["binary"]] == [1, 2, 3, 4, 5]
     assert wide["binary"][3]["alpha"] is None  # nobody graded 4 or 5: no variation at that cut-off
+
+
+def test_strata_file_per_query_overrides_the_pool(store, tmp_path, capsys) -> None:
+    strata = tmp_path / "strata.csv"
+    strata.write_text("query_id,stratum\nq1,keys\nq2,keys\n")  # q3 has no stratum here
+    report = run_json(capsys, "--store", str(store), "--strata", str(strata))
+    got = {s["stratum"]: s for s in report["strata"]}
+    assert set(got) == {"keys", "(none)"}
+    assert got["keys"]["n"] == 8 and got["(none)"]["n"] == 4
+    matrix = reliability_matrix()
+    assert got["keys"]["alpha_ordinal"] == pytest.approx(
+        krippendorff.alpha(matrix[:, :8], level_of_measurement="ordinal"), abs=1e-12
+    )
+    bad = tmp_path / "bad.csv"
+    bad.write_text("query,stratum\nq1,keys\n")
+    assert main(["agreement", "--store", str(store), "--strata", str(bad)]) == 2
+    assert "missing required column 'query_id'" in capsys.readouterr().err
