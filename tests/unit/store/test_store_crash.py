@@ -17,6 +17,14 @@ from goldset_tui.store import Project, sha256_file
 from goldset_tui.store.parts import list_parts
 
 CHILD = Path(__file__).with_name("store_child.py")
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def child_env() -> dict[str, str]:
+    # The child imports goldset_tui from this checkout even if it is not installed.
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    return env
 
 
 def make(tmp_path: Path) -> Project:
@@ -27,7 +35,7 @@ def make(tmp_path: Path) -> Project:
 
 def child(project: Project, *args: str) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, str(CHILD), str(project.path), *args], stdout=subprocess.PIPE, text=True
+        [sys.executable, str(CHILD), str(project.path), *args], stdout=subprocess.PIPE, text=True, env=child_env()
     )
 
 
