@@ -108,3 +108,21 @@ async def test_enter_opens_the_pair_with_every_grade_note_and_time_as_literal_te
         await pilot.pause()
         assert isinstance(app.screen, AgreementScreen)
         assert app.is_running  # the markup in the text did not quit the app
+
+
+@synchronously
+async def test_self_consistency_shown_when_the_store_has_repeats(tmp_path) -> None:
+    from goldset_tui.model import Judgment
+    from goldset_tui.store.project import Project
+
+    store = build_example_store(tmp_path / "demo")
+    with Project.open(store).writer("bob") as writer:
+        writer.record(Judgment("bob", "q1", "api-keys/rotation", 2, "2026-01-05T18:00:00Z", kind="repeat"))
+        writer.record(Judgment("bob", "q1", "billing/invoices", 0, "2026-01-05T18:01:00Z", kind="repeat"))
+    app = make_app(from_store(store))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        summary = plain(app.screen.query_one("#agreement-summary", Static))
+        # bob first gave 3 and 0: one of two repeats agrees, shifted down by 0.5 on average.
+        assert "Self-consistency" in summary and "bob 0.500 of 2 (-0.50)" in summary

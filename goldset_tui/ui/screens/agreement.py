@@ -17,7 +17,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from goldset_tui.agreement.details import pair_details
 from goldset_tui.agreement.report import agreement_report, disagreements
-from goldset_tui.agreement.sources import AgreementData
+from goldset_tui.agreement.sources import AgreementData, self_consistency_of
 from goldset_tui.ui.safe import literal
 from goldset_tui.ui.widgets.agreement_detail import PairDetailScreen
 
@@ -98,6 +98,9 @@ class AgreementScreen(Screen[None]):
         report = agreement_report(
             self.data.ratings, self.data.scale, strata=self.strata, seed=self.seed, replicates=self.replicates
         )
+        repeats = self_consistency_of(self.data)
+        if repeats is not None:
+            report["self_consistency"] = repeats
         self.app.call_from_thread(self.show_report, report)
 
     def show_report(self, report: dict) -> None:
@@ -161,5 +164,12 @@ def summary_text(report: dict) -> Text:
             out.append(" ")
             out.append_text(literal(s["stratum"], keep_newlines=False))
             out.append(f" {num(s['alpha_ordinal'])} ({s['n']})\n")
+    if report.get("self_consistency"):
+        out.append("Self-consistency", style="bold")
+        out.append(" repeats agree (shift)\n")
+        for r in report["self_consistency"]:
+            out.append(" ")
+            out.append_text(literal(r["labeller"], keep_newlines=False))
+            out.append(f" {num(r['agreement'])} of {r['n']} ({r['mean_shift']:+.2f})\n")
     out.rstrip()
     return out
