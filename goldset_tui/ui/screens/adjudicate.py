@@ -26,7 +26,9 @@ from goldset_tui.ui.widgets.agreement_detail import PairDetailView
 class AdjudicateScreen(Screen[None]):
     BINDINGS = [
         *[
-            Binding(str(g), f"decide({g})", f"grade {g}", id=f"adjudicate.grade_{g}", tooltip=f"Decide grade {g} and go on")
+            # Hidden from the footer: the decision line names the keys of the store's scale.
+            Binding(str(g), f"decide({g})", f"grade {g}", id=f"adjudicate.grade_{g}", show=False,
+                    tooltip=f"Decide grade {g} and go on")
             for g in range(10)
         ],
         Binding("j,down", "move(1)", "next", id="adjudicate.next", tooltip="Next disagreement"),
@@ -106,7 +108,8 @@ class AdjudicateScreen(Screen[None]):
         current = self.decisions.get((query_id, doc_id))
         if current is None:
             lo, hi = self.data.scale.min, self.data.scale.max
-            out.append(f"Undecided: press {lo}-{hi} to decide.", style="bold")
+            out.append(f"Undecided: press {lo}-{hi} to decide", style="bold")
+            out.append(f" ({', '.join(f'{g} {label}' for g, label in sorted(self.data.scale.labels.items()))}).")
         else:
             grade, who = current
             out.append(f"Decision: {grade} {self.data.scale.labels.get(grade, '')} by ", style="bold")
@@ -146,7 +149,11 @@ class AdjudicateScreen(Screen[None]):
         pair = self.pairs[self.index]
         if pair not in self.decisions:
             return
-        self.writer.decide(*pair, None)
+        try:
+            self.writer.decide(*pair, None)
+        except OSError as exc:
+            self.notify(f"not saved: {exc}", severity="error", timeout=10)
+            return
         del self.decisions[pair]
         self.saved_message = "decision withdrawn (saved)"
         self.refresh_view()
