@@ -131,3 +131,22 @@ def test_sigkill_loses_no_saved_decision_and_resumes(tmux: Tmux, tmp_path: Path,
     tmux.run("respawn-pane", "-k", f"env {' '.join(f'{k}={shlex.quote(v)}' for k, v in env_for(isolated_dirs).items())} {command}")
     shown = tmux.wait_for("Disagreement 2 of 2")  # resumes at the first undecided pair
     assert "1 decided" in shown
+
+
+def test_agreement_screen_in_a_real_terminal(tmux: Tmux, tmp_path: Path, isolated_dirs: Path) -> None:
+    store = build_example_store(tmp_path / "demo")
+    tmux.start(f"{shlex.quote(sys.executable)} -m goldset_tui agreement --store {shlex.quote(str(store))} --screen",
+               env_for(isolated_dirs))
+    shown = tmux.wait_for("Krippendorff's alpha")
+    assert "Disagreements, biggest first (6)" in shown
+    tmux.keys("Enter")
+    shown = tmux.wait_for("grades (spread 3)")
+    # Hostile text is shown literally and did nothing: no link, no colour change, app still running.
+    assert "[@click=app.quit]" in shown and "␛[31mproxy" in shown
+    tmux.keys("Escape")
+    tmux.wait_for("Disagreements, biggest first")
+    tmux.keys("q")
+    deadline = time.monotonic() + 15
+    while not tmux.pane_dead() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert tmux.pane_dead()
