@@ -74,10 +74,11 @@ def from_qrels(named: list[str], scale: GradeScale | None = None) -> AgreementDa
         if name in frames:
             raise InputError(path, f"labeller name {name!r} is given twice")
         qrels = read_qrels(path)
-        if scale is None:
-            # trec_eval: a negative grade means "in the pool but not judged", so it is missing here.
+        if scale is None or scale.min >= 0:
+            # trec_eval: a negative grade means "in the pool but not judged", so it is missing here
+            # (unless the declared scale itself has negative grades).
             qrels = qrels.filter(pl.col("grade") >= 0)
-        else:
+        if scale is not None:
             check_scale(ratings_from_qrels({name: qrels}), scale, str(path))
         frames[name] = qrels
     if len(frames) < 2:

@@ -99,6 +99,9 @@ def test_qrels_scale_inferred_and_negative_grades_missing(tmp_path, capsys) -> N
     assert report["scale"] == [0, 4]
     assert report["pairs"][0]["n"] == 2  # d3's -1 means "pooled, not judged"
     assert report["units"] == 3
+    # The same with a declared 0-4 scale; a scale with negative grades keeps them as grades.
+    assert run_json(capsys, "--qrels", f"a={a}", "--qrels", f"b={b}", "--scale", "0-4")["pairs"][0]["n"] == 2
+    assert run_json(capsys, "--qrels", f"a={a}", "--qrels", f"b={b}", "--scale", "-1-4")["pairs"][0]["n"] == 3
 
 
 @pytest.mark.parametrize(
