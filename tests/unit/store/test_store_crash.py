@@ -124,3 +124,26 @@ def test_kill_during_compaction_leaves_a_readable_store(tmp_path: Path, mode: st
     assert journal.read_text() == ""
     assert len(list_parts(parts_dir)) >= 1
     assert Project.open(project.path).judgments("alice", history=True).equals(history)
+
+
+def test_readers_see_every_acknowledged_judgment_while_the_writer_compacts(tmp_path: Path) -> None:
+    project = make(tmp_path)
+    proc = child(project, "alice", "stream")
+    acks: list[str] = []
+    try:
+        acks.append(proc.stdout.readline())
+        assert acks[0].startswith("ack ")  # registered and saving
+        for _ in range(25):
+            # everything acknowledged before the read starts must be in what the read returns
+            for _ in range(15):
+                acks.append(proc.stdout.readline())
+            reader = Project.open(project.path)
+            history = reader.judgments("alice", history=True)
+            assert history["seq"].n_unique() == history.height
+            stored = {(r[0], r[1]): r[2] for r in reader.qrels("alice").iter_rows()}
+            want = expected(acks)
+            assert {pair: stored.get(pair) for pair in want} == want
+            assert reader.warnings == []  # a save in flight is not crash damage
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
