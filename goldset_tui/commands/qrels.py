@@ -138,7 +138,11 @@ def run(args: argparse.Namespace) -> int:
     if args.output:
         atomic_write_bytes(Path(args.output), data)
         queries = qrels["query_id"].n_unique()
-        print(f"wrote {qrels.height} judgments over {queries} queries ({visible(who)}) to {args.output}", file=sys.stderr)
+        print(
+            f"wrote {qrels.height} judgment{'s' * (qrels.height != 1)} over {queries} "
+            f"quer{'ies' if queries != 1 else 'y'} ({visible(who)}) to {args.output}",
+            file=sys.stderr,
+        )
     else:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
