@@ -101,7 +101,7 @@ def test_qrels_scale_inferred_and_negative_grades_missing(tmp_path, capsys) -> N
     assert report["units"] == 3
     # The same with a declared 0-4 scale; a scale with negative grades keeps them as grades.
     assert run_json(capsys, "--qrels", f"a={a}", "--qrels", f"b={b}", "--scale", "0-4")["pairs"][0]["n"] == 2
-    assert run_json(capsys, "--qrels", f"a={a}", "--qrels", f"b={b}", "--scale", "-1-4")["pairs"][0]["n"] == 3
+    assert run_json(capsys, "--qrels", f"a={a}", "--qrels", f"b={b}", "--scale=-1-4")["pairs"][0]["n"] == 3
 
 
 @pytest.mark.parametrize(
