@@ -156,6 +156,8 @@ def _report(pool: pl.DataFrame, sizes: pl.DataFrame, args, systems: list[str], o
                 f"{nominal:>15}  {_pct(row['discount']):>16}"
             )
         print()
+    else:
+        print(f"({sizes.height:,} queries: add --per-query to list each one's pool size)")
     counts = sizes.get_column("candidates").to_list()
     total, contributed = sum(counts), int(sizes.get_column("contributed").sum())
     print(f"wrote {out}: {sizes.height} queries, {total} candidates, from {n_sys} systems ({', '.join(systems)}) at depth {args.depth}")
