@@ -1,0 +1,92 @@
+"""Near-duplicate candidates within one query's pool.
+
+Seed 001 names the pitfall: a pool often holds the same passage twice (a page and its mirror, a
+chunk that overlaps its neighbour), and a labeller who grades the copies differently makes the set
+disagree with itself. Candidates are grouped when their normalised texts are equal, or when the
+Jaccard similarity of their word 5-gram shingles is at least ``THRESHOLD`` (0.9; the seed suggests
+cosine > 0.95 on embeddings, which we cannot compute without a model - shingle Jaccard is the
+classic model-free stand-in, Broder 1997).
+
+One query holds tens of candidates, so all pairs are compared; a length filter skips pairs that
+cannot reach the threshold, and very long texts are shingled by mod-sampling (keep the shingles
+whose hash is 0 mod M), an unbiased estimate of the same Jaccard that keeps a 1 MB document cheap.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Sequence
+
+import polars as pl
+
+THRESHOLD = 0.9
+SHINGLE_WORDS = 5
+# Above this many words, keep one shingle in SAMPLE_MOD (by hash) to bound the work.
+SAMPLE_ABOVE_WORDS = 5_000
+SAMPLE_MOD = 16
+
+
+def normalise(texts: Sequence[str | None]) -> list[str]:
+    """Casefolded words joined by single spaces: punctuation and layout do not count."""
+    series = pl.Series("t", [t or "" for t in texts], dtype=pl.String)
+    out = series.str.to_lowercase().str.replace_all(r"[^\p{L}\p{N}]+", " ").str.strip_chars()
+    return out.to_list()
+
+
+def shingles(normalised: str) -> set[int]:
+    words = normalised.split(" ") if normalised else []
+    if len(words) < SHINGLE_WORDS:
+        return {zlib.crc32(normalised.encode())} if normalised else set()
+    grams = (" ".join(words[i : i + SHINGLE_WORDS]) for i in range(len(words) - SHINGLE_WORDS + 1))
+    hashed = (zlib.crc32(g.encode()) for g in grams)
+    if len(words) > SAMPLE_ABOVE_WORDS:
+        return {h for h in hashed if h % SAMPLE_MOD == 0}
+    return set(hashed)
+
+
+def jaccard(a: set[int], b: set[int]) -> float:
+    if not a and not b:
+        return 1.0
+    return len(a & b) / len(a | b)
+
+
+def groups(texts: Sequence[str | None], threshold: float = THRESHOLD) -> list[int]:
+    """A group label per text: texts with the same label are (near-)duplicates of each other.
+
+    Labels are the index of the group's first member, so a text alone in its group has its own
+    index. Grouping is transitive (union-find), as a labeller would expect of "the same text".
+    """
+    norm = normalise(texts)
+    parent = list(range(len(norm)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    def union(i: int, j: int) -> None:
+        ri, rj = find(i), find(j)
+        if ri != rj:
+            parent[max(ri, rj)] = min(ri, rj)
+
+    first_of: dict[str, int] = {}
+    for i, t in enumerate(norm):
+        if t in first_of:
+            union(first_of[t], i)
+        else:
+            first_of[t] = i
+    # Only distinct texts need the shingle comparison.
+    distinct = sorted(first_of.values())
+    sets = {i: shingles(norm[i]) for i in distinct}
+    lengths = {i: len(norm[i]) for i in distinct}
+    for a_pos, i in enumerate(distinct):
+        for j in distinct[a_pos + 1 :]:
+            short, long_ = sorted((lengths[i], lengths[j]))
+            # Jaccard >= t needs the sizes within a factor t of each other; text length is a
+            # cheap proxy (with a little slack for word-length variation).
+            if long_ and short / long_ < threshold * 0.8:
+                continue
+            if jaccard(sets[i], sets[j]) >= threshold:
+                union(i, j)
+    return [find(i) for i in range(len(norm))]

@@ -1,0 +1,289 @@
+"""The judging screen: one query, one candidate at a time, keyboard only.
+
+All decisions are the session's (``goldset_tui.judging.JudgingSession``); this screen draws them
+and turns keys into calls. Widgets are built once and updated in place, so the next candidate
+never rebuilds the screen. The saved indicator changes only after the writer returned (the
+journal fsynced); a failed write says NOT SAVED and does not move on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from goldset_tui.judging import JudgingSession
+from goldset_tui.model import DEFAULT_GUIDELINES
+from goldset_tui.ui.screens.help import HelpScreen, keys_table
+from goldset_tui.ui.screens.prompts import QueryPicker, TextPrompt
+from goldset_tui.ui.widgets import judge_parts as parts
+
+
+def _grade_bindings() -> list[Binding]:
+    # Bindings for 0-9 exist always; check_action hides those the project's scale does not have,
+    # so a 1-5 scale gets keys 1-5. Numpad digits arrive as the same keys.
+    return [
+        Binding(str(g), f"grade({g})", f"grade {g}", show=False, id=f"grade_{g}", tooltip=f"Grade {g} and go to the next unjudged candidate")
+        for g in range(10)
+    ]
+
+
+class JudgeScreen(Screen[None]):
+    CSS_PATH = "judge.tcss"
+
+    # The footer must fit 80 columns: pairs share one entry (j/k, n/p) and the grade keys are
+    # shown with their labels on the scale line just above it. Every binding still has an id.
+    BINDINGS = [
+        *_grade_bindings(),
+        Binding("j,down", "move(1)", "move", key_display="j/k", id="next", tooltip="Next candidate"),
+        Binding("k,up", "move(-1)", "prev", show=False, id="prev", tooltip="Previous candidate"),
+        Binding("n", "next_query(1)", "query", key_display="n/p", id="next_query", tooltip="Next query"),
+        Binding("p", "next_query(-1)", "prev query", show=False, id="prev_query", tooltip="Previous query"),
+        Binding("u", "undo", "undo", id="undo", tooltip="Undo the last grade (the journal records it)"),
+        Binding("d", "grade_group", "dups", id="grade_group", tooltip="Give the near-duplicates this candidate's grade"),
+        Binding("c", "note", "note", id="note", tooltip="Add a note to this candidate"),
+        Binding("g", "goto", "goto", id="goto", tooltip="Go to a query by id"),
+        Binding("slash", "search", "find", id="search", tooltip="Search queries by id or text"),
+        Binding("question_mark", "help", "help", id="help", tooltip="Guidelines and keys"),
+        Binding("q", "app.quit", "quit", id="quit", tooltip="Save and quit"),
+        Binding("m", "more", "more text", show=False, id="more", tooltip="Show more of a long document"),
+        Binding("pagedown,space", "scroll_doc(1)", "page down", show=False, id="page_down", tooltip="Scroll the document down"),
+        Binding("pageup", "scroll_doc(-1)", "page up", show=False, id="page_up", tooltip="Scroll the document up"),
+    ]
+
+    def __init__(
+        self,
+        session: JudgingSession | Callable[[], JudgingSession],
+        *,
+        guidelines: str = DEFAULT_GUIDELINES,
+        reveal: bool = False,
+        show_guidelines: bool | None = None,
+        clock: Callable[[], datetime] = datetime.now,
+    ) -> None:
+        super().__init__()
+        self._make_session = session if callable(session) and not isinstance(session, JudgingSession) else None
+        self.session: JudgingSession | None = session if isinstance(session, JudgingSession) else None
+        self.guidelines = guidelines or DEFAULT_GUIDELINES
+        self.reveal = reveal
+        self._show_guidelines = show_guidelines
+        self._wall = clock
+        self._saved = Text("")
+        self._text_limit = parts.TEXT_PAGE
+        self._shown: tuple[str, str] | None = None  # (query_id, doc_id) whose text is on screen
+        self._writer_closed = False
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("Loading the pool..."), id="query")
+        yield Static(Text(""), id="candidate")
+        with VerticalScroll(id="doc") as doc:
+            doc.can_focus = False  # the screen owns up/down; the text scrolls with page keys
+            yield Static(Text(""), id="text")
+        yield Static(Text(""), id="strip")
+        yield Static(Text(""), id="scale")
+        yield Static(Text(""), id="status")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        if self.session is not None:
+            self._ready(self.session)
+        elif self._make_session is not None:
+            self._load()
+
+    @work(thread=True, exclusive=True, exit_on_error=False)
+    def _load(self) -> None:
+        # Indexing a million-row pool takes a moment: off the UI thread.
+        assert self._make_session is not None
+        try:
+            session = self._make_session()
+        except Exception as exc:  # shown, not a traceback
+            self.app.call_from_thread(self._failed, exc)
+            return
+        self.app.call_from_thread(self._ready, session)
+
+    def _failed(self, exc: Exception) -> None:
+        self.query_one("#query", Static).update(Text(f"Could not open the pool: {exc}", style="bold red"))
+
+    def _ready(self, session: JudgingSession) -> None:
+        self.session = session
+        self.refresh_bindings()
+        self.refresh_view()
+        first_open = session.judged_count == 0 if self._show_guidelines is None else self._show_guidelines
+        if first_open:
+            self.action_help()
+
+    # ----- drawing --------------------------------------------------------------------------
+    def refresh_view(self) -> None:
+        s = self.session
+        if s is None:
+            return
+        candidate = s.current
+        self.query_one("#query", Static).update(parts.query_line(s))
+        self.query_one("#candidate", Static).update(parts.candidate_line(s, candidate, reveal=self.reveal))
+        key = (candidate.query_id, candidate.doc_id)
+        if key != self._shown:
+            self._text_limit = parts.TEXT_PAGE
+            self._show_text()
+            self._shown = key
+        self.query_one("#strip", Static).update(parts.strip_line(s, self.size.width or 80))
+        self.query_one("#scale", Static).update(parts.scale_line(s))
+        self.query_one("#status", Static).update(parts.status_line(s, self._saved))
+
+    def _show_text(self) -> None:
+        assert self.session is not None
+        self.query_one("#text", Static).update(
+            parts.highlighted(self.session.current.text, self.session.query_text, limit=self._text_limit)
+        )
+        self.query_one("#doc", VerticalScroll).scroll_home(animate=False, immediate=True)
+
+    def on_resize(self) -> None:
+        if self.session is not None:
+            self.query_one("#strip", Static).update(parts.strip_line(self.session, self.size.width or 80))
+
+    # ----- keys -----------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "grade":
+            if self.session is None:
+                return False
+            # False hides the key: a 1-5 scale has no 0 key and no 6-9 keys.
+            return parameters[0] in self.session.scale
+        if action in {"more", "scroll_doc", "help"}:
+            return True
+        return True if self.session is not None else None  # dimmed while loading
+
+    def _saved_text(self, message: str) -> Text:
+        return Text(f"\u2713 saved {message} {self._wall():%H:%M:%S}", style="bold green")
+
+    def _not_saved(self, exc: Exception) -> None:
+        self._saved = Text(f"\u2717 NOT SAVED: {exc}", style="bold white on red")
+        self.notify(f"Not saved: {exc}", severity="error", markup=False, timeout=10)
+        self.refresh_view()
+
+    def action_grade(self, grade: int) -> None:
+        if self.session is None:
+            return
+        try:
+            step = self.session.grade(grade)
+        except Exception as exc:  # disk full, store gone: say so, stay put
+            self._not_saved(exc)
+            return
+        j = step.judgment
+        self._saved = self._saved_text(f"#{j.position + 1} = {j.grade}")
+        if step.all_done:
+            self.notify("Every candidate in the pool is judged. Thank you!", markup=False)
+        elif step.moved_query:
+            self.notify("Query finished: on to the next one.", markup=False, timeout=2)
+        self.refresh_view()
+
+    def action_grade_group(self) -> None:
+        if self.session is None:
+            return
+        if self.session.current_grade is None:
+            self.notify("Grade this candidate first; d then gives its near-duplicates the same grade.", markup=False)
+            return
+        if not self.session.duplicates_of():
+            self.notify("This candidate has no near-duplicates in this query.", markup=False)
+            return
+        try:
+            done = self.session.grade_group()
+        except Exception as exc:
+            self._not_saved(exc)
+            return
+        self._saved = self._saved_text(f"{len(done)} near-duplicate(s) = {self.session.current_grade}")
+        self.refresh_view()
+
+    def action_move(self, delta: int) -> None:
+        if self.session is not None:
+            self.session.move(delta)
+            self.refresh_view()
+
+    def action_next_query(self, delta: int) -> None:
+        if self.session is not None:
+            self.session.next_query(delta)
+            self.refresh_view()
+
+    def action_undo(self) -> None:
+        if self.session is None:
+            return
+        try:
+            step = self.session.undo()
+        except Exception as exc:
+            self._not_saved(exc)
+            return
+        if step is None:
+            self.notify("Nothing to undo in this session.", markup=False)
+            return
+        self._saved = self._saved_text(f"undo #{step.judgment.position + 1}")
+        self.refresh_view()
+
+    def action_note(self) -> None:
+        if self.session is None:
+            return
+
+        def save(text: str | None) -> None:
+            if not text or self.session is None:
+                return
+            try:
+                self.session.note(text)
+            except Exception as exc:
+                self._not_saved(exc)
+                return
+            self._saved = self._saved_text("note")
+            self.refresh_view()
+
+        self.app.push_screen(TextPrompt("Note on this candidate", placeholder="why, or what to check"), save)
+
+    def action_goto(self) -> None:
+        if self.session is None:
+            return
+
+        def go(query_id: str | None) -> None:
+            if not query_id or self.session is None:
+                return
+            if self.session.goto_query(query_id.strip()):
+                self.refresh_view()
+            else:
+                self.notify(f"No query with id {query_id.strip()!r} in this pool.", severity="warning", markup=False)
+
+        self.app.push_screen(TextPrompt("Go to query id", placeholder="query id"), go)
+
+    def action_search(self) -> None:
+        if self.session is None:
+            return
+
+        def go(query_id: str | None) -> None:
+            if query_id and self.session is not None and self.session.goto_query(query_id):
+                self.refresh_view()
+
+        self.app.push_screen(QueryPicker(self.session.search_queries), go)
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen(self.guidelines, keys_table(self)))
+
+    def action_more(self) -> None:
+        if self.session is not None and len(self.session.current.text) > self._text_limit:
+            self._text_limit += parts.TEXT_PAGE
+            self.query_one("#text", Static).update(
+                parts.highlighted(self.session.current.text, self.session.query_text, limit=self._text_limit)
+            )
+
+    def action_scroll_doc(self, direction: int) -> None:
+        doc = self.query_one("#doc", VerticalScroll)
+        if direction > 0:
+            doc.scroll_page_down(animate=False)
+        else:
+            doc.scroll_page_up(animate=False)
+
+    # ----- leaving --------------------------------------------------------------------------
+    def flush(self) -> None:
+        """Close the writer once (every grade is already durable; this compacts and unlocks)."""
+        if self._writer_closed or self.session is None:
+            return
+        self._writer_closed = True
+        self.session.close()

@@ -1,0 +1,147 @@
+"""The pieces of the judging screen, as ``rich.text.Text`` built from data.
+
+Every data string goes through ``safe.literal`` (control characters become placeholders, markup is
+never parsed); styling is added by spans afterwards, so a ``[bold]`` inside a document stays text.
+Plain functions, so they can be tested without running the app.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rich.text import Text
+
+from goldset_tui.judging import Candidate, JudgingSession
+from goldset_tui.ui.safe import literal
+
+# Longer texts are shown in pages of this many characters ("m" shows more): laying out a whole
+# 1 MB document would make every keypress slow, and nobody judges by reading a megabyte.
+TEXT_PAGE = 20_000
+
+# Words too common to be worth highlighting in a document.
+_STOPWORDS = frozenset(
+    "a an and are as at be by do does for from how i in is it me my not of on or the to what when "
+    "where which who why with without can".split()
+)
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def query_terms(query: str) -> list[str]:
+    seen: list[str] = []
+    for word in _WORD.findall(query.lower()):
+        if len(word) > 1 and word not in _STOPWORDS and word not in seen:
+            seen.append(word)
+    return seen
+
+
+def term_pattern(query: str) -> re.Pattern[str] | None:
+    terms = query_terms(query)
+    if not terms:
+        return None
+    # Longest first so "api_key" wins over "api"; \b keeps "key" from lighting up "keyboard".
+    alternation = "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True))
+    return re.compile(rf"(?<!\w)(?:{alternation})(?!\w)", re.IGNORECASE)
+
+
+def highlighted(text: str, query: str, *, limit: int = TEXT_PAGE) -> Text:
+    shown = text if len(text) <= limit else text[:limit]
+    body = literal(shown)
+    pattern = term_pattern(query)
+    if pattern is not None:
+        body.highlight_regex(pattern, style="bold reverse")
+    if len(text) > limit:
+        body.append(
+            f"\n\n[showing the first {limit:,} of {len(text):,} characters; press m for more]",
+            style="italic dim",
+        )
+    return body
+
+
+def query_line(session: JudgingSession) -> Text:
+    line = Text()
+    line.append(f"Query {session.qi + 1}/{len(session.query_ids)} ", style="bold")
+    line.append_text(literal(session.query_id, keep_newlines=False, style="dim"))
+    if session.stratum:
+        line.append("  [")
+        line.append_text(literal(session.stratum, keep_newlines=False))
+        line.append("]")
+    if session.is_finished():
+        line.append("  \u2713 finished", style="bold green")
+    line.append("\n")
+    line.append_text(literal(session.query_text, keep_newlines=False, style="bold"))
+    return line
+
+
+def candidate_line(session: JudgingSession, candidate: Candidate, *, reveal: bool) -> Text:
+    line = Text()
+    line.append(f"#{candidate.position + 1}/{session.size} ", style="bold")
+    if candidate.title:
+        line.append_text(literal(candidate.title, keep_newlines=False, style="bold"))
+        line.append("  ")
+    line.append_text(literal(candidate.doc_id, keep_newlines=False, style="dim"))
+    dups = session.duplicates_of()
+    if dups:
+        where = ", ".join(f"#{p + 1}" for p in dups[:6]) + (" ..." if len(dups) > 6 else "")
+        line.append(f"  \u2248 near-duplicate of {where} (d: grade all alike)", style="bold magenta")
+    if reveal and candidate.systems:
+        pairs = [
+            f"{system} #{rank}" if rank is not None else system
+            for system, rank in zip(candidate.systems, list(candidate.ranks) + [None] * len(candidate.systems))
+        ]
+        line.append("  systems: ", style="dim")
+        line.append_text(literal(", ".join(pairs), keep_newlines=False))
+    return line
+
+
+def strip_line(session: JudgingSession, width: int = 78) -> Text:
+    """One mark per candidate of the query: its grade, or a dot; the current one bracketed."""
+    grades = session.grades_in_query()
+    line = Text()
+    # Very large pools per query: show a window around the cursor that fits the width.
+    room = max(10, width - 4)
+    start = max(0, min(session.pos - room // 2, len(grades) - room))
+    if start > 0:
+        line.append("\u2026")
+    for i in range(start, min(len(grades), start + room)):
+        mark = "\u00b7" if grades[i] is None else str(grades[i])
+        style = "bold reverse" if i == session.pos else ("bold" if grades[i] is not None else "dim")
+        line.append(mark, style=style)
+    if start + room < len(grades):
+        line.append("\u2026")
+    return line
+
+
+def scale_line(session: JudgingSession) -> Text:
+    line = Text()
+    current = session.current_grade
+    for grade in session.scale.grades:
+        label = session.scale.labels[grade]
+        style = "bold reverse" if grade == current else ""
+        line.append(f" {grade} ", style="bold " + style)
+        line.append_text(literal(label, keep_newlines=False, style=style))
+        line.append("  ")
+    return line
+
+
+def _duration(minutes: float) -> str:
+    if minutes >= 60:
+        return f"{int(minutes // 60)}h{int(minutes % 60):02d}m"
+    return f"{max(1, round(minutes))}m"
+
+
+def status_line(session: JudgingSession, saved: Text) -> Text:
+    done_q, size_q = session.query_progress()
+    done, total = session.overall_progress()
+    line = Text()
+    line.append(f"query {done_q}/{size_q}", style="bold")
+    line.append(f"  all {done:,}/{total:,} ({100 * done / total if total else 0:.0f}%)")
+    line.append(f"  queries done {session.finished_queries}/{len(session.query_ids)}")
+    pace = session.pace_per_minute()
+    if pace is not None:
+        left = session.minutes_left()
+        line.append(f"  {pace:.1f}/min")
+        if left is not None:
+            line.append(f", {_duration(left)} left")
+    line.append("  ")
+    line.append_text(saved)
+    return line

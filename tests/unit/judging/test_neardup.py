@@ -1,0 +1,75 @@
+"""Near-duplicate grouping: exact after normalisation, near by shingle Jaccard >= 0.9."""
+
+from __future__ import annotations
+
+import random
+
+from goldset_tui import neardup
+
+BASE = " ".join(f"word{i}" for i in range(200))
+
+
+def _jaccard_reference(a: str, b: str, k: int = 5) -> float:
+    # Independent: plain tuples of words, no hashing, no sampling.
+    def sh(t: str) -> set[tuple[str, ...]]:
+        w = "".join(c.lower() if c.isalnum() else " " for c in t).split()
+        return {tuple(w[i : i + k]) for i in range(len(w) - k + 1)}
+
+    x, y = sh(a), sh(b)
+    return len(x & y) / len(x | y)
+
+
+def test_exact_after_normalising_case_space_and_punctuation() -> None:
+    texts = ["Rotate the API key.", "rotate  the api-key", "Something else", None, ""]
+    labels = neardup.groups(texts)
+    assert labels[0] == labels[1] == 0
+    assert labels[2] == 2
+    assert labels[3] == labels[4] == 3  # two empty texts are the same (empty) text
+
+
+def test_one_word_changed_in_two_hundred_is_a_near_duplicate() -> None:
+    words = BASE.split()
+    words[100] = "changed"
+    near = " ".join(words)
+    assert _jaccard_reference(BASE, near) >= 0.9  # 5 shingles of 196 changed: J ~ 0.95
+    assert neardup.groups([BASE, near]) == [0, 0]
+
+
+def test_below_threshold_is_not_grouped() -> None:
+    words = BASE.split()
+    for i in range(0, 200, 20):  # ten edits spread out: J well below 0.9
+        words[i] = f"edit{i}"
+    far = " ".join(words)
+    assert _jaccard_reference(BASE, far) < 0.9
+    assert neardup.groups([BASE, far]) == [0, 1]
+
+
+def test_grouping_agrees_with_reference_jaccard_on_random_edits() -> None:
+    rng = random.Random(7)
+    words = BASE.split()
+    for _ in range(40):
+        edited = list(words)
+        for _ in range(rng.randint(0, 6)):
+            edited[rng.randrange(200)] = f"x{rng.randrange(10**6)}"
+        other = " ".join(edited)
+        expected_same = _jaccard_reference(BASE, other) >= neardup.THRESHOLD
+        assert (neardup.groups([BASE, other]) == [0, 0]) == expected_same
+
+
+def test_groups_are_transitive() -> None:
+    words = BASE.split()
+    b = list(words)
+    b[50] = "x"
+    c = list(b)
+    c[150] = "y"
+    assert neardup.groups([BASE, " ".join(b), " ".join(c), "unrelated text here"]) == [0, 0, 0, 3]
+
+
+def test_megabyte_document_is_cheap_and_still_matches_itself() -> None:
+    import time
+
+    big = " ".join(f"w{i % 5000} v{i}" for i in range(100_000))  # ~1.2 MB
+    t = time.perf_counter()
+    labels = neardup.groups([big, big + " tail", "short text"])
+    assert time.perf_counter() - t < 5.0
+    assert labels == [0, 0, 2]
