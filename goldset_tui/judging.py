@@ -389,17 +389,21 @@ class JudgingSession:
         """Undo this session's most recent grade; the cursor goes back to that candidate."""
         if not self._undo:
             return None
-        query_id, doc_id, _before = self._undo.pop()
+        query_id, doc_id, before = self._undo[-1]
+        restored = before
         if self.writer is not None:
-            self.writer.undo(query_id, doc_id)
+            # The store answers with the grade now in force: the previous one after undoing a
+            # re-grade, None after undoing the only grade. Believe the store, not our memory.
+            answer = self.writer.undo(query_id, doc_id)
+            restored = answer if isinstance(answer, int) and not isinstance(answer, bool) else None
+        self._undo.pop()
         qi = self._qindex[query_id]
-        # The journal's undo makes the pair unjudged (a null latest grade), so the screen does too.
-        self._set_grade(qi, doc_id, None)
+        self._set_grade(qi, doc_id, restored)
         view = self._view(qi)
         pos = next(i for i, r in enumerate(view.rows) if r["doc_id"] == doc_id)
         moved = qi != self.qi
         self._land(qi, pos)
-        judgment = Judgment(self.labeller, query_id, doc_id, None, self._now(), position=pos, kind="undo")
+        judgment = Judgment(self.labeller, query_id, doc_id, restored, self._now(), position=pos, kind="undo")
         return Step(judgment, moved_query=moved)
 
     @property

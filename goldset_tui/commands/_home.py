@@ -1,10 +1,10 @@
-"""`goldset` with no subcommand: the home screen (filled in by the judging work)."""
+"""`goldset` with no subcommand: the home screen, listing projects and each labeller's progress."""
 
 from __future__ import annotations
 
 
 def run(args) -> int:  # noqa: ANN001 - argparse namespace
-    from goldset_tui.cli import build_parser
+    from goldset_tui.ui.app import run_app
+    from goldset_tui.ui.screens.home import HomeScreen
 
-    build_parser().print_help()
-    return 0
+    return run_app(HomeScreen)

@@ -52,7 +52,7 @@ class JudgeScreen(Screen[None]):
         Binding("g", "goto", "goto", id="goto", tooltip="Go to a query by id"),
         Binding("slash", "search", "find", id="search", tooltip="Search queries by id or text"),
         Binding("question_mark", "help", "help", id="help", tooltip="Guidelines and keys"),
-        Binding("q", "app.quit", "quit", id="quit", tooltip="Save and quit"),
+        Binding("q", "leave", "quit", id="quit", tooltip="Save and quit (back to the home screen if opened from it)"),
         Binding("m", "more", "more text", show=False, id="more", tooltip="Show more of a long document"),
         Binding("pagedown,space", "scroll_doc(1)", "page down", show=False, id="page_down", tooltip="Scroll the document down"),
         Binding("pageup", "scroll_doc(-1)", "page up", show=False, id="page_up", tooltip="Scroll the document up"),
@@ -66,6 +66,8 @@ class JudgeScreen(Screen[None]):
         reveal: bool = False,
         show_guidelines: bool | None = None,
         clock: Callable[[], datetime] = datetime.now,
+        warnings: list[str] | None = None,
+        writer: object | None = None,
     ) -> None:
         super().__init__()
         self._make_session = session if callable(session) and not isinstance(session, JudgingSession) else None
@@ -78,6 +80,9 @@ class JudgeScreen(Screen[None]):
         self._text_limit = parts.TEXT_PAGE
         self._shown: tuple[str, str] | None = None  # (query_id, doc_id) whose text is on screen
         self._writer_closed = False
+        self._warnings = list(warnings or [])
+        self._writer = writer  # closed by flush() even if the session never finished loading
+        self.return_home = False  # set by the home screen: q goes back instead of quitting
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Loading the pool..."), id="query")
@@ -114,6 +119,8 @@ class JudgeScreen(Screen[None]):
         self.session = session
         self.refresh_bindings()
         self.refresh_view()
+        for warning in self._warnings:
+            self.notify(warning, severity="warning", markup=False, timeout=15)
         first_open = session.judged_count == 0 if self._show_guidelines is None else self._show_guidelines
         if first_open:
             self.action_help()
@@ -158,7 +165,9 @@ class JudgeScreen(Screen[None]):
         return True if self.session is not None else None  # dimmed while loading
 
     def _saved_text(self, message: str) -> Text:
-        return Text(f"\u2713 saved {message} {self._wall():%H:%M:%S}", style="bold green")
+        # The clock only when there is room: at 80 columns the progress needs the space.
+        when = f" {self._wall():%H:%M:%S}" if (self.size.width or 80) >= 100 else ""
+        return Text(f"\u2713 saved {message}{when}", style="bold green")
 
     def _not_saved(self, exc: Exception) -> None:
         self._saved = Text(f"\u2717 NOT SAVED: {exc}", style="bold white on red")
@@ -174,7 +183,7 @@ class JudgeScreen(Screen[None]):
             self._not_saved(exc)
             return
         j = step.judgment
-        self._saved = self._saved_text(f"#{j.position + 1} = {j.grade}")
+        self._saved = self._saved_text(f"#{j.position + 1}={j.grade}")
         if step.all_done:
             self.notify("Every candidate in the pool is judged. Thank you!", markup=False)
         elif step.moved_query:
@@ -280,10 +289,20 @@ class JudgeScreen(Screen[None]):
         else:
             doc.scroll_page_up(animate=False)
 
+    async def action_leave(self) -> None:
+        if self.return_home:
+            self.flush()
+            self.dismiss(None)
+        else:
+            await self.app.action_quit()
+
     # ----- leaving --------------------------------------------------------------------------
     def flush(self) -> None:
         """Close the writer once (every grade is already durable; this compacts and unlocks)."""
-        if self._writer_closed or self.session is None:
+        if self._writer_closed:
             return
         self._writer_closed = True
-        self.session.close()
+        if self.session is not None:
+            self.session.close()
+        elif self._writer is not None:
+            self._writer.close()

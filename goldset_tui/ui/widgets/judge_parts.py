@@ -134,14 +134,15 @@ def status_line(session: JudgingSession, saved: Text) -> Text:
     done, total = session.overall_progress()
     line = Text()
     line.append(f"query {done_q}/{size_q}", style="bold")
-    line.append(f"  all {done:,}/{total:,} ({100 * done / total if total else 0:.0f}%)")
-    line.append(f"  queries done {session.finished_queries}/{len(session.query_ids)}")
+    line.append(f" \u00b7 all {done:,}/{total:,} {100 * done / total if total else 0:.0f}%")
+    line.append(f" \u00b7 queries {session.finished_queries}/{len(session.query_ids)}")
     pace = session.pace_per_minute()
     if pace is not None:
         left = session.minutes_left()
-        line.append(f"  {pace:.1f}/min")
+        line.append(f" \u00b7 {pace:.1f}/min")
         if left is not None:
-            line.append(f", {_duration(left)} left")
-    line.append("  ")
-    line.append_text(saved)
+            line.append(f" {_duration(left)} left")
+    if saved.plain:
+        line.append(" \u00b7 ")
+        line.append_text(saved)
     return line

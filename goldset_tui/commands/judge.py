@@ -1,0 +1,163 @@
+"""`goldset judge`: validate the pool, open the store, then the judging screen.
+
+Everything that can be wrong with the input is found here, before any screen opens (one line,
+exit 2): the pool (``load_pool``), the store, the lock on the labeller's journal, the assignment.
+Textual is imported only inside ``run`` so that ``goldset --help`` stays fast and the command
+module stays core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from goldset_tui.errors import InputError
+
+NAME = "judge"
+ORDER = 20
+HELP = "judge a pool in the terminal: keyboard-only graded judging, crash-safe"
+DESCRIPTION = """\
+Open the judging screen on POOL as labeller NAME. Judgments go to the pool's default store (under
+the user data folder) or to --store DIR, and each one is on disk before the screen says saved.
+Reopening resumes at the first candidate you have not judged.
+
+Candidates are shown blind, in an order seeded by (labeller, query), without system names or
+ranks; the position shown is recorded with each judgment. --reveal shows which systems returned
+each candidate and at which rank (for an engineer reviewing, not for labelling).
+
+keys: 0-3 grade and move on (the store's scale decides the digits) | j/k or arrows move |
+  n/p next/previous query | u undo | d give near-duplicates the same grade | c note |
+  g go to query id | / search queries | ? guidelines and keys | m more of a long text |
+  space/pgup/pgdn scroll the text | q or ctrl+q save and quit | ctrl+p command palette
+Remap any key in the config file (see docs/judging.md), e.g.  [keymap] grade_0 = "0,a"
+
+examples:
+  goldset judge pool.jsonl --labeller alice
+  goldset judge pool.parquet --labeller bob --store ~/golden/docs-store
+  goldset judge pool.jsonl --labeller cy --assign overlap=0.2 --team alice,bob,cy
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("pool", metavar="POOL", help="the pool file (Parquet, CSV, TSV, JSONL, nested JSONL)")
+    parser.add_argument("--labeller", metavar="NAME", required=True, help="who is judging (your judgments are kept under this name)")
+    parser.add_argument("--store", metavar="DIR", help="the store (project folder); default: one per pool under the user data folder")
+    parser.add_argument("--corpus", metavar="FILE", help="document texts for a pool that lists ids only")
+    parser.add_argument("--reveal", action="store_true", help="show systems and ranks (not blind: for reviewing, not labelling)")
+    parser.add_argument(
+        "--assign",
+        metavar="overlap=F",
+        help="judge only this labeller's share: a seeded share F of queries goes to everyone, the rest to one labeller each",
+    )
+    parser.add_argument("--team", metavar="A,B,...", help="the labellers sharing the work with --assign (remembered in the store)")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the --assign split (default 0; remembered in the store)")
+
+
+@dataclass
+class Prepared:
+    project: object  # goldset_tui.store.Project
+    pool: object  # goldset_tui.io.pools.Pool
+    labeller: str
+    query_ids: list[str] | None
+    warnings: list[str]
+
+
+def parse_assign(spec: str) -> float:
+    key, sep, value = spec.partition("=")
+    try:
+        overlap = float(value) if sep and key.strip() == "overlap" else None
+    except ValueError:
+        overlap = None
+    if overlap is None or not 0.0 <= overlap <= 1.0:
+        raise InputError(None, f"--assign {spec!r}: expected overlap=F with F between 0 and 1, e.g. overlap=0.2")
+    return overlap
+
+
+def prepare(
+    pool_path: str | Path,
+    labeller: str,
+    *,
+    store: str | Path | None = None,
+    corpus: str | Path | None = None,
+    assign: str | None = None,
+    team: str | None = None,
+    seed: int | None = None,
+) -> Prepared:
+    """Validate everything and open the store; raises InputError on bad input (nothing written)."""
+    from goldset_tui.io.pools import load_pool
+    from goldset_tui.store import Project, default_store_for
+    from goldset_tui.store.manifest import manifest_path
+
+    if not labeller.strip():
+        raise InputError(None, "--labeller must not be empty")
+    store_path = Path(store) if store else default_store_for(pool_path)
+    existing = Project.open(store_path) if manifest_path(store_path).exists() else None
+    pool = load_pool(pool_path, corpus=corpus, scale=existing.scale if existing else None)
+    overlap = parse_assign(assign) if assign else None
+    project = existing or Project.open_or_create(store_path, pool_path=pool.path, pool_sha256=pool.sha256)
+    warnings = []
+    warning = project.pool_warning(pool.sha256)
+    if warning:
+        warnings.append(warning)
+    query_ids = None
+    if overlap is not None:
+        query_ids = _assignment(project, pool, labeller, overlap, team, seed)
+    if pool.prior is not None and pool.prior.height:
+        project.import_prior(pool.prior, labeller=pool.prior_labeller)
+    return Prepared(project, pool, labeller, query_ids, warnings)
+
+
+def _assignment(project, pool, labeller: str, overlap: float, team: str | None, seed: int | None) -> list[str]:  # noqa: ANN001
+    try:
+        from goldset_tui.agreement.assignment import assigned_query_ids
+    except ImportError:  # the agreement work is optional
+        raise InputError(None, "--assign needs goldset_tui.agreement.assignment, which is not installed") from None
+    saved = project.manifest.get("assignment", {})
+    members = [t.strip() for t in team.split(",") if t.strip()] if team else list(saved.get("labellers", []))
+    if not members:
+        raise InputError(None, "--assign needs the team: --team alice,bob,... (remembered in the store afterwards)")
+    if labeller not in members:
+        members.append(labeller)
+    seed = seed if seed is not None else int(saved.get("seed", 0))
+    project.update_manifest(assignment={"overlap": overlap, "labellers": sorted(set(members)), "seed": seed})
+    query_ids = pool.frame.get_column("query_id").unique(maintain_order=True).to_list()
+    return assigned_query_ids(query_ids, labeller, sorted(set(members)), overlap, seed)
+
+
+def make_screen(prepared: Prepared, *, reveal: bool = False):  # noqa: ANN201 - JudgeScreen
+    """The judging screen for a prepared project; the writer opens here (lock: one per labeller)."""
+    from goldset_tui.judging import JudgingSession
+    from goldset_tui.ui.screens.judge import JudgeScreen
+
+    project = prepared.project
+    writer = project.writer(prepared.labeller)  # StoreLockedError -> one line, exit 2
+    judged = project.judgments(prepared.labeller)
+
+    def build() -> JudgingSession:
+        return JudgingSession(
+            prepared.pool.frame,
+            prepared.labeller,
+            writer=writer,
+            judged=judged,
+            scale=project.scale,
+            query_ids=prepared.query_ids,
+        )
+
+    return JudgeScreen(build, guidelines=project.guidelines, reveal=reveal, warnings=prepared.warnings, writer=writer)
+
+
+def run(args: argparse.Namespace) -> int:
+    from goldset_tui.ui.app import run_app
+
+    prepared = prepare(
+        args.pool, args.labeller, store=args.store, corpus=args.corpus, assign=args.assign, team=args.team, seed=args.seed
+    )
+    for warning in prepared.warnings:
+        print(f"goldset: warning: {warning}", file=sys.stderr)
+    screen = make_screen(prepared, reveal=args.reveal)
+    try:
+        return run_app(lambda: screen)
+    finally:
+        screen.flush()  # idempotent; also covers an exception inside the app

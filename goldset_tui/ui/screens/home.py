@@ -1,0 +1,186 @@
+"""The home screen (`goldset` alone): every project in the default store folder, each labeller's
+progress, and judging from there.
+
+Progress needs each pool's size, which means reading the pool: that runs in a worker, one project
+at a time, and fills the table in as it goes; the list itself shows at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from goldset_tui import locations
+from goldset_tui.ui.safe import literal
+
+
+@dataclass(frozen=True)
+class Row:
+    store: Path
+    project: str
+    pool: Path
+    labeller: str | None
+    judged: int
+    last: str
+
+
+def scan(root: Path | None = None) -> list[Row]:
+    """One row per (project, labeller); a project nobody judged yet gets one row without one."""
+    from goldset_tui.store import Project, find_stores
+
+    rows: list[Row] = []
+    for store in find_stores(root):
+        try:
+            project = Project.open(store)
+            summary = project.summary()
+        except Exception:  # a damaged store is listed, not fatal for the home screen
+            rows.append(Row(store, store.name + " (unreadable)", Path(""), None, 0, ""))
+            continue
+        people = summary.to_dicts()
+        for person in people or [None]:
+            rows.append(
+                Row(
+                    store,
+                    project.name,
+                    project.pool_path,
+                    person["labeller"] if person else None,
+                    int(person["judged"]) if person else 0,
+                    (person.get("last") or "")[:16].replace("T", " ") if person else "",
+                )
+            )
+    return rows
+
+
+class HomeScreen(Screen[None]):
+    BINDINGS = [
+        Binding("enter", "judge", "judge", id="home.judge", tooltip="Judge the selected project as its labeller"),
+        Binding("a", "judge_as", "judge as...", id="home.judge_as", tooltip="Judge the selected project under another name"),
+        Binding("r", "rescan", "refresh", id="home.refresh", tooltip="Look for projects again"),
+        Binding("q", "app.quit", "quit", id="home.quit", tooltip="Quit"),
+    ]
+
+    def __init__(self, root: Path | None = None) -> None:
+        super().__init__()
+        self._root = root
+        self._rows: list[Row] = []
+        self._sizes: dict[Path, int | None] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("goldset: projects", style="bold"), id="home-title")
+        yield DataTable(id="projects", cursor_type="row", zebra_stripes=True)
+        yield Static(Text(""), id="home-hint")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        columns = [("project", "project", 18), ("labeller", "labeller", 12), ("judged", "judged", 8), ("of", "of", 9), ("pct", "%", 4), ("last", "last session", 16), ("pool", "pool", None)]
+        for key, label, width in columns:
+            table.add_column(label, key=key, width=width)
+        self.action_rescan()
+
+    def action_rescan(self) -> None:
+        self._rows = scan(self._root)
+        table = self.query_one(DataTable)
+        table.clear()
+        for i, row in enumerate(self._rows):
+            table.add_row(
+                literal(row.project, keep_newlines=False),
+                literal(row.labeller or "(nobody yet)", keep_newlines=False),
+                Text(f"{row.judged:,}", justify="right"),
+                Text("...", justify="right"),
+                Text("", justify="right"),
+                Text(row.last),
+                literal(str(row.pool), keep_newlines=False),
+                key=str(i),
+            )
+        where = self._root or locations.projects_dir()
+        hint = Text()
+        if not self._rows:
+            hint.append("No projects yet in ")
+            hint.append_text(literal(str(where)))
+            hint.append(". Start one with `goldset judge POOL --labeller NAME`, or try `goldset demo`.")
+        else:
+            hint.append(f"{len({r.store for r in self._rows})} project(s) in ")
+            hint.append_text(literal(str(where)))
+            hint.append(". Enter judges the selected row.")
+        self.query_one("#home-hint", Static).update(hint)
+        self._measure()
+
+    @work(thread=True, exclusive=True, exit_on_error=False)
+    def _measure(self) -> None:
+        from goldset_tui.io.pools import load_pool
+
+        for store in dict.fromkeys(r.store for r in self._rows):
+            if store in self._sizes:
+                size = self._sizes[store]
+            else:
+                pool = next(r.pool for r in self._rows if r.store == store)
+                try:
+                    size = load_pool(pool).frame.height
+                except Exception:
+                    size = None  # pool moved or broken: shown as "?"
+                self._sizes[store] = size
+            self.app.call_from_thread(self._show_size, store, size)
+
+    def _show_size(self, store: Path, size: int | None) -> None:
+        table = self.query_one(DataTable)
+        for i, row in enumerate(self._rows):
+            if row.store != store:
+                continue
+            table.update_cell(str(i), "of", Text("?" if size is None else f"{size:,}", justify="right"))
+            pct = f"{100 * row.judged / size:.0f}%" if size else ""
+            table.update_cell(str(i), "pct", Text(pct, justify="right"))
+
+    def _selected(self) -> Row | None:
+        table = self.query_one(DataTable)
+        if not self._rows or table.cursor_row is None or table.cursor_row >= len(self._rows):
+            return None
+        return self._rows[table.cursor_row]
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.action_judge()
+
+    def action_judge(self) -> None:
+        row = self._selected()
+        if row is None:
+            return
+        if row.labeller is None:
+            self.action_judge_as()
+            return
+        self._open(row, row.labeller)
+
+    def action_judge_as(self) -> None:
+        from goldset_tui.ui.screens.prompts import TextPrompt
+
+        row = self._selected()
+        if row is None:
+            return
+        self.app.push_screen(
+            TextPrompt("Judge as which labeller?", placeholder="your name"),
+            lambda name: self._open(row, name.strip()) if name and name.strip() else None,
+        )
+
+    def _open(self, row: Row, labeller: str) -> None:
+        from goldset_tui.commands.judge import make_screen, prepare
+
+        try:
+            screen = make_screen(prepare(row.pool, labeller, store=row.store))
+        except Exception as exc:  # bad pool, store locked: one line, stay here
+            self.notify(str(exc), severity="error", markup=False, timeout=10)
+            return
+        screen.return_home = True
+        self.app.push_screen(screen, lambda _: self.action_rescan())
+
+    def palette_commands(self) -> list[tuple[str, str, object]]:
+        out = []
+        for row in self._rows:
+            if row.labeller:
+                out.append((f"Judge {row.project} as {row.labeller}", str(row.store), lambda r=row: self._open(r, r.labeller)))
+        return out
