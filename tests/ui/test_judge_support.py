@@ -66,3 +66,25 @@ class FakeClock:
     def __call__(self) -> float:
         self.t += self.step
         return self.t
+
+
+def run_async_tests(namespace: dict) -> None:
+    """No async pytest plugin is installed: wrap every ``async def test_*`` in ``asyncio.run``.
+
+    ``functools.wraps`` keeps the signature (fixtures, parametrize) and the marks.
+    """
+    import asyncio
+    import functools
+    import inspect
+
+    for name, fn in list(namespace.items()):
+        if name.startswith("test_") and inspect.iscoroutinefunction(fn):
+
+            def make(coro_fn):  # noqa: ANN001, ANN202
+                @functools.wraps(coro_fn)
+                def wrapper(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+                    return asyncio.run(coro_fn(*args, **kwargs))
+
+                return wrapper
+
+            namespace[name] = make(fn)
