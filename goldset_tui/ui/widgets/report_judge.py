@@ -27,9 +27,17 @@ def write_pairs(pairs: pl.DataFrame, path: Path) -> Path:
 
 def judge_screen(session, guidelines: str) -> Screen:
     """The judging screen with one more key: Escape returns to the report (after flushing)."""
+    import inspect
+
     from goldset_tui.ui.screens.judge import JudgeScreen
 
+    # CSS_PATH is resolved beside the subclass's module: point it back at the judging screen's.
+    here = Path(inspect.getfile(JudgeScreen)).parent
+    css = JudgeScreen.CSS_PATH
+    css_paths = [css] if isinstance(css, (str, Path)) else list(css or [])
+
     class ReviewJudgeScreen(JudgeScreen):
+        CSS_PATH = [str(here / p) for p in css_paths]
         BINDINGS = [Binding("escape", "back_to_report", "back to report", id="judge_back_to_report",
                             tooltip="Save and return to the report")]
 

@@ -1,0 +1,87 @@
+"""From the report's drill-down into judging the missing pairs, into a real store, and back to a
+recomputed report. Skipped until the judging screen is part of the build."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+pytest.importorskip("goldset_tui.ui.screens.judge")
+pytest.importorskip("goldset_tui.judging")
+
+from goldset_tui.store.project import Project  # noqa: E402
+from goldset_tui.ui.app import GoldsetApp  # noqa: E402
+from goldset_tui.ui.screens.report import ReportScreen, ReviewContext  # noqa: E402
+from goldset_tui.ui.widgets.report_drill import TopKScreen  # noqa: E402
+from goldset_tui.ui.widgets.report_judge import judge_hook  # noqa: E402
+
+_spec = importlib.util.spec_from_file_location("report_ui_data", Path(__file__).parents[1] / "unit" / "report" / "ui_data.py")
+ui_data = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(ui_data)
+
+
+def _corpus() -> pl.DataFrame:
+    top = ui_data.make_report().topk
+    docs = top.get_column("doc_id").unique().sort()
+    return pl.DataFrame({"doc_id": docs, "text": [f"text of {d}" for d in docs], "title": docs})
+
+
+def test_judging_the_missing_pairs_lands_in_the_store(tmp_path) -> None:
+    pool = tmp_path / "pool.csv"
+    pool.write_text("query_id,query,doc_id,text\nq01,x,a,b\n")
+    project = Project.create(tmp_path / "store", pool_path=pool, pool_sha256="0" * 64)
+    recomputed: list[int] = []
+
+    def on_judged():
+        recomputed.append(len(project.judgments("ana")))
+        return None
+
+    context = ReviewContext(ui_data.make_report(), topics=ui_data.make_topics(),
+                            judge=judge_hook(project, "ana", ui_data.make_topics(), _corpus(), tmp_path / "pairs.csv"),
+                            on_judged=on_judged)
+
+    async def drive() -> None:
+        app = GoldsetApp(lambda: ReportScreen(context))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("right", "right", "down", "down", "enter", "enter")  # bm25 negation, q11
+            await pilot.pause()
+            assert isinstance(app.screen, TopKScreen)
+            await pilot.press("J")
+            await pilot.pause(0.3)
+            judge = app.screen
+            assert type(judge).__name__ == "ReviewJudgeScreen"
+            await pilot.press("2")  # grade the first missing document and move on
+            await pilot.pause(0.3)
+            await pilot.press("escape")
+            await pilot.pause(0.3)
+            assert isinstance(app.screen, TopKScreen)
+
+    asyncio.run(drive())
+    judged = Project.open(tmp_path / "store").judgments("ana")
+    assert judged.height == 1
+    assert judged.row(0, named=True)["query_id"] == "q11"
+    assert judged.row(0, named=True)["doc_id"] in {"bq11-3", "dq11-3", "rq11-3"}
+    assert judged.row(0, named=True)["grade"] == 2
+    assert recomputed == [1]
+
+
+def test_without_texts_the_pairs_are_written_to_a_file(tmp_path) -> None:
+    out = tmp_path / "pairs.csv"
+    context = ReviewContext(ui_data.make_report(), judge=judge_hook(None, None, None, None, out))
+
+    async def drive() -> None:
+        app = GoldsetApp(lambda: ReportScreen(context))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("right", "right", "down", "down", "enter", "enter", "J")
+            await pilot.pause()
+            assert isinstance(app.screen, TopKScreen)
+            assert any(str(out) in str(n.message) for n in app._notifications)
+
+    asyncio.run(drive())
+    assert pl.read_csv(out).rows() == [("q11", "bq11-3"), ("q11", "dq11-3"), ("q11", "rq11-3")]
