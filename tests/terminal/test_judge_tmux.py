@@ -128,3 +128,29 @@ def test_bad_pool_is_one_line_and_exit_2_before_any_screen(tmp_path: Path) -> No
     assert out.returncode == 2
     assert out.stderr.count("\n") == 1 and "pool.jsonl:2" in out.stderr
     assert out.stdout == ""  # no screen was drawn
+
+
+SGR = re.compile(r"\x1b\[([0-9;]*)m")
+
+
+def test_sixteen_colour_terminal_gets_only_sixteen_colours(tmux, tmp_path: Path) -> None:
+    pool = write_pool(tmp_path / "pool.jsonl")
+    t = tmux(80, 24)
+    t.start([goldset_command(), "judge", str(pool), "--labeller", "alice", "--store", str(tmp_path / "s")],
+            env=env(), term="xterm")
+    t.wait_for("Guidelines")
+    t.send("Escape")
+    t.wait_for(lambda s: "Guidelines" not in s and "query 0/8" in s)
+    t.send("2")
+    t.wait_for("saved #1=2")
+    screen = t.capture(escapes=True)
+    codes = [c for seq in SGR.findall(screen) for c in seq.split(";") if c]
+    assert codes, "expected some styling"
+    # 38;5;N / 48;5;N (256 colours) and 38;2;R;G;B (true colour) must not appear.
+    params = ";".join(SGR.findall(screen))
+    assert "38;5;" not in params and "48;5;" not in params
+    assert "38;2;" not in params and "48;2;" not in params
+    assert "j/k move" in t.capture()  # the footer is there, readable
+    t.send("q")
+    t.wait_dead()
+    assert t.exit_status() == 0

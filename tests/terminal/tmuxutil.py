@@ -44,13 +44,26 @@ class Tmux:
     def _tmux(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
         return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True, check=check, timeout=30)
 
-    def start(self, argv: list[str], env: dict[str, str] | None = None, cwd: str | Path | None = None) -> None:
-        """Run ``argv`` as the pane's process (``exec``, so the pane pid is the program's)."""
+    def start(
+        self,
+        argv: list[str],
+        env: dict[str, str] | None = None,
+        cwd: str | Path | None = None,
+        term: str = "xterm-256color",
+    ) -> None:
+        """Run ``argv`` as the pane's process (``exec``, so the pane pid is the program's).
+
+        ``term`` is the TERM the program sees: ``xterm`` makes Textual use 16 colours."""
         assignments = " ".join(f"{k}={shlex.quote(v)}" for k, v in (env or {}).items())
-        command = f"cd {shlex.quote(str(cwd or os.getcwd()))} && exec env TERM=xterm-256color {assignments} {shlex.join(argv)}"
-        self._tmux("new-session", "-d", "-s", self.session, "-x", str(self.width), "-y", str(self.height), command)
-        # Keep the pane after the program exits, to read its last screen and exit status.
+        command = (
+            f"cd {shlex.quote(str(cwd or os.getcwd()))} && exec env -u COLORTERM TERM={shlex.quote(term)} "
+            f"{assignments} {shlex.join(argv)}"
+        )
+        # Keep the pane after the program exits, to read its last screen and exit status: set
+        # that on an idle pane first, then respawn it with the program (no race with a fast exit).
+        self._tmux("new-session", "-d", "-s", self.session, "-x", str(self.width), "-y", str(self.height), "sleep 3600")
         self._tmux("set-option", "-t", self.session, "remain-on-exit", "on")
+        self._tmux("respawn-pane", "-k", "-t", self.session, command)
         self.started = True
 
     def send(self, *keys: str) -> None:
@@ -60,8 +73,10 @@ class Tmux:
     def send_literal(self, text: str) -> None:
         self._tmux("send-keys", "-t", self.session, "-l", text)
 
-    def capture(self) -> str:
-        return self._tmux("capture-pane", "-p", "-t", self.session).stdout
+    def capture(self, *, escapes: bool = False) -> str:
+        """The screen as text; with ``escapes`` also the SGR colour/style sequences (``-e``)."""
+        args = ["capture-pane", "-p", "-t", self.session] + (["-e"] if escapes else [])
+        return self._tmux(*args).stdout
 
     def wait_for(self, predicate: str | Callable[[str], bool], timeout: float = 30.0) -> str:
         test = (lambda screen: predicate in screen) if isinstance(predicate, str) else predicate
