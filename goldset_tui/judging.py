@@ -294,6 +294,9 @@ class JudgingSession:
             pos = self.first_unjudged_in(qi)
             self._land(qi, 0 if pos is None else pos)
 
+    def query_index(self, query_id: str) -> int | None:
+        return self._qindex.get(query_id)
+
     def goto_query(self, query_id: str) -> bool:
         qi = self._qindex.get(query_id)
         if qi is None:

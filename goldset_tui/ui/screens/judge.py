@@ -270,7 +270,13 @@ class JudgeScreen(Screen[None]):
             if query_id and self.session is not None and self.session.goto_query(query_id):
                 self.refresh_view()
 
-        self.app.push_screen(QueryPicker(self.session.search_queries), go)
+        session = self.session
+
+        def mark(query_id: str) -> str:
+            qi = session.query_index(query_id)
+            return "\u2713 " if qi is not None and session.is_finished(qi) else "  "
+
+        self.app.push_screen(QueryPicker(session.search_queries, mark=mark), go)
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(self.guidelines, keys_table(self)))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -52,10 +53,17 @@ class QueryPicker(ModalScreen[str | None]):
         Binding("up", "cursor(-1)", "Up", show=False, id="picker.up"),
     ]
 
-    def __init__(self, search: Callable[[str], list[tuple[str, str]]], *, title: str = "Find a query") -> None:
+    def __init__(
+        self,
+        search: Callable[[str], list[tuple[str, str]]],
+        *,
+        title: str = "Find a query",
+        mark: Callable[[str], str] | None = None,
+    ) -> None:
         super().__init__()
         self._search = search
         self._title = title
+        self._mark = mark  # e.g. a check mark for finished queries
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -71,7 +79,8 @@ class QueryPicker(ModalScreen[str | None]):
         options = self.query_one(OptionList)
         options.clear_options()
         for query_id, query in self._search(needle):
-            label = literal(query_id, keep_newlines=False, style="bold")
+            label = Text(self._mark(query_id) if self._mark else "", style="bold green")
+            label.append_text(literal(query_id, keep_newlines=False, style="bold"))
             label.append("  ")
             label.append_text(literal(query, keep_newlines=False))
             options.add_option(Option(label, id=query_id))
