@@ -26,6 +26,26 @@ NEGATION_TEMPLATES = [
 ]
 PARAPHRASE_TEMPLATES = ["how do i {p}", "how to {p}", "is there a way to {p}", "what is the best way to {p}", "{p}"]
 VERBS = ["open", "import", "find module", "pickle", "close", "decode", "connect", "be copied"]
+MULTI_ENTITY_TEMPLATES = [
+    "difference between {a} and {b}", "convert {a} to {b}", "use {a} with {b}", "{a} and {b} example",
+    "{a} vs {b} which one", "pass a {a} to {b}",
+]
+CONSTANT_TEMPLATES = ["{c}", "{m}.{c}", "{c} error", "what does {c} mean", "{m} {c}"]
+CONSTANT_MODULES = ("errno", "os", "signal", "socket", "ssl", "stat")
+
+
+def _constants() -> list[tuple[str, str]]:
+    """Upper-case integer constants of a few modules, as (module, NAME)."""
+    import importlib
+
+    found = []
+    for module_name in CONSTANT_MODULES:
+        module = importlib.import_module(module_name)
+        for name in sorted(vars(module)):
+            value = getattr(module, name)
+            if name.isupper() and not name.startswith("_") and isinstance(value, int) and not isinstance(value, bool):
+                found.append((module_name, name))
+    return found
 
 
 def _typo(word: str, rng: random.Random) -> str:
@@ -93,7 +113,11 @@ def _candidates(corpus: list[dict], rng: random.Random) -> dict[str, list[str]]:
         classes = sorted({t.split(".")[1] for t in by_module[module] if t.split(".")[1].istitle()})
         if len(classes) >= 2:
             a, b = rng.sample(classes, 2)
-            out["multi_entity"].add(f"{a} {rng.choice(('and', 'with', 'vs', 'or', 'from'))} {b} {extra}")
+            out["multi_entity"].add(rng.choice(MULTI_ENTITY_TEMPLATES).format(a=a, b=b))
+    # Error codes and flags people paste (SO_REUSEADDR, errno ENOENT): constants have no
+    # docstring, so they are not in the corpus, but they are in every real docs-search log.
+    for module_name, name in _constants():
+        out["exact_identifier"].add(rng.choice(CONSTANT_TEMPLATES).format(m=module_name, c=name))
     for row in corpus:
         clause = _first_clause(row["text"])
         if clause:
