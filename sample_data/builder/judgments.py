@@ -10,7 +10,7 @@ judged the sample. They are derived transparently, and a reader should treat the
 - bob starts from alice's grade and disagrees in a seeded, lopsided way that agreement statistics
   should pick up: he is lenient between 0 and 1 (a 0 becomes 1 one time in six), stricter at the
   top (a 3 becomes 2 one time in four), and otherwise moves one grade either way one time in ten.
-  He judged every query but the last four of the pool, so some units have one labeller only.
+  He skipped every tenth query (q10, q20, q30, q40), so some units have one labeller only.
 
 Because the grades follow term overlap, they favour the lexical run: do not read any comparison of
 bm25 and minilm on these qrels as a finding.
@@ -25,7 +25,7 @@ import polars as pl
 from builder.bm25 import STOPWORDS, tokens
 
 SEED = 4021
-BOB_SKIPS_LAST = 4
+BOB_SKIPS_EVERY = 10  # every tenth query, so the skipped ones fall in different strata
 
 
 def alice(pool: pl.DataFrame) -> pl.DataFrame:
@@ -52,7 +52,8 @@ def alice(pool: pl.DataFrame) -> pl.DataFrame:
 def bob(alice_qrels: pl.DataFrame) -> pl.DataFrame:
     rng = random.Random(SEED)
     queries = alice_qrels.get_column("query_id").unique().sort().to_list()
-    kept = alice_qrels.filter(~pl.col("query_id").is_in(queries[-BOB_SKIPS_LAST:]))
+    skipped = queries[BOB_SKIPS_EVERY - 1 :: BOB_SKIPS_EVERY]
+    kept = alice_qrels.filter(~pl.col("query_id").is_in(skipped))
     grades = []
     for g in kept.get_column("grade").to_list():  # ~1,000 pairs, once, at build time
         r = rng.random()
