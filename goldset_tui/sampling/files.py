@@ -1,15 +1,16 @@
-"""Writing the sampling outputs: atomically (nothing half-written), by extension, checksummed."""
+"""Writing the sampling outputs: atomically (the store's helper: nothing half-written), by extension."""
 
 from __future__ import annotations
 
-import hashlib
-import os
-import tempfile
+import io
 from pathlib import Path
 
 import polars as pl
 
 from goldset_tui.errors import InputError
+from goldset_tui.store.files import atomic_write_bytes, sha256_file
+
+__all__ = ["WRITABLE", "output_format", "write_frame", "atomic_write_bytes", "sha256_file"]
 
 WRITABLE = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet", ".tsv": "tsv"}
 
@@ -21,28 +22,11 @@ def output_format(path: Path) -> str:
     return fmt
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write to a temporary file beside ``path``, fsync, then rename over it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def write_frame(df: pl.DataFrame, path: str | Path) -> None:
     """CSV, TSV or Parquet chosen by extension; the same frame always gives the same bytes."""
     p = Path(path)
     fmt = output_format(p)
     if fmt == "parquet":
-        import io
-
         buffer = io.BytesIO()
         df.write_parquet(buffer, statistics=False)
         data = buffer.getvalue()
@@ -52,11 +36,3 @@ def write_frame(df: pl.DataFrame, path: str | Path) -> None:
         atomic_write_bytes(p, data)
     except OSError as exc:
         raise InputError(p, f"could not write ({exc.strerror or exc})") from None
-
-
-def sha256_file(path: str | Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
