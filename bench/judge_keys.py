@@ -5,7 +5,9 @@ Drives the real judging screen (real store, real fsync) through Textual's Pilot 
 it measures, from the moment the key is sent:
 
 - to durable save: ``JudgmentWriter.record`` has returned (the journal line is fsynced);
-- to the next candidate on screen: the screen has been redrawn showing the next candidate's id.
+- to the next candidate on screen: the screen has been redrawn showing the next candidate's id;
+
+and the screen's own share: the grade action from start to end (save, move, widgets updated).
 
 Beside them, the same store's ``record`` alone (no UI) is the floor the UI adds to; and the
 one-off costs (reading and validating the pool, indexing it for judging) are reported too.
@@ -89,6 +91,16 @@ async def drive(session: JudgingSession, timed: TimedWriter, presses: int) -> tu
     app = GoldsetApp(lambda: screen)
     to_save: list[float] = []
     to_screen: list[float] = []
+    in_app: list[float] = []
+    grade_action = screen.action_grade
+
+    def timed_grade(grade: int) -> None:
+        # The screen's own work for a key: save, move, update the widgets in place.
+        t = time.perf_counter()
+        grade_action(grade)
+        in_app.append(time.perf_counter() - t)
+
+    screen.action_grade = timed_grade
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         candidate = screen.query_one("#candidate")
@@ -104,7 +116,7 @@ async def drive(session: JudgingSession, timed: TimedWriter, presses: int) -> tu
             to_save.append(timed.saved_at[-1] - t0)
             to_screen.append(t1 - t0)
         await pilot.press("q")
-    return to_save, to_screen
+    return to_save, to_screen, in_app
 
 
 async def harness_floor(presses: int) -> list[float]:
@@ -166,7 +178,7 @@ def main() -> None:
         session = JudgingSession(pool.frame, "alice", writer=timed, judged=project.judgments("alice"), scale=project.scale)
         index_s = time.perf_counter() - t
 
-        to_save, to_screen = asyncio.run(drive(session, timed, args.presses))
+        to_save, to_screen, in_app = asyncio.run(drive(session, timed, args.presses))
         floor_ui = asyncio.run(harness_floor(min(args.presses, 500)))
         saved = project.qrels("alice").height
 
@@ -177,6 +189,7 @@ def main() -> None:
     print(f"{'measure':<44}{'median ms':>11}{'p99 ms':>10}")
     for name, values in [
         ("durable save alone (JudgmentWriter.record)", floor),
+        ("grade action in the app (save, move, update)", in_app),
         ("keypress -> durable save", to_save),
         ("keypress -> next candidate on screen", to_screen),
         ("Pilot harness alone (echo app, same loop)", floor_ui),
