@@ -3,12 +3,14 @@
 Nobody typed these. They are generated, seeded, from the corpus's own names and docstrings with
 one template family per query shape of seed 004, plus the 42 hand-written sample queries and
 their variants. Counts follow a Zipf curve (a heavy head and a long tail, as seed 000 describes a
-real log), shuffled so that no shape owns the head. The generator knows which template made each
+real log), dealt to the queries in a shuffled order so that no shape owns the head; the 42 sample
+queries are put at the top, as the popular ones. The generator knows which template made each
 query, and `traffic.csv` is computed from that, so the two files agree by construction.
 """
 
 from __future__ import annotations
 
+import importlib
 import random
 import re
 from collections import Counter
@@ -36,8 +38,6 @@ CONSTANT_MODULES = ("errno", "os", "signal", "socket", "ssl", "stat")
 
 def _constants() -> list[tuple[str, str]]:
     """Upper-case integer constants of a few modules, as (module, NAME)."""
-    import importlib
-
     found = []
     for module_name in CONSTANT_MODULES:
         module = importlib.import_module(module_name)
@@ -127,7 +127,8 @@ def _candidates(corpus: list[dict], rng: random.Random) -> dict[str, list[str]]:
     return {s: sorted(v) for s, v in out.items()}
 
 
-# How the synthetic traffic splits between shapes (seed 000's table has the same kind of column).
+# How many of the DISTINCT generated strings each shape gets. Traffic shares then follow from the
+# counts the Zipf curve deals out, so traffic.csv is computed, not copied from here.
 SHAPE_MIX = {
     "short_keyword": 0.31, "paraphrase": 0.22, "exact_identifier": 0.18,
     "misspelled": 0.12, "multi_entity": 0.11, "negation": 0.06,
@@ -149,10 +150,11 @@ def build_log(corpus: list[dict]) -> list[tuple[str, int, str]]:
             chosen[q] = stratum
     queries = list(chosen)
     rng.shuffle(queries)
-    # Zipf counts, then lift the 42 sample queries into the head half so they are "popular".
-    counts = sorted((max(1, round(TOP_COUNT / (rank**ZIPF_S))) for rank in range(1, len(queries) + 1)), reverse=True)
+    # Zipf counts, highest first; the 42 sample queries take the top ones, the rest in shuffled order.
+    counts = [max(1, round(TOP_COUNT / (rank**ZIPF_S))) for rank in range(1, len(queries) + 1)]
     sample_texts = {t for _, t, _ in QUERIES}
-    order = sorted(queries, key=lambda q: (q not in sample_texts, queries.index(q)))
+    position = {q: i for i, q in enumerate(queries)}
+    order = sorted(queries, key=lambda q: (q not in sample_texts, position[q]))
     return [(q, c, chosen[q]) for q, c in zip(order, counts)]
 
 
