@@ -32,6 +32,8 @@ from goldset_tui.model import GradeScale, Judgment
 PACE_WINDOW = 20
 # Gaps longer than this between two judgments are breaks, not judging time.
 PACE_MAX_GAP_SECONDS = 300.0
+# A blind repeat (self-consistency check) comes back after this many ordinary judgments.
+REPEAT_EVERY = 25
 
 
 class Writer(Protocol):
@@ -125,6 +127,8 @@ class JudgingSession:
         query_ids: Sequence[str] | None = None,
         clock: Callable[[], float] = time.monotonic,
         now: Callable[[], str] = utc_now,
+        repeats: Sequence[tuple[str, str]] = (),
+        repeat_every: int = REPEAT_EVERY,
     ) -> None:
         self.labeller = labeller
         self.scale = scale or GradeScale()
@@ -132,10 +136,18 @@ class JudgingSession:
         self._clock = clock
         self._now = now
         self._pace = _Pace()
-        self._undo: list[tuple[str, str, int | None]] = []  # (query_id, doc_id, grade before)
+        # (query_id, doc_id, grade before, kind): kind "repeat" for a blind repeat
+        self._undo: list[tuple[str, str, int | None, str]] = []
         self._index_pool(frame, query_ids)
         self._index_judged(judged)
         self._views: dict[str, _QueryView] = {}
+        # Self-consistency: already-judged pairs served again, blind, every ``repeat_every``
+        # judgments, recorded as kind "repeat" (they never replace the first grade).
+        self._pending_repeats = [(q, d) for q, d in repeats if q in self._qindex]
+        self._repeat_every = max(1, repeat_every)
+        self._since_repeat = 0
+        self.repeating: tuple[str, str] | None = None
+        self._resume_at: tuple[int, int] | None = None
         self.qi = 0
         self.pos = 0
         self._shown_since = clock()
@@ -242,10 +254,14 @@ class JudgingSession:
 
     @property
     def current_grade(self) -> int | None:
+        if self.repeating is not None:
+            return None  # blind: the first grade is not shown
         return self.grade_at(self.pos)
 
     def grades_in_query(self) -> list[int | None]:
         view = self._view(self.qi)
+        if self.repeating is not None:
+            return [None] * len(view.rows)
         return [view.grades.get(r["doc_id"]) for r in view.rows]
 
     # ----- progress -------------------------------------------------------------------------
@@ -279,6 +295,8 @@ class JudgingSession:
         self._shown_since = self._clock()
 
     def move(self, delta: int) -> None:
+        if self._leave_repeat():
+            return  # moving away from a repeat goes back to where the labeller was
         self._land(self.qi, max(0, min(self.size - 1, self.pos + delta)))
 
     def first_unjudged_in(self, qi: int) -> int | None:
@@ -289,6 +307,7 @@ class JudgingSession:
         return None
 
     def next_query(self, delta: int = 1) -> None:
+        self._leave_repeat()
         qi = max(0, min(len(self.query_ids) - 1, self.qi + delta))
         if qi != self.qi:
             pos = self.first_unjudged_in(qi)
@@ -301,6 +320,7 @@ class JudgingSession:
         qi = self._qindex.get(query_id)
         if qi is None:
             return False
+        self._leave_repeat()
         pos = self.first_unjudged_in(qi)
         self._land(qi, 0 if pos is None else pos)
         return True
@@ -362,7 +382,7 @@ class JudgingSession:
         )
         if self.writer is not None:
             self.writer.record(judgment)  # durable when it returns; raises if not
-        self._undo.append((self.query_id, doc_id, view.grades.get(doc_id)))
+        self._undo.append((self.query_id, doc_id, view.grades.get(doc_id), kind))
         self._set_grade(self.qi, doc_id, grade)
         return judgment
 
@@ -370,14 +390,70 @@ class JudgingSession:
         """Grade the current candidate and move to the next unjudged one."""
         if grade not in self.scale:
             raise ValueError(f"grade {grade} is not on the scale {self.scale.min}-{self.scale.max}")
+        if self.repeating is not None:
+            return self._grade_repeat(grade)
         t = self._clock()
         judgment = self._record(self.pos, grade, t - self._shown_since)
         self._pace.add(t)
         moved = self._advance()
+        self._since_repeat += 1
+        moved = self._serve_repeat() or moved
         return Step(judgment, moved_query=moved, all_done=self.judged_count >= self.total)
+
+    # ----- blind repeats --------------------------------------------------------------------
+    def _position_of(self, qi: int, doc_id: str) -> int:
+        return next(i for i, r in enumerate(self._view(qi).rows) if r["doc_id"] == doc_id)
+
+    def _serve_repeat(self) -> bool:
+        if self._since_repeat < self._repeat_every or not self._pending_repeats:
+            return False
+        for i, (query_id, doc_id) in enumerate(self._pending_repeats):
+            if query_id != self.query_id:  # not while the query is fresh in the labeller's mind
+                self._resume_at = (self.qi, self.pos)
+                self.repeating = self._pending_repeats.pop(i)
+                self._since_repeat = 0
+                qi = self._qindex[query_id]
+                self._land(qi, self._position_of(qi, doc_id))
+                return True
+        return False
+
+    def _grade_repeat(self, grade: int) -> Step:
+        assert self.repeating is not None and self._resume_at is not None
+        t = self._clock()
+        query_id, doc_id = self.repeating
+        judgment = Judgment(
+            self.labeller, query_id, doc_id, grade, self._now(),
+            seconds=round(t - self._shown_since, 3), position=self.pos, kind="repeat",
+        )
+        if self.writer is not None:
+            self.writer.record(judgment)
+        self._undo.append((query_id, doc_id, None, "repeat"))
+        self._pace.add(t)
+        self.repeating = None
+        qi, pos = self._resume_at
+        self._resume_at = None
+        self._land(qi, pos)
+        return Step(judgment, moved_query=True, all_done=self.judged_count >= self.total)
+
+    def _leave_repeat(self) -> bool:
+        """Put an unanswered repeat back for later and return to where the labeller was."""
+        if self.repeating is None or self._resume_at is None:
+            return False
+        self._pending_repeats.insert(0, self.repeating)
+        self.repeating = None
+        qi, pos = self._resume_at
+        self._resume_at = None
+        self._land(qi, pos)
+        return True
+
+    @property
+    def pending_repeats(self) -> int:
+        return len(self._pending_repeats) + (self.repeating is not None)
 
     def grade_group(self) -> list[Judgment]:
         """Give every near-duplicate of the current candidate the current candidate's grade."""
+        if self.repeating is not None:
+            return []
         grade = self.current_grade
         if grade is None:
             return []
@@ -392,7 +468,10 @@ class JudgingSession:
         """Undo this session's most recent grade; the cursor goes back to that candidate."""
         if not self._undo:
             return None
-        query_id, doc_id, before = self._undo[-1]
+        self._leave_repeat()
+        query_id, doc_id, before, kind = self._undo[-1]
+        if kind == "repeat":
+            return self._undo_repeat(query_id, doc_id)
         restored = before
         if self.writer is not None:
             # The store answers with the grade now in force: the previous one after undoing a
@@ -407,6 +486,20 @@ class JudgingSession:
         moved = qi != self.qi
         self._land(qi, pos)
         judgment = Judgment(self.labeller, query_id, doc_id, restored, self._now(), position=pos, kind="undo")
+        return Step(judgment, moved_query=moved)
+
+    def _undo_repeat(self, query_id: str, doc_id: str) -> Step:
+        # The store cancels the pair's most recent grade: the repeat. Serve it again.
+        if self.writer is not None:
+            self.writer.undo(query_id, doc_id)
+        self._undo.pop()
+        qi = self._qindex[query_id]
+        self._resume_at = (self.qi, self.pos)
+        self.repeating = (query_id, doc_id)
+        pos = self._position_of(qi, doc_id)
+        moved = qi != self.qi
+        self._land(qi, pos)
+        judgment = Judgment(self.labeller, query_id, doc_id, None, self._now(), position=pos, kind="undo")
         return Step(judgment, moved_query=moved)
 
     @property

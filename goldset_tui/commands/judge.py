@@ -51,8 +51,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="overlap=F",
         help="judge only this labeller's share: a seeded share F of queries goes to everyone, the rest to one labeller each",
     )
+    parser.add_argument(
+        "--repeat",
+        metavar="SHARE",
+        type=float,
+        default=0.0,
+        help="self-consistency: serve a seeded share (e.g. 0.02) of your judged pairs again, blind, now and then",
+    )
     parser.add_argument("--team", metavar="A,B,...", help="the labellers sharing the work with --assign (remembered in the store)")
-    parser.add_argument("--seed", type=int, default=None, help="seed of the --assign split (default 0; remembered in the store)")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the --assign split and --repeat choice (default 0; the split's is remembered in the store)")
 
 
 @dataclass
@@ -126,14 +133,31 @@ def _assignment(project, pool, labeller: str, overlap: float, team: str | None, 
     return assigned_query_ids(query_ids, labeller, sorted(set(members)), overlap, seed)
 
 
-def make_screen(prepared: Prepared, *, reveal: bool = False):  # noqa: ANN201 - JudgeScreen
+def repeat_candidates(project, labeller: str, judged, share: float, seed: int) -> list[tuple[str, str]]:  # noqa: ANN001
+    """Judged pairs to serve again (seeded share), minus those already repeated."""
+    if share <= 0:
+        return []
+    if share > 1:
+        raise InputError(None, f"--repeat {share}: expected a share between 0 and 1, e.g. 0.02")
+    from goldset_tui.agreement.repeats import repeat_pairs
+
+    history = project.judgments(labeller, history=True)
+    done = set(history.filter(history["kind"] == "repeat").select("query_id", "doc_id").rows())
+    pairs = repeat_pairs(judged.select("query_id", "doc_id").rows(), labeller, share, seed)
+    return [p for p in pairs if p not in done]
+
+
+def make_screen(prepared: Prepared, *, reveal: bool = False, repeat: float = 0.0, seed: int | None = None):  # noqa: ANN201
     """The judging screen for a prepared project; the writer opens here (lock: one per labeller)."""
     from goldset_tui.judging import JudgingSession
     from goldset_tui.ui.screens.judge import JudgeScreen
 
     project = prepared.project
+    if repeat and not 0 < repeat <= 1:
+        raise InputError(None, f"--repeat {repeat}: expected a share between 0 and 1, e.g. 0.02")
     writer = project.writer(prepared.labeller)  # StoreLockedError -> one line, exit 2
     judged = project.judgments(prepared.labeller)
+    repeats = repeat_candidates(project, prepared.labeller, judged, repeat, seed or 0)
 
     def build() -> JudgingSession:
         return JudgingSession(
@@ -143,6 +167,7 @@ def make_screen(prepared: Prepared, *, reveal: bool = False):  # noqa: ANN201 - 
             judged=judged,
             scale=project.scale,
             query_ids=prepared.query_ids,
+            repeats=repeats,
         )
 
     return JudgeScreen(build, guidelines=project.guidelines, reveal=reveal, warnings=prepared.warnings, writer=writer)
@@ -156,7 +181,7 @@ def run(args: argparse.Namespace) -> int:
     )
     for warning in prepared.warnings:
         print(f"goldset: warning: {warning}", file=sys.stderr)
-    screen = make_screen(prepared, reveal=args.reveal)
+    screen = make_screen(prepared, reveal=args.reveal, repeat=args.repeat, seed=args.seed)
     try:
         return run_app(lambda: screen)
     finally:

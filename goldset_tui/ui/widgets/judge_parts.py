@@ -65,7 +65,7 @@ def query_line(session: JudgingSession) -> Text:
         line.append("  [")
         line.append_text(literal(session.stratum, keep_newlines=False))
         line.append("]")
-    if session.is_finished():
+    if session.is_finished() and session.repeating is None:  # a blind repeat gives nothing away
         line.append("  \u2713 finished", style="bold green")
     line.append("\n")
     line.append_text(literal(session.query_text, keep_newlines=False, style="bold"))
