@@ -37,6 +37,7 @@ examples:
   goldset judge pool.jsonl --labeller alice
   goldset judge pool.parquet --labeller bob --store ~/golden/docs-store
   goldset judge pool.jsonl --labeller cy --assign overlap=0.2 --team alice,bob,cy
+  goldset judge pool.jsonl --labeller alice --repeat 0.02    # 2% of your judged pairs come back, blind
 """
 
 
