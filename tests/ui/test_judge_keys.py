@@ -261,6 +261,23 @@ async def test_command_palette_lists_screen_actions() -> None:
         await pilot.pause()
 
 
+async def test_a_failing_load_is_shown_and_q_still_quits() -> None:
+    w = MemoryWriter()
+
+    def broken() -> JudgingSession:
+        raise MemoryError("pool too big for this machine")
+
+    app = GoldsetApp(lambda: JudgeScreen(broken, writer=w, show_guidelines=False))
+    async with app.run_test() as pilot:
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "pool too big" in plain(pilot.app, "query")
+        await pilot.press("2")  # no session: grade keys do nothing
+        await pilot.press("q")
+        await pilot.pause()
+    assert w.records == [] and w.closed == 1
+
+
 # ----- resume through the real store (commands.judge wiring) ---------------------------------------
 def write_pool(path: Path, per_query: int = 3) -> Path:
     with path.open("w", encoding="utf-8") as fh:

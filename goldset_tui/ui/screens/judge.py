@@ -160,7 +160,7 @@ class JudgeScreen(Screen[None]):
                 return False
             # False hides the key: a 1-5 scale has no 0 key and no 6-9 keys.
             return parameters[0] in self.session.scale
-        if action in {"more", "scroll_doc", "help"}:
+        if action in {"more", "scroll_doc", "help", "leave"}:
             return True
         return True if self.session is not None else None  # dimmed while loading
 
