@@ -31,7 +31,7 @@ def hostile_pool() -> pl.DataFrame:
 
 
 def screen_text(app: GoldsetApp) -> str:
-    return "\n".join(str(app.screen.query_one(f"#{w}").render()) for w in ("query", "candidate", "text", "status"))
+    return "\n".join(str(app.screen.query_one(f"#{w}").render()) for w in ("query", "candidate", "text", "status", "saved"))
 
 
 async def test_every_field_is_literal_and_controls_are_placeholders() -> None:

@@ -36,7 +36,7 @@ async def test_grade_keys_record_and_advance(key: str, grade: int) -> None:
         await pilot.pause()
         assert [(j.doc_id, j.grade, j.position) for j in w.records] == [(first, grade, 0)]
         assert s.pos == 1
-        assert f"saved #1={grade}" in plain(pilot.app, "status")
+        assert f"saved #1={grade}" in plain(pilot.app, "saved")
         assert "query 1/4" in plain(pilot.app, "status")
 
 
@@ -91,7 +91,7 @@ async def test_undo_key() -> None:
         await pilot.press("2", "u")
         assert w.undos == [("q1", w.records[0].doc_id)]
         assert s.pos == 0 and s.current_grade is None
-        assert "undo" in plain(pilot.app, "status")
+        assert "undo" in plain(pilot.app, "saved")
         await pilot.press("u")  # nothing left: a notice, no journal record
         assert len(w.undos) == 1
 
@@ -169,8 +169,8 @@ async def test_failed_write_says_not_saved_and_stays() -> None:
     s = JudgingSession(tiny_pool(), "alice", writer=MemoryWriter(fail=True))
     async with app_for(s).run_test() as pilot:
         await pilot.press("2")
-        assert "NOT SAVED" in plain(pilot.app, "status")
-        assert "saved #" not in plain(pilot.app, "status")
+        assert "NOT SAVED" in plain(pilot.app, "saved")
+        assert "saved #" not in plain(pilot.app, "saved")
         assert s.pos == 0 and s.overall_progress()[0] == 0
 
 

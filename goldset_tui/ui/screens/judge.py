@@ -15,7 +15,7 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -92,7 +92,11 @@ class JudgeScreen(Screen[None]):
             yield Static(Text(""), id="text")
         yield Static(Text(""), id="strip")
         yield Static(Text(""), id="scale")
-        yield Static(Text(""), id="status")
+        # The saved indicator has its own cell, right-aligned, so narrow terminals clip progress
+        # text before they clip the one thing that must never be hidden.
+        with Horizontal(id="statusbar"):
+            yield Static(Text(""), id="status")
+            yield Static(Text(""), id="saved")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -140,7 +144,8 @@ class JudgeScreen(Screen[None]):
             self._shown = key
         self.query_one("#strip", Static).update(parts.strip_line(s, self.size.width or 80))
         self.query_one("#scale", Static).update(parts.scale_line(s))
-        self.query_one("#status", Static).update(parts.status_line(s, self._saved))
+        self.query_one("#status", Static).update(parts.status_line(s))
+        self.query_one("#saved", Static).update(self._saved)
 
     def _show_text(self) -> None:
         assert self.session is not None

@@ -129,20 +129,17 @@ def _duration(minutes: float) -> str:
     return f"{max(1, round(minutes))}m"
 
 
-def status_line(session: JudgingSession, saved: Text) -> Text:
+def status_line(session: JudgingSession) -> Text:
     done_q, size_q = session.query_progress()
     done, total = session.overall_progress()
     line = Text()
     line.append(f"query {done_q}/{size_q}", style="bold")
     line.append(f" \u00b7 all {done:,}/{total:,} {100 * done / total if total else 0:.0f}%")
-    line.append(f" \u00b7 queries {session.finished_queries}/{len(session.query_ids)}")
     pace = session.pace_per_minute()
     if pace is not None:
         left = session.minutes_left()
         line.append(f" \u00b7 {pace:.1f}/min")
         if left is not None:
             line.append(f" {_duration(left)} left")
-    if saved.plain:
-        line.append(" \u00b7 ")
-        line.append_text(saved)
+    line.append(f" \u00b7 queries {session.finished_queries}/{len(session.query_ids)}")
     return line
