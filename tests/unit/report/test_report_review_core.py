@@ -64,3 +64,17 @@ def test_sampling_manifest_closure(tmp_path) -> None:
     m.write_text("seed = \n")
     with pytest.raises(InputError, match="not valid TOML"):
         read_sampling_closure(m)
+
+
+def test_review_refuses_bad_arguments_before_any_screen(tmp_path, capsys) -> None:
+    from goldset_tui.cli import main
+
+    assert main(["review"]) == 2
+    assert "give --qrels, --run and --strata" in capsys.readouterr().err
+    assert main(["review", "--store", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(tmp_path) in err
+    strata = tmp_path / "strata.csv"
+    strata.write_text("query_id,stratum\nq1,a\n")
+    assert main(["review", "--qrels", str(tmp_path / "missing.qrels"), "--run", f"a={tmp_path / 'a.run'}", "--strata", str(strata)]) == 2
+    assert "no such file" in capsys.readouterr().err
