@@ -30,6 +30,9 @@ from goldset_tui.model import GradeScale, Judgment
 
 # Pace is measured over the most recent judgments so a lunch break does not drag it down forever.
 PACE_WINDOW = 20
+# No pace is shown before this many judgments spanning at least this many seconds.
+PACE_MIN_JUDGMENTS = 3
+PACE_MIN_SECONDS = 10.0
 # Gaps longer than this between two judgments are breaks, not judging time.
 PACE_MAX_GAP_SECONDS = 300.0
 # A blind repeat (self-consistency check) comes back after this many ordinary judgments.
@@ -102,10 +105,11 @@ class _Pace:
 
     def per_minute(self) -> float | None:
         ts = list(self.times)
-        if len(ts) < 2:
+        if len(ts) < PACE_MIN_JUDGMENTS:
             return None
         busy = sum(min(b - a, PACE_MAX_GAP_SECONDS) for a, b in zip(ts, ts[1:]))
-        return (len(ts) - 1) / busy * 60.0 if busy > 0 else None
+        # A burst of keys (or a script) says nothing about the pace: wait for some real time.
+        return (len(ts) - 1) / busy * 60.0 if busy >= PACE_MIN_SECONDS else None
 
 
 class JudgingSession:

@@ -58,8 +58,8 @@ def make_app(*, reveal: bool = False, theme: str | None = None, show_guidelines:
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_judge_blind_after_two_grades(snap_compare, size) -> None:
-    assert snap_compare(make_app(), terminal_size=size, press=["2", "1"])
+def test_judge_blind_after_three_grades(snap_compare, size) -> None:
+    assert snap_compare(make_app(), terminal_size=size, press=["2", "1", "0"])
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

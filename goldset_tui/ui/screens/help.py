@@ -27,7 +27,7 @@ def keys_table(screen: Screen) -> Text:
         rows.setdefault(name, [])
         if display not in rows[name]:
             rows[name].append(display)
-        descriptions[name] = binding.tooltip or binding.description
+        descriptions.setdefault(name, binding.tooltip or binding.description)
     for name, keys in rows.items():
         if name in seen:
             continue

@@ -188,6 +188,23 @@ def test_pace_and_time_left_from_the_clock() -> None:
     assert s.minutes_left() == pytest.approx(4.5)
 
 
+def test_no_pace_from_a_burst_of_keys() -> None:
+    now = [0.0]
+    s = JudgingSession(pool(), "alice", clock=lambda: now[0])
+    for t in (0.0, 0.1, 0.2, 0.3):
+        now[0] = t
+        s.grade(1)
+    assert s.pace_per_minute() is None and s.minutes_left() is None
+    now[0] = 2.0
+    s.move(-1)
+    assert s.pace_per_minute() is None  # two judgments are not a pace either
+    s2 = JudgingSession(pool(), "alice", clock=lambda: now[0])
+    for t in (0.0, 30.0):
+        now[0] = t
+        s2.grade(1)
+    assert s2.pace_per_minute() is None
+
+
 def test_pace_ignores_breaks() -> None:
     now = [0.0]
     s = JudgingSession(pool(), "alice", clock=lambda: now[0])
