@@ -14,6 +14,7 @@ the wrong type is bad input (one line, exit 2), not a traceback.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,8 +38,11 @@ def load_config(path: Path | None = None) -> Config:
     except UnicodeDecodeError:
         raise InputError(path, "config file is not UTF-8") from None
     except tomllib.TOMLDecodeError as exc:
-        line = getattr(exc, "lineno", None)
-        raise InputError(path, f"not valid TOML: {getattr(exc, 'msg', exc)}", line=line) from None
+        # Python 3.11's tomllib only puts the place in the message: "... (at line 3, column 8)".
+        found = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
+        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
+        where = f" (column {found.group(2)})" if found else ""
+        raise InputError(path, f"not valid TOML: {message}{where}", line=int(found.group(1)) if found else None) from None
     except OSError as exc:
         raise InputError(path, f"cannot read config: {exc.strerror or exc}") from None
 
