@@ -72,7 +72,29 @@ def canonical(m: Measure) -> str:
     return text + (f"@{m.cutoff}" if m.cutoff is not None else "")
 
 
-def _unknown(text: str, why: str) -> InputError:
+# trec_eval's names, so that `-m map` or `-m ndcg_cut_10` suggests the name used here.
+TREC_EVAL_NAMES = {
+    "map": "AP", "map_cut": "AP", "P": "P", "recall": "R", "success": "Success", "recip_rank": "RR",
+    "ndcg": "nDCG", "ndcg_cut": "nDCG", "Rprec": "Rprec", "bpref": "Bpref", "infAP": "infAP",
+    "num_ret": "NumRet", "num_rel": "NumRel", "num_rel_ret": "NumRelRet",
+}
+
+
+def _trec_eval_hint(text: str) -> str | None:
+    match = re.fullmatch(r"([A-Za-z_]+?)(?:[_.](\d+))?", text)
+    if not match or match[1] not in TREC_EVAL_NAMES:
+        return None
+    name = TREC_EVAL_NAMES[match[1]]
+    cutoff = match[2] or ("10" if MEASURES[name][0] == "required" else None)
+    return name + (f"@{cutoff}" if cutoff and MEASURES[name][0] != "none" else "")
+
+
+def _unknown(text: str, why: str, hint: str | None = None) -> InputError:
+    if hint:
+        return InputError(None, f"measure {text!r}: {why}; did you mean {hint!r}?")
+    trec_hint = _trec_eval_hint(text)
+    if trec_hint:
+        return InputError(None, f"measure {text!r}: {why} (a trec_eval name?); did you mean {trec_hint!r}?")
     close = difflib.get_close_matches(text, EXAMPLES, n=1, cutoff=0.5)
     lower = {e.lower(): e for e in EXAMPLES}
     hint = lower.get(text.lower()) or (close[0] if close else None)
@@ -83,12 +105,12 @@ def _unknown(text: str, why: str) -> InputError:
         name = names.get(head.lower()) or next(iter(difflib.get_close_matches(head, list(MEASURES), n=1, cutoff=0.5)), None)
         hint = next((e for e in EXAMPLES if e.startswith(name)), None) if name else None
     suggestion = f"; did you mean {hint!r}?" if hint else f"; known: {', '.join(EXAMPLES)}"
-    return InputError(None, f"measure {text!r}: {why}{suggestion}", column="measure")
+    return InputError(None, f"measure {text!r}: {why}{suggestion}")
 
 
-def _param(text: str, raw: str) -> tuple[str, str]:
+def _param(text: str, raw: str, hint: str) -> tuple[str, str]:
     if "=" not in raw:
-        raise _unknown(text, f"parameter {raw.strip()!r} is not key=value")
+        raise _unknown(text, f"parameter {raw.strip()!r} is not key=value", hint)
     key, value = (part.strip() for part in raw.split("=", 1))
     return key, value.strip("'\"")
 
@@ -101,30 +123,35 @@ def parse_measure(text: str) -> Measure:
         raise _unknown(text, "unknown measure")
     name = match["name"]
     cutoff_rule, allowed = MEASURES[name]
+    given = match["cutoff"]
+    good_cutoff = given if given and given.isdigit() and int(given) >= 1 else "10"
+    # What to suggest when a parameter or the cutoff is wrong: the same measure, plainly.
+    hint = name + (f"@{good_cutoff}" if cutoff_rule == "required" or (given and cutoff_rule != "none") else "")
     cutoff: int | None = None
-    if match["cutoff"] is not None:
+    if given is not None:
         if cutoff_rule == "none":
-            raise _unknown(text, f"{name} takes no @cutoff")
-        if not match["cutoff"].isdigit() or int(match["cutoff"]) < 1:
-            raise _unknown(text, f"cutoff {match['cutoff']!r} is not a positive integer")
-        cutoff = int(match["cutoff"])
+            raise _unknown(text, f"{name} takes no @cutoff", hint)
+        if not given.isdigit() or int(given) < 1:
+            raise _unknown(text, f"cutoff {given!r} is not a positive integer", hint)
+        cutoff = int(given)
     elif cutoff_rule == "required":
-        raise _unknown(text, f"{name} needs a cutoff, e.g. {name}@10")
+        raise _unknown(text, f"{name} needs a cutoff", hint)
     rel, dcg = 1, "log2"
     for raw in filter(str.strip, (match["params"] or "").split(",")):
-        key, value = _param(text, raw)
+        key, value = _param(text, raw, hint)
         if key not in allowed:
-            raise _unknown(text, f"{name} takes no parameter {key!r}")
+            raise _unknown(text, f"{name} takes no parameter {key!r}", hint)
         if key == "rel":
             try:
                 rel = int(value)
             except ValueError:
-                raise _unknown(text, f"rel={value!r} is not an integer") from None
+                raise _unknown(text, f"rel={value!r} is not an integer", hint) from None
             if rel < 1:
-                raise _unknown(text, "rel must be at least 1 (grades below it count as not relevant)")
+                raise _unknown(text, "rel must be at least 1 (grades below it count as not relevant)", hint)
         elif key == "dcg":
             if value not in DCG_KINDS:
-                raise _unknown(text, f"dcg={value!r}: expected one of {', '.join(DCG_KINDS)}")
+                hint = "nDCG(dcg='exp-log2')" + (f"@{cutoff}" if cutoff else "")
+                raise _unknown(text, f"dcg={value!r}: expected one of {', '.join(DCG_KINDS)}", hint)
             dcg = value
     return Measure(name=name, cutoff=cutoff, rel=rel, dcg=dcg, text=text)
 
