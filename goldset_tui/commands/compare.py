@@ -1,0 +1,95 @@
+"""`goldset compare`: two runs on the same queries, paired (seed 000)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import polars as pl
+
+from goldset_tui.commands.eval import add_qrels_argument, read_qrels_arg, read_runs
+from goldset_tui.errors import InputError
+
+NAME = "compare"
+ORDER = 61
+HELP = "compare two runs query by query: mean difference, bootstrap interval, randomization test"
+DESCRIPTION = """\
+Compare RUN_A with RUN_B on one measure, pairing the queries: the mean difference A - B, a seeded
+paired bootstrap 95% interval for it (queries resampled with replacement), the p-value of a
+seeded paired randomization test (signs of the per-query differences flipped at random;
+two-sided), and the queries A wins, loses and ties. For a measure that is 0 or 1 per query
+(Success@k) it adds the discordant queries (only A / only B succeed) and McNemar's exact p.
+
+The queries are those of `goldset eval`: every query in the qrels with a document of grade >= 1,
+a query missing from a run counting 0. Same seed, same numbers.
+
+examples:
+  goldset compare qrels.txt bm25.run dense.run -m nDCG@10
+  goldset compare ~/stores/docs-pool a=bm25.run b=dense.run -m Success@10 --samples 20000 --seed 7
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_qrels_argument(parser)
+    parser.add_argument("run_a", metavar="RUN_A", help="PATH or NAME=PATH")
+    parser.add_argument("run_b", metavar="RUN_B", help="PATH or NAME=PATH")
+    parser.add_argument("-m", "--measure", default="nDCG@10", help="measure (default nDCG@10)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and the randomization test (default 0)")
+    parser.add_argument("--samples", type=int, default=10_000, help="bootstrap and randomization samples (default 10000)")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+
+
+def paired_scores(qrels: pl.DataFrame, runs: dict[str, pl.DataFrame], measure: str) -> pl.DataFrame:
+    """query_id and one column per run, over the averaged queries (missing from a run: 0)."""
+    from goldset_tui.eval.metrics import evaluate_wide, relevant_queries
+
+    queries = pl.DataFrame({"query_id": relevant_queries(qrels)})
+    if queries.height == 0:
+        raise InputError(None, "the qrels have no query with a relevant document (grade >= 1)")
+    table = queries
+    for name, run in runs.items():
+        wide = evaluate_wide(qrels, run, [measure]).rename({measure: name})
+        table = table.join(wide, on="query_id", how="left")
+    return table.fill_null(0.0)
+
+
+def run(args: argparse.Namespace) -> int:
+    from goldset_tui.eval.measures import parse_measure
+    from goldset_tui.eval.stats import paired_comparison
+
+    measure = parse_measure(args.measure)
+    if measure.is_count:
+        raise InputError(None, f"measure {args.measure!r}: compare needs a per-query score, not a count")
+    if args.samples < 1:
+        raise InputError(None, "--samples must be at least 1")
+    qrels = read_qrels_arg(args.qrels, args.labeller)
+    runs = read_runs([args.run_a, args.run_b])
+    if len(runs) != 2:
+        raise InputError(None, "RUN_A and RUN_B have the same name; name them with NAME=PATH")
+    (a, b) = runs
+    table = paired_scores(qrels, runs, str(measure))
+    r = paired_comparison(table.get_column(a), table.get_column(b), seed=args.seed, samples=args.samples)
+    if args.format == "json":
+        doc = {"measure": str(measure), "a": a, "b": b, "queries": r.n, "mean_a": r.mean_a, "mean_b": r.mean_b,
+               "mean_diff": r.mean_diff, "ci95": list(r.ci95), "p_value": r.p_value, "wins": r.wins,
+               "losses": r.losses, "ties": r.ties, "seed": r.seed, "samples": r.samples}
+        if r.discordant is not None:
+            doc |= {"discordant": {"only_a": r.discordant[0], "only_b": r.discordant[1]}, "mcnemar_p": r.mcnemar_p}
+        print(json.dumps(doc, indent=2))
+        return 0
+    lines = [
+        f"measure\t{measure}",
+        f"queries\t{r.n}",
+        f"mean {a}\t{r.mean_a:.4f}",
+        f"mean {b}\t{r.mean_b:.4f}",
+        f"difference ({a} - {b})\t{r.mean_diff:+.4f}",
+        f"95% interval (paired bootstrap)\t[{r.ci95[0]:+.4f}, {r.ci95[1]:+.4f}]",
+        f"p-value (paired randomization)\t{r.p_value:.4f}",
+        f"wins / losses / ties ({a})\t{r.wins} / {r.losses} / {r.ties}",
+    ]
+    if r.discordant is not None:
+        lines.append(f"discordant (only {a} / only {b})\t{r.discordant[0]} / {r.discordant[1]}")
+        lines.append(f"McNemar exact p\t{r.mcnemar_p:.4f}")
+    lines.append(f"seed {r.seed}, {r.samples} samples")
+    print("\n".join(lines))
+    return 0
