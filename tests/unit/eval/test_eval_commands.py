@@ -1,0 +1,143 @@
+"""`goldset eval`, `compare` and `fuse` end to end: output formats, files written, bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from goldset_tui.cli import main
+from goldset_tui.io.trec import read_run
+
+QRELS = "q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 2\nq2 0 a 0\nq3 0 x 3\nq3 0 y -1\nq5 0 m 1\n"
+RUN = "q1 Q0 d1 1 1.0 t\nq1 Q0 d2 2 1.0 t\nq1 Q0 d3 3 1.0 t\nq2 Q0 a 1 2 t\nq3 Q0 y 1 3 t\nq3 Q0 x 2 1 t\nq4 Q0 x 1 1 t\n"
+OTHER = "q1 Q0 d3 1 9 o\nq3 Q0 x 1 1 o\nq5 Q0 m 1 1 o\n"
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> dict[str, Path]:
+    out = {}
+    for name, text in {"qrels": QRELS, "bm25.run": RUN, "other.run": OTHER}.items():
+        out[name] = tmp_path / name
+        out[name].write_text(text)
+    return out
+
+
+def run_cli(capsys, *argv) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    cap = capsys.readouterr()
+    return code, cap.out, cap.err
+
+
+def test_text_output_is_trec_eval_layout(files, capsys):
+    code, out, _ = run_cli(capsys, "eval", files["qrels"], files["bm25.run"], "-m", "P@2", "-m", "NumRet", "-q")
+    assert code == 0
+    lines = out.splitlines()
+    # Per query (q1, q3, q5: those with a relevant document), then `all`. The run ranks q1 as
+    # d3, d2, d1 (ties by doc id descending) so P@2 = 1/2; q3 has y (unjudged) then x: 1/2.
+    assert lines == [
+        "P@2                   \tq1\t0.5000", "NumRet                \tq1\t3",
+        "P@2                   \tq3\t0.5000", "NumRet                \tq3\t2",
+        "P@2                   \tq5\t0.0000", "NumRet                \tq5\t0",
+        "P@2                   \tall\t0.3333", "NumRet                \tall\t5",
+    ]
+    assert [line.split("\t")[0].strip() for line in lines] == ["P@2", "NumRet"] * 4
+
+
+def test_trec_eval_compat_averages_over_queries_in_both(files, capsys):
+    _, out, _ = run_cli(capsys, "eval", files["qrels"], files["bm25.run"], "-m", "P@2", "--trec-eval-compat", "-q")
+    queries = [line.split("\t")[1] for line in out.splitlines()]
+    assert queries == ["q1", "q2", "q3", "all"]  # q2 (no relevant doc) in, q5 (not run) out, q4 ignored
+    assert out.splitlines()[-1].endswith("\t0.3333")  # (0.5 + 0 + 0.5) / 3
+
+
+def test_several_runs_json_and_scores_saved(files, capsys, tmp_path):
+    code, out, err = run_cli(capsys, "eval", files["qrels"], f"a={files['bm25.run']}", files["other.run"],
+                             "-m", "AP", "-m", "NumRel", "--format", "json", "-q", "-o", tmp_path / "scores")
+    assert code == 0
+    doc = json.loads(out)
+    assert list(doc) == ["runs"] and list(doc["runs"]) == ["a", "other"]
+    assert set(doc["runs"]["a"]) == {"mean", "per_query"}
+    assert doc["runs"]["other"]["mean"]["NumRel"] == 4 and isinstance(doc["runs"]["other"]["mean"]["NumRel"], int)
+    # other: q1 d3 first (AP 1/2: 1 of 2 relevant found at rank 1), q3 x (1), q5 m (1).
+    assert doc["runs"]["other"]["per_query"]["q1"]["AP"] == pytest.approx(0.5)
+    assert doc["runs"]["other"]["mean"]["AP"] == pytest.approx((0.5 + 1 + 1) / 3)
+    saved = pl.read_parquet(tmp_path / "scores" / "other.parquet")
+    assert saved.schema == pl.Schema({"system": pl.String, "query_id": pl.String, "measure": pl.String,
+                                      "value": pl.Float64})
+    assert saved.height == 6 and set(saved["system"]) == {"other"}
+    assert "per-query scores" in err
+    _, out, _ = run_cli(capsys, "eval", files["qrels"], files["bm25.run"], "-m", "AP", "--format", "json")
+    assert set(json.loads(out)["runs"]["bm25"]) == {"mean"}  # per_query only with -q
+
+
+def test_store_as_qrels(files, capsys, tmp_path):
+    from goldset_tui.store.project import Project
+
+    store = tmp_path / "store"
+    project = Project.create(store, pool_path=files["qrels"], pool_sha256="0" * 64)
+    project.import_prior(pl.DataFrame({"query_id": ["q1", "q1", "q3"], "doc_id": ["d1", "d3", "x"], "grade": [1, 2, 3]}))
+    code, out, _ = run_cli(capsys, "eval", store, files["bm25.run"], "-m", "NumRel")
+    assert code == 0 and out.splitlines() == ["NumRel                \tall\t3"]
+    assert (store / "scores" / "bm25.parquet").exists()
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["-m", "ndcg@10"], "did you mean 'nDCG@10'"),
+        (["-m", "map"], "did you mean 'AP'"),
+    ],
+)
+def test_bad_measure_is_one_line_exit_2(files, capsys, argv, words):
+    code, out, err = run_cli(capsys, "eval", files["qrels"], files["bm25.run"], *argv)
+    assert code == 2 and out == "" and words in err and err.count("\n") == 1
+
+
+def test_bad_run_file_names_line_and_field(files, capsys, tmp_path):
+    bad = tmp_path / "bad.run"
+    bad.write_text("q1 Q0 d1 1 1.0 t\nq1 Q0 d2 2 lots t\n")
+    code, _, err = run_cli(capsys, "eval", files["qrels"], bad, "-m", "AP")
+    assert code == 2 and f"{bad}:2" in err and "'score'" in err and err.count("\n") == 1
+
+
+def test_same_run_name_twice(files, capsys):
+    code, _, err = run_cli(capsys, "eval", files["qrels"], files["bm25.run"], files["bm25.run"])
+    assert code == 2 and "given twice" in err
+
+
+def test_compare(files, capsys):
+    code, out, _ = run_cli(capsys, "compare", files["qrels"], files["bm25.run"], files["other.run"], "-m", "Success@1",
+                           "--format", "json", "--samples", "500")
+    assert code == 0
+    doc = json.loads(out)
+    # Success@1 on q1, q3, q5: bm25 (1, 0, 0), other (1, 1, 1).
+    assert (doc["mean_a"], doc["mean_b"]) == pytest.approx((1 / 3, 1.0))
+    assert (doc["wins"], doc["losses"], doc["ties"]) == (0, 2, 1)
+    assert doc["discordant"] == {"only_a": 0, "only_b": 2}
+    assert doc["mcnemar_p"] == pytest.approx(0.5)
+    code, out, _ = run_cli(capsys, "compare", files["qrels"], files["bm25.run"], files["bm25.run"].with_name("bm25.run"),
+                           "-m", "AP")
+    assert code == 2  # same name twice
+
+
+def test_compare_text(files, capsys):
+    code, out, _ = run_cli(capsys, "compare", files["qrels"], f"x={files['bm25.run']}", files["other.run"], "-m", "AP",
+                           "--samples", "200")
+    assert code == 0 and "difference (x - other)" in out and "p-value" in out and "seed 0, 200 samples" in out
+
+
+def test_fuse_writes_a_trec_run(files, capsys, tmp_path):
+    fused = tmp_path / "out" / "fused.run"
+    code, _, err = run_cli(capsys, "fuse", files["bm25.run"], files["other.run"], "-o", fused)
+    assert code == 0 and "wrote" in err
+    run = read_run(fused)
+    q1 = run.filter(pl.col("query_id") == "q1")
+    # d3: 1/(60+1) twice; d2 and d1 from bm25 alone at ranks 2 and 3.
+    assert q1.get_column("doc_id").to_list() == ["d3", "d2", "d1"]
+    assert q1.get_column("score")[0] == pytest.approx(2 / 61)
+    assert set(run.get_column("tag")) == {"fused-rrf"}
+    code, _, err = run_cli(capsys, "fuse", files["bm25.run"], "-o", fused)
+    assert code == 2 and "at least two" in err
