@@ -92,6 +92,15 @@ def _public_names(module) -> list[str]:
     return keep
 
 
+def _from_stdlib(obj: object) -> bool:
+    """False for what a third-party package patched in (transformers adds Logger.info_once)."""
+    module = getattr(obj, "__module__", None)
+    return module is None or module.split(".")[0].lstrip("_") in STDLIB
+
+
+STDLIB = {name.lstrip("_") for name in sys.stdlib_module_names} | {"builtins"}
+
+
 def _own_doc(obj: object) -> str:
     """The docstring written for this object itself, not one inherited from object or a base."""
     doc = obj.__dict__.get("__doc__") if inspect.isclass(obj) else getattr(obj, "__doc__", None)
@@ -116,7 +125,7 @@ def _member_docs(module_name: str, name: str, obj: object):
             member = member.__func__
         if isinstance(member, property):
             member = member.fget
-        if not (inspect.isroutine(member)):
+        if not inspect.isroutine(member) or not _from_stdlib(member):
             continue
         mdoc = _own_doc(member)
         if _words(mdoc) < MIN_WORDS or mdoc == doc:

