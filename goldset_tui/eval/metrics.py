@@ -75,22 +75,27 @@ def _idcg_name(dcg: str, k: int | None) -> str:
     return f"idcg_{dcg}_{k}"
 
 
-def _rows(qrels: pl.DataFrame, run: pl.DataFrame, stats: pl.DataFrame, measures: list[Measure]) -> pl.DataFrame:
-    """The run's rows for queries in the qrels, with grade (null: not in the qrels) and the
-    running counts the rank-dependent measures need."""
+def _rows(qrels: pl.DataFrame, ranked: pl.DataFrame, stats: pl.DataFrame, measures: list[Measure]) -> pl.DataFrame:
+    """The run's rows whose document is in the qrels (the only rows any measure here looks at,
+    given the rank from the whole run), with the running counts the measures need.
+
+    Keeping only judged rows is what makes a 7-million-line run cheap: every later step works
+    on the pool-sized frame."""
     levels = sorted({m.rel for m in measures} | {1})
-    rows = _ranked(run).join(
-        qrels.select("query_id", "doc_id", "grade"), on=["query_id", "doc_id"], how="left", maintain_order="left"
-    ).join(stats.select("query_id", *[f"nrel{lvl}" for lvl in levels], *[f"nnon{lvl}" for lvl in levels]),
-           on="query_id", how="inner", maintain_order="left")
+    rows = (
+        ranked.join(qrels.select("query_id", "doc_id", "grade"), on=["query_id", "doc_id"], how="inner")
+        .drop("doc_id")
+        .join(stats.select("query_id", *[f"nrel{lvl}" for lvl in levels], *[f"nnon{lvl}" for lvl in levels]),
+              on="query_id", how="inner")
+        .sort("query_id", "rank")
+    )
     grade = pl.col("grade")
-    extra = [(grade < 0).fill_null(False).cast(pl.Int32).cum_sum().over("query_id").alias("cunj")]
+    extra = [(grade < 0).cast(pl.Int32).cum_sum().over("query_id").alias("cunj")]
     for lvl in levels:
-        rel = (grade >= lvl).fill_null(False)
-        non = ((grade >= 0) & (grade < lvl)).fill_null(False)
+        rel = grade >= lvl
         extra.append(rel.alias(f"rel{lvl}"))
         extra.append(rel.cast(pl.Int32).cum_sum().over("query_id").alias(f"crel{lvl}"))
-        extra.append(non.cast(pl.Int32).cum_sum().over("query_id").alias(f"cnon{lvl}"))
+        extra.append(((grade >= 0) & (grade < lvl)).cast(pl.Int32).cum_sum().over("query_id").alias(f"cnon{lvl}"))
     return rows.with_columns(extra)
 
 
@@ -167,14 +172,16 @@ def evaluate_wide(
     ms = [m if isinstance(m, Measure) else None for m in measures]
     parsed = parse_measures([str(m) for m in measures]) if None in ms else list(dict.fromkeys(ms))
     stats = _query_stats(qrels, parsed)
-    rows = _rows(qrels, run, stats, parsed)
-    aggs: list[pl.Expr] = [pl.len().alias("num_ret")]
+    ranked = _ranked(run)
+    rows = _rows(qrels, ranked, stats, parsed)
+    retrieved = ranked.group_by("query_id").agg(pl.len().alias("num_ret"))
+    aggs: list[pl.Expr] = []
     finals: list[pl.Expr] = []
     for index, m in enumerate(parsed):
         agg, final = _measure_exprs(m, f"_m{index}")
         aggs.extend(agg)
         finals.append(final.alias(str(m)))
-    per_query = rows.group_by("query_id").agg(aggs)
+    per_query = retrieved.join(rows.group_by("query_id").agg(aggs), on="query_id", how="left")
     how = "inner" if only_run_queries else "left"
     wide = stats.join(per_query, on="query_id", how=how)
     # Queries missing from the run: every aggregate is empty, i.e. 0 (RR's missing minimum too).
