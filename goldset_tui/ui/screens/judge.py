@@ -26,11 +26,15 @@ from goldset_tui.ui.screens.prompts import QueryPicker, TextPrompt
 from goldset_tui.ui.widgets import judge_parts as parts
 
 
+# One footer entry for all grade keys ("0123 grade"); the labels are on the scale line.
+GRADE_GROUP = Binding.Group("grade", compact=True)
+
+
 def _grade_bindings() -> list[Binding]:
     # Bindings for 0-9 exist always; check_action hides those the project's scale does not have,
     # so a 1-5 scale gets keys 1-5. Numpad digits arrive as the same keys.
     return [
-        Binding(str(g), f"grade({g})", f"grade {g}", show=False, id=f"grade_{g}", tooltip=f"Grade {g} and go to the next unjudged candidate")
+        Binding(str(g), f"grade({g})", f"grade {g}", id=f"grade_{g}", group=GRADE_GROUP, tooltip=f"Grade {g} and go to the next unjudged candidate")
         for g in range(10)
     ]
 
@@ -38,8 +42,8 @@ def _grade_bindings() -> list[Binding]:
 class JudgeScreen(Screen[None]):
     CSS_PATH = "judge.tcss"
 
-    # The footer must fit 80 columns: pairs share one entry (j/k, n/p) and the grade keys are
-    # shown with their labels on the scale line just above it. Every binding still has an id.
+    # The footer must fit 80 columns: the grade keys share one entry, pairs share one (j/k, n/p),
+    # and the palette (ctrl+p) is listed under ? instead. Every binding still has an id.
     BINDINGS = [
         *_grade_bindings(),
         Binding("j,down", "move(1)", "move", key_display="j/k", id="next", tooltip="Next candidate"),
@@ -97,7 +101,7 @@ class JudgeScreen(Screen[None]):
         with Horizontal(id="statusbar"):
             yield Static(Text(""), id="status")
             yield Static(Text(""), id="saved")
-        yield Footer(compact=True)
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         if self.session is not None:
