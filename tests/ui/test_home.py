@@ -112,4 +112,27 @@ def test_assignment_serves_this_labellers_share(tmp_path: Path) -> None:
     assert again.project.manifest["assignment"]["labellers"] == ["alice", "bob"]
 
 
+
+async def test_home_opens_the_agreement_screen_of_a_project(tmp_path: Path) -> None:
+    from goldset_tui.ui.screens.agreement import AgreementScreen
+
+    make_project(tmp_path, {"alice": 6, "bob": 6})
+    app = GoldsetApp(HomeScreen)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("A")
+        await pilot.pause()
+        assert isinstance(app.screen, AgreementScreen)
+
+
+async def test_agreement_with_one_labeller_is_a_notice(tmp_path: Path) -> None:
+    make_project(tmp_path, {"alice": 6})
+    app = GoldsetApp(HomeScreen)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("A")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+
+
 run_async_tests(globals())

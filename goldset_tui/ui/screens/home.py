@@ -62,6 +62,7 @@ class HomeScreen(Screen[None]):
     BINDINGS = [
         Binding("enter", "judge", "judge", id="home.judge", tooltip="Judge the selected project as its labeller"),
         Binding("a", "judge_as", "judge as...", id="home.judge_as", tooltip="Judge the selected project under another name"),
+        Binding("A", "agreement", "agreement", id="home.agreement", tooltip="Inter-labeller agreement of the selected project"),
         Binding("r", "rescan", "refresh", id="home.refresh", tooltip="Look for projects again"),
         Binding("q", "app.quit", "quit", id="home.quit", tooltip="Quit"),
     ]
@@ -178,9 +179,30 @@ class HomeScreen(Screen[None]):
         screen.return_home = True
         self.app.push_screen(screen, lambda _: self.action_rescan())
 
+    def action_agreement(self) -> None:
+        """The agreement screen of the selected project (needs two labellers with judgments)."""
+        row = self._selected()
+        if row is None:
+            return
+        try:
+            from goldset_tui.agreement.sources import from_store, strata_of
+            from goldset_tui.ui.screens.agreement import AgreementScreen
+
+            data = from_store(row.store)
+            if data.ratings.get_column("labeller").n_unique() < 2:
+                self.notify("Agreement needs judgments from at least two labellers.", markup=False)
+                return
+            screen = AgreementScreen(data, strata=strata_of(data, None), seed=0, replicates=1000)
+        except Exception as exc:  # a damaged store or a moved pool: say so, stay here
+            self.notify(str(exc), severity="error", markup=False, timeout=10)
+            return
+        self.app.push_screen(screen)
+
     def palette_commands(self) -> list[tuple[str, str, object]]:
         out = []
         for row in self._rows:
             if row.labeller:
                 out.append((f"Judge {row.project} as {row.labeller}", str(row.store), lambda r=row: self._open(r, r.labeller)))
+        if self._rows:
+            out.append(("Agreement of the selected project", "kappa, alpha and disagreements (A)", self.action_agreement))
         return out
