@@ -341,13 +341,19 @@ def _num(x: float | None, digits: int = 3) -> str:
     return f"{x:.{digits}f}"
 
 
+def _fixed(x: float | None, digits: int = 3) -> str:
+    if x is None or (isinstance(x, float) and not math.isfinite(x)):
+        return "-"
+    return f"{x:.{digits}f}"
+
+
 def _md(text: object) -> str:
     # Data in a Markdown table: no pipes or newlines that would break the row.
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
 def cell_text(hits: int | None, n: int, mean: float, lo: float, hi: float, small: bool) -> str:
-    interval = f"[{_num(lo, 2)}, {_num(hi, 2)}]"
+    interval = f"[{_fixed(lo, 2)}, {_fixed(hi, 2)}]"
     if hits is not None:
         # A small stratum is read as a count first (seed 004: "eight and seven are facts").
         return f"{hits}/{n} hits ({mean:.2f} {interval})" if small else f"{mean:.2f} {interval} {hits}/{n}"
@@ -379,7 +385,7 @@ def to_markdown(report: Report) -> str:
     for s in names:
         w = report.weighted.get(s) if report.weighted is not None else None
         diff = (w - over[s]["mean"]) if w is not None else None
-        lines.append(f"| {_md(s)} | {over[s]['mean']:.3f} | {_num(w)} | {'-' if diff is None else f'{diff:+.3f}'} |")
+        lines.append(f"| {_md(s)} | {over[s]['mean']:.3f} | {_fixed(w)} | {'-' if diff is None else f'{diff:+.3f}'} |")
     if report.weighted is None:
         lines += ["", "No traffic file: the weighted headline needs `--traffic stratum,share`."]
     lines += ["", "## Closure", "", f"The table {'closes' if report.closes else 'DOES NOT close'}.", "",
@@ -402,13 +408,13 @@ def to_markdown(report: Report) -> str:
         lines += ["", f"## Judged fraction of each run's top {report.k}", "", "| system | judged | unjudged |", "|---|---:|---:|"]
         for s, v in report.judged.items():
             flag = " ⚠" if v == v and 1 - v > UNJUDGED_WARNING else ""
-            lines.append(f"| {_md(s)} | {_num(v)} | {_num(1 - v)}{flag} |")
+            lines.append(f"| {_md(s)} | {_fixed(v)} | {_fixed(1 - v)}{flag} |")
     if report.paired:
         lines += ["", "## Paired comparisons", "", "| a | b | mean diff (a - b) | 95% CI | p | wins | losses | ties |",
                   "|---|---|---:|---|---:|---:|---:|---:|"]
         for p in report.paired:
-            lines.append(f"| {_md(p['a'])} | {_md(p['b'])} | {p['mean_diff']:+.3f} | [{_num(p['ci95'][0])}, {_num(p['ci95'][1])}] | "
-                         f"{_num(p['p_value'], 4)} | {p['wins']} | {p['losses']} | {p['ties']} |")
+            lines.append(f"| {_md(p['a'])} | {_md(p['b'])} | {p['mean_diff']:+.3f} | [{_fixed(p['ci95'][0])}, {_fixed(p['ci95'][1])}] | "
+                         f"{_fixed(p['p_value'], 4)} | {p['wins']} | {p['losses']} | {p['ties']} |")
     return "\n".join(lines) + "\n"
 
 
