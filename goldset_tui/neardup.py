@@ -7,9 +7,10 @@ Jaccard similarity of their word 5-gram shingles is at least ``THRESHOLD`` (0.9;
 cosine > 0.95 on embeddings, which we cannot compute without a model - shingle Jaccard is the
 classic model-free stand-in, Broder 1997).
 
-One query holds tens of candidates, so all pairs are compared; a length filter skips pairs that
-cannot reach the threshold, and very long texts are shingled by mod-sampling (keep the shingles
-whose hash is 0 mod M), an unbiased estimate of the same Jaccard that keeps a 1 MB document cheap.
+One query holds tens of candidates, so all pairs are compared at once with a Polars self-join on
+shingle hashes (intersection sizes for every pair that shares anything); very long texts are
+shingled by mod-sampling (keep the shingles whose hash is 0 mod M), an unbiased estimate of the
+same Jaccard that keeps a 1 MB document cheap.
 """
 
 from __future__ import annotations
@@ -44,10 +45,31 @@ def shingles(normalised: str) -> set[int]:
     return set(hashed)
 
 
-def jaccard(a: set[int], b: set[int]) -> float:
-    if not a and not b:
-        return 1.0
-    return len(a & b) / len(a | b)
+def similar_pairs(sets: Sequence[set[int]], threshold: float = THRESHOLD) -> list[tuple[int, int]]:
+    """Index pairs (i < j) whose Jaccard similarity is at least ``threshold``.
+
+    Vectorised: one row per (text, shingle), a self-join on the shingle counts every pair's
+    intersection at once (only pairs sharing a shingle meet), and |A u B| = |A| + |B| - |A n B|.
+    """
+    rows = pl.DataFrame(
+        {
+            "doc": [i for i, s in enumerate(sets) for _ in s],
+            "h": [h for s in sets for h in s],
+        },
+        schema={"doc": pl.Int32, "h": pl.UInt32},
+    )
+    sizes = pl.DataFrame({"doc": list(range(len(sets))), "n": [len(s) for s in sets]}, schema={"doc": pl.Int32, "n": pl.Int64})
+    pairs = (
+        rows.join(rows, on="h", suffix="_b")
+        .filter(pl.col("doc") < pl.col("doc_b"))
+        .group_by("doc", "doc_b")
+        .agg(pl.len().alias("both"))
+        .join(sizes, on="doc")
+        .join(sizes.rename({"doc": "doc_b", "n": "n_b"}), on="doc_b")
+        .filter(pl.col("both") >= threshold * (pl.col("n") + pl.col("n_b") - pl.col("both")))
+        .sort("doc", "doc_b")
+    )
+    return list(zip(pairs["doc"].to_list(), pairs["doc_b"].to_list()))
 
 
 def groups(texts: Sequence[str | None], threshold: float = THRESHOLD) -> list[int]:
@@ -78,15 +100,6 @@ def groups(texts: Sequence[str | None], threshold: float = THRESHOLD) -> list[in
             first_of[t] = i
     # Only distinct texts need the shingle comparison.
     distinct = sorted(first_of.values())
-    sets = {i: shingles(norm[i]) for i in distinct}
-    lengths = {i: len(norm[i]) for i in distinct}
-    for a_pos, i in enumerate(distinct):
-        for j in distinct[a_pos + 1 :]:
-            short, long_ = sorted((lengths[i], lengths[j]))
-            # Jaccard >= t needs the sizes within a factor t of each other; text length is a
-            # cheap proxy (with a little slack for word-length variation).
-            if long_ and short / long_ < threshold * 0.8:
-                continue
-            if jaccard(sets[i], sets[j]) >= threshold:
-                union(i, j)
+    for i, j in similar_pairs([shingles(norm[i]) for i in distinct], threshold):
+        union(distinct[i], distinct[j])
     return [find(i) for i in range(len(norm))]
