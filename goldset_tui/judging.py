@@ -133,6 +133,7 @@ class JudgingSession:
         now: Callable[[], str] = utc_now,
         repeats: Sequence[tuple[str, str]] = (),
         repeat_every: int = REPEAT_EVERY,
+        notes: dict[tuple[str, str], str] | None = None,
     ) -> None:
         self.labeller = labeller
         self.scale = scale or GradeScale()
@@ -145,6 +146,7 @@ class JudgingSession:
         self._index_pool(frame, query_ids)
         self._index_judged(judged)
         self._views: dict[str, _QueryView] = {}
+        self._notes = dict(notes or {})  # (query_id, doc_id) -> the latest note
         # Self-consistency: already-judged pairs served again, blind, every ``repeat_every``
         # judgments, recorded as kind "repeat" (they never replace the first grade).
         self._pending_repeats = [(q, d) for q, d in repeats if q in self._qindex]
@@ -511,9 +513,19 @@ class JudgingSession:
         return bool(self._undo)
 
     def note(self, text: str) -> None:
+        """Save a note on the current candidate (an empty text clears it)."""
         c = self.current
         if self.writer is not None:
             self.writer.note(c.query_id, c.doc_id, text)
+        if text:
+            self._notes[(c.query_id, c.doc_id)] = text
+        else:
+            self._notes.pop((c.query_id, c.doc_id), None)
+
+    @property
+    def current_note(self) -> str | None:
+        c = self.current
+        return self._notes.get((c.query_id, c.doc_id))
 
     def close(self) -> None:
         if self.writer is not None:

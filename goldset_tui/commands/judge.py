@@ -134,6 +134,15 @@ def _assignment(project, pool, labeller: str, overlap: float, team: str | None, 
     return assigned_query_ids(query_ids, labeller, sorted(set(members)), overlap, seed)
 
 
+def latest_notes(project, labeller: str) -> dict[tuple[str, str], str]:  # noqa: ANN001
+    """The labeller's latest note per pair (notes can be on pairs not judged yet); "" clears."""
+    import polars as pl
+
+    history = project.judgments(labeller, history=True)
+    noted = history.filter(pl.col("note").is_not_null()).unique(["query_id", "doc_id"], keep="last", maintain_order=True)
+    return {(q, d): n for q, d, n in noted.select("query_id", "doc_id", "note").rows() if n}
+
+
 def repeat_candidates(project, labeller: str, judged, share: float, seed: int) -> list[tuple[str, str]]:  # noqa: ANN001
     """Judged pairs to serve again (seeded share), minus those already repeated."""
     if share <= 0:
@@ -159,6 +168,7 @@ def make_screen(prepared: Prepared, *, reveal: bool = False, repeat: float = 0.0
     writer = project.writer(prepared.labeller)  # StoreLockedError -> one line, exit 2
     judged = project.judgments(prepared.labeller)
     repeats = repeat_candidates(project, prepared.labeller, judged, repeat, seed or 0)
+    notes = latest_notes(project, prepared.labeller)
 
     def build() -> JudgingSession:
         return JudgingSession(
@@ -169,6 +179,7 @@ def make_screen(prepared: Prepared, *, reveal: bool = False, repeat: float = 0.0
             scale=project.scale,
             query_ids=prepared.query_ids,
             repeats=repeats,
+            notes=notes,
         )
 
     return JudgeScreen(build, guidelines=project.guidelines, reveal=reveal, warnings=prepared.warnings, writer=writer)

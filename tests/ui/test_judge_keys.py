@@ -315,6 +315,35 @@ async def test_resume_on_first_unjudged_after_reopen(tmp_path: Path) -> None:
         await pilot.press("q")
 
 
+async def test_notes_show_survive_reopen_and_can_be_cleared(tmp_path: Path) -> None:
+    from goldset_tui.commands.judge import make_screen, prepare
+
+    pool = write_pool(tmp_path / "pool.jsonl")
+    screen = make_screen(prepare(pool, "cy", store=tmp_path / "s"))
+    async with GoldsetApp(lambda: screen).run_test(size=(120, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("escape", "c", *"[red]dup of d2\x1b", "enter")
+        doc = screen.session.current.doc_id
+        assert "\u270e [red]dup of d2" in plain(pilot.app, "candidate")
+        await pilot.press("q")
+    screen2 = make_screen(prepare(pool, "cy", store=tmp_path / "s"))
+    async with GoldsetApp(lambda: screen2).run_test(size=(120, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("escape")  # still no judgments: the guidelines come up again
+        assert screen2.session.current.doc_id == doc  # nothing judged: same first candidate
+        assert "[red]dup of d2" in plain(pilot.app, "candidate")
+        await pilot.press("c")
+        prompt = pilot.app.screen
+        assert isinstance(prompt, TextPrompt)
+        prompt.query_one("Input").value = ""
+        await pilot.press("enter")
+        assert "\u270e" not in plain(pilot.app, "candidate")
+        await pilot.press("q")
+    screen3 = make_screen(prepare(pool, "cy", store=tmp_path / "s"))
+    assert screen3._make_session().current_note is None
+    screen3.flush()
+
+
 async def test_undo_of_a_regrade_restores_the_previous_grade_from_the_store(tmp_path: Path) -> None:
     from goldset_tui.commands.judge import make_screen, prepare
     from goldset_tui.store import Project

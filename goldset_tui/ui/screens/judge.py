@@ -255,7 +255,23 @@ class JudgeScreen(Screen[None]):
             self._saved = self._saved_text("note")
             self.refresh_view()
 
-        self.app.push_screen(TextPrompt("Note on this candidate", placeholder="why, or what to check"), save)
+        def save_or_clear(text: str | None) -> None:
+            if text is not None and text == "" and self.session is not None and self.session.current_note:
+                try:
+                    self.session.note("")  # an empty note clears the old one
+                except Exception as exc:
+                    self._not_saved(exc)
+                    return
+                self._saved = self._saved_text("note cleared")
+                self.refresh_view()
+                return
+            save(text)
+
+        current = self.session.current_note or ""
+        self.app.push_screen(
+            TextPrompt("Note on this candidate (empty clears it)", placeholder="why, or what to check", value=current),
+            save_or_clear,
+        )
 
     def action_goto(self) -> None:
         if self.session is None:

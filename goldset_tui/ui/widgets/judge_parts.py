@@ -83,6 +83,10 @@ def candidate_line(session: JudgingSession, candidate: Candidate, *, reveal: boo
     if dups:
         where = ", ".join(f"#{p + 1}" for p in dups[:6]) + (" ..." if len(dups) > 6 else "")
         line.append(f"  \u2248 near-duplicate of {where} (d: grade all alike)", style="bold magenta")
+    note = session.current_note
+    if note:
+        line.append("  \u270e ", style="bold")
+        line.append_text(literal(note if len(note) <= 80 else note[:79] + "\u2026", keep_newlines=False, style="italic"))
     if reveal and candidate.systems:
         pairs = [
             f"{system} #{rank}" if rank is not None else system
