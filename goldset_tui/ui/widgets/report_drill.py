@@ -49,6 +49,13 @@ class FailuresScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.refresh_view()
+        self.query_one(DataTable).focus()
+
+    def report_changed(self, _report) -> None:
+        self.refresh_view()
+
+    def refresh_view(self) -> None:
         r = self.context.report
         ids = self.failing_ids()
         where = self.stratum if self.stratum is not None else "all strata"
@@ -59,10 +66,13 @@ class FailuresScreen(Screen[None]):
         title = literal(f"{self.system} · {where}: {len(ids)} failing of {total}", keep_newlines=False)
         self.query_one("#drill-title", Static).update(title)
         table = self.query_one(DataTable)
+        table.clear(columns=True)
         table.add_column(Text("query"), key="query_id")
+        systems = r.all_systems
+        # The query text gets what the id and value columns leave, so nothing scrolls sideways.
+        text_width = max(12, self.app.size.width - 12 - 8 * len(systems) - 4)
         if self.context.topics is not None:
             table.add_column(Text("text"), key="text")
-        systems = r.all_systems
         for s in systems:
             table.add_column(literal(s, keep_newlines=False), key=f"sys:{s}")
         values = (
@@ -74,12 +84,11 @@ class FailuresScreen(Screen[None]):
             row = by_id.get(qid, {})
             cells = [literal(qid, keep_newlines=False)]
             if self.context.topics is not None:
-                cells.append(literal((self.context.query_text(qid) or "")[:60], keep_newlines=False))
+                cells.append(_fit(literal(self.context.query_text(qid) or "", keep_newlines=False), text_width))
             for s in systems:
                 v = row.get(s)
                 cells.append(Text("-" if v is None else f"{v:.2f}", style="bold green" if v else "dim"))
             table.add_row(*cells, key=qid)
-        table.focus()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
@@ -123,6 +132,14 @@ class TopKScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.refresh_view()
+        self.query_one(DataTable).focus()
+
+    def report_changed(self, _report) -> None:
+        # Back from judging: the grades just given show in place of the [?] marks.
+        self.refresh_view()
+
+    def refresh_view(self) -> None:
         r = self.context.report
         text = self.context.query_text(self.query_id)
         title = literal(self.query_id, keep_newlines=False)
@@ -132,23 +149,25 @@ class TopKScreen(Screen[None]):
         title += Text("\n") + literal(" · ".join(f"{s} {values.get(s, 0.0):.2f}" for s in r.all_systems), keep_newlines=False)
         self.query_one("#drill-title", Static).update(title)
         table = self.query_one(DataTable)
+        table.clear(columns=True)
         table.add_column(Text("rank", justify="right"), key="rank")
         for s in r.all_systems:
             table.add_column(literal(s, keep_newlines=False), key=f"sys:{s}")
         top = r.topk.filter(pl.col("query_id") == self.query_id) if r.topk is not None else pl.DataFrame()
         grid = {(row["system"], row["rank"]): row for row in top.iter_rows(named=True)}
+        # Each system's column gets an equal share of the width; long doc ids end in an ellipsis.
+        width = max(10, (self.app.size.width - 8) // max(1, len(r.all_systems)) - 2)
         for rank in range(1, r.k + 1):
             cells = [Text(str(rank), justify="right")]
             for s in r.all_systems:
                 row = grid.get((s, rank))
-                cells.append(_doc_cell(row) if row else Text(""))
+                cells.append(_fit(_doc_cell(row), width) if row else Text(""))
             table.add_row(*cells, key=str(rank))
         missing = missing_pairs(top) if top.height else None
         count = 0 if missing is None else missing.height
         notes = Text(f"[g] grade · {UNJUDGED} unjudged (counted as not relevant) · {count} unjudged document(s)"
                      + (" · J to judge them" if count else ""), style="dim")
         self.query_one("#drill-notes", Static).update(notes)
-        table.focus()
 
     def action_judge(self) -> None:
         top = self.context.report.topk
@@ -156,6 +175,11 @@ class TopKScreen(Screen[None]):
 
     def action_back(self) -> None:
         self.app.pop_screen()
+
+
+def _fit(text: Text, width: int) -> Text:
+    text.truncate(width, overflow="ellipsis")
+    return text
 
 
 def _doc_cell(row: dict) -> Text:
