@@ -90,7 +90,8 @@ def inputs_from_store(args: argparse.Namespace):
     return inputs, project, pool.frame
 
 
-def run(args: argparse.Namespace) -> int:
+def build_context(args: argparse.Namespace):
+    """Read and check every input, compute the report: the ReviewContext the screens share."""
     from goldset_tui.eval.report import read_sampling_closure
 
     project = None
@@ -112,8 +113,7 @@ def run(args: argparse.Namespace) -> int:
     sampling = read_sampling_closure(inputs.sampling_manifest) if inputs.sampling_manifest else None
     report = build(inputs)
 
-    from goldset_tui.ui.app import run_app
-    from goldset_tui.ui.screens.report import ReportScreen, ReviewContext
+    from goldset_tui.ui.screens.report import ReviewContext
     from goldset_tui.ui.widgets.report_judge import judge_hook
 
     def recompute():
@@ -123,12 +123,29 @@ def run(args: argparse.Namespace) -> int:
         inputs.qrels = _merge_qrels(inputs.qrels, fresh)
         return build(inputs)
 
-    context = ReviewContext(
+    return ReviewContext(
         report, topics=topics, sampling_closure=sampling,
         sampling_source=str(inputs.sampling_manifest) if inputs.sampling_manifest else None,
         judge=judge_hook(project, args.labeller, topics, corpus, Path(args.pairs_out)),
         on_judged=recompute,
     )
+
+
+def review_screen_for_store(store: str | Path, labeller: str, *, metric: str = "Success@10"):
+    """The report screen on a store, for the home screen: runs, strata and texts from its pool."""
+    from goldset_tui.ui.screens.report import ReportScreen
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["--store", str(store), "--labeller", labeller, "--metric", metric])
+    return ReportScreen(build_context(args))
+
+
+def run(args: argparse.Namespace) -> int:
+    from goldset_tui.ui.app import run_app
+    from goldset_tui.ui.screens.report import ReportScreen
+
+    context = build_context(args)
     return run_app(lambda: ReportScreen(context))
 
 
