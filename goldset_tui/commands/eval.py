@@ -98,7 +98,7 @@ def parse_run_specs(specs: list[str]) -> dict[str, Path]:
 def read_runs(specs: list[str]) -> dict[str, pl.DataFrame]:
     from goldset_tui.io.trec import read_run
 
-    return {name: read_run(path, tag=False) for name, path in parse_run_specs(specs).items()}
+    return {name: read_run(path, tag=False, order=False) for name, path in parse_run_specs(specs).items()}
 
 
 def score_runs(qrels: pl.DataFrame, runs: dict[str, pl.DataFrame], measures: list[str], *, compat: bool):

@@ -82,8 +82,11 @@ def _rows(qrels: pl.DataFrame, ranked: pl.DataFrame, stats: pl.DataFrame, measur
     Keeping only judged rows is what makes a 7-million-line run cheap: every later step works
     on the pool-sized frame."""
     levels = sorted({m.rel for m in measures} | {1})
+    # A cheap one-column filter first: most retrieved documents are judged for no query at all.
+    judged_docs = qrels.get_column("doc_id").unique().implode()
     rows = (
-        ranked.join(qrels.select("query_id", "doc_id", "grade"), on=["query_id", "doc_id"], how="inner")
+        ranked.filter(pl.col("doc_id").is_in(judged_docs))
+        .join(qrels.select("query_id", "doc_id", "grade"), on=["query_id", "doc_id"], how="inner")
         .drop("doc_id")
         .join(stats.select("query_id", *[f"nrel{lvl}" for lvl in levels], *[f"nnon{lvl}" for lvl in levels]),
               on="query_id", how="inner")
