@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import sys
 from collections.abc import Callable, Iterable
 from functools import partial
 
@@ -31,6 +32,7 @@ class GoldsetApp(App[int]):
         self._make_screen = make_screen
         self._config = config if config is not None else Config()
         self._flushed = False
+        self.flush_errors: list[str] = []  # printed by run_app once the terminal is back
         if self._config.keymap:
             self.set_keymap(self._config.keymap)
         if self._config.theme and self._config.theme in self.available_themes:
@@ -49,7 +51,10 @@ class GoldsetApp(App[int]):
         for screen in reversed(self.screen_stack):
             flush = getattr(screen, "flush", None)
             if callable(flush):
-                flush()
+                try:
+                    flush()
+                except Exception as exc:  # every judgment is already durable; say what failed
+                    self.flush_errors.append(f"{type(screen).__name__}: could not close cleanly: {exc}")
 
     async def action_quit(self) -> None:
         self.flush_screens()
@@ -95,4 +100,6 @@ class GoldsetApp(App[int]):
 def run_app(make_screen: Callable[[], Screen]) -> int:
     app = GoldsetApp(make_screen, config=load_config())
     result = app.run()
+    for message in app.flush_errors:
+        print(f"goldset: warning: {message}", file=sys.stderr)
     return int(result or 0)

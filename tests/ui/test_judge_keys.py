@@ -165,6 +165,20 @@ async def test_quit_keys_flush_the_writer(key: str) -> None:
     assert w.closed == 1 and app.return_value == 0
 
 
+async def test_a_close_that_fails_is_reported_not_raised() -> None:
+    class BadClose(MemoryWriter):
+        def close(self) -> None:
+            raise OSError(5, "Input/output error")
+
+    s = JudgingSession(tiny_pool(), "alice", writer=BadClose())
+    app = app_for(s)
+    async with app.run_test() as pilot:
+        await pilot.press("1", "q")
+        await pilot.pause()
+    assert app.return_value == 0
+    assert app.flush_errors and "Input/output error" in app.flush_errors[0]
+
+
 async def test_failed_write_says_not_saved_and_stays() -> None:
     s = JudgingSession(tiny_pool(), "alice", writer=MemoryWriter(fail=True))
     async with app_for(s).run_test() as pilot:
