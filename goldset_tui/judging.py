@@ -35,6 +35,8 @@ PACE_MIN_JUDGMENTS = 3
 PACE_MIN_SECONDS = 10.0
 # Gaps longer than this between two judgments are breaks, not judging time.
 PACE_MAX_GAP_SECONDS = 300.0
+# Queries whose candidates stay loaded (beyond those graded in this session).
+VIEW_CACHE = 64
 # A blind repeat (self-consistency check) comes back after this many ordinary judgments.
 REPEAT_EVERY = 25
 
@@ -85,6 +87,7 @@ class _QueryView:
     rows: list[dict]
     grades: dict[str, int]
     dup_label: list[int] | None = None  # per shown position, computed lazily
+    changed: bool = False  # graded in this session: must never be evicted (it holds the truth)
 
 
 @dataclass(frozen=True)
@@ -219,11 +222,16 @@ class JudgingSession:
             part = self._judged.slice(s, n)
             grades = dict(zip(part["doc_id"].to_list(), part["grade"].to_list()))
             view = _QueryView(rows=[rows[i] for i in order], grades=grades)
-            # Keep memory flat on huge pools: only recently visited queries stay loaded.
-            if len(self._views) > 64:
-                self._views.pop(next(iter(self._views)))
+            self._evict()
             self._views[qid] = view
         return view
+
+    def _evict(self) -> None:
+        # Keep memory flat on huge pools: only recently visited queries stay loaded, except those
+        # graded in this session (their grades exist only here and in the journal).
+        clean = [q for q, v in self._views.items() if not v.changed]
+        for qid in clean[: max(0, len(clean) - VIEW_CACHE)]:
+            del self._views[qid]
 
     @property
     def query_id(self) -> str:
@@ -363,6 +371,7 @@ class JudgingSession:
     # ----- judging --------------------------------------------------------------------------
     def _set_grade(self, qi: int, doc_id: str, grade: int | None) -> None:
         view = self._view(qi)
+        view.changed = True
         had = doc_id in view.grades
         if grade is None:
             view.grades.pop(doc_id, None)

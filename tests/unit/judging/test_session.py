@@ -255,3 +255,17 @@ def test_grade_group_gives_duplicates_the_same_grade() -> None:
     done = s.grade_group()
     assert [(j.doc_id, j.grade) for j in done] == [("b", 2)]
     assert s.overall_progress() == (2, 3)
+
+
+def test_grades_survive_visiting_many_other_queries() -> None:
+    # More queries than the session keeps loaded: a graded query must not be reloaded stale.
+    s = JudgingSession(pool(queries=200, per_query=2), "alice", writer=Writer())
+    s.grade(3)
+    first = s._view(0).rows[0]["doc_id"]
+    for _ in range(199):
+        s.next_query(1)
+    s.goto_query("q0")
+    s.move(-5)
+    assert s.current.doc_id == first and s.current_grade == 3
+    s.grade(2)  # regrade: still one judged pair, not two
+    assert s.overall_progress() == (1, 400) and s.query_progress(0) == (1, 2)
