@@ -149,3 +149,23 @@ def test_peer_files_read(peers):
     assert run.height == 1500 and run.get_column("query_id").unique().sort().to_list() == ["301", "302", "303"]
     robust = read_run(peers / "trectools" / "input.uic0301.gz")
     assert robust.height == 99_969  # `zcat | wc -l`: a few topics have fewer than 1,000 lines
+
+
+def test_ranks_equal_a_plain_python_sort_in_trec_eval_order():
+    import random
+
+    rnd = random.Random(4)
+    rows = [(f"q{rnd.randint(1, 5)}", f"d{i:03d}{rnd.choice('abc')}", rnd.choice([0.5, 1.0, 1.0, 2.0, -3.0]))
+            for i in range(400)]
+    run = pl.DataFrame(rows, schema={"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64}, orient="row")
+    expected = {}
+    for q in {r[0] for r in rows}:
+        # strcmp order on ASCII ids: score descending, then document id descending.
+        ordered = sorted((r for r in rows if r[0] == q), key=lambda r: (r[2], r[1]), reverse=True)
+        expected |= {(q, d): rank for rank, (_, d, _) in enumerate(ordered, 1)}
+    from goldset_tui.io.trec import rank_run
+
+    unordered = rank_run(run, order=False)
+    assert {(q, d): r for q, d, _, r in unordered.rows()} == expected
+    ordered = rank_run(run)
+    assert ordered.select("query_id", "rank").rows() == sorted(ordered.select("query_id", "rank").rows())
