@@ -189,6 +189,7 @@ class JudgingSession:
     def _index_judged(self, judged: pl.DataFrame | None) -> None:
         self._done_counts = [0] * len(self.query_ids)
         self.judged_count = 0
+        self._finished = 0
         if judged is None or judged.is_empty():
             self._judged = pl.DataFrame(schema={"query_id": pl.String, "doc_id": pl.String, "grade": pl.Int64})
             self._jstarts: dict[str, tuple[int, int]] = {}
@@ -210,6 +211,7 @@ class JudgingSession:
         for q, (_, n) in self._jstarts.items():
             self._done_counts[self._qindex[q]] = n
         self.judged_count = sum(self._done_counts)
+        self._finished = sum(1 for d, n in zip(self._done_counts, self._sizes) if d >= n)
 
     # ----- per-query views ------------------------------------------------------------------
     def _view(self, qi: int) -> _QueryView:
@@ -292,7 +294,7 @@ class JudgingSession:
 
     @property
     def finished_queries(self) -> int:
-        return sum(1 for d, n in zip(self._done_counts, self._sizes) if d >= n)
+        return self._finished
 
     def pace_per_minute(self) -> float | None:
         return self._pace.per_minute()
@@ -379,8 +381,11 @@ class JudgingSession:
             view.grades[doc_id] = grade
         now_has = grade is not None
         delta = int(now_has) - int(had)
+        was_finished = self._done_counts[qi] >= self._sizes[qi]
         self._done_counts[qi] += delta
         self.judged_count += delta
+        # Kept incrementally: summing over 25,000 queries on every key would be wasted work.
+        self._finished += int(self._done_counts[qi] >= self._sizes[qi]) - int(was_finished)
 
     def _record(self, pos: int, grade: int, seconds: float, kind: str = "judge") -> Judgment:
         view = self._view(self.qi)

@@ -116,6 +116,9 @@ def test_finishing_a_query_moves_on_and_skips_judged_ones() -> None:
     assert order == [2, 3, 0, 1]
     assert step.moved_query and s.query_id == "q1" and s.pos == 0
     assert s.is_finished(0) and s.finished_queries == 1
+    s.goto_query("q0")
+    s.undo()  # un-finishes q0
+    assert not s.is_finished(0) and s.finished_queries == 0
 
 
 def test_all_done_stays_put() -> None:
@@ -140,6 +143,7 @@ def test_resume_on_first_unjudged_from_store_grades() -> None:
     s = JudgingSession(p, "alice", judged=judged)
     assert s.query_id == "q1" and s.current.doc_id == order_q1[1]
     assert s.overall_progress() == (6, 12)  # the pair outside the pool is not counted
+    assert s.finished_queries == 1
     assert s.is_finished(0)
     s.next_query(-1)
     assert s.query_id == "q0" and s.current_grade == 1  # revisit a finished query
