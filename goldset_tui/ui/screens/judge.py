@@ -22,6 +22,7 @@ from textual.widgets import Footer, Static
 from goldset_tui.judging import JudgingSession
 from goldset_tui.model import DEFAULT_GUIDELINES
 from goldset_tui.ui.screens.help import HelpScreen, keys_table
+from goldset_tui.ui.safe import literal
 from goldset_tui.ui.screens.prompts import QueryPicker, TextPrompt
 from goldset_tui.ui.widgets import judge_parts as parts
 
@@ -121,7 +122,8 @@ class JudgeScreen(Screen[None]):
         self.app.call_from_thread(self._ready, session)
 
     def _failed(self, exc: Exception) -> None:
-        self.query_one("#query", Static).update(Text(f"Could not open the pool: {exc}", style="bold red"))
+        # The message can quote data (an id, a path): literal, like everything else from outside.
+        self.query_one("#query", Static).update(literal(f"Could not open the pool: {exc}", style="bold red"))
 
     def _ready(self, session: JudgingSession) -> None:
         self.session = session
