@@ -107,7 +107,7 @@ def load_inputs(args: argparse.Namespace) -> ReportInputs:
         name, path = parse_run_spec(spec)
         if name in runs:
             raise InputError(path, f"run name {name!r} given twice")
-        runs[name] = read_run(path)
+        runs[name] = read_run(path, tag=False, order=False)  # neither the tag nor the sort is needed here
     _check_metric(args.metric)
     manifest = getattr(args, "sampling_manifest", None)
     return ReportInputs(
