@@ -12,12 +12,13 @@ Only the documents a pool asks for are kept, so a large corpus costs one read an
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import polars as pl
 
 from goldset_tui.errors import InputError
-from goldset_tui.io.tables import location, read_table, table_format
+from goldset_tui.io.tables import check_file, location, read_table, table_format
 
 CORPUS_COLUMNS = ("doc_id", "text", "title")
 
@@ -30,6 +31,63 @@ def read_corpus(path: str | Path, ids: pl.Series | None = None) -> pl.DataFrame:
     is meant.
     """
     p = Path(path)
+    df = None
+    if ids is not None:
+        try:
+            df = _scan_needed(p, ids)
+        except (_NotFast, pl.exceptions.PolarsError, OSError, ValueError):
+            df = None  # the careful path below reads everything and names what is wrong
+    if df is None:
+        df = _read_whole(p, ids)
+    return _check_repeats(p, df)
+
+
+class _NotFast(Exception):
+    """The lazy path cannot be sure of this file; read it whole."""
+
+
+def _scan_needed(p: Path, ids: pl.Series) -> pl.DataFrame:
+    """Scan lazily and keep only the asked-for documents: a multi-gigabyte BEIR corpus then
+    costs one pass and the memory of the few thousand documents a pool needs."""
+    check_file(p)
+    fmt = table_format(p)
+    if fmt == "jsonl":
+        first = _first_json_object(p)
+        id_key = "_id" if "_id" in first else "doc_id"
+        if id_key not in first or "text" not in first:
+            raise _NotFast
+        lf = pl.scan_ndjson(p, schema={id_key: pl.Utf8, "title": pl.Utf8, "text": pl.Utf8})
+    elif fmt == "parquet":
+        lf = pl.scan_parquet(p)
+    else:
+        sep = "\t" if fmt == "tsv" else ","
+        lf = pl.scan_csv(p, separator=sep, infer_schema=False, quote_char='"' if sep == "," else None)
+    names = lf.collect_schema().names()
+    id_key = "_id" if "_id" in names and "doc_id" not in names else "doc_id"
+    if id_key not in names or "text" not in names:
+        raise _NotFast
+    title = pl.col("title").cast(pl.Utf8) if "title" in names else pl.lit(None, dtype=pl.Utf8).alias("title")
+    wanted = ids.cast(pl.Utf8).unique().implode()
+    return (
+        lf.with_row_index("_row")
+        .select("_row", pl.col(id_key).cast(pl.Utf8).alias("doc_id"), pl.col("text").cast(pl.Utf8), title)
+        .filter(pl.col("doc_id").is_in(wanted))
+        .collect()
+    )
+
+
+def _first_json_object(p: Path) -> dict:
+    with p.open("rb") as fh:
+        for raw in fh:
+            if raw.strip():
+                value = json.loads(raw)
+                if isinstance(value, dict):
+                    return value
+                raise _NotFast
+    raise _NotFast
+
+
+def _read_whole(p: Path, ids: pl.Series | None) -> pl.DataFrame:
     df = read_table(p)
     if "_id" in df.columns and "doc_id" not in df.columns:
         df = df.rename({"_id": "doc_id"})  # BEIR
@@ -56,11 +114,16 @@ def read_corpus(path: str | Path, ids: pl.Series | None = None) -> pl.DataFrame:
     except pl.exceptions.PolarsError as exc:
         raise InputError(p, f"doc_id, text and title must be text ({' '.join(str(exc).split())[:120]})") from None
     if ids is not None:
-        df = df.filter(pl.col("doc_id").is_in(ids.cast(pl.Utf8).unique().implode()))
+        return df.filter(pl.col("doc_id").is_in(ids.cast(pl.Utf8).unique().implode()))
     bad_id = df.get_column("doc_id").is_null() | (df.get_column("doc_id").str.strip_chars() == "")
-    if ids is None and bad_id.any():
+    if bad_id.any():
         first = int(df.get_column("_row")[int(bad_id.arg_max())])
         raise InputError(p, "empty or missing document id", column="doc_id", **location(fmt, first))
+    return df
+
+
+def _check_repeats(p: Path, df: pl.DataFrame) -> pl.DataFrame:
+    fmt = table_format(p)
     repeats = df.filter(~pl.col("doc_id").is_first_distinct())
     if repeats.height:
         doc = repeats.get_column("doc_id")[0]

@@ -74,3 +74,34 @@ def test_corpus_filter_keeps_only_asked_ids(tmp_path: Path) -> None:
     corpus = corpus_file(tmp_path, "jsonl", {"a": "1", "b": "2", "c": "3"})
     got = read_corpus(corpus, ids=pl.Series(["c", "a", "zz"]))
     assert sorted(got.get_column("doc_id").to_list()) == ["a", "c"]
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "tsv", "parquet"])
+def test_lazy_scan_and_whole_read_agree(tmp_path: Path, fmt: str) -> None:
+    corpus = corpus_file(tmp_path, fmt, {f"d{i}": f"text {i}" for i in range(50)})
+    ids = pl.Series(["d7", "d3", "missing", "d49"])
+    lazy = read_corpus(corpus, ids=ids).sort("doc_id")
+    whole = read_corpus(corpus).filter(pl.col("doc_id").is_in(ids.implode())).sort("doc_id")
+    assert lazy.equals(whole) and lazy.get_column("doc_id").to_list() == ["d3", "d49", "d7"]
+
+
+def test_duplicate_among_needed_documents_names_the_line(tmp_path: Path) -> None:
+    p = tmp_path / "c.jsonl"
+    p.write_text("".join(json.dumps({"_id": d, "text": d}) + "\n" for d in ["a", "b", "c", "b"]))
+    with pytest.raises(InputError) as info:
+        read_corpus(p, ids=pl.Series(["b"]))
+    assert (info.value.line, info.value.column) == (4, "doc_id") and "line 2" in info.value.message
+
+
+def test_broken_corpus_line_is_named_even_on_the_lazy_path(tmp_path: Path, write_rows) -> None:
+    p = tmp_path / "c.jsonl"
+    p.write_text('{"_id": "d1", "text": "one"}\n{"_id": "d2", "text": \n{"_id": "d3", "text": "three"}\n')
+    with pytest.raises(InputError) as info:
+        load_pool(write_rows("p.csv", IDS_ONLY), corpus=p)
+    assert str(p) in str(info.value) and info.value.line == 2 and "JSON" in info.value.message
+
+
+def test_corpus_jsonl_with_doc_id_key(tmp_path: Path, write_rows) -> None:
+    p = tmp_path / "c.jsonl"
+    p.write_text("".join(json.dumps({"doc_id": f"d{i}", "text": f"t{i}"}) + "\n" for i in range(1, 4)))
+    assert load_pool(write_rows("p.csv", IDS_ONLY), corpus=p).frame.get_column("text").to_list() == ["t1", "t2", "t3"]
