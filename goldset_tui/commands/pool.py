@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     if not out.parent.is_dir():
         raise InputError(out, "the folder to write into does not exist")
     specs = parse_runs(args.run)
-    progress = _Progress()
+    progress = _Progress(steps=len(specs) + 3 + bool(args.corpus))  # topics, runs, pooling, corpus, write
     progress(f"reading topics {args.topics}")
     topics = read_topics(args.topics)
     runs = {}
@@ -187,17 +187,25 @@ def _some(ids: pl.Series, n: int = 5) -> str:
 
 
 class _Progress:
-    """One status line on stderr, rewritten in place; silent unless stderr is a terminal."""
+    """A step bar on stderr, rewritten in place (`[=====>    ] 3/7 reading run dense`); silent
+    unless stderr is a terminal, so pipes and logs stay clean."""
 
-    def __init__(self) -> None:
-        self.live = sys.stderr.isatty()
+    WIDTH = 20
+
+    def __init__(self, steps: int, stream=None) -> None:  # noqa: ANN001 - a text stream
+        self.stream = stream or sys.stderr
+        self.live = self.stream.isatty()
+        self.steps, self.done_steps = steps, 0
 
     def __call__(self, message: str) -> None:
+        self.done_steps = min(self.done_steps + 1, self.steps)
         if self.live:
-            sys.stderr.write(f"\r\x1b[K{message}…")
-            sys.stderr.flush()
+            filled = self.WIDTH * (self.done_steps - 1) // self.steps
+            bar = "=" * filled + ">" + " " * (self.WIDTH - filled - 1)
+            self.stream.write(f"\r\x1b[K[{bar}] {self.done_steps}/{self.steps} {visible(message, keep_newlines=False)}…")
+            self.stream.flush()
 
     def done(self) -> None:
         if self.live:
-            sys.stderr.write("\r\x1b[K")
-            sys.stderr.flush()
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
