@@ -172,3 +172,25 @@ async def _test_the_end_of_the_list(tmp_path: Path) -> None:
     session.close()
     records, _ = replay(session.path)
     assert len(records) == 7
+
+
+def test_remapped_keys_are_the_keys_shown_and_used(tmp_path: Path) -> None:
+    asyncio.run(_test_remapped_keys(tmp_path))
+
+
+async def _test_remapped_keys(tmp_path: Path) -> None:
+    from goldset_tui.config import Config
+
+    session = open_session(tmp_path)
+    config = Config(keymap={"spotcheck.agree": "a", "spotcheck.pick_2": "n"})
+    app = GoldsetApp(lambda: SpotCheckScreen(session, sizes={}), config=config)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        text = screen_text(app)
+        assert "a agree" in text and "n negation" in text and "y agree" not in text
+        await pilot.press("a")
+        await pilot.press("n")
+        records, _ = replay(session.path)
+        assert [r["action"] for r in records] == ["check", "check"]
+        assert records[0]["correct"] == records[0]["assigned"] and records[1]["correct"] == "negation"
+    session.close()

@@ -79,10 +79,20 @@ class SpotCheckScreen(Screen[None]):
         self._status = Text(f"resumed: {done} answers already saved" if done else "ready", style="dim")
         self.refresh_view()
 
+    def key_for(self, binding_id: str, default: str) -> str:
+        """The key a binding has now, after the user's keymap (the screen shows it, not the default)."""
+        for active in self.active_bindings.values():
+            if active.binding.id == binding_id:
+                return self.app.get_key_display(active.binding)
+        return default
+
     def refresh_view(self) -> None:
+        keys = {name: self.key_for(f"spotcheck.{name}" if name != "undo" else "undo", default)
+                for name, default in parts.DEFAULT_KEYS.items()}
+        picks = [self.key_for(f"spotcheck.pick_{key}", key) for key in parts.PICK_KEYS[: len(self.session.strata)]]
         self.query_one("#sc-query", Static).update(parts.query_panel(self.session))
-        self.query_one("#sc-choices", Static).update(parts.choices_line(self.session))
-        self.query_one("#sc-stats", Static).update(parts.stats_panel(self.session, self.sizes, self.rate))
+        self.query_one("#sc-choices", Static).update(parts.choices_line(self.session, keys, picks))
+        self.query_one("#sc-stats", Static).update(parts.stats_panel(self.session, self.sizes, self.rate, picks))
         status = Text(f"{self.session.labeller}  ", style="bold")
         status.append_text(self._status)
         self.query_one("#sc-status", Static).update(status)

@@ -22,6 +22,9 @@ def pick_key(index: int) -> str:
     return PICK_KEYS[index] if index < len(PICK_KEYS) else ""
 
 
+DEFAULT_KEYS = {"agree": "y", "skip": "s", "undo": "u"}
+
+
 def query_panel(session: SpotCheckSession) -> Text:
     item = session.current()
     total = session.items.height
@@ -39,21 +42,24 @@ def query_panel(session: SpotCheckSession) -> Text:
     return out
 
 
-def choices_line(session: SpotCheckSession) -> Text:
+def choices_line(session: SpotCheckSession, keys: dict[str, str] | None = None,
+                 picks: list[str] | None = None) -> Text:
+    """The answer keys as they are mapped now (``keys``: agree/skip/undo; ``picks``: per stratum)."""
+    keys = {**DEFAULT_KEYS, **(keys or {})}
     out = Text()
-    out.append("y", style="bold")
+    out.append(keys["agree"], style="bold")
     out.append(" agree   ")
     for i, stratum in enumerate(session.strata):
-        key = pick_key(i)
+        key = picks[i] if picks and i < len(picks) else pick_key(i)
         if not key:
             break
         out.append(key, style="bold")
         out.append(" ")
         out.append_text(literal(stratum, keep_newlines=False))
         out.append("   ")
-    out.append("s", style="bold")
+    out.append(keys["skip"], style="bold")
     out.append(" skip   ")
-    out.append("u", style="bold")
+    out.append(keys["undo"], style="bold")
     out.append(" undo")
     return out
 
@@ -71,16 +77,17 @@ def agreement_line(result: Agreement) -> Text:
     return out
 
 
-def confusion_table(result: Agreement, strata: list[str]) -> Table:
+def confusion_table(result: Agreement, strata: list[str], picks: list[str] | None = None) -> Table:
     table = Table(box=None, padding=(0, 1), show_edge=False)
+    label = (lambda i: picks[i] if picks and i < len(picks) else pick_key(i) or "?")
     table.add_column(Text("filed as"), no_wrap=True)
     for i in range(len(strata)):
-        table.add_column(Text(pick_key(i) or "?"), justify="right")
+        table.add_column(Text(label(i)), justify="right")
     for i, s in enumerate(strata):
         row = result.confusion.get(s, {})
         cells = [Text(str(row.get(t, 0)) if row.get(t, 0) else ".", style="bold" if i == j and row.get(t) else "")
                  for j, t in enumerate(strata)]
-        table.add_row(Text(f"{pick_key(i)} ").append_text(literal(s, keep_newlines=False)), *cells)
+        table.add_row(Text(f"{label(i)} ").append_text(literal(s, keep_newlines=False)), *cells)
     return table
 
 
@@ -108,7 +115,7 @@ def strata_table(result: Agreement, sizes: dict[str, int], rate: float) -> Table
     return table
 
 
-def stats_panel(session: SpotCheckSession, sizes: dict[str, int], rate: float) -> Group:
+def stats_panel(session: SpotCheckSession, sizes: dict[str, int], rate: float, picks: list[str] | None = None) -> Group:
     result = session.agreement()
     return Group(
         agreement_line(result),
@@ -118,5 +125,5 @@ def stats_panel(session: SpotCheckSession, sizes: dict[str, int], rate: float) -
         Text(verdict_text(result, sizes, rate)),
         Text(""),
         Text("Confusion: rows as filed, columns as corrected (by key)", style="bold"),
-        confusion_table(result, session.strata),
+        confusion_table(result, session.strata, picks),
     )
