@@ -177,7 +177,11 @@ def evaluate_wide(
     stats = _query_stats(qrels, parsed)
     ranked = _ranked(run)
     rows = _rows(qrels, ranked, stats, parsed)
-    retrieved = ranked.group_by("query_id").agg(pl.len().alias("num_ret"))
+    if any(m.name in ("NumRet", "Judged") for m in parsed):
+        retrieved = ranked.group_by("query_id").agg(pl.len().alias("num_ret"))
+    else:
+        # Ranks are 1..n in every query: rank 1 names each query once, with no grouping pass.
+        retrieved = ranked.filter(pl.col("rank") == 1).select("query_id", pl.lit(0).alias("num_ret"))
     aggs: list[pl.Expr] = []
     finals: list[pl.Expr] = []
     for index, m in enumerate(parsed):
