@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import statistics
 import subprocess
 import sys
@@ -111,14 +112,21 @@ def generate(folder: Path, queries: int, docs: int, seed: int = 0) -> tuple[Path
     return qrels_path, run_path
 
 
-def run_tool(name: str, qrels: Path, run: Path) -> tuple[float, dict]:
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_tool(name: str, qrels: Path, run: Path) -> tuple[float, float, dict]:
+    """(wall seconds, CPU seconds, the tool's output) of one whole process."""
     script = f"QRELS = {str(qrels)!r}\nRUN = {str(run)!r}\n" + SCRIPTS[name] + FOOTER
+    cpu = _children_cpu()
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     elapsed = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"{name} failed:\n{done.stderr[-2000:]}")
-    return elapsed, json.loads(done.stdout.strip().splitlines()[-1])
+    return elapsed, _children_cpu() - cpu, json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def main() -> int:
@@ -138,22 +146,29 @@ def main() -> int:
               f"qrels {qrels.stat().st_size / 1e6:.1f} MB; median of {args.repeat}, each tool a whole process")
         results = {}
         for name in tools:
-            times, last = [], None
+            times, cpus, last = [], [], None
             for _ in range(args.repeat):
-                elapsed, last = run_tool(name, qrels, run)
+                elapsed, cpu, last = run_tool(name, qrels, run)
                 times.append(elapsed)
-            results[name] = (statistics.median(times), last)
-            print(f"  {name}: {', '.join(f'{t:.1f}' for t in times)} s", file=sys.stderr)
-    reference = results.get("pytrec_eval", next(iter(results.values())))[1]["means"]
-    fastest_peer = min((t for n, (t, _) in results.items() if n != "goldset"), default=None)
-    print(f"\n{'tool':<12} {'median s':>9} {'peak MB':>8} {'vs goldset':>10}  means ({', '.join(MEASURES)}) equal")
-    for name, (seconds, out) in results.items():
+                cpus.append(cpu)
+            results[name] = (statistics.median(times), statistics.median(cpus), last)
+            print(f"  {name}: wall {', '.join(f'{t:.1f}' for t in times)} s; "
+                  f"cpu {', '.join(f'{t:.1f}' for t in cpus)} s", file=sys.stderr)
+    reference = results.get("pytrec_eval", next(iter(results.values())))[2]["means"]
+    print(f"\n{'tool':<12} {'wall s':>7} {'cpu s':>6} {'peak MB':>8} {'wall/goldset':>12} {'cpu/goldset':>11}"
+          f"  means ({', '.join(MEASURES)})  equal")
+    base = results.get("goldset")
+    for name, (seconds, cpu, out) in results.items():
         equal = all(abs(a - b) <= 1e-4 for a, b in zip(out["means"], reference))
-        ratio = seconds / results["goldset"][0] if "goldset" in results else float("nan")
+        ratio = f"{seconds / base[0]:.1f}x" if base else "-"
+        cpu_ratio = f"{cpu / base[1]:.1f}x" if base else "-"
         means = " ".join(f"{v:.4f}" for v in out["means"])
-        print(f"{name:<12} {seconds:>9.2f} {out['maxrss_mb']:>8.0f} {ratio:>9.1f}x  {means}  {'yes' if equal else 'NO'}")
-    if fastest_peer is not None and "goldset" in results:
-        print(f"\ngoldset is {fastest_peer / results['goldset'][0]:.1f}x faster than the fastest peer")
+        print(f"{name:<12} {seconds:>7.2f} {cpu:>6.2f} {out['maxrss_mb']:>8.0f} {ratio:>12} {cpu_ratio:>11}"
+              f"  {means}  {'yes' if equal else 'NO'}")
+    peers = [(t, c) for n, (t, c, _) in results.items() if n != "goldset"]
+    if peers and base:
+        print(f"\ngoldset vs the fastest peer: {min(t for t, _ in peers) / base[0]:.1f}x (wall), "
+              f"{min(c for _, c in peers) / base[1]:.1f}x (cpu)")
     return 0
 
 
