@@ -163,14 +163,14 @@ def _list_column(p: Path, df: pl.DataFrame, name: str, inner: pl.DataType, fmt: 
     if not isinstance(col.dtype, pl.List):
         col = col.cast(pl.Utf8)
         # `["bm25", "dense"]` and `bm25;dense` both become ["bm25", "dense"]; an empty cell is [].
-        tokens = (
-            col.str.replace_all(r'[\[\]"]', "")
-            .str.replace_all(",", LIST_SEPARATOR)
-            .str.split(LIST_SEPARATOR)
-            .list.eval(pl.element().str.strip_chars())
-            .list.eval(pl.element().filter(pl.element() != ""))
-        )
-        col = tokens
+        # The clean-up passes run only when some cell needs them (a plain `a;b` file skips them).
+        if col.str.contains(r'[\[\]",\s]').any():
+            col = col.str.replace_all(r'[\[\]"]', "").str.replace_all(",", LIST_SEPARATOR)
+            col = col.str.split(LIST_SEPARATOR).list.eval(pl.element().str.strip_chars())
+        else:
+            col = col.str.split(LIST_SEPARATOR)
+        if col.list.eval(pl.element() == "").list.any().any():
+            col = col.list.eval(pl.element().filter(pl.element() != ""))
     cast = col.cast(pl.List(inner), strict=False)
     # A value that could not be read (a rank "x", a nested list) turns into a null: find it.
     lost = (cast.list.eval(pl.element().is_null()).list.any()) & ~(
