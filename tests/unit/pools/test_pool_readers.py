@@ -222,3 +222,26 @@ def test_ids_that_are_numbers_in_parquet_become_text(tmp_path: Path) -> None:
     pl.DataFrame({"query_id": [1, 1], "query": ["a", "a"], "doc_id": [10, 11], "text": ["x", "y"]}).write_parquet(p)
     frame = load_pool(p).frame
     assert frame.get_column("doc_id").to_list() == ["10", "11"]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_round_trip_of_awkward_text(tmp_path: Path, fmt: str) -> None:
+    texts = ['say "hi", then leave', "a;b;c", "[not, a list]", "ünïcödé ✓", "  leading spaces"]
+    if fmt != "tsv":
+        texts.append("two\nlines,\tand a tab")
+    frame = pl.DataFrame(
+        {
+            "query_id": ["q"] * len(texts),
+            "query": ["x"] * len(texts),
+            "doc_id": [f"d{i}" for i in range(len(texts))],
+            "text": texts,
+            "title": [None] * len(texts),
+            "stratum": ["s"] * len(texts),
+            "systems": [["bm25", "dense"]] * len(texts),
+            "ranks": [[1, 2]] * len(texts),
+        },
+        schema=FRAME_SCHEMA,
+    )
+    out = tmp_path / f"p.{fmt}"
+    write_pool(frame, out)
+    assert load_pool(out).frame.equals(frame)
