@@ -59,6 +59,7 @@ def test_judging_the_missing_pairs_lands_in_the_store(tmp_path) -> None:
             await pilot.pause(0.3)
             await pilot.press("escape")
             await pilot.pause(0.3)
+            await app.workers.wait_for_complete()
             assert isinstance(app.screen, TopKScreen)
 
     asyncio.run(drive())

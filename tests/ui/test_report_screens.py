@@ -91,6 +91,8 @@ async def test_report_table_and_drill_down_into_judging() -> None:
         assert opened[0].rows() == [("q11", "bq11-3"), ("q11", "dq11-3"), ("q11", "rq11-3")]
         app.screen.dismiss(None)
         await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
         assert recomputed == [1]
         assert isinstance(app.screen, TopKScreen)
         await pilot.press("escape")

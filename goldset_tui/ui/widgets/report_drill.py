@@ -204,14 +204,22 @@ def start_judging(screen: Screen, pairs: pl.DataFrame | None) -> None:
         screen.notify(result, timeout=10)
         return
 
+    def apply(report) -> None:
+        context.report = report
+        for s in screen.app.screen_stack:
+            refresh = getattr(s, "report_changed", None)
+            if callable(refresh):
+                refresh(report)
+
+    def recompute() -> None:
+        # Re-evaluating large runs takes seconds: off the UI thread, results back by call_from_thread.
+        report = context.on_judged() if context.on_judged is not None else None
+        if report is not None:
+            screen.app.call_from_thread(apply, report)
+
     def judged(_: object = None) -> None:
         if context.on_judged is not None:
-            report = context.on_judged()
-            if report is not None:
-                context.report = report
-                for s in screen.app.screen_stack:
-                    refresh = getattr(s, "report_changed", None)
-                    if callable(refresh):
-                        refresh(report)
+            screen.notify("Recomputing the report with the new grades...")
+            screen.app.run_worker(recompute, thread=True, exclusive=True, group="report-recompute", exit_on_error=False)
 
     screen.app.push_screen(result, judged)
