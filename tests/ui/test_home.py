@@ -69,6 +69,23 @@ async def test_home_shows_progress_and_opens_judging(tmp_path: Path) -> None:
         assert cells[2] == "7"
 
 
+async def test_judge_as_another_labeller_and_palette_entries(tmp_path: Path) -> None:
+    make_project(tmp_path, {"alice": 2})
+    app = GoldsetApp(HomeScreen)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.pause()
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert "Judge docs-pool as alice" in titles and "Agreement of the selected project" in titles
+        await pilot.press("a", *"dan", "enter")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.press("escape")  # dan's first open: the guidelines come first
+        judge = app.screen
+        assert isinstance(judge, JudgeScreen) and judge.session.labeller == "dan"
+        assert judge.session.overall_progress() == (0, 12)  # alice's grades are not dan's
+
+
 async def test_home_with_no_projects_says_how_to_start() -> None:
     app = GoldsetApp(HomeScreen)
     async with app.run_test() as pilot:
