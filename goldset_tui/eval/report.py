@@ -198,6 +198,10 @@ def compute_report(
     metric = canonical(parse_measure(metric))
     k = k if k is not None else cutoff(metric)
     queries = relevant_queries(qrels)
+    if queries.len() == 0:
+        from goldset_tui.errors import InputError
+
+        raise InputError(None, "no query in the qrels has a relevant document (grade >= 1): nothing to report")
     names = list(runs)
     all_runs = dict(runs)
     fused = None

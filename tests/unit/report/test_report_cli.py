@@ -155,3 +155,11 @@ def test_bad_inputs_are_one_line_exit_2(files, capsys, tmp_path) -> None:
     assert code == 2 and "did you mean" in capsys.readouterr().err
     code = main(["report", "--qrels", str(d / "nope.txt"), "--run", f"x={d / 'bm25.run'}", "--strata", str(d / "strata.csv")])
     assert code == 2 and "no such file" in capsys.readouterr().err
+
+
+def test_qrels_without_relevant_documents(files, capsys, tmp_path) -> None:
+    d = files["dir"]
+    q = tmp_path / "zero.qrels"
+    q.write_text("q001 0 x 0\n")
+    code = main(["report", "--qrels", str(q), "--run", f"x={d / 'bm25.run'}", "--strata", str(d / "strata.csv")])
+    assert code == 2 and "no query in the qrels has a relevant document" in capsys.readouterr().err
