@@ -58,3 +58,17 @@ def headroom_collected(fused: float, best_single: float, oracle: float) -> float
     if not gap > 1e-12:
         return None
     return (fused - best_single) / gap
+
+
+def stratum_overlap(scores: pl.DataFrame, strata: pl.DataFrame, a: str, b: str) -> pl.DataFrame:
+    """Per stratum: n, miss_a, miss_b, both_miss, and the bound on both_miss the two miss counts
+    give without any set arithmetic: two sets share at most the smaller one (seed 004's negation
+    row: 10 and 11 misses, so at most 10 queries neither system rescues)."""
+    w = wide(scores, [a, b]).join(strata, on="query_id", how="inner")
+    miss_a = pl.col(a) == 0
+    miss_b = pl.col(b) == 0
+    return (
+        w.group_by("stratum", maintain_order=True)
+        .agg(n=pl.len(), miss_a=miss_a.sum(), miss_b=miss_b.sum(), both_miss=(miss_a & miss_b).sum())
+        .with_columns(both_miss_bound=pl.min_horizontal("miss_a", "miss_b"))
+    )

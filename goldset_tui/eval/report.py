@@ -19,7 +19,7 @@ import polars as pl
 
 from goldset_tui.closure import ClosureCheck, all_ok
 from goldset_tui.eval.intervals import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, DEFAULT_SEED, method_name
-from goldset_tui.eval.overlap import failure_overlap, headroom_collected, oracle_mean
+from goldset_tui.eval.overlap import failure_overlap, headroom_collected, oracle_mean, stratum_overlap
 from goldset_tui.eval.strata import (
     SMALL_STRATUM,
     closure_checks,
@@ -62,6 +62,7 @@ class Report:
     warnings: list[str] = field(default_factory=list)
     # system, query_id, rank, doc_id, grade (null = unjudged): each run's top k, for drilling down.
     topk: pl.DataFrame | None = None
+    strata_frame: pl.DataFrame | None = None  # query_id, stratum as given
 
     @property
     def method(self) -> str:
@@ -116,7 +117,7 @@ def assemble_report(
         scores=scores, failing=failing_queries(scores, strata),
         weighted=weighted_means(table, traffic) if traffic is not None else None,
         overlap=failure_overlap(scores, systems + ([fused] if fused else [])),
-        judged=dict(judged or {}), paired=list(paired or []),
+        judged=dict(judged or {}), paired=list(paired or []), strata_frame=strata,
     )
     if fused and len(systems) >= 2:
         means = dict(overall.select("system", "mean").iter_rows())
@@ -402,6 +403,14 @@ def to_markdown(report: Report) -> str:
                   "| a | b | misses a | misses b | both miss | either misses | oracle |", "|---|---|---:|---:|---:|---:|---:|"]
         for o in report.overlap:
             lines.append(f"| {_md(o['a'])} | {_md(o['b'])} | {o['miss_a']} | {o['miss_b']} | {o['both_miss']} | {o['either_miss']} | {o['oracle']:.3f} |")
+        if report.strata_frame is not None and len(report.systems) >= 2:
+            a, b = report.systems[0], report.systems[1]
+            per = stratum_overlap(report.scores, report.strata_frame, a, b)
+            lines += ["", f"Shared misses of {_md(a)} and {_md(b)} by stratum: no fusion of these two lists can rescue "
+                      "a query both miss. *At most* is the bound the two miss counts give alone (the smaller one).", "",
+                      "| stratum | n | misses a | misses b | both miss | at most |", "|---|---:|---:|---:|---:|---:|"]
+            for r in per.iter_rows(named=True):
+                lines.append(f"| {_md(r['stratum'])} | {r['n']} | {r['miss_a']} | {r['miss_b']} | {r['both_miss']} | {r['both_miss_bound']} |")
     for name, f in report.fusion.items():
         share = f["headroom_collected"]
         lines += ["", "## Fusion", "",

@@ -10,7 +10,7 @@ from statsmodels.stats.proportion import proportion_confint
 
 from goldset_tui.closure import all_ok
 from goldset_tui.errors import InputError
-from goldset_tui.eval.overlap import failure_overlap, headroom_collected, oracle_mean
+from goldset_tui.eval.overlap import failure_overlap, headroom_collected, oracle_mean, stratum_overlap
 from goldset_tui.eval.strata import (
     closure_checks,
     failing_queries,
@@ -239,3 +239,15 @@ def test_a_query_in_two_strata_breaks_closure() -> None:
     assert checks["n column sums to the query count"].residual == 1
     assert checks["queries in more than one stratum"].actual == 1
     assert checks["a: stratum hits sum to overall hits"].residual == 1
+
+
+def test_negation_row_shared_misses_at_most_ten() -> None:
+    # Seed 004: BM25's 8 hits leave 10 misses of 18, dense's 7 leave 11; the queries neither system
+    # rescued number at most 10, the smaller of the two.
+    scores, strata = seed_004_frames()
+    per = {r["stratum"]: r for r in stratum_overlap(scores, strata, "bm25", "dense").iter_rows(named=True)}
+    neg = per["negation"]
+    assert (neg["n"], neg["miss_a"], neg["miss_b"], neg["both_miss_bound"]) == (18, 10, 11, 10)
+    assert neg["both_miss"] <= neg["both_miss_bound"]
+    assert sum(r["both_miss"] for r in per.values()) == 31
+    assert per["exact_identifier"]["miss_b"] == 21 and per["paraphrase"]["miss_a"] == 31
