@@ -153,7 +153,9 @@ def test_sixteen_colour_terminal_gets_only_sixteen_colours(tmux, tmp_path: Path)
     assert "j/k move" in t.capture()  # the footer is there, readable
     t.send("q")
     t.wait_dead()
-    assert t.exit_status() == 0
+    # tmux 3.3a sometimes records no status (see tmuxutil); a clean quit compacts the journal.
+    assert t.wait_exit_status(timeout=2) in (0, None)
+    assert list((tmp_path / "s" / "judgments").rglob("*.parquet"))
 
 
 def test_goldset_demo_judges_the_sample_in_a_throwaway_store(tmux, tmp_path: Path) -> None:
@@ -168,7 +170,8 @@ def test_goldset_demo_judges_the_sample_in_a_throwaway_store(tmux, tmp_path: Pat
     t.wait_for("saved #1=3")
     t.send("q")
     t.wait_dead()
-    assert t.exit_status() == 0
+    assert t.wait_exit_status(timeout=2) in (0, None)  # None: not recorded by tmux (see tmuxutil)
+    assert "(goldset qrels --store" in t.capture().replace("\n", "")  # the clean exit's last words
     out = subprocess.run([goldset_command(), "qrels", "--store", str(folder / "store")],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
