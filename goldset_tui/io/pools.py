@@ -372,8 +372,11 @@ class _QueryObject:
 # --- checks shared by both shapes ----------------------------------------------------------------
 
 
-def _blank(col: str) -> pl.Expr:
-    return pl.col(col).is_null() | (pl.col(col).str.strip_chars() == "")
+def _blank(col: str | pl.Expr) -> pl.Expr:
+    """Null, empty or only whitespace. A search for one non-space character stops at the first
+    one, and allocates nothing (stripping a million texts would copy them all)."""
+    expr = pl.col(col) if isinstance(col, str) else col
+    return expr.is_null() | ~expr.str.contains(r"\S")
 
 
 def _validate(p: Path, rows: pl.DataFrame, kind: str) -> None:
@@ -407,8 +410,7 @@ def _where(rows: pl.DataFrame, i: int, kind: str) -> dict[str, int]:
 
 def _check_values(p: Path, rows: pl.DataFrame, kind: str, columns: tuple[str, ...]) -> None:
     for col in columns:
-        values = rows.get_column(col)
-        bad = values.is_null() | (values.str.strip_chars() == "")
+        bad = rows.select(_blank(col)).to_series()
         if bad.any():
             i = int(bad.arg_max())
             count = int(bad.sum())
@@ -472,7 +474,7 @@ def _fill_from_corpus(rows: pl.DataFrame, corpus: Path) -> pl.DataFrame:
     """Pool texts win; the corpus fills what is missing or blank."""
     docs = read_corpus(corpus, ids=rows.get_column("doc_id"))
     joined = rows.join(docs.rename({"text": "_ctext", "title": "_ctitle"}), on="doc_id", how="left", maintain_order="left")
-    blank = pl.col("text").is_null() | (pl.col("text").str.strip_chars() == "")
+    blank = _blank("text")
     return joined.with_columns(
         pl.when(blank).then(pl.col("_ctext")).otherwise(pl.col("text")).alias("text"),
         pl.coalesce("title", "_ctitle").alias("title"),
@@ -480,7 +482,7 @@ def _fill_from_corpus(rows: pl.DataFrame, corpus: Path) -> pl.DataFrame:
 
 
 def _check_texts(p: Path, rows: pl.DataFrame, kind: str, corpus: str | Path | None) -> None:
-    bad = rows.get_column("text").is_null() | (rows.get_column("text").str.strip_chars() == "")
+    bad = rows.select(_blank("text")).to_series()
     if not bad.any():
         return
     missing = rows.filter(bad).get_column("doc_id").unique(maintain_order=True)
