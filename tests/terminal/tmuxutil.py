@@ -7,12 +7,12 @@ private socket, so tests never touch the user's sessions and can run in parallel
 from __future__ import annotations
 
 import os
-import re
 import shlex
 import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Callable
@@ -34,6 +34,23 @@ def require_tmux() -> None:
         pytest.skip("tmux not installed")
 
 
+# The pane runs this small parent, which runs the program in the foreground of the same terminal,
+# writes the program's pid and, when it ends, its exit status (-N if signal N killed it, as
+# subprocess says) to files.
+# tmux 3.3a does not always record a dead pane's status, so it is not asked.
+_WRAPPER = """
+import signal, subprocess, sys
+status_file, pid_file, argv = sys.argv[1], sys.argv[2], sys.argv[3:]
+child = subprocess.Popen(argv)
+for sig in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM, signal.SIGQUIT):
+    signal.signal(sig, signal.SIG_IGN)  # signals are for the program; this only reports
+open(pid_file, "w").write(str(child.pid))
+code = child.wait()
+open(status_file, "w").write(str(code))
+sys.exit(0)
+"""
+
+
 class Tmux:
     def __init__(self, width: int = 80, height: int = 24) -> None:
         require_tmux()
@@ -41,6 +58,9 @@ class Tmux:
         self.width, self.height = width, height
         self.session = "t"
         self.started = False
+        self.dir = Path(tempfile.mkdtemp(prefix="goldset-tmux-"))
+        self.status_file = self.dir / "status"
+        self.pid_file = self.dir / "pid"
 
     def _tmux(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
         return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True, check=check, timeout=30)
@@ -52,16 +72,17 @@ class Tmux:
         cwd: str | Path | None = None,
         term: str = "xterm-256color",
     ) -> None:
-        """Run ``argv`` as the pane's process (``exec``, so the pane pid is the program's).
+        """Run ``argv`` in the pane, in the terminal's foreground (``pid()`` is the program's).
 
         ``term`` is the TERM the program sees: ``xterm`` makes Textual use 16 colours."""
         assignments = " ".join(f"{k}={shlex.quote(v)}" for k, v in (env or {}).items())
+        wrapper = [sys.executable, "-c", _WRAPPER, str(self.status_file), str(self.pid_file), *argv]
         command = (
             f"cd {shlex.quote(str(cwd or os.getcwd()))} && exec env -u COLORTERM TERM={shlex.quote(term)} "
-            f"{assignments} {shlex.join(argv)}"
+            f"{assignments} {shlex.join(wrapper)}"
         )
-        # Keep the pane after the program exits, to read its last screen and exit status: set
-        # that on an idle pane first, then respawn it with the program (no race with a fast exit).
+        # Keep the pane after the program exits, to read its last screen: set that on an idle
+        # pane first, then respawn it with the program (no race with a fast exit).
         self._tmux("new-session", "-d", "-s", self.session, "-x", str(self.width), "-y", str(self.height), "sleep 3600")
         self._tmux("set-option", "-t", self.session, "remain-on-exit", "on")
         self._tmux("respawn-pane", "-k", "-t", self.session, command)
@@ -90,31 +111,23 @@ class Tmux:
             time.sleep(0.1)
         raise AssertionError(f"timed out waiting for {predicate!r}; screen was:\n{screen}")
 
-    def pid(self) -> int:
-        return int(self._tmux("display-message", "-p", "-t", self.session, "#{pane_pid}").stdout.strip())
+    def pid(self, timeout: float = 10.0) -> int:
+        """The program's process id (not the pane's reporting parent)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            text = self.pid_file.read_text() if self.pid_file.exists() else ""
+            if text.strip():
+                return int(text)
+            time.sleep(0.05)
+        raise AssertionError("the program never started")
 
     def is_dead(self) -> bool:
         return self._tmux("display-message", "-p", "-t", self.session, "#{pane_dead}").stdout.strip() == "1"
 
     def exit_status(self) -> int | None:
-        """The program's exit status; 128 + N if signal N killed it (like a shell's $?).
-
-        None when tmux did not record it: tmux 3.3a sometimes loses it under load, so assert on
-        what the program left behind (files, the last screen) rather than on this alone.
-        """
-        out = self._tmux(
-            "display-message", "-p", "-t", self.session, "#{pane_dead_status}|#{pane_dead_signal}"
-        ).stdout.strip()
-        status, _, killed_by = out.partition("|")
-        if status:
-            return int(status)
-        if killed_by:
-            return 128 + int(killed_by)
-        # The format can lag; the pane's own last line says it too.
-        found = re.search(r"Pane is dead \((?:status (\d+)|signal (\d+))", self.capture())
-        if found:
-            return int(found.group(1)) if found.group(1) else 128 + int(found.group(2))
-        return None
+        """The program's exit status, -N if signal N killed it, None while it runs."""
+        text = self.status_file.read_text() if self.status_file.exists() else ""
+        return int(text) if text.strip() else None
 
     def wait_exit_status(self, timeout: float = 10.0) -> int | None:
         """``exit_status`` once tmux has it (it can lag the pane's death under load)."""
@@ -132,7 +145,7 @@ class Tmux:
     def wait_dead(self, timeout: float = 15.0) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if self.is_dead():
+            if self.exit_status() is not None and self.is_dead():
                 return
             time.sleep(0.1)
         raise AssertionError("the program did not exit")
@@ -145,3 +158,4 @@ class Tmux:
     def close(self) -> None:
         self.kill_session()
         self._tmux("kill-server", check=False)
+        shutil.rmtree(self.dir, ignore_errors=True)
