@@ -160,15 +160,15 @@ def _report(pool: pl.DataFrame, sizes: pl.DataFrame, args, systems: list[str], o
         print(f"({sizes.height:,} queries: add --per-query to list each one's pool size)")
     counts = sizes.get_column("candidates").to_list()
     total, contributed = sum(counts), int(sizes.get_column("contributed").sum())
-    print(f"wrote {out}: {sizes.height} queries, {total} candidates, from {n_sys} systems ({', '.join(systems)}) at depth {args.depth}")
+    print(f"wrote {out}: {sizes.height:,} queries, {total:,} candidates, from {n_sys} systems ({', '.join(systems)}) at depth {args.depth}")
     print(
         f"candidates per query: min {min(counts)}, median {statistics.median(counts):g}, max {max(counts)} "
         f"(depth x systems = {args.depth} x {n_sys} = {nominal})"
     )
     saved = 1 - total / contributed if contributed else 0.0
     print(
-        f"overall: {total} candidates where the runs put forward {contributed} "
-        f"({nominal * sizes.height} at most); overlap saves {_pct(saved)} of the judging"
+        f"overall: {total:,} candidates where the runs put forward {contributed:,} "
+        f"({nominal * sizes.height:,} at most); overlap saves {_pct(saved)} of the judging"
     )
 
 
