@@ -59,7 +59,7 @@ def highlighted(text: str, query: str, *, limit: int = TEXT_PAGE) -> Text:
 
 def query_line(session: JudgingSession) -> Text:
     line = Text()
-    line.append(f"Query {session.qi + 1}/{len(session.query_ids)} ", style="bold")
+    line.append(f"Query {session.qi + 1:,}/{len(session.query_ids):,} ", style="bold")
     line.append_text(literal(session.query_id, keep_newlines=False, style="dim"))
     if session.stratum:
         line.append("  [")
@@ -145,5 +145,5 @@ def status_line(session: JudgingSession) -> Text:
         line.append(f" \u00b7 {pace:.1f}/min")
         if left is not None:
             line.append(f" {_duration(left)} left")
-    line.append(f" \u00b7 queries {session.finished_queries}/{len(session.query_ids)}")
+    line.append(f" \u00b7 queries {session.finished_queries:,}/{len(session.query_ids):,}")
     return line
