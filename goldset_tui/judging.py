@@ -568,5 +568,7 @@ class JudgingSession:
                 pl.col("query_id").str.to_lowercase().str.contains(needle, literal=True)
                 | pl.col("query").str.to_lowercase().str.contains(needle, literal=True)
             )
+            # An exact id first: typing "q5" should not bury q5 under q50..q59.
+            q = q.sort(pl.col("query_id").str.to_lowercase() != needle, maintain_order=True)
         q = q.head(limit)
         return list(zip(q["query_id"].to_list(), q["query"].to_list()))

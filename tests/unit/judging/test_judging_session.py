@@ -225,6 +225,9 @@ def test_goto_and_search_queries() -> None:
     assert s.search_queries("QUERY 4") == [("q4", "query 4")]
     assert [q for q, _ in s.search_queries("")] == ["q0", "q1", "q2", "q3", "q4"]
     assert s.search_queries("[.*") == []  # literal, not a regex
+    rows = [{"query_id": q, "query": "x", "doc_id": "d", "text": "t"} for q in ("q10", "q11", "Q1")]
+    odd = JudgingSession(pl.DataFrame(rows), "alice")
+    assert [q for q, _ in odd.search_queries("q1")] == ["Q1", "q10", "q11"]  # the exact id first
 
 
 def test_assignment_restricts_and_orders_queries() -> None:
