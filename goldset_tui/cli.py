@@ -1,8 +1,8 @@
 """The ``goldset`` command: parse, validate, dispatch. Thin on purpose.
 
 Each subcommand lives in its own module under ``goldset_tui.commands`` and exposes ``NAME``,
-``HELP`` (one line), optional ``DESCRIPTION`` and ``ORDER``, ``add_arguments(parser)`` and
-``run(args) -> int``. They are discovered, so adding a command touches no shared file.
+``HELP`` (one line), optional ``DESCRIPTION``, ``add_arguments(parser)`` and
+``run(args) -> int``; ``HELP_ORDER`` below sets their order in ``--help``. They are discovered, so adding a command touches no shared file.
 
 Bad input anywhere raises :class:`goldset_tui.errors.InputError`; here it becomes one line on
 stderr and exit status 2, never a traceback.
@@ -28,6 +28,16 @@ with exit status 2.
 """
 
 
+# The order of `goldset --help`: the path a golden set takes, from the log to the decision.
+# A command not listed here still works; it is listed after these.
+HELP_ORDER = (
+    "demo", "judge", "check", "pool", "qrels",
+    "classify", "sample", "spotcheck",
+    "eval", "compare", "fuse", "report", "review",
+    "agreement", "adjudicate",
+)
+
+
 def command_modules() -> list[ModuleType]:
     import goldset_tui.commands as pkg
 
@@ -38,7 +48,11 @@ def command_modules() -> list[ModuleType]:
         module = importlib.import_module(f"{pkg.__name__}.{info.name}")
         if hasattr(module, "NAME") and hasattr(module, "run"):
             modules.append(module)
-    return sorted(modules, key=lambda m: (getattr(m, "ORDER", 50), m.NAME))
+    def position(module: ModuleType) -> tuple[int, str]:
+        name = module.NAME
+        return (HELP_ORDER.index(name) if name in HELP_ORDER else len(HELP_ORDER), name)
+
+    return sorted(modules, key=position)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -8,7 +8,6 @@ import sys
 from goldset_tui.errors import InputError
 
 NAME = "adjudicate"
-ORDER = 61
 HELP = "walk the labellers' disagreements and decide them (the consensus)"
 DESCRIPTION = """\
 Walk the disagreements that the consensus rule cannot settle, biggest first (a 3 against a 0

@@ -9,7 +9,6 @@ import sys
 from goldset_tui.errors import InputError
 
 NAME = "agreement"
-ORDER = 60
 HELP = "agreement between labellers: kappas, Krippendorff's alpha, disagreements"
 DESCRIPTION = """\
 Measure agreement between labellers on the pairs they both judged. A unit is a (query, document)

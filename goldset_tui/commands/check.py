@@ -11,7 +11,6 @@ from goldset_tui.errors import InputError
 from goldset_tui.text import visible
 
 NAME = "check"
-ORDER = 15
 HELP = "validate a pool and print its queries, candidates, strata, systems and overlap"
 DESCRIPTION = """\
 Validate a pool file (flat Parquet/CSV/TSV/JSONL, or nested JSONL with one object per query) and

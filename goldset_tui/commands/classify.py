@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 NAME = "classify"
-ORDER = 10
 HELP = "label the distinct queries of a log with seed 004's six query-shape strata"
 DESCRIPTION = """\
 Normalise a query log (lowercase, trim, collapse whitespace), count the distinct queries and label

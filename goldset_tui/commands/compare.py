@@ -11,7 +11,6 @@ from goldset_tui.commands.eval import add_qrels_argument, read_qrels_arg, read_r
 from goldset_tui.errors import InputError
 
 NAME = "compare"
-ORDER = 61
 HELP = "compare two runs query by query: mean difference, bootstrap interval, randomization test"
 DESCRIPTION = """\
 Compare RUN_A with RUN_B on one measure, pairing the queries: the mean difference A - B, a seeded

@@ -11,7 +11,6 @@ from pathlib import Path
 from goldset_tui.errors import InputError
 
 NAME = "demo"
-ORDER = 1
 HELP = "try the judging screen on the bundled sample pool (a throwaway store)"
 DESCRIPTION = """\
 Open the judging screen on sample_data/pool.jsonl (42 real queries over the Python standard

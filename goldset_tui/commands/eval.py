@@ -12,7 +12,6 @@ import polars as pl
 from goldset_tui.errors import InputError
 
 NAME = "eval"
-ORDER = 60
 HELP = "evaluate runs against qrels or a store (trec_eval-exact; nDCG@10, AP, RR, R@100 ...)"
 DESCRIPTION = """\
 Evaluate one or more TREC runs with trec_eval's semantics: results ordered by score descending,

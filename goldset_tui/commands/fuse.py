@@ -12,7 +12,6 @@ from goldset_tui.commands.eval import read_runs
 from goldset_tui.errors import InputError
 
 NAME = "fuse"
-ORDER = 62
 HELP = "fuse runs into one (reciprocal rank fusion, CombSUM, CombMNZ) and write a TREC run"
 DESCRIPTION = """\
 Fuse two or more TREC runs into one, written as a TREC run (`qid Q0 docid rank score tag`).

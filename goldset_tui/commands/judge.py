@@ -16,7 +16,6 @@ from pathlib import Path
 from goldset_tui.errors import InputError
 
 NAME = "judge"
-ORDER = 20
 HELP = "judge a pool in the terminal: keyboard-only graded judging, crash-safe"
 DESCRIPTION = """\
 Open the judging screen on POOL as labeller NAME. Judgments go to the pool's default store (under

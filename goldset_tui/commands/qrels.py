@@ -13,7 +13,6 @@ from goldset_tui.errors import InputError
 from goldset_tui.text import visible
 
 NAME = "qrels"
-ORDER = 40
 HELP = "export judgments from a store as TREC qrels (or CSV/Parquet)"
 DESCRIPTION = """\
 Export the judgments in a store: the latest grade of every judged (query, document) pair; a

@@ -13,7 +13,6 @@ from goldset_tui.errors import InputError
 
 NAME = "report"
 HELP = "stratified report: per-stratum intervals, closure checks, failure overlap, fusion headroom"
-ORDER = 40
 DESCRIPTION = """\
 Per stratum and system: n, hits (binary measures), mean and a 95% interval (Wilson for binary
 measures, a seeded bootstrap otherwise); strata under 40 queries flagged as counts, not rates.

@@ -19,7 +19,6 @@ from goldset_tui.errors import InputError
 
 NAME = "review"
 HELP = "open the report and closure screens; drill into failing queries and judge the missing pairs"
-ORDER = 41
 DESCRIPTION = """\
 Opens the stratified report (each interval drawn as a bar). Enter on a cell lists that stratum's
 failing queries for that system; Enter on a query shows every system's top k with each document's

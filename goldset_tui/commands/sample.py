@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 NAME = "sample"
-ORDER = 11
 HELP = "draw a seeded stratified sample of queries from LABELS (weighted, without replacement)"
 DESCRIPTION = """\
 Sample queries per stratum, weighted by min(count, CAP) so the head is represented without swamping

@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 NAME = "spotcheck"
-ORDER = 12
 HELP = "spot-check the stratum labels by hand: agreement, confusion, and whether the errors matter"
 DESCRIPTION = """\
 Shows one query at a time with the stratum the classifier gave it: y agrees, a digit (or letter)
