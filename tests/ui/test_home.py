@@ -17,10 +17,10 @@ from goldset_tui.ui.screens.home import HomeScreen, scan
 from goldset_tui.ui.screens.judge import JudgeScreen
 
 
-def make_project(tmp_path: Path, judged: dict[str, int]) -> Path:
+def make_project(tmp_path: Path, judged: dict[str, int], *, systems: bool = False, per_query: int = 4) -> Path:
     pool = tmp_path / "docs-pool.jsonl"
     with pool.open("w", encoding="utf-8") as fh:
-        for row in tiny_pool(4).to_dicts():
+        for row in tiny_pool(per_query, systems=systems).to_dicts():
             fh.write(json.dumps(row) + "\n")
     from goldset_tui.io.pools import load_pool
 
@@ -150,6 +150,155 @@ async def test_agreement_with_one_labeller_is_a_notice(tmp_path: Path) -> None:
         await pilot.press("A")
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
+
+
+# ----- the report and closure screens of the selected project -----------------------------------
+# Twelve candidates per query; bm25 ranks d at d+1 and dense at 12-d, so the top 10 differ.
+# alice: bm25 finds both her relevant queries (1.0), dense only q3 (0.5); q2 has nothing relevant.
+# bob: bm25 finds q2 only (1/3), dense q1 and q3 (2/3).
+GRADES = {
+    "alice": [("q1", "q1-d0", 1), ("q1", "q1-d1", 0), ("q2", "q2-d0", 0), ("q3", "q3-d11", 2), ("q3", "q3-d5", 1)],
+    "bob": [("q2", "q2-d0", 3), ("q1", "q1-d11", 1), ("q3", "q3-d10", 1)],
+}
+
+
+def make_graded_project(tmp_path: Path, *, systems: bool = True) -> Path:
+    pool = make_project(tmp_path, {}, systems=systems, per_query=12)
+    project = Project.open(default_store_for(pool))
+    for name, grades in GRADES.items():
+        with project.writer(name) as writer:
+            for q, d, g in grades:
+                writer.record(Judgment(name, q, d, g, now_iso()))
+    return pool
+
+
+def success_at_10_by_pytrec_eval(pool: Path, labeller: str) -> dict[str, float]:
+    """Mean success@10 per system, by pytrec_eval on the pool's recorded ranks and the grades above,
+    over the queries with a relevant document (the report's documented population)."""
+    import pytrec_eval
+
+    qrels: dict[str, dict[str, int]] = {}
+    for q, d, g in GRADES[labeller]:
+        qrels.setdefault(q, {})[d] = g
+    qrels = {q: docs for q, docs in qrels.items() if max(docs.values()) >= 1}
+    runs: dict[str, dict[str, dict[str, float]]] = {}
+    for line in pool.read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        for system, rank in zip(row["systems"], row["ranks"]):
+            runs.setdefault(system, {}).setdefault(row["query_id"], {})[row["doc_id"]] = -float(rank)
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"success"})
+    out = {}
+    for system, run in runs.items():
+        per_query = evaluator.evaluate(run)
+        out[system] = sum(v["success_10"] for v in per_query.values()) / len(per_query)
+    return out
+
+
+async def settle(app: GoldsetApp, pilot) -> None:  # noqa: ANN001
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def test_v_opens_the_report_of_the_selected_labeller_and_escape_comes_back(tmp_path: Path) -> None:
+    from goldset_tui.ui.screens.report import ReportScreen
+
+    pool = make_graded_project(tmp_path)
+    app = GoldsetApp(HomeScreen)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(app, pilot)
+        for index, labeller in enumerate(["alice", "bob"]):
+            if index:
+                await pilot.press("down")
+            await pilot.press("v")
+            await settle(app, pilot)
+            report = app.screen
+            assert isinstance(report, ReportScreen), labeller
+            expected = success_at_10_by_pytrec_eval(pool, labeller)
+            means = dict(report.report.overall.select("system", "mean").iter_rows())
+            assert report.report.n == {"alice": 2, "bob": 3}[labeller]
+            for system, value in expected.items():
+                assert abs(means[system] - value) < 1e-12, (labeller, system)
+            await pilot.press("escape" if index else "q")  # both go home, neither quits
+            await pilot.pause()
+            assert isinstance(app.screen, HomeScreen)
+        assert app.is_running
+
+
+async def test_c_opens_the_closure_screen_and_escape_comes_back(tmp_path: Path) -> None:
+    from goldset_tui.ui.screens.closure import ClosureScreen
+
+    make_graded_project(tmp_path)
+    app = GoldsetApp(HomeScreen)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("c")
+        await settle(app, pilot)
+        closure = app.screen
+        assert isinstance(closure, ClosureScreen)
+        names = [r["name"] for r in closure.report_rows]
+        assert len(names) >= 3 and all(r["ok"] for r in closure.report_rows)
+        assert closure.query_one("#closure-table").row_count == len(names)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+
+
+async def test_review_of_a_pool_without_systems_is_a_notice(tmp_path: Path) -> None:
+    make_graded_project(tmp_path, systems=False)
+    app = GoldsetApp(HomeScreen)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(app, pilot)
+        for key in ("v", "c"):
+            await pilot.press(key)
+            await settle(app, pilot)
+            assert isinstance(app.screen, HomeScreen)
+        warnings = [str(n.message) for n in app._notifications if n.severity == "warning"]
+        assert len(warnings) == 2 and all("no systems" in w and "\n" not in w for w in warnings)
+
+
+async def test_review_of_a_project_nobody_judged_is_a_notice(tmp_path: Path) -> None:
+    make_project(tmp_path, {}, systems=True)
+    app = GoldsetApp(HomeScreen)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("v")
+        await settle(app, pilot)
+        assert isinstance(app.screen, HomeScreen)
+        assert any("Nobody has judged" in str(n.message) for n in app._notifications)
+
+
+async def test_palette_reviews_a_row_other_than_the_selected_one(tmp_path: Path) -> None:
+    from goldset_tui.ui.screens.report import ReportScreen
+
+    pool = make_graded_project(tmp_path)
+    app = GoldsetApp(HomeScreen)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(app, pilot)
+        commands = {c.title: c for c in app.get_system_commands(app.screen)}
+        for title in ("review", "closure", "Review docs-pool with bob's judgments", "Closure checks of docs-pool with alice's judgments"):
+            assert title in commands, title
+        commands["Review docs-pool with bob's judgments"].callback()  # the cursor is on alice's row
+        await settle(app, pilot)
+        assert isinstance(app.screen, ReportScreen)
+        means = dict(app.screen.report.overall.select("system", "mean").iter_rows())
+        assert abs(means["bm25"] - success_at_10_by_pytrec_eval(pool, "bob")["bm25"]) < 1e-12
+
+
+async def test_every_home_key_is_in_the_footer_at_80x24(tmp_path: Path) -> None:
+    from textual.widgets._footer import FooterKey
+
+    make_graded_project(tmp_path)
+    app = GoldsetApp(HomeScreen)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        shown = {k.description: k.region for k in app.screen.query(FooterKey)}
+        for binding in HomeScreen.BINDINGS:
+            assert binding.id, binding.key
+            region = shown[binding.description]
+            assert region.width > 0 and region.right <= 80 and region.y == 23, binding.description
+        regions = sorted(shown.values(), key=lambda r: r.x)  # the keys and the palette's: none covered
+        assert all(left.right <= right.x for left, right in zip(regions, regions[1:]))
 
 
 run_async_tests(globals())

@@ -1,8 +1,13 @@
 """The home screen (`goldset` alone): every project in the default store folder, each labeller's
-progress, and judging from there.
+progress, and from there judging, the agreement screen, and the report and closure screens of
+`goldset review` on the selected project's store.
 
 Progress needs each pool's size, which means reading the pool: that runs in a worker, one project
-at a time, and fills the table in as it goes; the list itself shows at once.
+at a time, and fills the table in as it goes; the list itself shows at once. The report reads the
+pool again and computes every table, so it is built in a worker too and pushed when ready.
+
+Spot-check sessions are not listed: their stores record neither the LABELS file nor the sample
+they were drawn from, so a session cannot be rebuilt from here (`goldset spotcheck LABELS` resumes).
 """
 
 from __future__ import annotations
@@ -18,7 +23,9 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from goldset_tui import locations
+from goldset_tui.text import visible
 from goldset_tui.ui.safe import literal
+from goldset_tui.ui.screens.report import ReportScreen, ReviewContext
 
 
 @dataclass(frozen=True)
@@ -58,11 +65,24 @@ def scan(root: Path | None = None) -> list[Row]:
     return rows
 
 
+class ReportFromHome(ReportScreen):
+    """The report screen opened from home: escape goes back to the projects, and so does q, as on
+    the judging screen opened from home (ctrl+q still quits)."""
+
+    BINDINGS = [Binding("escape,q", "home", "home", id="report_home", tooltip="Back to the projects")]
+
+    def action_home(self) -> None:
+        self.dismiss(None)
+
+
 class HomeScreen(Screen[None]):
     BINDINGS = [
-        Binding("enter", "judge", "judge", id="home.judge", tooltip="Judge the selected project as its labeller"),
-        Binding("a", "judge_as", "judge as...", id="home.judge_as", tooltip="Judge the selected project under another name"),
+        # priority: the table's own enter (select row) would otherwise hide this one from the footer
+        Binding("enter", "judge", "judge", id="home.judge", tooltip="Judge the selected project as its labeller", priority=True),
+        Binding("a", "judge_as", "judge as", id="home.judge_as", tooltip="Judge the selected project under another name"),
         Binding("A", "agreement", "agreement", id="home.agreement", tooltip="Inter-labeller agreement of the selected project"),
+        Binding("v", "review", "review", id="home.review", tooltip="Stratified report of the selected project, with its labeller's judgments"),
+        Binding("c", "closure", "closure", id="home.closure", tooltip="Closure checks of the selected project's report"),
         Binding("r", "rescan", "refresh", id="home.refresh", tooltip="Look for projects again"),
         Binding("q", "app.quit", "quit", id="home.quit", tooltip="Quit"),
     ]
@@ -110,7 +130,7 @@ class HomeScreen(Screen[None]):
         else:
             hint.append(f"{len({r.store for r in self._rows})} project(s) in ")
             hint.append_text(literal(str(where)))
-            hint.append(". Enter judges the selected row.")
+            hint.append(". Enter judges the selected row; v reviews it.")
         self.query_one("#home-hint", Static).update(hint)
         self._measure()
 
@@ -198,11 +218,62 @@ class HomeScreen(Screen[None]):
             return
         self.app.push_screen(screen)
 
+    # ----- review: the report and closure screens of `goldset review --store` -------------------
+    def action_review(self) -> None:
+        """The report screen on the selected project, from its labeller's judgments."""
+        row = self._selected()
+        if row is not None:
+            self._start_review(row, closure=False)
+
+    def action_closure(self) -> None:
+        """The closure screen of the same report (no sampling manifest: a store does not name one)."""
+        row = self._selected()
+        if row is not None:
+            self._start_review(row, closure=True)
+
+    def _start_review(self, row: Row, *, closure: bool) -> None:
+        if row.labeller is None:
+            self.notify(visible(f"Nobody has judged {row.project} yet: there is no report to show."), markup=False)
+            return
+        self.notify(visible(f"Computing the report of {row.project} from {row.labeller}'s judgments..."), markup=False, timeout=3)
+        self._build_review(row, closure)
+
+    @work(thread=True, exclusive=True, group="review", exit_on_error=False)
+    def _build_review(self, row: Row, closure: bool) -> None:
+        from goldset_tui.commands.review import review_screen_for_store
+
+        try:
+            context = review_screen_for_store(row.store, row.labeller).context
+        except Exception as exc:  # no systems/ranks or strata in the pool, a moved pool: one line, stay here
+            self.app.call_from_thread(self._review_failed, row, exc)
+            return
+        self.app.call_from_thread(self._show_review, context, closure)
+
+    def _review_failed(self, row: Row, exc: Exception) -> None:
+        self.notify(visible(f"No report for {row.project}: {exc}", keep_newlines=False), severity="warning", markup=False, timeout=10)
+
+    def _show_review(self, context: ReviewContext, closure: bool) -> None:
+        if self.app.screen is not self:
+            return  # the user went elsewhere while the report was computed: do not jump
+        if closure:
+            from goldset_tui.ui.screens.closure import ClosureScreen
+
+            self.app.push_screen(ClosureScreen(
+                context.report.closure, sampling=context.sampling_closure, sampling_source=context.sampling_source,
+            ))
+        else:
+            # Judging the report's holes writes into the store: show the new counts on the way back.
+            self.app.push_screen(ReportFromHome(context), lambda _: self.action_rescan())
+
     def palette_commands(self) -> list[tuple[str, str, object]]:
         out = []
         for row in self._rows:
             if row.labeller:
                 out.append((f"Judge {row.project} as {row.labeller}", str(row.store), lambda r=row: self._open(r, r.labeller)))
+                out.append((f"Review {row.project} with {row.labeller}'s judgments", "report screen (v)",
+                            lambda r=row: self._start_review(r, closure=False)))
+                out.append((f"Closure checks of {row.project} with {row.labeller}'s judgments", "closure screen (c)",
+                            lambda r=row: self._start_review(r, closure=True)))
         if self._rows:
             out.append(("Agreement of the selected project", "kappa, alpha and disagreements (A)", self.action_agreement))
         return out
