@@ -225,6 +225,17 @@ async def test_v_opens_the_report_of_the_selected_labeller_and_escape_comes_back
         assert app.is_running
 
 
+async def test_v_pressed_twice_opens_one_report(tmp_path: Path) -> None:
+    make_graded_project(tmp_path)
+    app = GoldsetApp(HomeScreen)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("v", "v")
+        await settle(app, pilot)
+        await pilot.pause()
+        assert [type(s).__name__ for s in app.screen_stack[1:]] == ["HomeScreen", "ReportFromHome"]
+
+
 async def test_c_opens_the_closure_screen_and_escape_comes_back(tmp_path: Path) -> None:
     from goldset_tui.ui.screens.closure import ClosureScreen
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from rich.text import Text
 from textual import work
+from textual.worker import get_current_worker
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
@@ -247,7 +248,8 @@ class HomeScreen(Screen[None]):
         except Exception as exc:  # no systems/ranks or strata in the pool, a moved pool: one line, stay here
             self.app.call_from_thread(self._review_failed, row, exc)
             return
-        self.app.call_from_thread(self._show_review, context, closure)
+        if not get_current_worker().is_cancelled:  # a second v while this one ran: only the last opens
+            self.app.call_from_thread(self._show_review, context, closure)
 
     def _review_failed(self, row: Row, exc: Exception) -> None:
         self.notify(visible(f"No report for {row.project}: {exc}", keep_newlines=False), severity="warning", markup=False, timeout=10)
