@@ -18,7 +18,7 @@ from pathlib import Path
 import polars as pl
 
 from goldset_tui.errors import InputError
-from goldset_tui.io.tables import check_file, location, read_table, table_format
+from goldset_tui.io.tables import check_file, has_glob_chars, location, read_table, table_format
 
 CORPUS_COLUMNS = ("doc_id", "text", "title")
 
@@ -56,12 +56,17 @@ def _scan_needed(p: Path, ids: pl.Series) -> pl.DataFrame:
         id_key = "_id" if "_id" in first else "doc_id"
         if id_key not in first or "text" not in first:
             raise _NotFast
-        lf = pl.scan_ndjson(p, schema={id_key: pl.Utf8, "title": pl.Utf8, "text": pl.Utf8})
+        schema = {id_key: pl.Utf8, "title": pl.Utf8, "text": pl.Utf8}
+        if has_glob_chars(p):  # scan_ndjson has no glob=False: read through a file object
+            with p.open("rb") as handle:
+                lf = pl.read_ndjson(handle, schema=schema).lazy()
+        else:
+            lf = pl.scan_ndjson(p, schema=schema)
     elif fmt == "parquet":
-        lf = pl.scan_parquet(p)
+        lf = pl.scan_parquet(p, glob=False)
     else:
         sep = "\t" if fmt == "tsv" else ","
-        lf = pl.scan_csv(p, separator=sep, infer_schema=False, quote_char='"' if sep == "," else None)
+        lf = pl.scan_csv(p, separator=sep, infer_schema=False, quote_char='"' if sep == "," else None, glob=False)
     names = lf.collect_schema().names()
     id_key = "_id" if "_id" in names and "doc_id" not in names else "doc_id"
     if id_key not in names or "text" not in names:

@@ -27,6 +27,16 @@ PARQUET_SUFFIXES = {".parquet", ".pq"}
 SUPPORTED = sorted(set(TEXT_FORMATS) | JSONL_SUFFIXES | PARQUET_SUFFIXES)
 
 
+# Polars expands `*`, `?` and `[...]` in a path as a glob: `pool[2024].csv` would match nothing
+# and `pool*.csv` several files. Paths here are always literal: pass glob=False where Polars has
+# it, and an open file where it has not (the JSON lines readers).
+GLOB_CHARS = frozenset("*?[]")
+
+
+def has_glob_chars(path: str | Path) -> bool:
+    return any(c in GLOB_CHARS for c in str(path))
+
+
 def table_format(path: Path) -> str:
     """``csv``, ``tsv``, ``jsonl`` or ``parquet``, chosen by extension."""
     suffix = path.suffix.lower()
@@ -136,14 +146,15 @@ def check_non_empty(df: pl.DataFrame, col: str, path: Path, fmt: str) -> None:
 
 def _read_parquet(p: Path) -> pl.DataFrame:
     try:
-        return pl.read_parquet(p)
+        return pl.read_parquet(p, glob=False)
     except (pl.exceptions.PolarsError, OSError) as exc:
         raise InputError(p, f"not a readable Parquet file ({_short(exc)})") from None
 
 
 def _read_jsonl(p: Path) -> pl.DataFrame:
     try:
-        return pl.read_ndjson(p, infer_schema_length=None)
+        with p.open("rb") as handle:  # a file object, never a glob pattern
+            return pl.read_ndjson(handle, infer_schema_length=None)
     except (pl.exceptions.PolarsError, OSError, ValueError) as exc:
         # Polars says what but not where: find the line ourselves.
         data = p.read_bytes()
@@ -166,6 +177,7 @@ def _read_delimited(p: Path, sep: str) -> pl.DataFrame:
             p,
             separator=sep,
             infer_schema=False,  # everything as text: ids keep leading zeros, cast later
+            glob=False,
             quote_char='"' if sep == "," else None,
         )
     except (pl.exceptions.PolarsError, OSError) as exc:

@@ -45,7 +45,7 @@ def last_seq(folder: Path) -> int:
 
 def _read_part(path: Path) -> pl.DataFrame:
     try:
-        frame = pl.read_parquet(path)
+        frame = pl.read_parquet(path, glob=False)  # a store path may hold [ ] * ?
     except FileNotFoundError:
         raise
     except Exception as exc:  # Polars raises several types for a damaged file
@@ -85,7 +85,7 @@ def read_pair(folder: Path, query_id: str, doc_id: str) -> pl.DataFrame:
         return empty_judgments()
     try:
         found = (
-            pl.scan_parquet(paths)
+            pl.scan_parquet(paths, glob=False)
             .filter((pl.col("query_id") == query_id) & (pl.col("doc_id") == doc_id))
             .collect()
         )

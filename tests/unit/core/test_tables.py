@@ -87,3 +87,21 @@ def test_visible_replaces_controls_and_bidi() -> None:
     s = visible("a\x1b[31mred\x07\x9b\u202e\x7f")
     assert "\x1b" not in s and "\x07" not in s and "\x9b" not in s and "\u202e" not in s
     assert s.startswith("a\u241b[31mred\u2407")
+
+
+@pytest.mark.parametrize("name", ["pool[2024].csv", "pool*.csv", "pool?.jsonl", "p[1].parquet"])
+def test_paths_are_literal_never_globs(tmp_path: Path, name: str) -> None:
+    # Polars treats [ ] * ? as a glob: a file named like this must still be read, and read alone.
+    frame = pl.DataFrame({"query_id": ["q1"], "doc_id": ["d1"], "text": ["hello"]})
+    target = tmp_path / name
+    if name.endswith(".parquet"):
+        frame.write_parquet(target)
+    elif name.endswith(".jsonl"):
+        frame.write_ndjson(target)
+    else:
+        frame.write_csv(target)
+    # A sibling that a glob would also match, with a different row.
+    (tmp_path / "poolX.csv").write_text("query_id,doc_id,text\nq9,d9,other\n")
+    (tmp_path / "poolX.jsonl").write_text('{"query_id":"q9","doc_id":"d9","text":"other"}\n')
+    df = read_table(target, required=REQ, non_empty=REQ)
+    assert df.get_column("query_id").to_list() == ["q1"]
