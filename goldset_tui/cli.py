@@ -99,6 +99,13 @@ def main(argv: list[str] | None = None) -> int:
         # `goldset eval ... | head`: not an error worth a traceback.
         sys.stderr.close()
         return 0
+    except OSError as exc:
+        # An output path that is a directory, under a file, read-only, a full disk: the user's
+        # environment, not a bug; one line naming the path, like any other bad input.
+        # A rename names the temporary file first and the user's path second: show the user's.
+        where = exc.filename2 or exc.filename or ""
+        reason = exc.strerror or type(exc).__name__
+        return error(f"{where}: {reason}" if where else reason)
     except KeyboardInterrupt:
         return 130
 

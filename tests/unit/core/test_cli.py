@@ -1,0 +1,46 @@
+"""The command line's own contract: help for every command, and one line + exit 2 on errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from goldset_tui import __version__
+from goldset_tui.cli import HELP_ORDER, build_parser, command_modules, main
+
+
+def test_every_command_is_discovered_and_ordered() -> None:
+    names = [m.NAME for m in command_modules()]
+    assert sorted(names) == sorted(HELP_ORDER)
+    assert names == list(HELP_ORDER)
+
+
+@pytest.mark.parametrize("name", HELP_ORDER)
+def test_every_command_has_help(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main([name, "--help"])
+    assert info.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: goldset {name}")
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["--version"])
+    assert capsys.readouterr().out.strip() == f"goldset {__version__}"
+
+
+def test_os_error_on_output_is_one_line_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A fused run written to a path that is a directory: the OS refuses, the user gets one line.
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.run").write_text("q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\n")
+    out_dir = tmp_path / "out"
+    out_dir.mkdir()
+    status = main(["fuse", str(tmp_path / "a.run"), str(tmp_path / "b.run"), "-o", str(out_dir)])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert err.count("\n") == 1
+    # The path the user gave, not the temporary file the write went through.
+    assert err.startswith(f"goldset: error: {out_dir}: ")
+    assert not list(tmp_path.glob(".tmp-*"))
