@@ -149,7 +149,7 @@ def _first_duplicate_line(path: Path, what: str) -> InputError:
     )
 
 
-def rank_run(run: pl.DataFrame, *, order: bool = True) -> pl.DataFrame:
+def rank_run(run: pl.DataFrame | pl.LazyFrame, *, order: bool = True) -> pl.DataFrame | pl.LazyFrame:
     """Add ``rank`` (1-based) in trec_eval order: score descending, ties by doc_id descending.
 
     One window rank per query over the pair (score, doc_id), both descending: no global sort of
