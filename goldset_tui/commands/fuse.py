@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 from goldset_tui.commands.eval import read_runs
 from goldset_tui.errors import InputError
+from goldset_tui.store.files import atomic_write
 
 NAME = "fuse"
 HELP = "fuse runs into one (reciprocal rank fusion, CombSUM, CombMNZ) and write a TREC run"
@@ -51,14 +50,7 @@ def run(args: argparse.Namespace) -> int:
     runs = read_runs(args.runs)
     fused = fuse(list(runs.values()), args.method, k=args.k, depth=args.depth)
     out = Path(args.output)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-" + out.name, dir=out.parent)
-    os.close(fd)
-    try:
-        write_run(fused, tmp, tag=args.tag or f"fused-{args.method}")
-        os.replace(tmp, out)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    # Temp file, fsync, rename: a reader never sees half a run; the file gets the umask's mode.
+    atomic_write(out, lambda tmp: write_run(fused, tmp, tag=args.tag or f"fused-{args.method}"))
     print(f"wrote {out}: {fused.height} lines, {fused.get_column('query_id').n_unique()} queries", file=sys.stderr)
     return 0

@@ -1,20 +1,19 @@
 """Per-query scores on disk: one Parquet file per system, ``system, query_id, measure, value``.
 
 Kept because every comparison is paired (seed 000): a later `goldset compare` or report can pair
-the same queries without re-reading the runs. Written atomically (temporary file, then rename),
+the same queries without re-reading the runs. Written atomically (temporary file, fsync, then rename),
 so a reader never sees half a file.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from pathlib import Path
 
 import polars as pl
 
 from goldset_tui.errors import InputError
+from goldset_tui.store.files import atomic_write
 
 SCORES_DIR = "scores"  # beside a store: STORE/scores/<system>.parquet
 SCHEMA = {"system": pl.String, "query_id": pl.String, "measure": pl.String, "value": pl.Float64}
@@ -33,14 +32,7 @@ def save_scores(per_query: pl.DataFrame, system: str, folder: str | Path) -> Pat
         pl.lit(system).alias("system"), "query_id", "measure", pl.col("value").cast(pl.Float64)
     )
     target = folder / file_name(system)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-" + target.name, dir=folder)
-    os.close(fd)
-    try:
-        frame.write_parquet(tmp)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic_write(target, frame.write_parquet)  # temp file, fsync, rename; the umask's mode
     return target
 
 

@@ -11,6 +11,7 @@ import hashlib
 import os
 import re
 import tempfile
+import threading
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
@@ -54,11 +55,33 @@ def fsync_file(path: Path) -> None:
         os.close(fd)
 
 
+_umask: int | None = None
+_umask_lock = threading.Lock()
+
+
+def current_umask() -> int:
+    """The process umask, read once: the only portable way to read it is to set it and put it back,
+    and doing that more than once would race with other threads creating files meanwhile."""
+    global _umask
+    with _umask_lock:
+        if _umask is None:
+            _umask = os.umask(0)
+            os.umask(_umask)
+        return _umask
+
+
+def shared_mode(path: str | Path) -> None:
+    """Give a file made by mkstemp (always 0600) the mode ``open()`` would have given it (0666 less
+    the umask), so teammates can read a shared store, labels, samples and manifests."""
+    os.chmod(path, 0o666 & ~current_umask())
+
+
 def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
     """Write ``path`` through ``write(tmp_path)``, then fsync, rename over ``path``, fsync the folder.
 
     A crash at any moment leaves either the old file or the new one, never a half-written one
-    (a stray ``.tmp-*`` file at worst, which readers ignore).
+    (a stray ``.tmp-*`` file at worst, which readers ignore). The file gets the umask's mode, like
+    any file a Unix tool writes.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -67,6 +90,7 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
     tmp = Path(tmp_name)
     try:
         write(tmp)
+        shared_mode(tmp)  # after write(): a writer may replace tmp rather than fill it
         fsync_file(tmp)
         os.replace(tmp, path)
     except BaseException:

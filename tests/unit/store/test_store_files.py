@@ -1,0 +1,86 @@
+"""Files written through a temporary file and a rename get the umask's mode, like any Unix tool's.
+
+mkstemp always creates 0600, so without a chmod a shared store, labels, samples, scores or a fused
+run are unreadable to teammates whatever the umask says (acceptance audit of issues 6 and 7).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from goldset_tui.cli import main
+from goldset_tui.store import files
+
+SAMPLE_DATA = Path(__file__).parents[3] / "sample_data"
+
+
+@pytest.fixture(params=[0o022, 0o027, 0o002], ids=lambda m: f"umask{m:03o}")
+def umask(request: pytest.FixtureRequest):  # noqa: ANN201
+    old = os.umask(request.param)
+    files._umask = None  # the helper reads the umask once per process: make it read this one
+    try:
+        yield request.param
+    finally:
+        os.umask(old)
+        files._umask = None
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_atomic_write_follows_the_umask(tmp_path: Path, umask: int) -> None:
+    target = tmp_path / "labels.csv"
+    files.atomic_write_bytes(target, b"query,count\n")
+    assert mode(target) == 0o666 & ~umask
+    # The same as a plain open() would give: what every other Unix tool does.
+    plain = tmp_path / "plain.csv"
+    plain.write_bytes(b"x")
+    assert mode(target) == mode(plain)
+    # Replacing an existing file keeps following the umask, and leaves no temporary file behind.
+    files.atomic_write_bytes(target, b"query,count\na,1\n")
+    assert mode(target) == 0o666 & ~umask and target.read_bytes() == b"query,count\na,1\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["labels.csv", "plain.csv"]
+
+
+def test_a_private_umask_stays_private(tmp_path: Path) -> None:
+    old = os.umask(0o077)
+    files._umask = None
+    try:
+        files.atomic_write_bytes(tmp_path / "secret.toml", b"x = 1\n")
+    finally:
+        os.umask(old)
+        files._umask = None
+    assert mode(tmp_path / "secret.toml") == 0o600
+
+
+def test_saved_scores_follow_the_umask(tmp_path: Path, umask: int) -> None:
+    import polars as pl
+
+    from goldset_tui.eval.scores import load_scores, save_scores
+
+    per_query = pl.DataFrame({"query_id": ["q1"], "measure": ["P@10"], "value": [0.5]})
+    written = save_scores(per_query, "bm25", tmp_path / "scores")
+    assert mode(written) == 0o666 & ~umask
+    assert load_scores(tmp_path / "scores").get_column("value").to_list() == [0.5]
+
+
+def test_a_fused_run_follows_the_umask(tmp_path: Path, umask: int) -> None:
+    out = tmp_path / "fused.run"
+    runs = [str(SAMPLE_DATA / "runs" / "bm25.run"), str(SAMPLE_DATA / "runs" / "minilm.run")]
+    assert main(["fuse", *runs, "-o", str(out)]) == 0
+    assert mode(out) == 0o666 & ~umask and out.stat().st_size > 0
+
+
+def test_classify_and_sample_outputs_follow_the_umask(tmp_path: Path, umask: int) -> None:
+    log = tmp_path / "log.csv"
+    log.write_text("query,count\nhow to rotate keys,5\nERR_4021 on webhook delivery,2\n", encoding="utf-8")
+    labels, sample = tmp_path / "labels.csv", tmp_path / "golden.csv"
+    assert main(["classify", str(log), "-o", str(labels)]) == 0
+    assert main(["sample", str(labels), "-o", str(sample), "--seed", "1", "--total", "2", "--min-per-stratum", "1"]) == 0
+    for written in (labels, sample, tmp_path / "golden.manifest.toml"):
+        assert mode(written) == 0o666 & ~umask, written.name
