@@ -9,6 +9,7 @@ import polars as pl
 
 from goldset_tui.commands.eval import add_qrels_argument, read_qrels_arg, read_runs
 from goldset_tui.errors import InputError
+from goldset_tui.text import visible
 
 NAME = "compare"
 HELP = "compare two runs query by query: mean difference, bootstrap interval, randomization test"
@@ -32,7 +33,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_qrels_argument(parser)
     parser.add_argument("run_a", metavar="RUN_A", help="PATH or NAME=PATH")
     parser.add_argument("run_b", metavar="RUN_B", help="PATH or NAME=PATH")
-    parser.add_argument("-m", "--measure", default="nDCG@10", help="measure (default nDCG@10)")
+    parser.add_argument("-m", "--measure", action="append", metavar="MEASURE",
+                        help="the one measure to compare on (default nDCG@10)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and the randomization test (default 0)")
     parser.add_argument("--samples", type=int, default=10_000, help="bootstrap and randomization samples (default 10000)")
     parser.add_argument("--format", choices=("text", "json"), default="text")
@@ -56,9 +58,15 @@ def run(args: argparse.Namespace) -> int:
     from goldset_tui.eval.measures import parse_measure
     from goldset_tui.eval.stats import paired_comparison
 
-    measure = parse_measure(args.measure)
+    given = args.measure or ["nDCG@10"]
+    if len(given) > 1:
+        # argparse would keep only the last -m silently; one comparison per measure keeps each
+        # result's seed, interval and p-value unambiguous.
+        raise InputError(None, f"compare takes one measure (-m given {len(given)} times: {', '.join(map(repr, given))}); "
+                         "run compare once per measure")
+    measure = parse_measure(given[0])
     if measure.is_count:
-        raise InputError(None, f"measure {args.measure!r}: compare needs a per-query score, not a count")
+        raise InputError(None, f"measure {given[0]!r}: compare needs a per-query score, not a count")
     if args.samples < 1:
         raise InputError(None, "--samples must be at least 1")
     qrels = read_qrels_arg(args.qrels, args.labeller)
@@ -76,18 +84,20 @@ def run(args: argparse.Namespace) -> int:
             doc |= {"discordant": {"only_a": r.discordant[0], "only_b": r.discordant[1]}, "mcnemar_p": r.mcnemar_p}
         print(json.dumps(doc, indent=2))
         return 0
+    # Run names come from file names and the command line: shown, never interpreted.
+    shown_a, shown_b = visible(a, keep_newlines=False), visible(b, keep_newlines=False)
     lines = [
         f"measure\t{measure}",
         f"queries\t{r.n}",
-        f"mean {a}\t{r.mean_a:.4f}",
-        f"mean {b}\t{r.mean_b:.4f}",
-        f"difference ({a} - {b})\t{r.mean_diff:+.4f}",
+        f"mean {shown_a}\t{r.mean_a:.4f}",
+        f"mean {shown_b}\t{r.mean_b:.4f}",
+        f"difference ({shown_a} - {shown_b})\t{r.mean_diff:+.4f}",
         f"95% interval (paired bootstrap)\t[{r.ci95[0]:+.4f}, {r.ci95[1]:+.4f}]",
         f"p-value (paired randomization)\t{r.p_value:.4f}",
-        f"wins / losses / ties ({a})\t{r.wins} / {r.losses} / {r.ties}",
+        f"wins / losses / ties ({shown_a})\t{r.wins} / {r.losses} / {r.ties}",
     ]
     if r.discordant is not None:
-        lines.append(f"discordant (only {a} / only {b})\t{r.discordant[0]} / {r.discordant[1]}")
+        lines.append(f"discordant (only {shown_a} / only {shown_b})\t{r.discordant[0]} / {r.discordant[1]}")
         lines.append(f"McNemar exact p\t{r.mcnemar_p:.4f}")
     lines.append(f"seed {r.seed}, {r.samples} samples")
     print("\n".join(lines))

@@ -10,6 +10,7 @@ from pathlib import Path
 import polars as pl
 
 from goldset_tui.errors import InputError
+from goldset_tui.text import visible
 
 NAME = "eval"
 HELP = "evaluate runs against qrels or a store (trec_eval-exact; nDCG@10, AP, RR, R@100 ...)"
@@ -100,14 +101,27 @@ def read_runs(specs: list[str]) -> dict[str, pl.DataFrame]:
     return {name: read_run(path, tag=False, order=False) for name, path in parse_run_specs(specs).items()}
 
 
-def score_runs(qrels: pl.DataFrame, runs: dict[str, pl.DataFrame], measures: list[str], *, compat: bool):
-    """{name: (per-query long frame over the averaged queries, means)}."""
+def score_runs(qrels: pl.DataFrame, runs: dict[str, pl.DataFrame], measures: list[str], *, compat: bool,
+               qrels_path: str | Path | None = None, run_paths: dict[str, Path] | None = None):
+    """{name: (per-query long frame over the averaged queries, means)}.
+
+    Nothing to average over is an input error, never an empty mean: the qrels have no relevant
+    document at all, or (trec_eval's mean) a run shares no query with the qrels, which is almost
+    always the wrong qrels file; trec_eval itself stops there ("No queries with both results and
+    relevance info")."""
     from goldset_tui.eval.metrics import aggregate, evaluate, relevant_queries
 
     out = {}
     queries = None if compat else relevant_queries(qrels)
+    if queries is not None and queries.len() == 0:
+        raise InputError(qrels_path, "the qrels have no query with a relevant document (grade >= 1): nothing to average")
     for name, run in runs.items():
         per_query = evaluate(qrels, run, measures, only_run_queries=compat)
+        if compat and per_query.height == 0:
+            run_path = (run_paths or {}).get(name)
+            where = f"run {name!r}" + (f" ({run_path})" if run_path is not None else "")
+            raise InputError(qrels_path, f"{where} shares no query with these qrels (--trec-eval-compat averages "
+                             "over the queries in both): is it the right qrels file?")
         if queries is not None:
             per_query = per_query.filter(pl.col("query_id").is_in(queries.implode()))
         out[name] = (per_query, aggregate(per_query, queries))
@@ -132,10 +146,11 @@ def text_lines(results, measures: list[str], *, per_query: bool) -> list[str]:
     several = len(results) > 1
     lines = []
     for name, (scores, means) in results.items():
-        prefix = f"{name}\t" if several else ""
+        prefix = f"{visible(name, keep_newlines=False)}\t" if several else ""
         if per_query:
             for qid, measure, value in scores.iter_rows():
-                lines.append(f"{prefix}{measure:<22}\t{qid}\t{_value_text(measure, value)}")
+                # Ids come from data: a control character must not reach the terminal.
+                lines.append(f"{prefix}{measure:<22}\t{visible(qid, keep_newlines=False)}\t{_value_text(measure, value)}")
         for measure in measures:
             lines.append(f"{prefix}{measure:<22}\tall\t{_value_text(measure, means[measure])}")
     return lines
@@ -161,8 +176,9 @@ def run(args: argparse.Namespace) -> int:
     # Check the cheap things (measure names) before reading large files.
     measures = [str(m) for m in parse_measures(args.measures or DEFAULT_MEASURES)]
     qrels = read_qrels_arg(args.qrels, args.labeller)
+    run_paths = parse_run_specs(args.runs)
     runs = read_runs(args.runs)
-    results = score_runs(qrels, runs, measures, compat=args.trec_eval_compat)
+    results = score_runs(qrels, runs, measures, compat=args.trec_eval_compat, qrels_path=args.qrels, run_paths=run_paths)
     if args.format == "json":
         print(json.dumps(json_document(results, per_query=args.per_query), indent=2))
     else:

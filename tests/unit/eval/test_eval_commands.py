@@ -141,3 +141,44 @@ def test_fuse_writes_a_trec_run(files, capsys, tmp_path):
     assert set(run.get_column("tag")) == {"fused-rrf"}
     code, _, err = run_cli(capsys, "fuse", files["bm25.run"], "-o", fused)
     assert code == 2 and "at least two" in err
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_qrels_without_a_relevant_document_is_one_line_exit_2(files, capsys, tmp_path, fmt):
+    zero = tmp_path / "zero.qrels"
+    zero.write_text("q1 0 d1 0\nq2 0 a -1\n")
+    code, out, err = run_cli(capsys, "eval", zero, files["bm25.run"], "--format", fmt)
+    assert code == 2 and out == ""  # never an empty "mean": {} on stdout
+    assert err.count("\n") == 1 and str(zero) in err and "no query with a relevant document" in err
+
+
+def test_compat_run_sharing_no_query_is_one_line_exit_2(files, capsys, tmp_path):
+    # trec_eval stops too ("No queries with both results and relevance info"): a wrong qrels file.
+    stranger = tmp_path / "stranger.run"
+    stranger.write_text("z1 Q0 d1 1 1.0 t\nz2 Q0 d2 1 1.0 t\n")
+    for fmt in ("text", "json"):
+        code, out, err = run_cli(capsys, "eval", files["qrels"], stranger, "--trec-eval-compat", "--format", fmt)
+        assert code == 2 and out == ""
+        assert err.count("\n") == 1 and str(files["qrels"]) in err and "'stranger'" in err and "shares no query" in err
+    # Without compat the run legitimately scores 0 on every relevant query.
+    code, out, _ = run_cli(capsys, "eval", files["qrels"], stranger, "-m", "AP")
+    assert code == 0 and out.splitlines() == ["AP                    \tall\t0.0000"]
+
+
+def test_per_query_text_shows_control_characters_visibly(files, capsys, tmp_path):
+    qrels = tmp_path / "esc.qrels"
+    qrels.write_text("\x1b[2Jq1 0 d1 1\n")
+    run = tmp_path / "esc.run"
+    run.write_text("\x1b[2Jq1 Q0 d1 1 1.0 t\n")
+    code, out, _ = run_cli(capsys, "eval", qrels, f"r\x1b]0;x\x07={run}", f"s={run}", "-m", "P@1", "-q")
+    assert code == 0 and "\x1b" not in out and "\x07" not in out
+    assert "r\u241b]0;x\u2407\tP@1                   \t\u241b[2Jq1\t1.0000" in out.splitlines()
+    # JSON is data: its own escaping keeps the id exact.
+    code, out, _ = run_cli(capsys, "eval", qrels, run, "-m", "P@1", "-q", "--format", "json")
+    assert json.loads(out)["runs"]["esc"]["per_query"] == {"\x1b[2Jq1": {"P@1": 1.0}}
+
+
+def test_compare_refuses_several_measures(files, capsys):
+    code, out, err = run_cli(capsys, "compare", files["qrels"], files["bm25.run"], files["other.run"],
+                             "-m", "AP", "-m", "P@5")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "one measure" in err
