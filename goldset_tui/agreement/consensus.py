@@ -18,6 +18,7 @@ Provenance columns: query_id, doc_id, grade (null when pending), how (single | u
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
@@ -150,8 +151,15 @@ def consensus_with_provenance(project, rule: str | None = None) -> tuple[pl.Data
     return qrels, provenance
 
 
-def consensus_qrels(project, rule: str | None = None) -> pl.DataFrame:  # noqa: ANN001
-    """Consensus qrels (query_id, doc_id, grade) for ``goldset qrels --consensus``.
+@dataclass
+class ConsensusExport:
+    qrels: pl.DataFrame  # query_id, doc_id, grade: the decided pairs only
+    pending: int  # pairs left out because no rule or adjudicator has decided them yet
+    provenance: Path  # the provenance file just written
+
+
+def consensus_export(project, rule: str | None = None) -> ConsensusExport:  # noqa: ANN001
+    """Consensus qrels for ``goldset qrels --consensus``, with the pending count and provenance.
 
     ``rule`` None uses the rule recorded in the store's manifest (``[consensus] rule``), which
     ``goldset adjudicate --rule`` sets, so the export follows the rule the adjudicator worked to.
@@ -162,8 +170,14 @@ def consensus_qrels(project, rule: str | None = None) -> pl.DataFrame:  # noqa: 
     """
     rule = rule or store_rule(project)
     qrels, provenance = consensus_with_provenance(project, rule)
-    write_provenance(provenance, provenance_path(store_dir(project), rule))
-    return qrels
+    path = provenance_path(store_dir(project), rule)
+    write_provenance(provenance, path)
+    return ConsensusExport(qrels, provenance.height - qrels.height, path)
+
+
+def consensus_qrels(project, rule: str | None = None) -> pl.DataFrame:  # noqa: ANN001
+    """The consensus qrels alone (see ``consensus_export``)."""
+    return consensus_export(project, rule).qrels
 
 
 def write_provenance(provenance: pl.DataFrame, path: Path) -> None:

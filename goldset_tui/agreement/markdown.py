@@ -80,6 +80,7 @@ def to_markdown(report: dict, disagreements: pl.DataFrame | None = None, *, top:
     if report.get("runs"):
         lines += ["", "## A run judged by each labeller and by the consensus", ""]
         lines += run_table(report["runs"])
+        lines += pending_note(report["runs"])
     if disagreements is not None and disagreements.height:
         lines += [
             "",
@@ -100,11 +101,30 @@ def to_markdown(report: dict, disagreements: pl.DataFrame | None = None, *, top:
     return "\n".join(lines) + "\n"
 
 
+def pending_note(runs: list[dict]) -> list[str]:
+    """Why the consensus row is scored on fewer documents, when it is."""
+    pending = next((r for r in runs if "pending" in r), None)
+    if pending is None or not pending["pending"]:
+        return []
+    n = pending["pending"]
+    retrieved = ", ".join(f"{cell(r['run'])} {r['pending_retrieved']}" for r in runs if "pending" in r)
+    return [
+        "",
+        f"Consensus: {n} pair{'s' * (n != 1)} pending adjudication, not counted as relevant or as not "
+        f"relevant (taken out of the run before scoring; retrieved: {retrieved}). "
+        "Decide them with `goldset adjudicate`.",
+    ]
+
+
+def pending_mark(row: dict) -> str:
+    return f" ({row['pending']} pending)" if row.get("pending") else ""
+
+
 def run_table(runs: list[dict]) -> list[str]:
     measures = list(dict.fromkeys(m for r in runs for m in r["scores"]))
     out = ["| run | judged by | " + " | ".join(measures) + " |", "|---|---|" + "---|" * len(measures)]
     for r in runs:
         out.append(
-            f"| {cell(r['run'])} | {cell(r['qrels'])} | " + " | ".join(num(r["scores"].get(m)) for m in measures) + " |"
+            f"| {cell(r['run'])} | {cell(r['qrels'])}{pending_mark(r)} | " + " | ".join(num(r["scores"].get(m)) for m in measures) + " |"
         )
     return out

@@ -4,6 +4,13 @@ judgments and against the consensus, side by side (``goldset agreement --run``).
 Each labeller is scored on the pairs they judged; scores differ both because labellers grade
 differently and because they judged different pairs, which is exactly what a team choosing whose
 qrels to trust needs to see.
+
+The consensus leaves undecided (pending) pairs out, and they must not count as judged not
+relevant: that would put the consensus below every labeller. A grade of -1 ("pooled but
+unjudged") does not help, since P@k, RR and nDCG still count such a document as a miss. So the
+pending documents are removed from the run before scoring the consensus, as trec_eval's -J does
+for unjudged documents ("condensed list"): the documents below them move up. The number of pending
+pairs, and how many of them the run retrieved, sit beside the consensus row.
 """
 
 from __future__ import annotations
@@ -17,8 +24,8 @@ MEASURES = ("nDCG@10", "P@10", "AP", "RR")
 CONSENSUS = "consensus"
 
 
-def qrels_by_judge(data: AgreementData, rule: str | None = None) -> dict[str, pl.DataFrame]:
-    """Each labeller's qrels, then the consensus qrels (pending pairs left out)."""
+def qrels_by_judge(data: AgreementData, rule: str | None = None) -> tuple[dict[str, pl.DataFrame], pl.DataFrame]:
+    """(each labeller's qrels then the consensus qrels, the pending pairs: query_id, doc_id)."""
     ratings = data.ratings
     out = {
         name: ratings.filter(pl.col("labeller") == name).select("query_id", "doc_id", "grade")
@@ -36,17 +43,21 @@ def qrels_by_judge(data: AgreementData, rule: str | None = None) -> dict[str, pl
         )
     provenance = decide(ratings, adjudications, rule)
     out[CONSENSUS] = provenance.filter(pl.col("grade").is_not_null()).select("query_id", "doc_id", "grade")
-    return out
+    pending = provenance.filter(pl.col("grade").is_null()).select("query_id", "doc_id")
+    return out, pending
 
 
 def runs_by_labeller(data: AgreementData, named_runs: list[str], *, rule: str | None = None) -> list[dict]:
-    """``[{"run", "qrels", "scores": {measure: mean}}]`` for every run x (labeller | consensus)."""
+    """``[{"run", "qrels", "scores": {measure: mean}}]`` for every run x (labeller | consensus).
+
+    The consensus row also has ``pending`` (pairs no rule or adjudicator has decided yet) and
+    ``pending_retrieved`` (how many of those the run retrieved; they were taken out of the run)."""
     from goldset_tui.errors import InputError
     from goldset_tui.eval.metrics import mean_scores
     from goldset_tui.io.trec import read_run
 
     try:
-        judges = qrels_by_judge(data, rule)
+        judges, pending = qrels_by_judge(data, rule)
     except ValueError as exc:  # unknown rule
         raise InputError(None, str(exc)) from None
     out = []
@@ -54,6 +65,12 @@ def runs_by_labeller(data: AgreementData, named_runs: list[str], *, rule: str | 
         name, path = parse_named_path(text, "--run")
         run = read_run(path)
         for judge, qrels in judges.items():
-            scores = mean_scores(qrels, run, MEASURES) if qrels.height else {m: None for m in MEASURES}
-            out.append({"run": name, "qrels": judge, "scores": scores})
+            row: dict = {"run": name, "qrels": judge}
+            scored = run
+            if judge == CONSENSUS:
+                # Without the rank column the evaluation ranks the condensed run afresh.
+                scored = run.join(pending, on=["query_id", "doc_id"], how="anti").select("query_id", "doc_id", "score")
+                row |= {"pending": pending.height, "pending_retrieved": run.height - scored.height}
+            scores = mean_scores(qrels, scored, MEASURES) if qrels.height else {m: None for m in MEASURES}
+            out.append(row | {"scores": scores})
     return out

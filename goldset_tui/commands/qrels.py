@@ -64,11 +64,22 @@ def choose_format(explicit: str | None, output: str | None) -> str:
 
 
 def consensus(project) -> pl.DataFrame:  # noqa: ANN001 - a store.Project
+    """The consensus qrels; says on stderr how many pairs were left out as pending, because any
+    later evaluation would count those documents as not relevant."""
     try:
-        from goldset_tui.agreement.consensus import consensus_qrels
+        from goldset_tui.agreement.consensus import consensus_export
     except ImportError:
         raise InputError(project.path, "consensus qrels are not available in this version of goldset") from None
-    return consensus_qrels(project)
+    export = consensus_export(project)
+    if export.pending:
+        print(
+            f"goldset: warning: {export.pending} pair{'s' * (export.pending != 1)} pending adjudication "
+            f"{'were' if export.pending != 1 else 'was'} left out of the consensus (an evaluation will count "
+            f"{'them' if export.pending != 1 else 'it'} as not relevant); decide them with `goldset adjudicate "
+            f"--store {visible(str(project.path))}`; how every pair was decided: {visible(str(export.provenance))}",
+            file=sys.stderr,
+        )
+    return export.qrels
 
 
 def trec_text(qrels: pl.DataFrame, store: Path) -> str:

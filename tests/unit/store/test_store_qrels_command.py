@@ -105,7 +105,7 @@ def consensus_module(monkeypatch):
 
 def test_consensus_missing_gives_a_clean_error(tmp_path: Path, capsys, monkeypatch, consensus_module) -> None:
     project = make(tmp_path, {"alice": ALICE})
-    monkeypatch.delattr(consensus_module, "consensus_qrels")  # as if not written yet
+    monkeypatch.delattr(consensus_module, "consensus_export")  # as if not written yet
     assert main(["qrels", "--store", str(project.path), "--consensus"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "consensus qrels are not available" in err
@@ -115,13 +115,17 @@ def test_consensus_is_delegated(tmp_path: Path, capsys, monkeypatch, consensus_m
     project = make(tmp_path, {"alice": ALICE, "bob": ALICE})
     seen = []
 
-    def consensus_qrels(p):
+    def consensus_export(p):
         seen.append(p.path)
-        return pl.DataFrame({"query_id": ["b", "a"], "doc_id": ["x", "y"], "grade": [1, 2]})
+        qrels = pl.DataFrame({"query_id": ["b", "a"], "doc_id": ["x", "y"], "grade": [1, 2]})
+        return consensus_module.ConsensusExport(qrels, 3, tmp_path / "prov.tsv")
 
-    monkeypatch.setattr(consensus_module, "consensus_qrels", consensus_qrels)
+    monkeypatch.setattr(consensus_module, "consensus_export", consensus_export)
     assert main(["qrels", "--store", str(project.path), "--consensus"]) == 0
-    assert capsys.readouterr().out == "a 0 y 2\nb 0 x 1\n" and seen == [project.path]
+    out, err = capsys.readouterr()
+    assert out == "a 0 y 2\nb 0 x 1\n" and seen == [project.path]
+    # The pending pairs left out are named on stderr, with where their provenance is.
+    assert "3 pairs pending adjudication were left out" in err and "prov.tsv" in err
 
 
 def test_pool_option_finds_the_default_store(tmp_path: Path, capsys) -> None:

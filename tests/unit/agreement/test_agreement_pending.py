@@ -1,0 +1,70 @@
+"""Pending consensus pairs (no rule or adjudicator has decided them) are neither relevant nor
+judged not relevant: `agreement --run` scores the consensus without them, `qrels --consensus`
+says how many it left out."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from goldset_tui.agreement.consensus import provenance_path
+from goldset_tui.agreement.example import build_example_store
+from goldset_tui.cli import main
+
+# Two labellers over the same pairs: every disagreement is pending (no majority of two).
+ALICE = {"q1": {"a": 3, "b": 0, "c": 2, "d": 0, "e": 1}, "q2": {"f": 2, "g": 3, "h": 0, "i": 1}}
+BOB = {"q1": {"a": 0, "b": 0, "c": 2, "d": 1, "e": 1}, "q2": {"f": 0, "g": 3, "h": 0, "i": 2}}
+RUN = {"q1": ["a", "b", "c", "d", "e"], "q2": ["f", "h", "g", "i"]}
+
+
+def write_qrels(path, grades) -> str:
+    path.write_text("".join(f"{q} 0 {d} {g}\n" for q, docs in grades.items() for d, g in docs.items()))
+    return str(path)
+
+
+def test_consensus_row_scores_pending_pairs_as_unjudged_like_trec_eval_J(tmp_path, capsys) -> None:
+    import pytrec_eval
+
+    run_path = tmp_path / "sys.run"
+    run = {q: {d: float(10 - i) for i, d in enumerate(docs)} for q, docs in RUN.items()}
+    run_path.write_text("".join(f"{q} Q0 {d} 1 {s} sys\n" for q, docs in run.items() for d, s in docs.items()))
+    argv = ["agreement", "--qrels", f"alice={write_qrels(tmp_path / 'a.qrels', ALICE)}",
+            "--qrels", f"bob={write_qrels(tmp_path / 'b.qrels', BOB)}", "--scale", "0-3", "--replicates", "0",
+            "--run", f"sys={run_path}"]
+    assert main([*argv, "--format", "json"]) == 0
+    rows = {r["qrels"]: r for r in json.loads(capsys.readouterr().out)["runs"]}
+    consensus = rows["consensus"]
+    assert (consensus["pending"], consensus["pending_retrieved"]) == (4, 4)  # a, d, f, i
+    agreed = {q: {d: g for d, g in docs.items() if BOB[q][d] == g} for q, docs in ALICE.items()}
+    # Every retrieved document was judged by someone, so the only unjudged ones are the pending
+    # pairs, and trec_eval -J (judged documents only) is the independent reference.
+    measures = {"ndcg_cut_10", "P_10", "map", "recip_rank"}
+    per_query = pytrec_eval.RelevanceEvaluator(agreed, measures, judged_docs_only_flag=True).evaluate(run)
+    mean = {m: np.mean([v[m] for v in per_query.values()]) for m in measures}
+    got = consensus["scores"]
+    assert got["nDCG@10"] == pytest.approx(mean["ndcg_cut_10"])
+    assert got["P@10"] == pytest.approx(mean["P_10"])
+    assert got["AP"] == pytest.approx(mean["map"])
+    assert got["RR"] == pytest.approx(mean["recip_rank"])
+    # By hand: the first agreed relevant document (q1 c, q2 g) moves from rank 3 up to rank 2;
+    # counted as not relevant, the pending pairs would keep it at 3 (RR 1/3).
+    assert got["RR"] == pytest.approx(0.5)
+    assert "pending" not in rows["alice"]
+    assert main([*argv, "--format", "md"]) == 0
+    md = capsys.readouterr().out
+    assert "| sys | consensus (4 pending) |" in md
+    assert "Consensus: 4 pairs pending adjudication" in md
+
+
+def test_qrels_consensus_says_how_many_pending_pairs_it_left_out(tmp_path, capsys) -> None:
+    store = build_example_store(tmp_path / "demo")
+    out = tmp_path / "c.qrels"
+    assert main(["qrels", "--store", str(store), "--consensus", "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert len(out.read_text().splitlines()) == 10  # 12 pairs, 2 pending
+    warning = [line for line in err.splitlines() if "pending" in line]
+    assert len(warning) == 1
+    assert "2 pairs pending adjudication were left out" in warning[0]
+    assert str(provenance_path(store, "unanimous-majority-adjudicator")) in warning[0]
