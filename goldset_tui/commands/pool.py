@@ -92,9 +92,10 @@ def run(args: argparse.Namespace) -> int:
     runs = {}
     for n, (name, path) in enumerate(specs.items(), start=1):
         progress(f"reading run {n}/{len(specs)}: {name} ({path})")
-        # Keep only each run's top K as it is read, so memory holds one whole run at a time.
-        # read_run's rank is already trec_eval's order (score desc, doc id desc), so no re-sort.
-        runs[name] = top_k(read_run(path).select("query_id", "doc_id", "rank"), args.depth)
+        # Keep only each run's top K as it is read, so memory holds one whole run at a time;
+        # only the top K are ranked (in trec_eval order) and neither the tag nor a sort is needed.
+        top = read_run(path, tag=False, order=False, depth=args.depth)
+        runs[name] = top_k(top.select("query_id", "doc_id", "rank"), args.depth)
     progress("pooling")
     pool = build_pool(runs, args.depth)
     pool, skipped, empty = _restrict_to_topics(pool, topics)

@@ -177,19 +177,28 @@ def _has_duplicates(frame: pl.DataFrame) -> bool:
     return not per_query.get_column("doc_id").all()
 
 
-def read_run(path: str | Path, *, tag: bool = True, order: bool = True) -> pl.DataFrame:
+def read_run(path: str | Path, *, tag: bool = True, order: bool = True, depth: int | None = None) -> pl.DataFrame:
     """A TREC run: ``query_id, doc_id, score, rank, tag``, sorted by query_id then rank.
 
     For evaluation, which needs neither: ``tag=False`` leaves the tag column out and
     ``order=False`` leaves the rows in file order (on a 7-million-line run, a column of strings
-    and a sort saved)."""
+    and a sort saved). ``depth`` keeps only each query's top ``depth`` documents (pooling), with
+    the ranks they have in the whole run; every line is still checked."""
+    if depth is not None and depth < 1:
+        raise ValueError(f"depth must be at least 1, got {depth}")
     p = Path(path)
     keep = {"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64}
     frame = _parse(p, RUN_FIELDS, keep | ({"tag": pl.String} if tag else {}))
     if _has_duplicates(frame):
         raise _first_duplicate_line(p, "run")
     columns = [c for c in RUN_SCHEMA if c != "tag" or tag]
-    return rank_run(frame.select([c for c in columns if c != "rank"]), order=order).select(columns)
+    frame = frame.select([c for c in columns if c != "rank"])
+    if depth is not None:
+        # A document beaten on score by `depth` others cannot make the top `depth`, and everything
+        # it beats goes with it: the survivors (ties at the boundary included) keep their ranks.
+        frame = frame.filter(pl.col("score").rank("min", descending=True).over("query_id") <= depth)
+        return rank_run(frame, order=order).filter(pl.col("rank") <= depth).select(columns)
+    return rank_run(frame, order=order).select(columns)
 
 
 def read_qrels(path: str | Path) -> pl.DataFrame:

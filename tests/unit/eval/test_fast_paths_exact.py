@@ -98,3 +98,16 @@ def test_unordered_fusion_has_the_same_rows_and_ranks():
         ordered = fuse(frames, method)
         assert ordered.select("query_id", "rank").rows() == sorted(ordered.select("query_id", "rank").rows())
         assert fuse(frames, method, order=False).sort("query_id", "rank").equals(ordered)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["q1", "q2"]), st.text("abcdef", min_size=1, max_size=2),
+                          st.sampled_from([0.0, 0.5, 1.0, 2.0])), min_size=1, max_size=30,
+                unique_by=lambda r: (r[0], r[1])),
+       st.integers(1, 6))
+def test_read_run_depth_keeps_the_trec_eval_top_k_ties_at_the_boundary_included(tmp_path_factory, rows, depth):
+    path = tmp_path_factory.mktemp("depth") / "r.run"
+    path.write_text("".join(f"{q} Q0 {d} 0 {s} t\n" for q, d, s in rows))
+    top = read_run(path, tag=False, order=False, depth=depth)
+    expected = {key: rank for key, rank in trec_eval_ranks(rows).items() if rank <= depth}
+    assert {(q, d): r for q, d, _, r in top.rows()} == expected
