@@ -10,6 +10,7 @@ from pathlib import Path
 import polars as pl
 
 from goldset_tui.errors import InputError
+from goldset_tui.text import visible
 
 NAME = "report"
 HELP = "stratified report: per-stratum intervals, closure checks, failure overlap, fusion headroom"
@@ -49,7 +50,7 @@ def add_input_arguments(p: argparse.ArgumentParser, *, runs_required: bool = Tru
                    help="TREC qrels file, or a goldset store folder (its judgments become the qrels)")
     p.add_argument("--labeller", help="with a store as --qrels: whose judgments are the qrels")
     p.add_argument("--run", action="append", default=[], metavar="NAME=PATH",
-                   help="a TREC run, repeatable; NAME defaults to the file name")
+                   help="a TREC run, repeatable; NAME defaults to the file name without .gz and extension")
     p.add_argument("--strata", required=runs_required, metavar="FILE",
                    help="query_id,stratum (CSV, TSV or Parquet)")
     p.add_argument("--traffic", metavar="FILE", help="stratum,share (0.31 or 31%%) for the weighted headline")
@@ -67,9 +68,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def parse_run_spec(spec: str) -> tuple[str, Path]:
+    """NAME=PATH, or PATH named as `goldset eval` names it (the file's stem: bm25.run.gz -> bm25);
+    an existing file wins, so a path may contain '='."""
+    from goldset_tui.commands.eval import run_name
+
     name, sep, path = spec.partition("=")
-    if not sep:
-        return Path(spec).name, Path(spec)
+    if not sep or Path(spec).exists():
+        return run_name(Path(spec)), Path(spec)
     if not name.strip() or not path:
         raise InputError(None, f"--run {spec!r}: expected NAME=PATH")
     return name.strip(), Path(path)
@@ -168,5 +173,6 @@ def run(args: argparse.Namespace) -> int:
         written = write_outputs(report, Path(args.output))
         print(f"wrote {', '.join(str(p) for p in written)}", file=sys.stderr)
     for warning in report.warnings:
-        print(f"goldset: warning: {warning}", file=sys.stderr)
+        # Warnings name strata and systems from the data: shown, never interpreted by the terminal.
+        print(f"goldset: warning: {visible(warning, keep_newlines=False)}", file=sys.stderr)
     return 0

@@ -3,7 +3,8 @@
 A query *fails* for a system when its per-query value is 0: nothing relevant within the cutoff.
 For two systems the oracle picks, per query, whichever did better; for a binary measure that is
 1 - both_miss / n (seed 004: 1 - 31/300 = 0.897). Fusion can only promote documents one of the
-runs retrieved, so the shared misses bound what any merge of these runs can reach.
+runs retrieved, so for a measure with a cutoff k and a fused list built from each run's top k,
+the shared misses bound what the merge can reach.
 """
 
 from __future__ import annotations
@@ -58,6 +59,12 @@ def headroom_collected(fused: float, best_single: float, oracle: float) -> float
     if not gap > 1e-12:
         return None
     return (fused - best_single) / gap
+
+
+def rescued_misses(scores: pl.DataFrame, a: str, b: str, fused: str) -> int:
+    """Queries both ``a`` and ``b`` miss (value 0) on which ``fused`` scores above 0."""
+    w = wide(scores, [a, b, fused])
+    return int(w.select(((pl.col(a) == 0) & (pl.col(b) == 0) & (pl.col(fused) > 0)).sum()).item())
 
 
 def stratum_overlap(scores: pl.DataFrame, strata: pl.DataFrame, a: str, b: str) -> pl.DataFrame:

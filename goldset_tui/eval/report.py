@@ -17,9 +17,16 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
+from goldset_tui.text import visible
 from goldset_tui.closure import ClosureCheck, all_ok
 from goldset_tui.eval.intervals import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, DEFAULT_SEED, method_name
-from goldset_tui.eval.overlap import failure_overlap, headroom_collected, oracle_mean, stratum_overlap
+from goldset_tui.eval.overlap import (
+    failure_overlap,
+    headroom_collected,
+    oracle_mean,
+    rescued_misses,
+    stratum_overlap,
+)
 from goldset_tui.eval.strata import (
     SMALL_STRATUM,
     closure_checks,
@@ -63,6 +70,9 @@ class Report:
     # system, query_id, rank, doc_id, grade (null = unjudged): each run's top k, for drilling down.
     topk: pl.DataFrame | None = None
     strata_frame: pl.DataFrame | None = None  # query_id, stratum as given
+    # Each run's top `fusion_depth` went into the fused run (None: every document retrieved).
+    fusion_depth: int | None = None
+    headroom_note: str | None = None  # why headroom is null, or how to read an unusual value
 
     @property
     def method(self) -> str:
@@ -79,8 +89,37 @@ class Report:
 
 def cutoff(metric: str, default: int = DEFAULT_K) -> int:
     """The k of ``Success@10`` or ``P(rel=2)@5``; ``default`` for measures without one (AP)."""
+    return explicit_cutoff(metric) or default
+
+
+def explicit_cutoff(metric: str) -> int | None:
+    """The k of ``Success@10``; None for a measure without one (AP, RR, Rprec)."""
     m = re.search(r"@(\d+)\s*$", metric)
-    return int(m.group(1)) if m else default
+    return int(m.group(1)) if m else None
+
+
+NO_CUTOFF_HEADROOM = ("{metric} has no cutoff, so the oracle is no bound on fusion: a fused list can score above or "
+                      "below both runs on the same query, and the share would be meaningless")
+
+
+def fusion_headroom(metric: str, fused: float, best: float, oracle: float) -> tuple[float | None, str | None]:
+    """Headroom collected and a note. Seed 004's bound (an oracle over the runs is a ceiling for
+    any merge of them) holds for a measure with a cutoff k when the fused top k is built from
+    the runs' top k alone, which is how the report fuses. Without a cutoff there is no such
+    ceiling, so no share is given. With a graded or multi-document measure (nDCG@k, P@k) fusion
+    can still beat the oracle by pooling relevant documents from both lists; that is said."""
+    if explicit_cutoff(metric) is None:
+        return None, NO_CUTOFF_HEADROOM.format(metric=metric)
+    share = headroom_collected(fused, best, oracle)
+    if share is None:
+        return None, "the oracle is no better than the best single system: there is no headroom to collect"
+    if share > 1:
+        return share, ("above 1: on this measure the fused top k can beat both runs on the same query, since a "
+                       "document both lists hold rises and relevant documents from both lists are pooled; the "
+                       "oracle of the single runs is no ceiling here")
+    if share < 0:
+        return share, "below 0: the fused run scores under the best single system"
+    return share, None
 
 
 # --- assembly (pure) -------------------------------------------------------------------------
@@ -100,6 +139,7 @@ def assemble_report(
     seed: int = DEFAULT_SEED,
     samples: int = DEFAULT_SAMPLES,
     confidence: float = DEFAULT_CONFIDENCE,
+    fusion_depth: int | None = None,
 ) -> Report:
     """Everything but the engine's work. ``scores`` must hold every evaluated query for every
     system (including the fused one, named ``fused``); ``systems`` are the single runs."""
@@ -117,13 +157,14 @@ def assemble_report(
         scores=scores, failing=failing_queries(scores, strata),
         weighted=weighted_means(table, traffic) if traffic is not None else None,
         overlap=failure_overlap(scores, systems + ([fused] if fused else [])),
-        judged=dict(judged or {}), paired=list(paired or []), strata_frame=strata,
+        judged=dict(judged or {}), paired=list(paired or []), strata_frame=strata, fusion_depth=fusion_depth,
     )
     if fused and len(systems) >= 2:
         means = dict(overall.select("system", "mean").iter_rows())
         best = max(means[s] for s in systems)
         oracle = oracle_mean(scores, systems)
-        report.fusion = {fused: {"mean": means[fused], "headroom_collected": headroom_collected(means[fused], best, oracle)}}
+        share, report.headroom_note = fusion_headroom(metric, means[fused], best, oracle)
+        report.fusion = {fused: {"mean": means[fused], "headroom_collected": share}}
     report.warnings = _warnings(report, strata, traffic)
     return report
 
@@ -196,7 +237,8 @@ def compute_report(
     from goldset_tui.eval.measures import canonical, parse_measure
     from goldset_tui.eval.metrics import relevant_queries
 
-    metric = canonical(parse_measure(metric))
+    measure = parse_measure(metric)
+    metric = canonical(measure)
     k = k if k is not None else cutoff(metric)
     queries = relevant_queries(qrels)
     if queries.len() == 0:
@@ -206,17 +248,21 @@ def compute_report(
     names = list(runs)
     all_runs = dict(runs)
     fused = None
+    # Fuse each run's top k only, for a measure with a cutoff: then the fused top k holds nothing
+    # the runs' top k lack, a query both runs miss stays missed, and the oracle bounds the fused
+    # run (seed 004). Fusing the full depth could promote a document from rank 30 into the top k.
+    depth = explicit_cutoff(metric)
     if fuse and len(runs) >= 2:
         from goldset_tui.eval.fusion import rrf
 
         fused = FUSED_NAME if FUSED_NAME not in runs else f"{FUSED_NAME}_fused"
-        all_runs[fused] = rrf(list(runs.values()))
+        all_runs[fused] = rrf(list(runs.values()), depth=depth)
     scores = pl.concat([per_query(qrels, run, metric, queries, name) for name, run in all_runs.items()])
     judged = {name: judged_fraction(qrels, run, k, queries) for name, run in all_runs.items()}
     paired = paired_comparisons(scores, list(all_runs), seed=seed, samples=samples)
     report = assemble_report(
         scores, strata, metric=metric, k=k, traffic=traffic, systems=names, fused=fused,
-        judged=judged, paired=paired, seed=seed, samples=samples,
+        judged=judged, paired=paired, seed=seed, samples=samples, fusion_depth=depth if fused else None,
     )
     report.topk = topk_frame(qrels, all_runs, k, queries)
     return report
@@ -353,8 +399,22 @@ def _fixed(x: float | None, digits: int = 3) -> str:
 
 
 def _md(text: object) -> str:
-    # Data in a Markdown table: no pipes or newlines that would break the row.
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    # Data in Markdown read in a terminal: control characters shown (an ESC must not reach the
+    # terminal), and no pipes or newlines that would break a table row.
+    return visible(text, keep_newlines=False).replace("|", "\\|")
+
+
+def _rescue_sentence(report: Report, a: str, b: str) -> str:
+    """What fusion did with the shared misses, measured rather than asserted."""
+    if not report.fused:
+        return "Merging two lists can only promote documents one of them retrieved."
+    rescued = rescued_misses(report.scores, a, b, report.fused)
+    where = (f"fusing each run's top {report.fusion_depth}" if report.fusion_depth is not None
+             else "fusing every document the runs retrieved")
+    if rescued == 0:
+        return (f"The fused run ({where}) rescues none of them: it can only promote documents one of the "
+                "two lists holds, and neither holds one that counts.")
+    return f"The fused run ({where}) rescues {rescued} of them."
 
 
 def cell_text(hits: int | None, n: int, mean: float, lo: float, hi: float, small: bool) -> str:
@@ -406,17 +466,20 @@ def to_markdown(report: Report) -> str:
         if report.strata_frame is not None and len(report.systems) >= 2:
             a, b = report.systems[0], report.systems[1]
             per = stratum_overlap(report.scores, report.strata_frame, a, b)
-            lines += ["", f"Shared misses of {_md(a)} and {_md(b)} by stratum: no fusion of these two lists can rescue "
-                      "a query both miss. *At most* is the bound the two miss counts give alone (the smaller one).", "",
+            lines += ["", f"Shared misses of {_md(a)} and {_md(b)} by stratum. " + _rescue_sentence(report, a, b)
+                      + " *At most* is the bound the two miss counts give alone (the smaller one).", "",
                       "| stratum | n | misses a | misses b | both miss | at most |", "|---|---:|---:|---:|---:|---:|"]
             for r in per.iter_rows(named=True):
                 lines.append(f"| {_md(r['stratum'])} | {r['n']} | {r['miss_a']} | {r['miss_b']} | {r['both_miss']} | {r['both_miss_bound']} |")
     for name, f in report.fusion.items():
         share = f["headroom_collected"]
+        depth = (f"each run's top {report.fusion_depth}" if report.fusion_depth is not None
+                 else "every document each run retrieved")
+        value = f"{share:.2f}" if share is not None else "none"
         lines += ["", "## Fusion", "",
-                  f"Reciprocal rank fusion (k = 60) of {', '.join(report.systems)} scores {f['mean']:.3f}. "
-                  "Headroom collected = (fused - best single) / (oracle of the single systems - best single): "
-                  + (f"{share:.2f}." if share is not None else "undefined (the oracle is no better than the best system).")]
+                  f"Reciprocal rank fusion (k = 60) of {depth} from {', '.join(_md(s) for s in report.systems)} "
+                  f"scores {f['mean']:.3f}. Headroom collected = (fused - best single) / (oracle of the single "
+                  f"systems - best single): {value}" + (f" ({report.headroom_note})." if report.headroom_note else ".")]
     if report.judged:
         lines += ["", f"## Judged fraction of each run's top {report.k}", "", "| system | judged | unjudged |", "|---|---:|---:|"]
         for s, v in report.judged.items():

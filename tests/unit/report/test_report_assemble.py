@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 
 import polars as pl
 import pytest
@@ -104,7 +105,22 @@ def test_markdown_escapes_data() -> None:
     scores = pl.DataFrame({"system": ["a|b"] * 2, "query_id": ["q1", "q2"], "value": [1.0, 0.0]})
     strata = pl.DataFrame({"query_id": ["q1", "q2"], "stratum": ["x|y\nz", "x|y\nz"]})
     md = to_markdown(assemble_report(scores, strata, samples=20))
-    assert "x\\|y z" in md and "a\\|b" in md
+    # A newline is shown as ␤ (it would break the row), a pipe escaped.
+    assert "x\\|y\u2424z" in md and "a\\|b" in md
+
+
+def test_markdown_shows_terminal_escapes_visibly() -> None:
+    # A stratum, system and query id with escape sequences: in Markdown (read in terminals) and in
+    # the warnings, every control character becomes a visible placeholder; JSON keeps the data.
+    red, title, clear = "\x1b[31mred", "sys\x1b]0;pwned\x07", "\x9b2J"
+    scores = pl.DataFrame({"system": [title] * 3, "query_id": ["q1", "q2", clear], "value": [1.0, 0.0, 1.0]})
+    strata = pl.DataFrame({"query_id": ["q1", "q2", clear, "ghost"], "stratum": [red, red, red, "\x1b[2Jgone"]})
+    report = assemble_report(scores, strata, samples=20)
+    assert any("\x1b" in w for w in report.warnings)  # the raw names reach the warning list ...
+    md = to_markdown(report)
+    assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", md)  # ... never the Markdown
+    assert "\u241b[31mred" in md and "sys\u241b]0;pwned\u2407" in md
+    assert json.loads(to_json(report))["strata"][0]["stratum"] == red
 
 
 def test_cutoff() -> None:

@@ -74,12 +74,12 @@ def _per_query_success(files: dict, run: dict[str, list[str]]) -> dict[str, floa
     return {m.query_id: m.value for m in ir_measures.iter_calc([ir_measures.Success @ K], files["qrels"], run_dict)}
 
 
-def _rrf(runs: list[dict[str, list[str]]]) -> dict[str, list[str]]:
+def _rrf(runs: list[dict[str, list[str]]], depth: int | None = None) -> dict[str, list[str]]:
     fused: dict[str, list[str]] = {}
     for q in runs[0]:
         score: dict[str, float] = {}
         for run in runs:
-            for rank, doc in enumerate(run[q], start=1):
+            for rank, doc in enumerate(run[q][:depth], start=1):
                 score[doc] = score.get(doc, 0.0) + 1.0 / (60 + rank)
         # trec_eval order: score descending, ties by doc id descending.
         fused[q] = sorted(score, key=lambda doc: (score[doc], doc), reverse=True)
@@ -105,10 +105,17 @@ def test_report_json_matches_independent_computation(files, capsys, tmp_path) ->
     assert (pair["miss_a"], pair["miss_b"], pair["both_miss"], pair["either_miss"]) == (
         len(miss_a), len(miss_b), len(miss_a & miss_b), len(miss_a | miss_b)) == (78, 78, 31, 125)
     assert pair["oracle"] == pytest.approx(1 - 31 / 300)
-    fused = _per_query_success(files, _rrf([files["runs"]["bm25"], files["runs"]["dense"]]))
+    # The report fuses each run's top 10 (seed 004's bound): the relevant document of a query both
+    # runs miss sits at ranks 11-20 in both, and fusing the full depth would promote it (all 300 hit).
+    runs = [files["runs"]["bm25"], files["runs"]["dense"]]
+    assert sum(_per_query_success(files, _rrf(runs)).values()) == 300
+    fused = _per_query_success(files, _rrf(runs, depth=K))
     fused_mean = sum(fused.values()) / 300
     assert d["fusion"]["rrf"]["mean"] == pytest.approx(fused_mean)
-    assert d["fusion"]["rrf"]["headroom_collected"] == pytest.approx((fused_mean - 0.74) / ((1 - 31 / 300) - 0.74))
+    assert {q for q in miss_a & miss_b if fused[q] > 0} == set()  # shared misses are never rescued
+    share = d["fusion"]["rrf"]["headroom_collected"]
+    assert share == pytest.approx((fused_mean - 0.74) / ((1 - 31 / 300) - 0.74))
+    assert share <= 1.0 and fused_mean <= 1 - 31 / 300 + 1e-12
     # Weighted headline: seed 000's sum of share x stratum rate.
     rates = {r["stratum"]: r["systems"]["bm25"]["mean"] for r in d["strata"]}
     assert d["overall"]["bm25"]["weighted_mean"] == pytest.approx(sum(files["shares"][s] * rates[s] for s in rates))
@@ -130,7 +137,18 @@ def test_report_json_matches_independent_computation(files, capsys, tmp_path) ->
     assert {r["query_id"] for r in rows if r["system"] == "bm25"} == miss_a
     assert all(files["strata"][r["query_id"]] == r["stratum"] for r in rows)
     assert json.loads((tmp_path / "report.json").read_text()) == d
-    assert (tmp_path / "report.md").read_text().startswith("# Report: Success@10")
+    md = (tmp_path / "report.md").read_text()
+    assert md.startswith("# Report: Success@10")
+    assert "each run's top 10" in md and "rescues none of them" in md and "can rescue" not in md
+
+
+def test_headroom_is_null_for_a_measure_without_cutoff(files, capsys) -> None:
+    code, out, _ = _report(files, capsys, "--metric", "AP", "--format", "json")
+    assert code == 0
+    d = json.loads(out)
+    assert set(d["fusion"]["rrf"]) == {"mean", "headroom_collected"} and d["fusion"]["rrf"]["headroom_collected"] is None
+    code, md, _ = _report(files, capsys, "--metric", "AP")
+    assert "AP has no cutoff" in md and "every document each run retrieved" in md
 
 
 def test_markdown_and_csv(files, capsys) -> None:
@@ -163,3 +181,27 @@ def test_qrels_without_relevant_documents(files, capsys, tmp_path) -> None:
     q.write_text("q001 0 x 0\n")
     code = main(["report", "--qrels", str(q), "--run", f"x={d / 'bm25.run'}", "--strata", str(d / "strata.csv")])
     assert code == 2 and "no query in the qrels has a relevant document" in capsys.readouterr().err
+
+
+def test_runs_are_named_as_eval_names_them(files, capsys) -> None:
+    d = files["dir"]
+    code = main(["report", "--qrels", str(d / "qrels.txt"), "--run", str(d / "bm25.run"), "--run", str(d / "dense.run"),
+                 "--strata", str(d / "strata.csv"), "--samples", "50", "--format", "json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0 and list(doc["overall"]) == ["bm25", "dense", "rrf"]  # the stem, as `goldset eval` -q shows
+    assert main(["eval", str(d / "qrels.txt"), str(d / "bm25.run"), "--format", "json"]) == 0
+    assert list(json.loads(capsys.readouterr().out)["runs"]) == ["bm25"]
+
+
+def test_escapes_in_strata_never_reach_the_terminal(files, capsys, tmp_path) -> None:
+    strata = tmp_path / "escs.csv"
+    rows = [(q, "\x1b[31mred" if s == "negation" else s) for q, s in files["strata"].items()]
+    strata.write_text("query_id,stratum\n" + "".join(f"{q},{s}\n" for q, s in rows))
+    d = files["dir"]
+    code = main(["report", "--qrels", str(d / "qrels.txt"), "--run", f"bm25={d / 'bm25.run'}",
+                 "--run", f"dense={d / 'dense.run'}", "--strata", str(strata), "--samples", "50"])
+    out = capsys.readouterr()
+    assert code == 0
+    # The stratum has 18 queries: named in the small-strata warning (stderr) and the table (stdout).
+    assert "\u241b[31mred" in out.err and "| \u241b[31mred † | 18 |" in out.out
+    assert "\x1b" not in out.out and "\x1b" not in out.err

@@ -251,3 +251,20 @@ def test_negation_row_shared_misses_at_most_ten() -> None:
     assert neg["both_miss"] <= neg["both_miss_bound"]
     assert sum(r["both_miss"] for r in per.values()) == 31
     assert per["exact_identifier"]["miss_b"] == 21 and per["paraphrase"]["miss_a"] == 31
+
+
+def test_fusion_headroom_is_null_without_cutoff_and_explained_outside_0_1() -> None:
+    from goldset_tui.eval.report import fusion_headroom
+
+    # Seed 004: 0.86 fused, 0.74 best, 0.897 oracle -> about three quarters, nothing to explain.
+    share, note = fusion_headroom("Success@10", 0.86, 0.74, 0.897)
+    assert share == pytest.approx(0.12 / 0.157) and note is None
+    for metric in ("AP", "RR", "Rprec", "nDCG"):
+        share, note = fusion_headroom(metric, 0.5, 0.4, 0.45)
+        assert share is None and f"{metric} has no cutoff" in note
+    share, note = fusion_headroom("nDCG@10", 0.5, 0.4, 0.45)
+    assert share == pytest.approx(2.0) and note.startswith("above 1")
+    share, note = fusion_headroom("P@10", 0.3, 0.4, 0.45)
+    assert share == pytest.approx(-2.0) and note.startswith("below 0")
+    share, note = fusion_headroom("Success@10", 0.8, 0.8, 0.8)
+    assert share is None and "no headroom" in note
