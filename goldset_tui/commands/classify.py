@@ -51,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
     for row in stratum_table(labels).iter_rows(named=True):
         print(f"  {row['stratum']:<18} {row['distinct']:>8} distinct {row['occurrences']:>10} occurrences {row['share']:>7.1%}")
     if result.blank:
-        print(f"note: skipped {result.blank} blank lines or empty queries", file=sys.stderr)
+        # result.blank counts occurrences: one empty query with count 4 is 4 skipped, not 4 lines.
+        print(f"note: skipped {result.blank} occurrences of blank or empty queries", file=sys.stderr)
     if vocab is None and rule is None:
         print("note: no --vocab given, so the misspelled rule was skipped", file=sys.stderr)
     return 0

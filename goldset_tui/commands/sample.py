@@ -49,15 +49,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from goldset_tui.closure import all_ok
     from goldset_tui.errors import InputError
-    from goldset_tui.sampling.files import output_format, write_frame
+    from goldset_tui.sampling.files import check_folder, output_format, write_frame
     from goldset_tui.sampling.labels import read_labels
     from goldset_tui.sampling.manifest import build_manifest, manifest_path, write_manifest
-    from goldset_tui.sampling.sample import allocate_total, parse_targets, stratified_sample, stratum_counts
+    from goldset_tui.sampling.sample import (
+        allocate_total, check_known_strata, parse_targets, stratified_sample, stratum_counts,
+    )
 
     if args.output is None and not args.plan:
         raise InputError(None, "give -o SAMPLE to write a sample, or --plan to plan one")
     if args.output is not None:
-        output_format(args.output)
+        output_format(args.output)  # the extension and the folder: fail before the work, not after
+        check_folder(args.manifest or manifest_path(args.output))
         if args.seed is None:
             raise InputError(None, "--seed is required: a sample you cannot regenerate cannot be compared against later")
     if args.half_width is not None and not 0 < args.half_width < 1:
@@ -67,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
     labels = read_labels(args.labels)
     if args.targets:
         targets = parse_targets(args.targets)
+        check_known_strata(targets, labels, args.labels)
         allocation = {"mode": "targets"}
     else:
         targets = allocate_total(stratum_counts(labels), args.total, args.min_per_stratum)

@@ -54,7 +54,8 @@ def run(args: argparse.Namespace) -> int:
     from goldset_tui.errors import InputError
     from goldset_tui.sampling.files import output_format, write_frame
     from goldset_tui.sampling.labels import read_labels
-    from goldset_tui.sampling.sample import parse_targets
+    from goldset_tui.sampling.rules import STRATA
+    from goldset_tui.sampling.sample import check_known_strata, parse_targets
     from goldset_tui.sampling.spotcheck import (
         agreement, check_items, corrected_labels, golden_sizes, journal_path, load_answers, strata_order,
     )
@@ -71,6 +72,9 @@ def run(args: argparse.Namespace) -> int:
     store = args.store or default_store_for(args.labels)
     path = journal_path(store, labeller)
     targets = parse_targets(args.targets) if args.targets else None
+    if targets:
+        # --targets are the golden set's sizes: with classify's strata, one may have no rows here.
+        check_known_strata(targets, labels, args.labels, scheme=STRATA)
     sizes, source = golden_sizes(args.labels, labels, targets)
     strata = strata_order(labels)
 

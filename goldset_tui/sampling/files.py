@@ -9,16 +9,28 @@ import polars as pl
 
 from goldset_tui.errors import InputError
 from goldset_tui.store.files import atomic_write_bytes, sha256_file
+from goldset_tui.text import visible
 
-__all__ = ["WRITABLE", "output_format", "write_frame", "atomic_write_bytes", "sha256_file"]
+__all__ = ["WRITABLE", "check_folder", "output_format", "write_frame", "atomic_write_bytes", "sha256_file"]
 
 WRITABLE = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet", ".tsv": "tsv"}
 
 
+def check_folder(path: Path) -> None:
+    """Refuse to write into a folder that does not exist, as cp, sort -o or tee do: creating it
+    would hide a typo in the path (the file would land somewhere nobody looks)."""
+    folder = Path(path).parent
+    if not folder.is_dir():
+        what = "is not a folder" if folder.exists() else "does not exist"
+        raise InputError(path, f"cannot write here: the folder {visible(folder, keep_newlines=False)} {what}")
+
+
 def output_format(path: Path) -> str:
+    """The format an output path asks for; an InputError before any work if it cannot be written."""
     fmt = WRITABLE.get(path.suffix.lower())
     if fmt is None:
         raise InputError(path, "output must end in .csv, .tsv or .parquet")
+    check_folder(path)
     return fmt
 
 

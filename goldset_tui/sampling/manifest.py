@@ -13,7 +13,7 @@ import tomli_w
 
 from goldset_tui import __version__
 from goldset_tui.errors import InputError
-from goldset_tui.sampling.files import atomic_write_bytes, sha256_file
+from goldset_tui.sampling.files import atomic_write_bytes, check_folder, sha256_file
 from goldset_tui.sampling.sample import SampleResult
 
 METHOD = "weighted by min(count, cap), without replacement (Efraimidis-Spirakis keys)"
@@ -59,7 +59,12 @@ def build_manifest(
 
 
 def write_manifest(manifest: dict, path: str | Path) -> None:
-    atomic_write_bytes(Path(path), tomli_w.dumps(manifest).encode("utf-8"))
+    p = Path(path)
+    check_folder(p)
+    try:
+        atomic_write_bytes(p, tomli_w.dumps(manifest).encode("utf-8"))
+    except OSError as exc:
+        raise InputError(p, f"could not write ({exc.strerror or exc})") from None
 
 
 def read_manifest(path: str | Path) -> dict:

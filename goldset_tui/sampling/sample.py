@@ -29,6 +29,7 @@ import polars as pl
 
 from goldset_tui.closure import ClosureCheck
 from goldset_tui.errors import InputError
+from goldset_tui.text import visible
 
 DEFAULT_CAP = 50  # seed 000: weights = min(count, 50)
 DEFAULT_MIN_PER_STRATUM = 15  # seed 000: fifteen takes a stratum's resolution to 6.7 points
@@ -79,6 +80,28 @@ def parse_targets(spec: str) -> dict[str, int]:
     if not targets:
         raise InputError(None, "--targets: no STRATUM=N given")
     return targets
+
+
+def check_known_strata(
+    targets: dict[str, int], labels: pl.DataFrame, labels_path: object = None, *, scheme: tuple[str, ...] = ()
+) -> None:
+    """Refuse a --targets stratum that LABELS does not have: it is almost always a typo, and taking
+    it as a stratum with no queries would give an empty or short sample and exit 0.
+
+    ``scheme``: when every stratum of LABELS belongs to a known labelling scheme (``goldset
+    classify``'s six), the scheme's other strata are real names too, just without queries here.
+    """
+    present = set(labels.get_column("stratum").unique().drop_nulls().to_list())
+    known = sorted(present | set(scheme) if present <= set(scheme) else present)
+    unknown = [name for name in targets if name not in set(known)]
+    if unknown:
+        # Names come from files and the command line: shown with control characters made visible.
+        listed = [visible(k, keep_newlines=False) for k in known[:20]]
+        shown = ", ".join(listed) + (f" and {len(known) - 20} more" if len(known) > 20 else "")
+        names = ", ".join(repr(visible(n, keep_newlines=False)) for n in unknown)
+        raise InputError(
+            labels_path, f"--targets: no stratum {names} in LABELS; its strata are: {shown or '(none)'}"
+        )
 
 
 def stratum_counts(labels: pl.DataFrame) -> pl.DataFrame:

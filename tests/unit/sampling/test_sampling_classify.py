@@ -110,6 +110,27 @@ def test_cli_writes_labels_and_says_misspelling_skipped(tmp_path: Path, capsys: 
     assert err.count("\n") == 1 and "no such file" in err
 
 
+def test_blank_queries_are_reported_as_occurrences_not_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Audit: one empty query with count 4 was reported as "skipped 4 blank lines".
+    log = tmp_path / "log.csv"
+    log.write_text('query,count\napi key,2\n"  ",4\nsso,1\n', encoding="utf-8")
+    assert main(["classify", str(log), "-o", str(tmp_path / "labels.csv")]) == 0
+    err = capsys.readouterr().err
+    assert "skipped 4 occurrences of blank or empty queries" in err and "lines" not in err
+
+
+def test_output_into_a_missing_folder_is_a_one_line_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Audit: -o /nonexistent/dir/x.csv silently created the folders; cp, sort -o and tee refuse.
+    log = tmp_path / "log.txt"
+    log.write_text("api key\n", encoding="utf-8")
+    out = tmp_path / "nope" / "dir" / "labels.csv"
+    assert main(["classify", str(log), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("goldset: error:") and err.count("\n") == 1
+    assert "cannot write here" in err and "does not exist" in err and "nope" in err
+    assert not (tmp_path / "nope").exists()
+
+
 def test_labels_with_a_repeated_query_are_rejected(tmp_path: Path) -> None:
     path = tmp_path / "labels.csv"
     path.write_text("query,count,stratum\napi key,3,short_keyword\nsso,1,short_keyword\napi key,2,paraphrase\n")

@@ -162,3 +162,37 @@ def test_report_text_and_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFix
     assert main(["spotcheck", str(labels), "--report", "--export", str(tmp_path / "x.txt")]) == 2
     assert main(["spotcheck", str(tmp_path / "missing.csv"), "--report"]) == 2
     assert main(["spotcheck", str(labels), "--report", "--labeller", " "]) == 2
+
+
+def test_a_targets_stratum_not_in_labels_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Audit: `spotcheck ... --targets bogus=5 --report` exited 0 and ignored the typo.
+    labels = write_labels(tmp_path)
+    store = str(tmp_path / "s")
+    assert main(["spotcheck", str(labels), "--report", "--store", store, "--labeller", "ana", "--targets", "bogus=5"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("goldset: error:") and err.count("\n") == 1
+    assert "'bogus'" in err and ", ".join(sorted(STRATA)) in err
+    known = ",".join(f"{s}=5" for s in STRATA)
+    assert main(["spotcheck", str(labels), "--report", "--store", store, "--labeller", "ana", "--targets", known]) == 0
+    assert "--targets" in capsys.readouterr().out
+
+
+def test_export_into_a_missing_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    labels = write_labels(tmp_path)
+    out = tmp_path / "nope" / "fixed.csv"
+    assert main(["spotcheck", str(labels), "--report", "--store", str(tmp_path / "s"), "--export", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "does not exist" in err and not (tmp_path / "nope").exists()
+
+
+def test_targets_may_name_a_classify_stratum_with_no_rows_but_not_a_typo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # LABELS labelled by `goldset classify` without a misspelled query: the golden set's size for
+    # misspelled is still a real stratum; "mispelled" is a typo.
+    labels = tmp_path / "labels.csv"
+    labels.write_text("query,count,stratum\nerr_4021,3,exact_identifier\napi key,5,short_keyword\n", encoding="utf-8")
+    common = ["spotcheck", str(labels), "--report", "--store", str(tmp_path / "s"), "--labeller", "ana", "--targets"]
+    assert main([*common, "exact_identifier=5,misspelled=22"]) == 0
+    capsys.readouterr()
+    assert main([*common, "exact_identifier=5,mispelled=22"]) == 2
+    err = capsys.readouterr().err
+    assert "'mispelled'" in err and "misspelled" in err and err.count("\n") == 1
