@@ -64,11 +64,16 @@ def read_traffic(path: str | Path) -> pl.DataFrame:
     if negative.any():
         i = int(negative.arg_max())
         raise InputError(p, "share is negative", column="share", **location(fmt, i))
-    dup = frame.get_column("stratum").is_duplicated()
-    if dup.any():
-        i = int(dup.arg_max())
-        name = frame.get_column("stratum")[i]
-        raise InputError(p, f"stratum {name!r} listed more than once", column="stratum", **location(fmt, i))
+    # Point at the repeat (the line to delete), and say where the name first appeared.
+    names = frame.get_column("stratum")
+    repeat = ~names.is_first_distinct()
+    if repeat.any():
+        i = int(repeat.arg_max())
+        name = names[i]
+        first = int((names == name).arg_max())
+        where = ", ".join(f"{k} {v}" for k, v in location(fmt, first).items())
+        raise InputError(p, f"stratum {name!r} listed more than once (first on {where})", column="stratum",
+                         **location(fmt, i))
     return frame
 
 

@@ -132,9 +132,11 @@ def test_bad_traffic_and_strata_files(tmp_path) -> None:
     with pytest.raises(InputError) as e:
         read_traffic(f)
     assert e.value.line == 3 and e.value.column == "share"
-    f.write_text("stratum,share\na,0.5\na,0.5\n")
-    with pytest.raises(InputError, match="more than once"):
+    f.write_text("stratum,share\na,0.2\nb,0.3\nc,0.1\nb,0.4\n")
+    with pytest.raises(InputError, match="more than once") as e:
         read_traffic(f)
+    # The repeat's line (5), not the first occurrence's (3), which the message names.
+    assert e.value.line == 5 and e.value.column == "stratum" and "'b'" in str(e.value) and "first on line 3" in str(e.value)
     f.write_text("stratum,share\na,-0.5\n")
     with pytest.raises(InputError, match="negative"):
         read_traffic(f)
