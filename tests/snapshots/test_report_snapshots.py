@@ -53,3 +53,18 @@ def test_report_query_top_k(snap_compare, size) -> None:
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_closure_screen(snap_compare, size) -> None:
     assert snap_compare(_app(), terminal_size=size, press=["c"])
+
+
+# The sampling manifest's longest check names: cut with an ellipsis so the numbers stay on screen,
+# the highlighted one (the failing one, last) shown in full under the table.
+LONG_SAMPLING = [
+    {"name": "every distinct query in exactly one stratum", "expected": 0, "actual": 0, "residual": 0, "ok": True},
+    {"name": "occurrences sum to the log's total", "expected": 214000, "actual": 214000, "residual": 0, "ok": True},
+    {"name": "set size reaches the requested size", "expected": 510, "actual": 183, "residual": -327, "ok": False},
+]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_closure_screen_long_names(snap_compare, size) -> None:
+    context = ReviewContext(ui_data.make_report(), sampling_closure=LONG_SAMPLING, sampling_source="short.manifest.toml")
+    assert snap_compare(GoldsetApp(lambda: ReportScreen(context)), terminal_size=size, press=["c", "ctrl+end"])

@@ -145,6 +145,45 @@ async def test_closure_screen_shows_report_and_sampling_checks() -> None:
         assert isinstance(app.screen, ReportScreen)
 
 
+# The sampling manifest's real check names (goldset_tui/sampling/sample.py), as in the audit's
+# `review --sampling-manifest short.manifest.toml`, where "residual" was cut to one "r" at 80 columns.
+LONG_SAMPLING = [
+    {"name": "every distinct query in exactly one stratum", "expected": 0, "actual": 0, "residual": 0, "ok": True},
+    {"name": "occurrences sum to the log's total", "expected": 214000, "actual": 214000, "residual": 0, "ok": True},
+    {"name": "set size reaches the requested size", "expected": 510, "actual": 183, "residual": -327, "ok": False},
+]
+
+
+@_sync
+async def test_closure_table_fits_80_columns_with_long_check_names() -> None:
+    report = ui_data.make_report()
+    app = _app(ReviewContext(report, sampling_closure=LONG_SAMPLING, sampling_source="short.manifest.toml"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("c")
+        await pilot.pause()
+        table = app.screen.query_one(DataTable)
+        # Every column, residual included, is inside the table: nothing to scroll sideways to.
+        assert table.virtual_size.width <= table.scrollable_content_region.width
+        assert [str(c.label) for c in table.columns.values()] == ["ok", "check", "expected", "actual", "residual"]
+        failing = table.row_count - 1
+        assert [str(table.get_cell_at((failing, c))) for c in (0, 2, 3, 4)] == ["✗", "510", "183", "-327"]
+        name = str(table.get_cell_at((failing, 1)))
+        assert name.endswith("…") and "sampling · set size reaches the requested size".startswith(name[:-1])
+        # The highlighted check is shown in full under the table.
+        await pilot.press("ctrl+end")
+        await pilot.pause()
+        assert table.cursor_row == failing
+        detail = _text(app, "#closure-detail")
+        assert "sampling · set size reaches the requested size" in detail and "residual -327" in detail
+        # Wider, the names are whole again; the cursor stays on the same check.
+        await pilot.resize_terminal(140, 30)
+        await pilot.pause()
+        assert str(table.get_cell_at((failing, 1))) == "sampling · set size reaches the requested size"
+        assert table.cursor_row == failing
+        assert table.virtual_size.width <= table.scrollable_content_region.width
+
+
 @_sync
 async def test_broken_table_is_announced_and_warnings_listed() -> None:
     report = ui_data.make_report()

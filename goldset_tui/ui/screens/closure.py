@@ -16,13 +16,29 @@ from goldset_tui.closure import ClosureCheck
 from goldset_tui.ui.safe import literal
 
 
-def _num(x: object) -> Text:
+def _fmt(x: object) -> str:
+    """Whole numbers as they are, fractions to 4 places (1 place from 1000 up, to keep columns
+    narrow: closure residuals that matter are either 0 or visibly not)."""
     if x is None or (isinstance(x, float) and not math.isfinite(x)):
-        return Text("-", justify="right")
-    if isinstance(x, (int, float)):
-        v = float(x)
-        return Text(str(int(v)) if v.is_integer() else f"{v:.4f}", justify="right")
+        return "-"
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        return str(x)
+    v = float(x)
+    if v.is_integer():
+        return str(int(v))
+    return f"{v:.1f}" if abs(v) >= 1000 else f"{v:.4f}"
+
+
+def _num(x: object) -> Text:
+    if isinstance(x, (int, float)) or x is None:
+        return Text(_fmt(x), justify="right")
     return literal(x, keep_newlines=False)
+
+
+HEADERS = (("ok", "o"), ("check", "c"), ("expected", "e"), ("actual", "a"), ("residual", "r"))
+NUMBER_KEYS = ("expected", "actual", "residual")
+MIN_NAME_WIDTH = 12
+SCROLLBAR = 2  # room kept for the vertical scrollbar, so a long list never pushes "residual" off
 
 
 def as_rows(checks: list[ClosureCheck] | list[dict]) -> list[dict]:
@@ -38,6 +54,13 @@ def as_rows(checks: list[ClosureCheck] | list[dict]) -> list[dict]:
 
 class ClosureScreen(Screen[None]):
     CSS_PATH = "report.tcss"
+    DEFAULT_CSS = """
+    ClosureScreen #closure-detail {
+        height: auto;
+        max-height: 3;
+        padding: 0 1;
+    }
+    """
     BINDINGS = [
         Binding("escape,backspace", "back", "back", id="closure_back", tooltip="Back"),
         Binding("q", "app.quit", "quit", id="closure_quit", tooltip="Quit"),
@@ -49,10 +72,12 @@ class ClosureScreen(Screen[None]):
         self.report_rows = as_rows(report_checks)
         self.sampling_rows = as_rows(sampling) if sampling is not None else None
         self.sampling_source = sampling_source
+        self._name_width = 0  # the check column's width the table was last filled for
 
     def compose(self) -> ComposeResult:
         yield Static(id="closure-title")
         yield DataTable(id="closure-table", cursor_type="row", zebra_stripes=True)
+        yield Static(id="closure-detail")
         yield Static(id="closure-notes")
         yield Footer()
 
@@ -62,12 +87,7 @@ class ClosureScreen(Screen[None]):
         title = Text(f"Closure: {len(rows)} checks, ")
         title.append(f"{failed} failed ✗" if failed else "all pass ✓", style="bold red" if failed else "bold green")
         self.query_one("#closure-title", Static).update(title)
-        table = self.query_one(DataTable)
-        for label, key in (("ok", "o"), ("check", "c"), ("expected", "e"), ("actual", "a"), ("residual", "r")):
-            table.add_column(Text(label), key=key)
-        self._add(table, "report", self.report_rows)
-        if self.sampling_rows is not None:
-            self._add(table, "sampling", self.sampling_rows)
+        self._fill()
         notes = Text("residual = actual - expected; a check passes when it is 0", style="dim")
         if self.sampling_rows is None:
             notes.append(" · no sampling manifest (--sampling-manifest FILE adds its checks)", style="dim")
@@ -75,17 +95,68 @@ class ClosureScreen(Screen[None]):
             notes.append(" · sampling: ", style="dim")
             notes.append_text(literal(self.sampling_source, keep_newlines=False))
         self.query_one("#closure-notes", Static).update(notes)
-        table.focus()
+        self.query_one(DataTable).focus()
 
-    def _add(self, table: DataTable, which: str, rows: list[dict]) -> None:
-        for i, r in enumerate(rows):
+    def on_resize(self) -> None:
+        self._fill()
+
+    def _rows(self) -> list[tuple[str, int, dict]]:
+        """(section, index within it, check) for every row, report first."""
+        sections = [("report", self.report_rows), ("sampling", self.sampling_rows or [])]
+        return [(which, i, r) for which, rows in sections for i, r in enumerate(rows)]
+
+    def _name_width_for(self, width: int) -> int:
+        """What is left for the check's name once ok, expected, actual and residual have the room
+        their values need: names are cut with an ellipsis (the highlighted one is shown in full
+        below the table), numbers never are."""
+        table = self.query_one(DataTable)
+        pad = 2 * table.cell_padding
+        numbers = sum(
+            max(len(label), *(len(_fmt(r.get(label))) for _, _, r in self._rows())) + pad for label in NUMBER_KEYS
+        )
+        room = max(MIN_NAME_WIDTH, width - (len("ok") + pad) - numbers - pad - SCROLLBAR)
+        longest = max([len("check"), *(self._label_of(which, r).cell_len for which, _, r in self._rows())])
+        return min(room, longest)  # no wider than the longest name: numbers stay next to the names
+
+    def _fill(self) -> None:
+        table = self.query_one(DataTable)
+        name_width = self._name_width_for(self.size.width or self.app.size.width)
+        if name_width == self._name_width:
+            return
+        self._name_width = name_width
+        row = table.cursor_row if table.row_count else 0
+        table.clear(columns=True)
+        for label, key in HEADERS:
+            table.add_column(Text(label), key=key, width=name_width if key == "c" else None)
+        for which, i, r in self._rows():
             # Pass/fail first, so it stays on screen however long the check names are.
             ok = Text("✓", style="bold green") if r["ok"] else Text("✗", style="bold red")
-            name = literal(r.get("name", ""), keep_newlines=False)
-            if which != "report":
-                name = Text(f"{which} · ", style="italic") + name
+            name = self._label_of(which, r)
+            name.truncate(name_width, overflow="ellipsis")
             table.add_row(ok, name, _num(r.get("expected")),
                           _num(r.get("actual")), _num(r.get("residual")), key=f"{which}:{i}")
+        if table.row_count:
+            table.move_cursor(row=min(row, table.row_count - 1))
+        self._show_detail(table.cursor_row)
+
+    @staticmethod
+    def _label_of(which: str, r: dict) -> Text:
+        name = literal(r.get("name", ""), keep_newlines=False)
+        return Text(f"{which} · ", style="italic") + name if which != "report" else name
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._show_detail(event.cursor_row)
+
+    def _show_detail(self, index: int) -> None:
+        rows = self._rows()
+        if not 0 <= index < len(rows):
+            return
+        which, _, r = rows[index]
+        detail = Text("✓ " if r["ok"] else "✗ ", style="bold green" if r["ok"] else "bold red")
+        detail.append_text(self._label_of(which, r))
+        detail.append(f": expected {_fmt(r.get('expected'))}, actual {_fmt(r.get('actual'))}, "
+                      f"residual {_fmt(r.get('residual'))}", style="dim")
+        self.query_one("#closure-detail", Static).update(detail)
 
     def action_back(self) -> None:
         self.app.pop_screen()
