@@ -39,7 +39,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--topics", metavar="FILE", help="query texts (BEIR queries.jsonl or TSV qid<TAB>text)")
     p.add_argument("--sampling-manifest", metavar="FILE", help="sampling manifest whose [[closure]] checks to show")
     p.add_argument("--pairs-out", metavar="FILE", default="missing_pairs.csv",
-                   help="where missing pairs go when they cannot be judged here (default missing_pairs.csv)")
+                   help="where missing pairs go when they cannot be judged here (default missing_pairs.csv in "
+                        "the current folder; the screen names the full path)")
 
 
 def runs_from_pool(frame: pl.DataFrame) -> dict[str, pl.DataFrame]:

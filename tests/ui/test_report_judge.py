@@ -86,3 +86,47 @@ def test_without_texts_the_pairs_are_written_to_a_file(tmp_path) -> None:
 
     asyncio.run(drive())
     assert pl.read_csv(out).rows() == [("q11", "bq11-3"), ("q11", "dq11-3"), ("q11", "rq11-3")]
+
+
+def test_q_in_judging_from_the_report_goes_back_not_out(tmp_path) -> None:
+    pool = tmp_path / "pool.csv"
+    pool.write_text("query_id,query,doc_id,text\nq01,x,a,b\n")
+    project = Project.create(tmp_path / "store", pool_path=pool, pool_sha256="0" * 64)
+    context = ReviewContext(ui_data.make_report(), topics=ui_data.make_topics(),
+                            judge=judge_hook(project, "ana", ui_data.make_topics(), _corpus(), tmp_path / "pairs.csv"))
+    seen: list[str] = []
+
+    async def drive() -> None:
+        app = GoldsetApp(lambda: ReportScreen(context))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("right", "right", "down", "down", "enter", "enter", "J")
+            await pilot.pause(0.3)
+            seen.append(type(app.screen).__name__)
+            await pilot.press("1", "q")
+            await pilot.pause(0.3)
+            seen.append(type(app.screen).__name__)
+            seen.append("running" if app.is_running else "quit")
+
+    asyncio.run(drive())
+    assert seen == ["ReviewJudgeScreen", "TopKScreen", "running"]
+    assert Project.open(tmp_path / "store").judgments("ana").height == 1  # the grade was saved on the way out
+
+
+def test_pairs_file_is_named_by_its_full_path(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    context = ReviewContext(ui_data.make_report(), judge=judge_hook(None, None, None, None, Path("missing_pairs.csv")))
+    messages: list[str] = []
+
+    async def drive() -> None:
+        app = GoldsetApp(lambda: ReportScreen(context))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("right", "right", "down", "down", "enter", "enter", "J")
+            await pilot.pause()
+            messages.extend(str(n.message) for n in app._notifications)
+
+    asyncio.run(drive())
+    full = str(tmp_path.resolve() / "missing_pairs.csv")
+    assert any(f"written to {full} " in m for m in messages), messages
+    assert pl.read_csv(full).height == 3

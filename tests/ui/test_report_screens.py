@@ -214,3 +214,35 @@ def test_interval_bar_marks_interval_and_mean() -> None:
     assert bar.index("●") == 8  # 0.44 * 20
     assert bar[:5] == "─────" and bar[5:14].replace("●", "━") == "━" * 9 and bar[14:] == "──────"
     assert str(interval_bar(1.0, 0.8, 1.0, 10)).endswith("━●")
+
+
+@_sync
+async def test_cursor_stays_put_when_the_report_is_recomputed() -> None:
+    # After judging, a worker recomputes and the tables are refilled: an arrow key pressed in the
+    # meantime must not be undone by the cursor jumping back to the top-left corner.
+    context = ReviewContext(ui_data.make_report(), topics=ui_data.make_topics())
+    app = _app(context)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one(DataTable)
+        await pilot.press("down", "right", "right", "right")
+        await pilot.pause()
+        assert (table.cursor_coordinate.row, table.cursor_coordinate.column) == (1, 3)
+        app.screen.report_changed(ui_data.make_report())
+        await pilot.pause()
+        assert (table.cursor_coordinate.row, table.cursor_coordinate.column) == (1, 3)
+        await pilot.press("right")
+        await pilot.pause()
+        assert table.cursor_coordinate.column == 4
+        table.move_cursor(row=2, column=2)  # bm25 on the negation row: q11's top k
+        await pilot.press("enter", "enter")
+        await pilot.pause()
+        top = app.screen
+        assert isinstance(top, TopKScreen)
+        drill = top.query_one(DataTable)
+        await pilot.press("down", "down", "right")
+        await pilot.pause()
+        before = drill.cursor_coordinate
+        top.report_changed(context.report)
+        await pilot.pause()
+        assert drill.cursor_coordinate == before and before.row == 2

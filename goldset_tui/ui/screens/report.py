@@ -21,7 +21,7 @@ from textual.widgets import DataTable, Footer, Static
 from goldset_tui.eval.report import Report
 from goldset_tui.eval.strata import SMALL_STRATUM
 from goldset_tui.ui.safe import literal
-from goldset_tui.ui.widgets.report_bar import cell
+from goldset_tui.ui.widgets.report_bar import cell, restore_cursor
 
 ALL_ROW = "\x00all"  # row key of the overall row: cannot collide with a stratum name from a file
 
@@ -115,6 +115,9 @@ class ReportScreen(Screen[None]):
     def _fill_table(self) -> None:
         r = self.report
         table = self.query_one(DataTable)
+        # Refilled after judging (a worker recomputes): keep the cursor where the reader left it,
+        # or an arrow key pressed meanwhile seems lost when the cursor jumps back to the corner.
+        where = table.cursor_coordinate if table.row_count else None
         table.clear(columns=True)
         systems = r.all_systems
         width = bar_width(self.app.size.width, len(systems))
@@ -135,6 +138,7 @@ class ReportScreen(Screen[None]):
         over = {row["system"]: row for row in r.overall.iter_rows(named=True)}
         values = [cell(over[s]["mean"], over[s]["ci_lo"], over[s]["ci_hi"], width) for s in systems]
         table.add_row(Text("all", style="bold"), Text(str(r.n), justify="right"), *values, key=ALL_ROW)
+        restore_cursor(table, where)
 
     # ----- actions ----------------------------------------------------------------------------
     def on_data_table_cell_selected(self, event: DataTable.CellSelected) -> None:

@@ -7,8 +7,13 @@ colour alone, carry the meaning, so it reads the same in 16 colours and in a mon
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from rich.text import Text
+
+if TYPE_CHECKING:
+    from textual.coordinate import Coordinate
+    from textual.widgets import DataTable
 
 LIGHT = "─"
 HEAVY = "━"
@@ -43,3 +48,10 @@ def cell(mean: float, lo: float, hi: float, width: int, *, hits: int | None = No
     else:
         head = Text(f"{mean:.2f} " if math.isfinite(mean) else "  -  ")
     return head + interval_bar(mean, lo, hi, width, small=small)
+
+
+def restore_cursor(table: DataTable, where: Coordinate | None) -> None:
+    """Put the cursor back at ``where`` (clamped: a refresh can drop rows) after a refill."""
+    if where is not None and table.row_count and table.columns:
+        table.move_cursor(row=min(where.row, table.row_count - 1), column=min(where.column, len(table.columns) - 1),
+                          animate=False)

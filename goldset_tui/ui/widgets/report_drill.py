@@ -14,6 +14,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from goldset_tui.eval.report import missing_pairs
 from goldset_tui.ui.safe import literal
+from goldset_tui.ui.widgets.report_bar import restore_cursor
 from goldset_tui.ui.screens.report import ReviewContext
 
 UNJUDGED = "?"
@@ -66,6 +67,7 @@ class FailuresScreen(Screen[None]):
         title = literal(f"{self.system} · {where}: {len(ids)} failing of {total}", keep_newlines=False)
         self.query_one("#drill-title", Static).update(title)
         table = self.query_one(DataTable)
+        where = table.cursor_coordinate if table.row_count else None  # kept across a refresh after judging
         table.clear(columns=True)
         table.add_column(Text("query"), key="query_id")
         systems = r.all_systems
@@ -89,6 +91,7 @@ class FailuresScreen(Screen[None]):
                 v = row.get(s)
                 cells.append(Text("-" if v is None else f"{v:.2f}", style="bold green" if v else "dim"))
             table.add_row(*cells, key=qid)
+        restore_cursor(table, where)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
@@ -149,6 +152,7 @@ class TopKScreen(Screen[None]):
         title += Text("\n") + literal(" · ".join(f"{s} {values.get(s, 0.0):.2f}" for s in r.all_systems), keep_newlines=False)
         self.query_one("#drill-title", Static).update(title)
         table = self.query_one(DataTable)
+        where = table.cursor_coordinate if table.row_count else None  # kept across a refresh after judging
         table.clear(columns=True)
         table.add_column(Text("rank", justify="right"), key="rank")
         for s in r.all_systems:
@@ -163,6 +167,7 @@ class TopKScreen(Screen[None]):
                 row = grid.get((s, rank))
                 cells.append(_fit(_doc_cell(row), width) if row else Text(""))
             table.add_row(*cells, key=str(rank))
+        restore_cursor(table, where)
         missing = missing_pairs(top) if top.height else None
         count = 0 if missing is None else missing.height
         notes = Text(f"[g] grade · {UNJUDGED} unjudged (counted as not relevant) · {count} unjudged document(s)"

@@ -26,7 +26,8 @@ def write_pairs(pairs: pl.DataFrame, path: Path) -> Path:
 
 
 def judge_screen(session, guidelines: str) -> Screen:
-    """The judging screen with one more key: Escape returns to the report (after flushing)."""
+    """The judging screen with Escape and q returning to the report (after flushing): opened from
+    the report, leaving judging means going back to it, not quitting the app (ctrl+q still does)."""
     import inspect
 
     from goldset_tui.ui.screens.judge import JudgeScreen
@@ -38,7 +39,7 @@ def judge_screen(session, guidelines: str) -> Screen:
 
     class ReviewJudgeScreen(JudgeScreen):
         CSS_PATH = [str(here / p) for p in css_paths]
-        BINDINGS = [Binding("escape", "back_to_report", "back to report", id="judge_back_to_report",
+        BINDINGS = [Binding("escape,q", "back_to_report", "back to report", id="judge_back_to_report",
                             tooltip="Save and return to the report")]
 
         def action_back_to_report(self) -> None:
@@ -54,7 +55,11 @@ def judge_hook(project, labeller: str | None, topics: pl.DataFrame | None, corpu
         pool = missing_pool(pairs, topics, corpus)
         no_text = pool.filter(pl.col("text").is_null())
         if project is None or not labeller or no_text.height:
-            where = write_pairs(pairs, pairs_out)
+            # The full path: a bare file name would leave the reader guessing which folder.
+            try:
+                where = write_pairs(pairs, Path(pairs_out).resolve())
+            except OSError as exc:
+                return f"could not write the {pairs.height} missing pair(s) to {Path(pairs_out).resolve()}: {exc.strerror or exc}"
             why = ("no text for " + f"{no_text.height} document(s) (give --corpus)" if project is not None and labeller
                    else "no --store/--labeller to judge into")
             return f"{pairs.height} missing pair(s) written to {where} ({why})"
