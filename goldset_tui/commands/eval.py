@@ -75,6 +75,19 @@ def read_qrels_arg(value: str, labeller: str | None = None) -> pl.DataFrame:
     return read_qrels(path)
 
 
+def output_folder(value: str | Path) -> Path:
+    """The -o folder, created now: a path that cannot be a folder (an existing file, a file on
+    the way, no permission) is a one-line error before anything is computed."""
+    folder = Path(value)
+    if folder.exists() and not folder.is_dir():
+        raise InputError(folder, "exists and is not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(folder, f"cannot create this folder: {exc.strerror or exc}") from None
+    return folder
+
+
 def run_name(path: Path) -> str:
     name = path.name[:-3] if path.name.endswith(".gz") else path.name
     return Path(name).stem or name
@@ -176,6 +189,8 @@ def run(args: argparse.Namespace) -> int:
     # Check the cheap things (measure names) before reading large files.
     measures = [str(m) for m in parse_measures(args.measures or DEFAULT_MEASURES)]
     qrels = read_qrels_arg(args.qrels, args.labeller)
+    if args.output:
+        output_folder(args.output)
     run_paths = parse_run_specs(args.runs)
     runs = read_runs(args.runs)
     results = score_runs(qrels, runs, measures, compat=args.trec_eval_compat, qrels_path=args.qrels, run_paths=run_paths)
@@ -186,6 +201,9 @@ def run(args: argparse.Namespace) -> int:
     folder = Path(args.output) if args.output else (Path(args.qrels) / SCORES_DIR if Path(args.qrels).is_dir() else None)
     if folder is not None:
         for name, (scores, _) in results.items():
-            written = save_scores(scores, name, folder)
+            try:
+                written = save_scores(scores, name, folder)
+            except OSError as exc:
+                raise InputError(folder, f"cannot write the scores: {exc.strerror or exc}") from None
             print(f"per-query scores: {written}", file=sys.stderr)
     return 0

@@ -148,17 +148,21 @@ def build(inputs: ReportInputs):
 def write_outputs(report, out: Path) -> list[Path]:
     from goldset_tui.eval.report import failing_csv, to_csv, to_json, to_markdown
 
-    if out.exists() and not out.is_dir():
-        raise InputError(out, "exists and is not a folder")
-    out.mkdir(parents=True, exist_ok=True)
+    from goldset_tui.commands.eval import output_folder
+
+    out = output_folder(out)
     files = {"report.md": to_markdown(report), "report.json": to_json(report), "report.csv": to_csv(report),
              "failing_queries.csv": failing_csv(report)}
     written = []
     for name, text in files.items():
         path = out / name
         tmp = path.with_name(f".{name}.tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)  # never a half-written report beside a whole one
+        try:
+            tmp.write_text(text, encoding="utf-8")
+            tmp.replace(path)  # never a half-written report beside a whole one
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            raise InputError(path, f"cannot write: {exc.strerror or exc}") from None
         written.append(path)
     return written
 
@@ -166,7 +170,12 @@ def write_outputs(report, out: Path) -> list[Path]:
 def run(args: argparse.Namespace) -> int:
     from goldset_tui.eval.report import to_csv, to_json, to_markdown
 
-    report = build(load_inputs(args))
+    inputs = load_inputs(args)
+    if args.output:
+        from goldset_tui.commands.eval import output_folder
+
+        output_folder(args.output)  # a bad -o is refused before the work, not after it
+    report = build(inputs)
     render = {"md": to_markdown, "json": to_json, "csv": to_csv}[args.format]
     sys.stdout.write(render(report))
     if args.output:

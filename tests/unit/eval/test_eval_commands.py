@@ -182,3 +182,12 @@ def test_compare_refuses_several_measures(files, capsys):
     code, out, err = run_cli(capsys, "compare", files["qrels"], files["bm25.run"], files["other.run"],
                              "-m", "AP", "-m", "P@5")
     assert code == 2 and out == "" and err.count("\n") == 1 and "one measure" in err
+
+
+def test_bad_output_folder_is_one_line_before_any_output(files, capsys, tmp_path):
+    taken = tmp_path / "ro.txt"
+    taken.write_text("not a folder\n")
+    for out in (taken, taken / "sub"):
+        code, stdout, err = run_cli(capsys, "eval", files["qrels"], files["bm25.run"], "-o", out)
+        assert code == 2 and stdout == "" and err.count("\n") == 1 and str(out) in err
+    assert taken.read_text() == "not a folder\n"

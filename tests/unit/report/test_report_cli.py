@@ -205,3 +205,11 @@ def test_escapes_in_strata_never_reach_the_terminal(files, capsys, tmp_path) -> 
     # The stratum has 18 queries: named in the small-strata warning (stderr) and the table (stdout).
     assert "\u241b[31mred" in out.err and "| \u241b[31mred † | 18 |" in out.out
     assert "\x1b" not in out.out and "\x1b" not in out.err
+
+
+def test_bad_output_folder_is_refused_before_the_report(files, capsys, tmp_path) -> None:
+    taken = tmp_path / "ro.txt"
+    taken.write_text("x\n")
+    for out in (taken, taken / "sub"):
+        code, stdout, err = _report(files, capsys, "-o", str(out))
+        assert code == 2 and stdout == "" and err.count("\n") == 1 and str(out) in err
