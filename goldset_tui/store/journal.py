@@ -137,7 +137,7 @@ class Journal:
             self._acquire_lock()
         try:
             created = not self.path.exists()
-            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)  # the umask decides, as for any file
             if created:
                 fsync_dir(self.path.parent)
             self._cut_torn_tail()
@@ -148,7 +148,7 @@ class Journal:
     # --- locking ----------------------------------------------------------------------------
     def _acquire_lock(self) -> None:
         lock_path = lock_path_for(self.path)
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o666)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as exc:

@@ -31,7 +31,7 @@ def manifest_path(store: Path) -> Path:
 
 @contextmanager
 def manifest_lock(store: Path) -> Iterator[None]:
-    fd = os.open(Path(store) / ".manifest.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    fd = os.open(Path(store) / ".manifest.lock", os.O_RDWR | os.O_CREAT, 0o666)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)  # blocking: holders only rewrite one small file
         yield

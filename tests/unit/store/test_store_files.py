@@ -84,3 +84,19 @@ def test_classify_and_sample_outputs_follow_the_umask(tmp_path: Path, umask: int
     assert main(["sample", str(labels), "-o", str(sample), "--seed", "1", "--total", "2", "--min-per-stratum", "1"]) == 0
     for written in (labels, sample, tmp_path / "golden.manifest.toml"):
         assert mode(written) == 0o666 & ~umask, written.name
+
+
+def test_journal_and_locks_follow_the_umask(tmp_path: Path) -> None:
+    # A team sharing a store under umask 002 must be able to append to each other's journals.
+    from goldset_tui.store.journal import Journal
+
+    old = os.umask(0o002)
+    try:
+        path = tmp_path / "journal" / "ana.jsonl"
+        with Journal(path) as journal:
+            journal.append({"kind": "judge", "query_id": "q1"})
+        modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in path.parent.iterdir()}
+    finally:
+        os.umask(old)
+    assert modes["ana.jsonl"] == 0o664
+    assert all(mode == 0o664 for mode in modes.values()), modes
