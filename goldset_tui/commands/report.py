@@ -18,9 +18,10 @@ DESCRIPTION = """\
 Per stratum and system: n, hits (binary measures), mean and a 95% interval (Wilson for binary
 measures, a seeded bootstrap otherwise); strata under 40 queries flagged as counts, not rates.
 Then the closure checks (does the table add up?), the unweighted and traffic-weighted headlines,
-failure-set overlap and the oracle for every pair of runs, reciprocal rank fusion of the runs with
-the share of the oracle headroom it collects, the unjudged fraction of each run's top k (warned
-above 20%) and a paired comparison of every pair.
+failure-set overlap and the oracle for every pair of runs, reciprocal rank fusion of the runs (of
+each run's top k for a measure with cutoff k, so a query both runs miss stays missed) with the
+share of the oracle headroom it collects (none for a measure without a cutoff), the unjudged
+fraction of each run's top k (warned above 20%) and a paired comparison of every pair.
 
 Queries evaluated: every query in the qrels with at least one relevant document (grade >= 1); a
 query missing from a run counts 0 for it.
