@@ -3,7 +3,8 @@
 Generates RUNS TREC runs of QUERIES x DOCS lines (default 4 runs of 7,000 x 1,000; the table
 fuses the first 2 and all 4), then, for each tool and each number of runs, REPEAT fresh
 processes that read the run files and fuse them (k = 60). Reported: the median seconds of the
-reading and of the fusion apart, the peak resident memory of the process, and for ranx the
+reading and of the fusion apart, the fusion's CPU seconds (all threads; steadier than wall time
+on a shared machine), the peak resident memory of the process, and for ranx the
 numba compilation (its first `fuse` call, on a tiny run, in every new process) on its own line.
 
 Agreement: both tools write their fused top 10 per query; a query agrees when the two lists are
@@ -33,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 FOOTER = """
 import resource
 top.write_parquet(OUT)
-print(json.dumps({"read": READ, "fuse": FUSE, "compile": COMPILE, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+print(json.dumps({"read": READ, "fuse": FUSE, "fuse_cpu": FUSE_CPU, "compile": COMPILE, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
 
 CHILDREN = {
@@ -45,9 +46,9 @@ from goldset_tui.io.trec import read_run
 start = time.perf_counter()
 runs = [read_run(p, tag=False, order=False) for p in PATHS]
 READ = time.perf_counter() - start
-start = time.perf_counter()
+start, cpu = time.perf_counter(), time.process_time()
 fused = rrf(runs, order=ORDER)
-FUSE = time.perf_counter() - start
+FUSE, FUSE_CPU = time.perf_counter() - start, time.process_time() - cpu
 COMPILE = None
 top = fused.filter(pl.col("rank") <= 10).select("query_id", "doc_id", "rank", "score")
 """,
@@ -63,9 +64,9 @@ COMPILE = time.perf_counter() - start
 start = time.perf_counter()
 runs = [Run.from_file(p, kind="trec") for p in PATHS]
 READ = time.perf_counter() - start
-start = time.perf_counter()
+start, cpu = time.perf_counter(), time.process_time()
 fused = fuse(runs, method="rrf", params={"k": 60})
-FUSE = time.perf_counter() - start
+FUSE, FUSE_CPU = time.perf_counter() - start, time.process_time() - cpu
 rows = []
 for q, docs in fused.to_dict().items():
     best = sorted(docs.items(), key=lambda kv: kv[1], reverse=True)[:10]
@@ -108,7 +109,7 @@ def measure(tool: str, paths: list[Path], out: Path, repeat: int, order: bool) -
         if done.returncode:
             raise SystemExit(f"{tool} failed:\n{done.stderr[-2000:]}")
         results.append(json.loads(done.stdout.strip().splitlines()[-1]))
-    median = {key: statistics.median(r[key] for r in results) for key in ("read", "fuse", "peak_mb")}
+    median = {key: statistics.median(r[key] for r in results) for key in ("read", "fuse", "fuse_cpu", "peak_mb")}
     median["compile"] = statistics.median(r["compile"] for r in results) if results[0]["compile"] is not None else None
     fuses = ", ".join(f"{r['fuse']:.2f}" for r in results)
     print(f"  {tool} x{len(paths)}: fuse {fuses} s", file=sys.stderr)
@@ -155,7 +156,7 @@ def main() -> int:
     tools = args.tools.split(",")
     print(f"RRF (k = 60) of runs of {args.queries:,} queries x {args.docs:,} documents; median of {args.repeat} "
           f"fresh processes; goldset rrf(order={args.sorted})")
-    print(f"{'runs':>4} {'tool':<8} {'read s':>7} {'fuse s':>7} {'fuse / goldset':>14} {'peak MB':>8}  top 10s agree")
+    print(f"{'runs':>4} {'tool':<8} {'read s':>7} {'fuse s':>7} {'fuse CPU s':>10} {'fuse / goldset':>14} {'peak MB':>8}  top 10s agree")
     for n in args.runs:
         outs = {tool: args.dir / f"top10_{tool}_{n}.parquet" for tool in tools}
         results = {tool: measure(tool, paths[:n], outs[tool], args.repeat, args.sorted) for tool in tools}
@@ -166,7 +167,7 @@ def main() -> int:
                 queries, same, tie_only = agreement(outs["goldset"], outs[tool])
                 agree = f"{same:,} of {queries:,} queries identical, {tie_only:,} differ only in the order of equal scores"
             ratio = f"{r['fuse'] / base['fuse']:.1f}x" if base else "-"
-            print(f"{n:>4} {tool:<8} {r['read']:>7.2f} {r['fuse']:>7.2f} {ratio:>14} {r['peak_mb']:>8,.0f}  {agree}")
+            print(f"{n:>4} {tool:<8} {r['read']:>7.2f} {r['fuse']:>7.2f} {r['fuse_cpu']:>10.2f} {ratio:>14} {r['peak_mb']:>8,.0f}  {agree}")
             if r["compile"] is not None:
                 print(f"{'':>4} {'':<8} numba compilation before the first fuse: {r['compile']:.2f} s (every new process)")
     return 0
