@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from goldset_tui.text import visible
 from goldset_tui.closure import ClosureCheck, all_ok
 from goldset_tui.eval.intervals import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, DEFAULT_SEED, method_name
 from goldset_tui.eval.overlap import (
@@ -38,6 +37,7 @@ from goldset_tui.eval.strata import (
     stratum_table,
     weighted_means,
 )
+from goldset_tui.text import visible
 
 # Seed 000: once more than about a fifth of a run's top k is unjudged, its numbers drift away
 # from what the pool was built to measure.
