@@ -122,15 +122,46 @@ def _assignment(project, pool, labeller: str, overlap: float, team: str | None, 
     except ImportError:  # the agreement work is optional
         raise InputError(None, "--assign needs goldset_tui.agreement.assignment, which is not installed") from None
     saved = project.manifest.get("assignment", {})
-    members = [t.strip() for t in team.split(",") if t.strip()] if team else list(saved.get("labellers", []))
-    if not members:
-        raise InputError(None, "--assign needs the team: --team alice,bob,... (remembered in the store afterwards)")
-    if labeller not in members:
-        members.append(labeller)
+    if team:
+        members = sorted({t.strip() for t in team.split(",") if t.strip()} | {labeller})
+    else:
+        members = sorted(set(saved.get("labellers", [])))
+        if not members:
+            raise InputError(None, "--assign needs the team: --team alice,bob,... (remembered in the store afterwards)")
+        _check_remembered(project, saved, labeller, overlap, seed)
     seed = seed if seed is not None else int(saved.get("seed", 0))
-    project.update_manifest(assignment={"overlap": overlap, "labellers": sorted(set(members)), "seed": seed})
+    plan = {"overlap": overlap, "labellers": members, "seed": seed}
+    if plan != {k: saved.get(k) for k in plan}:
+        # Only a new or deliberately changed plan is written (--team given, or the first time).
+        project.update_manifest(assignment=plan)
     query_ids = pool.frame.get_column("query_id").unique(maintain_order=True).to_list()
-    return assigned_query_ids(query_ids, labeller, sorted(set(members)), overlap, seed)
+    return assigned_query_ids(query_ids, labeller, members, overlap, seed)
+
+
+def _check_remembered(project, saved: dict, labeller: str, overlap: float, seed: int | None) -> None:  # noqa: ANN001
+    """Without --team, the split remembered in the store must not change under the judges who
+    already started: an unknown name (often a typo) or a different overlap or seed is refused."""
+    members = sorted(set(saved.get("labellers", [])))
+    names = ",".join(members)
+    if labeller not in members:
+        raise InputError(
+            project.path,
+            f"labeller {labeller!r} is not in the team remembered here ({', '.join(map(repr, members))}); "
+            f"check the name, or change the team on purpose with --team {names},{labeller}",
+        )
+    remembered = saved.get("overlap")
+    if remembered is not None and float(remembered) != overlap:
+        raise InputError(
+            project.path,
+            f"--assign overlap={overlap:g} differs from the overlap={float(remembered):g} remembered here; "
+            f"pass --assign overlap={float(remembered):g}, or change it on purpose with --team {names} again",
+        )
+    if seed is not None and "seed" in saved and int(saved["seed"]) != seed:
+        raise InputError(
+            project.path,
+            f"--seed {seed} differs from the assignment seed {int(saved['seed'])} remembered here; "
+            f"leave --seed out, or change it on purpose with --team {names} again",
+        )
 
 
 def latest_notes(project, labeller: str) -> dict[tuple[str, str], str]:  # noqa: ANN001
