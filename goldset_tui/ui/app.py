@@ -6,21 +6,85 @@ and theme from the config file, a command palette that lists the current screen'
 quitting that flushes first (``q``/``ctrl+q``, SIGHUP and SIGTERM alike).
 
 A screen with something to flush defines ``flush() -> None``; the app calls it on every screen in
-the stack before it exits.
+the stack before it exits. A screen with extra palette entries defines
+``palette_commands() -> list[(title, help, callback)]``; titles and help may quote data (project,
+labeller, path), so the app shows them literally.
+
+The keymap is checked before anything opens (``run_app``): an id no screen has, or a key that
+another binding of the same screen already uses, is a one-line error naming the config file.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import importlib
+import pkgutil
 import signal
 import sys
 from collections.abc import Callable, Iterable
 from functools import partial
 
 from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.dom import DOMNode
+from textual.keys import _character_to_key
 from textual.screen import Screen
 
-from goldset_tui.config import Config, load_config
+from goldset_tui.config import Config, check_keymap, load_config
+from goldset_tui.text import visible
+
+
+def palette_text(text: object) -> str:
+    """``text`` for the command palette, shown as written: the palette parses titles and help as
+    Textual markup, so "Bob [red]X" would lose its brackets and "[@click=...]" would be live.
+
+    Textual markup has no escape for a backslash, only for "[", so escaping every "[" is exact
+    (rich's ``escape`` doubles backslashes before "[" and Textual then shows both)."""
+    return visible(text, keep_newlines=False).replace("[", "\\[")
+
+
+def _normal_keys(keys: str) -> str:
+    # What Textual does to a binding's own keys: "?" is "question_mark", "/" is "slash".
+    return ",".join(_character_to_key(k) if len(k) == 1 else k for k in keys.split(",") if k)
+
+
+def _subclasses(cls: type) -> Iterable[type]:
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _subclasses(sub)
+
+
+def binding_table() -> tuple[dict[str, dict[str, tuple[str, ...]]], set[str]]:
+    """Every goldset screen's bindings (id, or a description for fixed ones, to keys), with the
+    app's own (ctrl+q, the palette) on each; and every binding id a keymap may name."""
+    import goldset_tui.ui.screens as screens_package
+    import goldset_tui.ui.widgets as widgets_package
+
+    for package in (screens_package, widgets_package):
+        for module in pkgutil.iter_modules(package.__path__):
+            importlib.import_module(f"{package.__name__}.{module.name}")
+    app_keys: dict[str, tuple[str, ...]] = {"the command palette": (GoldsetApp.COMMAND_PALETTE_BINDING,)}
+    for key, bindings in GoldsetApp._merge_bindings().key_to_bindings.items():
+        for binding in bindings:
+            app_keys.setdefault(binding.id or f"app.{binding.action}", ())
+            app_keys[binding.id or f"app.{binding.action}"] += (key,)
+    known: set[str] = set()
+    table: dict[str, dict[str, tuple[str, ...]]] = {}
+    for cls in dict.fromkeys(_subclasses(DOMNode)):
+        for binding in cls.__dict__.get("BINDINGS", []):
+            if isinstance(binding, Binding) and binding.id:
+                known.add(binding.id)
+        if not (issubclass(cls, Screen) and cls.__module__.startswith("goldset_tui.")):
+            continue
+        bindings = dict(app_keys)
+        for key, key_bindings in cls._merge_bindings().key_to_bindings.items():
+            for binding in key_bindings:
+                name = binding.id or f"{binding.action} ({key})"
+                bindings[name] = bindings.get(name, ()) + (key,)
+        name = cls.__name__.removesuffix("Screen").lower() or cls.__name__
+        table[f"{name} screen"] = bindings
+    return table, known
 
 
 class GoldsetApp(App[int]):
@@ -34,7 +98,7 @@ class GoldsetApp(App[int]):
         self._flushed = False
         self.flush_errors: list[str] = []  # printed by run_app once the terminal is back
         if self._config.keymap:
-            self.set_keymap(self._config.keymap)
+            self.set_keymap({binding_id: _normal_keys(keys) for binding_id, keys in self._config.keymap.items()})
         if self._config.theme and self._config.theme in self.available_themes:
             self.theme = self._config.theme
 
@@ -86,19 +150,28 @@ class GoldsetApp(App[int]):
             seen.add(binding.action)
             keys = binding.key_display or key
             yield SystemCommand(
-                binding.description,
-                f"{binding.tooltip or binding.description} (key: {keys})",
+                palette_text(binding.description),
+                palette_text(f"{binding.tooltip or binding.description} (key: {keys})"),
                 partial(self._run_screen_action, screen, binding.action),
             )
         for title, help_text, callback in getattr(screen, "palette_commands", lambda: [])():
-            yield SystemCommand(title, help_text, callback)
+            yield SystemCommand(palette_text(title), palette_text(help_text), callback)
 
     def _run_screen_action(self, screen: Screen, action: str) -> None:
         self.call_later(screen.run_action, action)
 
 
+def checked_config() -> Config:
+    """The user's config, its keymap checked against every screen's bindings (InputError if wrong)."""
+    config = load_config()
+    if config.keymap:
+        config = dataclasses.replace(config, keymap={i: _normal_keys(k) for i, k in config.keymap.items()})
+        check_keymap(config, *binding_table())
+    return config
+
+
 def run_app(make_screen: Callable[[], Screen]) -> int:
-    app = GoldsetApp(make_screen, config=load_config())
+    app = GoldsetApp(make_screen, config=checked_config())
     result = app.run()
     for message in app.flush_errors:
         print(f"goldset: warning: {message}", file=sys.stderr)

@@ -312,4 +312,64 @@ async def test_every_home_key_is_in_the_footer_at_80x24(tmp_path: Path) -> None:
         assert all(left.right <= right.x for left, right in zip(regions, regions[1:]))
 
 
+async def palette_entries(app: GoldsetApp, pilot, query: str) -> list[str]:  # noqa: ANN001
+    """What the command palette shows for ``query``: each entry's title and help, as drawn."""
+    from textual.command import CommandList, CommandPalette
+
+    await pilot.press("ctrl+p")
+    await pilot.pause()
+    await pilot.press(*query)
+    for _ in range(50):  # the palette searches in the background
+        await pilot.pause(0.05)
+        palette = app.screen
+        if isinstance(palette, CommandPalette) and palette.query_one(CommandList).option_count:
+            break
+    options = app.screen.query_one(CommandList)
+    await pilot.pause(0.2)
+    return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+
+
+async def test_palette_shows_names_literally_never_as_markup(tmp_path: Path) -> None:
+    make_project(tmp_path, {"Bob [red]X": 2, "[@click=app.quit]q": 1})
+    app = GoldsetApp(HomeScreen)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(app, pilot)
+        shown = await palette_entries(app, pilot, "closure")
+        assert "Closure checks of docs-pool with Bob [red]X's judgments\nclosure screen (c)" in shown
+        assert "Closure checks of docs-pool with [@click=app.quit]q's judgments\nclosure screen (c)" in shown
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)  # nothing clicked itself
+
+
+def test_pools_with_one_name_are_told_apart_by_their_folders(tmp_path: Path) -> None:
+    for folder in ("runs-a", "runs-b"):
+        (tmp_path / folder).mkdir()
+        make_project(tmp_path / folder, {"alice": 1})
+    names = sorted(r.project for r in scan())
+    assert names == ["runs-a/docs-pool", "runs-b/docs-pool"]
+
+
+def test_distinct_names_when_folders_do_not_tell() -> None:
+    from goldset_tui.ui.screens.home import distinct_names
+
+    same_folder = {Path("/s/p1"): ("pool", Path("/w/pool.jsonl")), Path("/s/p2"): ("pool", Path("/w/pool.csv"))}
+    assert distinct_names(same_folder) == {Path("/s/p1"): "pool.jsonl", Path("/s/p2"): "pool.csv"}
+    same_file = {Path("/s/p1"): ("pool", Path("/w/pool.jsonl")), Path("/s/p2"): ("pool", Path("/w/pool.jsonl"))}
+    assert distinct_names(same_file) == {Path("/s/p1"): "pool (p1)", Path("/s/p2"): "pool (p2)"}
+    unique = {Path("/s/p1"): ("pool", Path("/w/pool.jsonl")), Path("/s/p2"): ("other", Path("/w/other.jsonl"))}
+    assert distinct_names(unique) == {Path("/s/p1"): "pool", Path("/s/p2"): "other"}
+
+
+async def test_home_table_shows_the_distinct_names(tmp_path: Path) -> None:
+    for folder in ("2024/runs-a", "2025/runs-b"):
+        (tmp_path / folder).mkdir(parents=True)
+        make_project(tmp_path / folder, {"alice": 1})
+    app = GoldsetApp(HomeScreen)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        table = app.screen.query_one("#projects")
+        assert sorted(str(table.get_row_at(i)[0]) for i in range(2)) == ["runs-a/docs-pool", "runs-b/docs-pool"]
+
+
 run_async_tests(globals())

@@ -12,7 +12,7 @@ they were drawn from, so a session cannot be rebuilt from here (`goldset spotche
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rich.text import Text
@@ -27,6 +27,9 @@ from goldset_tui import locations
 from goldset_tui.text import visible
 from goldset_tui.ui.safe import literal
 from goldset_tui.ui.screens.report import ReportScreen, ReviewContext
+
+
+PROJECT_WIDTH = 22
 
 
 @dataclass(frozen=True)
@@ -63,7 +66,41 @@ def scan(root: Path | None = None) -> list[Row]:
                     (person.get("last") or "")[:16].replace("T", " ") if person else "",
                 )
             )
-    return rows
+    names = distinct_names({r.store: (r.project, r.pool) for r in rows})
+    return [replace(r, project=names[r.store]) for r in rows]
+
+
+def distinct_names(projects: dict[Path, tuple[str, Path]]) -> dict[Path, str]:
+    """A name per store that tells projects apart: the project's own name when it is unique, else
+    it prefixed with as many of its pool's folders as it takes ("runs-a/pool", "runs-b/pool"); two
+    stores of the very same pool file get their store folder's name after it."""
+    by_name: dict[str, list[Path]] = {}
+    for store, (name, _) in projects.items():
+        by_name.setdefault(name, []).append(store)
+    names: dict[Path, str] = {}
+    for name, stores in by_name.items():
+        if len(stores) == 1:
+            names[stores[0]] = name
+            continue
+        folders = {store: projects[store][1].parent.parts for store in stores}
+        depth = max(len(f) for f in folders.values())
+        for n in range(1, depth + 1):
+            labels = {store: "/".join([*folders[store][-n:], name]).lstrip("/") for store in stores}
+            if len(set(labels.values())) == len(stores):
+                names.update(labels)
+                break
+        else:
+            files = {store: projects[store][1].name for store in stores}
+            if len(set(files.values())) == len(stores):  # same folder: pool.csv and pool.jsonl
+                names.update(files)
+            else:  # the same pool file in two stores: the store folders differ, by definition
+                names.update({store: f"{name} ({store.name})" for store in stores})
+    return names
+
+
+def _fit(name: str, width: int) -> str:
+    # What tells "runs/2024-a/pool" apart is next to the name, at the end: cut the start instead.
+    return name if len(name) <= width else "…" + name[-(width - 1):]
 
 
 class ReportFromHome(ReportScreen):
@@ -102,7 +139,7 @@ class HomeScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        columns = [("project", "project", 18), ("labeller", "labeller", 12), ("judged", "judged", 8), ("of", "of", 9), ("pct", "%", 4), ("last", "last session", 16), ("pool", "pool", None)]
+        columns = [("project", "project", PROJECT_WIDTH), ("labeller", "labeller", 12), ("judged", "judged", 8), ("of", "of", 9), ("pct", "%", 4), ("last", "last session", 16), ("pool", "pool", None)]
         for key, label, width in columns:
             table.add_column(label, key=key, width=width)
         self.action_rescan()
@@ -113,7 +150,7 @@ class HomeScreen(Screen[None]):
         table.clear()
         for i, row in enumerate(self._rows):
             table.add_row(
-                literal(row.project, keep_newlines=False),
+                literal(_fit(row.project, PROJECT_WIDTH), keep_newlines=False),
                 literal(row.labeller or "(nobody yet)", keep_newlines=False),
                 Text(f"{row.judged:,}", justify="right"),
                 Text("...", justify="right"),
