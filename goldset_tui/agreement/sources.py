@@ -79,12 +79,45 @@ def from_qrels(named: list[str], scale: GradeScale | None = None) -> AgreementDa
             # (unless the declared scale itself has negative grades).
             qrels = qrels.filter(pl.col("grade") >= 0)
         if scale is not None:
-            check_scale(ratings_from_qrels({name: qrels}), scale, str(path))
+            outside = qrels.filter((pl.col("grade") < scale.min) | (pl.col("grade") > scale.max))
+            if outside.height:
+                raise grade_outside_scale(path, name, scale, outside.height)
         frames[name] = qrels
     if len(frames) < 2:
         raise InputError(None, "agreement needs at least two labellers: give --qrels NAME=PATH twice or more")
     ratings = ratings_from_qrels(frames)
-    return AgreementData(ratings, scale or infer_scale(ratings))
+    if scale is not None:
+        return AgreementData(ratings, scale)
+    # The scale decides the binary cut-offs reported (>= 1, >= 2, ...) and the confusion matrices'
+    # size; a guess (0-1 when the guidelines say 0-3) silently drops cut-offs. Kappas and alpha do
+    # not move: a grade nobody used adds nothing to them (checked against sklearn and krippendorff).
+    inferred = infer_scale(ratings)
+    warning = (
+        f"no --scale given: the scale {inferred.min}-{inferred.max} was inferred from the grades seen; "
+        "the binary cut-offs and confusion matrices follow it, so declare the real one (e.g. --scale 0-3)"
+    )
+    return AgreementData(ratings, inferred, warnings=[warning])
+
+
+def grade_outside_scale(path: Path, name: str, scale: GradeScale, count: int) -> InputError:
+    """The error naming the first line whose grade is off the scale. read_qrels keeps no line
+    numbers (a 7-million-line file), so the file is scanned again, only on this error path."""
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        for number, text in enumerate(fh, 1):
+            fields = text.split()
+            try:
+                grade = int(fields[3])
+            except (IndexError, ValueError):
+                continue
+            dropped = grade < 0 <= scale.min  # "pooled but unjudged" (see from_qrels), not a grade
+            if not dropped and not scale.min <= grade <= scale.max:
+                return InputError(
+                    path,
+                    f"grade {grade} for ({fields[0]}, {fields[2]}) by {name} is outside the scale "
+                    f"{scale.min}-{scale.max} ({count} such grade{'s' * (count != 1)})",
+                    line=number,
+                )
+    return InputError(path, f"{count} grades by {name} are outside the scale {scale.min}-{scale.max}")
 
 
 def store_pool(project) -> pl.DataFrame | None:  # noqa: ANN001
