@@ -65,6 +65,7 @@ async def walk(store, keys: list[str], rule: str = UMA, checks=None) -> Adjudica
                 "status": plain(screen.query_one("#adjudicate-status", Static)),
                 "decision": plain(screen.query_one("#adjudicate-decision", Static)),
             }
+            screen.notes = [(str(n.message), n.severity) for n in app._notifications]
             return screen
     finally:
         writer.close()
@@ -112,10 +113,12 @@ async def test_resume_starts_at_first_undecided_and_withdraw(store) -> None:
 
 
 @synchronously
-async def test_grade_outside_scale_is_ignored(store) -> None:
+async def test_grade_outside_scale_is_refused_with_a_message(store) -> None:
     screen = await walk(store, ["7"])
     assert journal_grades(store) == []
     assert screen.decided_count == 0
+    assert screen.notes == [("7 is not a grade on this scale: press 0-3", "warning")]
+    assert "Undecided" in screen.shown["decision"]
 
 
 @synchronously

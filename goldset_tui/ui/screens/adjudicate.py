@@ -70,8 +70,8 @@ class AdjudicateScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "decide":
-            grade = parameters[0]
-            return bool(self.pairs) and isinstance(grade, int) and grade in self.data.scale
+            # Every digit reaches action_decide, which explains one off the scale (not silence).
+            return bool(self.pairs)
         return True
 
     # --- layout -------------------------------------------------------------------------------
@@ -129,7 +129,11 @@ class AdjudicateScreen(Screen[None]):
 
     # --- actions ------------------------------------------------------------------------------
     def action_decide(self, grade: int) -> None:
-        if not self.pairs or grade not in self.data.scale:
+        if not self.pairs:
+            return
+        if grade not in self.data.scale:
+            lo, hi = self.data.scale.min, self.data.scale.max
+            self.notify(f"{grade} is not a grade on this scale: press {lo}-{hi}", severity="warning")
             return
         pair = self.pairs[self.index]
         try:
