@@ -13,6 +13,7 @@ they were drawn from, so a session cannot be rebuilt from here (`goldset spotche
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 from rich.text import Text
@@ -235,7 +236,18 @@ class HomeScreen(Screen[None]):
             self.notify(str(exc), severity="error", markup=False, timeout=10)
             return
         screen.return_home = True
+        judged = replace(row, labeller=labeller)
+        screen.home_commands = [
+            (f"Review {row.project} with {labeller}'s judgments", "save, go home and open the report screen (v)",
+             partial(self._leave_then_review, screen, judged, closure=False)),
+            (f"Closure checks of {row.project} with {labeller}'s judgments", "save, go home and open the closure screen (c)",
+             partial(self._leave_then_review, screen, judged, closure=True)),
+        ]
         self.app.push_screen(screen, lambda _: self.action_rescan())
+
+    async def _leave_then_review(self, screen: Screen, row: Row, *, closure: bool) -> None:
+        await screen.action_leave()  # flushes the writer, so the report sees every grade
+        self._start_review(row, closure=closure)
 
     def action_agreement(self) -> None:
         """The agreement screen of the selected project (needs two labellers with judgments)."""

@@ -88,6 +88,9 @@ class JudgeScreen(Screen[None]):
         self._warnings = list(warnings or [])
         self._writer = writer  # closed by flush() even if the session never finished loading
         self.return_home = False  # set by the home screen: q goes back instead of quitting
+        # Set by the home screen too: palette entries that leave judging for another screen
+        # (title, help, callback), so "review" typed here finds something.
+        self.home_commands: list[tuple[str, str, Callable[[], object]]] = []
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Loading the pool..."), id="query")
@@ -150,7 +153,13 @@ class JudgeScreen(Screen[None]):
             self._shown = key
         self.query_one("#strip", Static).update(parts.strip_line(s, self.size.width or 80))
         self.query_one("#scale", Static).update(parts.scale_line(s))
-        self.query_one("#status", Static).update(parts.status_line(s))
+        self._show_status()
+
+    def _show_status(self) -> None:
+        assert self.session is not None
+        # The saved cell takes what it needs; the progress gets the rest (both cells pad 1+1).
+        room = (self.size.width or 80) - self._saved.cell_len - 4
+        self.query_one("#status", Static).update(parts.status_line(self.session, max(room, 1)))
         self.query_one("#saved", Static).update(self._saved)
 
     def _show_text(self) -> None:
@@ -163,6 +172,7 @@ class JudgeScreen(Screen[None]):
     def on_resize(self) -> None:
         if self.session is not None:
             self.query_one("#strip", Static).update(parts.strip_line(self.session, self.size.width or 80))
+            self._show_status()
 
     # ----- keys -----------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -328,6 +338,16 @@ class JudgeScreen(Screen[None]):
             self.dismiss(None)
         else:
             await self.app.action_quit()
+
+    def palette_commands(self) -> list[tuple[str, str, Callable[[], object]]]:
+        """Palette entries beyond the keys: help under its own name, and the way home."""
+        out: list[tuple[str, str, Callable[[], object]]] = [
+            ("Help: guidelines and keys", "the labelling guidelines and every key (?)", self.action_help),
+        ]
+        if self.return_home:
+            out.append(("Home: back to the projects", "save and go back to the home screen (q)", self.action_leave))
+            out.extend(self.home_commands)
+        return out
 
     # ----- leaving --------------------------------------------------------------------------
     def flush(self) -> None:

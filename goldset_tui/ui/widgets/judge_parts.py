@@ -133,17 +133,41 @@ def _duration(minutes: float) -> str:
     return f"{max(1, round(minutes))}m"
 
 
-def status_line(session: JudgingSession) -> Text:
+def status_line(session: JudgingSession, width: int = 0) -> Text:
+    """Progress: this query, the queries finished, every candidate, then the pace.
+
+    ``width`` is the room the line has (0: no limit). The saved indicator sits in its own cell to
+    the right and is never what gives way; here the least useful parts go first (the pace, then
+    the time left, then the words), so at 80 columns every count is still whole.
+    """
     done_q, size_q = session.query_progress()
     done, total = session.overall_progress()
-    line = Text()
-    line.append(f"query {done_q}/{size_q}", style="bold")
-    line.append(f" \u00b7 all {done:,}/{total:,} {100 * done / total if total else 0:.0f}%")
+    pct = f"{100 * done / total if total else 0:.0f}%"
+    queries = f"{session.finished_queries:,}/{len(session.query_ids):,}"
     pace = session.pace_per_minute()
-    if pace is not None:
-        left = session.minutes_left()
-        line.append(f" \u00b7 {pace:.1f}/min")
-        if left is not None:
-            line.append(f" {_duration(left)} left")
-    line.append(f" \u00b7 queries {session.finished_queries:,}/{len(session.query_ids):,}")
+    left = session.minutes_left() if pace is not None else None
+    pace_text = f"{pace:.1f}/min" if pace is not None else ""
+    pace_short = f"{pace:.0f}/min" if pace is not None and pace >= 10 else pace_text
+    left_text = f"{_duration(left)} left" if left is not None else ""
+    query, all_ = f"query {done_q}/{size_q}", f"all {done:,}/{total:,} {pct}"
+    q = f"q {done_q}/{size_q}"
+    variants = [
+        (query, f"queries {queries}", all_, pace_text, left_text),
+        (query, f"queries {queries}", all_, f"{pace_short} {left_text}".strip()),
+        (query, f"queries {queries}", all_, left_text),
+        (q, f"queries {queries}", all_, left_text),
+        (q, f"queries {queries}", f"all {pct}", left_text),
+        (q, f"queries {queries}", f"all {pct}"),
+    ]
+    chosen = variants[-1]
+    for variant in variants:
+        if not width or len(_joined(variant)) <= width:
+            chosen = variant
+            break
+    line = Text(chosen[0], style="bold")
+    line.append(_joined(chosen)[len(chosen[0]):])
     return line
+
+
+def _joined(parts: tuple[str, ...]) -> str:
+    return " \u00b7 ".join(p for p in parts if p)
