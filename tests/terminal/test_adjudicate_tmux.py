@@ -29,6 +29,7 @@ class Tmux:
     def __init__(self, width: int = 100, height: int = 30) -> None:
         self.socket = f"goldset-adj-{uuid.uuid4().hex[:8]}"
         self.width, self.height = width, height
+        self.pids: set[int] = set()  # every program started in a pane, killed at the end
 
     def run(self, *args: str) -> str:
         return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True, timeout=20).stdout
@@ -38,6 +39,17 @@ class Tmux:
         # remain-on-exit keeps the pane after the program ends, so its exit can be observed.
         self.run("new-session", "-d", "-x", str(self.width), "-y", str(self.height), f"env {exports} {command}")
         self.run("set-option", "-g", "remain-on-exit", "on")
+        self.remember_pid()
+
+    def respawn(self, command: str, env: dict[str, str]) -> None:
+        exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
+        self.run("respawn-pane", "-k", f"env {exports} {command}")
+        self.remember_pid()
+
+    def remember_pid(self) -> None:
+        pid = self.run("display-message", "-p", "#{pane_pid}").strip()
+        if pid.isdigit():
+            self.pids.add(int(pid))
 
     def screen(self) -> str:
         return self.run("capture-pane", "-p")
@@ -63,14 +75,50 @@ class Tmux:
         return int(self.run("display-message", "-p", "#{pane_pid}").strip())
 
     def kill(self) -> None:
+        """The server, then every program it ran: a Textual app can outlive the server's SIGHUP
+        (five adjudicate processes were once found alive, orphaned, hours later)."""
+        for pid in self.run("list-panes", "-a", "-F", "#{pane_pid}").split():
+            self.pids.add(int(pid))
         self.run("kill-server")
+        for pid in self.pids:
+            kill_tree(pid)
+        socket = Path(f"/tmp/tmux-{os.getuid()}") / self.socket
+        socket.unlink(missing_ok=True)
+
+
+def kill_tree(pid: int) -> None:
+    """SIGKILL a pane's program and its process group (tmux makes each pane a session leader);
+    the group only when it is the pane's own, never the test runner's."""
+    try:
+        if os.getpgid(pid) == pid:
+            os.killpg(pid, signal.SIGKILL)
+        else:
+            os.kill(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        return  # already gone
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass  # not our child (tmux's): init reaps it
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie is dead but still listed until reaped.
+    stat = Path(f"/proc/{pid}/stat")
+    return not (stat.exists() and stat.read_text().rsplit(")", 1)[-1].split()[0] == "Z")
 
 
 @pytest.fixture
 def tmux():
     t = Tmux()
-    yield t
-    t.kill()
+    try:
+        yield t
+    finally:
+        t.kill()
 
 
 def env_for(isolated_dirs: Path) -> dict[str, str]:
@@ -128,9 +176,30 @@ def test_sigkill_loses_no_saved_decision_and_resumes(tmux: Tmux, tmp_path: Path,
     # The screen said saved: kill without any chance to flush.
     os.killpg(os.getpgid(tmux.pane_pid()), signal.SIGKILL)
     assert decisions(store) == [("errors/conn-reset", 3)]
-    tmux.run("respawn-pane", "-k", f"env {' '.join(f'{k}={shlex.quote(v)}' for k, v in env_for(isolated_dirs).items())} {command}")
+    tmux.respawn(command, env_for(isolated_dirs))
     shown = tmux.wait_for("Disagreement 2 of 2")  # resumes at the first undecided pair
     assert "1 decided" in shown
+
+
+def test_the_tmux_helper_leaves_no_program_running(tmp_path: Path, isolated_dirs: Path) -> None:
+    # The resumed adjudicator of the SIGKILL test is what used to leak: end it the same way.
+    store = build_example_store(tmp_path / "demo")
+    command = f"{shlex.quote(sys.executable)} -m goldset_tui adjudicate --store {shlex.quote(str(store))} --labeller dee"
+    t = Tmux()
+    try:
+        t.start(command, env_for(isolated_dirs))
+        t.wait_for("Disagreement 1 of 2")
+        t.respawn(command, env_for(isolated_dirs))
+        t.wait_for("Disagreement 1 of 2")
+        started = set(t.pids)
+        assert len(started) == 2
+    finally:
+        t.kill()
+    deadline = time.monotonic() + 5
+    while any(map(alive, started)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(map(alive, started))
+    assert not (Path(f"/tmp/tmux-{os.getuid()}") / t.socket).exists()
 
 
 def test_agreement_screen_in_a_real_terminal(tmux: Tmux, tmp_path: Path, isolated_dirs: Path) -> None:
