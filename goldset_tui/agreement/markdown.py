@@ -63,20 +63,7 @@ def to_markdown(report: dict, disagreements: pl.DataFrame | None = None, *, top:
         lines += ["", "## Per stratum", "", "| stratum | units rated twice or more | alpha ordinal |", "|---|---|---|"]
         for s in report["strata"]:
             lines.append(f"| {cell(s['stratum'])} | {s['n']} | {num(s['alpha_ordinal'])} |")
-    if report.get("self_consistency"):
-        lines += [
-            "",
-            "## Self-consistency (blind repeats against the first judgment)",
-            "",
-            "| labeller | repeats | agreement | kappa quadratic | mean shift | agreement over time |",
-            "|---|---|---|---|---|---|",
-        ]
-        for r in report["self_consistency"]:
-            drift = " → ".join(num(x, 2) for x in r["agreement_by_time"])
-            lines.append(
-                f"| {cell(r['labeller'])} | {r['n']} | {num(r['agreement'])} | {num(r['kappa_quadratic'])} | "
-                f"{r['mean_shift']:+.2f} | {drift} |"
-            )
+    lines += self_consistency_lines(report)
     if report.get("runs"):
         lines += ["", "## A run judged by each labeller and by the consensus", ""]
         lines += run_table(report["runs"])
@@ -97,6 +84,47 @@ def to_markdown(report: dict, disagreements: pl.DataFrame | None = None, *, top:
         "",
         "Alpha: 1 is perfect agreement, 0 is what chance would give; kappas use the whole declared scale "
         "as categories. `-` means the figure does not apply.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def self_consistency_lines(report: dict) -> list[str]:
+    if not report.get("self_consistency"):
+        return []
+    lines = [
+        "",
+        "## Self-consistency (blind repeats against the first judgment)",
+        "",
+        "| labeller | repeats | agreement | kappa quadratic | mean shift | agreement over time |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in report["self_consistency"]:
+        drift = " → ".join(num(x, 2) for x in r["agreement_by_time"])
+        lines.append(
+            f"| {cell(r['labeller'])} | {r['n']} | {num(r['agreement'])} | {num(r['kappa_quadratic'])} | "
+            f"{r['mean_shift']:+.2f} | {drift} |"
+        )
+    return lines
+
+
+def solo_markdown(report: dict) -> str:
+    """One labeller: only self-consistency (and runs) apply."""
+    lo, hi = report["scale"]
+    (name,) = report["labellers"]
+    lines = [
+        "# Self-consistency of one labeller",
+        "",
+        f"Only {cell(name)} has judged here ({report['units']} pairs, scale {lo}-{hi}): there is nobody to agree "
+        "with, so the between-labeller figures do not apply. Blind repeats measure agreement with oneself.",
+    ]
+    lines += self_consistency_lines(report)
+    if report.get("runs"):
+        lines += ["", "## A run judged by this labeller", ""]
+        lines += run_table(report["runs"])
+    lines += [
+        "",
+        "Agreement: share of repeats graded as the first time; mean shift: repeat minus first "
+        "(positive = more lenient later); agreement over time: in four slices of the repeats, in order.",
     ]
     return "\n".join(lines) + "\n"
 

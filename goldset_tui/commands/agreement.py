@@ -25,6 +25,14 @@ JSON keys are fixed (see docs/agreement.md); two are added only when asked for o
 data for them: "runs" with --run, and "self_consistency" when the store holds blind repeats
 (judging with --repeat): per labeller, agreement of the repeat with the first judgment, its
 quadratic kappa, the mean shift (repeat - first) and agreement in four slices of time (drift).
+A store with a single labeller and blind repeats gets that self-consistency report alone.
+
+Without a store or --scale the scale is inferred from the grades seen (0 to the highest), with a
+warning: the binary cut-offs and confusion matrices follow the scale, so declare it.
+
+With --run the consensus is scored with the pairs still pending adjudication taken out of the run
+(as trec_eval -J does for unjudged documents), never counted as not relevant; the consensus row
+says how many pairs are pending.
 
 With --screen it opens the agreement screen (pairwise matrix, alpha by level and stratum, and the
 disagreements ranked by size, each opening to the query, text and every labeller's grade).
@@ -40,7 +48,7 @@ examples:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("--store", metavar="DIR", help="a store with two or more labellers")
+    source.add_argument("--store", metavar="DIR", help="a store with two or more labellers (or one, with blind repeats)")
     source.add_argument(
         "--qrels", metavar="NAME=PATH", action="append", help="one labeller's TREC qrels (give two or more)"
     )
@@ -79,8 +87,7 @@ def run(args: argparse.Namespace) -> int:
     for warning in data.warnings or []:
         print(f"goldset: warning: {warning}", file=sys.stderr)
     if data.ratings.get_column("labeller").n_unique() < 2:
-        where = args.store or "the qrels"
-        raise InputError(where, "agreement needs judgments from at least two labellers")
+        return solo(args, data)
     strata = strata_of(data, args.strata)
     if args.screen:
         from goldset_tui.ui.app import run_app
@@ -99,4 +106,45 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(report, indent=2, allow_nan=False) + "\n")
     else:
         sys.stdout.write(to_markdown(report, disagreements(data.ratings)))
+    return 0
+
+
+def solo(args: argparse.Namespace, data) -> int:  # noqa: ANN001 - AgreementData
+    """One labeller: nobody to agree with, but blind repeats measure agreement with oneself.
+
+    The JSON keeps every fixed key (null or empty where two labellers are needed) so a script
+    reading it does not break; "self_consistency" carries the figures."""
+    from goldset_tui.agreement.markdown import solo_markdown
+    from goldset_tui.agreement.sources import self_consistency_of
+
+    where = args.store or "the qrels"
+    repeats = self_consistency_of(data)
+    if not repeats:
+        raise InputError(
+            where,
+            "agreement needs judgments from at least two labellers; one labeller's self-consistency needs "
+            "blind repeats (goldset judge POOL --labeller NAME --repeat 0.05)",
+        )
+    if args.screen:
+        raise InputError(where, "the agreement screen needs two labellers; without --screen the report shows this "
+                         "labeller's self-consistency")
+    report = {
+        "labellers": sorted(data.ratings.get_column("labeller").unique().to_list()),
+        "units": data.ratings.height,
+        "scale": [data.scale.min, data.scale.max],
+        "pairs": [],
+        "alpha": {"nominal": None, "ordinal": None, "interval": None, "ordinal_ci95": None},
+        "fleiss_kappa": None,
+        "binary": [],
+        "strata": [],
+        "self_consistency": repeats,
+    }
+    if args.run:
+        from goldset_tui.agreement.runs import runs_by_labeller
+
+        report["runs"] = runs_by_labeller(data, args.run, rule=args.rule)
+    if args.format == "json":
+        sys.stdout.write(json.dumps(report, indent=2, allow_nan=False) + "\n")
+    else:
+        sys.stdout.write(solo_markdown(report))
     return 0
