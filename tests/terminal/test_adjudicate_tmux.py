@@ -189,6 +189,7 @@ def test_the_tmux_helper_leaves_no_program_running(tmp_path: Path, isolated_dirs
     try:
         t.start(command, env_for(isolated_dirs))
         t.wait_for("Disagreement 1 of 2")
+        os.killpg(os.getpgid(t.pane_pid()), signal.SIGKILL)  # frees the journal lock for the next one
         t.respawn(command, env_for(isolated_dirs))
         t.wait_for("Disagreement 1 of 2")
         started = set(t.pids)
