@@ -19,9 +19,11 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import importlib
+import os
 import pkgutil
 import signal
 import sys
+import threading
 from collections.abc import Callable, Iterable
 from functools import partial
 
@@ -33,6 +35,9 @@ from textual.screen import Screen
 
 from goldset_tui.config import Config, check_keymap, load_config
 from goldset_tui.text import visible
+
+# How long an exit on SIGHUP/SIGTERM may take before the process leaves without Textual's help.
+EXIT_GRACE_SECONDS = 3.0
 
 
 def palette_text(text: object) -> str:
@@ -136,6 +141,13 @@ class GoldsetApp(App[int]):
     def _on_signal(self, sig: int) -> None:
         self.flush_screens()
         self.exit(128 + int(sig))
+        # With the terminal gone (SIGHUP after a dropped connection) Textual's orderly exit can
+        # block on writing to it, leaving a process that holds the labeller's journal lock. Every
+        # judgment is already durable and the screens are flushed, so if the exit has not
+        # happened in a few seconds, leave without it.
+        watchdog = threading.Timer(EXIT_GRACE_SECONDS, os._exit, args=(128 + int(sig),))
+        watchdog.daemon = True
+        watchdog.start()
 
     # ----- command palette ------------------------------------------------------------------
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
