@@ -216,8 +216,9 @@ def make_screen(prepared: Prepared, *, reveal: bool = False, repeat: float = 0.0
 
 
 def run(args: argparse.Namespace) -> int:
-    from goldset_tui.ui.app import run_app
+    from goldset_tui.ui.app import checked_config, run_app
 
+    checked_config()  # a bad keymap is refused before a store is created for nothing
     prepared = prepare(
         args.pool, args.labeller, store=args.store, corpus=args.corpus, assign=args.assign, team=args.team, seed=args.seed
     )
