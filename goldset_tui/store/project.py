@@ -368,6 +368,6 @@ class Project:
             if len(judged) > 1:
                 raise InputError(
                     self.path,
-                    f"several labellers ({', '.join(map(repr, judged))}): choose one with --labeller, or use --consensus",
+                    f"several labellers ({', '.join(map(repr, judged))}): choose one with --labeller (the adjudicated set: goldset qrels --consensus)",
                 )
         return sort_pairs(current.select("query_id", "doc_id", "grade"))
