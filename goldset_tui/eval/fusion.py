@@ -50,7 +50,7 @@ def _fused(stacked: pl.LazyFrame, lists: int, value: pl.Expr, *, times_count: bo
     """``query_id, doc_id, score``: each document's ``value`` summed over the lists that hold it
     (times their number when ``times_count``), in a canonical order.
 
-    Floating-point addition is not associative: 1/61 + 1/62 + 1/63 and 1/63 + 1/62 + 1/61 can
+    Floating-point addition is not associative: 1/61 + 1/62 + 1/67 and 1/67 + 1/61 + 1/62 can
     differ in the last bit, and a plain group-by sum adds in whatever order the rows (and the
     threads) come. So each list's value goes to its own column (one plain sum per list: a single
     non-zero term, exact), an odd-even transposition network sorts the columns of every row
