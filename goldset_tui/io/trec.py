@@ -149,6 +149,14 @@ def _first_duplicate_line(path: Path, what: str) -> InputError:
     )
 
 
+def _first_non_finite_line(path: Path) -> InputError:
+    """`nan` and `inf` parse as floats, but a NaN score has no place in an order: name the line."""
+    frame = _careful(path, _source(path), RUN_FIELDS)
+    scores = frame.get_column("score").cast(pl.Float64, strict=False)
+    row = frame.filter(~scores.is_finite()).row(0, named=True)
+    return InputError(path, f"score {row['score']!r} is not a finite number", line=row["line"], column="score")
+
+
 def rank_run(run: pl.DataFrame | pl.LazyFrame, *, order: bool = True) -> pl.DataFrame | pl.LazyFrame:
     """Add ``rank`` (1-based) in trec_eval order: score descending, ties by doc_id descending.
 
@@ -189,6 +197,8 @@ def read_run(path: str | Path, *, tag: bool = True, order: bool = True, depth: i
     p = Path(path)
     keep = {"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64}
     frame = _parse(p, RUN_FIELDS, keep | ({"tag": pl.String} if tag else {}))
+    if not frame.get_column("score").is_finite().all():
+        raise _first_non_finite_line(p)
     if _has_duplicates(frame):
         raise _first_duplicate_line(p, "run")
     columns = [c for c in RUN_SCHEMA if c != "tag" or tag]

@@ -77,6 +77,9 @@ def test_qrels_repeated_identical_judgment_is_kept_once(tmp_path):
         ("q Q0 d 1 1.0 t\nq Q0 e 2 1.0\n", 2, None, "expected 6"),
         ("q Q0 d 1 1.0 t\nq Q0 e 2 1.0 t extra\n", 2, None, "found 7"),
         ("q Q0 d 1 1.0 t\nq Q0 e 2 high t\n", 2, "score", "'high' is not a number"),
+        # nan and inf parse as floats but give no order: refused, line named
+        ("q Q0 d 1 1.0 t\nq Q0 e 2 0.5 t\nq Q0 f 3 nan t\n", 3, "score", "'nan' is not a finite number"),
+        ("q Q0 d 1 -inf t\nq Q0 e 2 0.5 t\n", 1, "score", "'-inf' is not a finite number"),
         ("q Q0 d 1 1.0 t\n\nq Q0 e 2 0.5 t\nq Q0 d 3 0.1 t\n", 4, "doc_id", "appears twice"),
         ("q\tQ0 d 1 1.0 t\nq Q0 e 2 1.0 t\nq Q0 d 3 0.1 t\n", 3, "doc_id", "first on line 1"),
     ],
