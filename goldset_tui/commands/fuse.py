@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     if args.depth is not None and args.depth < 1:
         raise InputError(None, "--depth must be at least 1")
     runs = read_runs(args.runs)
-    fused = fuse(list(runs.values()), args.method, k=args.k, depth=args.depth)
+    fused = fuse(list(runs.values()), args.method, k=args.k, depth=args.depth, order=False)  # write_run sorts
     out = Path(args.output)
     # Temp file, fsync, rename: a reader never sees half a run; the file gets the umask's mode.
     atomic_write(out, lambda tmp: write_run(fused, tmp, tag=args.tag or f"fused-{args.method}"))

@@ -256,7 +256,7 @@ def compute_report(
         from goldset_tui.eval.fusion import rrf
 
         fused = FUSED_NAME if FUSED_NAME not in runs else f"{FUSED_NAME}_fused"
-        all_runs[fused] = rrf(list(runs.values()), depth=depth)
+        all_runs[fused] = rrf(list(runs.values()), depth=depth, order=False)  # evaluation needs no sort
     scores = pl.concat([per_query(qrels, run, metric, queries, name) for name, run in all_runs.items()])
     judged = {name: judged_fraction(qrels, run, k, queries) for name, run in all_runs.items()}
     paired = paired_comparisons(scores, list(all_runs), seed=seed, samples=samples)
