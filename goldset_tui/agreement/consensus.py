@@ -26,6 +26,7 @@ import polars as pl
 from goldset_tui.agreement.adjudication import load_adjudications
 from goldset_tui.agreement.units import ratings_from_judgments
 from goldset_tui.errors import InputError
+from goldset_tui.store.files import atomic_write
 
 UMA = "unanimous-majority-adjudicator"
 MEDIAN = "median"
@@ -181,21 +182,11 @@ def consensus_qrels(project, rule: str | None = None) -> pl.DataFrame:  # noqa: 
 
 
 def write_provenance(provenance: pl.DataFrame, path: Path) -> None:
-    import os
-    import tempfile
-
+    """Atomically (temp file, fsync, rename), with the umask's mode like every file goldset writes."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".provenance-", suffix=".tmp")
+        atomic_write(path, lambda tmp: provenance.write_csv(tmp, separator="\t", null_value=""))
     except OSError as exc:
         raise InputError(path.parent, f"cannot write the provenance file here ({exc.strerror})") from None
-    os.close(fd)
-    try:
-        provenance.write_csv(tmp, separator="\t", null_value="")
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
 
 
 def store_dir(project) -> Path:  # noqa: ANN001

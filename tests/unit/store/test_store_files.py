@@ -100,3 +100,19 @@ def test_journal_and_locks_follow_the_umask(tmp_path: Path) -> None:
         os.umask(old)
     assert modes["ana.jsonl"] == 0o664
     assert all(mode == 0o664 for mode in modes.values()), modes
+
+
+def test_provenance_file_follows_the_umask(tmp_path: Path) -> None:
+    import polars as pl
+
+    from goldset_tui.agreement.consensus import write_provenance
+
+    old = os.umask(0o022)
+    try:
+        target = tmp_path / "adjudication" / "provenance-median.tsv"
+        write_provenance(pl.DataFrame({"query_id": ["q1"], "doc_id": ["d1"], "how": ["unanimous"]}), target)
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o644
+    assert target.read_text().splitlines() == ["query_id\tdoc_id\thow", "q1\td1\tunanimous"]
+    assert not list(target.parent.glob(".tmp-*"))
