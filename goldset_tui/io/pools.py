@@ -19,7 +19,6 @@ A corpus (``goldset_tui.io.corpus``) fills texts the pool does not carry. Every 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -35,6 +34,7 @@ from goldset_tui.errors import InputError
 from goldset_tui.io.corpus import read_corpus
 from goldset_tui.io.tables import check_file, first_bad_utf8, location, read_table, table_format
 from goldset_tui.model import POOL_KEY, GradeScale
+from goldset_tui.store.files import sha256_file
 
 PRIOR_LABELLER = "prior"
 LIST_SEPARATOR = ";"
@@ -92,7 +92,7 @@ def load_pool(
     p = check_file(path)
     # hashlib releases the GIL on large buffers: hash while Polars reads.
     with ThreadPoolExecutor(max_workers=1) as pool_hasher:
-        digest = pool_hasher.submit(file_sha256, p)
+        digest = pool_hasher.submit(sha256_file, p)
         pool = _load(p, corpus, scale or GradeScale())
         pool.sha256 = digest.result()
     return pool
@@ -115,11 +115,6 @@ def _load(p: Path, corpus: str | Path | None, scale: GradeScale) -> Pool:
         _check_texts(p, rows, where_kind, corpus)
     frame = rows.select(list(FRAME_SCHEMA))
     return Pool(path=p, sha256="", frame=frame, prior=prior, meta=meta, shape=shape)
-
-
-def file_sha256(path: Path) -> str:
-    with path.open("rb") as fh:
-        return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
 # --- flat ----------------------------------------------------------------------------------------

@@ -112,11 +112,8 @@ def remove_stale_tmp(folder: Path) -> None:
 
 def sha256_file(path: str | Path) -> str:
     """Hex sha256 of a file's bytes, read in chunks so a large pool does not fill memory."""
-    digest = hashlib.sha256()
     with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
+        return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
 # --- Safe names ---------------------------------------------------------------------------------

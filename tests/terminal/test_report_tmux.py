@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from tmuxutil import goldset_command
 
-from goldset_tui.io.pools import file_sha256
+from goldset_tui.store.files import sha256_file
 from goldset_tui.store.project import Project
 
 pytestmark = pytest.mark.terminal
@@ -27,7 +27,7 @@ def test_review_drills_down_and_judges_the_holes(tmux, tmp_path: Path) -> None:
     holes = tmp_path / "holes.qrels"
     holes.write_text("".join(line + "\n" for i, line in enumerate(lines, start=1) if i % 3))
     store = tmp_path / "store"
-    Project.create(store, pool_path=pool, pool_sha256=file_sha256(pool))
+    Project.create(store, pool_path=pool, pool_sha256=sha256_file(pool))
     env = {k: os.environ[k] for k in ("GOLDSET_DATA_DIR", "GOLDSET_CONFIG_DIR")}
     argv = [
         goldset_command(), "review", "--qrels", str(holes),

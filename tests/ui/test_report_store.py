@@ -10,8 +10,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from goldset_tui.io.pools import file_sha256, load_pool
+from goldset_tui.io.pools import load_pool
 from goldset_tui.io.trec import read_qrels
+from goldset_tui.store.files import sha256_file
 from goldset_tui.store.project import Project
 from goldset_tui.ui.app import GoldsetApp
 from goldset_tui.ui.screens.report import ReportScreen
@@ -24,7 +25,7 @@ def store(tmp_path) -> Path:
     pool = SAMPLE / "pool.jsonl"
     if not pool.exists():
         pytest.skip("sample data not built")
-    project = Project.create(tmp_path / "store", pool_path=pool, pool_sha256=file_sha256(pool))
+    project = Project.create(tmp_path / "store", pool_path=pool, pool_sha256=sha256_file(pool))
     project.import_prior(read_qrels(SAMPLE / "judgments" / "alice.qrels"), labeller="alice")
     return tmp_path / "store"
 
