@@ -19,6 +19,7 @@ from goldset_tui.agreement.adjudication import AdjudicationWriter, load_adjudica
 from goldset_tui.agreement.consensus import open_pairs
 from goldset_tui.agreement.details import pair_details
 from goldset_tui.agreement.sources import AgreementData
+from goldset_tui.text import visible
 from goldset_tui.ui.safe import literal
 from goldset_tui.ui.widgets.agreement_detail import PairDetailView
 
@@ -139,7 +140,7 @@ class AdjudicateScreen(Screen[None]):
         try:
             self.writer.decide(*pair, grade)  # fsynced before it returns
         except OSError as exc:
-            self.notify(f"not saved: {exc}", severity="error", timeout=10)
+            self.notify(visible(f"not saved: {exc}", keep_newlines=False), severity="error", markup=False, timeout=10)
             return
         self.decisions[pair] = (grade, self.writer.adjudicator)
         self.saved_message = f"saved {pair[0]} / {pair[1]} = {grade}"
@@ -156,7 +157,7 @@ class AdjudicateScreen(Screen[None]):
         try:
             self.writer.decide(*pair, None)
         except OSError as exc:
-            self.notify(f"not saved: {exc}", severity="error", timeout=10)
+            self.notify(visible(f"not saved: {exc}", keep_newlines=False), severity="error", markup=False, timeout=10)
             return
         del self.decisions[pair]
         self.saved_message = "decision withdrawn (saved)"

@@ -13,6 +13,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from goldset_tui.eval.report import missing_pairs
+from goldset_tui.text import visible
 from goldset_tui.ui.safe import literal
 from goldset_tui.ui.widgets.report_bar import restore_cursor
 from goldset_tui.ui.screens.report import ReviewContext
@@ -206,7 +207,8 @@ def start_judging(screen: Screen, pairs: pl.DataFrame | None) -> None:
         return
     result = context.judge(pairs)
     if isinstance(result, str):
-        screen.notify(result, timeout=10)
+        # The message names a user's path: shown as it is, never parsed as markup.
+        screen.notify(visible(result, keep_newlines=False), markup=False, timeout=10)
         return
 
     def apply(report) -> None:

@@ -1,0 +1,77 @@
+"""Notifications that carry a user's path or an OS error show it literally: a ``[bold]`` in a
+folder name is text, not markup (a toast parses markup unless told not to)."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+from pathlib import Path
+
+from textual.widgets._toast import Toast
+
+from goldset_tui.agreement.adjudication import AdjudicationWriter
+from goldset_tui.agreement.consensus import UMA
+from goldset_tui.agreement.example import build_example_store
+from goldset_tui.agreement.sources import from_store
+from goldset_tui.ui.app import GoldsetApp
+from goldset_tui.ui.screens.adjudicate import AdjudicateScreen
+from goldset_tui.ui.screens.report import ReportScreen, ReviewContext
+from goldset_tui.ui.widgets.report_judge import judge_hook
+
+_spec = importlib.util.spec_from_file_location("report_ui_data", Path(__file__).parents[1] / "unit" / "report" / "ui_data.py")
+ui_data = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(ui_data)
+
+HOSTILE = "[bold]runs [@click=app.quit]x"
+
+
+def shown(app) -> list[str]:
+    """Each notification's text as its toast renders it."""
+    return [Toast(n).render().plain for n in app._notifications]
+
+
+def test_pairs_file_notice_shows_its_path_literally(tmp_path) -> None:
+    folder = tmp_path / HOSTILE
+    folder.mkdir()
+    out = folder / "pairs.csv"
+    context = ReviewContext(ui_data.make_report(), judge=judge_hook(None, None, None, None, out))
+    texts: list[str] = []
+
+    async def drive() -> None:
+        app = GoldsetApp(lambda: ReportScreen(context))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("right", "right", "down", "down", "enter", "enter", "J")
+            await pilot.pause()
+            texts.extend(shown(app))
+            assert app.is_running
+
+    asyncio.run(drive())
+    assert any(str(out) in t for t in texts), texts
+
+
+def test_adjudication_save_error_shows_literally(tmp_path, monkeypatch) -> None:
+    store = build_example_store(tmp_path / "demo")
+    bad = str(tmp_path / HOSTILE / "journal.jsonl")
+
+    def refuse(self, *args) -> None:
+        raise OSError(28, "No space left on device", bad)
+
+    monkeypatch.setattr(AdjudicationWriter, "decide", refuse)
+    texts: list[str] = []
+
+    async def drive() -> None:
+        writer = AdjudicationWriter(store, "dee", UMA)
+        try:
+            app = GoldsetApp(lambda: AdjudicateScreen(from_store(store), writer, store=store, rule=UMA))
+            async with app.run_test(size=(100, 30)) as pilot:
+                await pilot.pause()
+                await pilot.press("1")
+                await pilot.pause()
+                texts.extend(shown(app))
+                assert app.is_running
+        finally:
+            writer.close()
+
+    asyncio.run(drive())
+    assert any("not saved" in t and bad in t for t in texts), texts
