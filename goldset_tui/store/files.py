@@ -38,16 +38,8 @@ def fsync_fd(fd: int) -> None:
         _datasync(fd)
 
 
-def fsync_dir(path: Path) -> None:
-    """Make a rename or a new file in ``path`` durable."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def fsync_file(path: Path) -> None:
+def fsync_path(path: Path) -> None:
+    """fsync a file by its path; on a folder, makes a rename or a new file in it durable."""
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -91,12 +83,12 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
     try:
         write(tmp)
         shared_mode(tmp)  # after write(): a writer may replace tmp rather than fill it
-        fsync_file(tmp)
+        fsync_path(tmp)
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-    fsync_dir(path.parent)
+    fsync_path(path.parent)
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:

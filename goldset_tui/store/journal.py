@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from goldset_tui.errors import InputError, StoreLockedError
-from goldset_tui.store.files import fsync_dir, fsync_fd, now_iso
+from goldset_tui.store.files import fsync_fd, fsync_path, now_iso
 
 _TAIL_CHUNK = 1 << 16
 
@@ -139,7 +139,7 @@ class Journal:
             created = not self.path.exists()
             self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)  # the umask decides, as for any file
             if created:
-                fsync_dir(self.path.parent)
+                fsync_path(self.path.parent)
             self._cut_torn_tail()
         except BaseException:
             self.close()

@@ -16,7 +16,7 @@ from pathlib import Path
 import polars as pl
 
 from goldset_tui.errors import InputError
-from goldset_tui.store.files import atomic_write, fsync_dir
+from goldset_tui.store.files import atomic_write, fsync_path
 from goldset_tui.store.frames import COLUMNS, JUDGMENT_SCHEMA, empty_judgments
 
 _PART = re.compile(r"part-(\d{12})-(\d{12})\.parquet")
@@ -114,7 +114,7 @@ def merge_parts(folder: Path, parts: list[tuple[int, int, Path]]) -> None:
     for _, _, path in parts:
         if path != new_path:
             path.unlink(missing_ok=True)
-    fsync_dir(folder)
+    fsync_path(folder)
 
 
 def tidy_parts(folder: Path, *, max_parts: int = 8) -> None:
