@@ -17,6 +17,7 @@ from goldset_tui.errors import InputError
 from goldset_tui.io.tables import check_file, raise_if_not_utf8, read_table
 from goldset_tui.sampling.normalise import TABLE_SUFFIXES, count_distinct, read_log
 from goldset_tui.sampling.rules import Rule, apply_rule, classify_frame
+from goldset_tui.sampling.sample import stratum_counts
 
 WORD = r"\p{L}+"
 LABEL_COLUMNS = ("query", "count", "stratum", "spelling")
@@ -64,10 +65,4 @@ def classify_log(
 
 def stratum_table(labels: pl.DataFrame) -> pl.DataFrame:
     """Per stratum: distinct queries, occurrences, traffic share; by occurrences descending."""
-    total = labels.get_column("count").sum()
-    return (
-        labels.group_by("stratum")
-        .agg(pl.len().alias("distinct"), pl.col("count").sum().alias("occurrences"))
-        .with_columns((pl.col("occurrences") / total).alias("share"))
-        .sort(["occurrences", "stratum"], descending=[True, False])
-    )
+    return stratum_counts(labels).sort(["occurrences", "stratum"], descending=[True, False])
