@@ -21,11 +21,44 @@ from goldset_tui.ui.screens.report import ReviewContext
 UNJUDGED = "?"
 
 
-class FailuresScreen(Screen[None]):
+class _DrillScreen(Screen[None]):
+    """What both drill-down screens share: a title, a table, optional notes under it, and a
+    refill whenever judging changes the report."""
+
+    CSS_PATH = "../screens/report.tcss"
+    CURSOR = "row"
+    NOTES = False
+
+    def __init__(self, context: ReviewContext) -> None:
+        super().__init__()
+        self.context = context
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="drill-title")
+        yield DataTable(id="drill-table", cursor_type=self.CURSOR, zebra_stripes=True)
+        if self.NOTES:
+            yield Static(id="drill-notes")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.refresh_view()
+        self.query_one(DataTable).focus()
+
+    def report_changed(self, _report) -> None:
+        # Back from judging: refilled from the recomputed report (new grades replace the [?] marks).
+        self.refresh_view()
+
+    def refresh_view(self) -> None:
+        raise NotImplementedError
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+
+class FailuresScreen(_DrillScreen):
     """One system's failing queries in one stratum (all strata when ``stratum`` is None), with
     every system's value beside each so the rescued ones stand out."""
 
-    CSS_PATH = "../screens/report.tcss"
     BINDINGS = [
         Binding("enter", "open_query", "top k", id="failures_open", tooltip="Every system's top k for this query"),
         Binding("J", "judge", "judge missing", id="failures_judge", tooltip="Judge every unjudged pair of these queries"),
@@ -34,8 +67,7 @@ class FailuresScreen(Screen[None]):
     ]
 
     def __init__(self, context: ReviewContext, system: str, stratum: str | None) -> None:
-        super().__init__()
-        self.context = context
+        super().__init__(context)
         self.system = system
         self.stratum = stratum
 
@@ -44,18 +76,6 @@ class FailuresScreen(Screen[None]):
         if self.stratum is not None:
             f = f.filter(pl.col("stratum") == self.stratum)
         return f.get_column("query_id").to_list()
-
-    def compose(self) -> ComposeResult:
-        yield Static(id="drill-title")
-        yield DataTable(id="drill-table", cursor_type="row", zebra_stripes=True)
-        yield Footer()
-
-    def on_mount(self) -> None:
-        self.refresh_view()
-        self.query_one(DataTable).focus()
-
-    def report_changed(self, _report) -> None:
-        self.refresh_view()
 
     def refresh_view(self) -> None:
         r = self.context.report
@@ -110,14 +130,12 @@ class FailuresScreen(Screen[None]):
     def action_judge(self) -> None:
         start_judging(self, missing_pairs(self.context.report.topk, self.failing_ids()) if self.context.report.topk is not None else None)
 
-    def action_back(self) -> None:
-        self.app.pop_screen()
 
-
-class TopKScreen(Screen[None]):
+class TopKScreen(_DrillScreen):
     """Every system's top k for one query, each document with its grade; unjudged marked ``?``."""
 
-    CSS_PATH = "../screens/report.tcss"
+    CURSOR = "cell"
+    NOTES = True
     BINDINGS = [
         Binding("J", "judge", "judge missing", id="topk_judge", tooltip="Judge this query's unjudged documents"),
         Binding("escape,backspace", "back", "back", id="topk_back", tooltip="Back to the failing queries"),
@@ -125,23 +143,8 @@ class TopKScreen(Screen[None]):
     ]
 
     def __init__(self, context: ReviewContext, query_id: str) -> None:
-        super().__init__()
-        self.context = context
+        super().__init__(context)
         self.query_id = query_id
-
-    def compose(self) -> ComposeResult:
-        yield Static(id="drill-title")
-        yield DataTable(id="drill-table", cursor_type="cell", zebra_stripes=True)
-        yield Static(id="drill-notes")
-        yield Footer()
-
-    def on_mount(self) -> None:
-        self.refresh_view()
-        self.query_one(DataTable).focus()
-
-    def report_changed(self, _report) -> None:
-        # Back from judging: the grades just given show in place of the [?] marks.
-        self.refresh_view()
 
     def refresh_view(self) -> None:
         r = self.context.report
@@ -179,9 +182,6 @@ class TopKScreen(Screen[None]):
         top = self.context.report.topk
         start_judging(self, missing_pairs(top, [self.query_id]) if top is not None else None)
 
-    def action_back(self) -> None:
-        self.app.pop_screen()
-
 
 def _fit(text: Text, width: int) -> Text:
     text.truncate(width, overflow="ellipsis")
@@ -195,9 +195,9 @@ def _doc_cell(row: dict) -> Text:
     return mark + literal(row["doc_id"], keep_newlines=False)
 
 
-def start_judging(screen: Screen, pairs: pl.DataFrame | None) -> None:
+def start_judging(screen: _DrillScreen, pairs: pl.DataFrame | None) -> None:
     """Open judging on ``pairs`` through the context's judge hook, or say why not."""
-    context: ReviewContext = screen.context  # type: ignore[attr-defined]
+    context = screen.context
     if pairs is None or pairs.height == 0:
         screen.notify("Nothing to judge: every document in these top k lists has a grade.")
         return
