@@ -117,10 +117,8 @@ def prepare(
 
 
 def _assignment(project, pool, labeller: str, overlap: float, team: str | None, seed: int | None) -> list[str]:  # noqa: ANN001
-    try:
-        from goldset_tui.agreement.assignment import assigned_query_ids
-    except ImportError:  # the agreement work is optional
-        raise InputError(None, "--assign needs goldset_tui.agreement.assignment, which is not installed") from None
+    from goldset_tui.agreement.assignment import assigned_query_ids
+
     saved = project.manifest.get("assignment", {})
     if team:
         members = sorted({t.strip() for t in team.split(",") if t.strip()} | {labeller})

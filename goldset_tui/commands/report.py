@@ -84,10 +84,8 @@ def parse_run_spec(spec: str) -> tuple[str, Path]:
 def read_qrels_arg(value: str, labeller: str | None = None) -> pl.DataFrame:
     path = Path(value)
     if path.is_dir():
-        try:
-            from goldset_tui.store.project import Project
-        except ImportError:
-            raise InputError(path, "is a folder, and this build cannot read goldset stores") from None
+        from goldset_tui.store.project import Project
+
         project = Project.open(path)
         qrels = project.qrels(labeller if labeller in project.labellers() else None)
         if qrels.height == 0:
@@ -125,10 +123,8 @@ def load_inputs(args: argparse.Namespace) -> ReportInputs:
 
 def _check_metric(metric: str) -> None:
     # The engine owns measure names; ask it early so a typo is one line, not a late failure.
-    try:
-        from goldset_tui.eval.measures import parse_measure
-    except ImportError:
-        return
+    from goldset_tui.eval.measures import parse_measure
+
     try:
         parse_measure(metric)
     except InputError:
