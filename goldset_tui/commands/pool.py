@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     from goldset_tui.io.pools import read_topics, write_pool
     from goldset_tui.io.tables import table_format
     from goldset_tui.io.trec import read_run
-    from goldset_tui.pooling import build_pool, pool_sizes, top_k
+    from goldset_tui.pooling import build_pool, pool_sizes
 
     if args.depth < 1:
         raise InputError(None, f"--depth must be at least 1, got {args.depth}")
@@ -94,8 +94,9 @@ def run(args: argparse.Namespace) -> int:
         progress(f"reading run {n}/{len(specs)}: {name} ({path})")
         # Keep only each run's top K as it is read, so memory holds one whole run at a time;
         # only the top K are ranked (in trec_eval order) and neither the tag nor a sort is needed.
+        # build_pool takes each run's top K by these ranks.
         top = read_run(path, tag=False, order=False, depth=args.depth)
-        runs[name] = top_k(top.select("query_id", "doc_id", "rank"), args.depth)
+        runs[name] = top.select("query_id", "doc_id", "rank")
     progress("pooling")
     pool = build_pool(runs, args.depth)
     pool, skipped, empty = _restrict_to_topics(pool, topics)
