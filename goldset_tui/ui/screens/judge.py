@@ -257,32 +257,21 @@ class JudgeScreen(Screen[None]):
             return
 
         def save(text: str | None) -> None:
-            if not text or self.session is None:
+            # Escape saves nothing; an empty note clears the old one (and is a no-op without one).
+            if text is None or self.session is None or (text == "" and not self.session.current_note):
                 return
             try:
                 self.session.note(text)
             except Exception as exc:
                 self._not_saved(exc)
                 return
-            self._saved = self._saved_text("note")
+            self._saved = self._saved_text("note" if text else "note cleared")
             self.refresh_view()
-
-        def save_or_clear(text: str | None) -> None:
-            if text is not None and text == "" and self.session is not None and self.session.current_note:
-                try:
-                    self.session.note("")  # an empty note clears the old one
-                except Exception as exc:
-                    self._not_saved(exc)
-                    return
-                self._saved = self._saved_text("note cleared")
-                self.refresh_view()
-                return
-            save(text)
 
         current = self.session.current_note or ""
         self.app.push_screen(
             TextPrompt("Note on this candidate (empty clears it)", placeholder="why, or what to check", value=current),
-            save_or_clear,
+            save,
         )
 
     def action_goto(self) -> None:
