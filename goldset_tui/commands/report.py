@@ -146,6 +146,7 @@ def write_outputs(report, out: Path) -> list[Path]:
     from goldset_tui.eval.report import failing_csv, to_csv, to_json, to_markdown
 
     from goldset_tui.commands.eval import output_folder
+    from goldset_tui.store.files import atomic_write_bytes
 
     out = output_folder(out)
     files = {"report.md": to_markdown(report), "report.json": to_json(report), "report.csv": to_csv(report),
@@ -153,12 +154,9 @@ def write_outputs(report, out: Path) -> list[Path]:
     written = []
     for name, text in files.items():
         path = out / name
-        tmp = path.with_name(f".{name}.tmp")
         try:
-            tmp.write_text(text, encoding="utf-8")
-            tmp.replace(path)  # never a half-written report beside a whole one
+            atomic_write_bytes(path, text.encode("utf-8"))  # never a half-written report beside a whole one
         except OSError as exc:
-            tmp.unlink(missing_ok=True)
             raise InputError(path, f"cannot write: {exc.strerror or exc}") from None
         written.append(path)
     return written
