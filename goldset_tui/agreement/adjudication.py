@@ -8,12 +8,12 @@ null withdraws a decision. The latest record for a pair wins, across adjudicator
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from pathlib import Path
 
 import polars as pl
 
 from goldset_tui.errors import InputError
+from goldset_tui.judging import utc_now
 from goldset_tui.store.journal import Journal, replay_numbered
 
 FOLDER = "adjudication"
@@ -73,7 +73,7 @@ class AdjudicationWriter:
                 "doc_id": doc_id,
                 "grade": grade,
                 "rule": self.rule,
-                "time": datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
+                "time": utc_now(),
             }
         )
 
