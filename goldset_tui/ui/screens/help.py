@@ -15,7 +15,6 @@ from goldset_tui.ui.safe import literal
 def keys_table(screen: Screen) -> Text:
     """The screen's active bindings, with the keys they are mapped to now (after the keymap)."""
     out = Text()
-    seen: set[str] = set()
     rows: dict[str, list[str]] = {}
     descriptions: dict[str, str] = {}
     for key, active in screen.active_bindings.items():
@@ -29,9 +28,6 @@ def keys_table(screen: Screen) -> Text:
             rows[name].append(display)
         descriptions.setdefault(name, binding.tooltip or binding.description)
     for name, keys in rows.items():
-        if name in seen:
-            continue
-        seen.add(name)
         out.append(f"{' '.join(keys):>12}  ", style="bold")
         out.append(descriptions[name])
         out.append(f"  ({name})\n", style="dim")
