@@ -199,12 +199,16 @@ def _warnings(report: Report, strata: pl.DataFrame, traffic: pl.DataFrame | None
 def judged_fraction(qrels: pl.DataFrame, run: pl.DataFrame, k: int, queries: pl.Series) -> float:
     """Share of the run's top-k slots (over ``queries``) whose document has a grade >= 0 in the
     qrels. Negative grades are "pooled but unjudged" (trec_eval) and count as unjudged."""
-    top = run.filter((pl.col("rank") <= k) & pl.col("query_id").is_in(queries.implode()))
-    if top.height == 0:
-        return math.nan
-    judged = qrels.filter(pl.col("grade") >= 0).select("query_id", "doc_id").unique()
-    hit = top.join(judged, on=["query_id", "doc_id"], how="semi").height
-    return hit / top.height
+    return judged_shares(topk_frame(qrels, {"run": run}, k, queries), ["run"])["run"]
+
+
+def judged_shares(topk: pl.DataFrame, systems: list[str]) -> dict[str, float]:
+    """Per system, the share of its rows in ``topk_frame``'s frame that have a grade (nan: none)."""
+    counts = {
+        name: (n, hit)
+        for name, n, hit in topk.group_by("system").agg(pl.len(), pl.col("grade").is_not_null().sum()).iter_rows()
+    }
+    return {name: counts[name][1] / counts[name][0] if name in counts else math.nan for name in systems}
 
 
 def per_query(qrels: pl.DataFrame, run: pl.DataFrame, metric: str, queries: pl.Series, system: str) -> pl.DataFrame:
@@ -258,13 +262,14 @@ def compute_report(
         fused = FUSED_NAME if FUSED_NAME not in runs else f"{FUSED_NAME}_fused"
         all_runs[fused] = rrf(list(runs.values()), depth=depth, order=False)  # evaluation needs no sort
     scores = pl.concat([per_query(qrels, run, metric, queries, name) for name, run in all_runs.items()])
-    judged = {name: judged_fraction(qrels, run, k, queries) for name, run in all_runs.items()}
+    topk = topk_frame(qrels, all_runs, k, queries)  # also gives each run's judged share of its top k
+    judged = judged_shares(topk, list(all_runs))
     paired = paired_comparisons(scores, list(all_runs), seed=seed, samples=samples)
     report = assemble_report(
         scores, strata, metric=metric, k=k, traffic=traffic, systems=names, fused=fused,
         judged=judged, paired=paired, seed=seed, samples=samples, fusion_depth=depth if fused else None,
     )
-    report.topk = topk_frame(qrels, all_runs, k, queries)
+    report.topk = topk
     return report
 
 
