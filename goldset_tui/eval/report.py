@@ -150,10 +150,11 @@ def assemble_report(
     table = stratum_table(scores, strata, binary=binary, confidence=confidence, seed=seed, samples=samples, order=order)
     overall = overall_table(scores, binary=binary, confidence=confidence, seed=seed, samples=samples)
     checks = closure_checks(scores, strata, table, traffic, binary=binary)
+    in_table = set(table.get_column("stratum").to_list())
     report = Report(
         metric=metric, k=k if k is not None else cutoff(metric), n=scores.get_column("query_id").n_unique(),
         binary=binary, systems=systems, fused=fused, table=table, overall=overall, closure=checks,
-        strata=[s for s in order if s in set(table.get_column("stratum").to_list())],
+        strata=[s for s in order if s in in_table],
         scores=scores, failing=failing_queries(scores, strata),
         weighted=weighted_means(table, traffic) if traffic is not None else None,
         overlap=failure_overlap(scores, systems + ([fused] if fused else [])),
