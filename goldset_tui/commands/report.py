@@ -86,14 +86,19 @@ def read_qrels_arg(value: str, labeller: str | None = None) -> pl.DataFrame:
     if path.is_dir():
         from goldset_tui.store.project import Project
 
-        project = Project.open(path)
-        qrels = project.qrels(labeller if labeller in project.labellers() else None)
-        if qrels.height == 0:
-            raise InputError(path, "the store holds no judgments yet")
-        return qrels
+        return store_qrels(Project.open(path), labeller)
     from goldset_tui.io.trec import read_qrels
 
     return read_qrels(path)
+
+
+def store_qrels(project, labeller: str | None) -> pl.DataFrame:  # noqa: ANN001 - a store.Project
+    """``labeller``'s qrels if the store knows that labeller, else the store's only labeller's;
+    a store without judgments is an error."""
+    qrels = project.qrels(labeller if labeller in project.labellers() else None)
+    if qrels.height == 0:
+        raise InputError(project.path, "the store holds no judgments yet")
+    return qrels
 
 
 def load_inputs(args: argparse.Namespace) -> ReportInputs:

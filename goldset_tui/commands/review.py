@@ -14,7 +14,7 @@ from pathlib import Path
 
 import polars as pl
 
-from goldset_tui.commands.report import ReportInputs, add_input_arguments, build, load_inputs
+from goldset_tui.commands.report import ReportInputs, add_input_arguments, build, load_inputs, store_qrels
 from goldset_tui.errors import InputError
 
 NAME = "review"
@@ -79,11 +79,8 @@ def inputs_from_store(args: argparse.Namespace):
         if strata.get_column("stratum").null_count() == strata.height:
             raise InputError(project.pool_path, "the pool has no stratum column: give --strata FILE")
         strata = strata.with_columns(pl.col("stratum").fill_null("(no stratum)"))
-    qrels = project.qrels(args.labeller) if args.labeller in project.labellers() else project.qrels()
-    if qrels.height == 0:
-        raise InputError(project.path, "the store holds no judgments yet")
     inputs = ReportInputs(
-        qrels=qrels, runs=runs, strata=strata, traffic=read_traffic(args.traffic) if args.traffic else None,
+        qrels=store_qrels(project, args.labeller), runs=runs, strata=strata, traffic=read_traffic(args.traffic) if args.traffic else None,
         metric=args.metric, seed=args.seed, samples=args.samples, fuse=not args.no_fusion,
         sampling_manifest=Path(args.sampling_manifest) if args.sampling_manifest else None,
     )
