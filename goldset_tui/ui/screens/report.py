@@ -21,7 +21,7 @@ from textual.widgets import DataTable, Footer, Static
 from goldset_tui.eval.report import Report
 from goldset_tui.eval.strata import SMALL_STRATUM
 from goldset_tui.ui.safe import literal
-from goldset_tui.ui.widgets.report_bar import cell, restore_cursor
+from goldset_tui.ui.widgets.report_bar import SYSTEM_KEY, add_system_columns, cell, refilling
 
 ALL_ROW = "\x00all"  # row key of the overall row: cannot collide with a stratum name from a file
 
@@ -114,31 +114,26 @@ class ReportScreen(Screen[None]):
 
     def _fill_table(self) -> None:
         r = self.report
-        table = self.query_one(DataTable)
-        # Refilled after judging (a worker recomputes): keep the cursor where the reader left it,
-        # or an arrow key pressed meanwhile seems lost when the cursor jumps back to the corner.
-        where = table.cursor_coordinate if table.row_count else None
-        table.clear(columns=True)
         systems = r.all_systems
         width = bar_width(self.app.size.width, len(systems))
-        table.add_column(Text("stratum"), key="stratum")
-        table.add_column(Text("n", justify="right"), key="n")
-        for s in systems:
-            table.add_column(literal(s, keep_newlines=False), key=f"sys:{s}")
-        cells = {(row["stratum"], row["system"]): row for row in r.table.iter_rows(named=True)}
-        for stratum in r.strata:
-            row = [cells.get((stratum, s)) for s in systems]
-            first = next(x for x in row if x)
-            label = literal(stratum, keep_newlines=False)
-            if first["small"]:
-                label.append(" †", style="yellow")
-            values = [cell(x["mean"], x["ci_lo"], x["ci_hi"], width, hits=x["hits"], n=x["n"], small=x["small"])
-                      if x else Text("-") for x in row]
-            table.add_row(label, Text(str(first["n"]), justify="right"), *values, key=stratum)
-        over = {row["system"]: row for row in r.overall.iter_rows(named=True)}
-        values = [cell(over[s]["mean"], over[s]["ci_lo"], over[s]["ci_hi"], width) for s in systems]
-        table.add_row(Text("all", style="bold"), Text(str(r.n), justify="right"), *values, key=ALL_ROW)
-        restore_cursor(table, where)
+        # Refilled after judging (a worker recomputes): the cursor stays where it was.
+        with refilling(self.query_one(DataTable)) as table:
+            table.add_column(Text("stratum"), key="stratum")
+            table.add_column(Text("n", justify="right"), key="n")
+            add_system_columns(table, systems)
+            cells = {(row["stratum"], row["system"]): row for row in r.table.iter_rows(named=True)}
+            for stratum in r.strata:
+                row = [cells.get((stratum, s)) for s in systems]
+                first = next(x for x in row if x)
+                label = literal(stratum, keep_newlines=False)
+                if first["small"]:
+                    label.append(" †", style="yellow")
+                values = [cell(x["mean"], x["ci_lo"], x["ci_hi"], width, hits=x["hits"], n=x["n"], small=x["small"])
+                          if x else Text("-") for x in row]
+                table.add_row(label, Text(str(first["n"]), justify="right"), *values, key=stratum)
+            over = {row["system"]: row for row in r.overall.iter_rows(named=True)}
+            values = [cell(over[s]["mean"], over[s]["ci_lo"], over[s]["ci_hi"], width) for s in systems]
+            table.add_row(Text("all", style="bold"), Text(str(r.n), justify="right"), *values, key=ALL_ROW)
 
     # ----- actions ----------------------------------------------------------------------------
     def on_data_table_cell_selected(self, event: DataTable.CellSelected) -> None:
@@ -156,7 +151,7 @@ class ReportScreen(Screen[None]):
         from goldset_tui.ui.widgets.report_drill import FailuresScreen
 
         systems = self.report.all_systems
-        system = column[4:] if column and column.startswith("sys:") else (systems[0] if systems else None)
+        system = column.removeprefix(SYSTEM_KEY) if column and column.startswith(SYSTEM_KEY) else (systems[0] if systems else None)
         if system is None or row is None:
             return
         stratum = None if row == ALL_ROW else row

@@ -2,17 +2,21 @@
 
 ``0.44 ──━━━━●━━━━──────`` : the heavy stretch is the 95% interval, the dot the mean. Symbols, not
 colour alone, carry the meaning, so it reads the same in 16 colours and in a monochrome capture.
+Also what the report's tables and its drill-down tables share: the refill and the system columns.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+from goldset_tui.ui.safe import literal
+
 if TYPE_CHECKING:
-    from textual.coordinate import Coordinate
     from textual.widgets import DataTable
 
 LIGHT = "─"
@@ -50,8 +54,23 @@ def cell(mean: float, lo: float, hi: float, width: int, *, hits: int | None = No
     return head + interval_bar(mean, lo, hi, width, small=small)
 
 
-def restore_cursor(table: DataTable, where: Coordinate | None) -> None:
-    """Put the cursor back at ``where`` (clamped: a refresh can drop rows) after a refill."""
+@contextmanager
+def refilling(table: DataTable) -> Iterator[DataTable]:
+    """Empty ``table``, columns too, for the caller to fill; then put the cursor back where it was
+    (clamped: a refresh can drop rows). Refilled after judging, the cursor stays where the reader
+    left it, or an arrow key pressed meanwhile seems lost when it jumps back to the corner."""
+    where = table.cursor_coordinate if table.row_count else None
+    table.clear(columns=True)
+    yield table
     if where is not None and table.row_count and table.columns:
         table.move_cursor(row=min(where.row, table.row_count - 1), column=min(where.column, len(table.columns) - 1),
                           animate=False)
+
+
+SYSTEM_KEY = "sys:"
+
+
+def add_system_columns(table: DataTable, systems: list[str]) -> None:
+    """One column per system, headed by its name (literally), keyed ``sys:NAME``."""
+    for s in systems:
+        table.add_column(literal(s, keep_newlines=False), key=f"{SYSTEM_KEY}{s}")

@@ -15,7 +15,7 @@ from textual.widgets import DataTable, Footer, Static
 from goldset_tui.eval.report import missing_pairs
 from goldset_tui.text import visible
 from goldset_tui.ui.safe import literal
-from goldset_tui.ui.widgets.report_bar import restore_cursor
+from goldset_tui.ui.widgets.report_bar import add_system_columns, refilling
 from goldset_tui.ui.screens.report import ReviewContext
 
 UNJUDGED = "?"
@@ -87,32 +87,28 @@ class FailuresScreen(_DrillScreen):
             total = int(n[0]) if n.len() else 0
         title = literal(f"{self.system} · {where}: {len(ids)} failing of {total}", keep_newlines=False)
         self.query_one("#drill-title", Static).update(title)
-        table = self.query_one(DataTable)
-        where = table.cursor_coordinate if table.row_count else None  # kept across a refresh after judging
-        table.clear(columns=True)
-        table.add_column(Text("query"), key="query_id")
         systems = r.all_systems
         # The query text gets what the id and value columns leave, so nothing scrolls sideways.
         text_width = max(12, self.app.size.width - 12 - 8 * len(systems) - 4)
-        if self.context.topics is not None:
-            table.add_column(Text("text"), key="text")
-        for s in systems:
-            table.add_column(literal(s, keep_newlines=False), key=f"sys:{s}")
         values = (
             r.scores.filter(pl.col("query_id").is_in(ids))
             .pivot(on="system", index="query_id", values="value")
         )
         by_id = {row["query_id"]: row for row in values.iter_rows(named=True)}
-        for qid in ids:
-            row = by_id.get(qid, {})
-            cells = [literal(qid, keep_newlines=False)]
+        with refilling(self.query_one(DataTable)) as table:  # the cursor stays across a refresh after judging
+            table.add_column(Text("query"), key="query_id")
             if self.context.topics is not None:
-                cells.append(_fit(literal(self.context.query_text(qid) or "", keep_newlines=False), text_width))
-            for s in systems:
-                v = row.get(s)
-                cells.append(Text("-" if v is None else f"{v:.2f}", style="bold green" if v else "dim"))
-            table.add_row(*cells, key=qid)
-        restore_cursor(table, where)
+                table.add_column(Text("text"), key="text")
+            add_system_columns(table, systems)
+            for qid in ids:
+                row = by_id.get(qid, {})
+                cells = [literal(qid, keep_newlines=False)]
+                if self.context.topics is not None:
+                    cells.append(_fit(literal(self.context.query_text(qid) or "", keep_newlines=False), text_width))
+                for s in systems:
+                    v = row.get(s)
+                    cells.append(Text("-" if v is None else f"{v:.2f}", style="bold green" if v else "dim"))
+                table.add_row(*cells, key=qid)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
@@ -155,23 +151,19 @@ class TopKScreen(_DrillScreen):
         values = dict(r.scores.filter(pl.col("query_id") == self.query_id).select("system", "value").iter_rows())
         title += Text("\n") + literal(" · ".join(f"{s} {values.get(s, 0.0):.2f}" for s in r.all_systems), keep_newlines=False)
         self.query_one("#drill-title", Static).update(title)
-        table = self.query_one(DataTable)
-        where = table.cursor_coordinate if table.row_count else None  # kept across a refresh after judging
-        table.clear(columns=True)
-        table.add_column(Text("rank", justify="right"), key="rank")
-        for s in r.all_systems:
-            table.add_column(literal(s, keep_newlines=False), key=f"sys:{s}")
         top = r.topk.filter(pl.col("query_id") == self.query_id) if r.topk is not None else pl.DataFrame()
         grid = {(row["system"], row["rank"]): row for row in top.iter_rows(named=True)}
         # Each system's column gets an equal share of the width; long doc ids end in an ellipsis.
         width = max(10, (self.app.size.width - 8) // max(1, len(r.all_systems)) - 2)
-        for rank in range(1, r.k + 1):
-            cells = [Text(str(rank), justify="right")]
-            for s in r.all_systems:
-                row = grid.get((s, rank))
-                cells.append(_fit(_doc_cell(row), width) if row else Text(""))
-            table.add_row(*cells, key=str(rank))
-        restore_cursor(table, where)
+        with refilling(self.query_one(DataTable)) as table:  # the cursor stays across a refresh after judging
+            table.add_column(Text("rank", justify="right"), key="rank")
+            add_system_columns(table, r.all_systems)
+            for rank in range(1, r.k + 1):
+                cells = [Text(str(rank), justify="right")]
+                for s in r.all_systems:
+                    row = grid.get((s, rank))
+                    cells.append(_fit(_doc_cell(row), width) if row else Text(""))
+                table.add_row(*cells, key=str(rank))
         missing = missing_pairs(top) if top.height else None
         count = 0 if missing is None else missing.height
         notes = Text(f"[g] grade · {UNJUDGED} unjudged (counted as not relevant) · {count} unjudged document(s)"
