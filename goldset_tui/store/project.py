@@ -338,8 +338,9 @@ class Project:
     def summary(self) -> pl.DataFrame:
         """Per labeller: ``judged`` pairs with a grade in force, ``events`` recorded, ``first`` and
         ``last`` session times from the manifest (for the home screen's progress)."""
-        current = self.judgments().group_by("labeller").agg(pl.len().cast(pl.Int64).alias("judged"))
-        events = self.judgments(history=True).group_by("labeller").agg(pl.len().cast(pl.Int64).alias("events"))
+        history = self.judgments(history=True)  # read once: the grades in force are its latest()
+        current = latest(history).group_by("labeller").agg(pl.len().cast(pl.Int64).alias("judged"))
+        events = history.group_by("labeller").agg(pl.len().cast(pl.Int64).alias("events"))
         entries = self.manifest.get("labellers", {}).values()
         people = pl.DataFrame(
             {
