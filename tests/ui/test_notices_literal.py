@@ -75,3 +75,34 @@ def test_adjudication_save_error_shows_literally(tmp_path, monkeypatch) -> None:
 
     asyncio.run(drive())
     assert any("not saved" in t and bad in t for t in texts), texts
+
+
+def test_adjudication_saved_line_shows_control_characters_as_placeholders(tmp_path, monkeypatch) -> None:
+    import dataclasses
+
+    import polars as pl
+    from textual.widgets import Static
+
+    store = build_example_store(tmp_path / "demo")
+    data = from_store(store)
+    hostile = pl.col("doc_id") + "\x1b[2J"
+    data = dataclasses.replace(data, ratings=data.ratings.with_columns(hostile),
+                               pool=data.pool.with_columns(hostile) if data.pool is not None else None)
+    monkeypatch.setattr(AdjudicationWriter, "decide", lambda self, *args: None)
+    lines: list[str] = []
+
+    async def drive() -> None:
+        writer = AdjudicationWriter(store, "dee", UMA)
+        try:
+            app = GoldsetApp(lambda: AdjudicateScreen(data, writer, store=store, rule=UMA))
+            async with app.run_test(size=(100, 30)) as pilot:
+                await pilot.pause()
+                await pilot.press("1")
+                await pilot.pause()
+                lines.append(app.screen.query_one("#adjudicate-decision", Static).content.plain)
+        finally:
+            writer.close()
+
+    asyncio.run(drive())
+    assert "saved" in lines[0] and "[2J" in lines[0], lines
+    assert "\x1b" not in lines[0], lines

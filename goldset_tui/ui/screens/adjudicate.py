@@ -116,7 +116,7 @@ class AdjudicateScreen(Screen[None]):
             out.append(f"Decision: {grade} {self.data.scale.labels.get(grade, '')} by ", style="bold")
             out.append_text(literal(who, keep_newlines=False))
         if self.saved_message:
-            out.append(f"  {self.saved_message}", style="green")
+            out.append_text(literal(f"  {self.saved_message}", style="green", keep_newlines=False))  # names the pair
         if self.decided_count == len(self.pairs):
             out.append("\n")
             out.append(self.export_hint())

@@ -93,7 +93,7 @@ class SpotCheckScreen(Screen[None]):
         self.query_one("#sc-query", Static).update(parts.query_panel(self.session))
         self.query_one("#sc-choices", Static).update(parts.choices_line(self.session, keys, picks))
         self.query_one("#sc-stats", Static).update(parts.stats_panel(self.session, self.sizes, self.rate, picks))
-        status = Text(f"{self.session.labeller}  ", style="bold")
+        status = literal(f"{self.session.labeller}  ", style="bold", keep_newlines=False)
         status.append_text(self._status)
         self.query_one("#sc-status", Static).update(status)
 
