@@ -42,6 +42,7 @@ def parse_named_path(text: str, option: str) -> tuple[str, Path]:
 
 
 def from_store(store: str | Path, scale: GradeScale | None = None) -> AgreementData:
+    from goldset_tui.store.frames import latest
     from goldset_tui.store.project import Project
 
     path = Path(store)
@@ -49,7 +50,7 @@ def from_store(store: str | Path, scale: GradeScale | None = None) -> AgreementD
         raise InputError(path, "is not a goldset store (no manifest.toml)")
     project = Project.open(path)
     history = project.judgments(history=True)
-    ratings = ratings_from_judgments(project.judgments(), history)
+    ratings = ratings_from_judgments(latest(history), history)  # the grades in force, from the one read
     scale = scale or project.scale
     check_scale(ratings, scale, str(path))
     return AgreementData(ratings, scale, store_pool(project), project, list(project.warnings), history)
