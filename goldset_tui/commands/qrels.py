@@ -131,15 +131,16 @@ def run(args: argparse.Namespace) -> int:
         qrels = consensus(project)
         who = "consensus"
     else:
+        current = project.judgments(args.labeller)
         if args.labeller is None:
-            judged = project.judgments()["labeller"].unique().sort().to_list()
+            judged = current["labeller"].unique().sort().to_list()
             if len(judged) > 1:
                 raise InputError(
                     project.path,
                     f"{len(judged)} labellers have judgments here ({', '.join(map(repr, judged))}): choose one with "
                     "--labeller NAME, or export --consensus",
                 )
-        qrels = project.qrels(args.labeller)
+        qrels = current.select("query_id", "doc_id", "grade")  # what project.qrels gives, sorted once below
         who = args.labeller or "the only labeller"
     qrels = sort_pairs(qrels.select("query_id", "doc_id", pl.col("grade").cast(pl.Int64)))
     if qrels.height == 0:
