@@ -109,9 +109,13 @@ def parse_run_specs(specs: list[str]) -> dict[str, Path]:
 
 
 def read_runs(specs: list[str]) -> dict[str, pl.DataFrame]:
+    return read_run_paths(parse_run_specs(specs))
+
+
+def read_run_paths(paths: dict[str, Path]) -> dict[str, pl.DataFrame]:
     from goldset_tui.io.trec import read_run
 
-    return {name: read_run(path, tag=False, order=False) for name, path in parse_run_specs(specs).items()}
+    return {name: read_run(path, tag=False, order=False) for name, path in paths.items()}
 
 
 def score_runs(qrels: pl.DataFrame, runs: dict[str, pl.DataFrame], measures: list[str], *, compat: bool,
@@ -192,7 +196,7 @@ def run(args: argparse.Namespace) -> int:
     if args.output:
         output_folder(args.output)
     run_paths = parse_run_specs(args.runs)
-    runs = read_runs(args.runs)
+    runs = read_run_paths(run_paths)
     results = score_runs(qrels, runs, measures, compat=args.trec_eval_compat, qrels_path=args.qrels, run_paths=run_paths)
     if args.format == "json":
         print(json.dumps(json_document(results, per_query=args.per_query), indent=2))
