@@ -18,7 +18,7 @@ import polars as pl
 from goldset_tui.closure import ClosureCheck
 from goldset_tui.errors import InputError
 from goldset_tui.eval.intervals import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, DEFAULT_SEED, mean_interval
-from goldset_tui.io.tables import location, read_table, table_format
+from goldset_tui.io.tables import location, location_text, read_table, table_format
 
 # Seed 004: below about 40 queries a stratum's interval is too wide to compare two systems at the
 # gaps these tables show; such rows are read as counts of failures, not as rates.
@@ -71,8 +71,7 @@ def read_traffic(path: str | Path) -> pl.DataFrame:
         i = int(repeat.arg_max())
         name = names[i]
         first = int((names == name).arg_max())
-        where = ", ".join(f"{k} {v}" for k, v in location(fmt, first).items())
-        raise InputError(p, f"stratum {name!r} listed more than once (first on {where})", column="stratum",
+        raise InputError(p, f"stratum {name!r} listed more than once (first on {location_text(fmt, first)})", column="stratum",
                          **location(fmt, i))
     return frame
 

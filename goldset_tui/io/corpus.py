@@ -18,7 +18,7 @@ from pathlib import Path
 import polars as pl
 
 from goldset_tui.errors import InputError
-from goldset_tui.io.tables import check_file, has_glob_chars, location, read_table, table_format
+from goldset_tui.io.tables import check_file, has_glob_chars, location, location_text, read_table, table_format
 
 CORPUS_COLUMNS = ("doc_id", "text", "title")
 
@@ -134,8 +134,7 @@ def _check_repeats(p: Path, df: pl.DataFrame) -> pl.DataFrame:
         doc = repeats.get_column("doc_id")[0]
         first_row = int(df.filter(pl.col("doc_id") == doc).get_column("_row")[0])
         where = location(fmt, int(repeats.get_column("_row")[0]))
-        seen = location(fmt, first_row)
-        seen_text = f"line {seen['line']}" if "line" in seen else f"row {seen['row']}"
+        seen_text = location_text(fmt, first_row)
         raise InputError(
             p,
             f"document id {doc!r} appears more than once (first at {seen_text}; "

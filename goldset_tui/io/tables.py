@@ -89,6 +89,12 @@ def location(fmt: str, row_index: int) -> dict[str, int]:
     return {"row": row_index + 1}
 
 
+def location_text(fmt: str, row_index: int) -> str:
+    """``line N`` or ``row N``: where ``location`` points, for a message ("first at line 3")."""
+    ((kind, number),) = location(fmt, row_index).items()
+    return f"{kind} {number}"
+
+
 def read_table(
     path: str | Path,
     *,

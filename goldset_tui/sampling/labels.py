@@ -11,7 +11,7 @@ from pathlib import Path
 import polars as pl
 
 from goldset_tui.errors import InputError
-from goldset_tui.io.tables import location, read_table, table_format
+from goldset_tui.io.tables import location, location_text, read_table, table_format
 from goldset_tui.sampling.normalise import parse_counts
 
 REQUIRED = ("query", "count", "stratum")
@@ -27,8 +27,7 @@ def read_labels(path: str | Path) -> pl.DataFrame:
         second = int((repeated & ~df.get_column("query").is_first_distinct()).arg_max())
         query = df.get_column("query")[second]
         first = int((df.get_column("query") == query).arg_max())
-        where = location(fmt, first)
-        first_at = f"line {where['line']}" if "line" in where else f"row {where['row']}"
+        first_at = location_text(fmt, first)
         raise InputError(
             p,
             f"query {query!r} appears again (first at {first_at}); every distinct query must be in exactly one stratum",
