@@ -233,7 +233,7 @@ class HomeScreen(Screen[None]):
         try:
             screen = make_screen(prepare(row.pool, labeller, store=row.store))
         except Exception as exc:  # bad pool, store locked: one line, stay here
-            self.notify(str(exc), severity="error", markup=False, timeout=10)
+            self.notify(visible(exc, keep_newlines=False), severity="error", markup=False, timeout=10)
             return
         screen.return_home = True
         judged = replace(row, labeller=labeller)
@@ -264,7 +264,7 @@ class HomeScreen(Screen[None]):
                 return
             screen = AgreementScreen(data, strata=strata_of(data, None), seed=0, replicates=1000)
         except Exception as exc:  # a damaged store or a moved pool: say so, stay here
-            self.notify(str(exc), severity="error", markup=False, timeout=10)
+            self.notify(visible(exc, keep_newlines=False), severity="error", markup=False, timeout=10)
             return
         self.app.push_screen(screen)
 

@@ -21,6 +21,7 @@ from textual.widgets import Footer, Static
 
 from goldset_tui.judging import JudgingSession
 from goldset_tui.model import DEFAULT_GUIDELINES
+from goldset_tui.text import visible
 from goldset_tui.ui.screens.help import HelpScreen, keys_table
 from goldset_tui.ui.safe import literal
 from goldset_tui.ui.screens.prompts import QueryPicker, TextPrompt
@@ -191,8 +192,9 @@ class JudgeScreen(Screen[None]):
         return Text(f"\u2713 saved {message}{when}", style="bold green")
 
     def _not_saved(self, exc: Exception) -> None:
-        self._saved = Text(f"\u2717 NOT SAVED: {exc}", style="bold white on red")
-        self.notify(f"Not saved: {exc}", severity="error", markup=False, timeout=10)
+        reason = visible(exc, keep_newlines=False)  # an OS error can quote a path from the data
+        self._saved = Text(f"\u2717 NOT SAVED: {reason}", style="bold white on red")
+        self.notify(f"Not saved: {reason}", severity="error", markup=False, timeout=10)
         self.refresh_view()
 
     def action_grade(self, grade: int) -> None:

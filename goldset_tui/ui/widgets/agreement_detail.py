@@ -29,7 +29,7 @@ def grades_table(details: PairDetails, labels: dict[int, str] | None = None) -> 
         label = f" {labels[g.grade]}" if labels and g.grade in labels else ""
         table.add_row(
             literal(g.labeller, keep_newlines=False),
-            Text(f"{g.grade}{label}"),
+            literal(f"{g.grade}{label}", keep_newlines=False),  # labels come from the manifest
             Text(seconds_text(g.seconds)),
             literal(g.note or "", keep_newlines=False),
         )
