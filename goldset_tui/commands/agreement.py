@@ -98,15 +98,7 @@ def run(args: argparse.Namespace) -> int:
     repeats = self_consistency_of(data)
     if repeats is not None:
         report["self_consistency"] = repeats
-    if args.run:
-        from goldset_tui.agreement.runs import runs_by_labeller
-
-        report["runs"] = runs_by_labeller(data, args.run, rule=args.rule)
-    if args.format == "json":
-        sys.stdout.write(json.dumps(report, indent=2, allow_nan=False) + "\n")
-    else:
-        sys.stdout.write(to_markdown(report, disagreements(data.ratings)))
-    return 0
+    return emit(args, data, report, lambda r: to_markdown(r, disagreements(data.ratings)))
 
 
 def solo(args: argparse.Namespace, data) -> int:  # noqa: ANN001 - AgreementData
@@ -139,6 +131,11 @@ def solo(args: argparse.Namespace, data) -> int:  # noqa: ANN001 - AgreementData
         "strata": [],
         "self_consistency": repeats,
     }
+    return emit(args, data, report, solo_markdown)
+
+
+def emit(args: argparse.Namespace, data, report: dict, markdown) -> int:  # noqa: ANN001
+    """Add the --run scores to ``report``, then print it as JSON or through ``markdown(report)``."""
     if args.run:
         from goldset_tui.agreement.runs import runs_by_labeller
 
@@ -146,5 +143,5 @@ def solo(args: argparse.Namespace, data) -> int:  # noqa: ANN001 - AgreementData
     if args.format == "json":
         sys.stdout.write(json.dumps(report, indent=2, allow_nan=False) + "\n")
     else:
-        sys.stdout.write(solo_markdown(report))
+        sys.stdout.write(markdown(report))
     return 0
