@@ -11,6 +11,7 @@ readable store: a record sits in the journal, in a part, or in both (never in ne
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import polars as pl
@@ -61,14 +62,20 @@ def _disjoint(parts: list[tuple[int, int, Path]]) -> bool:
     return all(prev_last < first for (_, prev_last, _), (first, _, _) in zip(parts, parts[1:]))
 
 
+READ_ATTEMPTS = 30
+
+
 def read_parts(folder: Path) -> pl.DataFrame:
     """Every compacted record of one labeller, de-duplicated by seq, in seq order."""
-    for _attempt in range(5):
+    for attempt in range(READ_ATTEMPTS):
         parts = list_parts(folder)
         try:
             frames = [_read_part(path) for _, _, path in parts]
         except FileNotFoundError:
-            continue  # a writer merged parts while we listed them: list again
+            # A writer merged parts while we listed them: list again, backing off a little so
+            # that a busy writer on a loaded machine cannot win every race.
+            time.sleep(min(0.002 * (attempt + 1), 0.05))
+            continue
         if not frames:
             return empty_judgments()
         combined = pl.concat(frames)
