@@ -100,11 +100,12 @@ def parse_run_specs(specs: list[str]) -> dict[str, Path]:
         name, sep, path = spec.partition("=")
         if not sep or Path(spec).exists():
             name, path = run_name(Path(spec)), spec
-        if not name.strip() or not path:
+        name = name.strip()  # `a =x` and `a=y` name the same run
+        if not name or not path:
             raise InputError(None, f"run {spec!r}: expected PATH or NAME=PATH")
         if name in out:
             raise InputError(path, f"run name {name!r} given twice; name them with NAME=PATH")
-        out[name.strip()] = Path(path)
+        out[name] = Path(path)
     return out
 
 

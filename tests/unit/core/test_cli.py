@@ -44,3 +44,12 @@ def test_os_error_on_output_is_one_line_exit_2(tmp_path: Path, capsys: pytest.Ca
     # The path the user gave, not the temporary file the write went through.
     assert err.startswith(f"goldset: error: {out_dir}: ")
     assert not list(tmp_path.glob(".tmp-*"))
+
+
+def test_run_names_are_compared_after_trimming_spaces(tmp_path: Path) -> None:
+    from goldset_tui.commands.eval import parse_run_specs
+    from goldset_tui.errors import InputError
+
+    assert parse_run_specs([f"a ={tmp_path / 'x.run'}"]) == {"a": tmp_path / "x.run"}
+    with pytest.raises(InputError, match="given twice"):
+        parse_run_specs([f"a ={tmp_path / 'x.run'}", f"a={tmp_path / 'y.run'}"])
