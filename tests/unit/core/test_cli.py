@@ -51,5 +51,6 @@ def test_run_names_are_compared_after_trimming_spaces(tmp_path: Path) -> None:
     from goldset_tui.errors import InputError
 
     assert parse_run_specs([f"a ={tmp_path / 'x.run'}"]) == {"a": tmp_path / "x.run"}
-    with pytest.raises(InputError, match="given twice"):
-        parse_run_specs([f"a ={tmp_path / 'x.run'}", f"a={tmp_path / 'y.run'}"])
+    for specs in ([f"a ={tmp_path / 'x.run'}", f"a={tmp_path / 'y.run'}"], [f"a={tmp_path / 'y.run'}", f"a ={tmp_path / 'x.run'}"]):
+        with pytest.raises(InputError, match="given twice"):
+            parse_run_specs(specs)
