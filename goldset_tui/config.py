@@ -17,14 +17,13 @@ with the screens' bindings: a silent mistake would leave the labeller pressing a
 from __future__ import annotations
 
 import difflib
-import re
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from goldset_tui import locations
 from goldset_tui.errors import InputError
+from goldset_tui.io.tomlfile import parse_toml
 
 
 @dataclass(frozen=True)
@@ -41,18 +40,11 @@ def load_config(path: Path | None = None) -> Config:
     if not path.exists():
         return Config()
     try:
-        source = path.read_text(encoding="utf-8")
-        data = tomllib.loads(source)
-    except UnicodeDecodeError:
-        raise InputError(path, "config file is not UTF-8") from None
-    except tomllib.TOMLDecodeError as exc:
-        # Python 3.11's tomllib only puts the place in the message: "... (at line 3, column 8)".
-        found = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
-        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
-        where = f" (column {found.group(2)})" if found else ""
-        raise InputError(path, f"not valid TOML: {message}{where}", line=int(found.group(1)) if found else None) from None
+        raw = path.read_bytes()
     except OSError as exc:
         raise InputError(path, f"cannot read config: {exc.strerror or exc}") from None
+    data = parse_toml(path, raw, what="config file")
+    source = raw.decode("utf-8")  # valid: parse_toml checked it
 
     keymap_table = data.get("keymap", {})
     if not isinstance(keymap_table, dict):

@@ -509,19 +509,14 @@ def failing_csv(report: Report) -> str:
 def read_sampling_closure(path) -> list[dict]:
     """The ``closure`` checks of a sampling manifest (TOML): a ``[[closure]]`` array of tables
     ``{name, expected, actual, residual, ok}``, or ``[closure] checks = [...]``."""
-    import tomllib
     from pathlib import Path
 
     from goldset_tui.errors import InputError
     from goldset_tui.io.tables import check_file
+    from goldset_tui.io.tomlfile import parse_toml
 
     p = check_file(path)
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except UnicodeDecodeError:
-        raise InputError(p, "not UTF-8") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(p, f"not valid TOML: {exc}") from None
+    data = parse_toml(p, p.read_bytes())
     closure = data.get("closure")
     if isinstance(closure, dict):
         closure = closure.get("checks")

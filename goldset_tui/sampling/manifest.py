@@ -6,13 +6,13 @@ No timestamp on purpose: the same inputs and seed give the same manifest too. Th
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 import tomli_w
 
 from goldset_tui import __version__
 from goldset_tui.errors import InputError
+from goldset_tui.io.tomlfile import parse_toml
 from goldset_tui.sampling.files import atomic_write_bytes, check_folder, sha256_file
 from goldset_tui.sampling.sample import SampleResult
 
@@ -70,8 +70,7 @@ def write_manifest(manifest: dict, path: str | Path) -> None:
 def read_manifest(path: str | Path) -> dict:
     p = Path(path)
     try:
-        return tomllib.loads(p.read_text(encoding="utf-8"))
+        raw = p.read_bytes()
     except FileNotFoundError:
         raise InputError(p, "no such manifest") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(p, f"not a readable TOML manifest ({exc})") from None
+    return parse_toml(p, raw, what="manifest")

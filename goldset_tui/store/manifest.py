@@ -1,4 +1,4 @@
-"""The store's ``manifest.toml``: read with tomllib, written with tomli-w, atomically.
+"""The store's ``manifest.toml``: read with tomllib (io.tomlfile), written with tomli-w, atomically.
 
 Several processes may update it (two labellers registering at once, the agreement screen saving
 its assignment), so every read-modify-write happens under an exclusive ``flock`` on
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import fcntl
 import os
-import tomllib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import Any
 import tomli_w
 
 from goldset_tui.errors import InputError
+from goldset_tui.io.tomlfile import parse_toml
 from goldset_tui.model import GradeScale
 from goldset_tui.store.files import atomic_write_bytes
 
@@ -70,12 +70,7 @@ def read_manifest(store: Path) -> dict[str, Any]:
         raw = path.read_bytes()
     except FileNotFoundError:
         raise InputError(store, f"not a goldset store (no {MANIFEST})") from None
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise InputError(path, "manifest is not UTF-8") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(path, f"manifest is not valid TOML: {exc}") from None
+    data = parse_toml(path, raw, what="manifest")
     check_manifest(data, path)
     return data
 
