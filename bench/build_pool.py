@@ -80,7 +80,7 @@ def generate(directory: Path, queries: int, docs: int, seed: int = 11) -> tuple[
     universe = docs * 3 // 2
     latent = rng.normal(size=(queries, universe))
     qids = np.repeat(np.arange(queries), docs)
-    for noise, path in zip((0.6, 0.7, 0.9, 0.5), runs):
+    for noise, path in zip((0.6, 0.7, 0.9, 0.5), runs, strict=True):
         scores = np.round(latent + noise * rng.normal(size=latent.shape), 2)
         top = np.argpartition(-scores, docs - 1, axis=1)[:, :docs]
         chosen = np.take_along_axis(scores, top, axis=1)
@@ -94,32 +94,46 @@ def generate(directory: Path, queries: int, docs: int, seed: int = 11) -> tuple[
             pl.lit(path.name.split("_")[0]).alias("tag"),
         )
         frame.write_csv(path, separator=" ", include_header=False)
-    topics.write_text("".join(f"q{q}\tquery number {q}\n" for q in range(queries)), encoding="utf-8")
+    topics.write_text(
+        "".join(f"q{q}\tquery number {q}\n" for q in range(queries)), encoding="utf-8"
+    )
     return runs, topics
 
 
 def measure(child: str, payload: list | dict, repeat: int) -> dict:
     runs = []
     for _ in range(repeat):
-        out = subprocess.run([sys.executable, "-c", child, json.dumps(payload)], capture_output=True, text=True, cwd=ROOT)
+        out = subprocess.run(
+            [sys.executable, "-c", child, json.dumps(payload)],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
         if out.returncode:
             raise SystemExit(out.stderr)
         runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
-    return {"seconds": statistics.median(r["seconds"] for r in runs), "peak_mb": statistics.median(r["peak_kb"] for r in runs) / 1024}
+    return {
+        "seconds": statistics.median(r["seconds"] for r in runs),
+        "peak_mb": statistics.median(r["peak_kb"] for r in runs) / 1024,
+    }
 
 
 def same_pool(ours: Path, peer: Path) -> bool:
     import polars as pl
 
     def key(path: Path) -> set:
-        frame = pl.read_csv(path, infer_schema=False).select("query_id", "doc_id", "systems", "ranks")
+        frame = pl.read_csv(path, infer_schema=False).select(
+            "query_id", "doc_id", "systems", "ranks"
+        )
         return set(frame.rows())
 
     return key(ours) == key(peer)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--queries", type=int, default=7_000)
     parser.add_argument("--docs", type=int, default=1_000)
     parser.add_argument("--depth", type=int, nargs="+", default=[20, 100])
@@ -137,7 +151,9 @@ def main() -> None:
     runs, topics = generate(args.dir, args.queries, args.docs)
     lines = args.queries * args.docs
     size = sum(p.stat().st_size for p in runs) / 2**20
-    print(f"{len(runs)} runs x {args.queries:,} queries x {args.docs:,} documents = {len(runs) * lines:,} lines ({size:,.0f} MB)")
+    print(
+        f"{len(runs)} runs x {args.queries:,} queries x {args.docs:,} documents = {len(runs) * lines:,} lines ({size:,.0f} MB)"
+    )
     print(f"median of {args.repeat} runs, each in a fresh process; peak = ru_maxrss")
     header = f"{'depth':>5} {'tool':<24} {'seconds':>8} {'x goldset':>9} {'peak MB':>8} {'pool rows':>10}"
     print(header)
@@ -145,15 +161,36 @@ def main() -> None:
     for depth in args.depth:
         ours_out = args.dir / f"pool_goldset_{depth}.csv"
         peer_out = args.dir / f"pool_python_{depth}.csv"
-        argv = ["pool", *[a for name, p in zip(SYSTEMS, runs) for a in ("--run", f"{name}={p}")],
-                "--depth", str(depth), "--topics", str(topics), "-o", str(ours_out)]
+        argv = [
+            "pool",
+            *[a for name, p in zip(SYSTEMS, runs, strict=True) for a in ("--run", f"{name}={p}")],
+            "--depth",
+            str(depth),
+            "--topics",
+            str(topics),
+            "-o",
+            str(ours_out),
+        ]
         ours = measure(GOLDSET_CHILD, argv, args.repeat)
-        peer = measure(PYTHON_CHILD, [[[n, str(p)] for n, p in zip(SYSTEMS, runs)], depth, str(topics), str(peer_out)], args.repeat)
+        peer = measure(
+            PYTHON_CHILD,
+            [
+                [[n, str(p)] for n, p in zip(SYSTEMS, runs, strict=True)],
+                depth,
+                str(topics),
+                str(peer_out),
+            ],
+            args.repeat,
+        )
         if not same_pool(ours_out, peer_out):
-            raise SystemExit(f"depth {depth}: goldset and the plain-Python peer disagree on the pool")
+            raise SystemExit(
+                f"depth {depth}: goldset and the plain-Python peer disagree on the pool"
+            )
         rows = sum(1 for _ in ours_out.open()) - 1
         for name, m in (("goldset pool", ours), ("plain Python (dicts)", peer)):
-            print(f"{depth:>5} {name:<24} {m['seconds']:>8.2f} {m['seconds'] / ours['seconds']:>9.2f} {m['peak_mb']:>8.0f} {rows:>10,}")
+            print(
+                f"{depth:>5} {name:<24} {m['seconds']:>8.2f} {m['seconds'] / ours['seconds']:>9.2f} {m['peak_mb']:>8.0f} {rows:>10,}"
+            )
 
 
 if __name__ == "__main__":

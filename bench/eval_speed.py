@@ -89,26 +89,40 @@ def generate(folder: Path, queries: int, docs: int, seed: int = 0) -> tuple[Path
     doc = (np.tile(np.arange(docs), queries) * 7919 + qid * 104729) % 5_000_000
     score = np.tile(np.arange(docs, 0, -1), queries) + rng.random(n) * 0.5
     run = pl.DataFrame({"q": qid, "d": doc, "s": score}).select(
-        pl.col("q").cast(pl.String).alias("query_id"), pl.lit("Q0").alias("q0"),
-        pl.format("D{}", pl.col("d")).alias("doc_id"), pl.int_range(1, pl.len() + 1).over("q").alias("rank"),
-        pl.col("s").round(6).alias("score"), pl.lit("bench").alias("tag"),
+        pl.col("q").cast(pl.String).alias("query_id"),
+        pl.lit("Q0").alias("q0"),
+        pl.format("D{}", pl.col("d")).alias("doc_id"),
+        pl.int_range(1, pl.len() + 1).over("q").alias("rank"),
+        pl.col("s").round(6).alias("score"),
+        pl.lit("bench").alias("tag"),
     )
     # Shuffle lines so that nobody benefits from a pre-sorted file.
     run = run.sample(fraction=1.0, shuffle=True, seed=seed)
     run_path = folder / "run.txt"
     run.write_csv(run_path, separator=" ", include_header=False)
     judged = run.sample(n=min(n, queries * 50), seed=seed + 1).select("query_id", "doc_id")
-    unretrieved = pl.DataFrame({"q": np.repeat(np.arange(queries), 10), "d": rng.integers(5_000_000, 6_000_000, queries * 10)}).select(
-        pl.col("q").cast(pl.String).alias("query_id"), pl.format("D{}", pl.col("d")).alias("doc_id"))
+    unretrieved = pl.DataFrame(
+        {
+            "q": np.repeat(np.arange(queries), 10),
+            "d": rng.integers(5_000_000, 6_000_000, queries * 10),
+        }
+    ).select(
+        pl.col("q").cast(pl.String).alias("query_id"), pl.format("D{}", pl.col("d")).alias("doc_id")
+    )
     qrels = pl.concat([judged, unretrieved]).unique(["query_id", "doc_id"], maintain_order=True)
     grades = rng.choice([0, 0, 0, 1, 1, 2, 3], size=qrels.height)
     qrels = qrels.with_columns(pl.Series("grade", grades))
     # At least one relevant document per query: the first judged one gets grade 2.
     qrels = qrels.with_columns(
-        pl.when(pl.int_range(pl.len()).over("query_id") == 0).then(2).otherwise(pl.col("grade")).alias("grade")
+        pl.when(pl.int_range(pl.len()).over("query_id") == 0)
+        .then(2)
+        .otherwise(pl.col("grade"))
+        .alias("grade")
     )
     qrels_path = folder / "qrels.txt"
-    qrels.select("query_id", pl.lit("0"), "doc_id", "grade").write_csv(qrels_path, separator=" ", include_header=False)
+    qrels.select("query_id", pl.lit("0"), "doc_id", "grade").write_csv(
+        qrels_path, separator=" ", include_header=False
+    )
     return qrels_path, run_path
 
 
@@ -130,7 +144,9 @@ def run_tool(name: str, qrels: Path, run: Path) -> tuple[float, float, dict]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--queries", type=int, default=7000)
     parser.add_argument("--docs", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=3)
@@ -142,8 +158,10 @@ def main() -> int:
         folder = Path(args.keep or tmp)
         folder.mkdir(parents=True, exist_ok=True)
         qrels, run = generate(folder, args.queries, args.docs)
-        print(f"{args.queries} queries x {args.docs} docs: run {run.stat().st_size / 1e6:.0f} MB, "
-              f"qrels {qrels.stat().st_size / 1e6:.1f} MB; median of {args.repeat}, each tool a whole process")
+        print(
+            f"{args.queries} queries x {args.docs} docs: run {run.stat().st_size / 1e6:.0f} MB, "
+            f"qrels {qrels.stat().st_size / 1e6:.1f} MB; median of {args.repeat}, each tool a whole process"
+        )
         results = {}
         for name in tools:
             times, cpus, last = [], [], None
@@ -152,23 +170,32 @@ def main() -> int:
                 times.append(elapsed)
                 cpus.append(cpu)
             results[name] = (statistics.median(times), statistics.median(cpus), last)
-            print(f"  {name}: wall {', '.join(f'{t:.1f}' for t in times)} s; "
-                  f"cpu {', '.join(f'{t:.1f}' for t in cpus)} s", file=sys.stderr)
+            print(
+                f"  {name}: wall {', '.join(f'{t:.1f}' for t in times)} s; "
+                f"cpu {', '.join(f'{t:.1f}' for t in cpus)} s",
+                file=sys.stderr,
+            )
     reference = results.get("pytrec_eval", next(iter(results.values())))[2]["means"]
-    print(f"\n{'tool':<12} {'wall s':>7} {'cpu s':>6} {'peak MB':>8} {'wall/goldset':>12} {'cpu/goldset':>11}"
-          f"  means ({', '.join(MEASURES)})  equal")
+    print(
+        f"\n{'tool':<12} {'wall s':>7} {'cpu s':>6} {'peak MB':>8} {'wall/goldset':>12} {'cpu/goldset':>11}"
+        f"  means ({', '.join(MEASURES)})  equal"
+    )
     base = results.get("goldset")
     for name, (seconds, cpu, out) in results.items():
-        equal = all(abs(a - b) <= 1e-4 for a, b in zip(out["means"], reference))
+        equal = all(abs(a - b) <= 1e-4 for a, b in zip(out["means"], reference, strict=True))
         ratio = f"{seconds / base[0]:.1f}x" if base else "-"
         cpu_ratio = f"{cpu / base[1]:.1f}x" if base else "-"
         means = " ".join(f"{v:.4f}" for v in out["means"])
-        print(f"{name:<12} {seconds:>7.2f} {cpu:>6.2f} {out['maxrss_mb']:>8.0f} {ratio:>12} {cpu_ratio:>11}"
-              f"  {means}  {'yes' if equal else 'NO'}")
+        print(
+            f"{name:<12} {seconds:>7.2f} {cpu:>6.2f} {out['maxrss_mb']:>8.0f} {ratio:>12} {cpu_ratio:>11}"
+            f"  {means}  {'yes' if equal else 'NO'}"
+        )
     peers = [(t, c) for n, (t, c, _) in results.items() if n != "goldset"]
     if peers and base:
-        print(f"\ngoldset vs the fastest peer: {min(t for t, _ in peers) / base[0]:.1f}x (wall), "
-              f"{min(c for _, c in peers) / base[1]:.1f}x (cpu)")
+        print(
+            f"\ngoldset vs the fastest peer: {min(t for t, _ in peers) / base[0]:.1f}x (wall), "
+            f"{min(c for _, c in peers) / base[1]:.1f}x (cpu)"
+        )
     return 0
 
 

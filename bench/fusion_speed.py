@@ -91,26 +91,44 @@ def generate(folder: Path, runs: int, queries: int, docs: int, seed: int = 5) ->
         scores = latent + (0.5 + 0.1 * i) * rng.normal(size=latent.shape)  # continuous: no ties
         top = np.argpartition(-scores, docs - 1, axis=1)[:, :docs]
         chosen = np.take_along_axis(scores, top, axis=1).ravel()
-        frame = pl.DataFrame({"q": qids, "d": (np.arange(queries)[:, None] * universe + top).ravel(), "s": chosen})
+        frame = pl.DataFrame(
+            {"q": qids, "d": (np.arange(queries)[:, None] * universe + top).ravel(), "s": chosen}
+        )
         frame = frame.select(
-            pl.format("q{}", "q").alias("qid"), pl.lit("Q0").alias("q0"), pl.format("d{}", "d").alias("doc"),
+            pl.format("q{}", "q").alias("qid"),
+            pl.lit("Q0").alias("q0"),
+            pl.format("d{}", "d").alias("doc"),
             pl.col("s").rank("ordinal", descending=True).over("q").cast(pl.Int64).alias("rank"),
-            pl.col("s").alias("score"), pl.lit(f"sys{i}").alias("tag"),
+            pl.col("s").alias("score"),
+            pl.lit(f"sys{i}").alias("tag"),
         ).sample(fraction=1.0, shuffle=True, seed=seed + i)  # no tool benefits from sorted lines
         frame.write_csv(path, separator=" ", include_header=False)
     return paths
 
 
 def measure(tool: str, paths: list[Path], out: Path, repeat: int, order: bool) -> dict:
-    script = f"PATHS = {[str(p) for p in paths]!r}\nOUT = {str(out)!r}\nORDER = {order!r}\n" + CHILDREN[tool] + FOOTER
+    script = (
+        f"PATHS = {[str(p) for p in paths]!r}\nOUT = {str(out)!r}\nORDER = {order!r}\n"
+        + CHILDREN[tool]
+        + FOOTER
+    )
     results = []
     for _ in range(repeat):
-        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT)
+        done = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT
+        )
         if done.returncode:
             raise SystemExit(f"{tool} failed:\n{done.stderr[-2000:]}")
         results.append(json.loads(done.stdout.strip().splitlines()[-1]))
-    median = {key: statistics.median(r[key] for r in results) for key in ("read", "fuse", "fuse_cpu", "peak_mb")}
-    median["compile"] = statistics.median(r["compile"] for r in results) if results[0]["compile"] is not None else None
+    median = {
+        key: statistics.median(r[key] for r in results)
+        for key in ("read", "fuse", "fuse_cpu", "peak_mb")
+    }
+    median["compile"] = (
+        statistics.median(r["compile"] for r in results)
+        if results[0]["compile"] is not None
+        else None
+    )
     fuses = ", ".join(f"{r['fuse']:.2f}" for r in results)
     print(f"  {tool} x{len(paths)}: fuse {fuses} s", file=sys.stderr)
     return median
@@ -123,14 +141,22 @@ def agreement(ours: Path, theirs: Path) -> tuple[int, int, int]:
     a = pl.read_parquet(ours).sort("query_id", "rank")
     b = pl.read_parquet(theirs).sort("query_id", "rank")
     queries = a.get_column("query_id").n_unique()
-    lists = a.group_by("query_id").agg("doc_id", "score").join(
-        b.group_by("query_id").agg("doc_id", "score"), on="query_id", how="full", suffix="_ranx"
+    lists = (
+        a.group_by("query_id")
+        .agg("doc_id", "score")
+        .join(
+            b.group_by("query_id").agg("doc_id", "score"), on="query_id", how="full", suffix="_ranx"
+        )
     )
     same = tie_only = 0
     for _, docs, scores, _, docs_r, scores_r in lists.iter_rows():
         if docs == docs_r:
             same += 1
-        elif docs_r and len(docs) == len(docs_r) and all(abs(x - y) <= 1e-12 for x, y in zip(scores, scores_r)):
+        elif (
+            docs_r
+            and len(docs) == len(docs_r)
+            and all(abs(x - y) <= 1e-12 for x, y in zip(scores, scores_r, strict=True))
+        ):
             # Same scores position by position: the lists differ only inside groups of equal
             # scores, and those groups hold the same documents unless the 10th place is tied.
             tie_only += 1
@@ -138,28 +164,49 @@ def agreement(ours: Path, theirs: Path) -> tuple[int, int, int]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--queries", type=int, default=7000)
     parser.add_argument("--docs", type=int, default=1000)
     parser.add_argument("--runs", type=int, nargs="+", default=[2, 4])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--tools", default="goldset,ranx")
-    parser.add_argument("--sorted", action="store_true", help="goldset sorts the fused run by query then rank (the default of rrf())")
-    parser.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()) / "goldset-bench-fusion")
+    parser.add_argument(
+        "--sorted",
+        action="store_true",
+        help="goldset sorts the fused run by query then rank (the default of rrf())",
+    )
+    parser.add_argument(
+        "--dir", type=Path, default=Path(tempfile.gettempdir()) / "goldset-bench-fusion"
+    )
     args = parser.parse_args()
     args.dir.mkdir(parents=True, exist_ok=True)
     # Generate in another process so the children do not inherit this one's peak memory.
-    subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); "
-                    f"from fusion_speed import generate; from pathlib import Path; "
-                    f"generate(Path({str(args.dir)!r}), {max(args.runs)}, {args.queries}, {args.docs})"], check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); "
+            f"from fusion_speed import generate; from pathlib import Path; "
+            f"generate(Path({str(args.dir)!r}), {max(args.runs)}, {args.queries}, {args.docs})",
+        ],
+        check=True,
+    )
     paths = generate(args.dir, max(args.runs), args.queries, args.docs)
     tools = args.tools.split(",")
-    print(f"RRF (k = 60) of runs of {args.queries:,} queries x {args.docs:,} documents; median of {args.repeat} "
-          f"fresh processes; goldset rrf(order={args.sorted})")
-    print(f"{'runs':>4} {'tool':<8} {'read s':>7} {'fuse s':>7} {'fuse CPU s':>10} {'fuse / goldset':>14} {'peak MB':>8}  top 10s agree")
+    print(
+        f"RRF (k = 60) of runs of {args.queries:,} queries x {args.docs:,} documents; median of {args.repeat} "
+        f"fresh processes; goldset rrf(order={args.sorted})"
+    )
+    print(
+        f"{'runs':>4} {'tool':<8} {'read s':>7} {'fuse s':>7} {'fuse CPU s':>10} {'fuse / goldset':>14} {'peak MB':>8}  top 10s agree"
+    )
     for n in args.runs:
         outs = {tool: args.dir / f"top10_{tool}_{n}.parquet" for tool in tools}
-        results = {tool: measure(tool, paths[:n], outs[tool], args.repeat, args.sorted) for tool in tools}
+        results = {
+            tool: measure(tool, paths[:n], outs[tool], args.repeat, args.sorted) for tool in tools
+        }
         base = results.get("goldset")
         for tool, r in results.items():
             agree = ""
@@ -167,9 +214,13 @@ def main() -> int:
                 queries, same, tie_only = agreement(outs["goldset"], outs[tool])
                 agree = f"{same:,} of {queries:,} queries identical, {tie_only:,} differ only in the order of equal scores"
             ratio = f"{r['fuse'] / base['fuse']:.1f}x" if base else "-"
-            print(f"{n:>4} {tool:<8} {r['read']:>7.2f} {r['fuse']:>7.2f} {r['fuse_cpu']:>10.2f} {ratio:>14} {r['peak_mb']:>8,.0f}  {agree}")
+            print(
+                f"{n:>4} {tool:<8} {r['read']:>7.2f} {r['fuse']:>7.2f} {r['fuse_cpu']:>10.2f} {ratio:>14} {r['peak_mb']:>8,.0f}  {agree}"
+            )
             if r["compile"] is not None:
-                print(f"{'':>4} {'':<8} numba compilation before the first fuse: {r['compile']:.2f} s (every new process)")
+                print(
+                    f"{'':>4} {'':<8} numba compilation before the first fuse: {r['compile']:.2f} s (every new process)"
+                )
     return 0
 
 

@@ -83,7 +83,9 @@ class TimedWriter:
         return self.writer.close()
 
 
-async def drive(session: JudgingSession, timed: TimedWriter, presses: int) -> tuple[list[float], list[float]]:
+async def drive(
+    session: JudgingSession, timed: TimedWriter, presses: int
+) -> tuple[list[float], list[float]]:
     from goldset_tui.ui.app import GoldsetApp
     from goldset_tui.ui.screens.judge import JudgeScreen
 
@@ -149,7 +151,9 @@ async def harness_floor(presses: int) -> list[float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--queries", type=int, default=25_000)
     parser.add_argument("--per-query", type=int, default=40)
     parser.add_argument("--presses", type=int, default=2_000)
@@ -175,7 +179,13 @@ def main() -> None:
 
         timed = TimedWriter(project.writer("alice"))
         t = time.perf_counter()
-        session = JudgingSession(pool.frame, "alice", writer=timed, judged=project.judgments("alice"), scale=project.scale)
+        session = JudgingSession(
+            pool.frame,
+            "alice",
+            writer=timed,
+            judged=project.judgments("alice"),
+            scale=project.scale,
+        )
         index_s = time.perf_counter() - t
 
         to_save, to_screen, in_app = asyncio.run(drive(session, timed, args.presses))
@@ -183,8 +193,12 @@ def main() -> None:
         saved = project.qrels("alice").height
 
     rows = pool.frame.height
-    print(f"pool: {rows:,} rows ({args.queries:,} queries x {args.per_query}), {args.presses:,} grade keypresses, terminal 80x24")
-    print(f"read + validate pool (load_pool): {load_s:.2f} s    index for judging (JudgingSession): {index_s:.2f} s")
+    print(
+        f"pool: {rows:,} rows ({args.queries:,} queries x {args.per_query}), {args.presses:,} grade keypresses, terminal 80x24"
+    )
+    print(
+        f"read + validate pool (load_pool): {load_s:.2f} s    index for judging (JudgingSession): {index_s:.2f} s"
+    )
     print()
     print(f"{'measure':<44}{'median ms':>11}{'p99 ms':>10}")
     for name, values in [

@@ -51,13 +51,16 @@ def generate(directory: Path, queries: int, candidates: int, seed: int = 7) -> d
     rng = np.random.default_rng(seed)
     n = queries * candidates
     words = np.array(
-        ["".join(rng.choice(list("abcdefghijklmnopqrstuvwxyz"), size=k)) for k in rng.integers(2, 11, size=5000)]
+        [
+            "".join(rng.choice(list("abcdefghijklmnopqrstuvwxyz"), size=k))
+            for k in rng.integers(2, 11, size=5000)
+        ]
     )
     # One long run of words; each text is a slice of it at a random offset (distinct texts).
     buffer = " ".join(words[rng.integers(0, len(words), size=2_000_000)])
     lengths = rng.integers(300, 801, size=n)
     offsets = rng.integers(0, len(buffer) - 801, size=n)
-    texts = [buffer[o : o + k] for o, k in zip(offsets.tolist(), lengths.tolist())]
+    texts = [buffer[o : o + k] for o, k in zip(offsets.tolist(), lengths.tolist(), strict=True)]
     qidx = np.repeat(np.arange(queries), candidates)
     systems_pool = ["bm25", "bm25_synonyms", "dense_e5", "hybrid_rrf"]
     n_sys = rng.integers(1, 5, size=n)
@@ -68,19 +71,24 @@ def generate(directory: Path, queries: int, candidates: int, seed: int = 7) -> d
             "doc_id": [f"doc/{d:08d}" for d in rng.integers(0, 50_000_000, size=n).tolist()],
             "text": texts,
             "title": [f"Title {i % 9973}" for i in range(n)],
-            "stratum": [("howto", "navigational", "error", "entity_attr", "migration", "tail")[q % 6] for q in qidx.tolist()],
+            "stratum": [
+                ("howto", "navigational", "error", "entity_attr", "migration", "tail")[q % 6]
+                for q in qidx.tolist()
+            ],
             "systems": [systems_pool[:k] for k in n_sys.tolist()],
             "ranks": [list(range(1, k + 1)) for k in n_sys.tolist()],
         }
     )
     # doc ids drawn at random may repeat within a query: make them unique per query.
     frame = frame.with_columns(
-        (pl.col("doc_id") + "-" + pl.int_range(pl.len()).over("query_id").cast(pl.Utf8)).alias("doc_id")
+        (pl.col("doc_id") + "-" + pl.int_range(pl.len()).over("query_id").cast(pl.Utf8)).alias(
+            "doc_id"
+        )
     )
     frame.write_parquet(paths["parquet"])
-    frame.with_columns(pl.col("systems").list.join(";"), pl.col("ranks").cast(pl.List(pl.Utf8)).list.join(";")).write_csv(
-        paths["csv"]
-    )
+    frame.with_columns(
+        pl.col("systems").list.join(";"), pl.col("ranks").cast(pl.List(pl.Utf8)).list.join(";")
+    ).write_csv(paths["csv"])
     return paths
 
 
@@ -88,7 +96,11 @@ def measure(method: str, path: Path, repeat: int) -> dict:
     runs = []
     for _ in range(repeat):
         out = subprocess.run(
-            [sys.executable, "-c", CHILD, method, str(path)], capture_output=True, text=True, cwd=ROOT, check=True
+            [sys.executable, "-c", CHILD, method, str(path)],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            check=True,
         )
         runs.append(json.loads(out.stdout))
     return {
@@ -100,7 +112,9 @@ def measure(method: str, path: Path, repeat: int) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--queries", type=int, default=25_000)
     parser.add_argument("--candidates", type=int, default=40)
     parser.add_argument("--repeat", type=int, default=3)
@@ -115,11 +129,17 @@ def main() -> None:
     # forks, so this process must stay small for the children's ru_maxrss to be their own.
     subprocess.run([sys.executable, __file__, "--generate-only", *sys.argv[1:]], check=True)
     paths = generate(args.dir, args.queries, args.candidates)  # already there: just the paths
-    print(f"pool: {args.queries:,} queries x {args.candidates} candidates = {args.queries * args.candidates:,} rows")
+    print(
+        f"pool: {args.queries:,} queries x {args.candidates} candidates = {args.queries * args.candidates:,} rows"
+    )
     for fmt, path in paths.items():
         print(f"  {fmt}: {path} ({path.stat().st_size / 2**20:,.0f} MB)")
-    print(f"median of {args.repeat} runs, each in a fresh process; peak = ru_maxrss, base = after importing polars")
-    header = f"{'file':<8} {'method':<28} {'seconds':>8} {'x floor':>8} {'peak MB':>8} {'base MB':>8}"
+    print(
+        f"median of {args.repeat} runs, each in a fresh process; peak = ru_maxrss, base = after importing polars"
+    )
+    header = (
+        f"{'file':<8} {'method':<28} {'seconds':>8} {'x floor':>8} {'peak MB':>8} {'base MB':>8}"
+    )
     print(header)
     print("-" * len(header))
     for fmt, path in paths.items():
@@ -129,7 +149,9 @@ def main() -> None:
         assert ours["rows"] == floor["rows"]
         for name, m in ((floor_name, floor), ("goldset load_pool", ours)):
             ratio = m["seconds"] / floor["seconds"]
-            print(f"{fmt:<8} {name:<28} {m['seconds']:>8.2f} {ratio:>8.2f} {m['peak_mb']:>8.0f} {m['base_mb']:>8.0f}")
+            print(
+                f"{fmt:<8} {name:<28} {m['seconds']:>8.2f} {ratio:>8.2f} {m['peak_mb']:>8.0f} {m['base_mb']:>8.0f}"
+            )
 
 
 if __name__ == "__main__":

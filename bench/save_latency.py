@@ -54,7 +54,9 @@ def summary(samples: list[float]) -> tuple[float, float, float]:
     return statistics.median(ordered) * 1e3, p99 * 1e3, ordered[-1] * 1e3
 
 
-def goldset_run(folder: Path, preload: int, saves: int) -> dict[str, float | tuple[float, float, float]]:
+def goldset_run(
+    folder: Path, preload: int, saves: int
+) -> dict[str, float | tuple[float, float, float]]:
     pool = folder / "pool.jsonl"
     pool.write_text("{}\n")
     project = Project.create(folder / "store", pool_path=pool, pool_sha256="bench")
@@ -66,7 +68,15 @@ def goldset_run(folder: Path, preload: int, saves: int) -> dict[str, float | tup
     opened = time.perf_counter() - start
     samples = []
     for k in range(saves):
-        j = Judgment("bench", f"new-{k // 40}", f"new-doc-{k}", k % 4, "2026-01-01T00:00:00.000Z", seconds=9.0, position=k % 40)
+        j = Judgment(
+            "bench",
+            f"new-{k // 40}",
+            f"new-doc-{k}",
+            k % 4,
+            "2026-01-01T00:00:00.000Z",
+            seconds=9.0,
+            position=k % 40,
+        )
         t0 = time.perf_counter()
         writer.record(j)
         samples.append(time.perf_counter() - t0)
@@ -82,10 +92,18 @@ def goldset_run(folder: Path, preload: int, saves: int) -> dict[str, float | tup
     read = time.perf_counter() - start
     assert current.height == preload + saves, current.height
     worst_compacting = max(compacting, default=float("nan"))
-    return {"save": summary(samples), "open": opened, "close": closed, "read": read, "compacting": worst_compacting}
+    return {
+        "save": summary(samples),
+        "open": opened,
+        "close": closed,
+        "read": read,
+        "compacting": worst_compacting,
+    }
 
 
-def sqlite_run(folder: Path, preload: int, saves: int) -> dict[str, float | tuple[float, float, float]]:
+def sqlite_run(
+    folder: Path, preload: int, saves: int
+) -> dict[str, float | tuple[float, float, float]]:
     db = sqlite3.connect(folder / "peer.sqlite", isolation_level=None)
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=FULL")
@@ -94,9 +112,23 @@ def sqlite_run(folder: Path, preload: int, saves: int) -> dict[str, float | tupl
         " seconds REAL, position INTEGER, note TEXT, kind TEXT, PRIMARY KEY (labeller, query_id, doc_id, seq))"
     )
     if preload:
-        rows = preload_frame(preload, "bench").with_row_index("seq").select(
-            "labeller", "query_id", "doc_id", "seq", "grade", "time", "seconds", "position", "note", "kind"
-        ).iter_rows()
+        rows = (
+            preload_frame(preload, "bench")
+            .with_row_index("seq")
+            .select(
+                "labeller",
+                "query_id",
+                "doc_id",
+                "seq",
+                "grade",
+                "time",
+                "seconds",
+                "position",
+                "note",
+                "kind",
+            )
+            .iter_rows()
+        )
         db.execute("BEGIN")
         db.executemany("INSERT INTO j VALUES (?,?,?,?,?,?,?,?,?,?)", rows)
         db.execute("COMMIT")
@@ -105,7 +137,18 @@ def sqlite_run(folder: Path, preload: int, saves: int) -> dict[str, float | tupl
         t0 = time.perf_counter()
         db.execute(
             "INSERT INTO j VALUES (?,?,?,?,?,?,?,?,?,?)",
-            ("bench", f"new-{k // 40}", f"new-doc-{k}", preload + k, k % 4, "2026-01-01T00:00:00.000Z", 9.0, k % 40, None, "judge"),
+            (
+                "bench",
+                f"new-{k // 40}",
+                f"new-doc-{k}",
+                preload + k,
+                k % 4,
+                "2026-01-01T00:00:00.000Z",
+                9.0,
+                k % 40,
+                None,
+                "judge",
+            ),
         )
         samples.append(time.perf_counter() - t0)
     db.close()
@@ -113,10 +156,21 @@ def sqlite_run(folder: Path, preload: int, saves: int) -> dict[str, float | tupl
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--saves", type=int, default=2000, help="judgments saved one by one per run")
-    parser.add_argument("--preload", type=int, default=1_000_000, help="judgments already in the big store")
-    parser.add_argument("--dir", type=Path, default=None, help="where to make the stores (a folder on the disk to test)")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--saves", type=int, default=2000, help="judgments saved one by one per run"
+    )
+    parser.add_argument(
+        "--preload", type=int, default=1_000_000, help="judgments already in the big store"
+    )
+    parser.add_argument(
+        "--dir",
+        type=Path,
+        default=None,
+        help="where to make the stores (a folder on the disk to test)",
+    )
     parser.add_argument("--no-peer", action="store_true", help="skip the SQLite peer")
     args = parser.parse_args()
 
@@ -140,7 +194,9 @@ def main() -> None:
             results[(name, preload)] = median
             print(f"{name:<34} {preload:>18,} {median:>8.3f} {p99:>8.3f} {worst:>8.1f}", flush=True)
             if "open" in result:
-                extras.append((preload, result["compacting"], result["open"], result["read"], result["close"]))
+                extras.append(
+                    (preload, result["compacting"], result["open"], result["read"], result["close"])
+                )
     print()
     name = "goldset (journal + fdatasync)"
     ratio = results[(name, args.preload)] / results[(name, 0)]
@@ -151,7 +207,9 @@ def main() -> None:
         f"{'read latest s':>14} {'close s':>8}"
     )
     for preload, compacting, opened, read, closed in extras:
-        print(f"{preload:<28,} {compacting * 1e3:>16.1f} {opened:>14.3f} {read:>14.3f} {closed:>8.3f}")
+        print(
+            f"{preload:<28,} {compacting * 1e3:>16.1f} {opened:>14.3f} {read:>14.3f} {closed:>8.3f}"
+        )
 
 
 if __name__ == "__main__":

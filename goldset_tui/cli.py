@@ -31,10 +31,21 @@ with exit status 2.
 # The order of `goldset --help`: the path a golden set takes, from the log to the decision.
 # A command not listed here still works; it is listed after these.
 HELP_ORDER = (
-    "demo", "judge", "check", "pool", "qrels",
-    "classify", "sample", "spotcheck",
-    "eval", "compare", "fuse", "report", "review",
-    "agreement", "adjudicate",
+    "demo",
+    "judge",
+    "check",
+    "pool",
+    "qrels",
+    "classify",
+    "sample",
+    "spotcheck",
+    "eval",
+    "compare",
+    "fuse",
+    "report",
+    "review",
+    "agreement",
+    "adjudicate",
 )
 
 
@@ -48,6 +59,7 @@ def command_modules() -> list[ModuleType]:
         module = importlib.import_module(f"{pkg.__name__}.{info.name}")
         if hasattr(module, "NAME") and hasattr(module, "run"):
             modules.append(module)
+
     def position(module: ModuleType) -> tuple[int, str]:
         name = module.NAME
         return (HELP_ORDER.index(name) if name in HELP_ORDER else len(HELP_ORDER), name)

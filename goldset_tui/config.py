@@ -48,13 +48,17 @@ def load_config(path: Path | None = None) -> Config:
 
     keymap_table = data.get("keymap", {})
     if not isinstance(keymap_table, dict):
-        raise InputError(path, "[keymap] must be a table of binding id = \"keys\"", column="keymap")
+        raise InputError(path, '[keymap] must be a table of binding id = "keys"', column="keymap")
     keymap: dict[str, str] = {}
     for binding_id, keys in _flat(keymap_table).items():
         if isinstance(keys, list) and all(isinstance(k, str) for k in keys):
             keys = ",".join(keys)
         if not isinstance(keys, str) or not keys.strip():
-            raise InputError(path, f"keymap.{binding_id} must be a string of keys like \"j,down\"", column=f"keymap.{binding_id}")
+            raise InputError(
+                path,
+                f'keymap.{binding_id} must be a string of keys like "j,down"',
+                column=f"keymap.{binding_id}",
+            )
         keymap[str(binding_id)] = keys.replace(" ", "")
 
     ui = data.get("ui", {})
@@ -91,7 +95,9 @@ def _keymap_lines(source: str, keymap: Mapping[str, str]) -> dict[str, int]:
     return lines
 
 
-def check_keymap(config: Config, screens: Mapping[str, Mapping[str, Sequence[str]]], known_ids: set[str]) -> None:
+def check_keymap(
+    config: Config, screens: Mapping[str, Mapping[str, Sequence[str]]], known_ids: set[str]
+) -> None:
     """Raise InputError for a keymap id no binding has, or a key two bindings of one screen share.
 
     ``screens`` maps a screen's name to its bindings (binding id, or a description for the fixed
@@ -103,12 +109,18 @@ def check_keymap(config: Config, screens: Mapping[str, Mapping[str, Sequence[str
     path = config.path
 
     def fail(binding_id: str, message: str) -> InputError:
-        return InputError(path, message, line=config.keymap_lines.get(binding_id), column=f"keymap.{binding_id}")
+        return InputError(
+            path, message, line=config.keymap_lines.get(binding_id), column=f"keymap.{binding_id}"
+        )
 
     for binding_id in config.keymap:
         if binding_id not in known_ids:
             close = difflib.get_close_matches(binding_id, sorted(known_ids), n=3)
-            hint = f" (did you mean {', '.join(close)}?)" if close else " (the ids are listed in docs/judging.md)"
+            hint = (
+                f" (did you mean {', '.join(close)}?)"
+                if close
+                else " (the ids are listed in docs/judging.md)"
+            )
             raise fail(binding_id, f"no screen has a binding with id {binding_id!r}{hint}")
 
     for screen, bindings in screens.items():
@@ -122,5 +134,11 @@ def check_keymap(config: Config, screens: Mapping[str, Mapping[str, Sequence[str
             if len(names) > 1 and remapped:
                 mine = remapped[0]
                 other = next(n for n in names if n != mine)
-                fix = f"remap {other} too, or choose another key" if other in known_ids else "choose another key"
-                raise fail(mine, f"key {key!r} is already the key of {other} on the {screen}: {fix}")
+                fix = (
+                    f"remap {other} too, or choose another key"
+                    if other in known_ids
+                    else "choose another key"
+                )
+                raise fail(
+                    mine, f"key {key!r} is already the key of {other} on the {screen}: {fix}"
+                )

@@ -20,7 +20,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Protocol
 
 import polars as pl
@@ -49,7 +49,7 @@ class Writer(Protocol):
 
 
 def utc_now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 def blind_seed(labeller: str, query_id: str) -> int:
@@ -110,7 +110,7 @@ class _Pace:
         ts = list(self.times)
         if len(ts) < PACE_MIN_JUDGMENTS:
             return None
-        busy = sum(min(b - a, PACE_MAX_GAP_SECONDS) for a, b in zip(ts, ts[1:]))
+        busy = sum(min(b - a, PACE_MAX_GAP_SECONDS) for a, b in zip(ts, ts[1:], strict=False))
         # A burst of keys (or a script) says nothing about the pace: wait for some real time.
         return (len(ts) - 1) / busy * 60.0 if busy >= PACE_MIN_SECONDS else None
 
@@ -165,18 +165,31 @@ class JudgingSession:
     # ----- indexing (vectorised, once) ------------------------------------------------------
     def _index_pool(self, frame: pl.DataFrame, query_ids: Sequence[str] | None) -> None:
         cols = set(frame.columns)
-        keep = [c for c in ("query_id", "query", "doc_id", "text", "title", "stratum", "systems", "ranks") if c in cols]
+        keep = [
+            c
+            for c in ("query_id", "query", "doc_id", "text", "title", "stratum", "systems", "ranks")
+            if c in cols
+        ]
         f = frame.select(keep).with_row_index("_row")
         per_query = f.group_by("query_id", maintain_order=True).agg(
             pl.len().alias("n"),
             pl.col("query").first(),
-            (pl.col("stratum").first() if "stratum" in cols else pl.lit(None, pl.String)).alias("stratum"),
+            (pl.col("stratum").first() if "stratum" in cols else pl.lit(None, pl.String)).alias(
+                "stratum"
+            ),
         )
         if query_ids is not None:
             wanted = pl.DataFrame({"query_id": list(query_ids)}, schema={"query_id": pl.String})
-            per_query = wanted.with_row_index("_order").join(per_query, on="query_id", how="inner").sort("_order").drop("_order")
+            per_query = (
+                wanted.with_row_index("_order")
+                .join(per_query, on="query_id", how="inner")
+                .sort("_order")
+                .drop("_order")
+            )
         per_query = per_query.with_row_index("_q")
-        f = f.join(per_query.select("query_id", "_q"), on="query_id", how="inner").sort("_q", "_row")
+        f = f.join(per_query.select("query_id", "_q"), on="query_id", how="inner").sort(
+            "_q", "_row"
+        )
         starts = per_query["n"].cum_sum() - per_query["n"]
         self._pool = f.drop("_row", "_q")
         self.query_ids: list[str] = per_query["query_id"].to_list()
@@ -191,7 +204,9 @@ class JudgingSession:
         self.judged_count = 0
         self._finished = 0
         if judged is None or judged.is_empty():
-            self._judged = pl.DataFrame(schema={"query_id": pl.String, "doc_id": pl.String, "grade": pl.Int64})
+            self._judged = pl.DataFrame(
+                schema={"query_id": pl.String, "doc_id": pl.String, "grade": pl.Int64}
+            )
             self._jstarts: dict[str, tuple[int, int]] = {}
             return
         keys = self._pool.select("query_id", "doc_id")
@@ -206,12 +221,17 @@ class JudgingSession:
         starts = counts["len"].cum_sum() - counts["len"]
         self._judged = j
         self._jstarts = {
-            q: (s, n) for q, s, n in zip(counts["query_id"].to_list(), starts.to_list(), counts["len"].to_list())
+            q: (s, n)
+            for q, s, n in zip(
+                counts["query_id"].to_list(), starts.to_list(), counts["len"].to_list(), strict=True
+            )
         }
         for q, (_, n) in self._jstarts.items():
             self._done_counts[self._qindex[q]] = n
         self.judged_count = sum(self._done_counts)
-        self._finished = sum(1 for d, n in zip(self._done_counts, self._sizes) if d >= n)
+        self._finished = sum(
+            1 for d, n in zip(self._done_counts, self._sizes, strict=True) if d >= n
+        )
 
     # ----- per-query views ------------------------------------------------------------------
     def _view(self, qi: int) -> _QueryView:
@@ -222,7 +242,7 @@ class JudgingSession:
             order = blind_order(self.labeller, qid, [r["doc_id"] for r in rows])
             s, n = self._jstarts.get(qid, (0, 0))
             part = self._judged.slice(s, n)
-            grades = dict(zip(part["doc_id"].to_list(), part["grade"].to_list()))
+            grades = dict(zip(part["doc_id"].to_list(), part["grade"].to_list(), strict=True))
             view = _QueryView(rows=[rows[i] for i in order], grades=grades)
             self._evict()
             self._views[qid] = view
@@ -442,8 +462,14 @@ class JudgingSession:
         t = self._clock()
         query_id, doc_id = self.repeating
         judgment = Judgment(
-            self.labeller, query_id, doc_id, grade, self._now(),
-            seconds=round(t - self._shown_since, 3), position=self.pos, kind="repeat",
+            self.labeller,
+            query_id,
+            doc_id,
+            grade,
+            self._now(),
+            seconds=round(t - self._shown_since, 3),
+            position=self.pos,
+            kind="repeat",
         )
         if self.writer is not None:
             self.writer.record(judgment)
@@ -505,7 +531,9 @@ class JudgingSession:
         pos = next(i for i, r in enumerate(view.rows) if r["doc_id"] == doc_id)
         moved = qi != self.qi
         self._land(qi, pos)
-        judgment = Judgment(self.labeller, query_id, doc_id, restored, self._now(), position=pos, kind="undo")
+        judgment = Judgment(
+            self.labeller, query_id, doc_id, restored, self._now(), position=pos, kind="undo"
+        )
         return Step(judgment, moved_query=moved)
 
     def _undo_repeat(self, query_id: str, doc_id: str) -> Step:
@@ -519,7 +547,9 @@ class JudgingSession:
         pos = self._position_of(qi, doc_id)
         moved = qi != self.qi
         self._land(qi, pos)
-        judgment = Judgment(self.labeller, query_id, doc_id, None, self._now(), position=pos, kind="undo")
+        judgment = Judgment(
+            self.labeller, query_id, doc_id, None, self._now(), position=pos, kind="undo"
+        )
         return Step(judgment, moved_query=moved)
 
     @property
@@ -571,4 +601,4 @@ class JudgingSession:
             # An exact id first: typing "q5" should not bury q5 under q50..q59.
             q = q.sort(pl.col("query_id").str.to_lowercase() != needle, maintain_order=True)
         q = q.head(limit)
-        return list(zip(q["query_id"].to_list(), q["query"].to_list()))
+        return list(zip(q["query_id"].to_list(), q["query"].to_list(), strict=True))

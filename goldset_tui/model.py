@@ -60,10 +60,12 @@ class GradeScale:
         return list(range(self.min, self.max + 1))
 
     def __contains__(self, grade: object) -> bool:
-        return isinstance(grade, int) and not isinstance(grade, bool) and self.min <= grade <= self.max
+        return (
+            isinstance(grade, int) and not isinstance(grade, bool) and self.min <= grade <= self.max
+        )
 
     @classmethod
-    def from_range(cls, lo: int, hi: int) -> "GradeScale":
+    def from_range(cls, lo: int, hi: int) -> GradeScale:
         labels = {g: DEFAULT_GRADE_LABELS.get(g, str(g)) for g in range(lo, hi + 1)}
         return cls(labels)
 
@@ -72,7 +74,7 @@ class GradeScale:
         return {str(g): label for g, label in sorted(self.labels.items())}
 
     @classmethod
-    def from_toml(cls, table: dict[str, str]) -> "GradeScale":
+    def from_toml(cls, table: dict[str, str]) -> GradeScale:
         return cls({int(g): str(label) for g, label in table.items()})
 
 

@@ -58,7 +58,10 @@ def similar_pairs(sets: Sequence[set[int]], threshold: float = THRESHOLD) -> lis
         },
         schema={"doc": pl.Int32, "h": pl.UInt32},
     )
-    sizes = pl.DataFrame({"doc": list(range(len(sets))), "n": [len(s) for s in sets]}, schema={"doc": pl.Int32, "n": pl.Int64})
+    sizes = pl.DataFrame(
+        {"doc": list(range(len(sets))), "n": [len(s) for s in sets]},
+        schema={"doc": pl.Int32, "n": pl.Int64},
+    )
     pairs = (
         rows.join(rows, on="h", suffix="_b")
         .filter(pl.col("doc") < pl.col("doc_b"))
@@ -69,7 +72,7 @@ def similar_pairs(sets: Sequence[set[int]], threshold: float = THRESHOLD) -> lis
         .filter(pl.col("both") >= threshold * (pl.col("n") + pl.col("n_b") - pl.col("both")))
         .sort("doc", "doc_b")
     )
-    return list(zip(pairs["doc"].to_list(), pairs["doc_b"].to_list()))
+    return list(zip(pairs["doc"].to_list(), pairs["doc_b"].to_list(), strict=True))
 
 
 def groups(texts: Sequence[str | None], threshold: float = THRESHOLD) -> list[int]:

@@ -16,7 +16,12 @@ from collections.abc import Mapping
 
 import polars as pl
 
-POOL_COLUMNS = {"query_id": pl.Utf8, "doc_id": pl.Utf8, "systems": pl.List(pl.Utf8), "ranks": pl.List(pl.Int64)}
+POOL_COLUMNS = {
+    "query_id": pl.Utf8,
+    "doc_id": pl.Utf8,
+    "systems": pl.List(pl.Utf8),
+    "ranks": pl.List(pl.Int64),
+}
 
 
 def top_k(run: pl.DataFrame, depth: int) -> pl.DataFrame:
@@ -26,16 +31,22 @@ def top_k(run: pl.DataFrame, depth: int) -> pl.DataFrame:
     when there is no score)."""
     if depth < 1:
         raise ValueError(f"depth must be at least 1, got {depth}")
-    frame = run.select(pl.col("query_id").cast(pl.Utf8), pl.col("doc_id").cast(pl.Utf8), *_rank_source(run))
+    frame = run.select(
+        pl.col("query_id").cast(pl.Utf8), pl.col("doc_id").cast(pl.Utf8), *_rank_source(run)
+    )
     if "score" in frame.columns:
         # Cheap pre-filter: anything whose score is beaten by `depth` others cannot make the top k
         # (ties at the boundary survive it); only the survivors pay for the full ordering.
         frame = (
             frame.filter(pl.col("score").rank("min", descending=True).over("query_id") <= depth)
             .sort(["query_id", "score", "doc_id"], descending=[False, True, True])
-            .with_columns(pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("query_id").alias("rank"))
+            .with_columns(
+                pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("query_id").alias("rank")
+            )
         )
-    return frame.filter(pl.col("rank") <= depth).select("query_id", "doc_id", pl.col("rank").cast(pl.Int64))
+    return frame.filter(pl.col("rank") <= depth).select(
+        "query_id", "doc_id", pl.col("rank").cast(pl.Int64)
+    )
 
 
 def _rank_source(run: pl.DataFrame) -> list[pl.Expr]:
@@ -62,21 +73,34 @@ def build_pool(runs: Mapping[str, pl.DataFrame], depth: int) -> pl.DataFrame:
         dup = part.filter(pl.struct("query_id", "doc_id").is_duplicated())
         if dup.height:
             first = dup.row(0, named=True)
-            raise ValueError(f"run {name!r} lists document {first['doc_id']!r} twice for query {first['query_id']!r}")
-        parts.append(part.with_columns(pl.lit(name).alias("system"), pl.lit(order, dtype=pl.Int32).alias("_order")))
+            raise ValueError(
+                f"run {name!r} lists document {first['doc_id']!r} twice for query {first['query_id']!r}"
+            )
+        parts.append(
+            part.with_columns(
+                pl.lit(name).alias("system"), pl.lit(order, dtype=pl.Int32).alias("_order")
+            )
+        )
     stacked = pl.concat(parts).sort(["query_id", "_order"])
     return (
         stacked.group_by("query_id", "doc_id", maintain_order=True)
         .agg(pl.col("system").alias("systems"), pl.col("rank").alias("ranks"))
         .sort(
-            [pl.col("query_id"), pl.col("ranks").list.min(), pl.col("systems").list.len(), pl.col("doc_id")],
+            [
+                pl.col("query_id"),
+                pl.col("ranks").list.min(),
+                pl.col("systems").list.len(),
+                pl.col("doc_id"),
+            ],
             descending=[False, False, True, False],
         )
         .select(list(POOL_COLUMNS))
     )
 
 
-def pool_sizes(pool: pl.DataFrame, depth: int | None = None, systems: int | None = None) -> pl.DataFrame:
+def pool_sizes(
+    pool: pl.DataFrame, depth: int | None = None, systems: int | None = None
+) -> pl.DataFrame:
     """Per query: ``candidates`` (pool size), ``contributed`` (sum over systems of how many
     documents each put in the pool: the size if they agreed about nothing), ``nominal``
     (depth x systems, when both are known) and ``discount`` (1 - candidates / contributed: the

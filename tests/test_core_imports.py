@@ -37,7 +37,9 @@ def core_modules() -> list[str]:
 
 
 def test_core_modules_never_import_textual() -> None:
-    out = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=120
+    )
     assert out.returncode == 0, out.stderr
     assert "BAD []" in out.stdout, out.stdout
     assert len(core_modules()) >= 5  # the walk found the core, not an empty package

@@ -17,7 +17,13 @@ from goldset_tui.judging import utc_now
 from goldset_tui.store.journal import Journal, replay_numbered
 
 FOLDER = "adjudication"
-SCHEMA = {"adjudicator": pl.Utf8, "query_id": pl.Utf8, "doc_id": pl.Utf8, "grade": pl.Int64, "time": pl.Utf8}
+SCHEMA = {
+    "adjudicator": pl.Utf8,
+    "query_id": pl.Utf8,
+    "doc_id": pl.Utf8,
+    "grade": pl.Int64,
+    "time": pl.Utf8,
+}
 
 
 def journal_path(store: Path, adjudicator: str) -> Path:
@@ -80,7 +86,7 @@ class AdjudicationWriter:
     def close(self) -> None:
         self._journal.close()
 
-    def __enter__(self) -> "AdjudicationWriter":
+    def __enter__(self) -> AdjudicationWriter:
         return self
 
     def __exit__(self, *exc: object) -> None:

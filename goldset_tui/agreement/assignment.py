@@ -27,7 +27,9 @@ def overlap_query_ids(query_ids: list[str], overlap: float, seed: int) -> set[st
     return set(unique[:count])
 
 
-def assigned_query_ids(query_ids: list[str], labeller: str, labellers: list[str], overlap: float, seed: int) -> list[str]:
+def assigned_query_ids(
+    query_ids: list[str], labeller: str, labellers: list[str], overlap: float, seed: int
+) -> list[str]:
     """The queries ``labeller`` should judge, in the order of ``query_ids``.
 
     The overlap share goes to everyone; each remaining query goes to one labeller, dealt round-robin
@@ -37,7 +39,9 @@ def assigned_query_ids(query_ids: list[str], labeller: str, labellers: list[str]
     if labeller not in team:
         raise ValueError(f"labeller {labeller!r} is not one of {', '.join(team) or 'no labellers'}")
     shared = overlap_query_ids(query_ids, overlap, seed)
-    rest = sorted((q for q in set(query_ids) if q not in shared), key=lambda q: query_rank_key(seed, q))
+    rest = sorted(
+        (q for q in set(query_ids) if q not in shared), key=lambda q: query_rank_key(seed, q)
+    )
     me = team.index(labeller)
     mine = shared | {q for i, q in enumerate(rest) if i % len(team) == me}
     seen: set[str] = set()

@@ -31,11 +31,13 @@ def unit_profiles(ratings: pl.DataFrame) -> tuple[pl.Series, dict[int, Coinciden
         profile=pl.struct("value", "count").rank("dense").cast(pl.Int64) - 1
     )
     contributions: dict[int, Coincidence] = {}
-    for values, cnts, profile in per_unit.unique("profile").select("value", "count", "profile").iter_rows():
+    for values, cnts, profile in (
+        per_unit.unique("profile").select("value", "count", "profile").iter_rows()
+    ):
         m = sum(cnts)
         o: Coincidence = {}
-        for c, nc in zip(values, cnts):
-            for k, nk in zip(values, cnts):
+        for c, nc in zip(values, cnts, strict=True):
+            for k, nk in zip(values, cnts, strict=True):
                 v = (nc * nk - (nc if c == k else 0)) / (m - 1)
                 if v:
                     o[c, k] = v
@@ -68,13 +70,19 @@ def bootstrap_alpha(
     chunk_index = 0
     while done < replicates:
         reps = min(per_chunk, replicates - done)
-        drawn = profiles.sample(n=reps * n_units, with_replacement=True, seed=seed * 100_003 + chunk_index)
+        drawn = profiles.sample(
+            n=reps * n_units, with_replacement=True, seed=seed * 100_003 + chunk_index
+        )
         # Count (replicate, profile) pairs by sorting one integer code and run-length encoding it:
         # far cheaper than a hash group-by on millions of rows.
-        code = (pl.int_range(drawn.len(), dtype=pl.Int64, eager=True) // n_units) * n_profiles + drawn
+        code = (
+            pl.int_range(drawn.len(), dtype=pl.Int64, eager=True) // n_units
+        ) * n_profiles + drawn
         runs = code.sort().rle().struct.unnest()
         per_rep: dict[int, Coincidence] = {}
-        for value, weight in zip(runs.get_column("value").to_list(), runs.get_column("len").to_list()):
+        for value, weight in zip(
+            runs.get_column("value").to_list(), runs.get_column("len").to_list(), strict=True
+        ):
             o = per_rep.setdefault(value // n_profiles, {})
             for key, v in contributions[value % n_profiles].items():
                 o[key] = o.get(key, 0.0) + weight * v

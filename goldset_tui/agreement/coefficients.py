@@ -153,7 +153,9 @@ def pairable_counts(ratings: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def delta_squared(level: str, grades: Sequence[int], marginals: dict[int, float]) -> dict[tuple[int, int], float]:
+def delta_squared(
+    level: str, grades: Sequence[int], marginals: dict[int, float]
+) -> dict[tuple[int, int], float]:
     """The difference function for each pair of values (Krippendorff 2011, sec. E).
 
     nominal: 0 if equal, else 1; interval: (c - k)^2; ordinal: (sum_{g=c..k} n_g - (n_c + n_k)/2)^2,
@@ -180,7 +182,9 @@ def delta_squared(level: str, grades: Sequence[int], marginals: dict[int, float]
     return out
 
 
-def alpha_from_coincidences(o: Coincidence, level: str, grades: Sequence[int] | None = None) -> float | None:
+def alpha_from_coincidences(
+    o: Coincidence, level: str, grades: Sequence[int] | None = None
+) -> float | None:
     """alpha = 1 - (n - 1) * sum o_ck d_ck / sum n_c n_k d_ck  (Krippendorff 2011, eq. for D_o/D_e).
 
     ``None`` when fewer than two pairable values exist or when expected disagreement is zero
@@ -202,7 +206,9 @@ def alpha_from_coincidences(o: Coincidence, level: str, grades: Sequence[int] | 
     return 1.0 - (n - 1) * observed / expected
 
 
-def krippendorff_alpha(ratings: pl.DataFrame, level: str = "ordinal", grades: Sequence[int] | None = None) -> float | None:
+def krippendorff_alpha(
+    ratings: pl.DataFrame, level: str = "ordinal", grades: Sequence[int] | None = None
+) -> float | None:
     """Krippendorff's alpha over a long frame of ``unit`` and ``value`` (missing = absent row)."""
     return alpha_from_coincidences(coincidences(ratings), level, grades)
 

@@ -82,7 +82,10 @@ def decide(ratings: pl.DataFrame, adjudications: pl.DataFrame, rule: str = UMA) 
     """
     summary = unit_summary(ratings)
     adj = adjudications.select(
-        "query_id", "doc_id", pl.col("grade").alias("adj_grade"), pl.col("adjudicator").alias("adj_by")
+        "query_id",
+        "doc_id",
+        pl.col("grade").alias("adj_grade"),
+        pl.col("adjudicator").alias("adj_by"),
     )
     s = summary.join(adj, on=["query_id", "doc_id"], how="left").with_columns(
         open=needs_adjudication(summary, rule)
@@ -92,28 +95,40 @@ def decide(ratings: pl.DataFrame, adjudications: pl.DataFrame, rule: str = UMA) 
     adjudicated = pl.col("open") & pl.col("adj_grade").is_not_null()
     if rule == UMA:
         how = (
-            pl.when(single).then(pl.lit("single"))
-            .when(unanimous).then(pl.lit("unanimous"))
-            .when(~pl.col("open")).then(pl.lit("majority"))
-            .when(adjudicated).then(pl.lit("adjudicator"))
+            pl.when(single)
+            .then(pl.lit("single"))
+            .when(unanimous)
+            .then(pl.lit("unanimous"))
+            .when(~pl.col("open"))
+            .then(pl.lit("majority"))
+            .when(adjudicated)
+            .then(pl.lit("adjudicator"))
             .otherwise(pl.lit("pending"))
         )
         grade = (
-            pl.when(~pl.col("open")).then(pl.col("top_grade"))
-            .when(adjudicated).then(pl.col("adj_grade"))
+            pl.when(~pl.col("open"))
+            .then(pl.col("top_grade"))
+            .when(adjudicated)
+            .then(pl.col("adj_grade"))
             .otherwise(None)
         )
         by = (
-            pl.when(single | unanimous).then(pl.col("everyone"))
-            .when(~pl.col("open")).then(pl.col("top_who"))
-            .when(adjudicated).then(pl.col("adj_by"))
+            pl.when(single | unanimous)
+            .then(pl.col("everyone"))
+            .when(~pl.col("open"))
+            .then(pl.col("top_who"))
+            .when(adjudicated)
+            .then(pl.col("adj_by"))
             .otherwise(None)
         )
     else:
         how = (
-            pl.when(single).then(pl.lit("single"))
-            .when(unanimous).then(pl.lit("unanimous"))
-            .when(adjudicated).then(pl.lit("adjudicator"))
+            pl.when(single)
+            .then(pl.lit("single"))
+            .when(unanimous)
+            .then(pl.lit("unanimous"))
+            .when(adjudicated)
+            .then(pl.lit("adjudicator"))
             .otherwise(pl.lit("median"))
         )
         grade = pl.when(adjudicated).then(pl.col("adj_grade")).otherwise(pl.col("low_mid"))
@@ -143,7 +158,9 @@ def store_rule(project) -> str:  # noqa: ANN001
     return rule if rule in RULES else UMA
 
 
-def consensus_with_provenance(project, rule: str | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:  # noqa: ANN001
+def consensus_with_provenance(
+    project, rule: str | None = None
+) -> tuple[pl.DataFrame, pl.DataFrame]:  # noqa: ANN001
     """(qrels, provenance) for a store ``project``; ``rule`` None means the store's rule."""
     rule = check_rule(rule or store_rule(project))
     ratings = ratings_from_judgments(project.judgments())
@@ -186,7 +203,9 @@ def write_provenance(provenance: pl.DataFrame, path: Path) -> None:
     try:
         atomic_write(path, lambda tmp: provenance.write_csv(tmp, separator="\t", null_value=""))
     except OSError as exc:
-        raise InputError(path.parent, f"cannot write the provenance file here ({exc.strerror})") from None
+        raise InputError(
+            path.parent, f"cannot write the provenance file here ({exc.strerror})"
+        ) from None
 
 
 def store_dir(project) -> Path:  # noqa: ANN001

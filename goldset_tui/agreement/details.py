@@ -32,11 +32,14 @@ class PairDetails:
         return max(values) - min(values) if values else 0
 
 
-def pair_details(ratings: pl.DataFrame, pool: pl.DataFrame | None, query_id: str, doc_id: str) -> PairDetails:
+def pair_details(
+    ratings: pl.DataFrame, pool: pl.DataFrame | None, query_id: str, doc_id: str
+) -> PairDetails:
     same = (pl.col("query_id") == query_id) & (pl.col("doc_id") == doc_id)
     rows = ratings.filter(same).sort("labeller")
     grades = [
-        LabellerGrade(r["labeller"], r["grade"], r["note"], r["seconds"]) for r in rows.iter_rows(named=True)
+        LabellerGrade(r["labeller"], r["grade"], r["note"], r["seconds"])
+        for r in rows.iter_rows(named=True)
     ]
     query = title = text = None
     if pool is not None:

@@ -21,7 +21,12 @@ QUERIES = {
     "q3": ("ERR_CONN_RESET", "error"),
 }
 DOCS = {
-    "q1": ["api-keys/rotation", "security/credential-rotation-policy", "sdk/auth#refreshing-keys", "billing/invoices"],
+    "q1": [
+        "api-keys/rotation",
+        "security/credential-rotation-policy",
+        "sdk/auth#refreshing-keys",
+        "billing/invoices",
+    ],
     "q2": ["account/password-reset", "account/sso", "sdk/auth#login", "status/incidents"],
     "q3": ["errors/conn-reset", "network/proxies", "sdk/retries", "changelog/2024"],
 }
@@ -31,7 +36,9 @@ GRADES = {
     "bob": {"q1": [3, 1, 0, 0], "q2": [2, 1, 0, 1], "q3": [0, 1, 2, 0]},
     "cy": {"q1": [3, 2, 1, None], "q2": [3, 0, None, 0], "q3": [1, 1, 2, 0]},
 }
-NOTES = {("bob", "q3", "errors/conn-reset"): "page is about the \x1b[31mproxy\x1b[0m error, not this one"}
+NOTES = {
+    ("bob", "q3", "errors/conn-reset"): "page is about the \x1b[31mproxy\x1b[0m error, not this one"
+}
 
 
 def example_pool_frame() -> pl.DataFrame:
@@ -41,7 +48,9 @@ def example_pool_frame() -> pl.DataFrame:
         for doc in docs:
             text = f"{doc}: how the product handles {query}. [@click=app.quit]not a link[/]"
             rows.append((qid, query, doc, text, doc.split("/")[-1], stratum))
-    return pl.DataFrame(rows, schema=["query_id", "query", "doc_id", "text", "title", "stratum"], orient="row")
+    return pl.DataFrame(
+        rows, schema=["query_id", "query", "doc_id", "text", "title", "stratum"], orient="row"
+    )
 
 
 def build_example_store(folder: str | Path) -> Path:
@@ -56,7 +65,7 @@ def build_example_store(folder: str | Path) -> Path:
         with project.writer(labeller) as writer:
             position = 0
             for qid, grades in per_query.items():
-                for doc, grade in zip(DOCS[qid], grades):
+                for doc, grade in zip(DOCS[qid], grades, strict=True):
                     if grade is None:
                         continue
                     writer.record(

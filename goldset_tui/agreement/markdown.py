@@ -54,13 +54,25 @@ def to_markdown(report: dict, disagreements: pl.DataFrame | None = None, *, top:
         lines += ["", f"Confusion, {cell(p['a'])} (rows) x {cell(p['b'])} (columns):", ""]
         lines.append("| | " + " | ".join(map(str, grades)) + " |")
         lines.append("|---" * (len(grades) + 1) + "|")
-        for g, row in zip(grades, p["confusion"]):
+        for g, row in zip(grades, p["confusion"], strict=True):
             lines.append(f"| **{g}** | " + " | ".join(map(str, row)) + " |")
-    lines += ["", "## Binary agreement at each cut-off", "", "| relevant if grade >= | alpha | agreement |", "|---|---|---|"]
+    lines += [
+        "",
+        "## Binary agreement at each cut-off",
+        "",
+        "| relevant if grade >= | alpha | agreement |",
+        "|---|---|---|",
+    ]
     for b in report["binary"]:
         lines.append(f"| {b['threshold']} | {num(b['alpha'])} | {num(b['agreement'])} |")
     if report["strata"]:
-        lines += ["", "## Per stratum", "", "| stratum | units rated twice or more | alpha ordinal |", "|---|---|---|"]
+        lines += [
+            "",
+            "## Per stratum",
+            "",
+            "| stratum | units rated twice or more | alpha ordinal |",
+            "|---|---|---|",
+        ]
         for s in report["strata"]:
             lines.append(f"| {cell(s['stratum'])} | {s['n']} | {num(s['alpha_ordinal'])} |")
     lines += self_consistency_lines(report)
@@ -135,7 +147,9 @@ def pending_note(runs: list[dict]) -> list[str]:
     if pending is None or not pending["pending"]:
         return []
     n = pending["pending"]
-    retrieved = ", ".join(f"{cell(r['run'])} {r['pending_retrieved']}" for r in runs if "pending" in r)
+    retrieved = ", ".join(
+        f"{cell(r['run'])} {r['pending_retrieved']}" for r in runs if "pending" in r
+    )
     return [
         "",
         f"Consensus: {n} pair{'s' * (n != 1)} pending adjudication, not counted as relevant or as not "
@@ -150,9 +164,14 @@ def pending_mark(row: dict) -> str:
 
 def run_table(runs: list[dict]) -> list[str]:
     measures = list(dict.fromkeys(m for r in runs for m in r["scores"]))
-    out = ["| run | judged by | " + " | ".join(measures) + " |", "|---|---|" + "---|" * len(measures)]
+    out = [
+        "| run | judged by | " + " | ".join(measures) + " |",
+        "|---|---|" + "---|" * len(measures),
+    ]
     for r in runs:
         out.append(
-            f"| {cell(r['run'])} | {cell(r['qrels'])}{pending_mark(r)} | " + " | ".join(num(r["scores"].get(m)) for m in measures) + " |"
+            f"| {cell(r['run'])} | {cell(r['qrels'])}{pending_mark(r)} | "
+            + " | ".join(num(r["scores"].get(m)) for m in measures)
+            + " |"
         )
     return out

@@ -21,7 +21,9 @@ def _key(seed: int, labeller: str, query_id: str, doc_id: str) -> str:
     return hashlib.sha256(f"{seed}\x1f{labeller}\x1f{query_id}\x1f{doc_id}".encode()).hexdigest()
 
 
-def repeat_pairs(judged: list[tuple[str, str]], labeller: str, share: float, seed: int) -> list[tuple[str, str]]:
+def repeat_pairs(
+    judged: list[tuple[str, str]], labeller: str, share: float, seed: int
+) -> list[tuple[str, str]]:
     """The (query_id, doc_id) pairs to serve again: round(share * n), at least one when share > 0.
 
     Chosen by hash of (seed, labeller, pair), so the choice is stable as more pairs get judged and
@@ -45,9 +47,15 @@ def self_consistency(judgments: pl.DataFrame, scale: GradeScale, *, buckets: int
     """
     key = ["labeller", "query_id", "doc_id"]
     log = judgments.filter(pl.col("grade").is_not_null()).sort("seq")
-    first = log.filter(pl.col("kind") == "judge").group_by(key).agg(pl.col("grade").first().alias("first"))
-    again = log.filter(pl.col("kind") == "repeat").group_by(key).agg(
-        pl.col("grade").last().alias("repeat"), pl.col("time").last(), pl.col("seq").last()
+    first = (
+        log.filter(pl.col("kind") == "judge")
+        .group_by(key)
+        .agg(pl.col("grade").first().alias("first"))
+    )
+    again = (
+        log.filter(pl.col("kind") == "repeat")
+        .group_by(key)
+        .agg(pl.col("grade").last().alias("repeat"), pl.col("time").last(), pl.col("seq").last())
     )
     pairs = first.join(again, on=key, how="inner").sort("labeller", "seq")
     out = []

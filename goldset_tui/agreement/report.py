@@ -83,10 +83,12 @@ def binary_report(vals: pl.DataFrame, grades: list[int]) -> list[dict]:
 def attach_strata(ratings: pl.DataFrame, strata: pl.DataFrame) -> pl.DataFrame:
     """Ratings with a ``stratum`` column; strata are given per query or per (query, doc)."""
     key = ["query_id", "doc_id"] if "doc_id" in strata.columns else ["query_id"]
-    table = strata.select(*[pl.col(k).cast(pl.Utf8) for k in key], pl.col("stratum").cast(pl.Utf8)).unique(
-        subset=key, keep="first"
+    table = strata.select(
+        *[pl.col(k).cast(pl.Utf8) for k in key], pl.col("stratum").cast(pl.Utf8)
+    ).unique(subset=key, keep="first")
+    return ratings.join(table, on=key, how="left").with_columns(
+        pl.col("stratum").fill_null(NO_STRATUM)
     )
-    return ratings.join(table, on=key, how="left").with_columns(pl.col("stratum").fill_null(NO_STRATUM))
 
 
 def strata_report(ratings: pl.DataFrame, strata: pl.DataFrame, grades: list[int]) -> list[dict]:
@@ -116,7 +118,9 @@ def disagreements(ratings: pl.DataFrame) -> pl.DataFrame:
         spread=(pl.col("grade").max() - pl.col("grade").min()),
         distinct=pl.col("grade").n_unique(),
         n=pl.len(),
-        grades=pl.concat_str(pl.col("labeller"), pl.lit("="), pl.col("grade").cast(pl.Utf8)).sort_by("labeller"),
+        grades=pl.concat_str(
+            pl.col("labeller"), pl.lit("="), pl.col("grade").cast(pl.Utf8)
+        ).sort_by("labeller"),
     )
     return (
         per_unit.filter(pl.col("spread") > 0)

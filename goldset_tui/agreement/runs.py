@@ -24,7 +24,9 @@ MEASURES = ("nDCG@10", "P@10", "AP", "RR")
 CONSENSUS = "consensus"
 
 
-def qrels_by_judge(data: AgreementData, rule: str | None = None) -> tuple[dict[str, pl.DataFrame], pl.DataFrame]:
+def qrels_by_judge(
+    data: AgreementData, rule: str | None = None
+) -> tuple[dict[str, pl.DataFrame], pl.DataFrame]:
     """(each labeller's qrels then the consensus qrels, the pending pairs: query_id, doc_id)."""
     ratings = data.ratings
     out = {
@@ -39,15 +41,24 @@ def qrels_by_judge(data: AgreementData, rule: str | None = None) -> tuple[dict[s
     else:
         rule = check_rule(rule or UMA)
         adjudications = pl.DataFrame(
-            schema={"query_id": pl.Utf8, "doc_id": pl.Utf8, "grade": pl.Int64, "adjudicator": pl.Utf8}
+            schema={
+                "query_id": pl.Utf8,
+                "doc_id": pl.Utf8,
+                "grade": pl.Int64,
+                "adjudicator": pl.Utf8,
+            }
         )
     provenance = decide(ratings, adjudications, rule)
-    out[CONSENSUS] = provenance.filter(pl.col("grade").is_not_null()).select("query_id", "doc_id", "grade")
+    out[CONSENSUS] = provenance.filter(pl.col("grade").is_not_null()).select(
+        "query_id", "doc_id", "grade"
+    )
     pending = provenance.filter(pl.col("grade").is_null()).select("query_id", "doc_id")
     return out, pending
 
 
-def runs_by_labeller(data: AgreementData, named_runs: list[str], *, rule: str | None = None) -> list[dict]:
+def runs_by_labeller(
+    data: AgreementData, named_runs: list[str], *, rule: str | None = None
+) -> list[dict]:
     """``[{"run", "qrels", "scores": {measure: mean}}]`` for every run x (labeller | consensus).
 
     The consensus row also has ``pending`` (pairs no rule or adjudicator has decided yet) and
@@ -69,8 +80,14 @@ def runs_by_labeller(data: AgreementData, named_runs: list[str], *, rule: str | 
             scored = run
             if judge == CONSENSUS:
                 # Without the rank column the evaluation ranks the condensed run afresh.
-                scored = run.join(pending, on=["query_id", "doc_id"], how="anti").select("query_id", "doc_id", "score")
+                scored = run.join(pending, on=["query_id", "doc_id"], how="anti").select(
+                    "query_id", "doc_id", "score"
+                )
                 row |= {"pending": pending.height, "pending_retrieved": run.height - scored.height}
-            scores = mean_scores(qrels, scored, MEASURES) if qrels.height else {m: None for m in MEASURES}
+            scores = (
+                mean_scores(qrels, scored, MEASURES)
+                if qrels.height
+                else {m: None for m in MEASURES}
+            )
             out.append(row | {"scores": scores})
     return out

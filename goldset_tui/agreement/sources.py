@@ -8,7 +8,12 @@ from pathlib import Path
 
 import polars as pl
 
-from goldset_tui.agreement.units import check_scale, infer_scale, ratings_from_judgments, ratings_from_qrels
+from goldset_tui.agreement.units import (
+    check_scale,
+    infer_scale,
+    ratings_from_judgments,
+    ratings_from_qrels,
+)
 from goldset_tui.errors import InputError
 from goldset_tui.io.tables import read_table
 from goldset_tui.model import GradeScale
@@ -30,7 +35,9 @@ def parse_scale(text: str) -> GradeScale:
 
     m = re.fullmatch(r"\s*(-?\d+)\s*-\s*(-?\d+)\s*", text or "")
     if not m or int(m.group(1)) >= int(m.group(2)):
-        raise InputError(None, f"--scale {text!r}: expected MIN-MAX with MIN < MAX, for example 0-3")
+        raise InputError(
+            None, f"--scale {text!r}: expected MIN-MAX with MIN < MAX, for example 0-3"
+        )
     return GradeScale.from_range(int(m.group(1)), int(m.group(2)))
 
 
@@ -50,10 +57,14 @@ def from_store(store: str | Path, scale: GradeScale | None = None) -> AgreementD
         raise InputError(path, "is not a goldset store (no manifest.toml)")
     project = Project.open(path)
     history = project.judgments(history=True)
-    ratings = ratings_from_judgments(latest(history), history)  # the grades in force, from the one read
+    ratings = ratings_from_judgments(
+        latest(history), history
+    )  # the grades in force, from the one read
     scale = scale or project.scale
     check_scale(ratings, scale, str(path))
-    return AgreementData(ratings, scale, store_pool(project), project, list(project.warnings), history)
+    return AgreementData(
+        ratings, scale, store_pool(project), project, list(project.warnings), history
+    )
 
 
 def self_consistency_of(data: AgreementData) -> list[dict] | None:
@@ -85,7 +96,9 @@ def from_qrels(named: list[str], scale: GradeScale | None = None) -> AgreementDa
                 raise grade_outside_scale(path, name, scale, outside.height)
         frames[name] = qrels
     if len(frames) < 2:
-        raise InputError(None, "agreement needs at least two labellers: give --qrels NAME=PATH twice or more")
+        raise InputError(
+            None, "agreement needs at least two labellers: give --qrels NAME=PATH twice or more"
+        )
     ratings = ratings_from_qrels(frames)
     if scale is not None:
         return AgreementData(ratings, scale)
@@ -118,7 +131,9 @@ def grade_outside_scale(path: Path, name: str, scale: GradeScale, count: int) ->
                     f"{scale.min}-{scale.max} ({count} such grade{'s' * (count != 1)})",
                     line=number,
                 )
-    return InputError(path, f"{count} grades by {name} are outside the scale {scale.min}-{scale.max}")
+    return InputError(
+        path, f"{count} grades by {name} are outside the scale {scale.min}-{scale.max}"
+    )
 
 
 def store_pool(project) -> pl.DataFrame | None:  # noqa: ANN001
@@ -137,10 +152,18 @@ def store_pool(project) -> pl.DataFrame | None:  # noqa: ANN001
 def strata_of(data: AgreementData, strata_path: str | None) -> pl.DataFrame | None:
     """``--strata FILE`` (query_id, stratum; optionally doc_id) if given, else the pool's column."""
     if strata_path:
-        table = read_table(strata_path, required=("query_id", "stratum"), non_empty=("query_id", "stratum"),
-                           string_columns=("query_id", "doc_id", "stratum"))
+        table = read_table(
+            strata_path,
+            required=("query_id", "stratum"),
+            non_empty=("query_id", "stratum"),
+            string_columns=("query_id", "doc_id", "stratum"),
+        )
         return table
     pool = data.pool
-    if pool is not None and "stratum" in pool.columns and pool.get_column("stratum").drop_nulls().len():
+    if (
+        pool is not None
+        and "stratum" in pool.columns
+        and pool.get_column("stratum").drop_nulls().len()
+    ):
         return pool.select("query_id", "doc_id", "stratum").filter(pl.col("stratum").is_not_null())
     return None

@@ -20,7 +20,9 @@ from goldset_tui.model import GradeScale
 RATING_COLUMNS = ("labeller", "query_id", "doc_id", "grade", "seconds", "note")
 
 
-def ratings_from_judgments(judgments: pl.DataFrame, history: pl.DataFrame | None = None) -> pl.DataFrame:
+def ratings_from_judgments(
+    judgments: pl.DataFrame, history: pl.DataFrame | None = None
+) -> pl.DataFrame:
     """Ratings from the store's current judgments (``Project.judgments()``: one row per labeller
     and pair, undos already resolved, blind repeats never in force).
 
@@ -35,8 +37,12 @@ def ratings_from_judgments(judgments: pl.DataFrame, history: pl.DataFrame | None
         current = current.sort("seq").group_by(key, maintain_order=True).last()
     current = current.with_columns(
         pl.col("grade").cast(pl.Int64),
-        pl.col("seconds").cast(pl.Float64) if "seconds" in current.columns else pl.lit(None, pl.Float64).alias("seconds"),
-        pl.col("note").cast(pl.Utf8) if "note" in current.columns else pl.lit(None, pl.Utf8).alias("note"),
+        pl.col("seconds").cast(pl.Float64)
+        if "seconds" in current.columns
+        else pl.lit(None, pl.Float64).alias("seconds"),
+        pl.col("note").cast(pl.Utf8)
+        if "note" in current.columns
+        else pl.lit(None, pl.Utf8).alias("note"),
     )
     if history is not None and history.height:
         spent = (
@@ -59,7 +65,9 @@ def ratings_from_qrels(qrels: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
     frames = []
     for name, frame in qrels.items():
         df = frame.select(
-            pl.col("query_id").cast(pl.Utf8), pl.col("doc_id").cast(pl.Utf8), pl.col("grade").cast(pl.Int64)
+            pl.col("query_id").cast(pl.Utf8),
+            pl.col("doc_id").cast(pl.Utf8),
+            pl.col("grade").cast(pl.Int64),
         ).unique()
         dup = df.group_by("query_id", "doc_id").len().filter(pl.col("len") > 1)
         if dup.height:
@@ -67,7 +75,9 @@ def ratings_from_qrels(qrels: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
             raise InputError(name, f"pair ({q}, {d}) has more than one grade")
         frames.append(
             df.with_columns(
-                labeller=pl.lit(name), seconds=pl.lit(None, dtype=pl.Float64), note=pl.lit(None, dtype=pl.Utf8)
+                labeller=pl.lit(name),
+                seconds=pl.lit(None, dtype=pl.Float64),
+                note=pl.lit(None, dtype=pl.Utf8),
             )
         )
     if not frames:
@@ -138,5 +148,8 @@ def rating_table(ratings: pl.DataFrame, grades: list[int]) -> list[list[int]]:
     if counts.height == 0:
         return []
     wide = counts.pivot(on="grade", index="unit", values="len")
-    columns = [pl.col(str(g)).fill_null(0) if str(g) in wide.columns else pl.lit(0).alias(str(g)) for g in grades]
+    columns = [
+        pl.col(str(g)).fill_null(0) if str(g) in wide.columns else pl.lit(0).alias(str(g))
+        for g in grades
+    ]
     return [list(row) for row in wide.sort("unit").select(columns).iter_rows()]

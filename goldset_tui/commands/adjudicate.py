@@ -32,9 +32,15 @@ examples:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from goldset_tui.agreement.consensus import RULES
 
-    parser.add_argument("--store", required=True, metavar="DIR", help="the project folder holding the judgments")
+    parser.add_argument(
+        "--store", required=True, metavar="DIR", help="the project folder holding the judgments"
+    )
     parser.add_argument("--labeller", required=True, metavar="NAME", help="the adjudicator's name")
-    parser.add_argument("--rule", choices=RULES, help="consensus rule (default: the store's, else unanimous-majority-adjudicator)")
+    parser.add_argument(
+        "--rule",
+        choices=RULES,
+        help="consensus rule (default: the store's, else unanimous-majority-adjudicator)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -52,7 +58,10 @@ def run(args: argparse.Namespace) -> int:
         project.update_manifest(consensus={"rule": args.rule})
     rule = args.rule or store_rule(project)
     if data.ratings.get_column("labeller").n_unique() < 2:
-        raise InputError(args.store, "nothing to adjudicate: the store has judgments from fewer than two labellers")
+        raise InputError(
+            args.store,
+            "nothing to adjudicate: the store has judgments from fewer than two labellers",
+        )
     from goldset_tui.ui.app import run_app
     from goldset_tui.ui.screens.adjudicate import AdjudicateScreen
 

@@ -48,23 +48,52 @@ examples:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("--store", metavar="DIR", help="a store with two or more labellers (or one, with blind repeats)")
     source.add_argument(
-        "--qrels", metavar="NAME=PATH", action="append", help="one labeller's TREC qrels (give two or more)"
+        "--store",
+        metavar="DIR",
+        help="a store with two or more labellers (or one, with blind repeats)",
     )
-    parser.add_argument("--scale", metavar="MIN-MAX", help="the grade scale (default: the store's, or 0 to the highest grade)")
-    parser.add_argument("--format", choices=("md", "json"), default="md", help="md (default) or json")
+    source.add_argument(
+        "--qrels",
+        metavar="NAME=PATH",
+        action="append",
+        help="one labeller's TREC qrels (give two or more)",
+    )
     parser.add_argument(
-        "--run", metavar="NAME=PATH", action="append", default=[],
+        "--scale",
+        metavar="MIN-MAX",
+        help="the grade scale (default: the store's, or 0 to the highest grade)",
+    )
+    parser.add_argument(
+        "--format", choices=("md", "json"), default="md", help="md (default) or json"
+    )
+    parser.add_argument(
+        "--run",
+        metavar="NAME=PATH",
+        action="append",
+        default=[],
         help="evaluate this TREC run against each labeller's judgments and the consensus",
     )
-    parser.add_argument("--strata", metavar="FILE", help="a table of query_id (optionally doc_id) and stratum")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the bootstrap interval (default 0)")
     parser.add_argument(
-        "--replicates", type=int, default=1000, help="bootstrap replicates for the alpha interval (default 1000)"
+        "--strata", metavar="FILE", help="a table of query_id (optionally doc_id) and stratum"
     )
-    parser.add_argument("--rule", default=None, help="consensus rule for --run: unanimous-majority-adjudicator or median")
-    parser.add_argument("--screen", action="store_true", help="open the agreement screen instead of printing")
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the bootstrap interval (default 0)"
+    )
+    parser.add_argument(
+        "--replicates",
+        type=int,
+        default=1000,
+        help="bootstrap replicates for the alpha interval (default 1000)",
+    )
+    parser.add_argument(
+        "--rule",
+        default=None,
+        help="consensus rule for --run: unanimous-majority-adjudicator or median",
+    )
+    parser.add_argument(
+        "--screen", action="store_true", help="open the agreement screen instead of printing"
+    )
 
 
 def load(args: argparse.Namespace):  # noqa: ANN201
@@ -93,8 +122,12 @@ def run(args: argparse.Namespace) -> int:
         from goldset_tui.ui.app import run_app
         from goldset_tui.ui.screens.agreement import AgreementScreen
 
-        return run_app(lambda: AgreementScreen(data, strata=strata, seed=args.seed, replicates=args.replicates))
-    report = agreement_report(data.ratings, data.scale, strata=strata, seed=args.seed, replicates=args.replicates)
+        return run_app(
+            lambda: AgreementScreen(data, strata=strata, seed=args.seed, replicates=args.replicates)
+        )
+    report = agreement_report(
+        data.ratings, data.scale, strata=strata, seed=args.seed, replicates=args.replicates
+    )
     repeats = self_consistency_of(data)
     if repeats is not None:
         report["self_consistency"] = repeats
@@ -118,8 +151,11 @@ def solo(args: argparse.Namespace, data) -> int:  # noqa: ANN001 - AgreementData
             "blind repeats (goldset judge POOL --labeller NAME --repeat 0.05)",
         )
     if args.screen:
-        raise InputError(where, "the agreement screen needs two labellers; without --screen the report shows this "
-                         "labeller's self-consistency")
+        raise InputError(
+            where,
+            "the agreement screen needs two labellers; without --screen the report shows this "
+            "labeller's self-consistency",
+        )
     report = {
         "labellers": sorted(data.ratings.get_column("labeller").unique().to_list()),
         "units": data.ratings.height,

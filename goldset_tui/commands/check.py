@@ -27,8 +27,17 @@ examples:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("pool", metavar="POOL", help="the pool file")
-    parser.add_argument("--corpus", metavar="FILE", help="document texts for a pool that lists ids only (BEIR corpus.jsonl, or TSV/Parquet doc_id, text)")
-    parser.add_argument("--grades", metavar="LO-HI", default="0-3", help="the grade scale prior judgments must fit (default 0-3)")
+    parser.add_argument(
+        "--corpus",
+        metavar="FILE",
+        help="document texts for a pool that lists ids only (BEIR corpus.jsonl, or TSV/Parquet doc_id, text)",
+    )
+    parser.add_argument(
+        "--grades",
+        metavar="LO-HI",
+        default="0-3",
+        help="the grade scale prior judgments must fit (default 0-3)",
+    )
 
 
 def parse_grades(spec: str):  # noqa: ANN201 - GradeScale
@@ -85,11 +94,17 @@ def _strata(frame: pl.DataFrame, queries: pl.DataFrame) -> list[str]:
         .agg(pl.len().alias("queries"), pl.col("candidates").sum())
         .sort("queries", descending=True, maintain_order=True)
     )
-    width = max(10, min(30, int(per.get_column("stratum").fill_null("(none)").str.len_chars().max())))
+    width = max(
+        10, min(30, int(per.get_column("stratum").fill_null("(none)").str.len_chars().max()))
+    )
     out = [f"strata:      {per.height}  ({'stratum':<{width}} queries  candidates)"]
     for row in per.iter_rows(named=True):
-        name = visible(row["stratum"] if row["stratum"] is not None else "(none)", keep_newlines=False)[:width]
-        out.append(f"             {'':>{len(str(per.height))}}   {name:<{width}} {row['queries']:>7}  {row['candidates']:>10}")
+        name = visible(
+            row["stratum"] if row["stratum"] is not None else "(none)", keep_newlines=False
+        )[:width]
+        out.append(
+            f"             {'':>{len(str(per.height))}}   {name:<{width}} {row['queries']:>7}  {row['candidates']:>10}"
+        )
     return out
 
 
@@ -98,17 +113,29 @@ def _systems(frame: pl.DataFrame, systems: list[str]) -> list[str]:
         return ["systems:     not recorded in the pool"]
     listed = frame.filter(pl.col("systems").is_not_null())
     if listed.height == 0:
-        return [f"systems:     {', '.join(visible(s, keep_newlines=False) for s in systems)} (per-candidate systems not recorded)"]
+        return [
+            f"systems:     {', '.join(visible(s, keep_newlines=False) for s in systems)} (per-candidate systems not recorded)"
+        ]
     # "only this system": candidates no other pooled system returned, what each system adds.
     exploded = listed.select(pl.col("systems").list.len().alias("n"), "systems").explode("systems")
-    per = exploded.group_by("systems").agg(pl.len().alias("pooled"), (pl.col("n") == 1).sum().alias("alone"))
-    found = dict(zip(per.get_column("systems").to_list(), zip(per.get_column("pooled").to_list(), per.get_column("alone").to_list())))
+    per = exploded.group_by("systems").agg(
+        pl.len().alias("pooled"), (pl.col("n") == 1).sum().alias("alone")
+    )
+    found = dict(
+        zip(
+            per.get_column("systems").to_list(),
+            zip(per.get_column("pooled").to_list(), per.get_column("alone").to_list(), strict=True),
+            strict=True,
+        )
+    )
     width = max(10, min(30, max(len(s) for s in systems)))
     out = [f"systems:     {len(systems)}  ({'system':<{width}} candidates  only this system)"]
     pad = " " * len(str(len(systems)))
     for name in systems:
         pooled, alone = found.get(name, (0, 0))
-        out.append(f"             {pad}   {visible(name, keep_newlines=False)[:width]:<{width}} {pooled:>10}  {alone:>16}")
+        out.append(
+            f"             {pad}   {visible(name, keep_newlines=False)[:width]:<{width}} {pooled:>10}  {alone:>16}"
+        )
     return out
 
 
@@ -122,7 +149,11 @@ def _depth(pool) -> int | None:  # noqa: ANN001
 
 def _overlap(sizes: pl.DataFrame, depth: int | None, n_systems: int, n_queries: int) -> list[str]:
     total = int(sizes.get_column("candidates").sum())
-    contributed = sizes.get_column("contributed").sum() if sizes.get_column("contributed").null_count() == 0 else None
+    contributed = (
+        sizes.get_column("contributed").sum()
+        if sizes.get_column("contributed").null_count() == 0
+        else None
+    )
     if depth is None or not n_systems:
         return ["overlap:     unknown (the pool records no depth or systems)"]
     nominal = depth * n_systems
@@ -137,7 +168,9 @@ def _prior(pool) -> list[str]:  # noqa: ANN001
     dist = prior.group_by("grade").len().sort("grade")
     grades = ", ".join(f"{g}: {n}" for g, n in dist.iter_rows())
     n_queries = prior.get_column("query_id").n_unique()
-    outside = prior.join(pool.frame.select("query_id", "doc_id"), on=["query_id", "doc_id"], how="anti").height
+    outside = prior.join(
+        pool.frame.select("query_id", "doc_id"), on=["query_id", "doc_id"], how="anti"
+    ).height
     line = f"prior:       {prior.height:,} grades on {n_queries:,} queries, imported as labeller {pool.prior_labeller!r} ({grades})"
     lines = [line]
     if outside:

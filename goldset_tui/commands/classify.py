@@ -22,13 +22,17 @@ example:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("log", type=Path, help="the query log")
-    parser.add_argument("-o", "--output", type=Path, required=True, help="LABELS file to write (.csv or .parquet)")
     parser.add_argument(
-        "--vocab", type=Path,
+        "-o", "--output", type=Path, required=True, help="LABELS file to write (.csv or .parquet)"
+    )
+    parser.add_argument(
+        "--vocab",
+        type=Path,
         help="word list (.txt) or corpus table with a `text` column; without it the misspelled rule is skipped",
     )
     parser.add_argument(
-        "--rules", metavar="MODULE:FUNCTION",
+        "--rules",
+        metavar="MODULE:FUNCTION",
         help="replace the rules: a function (spelling, vocab) -> stratum, from a module or file.py",
     )
 
@@ -49,10 +53,14 @@ def run(args: argparse.Namespace) -> int:
         f"wrote {args.output}"
     )
     for row in stratum_table(labels).iter_rows(named=True):
-        print(f"  {row['stratum']:<18} {row['distinct']:>8} distinct {row['occurrences']:>10} occurrences {row['share']:>7.1%}")
+        print(
+            f"  {row['stratum']:<18} {row['distinct']:>8} distinct {row['occurrences']:>10} occurrences {row['share']:>7.1%}"
+        )
     if result.blank:
         # result.blank counts occurrences: one empty query with count 4 is 4 skipped, not 4 lines.
-        print(f"note: skipped {result.blank} occurrences of blank or empty queries", file=sys.stderr)
+        print(
+            f"note: skipped {result.blank} occurrences of blank or empty queries", file=sys.stderr
+        )
     if vocab is None and rule is None:
         print("note: no --vocab given, so the misspelled rule was skipped", file=sys.stderr)
     return 0

@@ -33,10 +33,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_qrels_argument(parser)
     parser.add_argument("run_a", metavar="RUN_A", help="PATH or NAME=PATH")
     parser.add_argument("run_b", metavar="RUN_B", help="PATH or NAME=PATH")
-    parser.add_argument("-m", "--measure", action="append", metavar="MEASURE",
-                        help="the one measure to compare on (default nDCG@10)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and the randomization test (default 0)")
-    parser.add_argument("--samples", type=int, default=10_000, help="bootstrap and randomization samples (default 10000)")
+    parser.add_argument(
+        "-m",
+        "--measure",
+        action="append",
+        metavar="MEASURE",
+        help="the one measure to compare on (default nDCG@10)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="seed of the bootstrap and the randomization test (default 0)",
+    )
+    parser.add_argument(
+        "--samples",
+        type=int,
+        default=10_000,
+        help="bootstrap and randomization samples (default 10000)",
+    )
     parser.add_argument("--format", choices=("text", "json"), default="text")
 
 
@@ -62,11 +77,16 @@ def run(args: argparse.Namespace) -> int:
     if len(given) > 1:
         # argparse would keep only the last -m silently; one comparison per measure keeps each
         # result's seed, interval and p-value unambiguous.
-        raise InputError(None, f"compare takes one measure (-m given {len(given)} times: {', '.join(map(repr, given))}); "
-                         "run compare once per measure")
+        raise InputError(
+            None,
+            f"compare takes one measure (-m given {len(given)} times: {', '.join(map(repr, given))}); "
+            "run compare once per measure",
+        )
     measure = parse_measure(given[0])
     if measure.is_count:
-        raise InputError(None, f"measure {given[0]!r}: compare needs a per-query score, not a count")
+        raise InputError(
+            None, f"measure {given[0]!r}: compare needs a per-query score, not a count"
+        )
     if args.samples < 1:
         raise InputError(None, "--samples must be at least 1")
     qrels = read_qrels_arg(args.qrels, args.labeller)
@@ -75,13 +95,31 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(None, "RUN_A and RUN_B have the same name; name them with NAME=PATH")
     (a, b) = runs
     table = paired_scores(qrels, runs, str(measure))
-    r = paired_comparison(table.get_column(a), table.get_column(b), seed=args.seed, samples=args.samples)
+    r = paired_comparison(
+        table.get_column(a), table.get_column(b), seed=args.seed, samples=args.samples
+    )
     if args.format == "json":
-        doc = {"measure": str(measure), "a": a, "b": b, "queries": r.n, "mean_a": r.mean_a, "mean_b": r.mean_b,
-               "mean_diff": r.mean_diff, "ci95": list(r.ci95), "p_value": r.p_value, "wins": r.wins,
-               "losses": r.losses, "ties": r.ties, "seed": r.seed, "samples": r.samples}
+        doc = {
+            "measure": str(measure),
+            "a": a,
+            "b": b,
+            "queries": r.n,
+            "mean_a": r.mean_a,
+            "mean_b": r.mean_b,
+            "mean_diff": r.mean_diff,
+            "ci95": list(r.ci95),
+            "p_value": r.p_value,
+            "wins": r.wins,
+            "losses": r.losses,
+            "ties": r.ties,
+            "seed": r.seed,
+            "samples": r.samples,
+        }
         if r.discordant is not None:
-            doc |= {"discordant": {"only_a": r.discordant[0], "only_b": r.discordant[1]}, "mcnemar_p": r.mcnemar_p}
+            doc |= {
+                "discordant": {"only_a": r.discordant[0], "only_b": r.discordant[1]},
+                "mcnemar_p": r.mcnemar_p,
+            }
         print(json.dumps(doc, indent=2))
         return 0
     # Run names come from file names and the command line: shown, never interpreted.
@@ -97,7 +135,9 @@ def run(args: argparse.Namespace) -> int:
         f"wins / losses / ties ({shown_a})\t{r.wins} / {r.losses} / {r.ties}",
     ]
     if r.discordant is not None:
-        lines.append(f"discordant (only {shown_a} / only {shown_b})\t{r.discordant[0]} / {r.discordant[1]}")
+        lines.append(
+            f"discordant (only {shown_a} / only {shown_b})\t{r.discordant[0]} / {r.discordant[1]}"
+        )
         lines.append(f"McNemar exact p\t{r.mcnemar_p:.4f}")
     lines.append(f"seed {r.seed}, {r.samples} samples")
     print("\n".join(lines))

@@ -32,14 +32,23 @@ def sample_pool() -> Path:
     """The sample pool of a source checkout or an editable install."""
     here = Path(__file__).resolve().parents[2] / "sample_data" / "pool.jsonl"
     if not here.is_file():
-        raise InputError(here, "the sample pool is missing: goldset demo needs a source checkout (pip install -e .)")
+        raise InputError(
+            here,
+            "the sample pool is missing: goldset demo needs a source checkout (pip install -e .)",
+        )
     return here
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--labeller", metavar="NAME", default="demo", help="labeller name (default demo)")
+    parser.add_argument(
+        "--labeller", metavar="NAME", default="demo", help="labeller name (default demo)"
+    )
     parser.add_argument("--reveal", action="store_true", help="show systems and ranks")
-    parser.add_argument("--dir", metavar="DIR", help="keep the pool copy and store in this folder instead of a throwaway one")
+    parser.add_argument(
+        "--dir",
+        metavar="DIR",
+        help="keep the pool copy and store in this folder instead of a throwaway one",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -67,8 +76,14 @@ def run(args: argparse.Namespace) -> int:
             shutil.rmtree(folder, ignore_errors=True)
             if screen is not None:
                 judged = screen.session.judged_count if screen.session is not None else 0
-                print(f"goldset demo: removed the throwaway store {folder} ({judged:,} judgment(s); "
-                      "use --dir DIR to keep one)", file=sys.stderr)
+                print(
+                    f"goldset demo: removed the throwaway store {folder} ({judged:,} judgment(s); "
+                    "use --dir DIR to keep one)",
+                    file=sys.stderr,
+                )
     if not throwaway:
-        print(f"goldset demo: judgments are in {folder / 'store'}  (goldset qrels --store {folder / 'store'})", file=sys.stderr)
+        print(
+            f"goldset demo: judgments are in {folder / 'store'}  (goldset qrels --store {folder / 'store'})",
+            file=sys.stderr,
+        )
     return status

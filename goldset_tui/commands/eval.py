@@ -45,19 +45,36 @@ DEFAULT_MEASURES = ["nDCG@10", "AP", "RR", "R@100"]
 
 def add_qrels_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("qrels", metavar="QRELS", help="TREC qrels file, or a goldset store folder")
-    parser.add_argument("--labeller", metavar="NAME", help="with a store: whose judgments (needed if several)")
+    parser.add_argument(
+        "--labeller", metavar="NAME", help="with a store: whose judgments (needed if several)"
+    )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_qrels_argument(parser)
     parser.add_argument("runs", metavar="RUN", nargs="+", help="run file: PATH or NAME=PATH")
-    parser.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
-                        help=f"measure (repeatable; default {' '.join(DEFAULT_MEASURES)})")
-    parser.add_argument("-q", "--per-query", action="store_true", help="also print every query's values")
-    parser.add_argument("--format", choices=("text", "json"), default="text", help="text (trec_eval's) or json")
-    parser.add_argument("--trec-eval-compat", action="store_true",
-                        help="average over queries in both qrels and run, as trec_eval does by default")
-    parser.add_argument("-o", "--output", metavar="DIR", help="save per-query scores as Parquet here")
+    parser.add_argument(
+        "-m",
+        "--measure",
+        action="append",
+        dest="measures",
+        metavar="MEASURE",
+        help=f"measure (repeatable; default {' '.join(DEFAULT_MEASURES)})",
+    )
+    parser.add_argument(
+        "-q", "--per-query", action="store_true", help="also print every query's values"
+    )
+    parser.add_argument(
+        "--format", choices=("text", "json"), default="text", help="text (trec_eval's) or json"
+    )
+    parser.add_argument(
+        "--trec-eval-compat",
+        action="store_true",
+        help="average over queries in both qrels and run, as trec_eval does by default",
+    )
+    parser.add_argument(
+        "-o", "--output", metavar="DIR", help="save per-query scores as Parquet here"
+    )
 
 
 def read_qrels_arg(value: str, labeller: str | None = None) -> pl.DataFrame:
@@ -119,8 +136,15 @@ def read_run_paths(paths: dict[str, Path]) -> dict[str, pl.DataFrame]:
     return {name: read_run(path, tag=False, order=False) for name, path in paths.items()}
 
 
-def score_runs(qrels: pl.DataFrame, runs: dict[str, pl.DataFrame], measures: list[str], *, compat: bool,
-               qrels_path: str | Path | None = None, run_paths: dict[str, Path] | None = None):
+def score_runs(
+    qrels: pl.DataFrame,
+    runs: dict[str, pl.DataFrame],
+    measures: list[str],
+    *,
+    compat: bool,
+    qrels_path: str | Path | None = None,
+    run_paths: dict[str, Path] | None = None,
+):
     """{name: (per-query long frame over the averaged queries, means)}.
 
     Nothing to average over is an input error, never an empty mean: the qrels have no relevant
@@ -132,14 +156,20 @@ def score_runs(qrels: pl.DataFrame, runs: dict[str, pl.DataFrame], measures: lis
     out = {}
     queries = None if compat else relevant_queries(qrels)
     if queries is not None and queries.len() == 0:
-        raise InputError(qrels_path, "the qrels have no query with a relevant document (grade >= 1): nothing to average")
+        raise InputError(
+            qrels_path,
+            "the qrels have no query with a relevant document (grade >= 1): nothing to average",
+        )
     for name, run in runs.items():
         per_query = evaluate(qrels, run, measures, only_run_queries=compat)
         if compat and per_query.height == 0:
             run_path = (run_paths or {}).get(name)
             where = f"run {name!r}" + (f" ({run_path})" if run_path is not None else "")
-            raise InputError(qrels_path, f"{where} shares no query with these qrels (--trec-eval-compat averages "
-                             "over the queries in both): is it the right qrels file?")
+            raise InputError(
+                qrels_path,
+                f"{where} shares no query with these qrels (--trec-eval-compat averages "
+                "over the queries in both): is it the right qrels file?",
+            )
         if queries is not None:
             per_query = per_query.filter(pl.col("query_id").is_in(queries.implode()))
         out[name] = (per_query, aggregate(per_query, queries))
@@ -168,7 +198,9 @@ def text_lines(results, measures: list[str], *, per_query: bool) -> list[str]:
         if per_query:
             for qid, measure, value in scores.iter_rows():
                 # Ids come from data: a control character must not reach the terminal.
-                lines.append(f"{prefix}{measure:<22}\t{visible(qid, keep_newlines=False)}\t{_value_text(measure, value)}")
+                lines.append(
+                    f"{prefix}{measure:<22}\t{visible(qid, keep_newlines=False)}\t{_value_text(measure, value)}"
+                )
         for measure in measures:
             lines.append(f"{prefix}{measure:<22}\tall\t{_value_text(measure, means[measure])}")
     return lines
@@ -198,17 +230,30 @@ def run(args: argparse.Namespace) -> int:
         output_folder(args.output)
     run_paths = parse_run_specs(args.runs)
     runs = read_run_paths(run_paths)
-    results = score_runs(qrels, runs, measures, compat=args.trec_eval_compat, qrels_path=args.qrels, run_paths=run_paths)
+    results = score_runs(
+        qrels,
+        runs,
+        measures,
+        compat=args.trec_eval_compat,
+        qrels_path=args.qrels,
+        run_paths=run_paths,
+    )
     if args.format == "json":
         print(json.dumps(json_document(results, per_query=args.per_query), indent=2))
     else:
         sys.stdout.write("\n".join(text_lines(results, measures, per_query=args.per_query)) + "\n")
-    folder = Path(args.output) if args.output else (Path(args.qrels) / SCORES_DIR if Path(args.qrels).is_dir() else None)
+    folder = (
+        Path(args.output)
+        if args.output
+        else (Path(args.qrels) / SCORES_DIR if Path(args.qrels).is_dir() else None)
+    )
     if folder is not None:
         for name, (scores, _) in results.items():
             try:
                 written = save_scores(scores, name, folder)
             except OSError as exc:
-                raise InputError(folder, f"cannot write the scores: {exc.strerror or exc}") from None
+                raise InputError(
+                    folder, f"cannot write the scores: {exc.strerror or exc}"
+                ) from None
             print(f"per-query scores: {written}", file=sys.stderr)
     return 0

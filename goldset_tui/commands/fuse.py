@@ -34,7 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-k", type=int, default=60, help="RRF constant k (default 60)")
     parser.add_argument("--depth", type=int, help="use only each run's top N documents")
     parser.add_argument("--tag", help="run tag written in the last column (default: fused-METHOD)")
-    parser.add_argument("-o", "--output", metavar="FUSED", required=True, help="the fused run file to write")
+    parser.add_argument(
+        "-o", "--output", metavar="FUSED", required=True, help="the fused run file to write"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -48,9 +50,14 @@ def run(args: argparse.Namespace) -> int:
     if args.depth is not None and args.depth < 1:
         raise InputError(None, "--depth must be at least 1")
     runs = read_runs(args.runs)
-    fused = fuse(list(runs.values()), args.method, k=args.k, depth=args.depth, order=False)  # write_run sorts
+    fused = fuse(
+        list(runs.values()), args.method, k=args.k, depth=args.depth, order=False
+    )  # write_run sorts
     out = Path(args.output)
     # Temp file, fsync, rename: a reader never sees half a run; the file gets the umask's mode.
     atomic_write(out, lambda tmp: write_run(fused, tmp, tag=args.tag or f"fused-{args.method}"))
-    print(f"wrote {out}: {fused.height} lines, {fused.get_column('query_id').n_unique()} queries", file=sys.stderr)
+    print(
+        f"wrote {out}: {fused.height} lines, {fused.get_column('query_id').n_unique()} queries",
+        file=sys.stderr,
+    )
     return 0

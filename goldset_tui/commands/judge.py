@@ -41,11 +41,28 @@ examples:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("pool", metavar="POOL", help="the pool file (Parquet, CSV, TSV, JSONL, nested JSONL)")
-    parser.add_argument("--labeller", metavar="NAME", required=True, help="who is judging (your judgments are kept under this name)")
-    parser.add_argument("--store", metavar="DIR", help="the store (project folder); default: one per pool under the user data folder")
-    parser.add_argument("--corpus", metavar="FILE", help="document texts for a pool that lists ids only")
-    parser.add_argument("--reveal", action="store_true", help="show systems and ranks (not blind: for reviewing, not labelling)")
+    parser.add_argument(
+        "pool", metavar="POOL", help="the pool file (Parquet, CSV, TSV, JSONL, nested JSONL)"
+    )
+    parser.add_argument(
+        "--labeller",
+        metavar="NAME",
+        required=True,
+        help="who is judging (your judgments are kept under this name)",
+    )
+    parser.add_argument(
+        "--store",
+        metavar="DIR",
+        help="the store (project folder); default: one per pool under the user data folder",
+    )
+    parser.add_argument(
+        "--corpus", metavar="FILE", help="document texts for a pool that lists ids only"
+    )
+    parser.add_argument(
+        "--reveal",
+        action="store_true",
+        help="show systems and ranks (not blind: for reviewing, not labelling)",
+    )
     parser.add_argument(
         "--assign",
         metavar="overlap=F",
@@ -58,8 +75,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=0.0,
         help="self-consistency: serve a seeded share (e.g. 0.02) of your judged pairs again, blind, now and then",
     )
-    parser.add_argument("--team", metavar="A,B,...", help="the labellers sharing the work with --assign (remembered in the store)")
-    parser.add_argument("--seed", type=int, default=None, help="seed of the --assign split and --repeat choice (default 0; the split's is remembered in the store)")
+    parser.add_argument(
+        "--team",
+        metavar="A,B,...",
+        help="the labellers sharing the work with --assign (remembered in the store)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="seed of the --assign split and --repeat choice (default 0; the split's is remembered in the store)",
+    )
 
 
 @dataclass
@@ -78,7 +104,9 @@ def parse_assign(spec: str) -> float:
     except ValueError:
         overlap = None
     if overlap is None or not 0.0 <= overlap <= 1.0:
-        raise InputError(None, f"--assign {spec!r}: expected overlap=F with F between 0 and 1, e.g. overlap=0.2")
+        raise InputError(
+            None, f"--assign {spec!r}: expected overlap=F with F between 0 and 1, e.g. overlap=0.2"
+        )
     return overlap
 
 
@@ -103,7 +131,9 @@ def prepare(
     existing = Project.open(store_path) if manifest_path(store_path).exists() else None
     pool = load_pool(pool_path, corpus=corpus, scale=existing.scale if existing else None)
     overlap = parse_assign(assign) if assign else None
-    project = existing or Project.open_or_create(store_path, pool_path=pool.path, pool_sha256=pool.sha256)
+    project = existing or Project.open_or_create(
+        store_path, pool_path=pool.path, pool_sha256=pool.sha256
+    )
     warnings = []
     warning = project.pool_warning(pool.sha256)
     if warning:
@@ -116,7 +146,9 @@ def prepare(
     return Prepared(project, pool, labeller, query_ids, warnings)
 
 
-def _assignment(project, pool, labeller: str, overlap: float, team: str | None, seed: int | None) -> list[str]:  # noqa: ANN001
+def _assignment(
+    project, pool, labeller: str, overlap: float, team: str | None, seed: int | None
+) -> list[str]:  # noqa: ANN001
     from goldset_tui.agreement.assignment import assigned_query_ids
 
     saved = project.manifest.get("assignment", {})
@@ -125,7 +157,10 @@ def _assignment(project, pool, labeller: str, overlap: float, team: str | None, 
     else:
         members = sorted(set(saved.get("labellers", [])))
         if not members:
-            raise InputError(None, "--assign needs the team: --team alice,bob,... (remembered in the store afterwards)")
+            raise InputError(
+                None,
+                "--assign needs the team: --team alice,bob,... (remembered in the store afterwards)",
+            )
         _check_remembered(project, saved, labeller, overlap, seed)
     seed = seed if seed is not None else int(saved.get("seed", 0))
     plan = {"overlap": overlap, "labellers": members, "seed": seed}
@@ -136,7 +171,9 @@ def _assignment(project, pool, labeller: str, overlap: float, team: str | None, 
     return assigned_query_ids(query_ids, labeller, members, overlap, seed)
 
 
-def _check_remembered(project, saved: dict, labeller: str, overlap: float, seed: int | None) -> None:  # noqa: ANN001
+def _check_remembered(
+    project, saved: dict, labeller: str, overlap: float, seed: int | None
+) -> None:  # noqa: ANN001
     """Without --team, the split remembered in the store must not change under the judges who
     already started: an unknown name (often a typo) or a different overlap or seed is refused."""
     members = sorted(set(saved.get("labellers", [])))
@@ -167,11 +204,15 @@ def latest_notes(project, labeller: str) -> dict[tuple[str, str], str]:  # noqa:
     import polars as pl
 
     history = project.judgments(labeller, history=True)
-    noted = history.filter(pl.col("note").is_not_null()).unique(["query_id", "doc_id"], keep="last", maintain_order=True)
+    noted = history.filter(pl.col("note").is_not_null()).unique(
+        ["query_id", "doc_id"], keep="last", maintain_order=True
+    )
     return {(q, d): n for q, d, n in noted.select("query_id", "doc_id", "note").rows() if n}
 
 
-def repeat_candidates(project, labeller: str, judged, share: float, seed: int) -> list[tuple[str, str]]:  # noqa: ANN001
+def repeat_candidates(
+    project, labeller: str, judged, share: float, seed: int
+) -> list[tuple[str, str]]:  # noqa: ANN001
     """Judged pairs to serve again (seeded share), minus those already repeated."""
     if share <= 0:
         return []
@@ -185,7 +226,9 @@ def repeat_candidates(project, labeller: str, judged, share: float, seed: int) -
     return [p for p in pairs if p not in done]
 
 
-def make_screen(prepared: Prepared, *, reveal: bool = False, repeat: float = 0.0, seed: int | None = None):  # noqa: ANN201
+def make_screen(
+    prepared: Prepared, *, reveal: bool = False, repeat: float = 0.0, seed: int | None = None
+):  # noqa: ANN201
     """The judging screen for a prepared project; the writer opens here (lock: one per labeller)."""
     from goldset_tui.judging import JudgingSession
     from goldset_tui.ui.screens.judge import JudgeScreen
@@ -210,7 +253,13 @@ def make_screen(prepared: Prepared, *, reveal: bool = False, repeat: float = 0.0
             notes=notes,
         )
 
-    return JudgeScreen(build, guidelines=project.guidelines, reveal=reveal, warnings=prepared.warnings, writer=writer)
+    return JudgeScreen(
+        build,
+        guidelines=project.guidelines,
+        reveal=reveal,
+        warnings=prepared.warnings,
+        writer=writer,
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -218,7 +267,13 @@ def run(args: argparse.Namespace) -> int:
 
     checked_config()  # a bad keymap is refused before a store is created for nothing
     prepared = prepare(
-        args.pool, args.labeller, store=args.store, corpus=args.corpus, assign=args.assign, team=args.team, seed=args.seed
+        args.pool,
+        args.labeller,
+        store=args.store,
+        corpus=args.corpus,
+        assign=args.assign,
+        team=args.team,
+        seed=args.seed,
     )
     for warning in prepared.warnings:
         print(f"goldset: warning: {warning}", file=sys.stderr)

@@ -41,18 +41,36 @@ _PER_QUERY_LIMIT = 40
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--run", action="append", required=True, metavar="NAME=PATH",
+        "--run",
+        action="append",
+        required=True,
+        metavar="NAME=PATH",
         help="a system's TREC run file; repeat for every system (NAME is how the pool names it)",
     )
-    parser.add_argument("--depth", type=int, required=True, metavar="K", help="take each run's top K per query")
     parser.add_argument(
-        "--topics", required=True, metavar="FILE",
+        "--depth", type=int, required=True, metavar="K", help="take each run's top K per query"
+    )
+    parser.add_argument(
+        "--topics",
+        required=True,
+        metavar="FILE",
         help="the queries: TSV qid<TAB>text (optional third field: stratum) or BEIR queries.jsonl",
     )
-    parser.add_argument("--corpus", metavar="FILE", help="document texts: BEIR corpus.jsonl, or TSV/Parquet doc_id, text")
-    parser.add_argument("-o", "--output", required=True, metavar="POOL", help="where to write the pool (.parquet/.csv/.tsv/.jsonl)")
     parser.add_argument(
-        "--per-query", action="store_true",
+        "--corpus",
+        metavar="FILE",
+        help="document texts: BEIR corpus.jsonl, or TSV/Parquet doc_id, text",
+    )
+    parser.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="POOL",
+        help="where to write the pool (.parquet/.csv/.tsv/.jsonl)",
+    )
+    parser.add_argument(
+        "--per-query",
+        action="store_true",
         help=f"list every query's pool size (the default lists them only up to {_PER_QUERY_LIMIT} queries)",
     )
 
@@ -63,9 +81,13 @@ def parse_runs(specs: list[str]) -> dict[str, Path]:
         name, sep, path = spec.partition("=")
         name = name.strip()
         if not sep or not name or not path:
-            raise InputError(None, f"--run {spec!r}: expected NAME=PATH, e.g. --run bm25=runs/bm25.run")
+            raise InputError(
+                None, f"--run {spec!r}: expected NAME=PATH, e.g. --run bm25=runs/bm25.run"
+            )
         if not _NAME_OK.match(name):
-            raise InputError(None, f"--run {spec!r}: a system name may hold letters, digits and _.+@:/- only")
+            raise InputError(
+                None, f"--run {spec!r}: a system name may hold letters, digits and _.+@:/- only"
+            )
         if name in runs:
             raise InputError(None, f"--run: the name {name!r} is given twice")
         runs[name] = Path(path)
@@ -86,7 +108,9 @@ def run(args: argparse.Namespace) -> int:
     if not out.parent.is_dir():
         raise InputError(out, "the folder to write into does not exist")
     specs = parse_runs(args.run)
-    progress = _Progress(steps=len(specs) + 3 + bool(args.corpus))  # topics, runs, pooling, corpus, write
+    progress = _Progress(
+        steps=len(specs) + 3 + bool(args.corpus)
+    )  # topics, runs, pooling, corpus, write
     progress(f"reading topics {args.topics}")
     topics = read_topics(args.topics)
     runs = {}
@@ -102,7 +126,8 @@ def run(args: argparse.Namespace) -> int:
     pool, skipped, empty = _restrict_to_topics(pool, topics)
     if pool.height == 0:
         raise InputError(
-            Path(args.topics), "no query of the runs is in the topics file "
+            Path(args.topics),
+            "no query of the runs is in the topics file "
             f"(runs use ids like {_some(skipped)}; topics like {_some(topics.get_column('query_id'))})",
         )
     if args.corpus:
@@ -117,7 +142,12 @@ def run(args: argparse.Namespace) -> int:
                 f"no text for {ids.len()} pooled document{'s' if ids.len() > 1 else ''}: {_some(ids)}",
                 column="text",
             )
-        pool = pool.with_columns(pl.when(pl.col("title").str.strip_chars() == "").then(None).otherwise(pl.col("title")).alias("title"))
+        pool = pool.with_columns(
+            pl.when(pl.col("title").str.strip_chars() == "")
+            .then(None)
+            .otherwise(pl.col("title"))
+            .alias("title")
+        )
     columns = ["query_id", "query", "doc_id", "text", "title", "stratum", "systems", "ranks"]
     pool = pool.select([c for c in columns if c in pool.columns])
     if pool.get_column("stratum").null_count() == pool.height:
@@ -127,18 +157,33 @@ def run(args: argparse.Namespace) -> int:
     progress.done()
     _report(pool, pool_sizes(pool, args.depth, len(runs)), args, list(runs), out)
     if skipped.len():
-        print(f"note: {skipped.len()} run queries are not in the topics file and were left out: {_some(skipped)}", file=sys.stderr)
+        print(
+            f"note: {skipped.len()} run queries are not in the topics file and were left out: {_some(skipped)}",
+            file=sys.stderr,
+        )
     if empty.len():
-        print(f"note: {empty.len()} topics have no candidates (no run returned anything): {_some(empty)}", file=sys.stderr)
+        print(
+            f"note: {empty.len()} topics have no candidates (no run returned anything): {_some(empty)}",
+            file=sys.stderr,
+        )
     if not args.corpus:
-        print("note: no --corpus, so the pool lists document ids only; give --corpus to `goldset check` and `goldset judge`", file=sys.stderr)
+        print(
+            "note: no --corpus, so the pool lists document ids only; give --corpus to `goldset check` and `goldset judge`",
+            file=sys.stderr,
+        )
     return 0
 
 
-def _restrict_to_topics(pool: pl.DataFrame, topics: pl.DataFrame) -> tuple[pl.DataFrame, pl.Series, pl.Series]:
+def _restrict_to_topics(
+    pool: pl.DataFrame, topics: pl.DataFrame
+) -> tuple[pl.DataFrame, pl.Series, pl.Series]:
     """The pool's queries that are topics, in topic order; plus the ids left out either way."""
     order = topics.with_row_index("_topic")
-    kept = pool.join(order, on="query_id", how="inner").sort("_topic", maintain_order=True).drop("_topic")
+    kept = (
+        pool.join(order, on="query_id", how="inner")
+        .sort("_topic", maintain_order=True)
+        .drop("_topic")
+    )
     run_ids = pool.get_column("query_id").unique(maintain_order=True)
     skipped = run_ids.filter(~run_ids.is_in(topics.get_column("query_id").implode()))
     topic_ids = topics.get_column("query_id")
@@ -151,7 +196,9 @@ def _report(pool: pl.DataFrame, sizes: pl.DataFrame, args, systems: list[str], o
     nominal = args.depth * n_sys
     if args.per_query or sizes.height <= _PER_QUERY_LIMIT:
         width = max(8, min(30, sizes.get_column("query_id").str.len_chars().max()))
-        print(f"{'query':<{width}}  {'pool':>5}  {'from runs':>9}  {'depth x systems':>15}  {'saved by overlap':>16}")
+        print(
+            f"{'query':<{width}}  {'pool':>5}  {'from runs':>9}  {'depth x systems':>15}  {'saved by overlap':>16}"
+        )
         for row in sizes.iter_rows(named=True):
             print(
                 f"{_clip(row['query_id'], width):<{width}}  {row['candidates']:>5}  {row['contributed']:>9}  "
@@ -162,7 +209,9 @@ def _report(pool: pl.DataFrame, sizes: pl.DataFrame, args, systems: list[str], o
         print(f"({sizes.height:,} queries: add --per-query to list each one's pool size)")
     counts = sizes.get_column("candidates").to_list()
     total, contributed = sum(counts), int(sizes.get_column("contributed").sum())
-    print(f"wrote {out}: {sizes.height:,} queries, {total:,} candidates, from {n_sys} systems ({', '.join(systems)}) at depth {args.depth}")
+    print(
+        f"wrote {out}: {sizes.height:,} queries, {total:,} candidates, from {n_sys} systems ({', '.join(systems)}) at depth {args.depth}"
+    )
     print(
         f"candidates per query: min {min(counts)}, median {statistics.median(counts):g}, max {max(counts)} "
         f"(depth x systems = {args.depth} x {n_sys} = {nominal})"
@@ -204,7 +253,9 @@ class _Progress:
         if self.live:
             filled = self.WIDTH * (self.done_steps - 1) // self.steps
             bar = "=" * filled + ">" + " " * (self.WIDTH - filled - 1)
-            self.stream.write(f"\r\x1b[K[{bar}] {self.done_steps}/{self.steps} {visible(message, keep_newlines=False)}…")
+            self.stream.write(
+                f"\r\x1b[K[{bar}] {self.done_steps}/{self.steps} {visible(message, keep_newlines=False)}…"
+            )
             self.stream.flush()
 
     def done(self) -> None:

@@ -43,16 +43,25 @@ FORMATS = ("trec", "csv", "parquet")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--store", metavar="DIR", help="the project folder holding the judgments")
-    where.add_argument("--pool", metavar="POOL", help="use the default store of this pool file (as `goldset judge POOL`)")
+    where.add_argument(
+        "--pool",
+        metavar="POOL",
+        help="use the default store of this pool file (as `goldset judge POOL`)",
+    )
     who = parser.add_mutually_exclusive_group()
     who.add_argument("--labeller", metavar="NAME", help="export this labeller's judgments")
     who.add_argument(
-        "--consensus", action="store_true",
+        "--consensus",
+        action="store_true",
         help="export the consensus of all labellers (agreement rules and adjudications)",
     )
-    parser.add_argument("-o", "--output", metavar="FILE", help="write here (atomically) instead of standard output")
     parser.add_argument(
-        "--format", choices=FORMATS, help="trec (default), csv or parquet; default from the -o extension"
+        "-o", "--output", metavar="FILE", help="write here (atomically) instead of standard output"
+    )
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        help="trec (default), csv or parquet; default from the -o extension",
     )
 
 
@@ -69,7 +78,9 @@ def consensus(project) -> pl.DataFrame:  # noqa: ANN001 - a store.Project
     try:
         from goldset_tui.agreement.consensus import consensus_export
     except ImportError:
-        raise InputError(project.path, "consensus qrels are not available in this version of goldset") from None
+        raise InputError(
+            project.path, "consensus qrels are not available in this version of goldset"
+        ) from None
     export = consensus_export(project)
     if export.pending:
         print(
@@ -88,13 +99,18 @@ def trec_text(qrels: pl.DataFrame, store: Path) -> str:
         spaced = qrels.filter(pl.col(column).str.contains(r"\s"))
         if spaced.height:
             raise InputError(
-                store, f"{column} {spaced[column][0]!r} contains whitespace, which TREC qrels cannot hold; "
-                "use --format csv or parquet", column=column,
+                store,
+                f"{column} {spaced[column][0]!r} contains whitespace, which TREC qrels cannot hold; "
+                "use --format csv or parquet",
+                column=column,
             )
     if qrels.height == 0:
         return ""
     lines = qrels.select(
-        pl.concat_str([pl.col("query_id"), pl.lit("0"), pl.col("doc_id"), pl.col("grade").cast(pl.String)], separator=" ")
+        pl.concat_str(
+            [pl.col("query_id"), pl.lit("0"), pl.col("doc_id"), pl.col("grade").cast(pl.String)],
+            separator=" ",
+        )
     ).to_series()
     return "\n".join(lines.to_list()) + "\n"
 
@@ -120,7 +136,9 @@ def run(args: argparse.Namespace) -> int:
 
         store = default_store_for(args.pool)
         if not store.exists():
-            raise InputError(args.pool, f"no judgments for this pool yet (no store at {store}); give --store DIR")
+            raise InputError(
+                args.pool, f"no judgments for this pool yet (no store at {store}); give --store DIR"
+            )
     else:
         store = Path(args.store)
     project = Project.open(store)
@@ -140,7 +158,9 @@ def run(args: argparse.Namespace) -> int:
                     f"{len(judged)} labellers have judgments here ({', '.join(map(repr, judged))}): choose one with "
                     "--labeller NAME, or export --consensus",
                 )
-        qrels = current.select("query_id", "doc_id", "grade")  # what project.qrels gives, sorted once below
+        qrels = current.select(
+            "query_id", "doc_id", "grade"
+        )  # what project.qrels gives, sorted once below
         who = args.labeller or "the only labeller"
     qrels = sort_pairs(qrels.select("query_id", "doc_id", pl.col("grade").cast(pl.Int64)))
     if qrels.height == 0:

@@ -47,25 +47,55 @@ class ReportInputs:
 
 def add_input_arguments(p: argparse.ArgumentParser, *, runs_required: bool = True) -> None:
     """Arguments shared with `goldset review`."""
-    p.add_argument("--qrels", required=runs_required, metavar="Q",
-                   help="TREC qrels file, or a goldset store folder (its judgments become the qrels)")
+    p.add_argument(
+        "--qrels",
+        required=runs_required,
+        metavar="Q",
+        help="TREC qrels file, or a goldset store folder (its judgments become the qrels)",
+    )
     p.add_argument("--labeller", help="with a store as --qrels: whose judgments are the qrels")
-    p.add_argument("--run", action="append", default=[], metavar="NAME=PATH",
-                   help="a TREC run, repeatable; NAME defaults to the file name without .gz and extension")
-    p.add_argument("--strata", required=runs_required, metavar="FILE",
-                   help="query_id,stratum (CSV, TSV or Parquet)")
-    p.add_argument("--traffic", metavar="FILE", help="stratum,share (0.31 or 31%%) for the weighted headline")
+    p.add_argument(
+        "--run",
+        action="append",
+        default=[],
+        metavar="NAME=PATH",
+        help="a TREC run, repeatable; NAME defaults to the file name without .gz and extension",
+    )
+    p.add_argument(
+        "--strata",
+        required=runs_required,
+        metavar="FILE",
+        help="query_id,stratum (CSV, TSV or Parquet)",
+    )
+    p.add_argument(
+        "--traffic", metavar="FILE", help="stratum,share (0.31 or 31%%) for the weighted headline"
+    )
     p.add_argument("--metric", default="Success@10", help="measure to report (default Success@10)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and randomisation tests (default 0)")
-    p.add_argument("--samples", type=int, default=2000, help="bootstrap / permutation samples (default 2000)")
-    p.add_argument("--no-fusion", action="store_true", help="leave out the reciprocal rank fusion system")
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="seed of the bootstrap and randomisation tests (default 0)",
+    )
+    p.add_argument(
+        "--samples", type=int, default=2000, help="bootstrap / permutation samples (default 2000)"
+    )
+    p.add_argument(
+        "--no-fusion", action="store_true", help="leave out the reciprocal rank fusion system"
+    )
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_input_arguments(p)
-    p.add_argument("--format", choices=("md", "json", "csv"), default="md", help="what to print (default md)")
-    p.add_argument("-o", "--output", metavar="DIR",
-                   help="also write report.md, report.json, report.csv and failing_queries.csv here")
+    p.add_argument(
+        "--format", choices=("md", "json", "csv"), default="md", help="what to print (default md)"
+    )
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="DIR",
+        help="also write report.md, report.json, report.csv and failing_queries.csv here",
+    )
 
 
 def parse_run_spec(spec: str) -> tuple[str, Path]:
@@ -115,13 +145,20 @@ def load_inputs(args: argparse.Namespace) -> ReportInputs:
         name, path = parse_run_spec(spec)
         if name in runs:
             raise InputError(path, f"run name {name!r} given twice")
-        runs[name] = read_run(path, tag=False, order=False)  # neither the tag nor the sort is needed here
+        runs[name] = read_run(
+            path, tag=False, order=False
+        )  # neither the tag nor the sort is needed here
     _check_metric(args.metric)
     manifest = getattr(args, "sampling_manifest", None)
     return ReportInputs(
-        qrels=read_qrels_arg(args.qrels, getattr(args, "labeller", None)), runs=runs, strata=read_strata(args.strata),
-        traffic=read_traffic(args.traffic) if args.traffic else None, metric=args.metric,
-        seed=args.seed, samples=args.samples, fuse=not args.no_fusion,
+        qrels=read_qrels_arg(args.qrels, getattr(args, "labeller", None)),
+        runs=runs,
+        strata=read_strata(args.strata),
+        traffic=read_traffic(args.traffic) if args.traffic else None,
+        metric=args.metric,
+        seed=args.seed,
+        samples=args.samples,
+        fuse=not args.no_fusion,
         sampling_manifest=Path(manifest) if manifest else None,
     )
 
@@ -142,25 +179,36 @@ def build(inputs: ReportInputs):
     from goldset_tui.eval.report import compute_report
 
     return compute_report(
-        inputs.qrels, inputs.runs, inputs.strata, metric=inputs.metric, traffic=inputs.traffic,
-        fuse=inputs.fuse, seed=inputs.seed, samples=inputs.samples,
+        inputs.qrels,
+        inputs.runs,
+        inputs.strata,
+        metric=inputs.metric,
+        traffic=inputs.traffic,
+        fuse=inputs.fuse,
+        seed=inputs.seed,
+        samples=inputs.samples,
     )
 
 
 def write_outputs(report, out: Path) -> list[Path]:
-    from goldset_tui.eval.report import failing_csv, to_csv, to_json, to_markdown
-
     from goldset_tui.commands.eval import output_folder
+    from goldset_tui.eval.report import failing_csv, to_csv, to_json, to_markdown
     from goldset_tui.store.files import atomic_write_bytes
 
     out = output_folder(out)
-    files = {"report.md": to_markdown(report), "report.json": to_json(report), "report.csv": to_csv(report),
-             "failing_queries.csv": failing_csv(report)}
+    files = {
+        "report.md": to_markdown(report),
+        "report.json": to_json(report),
+        "report.csv": to_csv(report),
+        "failing_queries.csv": failing_csv(report),
+    }
     written = []
     for name, text in files.items():
         path = out / name
         try:
-            atomic_write_bytes(path, text.encode("utf-8"))  # never a half-written report beside a whole one
+            atomic_write_bytes(
+                path, text.encode("utf-8")
+            )  # never a half-written report beside a whole one
         except OSError as exc:
             raise InputError(path, f"cannot write: {exc.strerror or exc}") from None
         written.append(path)

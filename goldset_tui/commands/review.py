@@ -14,7 +14,13 @@ from pathlib import Path
 
 import polars as pl
 
-from goldset_tui.commands.report import ReportInputs, add_input_arguments, build, load_inputs, store_qrels
+from goldset_tui.commands.report import (
+    ReportInputs,
+    add_input_arguments,
+    build,
+    load_inputs,
+    store_qrels,
+)
 from goldset_tui.errors import InputError
 
 NAME = "review"
@@ -34,19 +40,38 @@ examples:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_input_arguments(p, runs_required=False)
-    p.add_argument("--store", metavar="DIR", help="goldset store: judge missing pairs into it; alone, review it")
-    p.add_argument("--corpus", metavar="FILE", help="document texts (BEIR corpus.jsonl or doc_id,text table)")
-    p.add_argument("--topics", metavar="FILE", help="query texts (BEIR queries.jsonl or TSV qid<TAB>text)")
-    p.add_argument("--sampling-manifest", metavar="FILE", help="sampling manifest whose [[closure]] checks to show")
-    p.add_argument("--pairs-out", metavar="FILE", default="missing_pairs.csv",
-                   help="where missing pairs go when they cannot be judged here (default missing_pairs.csv in "
-                        "the current folder; the screen names the full path)")
+    p.add_argument(
+        "--store",
+        metavar="DIR",
+        help="goldset store: judge missing pairs into it; alone, review it",
+    )
+    p.add_argument(
+        "--corpus", metavar="FILE", help="document texts (BEIR corpus.jsonl or doc_id,text table)"
+    )
+    p.add_argument(
+        "--topics", metavar="FILE", help="query texts (BEIR queries.jsonl or TSV qid<TAB>text)"
+    )
+    p.add_argument(
+        "--sampling-manifest",
+        metavar="FILE",
+        help="sampling manifest whose [[closure]] checks to show",
+    )
+    p.add_argument(
+        "--pairs-out",
+        metavar="FILE",
+        default="missing_pairs.csv",
+        help="where missing pairs go when they cannot be judged here (default missing_pairs.csv in "
+        "the current folder; the screen names the full path)",
+    )
 
 
 def runs_from_pool(frame: pl.DataFrame) -> dict[str, pl.DataFrame]:
     """Rebuild each system's ranking from the ``systems``/``ranks`` a pool recorded (score = -rank,
     so trec_eval's order is the recorded order)."""
-    if "systems" not in frame.columns or frame.get_column("systems").drop_nulls().list.len().sum() == 0:
+    if (
+        "systems" not in frame.columns
+        or frame.get_column("systems").drop_nulls().list.len().sum() == 0
+    ):
         return {}
     long = (
         frame.select("query_id", "doc_id", "systems", "ranks")
@@ -55,8 +80,12 @@ def runs_from_pool(frame: pl.DataFrame) -> dict[str, pl.DataFrame]:
         .rename({"systems": "system", "ranks": "rank"})
     )
     return {
-        str(name): part.select("query_id", "doc_id", score=-pl.col("rank").cast(pl.Float64), rank=pl.col("rank").cast(pl.Int64))
-        .sort("query_id", "rank")
+        str(name): part.select(
+            "query_id",
+            "doc_id",
+            score=-pl.col("rank").cast(pl.Float64),
+            rank=pl.col("rank").cast(pl.Int64),
+        ).sort("query_id", "rank")
         for (name,), part in long.partition_by("system", as_dict=True, maintain_order=True).items()
     }
 
@@ -71,17 +100,30 @@ def inputs_from_store(args: argparse.Namespace):
     pool = load_pool(project.pool_path, corpus=args.corpus, scale=project.scale)
     runs = runs_from_pool(pool.frame)
     if not runs:
-        raise InputError(project.pool_path, "the pool records no systems/ranks: give --run NAME=PATH and --strata")
+        raise InputError(
+            project.pool_path,
+            "the pool records no systems/ranks: give --run NAME=PATH and --strata",
+        )
     if args.strata:
         strata = read_strata(args.strata)
     else:
-        strata = pool.frame.select("query_id", "stratum").unique(subset="query_id", maintain_order=True)
+        strata = pool.frame.select("query_id", "stratum").unique(
+            subset="query_id", maintain_order=True
+        )
         if strata.get_column("stratum").null_count() == strata.height:
-            raise InputError(project.pool_path, "the pool has no stratum column: give --strata FILE")
+            raise InputError(
+                project.pool_path, "the pool has no stratum column: give --strata FILE"
+            )
         strata = strata.with_columns(pl.col("stratum").fill_null("(no stratum)"))
     inputs = ReportInputs(
-        qrels=store_qrels(project, args.labeller), runs=runs, strata=strata, traffic=read_traffic(args.traffic) if args.traffic else None,
-        metric=args.metric, seed=args.seed, samples=args.samples, fuse=not args.no_fusion,
+        qrels=store_qrels(project, args.labeller),
+        runs=runs,
+        strata=strata,
+        traffic=read_traffic(args.traffic) if args.traffic else None,
+        metric=args.metric,
+        seed=args.seed,
+        samples=args.samples,
+        fuse=not args.no_fusion,
         sampling_manifest=Path(args.sampling_manifest) if args.sampling_manifest else None,
     )
     return inputs, project, pool.frame
@@ -97,7 +139,9 @@ def build_context(args: argparse.Namespace):
         inputs, project, pool_frame = inputs_from_store(args)
     else:
         if not args.qrels or not args.strata:
-            raise InputError(None, "give --qrels, --run and --strata (as for `goldset report`), or --store DIR")
+            raise InputError(
+                None, "give --qrels, --run and --strata (as for `goldset report`), or --store DIR"
+            )
         inputs = load_inputs(args)
         if args.store:
             from goldset_tui.store.project import Project
@@ -116,12 +160,16 @@ def build_context(args: argparse.Namespace):
     def recompute():
         if project is None:
             return None
-        fresh = project.qrels(args.labeller) if args.labeller in project.labellers() else inputs.qrels
+        fresh = (
+            project.qrels(args.labeller) if args.labeller in project.labellers() else inputs.qrels
+        )
         inputs.qrels = _merge_qrels(inputs.qrels, fresh)
         return build(inputs)
 
     return ReviewContext(
-        report, topics=topics, sampling_closure=sampling,
+        report,
+        topics=topics,
+        sampling_closure=sampling,
         sampling_source=str(inputs.sampling_manifest) if inputs.sampling_manifest else None,
         judge=judge_hook(project, args.labeller, topics, corpus, Path(args.pairs_out)),
         on_judged=recompute,
@@ -148,7 +196,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _merge_qrels(base: pl.DataFrame, new: pl.DataFrame) -> pl.DataFrame:
     """The labeller's latest grades override the qrels the report started from."""
-    return pl.concat([base.join(new, on=["query_id", "doc_id"], how="anti"), new.select(base.columns)])
+    return pl.concat(
+        [base.join(new, on=["query_id", "doc_id"], how="anti"), new.select(base.columns)]
+    )
 
 
 def _topics(args: argparse.Namespace, pool_frame: pl.DataFrame | None) -> pl.DataFrame | None:
@@ -168,7 +218,11 @@ def _corpus(args: argparse.Namespace, pool_frame: pl.DataFrame | None) -> pl.Dat
 
         frames.append(read_corpus(args.corpus).select("doc_id", "text", "title"))
     if pool_frame is not None:
-        frames.append(pool_frame.select("doc_id", "text", "title").unique(subset="doc_id", maintain_order=True))
+        frames.append(
+            pool_frame.select("doc_id", "text", "title").unique(
+                subset="doc_id", maintain_order=True
+            )
+        )
     if not frames:
         return None
     return pl.concat(frames).unique(subset="doc_id", keep="first", maintain_order=True)

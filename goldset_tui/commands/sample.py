@@ -29,21 +29,47 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from goldset_tui.sampling.plan import DEFAULT_RATE
     from goldset_tui.sampling.sample import DEFAULT_CAP, DEFAULT_MIN_PER_STRATUM
 
-    parser.add_argument("labels", type=Path, help="LABELS: query, count, stratum (from `goldset classify` or your own)")
+    parser.add_argument(
+        "labels",
+        type=Path,
+        help="LABELS: query, count, stratum (from `goldset classify` or your own)",
+    )
     parser.add_argument("-o", "--output", type=Path, help="SAMPLE file to write (.csv or .parquet)")
     parser.add_argument("--seed", type=int, help="random seed (required to write a sample)")
     sizes = parser.add_mutually_exclusive_group(required=True)
     sizes.add_argument("--targets", metavar="STRATUM=N,...", help="queries per stratum")
     sizes.add_argument("--total", type=int, metavar="N", help="set size, split by traffic share")
     parser.add_argument(
-        "--min-per-stratum", type=int, default=DEFAULT_MIN_PER_STRATUM, metavar="M",
+        "--min-per-stratum",
+        type=int,
+        default=DEFAULT_MIN_PER_STRATUM,
+        metavar="M",
         help=f"with --total: at least M per stratum (default {DEFAULT_MIN_PER_STRATUM})",
     )
-    parser.add_argument("--cap", type=int, default=DEFAULT_CAP, help=f"weight = min(count, CAP) (default {DEFAULT_CAP})")
-    parser.add_argument("--manifest", type=Path, help="where to write the manifest (default: beside SAMPLE)")
-    parser.add_argument("--plan", action="store_true", help="print the sample-size plan per stratum")
-    parser.add_argument("--rate", type=float, default=DEFAULT_RATE, help=f"assumed rate for --plan (default {DEFAULT_RATE})")
-    parser.add_argument("--half-width", type=float, metavar="H", help="for --plan: the size that gives a 95%% half-width of H (e.g. 0.1)")
+    parser.add_argument(
+        "--cap",
+        type=int,
+        default=DEFAULT_CAP,
+        help=f"weight = min(count, CAP) (default {DEFAULT_CAP})",
+    )
+    parser.add_argument(
+        "--manifest", type=Path, help="where to write the manifest (default: beside SAMPLE)"
+    )
+    parser.add_argument(
+        "--plan", action="store_true", help="print the sample-size plan per stratum"
+    )
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=DEFAULT_RATE,
+        help=f"assumed rate for --plan (default {DEFAULT_RATE})",
+    )
+    parser.add_argument(
+        "--half-width",
+        type=float,
+        metavar="H",
+        help="for --plan: the size that gives a 95%% half-width of H (e.g. 0.1)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -53,7 +79,11 @@ def run(args: argparse.Namespace) -> int:
     from goldset_tui.sampling.labels import read_labels
     from goldset_tui.sampling.manifest import build_manifest, manifest_path, write_manifest
     from goldset_tui.sampling.sample import (
-        allocate_total, check_known_strata, parse_targets, stratified_sample, stratum_counts,
+        allocate_total,
+        check_known_strata,
+        parse_targets,
+        stratified_sample,
+        stratum_counts,
     )
 
     if args.output is None and not args.plan:
@@ -62,7 +92,10 @@ def run(args: argparse.Namespace) -> int:
         output_format(args.output)  # the extension and the folder: fail before the work, not after
         check_folder(args.manifest or manifest_path(args.output))
         if args.seed is None:
-            raise InputError(None, "--seed is required: a sample you cannot regenerate cannot be compared against later")
+            raise InputError(
+                None,
+                "--seed is required: a sample you cannot regenerate cannot be compared against later",
+            )
     if args.half_width is not None and not 0 < args.half_width < 1:
         raise InputError(None, "--half-width must lie between 0 and 1 (0.1 is ten points)")
     if not 0 <= args.rate <= 1:
@@ -81,7 +114,12 @@ def run(args: argparse.Namespace) -> int:
         write_frame(result.sample, args.output)
         where = args.manifest or manifest_path(args.output)
         manifest = build_manifest(
-            result, seed=args.seed, cap=args.cap, labels_path=args.labels, sample_path=args.output, allocation=allocation
+            result,
+            seed=args.seed,
+            cap=args.cap,
+            labels_path=args.labels,
+            sample_path=args.output,
+            allocation=allocation,
         )
         write_manifest(manifest, where)
         print_table(result)
@@ -90,20 +128,30 @@ def run(args: argparse.Namespace) -> int:
             print(f"note: {note}", file=sys.stderr)
         for check in result.closure:
             if not check.ok:
-                print(f"closure: {check.name}: expected {check.expected:g}, got {check.actual:g}", file=sys.stderr)
+                print(
+                    f"closure: {check.name}: expected {check.expected:g}, got {check.actual:g}",
+                    file=sys.stderr,
+                )
         sizes = {r.stratum: r.sampled for r in result.rows if r.target or r.sampled}
         if not all_ok(result.closure):
-            print("note: the sampling table does not close (see the manifest's [[closure]])", file=sys.stderr)
+            print(
+                "note: the sampling table does not close (see the manifest's [[closure]])",
+                file=sys.stderr,
+            )
     if args.plan:
         print_plan(sizes, args.rate, args.half_width)
     return 0
 
 
 def print_table(result) -> None:  # noqa: ANN001 - SampleResult
-    print(f"{'stratum':<18} {'distinct':>9} {'occurrences':>12} {'share':>7} {'target':>7} {'sampled':>8}")
+    print(
+        f"{'stratum':<18} {'distinct':>9} {'occurrences':>12} {'share':>7} {'target':>7} {'sampled':>8}"
+    )
     for r in result.rows:
         short = "  (short)" if r.shortfall > 0 else ""
-        print(f"{r.stratum:<18} {r.distinct:>9} {r.occurrences:>12} {r.share:>7.1%} {r.target:>7} {r.sampled:>8}{short}")
+        print(
+            f"{r.stratum:<18} {r.distinct:>9} {r.occurrences:>12} {r.share:>7.1%} {r.target:>7} {r.sampled:>8}{short}"
+        )
     total_share = sum(r.share for r in result.rows)
     print(
         f"{'(all)':<18} {sum(r.distinct for r in result.rows):>9} {sum(r.occurrences for r in result.rows):>12} "

@@ -38,16 +38,39 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from goldset_tui.sampling.spotcheck import DEFAULT_SAMPLE
 
     parser.add_argument("labels", type=Path, help="LABELS: query, count, stratum")
-    parser.add_argument("--sample", type=int, default=DEFAULT_SAMPLE, metavar="N",
-                        help=f"check a seeded uniform sample of N distinct queries (default {DEFAULT_SAMPLE}; 0 for all)")
-    parser.add_argument("--seed", type=int, default=0, help="seed for the sample and its order (default 0)")
-    parser.add_argument("--store", type=Path, help="store folder (default: one per LABELS file in the data folder)")
+    parser.add_argument(
+        "--sample",
+        type=int,
+        default=DEFAULT_SAMPLE,
+        metavar="N",
+        help=f"check a seeded uniform sample of N distinct queries (default {DEFAULT_SAMPLE}; 0 for all)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed for the sample and its order (default 0)"
+    )
+    parser.add_argument(
+        "--store", type=Path, help="store folder (default: one per LABELS file in the data folder)"
+    )
     parser.add_argument("--labeller", default=None, help="your name (default: the login name)")
-    parser.add_argument("--targets", metavar="STRATUM=N,...", help="the golden set's stratum sizes, for the verdict")
-    parser.add_argument("--rate", type=float, default=DEFAULT_RATE, help=f"assumed rate for the bands (default {DEFAULT_RATE})")
-    parser.add_argument("--report", action="store_true", help="print the numbers instead of opening the screen")
+    parser.add_argument(
+        "--targets", metavar="STRATUM=N,...", help="the golden set's stratum sizes, for the verdict"
+    )
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=DEFAULT_RATE,
+        help=f"assumed rate for the bands (default {DEFAULT_RATE})",
+    )
+    parser.add_argument(
+        "--report", action="store_true", help="print the numbers instead of opening the screen"
+    )
     parser.add_argument("--format", choices=("text", "json"), default="text", help="with --report")
-    parser.add_argument("--export", type=Path, metavar="FILE", help="write LABELS with the corrected strata (.csv/.parquet)")
+    parser.add_argument(
+        "--export",
+        type=Path,
+        metavar="FILE",
+        help="write LABELS with the corrected strata (.csv/.parquet)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -57,7 +80,13 @@ def run(args: argparse.Namespace) -> int:
     from goldset_tui.sampling.rules import STRATA
     from goldset_tui.sampling.sample import check_known_strata, parse_targets
     from goldset_tui.sampling.spotcheck import (
-        agreement, check_items, corrected_labels, golden_sizes, journal_path, load_answers, strata_order,
+        agreement,
+        check_items,
+        corrected_labels,
+        golden_sizes,
+        journal_path,
+        load_answers,
+        strata_order,
     )
     from goldset_tui.store.project import default_store_for
 
@@ -86,7 +115,9 @@ def run(args: argparse.Namespace) -> int:
             write_frame(corrected_labels(labels, answers), args.export)
             print(f"wrote the corrected labels to {args.export}", file=sys.stderr)
         if args.report:
-            print_report(agreement(answers, strata), sizes, source, args.rate, args.format, labeller, path)
+            print_report(
+                agreement(answers, strata), sizes, source, args.rate, args.format, labeller, path
+            )
         return 0
 
     from goldset_tui.sampling.spotcheck import SpotCheckSession
@@ -94,7 +125,9 @@ def run(args: argparse.Namespace) -> int:
     from goldset_tui.ui.screens.spotcheck import SpotCheckScreen
 
     items = check_items(labels, args.sample or None, args.seed)
-    session = SpotCheckSession.open(items, strata, path, labeller)  # a locked journal fails here, on one line
+    session = SpotCheckSession.open(
+        items, strata, path, labeller
+    )  # a locked journal fails here, on one line
     try:
         code = run_app(lambda: SpotCheckScreen(session, sizes=sizes, rate=args.rate))
     finally:
@@ -115,7 +148,14 @@ def print_report(result, sizes, source, rate, fmt, labeller, path) -> None:  # n
             "sizes_from": source,
             "rate": rate,
             "strata": [
-                {"stratum": v.stratum, "size": v.size, "misfiled": v.misfiled, "shift": v.shift, "band": v.band, "inside": v.inside}
+                {
+                    "stratum": v.stratum,
+                    "size": v.size,
+                    "misfiled": v.misfiled,
+                    "shift": v.shift,
+                    "band": v.band,
+                    "inside": v.inside,
+                }
                 for v in verdicts(result, sizes, rate)
             ],
         }
@@ -124,7 +164,9 @@ def print_report(result, sizes, source, rate, fmt, labeller, path) -> None:  # n
     print(f"spot-check by {visible(labeller)} ({path})")
     if result.n:
         lo, hi = result.ci95
-        print(f"agreement {result.agree} of {result.n} = {result.rate:.1%} (95% Wilson {lo:.1%} to {hi:.1%}); skipped {result.skipped}")
+        print(
+            f"agreement {result.agree} of {result.n} = {result.rate:.1%} (95% Wilson {lo:.1%} to {hi:.1%}); skipped {result.skipped}"
+        )
     else:
         print(f"no checks yet; skipped {result.skipped}")
     print(f"{'stratum':<20} {'checked':>7} {'agree':>6} {'precision':>9}")

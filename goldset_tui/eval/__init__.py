@@ -15,10 +15,20 @@ from __future__ import annotations
 from importlib import import_module
 
 _EXPORTS = {
-    "evaluate": "metrics", "evaluate_wide": "metrics", "mean_scores": "metrics", "aggregate": "metrics",
-    "relevant_queries": "metrics", "parse_measure": "measures", "parse_measures": "measures",
-    "Measure": "measures", "paired_comparison": "stats", "PairedResult": "stats", "rrf": "fusion",
-    "combsum": "fusion", "combmnz": "fusion", "fuse": "fusion",
+    "evaluate": "metrics",
+    "evaluate_wide": "metrics",
+    "mean_scores": "metrics",
+    "aggregate": "metrics",
+    "relevant_queries": "metrics",
+    "parse_measure": "measures",
+    "parse_measures": "measures",
+    "Measure": "measures",
+    "paired_comparison": "stats",
+    "PairedResult": "stats",
+    "rrf": "fusion",
+    "combsum": "fusion",
+    "combmnz": "fusion",
+    "fuse": "fusion",
 }
 __all__ = sorted(_EXPORTS)
 

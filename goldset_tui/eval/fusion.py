@@ -35,8 +35,17 @@ def _stack(runs: Runs, depth: int | None, *, scores: bool = False) -> tuple[pl.L
     stacked = []
     for index, run in enumerate(frames):
         # A frame that carries `rank` (read_run's, or a fused run's) is already in trec_eval order.
-        ranked = run if "rank" in run.columns else rank_run(run.select("query_id", "doc_id", "score"), order=False)
-        columns = [pl.col("query_id"), pl.col("doc_id"), pl.col("rank").cast(pl.Int64), pl.lit(index, dtype=pl.Int32).alias("list")]
+        ranked = (
+            run
+            if "rank" in run.columns
+            else rank_run(run.select("query_id", "doc_id", "score"), order=False)
+        )
+        columns = [
+            pl.col("query_id"),
+            pl.col("doc_id"),
+            pl.col("rank").cast(pl.Int64),
+            pl.lit(index, dtype=pl.Int32).alias("list"),
+        ]
         if scores:
             columns.append(pl.col("score").cast(pl.Float64))
         part = ranked.lazy().select(columns)
@@ -46,7 +55,9 @@ def _stack(runs: Runs, depth: int | None, *, scores: bool = False) -> tuple[pl.L
     return pl.concat(stacked), len(frames)
 
 
-def _fused(stacked: pl.LazyFrame, lists: int, value: pl.Expr, *, times_count: bool = False) -> pl.LazyFrame:
+def _fused(
+    stacked: pl.LazyFrame, lists: int, value: pl.Expr, *, times_count: bool = False
+) -> pl.LazyFrame:
     """``query_id, doc_id, score``: each document's ``value`` summed over the lists that hold it
     (times their number when ``times_count``), in a canonical order.
 
@@ -59,14 +70,20 @@ def _fused(stacked: pl.LazyFrame, lists: int, value: pl.Expr, *, times_count: bo
     trec_eval. With two lists this is exactly a + b, as a plain sum gives.
     """
     names = [f"_v{j}" for j in range(lists)]
-    aggs = [pl.when(pl.col("list") == j).then(value).otherwise(0.0).sum().alias(name) for j, name in enumerate(names)]
+    aggs = [
+        pl.when(pl.col("list") == j).then(value).otherwise(0.0).sum().alias(name)
+        for j, name in enumerate(names)
+    ]
     fused = stacked.group_by("query_id", "doc_id").agg(*aggs, pl.len().alias("_lists"))
     for step in range(lists):
         swaps = []
         for a in range(step % 2, lists - 1, 2):
             x, y = pl.col(names[a]), pl.col(names[a + 1])
             # when/then rather than min/max: a NaN stays in the row (and so in the sum).
-            swaps += [pl.when(x <= y).then(x).otherwise(y).alias(names[a]), pl.when(x <= y).then(y).otherwise(x).alias(names[a + 1])]
+            swaps += [
+                pl.when(x <= y).then(x).otherwise(y).alias(names[a]),
+                pl.when(x <= y).then(y).otherwise(x).alias(names[a + 1]),
+            ]
         if swaps:
             fused = fused.with_columns(swaps)
     total = pl.col(names[0])
@@ -81,7 +98,9 @@ def _finish(fused: pl.LazyFrame, order: bool) -> pl.DataFrame:
     return rank_run(fused, order=order).collect()
 
 
-def rrf(runs: Runs, k: int = RRF_K, depth: int | None = None, *, order: bool = True) -> pl.DataFrame:
+def rrf(
+    runs: Runs, k: int = RRF_K, depth: int | None = None, *, order: bool = True
+) -> pl.DataFrame:
     """Reciprocal rank fusion: score = sum of 1 / (k + rank) over the lists.
 
     ``order=False`` leaves the rows in no particular order (ranks are still trec_eval's); the
@@ -114,7 +133,9 @@ def combmnz(runs: Runs, depth: int | None = None, *, order: bool = True) -> pl.D
     return _finish(_fused(stacked, lists, pl.col("score"), times_count=True), order)
 
 
-def fuse(runs: Runs, method: str = "rrf", *, k: int = RRF_K, depth: int | None = None, order: bool = True) -> pl.DataFrame:
+def fuse(
+    runs: Runs, method: str = "rrf", *, k: int = RRF_K, depth: int | None = None, order: bool = True
+) -> pl.DataFrame:
     """Dispatch by name: ``rrf``, ``combsum`` or ``combmnz``."""
     if method == "rrf":
         return rrf(runs, k=k, depth=depth, order=order)

@@ -47,7 +47,11 @@ def proportion_se(hits: int, n: int) -> float:
 
 def standard_error(values: Sequence[float] | pl.Series) -> float:
     """Standard error of a mean, with the sample standard deviation (n - 1)."""
-    s = pl.Series(values, dtype=pl.Float64) if not isinstance(values, pl.Series) else values.cast(pl.Float64)
+    s = (
+        pl.Series(values, dtype=pl.Float64)
+        if not isinstance(values, pl.Series)
+        else values.cast(pl.Float64)
+    )
     if s.len() < 2:
         return math.nan
     return float(s.std(ddof=1)) / math.sqrt(s.len())
@@ -89,7 +93,11 @@ def bootstrap_mean_ci(
     All resamples are drawn in one ``Series.sample`` call and averaged row-wise after a reshape,
     so the cost is one vectorised pass over n x samples values.
     """
-    s = pl.Series("v", values, dtype=pl.Float64) if not isinstance(values, pl.Series) else values.cast(pl.Float64)
+    s = (
+        pl.Series("v", values, dtype=pl.Float64)
+        if not isinstance(values, pl.Series)
+        else values.cast(pl.Float64)
+    )
     n = s.len()
     if n == 0:
         return (math.nan, math.nan)
@@ -114,7 +122,11 @@ def mean_interval(
     samples: int = DEFAULT_SAMPLES,
 ) -> tuple[float, float]:
     """The report's interval: Wilson when every value is 0 or 1, bootstrap otherwise."""
-    s = pl.Series("v", values, dtype=pl.Float64) if not isinstance(values, pl.Series) else values.cast(pl.Float64)
+    s = (
+        pl.Series("v", values, dtype=pl.Float64)
+        if not isinstance(values, pl.Series)
+        else values.cast(pl.Float64)
+    )
     if binary:
         return wilson(int(s.sum()), s.len(), confidence)
     return bootstrap_mean_ci(s, confidence=confidence, samples=samples, seed=seed)

@@ -32,9 +32,26 @@ MEASURES: dict[str, tuple[str, frozenset[str]]] = {
 }
 COUNTS = frozenset({"NumRet", "NumRel", "NumRelRet"})
 DCG_KINDS = ("log2", "exp-log2")  # gain = grade (trec_eval) | 2^grade - 1 (Burges et al.)
-EXAMPLES = ["P@10", "R@100", "Success@10", "RR", "RR@10", "AP", "AP@100", "nDCG", "nDCG@10",
-            "nDCG(dcg='exp-log2')@10", "P(rel=2)@10", "Rprec", "Bpref", "infAP", "Judged@10",
-            "NumRet", "NumRel", "NumRelRet"]
+EXAMPLES = [
+    "P@10",
+    "R@100",
+    "Success@10",
+    "RR",
+    "RR@10",
+    "AP",
+    "AP@100",
+    "nDCG",
+    "nDCG@10",
+    "nDCG(dcg='exp-log2')@10",
+    "P(rel=2)@10",
+    "Rprec",
+    "Bpref",
+    "infAP",
+    "Judged@10",
+    "NumRet",
+    "NumRel",
+    "NumRelRet",
+]
 
 _SYNTAX = re.compile(r"^(?P<name>[A-Za-z]+)(?:\((?P<params>[^()]*)\))?(?:@(?P<cutoff>[^@]*))?$")
 
@@ -74,9 +91,20 @@ def canonical(m: Measure) -> str:
 
 # trec_eval's names, so that `-m map` or `-m ndcg_cut_10` suggests the name used here.
 TREC_EVAL_NAMES = {
-    "map": "AP", "map_cut": "AP", "P": "P", "recall": "R", "success": "Success", "recip_rank": "RR",
-    "ndcg": "nDCG", "ndcg_cut": "nDCG", "Rprec": "Rprec", "bpref": "Bpref", "infAP": "infAP",
-    "num_ret": "NumRet", "num_rel": "NumRel", "num_rel_ret": "NumRelRet",
+    "map": "AP",
+    "map_cut": "AP",
+    "P": "P",
+    "recall": "R",
+    "success": "Success",
+    "recip_rank": "RR",
+    "ndcg": "nDCG",
+    "ndcg_cut": "nDCG",
+    "Rprec": "Rprec",
+    "bpref": "Bpref",
+    "infAP": "infAP",
+    "num_ret": "NumRet",
+    "num_rel": "NumRel",
+    "num_rel_ret": "NumRelRet",
 }
 
 
@@ -94,7 +122,9 @@ def _unknown(text: str, why: str, hint: str | None = None) -> InputError:
         return InputError(None, f"measure {text!r}: {why}; did you mean {hint!r}?")
     trec_hint = _trec_eval_hint(text)
     if trec_hint:
-        return InputError(None, f"measure {text!r}: {why} (a trec_eval name?); did you mean {trec_hint!r}?")
+        return InputError(
+            None, f"measure {text!r}: {why} (a trec_eval name?); did you mean {trec_hint!r}?"
+        )
     close = difflib.get_close_matches(text, EXAMPLES, n=1, cutoff=0.5)
     lower = {e.lower(): e for e in EXAMPLES}
     hint = lower.get(text.lower()) or (close[0] if close else None)
@@ -102,7 +132,9 @@ def _unknown(text: str, why: str, hint: str | None = None) -> InputError:
         # "ndcg_cut_10"-style trec_eval names: suggest on the measure part alone.
         head = re.split(r"[@(_.]", text, maxsplit=1)[0]
         names = {n.lower(): n for n in MEASURES}
-        name = names.get(head.lower()) or next(iter(difflib.get_close_matches(head, list(MEASURES), n=1, cutoff=0.5)), None)
+        name = names.get(head.lower()) or next(
+            iter(difflib.get_close_matches(head, list(MEASURES), n=1, cutoff=0.5)), None
+        )
         hint = next((e for e in EXAMPLES if e.startswith(name)), None) if name else None
     suggestion = f"; did you mean {hint!r}?" if hint else f"; known: {', '.join(EXAMPLES)}"
     return InputError(None, f"measure {text!r}: {why}{suggestion}")
@@ -126,7 +158,9 @@ def parse_measure(text: str) -> Measure:
     given = match["cutoff"]
     good_cutoff = given if given and given.isdigit() and int(given) >= 1 else "10"
     # What to suggest when a parameter or the cutoff is wrong: the same measure, plainly.
-    hint = name + (f"@{good_cutoff}" if cutoff_rule == "required" or (given and cutoff_rule != "none") else "")
+    hint = name + (
+        f"@{good_cutoff}" if cutoff_rule == "required" or (given and cutoff_rule != "none") else ""
+    )
     cutoff: int | None = None
     if given is not None:
         if cutoff_rule == "none":
@@ -147,7 +181,9 @@ def parse_measure(text: str) -> Measure:
             except ValueError:
                 raise _unknown(text, f"rel={value!r} is not an integer", hint) from None
             if rel < 1:
-                raise _unknown(text, "rel must be at least 1 (grades below it count as not relevant)", hint)
+                raise _unknown(
+                    text, "rel must be at least 1 (grades below it count as not relevant)", hint
+                )
         elif key == "dcg":
             if value not in DCG_KINDS:
                 hint = "nDCG(dcg='exp-log2')" + (f"@{cutoff}" if cutoff else "")

@@ -75,7 +75,9 @@ def _idcg_name(dcg: str, k: int | None) -> str:
     return f"idcg_{dcg}_{k}"
 
 
-def _rows(qrels: pl.DataFrame, ranked: pl.DataFrame, stats: pl.DataFrame, measures: list[Measure]) -> pl.DataFrame:
+def _rows(
+    qrels: pl.DataFrame, ranked: pl.DataFrame, stats: pl.DataFrame, measures: list[Measure]
+) -> pl.DataFrame:
     """The run's rows whose document is in the qrels (the only rows any measure here looks at,
     given the rank from the whole run), with the running counts the measures need.
 
@@ -88,8 +90,13 @@ def _rows(qrels: pl.DataFrame, ranked: pl.DataFrame, stats: pl.DataFrame, measur
         ranked.filter(pl.col("doc_id").is_in(judged_docs))
         .join(qrels.select("query_id", "doc_id", "grade"), on=["query_id", "doc_id"], how="inner")
         .drop("doc_id")
-        .join(stats.select("query_id", *[f"nrel{lvl}" for lvl in levels], *[f"nnon{lvl}" for lvl in levels]),
-              on="query_id", how="inner")
+        .join(
+            stats.select(
+                "query_id", *[f"nrel{lvl}" for lvl in levels], *[f"nnon{lvl}" for lvl in levels]
+            ),
+            on="query_id",
+            how="inner",
+        )
         .sort("query_id", "rank")
     )
     grade = pl.col("grade")
@@ -98,7 +105,13 @@ def _rows(qrels: pl.DataFrame, ranked: pl.DataFrame, stats: pl.DataFrame, measur
         rel = grade >= lvl
         extra.append(rel.alias(f"rel{lvl}"))
         extra.append(rel.cast(pl.Int32).cum_sum().over("query_id").alias(f"crel{lvl}"))
-        extra.append(((grade >= 0) & (grade < lvl)).cast(pl.Int32).cum_sum().over("query_id").alias(f"cnon{lvl}"))
+        extra.append(
+            ((grade >= 0) & (grade < lvl))
+            .cast(pl.Int32)
+            .cum_sum()
+            .over("query_id")
+            .alias(f"cnon{lvl}")
+        )
     return rows.with_columns(extra)
 
 
@@ -116,7 +129,9 @@ def _measure_exprs(m: Measure, key: str) -> tuple[list[pl.Expr], pl.Expr]:
     name = m.name
     if name in ("P", "R", "NumRelRet"):
         agg = [within.sum().alias(key)]
-        final = {"P": a / m.cutoff if m.cutoff else a, "R": _safe_div(a, nrel), "NumRelRet": a}[name]
+        final = {"P": a / m.cutoff if m.cutoff else a, "R": _safe_div(a, nrel), "NumRelRet": a}[
+            name
+        ]
     elif name == "Success":
         agg, final = [within.any().alias(key)], a.cast(pl.Float64)
     elif name == "RR":
@@ -137,9 +152,11 @@ def _measure_exprs(m: Measure, key: str) -> tuple[list[pl.Expr], pl.Expr]:
         # documents above it, capped at R, over min(R, N).
         non_above = pl.col(f"cnon{m.rel}")
         r, n = pl.col(f"nrel{m.rel}"), pl.col(f"nnon{m.rel}")
-        credit = pl.when(non_above > 0).then(
-            1.0 - pl.min_horizontal(non_above, r) / pl.min_horizontal(r, n)
-        ).otherwise(1.0)
+        credit = (
+            pl.when(non_above > 0)
+            .then(1.0 - pl.min_horizontal(non_above, r) / pl.min_horizontal(r, n))
+            .otherwise(1.0)
+        )
         agg, final = [credit.filter(rel).sum().alias(key)], _safe_div(a, nrel)
     elif name == "infAP":
         # trec_eval infAP.c (Yilmaz & Aslam 2006): expected precision at each relevant document,
@@ -167,7 +184,11 @@ def _measure_exprs(m: Measure, key: str) -> tuple[list[pl.Expr], pl.Expr]:
 
 
 def evaluate_wide(
-    qrels: pl.DataFrame, run: pl.DataFrame, measures: Iterable[str | Measure], *, only_run_queries: bool = False
+    qrels: pl.DataFrame,
+    run: pl.DataFrame,
+    measures: Iterable[str | Measure],
+    *,
+    only_run_queries: bool = False,
 ) -> pl.DataFrame:
     """One row per query (every query in the qrels, a query missing from the run scoring 0 —
     or, with ``only_run_queries``, those in both, as trec_eval without -c), one column per
@@ -181,7 +202,9 @@ def evaluate_wide(
         retrieved = ranked.group_by("query_id").agg(pl.len().alias("num_ret"))
     else:
         # Ranks are 1..n in every query: rank 1 names each query once, with no grouping pass.
-        retrieved = ranked.filter(pl.col("rank") == 1).select("query_id", pl.lit(0).alias("num_ret"))
+        retrieved = ranked.filter(pl.col("rank") == 1).select(
+            "query_id", pl.lit(0).alias("num_ret")
+        )
     aggs: list[pl.Expr] = []
     finals: list[pl.Expr] = []
     for index, m in enumerate(parsed):
@@ -198,14 +221,18 @@ def evaluate_wide(
 
 
 def evaluate(
-    qrels: pl.DataFrame, run: pl.DataFrame, measures: Iterable[str | Measure], *, only_run_queries: bool = False
+    qrels: pl.DataFrame,
+    run: pl.DataFrame,
+    measures: Iterable[str | Measure],
+    *,
+    only_run_queries: bool = False,
 ) -> pl.DataFrame:
     """Per-query values, long: ``query_id, measure, value``. See :func:`evaluate_wide`."""
     wide = evaluate_wide(qrels, run, measures, only_run_queries=only_run_queries)
     names = [c for c in wide.columns if c != "query_id"]
-    return wide.unpivot(index="query_id", on=names, variable_name="measure", value_name="value").sort(
-        "query_id", maintain_order=True
-    )
+    return wide.unpivot(
+        index="query_id", on=names, variable_name="measure", value_name="value"
+    ).sort("query_id", maintain_order=True)
 
 
 def relevant_queries(qrels: pl.DataFrame) -> pl.Series:
@@ -234,7 +261,11 @@ def aggregate(per_query: pl.DataFrame, queries: pl.Series | None = None) -> dict
 
 
 def mean_scores(
-    qrels: pl.DataFrame, run: pl.DataFrame, measures: Iterable[str | Measure], *, trec_eval_compat: bool = False
+    qrels: pl.DataFrame,
+    run: pl.DataFrame,
+    measures: Iterable[str | Measure],
+    *,
+    trec_eval_compat: bool = False,
 ) -> dict[str, float]:
     """Means keyed by measure name. Default: over every query in the qrels with a relevant
     document, a query missing from the run counting 0. ``trec_eval_compat``: over the queries in

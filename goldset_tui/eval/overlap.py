@@ -43,7 +43,12 @@ def pair_overlap(scores: pl.DataFrame, a: str, b: str) -> dict:
         either_miss=(miss_a | miss_b).sum(),
         oracle=pl.max_horizontal(a, b).mean(),
     ).row(0, named=True)
-    return {"a": a, "b": b, **{k: int(v) for k, v in row.items() if k != "oracle"}, "oracle": float(row["oracle"])}
+    return {
+        "a": a,
+        "b": b,
+        **{k: int(v) for k, v in row.items() if k != "oracle"},
+        "oracle": float(row["oracle"]),
+    }
 
 
 def failure_overlap(scores: pl.DataFrame, systems: list[str]) -> list[dict]:
@@ -76,6 +81,8 @@ def stratum_overlap(scores: pl.DataFrame, strata: pl.DataFrame, a: str, b: str) 
     miss_b = pl.col(b) == 0
     return (
         w.group_by("stratum", maintain_order=True)
-        .agg(n=pl.len(), miss_a=miss_a.sum(), miss_b=miss_b.sum(), both_miss=(miss_a & miss_b).sum())
+        .agg(
+            n=pl.len(), miss_a=miss_a.sum(), miss_b=miss_b.sum(), both_miss=(miss_a & miss_b).sum()
+        )
         .with_columns(both_miss_bound=pl.min_horizontal("miss_a", "miss_b"))
     )

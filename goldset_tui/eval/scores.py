@@ -42,6 +42,8 @@ def load_scores(folder: str | Path) -> pl.DataFrame:
     if not files:
         return pl.DataFrame(schema=SCHEMA)
     try:
-        return pl.concat([pl.read_parquet(f, glob=False).select(list(SCHEMA)).cast(SCHEMA) for f in files])
+        return pl.concat(
+            [pl.read_parquet(f, glob=False).select(list(SCHEMA)).cast(SCHEMA) for f in files]
+        )
     except (pl.exceptions.PolarsError, OSError) as exc:
         raise InputError(folder, f"cannot read saved scores: {exc}") from None

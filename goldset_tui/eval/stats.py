@@ -44,7 +44,11 @@ class PairedResult:
 
 
 def _as_series(values: pl.Series | Sequence[float], name: str) -> pl.Series:
-    return pl.Series(name, values, dtype=pl.Float64) if not isinstance(values, pl.Series) else values.cast(pl.Float64).rename(name)
+    return (
+        pl.Series(name, values, dtype=pl.Float64)
+        if not isinstance(values, pl.Series)
+        else values.cast(pl.Float64).rename(name)
+    )
 
 
 def _batches(n: int, samples: int) -> list[tuple[int, int]]:
@@ -70,7 +74,9 @@ def sign_flip_means(diff: pl.Series, *, samples: int, seed: int) -> pl.Series:
     means = []
     for index, (start, count) in enumerate(_batches(n, samples)):
         flips = signs.sample(n * count, with_replacement=True, seed=seed + 1_000_003 + index)
-        frame = pl.DataFrame({"d": pl.concat([diff] * count) * flips, "s": pl.int_range(n * count, eager=True) // n})
+        frame = pl.DataFrame(
+            {"d": pl.concat([diff] * count) * flips, "s": pl.int_range(n * count, eager=True) // n}
+        )
         means.append(frame.group_by("s").agg(pl.col("d").mean()).sort("s").get_column("d"))
     return pl.concat(means) if means else pl.Series("d", [], dtype=pl.Float64)
 
@@ -94,7 +100,9 @@ def paired_comparison(
     """Compare per-query scores ``a`` and ``b`` (same queries, same order)."""
     sa, sb = _as_series(a, "a"), _as_series(b, "b")
     if sa.len() != sb.len():
-        raise ValueError(f"paired scores need the same queries: {sa.len()} values against {sb.len()}")
+        raise ValueError(
+            f"paired scores need the same queries: {sa.len()} values against {sb.len()}"
+        )
     if sa.len() == 0:
         raise ValueError("no queries to compare")
     if samples < 1:

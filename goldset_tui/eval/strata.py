@@ -17,7 +17,12 @@ import polars as pl
 
 from goldset_tui.closure import ClosureCheck
 from goldset_tui.errors import InputError
-from goldset_tui.eval.intervals import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, DEFAULT_SEED, mean_interval
+from goldset_tui.eval.intervals import (
+    DEFAULT_CONFIDENCE,
+    DEFAULT_SAMPLES,
+    DEFAULT_SEED,
+    mean_interval,
+)
 from goldset_tui.io.tables import location, location_text, read_table, table_format
 
 # Seed 004: below about 40 queries a stratum's interval is too wide to compare two systems at the
@@ -35,7 +40,9 @@ def read_strata(path: str | Path) -> pl.DataFrame:
     (the strata then overlap and the n column no longer sums to the query count).
     """
     df = read_table(
-        path, required=("query_id", "stratum"), non_empty=("query_id", "stratum"),
+        path,
+        required=("query_id", "stratum"),
+        non_empty=("query_id", "stratum"),
         string_columns=("query_id", "stratum"),
     )
     return df.select("query_id", "stratum").unique(maintain_order=True)
@@ -51,7 +58,12 @@ def _parse_shares(raw: pl.Series) -> pl.Series:
 def read_traffic(path: str | Path) -> pl.DataFrame:
     """``stratum, share`` with share a fraction (``0.31``) or a percentage (``31%``)."""
     p = Path(path)
-    df = read_table(p, required=("stratum", "share"), non_empty=("stratum", "share"), string_columns=("stratum",))
+    df = read_table(
+        p,
+        required=("stratum", "share"),
+        non_empty=("stratum", "share"),
+        string_columns=("stratum",),
+    )
     fmt = table_format(p)
     frame = pl.DataFrame({"stratum": df.get_column("stratum")}).with_columns(
         pl.select(_parse_shares(df.get_column("share"))).to_series()
@@ -59,7 +71,12 @@ def read_traffic(path: str | Path) -> pl.DataFrame:
     bad = frame.get_column("share").is_null() | frame.get_column("share").is_nan()
     if bad.any():
         i = int(bad.arg_max())
-        raise InputError(p, f"share {df.get_column('share')[i]!r} is not a number", column="share", **location(fmt, i))
+        raise InputError(
+            p,
+            f"share {df.get_column('share')[i]!r} is not a number",
+            column="share",
+            **location(fmt, i),
+        )
     negative = frame.get_column("share") < 0
     if negative.any():
         i = int(negative.arg_max())
@@ -71,8 +88,12 @@ def read_traffic(path: str | Path) -> pl.DataFrame:
         i = int(repeat.arg_max())
         name = names[i]
         first = int((names == name).arg_max())
-        raise InputError(p, f"stratum {name!r} listed more than once (first on {location_text(fmt, first)})", column="stratum",
-                         **location(fmt, i))
+        raise InputError(
+            p,
+            f"stratum {name!r} listed more than once (first on {location_text(fmt, first)})",
+            column="stratum",
+            **location(fmt, i),
+        )
     return frame
 
 
@@ -96,8 +117,16 @@ def strata_order(strata: pl.DataFrame, traffic: pl.DataFrame | None = None) -> l
     return names
 
 
-def _with_interval(groups: pl.DataFrame, values: pl.DataFrame, keys: list[str], *, binary: bool,
-                   confidence: float, seed: int, samples: int) -> pl.DataFrame:
+def _with_interval(
+    groups: pl.DataFrame,
+    values: pl.DataFrame,
+    keys: list[str],
+    *,
+    binary: bool,
+    confidence: float,
+    seed: int,
+    samples: int,
+) -> pl.DataFrame:
     # One interval per (stratum, system) cell: a handful of cells, each vectorised inside.
     lo: list[float] = []
     hi: list[float] = []
@@ -107,7 +136,9 @@ def _with_interval(groups: pl.DataFrame, values: pl.DataFrame, keys: list[str], 
         a, b = mean_interval(v, binary=binary, confidence=confidence, seed=seed, samples=samples)
         lo.append(a)
         hi.append(b)
-    return groups.with_columns(ci_lo=pl.Series(lo, dtype=pl.Float64), ci_hi=pl.Series(hi, dtype=pl.Float64))
+    return groups.with_columns(
+        ci_lo=pl.Series(lo, dtype=pl.Float64), ci_hi=pl.Series(hi, dtype=pl.Float64)
+    )
 
 
 def stratum_table(
@@ -127,15 +158,33 @@ def stratum_table(
     systems = scores.get_column("system").unique(maintain_order=True).to_list()
     groups = joined.group_by("stratum", "system").agg(
         n=pl.len().cast(pl.Int64),
-        hits=pl.col("value").sum().round(0).cast(pl.Int64) if binary else pl.lit(None, dtype=pl.Int64),
+        hits=pl.col("value").sum().round(0).cast(pl.Int64)
+        if binary
+        else pl.lit(None, dtype=pl.Int64),
         mean=pl.col("value").mean(),
     )
     order = order or strata_order(strata)
-    rank_s = pl.DataFrame({"stratum": order, "_s": range(len(order))}, schema={"stratum": pl.Utf8, "_s": pl.Int64})
-    rank_y = pl.DataFrame({"system": systems, "_y": range(len(systems))}, schema={"system": pl.Utf8, "_y": pl.Int64})
-    groups = groups.join(rank_s, on="stratum", how="left").join(rank_y, on="system", how="left").sort("_s", "_y").drop("_s", "_y")
-    groups = _with_interval(groups, joined, ["stratum", "system"], binary=binary,
-                            confidence=confidence, seed=seed, samples=samples)
+    rank_s = pl.DataFrame(
+        {"stratum": order, "_s": range(len(order))}, schema={"stratum": pl.Utf8, "_s": pl.Int64}
+    )
+    rank_y = pl.DataFrame(
+        {"system": systems, "_y": range(len(systems))}, schema={"system": pl.Utf8, "_y": pl.Int64}
+    )
+    groups = (
+        groups.join(rank_s, on="stratum", how="left")
+        .join(rank_y, on="system", how="left")
+        .sort("_s", "_y")
+        .drop("_s", "_y")
+    )
+    groups = _with_interval(
+        groups,
+        joined,
+        ["stratum", "system"],
+        binary=binary,
+        confidence=confidence,
+        seed=seed,
+        samples=samples,
+    )
     return groups.with_columns(small=pl.col("n") < SMALL_STRATUM)
 
 
@@ -151,11 +200,14 @@ def overall_table(
     binary = is_binary(scores) if binary is None else binary
     groups = scores.group_by("system", maintain_order=True).agg(
         n=pl.len().cast(pl.Int64),
-        hits=pl.col("value").sum().round(0).cast(pl.Int64) if binary else pl.lit(None, dtype=pl.Int64),
+        hits=pl.col("value").sum().round(0).cast(pl.Int64)
+        if binary
+        else pl.lit(None, dtype=pl.Int64),
         mean=pl.col("value").mean(),
     )
-    return _with_interval(groups, scores, ["system"], binary=binary,
-                          confidence=confidence, seed=seed, samples=samples)
+    return _with_interval(
+        groups, scores, ["system"], binary=binary, confidence=confidence, seed=seed, samples=samples
+    )
 
 
 def weighted_means(table: pl.DataFrame, traffic: pl.DataFrame) -> dict[str, float]:
@@ -164,8 +216,10 @@ def weighted_means(table: pl.DataFrame, traffic: pl.DataFrame) -> dict[str, floa
     Exactly the seed's formula, not renormalised: if the shares do not sum to 1, or a stratum has
     no share, the closure checks say so rather than the headline quietly hiding it.
     """
-    w = table.join(traffic, on="stratum", how="inner").group_by("system", maintain_order=True).agg(
-        weighted=(pl.col("share") * pl.col("mean")).sum()
+    w = (
+        table.join(traffic, on="stratum", how="inner")
+        .group_by("system", maintain_order=True)
+        .agg(weighted=(pl.col("share") * pl.col("mean")).sum())
     )
     return dict(w.iter_rows())
 
@@ -206,33 +260,69 @@ def closure_checks(
     n_sum = int(table.filter(pl.col("system") == first).get_column("n").sum()) if first else 0
     checks = [ClosureCheck("n column sums to the query count", float(q), float(n_sum))]
 
-    totals = scores.group_by("system", maintain_order=True).agg(total=pl.col("value").sum(), n=pl.len(), mean=pl.col("value").mean())
-    strat_totals = dict(table.group_by("system").agg(t=(pl.col("mean") * pl.col("n")).sum()).iter_rows())
+    totals = scores.group_by("system", maintain_order=True).agg(
+        total=pl.col("value").sum(), n=pl.len(), mean=pl.col("value").mean()
+    )
+    strat_totals = dict(
+        table.group_by("system").agg(t=(pl.col("mean") * pl.col("n")).sum()).iter_rows()
+    )
     word = "hits" if binary else "totals"
     for system, total, n, mean in totals.iter_rows():
         expected = float(round(total)) if binary else float(total)
         actual = float(strat_totals.get(system, 0.0))
         actual = float(round(actual)) if binary else actual
-        checks.append(ClosureCheck(f"{system}: stratum {word} sum to overall {word}", expected, actual, tolerance=1e-6))
+        checks.append(
+            ClosureCheck(
+                f"{system}: stratum {word} sum to overall {word}", expected, actual, tolerance=1e-6
+            )
+        )
         rate = total / n if n else math.nan
-        checks.append(ClosureCheck(f"{system}: overall rate = {word} / n", rate, float(mean), tolerance=1e-9))
+        checks.append(
+            ClosureCheck(f"{system}: overall rate = {word} / n", rate, float(mean), tolerance=1e-9)
+        )
 
     if traffic is not None:
-        checks.append(ClosureCheck("traffic shares sum to 1", 1.0, float(traffic.get_column("share").sum()), tolerance=1e-6))
+        checks.append(
+            ClosureCheck(
+                "traffic shares sum to 1",
+                1.0,
+                float(traffic.get_column("share").sum()),
+                tolerance=1e-6,
+            )
+        )
     unstratified = q - per_query.height
     checks.append(ClosureCheck("queries without a stratum", 0.0, float(unstratified)))
-    checks.append(ClosureCheck("queries in more than one stratum", 0.0, float(per_query.filter(pl.col("k") > 1).height)))
+    checks.append(
+        ClosureCheck(
+            "queries in more than one stratum", 0.0, float(per_query.filter(pl.col("k") > 1).height)
+        )
+    )
     listed = strata_order(strata, traffic)
     populated = set(known.get_column("stratum").to_list())
-    checks.append(ClosureCheck("strata without queries", 0.0, float(sum(1 for s in listed if s not in populated))))
+    checks.append(
+        ClosureCheck(
+            "strata without queries", 0.0, float(sum(1 for s in listed if s not in populated))
+        )
+    )
     if traffic is not None:
         shared = set(traffic.get_column("stratum").to_list())
-        checks.append(ClosureCheck("strata without a traffic share", 0.0, float(sum(1 for s in populated if s not in shared))))
+        checks.append(
+            ClosureCheck(
+                "strata without a traffic share",
+                0.0,
+                float(sum(1 for s in populated if s not in shared)),
+            )
+        )
     return checks
 
 
-def empty_strata(strata: pl.DataFrame, scores: pl.DataFrame, traffic: pl.DataFrame | None = None) -> list[str]:
+def empty_strata(
+    strata: pl.DataFrame, scores: pl.DataFrame, traffic: pl.DataFrame | None = None
+) -> list[str]:
     """Names of strata (from either file) that hold no evaluated query."""
-    populated = set(strata.filter(pl.col("query_id").is_in(scores.get_column("query_id").unique().implode()))
-                    .get_column("stratum").to_list())
+    populated = set(
+        strata.filter(pl.col("query_id").is_in(scores.get_column("query_id").unique().implode()))
+        .get_column("stratum")
+        .to_list()
+    )
     return [s for s in strata_order(strata, traffic) if s not in populated]

@@ -18,7 +18,14 @@ from pathlib import Path
 import polars as pl
 
 from goldset_tui.errors import InputError
-from goldset_tui.io.tables import check_file, has_glob_chars, location, location_text, read_table, table_format
+from goldset_tui.io.tables import (
+    check_file,
+    has_glob_chars,
+    location,
+    location_text,
+    read_table,
+    table_format,
+)
 
 CORPUS_COLUMNS = ("doc_id", "text", "title")
 
@@ -66,16 +73,27 @@ def _scan_needed(p: Path, ids: pl.Series) -> pl.DataFrame:
         lf = pl.scan_parquet(p, glob=False)
     else:
         sep = "\t" if fmt == "tsv" else ","
-        lf = pl.scan_csv(p, separator=sep, infer_schema=False, quote_char='"' if sep == "," else None, glob=False)
+        lf = pl.scan_csv(
+            p, separator=sep, infer_schema=False, quote_char='"' if sep == "," else None, glob=False
+        )
     names = lf.collect_schema().names()
     id_key = "_id" if "_id" in names and "doc_id" not in names else "doc_id"
     if id_key not in names or "text" not in names:
         raise _NotFast
-    title = pl.col("title").cast(pl.Utf8) if "title" in names else pl.lit(None, dtype=pl.Utf8).alias("title")
+    title = (
+        pl.col("title").cast(pl.Utf8)
+        if "title" in names
+        else pl.lit(None, dtype=pl.Utf8).alias("title")
+    )
     wanted = ids.cast(pl.Utf8).unique().implode()
     return (
         lf.with_row_index("_row")
-        .select("_row", pl.col(id_key).cast(pl.Utf8).alias("doc_id"), pl.col("text").cast(pl.Utf8), title)
+        .select(
+            "_row",
+            pl.col(id_key).cast(pl.Utf8).alias("doc_id"),
+            pl.col("text").cast(pl.Utf8),
+            title,
+        )
         .filter(pl.col("doc_id").is_in(wanted))
         .collect()
     )
@@ -117,7 +135,9 @@ def _read_whole(p: Path, ids: pl.Series | None) -> pl.DataFrame:
             pl.col("title").cast(pl.Utf8),
         )
     except pl.exceptions.PolarsError as exc:
-        raise InputError(p, f"doc_id, text and title must be text ({' '.join(str(exc).split())[:120]})") from None
+        raise InputError(
+            p, f"doc_id, text and title must be text ({' '.join(str(exc).split())[:120]})"
+        ) from None
     if ids is not None:
         return df.filter(pl.col("doc_id").is_in(ids.cast(pl.Utf8).unique().implode()))
     bad_id = df.get_column("doc_id").is_null() | (df.get_column("doc_id").str.strip_chars() == "")

@@ -79,7 +79,13 @@ class Pool:
 
     def systems(self) -> list[str]:
         """Every system named in ``systems`` (or in ``pooled_from``), in order of first mention."""
-        names = self.frame.get_column("systems").explode().drop_nulls().unique(maintain_order=True).to_list()
+        names = (
+            self.frame.get_column("systems")
+            .explode()
+            .drop_nulls()
+            .unique(maintain_order=True)
+            .to_list()
+        )
         for info in self.meta.values():
             names += [s for s in info.get("pooled_from") or [] if s not in names]
         return names
@@ -204,8 +210,10 @@ def _looks_nested(p: Path) -> bool:
             except (ValueError, UnicodeDecodeError):
                 # A pretty-printed object opens with "{" alone on its line.
                 return line == b"{"
-            return isinstance(first, dict) and "doc_id" not in first and (
-                "candidates" in first or "judgments" in first
+            return (
+                isinstance(first, dict)
+                and "doc_id" not in first
+                and ("candidates" in first or "judgments" in first)
             )
     return False
 
@@ -218,7 +226,9 @@ def _json_values(p: Path) -> Iterator[tuple[int, Any]]:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(
-            p, f"bytes that are not UTF-8 (byte {exc.start})", line=data.count(b"\n", 0, exc.start) + 1
+            p,
+            f"bytes that are not UTF-8 (byte {exc.start})",
+            line=data.count(b"\n", 0, exc.start) + 1,
         ) from None
     decoder = json.JSONDecoder()
     nonblank = re.compile(r"\S")
@@ -229,7 +239,11 @@ def _json_values(p: Path) -> Iterator[tuple[int, Any]]:
             value, end = decoder.raw_decode(text, m.start())
         except json.JSONDecodeError as exc:
             # Name the line the broken object starts on (in JSONL, its line); say where it broke.
-            at = f"column {exc.colno}" if exc.lineno == line else f"line {exc.lineno} column {exc.colno}"
+            at = (
+                f"column {exc.colno}"
+                if exc.lineno == line
+                else f"line {exc.lineno} column {exc.colno}"
+            )
             raise InputError(p, f"JSON does not parse: {exc.msg} at {at}", line=line) from None
         yield line, value
         line += text.count("\n", m.start(), end)
@@ -244,21 +258,34 @@ def _read_nested(p: Path, scale: GradeScale) -> tuple[pl.DataFrame, pl.DataFrame
     any_judgments = False
     for line, obj in _json_values(p):
         if not isinstance(obj, dict):
-            raise InputError(p, f"expected a JSON object per query, found {type(obj).__name__}", line=line)
+            raise InputError(
+                p, f"expected a JSON object per query, found {type(obj).__name__}", line=line
+            )
         q = _QueryObject(p, line, obj)
         qid = q.identifier("query_id")
         if qid in seen:
-            raise InputError(p, f"query {qid!r} already given on line {seen[qid]}", line=line, column="query_id")
+            raise InputError(
+                p, f"query {qid!r} already given on line {seen[qid]}", line=line, column="query_id"
+            )
         seen[qid] = line
         query = q.text("query", required=True)
         stratum = q.text("stratum")
-        meta[qid] = {k: v for k, v in (("pool_depth", q.depth()), ("pooled_from", q.names("pooled_from"))) if v is not None}
+        meta[qid] = {
+            k: v
+            for k, v in (("pool_depth", q.depth()), ("pooled_from", q.names("pooled_from")))
+            if v is not None
+        }
         judgments = q.judgments(scale)
         any_judgments = any_judgments or judgments is not None
         candidates = q.candidates()
         if candidates is None:
             if judgments is None:
-                raise InputError(p, "query has neither 'candidates' nor 'judgments'", line=line, column="candidates")
+                raise InputError(
+                    p,
+                    "query has neither 'candidates' nor 'judgments'",
+                    line=line,
+                    column="candidates",
+                )
             candidates = [{"doc_id": d} for d in judgments]
         if not candidates:
             raise InputError(p, f"query {qid!r} has no candidates", line=line, column="candidates")
@@ -308,7 +335,10 @@ class _QueryObject:
         if value is None:
             return None
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise self.fail(f"pool_depth must be a positive whole number, found {_short_repr(value)}", "pool_depth")
+            raise self.fail(
+                f"pool_depth must be a positive whole number, found {_short_repr(value)}",
+                "pool_depth",
+            )
         return value
 
     def names(self, key: str, value: Any = None, where: str = "") -> list[str] | None:
@@ -316,7 +346,9 @@ class _QueryObject:
         if value is None:
             return None
         if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-            raise self.fail(f"{where}{key} must be a list of names, found {_short_repr(value)}", key)
+            raise self.fail(
+                f"{where}{key} must be a list of names, found {_short_repr(value)}", key
+            )
         return value
 
     def judgments(self, scale: GradeScale) -> dict[str, int] | None:
@@ -324,13 +356,16 @@ class _QueryObject:
         if value is None:
             return None
         if not isinstance(value, dict):
-            raise self.fail(f"judgments must map doc_id to grade, found {_short_repr(value)}", "judgments")
+            raise self.fail(
+                f"judgments must map doc_id to grade, found {_short_repr(value)}", "judgments"
+            )
         for doc, grade in value.items():
             if not doc.strip():
                 raise self.fail("judgments has an empty doc_id", "judgments")
             if grade not in scale:
                 raise self.fail(
-                    f"grade {_short_repr(grade)} for {doc!r} is outside the scale {scale.min}-{scale.max}", "judgments"
+                    f"grade {_short_repr(grade)} for {doc!r} is outside the scale {scale.min}-{scale.max}",
+                    "judgments",
                 )
         return value
 
@@ -347,18 +382,27 @@ class _QueryObject:
                 out.append({"doc_id": self.identifier("doc_id", cand, where)})
                 continue
             if not isinstance(cand, dict):
-                raise self.fail(f"{where}expected a doc id or an object, found {_short_repr(cand)}", "candidates")
+                raise self.fail(
+                    f"{where}expected a doc id or an object, found {_short_repr(cand)}",
+                    "candidates",
+                )
             row = {"doc_id": self.identifier("doc_id", cand.get("doc_id"), where)}
             for key in ("text", "title"):
                 if cand.get(key) is not None and not isinstance(cand[key], str):
-                    raise self.fail(f"{where}{key} must be text, found {_short_repr(cand[key])}", key)
+                    raise self.fail(
+                        f"{where}{key} must be text, found {_short_repr(cand[key])}", key
+                    )
                 row[key] = cand.get(key)
             row["systems"] = self.names("systems", cand.get("systems"), where)
             ranks = cand.get("ranks")
             if ranks is not None and (
-                not isinstance(ranks, list) or not all(isinstance(r, int) and not isinstance(r, bool) for r in ranks)
+                not isinstance(ranks, list)
+                or not all(isinstance(r, int) and not isinstance(r, bool) for r in ranks)
             ):
-                raise self.fail(f"{where}ranks must be a list of whole numbers, found {_short_repr(ranks)}", "ranks")
+                raise self.fail(
+                    f"{where}ranks must be a list of whole numbers, found {_short_repr(ranks)}",
+                    "ranks",
+                )
             row["ranks"] = ranks
             out.append(row)
         return out
@@ -387,7 +431,12 @@ def _validate(p: Path, rows: pl.DataFrame, kind: str) -> None:
         _list_problems().any().alias("lists"),
     ).row(0, named=True)
     flags["consistency"] = (
-        rows.lazy().select("query_id", "query", "stratum").unique().select(pl.col("query_id").is_duplicated().any()).collect().item()
+        rows.lazy()
+        .select("query_id", "query", "stratum")
+        .unique()
+        .select(pl.col("query_id").is_duplicated().any())
+        .collect()
+        .item()
     )
     if flags["values"]:
         _check_values(p, rows, kind, ("query_id", "doc_id", "query"))
@@ -414,7 +463,9 @@ def _check_values(p: Path, rows: pl.DataFrame, kind: str, columns: tuple[str, ..
             i = int(bad.arg_max())
             count = int(bad.sum())
             more = f" ({count} rows in all)" if count > 1 else ""
-            raise InputError(p, f"empty or missing {col}{more}", column=col, **_where(rows, i, kind))
+            raise InputError(
+                p, f"empty or missing {col}{more}", column=col, **_where(rows, i, kind)
+            )
 
 
 def _check_duplicates(p: Path, rows: pl.DataFrame, kind: str) -> None:
@@ -423,7 +474,9 @@ def _check_duplicates(p: Path, rows: pl.DataFrame, kind: str) -> None:
     if repeats.height == 0:
         return
     first = repeats.row(0, named=True)
-    original = rows.filter((pl.col("query_id") == first["query_id"]) & (pl.col("doc_id") == first["doc_id"]))
+    original = rows.filter(
+        (pl.col("query_id") == first["query_id"]) & (pl.col("doc_id") == first["doc_id"])
+    )
     seen_at = f"{kind} {original.get_column(_WHERE)[0]}"
     raise InputError(
         p,
@@ -453,11 +506,17 @@ def _check_query_consistency(p: Path, rows: pl.DataFrame, kind: str) -> None:
 
 _BOTH_LISTS = pl.col("systems").is_not_null() & pl.col("ranks").is_not_null()
 _LIST_CHECKS = [
-    ("ranks", _BOTH_LISTS & (pl.col("systems").list.len() != pl.col("ranks").list.len()),
-     "systems and ranks have different lengths"),
+    (
+        "ranks",
+        _BOTH_LISTS & (pl.col("systems").list.len() != pl.col("ranks").list.len()),
+        "systems and ranks have different lengths",
+    ),
     ("ranks", pl.col("ranks").list.min().fill_null(1) < 1, "ranks start at 1"),
-    ("systems", pl.col("systems").list.n_unique() != pl.col("systems").list.len(),
-     "a system is listed twice for one candidate"),
+    (
+        "systems",
+        pl.col("systems").list.n_unique() != pl.col("systems").list.len(),
+        "a system is listed twice for one candidate",
+    ),
 ]
 
 
@@ -472,7 +531,12 @@ def _check_systems_ranks(p: Path, rows: pl.DataFrame, kind: str) -> None:
 def _fill_from_corpus(rows: pl.DataFrame, corpus: Path) -> pl.DataFrame:
     """Pool texts win; the corpus fills what is missing or blank."""
     docs = read_corpus(corpus, ids=rows.get_column("doc_id"))
-    joined = rows.join(docs.rename({"text": "_ctext", "title": "_ctitle"}), on="doc_id", how="left", maintain_order="left")
+    joined = rows.join(
+        docs.rename({"text": "_ctext", "title": "_ctitle"}),
+        on="doc_id",
+        how="left",
+        maintain_order="left",
+    )
     blank = _blank("text")
     return joined.with_columns(
         pl.when(blank).then(pl.col("_ctext")).otherwise(pl.col("text")).alias("text"),
@@ -488,7 +552,11 @@ def _check_texts(p: Path, rows: pl.DataFrame, kind: str, corpus: str | Path | No
     i = int(bad.arg_max())
     shown = ", ".join(repr(d) for d in missing.head(_SHOW_IDS).to_list())
     more = f" and {missing.len() - _SHOW_IDS} more" if missing.len() > _SHOW_IDS else ""
-    source = f"neither in the pool nor in the corpus {corpus}" if corpus else "give --corpus FILE to supply texts"
+    source = (
+        f"neither in the pool nor in the corpus {corpus}"
+        if corpus
+        else "give --corpus FILE to supply texts"
+    )
     raise InputError(
         p,
         f"no text for {missing.len()} document{'s' if missing.len() > 1 else ''} ({source}): {shown}{more}",
@@ -522,11 +590,14 @@ def write_pool(frame: pl.DataFrame, path: str | Path) -> None:
         )
     if fmt == "tsv":
         text_cols = [c for c, t in out.schema.items() if t == pl.Utf8]
-        bad = out.select(pl.any_horizontal(pl.col(text_cols).str.contains(r"[\t\n\r]")).fill_null(False)).to_series()
+        bad = out.select(
+            pl.any_horizontal(pl.col(text_cols).str.contains(r"[\t\n\r]")).fill_null(False)
+        ).to_series()
         if bad.any():
             i = int(bad.arg_max())
             raise InputError(
-                p, "a field holds a tab or a newline, which TSV cannot carry; write .csv, .jsonl or .parquet",
+                p,
+                "a field holds a tab or a newline, which TSV cannot carry; write .csv, .jsonl or .parquet",
                 line=i + 2,
             )
     tmp = p.with_name(f".{p.name}.tmp")
@@ -536,7 +607,11 @@ def write_pool(frame: pl.DataFrame, path: str | Path) -> None:
         elif fmt == "jsonl":
             out.write_ndjson(tmp)
         else:
-            out.write_csv(tmp, separator="\t" if fmt == "tsv" else ",", quote_style="never" if fmt == "tsv" else "necessary")
+            out.write_csv(
+                tmp,
+                separator="\t" if fmt == "tsv" else ",",
+                quote_style="never" if fmt == "tsv" else "necessary",
+            )
         with tmp.open("rb") as fh:
             os.fsync(fh.fileno())
         os.replace(tmp, p)
@@ -557,17 +632,23 @@ def read_topics(path: str | Path) -> pl.DataFrame:
     if suffix in (".jsonl", ".ndjson", ".csv", ".parquet", ".pq"):
         df = read_table(p)
         renames = {"_id": "query_id", "text": "query"}
-        df = df.rename({k: v for k, v in renames.items() if k in df.columns and v not in df.columns})
+        df = df.rename(
+            {k: v for k, v in renames.items() if k in df.columns and v not in df.columns}
+        )
         for col in ("query_id", "query"):
             if col not in df.columns:
                 raise InputError(
-                    p, f"missing column {col!r} for topics (expected BEIR _id/text or query_id/query; "
-                    f"found: {', '.join(df.columns)})", column=col,
+                    p,
+                    f"missing column {col!r} for topics (expected BEIR _id/text or query_id/query; "
+                    f"found: {', '.join(df.columns)})",
+                    column=col,
                 )
         fmt = table_format(p)
         first_line = {"csv": 2, "jsonl": 1, "parquet": 1}[fmt]
         kind = "row" if fmt == "parquet" else "line"
-        df = df.with_columns(pl.int_range(first_line, df.height + first_line, dtype=pl.Int64).alias(_WHERE))
+        df = df.with_columns(
+            pl.int_range(first_line, df.height + first_line, dtype=pl.Int64).alias(_WHERE)
+        )
     else:
         df = _read_topics_tsv(p)
         kind = "line"
@@ -583,7 +664,9 @@ def read_topics(path: str | Path) -> pl.DataFrame:
         row = repeats.row(0, named=True)
         seen = df.filter(pl.col("query_id") == row["query_id"]).get_column(_WHERE)[0]
         raise InputError(
-            p, f"query {row['query_id']!r} is listed twice (first on {kind} {seen})", column="query_id",
+            p,
+            f"query {row['query_id']!r} is listed twice (first on {kind} {seen})",
+            column="query_id",
             **{kind: int(row[_WHERE])},
         )
     return df.drop(_WHERE)
@@ -604,7 +687,9 @@ def _read_topics_tsv(p: Path) -> pl.DataFrame:
         fields = line.split("\t")
         if len(fields) not in (2, 3):
             raise InputError(
-                p, f"expected qid<TAB>text (and optionally <TAB>stratum), found {len(fields)} field(s)", line=number
+                p,
+                f"expected qid<TAB>text (and optionally <TAB>stratum), found {len(fields)} field(s)",
+                line=number,
             )
         rows["query_id"].append(fields[0].strip())
         rows["query"].append(fields[1].strip())
@@ -612,4 +697,6 @@ def _read_topics_tsv(p: Path) -> pl.DataFrame:
         rows[_WHERE].append(number)
     if not rows[_WHERE]:
         raise InputError(p, "has no topics")
-    return pl.DataFrame(rows, schema={"query_id": pl.Utf8, "query": pl.Utf8, "stratum": pl.Utf8, _WHERE: pl.Int64})
+    return pl.DataFrame(
+        rows, schema={"query_id": pl.Utf8, "query": pl.Utf8, "stratum": pl.Utf8, _WHERE: pl.Int64}
+    )

@@ -47,7 +47,8 @@ def table_format(path: Path) -> str:
     if suffix in TEXT_FORMATS:
         return "tsv" if TEXT_FORMATS[suffix] == "\t" else "csv"
     raise InputError(
-        path, f"unknown file type {suffix or '(no extension)'!r}; expected one of {', '.join(SUPPORTED)}"
+        path,
+        f"unknown file type {suffix or '(no extension)'!r}; expected one of {', '.join(SUPPORTED)}",
     )
 
 
@@ -125,7 +126,11 @@ def read_table(
         raise InputError(
             p, f"missing required column {missing[0]!r} (found columns: {found})", column=missing[0]
         )
-    casts = [pl.col(c).cast(pl.Utf8) for c in string_columns if c in df.columns and df.schema[c] != pl.Utf8]
+    casts = [
+        pl.col(c).cast(pl.Utf8)
+        for c in string_columns
+        if c in df.columns and df.schema[c] != pl.Utf8
+    ]
     if casts:
         try:
             df = df.with_columns(casts)
@@ -171,9 +176,13 @@ def _read_jsonl(p: Path) -> pl.DataFrame:
             try:
                 value = json.loads(raw)
             except json.JSONDecodeError as jexc:
-                raise InputError(p, f"JSON does not parse: {jexc.msg} at column {jexc.colno}", line=number) from None
+                raise InputError(
+                    p, f"JSON does not parse: {jexc.msg} at column {jexc.colno}", line=number
+                ) from None
             if not isinstance(value, dict):
-                raise InputError(p, f"expected a JSON object, found {type(value).__name__}", line=number) from None
+                raise InputError(
+                    p, f"expected a JSON object, found {type(value).__name__}", line=number
+                ) from None
         raise InputError(p, f"could not be read as JSON lines ({_short(exc)})") from None
 
 
@@ -190,7 +199,9 @@ def _read_delimited(p: Path, sep: str) -> pl.DataFrame:
         data = p.read_bytes()
         raise_if_not_utf8(p, data)
         _raise_ragged(p, data, sep)
-        raise InputError(p, f"could not be read as {'TSV' if sep == chr(9) else 'CSV'} ({_short(exc)})") from None
+        raise InputError(
+            p, f"could not be read as {'TSV' if sep == chr(9) else 'CSV'} ({_short(exc)})"
+        ) from None
     # Polars pads short rows with nulls instead of failing. A null in the last column is either
     # a short row or an empty last field; only then do we pay for a scan that tells them apart.
     if df.height and df.width and df.get_column(df.columns[-1]).null_count() > 0:
@@ -219,7 +230,9 @@ def _raise_ragged(p: Path, data: bytes, sep: str) -> None:
                     line=reader.line_num,
                 )
     except csv.Error as exc:
-        raise InputError(p, f"malformed {'CSV' if sep == ',' else 'TSV'}: {exc}", line=reader.line_num) from None
+        raise InputError(
+            p, f"malformed {'CSV' if sep == ',' else 'TSV'}: {exc}", line=reader.line_num
+        ) from None
 
 
 def _short(exc: BaseException) -> str:

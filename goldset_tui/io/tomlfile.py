@@ -23,7 +23,9 @@ def parse_toml(path: str | Path, raw: bytes, *, what: str = "") -> dict[str, Any
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputError(path, f"{prefix}not UTF-8", line=raw.count(b"\n", 0, exc.start) + 1) from None
+        raise InputError(
+            path, f"{prefix}not UTF-8", line=raw.count(b"\n", 0, exc.start) + 1
+        ) from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

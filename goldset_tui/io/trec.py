@@ -27,7 +27,13 @@ from goldset_tui.io.tables import check_file, raise_if_not_utf8
 
 RUN_FIELDS = ("query_id", "q0", "doc_id", "file_rank", "score", "tag")
 QRELS_FIELDS = ("query_id", "iteration", "doc_id", "grade")
-RUN_SCHEMA = {"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64, "rank": pl.Int64, "tag": pl.String}
+RUN_SCHEMA = {
+    "query_id": pl.String,
+    "doc_id": pl.String,
+    "score": pl.Float64,
+    "rank": pl.Int64,
+    "tag": pl.String,
+}
 QRELS_SCHEMA = {"query_id": pl.String, "doc_id": pl.String, "grade": pl.Int64}
 
 _GZIP_MAGIC = b"\x1f\x8b"
@@ -49,7 +55,9 @@ def _source(path: Path) -> Path | bytes:
         raise InputError(path, f"looks gzipped but cannot be decompressed ({exc})") from None
 
 
-def _fast(source: Path | bytes, fields: tuple[str, ...], keep: dict[str, pl.DataType]) -> pl.DataFrame:
+def _fast(
+    source: Path | bytes, fields: tuple[str, ...], keep: dict[str, pl.DataType]
+) -> pl.DataFrame:
     """Polars' CSV reader on a single-separator layout; raises _Unparsed on any doubt."""
     for sep in (" ", "\t"):
         # One field more than the format has: it must stay empty on every line, which catches a
@@ -127,7 +135,9 @@ def _parse(path: str | Path, fields: tuple[str, ...], keep: dict[str, pl.DataTyp
         if bad.height:
             row = bad.row(0, named=True)
             kind = "an integer" if dtype == pl.Int64 else "a number"
-            raise InputError(p, f"{name} {row[name]!r} is not {kind}", line=row["line"], column=name)
+            raise InputError(
+                p, f"{name} {row[name]!r} is not {kind}", line=row["line"], column=name
+            )
         frame = cast.with_columns(pl.col("_cast").alias(name)).drop("_cast")
     return frame.select("line", *keep)
 
@@ -137,8 +147,12 @@ def _first_duplicate_line(path: Path, what: str) -> InputError:
     frame = _careful(path, _source(path), RUN_FIELDS if what == "run" else QRELS_FIELDS)
     if what == "qrels":  # repeats of the same judgment are harmless; conflicting grades are not
         frame = frame.filter(pl.col("grade").n_unique().over("query_id", "doc_id") > 1)
-    dup = frame.filter(pl.struct("query_id", "doc_id").is_first_distinct().not_()).row(0, named=True)
-    first = frame.filter((pl.col("query_id") == dup["query_id"]) & (pl.col("doc_id") == dup["doc_id"]))
+    dup = frame.filter(pl.struct("query_id", "doc_id").is_first_distinct().not_()).row(
+        0, named=True
+    )
+    first = frame.filter(
+        (pl.col("query_id") == dup["query_id"]) & (pl.col("doc_id") == dup["doc_id"])
+    )
     verb = "has two different grades" if what == "qrels" else "appears twice"
     return InputError(
         path,
@@ -154,10 +168,14 @@ def _first_non_finite_line(path: Path) -> InputError:
     frame = _careful(path, _source(path), RUN_FIELDS)
     scores = frame.get_column("score").cast(pl.Float64, strict=False)
     row = frame.filter(~scores.is_finite()).row(0, named=True)
-    return InputError(path, f"score {row['score']!r} is not a finite number", line=row["line"], column="score")
+    return InputError(
+        path, f"score {row['score']!r} is not a finite number", line=row["line"], column="score"
+    )
 
 
-def rank_run(run: pl.DataFrame | pl.LazyFrame, *, order: bool = True) -> pl.DataFrame | pl.LazyFrame:
+def rank_run(
+    run: pl.DataFrame | pl.LazyFrame, *, order: bool = True
+) -> pl.DataFrame | pl.LazyFrame:
     """Add ``rank`` (1-based) in trec_eval order: score descending, ties by doc_id descending.
 
     One window rank per query over the pair (score, doc_id), both descending: no global sort of
@@ -168,7 +186,9 @@ def rank_run(run: pl.DataFrame | pl.LazyFrame, *, order: bool = True) -> pl.Data
     fusion do not need it and skip the cost).
     """
     key = pl.struct(pl.col("score"), pl.col("doc_id"))
-    ranked = run.with_columns(key.rank("ordinal", descending=True).over("query_id").cast(pl.Int64).alias("rank"))
+    ranked = run.with_columns(
+        key.rank("ordinal", descending=True).over("query_id").cast(pl.Int64).alias("rank")
+    )
     return ranked.sort("query_id", "rank") if order else ranked
 
 
@@ -185,7 +205,9 @@ def _has_duplicates(frame: pl.DataFrame) -> bool:
     return not per_query.get_column("doc_id").all()
 
 
-def read_run(path: str | Path, *, tag: bool = True, order: bool = True, depth: int | None = None) -> pl.DataFrame:
+def read_run(
+    path: str | Path, *, tag: bool = True, order: bool = True, depth: int | None = None
+) -> pl.DataFrame:
     """A TREC run: ``query_id, doc_id, score, rank, tag``, sorted by query_id then rank.
 
     For evaluation, which needs neither: ``tag=False`` leaves the tag column out and
@@ -235,7 +257,9 @@ def write_run(run: pl.DataFrame, path: str | Path, tag: str) -> None:
         pl.col("score"),
         pl.lit(tag).alias("tag"),
     )
-    out.write_csv(Path(path), separator=" ", include_header=False, quote_style="never", float_precision=None)
+    out.write_csv(
+        Path(path), separator=" ", include_header=False, quote_style="never", float_precision=None
+    )
 
 
 def write_qrels(qrels: pl.DataFrame, path: str | Path) -> None:

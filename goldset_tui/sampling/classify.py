@@ -37,14 +37,19 @@ def read_vocab(path: str | Path) -> frozenset[str]:
         df = read_table(p)
         columns = [c for c in ("text", "title") if c in df.columns]
         if not columns:
-            raise InputError(p, f"a corpus used as vocabulary needs a 'text' column (found: {', '.join(df.columns)})")
+            raise InputError(
+                p,
+                f"a corpus used as vocabulary needs a 'text' column (found: {', '.join(df.columns)})",
+            )
         text = pl.concat([df.get_column(c).cast(pl.Utf8) for c in columns])
     else:
         check_file(p)
         data = p.read_bytes()
         raise_if_not_utf8(p, data)
         text = pl.Series([data.decode("utf-8")])
-    words = text.drop_nulls().str.to_lowercase().str.extract_all(WORD).explode().drop_nulls().unique()
+    words = (
+        text.drop_nulls().str.to_lowercase().str.extract_all(WORD).explode().drop_nulls().unique()
+    )
     if words.len() == 0:
         raise InputError(p, "no words found for the vocabulary")
     return frozenset(words.to_list())
@@ -58,9 +63,13 @@ def classify_log(
     if distinct.height == 0:
         raise InputError(log_path, "no queries: every line or value is blank")
     spellings = distinct.get_column("spelling")
-    strata = classify_frame(spellings, vocab) if rule is None else apply_rule(rule, spellings, vocab)
+    strata = (
+        classify_frame(spellings, vocab) if rule is None else apply_rule(rule, spellings, vocab)
+    )
     labels = distinct.with_columns(strata.alias("stratum")).select(LABEL_COLUMNS)
-    return Classified(labels, int(labels.get_column("count").sum()), blank, vocab is not None or rule is not None)
+    return Classified(
+        labels, int(labels.get_column("count").sum()), blank, vocab is not None or rule is not None
+    )
 
 
 def stratum_table(labels: pl.DataFrame) -> pl.DataFrame:

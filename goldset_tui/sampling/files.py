@@ -11,7 +11,14 @@ from goldset_tui.errors import InputError
 from goldset_tui.store.files import atomic_write_bytes, sha256_file
 from goldset_tui.text import visible
 
-__all__ = ["WRITABLE", "check_folder", "output_format", "write_frame", "atomic_write_bytes", "sha256_file"]
+__all__ = [
+    "WRITABLE",
+    "check_folder",
+    "output_format",
+    "write_frame",
+    "atomic_write_bytes",
+    "sha256_file",
+]
 
 WRITABLE = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet", ".tsv": "tsv"}
 
@@ -22,7 +29,9 @@ def check_folder(path: Path) -> None:
     folder = Path(path).parent
     if not folder.is_dir():
         what = "is not a folder" if folder.exists() else "does not exist"
-        raise InputError(path, f"cannot write here: the folder {visible(folder, keep_newlines=False)} {what}")
+        raise InputError(
+            path, f"cannot write here: the folder {visible(folder, keep_newlines=False)} {what}"
+        )
 
 
 def output_format(path: Path) -> str:

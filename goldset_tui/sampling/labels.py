@@ -19,7 +19,9 @@ REQUIRED = ("query", "count", "stratum")
 
 def read_labels(path: str | Path) -> pl.DataFrame:
     p = Path(path)
-    df = read_table(p, required=REQUIRED, non_empty=("query", "stratum"), string_columns=("query", "stratum"))
+    df = read_table(
+        p, required=REQUIRED, non_empty=("query", "stratum"), string_columns=("query", "stratum")
+    )
     fmt = table_format(p)
     df = df.with_columns(parse_counts(df.get_column("count"), p, fmt))
     repeated = df.get_column("query").is_duplicated()

@@ -26,7 +26,12 @@ def manifest_path(sample_path: str | Path) -> Path:
 
 
 def build_manifest(
-    result: SampleResult, *, seed: int, cap: int, labels_path: str | Path, sample_path: str | Path,
+    result: SampleResult,
+    *,
+    seed: int,
+    cap: int,
+    labels_path: str | Path,
+    sample_path: str | Path,
     allocation: dict | None = None,
 ) -> dict:
     return {

@@ -53,7 +53,9 @@ def _read_log_text(p: Path) -> pl.DataFrame:
     data = p.read_bytes()
     raise_if_not_utf8(p, data)
     lines = data.decode("utf-8").splitlines()
-    return pl.DataFrame({"raw": lines, "count": [1] * len(lines)}, schema={"raw": pl.Utf8, "count": pl.Int64})
+    return pl.DataFrame(
+        {"raw": lines, "count": [1] * len(lines)}, schema={"raw": pl.Utf8, "count": pl.Int64}
+    )
 
 
 def _read_log_table(p: Path) -> pl.DataFrame:
@@ -69,7 +71,9 @@ def parse_counts(values: pl.Series, path: Path, fmt: str, column: str = "count")
     if values.dtype.is_float():
         # JSON and Parquet may hold 3.0 for 3: whole floats are fine, 2.5 is not.
         whole = values.is_finite() & (values == values.floor())
-        parsed = values.cast(pl.Int64, strict=False).zip_with(whole.fill_null(False), pl.Series([None], dtype=pl.Int64))
+        parsed = values.cast(pl.Int64, strict=False).zip_with(
+            whole.fill_null(False), pl.Series([None], dtype=pl.Int64)
+        )
     else:
         parsed = values.cast(pl.Utf8).str.strip_chars().cast(pl.Int64, strict=False)
     bad = parsed.is_null() | (parsed < 1)
@@ -77,7 +81,10 @@ def parse_counts(values: pl.Series, path: Path, fmt: str, column: str = "count")
         first = int(bad.arg_max())
         shown = values[first]
         raise InputError(
-            path, f"count must be a whole number of at least 1, found {shown!r}", column=column, **location(fmt, first)
+            path,
+            f"count must be a whole number of at least 1, found {shown!r}",
+            column=column,
+            **location(fmt, first),
         )
     return parsed.alias(column)
 

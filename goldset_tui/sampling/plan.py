@@ -30,7 +30,7 @@ def half_width(n: int, rate: float = DEFAULT_RATE, z: float = Z95) -> float:
 
 def size_for_half_width(target: float, rate: float = DEFAULT_RATE, z: float = Z95) -> int:
     """The smallest n whose half-width at ``rate`` is at most ``target``."""
-    if not 0 < target:
+    if not target > 0:
         raise ValueError("the half-width must be positive")
     n = math.ceil(z * z * rate * (1.0 - rate) / (target * target) - 1e-9)
     return max(n, 1)
@@ -51,7 +51,9 @@ class PlanRow:
     needed: int | None  # size for the requested half-width, if one was asked for
 
 
-def plan_rows(sizes: dict[str, int], rate: float = DEFAULT_RATE, want: float | None = None) -> list[PlanRow]:
+def plan_rows(
+    sizes: dict[str, int], rate: float = DEFAULT_RATE, want: float | None = None
+) -> list[PlanRow]:
     """One row per stratum and a last row ``(all)`` for the whole set."""
     if not 0.0 <= rate <= 1.0:
         raise ValueError("the assumed rate must lie between 0 and 1")
@@ -61,5 +63,14 @@ def plan_rows(sizes: dict[str, int], rate: float = DEFAULT_RATE, want: float | N
         for s, n in sizes.items()
     ]
     total = sum(sizes.values())
-    rows.append(PlanRow("(all)", total, standard_error(total, rate), half_width(total, rate), one_query_step(total), needed))
+    rows.append(
+        PlanRow(
+            "(all)",
+            total,
+            standard_error(total, rate),
+            half_width(total, rate),
+            one_query_step(total),
+            needed,
+        )
+    )
     return rows

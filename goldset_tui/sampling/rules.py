@@ -40,7 +40,14 @@ import polars as pl
 
 from goldset_tui.errors import InputError
 
-STRATA = ("exact_identifier", "negation", "misspelled", "short_keyword", "multi_entity", "paraphrase")
+STRATA = (
+    "exact_identifier",
+    "negation",
+    "misspelled",
+    "short_keyword",
+    "multi_entity",
+    "paraphrase",
+)
 
 # Seed 004, verbatim. Rust's regex (Polars) and Python's agree on these constructs.
 IDENT = r"[A-Z]{2,}_\d+|\b\w+_\w+\b|\b[a-z]+[A-Z]\w+\b|/v\d+/"
@@ -62,9 +69,11 @@ Rule = Callable[[str, "frozenset[str] | None"], str]
 
 def classify_frame(spellings: pl.Series, vocab: frozenset[str] | None) -> pl.Series:
     """The stratum of each spelling (a ``str`` Series), by seed 004's rules, vectorised."""
-    frame = pl.DataFrame({"spelling": spellings.cast(pl.Utf8)}).with_columns(
-        pl.col("spelling").str.replace_all(r"\s+", " ").str.strip_chars()
-    ).with_row_index("row")
+    frame = (
+        pl.DataFrame({"spelling": spellings.cast(pl.Utf8)})
+        .with_columns(pl.col("spelling").str.replace_all(r"\s+", " ").str.strip_chars())
+        .with_row_index("row")
+    )
     # One row per token with its position; the per-token tests run on whole columns, and the
     # group_by only counts and ORs plain booleans (much faster than expressions inside agg).
     tokens = (
@@ -72,17 +81,23 @@ def classify_frame(spellings: pl.Series, vocab: frozenset[str] | None) -> pl.Ser
         .with_columns(pl.int_ranges(pl.col("token").list.len()).alias("pos"))
         .explode("token", "pos")
         .filter(pl.col("token").is_not_null() & (pl.col("token") != ""))
-        .with_columns(pl.col("token").str.to_lowercase().str.strip_chars(EDGE_PUNCTUATION).alias("word"))
+        .with_columns(
+            pl.col("token").str.to_lowercase().str.strip_chars(EDGE_PUNCTUATION).alias("word")
+        )
     )
     misspelled = pl.lit(False)
     if vocab is not None:
         vocab_series = pl.Series("vocab", sorted(vocab), dtype=pl.Utf8)
-        misspelled = pl.col("word").str.contains(_ALPHA) & ~pl.col("word").is_in(vocab_series.implode())
+        misspelled = pl.col("word").str.contains(_ALPHA) & ~pl.col("word").is_in(
+            vocab_series.implode()
+        )
     flags = tokens.select(
         "row",
         pl.col("word").is_in(list(NEGATION)).alias("negated"),
         misspelled.alias("misspelled"),
-        (pl.col("token").str.contains(_TITLE) & (pl.col("pos") > 0) & (pl.col("token") != "I")).alias("title"),
+        (
+            pl.col("token").str.contains(_TITLE) & (pl.col("pos") > 0) & (pl.col("token") != "I")
+        ).alias("title"),
     )
     per_row = flags.group_by("row").agg(
         pl.len().alias("n_tokens"),
@@ -122,7 +137,9 @@ def load_rules(spec: str) -> Rule:
             path = Path(target)
             if not path.is_file():
                 raise InputError(path, "no such rules file")
-            module_spec = importlib.util.spec_from_file_location(f"goldset_user_rules_{path.stem}", path)
+            module_spec = importlib.util.spec_from_file_location(
+                f"goldset_user_rules_{path.stem}", path
+            )
             assert module_spec is not None and module_spec.loader is not None
             module = importlib.util.module_from_spec(module_spec)
             module_spec.loader.exec_module(module)
@@ -131,7 +148,9 @@ def load_rules(spec: str) -> Rule:
     except InputError:
         raise
     except Exception as exc:  # a user's module can fail in any way; report it on one line
-        raise InputError(None, f"--rules {spec!r}: could not load {target!r} ({type(exc).__name__}: {exc})") from None
+        raise InputError(
+            None, f"--rules {spec!r}: could not load {target!r} ({type(exc).__name__}: {exc})"
+        ) from None
     rule = getattr(module, name, None)
     if not callable(rule):
         raise InputError(None, f"--rules {spec!r}: {target!r} has no function {name!r}")
@@ -145,8 +164,12 @@ def apply_rule(rule: Rule, spellings: pl.Series, vocab: frozenset[str] | None) -
         try:
             value = rule(text, vocab)
         except Exception as exc:
-            raise InputError(None, f"the rules function failed on {text!r}: {type(exc).__name__}: {exc}") from None
+            raise InputError(
+                None, f"the rules function failed on {text!r}: {type(exc).__name__}: {exc}"
+            ) from None
         if not isinstance(value, str) or not value.strip():
-            raise InputError(None, f"the rules function returned {value!r} for {text!r}; expected a stratum name")
+            raise InputError(
+                None, f"the rules function returned {value!r} for {text!r}; expected a stratum name"
+            )
         out.append(value)
     return pl.Series("stratum", out, dtype=pl.Utf8)

@@ -83,7 +83,11 @@ def parse_targets(spec: str) -> dict[str, int]:
 
 
 def check_known_strata(
-    targets: dict[str, int], labels: pl.DataFrame, labels_path: object = None, *, scheme: tuple[str, ...] = ()
+    targets: dict[str, int],
+    labels: pl.DataFrame,
+    labels_path: object = None,
+    *,
+    scheme: tuple[str, ...] = (),
 ) -> None:
     """Refuse a --targets stratum that LABELS does not have: it is almost always a typo, and taking
     it as a stratum with no queries would give an empty or short sample and exit 0.
@@ -100,7 +104,8 @@ def check_known_strata(
         shown = ", ".join(listed) + (f" and {len(known) - 20} more" if len(known) > 20 else "")
         names = ", ".join(repr(visible(n, keep_newlines=False)) for n in unknown)
         raise InputError(
-            labels_path, f"--targets: no stratum {names} in LABELS; its strata are: {shown or '(none)'}"
+            labels_path,
+            f"--targets: no stratum {names} in LABELS; its strata are: {shown or '(none)'}",
         )
 
 
@@ -126,8 +131,8 @@ def allocate_total(counts: pl.DataFrame, total: int, min_per_stratum: int) -> di
     if total < 0 or min_per_stratum < 0:
         raise InputError(None, "--total and --min-per-stratum must not be negative")
     names = counts.get_column("stratum").to_list()
-    occ = dict(zip(names, counts.get_column("occurrences").to_list()))
-    hi = dict(zip(names, counts.get_column("distinct").to_list()))
+    occ = dict(zip(names, counts.get_column("occurrences").to_list(), strict=True))
+    hi = dict(zip(names, counts.get_column("distinct").to_list(), strict=True))
     lo = {s: min(min_per_stratum, hi[s]) for s in names}
     if sum(lo.values()) > total:
         raise InputError(
@@ -177,7 +182,12 @@ def draw_stratum(pool: pl.DataFrame, k: int, seed: int, stratum: str, cap: int) 
     rng = random.Random(f"{seed}:{stratum}")
     weights = pool.get_column("count").clip(upper_bound=cap).to_list()
     keys = pl.Series("_key", efraimidis_spirakis_keys(weights, rng), dtype=pl.Float64)
-    return pool.with_columns(keys).sort(["_key", "query"], descending=[True, False]).head(k).drop("_key")
+    return (
+        pool.with_columns(keys)
+        .sort(["_key", "query"], descending=[True, False])
+        .head(k)
+        .drop("_key")
+    )
 
 
 def stratified_sample(
@@ -209,8 +219,19 @@ def stratified_sample(
         else:
             sampled = 0
         if sampled < target and s in by_name:
-            notes.append(f"stratum {s!r}: only {sampled} distinct queries for a target of {target}; took them all")
-        rows.append(StratumRow(s, int(info["distinct"]), int(info["occurrences"]), float(info["share"]), target, sampled))
+            notes.append(
+                f"stratum {s!r}: only {sampled} distinct queries for a target of {target}; took them all"
+            )
+        rows.append(
+            StratumRow(
+                s,
+                int(info["distinct"]),
+                int(info["occurrences"]),
+                float(info["share"]),
+                target,
+                sampled,
+            )
+        )
     sample = pl.concat(parts) if parts else labels.head(0)
     sample = sample.select(labels.columns).sort(["stratum", "query"])
     result = SampleResult(sample, rows, sum(targets.values()), notes)
@@ -224,17 +245,27 @@ def closure_checks(labels: pl.DataFrame, result: SampleResult) -> list[ClosureCh
     return [
         ClosureCheck("traffic shares sum to 1", 1.0, sum(r.share for r in rows)),
         ClosureCheck(
-            "occurrences sum to the log's total", float(labels.get_column("count").sum()),
-            float(sum(r.occurrences for r in rows)), tolerance=0,
+            "occurrences sum to the log's total",
+            float(labels.get_column("count").sum()),
+            float(sum(r.occurrences for r in rows)),
+            tolerance=0,
         ),
         ClosureCheck(
-            "every distinct query in exactly one stratum", float(labels.get_column("query").n_unique()),
-            float(sum(r.distinct for r in rows)), tolerance=0,
+            "every distinct query in exactly one stratum",
+            float(labels.get_column("query").n_unique()),
+            float(sum(r.distinct for r in rows)),
+            tolerance=0,
         ),
         ClosureCheck(
-            "sample sizes sum to the set size", float(result.sample.get_column("query").n_unique()),
-            float(sum(r.sampled for r in rows)), tolerance=0,
+            "sample sizes sum to the set size",
+            float(result.sample.get_column("query").n_unique()),
+            float(sum(r.sampled for r in rows)),
+            tolerance=0,
         ),
-        ClosureCheck("set size reaches the requested size", float(result.requested),
-                     float(sum(r.sampled for r in rows)), tolerance=0),
+        ClosureCheck(
+            "set size reaches the requested size",
+            float(result.requested),
+            float(sum(r.sampled for r in rows)),
+            tolerance=0,
+        ),
     ]

@@ -77,7 +77,13 @@ def fold(records: list[dict]) -> list[Answer]:
             if stack:
                 stack.pop()
         elif action in ("check", "skip"):
-            stack.append(Answer(str(r["query"]), str(r["assigned"]), r.get("correct") if action == "check" else None))
+            stack.append(
+                Answer(
+                    str(r["query"]),
+                    str(r["assigned"]),
+                    r.get("correct") if action == "check" else None,
+                )
+            )
     return stack
 
 
@@ -127,7 +133,8 @@ class Agreement:
             "skipped": self.skipped,
             "confusion": self.confusion,
             "per_stratum": [
-                {"stratum": s.stratum, "n": s.n, "agree": s.agree, "precision": s.precision} for s in self.per_stratum
+                {"stratum": s.stratum, "n": s.n, "agree": s.agree, "precision": s.precision}
+                for s in self.per_stratum
             ],
         }
 
@@ -141,7 +148,8 @@ def agreement(answers: list[Answer], strata: list[str]) -> Agreement:
         row[a.correct] = row.get(a.correct, 0) + 1
     names = strata + sorted({a.assigned for a in checked} - set(strata))
     per = [
-        StratumAgreement(s, sum(confusion.get(s, {}).values()), confusion.get(s, {}).get(s, 0)) for s in names
+        StratumAgreement(s, sum(confusion.get(s, {}).values()), confusion.get(s, {}).get(s, 0))
+        for s in names
     ]
     agree = sum(1 for a in checked if a.correct == a.assigned)
     return Agreement(len(checked), agree, len(standing) - len(checked), confusion, per)
@@ -165,9 +173,7 @@ def verdicts(result: Agreement, sizes: dict[str, int], rate: float = DEFAULT_RAT
     if not result.n:
         return []
     error = 1.0 - result.agree / result.n
-    return [
-        Verdict(s, n, n * error, error, half_width(n, rate)) for s, n in sizes.items() if n > 0
-    ]
+    return [Verdict(s, n, n * error, error, half_width(n, rate)) for s, n in sizes.items() if n > 0]
 
 
 def one_in(error: float) -> str:
@@ -187,7 +193,9 @@ def verdict_text(result: Agreement, sizes: dict[str, int], rate: float = DEFAULT
             f"checks the 95% interval still allows an error of up to {1 - lo:.0%}. Keep checking."
         )
     if not rows:
-        return f"The classifier agreed on {result.agree} of {result.n}: it misfiles {one_in(error)}."
+        return (
+            f"The classifier agreed on {result.agree} of {result.n}: it misfiles {one_in(error)}."
+        )
     smallest = min(rows, key=lambda v: v.size)
     inside = all(v.inside for v in rows)
     lo, hi = wilson(result.agree, result.n)
@@ -204,7 +212,10 @@ def verdict_text(result: Agreement, sizes: dict[str, int], rate: float = DEFAULT
             "without enlarging the strata improves nothing observable."
         )
     outside = ", ".join(v.stratum for v in rows if not v.inside)
-    return head + f" Not inside the noise for: {outside}. Improve the classifier or check more before trusting those rows."
+    return (
+        head
+        + f" Not inside the noise for: {outside}. Improve the classifier or check more before trusting those rows."
+    )
 
 
 # --- the session ---------------------------------------------------------------------------------
@@ -221,10 +232,14 @@ class SpotCheckSession:
     journal: Journal | None = None
 
     @classmethod
-    def open(cls, items: pl.DataFrame, strata: list[str], path: Path, labeller: str) -> "SpotCheckSession":
+    def open(
+        cls, items: pl.DataFrame, strata: list[str], path: Path, labeller: str
+    ) -> SpotCheckSession:
         journal = Journal(path)  # takes the writer lock and cuts a torn last line first
         records, warnings = replay(path)
-        session = cls(items, strata, path, labeller, fold(records), warnings + journal.warnings, journal)
+        session = cls(
+            items, strata, path, labeller, fold(records), warnings + journal.warnings, journal
+        )
         return session
 
     def close(self) -> None:
@@ -254,7 +269,12 @@ class SpotCheckSession:
     def _append(self, action: str, item: dict | None, correct: str | None = None) -> None:
         if self.journal is None:
             raise ValueError("the spot-check session is closed")
-        record = {"kind": RECORD_KIND, "action": action, "labeller": self.labeller, "time": now_iso()}
+        record = {
+            "kind": RECORD_KIND,
+            "action": action,
+            "labeller": self.labeller,
+            "time": now_iso(),
+        }
         if item is not None:
             record.update(query=item["query"], assigned=item["stratum"])
         if action == "check":
@@ -297,7 +317,10 @@ def corrected_labels(labels: pl.DataFrame, answers: list[Answer]) -> pl.DataFram
     fixes = {q: a.correct for q, a in latest(answers).items() if a.correct is not None}
     if not fixes:
         return labels
-    table = pl.DataFrame({"query": list(fixes), "_correct": list(fixes.values())}, schema={"query": pl.Utf8, "_correct": pl.Utf8})
+    table = pl.DataFrame(
+        {"query": list(fixes), "_correct": list(fixes.values())},
+        schema={"query": pl.Utf8, "_correct": pl.Utf8},
+    )
     return (
         labels.join(table, on="query", how="left", maintain_order="left")
         .with_columns(pl.coalesce("_correct", "stratum").alias("stratum"))
@@ -305,7 +328,9 @@ def corrected_labels(labels: pl.DataFrame, answers: list[Answer]) -> pl.DataFram
     )
 
 
-def golden_sizes(labels_path: str | Path, labels: pl.DataFrame, targets: dict[str, int] | None = None) -> tuple[dict[str, int], str]:
+def golden_sizes(
+    labels_path: str | Path, labels: pl.DataFrame, targets: dict[str, int] | None = None
+) -> tuple[dict[str, int], str]:
     """Each stratum's size in the golden set, for the verdict, and where it came from.
 
     In order: ``--targets``; the manifest beside LABELS when LABELS is a sample; else the rows per
@@ -319,8 +344,12 @@ def golden_sizes(labels_path: str | Path, labels: pl.DataFrame, targets: dict[st
     if beside.is_file():
         manifest = read_manifest(beside)
         strata = manifest.get("strata", [])
-        sizes = {str(s.get("stratum")): int(s.get("sampled", 0)) for s in strata if isinstance(s, dict)}
+        sizes = {
+            str(s.get("stratum")): int(s.get("sampled", 0)) for s in strata if isinstance(s, dict)
+        }
         if sizes:
             return sizes, f"the sample's manifest {beside.name}"
     counts = labels.group_by("stratum").len().sort("stratum")
-    return dict(zip(counts["stratum"].to_list(), counts["len"].to_list())), "the rows of LABELS"
+    return dict(
+        zip(counts["stratum"].to_list(), counts["len"].to_list(), strict=True)
+    ), "the rows of LABELS"

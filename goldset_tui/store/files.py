@@ -13,7 +13,7 @@ import re
 import tempfile
 import threading
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 # fdatasync skips the inode's timestamps but still flushes what is needed to read the data back
@@ -27,7 +27,7 @@ TMP_PREFIX = ".tmp-"
 
 def now_iso() -> str:
     """The current time as ISO 8601 in UTC with milliseconds, e.g. ``2026-11-30T10:47:00.123Z``."""
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def fsync_fd(fd: int) -> None:
@@ -113,7 +113,14 @@ _UNSAFE_RUN = re.compile(r"[^a-z0-9]+")
 _HASHED_TAIL = re.compile(r"-[0-9a-f]{10}$")
 _PLAIN = re.compile(r"[a-z0-9](?:[a-z0-9_-]{0,62}[a-z0-9])?")
 # Names Windows refuses as files, whatever the extension; a store may be copied there.
-_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
+_RESERVED = {
+    "con",
+    "prn",
+    "aux",
+    "nul",
+    *(f"com{i}" for i in range(10)),
+    *(f"lpt{i}" for i in range(10)),
+}
 
 
 def slug(text: str, *, limit: int = 40) -> str:
@@ -133,7 +140,11 @@ def safe_name(labeller: str) -> str:
     """
     if not isinstance(labeller, str) or not labeller.strip():
         raise ValueError("a labeller name cannot be empty")
-    if _PLAIN.fullmatch(labeller) and not _HASHED_TAIL.search(labeller) and labeller not in _RESERVED:
+    if (
+        _PLAIN.fullmatch(labeller)
+        and not _HASHED_TAIL.search(labeller)
+        and labeller not in _RESERVED
+    ):
         return labeller
     digest = hashlib.sha256(labeller.encode("utf-8")).hexdigest()[:10]
     stem = slug(labeller) or "labeller"

@@ -65,7 +65,9 @@ def check_record(record: dict[str, Any], path: Path, line: int) -> None:
                 continue
             raise InputError(path, "journal record lacks a value", line=line, column=name)
         if isinstance(value, bool) or not isinstance(value, types):
-            raise InputError(path, f"journal record has a {type(value).__name__} here", line=line, column=name)
+            raise InputError(
+                path, f"journal record has a {type(value).__name__} here", line=line, column=name
+            )
     if record["kind"] not in KINDS:
         raise InputError(path, f"unknown record kind {record['kind']!r}", line=line, column="kind")
 
@@ -114,14 +116,19 @@ def latest(history: pl.DataFrame) -> pl.DataFrame:
         plain = grading.join(undone, on=PAIR, how="anti")
         tangled = _resolve_undos(grading.join(undone, on=PAIR, how="semi", maintain_order="left"))
         grading = pl.concat([plain, tangled]).sort("labeller", "seq")
-    standing = grading.filter(pl.col("kind") == "judge").unique(PAIR, keep="last", maintain_order=True)
+    standing = grading.filter(pl.col("kind") == "judge").unique(
+        PAIR, keep="last", maintain_order=True
+    )
     noted = history.filter(pl.col("note").is_not_null())
     if noted.height:
         # An empty note is how a note gets cleared.
         notes = noted.unique(PAIR, keep="last", maintain_order=True).select(
-            *PAIR, pl.when(pl.col("note") == "").then(None).otherwise(pl.col("note")).alias("latest_note")
+            *PAIR,
+            pl.when(pl.col("note") == "").then(None).otherwise(pl.col("note")).alias("latest_note"),
         )
-        standing = standing.join(notes, on=PAIR, how="left").with_columns(note=pl.col("latest_note"))
+        standing = standing.join(notes, on=PAIR, how="left").with_columns(
+            note=pl.col("latest_note")
+        )
     return standing.select(COLUMNS)
 
 

@@ -76,7 +76,9 @@ def replay_numbered(path: str | Path) -> tuple[list[tuple[int, dict]], list[str]
             )
         else:
             raise InputError(
-                p, "corrupt journal line (not a JSON object); the store needs repair by hand", line=i + 1
+                p,
+                "corrupt journal line (not a JSON object); the store needs repair by hand",
+                line=i + 1,
             )
     return records, warnings
 
@@ -137,7 +139,9 @@ class Journal:
             self._acquire_lock()
         try:
             created = not self.path.exists()
-            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)  # the umask decides, as for any file
+            self._fd = os.open(
+                self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666
+            )  # the umask decides, as for any file
             if created:
                 fsync_path(self.path.parent)
             self._cut_torn_tail()
@@ -160,7 +164,9 @@ class Journal:
                 ) from None
             raise
         os.ftruncate(fd, 0)
-        os.pwrite(fd, f"pid={os.getpid()} host={socket.gethostname()} since={now_iso()}\n".encode(), 0)
+        os.pwrite(
+            fd, f"pid={os.getpid()} host={socket.gethostname()} since={now_iso()}\n".encode(), 0
+        )
         self._lock_fd = fd
 
     # --- crash repair -----------------------------------------------------------------------
@@ -248,7 +254,7 @@ class Journal:
             os.close(self._lock_fd)  # closing the descriptor releases the flock
             self._lock_fd = None
 
-    def __enter__(self) -> "Journal":
+    def __enter__(self) -> Journal:
         return self
 
     def __exit__(self, *exc: object) -> None:

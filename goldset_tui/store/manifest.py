@@ -42,9 +42,15 @@ def manifest_lock(store: Path) -> Iterator[None]:
 def check_manifest(data: dict[str, Any], path: Path) -> None:
     """The tables the store relies on are there and well formed."""
     if data.get("format") != FORMAT:
-        raise InputError(path, f"unsupported store format {data.get('format')!r} (this goldset reads {FORMAT})")
+        raise InputError(
+            path, f"unsupported store format {data.get('format')!r} (this goldset reads {FORMAT})"
+        )
     pool = data.get("pool")
-    if not isinstance(pool, dict) or not isinstance(pool.get("path"), str) or not isinstance(pool.get("sha256"), str):
+    if (
+        not isinstance(pool, dict)
+        or not isinstance(pool.get("path"), str)
+        or not isinstance(pool.get("sha256"), str)
+    ):
         raise InputError(path, "manifest lacks [pool] with path and sha256", column="pool")
     scale = data.get("scale")
     if not isinstance(scale, dict):
@@ -57,7 +63,8 @@ def check_manifest(data: dict[str, Any], path: Path) -> None:
         raise InputError(path, "guidelines must be text", column="guidelines")
     labellers = data.get("labellers", {})
     if not isinstance(labellers, dict) or not all(
-        isinstance(entry, dict) and isinstance(entry.get("name"), str) for entry in labellers.values()
+        isinstance(entry, dict) and isinstance(entry.get("name"), str)
+        for entry in labellers.values()
     ):
         raise InputError(path, "every [labellers.*] table needs a name", column="labellers")
 
@@ -65,7 +72,9 @@ def check_manifest(data: dict[str, Any], path: Path) -> None:
 def read_manifest(store: Path) -> dict[str, Any]:
     path = manifest_path(store)
     if not Path(store).is_dir():
-        raise InputError(store, "no such store folder" if not Path(store).exists() else "is not a folder")
+        raise InputError(
+            store, "no such store folder" if not Path(store).exists() else "is not a folder"
+        )
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
@@ -77,7 +86,9 @@ def read_manifest(store: Path) -> dict[str, Any]:
 
 def write_manifest(store: Path, data: dict[str, Any]) -> None:
     check_manifest(data, manifest_path(store))
-    atomic_write_bytes(manifest_path(store), tomli_w.dumps(data, multiline_strings=True).encode("utf-8"))
+    atomic_write_bytes(
+        manifest_path(store), tomli_w.dumps(data, multiline_strings=True).encode("utf-8")
+    )
 
 
 def update_manifest(store: Path, change: Callable[[dict[str, Any]], None]) -> dict[str, Any]:

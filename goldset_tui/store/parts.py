@@ -50,7 +50,9 @@ def _read_part(path: Path) -> pl.DataFrame:
     except FileNotFoundError:
         raise
     except Exception as exc:  # Polars raises several types for a damaged file
-        raise InputError(path, f"judgment snapshot is not readable Parquet ({type(exc).__name__})") from None
+        raise InputError(
+            path, f"judgment snapshot is not readable Parquet ({type(exc).__name__})"
+        ) from None
     missing = [c for c in COLUMNS if c not in frame.columns]
     if missing:
         raise InputError(path, f"judgment snapshot lacks columns {', '.join(missing)}")
@@ -59,7 +61,10 @@ def _read_part(path: Path) -> pl.DataFrame:
 
 def _disjoint(parts: list[tuple[int, int, Path]]) -> bool:
     # Overlap only exists for a moment during a merge, or after a crash in one.
-    return all(prev_last < first for (_, prev_last, _), (first, _, _) in zip(parts, parts[1:]))
+    return all(
+        prev_last < first
+        for (_, prev_last, _), (first, _, _) in zip(parts, parts[1:], strict=False)
+    )
 
 
 READ_ATTEMPTS = 30
@@ -99,7 +104,9 @@ def read_pair(folder: Path, query_id: str, doc_id: str) -> pl.DataFrame:
     except FileNotFoundError:
         raise
     except Exception:  # a damaged part: let the careful reader name it
-        return read_parts(folder).filter((pl.col("query_id") == query_id) & (pl.col("doc_id") == doc_id))
+        return read_parts(folder).filter(
+            (pl.col("query_id") == query_id) & (pl.col("doc_id") == doc_id)
+        )
     return found.select(COLUMNS).cast(JUDGMENT_SCHEMA).unique("seq", keep="first").sort("seq")
 
 

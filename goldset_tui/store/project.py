@@ -23,7 +23,13 @@ from goldset_tui.errors import InputError, StoreLockedError
 from goldset_tui.locations import projects_dir
 from goldset_tui.model import DEFAULT_GUIDELINES, GradeScale
 from goldset_tui.store.files import now_iso, safe_name, sha256_file, slug
-from goldset_tui.store.frames import JUDGMENT_SCHEMA, empty_judgments, latest, records_to_frame, sort_pairs
+from goldset_tui.store.frames import (
+    JUDGMENT_SCHEMA,
+    empty_judgments,
+    latest,
+    records_to_frame,
+    sort_pairs,
+)
 from goldset_tui.store.journal import is_locked, replay_numbered
 from goldset_tui.store.manifest import (
     FORMAT,
@@ -37,7 +43,14 @@ from goldset_tui.store.parts import read_parts
 from goldset_tui.store.writer import JudgmentWriter
 from goldset_tui.text import visible
 
-__all__ = ["Project", "JudgmentWriter", "default_store_for", "find_stores", "safe_name", "sha256_file"]
+__all__ = [
+    "Project",
+    "JudgmentWriter",
+    "default_store_for",
+    "find_stores",
+    "safe_name",
+    "sha256_file",
+]
 
 # Tables the store itself maintains; update_manifest() must not replace them wholesale.
 _RESERVED_TABLES = {"format", "labellers", "created"}
@@ -78,7 +91,7 @@ class Project:
         scale: GradeScale = GradeScale(),
         guidelines: str = DEFAULT_GUIDELINES,
         name: str | None = None,
-    ) -> "Project":
+    ) -> Project:
         store = Path(path)
         if store.exists() and not store.is_dir():
             raise InputError(store, "exists and is not a folder; cannot make a store there")
@@ -93,7 +106,10 @@ class Project:
                 "name": name or Path(pool_path).stem,
                 "created": now_iso(),
                 "guidelines": guidelines,
-                "pool": {"path": str(Path(pool_path).expanduser().resolve()), "sha256": pool_sha256},
+                "pool": {
+                    "path": str(Path(pool_path).expanduser().resolve()),
+                    "sha256": pool_sha256,
+                },
                 "scale": scale.to_toml(),
                 "labellers": {},
             }
@@ -101,12 +117,14 @@ class Project:
         return cls(store, manifest)
 
     @classmethod
-    def open(cls, path: str | Path) -> "Project":
+    def open(cls, path: str | Path) -> Project:
         store = Path(path)
         return cls(store, read_manifest(store))
 
     @classmethod
-    def open_or_create(cls, path: str | Path, *, pool_path: str | Path, pool_sha256: str, **kw: Any) -> "Project":
+    def open_or_create(
+        cls, path: str | Path, *, pool_path: str | Path, pool_sha256: str, **kw: Any
+    ) -> Project:
         store = Path(path)
         if manifest_path(store).exists():
             return cls.open(store)
@@ -204,7 +222,9 @@ class Project:
         safe = self._safe(labeller)
 
         def change(data: dict[str, Any]) -> None:
-            data.setdefault("labellers", {}).setdefault(safe, {"name": labeller, "first": now_iso()})["last"] = now_iso()
+            data.setdefault("labellers", {}).setdefault(
+                safe, {"name": labeller, "first": now_iso()}
+            )["last"] = now_iso()
 
         self.manifest = update_manifest(self.path, change)
 
@@ -216,7 +236,9 @@ class Project:
         names = self.labellers()
         if labeller not in names:
             have = ", ".join(repr(visible(n)) for n in names) or "none yet"
-            raise InputError(self.path, f"no labeller {visible(labeller)!r} in this store (labellers: {have})")
+            raise InputError(
+                self.path, f"no labeller {visible(labeller)!r} in this store (labellers: {have})"
+            )
 
     # --- writing ------------------------------------------------------------------------------
     def writer(self, labeller: str) -> JudgmentWriter:
@@ -243,25 +265,42 @@ class Project:
             pl.col("doc_id").cast(pl.String),
             pl.col("grade").alias("_raw"),
             pl.col("grade").cast(pl.Float64, strict=False).alias("_grade"),
-            (pl.col("time").cast(pl.String) if "time" in frame.columns else pl.lit(None, pl.String)).alias("time"),
-            (pl.col("note").cast(pl.String) if "note" in frame.columns else pl.lit(None, pl.String)).alias("note"),
+            (
+                pl.col("time").cast(pl.String)
+                if "time" in frame.columns
+                else pl.lit(None, pl.String)
+            ).alias("time"),
+            (
+                pl.col("note").cast(pl.String)
+                if "note" in frame.columns
+                else pl.lit(None, pl.String)
+            ).alias("note"),
         )
         scale = self.scale
         bad_id = prior.filter(
-            pl.col("query_id").is_null() | pl.col("doc_id").is_null()
-            | (pl.col("query_id").str.strip_chars() == "") | (pl.col("doc_id").str.strip_chars() == "")
+            pl.col("query_id").is_null()
+            | pl.col("doc_id").is_null()
+            | (pl.col("query_id").str.strip_chars() == "")
+            | (pl.col("doc_id").str.strip_chars() == "")
         )
         if bad_id.height:
-            raise InputError(where, "prior judgment without a query_id or doc_id", row=bad_id["_row"][0])
+            raise InputError(
+                where, "prior judgment without a query_id or doc_id", row=bad_id["_row"][0]
+            )
         bad = prior.filter(
-            pl.col("_grade").is_null() | (pl.col("_grade") != pl.col("_grade").round())
-            | (pl.col("_grade") < scale.min) | (pl.col("_grade") > scale.max)
+            pl.col("_grade").is_null()
+            | (pl.col("_grade") != pl.col("_grade").round())
+            | (pl.col("_grade") < scale.min)
+            | (pl.col("_grade") > scale.max)
         )
         if bad.height:
             row = bad.row(0, named=True)
             raise InputError(
-                where, f"prior grade {row['_raw']!r} for ({row['query_id']}, {row['doc_id']}) is outside the "
-                f"scale {scale.min}-{scale.max}", row=row["_row"], column="grade",
+                where,
+                f"prior grade {row['_raw']!r} for ({row['query_id']}, {row['doc_id']}) is outside the "
+                f"scale {scale.min}-{scale.max}",
+                row=row["_row"],
+                column="grade",
             )
         prior = prior.with_columns(pl.col("_grade").cast(pl.Int64).alias("grade")).unique(
             ["query_id", "doc_id", "grade"], keep="first", maintain_order=True
@@ -270,20 +309,31 @@ class Project:
         if clash.height:
             row = clash.row(0, named=True)
             raise InputError(
-                where, f"prior judgments give ({row['query_id']}, {row['doc_id']}) different grades", row=row["_row"]
+                where,
+                f"prior judgments give ({row['query_id']}, {row['doc_id']}) different grades",
+                row=row["_row"],
             )
         have = (
             self.judgments(labeller).select("query_id", "doc_id", "grade")
-            if labeller in self.labellers() else pl.DataFrame(schema={"query_id": pl.String, "doc_id": pl.String, "grade": pl.Int64})
+            if labeller in self.labellers()
+            else pl.DataFrame(
+                schema={"query_id": pl.String, "doc_id": pl.String, "grade": pl.Int64}
+            )
         )
         new = prior.join(have, on=["query_id", "doc_id", "grade"], how="anti")
         if new.height == 0:
             return 0
         stamp = now_iso()
         batch = new.select(
-            pl.lit(labeller).alias("labeller"), "query_id", "doc_id", "grade",
-            pl.col("time").fill_null(stamp), pl.lit(None, pl.Float64).alias("seconds"),
-            pl.lit(None, pl.Int64).alias("position"), "note", pl.lit("judge").alias("kind"),
+            pl.lit(labeller).alias("labeller"),
+            "query_id",
+            "doc_id",
+            "grade",
+            pl.col("time").fill_null(stamp),
+            pl.lit(None, pl.Float64).alias("seconds"),
+            pl.lit(None, pl.Int64).alias("position"),
+            "note",
+            pl.lit("judge").alias("kind"),
         )
         with self.writer(labeller) as writer:
             return writer.write_batch(batch)

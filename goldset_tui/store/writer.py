@@ -33,7 +33,7 @@ COMPACT_EVERY = 1000
 
 def _serialised(method: Callable[..., T]) -> Callable[..., T]:
     @functools.wraps(method)
-    def wrapper(self: "JudgmentWriter", *args: Any, **kwargs: Any) -> T:
+    def wrapper(self: JudgmentWriter, *args: Any, **kwargs: Any) -> T:
         with self._mutex:
             return method(self, *args, **kwargs)
 
@@ -57,7 +57,7 @@ def check_grade(grade: object, scale: GradeScale, path: Path) -> int:
 class JudgmentWriter:
     """Appends one labeller's judgments; holds that labeller's journal lock until closed."""
 
-    def __init__(self, project: "Project", labeller: str):
+    def __init__(self, project: Project, labeller: str):
         self.project = project
         self.labeller = labeller
         self.scale = project.scale
@@ -111,16 +111,28 @@ class JudgmentWriter:
         if j.labeller != self.labeller:
             raise ValueError(f"this writer saves {self.labeller!r}'s judgments, not {j.labeller!r}")
         if j.kind not in GRADING_KINDS:
-            raise ValueError(f"record() saves kinds {GRADING_KINDS}; use undo() or note() for {j.kind!r}")
+            raise ValueError(
+                f"record() saves kinds {GRADING_KINDS}; use undo() or note() for {j.kind!r}"
+            )
         seconds = float(j.seconds or 0.0)
         if not math.isfinite(seconds) or seconds < 0:
-            raise InputError(path, f"time spent must be a finite number >= 0, got {j.seconds!r}", column="seconds")
-        if j.position is not None and (isinstance(j.position, bool) or not isinstance(j.position, int)):
-            raise InputError(path, f"position must be an integer, got {j.position!r}", column="position")
+            raise InputError(
+                path,
+                f"time spent must be a finite number >= 0, got {j.seconds!r}",
+                column="seconds",
+            )
+        if j.position is not None and (
+            isinstance(j.position, bool) or not isinstance(j.position, int)
+        ):
+            raise InputError(
+                path, f"position must be an integer, got {j.position!r}", column="position"
+            )
         if not isinstance(j.time, str):
             raise InputError(path, f"time must be ISO 8601 text, got {j.time!r}", column="time")
         if j.note is not None and not isinstance(j.note, str):
-            raise InputError(path, f"a note must be text, got {type(j.note).__name__}", column="note")
+            raise InputError(
+                path, f"a note must be text, got {type(j.note).__name__}", column="note"
+            )
         return self._append(
             {
                 "kind": j.kind,
@@ -138,7 +150,11 @@ class JudgmentWriter:
     def _grades_in_force(self, query_id: str, doc_id: str) -> list[tuple[str, int]]:
         """The (kind, grade) stack of this pair after its undos, oldest first."""
         on_disk = read_pair(self.parts_dir, query_id, doc_id).select("kind", "grade").rows()
-        recent = [(r["kind"], r["grade"]) for r in self._pending if (r["query_id"], r["doc_id"]) == (query_id, doc_id)]
+        recent = [
+            (r["kind"], r["grade"])
+            for r in self._pending
+            if (r["query_id"], r["doc_id"]) == (query_id, doc_id)
+        ]
         stack: list[tuple[str, int]] = []
         for kind, grade in on_disk + recent:
             if kind == "undo":
@@ -151,7 +167,9 @@ class JudgmentWriter:
     @_serialised
     def current_grade(self, query_id: str, doc_id: str) -> int | None:
         """The grade in force for a pair (ignoring repeats), None when unjudged."""
-        judged = [grade for kind, grade in self._grades_in_force(query_id, doc_id) if kind == "judge"]
+        judged = [
+            grade for kind, grade in self._grades_in_force(query_id, doc_id) if kind == "judge"
+        ]
         return judged[-1] if judged else None
 
     @_serialised
@@ -162,12 +180,23 @@ class JudgmentWriter:
         when the pair is unjudged again. Undoing a pair with nothing to undo writes nothing.
         """
         path = self.journal_path
-        stack = self._grades_in_force(check_id(query_id, "query_id", path), check_id(doc_id, "doc_id", path))
+        stack = self._grades_in_force(
+            check_id(query_id, "query_id", path), check_id(doc_id, "doc_id", path)
+        )
         if not stack:
             return None
         self._append(
-            {"kind": "undo", "labeller": self.labeller, "query_id": query_id, "doc_id": doc_id,
-             "grade": None, "time": time or now_iso(), "seconds": None, "position": None, "note": None}
+            {
+                "kind": "undo",
+                "labeller": self.labeller,
+                "query_id": query_id,
+                "doc_id": doc_id,
+                "grade": None,
+                "time": time or now_iso(),
+                "seconds": None,
+                "position": None,
+                "note": None,
+            }
         )
         judged = [grade for kind, grade in stack[:-1] if kind == "judge"]
         return judged[-1] if judged else None
@@ -179,9 +208,17 @@ class JudgmentWriter:
         if not isinstance(text, str):
             raise InputError(path, f"a note must be text, got {type(text).__name__}", column="note")
         self._append(
-            {"kind": "note", "labeller": self.labeller, "query_id": check_id(query_id, "query_id", path),
-             "doc_id": check_id(doc_id, "doc_id", path), "grade": None, "time": time or now_iso(),
-             "seconds": None, "position": None, "note": text}
+            {
+                "kind": "note",
+                "labeller": self.labeller,
+                "query_id": check_id(query_id, "query_id", path),
+                "doc_id": check_id(doc_id, "doc_id", path),
+                "grade": None,
+                "time": time or now_iso(),
+                "seconds": None,
+                "position": None,
+                "note": text,
+            }
         )
 
     @_serialised
@@ -190,7 +227,9 @@ class JudgmentWriter:
         if frame.height == 0:
             return 0
         self.compact()  # keep seq order: journal first, then the batch
-        seqs = pl.int_range(self._next_seq, self._next_seq + frame.height, eager=True, dtype=pl.Int64)
+        seqs = pl.int_range(
+            self._next_seq, self._next_seq + frame.height, eager=True, dtype=pl.Int64
+        )
         batch = frame.with_columns(seq=seqs).select(list(JUDGMENT_SCHEMA)).cast(JUDGMENT_SCHEMA)
         write_part(self.parts_dir, batch)
         self._next_seq += frame.height
@@ -228,7 +267,7 @@ class JudgmentWriter:
             self._journal.close()
             self.project._forget_writer(self)
 
-    def __enter__(self) -> "JudgmentWriter":
+    def __enter__(self) -> JudgmentWriter:
         return self
 
     def __exit__(self, *exc: object) -> None:

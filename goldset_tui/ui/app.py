@@ -69,7 +69,9 @@ def binding_table() -> tuple[dict[str, dict[str, tuple[str, ...]]], set[str]]:
     for package in (screens_package, widgets_package):
         for module in pkgutil.iter_modules(package.__path__):
             importlib.import_module(f"{package.__name__}.{module.name}")
-    app_keys: dict[str, tuple[str, ...]] = {"the command palette": (GoldsetApp.COMMAND_PALETTE_BINDING,)}
+    app_keys: dict[str, tuple[str, ...]] = {
+        "the command palette": (GoldsetApp.COMMAND_PALETTE_BINDING,)
+    }
     for key, bindings in GoldsetApp._merge_bindings().key_to_bindings.items():
         for binding in bindings:
             app_keys.setdefault(binding.id or f"app.{binding.action}", ())
@@ -96,14 +98,18 @@ class GoldsetApp(App[int]):
     TITLE = "goldset"
     CSS_PATH = "app.tcss"
 
-    def __init__(self, make_screen: Callable[[], Screen], *, config: Config | None = None, **kwargs) -> None:
+    def __init__(
+        self, make_screen: Callable[[], Screen], *, config: Config | None = None, **kwargs
+    ) -> None:
         super().__init__(**kwargs)
         self._make_screen = make_screen
         self._config = config if config is not None else Config()
         self._flushed = False
         self.flush_errors: list[str] = []  # printed by run_app once the terminal is back
         if self._config.keymap:
-            self.set_keymap({binding_id: _normal_keys(keys) for binding_id, keys in self._config.keymap.items()})
+            self.set_keymap(
+                {binding_id: _normal_keys(keys) for binding_id, keys in self._config.keymap.items()}
+            )
         if self._config.theme and self._config.theme in self.available_themes:
             self.theme = self._config.theme
 
@@ -123,7 +129,9 @@ class GoldsetApp(App[int]):
                 try:
                     flush()
                 except Exception as exc:  # every judgment is already durable; say what failed
-                    self.flush_errors.append(f"{type(screen).__name__}: could not close cleanly: {exc}")
+                    self.flush_errors.append(
+                        f"{type(screen).__name__}: could not close cleanly: {exc}"
+                    )
 
     async def action_quit(self) -> None:
         self.flush_screens()
@@ -177,7 +185,9 @@ def checked_config() -> Config:
     """The user's config, its keymap checked against every screen's bindings (InputError if wrong)."""
     config = load_config()
     if config.keymap:
-        config = dataclasses.replace(config, keymap={i: _normal_keys(k) for i, k in config.keymap.items()})
+        config = dataclasses.replace(
+            config, keymap={i: _normal_keys(k) for i, k in config.keymap.items()}
+        )
         check_keymap(config, *binding_table())
     return config
 

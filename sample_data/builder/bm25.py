@@ -21,8 +21,41 @@ TOKEN = r"[a-z0-9]+"
 # Lucene's EnglishAnalyzer stopwords. Note that "no" and "not" are among them: BM25 cannot see a
 # negation at all, which is one of the things seed 004's negation stratum is there to show.
 STOPWORDS = sorted(
-    "a an and are as at be but by for if in into is it no not of on or such that the their then "
-    "there these they this to was will with".split()
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "but",
+        "by",
+        "for",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "no",
+        "not",
+        "of",
+        "on",
+        "or",
+        "such",
+        "that",
+        "the",
+        "their",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "to",
+        "was",
+        "will",
+        "with",
+    ]
 )
 
 
@@ -33,17 +66,28 @@ def tokens(texts: pl.Expr) -> pl.Expr:
 def index(corpus: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """(postings: term, doc_id, tf, len; stats: term, idf) for a corpus with _id, title, text."""
     words = (
-        corpus.select(pl.col("_id").alias("doc_id"), tokens(pl.col("title") + " " + pl.col("text")).alias("term"))
+        corpus.select(
+            pl.col("_id").alias("doc_id"),
+            tokens(pl.col("title") + " " + pl.col("text")).alias("term"),
+        )
         .explode("term")
         .filter(pl.col("term").is_not_null() & ~pl.col("term").is_in(STOPWORDS))
     )
     lengths = words.group_by("doc_id").agg(pl.len().alias("len"))
     # Documents made only of stopwords still count in N and in the average length (as 0).
-    lengths = corpus.select(pl.col("_id").alias("doc_id")).join(lengths, on="doc_id", how="left").fill_null(0)
+    lengths = (
+        corpus.select(pl.col("_id").alias("doc_id"))
+        .join(lengths, on="doc_id", how="left")
+        .fill_null(0)
+    )
     n_docs = lengths.height
     postings = words.group_by("doc_id", "term").agg(pl.len().alias("tf")).join(lengths, on="doc_id")
-    stats = postings.group_by("term").agg(pl.len().alias("df")).select(
-        "term", ((1 + (n_docs - pl.col("df") + 0.5) / (pl.col("df") + 0.5)).log()).alias("idf")
+    stats = (
+        postings.group_by("term")
+        .agg(pl.len().alias("df"))
+        .select(
+            "term", ((1 + (n_docs - pl.col("df") + 0.5) / (pl.col("df") + 0.5)).log()).alias("idf")
+        )
     )
     avg_len = lengths.get_column("len").mean()
     postings = postings.with_columns((pl.col("len") / avg_len).alias("rel_len"))
@@ -63,7 +107,11 @@ def search(corpus: pl.DataFrame, topics: pl.DataFrame, depth: int = 100) -> pl.D
     scored = (
         terms.join(stats, on="term")
         .join(postings, on="term")
-        .with_columns((pl.col("idf") * tf * (K1 + 1) / (tf + K1 * (1 - B + B * pl.col("rel_len")))).alias("part"))
+        .with_columns(
+            (pl.col("idf") * tf * (K1 + 1) / (tf + K1 * (1 - B + B * pl.col("rel_len")))).alias(
+                "part"
+            )
+        )
         .group_by("query_id", "doc_id")
         .agg(pl.col("part").sum().alias("score"))
     )

@@ -17,18 +17,106 @@ import warnings
 
 # Modules a working Python programmer searches the docs of; chosen by hand, sorted for stability.
 MODULES = sorted(
-    """
-    abc argparse array ast builtins asyncio asyncio.events asyncio.locks asyncio.queues asyncio.streams
-    asyncio.subprocess asyncio.tasks base64 bisect calendar collections collections.abc
-    concurrent.futures configparser contextlib copy csv dataclasses datetime decimal difflib
-    enum errno filecmp fnmatch fractions functools getpass glob gzip hashlib heapq hmac html http
-    http.client http.server importlib inspect io ipaddress itertools json logging
-    logging.handlers lzma math mimetypes multiprocessing operator os os.path pathlib pickle
-    platform pprint queue random re secrets selectors shelve shlex shutil signal socket sqlite3
-    ssl statistics string struct subprocess sys tarfile tempfile textwrap threading time timeit
-    tomllib traceback typing unittest unittest.mock urllib.parse urllib.request uuid warnings
-    weakref xml.etree.ElementTree zipfile zlib zoneinfo
-    """.split()
+    [
+        "abc",
+        "argparse",
+        "array",
+        "ast",
+        "builtins",
+        "asyncio",
+        "asyncio.events",
+        "asyncio.locks",
+        "asyncio.queues",
+        "asyncio.streams",
+        "asyncio.subprocess",
+        "asyncio.tasks",
+        "base64",
+        "bisect",
+        "calendar",
+        "collections",
+        "collections.abc",
+        "concurrent.futures",
+        "configparser",
+        "contextlib",
+        "copy",
+        "csv",
+        "dataclasses",
+        "datetime",
+        "decimal",
+        "difflib",
+        "enum",
+        "errno",
+        "filecmp",
+        "fnmatch",
+        "fractions",
+        "functools",
+        "getpass",
+        "glob",
+        "gzip",
+        "hashlib",
+        "heapq",
+        "hmac",
+        "html",
+        "http",
+        "http.client",
+        "http.server",
+        "importlib",
+        "inspect",
+        "io",
+        "ipaddress",
+        "itertools",
+        "json",
+        "logging",
+        "logging.handlers",
+        "lzma",
+        "math",
+        "mimetypes",
+        "multiprocessing",
+        "operator",
+        "os",
+        "os.path",
+        "pathlib",
+        "pickle",
+        "platform",
+        "pprint",
+        "queue",
+        "random",
+        "re",
+        "secrets",
+        "selectors",
+        "shelve",
+        "shlex",
+        "shutil",
+        "signal",
+        "socket",
+        "sqlite3",
+        "ssl",
+        "statistics",
+        "string",
+        "struct",
+        "subprocess",
+        "sys",
+        "tarfile",
+        "tempfile",
+        "textwrap",
+        "threading",
+        "time",
+        "timeit",
+        "tomllib",
+        "traceback",
+        "typing",
+        "unittest",
+        "unittest.mock",
+        "urllib.parse",
+        "urllib.request",
+        "uuid",
+        "warnings",
+        "weakref",
+        "xml.etree.ElementTree",
+        "zipfile",
+        "zlib",
+        "zoneinfo",
+    ]
 )
 
 WORDS_PER_PASSAGE = 220  # a few hundred words: what a retriever's chunker typically makes
@@ -118,7 +206,12 @@ def _member_docs(module_name: str, name: str, obj: object):
         return
     members = 0
     for attr in sorted(vars(obj)):
-        if attr.startswith("_") and attr not in {"__init__", "__post_init__", "__enter__", "__exit__"}:
+        if attr.startswith("_") and attr not in {
+            "__init__",
+            "__post_init__",
+            "__enter__",
+            "__exit__",
+        }:
             continue
         member = vars(obj)[attr]
         if isinstance(member, (staticmethod, classmethod)):
@@ -130,7 +223,11 @@ def _member_docs(module_name: str, name: str, obj: object):
         mdoc = _own_doc(member)
         if _words(mdoc) < MIN_WORDS or mdoc == doc:
             continue
-        yield f"{module_name}#{name}.{attr}", f"{qual}.{attr}", f"{_signature(attr, member)}\n\n{mdoc}"
+        yield (
+            f"{module_name}#{name}.{attr}",
+            f"{qual}.{attr}",
+            f"{_signature(attr, member)}\n\n{mdoc}",
+        )
         members += 1
         if members >= MAX_MEMBERS_PER_CLASS:
             break

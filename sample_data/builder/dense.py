@@ -30,7 +30,9 @@ def available() -> str | None:
     return None
 
 
-def search(corpus: pl.DataFrame, topics: pl.DataFrame, depth: int = 100, batch_size: int = 64) -> pl.DataFrame:
+def search(
+    corpus: pl.DataFrame, topics: pl.DataFrame, depth: int = 100, batch_size: int = 64
+) -> pl.DataFrame:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     import numpy as np
@@ -41,15 +43,19 @@ def search(corpus: pl.DataFrame, topics: pl.DataFrame, depth: int = 100, batch_s
     torch.set_num_threads(max(1, min(2, os.cpu_count() or 1)))
     model = load_model(device="cpu")
     passages = (corpus.get_column("title") + ": " + corpus.get_column("text")).to_list()
-    doc_vecs = model.encode(passages, batch_size=batch_size, normalize_embeddings=True, show_progress_bar=False)
+    doc_vecs = model.encode(
+        passages, batch_size=batch_size, normalize_embeddings=True, show_progress_bar=False
+    )
     query_vecs = model.encode(topics.get_column("query").to_list(), normalize_embeddings=True)
     sims = np.asarray(query_vecs @ doc_vecs.T, dtype=np.float64)
     doc_ids = corpus.get_column("_id")
     frames = []
-    for qid, row in zip(topics.get_column("query_id").to_list(), sims):
+    for qid, row in zip(topics.get_column("query_id").to_list(), sims, strict=True):
         # Over-fetch past the cut so that ties at the boundary are broken by trec_eval's rule.
         best = np.argsort(-row, kind="stable")[: depth + 20]
         frames.append(
-            pl.DataFrame({"query_id": qid, "doc_id": doc_ids.gather(best), "score": np.round(row[best], 6)})
+            pl.DataFrame(
+                {"query_id": qid, "doc_id": doc_ids.gather(best), "score": np.round(row[best], 6)}
+            )
         )
     return top_k(pl.concat(frames), depth)

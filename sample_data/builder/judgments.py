@@ -31,22 +31,33 @@ BOB_SKIPS_EVERY = 10  # every tenth query, so the skipped ones fall in different
 def alice(pool: pl.DataFrame) -> pl.DataFrame:
     """query_id, doc_id, grade from term overlap (see the module docstring)."""
     q_terms = pool.select(
-        "query_id", "doc_id",
+        "query_id",
+        "doc_id",
         tokens(pl.col("query")).list.set_difference(pl.lit(STOPWORDS)).list.unique().alias("q"),
         tokens(pl.col("title").fill_null("") + " " + pl.col("text")).list.unique().alias("d"),
         tokens(pl.col("title").fill_null("")).alias("t"),
     )
     scored = q_terms.with_columns(
-        (pl.col("q").list.set_intersection("d").list.len() / pl.col("q").list.len().clip(lower_bound=1)).alias("overlap"),
-        (pl.col("q").list.set_intersection(pl.col("t").list.slice(1)).list.len() > 0).alias("names_it"),
+        (
+            pl.col("q").list.set_intersection("d").list.len()
+            / pl.col("q").list.len().clip(lower_bound=1)
+        ).alias("overlap"),
+        (pl.col("q").list.set_intersection(pl.col("t").list.slice(1)).list.len() > 0).alias(
+            "names_it"
+        ),
     )
     grade = (
-        pl.when((pl.col("overlap") >= 0.999) & pl.col("names_it")).then(3)
-        .when(pl.col("overlap") >= 2 / 3).then(2)
-        .when(pl.col("overlap") >= 1 / 3).then(1)
+        pl.when((pl.col("overlap") >= 0.999) & pl.col("names_it"))
+        .then(3)
+        .when(pl.col("overlap") >= 2 / 3)
+        .then(2)
+        .when(pl.col("overlap") >= 1 / 3)
+        .then(1)
         .otherwise(0)
     )
-    return scored.select("query_id", "doc_id", grade.cast(pl.Int64).alias("grade")).sort("query_id", "doc_id")
+    return scored.select("query_id", "doc_id", grade.cast(pl.Int64).alias("grade")).sort(
+        "query_id", "doc_id"
+    )
 
 
 def bob(alice_qrels: pl.DataFrame) -> pl.DataFrame:
@@ -68,5 +79,9 @@ def bob(alice_qrels: pl.DataFrame) -> pl.DataFrame:
 
 
 def write_qrels(qrels: pl.DataFrame, path) -> None:
-    lines = qrels.sort("query_id", "doc_id").select(pl.format("{} 0 {} {}", "query_id", "doc_id", "grade")).to_series()
+    lines = (
+        qrels.sort("query_id", "doc_id")
+        .select(pl.format("{} 0 {} {}", "query_id", "doc_id", "grade"))
+        .to_series()
+    )
     path.write_text("\n".join(lines.to_list()) + "\n", encoding="utf-8")

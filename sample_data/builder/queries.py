@@ -7,7 +7,14 @@ cheap classifier). Lowercase, terse, typos left in on purpose.
 
 from __future__ import annotations
 
-STRATA = ("exact_identifier", "misspelled", "negation", "short_keyword", "multi_entity", "paraphrase")
+STRATA = (
+    "exact_identifier",
+    "misspelled",
+    "negation",
+    "short_keyword",
+    "multi_entity",
+    "paraphrase",
+)
 
 # (query_id, text, intended stratum). Query ids are stable: never renumber, only append.
 QUERIES: list[tuple[str, str, str]] = [

@@ -23,14 +23,30 @@ ZIPF_S = 1.05
 TOP_COUNT = 900
 
 NEGATION_TEMPLATES = [
-    "{a} without {b}", "{a} not working", "{a} but not {b}", "{a} excluding {b}",
-    "{a} cannot {verb}", "{a} unsupported", "{a} except {b}", "{a} without blocking",
+    "{a} without {b}",
+    "{a} not working",
+    "{a} but not {b}",
+    "{a} excluding {b}",
+    "{a} cannot {verb}",
+    "{a} unsupported",
+    "{a} except {b}",
+    "{a} without blocking",
 ]
-PARAPHRASE_TEMPLATES = ["how do i {p}", "how to {p}", "is there a way to {p}", "what is the best way to {p}", "{p}"]
+PARAPHRASE_TEMPLATES = [
+    "how do i {p}",
+    "how to {p}",
+    "is there a way to {p}",
+    "what is the best way to {p}",
+    "{p}",
+]
 VERBS = ["open", "import", "find module", "pickle", "close", "decode", "connect", "be copied"]
 MULTI_ENTITY_TEMPLATES = [
-    "difference between {a} and {b}", "convert {a} to {b}", "use {a} with {b}", "{a} and {b} example",
-    "{a} vs {b} which one", "pass a {a} to {b}",
+    "difference between {a} and {b}",
+    "convert {a} to {b}",
+    "use {a} with {b}",
+    "{a} and {b} example",
+    "{a} vs {b} which one",
+    "pass a {a} to {b}",
 ]
 CONSTANT_TEMPLATES = ["{c}", "{m}.{c}", "{c} error", "what does {c} mean", "{m} {c}"]
 CONSTANT_MODULES = ("errno", "os", "signal", "socket", "ssl", "stat")
@@ -43,7 +59,12 @@ def _constants() -> list[tuple[str, str]]:
         module = importlib.import_module(module_name)
         for name in sorted(vars(module)):
             value = getattr(module, name)
-            if name.isupper() and not name.startswith("_") and isinstance(value, int) and not isinstance(value, bool):
+            if (
+                name.isupper()
+                and not name.startswith("_")
+                and isinstance(value, int)
+                and not isinstance(value, bool)
+            ):
                 found.append((module_name, name))
     return found
 
@@ -74,11 +95,31 @@ def _first_clause(text: str) -> str | None:
 
 # A docstring says "Return the x"; a person asks "how do i get the x".
 OPENING_VERBS = {
-    "return": "get", "returns": "get", "create": "create", "get": "get", "set": "set", "read": "read",
-    "write": "write", "open": "open", "remove": "remove", "wait": "wait", "make": "make",
-    "convert": "convert", "run": "run", "start": "start", "stop": "stop", "send": "send",
-    "close": "close", "add": "add", "copy": "copy", "change": "change", "find": "find",
-    "compute": "compute", "decode": "decode", "encode": "encode", "parse": "parse",
+    "return": "get",
+    "returns": "get",
+    "create": "create",
+    "get": "get",
+    "set": "set",
+    "read": "read",
+    "write": "write",
+    "open": "open",
+    "remove": "remove",
+    "wait": "wait",
+    "make": "make",
+    "convert": "convert",
+    "run": "run",
+    "start": "start",
+    "stop": "stop",
+    "send": "send",
+    "close": "close",
+    "add": "add",
+    "copy": "copy",
+    "change": "change",
+    "find": "find",
+    "compute": "compute",
+    "decode": "decode",
+    "encode": "encode",
+    "parse": "parse",
 }
 
 
@@ -103,13 +144,19 @@ def _candidates(corpus: list[dict], rng: random.Random) -> dict[str, list[str]]:
         module = rng.choice(modules)
         title = rng.choice(by_module[module])
         words = [w.lower() for w in _name_words(title.rsplit(".", 1)[-1])] or [module]
-        other = [w.lower() for w in _name_words(rng.choice(by_module[module]).rsplit(".", 1)[-1])] or [module]
+        other = [
+            w.lower() for w in _name_words(rng.choice(by_module[module]).rsplit(".", 1)[-1])
+        ] or [module]
         word, extra = rng.choice(words), rng.choice(other)
         if rng.random() < 0.5:
             out["misspelled"].add(f"{module} {_typo(word, rng)}")
         else:
             out["misspelled"].add(f"{_typo(module, rng)} {word}")
-        out["negation"].add(rng.choice(NEGATION_TEMPLATES).format(a=f"{module} {word}", b=extra, verb=rng.choice(VERBS)))
+        out["negation"].add(
+            rng.choice(NEGATION_TEMPLATES).format(
+                a=f"{module} {word}", b=extra, verb=rng.choice(VERBS)
+            )
+        )
         classes = sorted({t.split(".")[1] for t in by_module[module] if t.split(".")[1].istitle()})
         if len(classes) >= 2:
             a, b = rng.sample(classes, 2)
@@ -130,8 +177,12 @@ def _candidates(corpus: list[dict], rng: random.Random) -> dict[str, list[str]]:
 # How many of the DISTINCT generated strings each shape gets. Traffic shares then follow from the
 # counts the Zipf curve deals out, so traffic.csv is computed, not copied from here.
 SHAPE_MIX = {
-    "short_keyword": 0.31, "paraphrase": 0.22, "exact_identifier": 0.18,
-    "misspelled": 0.12, "multi_entity": 0.11, "negation": 0.06,
+    "short_keyword": 0.31,
+    "paraphrase": 0.22,
+    "exact_identifier": 0.18,
+    "misspelled": 0.12,
+    "multi_entity": 0.11,
+    "negation": 0.06,
 }
 
 
@@ -142,7 +193,9 @@ def build_log(corpus: list[dict]) -> list[tuple[str, int, str]]:
     chosen: dict[str, str] = {}
     for _, text, stratum in QUERIES:
         chosen[text] = stratum
-        chosen[text.upper() if stratum == "exact_identifier" else f"  {text}  "] = stratum  # variants a normaliser folds
+        chosen[text.upper() if stratum == "exact_identifier" else f"  {text}  "] = (
+            stratum  # variants a normaliser folds
+        )
     per_stratum = {s: round(DISTINCT * share) for s, share in SHAPE_MIX.items()}
     for stratum, n in per_stratum.items():
         fresh = [q for q in pools[stratum] if q not in chosen]
@@ -155,7 +208,7 @@ def build_log(corpus: list[dict]) -> list[tuple[str, int, str]]:
     sample_texts = {t for _, t, _ in QUERIES}
     position = {q: i for i, q in enumerate(queries)}
     order = sorted(queries, key=lambda q: (q not in sample_texts, position[q]))
-    return [(q, c, chosen[q]) for q, c in zip(order, counts)]
+    return [(q, c, chosen[q]) for q, c in zip(order, counts, strict=True)]
 
 
 def traffic_shares(log: list[tuple[str, int, str]]) -> dict[str, str]:
@@ -166,6 +219,8 @@ def traffic_shares(log: list[tuple[str, int, str]]) -> dict[str, str]:
     whole = sum(totals.values())
     exact = {s: 100 * totals[s] / whole for s in STRATA}
     floors = {s: int(v) for s, v in exact.items()}
-    for s in sorted(STRATA, key=lambda s: exact[s] - floors[s], reverse=True)[: 100 - sum(floors.values())]:
+    for s in sorted(STRATA, key=lambda s: exact[s] - floors[s], reverse=True)[
+        : 100 - sum(floors.values())
+    ]:
         floors[s] += 1
     return {s: f"{floors[s] / 100:.2f}" for s in STRATA}

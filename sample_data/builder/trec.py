@@ -20,4 +20,6 @@ def ranked(run: pl.DataFrame) -> pl.DataFrame:
 def write_run(run: pl.DataFrame, path: Path, tag: str) -> None:
     """``qid Q0 docid rank score tag``, one line per (query, document)."""
     rows = ranked(run).select("query_id", "doc_id", "rank", "score").iter_rows()
-    path.write_text("".join(f"{q} Q0 {d} {r} {s:.6f} {tag}\n" for q, d, r, s in rows), encoding="utf-8")
+    path.write_text(
+        "".join(f"{q} Q0 {d} {r} {s:.6f} {tag}\n" for q, d, r, s in rows), encoding="utf-8"
+    )

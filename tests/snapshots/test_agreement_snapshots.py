@@ -26,7 +26,9 @@ def data(tmp_path):
 
 
 def agreement_app(data) -> GoldsetApp:
-    return GoldsetApp(lambda: AgreementScreen(data, strata=strata_of(data, None), seed=0, replicates=200))
+    return GoldsetApp(
+        lambda: AgreementScreen(data, strata=strata_of(data, None), seed=0, replicates=200)
+    )
 
 
 async def computed(pilot) -> None:
@@ -42,7 +44,9 @@ def test_agreement_screen(snap_compare, data, size) -> None:
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_agreement_pair_detail(snap_compare, data, size) -> None:
-    assert snap_compare(agreement_app(data), terminal_size=size, run_before=computed, press=["enter"])
+    assert snap_compare(
+        agreement_app(data), terminal_size=size, run_before=computed, press=["enter"]
+    )
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -18,13 +18,33 @@ from goldset_tui.ui.screens.judge import JudgeScreen
 SIZES = [(80, 24), (120, 40)]
 QUERY = "how do i rotate an api key"
 DOCS = [
-    ("api-keys/rotation", "Rotating API keys", "To rotate an API key, create a second key, deploy it, then revoke the first. "
-     "Both keys are valid during the overlap, so clients never see an error.\n\nKeys older than 90 days are flagged."),
-    ("api-keys/rotation-mirror", "Rotating API keys (mirror)", "To rotate an API key, create a second key, deploy it, then revoke the first. "
-     "Both keys are valid during the overlap, so clients never see an error.\n\nKeys older than 90 days are flagged."),
-    ("security/policy", "Credential policy", "Credentials must be rotated every 90 days; rotation needs approval [@click=app.quit]."),
-    ("sdk/auth", "SDK: refreshing keys", "client.keys.rotate(key_id) returns the new key.\x1b[31m Old keys expire after one hour."),
-    ("changelog/2024-03", "Changelog 2024-03", "Fixed a typo in the billing page. \u4e2d\u6587 and \u05e9\u05dc\u05d5\u05dd survive."),
+    (
+        "api-keys/rotation",
+        "Rotating API keys",
+        "To rotate an API key, create a second key, deploy it, then revoke the first. "
+        "Both keys are valid during the overlap, so clients never see an error.\n\nKeys older than 90 days are flagged.",
+    ),
+    (
+        "api-keys/rotation-mirror",
+        "Rotating API keys (mirror)",
+        "To rotate an API key, create a second key, deploy it, then revoke the first. "
+        "Both keys are valid during the overlap, so clients never see an error.\n\nKeys older than 90 days are flagged.",
+    ),
+    (
+        "security/policy",
+        "Credential policy",
+        "Credentials must be rotated every 90 days; rotation needs approval [@click=app.quit].",
+    ),
+    (
+        "sdk/auth",
+        "SDK: refreshing keys",
+        "client.keys.rotate(key_id) returns the new key.\x1b[31m Old keys expire after one hour.",
+    ),
+    (
+        "changelog/2024-03",
+        "Changelog 2024-03",
+        "Fixed a typo in the billing page. \u4e2d\u6587 and \u05e9\u05dc\u05d5\u05dd survive.",
+    ),
 ]
 
 
@@ -32,8 +52,18 @@ def pool() -> pl.DataFrame:
     rows = []
     for q, query in (("q_0147", QUERY), ("q_0148", "sqlite database is locked")):
         for rank, (doc, title, text) in enumerate(DOCS, start=1):
-            rows.append({"query_id": q, "query": query, "doc_id": doc, "title": title, "text": text,
-                         "stratum": "howto", "systems": ["bm25", "dense"], "ranks": [rank, 6 - rank]})
+            rows.append(
+                {
+                    "query_id": q,
+                    "query": query,
+                    "doc_id": doc,
+                    "title": title,
+                    "text": text,
+                    "stratum": "howto",
+                    "systems": ["bm25", "dense"],
+                    "ranks": [rank, 6 - rank],
+                }
+            )
     return pl.DataFrame(rows)
 
 
@@ -48,10 +78,20 @@ class Ticks:
         return self.t
 
 
-def make_app(*, reveal: bool = False, theme: str | None = None, show_guidelines: bool = False) -> GoldsetApp:
-    session = JudgingSession(pool(), "alice", clock=Ticks(), now=lambda: "2026-01-01T12:00:00.000+00:00")
-    app = GoldsetApp(lambda: JudgeScreen(session, reveal=reveal, show_guidelines=show_guidelines,
-                                         clock=lambda: datetime(2026, 1, 1, 12, 0, 0)))
+def make_app(
+    *, reveal: bool = False, theme: str | None = None, show_guidelines: bool = False
+) -> GoldsetApp:
+    session = JudgingSession(
+        pool(), "alice", clock=Ticks(), now=lambda: "2026-01-01T12:00:00.000+00:00"
+    )
+    app = GoldsetApp(
+        lambda: JudgeScreen(
+            session,
+            reveal=reveal,
+            show_guidelines=show_guidelines,
+            clock=lambda: datetime(2026, 1, 1, 12, 0, 0),
+        )
+    )
     if theme:
         app.theme = theme
     return app

@@ -14,19 +14,37 @@ import pytest
 from goldset_tui.ui.app import GoldsetApp
 from goldset_tui.ui.screens.report import ReportScreen, ReviewContext
 
-_spec = importlib.util.spec_from_file_location("report_ui_data", Path(__file__).parents[1] / "unit" / "report" / "ui_data.py")
+_spec = importlib.util.spec_from_file_location(
+    "report_ui_data", Path(__file__).parents[1] / "unit" / "report" / "ui_data.py"
+)
 ui_data = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(ui_data)
 
 SAMPLING = [
-    {"name": "traffic shares sum to 1", "expected": 1.0, "actual": 0.92, "residual": -0.08, "ok": False},
-    {"name": "sample sizes sum to the set size", "expected": 160, "actual": 160, "residual": 0, "ok": True},
+    {
+        "name": "traffic shares sum to 1",
+        "expected": 1.0,
+        "actual": 0.92,
+        "residual": -0.08,
+        "ok": False,
+    },
+    {
+        "name": "sample sizes sum to the set size",
+        "expected": 160,
+        "actual": 160,
+        "residual": 0,
+        "ok": True,
+    },
 ]
 
 
 def _app() -> GoldsetApp:
-    context = ReviewContext(ui_data.make_report(), topics=ui_data.make_topics(), sampling_closure=SAMPLING,
-                            sampling_source="sample.manifest.toml")
+    context = ReviewContext(
+        ui_data.make_report(),
+        topics=ui_data.make_topics(),
+        sampling_closure=SAMPLING,
+        sampling_source="sample.manifest.toml",
+    )
     return GoldsetApp(lambda: ReportScreen(context))
 
 
@@ -58,13 +76,35 @@ def test_closure_screen(snap_compare, size) -> None:
 # The sampling manifest's longest check names: cut with an ellipsis so the numbers stay on screen,
 # the highlighted one (the failing one, last) shown in full under the table.
 LONG_SAMPLING = [
-    {"name": "every distinct query in exactly one stratum", "expected": 0, "actual": 0, "residual": 0, "ok": True},
-    {"name": "occurrences sum to the log's total", "expected": 214000, "actual": 214000, "residual": 0, "ok": True},
-    {"name": "set size reaches the requested size", "expected": 510, "actual": 183, "residual": -327, "ok": False},
+    {
+        "name": "every distinct query in exactly one stratum",
+        "expected": 0,
+        "actual": 0,
+        "residual": 0,
+        "ok": True,
+    },
+    {
+        "name": "occurrences sum to the log's total",
+        "expected": 214000,
+        "actual": 214000,
+        "residual": 0,
+        "ok": True,
+    },
+    {
+        "name": "set size reaches the requested size",
+        "expected": 510,
+        "actual": 183,
+        "residual": -327,
+        "ok": False,
+    },
 ]
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_closure_screen_long_names(snap_compare, size) -> None:
-    context = ReviewContext(ui_data.make_report(), sampling_closure=LONG_SAMPLING, sampling_source="short.manifest.toml")
-    assert snap_compare(GoldsetApp(lambda: ReportScreen(context)), terminal_size=size, press=["c", "ctrl+end"])
+    context = ReviewContext(
+        ui_data.make_report(), sampling_closure=LONG_SAMPLING, sampling_source="short.manifest.toml"
+    )
+    assert snap_compare(
+        GoldsetApp(lambda: ReportScreen(context)), terminal_size=size, press=["c", "ctrl+end"]
+    )

@@ -20,7 +20,10 @@ import pytest
 from goldset_tui.agreement.adjudication import journal_path
 from goldset_tui.agreement.example import build_example_store
 
-pytestmark = [pytest.mark.terminal, pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux not installed")]
+pytestmark = [
+    pytest.mark.terminal,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux not installed"),
+]
 
 
 class Tmux:
@@ -32,12 +35,22 @@ class Tmux:
         self.pids: set[int] = set()  # every program started in a pane, killed at the end
 
     def run(self, *args: str) -> str:
-        return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True, timeout=20).stdout
+        return subprocess.run(
+            ["tmux", "-L", self.socket, *args], capture_output=True, text=True, timeout=20
+        ).stdout
 
     def start(self, command: str, env: dict[str, str]) -> None:
         exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
         # remain-on-exit keeps the pane after the program ends, so its exit can be observed.
-        self.run("new-session", "-d", "-x", str(self.width), "-y", str(self.height), f"env {exports} {command}")
+        self.run(
+            "new-session",
+            "-d",
+            "-x",
+            str(self.width),
+            "-y",
+            str(self.height),
+            f"env {exports} {command}",
+        )
         self.run("set-option", "-g", "remain-on-exit", "on")
         self.remember_pid()
 
@@ -132,13 +145,21 @@ def env_for(isolated_dirs: Path) -> dict[str, str]:
 
 def decisions(store: Path) -> list[tuple[str, int | None]]:
     path = journal_path(store, "dee")
-    return [(r["doc_id"], r["grade"]) for r in map(json.loads, path.read_text().splitlines())] if path.exists() else []
+    return (
+        [(r["doc_id"], r["grade"]) for r in map(json.loads, path.read_text().splitlines())]
+        if path.exists()
+        else []
+    )
 
 
-def test_adjudicate_to_the_end_then_export_consensus(tmux: Tmux, tmp_path: Path, isolated_dirs: Path) -> None:
+def test_adjudicate_to_the_end_then_export_consensus(
+    tmux: Tmux, tmp_path: Path, isolated_dirs: Path
+) -> None:
     store = build_example_store(tmp_path / "demo")
-    tmux.start(f"{shlex.quote(sys.executable)} -m goldset_tui adjudicate --store {shlex.quote(str(store))} --labeller dee",
-               env_for(isolated_dirs))
+    tmux.start(
+        f"{shlex.quote(sys.executable)} -m goldset_tui adjudicate --store {shlex.quote(str(store))} --labeller dee",
+        env_for(isolated_dirs),
+    )
     shown = tmux.wait_for("Disagreement 1 of 2")
     assert "errors/conn-reset" in shown and "spread 3" in shown  # the biggest first
     tmux.keys("2")
@@ -153,8 +174,21 @@ def test_adjudicate_to_the_end_then_export_consensus(tmux: Tmux, tmp_path: Path,
     assert tmux.pane_dead()
     out = tmp_path / "consensus.qrels"
     done = subprocess.run(
-        [sys.executable, "-m", "goldset_tui", "qrels", "--store", str(store), "--consensus", "-o", str(out)],
-        capture_output=True, text=True, timeout=60, env={**os.environ, **env_for(isolated_dirs)},
+        [
+            sys.executable,
+            "-m",
+            "goldset_tui",
+            "qrels",
+            "--store",
+            str(store),
+            "--consensus",
+            "-o",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, **env_for(isolated_dirs)},
     )
     assert done.returncode == 0, done.stderr
     lines = {tuple(line.split()) for line in out.read_text().splitlines()}
@@ -162,11 +196,15 @@ def test_adjudicate_to_the_end_then_export_consensus(tmux: Tmux, tmp_path: Path,
     assert ("q1", "0", "sdk/auth#refreshing-keys", "1") in lines
     assert ("q1", "0", "api-keys/rotation", "3") in lines
     assert len(lines) == 12
-    provenance = (store / "adjudication" / "provenance-unanimous-majority-adjudicator.tsv").read_text()
+    provenance = (
+        store / "adjudication" / "provenance-unanimous-majority-adjudicator.tsv"
+    ).read_text()
     assert "adjudicator\tdee" in provenance
 
 
-def test_sigkill_loses_no_saved_decision_and_resumes(tmux: Tmux, tmp_path: Path, isolated_dirs: Path) -> None:
+def test_sigkill_loses_no_saved_decision_and_resumes(
+    tmux: Tmux, tmp_path: Path, isolated_dirs: Path
+) -> None:
     store = build_example_store(tmp_path / "demo")
     command = f"{shlex.quote(sys.executable)} -m goldset_tui adjudicate --store {shlex.quote(str(store))} --labeller dee"
     tmux.start(command, env_for(isolated_dirs))
@@ -189,7 +227,9 @@ def test_the_tmux_helper_leaves_no_program_running(tmp_path: Path, isolated_dirs
     try:
         t.start(command, env_for(isolated_dirs))
         t.wait_for("Disagreement 1 of 2")
-        os.killpg(os.getpgid(t.pane_pid()), signal.SIGKILL)  # frees the journal lock for the next one
+        os.killpg(
+            os.getpgid(t.pane_pid()), signal.SIGKILL
+        )  # frees the journal lock for the next one
         t.respawn(command, env_for(isolated_dirs))
         t.wait_for("Disagreement 1 of 2")
         started = set(t.pids)
@@ -203,10 +243,14 @@ def test_the_tmux_helper_leaves_no_program_running(tmp_path: Path, isolated_dirs
     assert not (Path(f"/tmp/tmux-{os.getuid()}") / t.socket).exists()
 
 
-def test_agreement_screen_in_a_real_terminal(tmux: Tmux, tmp_path: Path, isolated_dirs: Path) -> None:
+def test_agreement_screen_in_a_real_terminal(
+    tmux: Tmux, tmp_path: Path, isolated_dirs: Path
+) -> None:
     store = build_example_store(tmp_path / "demo")
-    tmux.start(f"{shlex.quote(sys.executable)} -m goldset_tui agreement --store {shlex.quote(str(store))} --screen",
-               env_for(isolated_dirs))
+    tmux.start(
+        f"{shlex.quote(sys.executable)} -m goldset_tui agreement --store {shlex.quote(str(store))} --screen",
+        env_for(isolated_dirs),
+    )
     shown = tmux.wait_for("Krippendorff's alpha")
     assert "Disagreements, biggest first (6)" in shown
     tmux.keys("Enter")

@@ -24,11 +24,23 @@ def write_pool(path: Path) -> Path:
     with path.open("w", encoding="utf-8") as fh:
         for q in range(2):
             for d in range(8):
-                text = f"Candidate {q}-{d}: rotating keys, paragraph {d * 7919 % 101} of the manual."
+                text = (
+                    f"Candidate {q}-{d}: rotating keys, paragraph {d * 7919 % 101} of the manual."
+                )
                 if (q, d) == (0, 3):
                     text = "[@click=app.quit]click[/] \x1b[2J\x1b[31mred \u202eevil \u4e2d\u6587"
-                fh.write(json.dumps({"query_id": f"q{q}", "query": f"rotate key {q}", "doc_id": f"d{q}-{d:02d}",
-                                     "title": f"Doc {q}.{d}", "text": text}) + "\n")
+                fh.write(
+                    json.dumps(
+                        {
+                            "query_id": f"q{q}",
+                            "query": f"rotate key {q}",
+                            "doc_id": f"d{q}-{d:02d}",
+                            "title": f"Doc {q}.{d}",
+                            "text": text,
+                        }
+                    )
+                    + "\n"
+                )
     return path
 
 
@@ -37,8 +49,12 @@ def env() -> dict[str, str]:
 
 
 def qrels(store: Path) -> dict[str, int]:
-    out = subprocess.run([goldset_command(), "qrels", "--store", str(store), "--labeller", "alice"],
-                         capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [goldset_command(), "qrels", "--store", str(store), "--labeller", "alice"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 0, out.stderr
     pairs = {}
     for line in out.stdout.splitlines():
@@ -102,7 +118,10 @@ def test_sigterm_flushes_and_hostile_text_is_literal_in_the_terminal(tmux, tmp_p
     pool = write_pool(tmp_path / "pool.jsonl")
     store = tmp_path / "store"
     t = tmux(100, 30)
-    t.start([goldset_command(), "judge", str(pool), "--labeller", "alice", "--store", str(store)], env=env())
+    t.start(
+        [goldset_command(), "judge", str(pool), "--labeller", "alice", "--store", str(store)],
+        env=env(),
+    )
     t.wait_for("Guidelines")
     t.send("Escape")
     screen = t.wait_for(lambda s: "Guidelines" not in s and "query 0/8" in s)
@@ -125,9 +144,25 @@ def test_sigterm_flushes_and_hostile_text_is_literal_in_the_terminal(tmux, tmp_p
 
 def test_bad_pool_is_one_line_and_exit_2_before_any_screen(tmp_path: Path) -> None:
     bad = tmp_path / "pool.jsonl"
-    bad.write_text('{"query_id": "q1", "query": "x", "doc_id": "d1", "text": "ok"}\n{not json\n', encoding="utf-8")
-    out = subprocess.run([goldset_command(), "judge", str(bad), "--labeller", "alice", "--store", str(tmp_path / "s")],
-                         capture_output=True, text=True, timeout=60, env={**os.environ})
+    bad.write_text(
+        '{"query_id": "q1", "query": "x", "doc_id": "d1", "text": "ok"}\n{not json\n',
+        encoding="utf-8",
+    )
+    out = subprocess.run(
+        [
+            goldset_command(),
+            "judge",
+            str(bad),
+            "--labeller",
+            "alice",
+            "--store",
+            str(tmp_path / "s"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ},
+    )
     assert out.returncode == 2
     assert out.stderr.count("\n") == 1 and "pool.jsonl:2" in out.stderr
     assert out.stdout == ""  # no screen was drawn
@@ -139,8 +174,19 @@ SGR = re.compile(r"\x1b\[([0-9;]*)m")
 def test_sixteen_colour_terminal_gets_only_sixteen_colours(tmux, tmp_path: Path) -> None:
     pool = write_pool(tmp_path / "pool.jsonl")
     t = tmux(80, 24)
-    t.start([goldset_command(), "judge", str(pool), "--labeller", "alice", "--store", str(tmp_path / "s")],
-            env=env(), term="xterm")
+    t.start(
+        [
+            goldset_command(),
+            "judge",
+            str(pool),
+            "--labeller",
+            "alice",
+            "--store",
+            str(tmp_path / "s"),
+        ],
+        env=env(),
+        term="xterm",
+    )
     t.wait_for("Guidelines")
     t.send("Escape")
     t.wait_for(lambda s: "Guidelines" not in s and "query 0/8" in s)
@@ -175,8 +221,12 @@ def test_goldset_demo_judges_the_sample_in_a_throwaway_store(tmux, tmp_path: Pat
     t.wait_dead()
     assert t.exit_status() == 0
     assert "(goldset qrels --store" in t.capture().replace("\n", "")  # the clean exit's last words
-    out = subprocess.run([goldset_command(), "qrels", "--store", str(folder / "store")],
-                         capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [goldset_command(), "qrels", "--store", str(folder / "store")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 0, out.stderr
     (line,) = out.stdout.splitlines()
     qid, _, judged_doc, grade = line.split()

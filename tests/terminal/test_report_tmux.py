@@ -30,11 +30,28 @@ def test_review_drills_down_and_judges_the_holes(tmux, tmp_path: Path) -> None:
     Project.create(store, pool_path=pool, pool_sha256=sha256_file(pool))
     env = {k: os.environ[k] for k in ("GOLDSET_DATA_DIR", "GOLDSET_CONFIG_DIR")}
     argv = [
-        goldset_command(), "review", "--qrels", str(holes),
-        "--run", f"bm25={SAMPLE / 'runs' / 'bm25.run'}", "--run", f"minilm={SAMPLE / 'runs' / 'minilm.run'}",
-        "--strata", str(SAMPLE / "strata.csv"), "--metric", "nDCG@10",
-        "--topics", str(SAMPLE / "topics.tsv"), "--corpus", str(SAMPLE / "corpus.jsonl"),
-        "--store", str(store), "--labeller", "me", "--samples", "200",
+        goldset_command(),
+        "review",
+        "--qrels",
+        str(holes),
+        "--run",
+        f"bm25={SAMPLE / 'runs' / 'bm25.run'}",
+        "--run",
+        f"minilm={SAMPLE / 'runs' / 'minilm.run'}",
+        "--strata",
+        str(SAMPLE / "strata.csv"),
+        "--metric",
+        "nDCG@10",
+        "--topics",
+        str(SAMPLE / "topics.tsv"),
+        "--corpus",
+        str(SAMPLE / "corpus.jsonl"),
+        "--store",
+        str(store),
+        "--labeller",
+        "me",
+        "--samples",
+        "200",
     ]
     t = tmux(100, 30)
     t.start(argv, env)

@@ -17,7 +17,9 @@ from tmuxutil import goldset_command
 
 pytestmark = pytest.mark.terminal
 
-SIZES = "exact_identifier=54,negation=18,misspelled=22,short_keyword=61,multi_entity=49,paraphrase=96"
+SIZES = (
+    "exact_identifier=54,negation=18,misspelled=22,short_keyword=61,multi_entity=49,paraphrase=96"
+)
 LABELS = """query,count,stratum
 err_4021 on webhook delivery,3,exact_identifier
 paginaton parameters,2,short_keyword
@@ -33,7 +35,17 @@ def test_spotcheck_in_a_real_terminal_survives_sigkill(tmux, tmp_path: Path) -> 
     labels.write_text(LABELS, encoding="utf-8")
     store = tmp_path / "store"
     env = {k: os.environ[k] for k in ("GOLDSET_DATA_DIR", "GOLDSET_CONFIG_DIR")}
-    argv = [goldset_command(), "spotcheck", str(labels), "--store", str(store), "--labeller", "ana", "--targets", SIZES]
+    argv = [
+        goldset_command(),
+        "spotcheck",
+        str(labels),
+        "--store",
+        str(store),
+        "--labeller",
+        "ana",
+        "--targets",
+        SIZES,
+    ]
 
     first = tmux(80, 24)
     first.start(argv, env)
@@ -62,9 +74,24 @@ def test_spotcheck_in_a_real_terminal_survives_sigkill(tmux, tmp_path: Path) -> 
     assert second.exit_status() == 0
 
     report = subprocess.run(
-        [sys.executable, "-m", "goldset_tui", "spotcheck", str(labels), "--report", "--store", str(store),
-         "--labeller", "ana", "--format", "json"],
-        capture_output=True, text=True, timeout=60, env={**os.environ, **env},
+        [
+            sys.executable,
+            "-m",
+            "goldset_tui",
+            "spotcheck",
+            str(labels),
+            "--report",
+            "--store",
+            str(store),
+            "--labeller",
+            "ana",
+            "--format",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, **env},
     )
     assert report.returncode == 0, report.stderr
     data = json.loads(report.stdout)

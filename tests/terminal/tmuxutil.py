@@ -63,7 +63,13 @@ class Tmux:
         self.pid_file = self.dir / "pid"
 
     def _tmux(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True, check=check, timeout=30)
+        return subprocess.run(
+            ["tmux", "-L", self.socket, *args],
+            capture_output=True,
+            text=True,
+            check=check,
+            timeout=30,
+        )
 
     def start(
         self,
@@ -83,7 +89,17 @@ class Tmux:
         )
         # Keep the pane after the program exits, to read its last screen: set that on an idle
         # pane first, then respawn it with the program (no race with a fast exit).
-        self._tmux("new-session", "-d", "-s", self.session, "-x", str(self.width), "-y", str(self.height), "sleep 3600")
+        self._tmux(
+            "new-session",
+            "-d",
+            "-s",
+            self.session,
+            "-x",
+            str(self.width),
+            "-y",
+            str(self.height),
+            "sleep 3600",
+        )
         self._tmux("set-option", "-t", self.session, "remain-on-exit", "on")
         self._tmux("respawn-pane", "-k", "-t", self.session, command)
         self.started = True
@@ -122,7 +138,10 @@ class Tmux:
         raise AssertionError("the program never started")
 
     def is_dead(self) -> bool:
-        return self._tmux("display-message", "-p", "-t", self.session, "#{pane_dead}").stdout.strip() == "1"
+        return (
+            self._tmux("display-message", "-p", "-t", self.session, "#{pane_dead}").stdout.strip()
+            == "1"
+        )
 
     def exit_status(self) -> int | None:
         """The program's exit status, -N if signal N killed it, None while it runs."""

@@ -65,7 +65,11 @@ async def test_matrix_summary_and_disagreements_ranked(data) -> None:
         assert str(matrix.get_cell_at((0, 2))) == f"{ann_bob['kappa_quadratic']:.3f} (12)"
         summary = plain(screen.query_one("#agreement-summary", Static))
         matrix_values = np.array(
-            [[np.nan if g is None else g for q in DOCS for g in GRADES[n][q]] for n in sorted(GRADES)], dtype=float
+            [
+                [np.nan if g is None else g for q in DOCS for g in GRADES[n][q]]
+                for n in sorted(GRADES)
+            ],
+            dtype=float,
         )
         ordinal = krippendorff.alpha(matrix_values, level_of_measurement="ordinal")
         assert f"ordinal {ordinal:.3f}" in summary
@@ -98,7 +102,11 @@ async def test_enter_opens_the_pair_with_every_grade_note_and_time_as_literal_te
         assert isinstance(app.screen, PairDetailScreen)
         details = app.screen._details
         assert (details.query_id, details.doc_id) == ("q3", "errors/conn-reset")
-        assert [(g.labeller, g.grade) for g in details.grades] == [("ann", 3), ("bob", 0), ("cy", 1)]
+        assert [(g.labeller, g.grade) for g in details.grades] == [
+            ("ann", 3),
+            ("bob", 0),
+            ("cy", 1),
+        ]
         rendered = screen_text(app)
         # The candidate text's markup is shown, not executed; the note's escape shows as a placeholder.
         assert "[@click=app.quit]" in rendered and "link[/]" in rendered
@@ -117,8 +125,12 @@ async def test_self_consistency_shown_when_the_store_has_repeats(tmp_path) -> No
 
     store = build_example_store(tmp_path / "demo")
     with Project.open(store).writer("bob") as writer:
-        writer.record(Judgment("bob", "q1", "api-keys/rotation", 2, "2026-01-05T18:00:00Z", kind="repeat"))
-        writer.record(Judgment("bob", "q1", "billing/invoices", 0, "2026-01-05T18:01:00Z", kind="repeat"))
+        writer.record(
+            Judgment("bob", "q1", "api-keys/rotation", 2, "2026-01-05T18:00:00Z", kind="repeat")
+        )
+        writer.record(
+            Judgment("bob", "q1", "billing/invoices", 0, "2026-01-05T18:01:00Z", kind="repeat")
+        )
     app = make_app(from_store(store))
     async with app.run_test(size=(120, 40)) as pilot:
         await app.workers.wait_for_complete()

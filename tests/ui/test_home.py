@@ -17,7 +17,9 @@ from goldset_tui.ui.screens.home import HomeScreen, scan
 from goldset_tui.ui.screens.judge import JudgeScreen
 
 
-def make_project(tmp_path: Path, judged: dict[str, int], *, systems: bool = False, per_query: int = 4) -> Path:
+def make_project(
+    tmp_path: Path, judged: dict[str, int], *, systems: bool = False, per_query: int = 4
+) -> Path:
     pool = tmp_path / "docs-pool.jsonl"
     with pool.open("w", encoding="utf-8") as fh:
         for row in tiny_pool(per_query, systems=systems).to_dicts():
@@ -25,7 +27,9 @@ def make_project(tmp_path: Path, judged: dict[str, int], *, systems: bool = Fals
     from goldset_tui.io.pools import load_pool
 
     loaded = load_pool(pool)
-    project = Project.open_or_create(default_store_for(pool), pool_path=pool, pool_sha256=loaded.sha256)
+    project = Project.open_or_create(
+        default_store_for(pool), pool_path=pool, pool_sha256=loaded.sha256
+    )
     docs = loaded.frame.select("query_id", "doc_id").rows()
     for name, count in judged.items():
         with project.writer(name) as writer:
@@ -37,7 +41,10 @@ def make_project(tmp_path: Path, judged: dict[str, int], *, systems: bool = Fals
 def test_scan_lists_each_labeller_with_judged_counts(tmp_path: Path) -> None:
     make_project(tmp_path, {"alice": 5, "bob": 2})
     rows = scan()
-    assert [(r.project, r.labeller, r.judged) for r in rows] == [("docs-pool", "alice", 5), ("docs-pool", "bob", 2)]
+    assert [(r.project, r.labeller, r.judged) for r in rows] == [
+        ("docs-pool", "alice", 5),
+        ("docs-pool", "bob", 2),
+    ]
     assert all(r.store.parent == locations.projects_dir() for r in rows)
 
 
@@ -75,7 +82,9 @@ async def test_judge_as_another_labeller_and_palette_entries(tmp_path: Path) -> 
     async with app.run_test(size=(120, 30)) as pilot:
         await pilot.pause()
         titles = [c.title for c in app.get_system_commands(app.screen)]
-        assert "Judge docs-pool as alice" in titles and "Agreement of the selected project" in titles
+        assert (
+            "Judge docs-pool as alice" in titles and "Agreement of the selected project" in titles
+        )
         await pilot.press("a", *"dan", "enter")
         await pilot.pause()
         await app.workers.wait_for_complete()
@@ -129,7 +138,6 @@ def test_assignment_serves_this_labellers_share(tmp_path: Path) -> None:
     assert again.project.manifest["assignment"]["labellers"] == ["alice", "bob"]
 
 
-
 async def test_home_opens_the_agreement_screen_of_a_project(tmp_path: Path) -> None:
     from goldset_tui.ui.screens.agreement import AgreementScreen
 
@@ -157,7 +165,13 @@ async def test_agreement_with_one_labeller_is_a_notice(tmp_path: Path) -> None:
 # alice: bm25 finds both her relevant queries (1.0), dense only q3 (0.5); q2 has nothing relevant.
 # bob: bm25 finds q2 only (1/3), dense q1 and q3 (2/3).
 GRADES = {
-    "alice": [("q1", "q1-d0", 1), ("q1", "q1-d1", 0), ("q2", "q2-d0", 0), ("q3", "q3-d11", 2), ("q3", "q3-d5", 1)],
+    "alice": [
+        ("q1", "q1-d0", 1),
+        ("q1", "q1-d1", 0),
+        ("q2", "q2-d0", 0),
+        ("q3", "q3-d11", 2),
+        ("q3", "q3-d5", 1),
+    ],
     "bob": [("q2", "q2-d0", 3), ("q1", "q1-d11", 1), ("q3", "q3-d10", 1)],
 }
 
@@ -184,8 +198,10 @@ def success_at_10_by_pytrec_eval(pool: Path, labeller: str) -> dict[str, float]:
     runs: dict[str, dict[str, dict[str, float]]] = {}
     for line in pool.read_text(encoding="utf-8").splitlines():
         row = json.loads(line)
-        for system, rank in zip(row["systems"], row["ranks"]):
-            runs.setdefault(system, {}).setdefault(row["query_id"], {})[row["doc_id"]] = -float(rank)
+        for system, rank in zip(row["systems"], row["ranks"], strict=True):
+            runs.setdefault(system, {}).setdefault(row["query_id"], {})[row["doc_id"]] = -float(
+                rank
+            )
     evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"success"})
     out = {}
     for system, run in runs.items():
@@ -200,7 +216,9 @@ async def settle(app: GoldsetApp, pilot) -> None:  # noqa: ANN001
     await pilot.pause()
 
 
-async def test_v_opens_the_report_of_the_selected_labeller_and_escape_comes_back(tmp_path: Path) -> None:
+async def test_v_opens_the_report_of_the_selected_labeller_and_escape_comes_back(
+    tmp_path: Path,
+) -> None:
     from goldset_tui.ui.screens.report import ReportScreen
 
     pool = make_graded_project(tmp_path)
@@ -287,7 +305,12 @@ async def test_palette_reviews_a_row_other_than_the_selected_one(tmp_path: Path)
     async with app.run_test(size=(120, 30)) as pilot:
         await settle(app, pilot)
         commands = {c.title: c for c in app.get_system_commands(app.screen)}
-        for title in ("review", "closure", "Review docs-pool with bob's judgments", "Closure checks of docs-pool with alice's judgments"):
+        for title in (
+            "review",
+            "closure",
+            "Review docs-pool with bob's judgments",
+            "Closure checks of docs-pool with alice's judgments",
+        ):
             assert title in commands, title
         commands["Review docs-pool with bob's judgments"].callback()  # the cursor is on alice's row
         await settle(app, pilot)
@@ -308,8 +331,10 @@ async def test_every_home_key_is_in_the_footer_at_80x24(tmp_path: Path) -> None:
             assert binding.id, binding.key
             region = shown[binding.description]
             assert region.width > 0 and region.right <= 80 and region.y == 23, binding.description
-        regions = sorted(shown.values(), key=lambda r: r.x)  # the keys and the palette's: none covered
-        assert all(left.right <= right.x for left, right in zip(regions, regions[1:]))
+        regions = sorted(
+            shown.values(), key=lambda r: r.x
+        )  # the keys and the palette's: none covered
+        assert all(left.right <= right.x for left, right in zip(regions, regions[1:], strict=False))
 
 
 async def palette_entries(app: GoldsetApp, pilot, query: str) -> list[str]:  # noqa: ANN001
@@ -335,8 +360,13 @@ async def test_palette_shows_names_literally_never_as_markup(tmp_path: Path) -> 
     async with app.run_test(size=(120, 30)) as pilot:
         await settle(app, pilot)
         shown = await palette_entries(app, pilot, "closure")
-        assert "Closure checks of docs-pool with Bob [red]X's judgments\nclosure screen (c)" in shown
-        assert "Closure checks of docs-pool with [@click=app.quit]q's judgments\nclosure screen (c)" in shown
+        assert (
+            "Closure checks of docs-pool with Bob [red]X's judgments\nclosure screen (c)" in shown
+        )
+        assert (
+            "Closure checks of docs-pool with [@click=app.quit]q's judgments\nclosure screen (c)"
+            in shown
+        )
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)  # nothing clicked itself
@@ -353,11 +383,20 @@ def test_pools_with_one_name_are_told_apart_by_their_folders(tmp_path: Path) -> 
 def test_distinct_names_when_folders_do_not_tell() -> None:
     from goldset_tui.ui.screens.home import distinct_names
 
-    same_folder = {Path("/s/p1"): ("pool", Path("/w/pool.jsonl")), Path("/s/p2"): ("pool", Path("/w/pool.csv"))}
+    same_folder = {
+        Path("/s/p1"): ("pool", Path("/w/pool.jsonl")),
+        Path("/s/p2"): ("pool", Path("/w/pool.csv")),
+    }
     assert distinct_names(same_folder) == {Path("/s/p1"): "pool.jsonl", Path("/s/p2"): "pool.csv"}
-    same_file = {Path("/s/p1"): ("pool", Path("/w/pool.jsonl")), Path("/s/p2"): ("pool", Path("/w/pool.jsonl"))}
+    same_file = {
+        Path("/s/p1"): ("pool", Path("/w/pool.jsonl")),
+        Path("/s/p2"): ("pool", Path("/w/pool.jsonl")),
+    }
     assert distinct_names(same_file) == {Path("/s/p1"): "pool (p1)", Path("/s/p2"): "pool (p2)"}
-    unique = {Path("/s/p1"): ("pool", Path("/w/pool.jsonl")), Path("/s/p2"): ("other", Path("/w/other.jsonl"))}
+    unique = {
+        Path("/s/p1"): ("pool", Path("/w/pool.jsonl")),
+        Path("/s/p2"): ("other", Path("/w/other.jsonl")),
+    }
     assert distinct_names(unique) == {Path("/s/p1"): "pool", Path("/s/p2"): "other"}
 
 
@@ -369,7 +408,10 @@ async def test_home_table_shows_the_distinct_names(tmp_path: Path) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         table = app.screen.query_one("#projects")
-        assert sorted(str(table.get_row_at(i)[0]) for i in range(2)) == ["runs-a/docs-pool", "runs-b/docs-pool"]
+        assert sorted(str(table.get_row_at(i)[0]) for i in range(2)) == [
+            "runs-a/docs-pool",
+            "runs-b/docs-pool",
+        ]
 
 
 run_async_tests(globals())

@@ -42,7 +42,9 @@ def own_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return folder
 
 
-def test_demo_removes_its_throwaway_folder_and_says_so(own_tmp: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_demo_removes_its_throwaway_folder_and_says_so(
+    own_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["demo"]) == 0
     assert list(own_tmp.iterdir()) == []  # nothing left behind
     err = capsys.readouterr().err
@@ -51,7 +53,9 @@ def test_demo_removes_its_throwaway_folder_and_says_so(own_tmp: Path, capsys: py
     assert "(2 judgment(s); use --dir DIR to keep one)" in err
 
 
-def test_demo_with_dir_keeps_the_store(own_tmp: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_demo_with_dir_keeps_the_store(
+    own_tmp: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     kept = tmp_path / "kept"
     assert main(["demo", "--dir", str(kept)]) == 0
     summary = Project.open(kept / "store").summary().to_dicts()

@@ -23,7 +23,12 @@ def hostile_pool() -> pl.DataFrame:
     base = {"query_id": "q[b]1", "query": f"rotate api key {MARKUP}", "stratum": ESCAPES}
     return pl.DataFrame(
         [
-            {**base, "doc_id": "d1\x1b[31m", "title": MARKUP, "text": f"{MARKUP}\n{ESCAPES}\n{RTL}\n{WIDE}"},
+            {
+                **base,
+                "doc_id": "d1\x1b[31m",
+                "title": MARKUP,
+                "text": f"{MARKUP}\n{ESCAPES}\n{RTL}\n{WIDE}",
+            },
             {**base, "doc_id": "big", "title": WIDE, "text": big},
             {**base, "doc_id": "d3", "title": RTL, "text": "plain"},
         ]
@@ -31,7 +36,10 @@ def hostile_pool() -> pl.DataFrame:
 
 
 def screen_text(app: GoldsetApp) -> str:
-    return "\n".join(str(app.screen.query_one(f"#{w}").render()) for w in ("query", "candidate", "text", "status", "saved"))
+    return "\n".join(
+        str(app.screen.query_one(f"#{w}").render())
+        for w in ("query", "candidate", "text", "status", "saved")
+    )
 
 
 async def test_every_field_is_literal_and_controls_are_placeholders() -> None:
@@ -44,7 +52,9 @@ async def test_every_field_is_literal_and_controls_are_placeholders() -> None:
         shown = screen_text(app)
         assert MARKUP in shown  # markup text verbatim, not styled and not a live link
         assert "q[b]1" in shown
-        assert "\u241b[2J" in shown and "<U+009B>" in shown and "\u2400" in shown and "\u2421" in shown
+        assert (
+            "\u241b[2J" in shown and "<U+009B>" in shown and "\u2400" in shown and "\u2421" in shown
+        )
         assert "d1\u241b[31m" in shown
         assert "<U+202E>evil" in shown  # the override cannot reorder what follows
         assert "\u05e9\u05dc\u05d5\u05dd" in shown and WIDE in shown

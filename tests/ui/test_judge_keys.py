@@ -131,7 +131,9 @@ async def test_search_key() -> None:
 
 async def test_help_key_shows_guidelines_and_remapped_keys() -> None:
     s = JudgingSession(tiny_pool(), "alice", writer=MemoryWriter())
-    app = GoldsetApp(lambda: JudgeScreen(s, guidelines="Grade [b]carefully[/b].", show_guidelines=False))
+    app = GoldsetApp(
+        lambda: JudgeScreen(s, guidelines="Grade [b]carefully[/b].", show_guidelines=False)
+    )
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
@@ -202,11 +204,18 @@ async def test_scale_from_manifest_changes_grade_keys() -> None:
 
 
 async def test_near_duplicates_marked_and_graded_alike() -> None:
-    text = "The rotate command replaces an api key without downtime; old keys stay valid for an hour."
+    text = (
+        "The rotate command replaces an api key without downtime; old keys stay valid for an hour."
+    )
     rows = [
         {"query_id": "q", "query": "rotate api key", "doc_id": "a", "text": text},
         {"query_id": "q", "query": "rotate api key", "doc_id": "b", "text": text.upper() + "  "},
-        {"query_id": "q", "query": "rotate api key", "doc_id": "c", "text": "Unrelated: sqlite locking."},
+        {
+            "query_id": "q",
+            "query": "rotate api key",
+            "doc_id": "c",
+            "text": "Unrelated: sqlite locking.",
+        },
     ]
     w = MemoryWriter()
     s = JudgingSession(pl.DataFrame(rows), "alice", writer=w)

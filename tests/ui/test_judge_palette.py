@@ -19,7 +19,9 @@ from goldset_tui.ui.screens.home import HomeScreen
 from goldset_tui.ui.screens.judge import JudgeScreen
 from goldset_tui.ui.screens.report import ReportScreen
 
-MARKUPISH = st.text(alphabet=st.sampled_from(list("[]/\\@=$:'\"ab click.quit red \x1b\n")), max_size=40)
+MARKUPISH = st.text(
+    alphabet=st.sampled_from(list("[]/\\@=$:'\"ab click.quit red \x1b\n")), max_size=40
+)
 
 
 @settings(max_examples=300, deadline=None)
@@ -79,7 +81,11 @@ async def test_judging_from_home_palette_opens_the_review(tmp_path: Path) -> Non
 
 
 async def test_palette_help_entry_and_no_home_when_opened_directly() -> None:
-    app = GoldsetApp(lambda: JudgeScreen(JudgingSession(tiny_pool(), "alice", writer=MemoryWriter()), show_guidelines=False))
+    app = GoldsetApp(
+        lambda: JudgeScreen(
+            JudgingSession(tiny_pool(), "alice", writer=MemoryWriter()), show_guidelines=False
+        )
+    )
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         titles = [c.title for c in app.get_system_commands(app.screen)]

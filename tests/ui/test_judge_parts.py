@@ -14,7 +14,10 @@ def test_terms_drop_stopwords_and_repeats() -> None:
 
 
 def test_whole_words_only_case_insensitive() -> None:
-    t = highlighted("Rotate the API key; keyboard and rotated are not matches. api_key is one word.", "rotate api key")
+    t = highlighted(
+        "Rotate the API key; keyboard and rotated are not matches. api_key is one word.",
+        "rotate api key",
+    )
     assert spans(t) == ["Rotate", "API", "key"]
 
 
@@ -37,4 +40,6 @@ def test_controls_become_placeholders_before_highlighting() -> None:
 
 def test_long_text_is_paged() -> None:
     t = highlighted("word " * 10_000, "word", limit=100)
-    assert t.plain.startswith("word word") and "showing the first 100 of 50,000 characters" in t.plain
+    assert (
+        t.plain.startswith("word word") and "showing the first 100 of 50,000 characters" in t.plain
+    )

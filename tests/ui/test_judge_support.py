@@ -29,7 +29,11 @@ def tiny_pool(per_query: int = 4, *, systems: bool = False) -> pl.DataFrame:
                     "title": f"Title {q} {d}",
                     "text": f"Document {d} for {q}: the api key is rotated by calling rotate() {d * 'x'}",
                     "stratum": "howto",
-                    **({"systems": ["bm25", "dense"], "ranks": [d + 1, per_query - d]} if systems else {}),
+                    **(
+                        {"systems": ["bm25", "dense"], "ranks": [d + 1, per_query - d]}
+                        if systems
+                        else {}
+                    ),
                 }
             )
     return pl.DataFrame(rows)

@@ -18,7 +18,9 @@ from goldset_tui.ui.screens.adjudicate import AdjudicateScreen
 from goldset_tui.ui.screens.report import ReportScreen, ReviewContext
 from goldset_tui.ui.widgets.report_judge import judge_hook
 
-_spec = importlib.util.spec_from_file_location("report_ui_data", Path(__file__).parents[1] / "unit" / "report" / "ui_data.py")
+_spec = importlib.util.spec_from_file_location(
+    "report_ui_data", Path(__file__).parents[1] / "unit" / "report" / "ui_data.py"
+)
 ui_data = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(ui_data)
 
@@ -63,7 +65,9 @@ def test_adjudication_save_error_shows_literally(tmp_path, monkeypatch) -> None:
     async def drive() -> None:
         writer = AdjudicationWriter(store, "dee", UMA)
         try:
-            app = GoldsetApp(lambda: AdjudicateScreen(from_store(store), writer, store=store, rule=UMA))
+            app = GoldsetApp(
+                lambda: AdjudicateScreen(from_store(store), writer, store=store, rule=UMA)
+            )
             async with app.run_test(size=(100, 30)) as pilot:
                 await pilot.pause()
                 await pilot.press("1")
@@ -77,7 +81,9 @@ def test_adjudication_save_error_shows_literally(tmp_path, monkeypatch) -> None:
     assert any("not saved" in t and bad in t for t in texts), texts
 
 
-def test_adjudication_saved_line_shows_control_characters_as_placeholders(tmp_path, monkeypatch) -> None:
+def test_adjudication_saved_line_shows_control_characters_as_placeholders(
+    tmp_path, monkeypatch
+) -> None:
     import dataclasses
 
     import polars as pl
@@ -86,8 +92,11 @@ def test_adjudication_saved_line_shows_control_characters_as_placeholders(tmp_pa
     store = build_example_store(tmp_path / "demo")
     data = from_store(store)
     hostile = pl.col("doc_id") + "\x1b[2J"
-    data = dataclasses.replace(data, ratings=data.ratings.with_columns(hostile),
-                               pool=data.pool.with_columns(hostile) if data.pool is not None else None)
+    data = dataclasses.replace(
+        data,
+        ratings=data.ratings.with_columns(hostile),
+        pool=data.pool.with_columns(hostile) if data.pool is not None else None,
+    )
     monkeypatch.setattr(AdjudicationWriter, "decide", lambda self, *args: None)
     lines: list[str] = []
 

@@ -19,7 +19,9 @@ from goldset_tui.ui.screens.report import ReportScreen, ReviewContext  # noqa: E
 from goldset_tui.ui.widgets.report_drill import TopKScreen  # noqa: E402
 from goldset_tui.ui.widgets.report_judge import judge_hook  # noqa: E402
 
-_spec = importlib.util.spec_from_file_location("report_ui_data", Path(__file__).parents[1] / "unit" / "report" / "ui_data.py")
+_spec = importlib.util.spec_from_file_location(
+    "report_ui_data", Path(__file__).parents[1] / "unit" / "report" / "ui_data.py"
+)
 ui_data = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(ui_data)
 
@@ -40,15 +42,20 @@ def test_judging_the_missing_pairs_lands_in_the_store(tmp_path) -> None:
         recomputed.append(len(project.judgments("ana")))
         return None
 
-    context = ReviewContext(ui_data.make_report(), topics=ui_data.make_topics(),
-                            judge=judge_hook(project, "ana", ui_data.make_topics(), _corpus(), tmp_path / "pairs.csv"),
-                            on_judged=on_judged)
+    context = ReviewContext(
+        ui_data.make_report(),
+        topics=ui_data.make_topics(),
+        judge=judge_hook(project, "ana", ui_data.make_topics(), _corpus(), tmp_path / "pairs.csv"),
+        on_judged=on_judged,
+    )
 
     async def drive() -> None:
         app = GoldsetApp(lambda: ReportScreen(context))
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
-            await pilot.press("right", "right", "down", "down", "enter", "enter")  # bm25 negation, q11
+            await pilot.press(
+                "right", "right", "down", "down", "enter", "enter"
+            )  # bm25 negation, q11
             await pilot.pause()
             assert isinstance(app.screen, TopKScreen)
             await pilot.press("J")
@@ -92,8 +99,11 @@ def test_q_in_judging_from_the_report_goes_back_not_out(tmp_path) -> None:
     pool = tmp_path / "pool.csv"
     pool.write_text("query_id,query,doc_id,text\nq01,x,a,b\n")
     project = Project.create(tmp_path / "store", pool_path=pool, pool_sha256="0" * 64)
-    context = ReviewContext(ui_data.make_report(), topics=ui_data.make_topics(),
-                            judge=judge_hook(project, "ana", ui_data.make_topics(), _corpus(), tmp_path / "pairs.csv"))
+    context = ReviewContext(
+        ui_data.make_report(),
+        topics=ui_data.make_topics(),
+        judge=judge_hook(project, "ana", ui_data.make_topics(), _corpus(), tmp_path / "pairs.csv"),
+    )
     seen: list[str] = []
 
     async def drive() -> None:
@@ -110,12 +120,16 @@ def test_q_in_judging_from_the_report_goes_back_not_out(tmp_path) -> None:
 
     asyncio.run(drive())
     assert seen == ["ReviewJudgeScreen", "TopKScreen", "running"]
-    assert Project.open(tmp_path / "store").judgments("ana").height == 1  # the grade was saved on the way out
+    assert (
+        Project.open(tmp_path / "store").judgments("ana").height == 1
+    )  # the grade was saved on the way out
 
 
 def test_pairs_file_is_named_by_its_full_path(tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
-    context = ReviewContext(ui_data.make_report(), judge=judge_hook(None, None, None, None, Path("missing_pairs.csv")))
+    context = ReviewContext(
+        ui_data.make_report(), judge=judge_hook(None, None, None, None, Path("missing_pairs.csv"))
+    )
     messages: list[str] = []
 
     async def drive() -> None:

@@ -6,8 +6,8 @@ No async test plugin is installed: each test runs its coroutine with ``asyncio.r
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import functools
+import importlib.util
 from pathlib import Path
 
 import polars as pl
@@ -20,7 +20,9 @@ from goldset_tui.ui.screens.report import ReportScreen, ReviewContext
 from goldset_tui.ui.widgets.report_bar import interval_bar
 from goldset_tui.ui.widgets.report_drill import FailuresScreen, TopKScreen
 
-_spec = importlib.util.spec_from_file_location("report_ui_data", Path(__file__).parents[1] / "unit" / "report" / "ui_data.py")
+_spec = importlib.util.spec_from_file_location(
+    "report_ui_data", Path(__file__).parents[1] / "unit" / "report" / "ui_data.py"
+)
 ui_data = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(ui_data)
 
@@ -62,7 +64,9 @@ async def test_report_table_and_drill_down_into_judging() -> None:
         recomputed.append(1)
         return ui_data.make_report()
 
-    context = ReviewContext(ui_data.make_report(), topics=ui_data.make_topics(), judge=judge, on_judged=on_judged)
+    context = ReviewContext(
+        ui_data.make_report(), topics=ui_data.make_topics(), judge=judge, on_judged=on_judged
+    )
     app = _app(context)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -76,7 +80,9 @@ async def test_report_table_and_drill_down_into_judging() -> None:
         await pilot.pause()
         assert isinstance(app.screen, FailuresScreen)
         failures = app.screen.query_one(DataTable)
-        assert [failures.coordinate_to_cell_key((i, 0)).row_key.value for i in range(failures.row_count)] == ["q11", "q12"]
+        assert [
+            failures.coordinate_to_cell_key((i, 0)).row_key.value for i in range(failures.row_count)
+        ] == ["q11", "q12"]
         assert "bm25 · negation: 2 failing of 3" in _text(app, "#drill-title")
         await pilot.press("enter")
         await pilot.pause()
@@ -124,10 +130,24 @@ async def test_all_row_lists_failures_across_strata_and_judging_unavailable_says
 @_sync
 async def test_closure_screen_shows_report_and_sampling_checks() -> None:
     sampling = [
-        {"name": "traffic shares sum to 1", "expected": 1.0, "actual": 0.92, "residual": -0.08, "ok": False},
-        {"name": "sample sizes sum to the set size", "expected": 160, "actual": 160, "residual": 0, "ok": True},
+        {
+            "name": "traffic shares sum to 1",
+            "expected": 1.0,
+            "actual": 0.92,
+            "residual": -0.08,
+            "ok": False,
+        },
+        {
+            "name": "sample sizes sum to the set size",
+            "expected": 160,
+            "actual": 160,
+            "residual": 0,
+            "ok": True,
+        },
     ]
-    context = ReviewContext(ui_data.make_report(), sampling_closure=sampling, sampling_source="sample.toml")
+    context = ReviewContext(
+        ui_data.make_report(), sampling_closure=sampling, sampling_source="sample.toml"
+    )
     app = _app(context)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -148,16 +168,36 @@ async def test_closure_screen_shows_report_and_sampling_checks() -> None:
 # The sampling manifest's real check names (goldset_tui/sampling/sample.py), as in the audit's
 # `review --sampling-manifest short.manifest.toml`, where "residual" was cut to one "r" at 80 columns.
 LONG_SAMPLING = [
-    {"name": "every distinct query in exactly one stratum", "expected": 0, "actual": 0, "residual": 0, "ok": True},
-    {"name": "occurrences sum to the log's total", "expected": 214000, "actual": 214000, "residual": 0, "ok": True},
-    {"name": "set size reaches the requested size", "expected": 510, "actual": 183, "residual": -327, "ok": False},
+    {
+        "name": "every distinct query in exactly one stratum",
+        "expected": 0,
+        "actual": 0,
+        "residual": 0,
+        "ok": True,
+    },
+    {
+        "name": "occurrences sum to the log's total",
+        "expected": 214000,
+        "actual": 214000,
+        "residual": 0,
+        "ok": True,
+    },
+    {
+        "name": "set size reaches the requested size",
+        "expected": 510,
+        "actual": 183,
+        "residual": -327,
+        "ok": False,
+    },
 ]
 
 
 @_sync
 async def test_closure_table_fits_80_columns_with_long_check_names() -> None:
     report = ui_data.make_report()
-    app = _app(ReviewContext(report, sampling_closure=LONG_SAMPLING, sampling_source="short.manifest.toml"))
+    app = _app(
+        ReviewContext(report, sampling_closure=LONG_SAMPLING, sampling_source="short.manifest.toml")
+    )
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("c")
@@ -165,21 +205,38 @@ async def test_closure_table_fits_80_columns_with_long_check_names() -> None:
         table = app.screen.query_one(DataTable)
         # Every column, residual included, is inside the table: nothing to scroll sideways to.
         assert table.virtual_size.width <= table.scrollable_content_region.width
-        assert [str(c.label) for c in table.columns.values()] == ["ok", "check", "expected", "actual", "residual"]
+        assert [str(c.label) for c in table.columns.values()] == [
+            "ok",
+            "check",
+            "expected",
+            "actual",
+            "residual",
+        ]
         failing = table.row_count - 1
-        assert [str(table.get_cell_at((failing, c))) for c in (0, 2, 3, 4)] == ["✗", "510", "183", "-327"]
+        assert [str(table.get_cell_at((failing, c))) for c in (0, 2, 3, 4)] == [
+            "✗",
+            "510",
+            "183",
+            "-327",
+        ]
         name = str(table.get_cell_at((failing, 1)))
-        assert name.endswith("…") and "sampling · set size reaches the requested size".startswith(name[:-1])
+        assert name.endswith("…") and "sampling · set size reaches the requested size".startswith(
+            name[:-1]
+        )
         # The highlighted check is shown in full under the table.
         await pilot.press("ctrl+end")
         await pilot.pause()
         assert table.cursor_row == failing
         detail = _text(app, "#closure-detail")
-        assert "sampling · set size reaches the requested size" in detail and "residual -327" in detail
+        assert (
+            "sampling · set size reaches the requested size" in detail and "residual -327" in detail
+        )
         # Wider, the names are whole again; the cursor stays on the same check.
         await pilot.resize_terminal(140, 30)
         await pilot.pause()
-        assert str(table.get_cell_at((failing, 1))) == "sampling · set size reaches the requested size"
+        assert (
+            str(table.get_cell_at((failing, 1))) == "sampling · set size reaches the requested size"
+        )
         assert table.cursor_row == failing
         assert table.virtual_size.width <= table.scrollable_content_region.width
 
@@ -195,7 +252,9 @@ async def test_broken_table_is_announced_and_warnings_listed() -> None:
         assert "warning" in _text(app, "#report-notes")
         await pilot.press("w")
         await pilot.pause()
-        assert "30% of its top 3 is unjudged" in str(app.screen.query_one("#help-guidelines", Static).render())
+        assert "30% of its top 3 is unjudged" in str(
+            app.screen.query_one("#help-guidelines", Static).render()
+        )
 
 
 @_sync

@@ -37,7 +37,10 @@ def test_review_on_a_store_alone(store: Path) -> None:
     report = screen.context.report
     frame = load_pool(SAMPLE / "pool.jsonl").frame
     # Every system the pool recorded, plus their fusion.
-    assert report.systems == frame.get_column("systems").explode().unique(maintain_order=True).to_list()
+    assert (
+        report.systems
+        == frame.get_column("systems").explode().unique(maintain_order=True).to_list()
+    )
     assert report.fused == "rrf"
     assert set(report.strata) == set(frame.get_column("stratum").unique().to_list())
     # Success@10 from the pool's ranks, recomputed by hand: a hit when a document the labeller
@@ -46,7 +49,11 @@ def test_review_on_a_store_alone(store: Path) -> None:
     relevant = set(qrels.filter(pl.col("grade") >= 1).select("query_id", "doc_id").iter_rows())
     queries = {q for q, _ in relevant}
     for system in report.systems:
-        rows = frame.select("query_id", "doc_id", "systems", "ranks").explode("systems", "ranks").filter(pl.col("systems") == system)
+        rows = (
+            frame.select("query_id", "doc_id", "systems", "ranks")
+            .explode("systems", "ranks")
+            .filter(pl.col("systems") == system)
+        )
         hits = {q for q, d, _, r in rows.iter_rows() if r <= 10 and (q, d) in relevant}
         overall = report.overall.filter(pl.col("system") == system).row(0, named=True)
         assert overall["n"] == len(queries)

@@ -14,7 +14,13 @@ import pytest
 from rich.console import Console
 
 from goldset_tui.errors import StoreLockedError
-from goldset_tui.sampling.spotcheck import SpotCheckSession, check_items, journal_path, load_answers, strata_order
+from goldset_tui.sampling.spotcheck import (
+    SpotCheckSession,
+    check_items,
+    journal_path,
+    load_answers,
+    strata_order,
+)
 from goldset_tui.store.journal import replay
 from goldset_tui.ui.app import GoldsetApp
 from goldset_tui.ui.screens.spotcheck import SpotCheckScreen
@@ -23,17 +29,34 @@ HOSTILE = "[@click=app.quit]boom[/] \x1b[31mred"
 
 LABELS = pl.DataFrame(
     {
-        "query": ["err_4021 on webhook delivery", "paginaton parameters", "which regions are not covered",
-                  "api key", "how do i stop the sync from running twice", "sync stripe and salesforce", HOSTILE.lower()],
+        "query": [
+            "err_4021 on webhook delivery",
+            "paginaton parameters",
+            "which regions are not covered",
+            "api key",
+            "how do i stop the sync from running twice",
+            "sync stripe and salesforce",
+            HOSTILE.lower(),
+        ],
         "count": [3, 2, 1, 5, 1, 1, 1],
-        "stratum": ["exact_identifier", "misspelled", "negation", "short_keyword", "paraphrase", "multi_entity", "paraphrase"],
+        "stratum": [
+            "exact_identifier",
+            "misspelled",
+            "negation",
+            "short_keyword",
+            "paraphrase",
+            "multi_entity",
+            "paraphrase",
+        ],
     }
 )
 
 
 def open_session(tmp_path: Path, labeller: str = "ana") -> SpotCheckSession:
     items = check_items(LABELS, None, 0)
-    return SpotCheckSession.open(items, strata_order(LABELS), journal_path(tmp_path, labeller), labeller)
+    return SpotCheckSession.open(
+        items, strata_order(LABELS), journal_path(tmp_path, labeller), labeller
+    )
 
 
 def screen_text(app: GoldsetApp) -> str:
@@ -129,8 +152,12 @@ def test_hostile_query_is_shown_literally(tmp_path: Path) -> None:
 
 
 async def _test_hostile_query_is_shown_literally(tmp_path: Path) -> None:
-    items = pl.DataFrame({"query": [HOSTILE.lower()], "stratum": ["paraphrase"], "spelling": [HOSTILE]})
-    session = SpotCheckSession.open(items, ["paraphrase", "negation"], journal_path(tmp_path, "ana"), "ana")
+    items = pl.DataFrame(
+        {"query": [HOSTILE.lower()], "stratum": ["paraphrase"], "spelling": [HOSTILE]}
+    )
+    session = SpotCheckSession.open(
+        items, ["paraphrase", "negation"], journal_path(tmp_path, "ana"), "ana"
+    )
     app = GoldsetApp(lambda: SpotCheckScreen(session, sizes={}))
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
@@ -192,5 +219,7 @@ async def _test_remapped_keys(tmp_path: Path) -> None:
         await pilot.press("n")
         records, _ = replay(session.path)
         assert [r["action"] for r in records] == ["check", "check"]
-        assert records[0]["correct"] == records[0]["assigned"] and records[1]["correct"] == "negation"
+        assert (
+            records[0]["correct"] == records[0]["assigned"] and records[1]["correct"] == "negation"
+        )
     session.close()

@@ -24,14 +24,24 @@ import pytest
 from goldset_tui.io.trec import read_qrels, read_run
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_data"
-STRATA = {"exact_identifier", "misspelled", "negation", "short_keyword", "multi_entity", "paraphrase"}
+STRATA = {
+    "exact_identifier",
+    "misspelled",
+    "negation",
+    "short_keyword",
+    "multi_entity",
+    "paraphrase",
+}
 RUNS = ("bm25", "minilm")
 POOL_DEPTH = 20
 BUILD_INFO = json.loads((SAMPLE / "build_info.json").read_text(encoding="utf-8"))
 
 
 def _corpus() -> dict[str, dict]:
-    rows = [json.loads(line) for line in (SAMPLE / "corpus.jsonl").read_text(encoding="utf-8").splitlines()]
+    rows = [
+        json.loads(line)
+        for line in (SAMPLE / "corpus.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
     ids = [r["_id"] for r in rows]
     assert len(ids) == len(set(ids)), "duplicate _id in corpus.jsonl"
     return {r["_id"]: r for r in rows}
@@ -51,11 +61,17 @@ def _strata() -> dict[str, str]:
 
 
 def _run_lines(name: str) -> list[list[str]]:
-    return [line.split() for line in (SAMPLE / "runs" / f"{name}.run").read_text(encoding="utf-8").splitlines()]
+    return [
+        line.split()
+        for line in (SAMPLE / "runs" / f"{name}.run").read_text(encoding="utf-8").splitlines()
+    ]
 
 
 def _pool_rows() -> list[dict]:
-    return [json.loads(line) for line in (SAMPLE / "pool.jsonl").read_text(encoding="utf-8").splitlines()]
+    return [
+        json.loads(line)
+        for line in (SAMPLE / "pool.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
 
 
 # --- the corpus ---------------------------------------------------------------------------------
@@ -81,7 +97,11 @@ def test_corpus_passages_are_this_pythons_own_docstrings():
     import os.path
     import shutil
 
-    for doc_id, obj in [("json#loads", json_module.loads), ("os.path#join", os.path.join), ("shutil#copytree", shutil.copytree)]:
+    for doc_id, obj in [
+        ("json#loads", json_module.loads),
+        ("os.path#join", os.path.join),
+        ("shutil#copytree", shutil.copytree),
+    ]:
         first_paragraph = inspect.getdoc(obj).split("\n\n")[0]
         assert first_paragraph in CORPUS[doc_id]["text"], doc_id
     assert inspect.getdoc(json_module).split("\n\n")[0] in CORPUS["json/0000"]["text"]
@@ -159,14 +179,52 @@ def _tokens(text: str) -> list[str]:
 
 
 # Lucene's English stopwords, as documented in sample_data/README.md.
-STOP = set("a an and are as at be but by for if in into is it no not of on or such that the their then "
-           "there these they this to was will with".split())
+STOP = set(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "but",
+        "by",
+        "for",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "no",
+        "not",
+        "of",
+        "on",
+        "or",
+        "such",
+        "that",
+        "the",
+        "their",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "to",
+        "was",
+        "will",
+        "with",
+    ]
+)
 
 
 def test_bm25_run_matches_an_independent_bm25():
     """A plain-Python Lucene BM25 (k1=0.9, b=0.4, title + text) gives the shipped scores."""
     k1, b = BUILD_INFO["bm25"]["k1"], BUILD_INFO["bm25"]["b"]
-    docs = {d: [t for t in _tokens(r["title"] + " " + r["text"]) if t not in STOP] for d, r in CORPUS.items()}
+    docs = {
+        d: [t for t in _tokens(r["title"] + " " + r["text"]) if t not in STOP]
+        for d, r in CORPUS.items()
+    }
     n = len(docs)
     avg = sum(len(t) for t in docs.values()) / n
     df = Counter(t for toks in docs.values() for t in set(toks))
@@ -180,8 +238,12 @@ def test_bm25_run_matches_an_independent_bm25():
         scores = {}
         for d, tf in tfs.items():
             s = sum(
-                math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) * tf[t] * (k1 + 1) / (tf[t] + k1 * (1 - b + b * len(docs[d]) / avg))
-                for t in terms if tf[t]
+                math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5))
+                * tf[t]
+                * (k1 + 1)
+                / (tf[t] + k1 * (1 - b + b * len(docs[d]) / avg))
+                for t in terms
+                if tf[t]
             )
             if s > 0:
                 scores[d] = s
@@ -216,7 +278,7 @@ def test_pool_is_the_union_of_each_runs_top_20():
     rows = _pool_rows()
     got = defaultdict(dict)
     for row in rows:
-        got[row["query_id"]][row["doc_id"]] = dict(zip(row["systems"], row["ranks"]))
+        got[row["query_id"]][row["doc_id"]] = dict(zip(row["systems"], row["ranks"], strict=True))
     assert got == expected
 
 
@@ -227,13 +289,17 @@ def test_pool_rows_carry_query_text_stratum_and_corpus_text():
     for r in rows:
         assert r["query"] == topics[r["query_id"]]
         assert r["stratum"] == strata[r["query_id"]]
-        assert r["text"] == CORPUS[r["doc_id"]]["text"] and r["title"] == CORPUS[r["doc_id"]]["title"]
+        assert (
+            r["text"] == CORPUS[r["doc_id"]]["text"] and r["title"] == CORPUS[r["doc_id"]]["title"]
+        )
     sizes = Counter(r["query_id"] for r in rows)
-    assert POOL_DEPTH <= min(sizes.values()) and max(sizes.values()) <= POOL_DEPTH * len(RUNS)
+    assert min(sizes.values()) >= POOL_DEPTH and max(sizes.values()) <= POOL_DEPTH * len(RUNS)
 
 
 def test_pool_loads_with_the_project_reader():
-    pools = pytest.importorskip("goldset_tui.io.pools", reason="goldset_tui.io.pools is not written yet")
+    pools = pytest.importorskip(
+        "goldset_tui.io.pools", reason="goldset_tui.io.pools is not written yet"
+    )
     pool = pools.load_pool(SAMPLE / "pool.jsonl")
     queries = pool.queries()
     assert queries.height == len(_topics())
@@ -245,7 +311,9 @@ def test_pool_loads_with_the_project_reader():
 def test_goldset_check_accepts_the_pool():
     result = subprocess.run(
         [sys.executable, "-m", "goldset_tui", "check", str(SAMPLE / "pool.jsonl")],
-        capture_output=True, text=True, timeout=120,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     if "invalid choice: 'check'" in result.stderr:
         pytest.skip("goldset check is not there yet")
@@ -260,14 +328,16 @@ def test_illustrative_qrels_parse_and_judge_pool_pairs_only():
     alice = read_qrels(SAMPLE / "judgments" / "alice.qrels")
     bob = read_qrels(SAMPLE / "judgments" / "bob.qrels")
     for qrels in (alice, bob):
-        pairs = set(zip(qrels["query_id"].to_list(), qrels["doc_id"].to_list()))
+        pairs = set(zip(qrels["query_id"].to_list(), qrels["doc_id"].to_list(), strict=True))
         assert pairs <= pool_pairs
         assert set(qrels["doc_id"].to_list()) <= set(CORPUS)
         assert set(qrels["grade"].to_list()) <= {0, 1, 2, 3}
-    assert set(zip(alice["query_id"], alice["doc_id"])) == pool_pairs  # alice judged the whole pool
+    assert (
+        set(zip(alice["query_id"], alice["doc_id"], strict=True)) == pool_pairs
+    )  # alice judged the whole pool
     # They must disagree somewhere (or the agreement demo shows nothing) but not everywhere.
-    a = dict(zip(zip(alice["query_id"], alice["doc_id"]), alice["grade"]))
-    b = dict(zip(zip(bob["query_id"], bob["doc_id"]), bob["grade"]))
+    a = dict(zip(zip(alice["query_id"], alice["doc_id"], strict=True), alice["grade"], strict=True))
+    b = dict(zip(zip(bob["query_id"], bob["doc_id"], strict=True), bob["grade"], strict=True))
     same = sum(a[k] == g for k, g in b.items()) / len(b)
     assert 0.6 < same < 0.95
     assert set(bob["query_id"].to_list()) < set(alice["query_id"].to_list())
@@ -287,7 +357,9 @@ def test_build_info_matches_the_shipped_files():
     assert re.fullmatch(r"3\.11\.\d+", BUILD_INFO["python"])
     assert BUILD_INFO["sha256"], "build_info.json lists no files"
     for name, digest in BUILD_INFO["sha256"].items():
-        assert hashlib.sha256((SAMPLE / name).read_bytes()).hexdigest() == digest, f"{name} changed since the build"
+        assert hashlib.sha256((SAMPLE / name).read_bytes()).hexdigest() == digest, (
+            f"{name} changed since the build"
+        )
 
 
 @pytest.mark.skipif(
@@ -298,7 +370,9 @@ def test_build_script_reproduces_the_shipped_files(tmp_path):
     """`build.py --no-dense` (offline, no torch) rebuilds every file byte for byte."""
     result = subprocess.run(
         [sys.executable, str(SAMPLE / "build.py"), "--no-dense", "--out", str(tmp_path)],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert result.returncode == 0, result.stderr
     rebuilt = json.loads((tmp_path / "build_info.json").read_text(encoding="utf-8"))

@@ -28,14 +28,32 @@ class AdjudicateScreen(Screen[None]):
     BINDINGS = [
         *[
             # Hidden from the footer: the decision line names the keys of the store's scale.
-            Binding(str(g), f"decide({g})", f"grade {g}", id=f"adjudicate.grade_{g}", show=False,
-                    tooltip=f"Decide grade {g} and go on")
+            Binding(
+                str(g),
+                f"decide({g})",
+                f"grade {g}",
+                id=f"adjudicate.grade_{g}",
+                show=False,
+                tooltip=f"Decide grade {g} and go on",
+            )
             for g in range(10)
         ],
         Binding("j,down", "move(1)", "next", id="adjudicate.next", tooltip="Next disagreement"),
         Binding("k,up", "move(-1)", "prev", id="adjudicate.prev", tooltip="Previous disagreement"),
-        Binding("x", "withdraw", "withdraw", id="adjudicate.withdraw", tooltip="Withdraw this pair's decision"),
-        Binding("q", "app.quit", "quit", id="adjudicate.quit", tooltip="Quit (every decision is already saved)"),
+        Binding(
+            "x",
+            "withdraw",
+            "withdraw",
+            id="adjudicate.withdraw",
+            tooltip="Withdraw this pair's decision",
+        ),
+        Binding(
+            "q",
+            "app.quit",
+            "quit",
+            id="adjudicate.quit",
+            tooltip="Quit (every decision is already saved)",
+        ),
     ]
 
     DEFAULT_CSS = """
@@ -43,7 +61,9 @@ class AdjudicateScreen(Screen[None]):
     AdjudicateScreen #adjudicate-decision { padding: 0 1; height: auto; }
     """
 
-    def __init__(self, data: AgreementData, writer: AdjudicationWriter, *, store: Path, rule: str) -> None:
+    def __init__(
+        self, data: AgreementData, writer: AdjudicationWriter, *, store: Path, rule: str
+    ) -> None:
         super().__init__()
         self.data = data
         self.writer = writer
@@ -52,7 +72,10 @@ class AdjudicateScreen(Screen[None]):
         self.pairs = open_pairs(data.ratings, rule).select("query_id", "doc_id").rows()
         decided = load_adjudications(self.store)
         self.decisions: dict[tuple[str, str], tuple[int, str]] = {
-            (q, d): (g, who) for q, d, g, who in decided.select("query_id", "doc_id", "grade", "adjudicator").iter_rows()
+            (q, d): (g, who)
+            for q, d, g, who in decided.select(
+                "query_id", "doc_id", "grade", "adjudicator"
+            ).iter_rows()
         }
         self.index = self.first_undecided(0)
         self.saved_message = ""
@@ -99,7 +122,9 @@ class AdjudicateScreen(Screen[None]):
             return
         query_id, doc_id = self.pairs[self.index]
         status.update(
-            Text(f"Disagreement {self.index + 1} of {len(self.pairs)} · {self.decided_count} decided, biggest first")
+            Text(
+                f"Disagreement {self.index + 1} of {len(self.pairs)} · {self.decided_count} decided, biggest first"
+            )
         )
         detail.show(pair_details(self.data.ratings, self.data.pool, query_id, doc_id))
         decision.update(self.decision_text(query_id, doc_id))
@@ -110,13 +135,19 @@ class AdjudicateScreen(Screen[None]):
         if current is None:
             lo, hi = self.data.scale.min, self.data.scale.max
             out.append(f"Undecided: press {lo}-{hi} to decide", style="bold")
-            out.append(f" ({', '.join(f'{g} {label}' for g, label in sorted(self.data.scale.labels.items()))}).")
+            out.append(
+                f" ({', '.join(f'{g} {label}' for g, label in sorted(self.data.scale.labels.items()))})."
+            )
         else:
             grade, who = current
-            out.append(f"Decision: {grade} {self.data.scale.labels.get(grade, '')} by ", style="bold")
+            out.append(
+                f"Decision: {grade} {self.data.scale.labels.get(grade, '')} by ", style="bold"
+            )
             out.append_text(literal(who, keep_newlines=False))
         if self.saved_message:
-            out.append_text(literal(f"  {self.saved_message}", style="green", keep_newlines=False))  # names the pair
+            out.append_text(
+                literal(f"  {self.saved_message}", style="green", keep_newlines=False)
+            )  # names the pair
         if self.decided_count == len(self.pairs):
             out.append("\n")
             out.append(self.export_hint())
@@ -134,13 +165,20 @@ class AdjudicateScreen(Screen[None]):
             return
         if grade not in self.data.scale:
             lo, hi = self.data.scale.min, self.data.scale.max
-            self.notify(f"{grade} is not a grade on this scale: press {lo}-{hi}", severity="warning")
+            self.notify(
+                f"{grade} is not a grade on this scale: press {lo}-{hi}", severity="warning"
+            )
             return
         pair = self.pairs[self.index]
         try:
             self.writer.decide(*pair, grade)  # fsynced before it returns
         except OSError as exc:
-            self.notify(visible(f"not saved: {exc}", keep_newlines=False), severity="error", markup=False, timeout=10)
+            self.notify(
+                visible(f"not saved: {exc}", keep_newlines=False),
+                severity="error",
+                markup=False,
+                timeout=10,
+            )
             return
         self.decisions[pair] = (grade, self.writer.adjudicator)
         self.saved_message = f"saved {pair[0]} / {pair[1]} = {grade}"
@@ -157,7 +195,12 @@ class AdjudicateScreen(Screen[None]):
         try:
             self.writer.decide(*pair, None)
         except OSError as exc:
-            self.notify(visible(f"not saved: {exc}", keep_newlines=False), severity="error", markup=False, timeout=10)
+            self.notify(
+                visible(f"not saved: {exc}", keep_newlines=False),
+                severity="error",
+                markup=False,
+                timeout=10,
+            )
             return
         del self.decisions[pair]
         self.saved_message = "decision withdrawn (saved)"

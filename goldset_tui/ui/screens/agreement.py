@@ -36,8 +36,20 @@ def num(x: float | None) -> str:
 
 class AgreementScreen(Screen[None]):
     BINDINGS = [
-        Binding("enter", "open", "open pair", id="agreement.open", tooltip="Show the pair: text, grades, notes, time"),
-        Binding("m", "cycle_measure", "matrix measure", id="agreement.measure", tooltip="Cycle the measure in the pairwise matrix"),
+        Binding(
+            "enter",
+            "open",
+            "open pair",
+            id="agreement.open",
+            tooltip="Show the pair: text, grades, notes, time",
+        ),
+        Binding(
+            "m",
+            "cycle_measure",
+            "matrix measure",
+            id="agreement.measure",
+            tooltip="Cycle the measure in the pairwise matrix",
+        ),
         Binding("tab", "app.focus_next", "next pane", id="agreement.focus_next", show=False),
         Binding("q", "app.quit", "quit", id="agreement.quit", tooltip="Quit"),
     ]
@@ -52,7 +64,12 @@ class AgreementScreen(Screen[None]):
     """
 
     def __init__(
-        self, data: AgreementData, *, strata: pl.DataFrame | None = None, seed: int = 0, replicates: int = 1000
+        self,
+        data: AgreementData,
+        *,
+        strata: pl.DataFrame | None = None,
+        seed: int = 0,
+        replicates: int = 1000,
     ) -> None:
         super().__init__()
         self.data = data
@@ -71,7 +88,8 @@ class AgreementScreen(Screen[None]):
             with VerticalScroll(id="agreement-summary-box"):
                 yield Static(Text("computing..."), id="agreement-summary")
         yield Static(
-            Text(f"Disagreements, biggest first ({self.ranked.height}); Enter opens one"), id="agreement-list-title"
+            Text(f"Disagreements, biggest first ({self.ranked.height}); Enter opens one"),
+            id="agreement-list-title",
         )
         yield DataTable(id="agreement-disagreements", cursor_type="row", zebra_stripes=True)
         yield Footer()
@@ -96,7 +114,11 @@ class AgreementScreen(Screen[None]):
     @work(thread=True, exclusive=True, exit_on_error=False)
     def compute(self) -> None:
         report = agreement_report(
-            self.data.ratings, self.data.scale, strata=self.strata, seed=self.seed, replicates=self.replicates
+            self.data.ratings,
+            self.data.scale,
+            strata=self.strata,
+            seed=self.seed,
+            replicates=self.replicates,
         )
         repeats = self_consistency_of(self.data)
         if repeats is not None:
@@ -112,7 +134,9 @@ class AgreementScreen(Screen[None]):
         if self.report is None:
             return
         key, heading = MATRIX_MEASURES[self.measure_index]
-        self.query_one("#agreement-matrix-title", Static).update(Text(f"Pairs: {heading} (units in common)"))
+        self.query_one("#agreement-matrix-title", Static).update(
+            Text(f"Pairs: {heading} (units in common)")
+        )
         names = self.report["labellers"]
         cells = {}
         for p in self.report["pairs"]:
@@ -123,7 +147,9 @@ class AgreementScreen(Screen[None]):
         for name in names:
             table.add_column(literal(name, keep_newlines=False))
         for a in names:
-            table.add_row(literal(a, keep_newlines=False), *[Text(cells.get((a, b), "")) for b in names])
+            table.add_row(
+                literal(a, keep_newlines=False), *[Text(cells.get((a, b), "")) for b in names]
+            )
 
     def action_cycle_measure(self) -> None:
         self.measure_index = (self.measure_index + 1) % len(MATRIX_MEASURES)

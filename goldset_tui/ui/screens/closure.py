@@ -66,8 +66,13 @@ class ClosureScreen(Screen[None]):
         Binding("q", "app.quit", "quit", id="closure_quit", tooltip="Quit"),
     ]
 
-    def __init__(self, report_checks: list[ClosureCheck] | list[dict], *, sampling: list[dict] | None = None,
-                 sampling_source: str | None = None) -> None:
+    def __init__(
+        self,
+        report_checks: list[ClosureCheck] | list[dict],
+        *,
+        sampling: list[dict] | None = None,
+        sampling_source: str | None = None,
+    ) -> None:
         super().__init__()
         self.report_rows = as_rows(report_checks)
         self.sampling_rows = as_rows(sampling) if sampling is not None else None
@@ -85,12 +90,17 @@ class ClosureScreen(Screen[None]):
         rows = self.report_rows + (self.sampling_rows or [])
         failed = sum(1 for r in rows if not r["ok"])
         title = Text(f"Closure: {len(rows)} checks, ")
-        title.append(f"{failed} failed ✗" if failed else "all pass ✓", style="bold red" if failed else "bold green")
+        title.append(
+            f"{failed} failed ✗" if failed else "all pass ✓",
+            style="bold red" if failed else "bold green",
+        )
         self.query_one("#closure-title", Static).update(title)
         self._fill()
         notes = Text("residual = actual - expected; a check passes when it is 0", style="dim")
         if self.sampling_rows is None:
-            notes.append(" · no sampling manifest (--sampling-manifest FILE adds its checks)", style="dim")
+            notes.append(
+                " · no sampling manifest (--sampling-manifest FILE adds its checks)", style="dim"
+            )
         elif self.sampling_source:
             notes.append(" · sampling: ", style="dim")
             notes.append_text(literal(self.sampling_source, keep_newlines=False))
@@ -112,10 +122,13 @@ class ClosureScreen(Screen[None]):
         table = self.query_one(DataTable)
         pad = 2 * table.cell_padding
         numbers = sum(
-            max(len(label), *(len(_fmt(r.get(label))) for _, _, r in self._rows())) + pad for label in NUMBER_KEYS
+            max(len(label), *(len(_fmt(r.get(label))) for _, _, r in self._rows())) + pad
+            for label in NUMBER_KEYS
         )
         room = max(MIN_NAME_WIDTH, width - (len("ok") + pad) - numbers - pad - SCROLLBAR)
-        longest = max([len("check"), *(self._label_of(which, r).cell_len for which, _, r in self._rows())])
+        longest = max(
+            [len("check"), *(self._label_of(which, r).cell_len for which, _, r in self._rows())]
+        )
         return min(room, longest)  # no wider than the longest name: numbers stay next to the names
 
     def _fill(self) -> None:
@@ -133,8 +146,14 @@ class ClosureScreen(Screen[None]):
             ok = Text("✓", style="bold green") if r["ok"] else Text("✗", style="bold red")
             name = self._label_of(which, r)
             name.truncate(name_width, overflow="ellipsis")
-            table.add_row(ok, name, _num(r.get("expected")),
-                          _num(r.get("actual")), _num(r.get("residual")), key=f"{which}:{i}")
+            table.add_row(
+                ok,
+                name,
+                _num(r.get("expected")),
+                _num(r.get("actual")),
+                _num(r.get("residual")),
+                key=f"{which}:{i}",
+            )
         if table.row_count:
             table.move_cursor(row=min(row, table.row_count - 1))
         self._show_detail(table.cursor_row)
@@ -154,8 +173,11 @@ class ClosureScreen(Screen[None]):
         which, _, r = rows[index]
         detail = Text("✓ " if r["ok"] else "✗ ", style="bold green" if r["ok"] else "bold red")
         detail.append_text(self._label_of(which, r))
-        detail.append(f": expected {_fmt(r.get('expected'))}, actual {_fmt(r.get('actual'))}, "
-                      f"residual {_fmt(r.get('residual'))}", style="dim")
+        detail.append(
+            f": expected {_fmt(r.get('expected'))}, actual {_fmt(r.get('actual'))}, "
+            f"residual {_fmt(r.get('residual'))}",
+            style="dim",
+        )
         self.query_one("#closure-detail", Static).update(detail)
 
     def action_back(self) -> None:

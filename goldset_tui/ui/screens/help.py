@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
-from rich.text import Text
 
 from goldset_tui.ui.safe import literal
 
@@ -50,7 +50,12 @@ class HelpScreen(ModalScreen[None]):
             yield Static(literal(self._title), classes="dialog-title")
             with VerticalScroll(id="help-body"):
                 yield Static(literal(self._guidelines), id="help-guidelines")
-                yield Static(Text("\nKeys (remap them in the config file by the id in brackets)\n", style="bold"))
+                yield Static(
+                    Text(
+                        "\nKeys (remap them in the config file by the id in brackets)\n",
+                        style="bold",
+                    )
+                )
                 yield Static(self._keys, id="help-keys")
             yield Static("Escape, Enter or ? to close", classes="dialog-hint")
 

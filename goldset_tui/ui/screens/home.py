@@ -18,17 +18,16 @@ from pathlib import Path
 
 from rich.text import Text
 from textual import work
-from textual.worker import get_current_worker
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
+from textual.worker import get_current_worker
 
 from goldset_tui import locations
 from goldset_tui.text import visible
 from goldset_tui.ui.safe import literal
 from goldset_tui.ui.screens.report import ReportScreen, ReviewContext
-
 
 PROJECT_WIDTH = 22
 
@@ -101,14 +100,16 @@ def distinct_names(projects: dict[Path, tuple[str, Path]]) -> dict[Path, str]:
 
 def _fit(name: str, width: int) -> str:
     # What tells "runs/2024-a/pool" apart is next to the name, at the end: cut the start instead.
-    return name if len(name) <= width else "…" + name[-(width - 1):]
+    return name if len(name) <= width else "…" + name[-(width - 1) :]
 
 
 class ReportFromHome(ReportScreen):
     """The report screen opened from home: escape goes back to the projects, and so does q, as on
     the judging screen opened from home (ctrl+q still quits)."""
 
-    BINDINGS = [Binding("escape,q", "home", "home", id="report_home", tooltip="Back to the projects")]
+    BINDINGS = [
+        Binding("escape,q", "home", "home", id="report_home", tooltip="Back to the projects")
+    ]
 
     def action_home(self) -> None:
         self.dismiss(None)
@@ -117,11 +118,42 @@ class ReportFromHome(ReportScreen):
 class HomeScreen(Screen[None]):
     BINDINGS = [
         # priority: the table's own enter (select row) would otherwise hide this one from the footer
-        Binding("enter", "judge", "judge", id="home.judge", tooltip="Judge the selected project as its labeller", priority=True),
-        Binding("a", "judge_as", "judge as", id="home.judge_as", tooltip="Judge the selected project under another name"),
-        Binding("A", "agreement", "agreement", id="home.agreement", tooltip="Inter-labeller agreement of the selected project"),
-        Binding("v", "review", "review", id="home.review", tooltip="Stratified report of the selected project, with its labeller's judgments"),
-        Binding("c", "closure", "closure", id="home.closure", tooltip="Closure checks of the selected project's report"),
+        Binding(
+            "enter",
+            "judge",
+            "judge",
+            id="home.judge",
+            tooltip="Judge the selected project as its labeller",
+            priority=True,
+        ),
+        Binding(
+            "a",
+            "judge_as",
+            "judge as",
+            id="home.judge_as",
+            tooltip="Judge the selected project under another name",
+        ),
+        Binding(
+            "A",
+            "agreement",
+            "agreement",
+            id="home.agreement",
+            tooltip="Inter-labeller agreement of the selected project",
+        ),
+        Binding(
+            "v",
+            "review",
+            "review",
+            id="home.review",
+            tooltip="Stratified report of the selected project, with its labeller's judgments",
+        ),
+        Binding(
+            "c",
+            "closure",
+            "closure",
+            id="home.closure",
+            tooltip="Closure checks of the selected project's report",
+        ),
         Binding("r", "rescan", "refresh", id="home.refresh", tooltip="Look for projects again"),
         Binding("q", "app.quit", "quit", id="home.quit", tooltip="Quit"),
     ]
@@ -140,7 +172,15 @@ class HomeScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        columns = [("project", "project", PROJECT_WIDTH), ("labeller", "labeller", 12), ("judged", "judged", 8), ("of", "of", 9), ("pct", "%", 4), ("last", "last session", 16), ("pool", "pool", None)]
+        columns = [
+            ("project", "project", PROJECT_WIDTH),
+            ("labeller", "labeller", 12),
+            ("judged", "judged", 8),
+            ("of", "of", 9),
+            ("pct", "%", 4),
+            ("last", "last session", 16),
+            ("pool", "pool", None),
+        ]
         for key, label, width in columns:
             table.add_column(label, key=key, width=width)
         self.action_rescan()
@@ -165,7 +205,9 @@ class HomeScreen(Screen[None]):
         if not self._rows:
             hint.append("No projects yet in ")
             hint.append_text(literal(str(where)))
-            hint.append(". Start one with `goldset judge POOL --labeller NAME`, or try `goldset demo`.")
+            hint.append(
+                ". Start one with `goldset judge POOL --labeller NAME`, or try `goldset demo`."
+            )
         else:
             hint.append(f"{len({r.store for r in self._rows})} project(s) in ")
             hint.append_text(literal(str(where)))
@@ -194,7 +236,9 @@ class HomeScreen(Screen[None]):
         for i, row in enumerate(self._rows):
             if row.store != store:
                 continue
-            table.update_cell(str(i), "of", Text("?" if size is None else f"{size:,}", justify="right"))
+            table.update_cell(
+                str(i), "of", Text("?" if size is None else f"{size:,}", justify="right")
+            )
             pct = f"{100 * row.judged / size:.0f}%" if size else ""
             table.update_cell(str(i), "pct", Text(pct, justify="right"))
 
@@ -233,15 +277,23 @@ class HomeScreen(Screen[None]):
         try:
             screen = make_screen(prepare(row.pool, labeller, store=row.store))
         except Exception as exc:  # bad pool, store locked: one line, stay here
-            self.notify(visible(exc, keep_newlines=False), severity="error", markup=False, timeout=10)
+            self.notify(
+                visible(exc, keep_newlines=False), severity="error", markup=False, timeout=10
+            )
             return
         screen.return_home = True
         judged = replace(row, labeller=labeller)
         screen.home_commands = [
-            (f"Review {row.project} with {labeller}'s judgments", "save, go home and open the report screen (v)",
-             partial(self._leave_then_review, screen, judged, closure=False)),
-            (f"Closure checks of {row.project} with {labeller}'s judgments", "save, go home and open the closure screen (c)",
-             partial(self._leave_then_review, screen, judged, closure=True)),
+            (
+                f"Review {row.project} with {labeller}'s judgments",
+                "save, go home and open the report screen (v)",
+                partial(self._leave_then_review, screen, judged, closure=False),
+            ),
+            (
+                f"Closure checks of {row.project} with {labeller}'s judgments",
+                "save, go home and open the closure screen (c)",
+                partial(self._leave_then_review, screen, judged, closure=True),
+            ),
         ]
         self.app.push_screen(screen, lambda _: self.action_rescan())
 
@@ -264,7 +316,9 @@ class HomeScreen(Screen[None]):
                 return
             screen = AgreementScreen(data, strata=strata_of(data, None), seed=0, replicates=1000)
         except Exception as exc:  # a damaged store or a moved pool: say so, stay here
-            self.notify(visible(exc, keep_newlines=False), severity="error", markup=False, timeout=10)
+            self.notify(
+                visible(exc, keep_newlines=False), severity="error", markup=False, timeout=10
+            )
             return
         self.app.push_screen(screen)
 
@@ -283,9 +337,16 @@ class HomeScreen(Screen[None]):
 
     def _start_review(self, row: Row, *, closure: bool) -> None:
         if row.labeller is None:
-            self.notify(visible(f"Nobody has judged {row.project} yet: there is no report to show."), markup=False)
+            self.notify(
+                visible(f"Nobody has judged {row.project} yet: there is no report to show."),
+                markup=False,
+            )
             return
-        self.notify(visible(f"Computing the report of {row.project} from {row.labeller}'s judgments..."), markup=False, timeout=3)
+        self.notify(
+            visible(f"Computing the report of {row.project} from {row.labeller}'s judgments..."),
+            markup=False,
+            timeout=3,
+        )
         self._build_review(row, closure)
 
     @work(thread=True, exclusive=True, group="review", exit_on_error=False)
@@ -294,14 +355,23 @@ class HomeScreen(Screen[None]):
 
         try:
             context = review_screen_for_store(row.store, row.labeller).context
-        except Exception as exc:  # no systems/ranks or strata in the pool, a moved pool: one line, stay here
+        except (
+            Exception
+        ) as exc:  # no systems/ranks or strata in the pool, a moved pool: one line, stay here
             self.app.call_from_thread(self._review_failed, row, exc)
             return
-        if not get_current_worker().is_cancelled:  # a second v while this one ran: only the last opens
+        if (
+            not get_current_worker().is_cancelled
+        ):  # a second v while this one ran: only the last opens
             self.app.call_from_thread(self._show_review, context, closure)
 
     def _review_failed(self, row: Row, exc: Exception) -> None:
-        self.notify(visible(f"No report for {row.project}: {exc}", keep_newlines=False), severity="warning", markup=False, timeout=10)
+        self.notify(
+            visible(f"No report for {row.project}: {exc}", keep_newlines=False),
+            severity="warning",
+            markup=False,
+            timeout=10,
+        )
 
     def _show_review(self, context: ReviewContext, closure: bool) -> None:
         if self.app.screen is not self:
@@ -309,9 +379,13 @@ class HomeScreen(Screen[None]):
         if closure:
             from goldset_tui.ui.screens.closure import ClosureScreen
 
-            self.app.push_screen(ClosureScreen(
-                context.report.closure, sampling=context.sampling_closure, sampling_source=context.sampling_source,
-            ))
+            self.app.push_screen(
+                ClosureScreen(
+                    context.report.closure,
+                    sampling=context.sampling_closure,
+                    sampling_source=context.sampling_source,
+                )
+            )
         else:
             # Judging the report's holes writes into the store: show the new counts on the way back.
             self.app.push_screen(ReportFromHome(context), lambda _: self.action_rescan())
@@ -320,11 +394,33 @@ class HomeScreen(Screen[None]):
         out = []
         for row in self._rows:
             if row.labeller:
-                out.append((f"Judge {row.project} as {row.labeller}", str(row.store), lambda r=row: self._open(r, r.labeller)))
-                out.append((f"Review {row.project} with {row.labeller}'s judgments", "report screen (v)",
-                            lambda r=row: self._start_review(r, closure=False)))
-                out.append((f"Closure checks of {row.project} with {row.labeller}'s judgments", "closure screen (c)",
-                            lambda r=row: self._start_review(r, closure=True)))
+                out.append(
+                    (
+                        f"Judge {row.project} as {row.labeller}",
+                        str(row.store),
+                        lambda r=row: self._open(r, r.labeller),
+                    )
+                )
+                out.append(
+                    (
+                        f"Review {row.project} with {row.labeller}'s judgments",
+                        "report screen (v)",
+                        lambda r=row: self._start_review(r, closure=False),
+                    )
+                )
+                out.append(
+                    (
+                        f"Closure checks of {row.project} with {row.labeller}'s judgments",
+                        "closure screen (c)",
+                        lambda r=row: self._start_review(r, closure=True),
+                    )
+                )
         if self._rows:
-            out.append(("Agreement of the selected project", "kappa, alpha and disagreements (A)", self.action_agreement))
+            out.append(
+                (
+                    "Agreement of the selected project",
+                    "kappa, alpha and disagreements (A)",
+                    self.action_agreement,
+                )
+            )
         return out

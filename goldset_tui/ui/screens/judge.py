@@ -22,11 +22,10 @@ from textual.widgets import Footer, Static
 from goldset_tui.judging import JudgingSession
 from goldset_tui.model import DEFAULT_GUIDELINES
 from goldset_tui.text import visible
-from goldset_tui.ui.screens.help import HelpScreen, keys_table
 from goldset_tui.ui.safe import literal
+from goldset_tui.ui.screens.help import HelpScreen, keys_table
 from goldset_tui.ui.screens.prompts import QueryPicker, TextPrompt
 from goldset_tui.ui.widgets import judge_parts as parts
-
 
 # One footer entry for all grade keys ("0123 grade"); the labels are on the scale line.
 GRADE_GROUP = Binding.Group("grade", compact=True)
@@ -36,7 +35,14 @@ def _grade_bindings() -> list[Binding]:
     # Bindings for 0-9 exist always; check_action hides those the project's scale does not have,
     # so a 1-5 scale gets keys 1-5. Numpad digits arrive as the same keys.
     return [
-        Binding(str(g), f"grade({g})", f"grade {g}", id=f"grade_{g}", group=GRADE_GROUP, tooltip=f"Grade {g} and go to the next unjudged candidate")
+        Binding(
+            str(g),
+            f"grade({g})",
+            f"grade {g}",
+            id=f"grade_{g}",
+            group=GRADE_GROUP,
+            tooltip=f"Grade {g} and go to the next unjudged candidate",
+        )
         for g in range(10)
     ]
 
@@ -48,20 +54,61 @@ class JudgeScreen(Screen[None]):
     # and the palette (ctrl+p) is listed under ? instead. Every binding still has an id.
     BINDINGS = [
         *_grade_bindings(),
-        Binding("j,down", "move(1)", "move", key_display="j/k", id="next", tooltip="Next candidate"),
+        Binding(
+            "j,down", "move(1)", "move", key_display="j/k", id="next", tooltip="Next candidate"
+        ),
         Binding("k,up", "move(-1)", "prev", show=False, id="prev", tooltip="Previous candidate"),
-        Binding("n", "next_query(1)", "query", key_display="n/p", id="next_query", tooltip="Next query"),
-        Binding("p", "next_query(-1)", "prev query", show=False, id="prev_query", tooltip="Previous query"),
-        Binding("u", "undo", "undo", id="undo", tooltip="Undo the last grade (the journal records it)"),
-        Binding("d", "grade_group", "dups", id="grade_group", tooltip="Give the near-duplicates this candidate's grade"),
+        Binding(
+            "n", "next_query(1)", "query", key_display="n/p", id="next_query", tooltip="Next query"
+        ),
+        Binding(
+            "p",
+            "next_query(-1)",
+            "prev query",
+            show=False,
+            id="prev_query",
+            tooltip="Previous query",
+        ),
+        Binding(
+            "u", "undo", "undo", id="undo", tooltip="Undo the last grade (the journal records it)"
+        ),
+        Binding(
+            "d",
+            "grade_group",
+            "dups",
+            id="grade_group",
+            tooltip="Give the near-duplicates this candidate's grade",
+        ),
         Binding("c", "note", "note", id="note", tooltip="Add a note to this candidate"),
         Binding("g", "goto", "goto", id="goto", tooltip="Go to a query by id"),
         Binding("slash", "search", "find", id="search", tooltip="Search queries by id or text"),
         Binding("question_mark", "help", "help", id="help", tooltip="Guidelines and keys"),
-        Binding("q", "leave", "quit", id="quit", tooltip="Save and quit (back to the home screen if opened from it)"),
-        Binding("m", "more", "more text", show=False, id="more", tooltip="Show more of a long document"),
-        Binding("pagedown,space", "scroll_doc(1)", "page down", show=False, id="page_down", tooltip="Scroll the document down"),
-        Binding("pageup", "scroll_doc(-1)", "page up", show=False, id="page_up", tooltip="Scroll the document up"),
+        Binding(
+            "q",
+            "leave",
+            "quit",
+            id="quit",
+            tooltip="Save and quit (back to the home screen if opened from it)",
+        ),
+        Binding(
+            "m", "more", "more text", show=False, id="more", tooltip="Show more of a long document"
+        ),
+        Binding(
+            "pagedown,space",
+            "scroll_doc(1)",
+            "page down",
+            show=False,
+            id="page_down",
+            tooltip="Scroll the document down",
+        ),
+        Binding(
+            "pageup",
+            "scroll_doc(-1)",
+            "page up",
+            show=False,
+            id="page_up",
+            tooltip="Scroll the document up",
+        ),
     ]
 
     def __init__(
@@ -76,8 +123,12 @@ class JudgeScreen(Screen[None]):
         writer: object | None = None,
     ) -> None:
         super().__init__()
-        self._make_session = session if callable(session) and not isinstance(session, JudgingSession) else None
-        self.session: JudgingSession | None = session if isinstance(session, JudgingSession) else None
+        self._make_session = (
+            session if callable(session) and not isinstance(session, JudgingSession) else None
+        )
+        self.session: JudgingSession | None = (
+            session if isinstance(session, JudgingSession) else None
+        )
         self.guidelines = guidelines or DEFAULT_GUIDELINES
         self.reveal = reveal
         self._show_guidelines = show_guidelines
@@ -127,7 +178,9 @@ class JudgeScreen(Screen[None]):
 
     def _failed(self, exc: Exception) -> None:
         # The message can quote data (an id, a path): literal, like everything else from outside.
-        self.query_one("#query", Static).update(literal(f"Could not open the pool: {exc}", style="bold red"))
+        self.query_one("#query", Static).update(
+            literal(f"Could not open the pool: {exc}", style="bold red")
+        )
 
     def _ready(self, session: JudgingSession) -> None:
         self.session = session
@@ -135,7 +188,9 @@ class JudgeScreen(Screen[None]):
         self.refresh_view()
         for warning in self._warnings:
             self.notify(warning, severity="warning", markup=False, timeout=15)
-        first_open = session.judged_count == 0 if self._show_guidelines is None else self._show_guidelines
+        first_open = (
+            session.judged_count == 0 if self._show_guidelines is None else self._show_guidelines
+        )
         if first_open:
             self.action_help()
 
@@ -146,7 +201,9 @@ class JudgeScreen(Screen[None]):
             return
         candidate = s.current
         self.query_one("#query", Static).update(parts.query_line(s))
-        self.query_one("#candidate", Static).update(parts.candidate_line(s, candidate, reveal=self.reveal))
+        self.query_one("#candidate", Static).update(
+            parts.candidate_line(s, candidate, reveal=self.reveal)
+        )
         key = (candidate.query_id, candidate.doc_id)
         if key != self._shown:
             self._text_limit = parts.TEXT_PAGE
@@ -166,13 +223,17 @@ class JudgeScreen(Screen[None]):
     def _show_text(self) -> None:
         assert self.session is not None
         self.query_one("#text", Static).update(
-            parts.highlighted(self.session.current.text, self.session.query_text, limit=self._text_limit)
+            parts.highlighted(
+                self.session.current.text, self.session.query_text, limit=self._text_limit
+            )
         )
         self.query_one("#doc", VerticalScroll).scroll_home(animate=False, immediate=True)
 
     def on_resize(self) -> None:
         if self.session is not None:
-            self.query_one("#strip", Static).update(parts.strip_line(self.session, self.size.width or 80))
+            self.query_one("#strip", Static).update(
+                parts.strip_line(self.session, self.size.width or 80)
+            )
             self._show_status()
 
     # ----- keys -----------------------------------------------------------------------------
@@ -217,7 +278,10 @@ class JudgeScreen(Screen[None]):
         if self.session is None:
             return
         if self.session.current_grade is None:
-            self.notify("Grade this candidate first; d then gives its near-duplicates the same grade.", markup=False)
+            self.notify(
+                "Grade this candidate first; d then gives its near-duplicates the same grade.",
+                markup=False,
+            )
             return
         if not self.session.duplicates_of():
             self.notify("This candidate has no near-duplicates in this query.", markup=False)
@@ -227,7 +291,9 @@ class JudgeScreen(Screen[None]):
         except Exception as exc:
             self._not_saved(exc)
             return
-        self._saved = self._saved_text(f"{len(done)} near-duplicate(s) = {self.session.current_grade}")
+        self._saved = self._saved_text(
+            f"{len(done)} near-duplicate(s) = {self.session.current_grade}"
+        )
         self.refresh_view()
 
     def action_move(self, delta: int) -> None:
@@ -260,7 +326,11 @@ class JudgeScreen(Screen[None]):
 
         def save(text: str | None) -> None:
             # Escape saves nothing; an empty note clears the old one (and is a no-op without one).
-            if text is None or self.session is None or (text == "" and not self.session.current_note):
+            if (
+                text is None
+                or self.session is None
+                or (text == "" and not self.session.current_note)
+            ):
                 return
             try:
                 self.session.note(text)
@@ -272,7 +342,11 @@ class JudgeScreen(Screen[None]):
 
         current = self.session.current_note or ""
         self.app.push_screen(
-            TextPrompt("Note on this candidate (empty clears it)", placeholder="why, or what to check", value=current),
+            TextPrompt(
+                "Note on this candidate (empty clears it)",
+                placeholder="why, or what to check",
+                value=current,
+            ),
             save,
         )
 
@@ -286,7 +360,11 @@ class JudgeScreen(Screen[None]):
             if self.session.goto_query(query_id.strip()):
                 self.refresh_view()
             else:
-                self.notify(f"No query with id {query_id.strip()!r} in this pool.", severity="warning", markup=False)
+                self.notify(
+                    f"No query with id {query_id.strip()!r} in this pool.",
+                    severity="warning",
+                    markup=False,
+                )
 
         self.app.push_screen(TextPrompt("Go to query id", placeholder="query id"), go)
 
@@ -313,7 +391,9 @@ class JudgeScreen(Screen[None]):
         if self.session is not None and len(self.session.current.text) > self._text_limit:
             self._text_limit += parts.TEXT_PAGE
             self.query_one("#text", Static).update(
-                parts.highlighted(self.session.current.text, self.session.query_text, limit=self._text_limit)
+                parts.highlighted(
+                    self.session.current.text, self.session.query_text, limit=self._text_limit
+                )
             )
 
     def action_scroll_doc(self, direction: int) -> None:
@@ -333,10 +413,20 @@ class JudgeScreen(Screen[None]):
     def palette_commands(self) -> list[tuple[str, str, Callable[[], object]]]:
         """Palette entries beyond the keys: help under its own name, and the way home."""
         out: list[tuple[str, str, Callable[[], object]]] = [
-            ("Help: guidelines and keys", "the labelling guidelines and every key (?)", self.action_help),
+            (
+                "Help: guidelines and keys",
+                "the labelling guidelines and every key (?)",
+                self.action_help,
+            ),
         ]
         if self.return_home:
-            out.append(("Home: back to the projects", "save and go back to the home screen (q)", self.action_leave))
+            out.append(
+                (
+                    "Home: back to the projects",
+                    "save and go back to the home screen (q)",
+                    self.action_leave,
+                )
+            )
             out.extend(self.home_commands)
         return out
 

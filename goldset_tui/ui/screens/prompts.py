@@ -70,7 +70,10 @@ class QueryPicker(ModalScreen[str | None]):
             yield Static(literal(self._title), classes="dialog-title")
             yield Input(placeholder="part of a query id or text", id="picker-input")
             yield OptionList(id="picker-list")
-            yield Static("Type to filter, up/down to choose, Enter to open, Escape to cancel", classes="dialog-hint")
+            yield Static(
+                "Type to filter, up/down to choose, Enter to open, Escape to cancel",
+                classes="dialog-hint",
+            )
 
     def on_mount(self) -> None:
         self._fill("")

@@ -55,8 +55,20 @@ def bar_width(total_width: int, systems: int) -> int:
 class ReportScreen(Screen[None]):
     CSS_PATH = "report.tcss"
     BINDINGS = [
-        Binding("enter", "drill", "failing queries", id="report_drill", tooltip="This stratum's failing queries for this system"),
-        Binding("c", "closure", "closure", id="report_closure", tooltip="Every closure check with its residual"),
+        Binding(
+            "enter",
+            "drill",
+            "failing queries",
+            id="report_drill",
+            tooltip="This stratum's failing queries for this system",
+        ),
+        Binding(
+            "c",
+            "closure",
+            "closure",
+            id="report_closure",
+            tooltip="Every closure check with its residual",
+        ),
         Binding("w", "warnings", "warnings", id="report_warnings", tooltip="Show every warning"),
         Binding("q", "app.quit", "quit", id="report_quit", tooltip="Quit"),
     ]
@@ -81,14 +93,21 @@ class ReportScreen(Screen[None]):
 
     def refresh_report(self) -> None:
         r = self.report
-        closes = Text("table closes ✓", style="bold green") if r.closes else Text("table DOES NOT close ✗", style="bold red")
+        closes = (
+            Text("table closes ✓", style="bold green")
+            if r.closes
+            else Text("table DOES NOT close ✗", style="bold red")
+        )
         method = "Wilson" if r.binary else "bootstrap"
         title = literal(f"{r.metric} · {r.n} queries · 95% {method} intervals · ") + closes
         self.query_one("#report-title", Static).update(title)
         self._fill_table()
         notes = Text(no_wrap=True, overflow="ellipsis")
         notes.append_text(self._headline())
-        notes.append(f"\nenter: failing queries · † under {SMALL_STRATUM} queries: counts of failures, not rates", style="dim")
+        notes.append(
+            f"\nenter: failing queries · † under {SMALL_STRATUM} queries: counts of failures, not rates",
+            style="dim",
+        )
         if r.warnings:
             notes.append(f"\n⚠ {len(r.warnings)} warning(s), w to read all: ", style="bold yellow")
             notes.append_text(literal(r.warnings[0], keep_newlines=False))
@@ -109,7 +128,9 @@ class ReportScreen(Screen[None]):
         for name, f in r.fusion.items():
             share = f["headroom_collected"]
             if share is not None:
-                head += literal(f" · {name} collects {share:.0%} of the oracle headroom", keep_newlines=False)
+                head += literal(
+                    f" · {name} collects {share:.0%} of the oracle headroom", keep_newlines=False
+                )
         return head
 
     def _fill_table(self) -> None:
@@ -128,12 +149,28 @@ class ReportScreen(Screen[None]):
                 label = literal(stratum, keep_newlines=False)
                 if first["small"]:
                     label.append(" †", style="yellow")
-                values = [cell(x["mean"], x["ci_lo"], x["ci_hi"], width, hits=x["hits"], n=x["n"], small=x["small"])
-                          if x else Text("-") for x in row]
+                values = [
+                    cell(
+                        x["mean"],
+                        x["ci_lo"],
+                        x["ci_hi"],
+                        width,
+                        hits=x["hits"],
+                        n=x["n"],
+                        small=x["small"],
+                    )
+                    if x
+                    else Text("-")
+                    for x in row
+                ]
                 table.add_row(label, Text(str(first["n"]), justify="right"), *values, key=stratum)
             over = {row["system"]: row for row in r.overall.iter_rows(named=True)}
-            values = [cell(over[s]["mean"], over[s]["ci_lo"], over[s]["ci_hi"], width) for s in systems]
-            table.add_row(Text("all", style="bold"), Text(str(r.n), justify="right"), *values, key=ALL_ROW)
+            values = [
+                cell(over[s]["mean"], over[s]["ci_lo"], over[s]["ci_hi"], width) for s in systems
+            ]
+            table.add_row(
+                Text("all", style="bold"), Text(str(r.n), justify="right"), *values, key=ALL_ROW
+            )
 
     # ----- actions ----------------------------------------------------------------------------
     def on_data_table_cell_selected(self, event: DataTable.CellSelected) -> None:
@@ -151,7 +188,11 @@ class ReportScreen(Screen[None]):
         from goldset_tui.ui.widgets.report_drill import FailuresScreen
 
         systems = self.report.all_systems
-        system = column.removeprefix(SYSTEM_KEY) if column and column.startswith(SYSTEM_KEY) else (systems[0] if systems else None)
+        system = (
+            column.removeprefix(SYSTEM_KEY)
+            if column and column.startswith(SYSTEM_KEY)
+            else (systems[0] if systems else None)
+        )
         if system is None or row is None:
             return
         stratum = None if row == ALL_ROW else row
@@ -160,9 +201,13 @@ class ReportScreen(Screen[None]):
     def action_closure(self) -> None:
         from goldset_tui.ui.screens.closure import ClosureScreen
 
-        self.app.push_screen(ClosureScreen(
-            self.report.closure, sampling=self.context.sampling_closure, sampling_source=self.context.sampling_source,
-        ))
+        self.app.push_screen(
+            ClosureScreen(
+                self.report.closure,
+                sampling=self.context.sampling_closure,
+                sampling_source=self.context.sampling_source,
+            )
+        )
 
     def action_warnings(self) -> None:
         from goldset_tui.ui.screens.help import HelpScreen, keys_table
@@ -173,4 +218,3 @@ class ReportScreen(Screen[None]):
     def report_changed(self, report: Report) -> None:
         self.context.report = report
         self.refresh_report()
-

@@ -36,8 +36,14 @@ GUIDELINES = (
 def _pick_bindings() -> list[Binding]:
     # All pick keys exist always; check_action disables those beyond the number of strata.
     return [
-        Binding(key, f"pick({i})", f"stratum {key}", show=False, id=f"spotcheck.pick_{key}",
-                tooltip=f"The right stratum is number {key}")
+        Binding(
+            key,
+            f"pick({i})",
+            f"stratum {key}",
+            show=False,
+            id=f"spotcheck.pick_{key}",
+            tooltip=f"The right stratum is number {key}",
+        )
         for i, key in enumerate(parts.PICK_KEYS)
     ]
 
@@ -46,17 +52,41 @@ class SpotCheckScreen(Screen[None]):
     CSS_PATH = "spotcheck.tcss"
 
     BINDINGS = [
-        Binding("y", "agree", "agree", id="spotcheck.agree", tooltip="The classifier's stratum is right"),
+        Binding(
+            "y", "agree", "agree", id="spotcheck.agree", tooltip="The classifier's stratum is right"
+        ),
         *_pick_bindings(),
         Binding("s", "skip", "skip", id="spotcheck.skip", tooltip="Cannot tell: skip this query"),
-        Binding("u", "undo", "undo", id="undo", tooltip="Take back the last answer (the journal records it)"),
+        Binding(
+            "u",
+            "undo",
+            "undo",
+            id="undo",
+            tooltip="Take back the last answer (the journal records it)",
+        ),
         Binding("question_mark", "help", "help", id="help", tooltip="What to do, and every key"),
         Binding("q", "app.quit", "quit", id="quit", tooltip="Quit (every answer is already saved)"),
-        Binding("pagedown,space", "scroll_stats(1)", "page down", id="page_down", show=False, tooltip="Scroll the numbers down"),
-        Binding("pageup", "scroll_stats(-1)", "page up", id="page_up", show=False, tooltip="Scroll the numbers up"),
+        Binding(
+            "pagedown,space",
+            "scroll_stats(1)",
+            "page down",
+            id="page_down",
+            show=False,
+            tooltip="Scroll the numbers down",
+        ),
+        Binding(
+            "pageup",
+            "scroll_stats(-1)",
+            "page up",
+            id="page_up",
+            show=False,
+            tooltip="Scroll the numbers up",
+        ),
     ]
 
-    def __init__(self, session: SpotCheckSession, *, sizes: dict[str, int], rate: float = DEFAULT_RATE) -> None:
+    def __init__(
+        self, session: SpotCheckSession, *, sizes: dict[str, int], rate: float = DEFAULT_RATE
+    ) -> None:
         super().__init__()
         self.session = session
         self.sizes = sizes
@@ -76,7 +106,9 @@ class SpotCheckScreen(Screen[None]):
         for warning in self.session.warnings:
             self.notify(warning, severity="warning", markup=False)
         done = len(self.session.answered())
-        self._status = Text(f"resumed: {done} answers already saved" if done else "ready", style="dim")
+        self._status = Text(
+            f"resumed: {done} answers already saved" if done else "ready", style="dim"
+        )
         self.refresh_view()
 
     def key_for(self, binding_id: str, default: str) -> str:
@@ -87,12 +119,19 @@ class SpotCheckScreen(Screen[None]):
         return default
 
     def refresh_view(self) -> None:
-        keys = {name: self.key_for(f"spotcheck.{name}" if name != "undo" else "undo", default)
-                for name, default in parts.DEFAULT_KEYS.items()}
-        picks = [self.key_for(f"spotcheck.pick_{key}", key) for key in parts.PICK_KEYS[: len(self.session.strata)]]
+        keys = {
+            name: self.key_for(f"spotcheck.{name}" if name != "undo" else "undo", default)
+            for name, default in parts.DEFAULT_KEYS.items()
+        }
+        picks = [
+            self.key_for(f"spotcheck.pick_{key}", key)
+            for key in parts.PICK_KEYS[: len(self.session.strata)]
+        ]
         self.query_one("#sc-query", Static).update(parts.query_panel(self.session))
         self.query_one("#sc-choices", Static).update(parts.choices_line(self.session, keys, picks))
-        self.query_one("#sc-stats", Static).update(parts.stats_panel(self.session, self.sizes, self.rate, picks))
+        self.query_one("#sc-stats", Static).update(
+            parts.stats_panel(self.session, self.sizes, self.rate, picks)
+        )
         status = literal(f"{self.session.labeller}  ", style="bold", keep_newlines=False)
         status.append_text(self._status)
         self.query_one("#sc-status", Static).update(status)
@@ -111,7 +150,10 @@ class SpotCheckScreen(Screen[None]):
             self.refresh_view()
             return
         if changed:
-            self._status = Text(f"saved ({len(self.session.answered())} of {self.session.items.height})", style="green")
+            self._status = Text(
+                f"saved ({len(self.session.answered())} of {self.session.items.height})",
+                style="green",
+            )
         else:
             self._status = Text("nothing left to answer", style="dim")
         self.refresh_view()
@@ -148,7 +190,9 @@ class SpotCheckScreen(Screen[None]):
             scroll.scroll_page_up(animate=False)
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(GUIDELINES, keys_table(self), title="Spot-checking the classifier"))
+        self.app.push_screen(
+            HelpScreen(GUIDELINES, keys_table(self), title="Spot-checking the classifier")
+        )
 
     def flush(self) -> None:
         # Answers are durable as they are given; closing only releases the writer lock.

@@ -50,7 +50,10 @@ def details_renderable(details: PairDetails, labels: dict[int, str] | None = Non
         parts.append(literal(details.text))
     else:
         parts.append(Text("(no text: the pool file is not available)", style="dim"))
-    parts += [Text(f"\ngrades (spread {details.spread})", style="bold"), grades_table(details, labels)]
+    parts += [
+        Text(f"\ngrades (spread {details.spread})", style="bold"),
+        grades_table(details, labels),
+    ]
     return Group(*parts)
 
 
@@ -76,7 +79,13 @@ class PairDetailView(VerticalScroll):
 
 class PairDetailScreen(ModalScreen[None]):
     BINDINGS = [
-        Binding("escape,enter,q", "close", "close", id="agreement_detail.close", tooltip="Back to the list"),
+        Binding(
+            "escape,enter,q",
+            "close",
+            "close",
+            id="agreement_detail.close",
+            tooltip="Back to the list",
+        ),
     ]
 
     DEFAULT_CSS = """

@@ -20,8 +20,42 @@ TEXT_PAGE = 20_000
 
 # Words too common to be worth highlighting in a document.
 _STOPWORDS = frozenset(
-    "a an and are as at be by do does for from how i in is it me my not of on or the to what when "
-    "where which who why with without can".split()
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "do",
+        "does",
+        "for",
+        "from",
+        "how",
+        "i",
+        "in",
+        "is",
+        "it",
+        "me",
+        "my",
+        "not",
+        "of",
+        "on",
+        "or",
+        "the",
+        "to",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "why",
+        "with",
+        "without",
+        "can",
+    ]
 )
 _WORD = re.compile(r"\w+", re.UNICODE)
 
@@ -82,15 +116,27 @@ def candidate_line(session: JudgingSession, candidate: Candidate, *, reveal: boo
     dups = session.duplicates_of()
     if dups:
         where = ", ".join(f"#{p + 1}" for p in dups[:6]) + (" ..." if len(dups) > 6 else "")
-        line.append(f"  \u2248 near-duplicate of {where} (d: grade all alike)", style="bold magenta")
+        line.append(
+            f"  \u2248 near-duplicate of {where} (d: grade all alike)", style="bold magenta"
+        )
     note = session.current_note
     if note:
         line.append("  \u270e ", style="bold")
-        line.append_text(literal(note if len(note) <= 80 else note[:79] + "\u2026", keep_newlines=False, style="italic"))
+        line.append_text(
+            literal(
+                note if len(note) <= 80 else note[:79] + "\u2026",
+                keep_newlines=False,
+                style="italic",
+            )
+        )
     if reveal and candidate.systems:
         pairs = [
             f"{system} #{rank}" if rank is not None else system
-            for system, rank in zip(candidate.systems, list(candidate.ranks) + [None] * len(candidate.systems))
+            for system, rank in zip(
+                candidate.systems,
+                list(candidate.ranks) + [None] * len(candidate.systems),
+                strict=False,
+            )
         ]
         line.append("  systems: ", style="dim")
         line.append_text(literal(", ".join(pairs), keep_newlines=False))
@@ -165,7 +211,7 @@ def status_line(session: JudgingSession, width: int = 0) -> Text:
             chosen = variant
             break
     line = Text(chosen[0], style="bold")
-    line.append(_joined(chosen)[len(chosen[0]):])
+    line.append(_joined(chosen)[len(chosen[0]) :])
     return line
 
 

@@ -44,8 +44,16 @@ def interval_bar(mean: float, lo: float, hi: float, width: int, *, small: bool =
     return text
 
 
-def cell(mean: float, lo: float, hi: float, width: int, *, hits: int | None = None, n: int | None = None,
-         small: bool = False) -> Text:
+def cell(
+    mean: float,
+    lo: float,
+    hi: float,
+    width: int,
+    *,
+    hits: int | None = None,
+    n: int | None = None,
+    small: bool = False,
+) -> Text:
     """A table cell: the mean (or for a small binary stratum the count first) then the bar."""
     if small and hits is not None and n is not None:
         head = Text(f"{hits}/{n} ", style="bold")
@@ -63,8 +71,11 @@ def refilling(table: DataTable) -> Iterator[DataTable]:
     table.clear(columns=True)
     yield table
     if where is not None and table.row_count and table.columns:
-        table.move_cursor(row=min(where.row, table.row_count - 1), column=min(where.column, len(table.columns) - 1),
-                          animate=False)
+        table.move_cursor(
+            row=min(where.row, table.row_count - 1),
+            column=min(where.column, len(table.columns) - 1),
+            animate=False,
+        )
 
 
 SYSTEM_KEY = "sys:"

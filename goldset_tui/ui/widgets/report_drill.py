@@ -15,8 +15,8 @@ from textual.widgets import DataTable, Footer, Static
 from goldset_tui.eval.report import missing_pairs
 from goldset_tui.text import visible
 from goldset_tui.ui.safe import literal
-from goldset_tui.ui.widgets.report_bar import add_system_columns, refilling
 from goldset_tui.ui.screens.report import ReviewContext
+from goldset_tui.ui.widgets.report_bar import add_system_columns, refilling
 
 UNJUDGED = "?"
 
@@ -60,9 +60,23 @@ class FailuresScreen(_DrillScreen):
     every system's value beside each so the rescued ones stand out."""
 
     BINDINGS = [
-        Binding("enter", "open_query", "top k", id="failures_open", tooltip="Every system's top k for this query"),
-        Binding("J", "judge", "judge missing", id="failures_judge", tooltip="Judge every unjudged pair of these queries"),
-        Binding("escape,backspace", "back", "back", id="failures_back", tooltip="Back to the report"),
+        Binding(
+            "enter",
+            "open_query",
+            "top k",
+            id="failures_open",
+            tooltip="Every system's top k for this query",
+        ),
+        Binding(
+            "J",
+            "judge",
+            "judge missing",
+            id="failures_judge",
+            tooltip="Judge every unjudged pair of these queries",
+        ),
+        Binding(
+            "escape,backspace", "back", "back", id="failures_back", tooltip="Back to the report"
+        ),
         Binding("q", "app.quit", "quit", id="failures_quit", tooltip="Quit"),
     ]
 
@@ -85,17 +99,20 @@ class FailuresScreen(_DrillScreen):
         if self.stratum is not None:
             n = r.table.filter(pl.col("stratum") == self.stratum).get_column("n")
             total = int(n[0]) if n.len() else 0
-        title = literal(f"{self.system} · {where}: {len(ids)} failing of {total}", keep_newlines=False)
+        title = literal(
+            f"{self.system} · {where}: {len(ids)} failing of {total}", keep_newlines=False
+        )
         self.query_one("#drill-title", Static).update(title)
         systems = r.all_systems
         # The query text gets what the id and value columns leave, so nothing scrolls sideways.
         text_width = max(12, self.app.size.width - 12 - 8 * len(systems) - 4)
-        values = (
-            r.scores.filter(pl.col("query_id").is_in(ids))
-            .pivot(on="system", index="query_id", values="value")
+        values = r.scores.filter(pl.col("query_id").is_in(ids)).pivot(
+            on="system", index="query_id", values="value"
         )
         by_id = {row["query_id"]: row for row in values.iter_rows(named=True)}
-        with refilling(self.query_one(DataTable)) as table:  # the cursor stays across a refresh after judging
+        with refilling(
+            self.query_one(DataTable)
+        ) as table:  # the cursor stays across a refresh after judging
             table.add_column(Text("query"), key="query_id")
             if self.context.topics is not None:
                 table.add_column(Text("text"), key="text")
@@ -104,10 +121,17 @@ class FailuresScreen(_DrillScreen):
                 row = by_id.get(qid, {})
                 cells = [literal(qid, keep_newlines=False)]
                 if self.context.topics is not None:
-                    cells.append(_fit(literal(self.context.query_text(qid) or "", keep_newlines=False), text_width))
+                    cells.append(
+                        _fit(
+                            literal(self.context.query_text(qid) or "", keep_newlines=False),
+                            text_width,
+                        )
+                    )
                 for s in systems:
                     v = row.get(s)
-                    cells.append(Text("-" if v is None else f"{v:.2f}", style="bold green" if v else "dim"))
+                    cells.append(
+                        Text("-" if v is None else f"{v:.2f}", style="bold green" if v else "dim")
+                    )
                 table.add_row(*cells, key=qid)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
@@ -124,7 +148,12 @@ class FailuresScreen(_DrillScreen):
             self.app.push_screen(TopKScreen(self.context, query_id))
 
     def action_judge(self) -> None:
-        start_judging(self, missing_pairs(self.context.report.topk, self.failing_ids()) if self.context.report.topk is not None else None)
+        start_judging(
+            self,
+            missing_pairs(self.context.report.topk, self.failing_ids())
+            if self.context.report.topk is not None
+            else None,
+        )
 
 
 class TopKScreen(_DrillScreen):
@@ -133,8 +162,20 @@ class TopKScreen(_DrillScreen):
     CURSOR = "cell"
     NOTES = True
     BINDINGS = [
-        Binding("J", "judge", "judge missing", id="topk_judge", tooltip="Judge this query's unjudged documents"),
-        Binding("escape,backspace", "back", "back", id="topk_back", tooltip="Back to the failing queries"),
+        Binding(
+            "J",
+            "judge",
+            "judge missing",
+            id="topk_judge",
+            tooltip="Judge this query's unjudged documents",
+        ),
+        Binding(
+            "escape,backspace",
+            "back",
+            "back",
+            id="topk_back",
+            tooltip="Back to the failing queries",
+        ),
         Binding("q", "app.quit", "quit", id="topk_quit", tooltip="Quit"),
     ]
 
@@ -148,14 +189,26 @@ class TopKScreen(_DrillScreen):
         title = literal(self.query_id, keep_newlines=False)
         if text:
             title += literal(f" · {text}", keep_newlines=False)
-        values = dict(r.scores.filter(pl.col("query_id") == self.query_id).select("system", "value").iter_rows())
-        title += Text("\n") + literal(" · ".join(f"{s} {values.get(s, 0.0):.2f}" for s in r.all_systems), keep_newlines=False)
+        values = dict(
+            r.scores.filter(pl.col("query_id") == self.query_id)
+            .select("system", "value")
+            .iter_rows()
+        )
+        title += Text("\n") + literal(
+            " · ".join(f"{s} {values.get(s, 0.0):.2f}" for s in r.all_systems), keep_newlines=False
+        )
         self.query_one("#drill-title", Static).update(title)
-        top = r.topk.filter(pl.col("query_id") == self.query_id) if r.topk is not None else pl.DataFrame()
+        top = (
+            r.topk.filter(pl.col("query_id") == self.query_id)
+            if r.topk is not None
+            else pl.DataFrame()
+        )
         grid = {(row["system"], row["rank"]): row for row in top.iter_rows(named=True)}
         # Each system's column gets an equal share of the width; long doc ids end in an ellipsis.
         width = max(10, (self.app.size.width - 8) // max(1, len(r.all_systems)) - 2)
-        with refilling(self.query_one(DataTable)) as table:  # the cursor stays across a refresh after judging
+        with refilling(
+            self.query_one(DataTable)
+        ) as table:  # the cursor stays across a refresh after judging
             table.add_column(Text("rank", justify="right"), key="rank")
             add_system_columns(table, r.all_systems)
             for rank in range(1, r.k + 1):
@@ -166,8 +219,11 @@ class TopKScreen(_DrillScreen):
                 table.add_row(*cells, key=str(rank))
         missing = missing_pairs(top) if top.height else None
         count = 0 if missing is None else missing.height
-        notes = Text(f"[g] grade · {UNJUDGED} unjudged (counted as not relevant) · {count} unjudged document(s)"
-                     + (" · J to judge them" if count else ""), style="dim")
+        notes = Text(
+            f"[g] grade · {UNJUDGED} unjudged (counted as not relevant) · {count} unjudged document(s)"
+            + (" · J to judge them" if count else ""),
+            style="dim",
+        )
         self.query_one("#drill-notes", Static).update(notes)
 
     def action_judge(self) -> None:
@@ -182,8 +238,12 @@ def _fit(text: Text, width: int) -> Text:
 
 def _doc_cell(row: dict) -> Text:
     grade = row["grade"]
-    mark = Text(f"[{grade}] " if grade is not None else f"[{UNJUDGED}] ",
-                style=("bold green" if grade and grade > 0 else "dim") if grade is not None else "bold yellow")
+    mark = Text(
+        f"[{grade}] " if grade is not None else f"[{UNJUDGED}] ",
+        style=("bold green" if grade and grade > 0 else "dim")
+        if grade is not None
+        else "bold yellow",
+    )
     return mark + literal(row["doc_id"], keep_newlines=False)
 
 
@@ -194,8 +254,10 @@ def start_judging(screen: _DrillScreen, pairs: pl.DataFrame | None) -> None:
         screen.notify("Nothing to judge: every document in these top k lists has a grade.")
         return
     if context.judge is None:
-        screen.notify("Judging is not available here: run `goldset review` with --store and --labeller.",
-                      severity="warning")
+        screen.notify(
+            "Judging is not available here: run `goldset review` with --store and --labeller.",
+            severity="warning",
+        )
         return
     result = context.judge(pairs)
     if isinstance(result, str):
@@ -219,6 +281,12 @@ def start_judging(screen: _DrillScreen, pairs: pl.DataFrame | None) -> None:
     def judged(_: object = None) -> None:
         if context.on_judged is not None:
             screen.notify("Recomputing the report with the new grades...")
-            screen.app.run_worker(recompute, thread=True, exclusive=True, group="report-recompute", exit_on_error=False)
+            screen.app.run_worker(
+                recompute,
+                thread=True,
+                exclusive=True,
+                group="report-recompute",
+                exit_on_error=False,
+            )
 
     screen.app.push_screen(result, judged)

@@ -39,8 +39,15 @@ def judge_screen(session, guidelines: str) -> Screen:
 
     class ReviewJudgeScreen(JudgeScreen):
         CSS_PATH = [str(here / p) for p in css_paths]
-        BINDINGS = [Binding("escape,q", "back_to_report", "back to report", id="judge_back_to_report",
-                            tooltip="Save and return to the report")]
+        BINDINGS = [
+            Binding(
+                "escape,q",
+                "back_to_report",
+                "back to report",
+                id="judge_back_to_report",
+                tooltip="Save and return to the report",
+            )
+        ]
 
         def action_back_to_report(self) -> None:
             self.flush()
@@ -49,8 +56,13 @@ def judge_screen(session, guidelines: str) -> Screen:
     return ReviewJudgeScreen(session, guidelines=guidelines, show_guidelines=False)
 
 
-def judge_hook(project, labeller: str | None, topics: pl.DataFrame | None, corpus: pl.DataFrame | None,
-               pairs_out: Path) -> Callable[[pl.DataFrame], Screen | str]:
+def judge_hook(
+    project,
+    labeller: str | None,
+    topics: pl.DataFrame | None,
+    corpus: pl.DataFrame | None,
+    pairs_out: Path,
+) -> Callable[[pl.DataFrame], Screen | str]:
     def judge(pairs: pl.DataFrame) -> Screen | str:
         pool = missing_pool(pairs, topics, corpus)
         no_text = pool.filter(pl.col("text").is_null())
@@ -60,8 +72,11 @@ def judge_hook(project, labeller: str | None, topics: pl.DataFrame | None, corpu
                 where = write_pairs(pairs, Path(pairs_out).resolve())
             except OSError as exc:
                 return f"could not write the {pairs.height} missing pair(s) to {Path(pairs_out).resolve()}: {exc.strerror or exc}"
-            why = ("no text for " + f"{no_text.height} document(s) (give --corpus)" if project is not None and labeller
-                   else "no --store/--labeller to judge into")
+            why = (
+                "no text for " + f"{no_text.height} document(s) (give --corpus)"
+                if project is not None and labeller
+                else "no --store/--labeller to judge into"
+            )
             return f"{pairs.height} missing pair(s) written to {where} ({why})"
         from goldset_tui.judging import JudgingSession
 

@@ -42,8 +42,9 @@ def query_panel(session: SpotCheckSession) -> Text:
     return out
 
 
-def choices_line(session: SpotCheckSession, keys: dict[str, str] | None = None,
-                 picks: list[str] | None = None) -> Text:
+def choices_line(
+    session: SpotCheckSession, keys: dict[str, str] | None = None, picks: list[str] | None = None
+) -> Text:
     """The answer keys as they are mapped now (``keys``: agree/skip/undo; ``picks``: per stratum)."""
     keys = {**DEFAULT_KEYS, **(keys or {})}
     out = Text()
@@ -79,14 +80,19 @@ def agreement_line(result: Agreement) -> Text:
 
 def confusion_table(result: Agreement, strata: list[str], picks: list[str] | None = None) -> Table:
     table = Table(box=None, padding=(0, 1), show_edge=False)
-    label = (lambda i: picks[i] if picks and i < len(picks) else pick_key(i) or "?")
+    label = lambda i: picks[i] if picks and i < len(picks) else pick_key(i) or "?"
     table.add_column(Text("filed as"), no_wrap=True)
     for i in range(len(strata)):
         table.add_column(Text(label(i)), justify="right")
     for i, s in enumerate(strata):
         row = result.confusion.get(s, {})
-        cells = [Text(str(row.get(t, 0)) if row.get(t, 0) else ".", style="bold" if i == j and row.get(t) else "")
-                 for j, t in enumerate(strata)]
+        cells = [
+            Text(
+                str(row.get(t, 0)) if row.get(t, 0) else ".",
+                style="bold" if i == j and row.get(t) else "",
+            )
+            for j, t in enumerate(strata)
+        ]
         table.add_row(Text(f"{label(i)} ").append_text(literal(s, keep_newlines=False)), *cells)
     return table
 
@@ -95,8 +101,16 @@ def strata_table(result: Agreement, sizes: dict[str, int], rate: float) -> Table
     table = Table(box=None, padding=(0, 1), show_edge=False)
     # Narrow headers so the table fits 80 columns: checked, agreed, precision, size in the golden
     # set, expected misfiled queries there, the 95% sampling band, and seed 000's verdict.
-    for name, justify in [("stratum", "left"), ("chk", "right"), ("agr", "right"), ("prec", "right"),
-                          ("set n", "right"), ("~wrong", "right"), ("band", "right"), ("noise?", "left")]:
+    for name, justify in [
+        ("stratum", "left"),
+        ("chk", "right"),
+        ("agr", "right"),
+        ("prec", "right"),
+        ("set n", "right"),
+        ("~wrong", "right"),
+        ("band", "right"),
+        ("noise?", "left"),
+    ]:
         table.add_column(Text(name), justify=justify, no_wrap=True)
     by_stratum = {v.stratum: v for v in verdicts(result, sizes, rate)}
     for row in result.per_stratum:
@@ -110,12 +124,16 @@ def strata_table(result: Agreement, sizes: dict[str, int], rate: float) -> Table
             Text(str(sizes.get(row.stratum, "-"))),
             Text(f"~{v.misfiled:.1f}" if v else "-"),
             Text(f"+-{v.band * 100:.0f}" if v else "-"),
-            Text("inside" if v.inside else "OUTSIDE", style="" if v.inside else "bold") if v else Text(""),
+            Text("inside" if v.inside else "OUTSIDE", style="" if v.inside else "bold")
+            if v
+            else Text(""),
         )
     return table
 
 
-def stats_panel(session: SpotCheckSession, sizes: dict[str, int], rate: float, picks: list[str] | None = None) -> Group:
+def stats_panel(
+    session: SpotCheckSession, sizes: dict[str, int], rate: float, picks: list[str] | None = None
+) -> Group:
     result = session.agreement()
     return Group(
         agreement_line(result),

@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import cohen_kappa_score
-from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa as sm_fleiss
+from statsmodels.stats.inter_rater import aggregate_raters
+from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss
 
 from goldset_tui.agreement import coefficients as co
 from goldset_tui.agreement.bootstrap import bootstrap_alpha
@@ -34,14 +35,20 @@ def long_frame(matrix: list[list[float]]) -> pl.DataFrame:
     return pl.DataFrame(rows, schema=["unit", "value"], orient="row")
 
 
-@pytest.mark.parametrize(("level", "published"), [("nominal", 0.743), ("ordinal", 0.815), ("interval", 0.849)])
+@pytest.mark.parametrize(
+    ("level", "published"), [("nominal", 0.743), ("ordinal", 0.815), ("interval", 0.849)]
+)
 def test_alpha_krippendorff_2011_worked_example(level: str, published: float) -> None:
     alpha = co.krippendorff_alpha(long_frame(K2011), level)
     assert alpha == pytest.approx(published, abs=5e-4)
-    assert alpha == pytest.approx(krippendorff.alpha(np.array(K2011), level_of_measurement=level), abs=1e-12)
+    assert alpha == pytest.approx(
+        krippendorff.alpha(np.array(K2011), level_of_measurement=level), abs=1e-12
+    )
 
 
-def random_reliability_data(rng: random.Random, raters: int, units: int, lo: int, hi: int, missing: float):
+def random_reliability_data(
+    rng: random.Random, raters: int, units: int, lo: int, hi: int, missing: float
+):
     matrix = []
     truth = [rng.randint(lo, hi) for _ in range(units)]
     for _ in range(raters):
@@ -57,10 +64,14 @@ def random_reliability_data(rng: random.Random, raters: int, units: int, lo: int
 
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("level", co.LEVELS)
-def test_alpha_matches_krippendorff_package_with_missing_and_wide_scales(seed: int, level: str) -> None:
+def test_alpha_matches_krippendorff_package_with_missing_and_wide_scales(
+    seed: int, level: str
+) -> None:
     rng = random.Random(seed)
     lo, hi = [(0, 3), (1, 5), (-2, 2), (0, 10), (0, 1), (0, 3)][seed]
-    matrix = random_reliability_data(rng, raters=rng.randint(2, 6), units=60, lo=lo, hi=hi, missing=0.3)
+    matrix = random_reliability_data(
+        rng, raters=rng.randint(2, 6), units=60, lo=lo, hi=hi, missing=0.3
+    )
     ours = co.krippendorff_alpha(long_frame(matrix), level)
     theirs = krippendorff.alpha(np.array(matrix), level_of_measurement=level)
     assert ours == pytest.approx(theirs, abs=1e-9)
@@ -70,18 +81,26 @@ def test_alpha_ordinal_ignores_unused_grades_but_interval_uses_distances() -> No
     # A scale 0-3 where nobody used 1 or 2: ordinal distance counts only used values' marginals.
     frame = long_frame([[0, 3, 3, 0, 3], [0, 3, 0, 0, 3]])
     assert co.krippendorff_alpha(frame, "ordinal", [0, 1, 2, 3]) == pytest.approx(
-        krippendorff.alpha(np.array([[0, 3, 3, 0, 3], [0, 3, 0, 0, 3]], dtype=float), level_of_measurement="ordinal")
+        krippendorff.alpha(
+            np.array([[0, 3, 3, 0, 3], [0, 3, 0, 0, 3]], dtype=float),
+            level_of_measurement="ordinal",
+        )
     )
 
 
 def test_alpha_undefined_without_variation_or_pairs() -> None:
     assert co.krippendorff_alpha(long_frame([[2, 2, 2], [2, 2, 2]]), "ordinal") is None
     assert co.krippendorff_alpha(long_frame([[1, NAN], [NAN, 2]]), "nominal") is None
-    assert co.krippendorff_alpha(pl.DataFrame(schema={"unit": pl.Int64, "value": pl.Int64}), "nominal") is None
+    assert (
+        co.krippendorff_alpha(pl.DataFrame(schema={"unit": pl.Int64, "value": pl.Int64}), "nominal")
+        is None
+    )
 
 
 def test_alpha_perfect_agreement_is_one() -> None:
-    assert co.krippendorff_alpha(long_frame([[0, 1, 2, 3], [0, 1, 2, 3]]), "ordinal") == pytest.approx(1.0)
+    assert co.krippendorff_alpha(
+        long_frame([[0, 1, 2, 3], [0, 1, 2, 3]]), "ordinal"
+    ) == pytest.approx(1.0)
 
 
 @pytest.mark.parametrize("weights", [None, "linear", "quadratic"])
@@ -123,7 +142,9 @@ def test_cohen_kappa_wikipedia_worked_example_and_raw_agreement() -> None:
 
 def test_cohen_kappa_undefined_cases() -> None:
     assert co.cohen_kappa([[0, 0], [0, 0]]) is None
-    assert co.cohen_kappa([[5, 0], [0, 0]]) is None  # one grade used by both: no chance disagreement
+    assert (
+        co.cohen_kappa([[5, 0], [0, 0]]) is None
+    )  # one grade used by both: no chance disagreement
     assert co.raw_agreement([[0, 0], [0, 0]]) is None
 
 
@@ -131,7 +152,9 @@ def test_confusion_from_frame_equals_loop_version() -> None:
     rng = random.Random(7)
     a = [rng.randint(0, 3) for _ in range(200)]
     b = [rng.randint(0, 3) for _ in range(200)]
-    assert co.confusion_from_frame(pl.DataFrame({"a": a, "b": b}), [0, 1, 2, 3]) == co.confusion_matrix(a, b, [0, 1, 2, 3])
+    assert co.confusion_from_frame(
+        pl.DataFrame({"a": a, "b": b}), [0, 1, 2, 3]
+    ) == co.confusion_matrix(a, b, [0, 1, 2, 3])
 
 
 def test_fleiss_1971_diagnoses_and_wikipedia_example() -> None:
@@ -166,7 +189,9 @@ def test_fleiss_is_none_with_unequal_ratings() -> None:
 def test_coincidence_agreement_two_raters_is_raw_agreement() -> None:
     a, b = [0, 1, 2, 3, 3, 1], [0, 1, 3, 3, 2, 1]
     o = co.coincidences(long_frame([a, b]))
-    assert co.coincidence_agreement(o) == pytest.approx(co.raw_agreement(co.confusion_matrix(a, b, [0, 1, 2, 3])))
+    assert co.coincidence_agreement(o) == pytest.approx(
+        co.raw_agreement(co.confusion_matrix(a, b, [0, 1, 2, 3]))
+    )
 
 
 def test_bootstrap_is_seeded_and_brackets_the_estimate() -> None:
@@ -188,10 +213,17 @@ def test_bootstrap_interval_agrees_with_a_naive_bootstrap_using_the_krippendorff
     # columns with numpy, alpha from the krippendorff package) must give nearly the same interval.
     rng = random.Random(3)
     matrix = np.array(random_reliability_data(rng, raters=3, units=120, lo=0, hi=3, missing=0.25))
-    ours = bootstrap_alpha(long_frame(matrix.tolist()), "ordinal", [0, 1, 2, 3], replicates=1000, seed=2)
+    ours = bootstrap_alpha(
+        long_frame(matrix.tolist()), "ordinal", [0, 1, 2, 3], replicates=1000, seed=2
+    )
     pairable = matrix[:, (~np.isnan(matrix)).sum(axis=0) >= 2]
     draws = np.random.default_rng(9).integers(0, pairable.shape[1], size=(600, pairable.shape[1]))
-    naive = [krippendorff.alpha(pairable[:, idx], level_of_measurement="ordinal", value_domain=[0, 1, 2, 3]) for idx in draws]
+    naive = [
+        krippendorff.alpha(
+            pairable[:, idx], level_of_measurement="ordinal", value_domain=[0, 1, 2, 3]
+        )
+        for idx in draws
+    ]
     lo, hi = np.percentile(naive, [2.5, 97.5])
     assert ours[0] == pytest.approx(lo, abs=0.03)
     assert ours[1] == pytest.approx(hi, abs=0.03)
@@ -208,7 +240,9 @@ def reliability_data(draw):
     lo = draw(st.integers(-3, 2))
     hi = draw(st.integers(lo + 1, lo + 6))
     cell = st.one_of(st.none(), st.integers(lo, hi))
-    rows = draw(st.lists(st.lists(cell, min_size=units, max_size=units), min_size=raters, max_size=raters))
+    rows = draw(
+        st.lists(st.lists(cell, min_size=units, max_size=units), min_size=raters, max_size=raters)
+    )
     return [[NAN if v is None else float(v) for v in row] for row in rows], list(range(lo, hi + 1))
 
 
@@ -221,9 +255,13 @@ def test_alpha_property_matches_krippendorff_package(case) -> None:
     for level in co.LEVELS:
         ours = co.krippendorff_alpha(frame, level, grades)
         try:
-            theirs = krippendorff.alpha(np.array(matrix), level_of_measurement=level, value_domain=grades)
+            theirs = krippendorff.alpha(
+                np.array(matrix), level_of_measurement=level, value_domain=grades
+            )
         except (ValueError, ZeroDivisionError):
-            theirs = NAN  # the package refuses data with fewer than two pairable values or one value
+            theirs = (
+                NAN  # the package refuses data with fewer than two pairable values or one value
+            )
         if ours is None:
             assert theirs is None or math.isnan(theirs) or not math.isfinite(theirs)
         else:

@@ -11,9 +11,9 @@ import polars as pl
 import pytest
 from sklearn.metrics import cohen_kappa_score
 
+from goldset_tui.agreement.adjudication import AdjudicationWriter
 from goldset_tui.agreement.consensus import consensus_qrels, provenance_path
 from goldset_tui.agreement.example import DOCS, GRADES, build_example_store
-from goldset_tui.agreement.adjudication import AdjudicationWriter
 from goldset_tui.cli import main
 from goldset_tui.store.project import Project
 
@@ -24,7 +24,11 @@ PAIR_KEYS = ["a", "b", "n", "agreement", "kappa", "kappa_linear", "kappa_quadrat
 def reliability_matrix() -> np.ndarray:
     """Labellers x units (example store order), NaN where a labeller skipped a unit."""
     return np.array(
-        [[np.nan if g is None else g for q in DOCS for g in GRADES[name][q]] for name in sorted(GRADES)], dtype=float
+        [
+            [np.nan if g is None else g for q in DOCS for g in GRADES[name][q]]
+            for name in sorted(GRADES)
+        ],
+        dtype=float,
     )
 
 
@@ -53,19 +57,27 @@ def test_json_keys_and_numbers_against_independent_implementations(store, capsys
     # cy skipped two pairs: unequal ratings per unit, so Fleiss does not apply.
     assert report["fleiss_kappa"] is None
     names = sorted(GRADES)
-    for pair, (i, j) in zip(report["pairs"], combinations(range(3), 2)):
+    for pair, (i, j) in zip(report["pairs"], combinations(range(3), 2), strict=True):
         assert list(pair) == PAIR_KEYS and (pair["a"], pair["b"]) == (names[i], names[j])
         both = ~np.isnan(matrix[i]) & ~np.isnan(matrix[j])
         a, b = matrix[i][both].astype(int), matrix[j][both].astype(int)
         assert pair["n"] == both.sum()
         assert pair["agreement"] == pytest.approx((a == b).mean())
-        for key, w in (("kappa", None), ("kappa_linear", "linear"), ("kappa_quadratic", "quadratic")):
-            assert pair[key] == pytest.approx(cohen_kappa_score(a, b, labels=[0, 1, 2, 3], weights=w), abs=1e-12)
+        for key, w in (
+            ("kappa", None),
+            ("kappa_linear", "linear"),
+            ("kappa_quadratic", "quadratic"),
+        ):
+            assert pair[key] == pytest.approx(
+                cohen_kappa_score(a, b, labels=[0, 1, 2, 3], weights=w), abs=1e-12
+            )
         assert sum(map(sum, pair["confusion"])) == pair["n"] and len(pair["confusion"]) == 4
     assert [b["threshold"] for b in report["binary"]] == [1, 2, 3]
     for b in report["binary"]:
         binary = np.where(np.isnan(matrix), np.nan, (matrix >= b["threshold"]).astype(float))
-        assert b["alpha"] == pytest.approx(krippendorff.alpha(binary, level_of_measurement="nominal"), abs=1e-12)
+        assert b["alpha"] == pytest.approx(
+            krippendorff.alpha(binary, level_of_measurement="nominal"), abs=1e-12
+        )
     # Strata come from the pool file the manifest names.
     strata = {s["stratum"]: s for s in report["strata"]}
     assert set(strata) == {"howto", "error"}
@@ -100,8 +112,16 @@ def test_qrels_scale_inferred_and_negative_grades_missing(tmp_path, capsys) -> N
     assert report["pairs"][0]["n"] == 2  # d3's -1 means "pooled, not judged"
     assert report["units"] == 3
     # The same with a declared 0-4 scale; a scale with negative grades keeps them as grades.
-    assert run_json(capsys, "--qrels", f"a={a}", "--qrels", f"b={b}", "--scale", "0-4")["pairs"][0]["n"] == 2
-    assert run_json(capsys, "--qrels", f"a={a}", "--qrels", f"b={b}", "--scale=-1-4")["pairs"][0]["n"] == 3
+    assert (
+        run_json(capsys, "--qrels", f"a={a}", "--qrels", f"b={b}", "--scale", "0-4")["pairs"][0][
+            "n"
+        ]
+        == 2
+    )
+    assert (
+        run_json(capsys, "--qrels", f"a={a}", "--qrels", f"b={b}", "--scale=-1-4")["pairs"][0]["n"]
+        == 3
+    )
 
 
 @pytest.mark.parametrize(
@@ -134,7 +154,9 @@ def test_markdown_lists_biggest_disagreement_first(store, capsys) -> None:
     out = capsys.readouterr().out
     assert "Krippendorff's alpha, ordinal" in out and "| ann | bob |" in out
     section = out.split("## Largest disagreements")[1]
-    first_row = [line for line in section.splitlines() if line.startswith("| q") and "query" not in line][0]
+    first_row = [
+        line for line in section.splitlines() if line.startswith("| q") and "query" not in line
+    ][0]
     assert "errors/conn-reset" in first_row and "| 3 |" in first_row
 
 
@@ -148,7 +170,9 @@ def test_consensus_qrels_from_store_with_provenance(store) -> None:
     assert got["q1", "security/credential-rotation-policy"] == 2  # ann 2, cy 2 vs bob 1
     assert got["q3", "errors/conn-reset"] == 2  # the adjudicator
     assert ("q1", "sdk/auth#refreshing-keys") not in got  # 2, 0, 1: pending
-    provenance = pl.read_csv(provenance_path(store, "unanimous-majority-adjudicator"), separator="\t")
+    provenance = pl.read_csv(
+        provenance_path(store, "unanimous-majority-adjudicator"), separator="\t"
+    )
     row = provenance.filter(pl.col("doc_id") == "errors/conn-reset").row(0, named=True)
     assert (row["how"], row["by"], row["grades"]) == ("adjudicator", "dee", "ann=3 bob=0 cy=1")
     pending = provenance.filter(pl.col("how") == "pending")
@@ -157,7 +181,9 @@ def test_consensus_qrels_from_store_with_provenance(store) -> None:
 
 def test_goldset_qrels_consensus_exports_the_same_set(store, capsys) -> None:
     assert main(["qrels", "--store", str(store), "--consensus", "--format", "csv"]) == 0
-    exported = pl.read_csv(__import__("io").StringIO(capsys.readouterr().out), schema_overrides={"grade": pl.Int64})
+    exported = pl.read_csv(
+        __import__("io").StringIO(capsys.readouterr().out), schema_overrides={"grade": pl.Int64}
+    )
     expected = consensus_qrels(Project.open(store))
     assert sorted(exported.select("query_id", "doc_id", "grade").rows()) == sorted(expected.rows())
     assert exported.height == 10  # 12 pairs, 2 still pending before adjudication
@@ -176,23 +202,29 @@ def test_fleiss_over_overlap_units_ignores_single_rated_units(tmp_path, capsys) 
     assert report["units"] == 8
 
 
-def test_run_scored_against_each_labeller_and_consensus_matches_pytrec_eval(store, tmp_path, capsys) -> None:
+def test_run_scored_against_each_labeller_and_consensus_matches_pytrec_eval(
+    store, tmp_path, capsys
+) -> None:
     import pytrec_eval
 
     run_path = tmp_path / "sys.run"
     run = {q: {d: float(10 - i) for i, d in enumerate(docs)} for q, docs in DOCS.items()}
-    run_path.write_text("".join(f"{q} Q0 {d} 1 {s} sys\n" for q, docs in run.items() for d, s in docs.items()))
+    run_path.write_text(
+        "".join(f"{q} Q0 {d} 1 {s} sys\n" for q, docs in run.items() for d, s in docs.items())
+    )
     report = run_json(capsys, "--store", str(store), "--run", f"sys={run_path}")
     rows = {r["qrels"]: r["scores"] for r in report["runs"]}
     assert list(rows) == ["ann", "bob", "cy", "consensus"]
     for name in ("ann", "bob", "cy"):
         qrels: dict[str, dict[str, int]] = {}
         for q, docs in DOCS.items():
-            for d, g in zip(docs, GRADES[name][q]):
+            for d, g in zip(docs, GRADES[name][q], strict=True):
                 if g is not None:
                     qrels.setdefault(q, {})[d] = g
         per_query = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut_10", "map"}).evaluate(run)
-        assert rows[name]["nDCG@10"] == pytest.approx(np.mean([v["ndcg_cut_10"] for v in per_query.values()]))
+        assert rows[name]["nDCG@10"] == pytest.approx(
+            np.mean([v["ndcg_cut_10"] for v in per_query.values()])
+        )
         assert rows[name]["AP"] == pytest.approx(np.mean([v["map"] for v in per_query.values()]))
 
 
@@ -200,11 +232,27 @@ def test_self_consistency_from_blind_repeats_in_the_store(store, capsys) -> None
     from goldset_tui.model import Judgment
 
     project = Project.open(store)
-    firsts = {d: g for d, g in zip(DOCS["q1"], GRADES["ann"]["q1"])}
-    again = {"api-keys/rotation": 3, "security/credential-rotation-policy": 1, "sdk/auth#refreshing-keys": 2, "billing/invoices": 1}
+    firsts = {d: g for d, g in zip(DOCS["q1"], GRADES["ann"]["q1"], strict=True)}
+    again = {
+        "api-keys/rotation": 3,
+        "security/credential-rotation-policy": 1,
+        "sdk/auth#refreshing-keys": 2,
+        "billing/invoices": 1,
+    }
     with project.writer("ann") as writer:
         for position, (doc, grade) in enumerate(again.items()):
-            writer.record(Judgment("ann", "q1", doc, grade, f"2026-01-05T17:0{position}:00Z", 4.0, position, kind="repeat"))
+            writer.record(
+                Judgment(
+                    "ann",
+                    "q1",
+                    doc,
+                    grade,
+                    f"2026-01-05T17:0{position}:00Z",
+                    4.0,
+                    position,
+                    kind="repeat",
+                )
+            )
     report = run_json(capsys, "--store", str(store))
     # Repeats never overwrite the first judgment: the agreement figures are unchanged.
     assert report["units"] == 12 and report["pairs"][0]["n"] == 12
@@ -212,7 +260,9 @@ def test_self_consistency_from_blind_repeats_in_the_store(store, capsys) -> None
     first, second = [firsts[d] for d in again], list(again.values())
     assert ann["labeller"] == "ann" and ann["n"] == 4
     assert ann["agreement"] == pytest.approx(np.mean(np.array(first) == np.array(second)))
-    assert ann["kappa_quadratic"] == pytest.approx(cohen_kappa_score(first, second, labels=[0, 1, 2, 3], weights="quadratic"))
+    assert ann["kappa_quadratic"] == pytest.approx(
+        cohen_kappa_score(first, second, labels=[0, 1, 2, 3], weights="quadratic")
+    )
     assert ann["mean_shift"] == pytest.approx(np.mean(np.array(second) - np.array(first)))
     assert ann["agreement_by_time"] == [1.0, 0.0, 1.0, 0.0]
 
@@ -242,8 +292,12 @@ def test_wider_declared_scale_changes_weighted_kappa_as_sklearn_does(store, caps
     matrix = reliability_matrix()
     both = ~np.isnan(matrix[0]) & ~np.isnan(matrix[1])
     a, b = matrix[0][both].astype(int), matrix[1][both].astype(int)
-    assert wide["pairs"][0]["kappa_linear"] == pytest.approx(cohen_kappa_score(a, b, labels=list(range(6)), weights="linear"))
-    assert narrow["pairs"][0]["kappa"] == pytest.approx(wide["pairs"][0]["kappa"])  # unweighted: unused grades add nothing
+    assert wide["pairs"][0]["kappa_linear"] == pytest.approx(
+        cohen_kappa_score(a, b, labels=list(range(6)), weights="linear")
+    )
+    assert narrow["pairs"][0]["kappa"] == pytest.approx(
+        wide["pairs"][0]["kappa"]
+    )  # unweighted: unused grades add nothing
     assert [b["threshold"] for b in wide["binary"]] == [1, 2, 3, 4, 5]
     assert wide["binary"][3]["alpha"] is None  # nobody graded 4 or 5: no variation at that cut-off
 

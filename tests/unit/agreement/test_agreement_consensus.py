@@ -15,13 +15,17 @@ from goldset_tui.agreement.repeats import repeat_pairs, self_consistency
 from goldset_tui.agreement.units import ratings_from_qrels
 from goldset_tui.model import GradeScale
 
-NO_ADJ = pl.DataFrame(schema={"query_id": pl.Utf8, "doc_id": pl.Utf8, "grade": pl.Int64, "adjudicator": pl.Utf8})
+NO_ADJ = pl.DataFrame(
+    schema={"query_id": pl.Utf8, "doc_id": pl.Utf8, "grade": pl.Int64, "adjudicator": pl.Utf8}
+)
 
 
 def ratings(table: dict[str, dict[tuple[str, str], int]]) -> pl.DataFrame:
     frames = {
         name: pl.DataFrame(
-            [(q, d, g) for (q, d), g in grades.items()], schema=["query_id", "doc_id", "grade"], orient="row"
+            [(q, d, g) for (q, d), g in grades.items()],
+            schema=["query_id", "doc_id", "grade"],
+            orient="row",
         )
         for name, grades in table.items()
     }
@@ -45,20 +49,37 @@ def test_unanimous_majority_adjudicator_rule() -> None:
     got = by_pair(decide(THREE, NO_ADJ, UMA))
     assert got["q1", "a"]["how"] == "unanimous"
     assert (got["q1", "a"]["grade"], got["q1", "a"]["by"]) == (3, "ann,bob,cy")
-    assert (got["q1", "b"]["grade"], got["q1", "b"]["how"], got["q1", "b"]["by"]) == (3, "majority", "bob,cy")
+    assert (got["q1", "b"]["grade"], got["q1", "b"]["how"], got["q1", "b"]["by"]) == (
+        3,
+        "majority",
+        "bob,cy",
+    )
     # 2, 1, 0: no majority and no adjudicator yet -> pending, no grade.
     assert (got["q1", "c"]["grade"], got["q1", "c"]["how"]) == (None, "pending")
     assert (got["q1", "d"]["grade"], got["q1", "d"]["how"]) == (1, "unanimous")
-    assert (got["q2", "x"]["grade"], got["q2", "x"]["how"], got["q2", "x"]["by"]) == (2, "single", "ann")
+    assert (got["q2", "x"]["grade"], got["q2", "x"]["how"], got["q2", "x"]["by"]) == (
+        2,
+        "single",
+        "ann",
+    )
     assert got["q1", "c"]["grades"] == "ann=2 bob=1 cy=0"
 
 
 def test_adjudicator_decides_only_what_the_rule_leaves_open() -> None:
     adj = pl.DataFrame(
-        {"query_id": ["q1", "q1"], "doc_id": ["c", "b"], "grade": [1, 0], "adjudicator": ["dee", "dee"]}
+        {
+            "query_id": ["q1", "q1"],
+            "doc_id": ["c", "b"],
+            "grade": [1, 0],
+            "adjudicator": ["dee", "dee"],
+        }
     )
     got = by_pair(decide(THREE, adj, UMA))
-    assert (got["q1", "c"]["grade"], got["q1", "c"]["how"], got["q1", "c"]["by"]) == (1, "adjudicator", "dee")
+    assert (got["q1", "c"]["grade"], got["q1", "c"]["how"], got["q1", "c"]["by"]) == (
+        1,
+        "adjudicator",
+        "dee",
+    )
     # q1/b has a majority: the rule order puts majority before the adjudicator.
     assert (got["q1", "b"]["grade"], got["q1", "b"]["how"]) == (3, "majority")
 
@@ -101,15 +122,16 @@ def test_adjudication_journal_is_durable_latest_wins_and_withdrawable(tmp_path) 
     lines = journal_path(tmp_path, "dee").read_text().splitlines()
     assert [json.loads(x)["grade"] for x in lines] == [2, 1, 3, None]
     got = load_adjudications(tmp_path)
-    assert got.select("query_id", "doc_id", "grade", "adjudicator").rows() == [("q1", "c", 1, "dee")]
+    assert got.select("query_id", "doc_id", "grade", "adjudicator").rows() == [
+        ("q1", "c", 1, "dee")
+    ]
 
 
 def test_second_writer_for_the_same_adjudicator_is_refused(tmp_path) -> None:
     from goldset_tui.errors import StoreLockedError
 
-    with AdjudicationWriter(tmp_path, "dee", UMA):
-        with pytest.raises(StoreLockedError):
-            AdjudicationWriter(tmp_path, "dee", UMA)
+    with AdjudicationWriter(tmp_path, "dee", UMA), pytest.raises(StoreLockedError):
+        AdjudicationWriter(tmp_path, "dee", UMA)
 
 
 def test_assignment_overlap_share_and_single_coverage() -> None:
@@ -157,7 +179,9 @@ def test_self_consistency_compares_repeat_with_first_judgment() -> None:
         ("ann", "q", "b", 1, "repeat", 5),
         ("ann", "q", "c", 2, "repeat", 6),
     ]
-    frame = pl.DataFrame(rows, schema=["labeller", "query_id", "doc_id", "grade", "kind", "seq"], orient="row")
+    frame = pl.DataFrame(
+        rows, schema=["labeller", "query_id", "doc_id", "grade", "kind", "seq"], orient="row"
+    )
     frame = frame.with_columns(time=pl.lit("2026-01-01T00:00:00Z"))
     (ann,) = self_consistency(frame, GradeScale(), buckets=3)
     assert ann["n"] == 3

@@ -20,7 +20,9 @@ RUN = {"q1": ["a", "b", "c", "d", "e"], "q2": ["f", "h", "g", "i"]}
 
 
 def write_qrels(path, grades) -> str:
-    path.write_text("".join(f"{q} 0 {d} {g}\n" for q, docs in grades.items() for d, g in docs.items()))
+    path.write_text(
+        "".join(f"{q} 0 {d} {g}\n" for q, docs in grades.items() for d, g in docs.items())
+    )
     return str(path)
 
 
@@ -29,10 +31,22 @@ def test_consensus_row_scores_pending_pairs_as_unjudged_like_trec_eval_J(tmp_pat
 
     run_path = tmp_path / "sys.run"
     run = {q: {d: float(10 - i) for i, d in enumerate(docs)} for q, docs in RUN.items()}
-    run_path.write_text("".join(f"{q} Q0 {d} 1 {s} sys\n" for q, docs in run.items() for d, s in docs.items()))
-    argv = ["agreement", "--qrels", f"alice={write_qrels(tmp_path / 'a.qrels', ALICE)}",
-            "--qrels", f"bob={write_qrels(tmp_path / 'b.qrels', BOB)}", "--scale", "0-3", "--replicates", "0",
-            "--run", f"sys={run_path}"]
+    run_path.write_text(
+        "".join(f"{q} Q0 {d} 1 {s} sys\n" for q, docs in run.items() for d, s in docs.items())
+    )
+    argv = [
+        "agreement",
+        "--qrels",
+        f"alice={write_qrels(tmp_path / 'a.qrels', ALICE)}",
+        "--qrels",
+        f"bob={write_qrels(tmp_path / 'b.qrels', BOB)}",
+        "--scale",
+        "0-3",
+        "--replicates",
+        "0",
+        "--run",
+        f"sys={run_path}",
+    ]
     assert main([*argv, "--format", "json"]) == 0
     rows = {r["qrels"]: r for r in json.loads(capsys.readouterr().out)["runs"]}
     consensus = rows["consensus"]
@@ -41,7 +55,9 @@ def test_consensus_row_scores_pending_pairs_as_unjudged_like_trec_eval_J(tmp_pat
     # Every retrieved document was judged by someone, so the only unjudged ones are the pending
     # pairs, and trec_eval -J (judged documents only) is the independent reference.
     measures = {"ndcg_cut_10", "P_10", "map", "recip_rank"}
-    per_query = pytrec_eval.RelevanceEvaluator(agreed, measures, judged_docs_only_flag=True).evaluate(run)
+    per_query = pytrec_eval.RelevanceEvaluator(
+        agreed, measures, judged_docs_only_flag=True
+    ).evaluate(run)
     mean = {m: np.mean([v[m] for v in per_query.values()]) for m in measures}
     got = consensus["scores"]
     assert got["nDCG@10"] == pytest.approx(mean["ndcg_cut_10"])

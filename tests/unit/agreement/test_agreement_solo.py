@@ -31,11 +31,17 @@ def test_one_labeller_with_repeats_gets_self_consistency(tmp_path, capsys) -> No
     store = solo_store(tmp_path, AGAIN)
     assert main(["agreement", "--store", str(store), "--format", "json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert report["labellers"] == ["rae"] and report["pairs"] == [] and report["alpha"]["ordinal"] is None
+    assert (
+        report["labellers"] == ["rae"]
+        and report["pairs"] == []
+        and report["alpha"]["ordinal"] is None
+    )
     (rae,) = report["self_consistency"]
     first, second = [FIRST[d] for d in AGAIN], list(AGAIN.values())
     assert rae["n"] == 4 and rae["agreement"] == pytest.approx(3 / 4)
-    assert rae["kappa_quadratic"] == pytest.approx(cohen_kappa_score(first, second, labels=[0, 1, 2, 3], weights="quadratic"))
+    assert rae["kappa_quadratic"] == pytest.approx(
+        cohen_kappa_score(first, second, labels=[0, 1, 2, 3], weights="quadratic")
+    )
     assert rae["mean_shift"] == pytest.approx(1 / 4)  # d2: 0 then 1
     assert main(["agreement", "--store", str(store)]) == 0
     md = capsys.readouterr().out

@@ -31,7 +31,9 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out.strip() == f"goldset {__version__}"
 
 
-def test_os_error_on_output_is_one_line_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_os_error_on_output_is_one_line_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # A fused run written to a path that is a directory: the OS refuses, the user gets one line.
     for name in ("a", "b"):
         (tmp_path / f"{name}.run").write_text("q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\n")
@@ -51,6 +53,9 @@ def test_run_names_are_compared_after_trimming_spaces(tmp_path: Path) -> None:
     from goldset_tui.errors import InputError
 
     assert parse_run_specs([f"a ={tmp_path / 'x.run'}"]) == {"a": tmp_path / "x.run"}
-    for specs in ([f"a ={tmp_path / 'x.run'}", f"a={tmp_path / 'y.run'}"], [f"a={tmp_path / 'y.run'}", f"a ={tmp_path / 'x.run'}"]):
+    for specs in (
+        [f"a ={tmp_path / 'x.run'}", f"a={tmp_path / 'y.run'}"],
+        [f"a={tmp_path / 'y.run'}", f"a ={tmp_path / 'x.run'}"],
+    ):
         with pytest.raises(InputError, match="given twice"):
             parse_run_specs(specs)

@@ -78,7 +78,9 @@ def test_not_parquet(tmp_path: Path) -> None:
 
 def test_parquet_null_names_row(tmp_path: Path) -> None:
     p = tmp_path / "p.parquet"
-    pl.DataFrame({"query_id": ["q", None], "doc_id": ["a", "b"], "text": ["x", "y"]}).write_parquet(p)
+    pl.DataFrame({"query_id": ["q", None], "doc_id": ["a", "b"], "text": ["x", "y"]}).write_parquet(
+        p
+    )
     e = err(p)
     assert (e.row, e.column) == (2, "query_id")
 

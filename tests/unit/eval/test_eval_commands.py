@@ -32,44 +32,76 @@ def run_cli(capsys, *argv) -> tuple[int, str, str]:
 
 
 def test_text_output_is_trec_eval_layout(files, capsys):
-    code, out, _ = run_cli(capsys, "eval", files["qrels"], files["bm25.run"], "-m", "P@2", "-m", "NumRet", "-q")
+    code, out, _ = run_cli(
+        capsys, "eval", files["qrels"], files["bm25.run"], "-m", "P@2", "-m", "NumRet", "-q"
+    )
     assert code == 0
     lines = out.splitlines()
     # Per query (q1, q3, q5: those with a relevant document), then `all`. The run ranks q1 as
     # d3, d2, d1 (ties by doc id descending) so P@2 = 1/2; q3 has y (unjudged) then x: 1/2.
     assert lines == [
-        "P@2                   \tq1\t0.5000", "NumRet                \tq1\t3",
-        "P@2                   \tq3\t0.5000", "NumRet                \tq3\t2",
-        "P@2                   \tq5\t0.0000", "NumRet                \tq5\t0",
-        "P@2                   \tall\t0.3333", "NumRet                \tall\t5",
+        "P@2                   \tq1\t0.5000",
+        "NumRet                \tq1\t3",
+        "P@2                   \tq3\t0.5000",
+        "NumRet                \tq3\t2",
+        "P@2                   \tq5\t0.0000",
+        "NumRet                \tq5\t0",
+        "P@2                   \tall\t0.3333",
+        "NumRet                \tall\t5",
     ]
     assert [line.split("\t")[0].strip() for line in lines] == ["P@2", "NumRet"] * 4
 
 
 def test_trec_eval_compat_averages_over_queries_in_both(files, capsys):
-    _, out, _ = run_cli(capsys, "eval", files["qrels"], files["bm25.run"], "-m", "P@2", "--trec-eval-compat", "-q")
+    _, out, _ = run_cli(
+        capsys, "eval", files["qrels"], files["bm25.run"], "-m", "P@2", "--trec-eval-compat", "-q"
+    )
     queries = [line.split("\t")[1] for line in out.splitlines()]
-    assert queries == ["q1", "q2", "q3", "all"]  # q2 (no relevant doc) in, q5 (not run) out, q4 ignored
+    assert queries == [
+        "q1",
+        "q2",
+        "q3",
+        "all",
+    ]  # q2 (no relevant doc) in, q5 (not run) out, q4 ignored
     assert out.splitlines()[-1].endswith("\t0.3333")  # (0.5 + 0 + 0.5) / 3
 
 
 def test_several_runs_json_and_scores_saved(files, capsys, tmp_path):
-    code, out, err = run_cli(capsys, "eval", files["qrels"], f"a={files['bm25.run']}", files["other.run"],
-                             "-m", "AP", "-m", "NumRel", "--format", "json", "-q", "-o", tmp_path / "scores")
+    code, out, err = run_cli(
+        capsys,
+        "eval",
+        files["qrels"],
+        f"a={files['bm25.run']}",
+        files["other.run"],
+        "-m",
+        "AP",
+        "-m",
+        "NumRel",
+        "--format",
+        "json",
+        "-q",
+        "-o",
+        tmp_path / "scores",
+    )
     assert code == 0
     doc = json.loads(out)
     assert list(doc) == ["runs"] and list(doc["runs"]) == ["a", "other"]
     assert set(doc["runs"]["a"]) == {"mean", "per_query"}
-    assert doc["runs"]["other"]["mean"]["NumRel"] == 4 and isinstance(doc["runs"]["other"]["mean"]["NumRel"], int)
+    assert doc["runs"]["other"]["mean"]["NumRel"] == 4 and isinstance(
+        doc["runs"]["other"]["mean"]["NumRel"], int
+    )
     # other: q1 d3 first (AP 1/2: 1 of 2 relevant found at rank 1), q3 x (1), q5 m (1).
     assert doc["runs"]["other"]["per_query"]["q1"]["AP"] == pytest.approx(0.5)
     assert doc["runs"]["other"]["mean"]["AP"] == pytest.approx((0.5 + 1 + 1) / 3)
     saved = pl.read_parquet(tmp_path / "scores" / "other.parquet")
-    assert saved.schema == pl.Schema({"system": pl.String, "query_id": pl.String, "measure": pl.String,
-                                      "value": pl.Float64})
+    assert saved.schema == pl.Schema(
+        {"system": pl.String, "query_id": pl.String, "measure": pl.String, "value": pl.Float64}
+    )
     assert saved.height == 6 and set(saved["system"]) == {"other"}
     assert "per-query scores" in err
-    _, out, _ = run_cli(capsys, "eval", files["qrels"], files["bm25.run"], "-m", "AP", "--format", "json")
+    _, out, _ = run_cli(
+        capsys, "eval", files["qrels"], files["bm25.run"], "-m", "AP", "--format", "json"
+    )
     assert set(json.loads(out)["runs"]["bm25"]) == {"mean"}  # per_query only with -q
 
 
@@ -78,7 +110,11 @@ def test_store_as_qrels(files, capsys, tmp_path):
 
     store = tmp_path / "store"
     project = Project.create(store, pool_path=files["qrels"], pool_sha256="0" * 64)
-    project.import_prior(pl.DataFrame({"query_id": ["q1", "q1", "q3"], "doc_id": ["d1", "d3", "x"], "grade": [1, 2, 3]}))
+    project.import_prior(
+        pl.DataFrame(
+            {"query_id": ["q1", "q1", "q3"], "doc_id": ["d1", "d3", "x"], "grade": [1, 2, 3]}
+        )
+    )
     code, out, _ = run_cli(capsys, "eval", store, files["bm25.run"], "-m", "NumRel")
     assert code == 0 and out.splitlines() == ["NumRel                \tall\t3"]
     assert (store / "scores" / "bm25.parquet").exists()
@@ -109,8 +145,19 @@ def test_same_run_name_twice(files, capsys):
 
 
 def test_compare(files, capsys):
-    code, out, _ = run_cli(capsys, "compare", files["qrels"], files["bm25.run"], files["other.run"], "-m", "Success@1",
-                           "--format", "json", "--samples", "500")
+    code, out, _ = run_cli(
+        capsys,
+        "compare",
+        files["qrels"],
+        files["bm25.run"],
+        files["other.run"],
+        "-m",
+        "Success@1",
+        "--format",
+        "json",
+        "--samples",
+        "500",
+    )
     assert code == 0
     doc = json.loads(out)
     # Success@1 on q1, q3, q5: bm25 (1, 0, 0), other (1, 1, 1).
@@ -118,15 +165,36 @@ def test_compare(files, capsys):
     assert (doc["wins"], doc["losses"], doc["ties"]) == (0, 2, 1)
     assert doc["discordant"] == {"only_a": 0, "only_b": 2}
     assert doc["mcnemar_p"] == pytest.approx(0.5)
-    code, out, _ = run_cli(capsys, "compare", files["qrels"], files["bm25.run"], files["bm25.run"].with_name("bm25.run"),
-                           "-m", "AP")
+    code, out, _ = run_cli(
+        capsys,
+        "compare",
+        files["qrels"],
+        files["bm25.run"],
+        files["bm25.run"].with_name("bm25.run"),
+        "-m",
+        "AP",
+    )
     assert code == 2  # same name twice
 
 
 def test_compare_text(files, capsys):
-    code, out, _ = run_cli(capsys, "compare", files["qrels"], f"x={files['bm25.run']}", files["other.run"], "-m", "AP",
-                           "--samples", "200")
-    assert code == 0 and "difference (x - other)" in out and "p-value" in out and "seed 0, 200 samples" in out
+    code, out, _ = run_cli(
+        capsys,
+        "compare",
+        files["qrels"],
+        f"x={files['bm25.run']}",
+        files["other.run"],
+        "-m",
+        "AP",
+        "--samples",
+        "200",
+    )
+    assert (
+        code == 0
+        and "difference (x - other)" in out
+        and "p-value" in out
+        and "seed 0, 200 samples" in out
+    )
 
 
 def test_fuse_writes_a_trec_run(files, capsys, tmp_path):
@@ -157,9 +225,16 @@ def test_compat_run_sharing_no_query_is_one_line_exit_2(files, capsys, tmp_path)
     stranger = tmp_path / "stranger.run"
     stranger.write_text("z1 Q0 d1 1 1.0 t\nz2 Q0 d2 1 1.0 t\n")
     for fmt in ("text", "json"):
-        code, out, err = run_cli(capsys, "eval", files["qrels"], stranger, "--trec-eval-compat", "--format", fmt)
+        code, out, err = run_cli(
+            capsys, "eval", files["qrels"], stranger, "--trec-eval-compat", "--format", fmt
+        )
         assert code == 2 and out == ""
-        assert err.count("\n") == 1 and str(files["qrels"]) in err and "'stranger'" in err and "shares no query" in err
+        assert (
+            err.count("\n") == 1
+            and str(files["qrels"]) in err
+            and "'stranger'" in err
+            and "shares no query" in err
+        )
     # Without compat the run legitimately scores 0 on every relevant query.
     code, out, _ = run_cli(capsys, "eval", files["qrels"], stranger, "-m", "AP")
     assert code == 0 and out.splitlines() == ["AP                    \tall\t0.0000"]
@@ -170,7 +245,9 @@ def test_per_query_text_shows_control_characters_visibly(files, capsys, tmp_path
     qrels.write_text("\x1b[2Jq1 0 d1 1\n")
     run = tmp_path / "esc.run"
     run.write_text("\x1b[2Jq1 Q0 d1 1 1.0 t\n")
-    code, out, _ = run_cli(capsys, "eval", qrels, f"r\x1b]0;x\x07={run}", f"s={run}", "-m", "P@1", "-q")
+    code, out, _ = run_cli(
+        capsys, "eval", qrels, f"r\x1b]0;x\x07={run}", f"s={run}", "-m", "P@1", "-q"
+    )
     assert code == 0 and "\x1b" not in out and "\x07" not in out
     assert "r\u241b]0;x\u2407\tP@1                   \t\u241b[2Jq1\t1.0000" in out.splitlines()
     # JSON is data: its own escaping keeps the id exact.
@@ -179,8 +256,17 @@ def test_per_query_text_shows_control_characters_visibly(files, capsys, tmp_path
 
 
 def test_compare_refuses_several_measures(files, capsys):
-    code, out, err = run_cli(capsys, "compare", files["qrels"], files["bm25.run"], files["other.run"],
-                             "-m", "AP", "-m", "P@5")
+    code, out, err = run_cli(
+        capsys,
+        "compare",
+        files["qrels"],
+        files["bm25.run"],
+        files["other.run"],
+        "-m",
+        "AP",
+        "-m",
+        "P@5",
+    )
     assert code == 2 and out == "" and err.count("\n") == 1 and "one measure" in err
 
 

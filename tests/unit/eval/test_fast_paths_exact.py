@@ -28,8 +28,14 @@ def trec_eval_ranks(rows: list[tuple[str, str, float]]) -> dict[tuple[str, str],
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(["q1", "q2", "10"]), IDS, SCORES), min_size=1, max_size=40,
-                unique_by=lambda r: (r[0], r[1])))
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["q1", "q2", "10"]), IDS, SCORES),
+        min_size=1,
+        max_size=40,
+        unique_by=lambda r: (r[0], r[1]),
+    )
+)
 def test_rank_run_is_trec_eval_order(rows):
     ranked = rank_run(pl.DataFrame(rows, schema=SCHEMA, orient="row"), order=False)
     assert {(q, d): r for q, d, _, r in ranked.rows()} == trec_eval_ranks(rows)
@@ -37,20 +43,31 @@ def test_rank_run_is_trec_eval_order(rows):
 
 def test_read_run_ranks_ties_by_doc_id_descending_in_a_file_out_of_order(tmp_path):
     path = tmp_path / "r.run"
-    path.write_text("q1 Q0 b 9 1.5 t\nq1 Q0 c 1 1.5 t\nq2 Q0 x 1 0.1 t\nq1 Q0 a 2 3 t\nq1 Q0 ab 3 1.5 t\n")
+    path.write_text(
+        "q1 Q0 b 9 1.5 t\nq1 Q0 c 1 1.5 t\nq2 Q0 x 1 0.1 t\nq1 Q0 a 2 3 t\nq1 Q0 ab 3 1.5 t\n"
+    )
     run = read_run(path)
     assert run.select("query_id", "doc_id", "rank").rows() == [
-        ("q1", "a", 1), ("q1", "c", 2), ("q1", "b", 3), ("q1", "ab", 4), ("q2", "x", 1)]
+        ("q1", "a", 1),
+        ("q1", "c", 2),
+        ("q1", "b", 3),
+        ("q1", "ab", 4),
+        ("q2", "x", 1),
+    ]
 
 
-def exact_rrf(lists: list[dict[str, list[str]]], k: int) -> dict[str, dict[str, tuple[Fraction, tuple]]]:
+def exact_rrf(
+    lists: list[dict[str, list[str]]], k: int
+) -> dict[str, dict[str, tuple[Fraction, tuple]]]:
     """Per query and document: the exact RRF score (Fractions) and the multiset of its terms."""
     terms: dict[str, dict[str, list[Fraction]]] = {}
     for ranking in lists:
         for qid, docs in ranking.items():
             for rank, doc in enumerate(docs, start=1):
                 terms.setdefault(qid, {}).setdefault(doc, []).append(Fraction(1, k + rank))
-    return {q: {d: (sum(t), tuple(sorted(t))) for d, t in docs.items()} for q, docs in terms.items()}
+    return {
+        q: {d: (sum(t), tuple(sorted(t))) for d, t in docs.items()} for q, docs in terms.items()
+    }
 
 
 def as_frame(ranking: dict[str, list[str]]) -> pl.DataFrame:
@@ -67,7 +84,14 @@ rankings = st.dictionaries(
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(rankings, min_size=1, max_size=5), st.sampled_from([0, 1, 60]))
-@example([{"q": ["g"]}, {"q": ["a", "b", "i", "c", "d", "e", "h", "j", "k", "l", "g"]}, {"q": ["a", "i"]}], 1)
+@example(
+    [
+        {"q": ["g"]},
+        {"q": ["a", "b", "i", "c", "d", "e", "h", "j", "k", "l", "g"]},
+        {"q": ["a", "i"]},
+    ],
+    1,
+)
 def test_rrf_order_matches_exact_rational_sums_whatever_the_run_order(lists, k):
     exact = exact_rrf(lists, k)
     frames = [as_frame(r) for r in lists]
@@ -100,20 +124,37 @@ def test_rrf_equal_contributions_tie_exactly_in_any_run_order():
 
 
 def test_unordered_fusion_has_the_same_rows_and_ranks():
-    lists = [{"q2": ["a", "b", "c"], "q1": ["c", "d"]}, {"q1": ["d", "a"], "q2": ["c", "e"]}, {"q1": ["a"]}]
+    lists = [
+        {"q2": ["a", "b", "c"], "q1": ["c", "d"]},
+        {"q1": ["d", "a"], "q2": ["c", "e"]},
+        {"q1": ["a"]},
+    ]
     frames = [as_frame(r) for r in lists]
     for method in ("rrf", "combsum", "combmnz"):
         ordered = fuse(frames, method)
-        assert ordered.select("query_id", "rank").rows() == sorted(ordered.select("query_id", "rank").rows())
+        assert ordered.select("query_id", "rank").rows() == sorted(
+            ordered.select("query_id", "rank").rows()
+        )
         assert fuse(frames, method, order=False).sort("query_id", "rank").equals(ordered)
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(["q1", "q2"]), st.text("abcdef", min_size=1, max_size=2),
-                          st.sampled_from([0.0, 0.5, 1.0, 2.0])), min_size=1, max_size=30,
-                unique_by=lambda r: (r[0], r[1])),
-       st.integers(1, 6))
-def test_read_run_depth_keeps_the_trec_eval_top_k_ties_at_the_boundary_included(tmp_path_factory, rows, depth):
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["q1", "q2"]),
+            st.text("abcdef", min_size=1, max_size=2),
+            st.sampled_from([0.0, 0.5, 1.0, 2.0]),
+        ),
+        min_size=1,
+        max_size=30,
+        unique_by=lambda r: (r[0], r[1]),
+    ),
+    st.integers(1, 6),
+)
+def test_read_run_depth_keeps_the_trec_eval_top_k_ties_at_the_boundary_included(
+    tmp_path_factory, rows, depth
+):
     path = tmp_path_factory.mktemp("depth") / "r.run"
     path.write_text("".join(f"{q} Q0 {d} 0 {s} t\n" for q, d, s in rows))
     top = read_run(path, tag=False, order=False, depth=depth)

@@ -36,9 +36,17 @@ def test_parse(text, name, cutoff, rel, dcg):
 @pytest.mark.parametrize(
     ("text", "suggestion"),
     [
-        ("ndcg@10", "nDCG@10"), ("map", "AP"), ("ndcg_cut_10", "nDCG@10"), ("P_5", "P@5"),
-        ("recip_rank", "RR"), ("nDCG(rel=2)@10", "nDCG@10"), ("P", "P@10"), ("NumRet@5", "NumRet"),
-        ("Succes@10", "Success@10"), ("AP(rel=0)", "AP"), ("nDCG(dcg='exp')@5", "nDCG(dcg='exp-log2')@5"),
+        ("ndcg@10", "nDCG@10"),
+        ("map", "AP"),
+        ("ndcg_cut_10", "nDCG@10"),
+        ("P_5", "P@5"),
+        ("recip_rank", "RR"),
+        ("nDCG(rel=2)@10", "nDCG@10"),
+        ("P", "P@10"),
+        ("NumRet@5", "NumRet"),
+        ("Succes@10", "Success@10"),
+        ("AP(rel=0)", "AP"),
+        ("nDCG(dcg='exp')@5", "nDCG(dcg='exp-log2')@5"),
     ],
 )
 def test_bad_names_suggest_the_closest(text, suggestion):
@@ -71,13 +79,32 @@ def data(draw):
             run.append((q, d, draw(st.sampled_from([0.0, 1.0, 1.0, 2.5]))))
     if not run:
         run.append(("q1", "d1", 1.0))
-    q = pl.DataFrame(qrels, schema={"query_id": pl.String, "doc_id": pl.String, "grade": pl.Int64}, orient="row")
-    r = pl.DataFrame(run, schema={"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64}, orient="row")
+    q = pl.DataFrame(
+        qrels, schema={"query_id": pl.String, "doc_id": pl.String, "grade": pl.Int64}, orient="row"
+    )
+    r = pl.DataFrame(
+        run, schema={"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64}, orient="row"
+    )
     return q, r
 
 
-BOUNDED = ["P@3", "P(rel=2)@5", "R@5", "Success@2", "RR", "RR@3", "AP", "AP@5", "nDCG", "nDCG@3",
-           "nDCG(dcg='exp-log2')@5", "Rprec", "Bpref", "infAP", "Judged@5"]
+BOUNDED = [
+    "P@3",
+    "P(rel=2)@5",
+    "R@5",
+    "Success@2",
+    "RR",
+    "RR@3",
+    "AP",
+    "AP@5",
+    "nDCG",
+    "nDCG@3",
+    "nDCG(dcg='exp-log2')@5",
+    "Rprec",
+    "Bpref",
+    "infAP",
+    "Judged@5",
+]
 
 
 @settings(max_examples=60, deadline=None)
@@ -96,7 +123,9 @@ def test_bounds_and_every_query_in_the_qrels(qr):
 
 @settings(max_examples=40, deadline=None)
 @given(data(), st.randoms(use_true_random=False))
-def test_order_of_tied_lines_in_a_run_file_changes_nothing(tmp_path_factory, qr, rnd: random.Random):
+def test_order_of_tied_lines_in_a_run_file_changes_nothing(
+    tmp_path_factory, qr, rnd: random.Random
+):
     qrels, run = qr
     folder = tmp_path_factory.mktemp("ties")
     lines = [f"{q} Q0 {d} {i} {s} t" for i, (q, d, s) in enumerate(run.rows())]
@@ -111,13 +140,24 @@ def test_order_of_tied_lines_in_a_run_file_changes_nothing(tmp_path_factory, qr,
 
 
 def test_mean_modes():
-    qrels = pl.DataFrame({"query_id": ["q1", "q1", "q2", "q3"], "doc_id": ["a", "b", "c", "d"],
-                          "grade": [1, 0, 0, 2]}, schema_overrides={"grade": pl.Int64})
-    run = pl.DataFrame({"query_id": ["q1", "q2", "q9"], "doc_id": ["a", "c", "a"], "score": [1.0, 1.0, 1.0]})
+    qrels = pl.DataFrame(
+        {
+            "query_id": ["q1", "q1", "q2", "q3"],
+            "doc_id": ["a", "b", "c", "d"],
+            "grade": [1, 0, 0, 2],
+        },
+        schema_overrides={"grade": pl.Int64},
+    )
+    run = pl.DataFrame(
+        {"query_id": ["q1", "q2", "q9"], "doc_id": ["a", "c", "a"], "score": [1.0, 1.0, 1.0]}
+    )
     # goldset: queries with a relevant document (q1, q3); q3 is missing from the run and counts 0.
     assert mean_scores(qrels, run, ["AP", "NumRel"]) == {"AP": 0.5, "NumRel": 2.0}
     # trec_eval: queries in both (q1, q2); q2 has no relevant document and counts 0.
-    assert mean_scores(qrels, run, ["AP", "NumRel"], trec_eval_compat=True) == {"AP": 0.5, "NumRel": 1.0}
+    assert mean_scores(qrels, run, ["AP", "NumRel"], trec_eval_compat=True) == {
+        "AP": 0.5,
+        "NumRel": 1.0,
+    }
     # trec_eval -c: every query in the qrels.
     assert aggregate(evaluate(qrels, run, ["AP"])) == {"AP": pytest.approx(1 / 3)}
 

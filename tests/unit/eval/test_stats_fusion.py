@@ -22,8 +22,9 @@ def test_randomization_p_matches_scipy_exact_permutation_test():
 
     d = np.array(A) - np.array(B)
     # permutation_type="samples" with one sample flips signs: the exact paired test (2^12 cases).
-    exact = permutation_test((d,), np.mean, permutation_type="samples", n_resamples=np.inf,
-                             alternative="two-sided").pvalue
+    exact = permutation_test(
+        (d,), np.mean, permutation_type="samples", n_resamples=np.inf, alternative="two-sided"
+    ).pvalue
     samples = 20_000
     r = paired_comparison(A, B, seed=3, samples=samples)
     tolerance = 4 * math.sqrt(exact * (1 - exact) / samples) + 2 / samples
@@ -35,7 +36,9 @@ def test_bootstrap_interval_matches_scipy_percentile_bootstrap():
     from scipy.stats import bootstrap
 
     d = np.array(A) - np.array(B)
-    ref = bootstrap((d,), np.mean, method="percentile", n_resamples=20_000, random_state=1).confidence_interval
+    ref = bootstrap(
+        (d,), np.mean, method="percentile", n_resamples=20_000, random_state=1
+    ).confidence_interval
     r = paired_comparison(A, B, seed=5, samples=20_000)
     assert r.ci95[0] == pytest.approx(ref.low, abs=0.01)
     assert r.ci95[1] == pytest.approx(ref.high, abs=0.01)
@@ -45,7 +48,11 @@ def test_bootstrap_interval_matches_scipy_percentile_bootstrap():
 def test_counts_and_means():
     r = paired_comparison(A, B, seed=0, samples=100)
     d = np.array(A) - np.array(B)
-    assert (r.wins, r.losses, r.ties) == (int((d > 0).sum()), int((d < 0).sum()), int((d == 0).sum()))
+    assert (r.wins, r.losses, r.ties) == (
+        int((d > 0).sum()),
+        int((d < 0).sum()),
+        int((d == 0).sum()),
+    )
     assert r.mean_diff == pytest.approx(d.mean())
     assert r.discordant is None
 
@@ -60,7 +67,9 @@ def test_binary_measure_gets_discordant_counts_and_mcnemar_like_statsmodels():
     table = [[4, 5], [1, 2]]
     assert r.mcnemar_p == pytest.approx(mcnemar(table, exact=True).pvalue)
     for only_a, only_b in [(0, 0), (3, 0), (7, 9), (20, 4)]:
-        expected = 1.0 if only_a + only_b == 0 else mcnemar([[0, only_a], [only_b, 0]], exact=True).pvalue
+        expected = (
+            1.0 if only_a + only_b == 0 else mcnemar([[0, only_a], [only_b, 0]], exact=True).pvalue
+        )
         assert mcnemar_exact(only_a, only_b) == pytest.approx(expected)
 
 
@@ -89,7 +98,9 @@ def test_a_run_against_itself(values, seed):
 
 
 def run_frame(rows):
-    return pl.DataFrame(rows, schema={"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64}, orient="row")
+    return pl.DataFrame(
+        rows, schema={"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64}, orient="row"
+    )
 
 
 X = run_frame([("q", "a", 3.0), ("q", "b", 2.0), ("q", "c", 1.0), ("r", "z", 1.0)])
@@ -105,24 +116,44 @@ def test_rrf_is_cormack_formula():
     assert got[("q", "b")] == pytest.approx(1 / 62)
     assert got[("q", "d")] == pytest.approx(1 / 62)
     # a and c tie: trec_eval order puts c (larger id) first; b and d tie: d first.
-    assert fused.filter(pl.col("query_id") == "q").get_column("doc_id").to_list() == ["c", "a", "d", "b"]
-    assert rrf([X, Y], k=0, depth=1).filter(pl.col("query_id") == "q").get_column("score").to_list() == [1.0, 1.0]
+    assert fused.filter(pl.col("query_id") == "q").get_column("doc_id").to_list() == [
+        "c",
+        "a",
+        "d",
+        "b",
+    ]
+    assert rrf([X, Y], k=0, depth=1).filter(pl.col("query_id") == "q").get_column(
+        "score"
+    ).to_list() == [1.0, 1.0]
 
 
 def test_combsum_and_combmnz_are_fox_and_shaw_on_min_max_scores():
     s = {(q, d): v for q, d, v, _ in combsum([X, Y]).rows()}
     # X on q: a 1, b .5, c 0; Y on q: c 1, a 0, d 0. Query r: a single document normalises to 1.
-    assert s == pytest.approx({("q", "a"): 1.0, ("q", "b"): 0.5, ("q", "c"): 1.0, ("q", "d"): 0.0,
-                               ("r", "z"): 1.0, ("r", "y"): 1.0})
+    assert s == pytest.approx(
+        {
+            ("q", "a"): 1.0,
+            ("q", "b"): 0.5,
+            ("q", "c"): 1.0,
+            ("q", "d"): 0.0,
+            ("r", "z"): 1.0,
+            ("r", "y"): 1.0,
+        }
+    )
     m = {(q, d): v for q, d, v, _ in combmnz([X, Y]).rows()}
     assert m[("q", "a")] == pytest.approx(2.0) and m[("q", "b")] == pytest.approx(0.5)
     assert m[("q", "c")] == pytest.approx(2.0)
 
 
 runs = st.lists(
-    st.tuples(st.sampled_from(["q1", "q2"]), st.text("abcdefgh", min_size=1, max_size=3),
-              st.sampled_from([0.0, 0.5, 1.0, 2.0])),
-    min_size=1, max_size=30, unique_by=lambda t: (t[0], t[1]),
+    st.tuples(
+        st.sampled_from(["q1", "q2"]),
+        st.text("abcdefgh", min_size=1, max_size=3),
+        st.sampled_from([0.0, 0.5, 1.0, 2.0]),
+    ),
+    min_size=1,
+    max_size=30,
+    unique_by=lambda t: (t[0], t[1]),
 )
 
 

@@ -28,13 +28,24 @@ def error(reader, path: Path) -> InputError:
 
 def test_run_is_ranked_as_trec_eval_ranks_it(tmp_path):
     # The file's rank column is ignored; ties on score go to the larger document id first.
-    p = write(tmp_path, "r.txt", "q1 Q0 a 1 1.0 t\nq1 Q0 c 2 1.0 t\nq1 Q0 b 3 2.0 t\nq0 Q0 z 9 0.1 t\n")
+    p = write(
+        tmp_path, "r.txt", "q1 Q0 a 1 1.0 t\nq1 Q0 c 2 1.0 t\nq1 Q0 b 3 2.0 t\nq0 Q0 z 9 0.1 t\n"
+    )
     run = read_run(p)
     assert run.schema == pl.Schema(
-        {"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64, "rank": pl.Int64, "tag": pl.String}
+        {
+            "query_id": pl.String,
+            "doc_id": pl.String,
+            "score": pl.Float64,
+            "rank": pl.Int64,
+            "tag": pl.String,
+        }
     )
     assert run.select("query_id", "doc_id", "rank").rows() == [
-        ("q0", "z", 1), ("q1", "b", 1), ("q1", "c", 2), ("q1", "a", 3)
+        ("q0", "z", 1),
+        ("q1", "b", 1),
+        ("q1", "c", 2),
+        ("q1", "a", 3),
     ]
 
 
@@ -50,7 +61,9 @@ def test_run_is_ranked_as_trec_eval_ranks_it(tmp_path):
 )
 def test_run_whitespace_layouts(tmp_path, text):
     run = read_run(write(tmp_path, "r.txt", text))
-    assert run.select("query_id", "doc_id", "score", "rank", "tag").rows() == [("q1", "d1", 2.5, 1, "tag")]
+    assert run.select("query_id", "doc_id", "score", "rank", "tag").rows() == [
+        ("q1", "d1", 2.5, 1, "tag")
+    ]
 
 
 def test_gzipped_files_read_as_they_are(tmp_path):
@@ -78,7 +91,12 @@ def test_qrels_repeated_identical_judgment_is_kept_once(tmp_path):
         ("q Q0 d 1 1.0 t\nq Q0 e 2 1.0 t extra\n", 2, None, "found 7"),
         ("q Q0 d 1 1.0 t\nq Q0 e 2 high t\n", 2, "score", "'high' is not a number"),
         # nan and inf parse as floats but give no order: refused, line named
-        ("q Q0 d 1 1.0 t\nq Q0 e 2 0.5 t\nq Q0 f 3 nan t\n", 3, "score", "'nan' is not a finite number"),
+        (
+            "q Q0 d 1 1.0 t\nq Q0 e 2 0.5 t\nq Q0 f 3 nan t\n",
+            3,
+            "score",
+            "'nan' is not a finite number",
+        ),
         ("q Q0 d 1 -inf t\nq Q0 e 2 0.5 t\n", 1, "score", "'-inf' is not a finite number"),
         ("q Q0 d 1 1.0 t\n\nq Q0 e 2 0.5 t\nq Q0 d 3 0.1 t\n", 4, "doc_id", "appears twice"),
         ("q\tQ0 d 1 1.0 t\nq Q0 e 2 1.0 t\nq Q0 d 3 0.1 t\n", 3, "doc_id", "first on line 1"),
@@ -127,12 +145,18 @@ def test_corrupt_gzip(tmp_path):
 
 
 def test_write_read_round_trip(tmp_path):
-    run = pl.DataFrame({"query_id": ["2", "1", "1"], "doc_id": ["x", "a", "b"], "score": [0.1, 1 / 3, 1 / 3]})
+    run = pl.DataFrame(
+        {"query_id": ["2", "1", "1"], "doc_id": ["x", "a", "b"], "score": [0.1, 1 / 3, 1 / 3]}
+    )
     write_run(run, tmp_path / "r.txt", tag="mine")
     lines = (tmp_path / "r.txt").read_text().splitlines()
     assert lines[0].split() == ["1", "Q0", "b", "1", str(1 / 3), "mine"]
     back = read_run(tmp_path / "r.txt")
-    assert back.select("query_id", "doc_id", "rank").rows() == [("1", "b", 1), ("1", "a", 2), ("2", "x", 1)]
+    assert back.select("query_id", "doc_id", "rank").rows() == [
+        ("1", "b", 1),
+        ("1", "a", 2),
+        ("2", "x", 1),
+    ]
     assert back.get_column("score").to_list() == [1 / 3, 1 / 3, 0.1]  # full precision kept
 
     qrels = pl.DataFrame({"query_id": ["b", "a"], "doc_id": ["d", "e"], "grade": [2, -1]})
@@ -149,7 +173,11 @@ def test_peer_files_read(peers):
     assert commented.height == plain.height
     assert commented.filter(pl.col("doc_id") == "CR#93E-1860").height == 1
     run = read_run(te / "results.test")  # tab and space padded
-    assert run.height == 1500 and run.get_column("query_id").unique().sort().to_list() == ["301", "302", "303"]
+    assert run.height == 1500 and run.get_column("query_id").unique().sort().to_list() == [
+        "301",
+        "302",
+        "303",
+    ]
     robust = read_run(peers / "trectools" / "input.uic0301.gz")
     assert robust.height == 99_969  # `zcat | wc -l`: a few topics have fewer than 1,000 lines
 
@@ -158,9 +186,17 @@ def test_ranks_equal_a_plain_python_sort_in_trec_eval_order():
     import random
 
     rnd = random.Random(4)
-    rows = [(f"q{rnd.randint(1, 5)}", f"d{i:03d}{rnd.choice('abc')}", rnd.choice([0.5, 1.0, 1.0, 2.0, -3.0]))
-            for i in range(400)]
-    run = pl.DataFrame(rows, schema={"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64}, orient="row")
+    rows = [
+        (
+            f"q{rnd.randint(1, 5)}",
+            f"d{i:03d}{rnd.choice('abc')}",
+            rnd.choice([0.5, 1.0, 1.0, 2.0, -3.0]),
+        )
+        for i in range(400)
+    ]
+    run = pl.DataFrame(
+        rows, schema={"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64}, orient="row"
+    )
     expected = {}
     for q in {r[0] for r in rows}:
         # strcmp order on ASCII ids: score descending, then document id descending.
@@ -171,4 +207,6 @@ def test_ranks_equal_a_plain_python_sort_in_trec_eval_order():
     unordered = rank_run(run, order=False)
     assert {(q, d): r for q, d, _, r in unordered.rows()} == expected
     ordered = rank_run(run)
-    assert ordered.select("query_id", "rank").rows() == sorted(ordered.select("query_id", "rank").rows())
+    assert ordered.select("query_id", "rank").rows() == sorted(
+        ordered.select("query_id", "rank").rows()
+    )

@@ -46,7 +46,11 @@ def test_unknown_labeller_is_refused_not_added_to_the_team(pool, tmp_path, capsy
     assert judge(pool, store, "--labeller", "zed", "--assign", "overlap=0.2") == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
-    assert "'zed' is not in the team" in err and "'alice', 'bob'" in err and "--team alice,bob,zed" in err
+    assert (
+        "'zed' is not in the team" in err
+        and "'alice', 'bob'" in err
+        and "--team alice,bob,zed" in err
+    )
     assert manifest_path(store).read_bytes() == before  # nothing rewritten
 
 

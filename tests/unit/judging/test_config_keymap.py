@@ -14,7 +14,12 @@ from goldset_tui.errors import InputError
 from goldset_tui.ui.app import binding_table, checked_config
 
 SCREENS = {
-    "judge screen": {"next": ("j", "down"), "prev": ("k", "up"), "grade_1": ("1",), "app.quit": ("ctrl+q",)},
+    "judge screen": {
+        "next": ("j", "down"),
+        "prev": ("k", "up"),
+        "grade_1": ("1",),
+        "app.quit": ("ctrl+q",),
+    },
     "home screen": {"home.review": ("v",), "app.quit": ("ctrl+q",)},
 }
 KNOWN = {"next", "prev", "grade_1", "home.review"}
@@ -22,7 +27,7 @@ KNOWN = {"next", "prev", "grade_1", "home.review"}
 
 def config_with(tmp_path: Path, keymap: str):  # noqa: ANN201
     path = tmp_path / "config.toml"
-    path.write_text("# mine\n[ui]\ntheme = \"textual-dark\"\n\n[keymap]\n" + keymap, encoding="utf-8")
+    path.write_text('# mine\n[ui]\ntheme = "textual-dark"\n\n[keymap]\n' + keymap, encoding="utf-8")
     return load_config(path)
 
 
@@ -76,7 +81,10 @@ def test_real_screens_know_every_documented_id() -> None:
     judge = table["judge screen"]
     assert judge["next"] == ("j", "down") and judge["help"] == ("question_mark",)
     assert {"grade_0", "next", "quit", "home.review", "report_home", "spotcheck.agree"} <= known
-    assert "ctrl+p" in judge["the command palette"] and "ctrl+p" in table["home screen"]["the command palette"]
+    assert (
+        "ctrl+p" in judge["the command palette"]
+        and "ctrl+p" in table["home screen"]["the command palette"]
+    )
 
 
 def write_user_config(text: str) -> Path:
@@ -97,7 +105,9 @@ def test_app_config_check_against_the_real_screens() -> None:
     assert checked_config().keymap == {"grade_1": "j", "next": "l", "prev": "h"}
 
 
-def test_goldset_exits_2_with_one_line_before_any_screen(capsys: pytest.CaptureFixture[str]) -> None:
+def test_goldset_exits_2_with_one_line_before_any_screen(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     path = write_user_config('[keymap]\nnosuchid = "x"\n')
     assert main([]) == 2
     err = capsys.readouterr().err

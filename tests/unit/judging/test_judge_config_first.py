@@ -10,7 +10,9 @@ import pytest
 from goldset_tui.cli import main
 
 
-def test_bad_keymap_is_refused_before_the_store_is_made(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_keymap_is_refused_before_the_store_is_made(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     config = Path(os.environ["GOLDSET_CONFIG_DIR"]) / "config.toml"
     config.parent.mkdir(parents=True, exist_ok=True)
     config.write_text('[keymap]\nno_such_binding = "x"\n')

@@ -23,7 +23,12 @@ def test_missing_file_is_the_default() -> None:
 
 
 def test_keymap_and_theme(tmp_path: Path) -> None:
-    cfg = load_config(write(tmp_path, '[keymap]\ngrade_0 = "0, a"\nnext = ["l", "down"]\n[ui]\ntheme = "textual-light"\n'))
+    cfg = load_config(
+        write(
+            tmp_path,
+            '[keymap]\ngrade_0 = "0, a"\nnext = ["l", "down"]\n[ui]\ntheme = "textual-light"\n',
+        )
+    )
     assert cfg.keymap == {"grade_0": "0,a", "next": "l,down"}
     assert cfg.theme == "textual-light"
 
@@ -44,7 +49,12 @@ def test_bad_toml_names_file_and_line(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "text,column",
-    [('[keymap]\nundo = 3\n', "keymap.undo"), ('[keymap]\nundo = ""\n', "keymap.undo"), ('keymap = 1\n', "keymap"), ('[ui]\ntheme = 2\n', "ui.theme")],
+    [
+        ("[keymap]\nundo = 3\n", "keymap.undo"),
+        ('[keymap]\nundo = ""\n', "keymap.undo"),
+        ("keymap = 1\n", "keymap"),
+        ("[ui]\ntheme = 2\n", "ui.theme"),
+    ],
 )
 def test_wrong_types_are_input_errors(tmp_path: Path, text: str, column: str) -> None:
     with pytest.raises(InputError) as err:

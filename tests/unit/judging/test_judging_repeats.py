@@ -28,7 +28,12 @@ class Writer:
 def pool(queries: int = 3, per_query: int = 4) -> pl.DataFrame:
     return pl.DataFrame(
         [
-            {"query_id": f"q{q}", "query": f"query {q}", "doc_id": f"d{q}-{d}", "text": f"text {q} {d} " + "w " * d}
+            {
+                "query_id": f"q{q}",
+                "query": f"query {q}",
+                "doc_id": f"d{q}-{d}",
+                "text": f"text {q} {d} " + "w " * d,
+            }
             for q in range(queries)
             for d in range(per_query)
         ]
@@ -36,12 +41,16 @@ def pool(queries: int = 3, per_query: int = 4) -> pl.DataFrame:
 
 
 def judged_q0(grade: int = 3) -> pl.DataFrame:
-    return pl.DataFrame({"query_id": ["q0"] * 4, "doc_id": [f"d0-{d}" for d in range(4)], "grade": [grade] * 4})
+    return pl.DataFrame(
+        {"query_id": ["q0"] * 4, "doc_id": [f"d0-{d}" for d in range(4)], "grade": [grade] * 4}
+    )
 
 
 def test_repeat_is_served_blind_after_n_judgments_and_recorded_as_repeat() -> None:
     w = Writer()
-    s = JudgingSession(pool(), "alice", writer=w, judged=judged_q0(), repeats=[("q0", "d0-2")], repeat_every=2)
+    s = JudgingSession(
+        pool(), "alice", writer=w, judged=judged_q0(), repeats=[("q0", "d0-2")], repeat_every=2
+    )
     assert s.query_id == "q1"
     s.grade(1)
     assert s.repeating is None
@@ -52,7 +61,13 @@ def test_repeat_is_served_blind_after_n_judgments_and_recorded_as_repeat() -> No
     blind_position = s.pos
     s.grade(0)
     j = w.records[-1]
-    assert (j.kind, j.query_id, j.doc_id, j.grade, j.position) == ("repeat", "q0", "d0-2", 0, blind_position)
+    assert (j.kind, j.query_id, j.doc_id, j.grade, j.position) == (
+        "repeat",
+        "q0",
+        "d0-2",
+        0,
+        blind_position,
+    )
     assert s.repeating is None and s.query_id == "q1"  # back where the labeller was
     assert s.overall_progress() == (6, 12)  # a repeat is not a new judgment
     s.goto_query("q0")
@@ -62,13 +77,27 @@ def test_repeat_is_served_blind_after_n_judgments_and_recorded_as_repeat() -> No
 
 
 def test_repeat_never_comes_back_within_its_own_query() -> None:
-    s = JudgingSession(pool(), "alice", writer=Writer(), judged=judged_q0(), repeats=[("q1", "d1-0")], repeat_every=1)
+    s = JudgingSession(
+        pool(),
+        "alice",
+        writer=Writer(),
+        judged=judged_q0(),
+        repeats=[("q1", "d1-0")],
+        repeat_every=1,
+    )
     s.grade(2)  # we are in q1: the repeat of a q1 pair must wait
     assert s.repeating is None
 
 
 def test_moving_away_puts_the_repeat_back() -> None:
-    s = JudgingSession(pool(), "alice", writer=Writer(), judged=judged_q0(), repeats=[("q0", "d0-1")], repeat_every=1)
+    s = JudgingSession(
+        pool(),
+        "alice",
+        writer=Writer(),
+        judged=judged_q0(),
+        repeats=[("q0", "d0-1")],
+        repeat_every=1,
+    )
     s.grade(2)
     assert s.repeating == ("q0", "d0-1")
     s.move(1)
@@ -79,7 +108,9 @@ def test_moving_away_puts_the_repeat_back() -> None:
 
 def test_undo_of_a_repeat_serves_it_again() -> None:
     w = Writer()
-    s = JudgingSession(pool(), "alice", writer=w, judged=judged_q0(), repeats=[("q0", "d0-1")], repeat_every=1)
+    s = JudgingSession(
+        pool(), "alice", writer=w, judged=judged_q0(), repeats=[("q0", "d0-1")], repeat_every=1
+    )
     s.grade(2)
     s.grade(1)  # the repeat
     assert s.repeating is None
@@ -97,7 +128,9 @@ def test_repeats_through_the_real_store_feed_self_consistency(tmp_path) -> None:
     from goldset_tui.store import Project
 
     p = pool()
-    project = Project.create(tmp_path / "store", pool_path=tmp_path / "pool.jsonl", pool_sha256="0" * 64)
+    project = Project.create(
+        tmp_path / "store", pool_path=tmp_path / "pool.jsonl", pool_sha256="0" * 64
+    )
     with project.writer("alice") as writer:
         s = JudgingSession(p, "alice", writer=writer)
         for _ in range(4):
@@ -110,8 +143,15 @@ def test_repeats_through_the_real_store_feed_self_consistency(tmp_path) -> None:
         s.grade(1)  # q1
         assert s.repeating == pairs[0]
         s.grade(0)  # the repeat disagrees with the first grade
-    assert project.qrels("alice").filter(pl.col("query_id") == "q0")["grade"].to_list() == [2, 2, 2, 2]
-    assert repeat_candidates(project, "alice", project.judgments("alice"), 0.5, seed=0) == [pairs[1]]
+    assert project.qrels("alice").filter(pl.col("query_id") == "q0")["grade"].to_list() == [
+        2,
+        2,
+        2,
+        2,
+    ]
+    assert repeat_candidates(project, "alice", project.judgments("alice"), 0.5, seed=0) == [
+        pairs[1]
+    ]
     report = self_consistency(project.judgments("alice", history=True), project.scale)
     (row,) = report
     assert row["labeller"] == "alice" and row["n"] == 1

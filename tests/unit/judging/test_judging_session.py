@@ -36,7 +36,12 @@ class BrokenWriter(Writer):
 
 def pool(queries: int = 3, per_query: int = 4) -> pl.DataFrame:
     rows = [
-        {"query_id": f"q{q}", "query": f"query {q}", "doc_id": f"d{q}-{d}", "text": f"text {q} {d} " + "w " * d}
+        {
+            "query_id": f"q{q}",
+            "query": f"query {q}",
+            "doc_id": f"d{q}-{d}",
+            "text": f"text {q} {d} " + "w " * d,
+        }
         for q in range(queries)
         for d in range(per_query)
     ]
@@ -78,9 +83,16 @@ def test_grade_records_position_seconds_and_advances() -> None:
     first = s.current
     assert (s.qi, s.pos) == (0, 0)
     step = s.grade(2)
-    (kind, j), = w.calls
+    ((kind, j),) = w.calls
     assert kind == "record"
-    assert (j.labeller, j.query_id, j.doc_id, j.grade, j.position, j.time) == ("alice", "q0", first.doc_id, 2, 0, "T")
+    assert (j.labeller, j.query_id, j.doc_id, j.grade, j.position, j.time) == (
+        "alice",
+        "q0",
+        first.doc_id,
+        2,
+        0,
+        "T",
+    )
     assert j.seconds == 10.0
     assert not step.moved_query and s.pos == 1
     assert s.query_progress() == (1, 4) and s.overall_progress() == (1, 12)
@@ -246,9 +258,24 @@ def test_note_and_close_go_to_the_writer() -> None:
 
 def test_grade_group_gives_duplicates_the_same_grade() -> None:
     rows = [
-        {"query_id": "q", "query": "x", "doc_id": "a", "text": "The quick brown fox jumps over the lazy dog."},
-        {"query_id": "q", "query": "x", "doc_id": "b", "text": "the QUICK brown fox jumps over the lazy dog"},
-        {"query_id": "q", "query": "x", "doc_id": "c", "text": "Something else entirely, about sqlite locking."},
+        {
+            "query_id": "q",
+            "query": "x",
+            "doc_id": "a",
+            "text": "The quick brown fox jumps over the lazy dog.",
+        },
+        {
+            "query_id": "q",
+            "query": "x",
+            "doc_id": "b",
+            "text": "the QUICK brown fox jumps over the lazy dog",
+        },
+        {
+            "query_id": "q",
+            "query": "x",
+            "doc_id": "c",
+            "text": "Something else entirely, about sqlite locking.",
+        },
     ]
     w = Writer()
     s = JudgingSession(pl.DataFrame(rows), "alice", writer=w)

@@ -30,7 +30,9 @@ def rows_to_file(tmp_path: Path, name: str, rows: list[dict]) -> Path:
             cells = []
             for c in cols:
                 v = r.get(c)
-                cells.append(";".join(map(str, v)) if isinstance(v, list) else ("" if v is None else str(v)))
+                cells.append(
+                    ";".join(map(str, v)) if isinstance(v, list) else ("" if v is None else str(v))
+                )
             lines.append(sep.join(cells))
         p.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return p

@@ -52,7 +52,10 @@ def inputs(tmp_path: Path) -> dict[str, Path]:
         "bm25": (tmp_path / "bm25.run", BM25_RUN),
         "dense": (tmp_path / "dense.run", DENSE_RUN),
         "topics": (tmp_path / "topics.tsv", TOPICS),
-        "corpus": (tmp_path / "corpus.jsonl", "".join(json.dumps({"_id": d, "title": "", "text": f"text {d}"}) + "\n" for d in DOCS)),
+        "corpus": (
+            tmp_path / "corpus.jsonl",
+            "".join(json.dumps({"_id": d, "title": "", "text": f"text {d}"}) + "\n" for d in DOCS),
+        ),
     }
     for path, text in files.values():
         path.write_text(text, encoding="utf-8")
@@ -61,8 +64,20 @@ def inputs(tmp_path: Path) -> dict[str, Path]:
 
 def pool_args(inputs: dict[str, Path], out: Path, *extra: str) -> list[str]:
     return [
-        "pool", "--run", f"bm25={inputs['bm25']}", "--run", f"dense={inputs['dense']}", "--depth", "3",
-        "--topics", str(inputs["topics"]), "--corpus", str(inputs["corpus"]), "-o", str(out), *extra,
+        "pool",
+        "--run",
+        f"bm25={inputs['bm25']}",
+        "--run",
+        f"dense={inputs['dense']}",
+        "--depth",
+        "3",
+        "--topics",
+        str(inputs["topics"]),
+        "--corpus",
+        str(inputs["corpus"]),
+        "-o",
+        str(out),
+        *extra,
     ]
 
 
@@ -90,7 +105,10 @@ def test_pool_hand_checked_csv(tmp_path: Path, inputs, cli) -> None:
     # Overall: 7 candidates from 9 put forward (3 + 6); 1 - 7/9 = 22% saved; 2 queries x 6 = 12 at most.
     assert "2 queries, 7 candidates, from 2 systems (bm25, dense) at depth 3" in stdout
     assert "min 3, median 3.5, max 4" in stdout
-    assert "overall: 7 candidates where the runs put forward 9 (12 at most); overlap saves 22%" in stdout
+    assert (
+        "overall: 7 candidates where the runs put forward 9 (12 at most); overlap saves 22%"
+        in stdout
+    )
     assert "'q3'" in stderr and "'q9'" in stderr  # left out / empty, said on stderr
     assert "\r" not in stderr  # no progress line when stderr is not a terminal
 
@@ -100,9 +118,14 @@ def test_pool_every_output_format_loads_back(tmp_path: Path, inputs, cli, fmt: s
     out = tmp_path / f"pool.{fmt}"
     assert cli(*pool_args(inputs, out))[0] == 0
     frame = load_pool(out).frame
-    got = [[q, d, ";".join(s), ";".join(map(str, r))] for q, d, s, r in frame.select("query_id", "doc_id", "systems", "ranks").rows()]
+    got = [
+        [q, d, ";".join(s), ";".join(map(str, r))]
+        for q, d, s, r in frame.select("query_id", "doc_id", "systems", "ranks").rows()
+    ]
     assert got == EXPECTED
-    assert frame.get_column("title").null_count() == frame.height  # blank corpus titles are no title
+    assert (
+        frame.get_column("title").null_count() == frame.height
+    )  # blank corpus titles are no title
 
 
 def test_pool_without_corpus_lists_ids_and_check_needs_corpus(tmp_path: Path, inputs, cli) -> None:
@@ -121,7 +144,9 @@ def test_pool_without_corpus_lists_ids_and_check_needs_corpus(tmp_path: Path, in
 
 def test_pool_with_beir_topics(tmp_path: Path, inputs, cli) -> None:
     topics = tmp_path / "queries.jsonl"
-    topics.write_text('{"_id": "q1", "text": "first query", "metadata": {}}\n{"_id": "q2", "text": "second query"}\n')
+    topics.write_text(
+        '{"_id": "q1", "text": "first query", "metadata": {}}\n{"_id": "q2", "text": "second query"}\n'
+    )
     inputs["topics"] = topics
     out = tmp_path / "pool.jsonl"
     assert cli(*pool_args(inputs, out))[0] == 0
@@ -168,7 +193,9 @@ def test_pool_same_name_twice(tmp_path: Path, inputs, cli) -> None:
         ("q1 Q0 d1 1 1.0 bm25\nq1 Q0 d2 2 0.5 bm25\nq1 Q0 d1 3 0.2 bm25\n", 3),  # document twice
     ],
 )
-def test_pool_malformed_run_names_file_and_line(tmp_path: Path, inputs, cli, run_text: str, line: int) -> None:
+def test_pool_malformed_run_names_file_and_line(
+    tmp_path: Path, inputs, cli, run_text: str, line: int
+) -> None:
     inputs["dense"].write_text(run_text)
     out = tmp_path / "p.csv"
     message = one_line_error(*cli(*pool_args(inputs, out)))
@@ -186,12 +213,18 @@ def test_pool_missing_corpus_text_names_ids(tmp_path: Path, inputs, cli) -> None
 
 def test_pool_topics_that_match_no_run(tmp_path: Path, inputs, cli) -> None:
     inputs["topics"].write_text("x1\tnothing\n")
-    assert "no query of the runs is in the topics file" in one_line_error(*cli(*pool_args(inputs, tmp_path / "p.csv")))
+    assert "no query of the runs is in the topics file" in one_line_error(
+        *cli(*pool_args(inputs, tmp_path / "p.csv"))
+    )
 
 
 @pytest.mark.parametrize(
     ("topics", "words", "line"),
-    [("q1\tone\nq1\tagain\n", "listed twice", 2), ("q1\tone\nq2\n", "qid<TAB>text", 2), ("q1\tone\nq2\t \n", "query", 2)],
+    [
+        ("q1\tone\nq1\tagain\n", "listed twice", 2),
+        ("q1\tone\nq2\n", "qid<TAB>text", 2),
+        ("q1\tone\nq2\t \n", "query", 2),
+    ],
 )
 def test_pool_bad_topics(tmp_path: Path, inputs, cli, topics: str, words: str, line: int) -> None:
     inputs["topics"].write_text(topics)
@@ -216,13 +249,28 @@ def test_check_summarises_the_pool(tmp_path: Path, inputs, cli) -> None:
     # systems: bm25 put 6 in the pool (4 alone: d2, 9, 100, 10), dense 3 (1 alone: d6)
     assert any(line.split() == ["bm25", "6", "4"] for line in lines)
     assert any(line.split() == ["dense", "3", "1"] for line in lines)
-    assert any("depth 3 x 2 systems = 6 a query at most, 12 in all; the pool has 7 of 9" in line and "saves 22%" in line for line in lines)
+    assert any(
+        "depth 3 x 2 systems = 6 a query at most, 12 in all; the pool has 7 of 9" in line
+        and "saves 22%" in line
+        for line in lines
+    )
     assert lines[-1] == "ok: the pool is valid"
 
 
 def test_check_nested_with_prior(tmp_path: Path, inputs, cli) -> None:
     p = tmp_path / "n.jsonl"
-    p.write_text(json.dumps({"query_id": "q1", "query": "x", "pool_depth": 20, "pooled_from": ["a", "b", "c", "d"], "judgments": {"d1": 3, "d2": 0, "d4": 3}}) + "\n")
+    p.write_text(
+        json.dumps(
+            {
+                "query_id": "q1",
+                "query": "x",
+                "pool_depth": 20,
+                "pooled_from": ["a", "b", "c", "d"],
+                "judgments": {"d1": 3, "d2": 0, "d4": 3},
+            }
+        )
+        + "\n"
+    )
     status, stdout, _ = cli("check", p, "--corpus", inputs["corpus"])
     assert status == 0
     assert "prior:       3 grades on 1 queries, imported as labeller 'prior' (0: 1, 3: 2)" in stdout
@@ -246,13 +294,28 @@ def test_check_bad_pool_is_one_line(tmp_path: Path, cli, content: str, words: st
 def test_check_prior_grade_outside_given_scale(tmp_path: Path, inputs, cli) -> None:
     p = tmp_path / "n.jsonl"
     p.write_text(json.dumps({"query_id": "q1", "query": "x", "judgments": {"d1": 3}}) + "\n")
-    assert "outside the scale 0-2" in one_line_error(*cli("check", p, "--corpus", inputs["corpus"], "--grades", "0-2"))
+    assert "outside the scale 0-2" in one_line_error(
+        *cli("check", p, "--corpus", inputs["corpus"], "--grades", "0-2")
+    )
     assert "--grades" in one_line_error(*cli("check", p, "--grades", "three"))
 
 
 def test_check_shows_ids_with_control_characters_safely(tmp_path: Path, cli) -> None:
     p = tmp_path / "p.jsonl"
-    p.write_text(json.dumps({"query_id": "q", "query": "x", "doc_id": "d", "text": "t", "stratum": "evil\u001b[31m", "systems": ["s"], "ranks": [1]}) + "\n")
+    p.write_text(
+        json.dumps(
+            {
+                "query_id": "q",
+                "query": "x",
+                "doc_id": "d",
+                "text": "t",
+                "stratum": "evil\u001b[31m",
+                "systems": ["s"],
+                "ranks": [1],
+            }
+        )
+        + "\n"
+    )
     status, stdout, _ = cli("check", p)
     assert status == 0 and "\x1b" not in stdout and "\u241b" in stdout
 

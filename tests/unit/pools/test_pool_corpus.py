@@ -18,7 +18,11 @@ IDS_ONLY = [{"query_id": "q", "query": "x", "doc_id": f"d{i}"} for i in range(1,
 def corpus_file(tmp_path: Path, fmt: str, docs: dict[str, str]) -> Path:
     p = tmp_path / f"corpus.{fmt}"
     if fmt == "jsonl":  # BEIR
-        p.write_text("".join(json.dumps({"_id": d, "title": f"T{d}", "text": t}) + "\n" for d, t in docs.items()))
+        p.write_text(
+            "".join(
+                json.dumps({"_id": d, "title": f"T{d}", "text": t}) + "\n" for d, t in docs.items()
+            )
+        )
     elif fmt == "parquet":
         pl.DataFrame({"doc_id": list(docs), "text": list(docs.values())}).write_parquet(p)
     else:
@@ -28,7 +32,9 @@ def corpus_file(tmp_path: Path, fmt: str, docs: dict[str, str]) -> Path:
 
 @pytest.mark.parametrize("fmt", ["jsonl", "tsv", "parquet"])
 def test_ids_only_pool_takes_texts_from_corpus(tmp_path: Path, write_rows, fmt: str) -> None:
-    corpus = corpus_file(tmp_path, fmt, {"d3": "three", "d1": "one", "d2": "two", "other": "never pooled"})
+    corpus = corpus_file(
+        tmp_path, fmt, {"d3": "three", "d1": "one", "d2": "two", "other": "never pooled"}
+    )
     pool = load_pool(write_rows("p.csv", IDS_ONLY), corpus=corpus)
     assert pool.frame.get_column("text").to_list() == ["one", "two", "three"]  # pool order kept
     titles = pool.frame.get_column("title").to_list()
@@ -46,7 +52,9 @@ def test_missing_texts_are_named_first_few_and_counted(tmp_path: Path, write_row
     assert (e.line, e.column) == (4, "text")  # d3 is the third data row
 
 
-def test_blank_pool_text_is_filled_but_blank_corpus_text_is_missing(tmp_path: Path, write_rows) -> None:
+def test_blank_pool_text_is_filled_but_blank_corpus_text_is_missing(
+    tmp_path: Path, write_rows
+) -> None:
     rows = [dict(r, text="") for r in IDS_ONLY]
     corpus = corpus_file(tmp_path, "jsonl", {"d1": "one", "d2": "two", "d3": "  "})
     with pytest.raises(InputError) as info:
@@ -95,7 +103,9 @@ def test_duplicate_among_needed_documents_names_the_line(tmp_path: Path) -> None
 
 def test_broken_corpus_line_is_named_even_on_the_lazy_path(tmp_path: Path, write_rows) -> None:
     p = tmp_path / "c.jsonl"
-    p.write_text('{"_id": "d1", "text": "one"}\n{"_id": "d2", "text": \n{"_id": "d3", "text": "three"}\n')
+    p.write_text(
+        '{"_id": "d1", "text": "one"}\n{"_id": "d2", "text": \n{"_id": "d3", "text": "three"}\n'
+    )
     with pytest.raises(InputError) as info:
         load_pool(write_rows("p.csv", IDS_ONLY), corpus=p)
     assert str(p) in str(info.value) and info.value.line == 2 and "JSON" in info.value.message
@@ -103,5 +113,9 @@ def test_broken_corpus_line_is_named_even_on_the_lazy_path(tmp_path: Path, write
 
 def test_corpus_jsonl_with_doc_id_key(tmp_path: Path, write_rows) -> None:
     p = tmp_path / "c.jsonl"
-    p.write_text("".join(json.dumps({"doc_id": f"d{i}", "text": f"t{i}"}) + "\n" for i in range(1, 4)))
-    assert load_pool(write_rows("p.csv", IDS_ONLY), corpus=p).frame.get_column("text").to_list() == ["t1", "t2", "t3"]
+    p.write_text(
+        "".join(json.dumps({"doc_id": f"d{i}", "text": f"t{i}"}) + "\n" for i in range(1, 4))
+    )
+    assert load_pool(write_rows("p.csv", IDS_ONLY), corpus=p).frame.get_column(
+        "text"
+    ).to_list() == ["t1", "t2", "t3"]

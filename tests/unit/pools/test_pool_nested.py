@@ -66,10 +66,16 @@ def test_seed_000_example_with_corpus(tmp_path: Path, beir_corpus: Path, name: s
     assert pool.frame.get_column("title").to_list() == [d.split("/")[0] for d in SEED_DOCS]
     assert set(pool.frame.get_column("stratum")) == {"howto"}
     assert pool.prior.to_dicts() == [
-        {"query_id": "q_0147", "doc_id": d, "grade": g} for d, g in zip(SEED_DOCS, [3, 2, 2, 1, 0])
+        {"query_id": "q_0147", "doc_id": d, "grade": g}
+        for d, g in zip(SEED_DOCS, [3, 2, 2, 1, 0], strict=True)
     ]
     assert pool.prior_labeller == "prior"
-    assert pool.meta == {"q_0147": {"pool_depth": 20, "pooled_from": ["bm25", "bm25_synonyms", "dense_e5", "hybrid_rrf"]}}
+    assert pool.meta == {
+        "q_0147": {
+            "pool_depth": 20,
+            "pooled_from": ["bm25", "bm25_synonyms", "dense_e5", "hybrid_rrf"],
+        }
+    }
     assert pool.systems() == ["bm25", "bm25_synonyms", "dense_e5", "hybrid_rrf"]
 
 
@@ -90,7 +96,13 @@ def test_candidates_mixed_strings_and_objects(tmp_path: Path, beir_corpus: Path)
             "query": "rotate key",
             "candidates": [
                 "api-keys/rotation",
-                {"doc_id": "own", "text": "its own text", "title": "T", "systems": ["bm25", "dense"], "ranks": [2, 1]},
+                {
+                    "doc_id": "own",
+                    "text": "its own text",
+                    "title": "T",
+                    "systems": ["bm25", "dense"],
+                    "ranks": [2, 1],
+                },
             ],
             "judgments": {"api-keys/rotation": 2},
         },
@@ -100,7 +112,11 @@ def test_candidates_mixed_strings_and_objects(tmp_path: Path, beir_corpus: Path)
     pool = load_pool(p, corpus=beir_corpus)
     f = pool.frame
     assert f.get_column("query_id").to_list() == ["q1", "q1", "7"]
-    assert f.get_column("text").to_list() == ["text of api-keys/rotation", "its own text", "text of api-keys/overview"]
+    assert f.get_column("text").to_list() == [
+        "text of api-keys/rotation",
+        "its own text",
+        "text of api-keys/overview",
+    ]
     assert f.get_column("systems").to_list() == [None, ["bm25", "dense"], None]
     assert f.get_column("ranks").to_list() == [None, [2, 1], None]
     assert pool.prior.height == 1
@@ -108,7 +124,16 @@ def test_candidates_mixed_strings_and_objects(tmp_path: Path, beir_corpus: Path)
 
 def test_corpus_does_not_override_the_pools_own_text(tmp_path: Path, beir_corpus: Path) -> None:
     p = tmp_path / "n.jsonl"
-    p.write_text(json.dumps({"query_id": "q", "query": "x", "candidates": [{"doc_id": "api-keys/rotation", "text": "mine"}]}) + "\n")
+    p.write_text(
+        json.dumps(
+            {
+                "query_id": "q",
+                "query": "x",
+                "candidates": [{"doc_id": "api-keys/rotation", "text": "mine"}],
+            }
+        )
+        + "\n"
+    )
     assert load_pool(p, corpus=beir_corpus).frame.get_column("text").to_list() == ["mine"]
 
 
@@ -116,7 +141,12 @@ def test_corpus_does_not_override_the_pools_own_text(tmp_path: Path, beir_corpus
 def test_prior_grade_outside_scale(tmp_path: Path, grade) -> None:
     p = tmp_path / "n.jsonl"
     good = {"query_id": "a", "query": "x", "candidates": [{"doc_id": "d", "text": "t"}]}
-    badq = {"query_id": "b", "query": "y", "candidates": [{"doc_id": "d", "text": "t"}], "judgments": {"d": grade}}
+    badq = {
+        "query_id": "b",
+        "query": "y",
+        "candidates": [{"doc_id": "d", "text": "t"}],
+        "judgments": {"d": grade},
+    }
     p.write_text(json.dumps(good) + "\n" + json.dumps(badq) + "\n")
     e = bad(p)
     assert (e.line, e.column) == (2, "judgments") and "outside the scale 0-3" in e.message
@@ -124,8 +154,20 @@ def test_prior_grade_outside_scale(tmp_path: Path, grade) -> None:
 
 def test_scale_is_respected(tmp_path: Path) -> None:
     p = tmp_path / "n.jsonl"
-    p.write_text(json.dumps({"query_id": "a", "query": "x", "candidates": [{"doc_id": "d", "text": "t"}], "judgments": {"d": 4}}) + "\n")
-    assert load_pool(p, scale=GradeScale.from_range(0, 4)).prior.get_column("grade").to_list() == [4]
+    p.write_text(
+        json.dumps(
+            {
+                "query_id": "a",
+                "query": "x",
+                "candidates": [{"doc_id": "d", "text": "t"}],
+                "judgments": {"d": 4},
+            }
+        )
+        + "\n"
+    )
+    assert load_pool(p, scale=GradeScale.from_range(0, 4)).prior.get_column("grade").to_list() == [
+        4
+    ]
     assert "0-1" in bad(p, scale=GradeScale.from_range(0, 1)).message
 
 
@@ -140,10 +182,26 @@ def test_scale_is_respected(tmp_path: Path) -> None:
         ({"query_id": "q", "query": "x", "candidates": "d1"}, "candidates", "list"),
         ({"query_id": "q", "query": "x", "candidates": [{"text": "t"}]}, "doc_id", "candidate 1"),
         ({"query_id": "q", "query": "x", "candidates": ["d", ""]}, "doc_id", "candidate 2"),
-        ({"query_id": "q", "query": "x", "candidates": [{"doc_id": "d", "text": 5}]}, "text", "text"),
-        ({"query_id": "q", "query": "x", "candidates": [{"doc_id": "d", "ranks": ["1"]}]}, "ranks", "whole numbers"),
-        ({"query_id": "q", "query": "x", "pool_depth": 0, "candidates": ["d"]}, "pool_depth", "positive"),
-        ({"query_id": "q", "query": "x", "pooled_from": "bm25", "candidates": ["d"]}, "pooled_from", "list"),
+        (
+            {"query_id": "q", "query": "x", "candidates": [{"doc_id": "d", "text": 5}]},
+            "text",
+            "text",
+        ),
+        (
+            {"query_id": "q", "query": "x", "candidates": [{"doc_id": "d", "ranks": ["1"]}]},
+            "ranks",
+            "whole numbers",
+        ),
+        (
+            {"query_id": "q", "query": "x", "pool_depth": 0, "candidates": ["d"]},
+            "pool_depth",
+            "positive",
+        ),
+        (
+            {"query_id": "q", "query": "x", "pooled_from": "bm25", "candidates": ["d"]},
+            "pooled_from",
+            "list",
+        ),
         ({"query_id": "q", "query": "x", "judgments": ["d"]}, "judgments", "map"),
     ],
 )
@@ -166,7 +224,11 @@ def test_query_given_twice(tmp_path: Path) -> None:
 
 def test_document_twice_in_one_query(tmp_path: Path) -> None:
     p = tmp_path / "n.jsonl"
-    obj = {"query_id": "q", "query": "x", "candidates": [{"doc_id": "d", "text": "t"}, {"doc_id": "d", "text": "u"}]}
+    obj = {
+        "query_id": "q",
+        "query": "x",
+        "candidates": [{"doc_id": "d", "text": "t"}, {"doc_id": "d", "text": "u"}],
+    }
     p.write_text(json.dumps(obj) + "\n")
     e = bad(p)
     assert "1 duplicate (query_id, doc_id) row" in e.message and e.line == 1
@@ -182,11 +244,17 @@ def test_json_that_does_not_parse_names_line(tmp_path: Path) -> None:
 
 def test_pretty_printed_objects_one_after_another_keep_their_lines(tmp_path: Path) -> None:
     p = tmp_path / "n.json"
-    one = json.dumps({"query_id": "a", "query": "x", "candidates": [{"doc_id": "d", "text": "t"}]}, indent=2)
-    two = json.dumps({"query_id": "b", "query": "y", "candidates": [{"doc_id": "d", "text": " "}]}, indent=2)
+    one = json.dumps(
+        {"query_id": "a", "query": "x", "candidates": [{"doc_id": "d", "text": "t"}]}, indent=2
+    )
+    two = json.dumps(
+        {"query_id": "b", "query": "y", "candidates": [{"doc_id": "d", "text": " "}]}, indent=2
+    )
     p.write_text(one + "\n" + two + "\n")
     e = bad(p)
-    assert e.column == "text" and e.line == one.count("\n") + 2  # the line the second object starts on
+    assert (
+        e.column == "text" and e.line == one.count("\n") + 2
+    )  # the line the second object starts on
 
 
 def test_not_utf8(tmp_path: Path) -> None:

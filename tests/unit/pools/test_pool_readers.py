@@ -14,9 +14,30 @@ from goldset_tui.io.pools import FRAME_SCHEMA, load_pool, write_pool
 FORMATS = ["csv", "tsv", "jsonl", "parquet"]
 
 GOOD = [
-    {"query_id": "007", "query": "rotate api key", "doc_id": "d1", "text": "Rotate keys here.", "systems": ["bm25", "dense"], "ranks": [1, 4]},
-    {"query_id": "007", "query": "rotate api key", "doc_id": "d2", "text": "Policy.", "systems": ["dense"], "ranks": [2]},
-    {"query_id": "q2", "query": "error E1234", "doc_id": "d1", "text": "Rotate keys here.", "systems": ["bm25"], "ranks": [3]},
+    {
+        "query_id": "007",
+        "query": "rotate api key",
+        "doc_id": "d1",
+        "text": "Rotate keys here.",
+        "systems": ["bm25", "dense"],
+        "ranks": [1, 4],
+    },
+    {
+        "query_id": "007",
+        "query": "rotate api key",
+        "doc_id": "d2",
+        "text": "Policy.",
+        "systems": ["dense"],
+        "ranks": [2],
+    },
+    {
+        "query_id": "q2",
+        "query": "error E1234",
+        "doc_id": "d1",
+        "text": "Rotate keys here.",
+        "systems": ["bm25"],
+        "ranks": [3],
+    },
 ]
 
 
@@ -70,7 +91,7 @@ def test_reads_every_format_to_the_same_frame(write_rows, fmt: str) -> None:
 def test_csv_list_columns_accept_json_lists_and_empty_cells(tmp_path: Path) -> None:
     p = tmp_path / "p.csv"
     p.write_text(
-        'query_id,query,doc_id,text,systems,ranks\n'
+        "query_id,query,doc_id,text,systems,ranks\n"
         'q,x,d1,t,"[""bm25"", ""dense""]","[1, 4]"\n'
         "q,x,d2,t,,\n"
         "q,x,d3,t, bm25 ; dense , 2;3\n",
@@ -175,9 +196,13 @@ def test_missing_file_directory_and_empty(tmp_path: Path, fmt: str) -> None:
 def test_header_with_no_rows(tmp_path: Path, fmt: str) -> None:
     p = tmp_path / f"h.{fmt}"
     if fmt == "parquet":
-        pl.DataFrame(schema={c: pl.Utf8 for c in ("query_id", "query", "doc_id", "text")}).write_parquet(p)
+        pl.DataFrame(
+            schema={c: pl.Utf8 for c in ("query_id", "query", "doc_id", "text")}
+        ).write_parquet(p)
     else:
-        p.write_text(("\t" if fmt == "tsv" else ",").join(("query_id", "query", "doc_id", "text")) + "\n")
+        p.write_text(
+            ("\t" if fmt == "tsv" else ",").join(("query_id", "query", "doc_id", "text")) + "\n"
+        )
     assert "no rows" in bad(p).message
 
 
@@ -193,14 +218,23 @@ def test_not_utf8(tmp_path: Path, write_rows, fmt: str) -> None:
 def test_ragged_row(tmp_path: Path, fmt: str) -> None:
     sep = "\t" if fmt == "tsv" else ","
     p = tmp_path / f"r.{fmt}"
-    p.write_text(sep.join(("query_id", "query", "doc_id", "text")) + "\n" + sep.join("qxdt") + "\n" + sep.join("qxd") + "\n")
+    p.write_text(
+        sep.join(("query_id", "query", "doc_id", "text"))
+        + "\n"
+        + sep.join("qxdt")
+        + "\n"
+        + sep.join("qxd")
+        + "\n"
+    )
     e = bad(p)
     assert "ragged" in e.message and e.line == 3
 
 
 def test_json_that_does_not_parse_names_line(tmp_path: Path) -> None:
     p = tmp_path / "p.jsonl"
-    p.write_text(json.dumps(GOOD[0]) + "\n" + '{"query_id": "q", "doc_id": \n' + json.dumps(GOOD[2]) + "\n")
+    p.write_text(
+        json.dumps(GOOD[0]) + "\n" + '{"query_id": "q", "doc_id": \n' + json.dumps(GOOD[2]) + "\n"
+    )
     e = bad(p)
     assert "JSON" in e.message and e.line == 2
 
@@ -219,7 +253,9 @@ def test_unknown_extension(tmp_path: Path) -> None:
 
 def test_ids_that_are_numbers_in_parquet_become_text(tmp_path: Path) -> None:
     p = tmp_path / "n.parquet"
-    pl.DataFrame({"query_id": [1, 1], "query": ["a", "a"], "doc_id": [10, 11], "text": ["x", "y"]}).write_parquet(p)
+    pl.DataFrame(
+        {"query_id": [1, 1], "query": ["a", "a"], "doc_id": [10, 11], "text": ["x", "y"]}
+    ).write_parquet(p)
     frame = load_pool(p).frame
     assert frame.get_column("doc_id").to_list() == ["10", "11"]
 

@@ -13,7 +13,9 @@ from goldset_tui.pooling import build_pool, pool_sizes, top_k
 
 
 def run_frame(rows: list[tuple[str, str, float]]) -> pl.DataFrame:
-    return pl.DataFrame(rows, schema={"query_id": pl.Utf8, "doc_id": pl.Utf8, "score": pl.Float64}, orient="row")
+    return pl.DataFrame(
+        rows, schema={"query_id": pl.Utf8, "doc_id": pl.Utf8, "score": pl.Float64}, orient="row"
+    )
 
 
 # Hand-checked, depth 3.
@@ -24,10 +26,18 @@ def run_frame(rows: list[tuple[str, str, float]]) -> pl.DataFrame:
 # Union q1: d2 {bm25 1}, d1 {bm25 2, dense 3}, d4 {bm25 3, dense 2}, d6 {dense 1}.
 # Candidate order (best rank, then more systems first, then doc id): d2 (1, one system),
 #   d6 (1, one), d1 (2, two), d4 (2, two).
-BM25 = run_frame([
-    ("q1", "d5", 1.0), ("q1", "d1", 2.0), ("q1", "d3", 1.5), ("q1", "d2", 2.0), ("q1", "d4", 1.5),
-    ("q2", "10", 1.0), ("q2", "9", 1.0), ("q2", "100", 1.0),
-])
+BM25 = run_frame(
+    [
+        ("q1", "d5", 1.0),
+        ("q1", "d1", 2.0),
+        ("q1", "d3", 1.5),
+        ("q1", "d2", 2.0),
+        ("q1", "d4", 1.5),
+        ("q2", "10", 1.0),
+        ("q2", "9", 1.0),
+        ("q2", "100", 1.0),
+    ]
+)
 DENSE = run_frame([("q1", "d1", 0.8), ("q1", "d2", 0.1), ("q1", "d4", 0.9), ("q1", "d6", 0.9)])
 EXPECTED = [
     ("q1", "d2", ["bm25"], [1]),
@@ -61,7 +71,10 @@ def test_pool_sizes_measure_the_overlap_discount() -> None:
     sizes = pool_sizes(build_pool({"bm25": BM25, "dense": DENSE}, depth=3), depth=3, systems=2)
     # q1: 4 candidates where the runs put forward 3 + 3 = 6, so overlap saves 1 - 4/6.
     # q2: only bm25 returns it: 3 of 3.
-    assert sizes.select("query_id", "candidates", "contributed", "nominal").rows() == [("q1", 4, 6, 6), ("q2", 3, 3, 6)]
+    assert sizes.select("query_id", "candidates", "contributed", "nominal").rows() == [
+        ("q1", 4, 6, 6),
+        ("q2", 3, 3, 6),
+    ]
     assert sizes.get_column("discount").to_list() == pytest.approx([1 - 4 / 6, 0.0])
 
 
@@ -86,11 +99,15 @@ scores = st.sampled_from([0.0, 0.5, 1.0, 1.0, 2.5, -1.0])
 
 @st.composite
 def runs(draw) -> dict[str, dict[str, dict[str, float]]]:
-    systems = draw(st.lists(st.sampled_from(["s1", "s2", "s3", "s4"]), min_size=1, max_size=4, unique=True))
+    systems = draw(
+        st.lists(st.sampled_from(["s1", "s2", "s3", "s4"]), min_size=1, max_size=4, unique=True)
+    )
     out = {}
     for name in systems:
         run = {}
-        for q in draw(st.lists(st.sampled_from(["q1", "q2", "q3"]), min_size=1, max_size=3, unique=True)):
+        for q in draw(
+            st.lists(st.sampled_from(["q1", "q2", "q3"]), min_size=1, max_size=3, unique=True)
+        ):
             docs = draw(st.lists(doc_ids, min_size=1, max_size=11, unique=True))
             run[q] = {d: draw(scores) for d in docs}
         out[name] = run
@@ -113,10 +130,11 @@ def trec_eval_ranks(run: dict[str, dict[str, float]]) -> dict[tuple[str, str], i
 @given(runs(), st.integers(min_value=1, max_value=6))
 def test_pool_matches_trec_eval_ranking(data, depth: int) -> None:
     frames = {
-        name: run_frame([(q, d, s) for q, docs in run.items() for d, s in docs.items()]) for name, run in data.items()
+        name: run_frame([(q, d, s) for q, docs in run.items() for d, s in docs.items()])
+        for name, run in data.items()
     }
     pool = build_pool(frames, depth)
-    got = {(q, d, s): r for q, d, ss, rs in pool.rows() for s, r in zip(ss, rs)}
+    got = {(q, d, s): r for q, d, ss, rs in pool.rows() for s, r in zip(ss, rs, strict=True)}
     expected = {}
     for name, run in data.items():
         for (q, d), rank in trec_eval_ranks(run).items():
@@ -131,5 +149,7 @@ def test_pool_matches_trec_eval_ranking(data, depth: int) -> None:
 
 
 def test_top_k_without_scores_uses_given_rank() -> None:
-    ranked = pl.DataFrame({"query_id": ["q", "q", "q"], "doc_id": ["a", "b", "c"], "rank": [2, 1, 3]})
+    ranked = pl.DataFrame(
+        {"query_id": ["q", "q", "q"], "doc_id": ["a", "b", "c"], "rank": [2, 1, 3]}
+    )
     assert top_k(ranked, 2).sort("rank").get_column("doc_id").to_list() == ["b", "a"]

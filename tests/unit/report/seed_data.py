@@ -38,10 +38,28 @@ def seed_004_frames() -> tuple[pl.DataFrame, pl.DataFrame]:
             b = 0.0 if i < both or both + only_a <= i < both + only_a + only_b else 1.0
             rows += [("bm25", qid, a), ("dense", qid, b)]
             strata.append((qid, stratum))
-    scores = pl.DataFrame(rows, schema={"system": pl.Utf8, "query_id": pl.Utf8, "value": pl.Float64}, orient="row")
-    return scores, pl.DataFrame(strata, schema={"query_id": pl.Utf8, "stratum": pl.Utf8}, orient="row")
+    scores = pl.DataFrame(
+        rows, schema={"system": pl.Utf8, "query_id": pl.Utf8, "value": pl.Float64}, orient="row"
+    )
+    return scores, pl.DataFrame(
+        strata, schema={"query_id": pl.Utf8, "stratum": pl.Utf8}, orient="row"
+    )
 
 
 # Seed 000: sampled column 40+30+30+25+15+20 = 160 and traffic shares 31,22,18,15,6,8 %.
-SEED_000_TARGETS = {"howto": 40, "navigational": 30, "error": 30, "entity_attr": 25, "migration": 15, "tail": 20}
-SEED_000_TRAFFIC = {"howto": 0.31, "navigational": 0.22, "error": 0.18, "entity_attr": 0.15, "migration": 0.06, "tail": 0.08}
+SEED_000_TARGETS = {
+    "howto": 40,
+    "navigational": 30,
+    "error": 30,
+    "entity_attr": 25,
+    "migration": 15,
+    "tail": 20,
+}
+SEED_000_TRAFFIC = {
+    "howto": 0.31,
+    "navigational": 0.22,
+    "error": 0.18,
+    "entity_attr": 0.15,
+    "migration": 0.06,
+    "tail": 0.08,
+}

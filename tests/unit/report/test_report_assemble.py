@@ -30,22 +30,57 @@ def _with_fused() -> tuple[pl.DataFrame, pl.DataFrame]:
     scores, strata = seed_004_frames()
     wide = scores.pivot(on="system", index="query_id", values="value")
     # Fusion can only rescue queries one system found: hit the first 258 of the 269 the oracle has.
-    oracle_hits = wide.filter(pl.max_horizontal("bm25", "dense") == 1).get_column("query_id").to_list()
+    oracle_hits = (
+        wide.filter(pl.max_horizontal("bm25", "dense") == 1).get_column("query_id").to_list()
+    )
     assert len(oracle_hits) == 269  # 300 - 31
     chosen = set(oracle_hits[:258])
-    fused = pl.DataFrame({"system": "rrf", "query_id": wide.get_column("query_id"),
-                          "value": [1.0 if q in chosen else 0.0 for q in wide.get_column("query_id")]})
+    fused = pl.DataFrame(
+        {
+            "system": "rrf",
+            "query_id": wide.get_column("query_id"),
+            "value": [1.0 if q in chosen else 0.0 for q in wide.get_column("query_id")],
+        }
+    )
     return pl.concat([scores, fused]), strata
 
 
 def test_report_reproduces_seed_004() -> None:
     scores, strata = _with_fused()
-    paired = [{"a": "bm25", "b": "dense", "mean_diff": 0.0, "ci95": [-0.05, 0.05], "p_value": 1.0,
-               "wins": 47, "losses": 47, "ties": 206}]
-    report = assemble_report(scores, strata, metric="Success@10", fused="rrf",
-                             judged={"bm25": 0.9, "dense": 0.75, "rrf": 0.85}, paired=paired, samples=50)
+    paired = [
+        {
+            "a": "bm25",
+            "b": "dense",
+            "mean_diff": 0.0,
+            "ci95": [-0.05, 0.05],
+            "p_value": 1.0,
+            "wins": 47,
+            "losses": 47,
+            "ties": 206,
+        }
+    ]
+    report = assemble_report(
+        scores,
+        strata,
+        metric="Success@10",
+        fused="rrf",
+        judged={"bm25": 0.9, "dense": 0.75, "rrf": 0.85},
+        paired=paired,
+        samples=50,
+    )
     d = to_dict(report)
-    assert set(d) == {"metric", "k", "n", "strata", "overall", "closure", "overlap", "fusion", "judged", "paired"}
+    assert set(d) == {
+        "metric",
+        "k",
+        "n",
+        "strata",
+        "overall",
+        "closure",
+        "overlap",
+        "fusion",
+        "judged",
+        "paired",
+    }
     assert (d["metric"], d["k"], d["n"]) == ("Success@10", 10, 300)
     assert [s["n"] for s in d["strata"]] == [54, 61, 22, 96, 49, 18]
     assert [s["small"] for s in d["strata"]] == [False, False, True, False, False, True]
@@ -77,8 +112,19 @@ def test_json_and_markdown_with_traffic_and_a_broken_table() -> None:
     scores, strata = seed_004_frames()
     strata = strata.filter(pl.col("query_id") != "q001")  # an identifier query loses its stratum
     shares = [0.18, 0.2, 0.1, 0.3, 0.12, 0.1]
-    traffic = pl.DataFrame({"stratum": ["exact_identifier", "short_keyword", "misspelled", "paraphrase", "multi_entity", "negation"],
-                            "share": shares})
+    traffic = pl.DataFrame(
+        {
+            "stratum": [
+                "exact_identifier",
+                "short_keyword",
+                "misspelled",
+                "paraphrase",
+                "multi_entity",
+                "negation",
+            ],
+            "share": shares,
+        }
+    )
     report = assemble_report(scores, strata, traffic=traffic, samples=50)
     d = to_dict(report)
     assert d["closure"]["ok"] is False
@@ -86,7 +132,9 @@ def test_json_and_markdown_with_traffic_and_a_broken_table() -> None:
     assert checks["n column sums to the query count"]["residual"] == -1
     assert checks["queries without a stratum"]["actual"] == 1
     rates = {s["stratum"]: s["systems"]["bm25"]["mean"] for s in d["strata"]}
-    assert d["overall"]["bm25"]["weighted_mean"] == pytest.approx(sum(sh * rates[s] for s, sh in zip(traffic["stratum"], shares)))
+    assert d["overall"]["bm25"]["weighted_mean"] == pytest.approx(
+        sum(sh * rates[s] for s, sh in zip(traffic["stratum"], shares, strict=True))
+    )
     md = to_markdown(report)
     assert "DOES NOT close" in md and "Wilson" in md and "† | 18 |" in md
     assert "| bm25 | 0.740 |" in md  # unweighted headline beside the weighted one
@@ -96,9 +144,23 @@ def test_csv_is_the_table_alone() -> None:
     scores, strata = seed_004_frames()
     report = assemble_report(scores, strata, samples=50)
     rows = list(csv.DictReader(io.StringIO(to_csv(report))))
-    assert list(rows[0]) == ["stratum", "system", "n", "hits", "mean", "ci_lo", "ci_hi", "method", "small"]
+    assert list(rows[0]) == [
+        "stratum",
+        "system",
+        "n",
+        "hits",
+        "mean",
+        "ci_lo",
+        "ci_hi",
+        "method",
+        "small",
+    ]
     assert len(rows) == 6 * 2 + 2
-    assert rows[-1]["stratum"] == "ALL" and rows[-1]["hits"] == "222" and rows[-1]["method"] == "wilson"
+    assert (
+        rows[-1]["stratum"] == "ALL"
+        and rows[-1]["hits"] == "222"
+        and rows[-1]["method"] == "wilson"
+    )
 
 
 def test_markdown_escapes_data() -> None:
@@ -113,8 +175,12 @@ def test_markdown_shows_terminal_escapes_visibly() -> None:
     # A stratum, system and query id with escape sequences: in Markdown (read in terminals) and in
     # the warnings, every control character becomes a visible placeholder; JSON keeps the data.
     red, title, clear = "\x1b[31mred", "sys\x1b]0;pwned\x07", "\x9b2J"
-    scores = pl.DataFrame({"system": [title] * 3, "query_id": ["q1", "q2", clear], "value": [1.0, 0.0, 1.0]})
-    strata = pl.DataFrame({"query_id": ["q1", "q2", clear, "ghost"], "stratum": [red, red, red, "\x1b[2Jgone"]})
+    scores = pl.DataFrame(
+        {"system": [title] * 3, "query_id": ["q1", "q2", clear], "value": [1.0, 0.0, 1.0]}
+    )
+    strata = pl.DataFrame(
+        {"query_id": ["q1", "q2", clear, "ghost"], "stratum": [red, red, red, "\x1b[2Jgone"]}
+    )
     report = assemble_report(scores, strata, samples=20)
     assert any("\x1b" in w for w in report.warnings)  # the raw names reach the warning list ...
     md = to_markdown(report)
@@ -128,9 +194,21 @@ def test_cutoff() -> None:
 
 
 def test_judged_fraction_counts_top_k_slots() -> None:
-    run = pl.DataFrame({"query_id": ["q1"] * 4 + ["q2"] * 2, "doc_id": ["a", "b", "c", "d", "a", "x"],
-                        "score": [4.0, 3, 2, 1, 2, 1], "rank": [1, 2, 3, 4, 1, 2]})
-    qrels = pl.DataFrame({"query_id": ["q1", "q1", "q1", "q2"], "doc_id": ["a", "b", "c", "a"], "grade": [1, 0, -1, 2]})
+    run = pl.DataFrame(
+        {
+            "query_id": ["q1"] * 4 + ["q2"] * 2,
+            "doc_id": ["a", "b", "c", "d", "a", "x"],
+            "score": [4.0, 3, 2, 1, 2, 1],
+            "rank": [1, 2, 3, 4, 1, 2],
+        }
+    )
+    qrels = pl.DataFrame(
+        {
+            "query_id": ["q1", "q1", "q1", "q2"],
+            "doc_id": ["a", "b", "c", "a"],
+            "grade": [1, 0, -1, 2],
+        }
+    )
     # top 3: q1 a(judged) b(judged) c(grade -1: pooled, unjudged); q2 a(judged) x(no) -> 3 of 5.
     assert judged_fraction(qrels, run, 3, pl.Series(["q1", "q2"])) == pytest.approx(3 / 5)
     assert judged_fraction(qrels, run, 3, pl.Series(["q2"])) == pytest.approx(1 / 2)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import json
 import random
-from pathlib import Path
 
 import pytest
 
@@ -33,7 +32,10 @@ def _rank_lists(hit: dict[str, bool], qid: str, prefix: str, rng: random.Random)
 def files(tmp_path_factory: pytest.TempPathFactory) -> dict:
     d = tmp_path_factory.mktemp("report")
     scores, strata = seed_004_frames()
-    hits = {s: {r[1]: r[2] == 1.0 for r in scores.filter(scores["system"] == s).iter_rows()} for s in ("bm25", "dense")}
+    hits = {
+        s: {r[1]: r[2] == 1.0 for r in scores.filter(scores["system"] == s).iter_rows()}
+        for s in ("bm25", "dense")
+    }
     rng = random.Random(4)
     runs = {s: {q: _rank_lists(hits[s], q, s, rng) for q in hits[s]} for s in hits}
     for s, per in runs.items():
@@ -56,22 +58,56 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict:
             for doc, g in docs.items():
                 f.write(f"{q} 0 {doc} {g}\n")
     strata.write_csv(d / "strata.csv")
-    shares = {"exact_identifier": 0.18, "short_keyword": 0.2, "misspelled": 0.1, "paraphrase": 0.3, "multi_entity": 0.12, "negation": 0.1}
-    (d / "traffic.csv").write_text("stratum,share\n" + "".join(f"{s},{v}\n" for s, v in shares.items()))
-    return {"dir": d, "runs": runs, "qrels": qrels, "strata": dict(strata.iter_rows()), "shares": shares}
+    shares = {
+        "exact_identifier": 0.18,
+        "short_keyword": 0.2,
+        "misspelled": 0.1,
+        "paraphrase": 0.3,
+        "multi_entity": 0.12,
+        "negation": 0.1,
+    }
+    (d / "traffic.csv").write_text(
+        "stratum,share\n" + "".join(f"{s},{v}\n" for s, v in shares.items())
+    )
+    return {
+        "dir": d,
+        "runs": runs,
+        "qrels": qrels,
+        "strata": dict(strata.iter_rows()),
+        "shares": shares,
+    }
 
 
 def _report(files: dict, capsys, *extra: str) -> tuple[int, str, str]:
     d = files["dir"]
-    code = main(["report", "--qrels", str(d / "qrels.txt"), "--run", f"bm25={d / 'bm25.run'}",
-                 "--run", f"dense={d / 'dense.run'}", "--strata", str(d / "strata.csv"), "--samples", "200", *extra])
+    code = main(
+        [
+            "report",
+            "--qrels",
+            str(d / "qrels.txt"),
+            "--run",
+            f"bm25={d / 'bm25.run'}",
+            "--run",
+            f"dense={d / 'dense.run'}",
+            "--strata",
+            str(d / "strata.csv"),
+            "--samples",
+            "200",
+            *extra,
+        ]
+    )
     out = capsys.readouterr()
     return code, out.out, out.err
 
 
 def _per_query_success(files: dict, run: dict[str, list[str]]) -> dict[str, float]:
-    run_dict = {q: {doc: float(100 - r) for r, doc in enumerate(docs, start=1)} for q, docs in run.items()}
-    return {m.query_id: m.value for m in ir_measures.iter_calc([ir_measures.Success @ K], files["qrels"], run_dict)}
+    run_dict = {
+        q: {doc: float(100 - r) for r, doc in enumerate(docs, start=1)} for q, docs in run.items()
+    }
+    return {
+        m.query_id: m.value
+        for m in ir_measures.iter_calc([ir_measures.Success @ K], files["qrels"], run_dict)
+    }
 
 
 def _rrf(runs: list[dict[str, list[str]]], depth: int | None = None) -> dict[str, list[str]]:
@@ -87,7 +123,16 @@ def _rrf(runs: list[dict[str, list[str]]], depth: int | None = None) -> dict[str
 
 
 def test_report_json_matches_independent_computation(files, capsys, tmp_path) -> None:
-    code, out, err = _report(files, capsys, "--traffic", str(files["dir"] / "traffic.csv"), "--format", "json", "-o", str(tmp_path))
+    code, out, err = _report(
+        files,
+        capsys,
+        "--traffic",
+        str(files["dir"] / "traffic.csv"),
+        "--format",
+        "json",
+        "-o",
+        str(tmp_path),
+    )
     assert code == 0
     d = json.loads(out)
     assert (d["metric"], d["k"], d["n"]) == ("Success@10", 10, 300)
@@ -96,14 +141,25 @@ def test_report_json_matches_independent_computation(files, capsys, tmp_path) ->
     for row in d["strata"]:
         qs = [q for q, s in files["strata"].items() if s == row["stratum"]]
         assert row["n"] == len(qs) == SEED_004[row["stratum"]][0]
-        assert row["systems"]["bm25"]["hits"] == sum(bm25[q] for q in qs) == SEED_004[row["stratum"]][1]
-        assert row["systems"]["dense"]["hits"] == sum(dense[q] for q in qs) == SEED_004[row["stratum"]][2]
+        assert (
+            row["systems"]["bm25"]["hits"]
+            == sum(bm25[q] for q in qs)
+            == SEED_004[row["stratum"]][1]
+        )
+        assert (
+            row["systems"]["dense"]["hits"]
+            == sum(dense[q] for q in qs)
+            == SEED_004[row["stratum"]][2]
+        )
     assert d["closure"]["ok"] is True
     miss_a = {q for q, v in bm25.items() if v == 0}
     miss_b = {q for q, v in dense.items() if v == 0}
     pair = next(o for o in d["overlap"] if (o["a"], o["b"]) == ("bm25", "dense"))
-    assert (pair["miss_a"], pair["miss_b"], pair["both_miss"], pair["either_miss"]) == (
-        len(miss_a), len(miss_b), len(miss_a & miss_b), len(miss_a | miss_b)) == (78, 78, 31, 125)
+    assert (
+        (pair["miss_a"], pair["miss_b"], pair["both_miss"], pair["either_miss"])
+        == (len(miss_a), len(miss_b), len(miss_a & miss_b), len(miss_a | miss_b))
+        == (78, 78, 31, 125)
+    )
     assert pair["oracle"] == pytest.approx(1 - 31 / 300)
     # The report fuses each run's top 10 (seed 004's bound): the relevant document of a query both
     # runs miss sits at ranks 11-20 in both, and fusing the full depth would promote it (all 300 hit).
@@ -118,7 +174,9 @@ def test_report_json_matches_independent_computation(files, capsys, tmp_path) ->
     assert share <= 1.0 and fused_mean <= 1 - 31 / 300 + 1e-12
     # Weighted headline: seed 000's sum of share x stratum rate.
     rates = {r["stratum"]: r["systems"]["bm25"]["mean"] for r in d["strata"]}
-    assert d["overall"]["bm25"]["weighted_mean"] == pytest.approx(sum(files["shares"][s] * rates[s] for s in rates))
+    assert d["overall"]["bm25"]["weighted_mean"] == pytest.approx(
+        sum(files["shares"][s] * rates[s] for s in rates)
+    )
     # Judged fraction of the top 10, counted by hand from the files.
     for name in ("bm25", "dense"):
         slots = [(q, doc) for q, docs in files["runs"][name].items() for doc in docs[:K]]
@@ -130,7 +188,11 @@ def test_report_json_matches_independent_computation(files, capsys, tmp_path) ->
     bd = next(p for p in d["paired"] if (p["a"], p["b"]) == ("bm25", "dense"))
     assert set(bd) == keys
     assert bd["mean_diff"] == pytest.approx(0.0)
-    assert (bd["wins"], bd["losses"], bd["ties"]) == (len(miss_b - miss_a), len(miss_a - miss_b), 300 - 94)
+    assert (bd["wins"], bd["losses"], bd["ties"]) == (
+        len(miss_b - miss_a),
+        len(miss_a - miss_b),
+        300 - 94,
+    )
     # Failing queries per system per stratum, under -o.
     with open(tmp_path / "failing_queries.csv") as f:
         rows = list(csv.DictReader(f))
@@ -146,7 +208,10 @@ def test_headroom_is_null_for_a_measure_without_cutoff(files, capsys) -> None:
     code, out, _ = _report(files, capsys, "--metric", "AP", "--format", "json")
     assert code == 0
     d = json.loads(out)
-    assert set(d["fusion"]["rrf"]) == {"mean", "headroom_collected"} and d["fusion"]["rrf"]["headroom_collected"] is None
+    assert (
+        set(d["fusion"]["rrf"]) == {"mean", "headroom_collected"}
+        and d["fusion"]["rrf"]["headroom_collected"] is None
+    )
     code, md, _ = _report(files, capsys, "--metric", "AP")
     assert "AP has no cutoff" in md and "every document each run retrieved" in md
 
@@ -156,7 +221,10 @@ def test_markdown_and_csv(files, capsys) -> None:
     assert code == 0 and "| negation † | 18 | 8/18 hits" in md and "The table closes." in md
     code, table, _ = _report(files, capsys, "--format", "csv")
     rows = list(csv.DictReader(table.splitlines()))
-    assert rows[-1]["stratum"] == "ALL" and rows[-1]["hits"] in {"222", str(round(float(rows[-1]["mean"]) * 300))}
+    assert rows[-1]["stratum"] == "ALL" and rows[-1]["hits"] in {
+        "222",
+        str(round(float(rows[-1]["mean"]) * 300)),
+    }
 
 
 def test_bad_inputs_are_one_line_exit_2(files, capsys, tmp_path) -> None:
@@ -165,13 +233,45 @@ def test_bad_inputs_are_one_line_exit_2(files, capsys, tmp_path) -> None:
     bad.write_text("stratum,share\nnegation,lots\n")
     code, _, err = _report(files, capsys, "--traffic", str(bad))
     assert code == 2 and err.count("\n") == 1 and "traffic.csv:2" in err
-    code = main(["report", "--qrels", str(d / "qrels.txt"), "--run", f"x={d / 'bm25.run'}", "--run", f"x={d / 'dense.run'}",
-                 "--strata", str(d / "strata.csv")])
+    code = main(
+        [
+            "report",
+            "--qrels",
+            str(d / "qrels.txt"),
+            "--run",
+            f"x={d / 'bm25.run'}",
+            "--run",
+            f"x={d / 'dense.run'}",
+            "--strata",
+            str(d / "strata.csv"),
+        ]
+    )
     assert code == 2 and "given twice" in capsys.readouterr().err
-    code = main(["report", "--qrels", str(d / "qrels.txt"), "--run", f"x={d / 'bm25.run'}", "--strata", str(d / "strata.csv"),
-                 "--metric", "success@10"])
+    code = main(
+        [
+            "report",
+            "--qrels",
+            str(d / "qrels.txt"),
+            "--run",
+            f"x={d / 'bm25.run'}",
+            "--strata",
+            str(d / "strata.csv"),
+            "--metric",
+            "success@10",
+        ]
+    )
     assert code == 2 and "did you mean" in capsys.readouterr().err
-    code = main(["report", "--qrels", str(d / "nope.txt"), "--run", f"x={d / 'bm25.run'}", "--strata", str(d / "strata.csv")])
+    code = main(
+        [
+            "report",
+            "--qrels",
+            str(d / "nope.txt"),
+            "--run",
+            f"x={d / 'bm25.run'}",
+            "--strata",
+            str(d / "strata.csv"),
+        ]
+    )
     assert code == 2 and "no such file" in capsys.readouterr().err
 
 
@@ -179,16 +279,45 @@ def test_qrels_without_relevant_documents(files, capsys, tmp_path) -> None:
     d = files["dir"]
     q = tmp_path / "zero.qrels"
     q.write_text("q001 0 x 0\n")
-    code = main(["report", "--qrels", str(q), "--run", f"x={d / 'bm25.run'}", "--strata", str(d / "strata.csv")])
+    code = main(
+        [
+            "report",
+            "--qrels",
+            str(q),
+            "--run",
+            f"x={d / 'bm25.run'}",
+            "--strata",
+            str(d / "strata.csv"),
+        ]
+    )
     assert code == 2 and "no query in the qrels has a relevant document" in capsys.readouterr().err
 
 
 def test_runs_are_named_as_eval_names_them(files, capsys) -> None:
     d = files["dir"]
-    code = main(["report", "--qrels", str(d / "qrels.txt"), "--run", str(d / "bm25.run"), "--run", str(d / "dense.run"),
-                 "--strata", str(d / "strata.csv"), "--samples", "50", "--format", "json"])
+    code = main(
+        [
+            "report",
+            "--qrels",
+            str(d / "qrels.txt"),
+            "--run",
+            str(d / "bm25.run"),
+            "--run",
+            str(d / "dense.run"),
+            "--strata",
+            str(d / "strata.csv"),
+            "--samples",
+            "50",
+            "--format",
+            "json",
+        ]
+    )
     doc = json.loads(capsys.readouterr().out)
-    assert code == 0 and list(doc["overall"]) == ["bm25", "dense", "rrf"]  # the stem, as `goldset eval` -q shows
+    assert code == 0 and list(doc["overall"]) == [
+        "bm25",
+        "dense",
+        "rrf",
+    ]  # the stem, as `goldset eval` -q shows
     assert main(["eval", str(d / "qrels.txt"), str(d / "bm25.run"), "--format", "json"]) == 0
     assert list(json.loads(capsys.readouterr().out)["runs"]) == ["bm25"]
 
@@ -198,8 +327,21 @@ def test_escapes_in_strata_never_reach_the_terminal(files, capsys, tmp_path) -> 
     rows = [(q, "\x1b[31mred" if s == "negation" else s) for q, s in files["strata"].items()]
     strata.write_text("query_id,stratum\n" + "".join(f"{q},{s}\n" for q, s in rows))
     d = files["dir"]
-    code = main(["report", "--qrels", str(d / "qrels.txt"), "--run", f"bm25={d / 'bm25.run'}",
-                 "--run", f"dense={d / 'dense.run'}", "--strata", str(strata), "--samples", "50"])
+    code = main(
+        [
+            "report",
+            "--qrels",
+            str(d / "qrels.txt"),
+            "--run",
+            f"bm25={d / 'bm25.run'}",
+            "--run",
+            f"dense={d / 'dense.run'}",
+            "--strata",
+            str(strata),
+            "--samples",
+            "50",
+        ]
+    )
     out = capsys.readouterr()
     assert code == 0
     # The stratum has 18 queries: named in the small-strata warning (stderr) and the table (stdout).

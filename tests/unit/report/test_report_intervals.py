@@ -29,7 +29,9 @@ def test_seed_004_negation_row_wald_and_wilson() -> None:
     # Wilson is pulled toward 0.5 and is narrower here: 0.246 - 0.663 (statsmodels agrees below).
     wlo, whi = wilson(8, 18)
     assert (round(wlo, 3), round(whi, 3)) == (0.246, 0.663)
-    assert (wlo, whi) == pytest.approx(proportion_confint(8, 18, alpha=0.05, method="wilson"), abs=1e-12)
+    assert (wlo, whi) == pytest.approx(
+        proportion_confint(8, 18, alpha=0.05, method="wilson"), abs=1e-12
+    )
 
 
 def test_seed_000_standard_errors() -> None:
@@ -44,18 +46,26 @@ def test_paraphrase_row_se_near_0048() -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.integers(min_value=1, max_value=2000).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))))
+@given(
+    st.integers(min_value=1, max_value=2000).flatmap(
+        lambda n: st.tuples(st.integers(0, n), st.just(n))
+    )
+)
 def test_wilson_matches_statsmodels(counts: tuple[int, int]) -> None:
     hits, n = counts
     ref = proportion_confint(hits, n, alpha=0.05, method="wilson")
     assert wilson(hits, n) == pytest.approx(ref, abs=1e-9)
     # statsmodels clips the normal interval to [0, 1]; ours keeps the seed's raw arithmetic.
     clipped = tuple(min(1.0, max(0.0, x)) for x in wald(hits, n))
-    assert clipped == pytest.approx(proportion_confint(hits, n, alpha=0.05, method="normal"), abs=1e-9)
+    assert clipped == pytest.approx(
+        proportion_confint(hits, n, alpha=0.05, method="normal"), abs=1e-9
+    )
 
 
 def test_wilson_other_confidence_and_edges() -> None:
-    assert wilson(3, 10, 0.9) == pytest.approx(proportion_confint(3, 10, alpha=0.1, method="wilson"), abs=1e-12)
+    assert wilson(3, 10, 0.9) == pytest.approx(
+        proportion_confint(3, 10, alpha=0.1, method="wilson"), abs=1e-12
+    )
     lo, hi = wilson(0, 5)
     assert lo == 0.0 and 0 < hi < 1
     assert all(math.isnan(x) for x in wilson(0, 0))
@@ -89,4 +99,6 @@ def test_bootstrap_is_seeded_and_covers_the_mean() -> None:
 
 def test_mean_interval_picks_the_method() -> None:
     assert mean_interval([1, 0, 1, 1], binary=True) == wilson(3, 4)
-    assert mean_interval([0.2, 0.4, 0.9], binary=False, seed=3) == bootstrap_mean_ci([0.2, 0.4, 0.9], seed=3)
+    assert mean_interval([0.2, 0.4, 0.9], binary=False, seed=3) == bootstrap_mean_ci(
+        [0.2, 0.4, 0.9], seed=3
+    )

@@ -10,7 +10,12 @@ from statsmodels.stats.proportion import proportion_confint
 
 from goldset_tui.closure import all_ok
 from goldset_tui.errors import InputError
-from goldset_tui.eval.overlap import failure_overlap, headroom_collected, oracle_mean, stratum_overlap
+from goldset_tui.eval.overlap import (
+    failure_overlap,
+    headroom_collected,
+    oracle_mean,
+    stratum_overlap,
+)
 from goldset_tui.eval.strata import (
     closure_checks,
     failing_queries,
@@ -37,7 +42,10 @@ def test_seed_004_table_closes_with_the_seeds_numbers() -> None:
     assert sum(dense.get_column("hits")) == 222
     assert dense.filter(pl.col("stratum") == "exact_identifier").get_column("hits").item() == 33
     # Only the negation row (18) is under 40 queries; misspelled (22) too.
-    assert bm25.filter(pl.col("small")).get_column("stratum").to_list() == ["misspelled", "negation"]
+    assert bm25.filter(pl.col("small")).get_column("stratum").to_list() == [
+        "misspelled",
+        "negation",
+    ]
     checks = closure_checks(scores, strata, table)
     assert all_ok(checks), [c for c in checks if not c.ok]
     by_name = {c.name: c for c in checks}
@@ -49,17 +57,28 @@ def test_seed_004_table_closes_with_the_seeds_numbers() -> None:
 
 def test_negation_row_interval_is_wilson_for_8_of_18() -> None:
     scores, strata = seed_004_frames()
-    row = stratum_table(scores, strata).filter((pl.col("system") == "bm25") & (pl.col("stratum") == "negation"))
+    row = stratum_table(scores, strata).filter(
+        (pl.col("system") == "bm25") & (pl.col("stratum") == "negation")
+    )
     assert row.get_column("mean").item() == pytest.approx(8 / 18)
     expected = proportion_confint(8, 18, alpha=0.05, method="wilson")
-    assert (row.get_column("ci_lo").item(), row.get_column("ci_hi").item()) == pytest.approx(expected)
+    assert (row.get_column("ci_lo").item(), row.get_column("ci_hi").item()) == pytest.approx(
+        expected
+    )
 
 
 def test_seed_004_overlap_and_oracle() -> None:
     scores, _ = seed_004_frames()
     (pair,) = failure_overlap(scores, ["bm25", "dense"])
-    assert pair == {"a": "bm25", "b": "dense", "miss_a": 78, "miss_b": 78, "both_miss": 31,
-                    "either_miss": 125, "oracle": pytest.approx(1 - 31 / 300)}
+    assert pair == {
+        "a": "bm25",
+        "b": "dense",
+        "miss_a": 78,
+        "miss_b": 78,
+        "both_miss": 31,
+        "either_miss": 125,
+        "oracle": pytest.approx(1 - 31 / 300),
+    }
     assert round(pair["oracle"], 3) == 0.897
     assert oracle_mean(scores, ["bm25", "dense"]) == pytest.approx(0.8966667)
 
@@ -75,21 +94,32 @@ def test_failing_queries_lists_every_miss_by_stratum() -> None:
     scores, strata = seed_004_frames()
     fails = failing_queries(scores, strata)
     assert fails.filter(pl.col("system") == "bm25").height == 78
-    dense_ident = fails.filter((pl.col("system") == "dense") & (pl.col("stratum") == "exact_identifier"))
+    dense_ident = fails.filter(
+        (pl.col("system") == "dense") & (pl.col("stratum") == "exact_identifier")
+    )
     assert dense_ident.height == 21  # seed 004: 54 - 33
     bm25_para = fails.filter((pl.col("system") == "bm25") & (pl.col("stratum") == "paraphrase"))
     assert bm25_para.height == 31  # 96 - 65, not the 31 shared misses
 
 
 def _seed_000_frames() -> tuple[pl.DataFrame, pl.DataFrame, dict[str, int]]:
-    hits = {"howto": 30, "navigational": 27, "error": 18, "entity_attr": 20, "migration": 6, "tail": 9}
+    hits = {
+        "howto": 30,
+        "navigational": 27,
+        "error": 18,
+        "entity_attr": 20,
+        "migration": 6,
+        "tail": 9,
+    }
     rows, strata, number = [], [], 0
     for s, n in SEED_000_TARGETS.items():
         for i in range(n):
             number += 1
             rows.append(("sys", f"q{number}", 1.0 if i < hits[s] else 0.0))
             strata.append((f"q{number}", s))
-    scores = pl.DataFrame(rows, schema={"system": pl.Utf8, "query_id": pl.Utf8, "value": pl.Float64}, orient="row")
+    scores = pl.DataFrame(
+        rows, schema={"system": pl.Utf8, "query_id": pl.Utf8, "value": pl.Float64}, orient="row"
+    )
     return scores, pl.DataFrame(strata, schema=["query_id", "stratum"], orient="row"), hits
 
 
@@ -102,7 +132,9 @@ def test_weighted_mean_is_seed_000s_formula(tmp_path) -> None:
     scores, strata, hits = _seed_000_frames()
     assert strata.height == 160
     traffic_file = tmp_path / "traffic.csv"
-    traffic_file.write_text("stratum,share\n" + "".join(f"{s},{round(v * 100)}%\n" for s, v in SEED_000_TRAFFIC.items()))
+    traffic_file.write_text(
+        "stratum,share\n" + "".join(f"{s},{round(v * 100)}%\n" for s, v in SEED_000_TRAFFIC.items())
+    )
     traffic = read_traffic(traffic_file)
     assert traffic.get_column("share").sum() == pytest.approx(1.0)
     table = stratum_table(scores, strata)
@@ -119,11 +151,18 @@ def test_weighted_mean_is_seed_000s_formula(tmp_path) -> None:
 def test_traffic_short_of_the_whole_fails_closure(tmp_path) -> None:
     scores, strata, _ = _seed_000_frames()
     f = tmp_path / "traffic.csv"
-    f.write_text("stratum,share\nhowto,0.31\nnavigational,0.22\nerror,0.18\nentity_attr,0.15\nmigration,0.06\n")
+    f.write_text(
+        "stratum,share\nhowto,0.31\nnavigational,0.22\nerror,0.18\nentity_attr,0.15\nmigration,0.06\n"
+    )
     traffic = read_traffic(f)
-    checks = {c.name: c for c in closure_checks(scores, strata, stratum_table(scores, strata), traffic)}
+    checks = {
+        c.name: c for c in closure_checks(scores, strata, stratum_table(scores, strata), traffic)
+    }
     assert checks["traffic shares sum to 1"].residual == pytest.approx(-0.08)
-    assert not checks["strata without a traffic share"].ok and checks["strata without a traffic share"].actual == 1
+    assert (
+        not checks["strata without a traffic share"].ok
+        and checks["strata without a traffic share"].actual == 1
+    )
 
 
 def test_bad_traffic_and_strata_files(tmp_path) -> None:
@@ -136,7 +175,12 @@ def test_bad_traffic_and_strata_files(tmp_path) -> None:
     with pytest.raises(InputError, match="more than once") as e:
         read_traffic(f)
     # The repeat's line (5), not the first occurrence's (3), which the message names.
-    assert e.value.line == 5 and e.value.column == "stratum" and "'b'" in str(e.value) and "first on line 3" in str(e.value)
+    assert (
+        e.value.line == 5
+        and e.value.column == "stratum"
+        and "'b'" in str(e.value)
+        and "first on line 3" in str(e.value)
+    )
     f.write_text("stratum,share\na,-0.5\n")
     with pytest.raises(InputError, match="negative"):
         read_traffic(f)
@@ -160,9 +204,16 @@ def test_strata_reads_parquet_and_keeps_ids_as_text(tmp_path) -> None:
 
 
 def test_non_binary_measure_uses_bootstrap_and_null_hits() -> None:
-    scores = pl.DataFrame({"system": ["s"] * 6, "query_id": [f"q{i}" for i in range(6)],
-                           "value": [0.2, 0.5, 0.0, 1.0, 0.7, 0.3]})
-    strata = pl.DataFrame({"query_id": [f"q{i}" for i in range(6)], "stratum": ["a"] * 3 + ["b"] * 3})
+    scores = pl.DataFrame(
+        {
+            "system": ["s"] * 6,
+            "query_id": [f"q{i}" for i in range(6)],
+            "value": [0.2, 0.5, 0.0, 1.0, 0.7, 0.3],
+        }
+    )
+    strata = pl.DataFrame(
+        {"query_id": [f"q{i}" for i in range(6)], "stratum": ["a"] * 3 + ["b"] * 3}
+    )
     assert not is_binary(scores)
     table = stratum_table(scores, strata)
     assert table.get_column("hits").null_count() == 2
@@ -183,11 +234,13 @@ partition = st.integers(min_value=2, max_value=60).flatmap(
 
 def _frames(assign, a, b):
     qids = [f"q{i}" for i in range(len(assign))]
-    scores = pl.DataFrame({
-        "system": ["a"] * len(qids) + ["b"] * len(qids),
-        "query_id": qids + qids,
-        "value": [float(x) for x in a] + [float(x) for x in b],
-    })
+    scores = pl.DataFrame(
+        {
+            "system": ["a"] * len(qids) + ["b"] * len(qids),
+            "query_id": qids + qids,
+            "value": [float(x) for x in a] + [float(x) for x in b],
+        }
+    )
     strata = pl.DataFrame({"query_id": qids, "stratum": [f"s{k}" for k in assign]})
     return scores, strata
 
@@ -247,7 +300,10 @@ def test_negation_row_shared_misses_at_most_ten() -> None:
     # Seed 004: BM25's 8 hits leave 10 misses of 18, dense's 7 leave 11; the queries neither system
     # rescued number at most 10, the smaller of the two.
     scores, strata = seed_004_frames()
-    per = {r["stratum"]: r for r in stratum_overlap(scores, strata, "bm25", "dense").iter_rows(named=True)}
+    per = {
+        r["stratum"]: r
+        for r in stratum_overlap(scores, strata, "bm25", "dense").iter_rows(named=True)
+    }
     neg = per["negation"]
     assert (neg["n"], neg["miss_a"], neg["miss_b"], neg["both_miss_bound"]) == (18, 10, 11, 10)
     assert neg["both_miss"] <= neg["both_miss_bound"]

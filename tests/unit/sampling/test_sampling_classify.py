@@ -24,7 +24,11 @@ def test_text_log_is_normalised_and_counted(tmp_path: Path) -> None:
     )
     result = classify_log(log, frozenset({"pagination", "parameters"}))
     rows = {r["query"]: r for r in result.labels.iter_rows(named=True)}
-    assert set(rows) == {"how do i rotate an api key", "err_4021 on webhook delivery", "paginaton parameters"}
+    assert set(rows) == {
+        "how do i rotate an api key",
+        "err_4021 on webhook delivery",
+        "paginaton parameters",
+    }
     assert rows["how do i rotate an api key"]["count"] == 3
     # The most frequent original spelling is kept for the case-sensitive rules.
     assert rows["err_4021 on webhook delivery"]["spelling"] == "ERR_4021 on webhook delivery"
@@ -44,7 +48,9 @@ def test_unicode_whitespace_collapses(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("suffix", [".csv", ".tsv", ".jsonl", ".parquet"])
 def test_table_logs_with_counts(tmp_path: Path, suffix: str) -> None:
-    df = pl.DataFrame({"query": ["API key", "api  key", "which regions are not covered"], "count": [5, 2, 4]})
+    df = pl.DataFrame(
+        {"query": ["API key", "api  key", "which regions are not covered"], "count": [5, 2, 4]}
+    )
     path = tmp_path / f"log{suffix}"
     if suffix == ".csv":
         df.write_csv(path)
@@ -55,7 +61,10 @@ def test_table_logs_with_counts(tmp_path: Path, suffix: str) -> None:
     else:
         df.write_parquet(path)
     labels = classify_log(path).labels
-    assert dict(zip(labels["query"], labels["count"])) == {"api key": 7, "which regions are not covered": 4}
+    assert dict(zip(labels["query"], labels["count"], strict=True)) == {
+        "api key": 7,
+        "which regions are not covered": 4,
+    }
 
 
 def test_bad_count_names_the_line(tmp_path: Path) -> None:
@@ -86,7 +95,10 @@ def test_vocabulary_from_word_list_and_corpus(tmp_path: Path) -> None:
     words.write_text("Pagination\nparameters\n", encoding="utf-8")
     assert read_vocab(words) == {"pagination", "parameters"}
     corpus = tmp_path / "corpus.jsonl"
-    corpus.write_text(json.dumps({"doc_id": "d1", "text": "API-keys: rotation, pagination!"}) + "\n", encoding="utf-8")
+    corpus.write_text(
+        json.dumps({"doc_id": "d1", "text": "API-keys: rotation, pagination!"}) + "\n",
+        encoding="utf-8",
+    )
     assert read_vocab(corpus) == {"api", "keys", "rotation", "pagination"}
     nocol = tmp_path / "c.csv"
     nocol.write_text("doc_id\nd1\n", encoding="utf-8")
@@ -94,14 +106,16 @@ def test_vocabulary_from_word_list_and_corpus(tmp_path: Path) -> None:
         read_vocab(nocol)
 
 
-def test_cli_writes_labels_and_says_misspelling_skipped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_writes_labels_and_says_misspelling_skipped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     log = tmp_path / "log.txt"
     log.write_text("paginaton parameters\nwhich regions are not covered\n", encoding="utf-8")
     out = tmp_path / "labels.parquet"
     assert main(["classify", str(log), "-o", str(out)]) == 0
     assert "misspelled rule was skipped" in capsys.readouterr().err
     labels = read_labels(out)
-    assert dict(zip(labels["query"], labels["stratum"])) == {
+    assert dict(zip(labels["query"], labels["stratum"], strict=True)) == {
         "paginaton parameters": "short_keyword",
         "which regions are not covered": "negation",
     }
@@ -110,7 +124,9 @@ def test_cli_writes_labels_and_says_misspelling_skipped(tmp_path: Path, capsys: 
     assert err.count("\n") == 1 and "no such file" in err
 
 
-def test_blank_queries_are_reported_as_occurrences_not_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_blank_queries_are_reported_as_occurrences_not_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # Audit: one empty query with count 4 was reported as "skipped 4 blank lines".
     log = tmp_path / "log.csv"
     log.write_text('query,count\napi key,2\n"  ",4\nsso,1\n', encoding="utf-8")
@@ -119,7 +135,9 @@ def test_blank_queries_are_reported_as_occurrences_not_lines(tmp_path: Path, cap
     assert "skipped 4 occurrences of blank or empty queries" in err and "lines" not in err
 
 
-def test_output_into_a_missing_folder_is_a_one_line_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_output_into_a_missing_folder_is_a_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # Audit: -o /nonexistent/dir/x.csv silently created the folders; cp, sort -o and tee refuse.
     log = tmp_path / "log.txt"
     log.write_text("api key\n", encoding="utf-8")
@@ -133,7 +151,9 @@ def test_output_into_a_missing_folder_is_a_one_line_error(tmp_path: Path, capsys
 
 def test_labels_with_a_repeated_query_are_rejected(tmp_path: Path) -> None:
     path = tmp_path / "labels.csv"
-    path.write_text("query,count,stratum\napi key,3,short_keyword\nsso,1,short_keyword\napi key,2,paraphrase\n")
+    path.write_text(
+        "query,count,stratum\napi key,3,short_keyword\nsso,1,short_keyword\napi key,2,paraphrase\n"
+    )
     with pytest.raises(InputError) as info:
         read_labels(path)
     assert info.value.line == 4 and "line 2" in str(info.value)
@@ -141,9 +161,16 @@ def test_labels_with_a_repeated_query_are_rejected(tmp_path: Path) -> None:
 
 def test_whole_float_counts_are_accepted_and_fractions_are_not(tmp_path: Path) -> None:
     path = tmp_path / "log.jsonl"
-    path.write_text('{"query": "api key", "count": 3.0}\n{"query": "sso", "count": 2}\n', encoding="utf-8")
-    assert dict(zip(*classify_log(path).labels.select("query", "count"))) == {"api key": 3, "sso": 2}
-    path.write_text('{"query": "api key", "count": 3.0}\n{"query": "sso", "count": 2.5}\n', encoding="utf-8")
+    path.write_text(
+        '{"query": "api key", "count": 3.0}\n{"query": "sso", "count": 2}\n', encoding="utf-8"
+    )
+    assert dict(zip(*classify_log(path).labels.select("query", "count"), strict=True)) == {
+        "api key": 3,
+        "sso": 2,
+    }
+    path.write_text(
+        '{"query": "api key", "count": 3.0}\n{"query": "sso", "count": 2.5}\n', encoding="utf-8"
+    )
     with pytest.raises(InputError) as info:
         classify_log(path)
     assert info.value.line == 2

@@ -8,7 +8,13 @@ import pytest
 from statsmodels.stats.proportion import proportion_confint, samplesize_confint_proportion
 
 from goldset_tui.cli import main
-from goldset_tui.sampling.plan import half_width, one_query_step, plan_rows, size_for_half_width, standard_error
+from goldset_tui.sampling.plan import (
+    half_width,
+    one_query_step,
+    plan_rows,
+    size_for_half_width,
+    standard_error,
+)
 
 
 def test_seed_000_standard_errors_and_bands() -> None:
@@ -52,10 +58,18 @@ def test_plan_rows_end_with_the_whole_set() -> None:
     assert rows[-1].n == 55 and rows[-1].needed == size_for_half_width(0.1)
 
 
-def test_plan_command_prints_the_seed_000_rows(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_plan_command_prints_the_seed_000_rows(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     labels = tmp_path / "labels.csv"
-    labels.write_text("query,count,stratum\n" + "".join(f"q{i},1,{'ab'[i % 2]}\n" for i in range(400)), encoding="utf-8")
-    assert main(["sample", str(labels), "--plan", "--targets", "a=25,b=135", "--half-width", "0.1"]) == 0
+    labels.write_text(
+        "query,count,stratum\n" + "".join(f"q{i},1,{'ab'[i % 2]}\n" for i in range(400)),
+        encoding="utf-8",
+    )
+    assert (
+        main(["sample", str(labels), "--plan", "--targets", "a=25,b=135", "--half-width", "0.1"])
+        == 0
+    )
     out = capsys.readouterr().out
     a_row = next(line for line in out.splitlines() if line.startswith("a "))
     all_row = next(line for line in out.splitlines() if line.startswith("(all)"))

@@ -17,8 +17,39 @@ from goldset_tui.sampling.rules import STRATA, apply_rule, classify_frame, class
 
 # A corpus vocabulary in which "paginaton" is absent, as in seed 004.
 VOCAB = frozenset(
-    "pagination parameters which regions are covered on webhook delivery how do i stop the sync from "
-    "running twice rotate an api key export csv and to with for accounts nightly call".split()
+    [
+        "pagination",
+        "parameters",
+        "which",
+        "regions",
+        "are",
+        "covered",
+        "on",
+        "webhook",
+        "delivery",
+        "how",
+        "do",
+        "i",
+        "stop",
+        "the",
+        "sync",
+        "from",
+        "running",
+        "twice",
+        "rotate",
+        "an",
+        "api",
+        "key",
+        "export",
+        "csv",
+        "and",
+        "to",
+        "with",
+        "for",
+        "accounts",
+        "nightly",
+        "call",
+    ]
 )
 
 
@@ -111,13 +142,37 @@ def reference(spelling: str, vocab: frozenset[str] | None) -> str:
     return "paraphrase"
 
 
-WORDS = ["not", "Not", "api", "key", "Stripe", "I", "paginaton", "pagination", "ERR_12", "a_b", "getX", "/v2/",
-         "How", "sync,", "without", "(except)", "x", "AB"]
-token = st.one_of(st.sampled_from(WORDS), st.text(alphabet=string.ascii_letters + string.digits + "_/.,", min_size=1, max_size=6))
+WORDS = [
+    "not",
+    "Not",
+    "api",
+    "key",
+    "Stripe",
+    "I",
+    "paginaton",
+    "pagination",
+    "ERR_12",
+    "a_b",
+    "getX",
+    "/v2/",
+    "How",
+    "sync,",
+    "without",
+    "(except)",
+    "x",
+    "AB",
+]
+token = st.one_of(
+    st.sampled_from(WORDS),
+    st.text(alphabet=string.ascii_letters + string.digits + "_/.,", min_size=1, max_size=6),
+)
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.lists(token, min_size=1, max_size=7).map(" ".join), min_size=1, max_size=25), st.booleans())
+@given(
+    st.lists(st.lists(token, min_size=1, max_size=7).map(" ".join), min_size=1, max_size=25),
+    st.booleans(),
+)
 def test_vectorised_rules_match_the_per_query_reading(queries: list[str], with_vocab: bool) -> None:
     vocab = VOCAB if with_vocab else None
     got = classify_frame(pl.Series(queries), vocab).to_list()

@@ -27,7 +27,14 @@ from goldset_tui.sampling.spotcheck import (
 from goldset_tui.store.journal import Journal
 
 STRATA = ["howto", "navigational", "error", "entity_attr", "migration", "tail"]
-SEED_000_SIZES = {"howto": 40, "navigational": 30, "error": 30, "entity_attr": 25, "migration": 15, "tail": 20}
+SEED_000_SIZES = {
+    "howto": 40,
+    "navigational": 30,
+    "error": 30,
+    "entity_attr": 25,
+    "migration": 15,
+    "tail": 20,
+}
 
 
 def seed_000_answers() -> list[Answer]:
@@ -52,7 +59,9 @@ def test_seed_000_agreement_and_wilson_interval() -> None:
 def test_confusion_matches_scikit_learn() -> None:
     answers = seed_000_answers()
     result = agreement(answers, STRATA)
-    expected = confusion_matrix([a.assigned for a in answers], [a.correct for a in answers], labels=STRATA)
+    expected = confusion_matrix(
+        [a.assigned for a in answers], [a.correct for a in answers], labels=STRATA
+    )
     got = [[result.confusion.get(r, {}).get(c, 0) for c in STRATA] for r in STRATA]
     assert got == expected.tolist()
     for row in result.per_stratum:
@@ -73,7 +82,9 @@ def test_seed_000_verdict_is_spelled_out() -> None:
     assert "agreed on 183 of 200" in text and "about 1 in 12" in text
     assert "inside the noise the sample size already imposes" in text
     # A bad classifier is not inside the noise of a big stratum.
-    bad = agreement([Answer(f"q{i}", "howto", "howto" if i < 60 else "tail") for i in range(100)], STRATA)
+    bad = agreement(
+        [Answer(f"q{i}", "howto", "howto" if i < 60 else "tail") for i in range(100)], STRATA
+    )
     assert "Not inside the noise for: howto" in verdict_text(bad, {"howto": 160})
 
 
@@ -94,7 +105,9 @@ def test_undo_takes_back_the_latest_answer_and_skips_count_apart() -> None:
 
 
 def test_check_items_are_a_seeded_sample_independent_of_row_order() -> None:
-    labels = pl.DataFrame({"query": [f"q{i}" for i in range(50)], "count": [1] * 50, "stratum": ["s"] * 50})
+    labels = pl.DataFrame(
+        {"query": [f"q{i}" for i in range(50)], "count": [1] * 50, "stratum": ["s"] * 50}
+    )
     a = check_items(labels, 20, 3)
     b = check_items(labels.reverse(), 20, 3)
     assert a.equals(b) and a.height == 20 and a["query"].n_unique() == 20
@@ -103,11 +116,22 @@ def test_check_items_are_a_seeded_sample_independent_of_row_order() -> None:
 
 
 def test_corrected_labels_keep_columns_and_order() -> None:
-    labels = pl.DataFrame({"query": ["a", "b", "c"], "count": [3, 2, 1], "stratum": ["x", "x", "y"], "spelling": ["A", "b", "c"]})
+    labels = pl.DataFrame(
+        {
+            "query": ["a", "b", "c"],
+            "count": [3, 2, 1],
+            "stratum": ["x", "x", "y"],
+            "spelling": ["A", "b", "c"],
+        }
+    )
     answers = [Answer("a", "x", "y"), Answer("b", "x", None), Answer("c", "y", "y")]
     fixed = corrected_labels(labels, answers)
     assert fixed.columns == labels.columns
-    assert fixed["stratum"].to_list() == ["y", "x", "y"] and fixed["query"].to_list() == ["a", "b", "c"]
+    assert fixed["stratum"].to_list() == ["y", "x", "y"] and fixed["query"].to_list() == [
+        "a",
+        "b",
+        "c",
+    ]
 
 
 def test_session_resumes_after_a_crash_mid_write(tmp_path: Path) -> None:
@@ -136,12 +160,41 @@ def test_report_json_and_export(tmp_path: Path, capsys: pytest.CaptureFixture[st
     labels = write_labels(tmp_path)
     store = tmp_path / "store"
     with Journal(journal_path(store, "ana")) as journal:
-        journal.append({"kind": "spotcheck", "action": "check", "query": "q0", "assigned": "howto", "correct": "howto"})
-        journal.append({"kind": "spotcheck", "action": "check", "query": "q1", "assigned": "navigational", "correct": "error"})
+        journal.append(
+            {
+                "kind": "spotcheck",
+                "action": "check",
+                "query": "q0",
+                "assigned": "howto",
+                "correct": "howto",
+            }
+        )
+        journal.append(
+            {
+                "kind": "spotcheck",
+                "action": "check",
+                "query": "q1",
+                "assigned": "navigational",
+                "correct": "error",
+            }
+        )
         journal.append({"kind": "spotcheck", "action": "skip", "query": "q2", "assigned": "error"})
     out = tmp_path / "fixed.csv"
-    code = main(["spotcheck", str(labels), "--report", "--store", str(store), "--labeller", "ana", "--format", "json",
-                 "--export", str(out)])
+    code = main(
+        [
+            "spotcheck",
+            str(labels),
+            "--report",
+            "--store",
+            str(store),
+            "--labeller",
+            "ana",
+            "--format",
+            "json",
+            "--export",
+            str(out),
+        ]
+    )
     assert code == 0
     data = json.loads(capsys.readouterr().out)
     assert {"n", "agree", "rate", "ci95", "confusion", "per_stratum"} <= set(data)
@@ -157,40 +210,114 @@ def test_report_json_and_export(tmp_path: Path, capsys: pytest.CaptureFixture[st
 
 def test_report_text_and_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     labels = write_labels(tmp_path)
-    assert main(["spotcheck", str(labels), "--report", "--store", str(tmp_path / "s"), "--labeller", "ana"]) == 0
+    assert (
+        main(
+            [
+                "spotcheck",
+                str(labels),
+                "--report",
+                "--store",
+                str(tmp_path / "s"),
+                "--labeller",
+                "ana",
+            ]
+        )
+        == 0
+    )
     assert "no checks yet" in capsys.readouterr().out
     assert main(["spotcheck", str(labels), "--report", "--export", str(tmp_path / "x.txt")]) == 2
     assert main(["spotcheck", str(tmp_path / "missing.csv"), "--report"]) == 2
     assert main(["spotcheck", str(labels), "--report", "--labeller", " "]) == 2
 
 
-def test_a_targets_stratum_not_in_labels_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_targets_stratum_not_in_labels_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # Audit: `spotcheck ... --targets bogus=5 --report` exited 0 and ignored the typo.
     labels = write_labels(tmp_path)
     store = str(tmp_path / "s")
-    assert main(["spotcheck", str(labels), "--report", "--store", store, "--labeller", "ana", "--targets", "bogus=5"]) == 2
+    assert (
+        main(
+            [
+                "spotcheck",
+                str(labels),
+                "--report",
+                "--store",
+                store,
+                "--labeller",
+                "ana",
+                "--targets",
+                "bogus=5",
+            ]
+        )
+        == 2
+    )
     err = capsys.readouterr().err
     assert err.startswith("goldset: error:") and err.count("\n") == 1
     assert "'bogus'" in err and ", ".join(sorted(STRATA)) in err
     known = ",".join(f"{s}=5" for s in STRATA)
-    assert main(["spotcheck", str(labels), "--report", "--store", store, "--labeller", "ana", "--targets", known]) == 0
+    assert (
+        main(
+            [
+                "spotcheck",
+                str(labels),
+                "--report",
+                "--store",
+                store,
+                "--labeller",
+                "ana",
+                "--targets",
+                known,
+            ]
+        )
+        == 0
+    )
     assert "--targets" in capsys.readouterr().out
 
 
-def test_export_into_a_missing_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_export_into_a_missing_folder_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     labels = write_labels(tmp_path)
     out = tmp_path / "nope" / "fixed.csv"
-    assert main(["spotcheck", str(labels), "--report", "--store", str(tmp_path / "s"), "--export", str(out)]) == 2
+    assert (
+        main(
+            [
+                "spotcheck",
+                str(labels),
+                "--report",
+                "--store",
+                str(tmp_path / "s"),
+                "--export",
+                str(out),
+            ]
+        )
+        == 2
+    )
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "does not exist" in err and not (tmp_path / "nope").exists()
 
 
-def test_targets_may_name_a_classify_stratum_with_no_rows_but_not_a_typo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_targets_may_name_a_classify_stratum_with_no_rows_but_not_a_typo(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # LABELS labelled by `goldset classify` without a misspelled query: the golden set's size for
     # misspelled is still a real stratum; "mispelled" is a typo.
     labels = tmp_path / "labels.csv"
-    labels.write_text("query,count,stratum\nerr_4021,3,exact_identifier\napi key,5,short_keyword\n", encoding="utf-8")
-    common = ["spotcheck", str(labels), "--report", "--store", str(tmp_path / "s"), "--labeller", "ana", "--targets"]
+    labels.write_text(
+        "query,count,stratum\nerr_4021,3,exact_identifier\napi key,5,short_keyword\n",
+        encoding="utf-8",
+    )
+    common = [
+        "spotcheck",
+        str(labels),
+        "--report",
+        "--store",
+        str(tmp_path / "s"),
+        "--labeller",
+        "ana",
+        "--targets",
+    ]
     assert main([*common, "exact_identifier=5,misspelled=22"]) == 0
     capsys.readouterr()
     assert main([*common, "exact_identifier=5,mispelled=22"]) == 2

@@ -35,7 +35,10 @@ def make(tmp_path: Path) -> Project:
 
 def child(project: Project, *args: str) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, str(CHILD), str(project.path), *args], stdout=subprocess.PIPE, text=True, env=child_env()
+        [sys.executable, str(CHILD), str(project.path), *args],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=child_env(),
     )
 
 
@@ -72,7 +75,9 @@ def test_every_acknowledged_judgment_survives_sigkill(tmp_path: Path) -> None:
     with reopened.writer("alice") as w:
         w.record(Judgment("alice", "q-new", "d-new", 1, "2026-01-01T00:00:00Z"))
     history = Project.open(project.path).judgments("alice", history=True)
-    assert history["seq"].n_unique() == history.height and history["seq"].to_list() == sorted(history["seq"].to_list())
+    assert history["seq"].n_unique() == history.height and history["seq"].to_list() == sorted(
+        history["seq"].to_list()
+    )
 
 
 def test_second_process_for_the_same_labeller_is_refused(tmp_path: Path) -> None:
@@ -111,10 +116,14 @@ def test_kill_during_compaction_leaves_a_readable_store(tmp_path: Path, mode: st
         assert list_parts(parts_dir) and journal.read_text().count("\n") == 5
     else:  # a merged part next to the parts it replaces
         ranges = [(a, b) for a, b, _ in list_parts(parts_dir)]
-        assert any(a1 <= a2 and b2 <= b1 and (a1, b1) != (a2, b2) for a1, b1 in ranges for a2, b2 in ranges)
+        assert any(
+            a1 <= a2 and b2 <= b1 and (a1, b1) != (a2, b2) for a1, b1 in ranges for a2, b2 in ranges
+        )
     reopened = Project.open(project.path)
     history = reopened.judgments("alice", history=True)
-    assert history["seq"].n_unique() == history.height  # a record in both a part and the journal counts once
+    assert (
+        history["seq"].n_unique() == history.height
+    )  # a record in both a part and the journal counts once
     stored = {(r[0], r[1]): r[2] for r in reopened.qrels("alice").iter_rows()}
     assert {pair: stored.get(pair) for pair in expected(acks)} == expected(acks)
     # The next session tidies up: stray temporary files go, the journal is folded in.

@@ -78,10 +78,28 @@ def test_a_fused_run_follows_the_umask(tmp_path: Path, umask: int) -> None:
 
 def test_classify_and_sample_outputs_follow_the_umask(tmp_path: Path, umask: int) -> None:
     log = tmp_path / "log.csv"
-    log.write_text("query,count\nhow to rotate keys,5\nERR_4021 on webhook delivery,2\n", encoding="utf-8")
+    log.write_text(
+        "query,count\nhow to rotate keys,5\nERR_4021 on webhook delivery,2\n", encoding="utf-8"
+    )
     labels, sample = tmp_path / "labels.csv", tmp_path / "golden.csv"
     assert main(["classify", str(log), "-o", str(labels)]) == 0
-    assert main(["sample", str(labels), "-o", str(sample), "--seed", "1", "--total", "2", "--min-per-stratum", "1"]) == 0
+    assert (
+        main(
+            [
+                "sample",
+                str(labels),
+                "-o",
+                str(sample),
+                "--seed",
+                "1",
+                "--total",
+                "2",
+                "--min-per-stratum",
+                "1",
+            ]
+        )
+        == 0
+    )
     for written in (labels, sample, tmp_path / "golden.manifest.toml"):
         assert mode(written) == 0o666 & ~umask, written.name
 
@@ -110,7 +128,9 @@ def test_provenance_file_follows_the_umask(tmp_path: Path) -> None:
     old = os.umask(0o022)
     try:
         target = tmp_path / "adjudication" / "provenance-median.tsv"
-        write_provenance(pl.DataFrame({"query_id": ["q1"], "doc_id": ["d1"], "how": ["unanimous"]}), target)
+        write_provenance(
+            pl.DataFrame({"query_id": ["q1"], "doc_id": ["d1"], "how": ["unanimous"]}), target
+        )
     finally:
         os.umask(old)
     assert stat.S_IMODE(target.stat().st_mode) == 0o644

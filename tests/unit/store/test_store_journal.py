@@ -106,9 +106,8 @@ def test_nan_is_refused_rather_than_written_as_invalid_json(tmp_path: Path) -> N
 
 def test_second_writer_in_the_same_process_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "j.jsonl"
-    with Journal(path):
-        with pytest.raises(StoreLockedError, match="same process"):
-            Journal(path)
+    with Journal(path), pytest.raises(StoreLockedError, match="same process"):
+        Journal(path)
     Journal(path).close()  # released on close
 
 
@@ -125,8 +124,13 @@ HOLDER = textwrap.dedent(
 
 def start_holder(path: Path) -> subprocess.Popen:
     root = Path(__file__).resolve().parents[3]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))}
-    proc = subprocess.Popen([sys.executable, "-c", HOLDER, str(path)], stdout=subprocess.PIPE, text=True, env=env)
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])),
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(path)], stdout=subprocess.PIPE, text=True, env=env
+    )
     assert proc.stdout.readline().strip() == "locked"
     return proc
 

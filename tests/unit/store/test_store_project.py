@@ -19,8 +19,30 @@ from goldset_tui.model import GradeScale, Judgment
 from goldset_tui.store import Project, default_store_for, safe_name, sha256_file
 from goldset_tui.store.parts import list_parts
 
-COLUMNS = ["labeller", "query_id", "doc_id", "grade", "time", "seconds", "position", "note", "kind", "seq"]
-DTYPES = [pl.String, pl.String, pl.String, pl.Int64, pl.String, pl.Float64, pl.Int64, pl.String, pl.String, pl.Int64]
+COLUMNS = [
+    "labeller",
+    "query_id",
+    "doc_id",
+    "grade",
+    "time",
+    "seconds",
+    "position",
+    "note",
+    "kind",
+    "seq",
+]
+DTYPES = [
+    pl.String,
+    pl.String,
+    pl.String,
+    pl.Int64,
+    pl.String,
+    pl.Float64,
+    pl.Int64,
+    pl.String,
+    pl.String,
+    pl.Int64,
+]
 
 
 def make(tmp_path: Path, **kw) -> Project:
@@ -29,7 +51,9 @@ def make(tmp_path: Path, **kw) -> Project:
     return Project.create(tmp_path / "store", pool_path=pool, pool_sha256=sha256_file(pool), **kw)
 
 
-def J(labeller: str, q: str, d: str, grade: int | None, t: str = "2026-01-01T00:00:00Z", **kw) -> Judgment:
+def J(
+    labeller: str, q: str, d: str, grade: int | None, t: str = "2026-01-01T00:00:00Z", **kw
+) -> Judgment:
     return Judgment(labeller, q, d, grade, t, **kw)
 
 
@@ -41,14 +65,22 @@ def test_manifest_round_trip_read_by_tomllib(tmp_path: Path) -> None:
     assert raw["name"] == "docs"
     assert raw["scale"] == {"0": "no", "1": "partly", "2": "yes"}
     assert raw["guidelines"] == 'Judge "all" of them.\nLine two'
-    assert raw["pool"] == {"path": str((tmp_path / "pool.jsonl").resolve()), "sha256": sha256_file(tmp_path / "pool.jsonl")}
+    assert raw["pool"] == {
+        "path": str((tmp_path / "pool.jsonl").resolve()),
+        "sha256": sha256_file(tmp_path / "pool.jsonl"),
+    }
     reopened = Project.open(project.path)
     assert reopened.scale == scale and reopened.guidelines == 'Judge "all" of them.\nLine two'
 
 
 def test_default_scale_and_guidelines(tmp_path: Path) -> None:
     project = make(tmp_path)
-    assert project.scale.labels == {0: "not relevant", 1: "related", 2: "highly relevant", 3: "perfectly relevant"}
+    assert project.scale.labels == {
+        0: "not relevant",
+        1: "related",
+        2: "highly relevant",
+        3: "perfectly relevant",
+    }
     assert "independently of the others" in project.guidelines
 
 
@@ -92,11 +124,16 @@ def test_pool_changed(tmp_path: Path) -> None:
         (None, "not a goldset store"),
         (b"format = 1\nname = [", "not valid TOML"),
         (b"format = 99\n", "unsupported store format"),
-        (b'format = 1\n[pool]\npath = "p"\nsha256 = "x"\n[scale]\n0 = "a"\n2 = "c"\n', "bad grade scale"),
+        (
+            b'format = 1\n[pool]\npath = "p"\nsha256 = "x"\n[scale]\n0 = "a"\n2 = "c"\n',
+            "bad grade scale",
+        ),
         (b"\xff\xfe", "not UTF-8"),
     ],
 )
-def test_open_refuses_what_is_not_a_store(tmp_path: Path, content: bytes | None, words: str) -> None:
+def test_open_refuses_what_is_not_a_store(
+    tmp_path: Path, content: bytes | None, words: str
+) -> None:
     store = tmp_path / "s"
     store.mkdir()
     if content is not None:
@@ -114,7 +151,9 @@ def test_create_refuses_an_existing_store_or_a_busy_folder(tmp_path: Path) -> No
     (busy / "notes.txt").write_text("mine")
     with pytest.raises(InputError, match="not empty"):
         Project.create(busy, pool_path=tmp_path / "pool.jsonl", pool_sha256="x")
-    again = Project.open_or_create(project.path, pool_path=tmp_path / "pool.jsonl", pool_sha256="other")
+    again = Project.open_or_create(
+        project.path, pool_path=tmp_path / "pool.jsonl", pool_sha256="other"
+    )
     assert again.pool_sha256 == project.pool_sha256
 
 
@@ -127,7 +166,11 @@ def test_default_store_is_one_folder_per_pool_under_projects_dir(tmp_path: Path)
     assert default_store_for(tmp_path / "a" / "pool.parquet") == a
 
 
-@given(st.lists(st.text(min_size=1, max_size=30).filter(str.strip), min_size=2, max_size=8, unique=True))
+@given(
+    st.lists(
+        st.text(min_size=1, max_size=30).filter(str.strip), min_size=2, max_size=8, unique=True
+    )
+)
 @settings(max_examples=200, deadline=None)
 def test_safe_names_are_safe_and_never_collide_even_ignoring_case(names: list[str]) -> None:
     safe = [safe_name(n) for n in names]
@@ -158,7 +201,10 @@ def test_latest_counts_history_keeps_everything(tmp_path: Path) -> None:
     assert history["grade"].to_list() == [1, 3, 0, 2] and history["seq"].to_list() == [1, 2, 3, 4]
     current = project.judgments()
     assert current.columns == COLUMNS and current.dtypes == DTYPES
-    assert current.select("doc_id", "grade", "position", "seconds").rows() == [("d1", 3, 4, 2.0), ("d2", 0, None, 0.0)]
+    assert current.select("doc_id", "grade", "position", "seconds").rows() == [
+        ("d1", 3, 4, 2.0),
+        ("d2", 0, None, 0.0),
+    ]
 
 
 def test_undo_restores_the_previous_grade_and_then_unjudges(tmp_path: Path) -> None:
@@ -200,7 +246,9 @@ def test_notes_are_kept_literally_and_an_empty_note_clears(tmp_path: Path) -> No
 
 
 @pytest.mark.parametrize("grade", [4, -1, None, True, "2", 2.0])
-def test_grade_outside_the_scale_is_refused_and_nothing_written(tmp_path: Path, grade: object) -> None:
+def test_grade_outside_the_scale_is_refused_and_nothing_written(
+    tmp_path: Path, grade: object
+) -> None:
     project = make(tmp_path)
     with project.writer("alice") as w:
         with pytest.raises(InputError) as info:
@@ -249,7 +297,11 @@ def test_qrels_sort_numeric_ids_numerically(tmp_path: Path) -> None:
         for q, d in [("10", "d2"), ("2", "d10"), ("2", "d9"), ("b", "x"), ("1", "z")]:
             w.record(J("a", q, d, 1))
     assert project.qrels().select("query_id", "doc_id").rows() == [
-        ("1", "z"), ("2", "d10"), ("2", "d9"), ("10", "d2"), ("b", "x")
+        ("1", "z"),
+        ("2", "d10"),
+        ("2", "d9"),
+        ("10", "d2"),
+        ("b", "x"),
     ]
 
 
@@ -263,7 +315,9 @@ EVENT = st.tuples(
 EVENTS = st.lists(EVENT, max_size=40)
 
 
-def reference_latest(events: list[tuple[str, str, str, int]]) -> dict[tuple[str, str], tuple[int, str | None]]:
+def reference_latest(
+    events: list[tuple[str, str, str, int]],
+) -> dict[tuple[str, str], tuple[int, str | None]]:
     """The documented semantics, written plainly: a stack of grades per pair, undo pops."""
     stacks: dict[tuple[str, str], list[tuple[str, int]]] = {}
     notes: dict[tuple[str, str], str] = {}
@@ -290,13 +344,25 @@ def test_latest_function_matches_the_reference_model(tagged) -> None:
     from goldset_tui.store.frames import JUDGMENT_SCHEMA, latest
 
     rows = [
-        {"labeller": who, "query_id": q, "doc_id": d, "grade": g if kind in ("judge", "repeat") else None,
-         "time": "t", "seconds": 1.0, "position": 0, "note": f"n{g}" if kind == "note" else None,
-         "kind": kind, "seq": i + 1}
+        {
+            "labeller": who,
+            "query_id": q,
+            "doc_id": d,
+            "grade": g if kind in ("judge", "repeat") else None,
+            "time": "t",
+            "seconds": 1.0,
+            "position": 0,
+            "note": f"n{g}" if kind == "note" else None,
+            "kind": kind,
+            "seq": i + 1,
+        }
         for i, (who, (kind, q, d, g)) in enumerate(tagged)
     ]
     history = pl.DataFrame(rows, schema=JUDGMENT_SCHEMA).sort("labeller", "seq")
-    got = {(r["labeller"], r["query_id"], r["doc_id"]): (r["grade"], r["note"]) for r in latest(history).iter_rows(named=True)}
+    got = {
+        (r["labeller"], r["query_id"], r["doc_id"]): (r["grade"], r["note"])
+        for r in latest(history).iter_rows(named=True)
+    }
     want = {}
     for who in ("a", "b"):
         mine = [event for w, event in tagged if w == who]
@@ -327,12 +393,17 @@ def test_the_store_matches_the_reference_model(tmp_path_factory, events, compact
         w.close()
     finally:
         writer_module.COMPACT_EVERY = old
-    got = {(r["query_id"], r["doc_id"]): (r["grade"], r["note"]) for r in project.judgments().iter_rows(named=True)}
+    got = {
+        (r["query_id"], r["doc_id"]): (r["grade"], r["note"])
+        for r in project.judgments().iter_rows(named=True)
+    }
     assert got == reference_latest(events)
 
 
 # --- compaction -----------------------------------------------------------------------------------
-def test_compaction_moves_the_journal_into_parquet_without_changing_anything(tmp_path: Path, monkeypatch) -> None:
+def test_compaction_moves_the_journal_into_parquet_without_changing_anything(
+    tmp_path: Path, monkeypatch
+) -> None:
     monkeypatch.setattr(writer_module, "COMPACT_EVERY", 10)
     project = make(tmp_path)
     journal = project.path / "journal" / "alice.jsonl"
@@ -364,8 +435,18 @@ def test_project_compact_folds_a_leftover_journal(tmp_path: Path) -> None:
     with project.writer("alice"):
         pass
     journal = project.path / "journal" / "alice.jsonl"
-    record = {"kind": "judge", "labeller": "alice", "query_id": "q", "doc_id": "d", "grade": 2, "time": "t",
-              "seconds": 1.0, "position": 0, "note": None, "seq": 1}
+    record = {
+        "kind": "judge",
+        "labeller": "alice",
+        "query_id": "q",
+        "doc_id": "d",
+        "grade": 2,
+        "time": "t",
+        "seconds": 1.0,
+        "position": 0,
+        "note": None,
+        "seq": 1,
+    }
     journal.write_text(json.dumps(record) + "\n")
     assert project.qrels().rows() == [("q", "d", 2)]  # visible before compaction
     project.compact()
@@ -378,9 +459,21 @@ def test_a_corrupt_journal_record_is_an_error_naming_line_and_field(tmp_path: Pa
     with project.writer("alice"):
         pass
     journal = project.path / "journal" / "alice.jsonl"
-    good = {"kind": "judge", "labeller": "alice", "query_id": "q", "doc_id": "d", "grade": 2, "time": "t",
-            "seconds": 1.0, "position": 0, "note": None, "seq": 1}
-    journal.write_text(json.dumps(good) + "\n" + json.dumps({**good, "grade": "high", "seq": 2}) + "\n")
+    good = {
+        "kind": "judge",
+        "labeller": "alice",
+        "query_id": "q",
+        "doc_id": "d",
+        "grade": 2,
+        "time": "t",
+        "seconds": 1.0,
+        "position": 0,
+        "note": None,
+        "seq": 1,
+    }
+    journal.write_text(
+        json.dumps(good) + "\n" + json.dumps({**good, "grade": "high", "seq": 2}) + "\n"
+    )
     with pytest.raises(InputError) as info:
         project.judgments()
     assert info.value.line == 2 and info.value.column == "grade"
@@ -389,7 +482,9 @@ def test_a_corrupt_journal_record_is_an_error_naming_line_and_field(tmp_path: Pa
 # --- prior judgments ------------------------------------------------------------------------------
 def test_import_prior_is_idempotent_and_checks_the_scale(tmp_path: Path) -> None:
     project = make(tmp_path)
-    prior = pl.DataFrame({"query_id": ["q1", "q1", "q2"], "doc_id": ["a", "b", "a"], "grade": [3, 2, 0]})
+    prior = pl.DataFrame(
+        {"query_id": ["q1", "q1", "q2"], "doc_id": ["a", "b", "a"], "grade": [3, 2, 0]}
+    )
     assert project.import_prior(prior) == 3
     assert project.import_prior(prior) == 0
     assert project.qrels("prior").rows() == [("q1", "a", 3), ("q1", "b", 2), ("q2", "a", 0)]
@@ -398,7 +493,11 @@ def test_import_prior_is_idempotent_and_checks_the_scale(tmp_path: Path) -> None
     bad = pl.DataFrame({"query_id": ["q1", "q9"], "doc_id": ["a", "z"], "grade": ["3", "7"]})
     with pytest.raises(InputError) as info:
         project.import_prior(bad)
-    assert info.value.row == 2 and info.value.column == "grade" and "outside the scale 0-3" in info.value.message
+    assert (
+        info.value.row == 2
+        and info.value.column == "grade"
+        and "outside the scale 0-3" in info.value.message
+    )
     clash = pl.DataFrame({"query_id": ["q", "q"], "doc_id": ["a", "a"], "grade": [1, 2]})
     with pytest.raises(InputError, match="different grades"):
         project.import_prior(clash)
@@ -417,7 +516,9 @@ def test_summary_and_find_stores(tmp_path: Path) -> None:
         pass
     summary = project.summary()
     assert summary.select("labeller", "judged", "events").rows() == [("alice", 2, 3), ("bob", 0, 0)]
-    assert summary["first"].null_count() == 0 and summary["last"].to_list()[1] is None  # bob never saved
+    assert (
+        summary["first"].null_count() == 0 and summary["last"].to_list()[1] is None
+    )  # bob never saved
     assert find_stores(tmp_path) == [project.path]
     assert find_stores(tmp_path / "nothing") == []
 

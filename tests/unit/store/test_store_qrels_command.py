@@ -25,7 +25,12 @@ def make(tmp_path: Path, judgments: dict[str, list[tuple[str, str, int]]]) -> Pr
     return project
 
 
-ALICE = [("2", "doc-b", 1), ("10", "doc-a", 3), ("2", "doc-a", 0), ("2", "doc-b", 2)]  # doc-b re-judged
+ALICE = [
+    ("2", "doc-b", 1),
+    ("10", "doc-a", 3),
+    ("2", "doc-a", 0),
+    ("2", "doc-b", 2),
+]  # doc-b re-judged
 
 
 def test_trec_qrels_to_stdout_parse_with_pytrec_eval(tmp_path: Path, capsys) -> None:
@@ -33,7 +38,10 @@ def test_trec_qrels_to_stdout_parse_with_pytrec_eval(tmp_path: Path, capsys) -> 
     assert main(["qrels", "--store", str(project.path)]) == 0
     out = capsys.readouterr().out
     assert out == "2 0 doc-a 0\n2 0 doc-b 2\n10 0 doc-a 3\n"
-    assert pytrec_eval.parse_qrel(out.splitlines()) == {"2": {"doc-a": 0, "doc-b": 2}, "10": {"doc-a": 3}}
+    assert pytrec_eval.parse_qrel(out.splitlines()) == {
+        "2": {"doc-a": 0, "doc-b": 2},
+        "10": {"doc-a": 3},
+    }
 
 
 def test_trec_output_evaluates_in_pytrec_eval(tmp_path: Path) -> None:
@@ -46,18 +54,32 @@ def test_trec_output_evaluates_in_pytrec_eval(tmp_path: Path) -> None:
     assert scores["2"]["P_1"] == 1.0 and scores["10"]["P_1"] == 1.0
 
 
-@pytest.mark.parametrize("how", [["--format", "csv"], ["-o", "{dir}/q.csv"], ["--format", "parquet", "-o", "{dir}/q.bin"], ["-o", "{dir}/q.parquet"]])
+@pytest.mark.parametrize(
+    "how",
+    [
+        ["--format", "csv"],
+        ["-o", "{dir}/q.csv"],
+        ["--format", "parquet", "-o", "{dir}/q.bin"],
+        ["-o", "{dir}/q.parquet"],
+    ],
+)
 def test_csv_and_parquet(tmp_path: Path, capsys, how: list[str]) -> None:
     project = make(tmp_path, {"alice": ALICE})
     args = [a.format(dir=tmp_path) for a in how]
     assert main(["qrels", "--store", str(project.path), *args]) == 0
     if "-o" in args:
         target = Path(args[args.index("-o") + 1])
-        frame = pl.read_csv(target, schema_overrides={"query_id": pl.String}) if target.suffix == ".csv" else pl.read_parquet(target)
+        frame = (
+            pl.read_csv(target, schema_overrides={"query_id": pl.String})
+            if target.suffix == ".csv"
+            else pl.read_parquet(target)
+        )
     else:
         import io
 
-        frame = pl.read_csv(io.StringIO(capsys.readouterr().out), schema_overrides={"query_id": pl.String})
+        frame = pl.read_csv(
+            io.StringIO(capsys.readouterr().out), schema_overrides={"query_id": pl.String}
+        )
     assert frame.columns == ["query_id", "doc_id", "grade"]
     assert frame.dtypes == [pl.String, pl.String, pl.Int64]
     assert frame.rows() == [("2", "doc-a", 0), ("2", "doc-b", 2), ("10", "doc-a", 3)]
@@ -103,7 +125,9 @@ def consensus_module(monkeypatch):
     return pytest.importorskip("goldset_tui.agreement.consensus")
 
 
-def test_consensus_missing_gives_a_clean_error(tmp_path: Path, capsys, monkeypatch, consensus_module) -> None:
+def test_consensus_missing_gives_a_clean_error(
+    tmp_path: Path, capsys, monkeypatch, consensus_module
+) -> None:
     project = make(tmp_path, {"alice": ALICE})
     monkeypatch.delattr(consensus_module, "consensus_export")  # as if not written yet
     assert main(["qrels", "--store", str(project.path), "--consensus"]) == 2
