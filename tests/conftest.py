@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PEERS = ROOT.parent / "shared" / "peers"
+# The reference tools' public test data, copied from the workplace's shared/peers so that a clone of
+# this repository alone runs every comparison (tests/data/peers/README.md says where each file came from).
+PEERS = ROOT / "tests" / "data" / "peers"
 SAMPLE = ROOT / "sample_data"
 
 
@@ -24,6 +26,6 @@ def isolated_dirs(
 
 @pytest.fixture
 def peers() -> Path:
-    if not PEERS.exists():
-        pytest.skip(f"peer data not found at {PEERS}")
+    # A missing copy is a broken checkout, not a reason to skip: fail loudly.
+    assert PEERS.is_dir(), f"peer data missing at {PEERS}"
     return PEERS
