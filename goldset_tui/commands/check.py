@@ -114,7 +114,8 @@ def _systems(frame: pl.DataFrame, systems: list[str]) -> list[str]:
     listed = frame.filter(pl.col("systems").is_not_null())
     if listed.height == 0:
         return [
-            f"systems:     {', '.join(visible(s, keep_newlines=False) for s in systems)} (per-candidate systems not recorded)"
+            f"systems:     {', '.join(visible(s, keep_newlines=False) for s in systems)}"
+            " (per-candidate systems not recorded)"
         ]
     # "only this system": candidates no other pooled system returned, what each system adds.
     exploded = listed.select(pl.col("systems").list.len().alias("n"), "systems").explode("systems")
@@ -157,7 +158,10 @@ def _overlap(sizes: pl.DataFrame, depth: int | None, n_systems: int, n_queries: 
     if depth is None or not n_systems:
         return ["overlap:     unknown (the pool records no depth or systems)"]
     nominal = depth * n_systems
-    line = f"overlap:     depth {depth} x {n_systems} systems = {nominal} a query at most, {nominal * n_queries:,} in all; the pool has {total:,}"
+    line = (
+        f"overlap:     depth {depth} x {n_systems} systems = {nominal} a query at most,"
+        f" {nominal * n_queries:,} in all; the pool has {total:,}"
+    )
     if contributed:
         line += f" of {int(contributed):,} the runs put forward: overlap saves {100 * (1 - total / contributed):.0f}%"
     return [line]
@@ -171,7 +175,10 @@ def _prior(pool) -> list[str]:  # noqa: ANN001
     outside = prior.join(
         pool.frame.select("query_id", "doc_id"), on=["query_id", "doc_id"], how="anti"
     ).height
-    line = f"prior:       {prior.height:,} grades on {n_queries:,} queries, imported as labeller {pool.prior_labeller!r} ({grades})"
+    line = (
+        f"prior:       {prior.height:,} grades on {n_queries:,} queries,"
+        f" imported as labeller {pool.prior_labeller!r} ({grades})"
+    )
     lines = [line]
     if outside:
         lines.append(f"             {outside:,} of them are for documents not among the candidates")

@@ -66,7 +66,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--assign",
         metavar="overlap=F",
-        help="judge only this labeller's share: a seeded share F of queries goes to everyone, the rest to one labeller each",
+        help="judge only this labeller's share: a seeded share F of queries goes to everyone,"
+        " the rest to one labeller each",
     )
     parser.add_argument(
         "--repeat",

@@ -168,7 +168,8 @@ def run(args: argparse.Namespace) -> int:
         )
     if not args.corpus:
         print(
-            "note: no --corpus, so the pool lists document ids only; give --corpus to `goldset check` and `goldset judge`",
+            "note: no --corpus, so the pool lists document ids only;"
+            " give --corpus to `goldset check` and `goldset judge`",
             file=sys.stderr,
         )
     return 0
@@ -210,7 +211,8 @@ def _report(pool: pl.DataFrame, sizes: pl.DataFrame, args, systems: list[str], o
     counts = sizes.get_column("candidates").to_list()
     total, contributed = sum(counts), int(sizes.get_column("contributed").sum())
     print(
-        f"wrote {out}: {sizes.height:,} queries, {total:,} candidates, from {n_sys} systems ({', '.join(systems)}) at depth {args.depth}"
+        f"wrote {out}: {sizes.height:,} queries, {total:,} candidates,"
+        f" from {n_sys} systems ({', '.join(systems)}) at depth {args.depth}"
     )
     print(
         f"candidates per query: min {min(counts)}, median {statistics.median(counts):g}, max {max(counts)} "

@@ -60,7 +60,7 @@ def bootstrap_means(diff: pl.Series, *, samples: int, seed: int) -> pl.Series:
     """Means of ``samples`` resamples (with replacement, same size) of ``diff``."""
     n = diff.len()
     means = []
-    for index, (start, count) in enumerate(_batches(n, samples)):
+    for index, (_start, count) in enumerate(_batches(n, samples)):
         draws = diff.sample(n * count, with_replacement=True, seed=seed + index)
         frame = pl.DataFrame({"d": draws, "s": pl.int_range(n * count, eager=True) // n})
         means.append(frame.group_by("s").agg(pl.col("d").mean()).sort("s").get_column("d"))
@@ -72,7 +72,7 @@ def sign_flip_means(diff: pl.Series, *, samples: int, seed: int) -> pl.Series:
     n = diff.len()
     signs = pl.Series("sign", [-1.0, 1.0])
     means = []
-    for index, (start, count) in enumerate(_batches(n, samples)):
+    for index, (_start, count) in enumerate(_batches(n, samples)):
         flips = signs.sample(n * count, with_replacement=True, seed=seed + 1_000_003 + index)
         frame = pl.DataFrame(
             {"d": pl.concat([diff] * count) * flips, "s": pl.int_range(n * count, eager=True) // n}

@@ -144,10 +144,9 @@ def read_table(
 def check_non_empty(df: pl.DataFrame, col: str, path: Path, fmt: str) -> None:
     """Raise on the first null or blank value of ``col``."""
     values = df.get_column(col)
+    bad = values.is_null()
     if values.dtype == pl.Utf8:
-        bad = values.is_null() | (values.str.strip_chars() == "")
-    else:
-        bad = values.is_null()
+        bad = bad | (values.str.strip_chars() == "")
     if bad.any():
         first = int(bad.arg_max())  # first True
         count = int(bad.sum())

@@ -17,6 +17,7 @@ one. The lock file's text (pid, host, time) only serves the message shown to the
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import json
@@ -229,10 +230,8 @@ class Journal:
         except OSError:
             # Disk full or an I/O error part-way: cut the partial line off, or the next record
             # would make it a corrupt line in the middle of the journal. Then report the failure.
-            try:
+            with contextlib.suppress(OSError):
                 os.ftruncate(self._fd, size)
-            except OSError:
-                pass
             raise
 
     def truncate(self) -> None:
@@ -261,7 +260,8 @@ class Journal:
         self.close()
 
     def __del__(self) -> None:  # a forgotten close must not leak the lock for the process's life
-        try:
+        # Not contextlib.suppress: at interpreter exit this module's globals may already be None.
+        try:  # noqa: SIM105
             self.close()
         except Exception:
             pass

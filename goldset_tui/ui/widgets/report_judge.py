@@ -71,7 +71,10 @@ def judge_hook(
             try:
                 where = write_pairs(pairs, Path(pairs_out).resolve())
             except OSError as exc:
-                return f"could not write the {pairs.height} missing pair(s) to {Path(pairs_out).resolve()}: {exc.strerror or exc}"
+                return (
+                    f"could not write the {pairs.height} missing pair(s)"
+                    f" to {Path(pairs_out).resolve()}: {exc.strerror or exc}"
+                )
             why = (
                 "no text for " + f"{no_text.height} document(s) (give --corpus)"
                 if project is not None and labeller

@@ -80,7 +80,10 @@ def agreement_line(result: Agreement) -> Text:
 
 def confusion_table(result: Agreement, strata: list[str], picks: list[str] | None = None) -> Table:
     table = Table(box=None, padding=(0, 1), show_edge=False)
-    label = lambda i: picks[i] if picks and i < len(picks) else pick_key(i) or "?"
+
+    def label(i: int) -> str:
+        return picks[i] if picks and i < len(picks) else pick_key(i) or "?"
+
     table.add_column(Text("filed as"), no_wrap=True)
     for i in range(len(strata)):
         table.add_column(Text(label(i)), justify="right")
