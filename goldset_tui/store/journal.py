@@ -173,7 +173,7 @@ class Journal:
     # --- crash repair -----------------------------------------------------------------------
     def _cut_torn_tail(self) -> None:
         """Remove an unparseable last line (see the module docstring), keeping it in ``.torn``."""
-        size = os.fstat(self._fd).st_size
+        size = os.fstat(self._descriptor()).st_size
         if size == 0:
             return
         with open(self.path, "rb") as handle:
@@ -199,22 +199,27 @@ class Journal:
             if not tail.endswith(b"\n"):
                 # Complete record whose newline was lost: finish the line rather than drop it.
                 self._write_all(b"\n")
-                fsync_fd(self._fd)
+                fsync_fd(self._descriptor())
             return
         with open(torn_path_for(self.path), "ab") as keep:
             keep.write(last_line + b"\n")
-        os.ftruncate(self._fd, line_start)
-        fsync_fd(self._fd)
+        os.ftruncate(self._descriptor(), line_start)
+        fsync_fd(self._descriptor())
         self.warnings.append(
             f"{self.path}: dropped an incomplete last line ({len(last_line)} bytes) left by a crash; "
             f"it had not been confirmed as saved (kept in {torn_path_for(self.path).name})"
         )
 
     # --- writing ----------------------------------------------------------------------------
+    def _descriptor(self) -> int:
+        if self._fd is None:
+            raise ValueError(f"{self.path}: journal is closed")
+        return self._fd
+
     def _write_all(self, data: bytes) -> None:
         view = memoryview(data)
         while view:
-            written = os.write(self._fd, view)
+            written = os.write(self._descriptor(), view)
             view = view[written:]
 
     def append(self, record: dict[str, Any]) -> None:
