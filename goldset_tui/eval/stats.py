@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from goldset_tui.scalar import as_float
+
 DEFAULT_SAMPLES = 10_000
 DEFAULT_SEED = 0
 _BATCH_CELLS = 2_000_000  # resampled values held at once
@@ -109,7 +111,7 @@ def paired_comparison(
         raise ValueError("samples must be at least 1")
     diff = (sa - sb).rename("d")
     n = diff.len()
-    observed = float(diff.mean())
+    observed = as_float(diff.mean())
     boot = bootstrap_means(diff, samples=samples, seed=seed)
     lo, hi = boot.quantile(0.025, "linear"), boot.quantile(0.975, "linear")
     flipped = sign_flip_means(diff, samples=samples, seed=seed)
@@ -123,10 +125,10 @@ def paired_comparison(
         discordant, mcnemar = (only_a, only_b), mcnemar_exact(only_a, only_b)
     return PairedResult(
         n=n,
-        mean_a=float(sa.mean()),
-        mean_b=float(sb.mean()),
+        mean_a=as_float(sa.mean()),
+        mean_b=as_float(sb.mean()),
         mean_diff=observed,
-        ci95=(float(lo), float(hi)),
+        ci95=(as_float(lo), as_float(hi)),
         p_value=(1 + extreme) / (1 + samples),
         wins=wins,
         losses=losses,
