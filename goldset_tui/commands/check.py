@@ -8,6 +8,7 @@ import statistics
 import polars as pl
 
 from goldset_tui.errors import InputError
+from goldset_tui.scalar import as_int
 from goldset_tui.text import visible
 
 NAME = "check"
@@ -95,7 +96,7 @@ def _strata(frame: pl.DataFrame, queries: pl.DataFrame) -> list[str]:
         .sort("queries", descending=True, maintain_order=True)
     )
     width = max(
-        10, min(30, int(per.get_column("stratum").fill_null("(none)").str.len_chars().max()))
+        10, min(30, as_int(per.get_column("stratum").fill_null("(none)").str.len_chars().max()))
     )
     out = [f"strata:      {per.height}  ({'stratum':<{width}} queries  candidates)"]
     for row in per.iter_rows(named=True):

@@ -11,6 +11,7 @@ from pathlib import Path
 import polars as pl
 
 from goldset_tui.errors import InputError
+from goldset_tui.scalar import as_int
 from goldset_tui.text import visible
 
 NAME = "pool"
@@ -196,7 +197,7 @@ def _report(pool: pl.DataFrame, sizes: pl.DataFrame, args, systems: list[str], o
     n_sys = len(systems)
     nominal = args.depth * n_sys
     if args.per_query or sizes.height <= _PER_QUERY_LIMIT:
-        width = max(8, min(30, sizes.get_column("query_id").str.len_chars().max()))
+        width = max(8, min(30, as_int(sizes.get_column("query_id").str.len_chars().max())))
         print(
             f"{'query':<{width}}  {'pool':>5}  {'from runs':>9}  {'depth x systems':>15}  {'saved by overlap':>16}"
         )
