@@ -10,6 +10,7 @@ from pathlib import Path
 import polars as pl
 
 from goldset_tui.errors import InputError
+from goldset_tui.specs import name_from_path, parse_named_paths
 from goldset_tui.text import visible
 
 NAME = "eval"
@@ -105,25 +106,12 @@ def output_folder(value: str | Path) -> Path:
     return folder
 
 
-def run_name(path: Path) -> str:
-    name = path.name[:-3] if path.name.endswith(".gz") else path.name
-    return Path(name).stem or name
+run_name = name_from_path  # the name this module gave it before goldset_tui.specs
 
 
 def parse_run_specs(specs: list[str]) -> dict[str, Path]:
-    """NAME=PATH or PATH (an existing file wins, so a path may contain '=')."""
-    out: dict[str, Path] = {}
-    for spec in specs:
-        name, sep, path = spec.partition("=")
-        if not sep or Path(spec).exists():
-            name, path = run_name(Path(spec)), spec
-        name = name.strip()  # `a =x` and `a=y` name the same run
-        if not name or not path:
-            raise InputError(None, f"run {spec!r}: expected PATH or NAME=PATH")
-        if name in out:
-            raise InputError(path, f"run name {name!r} given twice; name them with NAME=PATH")
-        out[name] = Path(path)
-    return out
+    """NAME=PATH or PATH (the rules: goldset_tui.specs)."""
+    return parse_named_paths(specs, "run", path_alone=True)
 
 
 def read_runs(specs: list[str]) -> dict[str, pl.DataFrame]:

@@ -12,6 +12,7 @@ import polars as pl
 
 from goldset_tui.errors import InputError
 from goldset_tui.scalar import as_int
+from goldset_tui.specs import parse_named_paths
 from goldset_tui.text import visible
 
 NAME = "pool"
@@ -77,21 +78,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def parse_runs(specs: list[str]) -> dict[str, Path]:
-    runs: dict[str, Path] = {}
-    for spec in specs:
-        name, sep, path = spec.partition("=")
-        name = name.strip()
-        if not sep or not name or not path:
-            raise InputError(
-                None, f"--run {spec!r}: expected NAME=PATH, e.g. --run bm25=runs/bm25.run"
-            )
+    runs = parse_named_paths(specs, "--run")
+    for name in runs:
         if not _NAME_OK.match(name):
             raise InputError(
-                None, f"--run {spec!r}: a system name may hold letters, digits and _.+@:/- only"
+                None, f"--run {name!r}: a system name may hold letters, digits and _.+@:/- only"
             )
-        if name in runs:
-            raise InputError(None, f"--run: the name {name!r} is given twice")
-        runs[name] = Path(path)
     return runs
 
 
