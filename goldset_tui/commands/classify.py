@@ -6,6 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from goldset_tui.progress import working
+
 NAME = "classify"
 HELP = "label the distinct queries of a log with seed 004's six query-shape strata"
 DESCRIPTION = """\
@@ -45,7 +47,8 @@ def run(args: argparse.Namespace) -> int:
     output_format(args.output)  # fail before the work, not after
     rule = load_rules(args.rules) if args.rules else None
     vocab = read_vocab(args.vocab) if args.vocab else None
-    result = classify_log(args.log, vocab, rule)
+    with working(f"classifying {args.log}"):
+        result = classify_log(args.log, vocab, rule)
     write_frame(result.labels, args.output)
     labels = result.labels
     print(

@@ -10,6 +10,7 @@ from pathlib import Path
 import polars as pl
 
 from goldset_tui.errors import InputError
+from goldset_tui.progress import working
 from goldset_tui.specs import name_from_path, parse_named_paths
 from goldset_tui.text import visible
 
@@ -217,7 +218,8 @@ def run(args: argparse.Namespace) -> int:
     if args.output:
         output_folder(args.output)
     run_paths = parse_run_specs(args.runs)
-    runs = read_run_paths(run_paths)
+    with working("reading the runs"):
+        runs = read_run_paths(run_paths)
     results = score_runs(
         qrels,
         runs,

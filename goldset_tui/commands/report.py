@@ -10,6 +10,7 @@ from pathlib import Path
 import polars as pl
 
 from goldset_tui.errors import InputError
+from goldset_tui.progress import working
 from goldset_tui.specs import parse_named_path, parse_named_paths
 from goldset_tui.text import visible
 
@@ -213,7 +214,8 @@ def run(args: argparse.Namespace) -> int:
         from goldset_tui.commands.eval import output_folder
 
         output_folder(args.output)  # a bad -o is refused before the work, not after it
-    report = build(inputs)
+    with working("computing the report"):
+        report = build(inputs)
     render = {"md": to_markdown, "json": to_json, "csv": to_csv}[args.format]
     sys.stdout.write(render(report))
     if args.output:

@@ -6,6 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from goldset_tui.progress import working
+
 NAME = "sample"
 HELP = "draw a seeded stratified sample of queries from LABELS (weighted, without replacement)"
 DESCRIPTION = """\
@@ -100,7 +102,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(None, "--half-width must lie between 0 and 1 (0.1 is ten points)")
     if not 0 <= args.rate <= 1:
         raise InputError(None, "--rate must lie between 0 and 1")
-    labels = read_labels(args.labels)
+    with working(f"reading {args.labels}"):
+        labels = read_labels(args.labels)
     if args.targets:
         targets = parse_targets(args.targets)
         check_known_strata(targets, labels, args.labels)
