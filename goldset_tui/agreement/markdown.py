@@ -1,4 +1,7 @@
-"""The agreement report as Markdown, for people (``goldset agreement --format md``)."""
+"""The agreement report as Markdown, for people (``goldset agreement --format md``).
+
+A figure with an interval reads ``0.864 [0.818, 0.900]``: the 95% interval in brackets, drawn by
+resampling whole queries (a line under the tables says so in words)."""
 
 from __future__ import annotations
 
@@ -7,6 +10,10 @@ import polars as pl
 
 def num(x: float | None, digits: int = 3) -> str:
     return "-" if x is None else f"{x:.{digits}f}"
+
+
+def with_ci(x: float | None, ci: list[float] | None) -> str:
+    return num(x) if x is None or ci is None else f"{num(x)} [{num(ci[0])}, {num(ci[1])}]"
 
 
 def cell(text: object) -> str:
@@ -28,13 +35,11 @@ def to_markdown(report: dict, disagreements: pl.DataFrame | None = None, *, top:
         "|---|---|",
     ]
     alpha = report["alpha"]
-    ci = alpha["ordinal_ci95"]
     lines += [
-        f"| Krippendorff's alpha, nominal | {num(alpha['nominal'])} |",
-        f"| Krippendorff's alpha, ordinal | {num(alpha['ordinal'])}"
-        + (f" (95% CI {num(ci[0])} to {num(ci[1])}, bootstrap over units)" if ci else "")
-        + " |",
-        f"| Krippendorff's alpha, interval | {num(alpha['interval'])} |",
+        f"| Krippendorff's alpha, {level} | {with_ci(alpha[level], alpha[f'{level}_ci95'])} |"
+        for level in ("nominal", "ordinal", "interval")
+    ]
+    lines += [
         f"| Fleiss' kappa | {num(report['fleiss_kappa'])}"
         + ("" if report["fleiss_kappa"] is not None else " (units have unequal numbers of ratings)")
         + " |",
@@ -45,10 +50,11 @@ def to_markdown(report: dict, disagreements: pl.DataFrame | None = None, *, top:
         "|---|---|---|---|---|---|---|",
     ]
     for p in report["pairs"]:
-        lines.append(
-            f"| {cell(p['a'])} | {cell(p['b'])} | {p['n']} | {num(p['agreement'])} | {num(p['kappa'])} | "
-            f"{num(p['kappa_linear'])} | {num(p['kappa_quadratic'])} |"
+        figures = " | ".join(
+            with_ci(p[key], p[f"{key}_ci95"])
+            for key in ("agreement", "kappa", "kappa_linear", "kappa_quadratic")
         )
+        lines.append(f"| {cell(p['a'])} | {cell(p['b'])} | {p['n']} | {figures} |")
     for p in report["pairs"]:
         grades = list(range(lo, hi + 1))
         lines += ["", f"Confusion, {cell(p['a'])} (rows) x {cell(p['b'])} (columns):", ""]
@@ -64,17 +70,23 @@ def to_markdown(report: dict, disagreements: pl.DataFrame | None = None, *, top:
         "|---|---|---|",
     ]
     for b in report["binary"]:
-        lines.append(f"| {b['threshold']} | {num(b['alpha'])} | {num(b['agreement'])} |")
+        lines.append(
+            f"| {b['threshold']} | {with_ci(b['alpha'], b['alpha_ci95'])} "
+            f"| {with_ci(b['agreement'], b['agreement_ci95'])} |"
+        )
     if report["strata"]:
         lines += [
             "",
             "## Per stratum",
             "",
-            "| stratum | units rated twice or more | alpha ordinal |",
-            "|---|---|---|",
+            "| stratum | queries | units rated twice or more | alpha ordinal |",
+            "|---|---|---|---|",
         ]
         for s in report["strata"]:
-            lines.append(f"| {cell(s['stratum'])} | {s['n']} | {num(s['alpha_ordinal'])} |")
+            lines.append(
+                f"| {cell(s['stratum'])} | {s['queries']} | {s['n']} "
+                f"| {with_ci(s['alpha_ordinal'], s['alpha_ordinal_ci95'])} |"
+            )
     lines += self_consistency_lines(report)
     if report.get("runs"):
         lines += ["", "## A run judged by each labeller and by the consensus", ""]
@@ -90,14 +102,33 @@ def to_markdown(report: dict, disagreements: pl.DataFrame | None = None, *, top:
         ]
         for row in disagreements.head(top).iter_rows(named=True):
             lines.append(
-                f"| {cell(row['query_id'])} | {cell(row['doc_id'])} | {row['spread']} | {cell(' '.join(row['grades']))} |"
+                f"| {cell(row['query_id'])} | {cell(row['doc_id'])} | {row['spread']} "
+                f"| {cell(' '.join(row['grades']))} |"
             )
     lines += [
         "",
         "Alpha: 1 is perfect agreement, 0 is what chance would give; kappas use the whole declared scale "
         "as categories. `-` means the figure does not apply.",
     ]
+    if report.get("ci_method"):
+        lines += [
+            "",
+            f"In brackets: 95% intervals from {interval_words(report)}. Pairs of one query are "
+            "judged alike more often than pairs of different queries, so whole queries are "
+            "resampled; each stratum resamples its own queries.",
+        ]
     return "\n".join(lines) + "\n"
+
+
+def interval_words(report: dict) -> str:
+    """ "a cluster bootstrap ... B=1000, seed=0 ..." in words: how many times which queries were
+    redrawn, without the jargon."""
+    method = report["ci_method"]
+    replicates = method.split("B=")[1].split(",")[0] if "B=" in method else "many"
+    return (
+        f"redrawing the {report['queries']} queries with replacement {replicates} times "
+        "and recomputing every figure"
+    )
 
 
 def self_consistency_lines(report: dict) -> list[str]:

@@ -140,6 +140,7 @@ def solo(args: argparse.Namespace, data) -> int:  # noqa: ANN001 - AgreementData
     The JSON keeps every fixed key (null or empty where two labellers are needed) so a script
     reading it does not break; "self_consistency" carries the figures."""
     from goldset_tui.agreement.markdown import solo_markdown
+    from goldset_tui.agreement.report import solo_report
     from goldset_tui.agreement.sources import self_consistency_of
 
     where = args.store or "the qrels"
@@ -156,17 +157,8 @@ def solo(args: argparse.Namespace, data) -> int:  # noqa: ANN001 - AgreementData
             "the agreement screen needs two labellers; without --screen the report shows this "
             "labeller's self-consistency",
         )
-    report = {
-        "labellers": sorted(data.ratings.get_column("labeller").unique().to_list()),
-        "units": data.ratings.height,
-        "scale": [data.scale.min, data.scale.max],
-        "pairs": [],
-        "alpha": {"nominal": None, "ordinal": None, "interval": None, "ordinal_ci95": None},
-        "fleiss_kappa": None,
-        "binary": [],
-        "strata": [],
-        "self_consistency": repeats,
-    }
+    report = solo_report(data.ratings, data.scale)
+    report["self_consistency"] = repeats
     return emit(args, data, report, solo_markdown)
 
 
