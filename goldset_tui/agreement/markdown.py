@@ -88,6 +88,7 @@ def to_markdown(report: dict, disagreements: pl.DataFrame | None = None, *, top:
                 f"| {with_ci(s['alpha_ordinal'], s['alpha_ordinal_ci95'])} |"
             )
     lines += self_consistency_lines(report)
+    lines += position_lines(report)
     if report.get("runs"):
         lines += ["", "## A run judged by each labeller and by the consensus", ""]
         lines += run_table(report["runs"])
@@ -160,7 +161,13 @@ def solo_markdown(report: dict) -> str:
         f"Only {cell(name)} has judged here ({report['units']} pairs, scale {lo}-{hi}): there is nobody to agree "
         "with, so the between-labeller figures do not apply. Blind repeats measure agreement with oneself.",
     ]
+    if not report.get("self_consistency"):
+        lines += [
+            "",
+            "No blind repeats here: judge with `--repeat 0.05` to measure agreement with oneself.",
+        ]
     lines += self_consistency_lines(report)
+    lines += position_lines(report)
     if report.get("runs"):
         lines += ["", "## A run judged by this labeller", ""]
         lines += run_table(report["runs"])
@@ -170,6 +177,66 @@ def solo_markdown(report: dict) -> str:
         "(positive = more lenient later); agreement over time: in four slices of the repeats, in order.",
     ]
     return "\n".join(lines) + "\n"
+
+
+def signed(x: float | None, digits: int = 2) -> str:
+    return "-" if x is None else f"{x:+.{digits}f}"
+
+
+def p_text(p: float | None) -> str:
+    if p is None:
+        return "p -"
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+
+
+def position_lines(report: dict) -> list[str]:
+    """Grade by shown position and by time into a sitting, per labeller, with the trend tests."""
+    bias = report.get("position_bias")
+    if not bias:
+        return []
+    lines: list[str] = []
+    for part, heading, unit, what in (
+        ("position", "shown at", "positions", "## Position bias: grade by the position shown"),
+        ("time", "into sitting", "minutes", "## Grade by time into a sitting"),
+    ):
+        lines += [
+            "",
+            what,
+            "",
+            f"| labeller | {heading} | judgments | mean grade | relevant rate | vs query mean |",
+            "|---|---|---|---|---|---|",
+        ]
+        for r in bias:
+            for b in r[f"by_{part}"]:
+                if not b["n"]:
+                    continue  # JSON keeps every band; a table of dashes helps nobody
+                lines.append(
+                    f"| {cell(r['labeller'])} | {b['band']} | {b['n']} | {num(b['mean_grade'], 2)} "
+                    f"| {num(b['relevant_rate'], 2)} | {signed(b['vs_query'])} |"
+                )
+        lines.append("")
+        for r in bias:
+            t = r[f"{part}_trend"]
+            sittings = (
+                f", {r['sittings']} sitting{'s' * (r['sittings'] != 1)}" if part == "time" else ""
+            )
+            lines.append(
+                f"- {cell(r['labeller'])}: grade {signed(t['grade_per_10'])} per 10 {unit} "
+                f"({p_text(t['grade_p_value'])}), relevant rate {signed(t['relevant_per_10'])} "
+                f"per 10 {unit} ({p_text(t['relevant_p_value'])}); within {t['queries']} queries"
+                f"{sittings}"
+            )
+    first = bias[0]
+    lines += [
+        "",
+        f"Relevant: grade >= {first['relevant_from']}. Vs query mean: grade minus the labeller's "
+        "mean grade in the same query. Each labeller sees a query's documents in a random order, "
+        "so within a query early and late documents are alike: a trend is the labeller's (fatigue, "
+        "anchoring), not the documents'. The trends and p-values compare positions only within a "
+        "query (Mantel's test, the normal approximation to reshuffling the shown order within each "
+        f"query). A sitting ends after {first['gap_minutes']:g} idle minutes.",
+    ]
+    return lines
 
 
 def pending_note(runs: list[dict]) -> list[str]:

@@ -107,6 +107,7 @@ def load(args: argparse.Namespace):  # noqa: ANN201
 
 def run(args: argparse.Namespace) -> int:
     from goldset_tui.agreement.markdown import to_markdown
+    from goldset_tui.agreement.position import position_bias_of
     from goldset_tui.agreement.report import agreement_report, disagreements
     from goldset_tui.agreement.sources import self_consistency_of, strata_of
 
@@ -128,6 +129,7 @@ def run(args: argparse.Namespace) -> int:
     report = agreement_report(
         data.ratings, data.scale, strata=strata, seed=args.seed, replicates=args.replicates
     )
+    report["position_bias"] = position_bias_of(data)
     repeats = self_consistency_of(data)
     if repeats is not None:
         report["self_consistency"] = repeats
@@ -135,30 +137,34 @@ def run(args: argparse.Namespace) -> int:
 
 
 def solo(args: argparse.Namespace, data) -> int:  # noqa: ANN001 - AgreementData
-    """One labeller: nobody to agree with, but blind repeats measure agreement with oneself.
+    """One labeller: nobody to agree with, but blind repeats measure agreement with oneself and
+    the shown positions show whether grades drift down the list.
 
     The JSON keeps every fixed key (null or empty where two labellers are needed) so a script
-    reading it does not break; "self_consistency" carries the figures."""
+    reading it does not break; "self_consistency" and "position_bias" carry the figures."""
     from goldset_tui.agreement.markdown import solo_markdown
+    from goldset_tui.agreement.position import position_bias_of
     from goldset_tui.agreement.report import solo_report
     from goldset_tui.agreement.sources import self_consistency_of
 
     where = args.store or "the qrels"
     repeats = self_consistency_of(data)
-    if not repeats:
+    bias = position_bias_of(data)
+    if not repeats and not bias:
         raise InputError(
             where,
-            "agreement needs judgments from at least two labellers; one labeller's self-consistency needs "
-            "blind repeats (goldset judge POOL --labeller NAME --repeat 0.05)",
+            "agreement needs judgments from at least two labellers; one labeller's self-consistency "
+            "needs blind repeats (goldset judge POOL --labeller NAME --repeat 0.05)",
         )
     if args.screen:
         raise InputError(
             where,
             "the agreement screen needs two labellers; without --screen the report shows this "
-            "labeller's self-consistency",
+            "labeller's self-consistency and position bias",
         )
     report = solo_report(data.ratings, data.scale)
-    report["self_consistency"] = repeats
+    report["position_bias"] = bias
+    report["self_consistency"] = repeats or []
     return emit(args, data, report, solo_markdown)
 
 

@@ -28,6 +28,7 @@ TOP_KEYS = [
     "fleiss_kappa",
     "binary",
     "strata",
+    "position_bias",
 ]
 PAIR_KEYS = [
     "a",
