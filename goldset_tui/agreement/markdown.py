@@ -5,6 +5,8 @@ resampling whole queries (a line under the tables says so in words)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import polars as pl
 
 
@@ -21,7 +23,9 @@ def cell(text: object) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def to_markdown(report: dict, disagreements: pl.DataFrame | None = None, *, top: int = 20) -> str:
+def to_markdown(
+    report: dict[str, Any], disagreements: pl.DataFrame | None = None, *, top: int = 20
+) -> str:
     lo, hi = report["scale"]
     lines = [
         "# Agreement between labellers",
@@ -121,7 +125,7 @@ def to_markdown(report: dict, disagreements: pl.DataFrame | None = None, *, top:
     return "\n".join(lines) + "\n"
 
 
-def interval_words(report: dict) -> str:
+def interval_words(report: dict[str, Any]) -> str:
     """ "a cluster bootstrap ... B=1000, seed=0 ..." in words: how many times which queries were
     redrawn, without the jargon."""
     method = report["ci_method"]
@@ -132,7 +136,7 @@ def interval_words(report: dict) -> str:
     )
 
 
-def self_consistency_lines(report: dict) -> list[str]:
+def self_consistency_lines(report: dict[str, Any]) -> list[str]:
     if not report.get("self_consistency"):
         return []
     lines = [
@@ -151,7 +155,7 @@ def self_consistency_lines(report: dict) -> list[str]:
     return lines
 
 
-def solo_markdown(report: dict) -> str:
+def solo_markdown(report: dict[str, Any]) -> str:
     """One labeller: only self-consistency (and runs) apply."""
     lo, hi = report["scale"]
     (name,) = report["labellers"]
@@ -189,7 +193,7 @@ def p_text(p: float | None) -> str:
     return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
 
-def position_lines(report: dict) -> list[str]:
+def position_lines(report: dict[str, Any]) -> list[str]:
     """Grade by shown position and by time into a sitting, per labeller, with the trend tests."""
     bias = report.get("position_bias")
     if not bias:
@@ -239,7 +243,7 @@ def position_lines(report: dict) -> list[str]:
     return lines
 
 
-def pending_note(runs: list[dict]) -> list[str]:
+def pending_note(runs: list[dict[str, Any]]) -> list[str]:
     """Why the consensus row is scored on fewer documents, when it is."""
     pending = next((r for r in runs if "pending" in r), None)
     if pending is None or not pending["pending"]:
@@ -256,11 +260,11 @@ def pending_note(runs: list[dict]) -> list[str]:
     ]
 
 
-def pending_mark(row: dict) -> str:
+def pending_mark(row: dict[str, Any]) -> str:
     return f" ({row['pending']} pending)" if row.get("pending") else ""
 
 
-def run_table(runs: list[dict]) -> list[str]:
+def run_table(runs: list[dict[str, Any]]) -> list[str]:
     measures = list(dict.fromkeys(m for r in runs for m in r["scores"]))
     out = [
         "| run | judged by | " + " | ".join(measures) + " |",

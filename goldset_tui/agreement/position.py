@@ -38,6 +38,7 @@ from typing import Any
 import polars as pl
 
 from goldset_tui.model import GradeScale
+from goldset_tui.scalar import as_float, as_int
 
 POSITION_BANDS: tuple[tuple[str, int, int | None], ...] = (
     ("1-5", 1, 5),
@@ -81,10 +82,10 @@ def trend(frame: pl.DataFrame, score: str, response: str, per: float = 10.0) -> 
         )
         .filter(pl.col("n") >= 2)
     )
-    sxy = float(parts.get_column("sxy").sum()) if parts.height else 0.0
-    sxx = float(parts.get_column("sxx").sum()) if parts.height else 0.0
+    sxy = as_float(parts.get_column("sxy").sum()) if parts.height else 0.0
+    sxx = as_float(parts.get_column("sxx").sum()) if parts.height else 0.0
     variance = (
-        float((parts["sxx"] * parts["syy"] / (parts["n"] - 1)).sum()) if parts.height else 0.0
+        as_float((parts["sxx"] * parts["syy"] / (parts["n"] - 1)).sum()) if parts.height else 0.0
     )
     z = sxy / math.sqrt(variance) if variance > 0 else None
     return {
@@ -110,9 +111,9 @@ def bands(
             {
                 "band": label,
                 "n": n,
-                "mean_grade": float(part["grade"].mean()) if n else None,  # type: ignore[arg-type]
-                "relevant_rate": float(part["relevant"].mean()) if n else None,  # type: ignore[arg-type]
-                "vs_query": float(part["vs_query"].mean()) if n else None,  # type: ignore[arg-type]
+                "mean_grade": as_float(part["grade"].mean()) if n else None,
+                "relevant_rate": as_float(part["relevant"].mean()) if n else None,
+                "vs_query": as_float(part["vs_query"].mean()) if n else None,
             }
         )
     return out
@@ -181,7 +182,7 @@ def position_bias(
                 "by_position": bands(shown, "shown", POSITION_BANDS),
                 "position_trend": trend_pair(shown, "shown"),
                 "gap_minutes": gap_minutes,
-                "sittings": int(mine_minutes["sitting"].max()) + 1 if mine_minutes.height else 0,  # type: ignore[arg-type]
+                "sittings": as_int(mine_minutes["sitting"].max()) + 1 if mine_minutes.height else 0,
                 "by_time": bands(timed, "minutes", TIME_BANDS),
                 "time_trend": trend_pair(timed, "minutes"),
             }

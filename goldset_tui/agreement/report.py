@@ -11,6 +11,7 @@ before a 2 against a 1).
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Any
 
 import polars as pl
 
@@ -30,7 +31,7 @@ def agreement_report(
     strata: pl.DataFrame | None = None,
     seed: int = 0,
     replicates: int = DEFAULT_REPLICATES,
-) -> dict:
+) -> dict[str, Any]:
     grades = scale.grades
     labellers = sorted(ratings.get_column("labeller").unique().to_list())
     pairs = list(combinations(labellers, 2))
@@ -58,7 +59,7 @@ def agreement_report(
     }
 
 
-def solo_report(ratings: pl.DataFrame, scale: GradeScale) -> dict:
+def solo_report(ratings: pl.DataFrame, scale: GradeScale) -> dict[str, Any]:
     """The same keys for one labeller: ``null`` or ``[]`` wherever two labellers are needed, so a
     script reading the JSON does not break."""
     alpha: dict[str, object] = dict.fromkeys(co.LEVELS)
@@ -88,7 +89,7 @@ def pair_report(
     grades: list[int],
     ci: dict[str, Interval] | None = None,
     index: int = 0,
-) -> dict:
+) -> dict[str, Any]:
     confusion = co.confusion_from_frame(pair_frame(ratings, a, b), grades)
     out: dict[str, object] = {"a": a, "b": b, "n": sum(map(sum, confusion))}
     figures = {
@@ -106,7 +107,7 @@ def pair_report(
 
 def binary_report(
     vals: pl.DataFrame, grades: list[int], ci: dict[str, Interval] | None = None
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """Relevant = grade >= threshold, for every cut-off above the lowest grade.
 
     TREC Deep Learning counts grade 1 as not relevant for its binary measures, so both >= 1 and
@@ -146,7 +147,7 @@ def strata_report(
     *,
     replicates: int = 0,
     seed: int = 0,
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """Ordinal alpha per stratum with ``n`` = the pairable units (rated twice or more) behind it,
     ``queries`` = the queries holding them, and an interval resampling the stratum's own queries."""
     tagged = attach_strata(ratings, strata)
