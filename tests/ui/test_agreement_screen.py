@@ -138,3 +138,35 @@ async def test_self_consistency_shown_when_the_store_has_repeats(tmp_path) -> No
         summary = plain(app.screen.query_one("#agreement-summary", Static))
         # bob first gave 3 and 0: one of two repeats agrees, shifted down by 0.5 on average.
         assert "Self-consistency" in summary and "bob 0.500 of 2 (-0.50)" in summary
+
+
+@synchronously
+async def test_intervals_in_the_matrix_and_position_bias_tables(data) -> None:
+    from goldset_tui.ui.widgets.position_bias import PositionBiasScreen
+
+    app = make_app(data)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, AgreementScreen)
+        summary = plain(screen.query_one("#agreement-summary", Static))
+        assert "Position bias" in summary and "per 10 positions" in summary
+        assert "queries redrawn 50 times" in summary and "seed" not in summary
+        await pilot.press("i")
+        ann_bob = next(p for p in screen.report["pairs"] if (p["a"], p["b"]) == ("ann", "bob"))
+        lo, hi = ann_bob["kappa_quadratic_ci95"]
+        matrix = screen.query_one("#agreement-matrix", DataTable)
+        assert str(matrix.get_cell_at((0, 2))) == (
+            f"{ann_bob['kappa_quadratic']:.3f} [{lo:.2f}, {hi:.2f}]"
+        )
+        assert "95% interval" in plain(screen.query_one("#agreement-matrix-title", Static))
+        await pilot.press("b")
+        await pilot.pause()
+        assert isinstance(app.screen, PositionBiasScreen)
+        text = screen_text(app)
+        assert "shown at" in text and "into sitting" in text and "cy" in text
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen
