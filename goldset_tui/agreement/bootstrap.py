@@ -34,6 +34,7 @@ DEFAULT_REPLICATES = 1000
 DEFAULT_CONFIDENCE = 0.95
 # Rows drawn per Polars call: keeps memory flat however many queries there are.
 _ROWS_PER_CHUNK = 2_000_000
+_CELLS_PER_STEP = 16_000_000
 
 
 def method_text(replicates: int, seed: int, confidence: float = DEFAULT_CONFIDENCE) -> str:
@@ -80,18 +81,24 @@ def resample_sums(per_query: pl.DataFrame, *, replicates: int, seed: int) -> pl.
     """One row per replicate: ``rep`` and, for every column of ``per_query`` (one row per query,
     numeric columns), its sum over the queries drawn in that replicate, repeats counted."""
     columns = per_query.columns
+    # Gathered rows x columns per step: many labeller pairs mean many columns (16 per pair on a
+    # 0-3 scale), and the gathered block must stay well under a gigabyte.
+    step = max(1, _CELLS_PER_STEP // max(1, len(columns)))
     parts = []
     for draws in draw_counts(per_query.height, replicates, seed):
-        gathered = per_query.select(pl.all().gather(draws.get_column("query")))
-        weighted = pl.concat([draws.select("rep", "count"), gathered], how="horizontal")
-        parts.append(
-            weighted.group_by("rep").agg(
-                [(pl.col(c) * pl.col("count")).sum().cast(pl.Float64).alias(c) for c in columns]
+        for offset in range(0, draws.height, step):
+            piece = draws.slice(offset, step)
+            gathered = per_query.select(pl.all().gather(piece.get_column("query")))
+            weighted = pl.concat([piece.select("rep", "count"), gathered], how="horizontal")
+            parts.append(
+                weighted.group_by("rep").agg(
+                    [(pl.col(c) * pl.col("count")).sum().cast(pl.Float64).alias(c) for c in columns]
+                )
             )
-        )
     if not parts:
         return pl.DataFrame(schema={"rep": pl.Int64, **dict.fromkeys(columns, pl.Float64)})
-    return pl.concat(parts).sort("rep")
+    # A replicate cut between two steps has two partial rows: add them up.
+    return pl.concat(parts).group_by("rep").agg(pl.all().sum()).sort("rep")
 
 
 def percentile_interval(

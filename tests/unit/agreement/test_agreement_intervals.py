@@ -276,3 +276,12 @@ def test_one_query_gives_no_interval() -> None:
     report = agreement_report(ratings, SCALE, replicates=50)
     assert report["queries"] == 1
     assert report["alpha"]["ordinal_ci95"] is None
+
+
+def test_sums_do_not_depend_on_how_the_gathered_rows_are_split(monkeypatch) -> None:
+    from goldset_tui.agreement import bootstrap
+
+    table = pl.DataFrame({"x": [1.0, 10.0, 100.0], "y": [2.0, 3.0, 4.0]})
+    whole = resample_sums(table, replicates=50, seed=3)
+    monkeypatch.setattr(bootstrap, "_CELLS_PER_STEP", 4)  # two rows per step: replicates split
+    assert resample_sums(table, replicates=50, seed=3).equals(whole)
