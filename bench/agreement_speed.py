@@ -36,7 +36,7 @@ from goldset_tui.agreement.units import pair_frame, with_unit_ids
 from goldset_tui.model import GradeScale
 
 SIZES = {
-    "small": (2, 6_400, 0.0),  # seed 000's 160 queries x 40 candidates, two labellers
+    "small": (2, 6_400, 0.0),  # a 160-query golden set, 40 candidates each, two labellers
     "medium": (3, 10_000, 0.2),
     "large": (5, 100_000, 0.3),
 }
