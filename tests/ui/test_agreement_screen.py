@@ -10,6 +10,7 @@ import functools
 
 import krippendorff
 import numpy as np
+import polars as pl
 import pytest
 from rich.text import Text
 from textual.widgets import DataTable, Static
@@ -170,3 +171,29 @@ async def test_intervals_in_the_matrix_and_position_bias_tables(data) -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is screen
+
+
+def test_position_bias_tables_show_labeller_names_literally() -> None:
+    from rich.console import Console
+
+    from goldset_tui.agreement.position import position_bias
+    from goldset_tui.model import GradeScale
+    from goldset_tui.ui.widgets.position_bias import bias_renderable
+
+    name = "[bold]ann\x1b[31m [@click=app.quit]x"
+    judgments = pl.DataFrame(
+        {
+            "labeller": [name] * 3,
+            "query_id": ["q1"] * 3,
+            "doc_id": ["a", "b", "c"],
+            "grade": [3, 1, 0],
+            "time": ["2026-01-05T09:00:00Z", "2026-01-05T09:01:00Z", "2026-01-05T09:02:00Z"],
+            "position": [0, 1, 2],
+            "seq": [0, 1, 2],
+        }
+    )
+    console = Console(width=100, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+    console.print(bias_renderable(position_bias(judgments, GradeScale())))
+    text = console.export_text()
+    assert "[bold]ann" in text and "[@click=app.quit]x" in text
+    assert "\x1b" not in text  # the escape is shown as a visible placeholder
