@@ -1,0 +1,105 @@
+"""The measures added for trec_eval and ir_measures parity (issue 11), as Polars expressions.
+
+Each entry of ``EXTRA`` takes a parsed :class:`Measure` and a column key and returns the same
+pair as ``metrics._measure_exprs``: aggregations over one query's judged rows in rank order
+(columns ``rank``, ``grade``, ``rel{L}``, ``crel{L}`` and the query's ``nrel{L}``), and the final
+value from them, the query's statistics and ``num_ret``. ``metrics.py`` owns the frames; this
+module only says what each measure is, with the source it follows:
+
+- ``NumQ``: 1 per query, summed (trec_eval's num_q).
+- ``GMAP``: AP per query; ``metrics.aggregate`` takes the geometric mean (trec_eval's gm_map).
+- ``IPrec@x``: trec_eval's iprec_at_recall: the highest precision at any rank at or below the
+  point where round(x * R) relevant documents have been seen (lround, half away from zero, as
+  trec_eval 10; v9 added 0.9 and truncated). 0 when fewer relevant documents are retrieved.
+- ``IPrecAvg``: trec_eval's 11pt_avg, the mean of IPrec at 0.0, 0.1, ..., 1.0.
+- ``SetP``, ``SetR``, ``SetF(beta=b)``: over everything retrieved (trec_eval's set_P,
+  set_recall, set_F: (b + 1) P R / (b P + R), 0 when nothing relevant is retrieved).
+- ``ERR@k``: Expected Reciprocal Rank (Chapelle, Metzler, Zhang & Grinspan 2009) exactly as
+  gdeval.pl (TREC Web track; ir_measures' ERR provider) computes it: the probability a document
+  satisfies is (2^g - 1) / 2^4 with grades capped at gdeval's maximum of 4, negative grades 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import polars as pl
+
+from goldset_tui.eval.measures import Measure
+
+ERR_MAX_GRADE = 4  # gdeval.pl's $MAX_JUDGMENT
+ELEVEN_POINTS = tuple(i / 10 for i in range(11))
+# Measures whose final value needs the number of documents the run returned for the query.
+NEEDS_NUM_RET = frozenset({"NumRet", "Judged", "SetP", "SetF"})
+
+Exprs = tuple[list[pl.Expr], pl.Expr]
+
+
+def _safe_div(num: pl.Expr, den: pl.Expr) -> pl.Expr:
+    return pl.when(den > 0).then(num / den).otherwise(0.0)
+
+
+def _num_q(m: Measure, key: str) -> Exprs:
+    return [], pl.lit(1.0)
+
+
+def _gmap(m: Measure, key: str) -> Exprs:
+    rel = pl.col(f"rel{m.rel}")
+    agg = [(pl.col(f"crel{m.rel}") / pl.col("rank")).filter(rel).sum().alias(key)]
+    return agg, _safe_div(pl.col(key), pl.col(f"nrel{m.rel}"))
+
+
+def _iprec_agg(m: Measure, level: float, key: str) -> pl.Expr:
+    crel, rel = pl.col(f"crel{m.rel}"), pl.col(f"rel{m.rel}")
+    # lround(level * R): C's round half away from zero (R >= 0, so floor(x + 0.5)).
+    needed = (pl.lit(level) * pl.col(f"nrel{m.rel}").first() + 0.5).floor()
+    precision = crel / pl.col("rank")
+    return precision.filter(rel & (crel >= needed)).max().alias(key)
+
+
+def _iprec(m: Measure, key: str) -> Exprs:
+    assert m.level is not None  # the parser requires the recall level
+    return [_iprec_agg(m, m.level, key)], pl.col(key).fill_null(0.0)
+
+
+def _iprec_avg(m: Measure, key: str) -> Exprs:
+    keys = [f"{key}_{i}" for i in range(len(ELEVEN_POINTS))]
+    aggs = [_iprec_agg(m, level, k) for level, k in zip(ELEVEN_POINTS, keys, strict=True)]
+    total = pl.sum_horizontal([pl.col(k).fill_null(0.0) for k in keys])
+    return aggs, total / len(ELEVEN_POINTS)
+
+
+def _set(m: Measure, key: str) -> Exprs:
+    a = pl.col(key)
+    agg = [pl.col(f"rel{m.rel}").sum().alias(key)]
+    precision = _safe_div(a, pl.col("num_ret"))
+    recall = _safe_div(a, pl.col(f"nrel{m.rel}"))
+    if m.name == "SetP":
+        return agg, precision
+    if m.name == "SetR":
+        return agg, recall
+    b = m.beta
+    f = (b + 1.0) * precision * recall / (b * precision + recall)
+    return agg, pl.when(a > 0).then(f).otherwise(0.0)
+
+
+def _err(m: Measure, key: str) -> Exprs:
+    grade = pl.col("grade").clip(0, ERR_MAX_GRADE).cast(pl.Float64)
+    satisfied = (2.0**grade - 1.0) / 2.0**ERR_MAX_GRADE
+    # Chance the user reaches this rank: every judged document above failed to satisfy
+    # (an unjudged document has gain 0 and changes nothing).
+    reached = (1.0 - satisfied).cum_prod().shift(1, fill_value=1.0)
+    term = satisfied * reached / pl.col("rank").cast(pl.Float64)
+    return [term.filter(pl.col("rank") <= m.cutoff).sum().alias(key)], pl.col(key)
+
+
+EXTRA: dict[str, Callable[[Measure, str], Exprs]] = {
+    "NumQ": _num_q,
+    "GMAP": _gmap,
+    "IPrec": _iprec,
+    "IPrecAvg": _iprec_avg,
+    "SetP": _set,
+    "SetR": _set,
+    "SetF": _set,
+    "ERR": _err,
+}
