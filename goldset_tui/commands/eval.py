@@ -253,7 +253,13 @@ def read_run_paths(paths: Mapping[str, Path | Source]) -> dict[str, pl.DataFrame
 
 
 def warn_query_mismatch(
-    name: str, sets: QuerySets, run_queries: int, *, mode: str, qrels_path: object, run_path: object
+    name: str,
+    sets: QuerySets,
+    run_queries: int,
+    *,
+    mode: str,
+    qrels_path: str | Path | None,
+    run_path: str | Path | None,
 ) -> None:
     """A run sharing no query with the qrels is an InputError naming both files; a partial
     mismatch is one warning line on stderr, with the counts and the first ids."""
@@ -302,7 +308,7 @@ def score_runs(
     max_docs: int | None = None,
     judged_only: bool = False,
     qrels_path: str | Path | None = None,
-    run_paths: Mapping[str, object] | None = None,
+    run_paths: Mapping[str, str | Path] | None = None,
     tags: Mapping[str, str | None] | None = None,
     trec_eval_quirks: bool = False,
 ) -> dict[str, RunResult]:

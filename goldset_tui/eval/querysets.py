@@ -78,7 +78,7 @@ def cut_run(
     if max_docs is None and not judged_only:
         return run
     if "rank" not in run.columns:
-        run = rank_run(run.select("query_id", "doc_id", "score"), order=False)  # type: ignore[assignment]
+        run = rank_run(run.select("query_id", "doc_id", "score"), order=False)
     if max_docs is not None:
         run = run.filter(pl.col("rank") <= max_docs)
     if judged_only:
@@ -86,5 +86,5 @@ def cut_run(
         kept = run.select("query_id", "doc_id", "score").join(
             judged, on=["query_id", "doc_id"], how="semi"
         )
-        run = rank_run(kept, order=False)  # type: ignore[assignment]
+        run = rank_run(kept, order=False)
     return run

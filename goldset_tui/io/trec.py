@@ -28,11 +28,14 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import polars as pl
 
 from goldset_tui.errors import InputError
 from goldset_tui.io.tables import check_file, raise_if_not_utf8
+
+FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 
 RUN_FIELDS = ("query_id", "q0", "doc_id", "file_rank", "score", "tag")
 QRELS_FIELDS = ("query_id", "iteration", "doc_id", "grade")
@@ -110,7 +113,7 @@ def _gunzip(name: Path | str, data: bytes) -> bytes:
 
 
 def _fast(
-    source: Path | bytes, fields: tuple[str, ...], keep: dict[str, pl.DataType]
+    source: Path | bytes, fields: tuple[str, ...], keep: dict[str, type[pl.DataType]]
 ) -> pl.DataFrame:
     """Polars' CSV reader on a single-separator layout; raises _Unparsed on any doubt."""
     for sep in (" ", "\t"):
@@ -176,7 +179,9 @@ def _careful(src: Source, fields: tuple[str, ...]) -> pl.DataFrame:
     return split.select("line", pl.col("f").struct.unnest())
 
 
-def _parse(src: Source, fields: tuple[str, ...], keep: dict[str, pl.DataType]) -> pl.DataFrame:
+def _parse(
+    src: Source, fields: tuple[str, ...], keep: dict[str, type[pl.DataType]]
+) -> pl.DataFrame:
     """The kept fields with their types, plus ``line`` when the careful path was needed."""
     p = src.path
     if isinstance(src.data, bytes) and not src.data.strip():
@@ -252,9 +257,7 @@ def _first_tag(lines: Iterable[bytes]) -> str | None:
     return None
 
 
-def rank_run(
-    run: pl.DataFrame | pl.LazyFrame, *, order: bool = True
-) -> pl.DataFrame | pl.LazyFrame:
+def rank_run(run: FrameT, *, order: bool = True) -> FrameT:
     """Add ``rank`` (1-based) in trec_eval order: score descending, ties by doc_id descending.
 
     One window rank per query over the pair (score, doc_id), both descending: no global sort of
