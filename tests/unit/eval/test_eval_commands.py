@@ -320,3 +320,42 @@ def test_bad_output_folder_is_one_line_before_any_output(files, capsys, tmp_path
         code, stdout, err = run_cli(capsys, "eval", files["qrels"], files["bm25.run"], "-o", out)
         assert code == 2 and stdout == "" and err.count("\n") == 1 and str(out) in err
     assert taken.read_text() == "not a folder\n"
+
+
+def test_run_name_is_the_tag_when_the_file_name_says_nothing_more(peers, capsys, tmp_path):
+    # Issue 11: `input.uic0301.gz` is `uic0301`, as trec_eval's runid; NAME=PATH still wins.
+    qrels = peers / "trectools" / "robust03_cs_qrels.txt.gz"
+    run = peers / "trectools" / "input.uic0301.gz"
+    plain = tmp_path / "results.txt"  # a plain file name: the tag names the run
+    plain.write_text("303 Q0 d1 1 1.0 mysys\n")
+    named = tmp_path / "bm25.run"  # a file name that says something: kept
+    named.write_text("303 Q0 d1 1 1.0 t\n")
+    code, out, _ = run_cli(capsys, "eval", qrels, run, plain, named, "-m", "AP", "--format", "json")
+    assert code == 0
+    assert list(json.loads(out)["runs"]) == ["uic0301", "mysys", "bm25"]
+    assert json.loads(out)["runs"]["bm25"]["runid"] == "t"
+    code, out, _ = run_cli(capsys, "eval", qrels, f"mine={run}", "-m", "AP", "--format", "json")
+    assert list(json.loads(out)["runs"]) == ["mine"]
+    assert json.loads(out)["runs"]["mine"]["runid"] == "uic0301"
+
+
+def test_aliases_are_noted_and_output_keeps_the_canonical_name(files, capsys):
+    code, out, err = run_cli(
+        capsys, "eval", files["qrels"], files["bm25.run"], "-m", "map", "-m", "ndcg@10"
+    )
+    assert code == 0
+    assert [line.split("\t")[0].strip() for line in out.splitlines()] == ["AP", "nDCG@10"]
+    assert "measure 'map' read as 'AP'" in err and "measure 'ndcg@10' read as 'nDCG@10'" in err
+    code, out, _ = run_cli(
+        capsys, "eval", files["qrels"], files["bm25.run"], "-m", "P_2", "--format", "json"
+    )
+    doc = json.loads(out)
+    assert doc["aliases"] == {"P_2": "P@2"} and list(doc["runs"]["bm25"]["mean"]) == ["P@2"]
+
+
+def test_compare_refuses_a_run_sharing_no_query(files, capsys, tmp_path):
+    stranger = tmp_path / "stranger.run"
+    stranger.write_text("z1 Q0 d1 1 1.0 t\n")
+    code, out, err = run_cli(capsys, "compare", files["qrels"], files["bm25.run"], stranger)
+    assert code == 2 and out == "" and "shares no query" in err and err.count("\n") == 2
+    assert "warning" in err.splitlines()[0]  # bm25: q5 missing, q4 not judged
