@@ -44,7 +44,12 @@ MEASURES: dict[str, tuple[str, frozenset[str]]] = {
     "SetF": ("none", frozenset({"rel", "beta"})),
     # Expected Reciprocal Rank (Chapelle et al. 2009) as gdeval.pl computes it.
     "ERR": ("required", frozenset()),
+    # Rank-biased precision (Moffat & Zobel 2008), binary gain, persistence p (ir_measures'
+    # default 0.8), and its residual: what unjudged documents and the unretrieved tail could add.
+    "RBP": ("none", frozenset({"rel", "p"})),
+    "RBPResid": ("none", frozenset({"rel", "p"})),
 }
+RBP_P = 0.8  # ir_measures' default persistence
 COUNTS = frozenset({"NumRet", "NumRel", "NumRelRet", "NumQ"})
 DCG_KINDS = ("log2", "exp-log2")  # gain = grade (trec_eval) | 2^grade - 1 (Burges et al.)
 EXAMPLES = [
@@ -74,6 +79,8 @@ EXAMPLES = [
     "SetR",
     "SetF",
     "ERR@10",
+    "RBP(p=0.8)",
+    "RBPResid(p=0.8)",
 ]
 
 _SYNTAX = re.compile(r"^(?P<name>[A-Za-z]+)(?:\((?P<params>[^()]*)\))?(?:@(?P<cutoff>[^@]*))?$")
@@ -90,6 +97,7 @@ class Measure:
     text: str = ""
     level: float | None = None  # IPrec's recall level, in [0, 1]
     beta: float = 1.0  # SetF's weight of recall against precision
+    p: float = RBP_P  # RBP's persistence
     rel_given: bool = False  # `rel=` written in the name (then -l does not change it)
     alias: str = ""  # the other tool's name this was read from, when it was one
 
@@ -127,6 +135,8 @@ def canonical(m: Measure) -> str:
         params.append(f"dcg='{m.dcg}'")
     if m.beta != 1.0:
         params.append(f"beta={m.beta:g}")
+    if m.p != RBP_P:
+        params.append(f"p={m.p:g}")
     text = m.name + (f"({','.join(params)})" if params else "")
     if m.level is not None:
         return text + f"@{m.level:g}"
@@ -231,7 +241,7 @@ def _parse_canonical(text: str, match: re.Match[str] | None) -> Measure:
         cutoff = int(given)
     elif cutoff_rule == "required":
         raise _unknown(text, f"{name} needs a cutoff", hint)
-    rel, dcg, beta, rel_given = 1, "log2", 1.0, False
+    rel, dcg, beta, persistence, rel_given = 1, "log2", 1.0, RBP_P, False
     for raw in filter(str.strip, (match["params"] or "").split(",")):
         key, value = _param(text, raw, hint)
         if key not in allowed:
@@ -253,6 +263,13 @@ def _parse_canonical(text: str, match: re.Match[str] | None) -> Measure:
                 beta = -1.0
             if not beta > 0:
                 raise _unknown(text, f"beta={value!r} is not a positive number", hint)
+        elif key == "p":
+            try:
+                persistence = float(value)
+            except ValueError:
+                persistence = -1.0
+            if not 0.0 < persistence < 1.0:
+                raise _unknown(text, f"p={value!r} is not a number between 0 and 1", "RBP(p=0.8)")
         elif key == "dcg":
             if value not in DCG_KINDS:
                 hint = "nDCG(dcg='exp-log2')" + (f"@{cutoff}" if cutoff else "")
@@ -266,6 +283,7 @@ def _parse_canonical(text: str, match: re.Match[str] | None) -> Measure:
         text=text,
         level=level,
         beta=beta,
+        p=persistence,
         rel_given=rel_given,
     )
 

@@ -17,6 +17,12 @@ module only says what each measure is, with the source it follows:
 - ``ERR@k``: Expected Reciprocal Rank (Chapelle, Metzler, Zhang & Grinspan 2009) exactly as
   gdeval.pl (TREC Web track; ir_measures' ERR provider) computes it: the probability a document
   satisfies is (2^g - 1) / 2^4 with grades capped at gdeval's maximum of 4, negative grades 0.
+- ``RBP(p=...)``: rank-biased precision (Moffat & Zobel 2008), (1 - p) sum of p^(i-1) over the
+  relevant ranks (binary gain at ``rel``, as ir_measures). ``RBPResid(p=...)``: its residual,
+  what the unjudged ranks and the tail beyond the list could still add (cwl-eval's residual;
+  cwl-eval cuts the tail at depth 1000, a difference of p^1000). A query missing from the run
+  has residual 1. trec_eval's ``rbp`` differs (graded gains scaled to [0, 1], p = 0.9) and so
+  does its ``rbp_resid`` (0 when nothing retrieved is unjudged): they are not aliases.
 """
 
 from __future__ import annotations
@@ -83,6 +89,17 @@ def _set(m: Measure, key: str) -> Exprs:
     return agg, pl.when(a > 0).then(f).otherwise(0.0)
 
 
+def _rbp(m: Measure, key: str) -> Exprs:
+    weight = pl.lit(m.p) ** (pl.col("rank") - 1).cast(pl.Float64)
+    if m.name == "RBP":
+        agg = [weight.filter(pl.col(f"rel{m.rel}")).sum().alias(key)]
+        return agg, (1.0 - m.p) * pl.col(key)
+    # Residual: 1 minus the weight of the judged ranks, (1 - p) * sum of p^(i-1) over them. The
+    # rest is the unjudged ranks plus the tail beyond the list: (1 - p) sum_unjudged + p^n.
+    agg = [weight.filter(pl.col("grade") >= 0).sum().alias(key)]
+    return agg, 1.0 - (1.0 - m.p) * pl.col(key)
+
+
 def _err(m: Measure, key: str) -> Exprs:
     grade = pl.col("grade").clip(0, ERR_MAX_GRADE).cast(pl.Float64)
     satisfied = (2.0**grade - 1.0) / 2.0**ERR_MAX_GRADE
@@ -102,4 +119,6 @@ EXTRA: dict[str, Callable[[Measure, str], Exprs]] = {
     "SetR": _set,
     "SetF": _set,
     "ERR": _err,
+    "RBP": _rbp,
+    "RBPResid": _rbp,
 }
