@@ -48,8 +48,10 @@ MEASURES: dict[str, tuple[str, frozenset[str]]] = {
     # default 0.8), and its residual: what unjudged documents and the unretrieved tail could add.
     "RBP": ("none", frozenset({"rel", "p"})),
     "RBPResid": ("none", frozenset({"rel", "p"})),
+    # Compatibility (Clarke et al. 2021): rank-biased overlap with the ideal ranking.
+    "Compat": ("none", frozenset({"p", "normalize"})),
 }
-RBP_P = 0.8  # ir_measures' default persistence
+DEFAULT_P = {"RBP": 0.8, "RBPResid": 0.8, "Compat": 0.95}  # ir_measures' default persistence
 COUNTS = frozenset({"NumRet", "NumRel", "NumRelRet", "NumQ"})
 DCG_KINDS = ("log2", "exp-log2")  # gain = grade (trec_eval) | 2^grade - 1 (Burges et al.)
 EXAMPLES = [
@@ -81,6 +83,7 @@ EXAMPLES = [
     "ERR@10",
     "RBP(p=0.8)",
     "RBPResid(p=0.8)",
+    "Compat(p=0.95)",
 ]
 
 _SYNTAX = re.compile(r"^(?P<name>[A-Za-z]+)(?:\((?P<params>[^()]*)\))?(?:@(?P<cutoff>[^@]*))?$")
@@ -97,13 +100,18 @@ class Measure:
     text: str = ""
     level: float | None = None  # IPrec's recall level, in [0, 1]
     beta: float = 1.0  # SetF's weight of recall against precision
-    p: float = RBP_P  # RBP's persistence
+    p: float | None = None  # RBP's and Compat's persistence, when given
+    normalize: bool = True  # Compat divided by the ideal ranking's own
     rel_given: bool = False  # `rel=` written in the name (then -l does not change it)
     alias: str = ""  # the other tool's name this was read from, when it was one
 
     @property
     def is_count(self) -> bool:
         return self.name in COUNTS
+
+    @property
+    def persistence(self) -> float:
+        return self.p if self.p is not None else DEFAULT_P.get(self.name, 0.8)
 
     @property
     def aggregation(self) -> str:
@@ -135,8 +143,10 @@ def canonical(m: Measure) -> str:
         params.append(f"dcg='{m.dcg}'")
     if m.beta != 1.0:
         params.append(f"beta={m.beta:g}")
-    if m.p != RBP_P:
+    if m.p is not None:
         params.append(f"p={m.p:g}")
+    if not m.normalize:
+        params.append("normalize=false")
     text = m.name + (f"({','.join(params)})" if params else "")
     if m.level is not None:
         return text + f"@{m.level:g}"
@@ -241,7 +251,9 @@ def _parse_canonical(text: str, match: re.Match[str] | None) -> Measure:
         cutoff = int(given)
     elif cutoff_rule == "required":
         raise _unknown(text, f"{name} needs a cutoff", hint)
-    rel, dcg, beta, persistence, rel_given = 1, "log2", 1.0, RBP_P, False
+    rel, dcg, beta, rel_given = 1, "log2", 1.0, False
+    persistence: float | None = None
+    normalize = True
     for raw in filter(str.strip, (match["params"] or "").split(",")):
         key, value = _param(text, raw, hint)
         if key not in allowed:
@@ -269,7 +281,13 @@ def _parse_canonical(text: str, match: re.Match[str] | None) -> Measure:
             except ValueError:
                 persistence = -1.0
             if not 0.0 < persistence < 1.0:
-                raise _unknown(text, f"p={value!r} is not a number between 0 and 1", "RBP(p=0.8)")
+                raise _unknown(
+                    text, f"p={value!r} is not a number between 0 and 1", f"{name}(p=0.8)"
+                )
+        elif key == "normalize":
+            if value.lower() not in ("true", "false", "1", "0"):
+                raise _unknown(text, f"normalize={value!r}: expected true or false", name)
+            normalize = value.lower() in ("true", "1")
         elif key == "dcg":
             if value not in DCG_KINDS:
                 hint = "nDCG(dcg='exp-log2')" + (f"@{cutoff}" if cutoff else "")
@@ -284,6 +302,7 @@ def _parse_canonical(text: str, match: re.Match[str] | None) -> Measure:
         level=level,
         beta=beta,
         p=persistence,
+        normalize=normalize,
         rel_given=rel_given,
     )
 

@@ -25,7 +25,7 @@ from typing import Literal
 import polars as pl
 
 from goldset_tui.eval.measures import Measure, parse_measures
-from goldset_tui.eval.more_measures import EXTRA, NEEDS_NUM_RET
+from goldset_tui.eval.more_measures import EXTRA, FRAMES, NEEDS_NUM_RET
 
 INFAP_EPSILON = 0.00001  # trec_eval's infAP.c
 MIN_GEO_MEAN = 0.00001  # trec_eval's trec_eval.h: the floor of a value in a geometric mean
@@ -221,6 +221,10 @@ def evaluate_wide(
         aggs.extend(agg)
         finals.append(final.alias(str(m)))
     per_query = retrieved.join(rows.group_by("query_id").agg(aggs), on="query_id", how="left")
+    for index, m in enumerate(parsed):
+        if m.name in FRAMES:  # a measure that needs more than the judged rows (Compat)
+            values = FRAMES[m.name](qrels, ranked, m, f"_m{index}")
+            per_query = per_query.join(values, on="query_id", how="left")
     how: Literal["inner", "left"] = "inner" if only_run_queries else "left"
     wide = stats.join(per_query, on="query_id", how=how)
     # Queries missing from the run: every aggregate is empty, i.e. 0 (RR's missing minimum too).
