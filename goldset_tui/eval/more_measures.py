@@ -39,6 +39,7 @@ from collections.abc import Callable
 import polars as pl
 
 from goldset_tui.eval.measures import Measure
+from goldset_tui.scalar import as_int
 
 ERR_MAX_GRADE = 4  # gdeval.pl's $MAX_JUDGMENT
 ELEVEN_POINTS = tuple(i / 10 for i in range(11))
@@ -156,7 +157,7 @@ def _compat_frame(qrels: pl.DataFrame, ranked: pl.DataFrame, m: Measure, key: st
         pl.col("nrel").fill_null(0)
     )
     per_query = per_query.with_columns(pl.max_horizontal("n", "nrel").alias("depth"))
-    top = int(per_query.get_column("depth").max() or 0)
+    top = as_int(per_query.get_column("depth").max() or 0)
     d = pl.int_range(0, top + 1, eager=True).cast(pl.Float64)
     # S(k) for k = 0..top, and T(k) = S(0) + ... + S(k - 1) for the ideal's own overlap.
     step = pl.when(d > 0).then(pl.lit(p) ** (d - 1) / d).otherwise(0.0)
