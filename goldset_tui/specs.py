@@ -36,9 +36,17 @@ def name_from_path(path: Path) -> str:
 
 def parse_named_path(spec: str, option: str, *, path_alone: bool = False) -> tuple[str, Path]:
     """One ``NAME=PATH`` (or, with ``path_alone``, a bare ``PATH``) given to ``option``."""
+    name, path = split_named_path(spec, option, path_alone=path_alone)
+    return (name if name is not None else name_from_path(Path(path))), Path(path)
+
+
+def split_named_path(spec: str, option: str, *, path_alone: bool = False) -> tuple[str | None, str]:
+    """``(NAME, PATH)``, or ``(None, PATH)`` for a bare path (``path_alone``), for a caller that
+    names a bare path its own way (``goldset eval`` uses the run's tag when the file name says
+    nothing); the same rules and errors as :func:`parse_named_path`."""
     name, sep, path = spec.partition("=")
     if path_alone and (not sep or Path(spec).exists()):
-        return name_from_path(Path(spec)), Path(spec)
+        return None, spec
     expected = "PATH or NAME=PATH" if path_alone else "NAME=PATH"
     if not sep:
         raise InputError(None, f"{option} {spec!r}: expected {expected}")
@@ -51,7 +59,7 @@ def parse_named_path(spec: str, option: str, *, path_alone: bool = False) -> tup
         raise InputError(None, f"{option} {spec!r}: the name before '=' is empty ({expected})")
     if not path.strip():
         raise InputError(None, f"{option} {spec!r}: the path after '=' is empty ({expected})")
-    return name, Path(path)
+    return name, path
 
 
 def parse_named_paths(
@@ -62,8 +70,11 @@ def parse_named_paths(
     for spec in specs:
         name, path = parse_named_path(spec, option, path_alone=path_alone)
         if name in out:
-            raise InputError(
-                path, f"{option}: the name {name!r} is given twice; name them with NAME=PATH"
-            )
+            raise given_twice(name, path, option)
         out[name] = path
     return out
+
+
+def given_twice(name: str, path: str | Path, option: str) -> InputError:
+    """The error for a name given twice, for callers that name their paths in a later pass."""
+    return InputError(path, f"{option}: the name {name!r} is given twice; name them with NAME=PATH")
