@@ -144,10 +144,9 @@ def read_table(
 def check_non_empty(df: pl.DataFrame, col: str, path: Path, fmt: str) -> None:
     """Raise on the first null or blank value of ``col``."""
     values = df.get_column(col)
+    bad = values.is_null()
     if values.dtype == pl.Utf8:
-        bad = values.is_null() | (values.str.strip_chars() == "")
-    else:
-        bad = values.is_null()
+        bad = bad | (values.str.strip_chars() == "")
     if bad.any():
         first = int(bad.arg_max())  # first True
         count = int(bad.sum())
@@ -162,13 +161,21 @@ def _read_parquet(p: Path) -> pl.DataFrame:
         raise InputError(p, f"not a readable Parquet file ({_short(exc)})") from None
 
 
+UTF8_BOM = b"\xef\xbb\xbf"
+
+
 def _read_jsonl(p: Path) -> pl.DataFrame:
     try:
         with p.open("rb") as handle:  # a file object, never a glob pattern
+            if handle.read(3) == UTF8_BOM:
+                # A BOM is an encoding mark, not JSON: Polars' reader refuses it (its CSV reader
+                # skips it), so the rest of the file is handed over without it.
+                return pl.read_ndjson(io.BytesIO(handle.read()), infer_schema_length=None)
+            handle.seek(0)
             return pl.read_ndjson(handle, infer_schema_length=None)
     except (pl.exceptions.PolarsError, OSError, ValueError) as exc:
         # Polars says what but not where: find the line ourselves.
-        data = p.read_bytes()
+        data = p.read_bytes().removeprefix(UTF8_BOM)
         raise_if_not_utf8(p, data)
         for number, raw in enumerate(data.decode("utf-8").splitlines(), start=1):
             if not raw.strip():

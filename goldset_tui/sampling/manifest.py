@@ -78,4 +78,5 @@ def read_manifest(path: str | Path) -> dict:
         raw = p.read_bytes()
     except FileNotFoundError:
         raise InputError(p, "no such manifest") from None
-    return parse_toml(p, raw, what="manifest")
+    # A manifest saved by an editor on Windows may start with a UTF-8 BOM, which TOML refuses.
+    return parse_toml(p, raw.removeprefix(b"\xef\xbb\xbf"), what="manifest")
