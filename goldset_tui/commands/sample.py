@@ -77,11 +77,18 @@ def run(args: argparse.Namespace) -> int:
     from goldset_tui.errors import InputError
     from goldset_tui.sampling.files import check_folder, output_format, write_frame
     from goldset_tui.sampling.labels import read_labels
-    from goldset_tui.sampling.manifest import build_manifest, manifest_path, write_manifest
+    from goldset_tui.sampling.manifest import (
+        build_manifest,
+        companion_paths,
+        manifest_path,
+        write_manifest,
+    )
     from goldset_tui.sampling.sample import (
         allocate_total,
         check_known_strata,
         parse_targets,
+        refuse_a_sample,
+        report_frames,
         stratified_sample,
         stratum_counts,
     )
@@ -101,17 +108,22 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.rate <= 1:
         raise InputError(None, "--rate must lie between 0 and 1")
     labels = read_labels(args.labels)
+    refuse_a_sample(labels, args.labels)
+    counts = stratum_counts(labels)  # once: the allocation, the draw and the manifest share it
     if args.targets:
         targets = parse_targets(args.targets)
         check_known_strata(targets, labels, args.labels)
         allocation = {"mode": "targets"}
     else:
-        targets = allocate_total(stratum_counts(labels), args.total, args.min_per_stratum)
+        targets = allocate_total(counts, args.total, args.min_per_stratum)
         allocation = {"mode": "total", "total": args.total, "min_per_stratum": args.min_per_stratum}
     sizes = dict(targets)
     if args.output is not None:
-        result = stratified_sample(labels, targets, args.seed, args.cap)
+        result = stratified_sample(labels, targets, args.seed, args.cap, counts)
+        companions = companion_paths(args.output)
         write_frame(result.sample, args.output)
+        for name, frame in report_frames(result).items():
+            write_frame(frame, companions[name])
         where = args.manifest or manifest_path(args.output)
         manifest = build_manifest(
             result,
@@ -120,10 +132,14 @@ def run(args: argparse.Namespace) -> int:
             labels_path=args.labels,
             sample_path=args.output,
             allocation=allocation,
+            companions=companions,
         )
         write_manifest(manifest, where)
         print_table(result)
         print(f"wrote {result.sample.height} queries to {args.output} and the manifest to {where}")
+        print(
+            f"for goldset report: --strata {companions['strata']} --traffic {companions['traffic']}"
+        )
         for note in result.notes:
             print(f"note: {note}", file=sys.stderr)
         for check in result.closure:

@@ -7,6 +7,7 @@ No timestamp on purpose: the same inputs and seed give the same manifest too. Th
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import tomli_w
 
@@ -14,7 +15,8 @@ from goldset_tui import __version__
 from goldset_tui.errors import InputError
 from goldset_tui.io.tomlfile import parse_toml
 from goldset_tui.sampling.files import atomic_write_bytes, check_folder, sha256_file
-from goldset_tui.sampling.sample import SampleResult
+from goldset_tui.sampling.inclusion import METHOD as INCLUSION_METHOD
+from goldset_tui.sampling.sample import PROBABILITY, SampleResult
 
 METHOD = "weighted by min(count, cap), without replacement (Efraimidis-Spirakis keys)"
 
@@ -25,6 +27,16 @@ def manifest_path(sample_path: str | Path) -> Path:
     return p.with_name(f"{p.stem}.manifest.toml")
 
 
+def companion_paths(sample_path: str | Path) -> dict[str, Path]:
+    """``golden.csv`` -> ``golden.strata.csv`` and ``golden.traffic.csv`` beside it: the files
+    ``goldset report --strata/--traffic`` reads."""
+    p = Path(sample_path)
+    return {
+        "strata": p.with_name(f"{p.stem}.strata.csv"),
+        "traffic": p.with_name(f"{p.stem}.traffic.csv"),
+    }
+
+
 def build_manifest(
     result: SampleResult,
     *,
@@ -32,20 +44,43 @@ def build_manifest(
     cap: int,
     labels_path: str | Path,
     sample_path: str | Path,
-    allocation: dict | None = None,
-) -> dict:
+    allocation: dict[str, Any] | None = None,
+    companions: dict[str, Path] | None = None,
+) -> dict[str, Any]:
+    """The sample's manifest; ``companions`` (name -> path) are the strata and traffic files
+    written with it, recorded with their sha256 like the sample itself."""
+    sample = result.sample
+    queries = [
+        {
+            "query_id": row["query_id"],
+            "query": row["query"],
+            "stratum": row["stratum"],
+            "count": int(row["count"]),
+            "weight": min(int(row["count"]), cap),
+            "inclusion_probability": row[PROBABILITY],
+        }
+        for row in sample.select("query_id", "query", "stratum", "count", PROBABILITY).iter_rows(
+            named=True
+        )
+    ]
     return {
+        "kind": "sample",
         "tool": "goldset",
         "version": __version__,
         "seed": seed,
         "cap": cap,
         "method": METHOD,
+        "inclusion_probability": INCLUSION_METHOD,
         "set_size": result.sample.height,
         "requested": result.requested,
         "allocation": allocation or {"mode": "targets"},
         "targets": {r.stratum: r.target for r in result.rows},
         "inputs": {"labels": {"path": str(labels_path), "sha256": sha256_file(labels_path)}},
         "output": {"path": str(sample_path), "sha256": sha256_file(sample_path)},
+        "outputs": {
+            name: {"path": str(path), "sha256": sha256_file(path)}
+            for name, path in (companions or {}).items()
+        },
         "strata": [
             {
                 "stratum": r.stratum,
@@ -60,10 +95,11 @@ def build_manifest(
         ],
         "notes": list(result.notes),
         "closure": [c.to_dict() for c in result.closure],
+        "queries": queries,
     }
 
 
-def write_manifest(manifest: dict, path: str | Path) -> None:
+def write_manifest(manifest: dict[str, Any], path: str | Path) -> None:
     p = Path(path)
     check_folder(p)
     try:
@@ -72,7 +108,7 @@ def write_manifest(manifest: dict, path: str | Path) -> None:
         raise InputError(p, f"could not write ({exc.strerror or exc})") from None
 
 
-def read_manifest(path: str | Path) -> dict:
+def read_manifest(path: str | Path) -> dict[str, Any]:
     p = Path(path)
     try:
         raw = p.read_bytes()
