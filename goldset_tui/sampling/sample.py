@@ -25,6 +25,7 @@ import hashlib
 import math
 import random
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import polars as pl
 
@@ -90,7 +91,7 @@ def parse_targets(spec: str) -> dict[str, int]:
 def check_known_strata(
     targets: dict[str, int],
     labels: pl.DataFrame,
-    labels_path: object = None,
+    labels_path: str | Path | None = None,
     *,
     scheme: tuple[str, ...] = (),
 ) -> None:

@@ -6,7 +6,7 @@ reach the terminal as markup or control sequences.
 
 from __future__ import annotations
 
-from rich.console import Group
+from rich.console import Group, JustifyMethod
 from rich.table import Table
 from rich.text import Text
 
@@ -68,10 +68,11 @@ def choices_line(
 
 def agreement_line(result: Agreement) -> Text:
     out = Text()
-    if not result.n:
+    ci = result.ci95
+    if not result.n or ci is None:
         out.append("Agreement: no checks yet", style="bold")
     else:
-        lo, hi = result.ci95
+        lo, hi = ci
         out.append(f"Agreement {result.agree} of {result.n}", style="bold")
         out.append(f"  {result.agree / result.n:.1%}  (95% Wilson {lo:.1%} to {hi:.1%})")
     if result.skipped:
@@ -106,7 +107,7 @@ def strata_table(result: Agreement, sizes: dict[str, int] | None, rate: float) -
     # Narrow headers so the table fits 80 columns: checked, agreed, precision and its 95% Wilson
     # interval, planned size in the golden set, expected misfiled queries there (from this
     # stratum's own misfile rate), the 95% sampling band, and the verdict.
-    for name, justify in [
+    columns: list[tuple[str, JustifyMethod]] = [
         ("stratum", "left"),
         ("chk", "right"),
         ("agr", "right"),
@@ -116,7 +117,8 @@ def strata_table(result: Agreement, sizes: dict[str, int] | None, rate: float) -
         ("~wrong", "right"),
         ("band", "right"),
         ("noise?", "left"),
-    ]:
+    ]
+    for name, justify in columns:
         table.add_column(Text(name), justify=justify, no_wrap=True)
     by_stratum = {v.stratum: v for v in verdicts(result, sizes, rate)}
     for row in result.per_stratum:
