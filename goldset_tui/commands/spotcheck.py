@@ -210,13 +210,8 @@ def print_report(
     if result.n and result.ci95:
         lo, hi = result.ci95
         print(
-<<<<<<< HEAD
-            f"agreement {result.agree} of {result.n} = {result.agree / result.n:.1%} "
-            f"(95% Wilson {lo:.1%} to {hi:.1%}); skipped {result.skipped}"
-=======
-            f"agreement {result.agree} of {result.n} = {result.rate:.1%}"
+            f"agreement {result.agree} of {result.n} = {result.agree / result.n:.1%}"
             f" (95% Wilson {lo:.1%} to {hi:.1%}); skipped {result.skipped}"
->>>>>>> main
         )
     else:
         print(f"no checks yet; skipped {result.skipped}")

@@ -209,7 +209,7 @@ def query_ids(queries: pl.Series) -> pl.Series:
     return pl.Series(QUERY_ID, ids, dtype=pl.Utf8)
 
 
-def refuse_a_sample(labels: pl.DataFrame, path: object = None) -> None:
+def refuse_a_sample(labels: pl.DataFrame, path: str | Path | None = None) -> None:
     """LABELS that already carry inclusion probabilities are a sample: drawing from it again
     would record the second draw's probability alone, and a weighted report would be wrong."""
     if PROBABILITY in labels.columns:

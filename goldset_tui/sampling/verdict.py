@@ -280,16 +280,16 @@ def golden_sizes(
         return dict(targets), "--targets"
     if total is not None:
         floor = DEFAULT_MIN_PER_STRATUM if min_per_stratum is None else min_per_stratum
-        sizes = allocate_total(stratum_counts(labels), total, floor)
-        return sizes, f"--total {total} split by traffic with at least {floor} per stratum"
+        allocated = allocate_total(stratum_counts(labels), total, floor)
+        return allocated, f"--total {total} split by traffic with at least {floor} per stratum"
     if manifest is not None:
-        sizes = sizes_from_manifest(Path(manifest))
-        if sizes is None:
+        listed = sizes_from_manifest(Path(manifest))
+        if listed is None:
             raise InputError(manifest, "not a sample manifest: it has no sampled sizes per stratum")
-        return sizes, f"the sample's manifest {Path(manifest).name}"
+        return listed, f"the sample's manifest {Path(manifest).name}"
     beside = manifest_path(labels_path)
     if beside.is_file():
-        sizes = sizes_from_manifest(beside)
-        if sizes:
-            return sizes, f"the sample's manifest {beside.name}"
+        beside_sizes = sizes_from_manifest(beside)
+        if beside_sizes:
+            return beside_sizes, f"the sample's manifest {beside.name}"
     return None, None
