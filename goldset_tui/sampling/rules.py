@@ -35,6 +35,7 @@ import importlib
 import importlib.util
 from collections.abc import Callable
 from pathlib import Path
+from typing import cast
 
 import polars as pl
 
@@ -144,7 +145,7 @@ def classify_frame(spellings: pl.Series, vocab: frozenset[str] | None) -> pl.Ser
 
 def classify_one(spelling: str, vocab: frozenset[str] | None = None) -> str:
     """One query's stratum (the same code path as a whole log)."""
-    return classify_frame(pl.Series([spelling]), vocab)[0]
+    return str(classify_frame(pl.Series([spelling]), vocab)[0])
 
 
 def load_rules(spec: str) -> Rule:
@@ -174,7 +175,7 @@ def load_rules(spec: str) -> Rule:
     rule = getattr(module, name, None)
     if not callable(rule):
         raise InputError(None, f"--rules {spec!r}: {target!r} has no function {name!r}")
-    return rule
+    return cast(Rule, rule)  # a user's callable: apply_rule checks every answer it gives
 
 
 def apply_rule(rule: Rule, spellings: pl.Series, vocab: frozenset[str] | None) -> pl.Series:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import polars as pl
 
@@ -64,7 +64,7 @@ class Answer:
     correct: str | None  # None: skipped
 
 
-def fold(records: list[dict]) -> list[Answer]:
+def fold(records: list[dict[str, Any]]) -> list[Answer]:
     """The labeller's answers still standing: each ``undo`` takes back the latest one."""
     stack: list[Answer] = []
     for r in records:
@@ -127,7 +127,7 @@ class Agreement:
     def ci95(self) -> tuple[float, float] | None:
         return wilson(self.agree, self.n) if self.n else None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         lo_hi = self.ci95
         return {
             "n": self.n,
@@ -210,11 +210,11 @@ class SpotCheckSession:
                 return i
         return self.items.height
 
-    def current(self) -> dict | None:
+    def current(self) -> dict[str, Any] | None:
         i = self.position()
         return self.items.row(i, named=True) if i < self.items.height else None
 
-    def _append(self, action: str, item: dict | None, correct: str | None = None) -> None:
+    def _append(self, action: str, item: dict[str, Any] | None, correct: str | None = None) -> None:
         if self.journal is None:
             raise ValueError("the spot-check session is closed")
         record: dict[str, object] = {
