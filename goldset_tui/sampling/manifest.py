@@ -1,14 +1,27 @@
-"""The TOML manifest written beside a sample: enough to regenerate it byte for byte and to check it.
+"""The TOML manifests written beside a sample and beside a labels file: enough to regenerate either
+byte for byte and to check it.
 
-No timestamp on purpose: the same inputs and seed give the same manifest too. The ``closure`` list
-(``[[closure]]`` tables of name, expected, actual, residual, ok) is what the closure screen reads.
+No timestamp on purpose: the same inputs and seed give the same manifest too. ``kind`` says which
+of the two a manifest is (``sample`` or ``classify``; a manifest without one is a sample's, as
+before the field existed), so a labels file's manifest is never read as a golden set's sizes.
+
+A sample's manifest also lists every sampled query with its log count, weight and inclusion
+probability (``[[queries]]``) and the sha256 of the strata and traffic files written with it; its
+``closure`` list (``[[closure]]`` tables of name, expected, actual, residual, ok) is what the
+closure screen reads. A labels file's manifest records the sha256 of the log, the vocabulary and
+the rules' source, and the versions of goldset, Python and Polars (the rules run on Polars' regex
+engine and Unicode tables, which a Polars upgrade can change).
 """
 
 from __future__ import annotations
 
+import inspect
+import platform
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import polars as pl
 import tomli_w
 
 from goldset_tui import __version__
@@ -16,6 +29,7 @@ from goldset_tui.errors import InputError
 from goldset_tui.io.tomlfile import parse_toml
 from goldset_tui.sampling.files import atomic_write_bytes, check_folder, sha256_file
 from goldset_tui.sampling.inclusion import METHOD as INCLUSION_METHOD
+from goldset_tui.sampling.rules import classify_frame
 from goldset_tui.sampling.sample import PROBABILITY, SampleResult
 
 METHOD = "weighted by min(count, cap), without replacement (Efraimidis-Spirakis keys)"
@@ -97,6 +111,50 @@ def build_manifest(
         "closure": [c.to_dict() for c in result.closure],
         "queries": queries,
     }
+
+
+def file_entry(path: str | Path) -> dict[str, str]:
+    return {"path": str(path), "sha256": sha256_file(path)}
+
+
+def build_classify_manifest(
+    *,
+    log_path: str | Path,
+    labels_path: str | Path,
+    vocab_path: str | Path | None,
+    rules: Callable[..., object] | None,
+    rules_spec: str | None,
+    occurrences: int,
+    blank: int,
+    strata: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """What ``goldset classify`` read and wrote, and with which code."""
+    source = inspect.getsourcefile(rules if rules is not None else classify_frame)
+    rules_entry: dict[str, Any] = {
+        "name": rules_spec or "default: goldset_tui.sampling.rules (seed 004's six strata)"
+    }
+    if source is not None and Path(source).is_file():
+        rules_entry.update(file_entry(source))
+    manifest: dict[str, Any] = {
+        "kind": "classify",
+        "tool": "goldset",
+        "version": __version__,
+        "versions": {
+            "goldset": __version__,
+            "python": platform.python_version(),
+            "polars": pl.__version__,
+        },
+        "inputs": {"log": file_entry(log_path)},
+        "rules": rules_entry,
+        "misspelling_checked": vocab_path is not None or rules is not None,
+        "output": file_entry(labels_path),
+        "occurrences": occurrences,
+        "blank_skipped": blank,
+        "strata": strata,
+    }
+    if vocab_path is not None:
+        manifest["inputs"]["vocab"] = file_entry(vocab_path)
+    return manifest
 
 
 def write_manifest(manifest: dict[str, Any], path: str | Path) -> None:
