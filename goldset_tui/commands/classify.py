@@ -12,7 +12,8 @@ DESCRIPTION = """\
 Normalise a query log (lowercase, trim, collapse whitespace), count the distinct queries and label
 each with a stratum: exact_identifier, negation, misspelled, short_keyword, multi_entity or
 paraphrase (first match wins). LOG is CSV/TSV/Parquet/JSONL with a `query` column (and optional
-`count`), or plain text with one query per line. LABELS (.csv, .tsv or .parquet) gets the columns
+`count`), or plain text with one query per line (split at newlines only; a leading BOM is not
+part of the first query). LABELS (.csv, .tsv or .parquet) gets the columns
 query, count, stratum, spelling (the most frequent original form, which the case-sensitive rules
 read). Beside it, LABELS's stem + .manifest.toml records the sha256 of the log, the vocabulary and
 the rules, and the versions of goldset, Python and Polars.

@@ -18,11 +18,12 @@ DESCRIPTION = """\
 Sample queries per stratum, weighted by min(count, CAP) so the head is represented without swamping
 the tail, never the same query twice. Sizes come from --targets, or from --total split in proportion
 to traffic with a floor of --min-per-stratum per stratum. The same LABELS and seed give a
-byte-identical SAMPLE (same columns as LABELS) and, beside it, SAMPLE's stem + .manifest.toml with
-the seed, targets, per-stratum counts and traffic shares, sha256 of the inputs and closure checks.
-Beside it too: SAMPLE's stem + .strata.csv (query_id, stratum, inclusion_probability) and
-.traffic.csv (stratum, share), the files `goldset report --strata/--traffic` reads. SAMPLE gains
-a stable query_id and each query's inclusion_probability (its chance of being drawn).
+byte-identical SAMPLE: LABELS's columns with a stable query_id first and each query's
+inclusion_probability (its chance of being drawn) last. Beside it: SAMPLE's stem + .manifest.toml
+with the seed, targets, per-stratum counts and traffic shares, every sampled query with its count
+and probability, sha256 of inputs and outputs, and closure checks; SAMPLE's stem + .strata.csv
+(query_id, stratum, inclusion_probability) and .traffic.csv (stratum, share), the files
+`goldset report --strata/--traffic` reads.
 --plan prints, per stratum and for the set, the 95% half-width at an assumed rate (with the
 finite-population correction), the smallest change one query makes, the size a requested
 half-width needs, the band of the traffic-weighted headline, and the smallest difference between
