@@ -13,6 +13,12 @@ query can appear twice and the weights are ignored by nothing but luck. We draw 
 cap)``; the ``k`` largest keys are the sample. A stratum with fewer queries than its target gives
 all of them, and the shortfall is reported.
 
+Each sampled query carries its ``inclusion_probability`` (``inclusion``: its chance of being
+drawn, 1 in a stratum taken in full) and a ``query_id`` that depends on the query alone, so a
+traffic-weighted or Horvitz-Thompson report can be computed from the sample and its ids match
+judgments made for an earlier sample. ``report_frames`` gives the strata and traffic tables
+``goldset report --strata/--traffic`` reads.
+
 Determinism: each stratum has its own ``random.Random`` seeded with ``"{seed}:{stratum}"`` (string
 seeds are hashed with SHA-512, independent of ``PYTHONHASHSEED``), its queries are sorted before the
 draw, and the output is sorted by stratum then query, so the same labels and seed give the same
