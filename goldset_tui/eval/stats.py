@@ -89,7 +89,8 @@ def mcnemar_exact(only_a: int, only_b: int) -> float:
     if m == 0:
         return 1.0
     tail = sum(math.comb(m, i) for i in range(min(only_a, only_b) + 1)) / 2**m
-    return min(1.0, 2 * tail)
+    p_value: float = min(1.0, 2 * tail)
+    return p_value
 
 
 def paired_comparison(

@@ -74,7 +74,7 @@ def check_record(record: dict[str, Any], path: Path, line: int) -> None:
         raise InputError(path, f"unknown record kind {record['kind']!r}", line=line, column="kind")
 
 
-def records_to_frame(numbered: list[tuple[int, dict]], path: Path) -> pl.DataFrame:
+def records_to_frame(numbered: list[tuple[int, dict[str, Any]]], path: Path) -> pl.DataFrame:
     """Journal records (with their line numbers, for errors) as a judgments frame."""
     if not numbered:
         return empty_judgments()

@@ -41,7 +41,7 @@ def torn_path_for(path: Path) -> Path:
     return path.with_name(path.name + ".torn")
 
 
-def _parse(raw: bytes) -> dict | None:
+def _parse(raw: bytes) -> dict[str, Any] | None:
     """The record on one line, or None when the line is not a JSON object."""
     try:
         value = json.loads(raw.decode("utf-8"))
@@ -50,7 +50,7 @@ def _parse(raw: bytes) -> dict | None:
     return value if isinstance(value, dict) else None
 
 
-def replay_numbered(path: str | Path) -> tuple[list[tuple[int, dict]], list[str]]:
+def replay_numbered(path: str | Path) -> tuple[list[tuple[int, dict[str, Any]]], list[str]]:
     """Like :func:`replay`, with each record's 1-based line number."""
     p = Path(path)
     try:
@@ -62,7 +62,7 @@ def replay_numbered(path: str | Path) -> tuple[list[tuple[int, dict]], list[str]
     lines = data.split(b"\n")
     # The last non-blank line is the only one a crash can have cut short.
     last = max((i for i, line in enumerate(lines) if line.strip()), default=-1)
-    records: list[tuple[int, dict]] = []
+    records: list[tuple[int, dict[str, Any]]] = []
     warnings: list[str] = []
     for i, raw in enumerate(lines):
         if not raw.strip():
@@ -84,7 +84,7 @@ def replay_numbered(path: str | Path) -> tuple[list[tuple[int, dict]], list[str]
     return records, warnings
 
 
-def replay(path: str | Path) -> tuple[list[dict], list[str]]:
+def replay(path: str | Path) -> tuple[list[dict[str, Any]], list[str]]:
     """Every record in the journal, in order, and warnings (a dropped torn last line).
 
     A missing journal is an empty one. A corrupt line other than the last raises InputError.

@@ -12,7 +12,7 @@ import math
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import polars as pl
 
@@ -23,9 +23,6 @@ from goldset_tui.store.files import now_iso, remove_stale_tmp
 from goldset_tui.store.frames import GRADING_KINDS, JUDGMENT_SCHEMA, records_to_frame
 from goldset_tui.store.journal import Journal, replay_numbered
 from goldset_tui.store.parts import last_seq, list_parts, read_pair, tidy_parts, write_part
-
-if TYPE_CHECKING:
-    from goldset_tui.store.project import Project
 
 T = TypeVar("T")
 
@@ -56,13 +53,28 @@ def check_grade(grade: object, scale: GradeScale, path: Path) -> int:
 
 
 class JudgmentWriter:
-    """Appends one labeller's judgments; holds that labeller's journal lock until closed."""
+    """Appends one labeller's judgments; holds that labeller's journal lock until closed.
 
-    def __init__(self, project: Project, labeller: str):
-        self.project = project
+    It knows nothing of the store around it (``Project.writer`` opens one), so the store and the
+    writer do not import each other: it is given the labeller's journal and parts folder, the
+    grade scale, and two calls back. On close, ``on_wrote(labeller)`` runs if this session saved
+    anything and its grades were compacted (the project stamps the labeller in its manifest), then
+    ``on_closed(writer)`` always runs, after the lock is released."""
+
+    def __init__(
+        self,
+        labeller: str,
+        *,
+        journal_path: Path,
+        parts_dir: Path,
+        scale: GradeScale,
+        on_wrote: Callable[[str], None] | None = None,
+        on_closed: Callable[[JudgmentWriter], None] | None = None,
+    ):
         self.labeller = labeller
-        self.scale = project.scale
-        self.journal_path, self.parts_dir = project.labeller_paths(labeller)
+        self.scale = scale
+        self.journal_path, self.parts_dir = journal_path, parts_dir
+        self._on_wrote, self._on_closed = on_wrote, on_closed
         # The judging screen may save from a worker thread while the UI thread undoes or closes.
         self._mutex = threading.RLock()
         self._journal = Journal(self.journal_path, lock=True)
@@ -262,11 +274,12 @@ class JudgmentWriter:
             return
         try:
             self.compact()
-            if self._wrote:
-                self.project._touch_labeller(self.labeller)
+            if self._wrote and self._on_wrote is not None:
+                self._on_wrote(self.labeller)
         finally:
             self._journal.close()
-            self.project._forget_writer(self)
+            if self._on_closed is not None:
+                self._on_closed(self)
 
     def __enter__(self) -> JudgmentWriter:
         return self

@@ -17,8 +17,8 @@ from textual.widgets.data_table import CursorType
 
 from goldset_tui.eval.report import missing_pairs
 from goldset_tui.text import visible
+from goldset_tui.ui.review_context import ReviewContext
 from goldset_tui.ui.safe import literal
-from goldset_tui.ui.screens.report import ReviewContext
 from goldset_tui.ui.widgets.report_bar import add_system_columns, refilling
 
 UNJUDGED = "?"
