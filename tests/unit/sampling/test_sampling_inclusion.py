@@ -71,7 +71,7 @@ def test_large_strata_match_a_monte_carlo_of_the_draw(n: int, k: int) -> None:
     rng = np.random.default_rng(n)
     counts = np.minimum(np.floor(1000 / np.arange(1, n + 1)) + rng.integers(0, 3, n), 50)
     weights = np.maximum(counts, 1.0)
-    draws = 40_000
+    draws = 20_000
     got = np.array(inclusion_probabilities(weights.tolist(), k))
     mc = monte_carlo(weights, k, draws, seed=k)
     # Within the Monte Carlo's own noise (4 standard errors) plus half a percentage point for the

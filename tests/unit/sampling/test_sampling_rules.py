@@ -235,7 +235,7 @@ exotic_query = st.tuples(
 EXOTIC_VOCAB = VOCAB | {"straße", "ǆx", "σας", "ⅻ", "ªb", "x"}
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(st.lists(exotic_query, min_size=1, max_size=20), st.booleans())
 def test_vectorised_rules_match_python_on_exotic_unicode(
     queries: list[str], with_vocab: bool
