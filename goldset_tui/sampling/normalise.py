@@ -72,7 +72,16 @@ def _read_log_text(p: Path) -> pl.DataFrame:
     check_file(p)
     data = p.read_bytes()
     raise_if_not_utf8(p, data)
-    lines = text_lines(data.decode("utf-8"))
+    text = data.decode("utf-8")
+    if "\r" in text and "\n" not in text:
+        # Classic Mac line ends: split at \n only, the whole log would be one query, silently.
+        raise InputError(
+            p,
+            "lines end in \\r alone (no \\n): one query per \\n line is expected; "
+            "convert with tr '\\r' '\\n'",
+            line=1,
+        )
+    lines = text_lines(text)
     return pl.DataFrame(
         {"raw": lines, "count": [1] * len(lines)}, schema={"raw": pl.Utf8, "count": pl.Int64}
     )

@@ -174,8 +174,8 @@ def stratum_sentence(v: Verdict) -> str:
         return head + " Inside the noise."
     if v.status == OUTSIDE:
         return head + (
-            " Outside the noise: correct this stratum's labels (--export) or improve the "
-            "classifier before reading its row."
+            " Outside the noise: correct this stratum's labels by hand (the spot-check can export "
+            "them) or improve the classifier before reading its row."
         )
     more = v.checks_needed
     advice = f" About {more} checks of this stratum would tell." if more else ""

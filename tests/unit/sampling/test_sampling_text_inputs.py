@@ -83,3 +83,12 @@ def test_a_bom_in_the_vocabulary_and_the_manifest(tmp_path: Path) -> None:
     manifest = tmp_path / "m.toml"
     manifest.write_text(BOM + 'kind = "sample"\nseed = 3\n', encoding="utf-8")
     assert read_manifest(manifest)["seed"] == 3
+
+
+def test_a_log_with_carriage_returns_alone_is_refused(tmp_path: Path) -> None:
+    # Split at \n only, a classic Mac file would be one query; say so instead.
+    log = tmp_path / "log.txt"
+    log.write_bytes(b"api key\rpaginaton parameters\r")
+    with pytest.raises(InputError) as info:
+        classify_log(log)
+    assert info.value.line == 1 and "\\r" in str(info.value)
