@@ -90,7 +90,9 @@ def add_qrels_argument(parser: argparse.ArgumentParser) -> None:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_qrels_argument(parser)
-    parser.add_argument("runs", metavar="RUN", nargs="+", help="run file: PATH or NAME=PATH")
+    parser.add_argument(
+        "runs", metavar="RUN", nargs="+", help="run file: PATH or NAME=PATH (- is standard input)"
+    )
     parser.add_argument(
         "-m",
         "--measure",
@@ -233,8 +235,7 @@ def open_runs(specs: list[str]) -> dict[str, RunInput]:
         given, path = split_run_spec(spec)
         source = open_source(path)
         tag = run_tag(source)
-        stream = isinstance(source.data, bytes) and not str(path).endswith(".gz")
-        stream = stream and (path == STDIN or not Path(path).is_file())
+        stream = path == STDIN or not Path(path).is_file()  # a pipe's name says nothing
         name = given if given is not None else default_run_name(path, tag, stream=stream)
         if name in out:
             raise InputError(path, f"run name {name!r} given twice; name them with NAME=PATH")
