@@ -144,19 +144,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def read_qrels_arg(value: str, labeller: str | None = None) -> pl.DataFrame:
-    """A qrels file, or the qrels of a goldset store folder."""
+def read_qrels_arg(
+    value: str, labeller: str | None = None, *, subtopics: bool = False
+) -> pl.DataFrame:
+    """A qrels file, or the qrels of a goldset store folder. ``subtopics``: read the second
+    column as the subtopic (diversity qrels, for alpha_nDCG)."""
     path = Path(value)
     if path.is_dir():
+        if subtopics:
+            raise InputError(path, "alpha_nDCG needs diversity qrels (query subtopic doc grade)")
         from goldset_tui.store.project import Project  # lazily: only a store needs it
 
         qrels = Project.open(path).qrels(labeller)
         if qrels.height == 0:
             raise InputError(path, "the store holds no judgments yet")
         return qrels
-    from goldset_tui.io.trec import read_qrels
+    from goldset_tui.io.trec import read_qrels, read_subtopic_qrels
 
-    return read_qrels(path)
+    return read_subtopic_qrels(value) if subtopics else read_qrels(value)
 
 
 def output_folder(value: str | Path) -> Path:
@@ -329,6 +334,11 @@ def score_runs(
             f"the qrels have no query with a relevant document (grade >= {level}): "
             "nothing to average",
         )
+    full = qrels
+    if "subtopic" in qrels.columns:  # diversity qrels: one grade a document for the rest
+        from goldset_tui.io.trec import plain_qrels
+
+        qrels = plain_qrels(qrels)
     out = {}
     for name, run in runs.items():
         # Ranks are 1..n in every query: rank 1 names each query once, with no grouping pass.
@@ -344,7 +354,7 @@ def score_runs(
             run_path=(run_paths or {}).get(name),
         )
         cut = cut_run(run, qrels, max_docs=max_docs, judged_only=judged_only)
-        per_query = evaluate(qrels, cut, measures)
+        per_query = evaluate(full, cut, measures)
         per_query = per_query.filter(pl.col("query_id").is_in(sets.evaluated.implode()))
         tag = (tags or {}).get(name)
         means = aggregate(per_query, sets.evaluated)
@@ -389,7 +399,8 @@ def run(args: argparse.Namespace) -> int:
     measures = chosen_measures(args)
     if args.qrels == "-" and "-" in args.runs:
         raise InputError(None, "standard input ('-') can be read only once")
-    qrels = read_qrels_arg(args.qrels, args.labeller)
+    subtopics = any(m.needs_subtopics for m in measures)
+    qrels = read_qrels_arg(args.qrels, args.labeller, subtopics=subtopics)
     if args.output:
         output_folder(args.output)
     inputs = open_runs(args.runs)
