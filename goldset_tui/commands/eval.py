@@ -44,9 +44,10 @@ measures. Counts (NumQ, NumRet, NumRel, NumRelRet) are summed. A run sharing no 
 qrels is an error; queries in one and not the other are a warning.
 
 Measures (ir_measures names): P@k R@k Success@k RR RR@k AP AP@k GMAP nDCG nDCG@k Rprec Bpref
-infAP IPrec@r IPrecAvg SetP SetR SetF ERR@k RBP RBPResid Compat Judged@k NumQ NumRet NumRel
-NumRelRet; parameters rel=N, nDCG's dcg='exp-log2', SetF's beta, RBP's and Compat's p. trec_eval's
-names (map, ndcg_cut_10, P_10, ...) and ranx's (ndcg@10, mrr@10, ...) are read as aliases.
+infAP IPrec@r IPrecAvg SetP SetR SetF ERR@k RBP RBPResid Compat alpha_nDCG@k Judged@k NumQ
+NumRet NumRel NumRelRet; parameters rel=N, nDCG's dcg='exp-log2', SetF's beta, RBP's and
+Compat's p, alpha_nDCG's alpha (it reads QRELS as diversity qrels: query subtopic doc grade).
+trec_eval's names (map, ndcg_cut_10, P_10, ...) and ranx's (ndcg@10, mrr@10, ...) are aliases.
 
 Per-query scores are saved as Parquet (system, query_id, measure, value): under -o DIR, or in
 STORE/scores/ when QRELS is a store.
