@@ -302,11 +302,15 @@ def mean_scores(
     measures: Iterable[str | Measure],
     *,
     trec_eval_compat: bool = False,
+    complete: bool = False,
 ) -> dict[str, float]:
     """Means keyed by measure name. Default: over every query in the qrels with a relevant
     document, a query missing from the run counting 0. ``trec_eval_compat``: over the queries in
-    both the qrels and the run, as trec_eval does without -c."""
+    both the qrels and the run, as trec_eval does without -c. ``complete``: over every query in
+    the qrels, a judged one without a relevant document too (trec_eval -c)."""
     measures = list(measures)
+    if complete:
+        return aggregate(evaluate(qrels, run, measures))
     if trec_eval_compat:
         return aggregate(evaluate(qrels, run, measures, only_run_queries=True))
     return aggregate(evaluate(qrels, run, measures), relevant_queries(qrels))
