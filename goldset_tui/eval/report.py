@@ -22,7 +22,8 @@ from goldset_tui.eval.intervals import (
     DEFAULT_CONFIDENCE,
     DEFAULT_SAMPLES,
     DEFAULT_SEED,
-    method_name,
+    METHOD_TEXT,
+    interval_method,
 )
 from goldset_tui.eval.overlap import (
     failure_overlap,
@@ -81,7 +82,8 @@ class Report:
 
     @property
     def method(self) -> str:
-        return method_name(self.binary)
+        """The interval every mean in the table carries (``ci_method`` in JSON)."""
+        return interval_method(self.scores.get_column("value"), binary=self.binary)
 
     @property
     def all_systems(self) -> list[str]:
@@ -479,6 +481,7 @@ def to_dict(report: Report) -> dict:
         "metric": report.metric,
         "k": report.k,
         "n": report.n,
+        "ci_method": report.method,
         "strata": strata,
         "overall": overall,
         "closure": {
@@ -572,11 +575,7 @@ def cell_text(hits: int | None, n: int, mean: float, lo: float, hi: float, small
 
 def to_markdown(report: Report) -> str:
     names = report.all_systems
-    interval = (
-        "Wilson score interval (binary measure)"
-        if report.binary
-        else "percentile bootstrap of the mean (seeded)"
-    )
+    interval = f"{METHOD_TEXT[report.method]} (`{report.method}`)"
     lines = [
         f"# Report: {report.metric} over {report.n} queries",
         "",

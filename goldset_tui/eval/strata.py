@@ -21,7 +21,8 @@ from goldset_tui.eval.intervals import (
     DEFAULT_CONFIDENCE,
     DEFAULT_SAMPLES,
     DEFAULT_SEED,
-    mean_interval,
+    interval_from,
+    interval_method,
 )
 from goldset_tui.io.tables import location, location_text, read_table, table_format
 
@@ -127,18 +128,23 @@ def _with_interval(
     seed: int,
     samples: int,
 ) -> pl.DataFrame:
-    # One interval per (stratum, system) cell: a handful of cells, each vectorised inside.
-    lo: list[float] = []
-    hi: list[float] = []
-    parts = values.partition_by(keys, as_dict=True, maintain_order=True)
-    for key in groups.select(keys).iter_rows():
-        v = parts[key].get_column("value")
-        a, b = mean_interval(v, binary=binary, confidence=confidence, seed=seed, samples=samples)
-        lo.append(a)
-        hi.append(b)
-    return groups.with_columns(
-        ci_lo=pl.Series(lo, dtype=pl.Float64), ci_hi=pl.Series(hi, dtype=pl.Float64)
+    # One interval per (stratum, system) cell, one method for the whole table. The intervals are
+    # closed-form (see intervals.py), so seed and samples no longer matter; kept for callers.
+    del seed, samples
+    method = interval_method(values.get_column("value"), binary=binary)
+    stats = values.group_by(keys).agg(
+        _n=pl.len(), _mean=pl.col("value").mean(), _var=pl.col("value").var(ddof=1)
     )
+    ends = [
+        interval_from(method, n, mean, math.nan if var is None else var, confidence)
+        for n, mean, var in stats.select("_n", "_mean", "_var").iter_rows()
+    ]
+    stats = stats.select(
+        *keys,
+        ci_lo=pl.Series([e[0] for e in ends], dtype=pl.Float64),
+        ci_hi=pl.Series([e[1] for e in ends], dtype=pl.Float64),
+    )
+    return groups.join(stats, on=keys, how="left", maintain_order="left")
 
 
 def stratum_table(

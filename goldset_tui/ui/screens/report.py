@@ -98,8 +98,7 @@ class ReportScreen(Screen[None]):
             if r.closes
             else Text("table DOES NOT close ✗", style="bold red")
         )
-        method = "Wilson" if r.binary else "bootstrap"
-        title = literal(f"{r.metric} · {r.n} queries · 95% {method} intervals · ") + closes
+        title = literal(f"{r.metric} · {r.n} queries · 95% {r.method} intervals · ") + closes
         self.query_one("#report-title", Static).update(title)
         self._fill_table()
         notes = Text(no_wrap=True, overflow="ellipsis")

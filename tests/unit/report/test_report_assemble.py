@@ -73,6 +73,7 @@ def test_report_reproduces_seed_004() -> None:
         "metric",
         "k",
         "n",
+        "ci_method",
         "strata",
         "overall",
         "closure",
@@ -82,6 +83,7 @@ def test_report_reproduces_seed_004() -> None:
         "paired",
     }
     assert (d["metric"], d["k"], d["n"]) == ("Success@10", 10, 300)
+    assert d["ci_method"] == "wilson"
     assert [s["n"] for s in d["strata"]] == [54, 61, 22, 96, 49, 18]
     assert [s["small"] for s in d["strata"]] == [False, False, True, False, False, True]
     assert set(d["strata"][0]) == {"stratum", "n", "small", "systems"}
