@@ -1,0 +1,174 @@
+"""The report in Markdown, for people: the table, headlines, closure, overlap, fusion, the judged
+share and the paired comparisons. Data (strata, systems, ids) is shown with control characters
+made visible and pipes escaped, since the Markdown is read in terminals."""
+
+from __future__ import annotations
+
+from goldset_tui.eval.intervals import METHOD_TEXT
+from goldset_tui.eval.overlap import rescued_misses, stratum_overlap
+from goldset_tui.eval.report_format import cell_text, fmt_fixed, fmt_num, md_text
+from goldset_tui.eval.report_model import UNJUDGED_WARNING, Report
+from goldset_tui.eval.strata import SMALL_STRATUM
+
+
+def _rescue_sentence(report: Report, a: str, b: str) -> str:
+    """What fusion did with the shared misses, measured rather than asserted."""
+    if not report.fused:
+        return "Merging two lists can only promote documents one of them retrieved."
+    rescued = rescued_misses(report.scores, a, b, report.fused)
+    where = (
+        f"fusing each run's top {report.fusion_depth}"
+        if report.fusion_depth is not None
+        else "fusing every document the runs retrieved"
+    )
+    if rescued == 0:
+        return (
+            f"The fused run ({where}) rescues none of them: it can only promote documents one of the "
+            "two lists holds, and neither holds one that counts."
+        )
+    return f"The fused run ({where}) rescues {rescued} of them."
+
+
+def to_markdown(report: Report) -> str:
+    names = report.all_systems
+    interval = f"{METHOD_TEXT[report.method]} (`{report.method}`)"
+    lines = [
+        f"# Report: {report.metric} over {report.n} queries",
+        "",
+        f"95% intervals: {interval}. Rows marked † have under {SMALL_STRATUM} queries: read them as counts "
+        "of failures to go and read, not as rates to compare.",
+        "",
+    ]
+    if report.warnings:
+        lines += ["## Warnings", ""] + [f"- {md_text(w)}" for w in report.warnings] + [""]
+    lines += [
+        "## By stratum",
+        "",
+        "| stratum | n | " + " | ".join(md_text(s) for s in names) + " |",
+        "|---|---:|" + "---:|" * len(names),
+    ]
+    cells = {(r["stratum"], r["system"]): r for r in report.table.iter_rows(named=True)}
+    for stratum in report.strata:
+        row = [cells.get((stratum, s)) for s in names]
+        first = next(r for r in row if r)
+        mark = " †" if first["small"] else ""
+        texts = [
+            cell_text(r["hits"], r["n"], r["mean"], r["ci_lo"], r["ci_hi"], r["small"])
+            if r
+            else "-"
+            for r in row
+        ]
+        lines.append(f"| {md_text(stratum)}{mark} | {first['n']} | " + " | ".join(texts) + " |")
+    over = {r["system"]: r for r in report.overall.iter_rows(named=True)}
+    texts = [
+        cell_text(
+            over[s]["hits"],
+            over[s]["n"],
+            over[s]["mean"],
+            over[s]["ci_lo"],
+            over[s]["ci_hi"],
+            False,
+        )
+        for s in names
+    ]
+    lines.append(f"| **all** | {report.n} | " + " | ".join(texts) + " |")
+    lines += [
+        "",
+        "## Headline",
+        "",
+        "| system | unweighted | traffic-weighted | difference |",
+        "|---|---:|---:|---:|",
+    ]
+    for s in names:
+        w = report.weighted.get(s) if report.weighted is not None else None
+        diff = (w - over[s]["mean"]) if w is not None else None
+        lines.append(
+            f"| {md_text(s)} | {over[s]['mean']:.3f} | {fmt_fixed(w)} | {'-' if diff is None else f'{diff:+.3f}'} |"
+        )
+    if report.weighted is None:
+        lines += ["", "No traffic file: the weighted headline needs `--traffic stratum,share`."]
+    lines += [
+        "",
+        "## Closure",
+        "",
+        f"The table {'closes' if report.closes else 'DOES NOT close'}.",
+        "",
+        "| check | expected | actual | residual | ok |",
+        "|---|---:|---:|---:|---|",
+    ]
+    for c in report.closure:
+        lines.append(
+            f"| {md_text(c.name)} | {fmt_num(c.expected, 4)} | {fmt_num(c.actual, 4)} | {fmt_num(c.residual, 4)} | {'yes' if c.ok else 'NO'} |"
+        )
+    if report.overlap:
+        lines += [
+            "",
+            "## Failure-set overlap",
+            "",
+            "A miss is a query scored 0. The oracle takes the better of the two systems on every query.",
+            "",
+            "| a | b | misses a | misses b | both miss | either misses | oracle |",
+            "|---|---|---:|---:|---:|---:|---:|",
+        ]
+        for o in report.overlap:
+            lines.append(
+                f"| {md_text(o['a'])} | {md_text(o['b'])} | {o['miss_a']} | {o['miss_b']} | {o['both_miss']} | {o['either_miss']} | {o['oracle']:.3f} |"
+            )
+        if report.strata_frame is not None and len(report.systems) >= 2:
+            a, b = report.systems[0], report.systems[1]
+            per = stratum_overlap(report.scores, report.strata_frame, a, b)
+            lines += [
+                "",
+                f"Shared misses of {md_text(a)} and {md_text(b)} by stratum. "
+                + _rescue_sentence(report, a, b)
+                + " *At most* is the bound the two miss counts give alone (the smaller one).",
+                "",
+                "| stratum | n | misses a | misses b | both miss | at most |",
+                "|---|---:|---:|---:|---:|---:|",
+            ]
+            for r in per.iter_rows(named=True):
+                lines.append(
+                    f"| {md_text(r['stratum'])} | {r['n']} | {r['miss_a']} | {r['miss_b']} | {r['both_miss']} | {r['both_miss_bound']} |"
+                )
+    for f in report.fusion.values():
+        share = f["headroom_collected"]
+        depth = (
+            f"each run's top {report.fusion_depth}"
+            if report.fusion_depth is not None
+            else "every document each run retrieved"
+        )
+        value = f"{share:.2f}" if share is not None else "none"
+        lines += [
+            "",
+            "## Fusion",
+            "",
+            f"Reciprocal rank fusion (k = 60) of {depth} from {', '.join(md_text(s) for s in report.systems)} "
+            f"scores {f['mean']:.3f}. Headroom collected = (fused - best single) / (oracle of the single "
+            f"systems - best single): {value}"
+            + (f" ({report.headroom_note})." if report.headroom_note else "."),
+        ]
+    if report.judged:
+        lines += [
+            "",
+            f"## Judged fraction of each run's top {report.k}",
+            "",
+            "| system | judged | unjudged |",
+            "|---|---:|---:|",
+        ]
+        for s, v in report.judged.items():
+            flag = " ⚠" if v == v and 1 - v > UNJUDGED_WARNING else ""
+            lines.append(f"| {md_text(s)} | {fmt_fixed(v)} | {fmt_fixed(1 - v)}{flag} |")
+    if report.paired:
+        lines += [
+            "",
+            "## Paired comparisons",
+            "",
+            "| a | b | mean diff (a - b) | 95% CI | p | wins | losses | ties |",
+            "|---|---|---:|---|---:|---:|---:|---:|",
+        ]
+        for p in report.paired:
+            lines.append(
+                f"| {md_text(p['a'])} | {md_text(p['b'])} | {p['mean_diff']:+.3f} | [{fmt_fixed(p['ci95'][0])}, {fmt_fixed(p['ci95'][1])}] | "
+                f"{fmt_fixed(p['p_value'], 4)} | {p['wins']} | {p['losses']} | {p['ties']} |"
+            )
+    return "\n".join(lines) + "\n"
