@@ -25,6 +25,7 @@ from goldset_tui.eval.report_model import (
 from goldset_tui.eval.strata import (
     SMALL_STRATUM,
     closure_checks,
+    dropped_queries,
     empty_strata,
     failing_queries,
     is_binary,
@@ -85,6 +86,7 @@ def assemble_report(
     samples: int = DEFAULT_SAMPLES,
     confidence: float = DEFAULT_CONFIDENCE,
     fusion_depth: int | None = None,
+    qrels: pl.DataFrame | None = None,
 ) -> Report:
     """Everything but the engine's work. ``scores`` must hold every evaluated query for every
     system (including the fused one, named ``fused``); ``systems`` are the single runs."""
@@ -124,6 +126,7 @@ def assemble_report(
         judged=dict(judged or {}),
         paired=list(paired or []),
         strata_frame=strata,
+        dropped=dropped_queries(strata, scores, qrels),
         fusion_depth=fusion_depth,
     )
     if fused and len(systems) >= 2:
@@ -134,6 +137,9 @@ def assemble_report(
         report.fusion = {fused: {"mean": means[fused], "headroom_collected": share}}
     report.warnings = _warnings(report, strata, traffic)
     return report
+
+
+DROPPED_SHOWN = 5  # dropped queries named in a warning line; the JSON and closure screen list all
 
 
 def _warnings(report: Report, strata: pl.DataFrame, traffic: pl.DataFrame | None) -> list[str]:
@@ -162,12 +168,15 @@ def _warnings(report: Report, strata: pl.DataFrame, traffic: pl.DataFrame | None
             f"under {SMALL_STRATUM} queries, read as counts of failures, not as rates: "
             + ", ".join(small)
         )
-    unevaluated = strata.join(
-        report.scores.select("query_id").unique(), on="query_id", how="anti"
-    ).height
-    if unevaluated:
+    dropped = report.dropped
+    if dropped is not None and dropped.height:
+        shown = [f"{q} ({st}: {why})" for q, st, why in dropped.head(DROPPED_SHOWN).iter_rows()]
+        more = dropped.height - len(shown)
         out.append(
-            f"{unevaluated} query id(s) in the strata file are not evaluated (not in the qrels, or no relevant document)"
+            f"{dropped.height} golden-set quer{'y' if dropped.height == 1 else 'ies'} "
+            "(strata file) dropped from the table: "
+            + "; ".join(shown)
+            + (f"; and {more} more (closure.dropped in the JSON)" if more > 0 else "")
         )
     empty = empty_strata(strata, report.scores, traffic)
     if empty:

@@ -121,6 +121,7 @@ def compute_report(
         seed=seed,
         samples=samples,
         fusion_depth=depth if fused else None,
+        qrels=qrels,
     )
     report.topk = topk
     return report

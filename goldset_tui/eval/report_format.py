@@ -70,6 +70,7 @@ def to_dict(report: Report) -> dict:
                 }
                 for c in report.closure
             ],
+            "dropped": dropped_rows(report),
         },
         "overlap": [{k: clean(v) for k, v in o.items()} for o in report.overlap],
         "fusion": {n: {k: clean(v) for k, v in f.items()} for n, f in report.fusion.items()},
@@ -79,6 +80,13 @@ def to_dict(report: Report) -> dict:
             for p in report.paired
         ],
     }
+
+
+def dropped_rows(report: Report) -> list[dict[str, str]]:
+    """Golden-set queries the table leaves out: ``{"query_id", "stratum", "why"}`` each."""
+    if report.dropped is None:
+        return []
+    return [dict(r) for r in report.dropped.iter_rows(named=True)]
 
 
 def to_json(report: Report) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from goldset_tui.eval.intervals import METHOD_TEXT
 from goldset_tui.eval.overlap import rescued_misses, stratum_overlap
-from goldset_tui.eval.report_format import cell_text, fmt_fixed, fmt_num, md_text
+from goldset_tui.eval.report_format import cell_text, dropped_rows, fmt_fixed, fmt_num, md_text
 from goldset_tui.eval.report_model import UNJUDGED_WARNING, Report
 from goldset_tui.eval.strata import SMALL_STRATUM
 
@@ -100,6 +100,19 @@ def to_markdown(report: Report) -> str:
         lines.append(
             f"| {md_text(c.name)} | {fmt_num(c.expected, 4)} | {fmt_num(c.actual, 4)} | {fmt_num(c.residual, 4)} | {'yes' if c.ok else 'NO'} |"
         )
+    dropped = dropped_rows(report)
+    if dropped:
+        lines += [
+            "",
+            f"Dropped from the golden set ({len(dropped)}): in the strata file, not in the table.",
+            "",
+            "| query | stratum | why |",
+            "|---|---|---|",
+        ]
+        lines += [
+            f"| {md_text(d['query_id'])} | {md_text(d['stratum'])} | {md_text(d['why'])} |"
+            for d in dropped
+        ]
     if report.overlap:
         lines += [
             "",

@@ -48,6 +48,8 @@ class Report:
     # system, query_id, rank, doc_id, grade (null = unjudged): each run's top k, for drilling down.
     topk: pl.DataFrame | None = None
     strata_frame: pl.DataFrame | None = None  # query_id, stratum as given
+    # query_id, stratum, why: golden-set queries (strata file) the table leaves out.
+    dropped: pl.DataFrame | None = None
     # Each run's top `fusion_depth` went into the fused run (None: every document retrieved).
     fusion_depth: int | None = None
     headroom_note: str | None = None  # why headroom is null, or how to read an unusual value

@@ -264,7 +264,13 @@ def closure_checks(
     systems = scores.get_column("system").unique(maintain_order=True).to_list()
     first = systems[0] if systems else None
     n_sum = int(table.filter(pl.col("system") == first).get_column("n").sum()) if first else 0
-    checks = [ClosureCheck("n column sums to the query count", float(q), float(n_sum))]
+    golden = strata.get_column("query_id").n_unique()
+    checks = [
+        ClosureCheck("n column sums to the query count", float(q), float(n_sum)),
+        # Issue 10: the golden set is the strata file. A query of it that the qrels leave out (no
+        # judgments, no relevant document) shrinks a stratum's n silently unless counted here.
+        ClosureCheck(GOLDEN_CHECK, float(golden), float(n_sum)),
+    ]
 
     totals = scores.group_by("system", maintain_order=True).agg(
         total=pl.col("value").sum(), n=pl.len(), mean=pl.col("value").mean()
@@ -320,6 +326,42 @@ def closure_checks(
             )
         )
     return checks
+
+
+GOLDEN_CHECK = "n column sums to the golden set (strata file)"
+NO_JUDGMENTS = "no judgments"
+NOT_SCORED = "not evaluated (no per-query score)"
+
+
+def dropped_queries(
+    strata: pl.DataFrame, scores: pl.DataFrame, qrels: pl.DataFrame | None = None
+) -> pl.DataFrame:
+    """``query_id, stratum, why`` for every query of the golden set (the strata file) that has no
+    per-query score, so the table leaves it out. With the qrels the reason is named: ``no
+    judgments`` (absent from the qrels, or only "pooled but unjudged" negative grades) or ``no
+    relevant document`` (judged, nothing graded >= 1), as ``goldset eval`` averages only queries
+    with a relevant document. File order is kept."""
+    out = strata.join(scores.select("query_id").unique(), on="query_id", how="anti").select(
+        "query_id", "stratum"
+    )
+    if qrels is None:
+        return out.with_columns(why=pl.lit(NOT_SCORED))
+    judged = (
+        qrels.filter(pl.col("grade") >= 0)
+        .group_by("query_id")
+        .agg(judged=pl.len(), best=pl.col("grade").max())
+    )
+    return (
+        out.join(judged, on="query_id", how="left", maintain_order="left")
+        .with_columns(
+            why=pl.when(pl.col("judged").is_null())
+            .then(pl.lit(NO_JUDGMENTS))
+            .when(pl.col("best") < 1)
+            .then(pl.format("no relevant document ({} judged, none graded >= 1)", pl.col("judged")))
+            .otherwise(pl.lit(NOT_SCORED))
+        )
+        .select("query_id", "stratum", "why")
+    )
 
 
 def empty_strata(

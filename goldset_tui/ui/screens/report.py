@@ -19,6 +19,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from goldset_tui.eval.report import Report
+from goldset_tui.eval.report_format import dropped_rows
 from goldset_tui.eval.strata import SMALL_STRATUM
 from goldset_tui.ui.safe import literal
 from goldset_tui.ui.widgets.report_bar import SYSTEM_KEY, add_system_columns, cell, refilling
@@ -205,6 +206,7 @@ class ReportScreen(Screen[None]):
                 self.report.closure,
                 sampling=self.context.sampling_closure,
                 sampling_source=self.context.sampling_source,
+                dropped=dropped_rows(self.report),
             )
         )
 
