@@ -116,7 +116,7 @@ def inputs_from_store(args: argparse.Namespace):
             )
         strata = strata.with_columns(pl.col("stratum").fill_null("(no stratum)"))
     inputs = ReportInputs(
-        qrels=store_qrels(project, args.labeller),
+        qrels=review_qrels(project, args.labeller),
         runs=runs,
         strata=strata,
         traffic=read_traffic(args.traffic) if args.traffic else None,
@@ -127,6 +127,22 @@ def inputs_from_store(args: argparse.Namespace):
         sampling_manifest=Path(args.sampling_manifest) if args.sampling_manifest else None,
     )
     return inputs, project, pool.frame
+
+
+def review_qrels(project, labeller: str | None) -> pl.DataFrame:  # noqa: ANN001 - a Project
+    """The qrels `goldset review --store DIR` opens on, and keeps while judging: the reviewer's
+    grades laid over the store's other labeller's (the one a pool's prior judgments or a first
+    labeller left). Judging from the review screen merges the same way, so reopening shows what
+    the screen showed. With several other labellers there is no one base to lay them over: the
+    reviewer's grades alone, as `goldset report --qrels DIR --labeller NAME` reads them."""
+    known = project.labellers()
+    if labeller not in known:
+        return store_qrels(project, labeller)
+    own = project.qrels(labeller)
+    others = [name for name in known if name != labeller and project.qrels(name).height]
+    if len(others) != 1:
+        return own if own.height else store_qrels(project, labeller)
+    return _merge_qrels(project.qrels(others[0]), own)
 
 
 def build_context(args: argparse.Namespace):
@@ -147,6 +163,9 @@ def build_context(args: argparse.Namespace):
             from goldset_tui.store.project import Project
 
             project = Project.open(args.store)
+            # The store's grades are in force from the first frame, not only after judging.
+            if args.labeller and args.labeller in project.labellers():
+                inputs.qrels = _merge_qrels(inputs.qrels, project.qrels(args.labeller))
     if project is not None and not args.labeller:
         raise InputError(None, "--store needs --labeller: whose judgments the missing pairs become")
     topics = _topics(args, pool_frame)
