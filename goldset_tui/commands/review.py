@@ -130,19 +130,17 @@ def inputs_from_store(args: argparse.Namespace):
 
 
 def review_qrels(project, labeller: str | None) -> pl.DataFrame:  # noqa: ANN001 - a Project
-    """The qrels `goldset review --store DIR` opens on, and keeps while judging: the reviewer's
-    grades laid over the store's other labeller's (the one a pool's prior judgments or a first
-    labeller left). Judging from the review screen merges the same way, so reopening shows what
-    the screen showed. With several other labellers there is no one base to lay them over: the
-    reviewer's grades alone, as `goldset report --qrels DIR --labeller NAME` reads them."""
+    """The qrels `goldset review --store DIR` opens on: the reviewer's own grades (the only
+    labeller's when the reviewer has none yet), laid over the judgments the pool came with (the
+    ``prior`` labeller, imported by `goldset judge`) when the store holds them. Judging from the
+    review screen merges the same way, so reopening shows what the screen showed, not the prior
+    grades alone with the reviewer's [?] again or the reviewer's alone with the prior's gone."""
+    from goldset_tui.io.pools import PRIOR_LABELLER
+
     known = project.labellers()
-    if labeller not in known:
+    if labeller == PRIOR_LABELLER or PRIOR_LABELLER not in known or labeller not in known:
         return store_qrels(project, labeller)
-    own = project.qrels(labeller)
-    others = [name for name in known if name != labeller and project.qrels(name).height]
-    if len(others) != 1:
-        return own if own.height else store_qrels(project, labeller)
-    return _merge_qrels(project.qrels(others[0]), own)
+    return _merge_qrels(project.qrels(PRIOR_LABELLER), project.qrels(labeller))
 
 
 def build_context(args: argparse.Namespace):

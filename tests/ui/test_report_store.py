@@ -74,7 +74,8 @@ def test_review_on_a_store_alone(store: Path) -> None:
 
 @pytest.fixture
 def holey(tmp_path) -> tuple[Path, Path]:
-    """A store whose prior labeller judged two thirds of alice's pairs, and those qrels as a file."""
+    """A store whose pool came with judgments for two thirds of alice's pairs (imported as the
+    ``prior`` labeller, as `goldset judge` imports a pool's judgments), and those qrels as a file."""
     pool = SAMPLE / "pool.jsonl"
     if not pool.exists():
         pytest.skip("sample data not built")
@@ -83,7 +84,7 @@ def holey(tmp_path) -> tuple[Path, Path]:
     path = tmp_path / "holes.qrels"
     path.write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in qrels.iter_rows()))
     project = Project.create(tmp_path / "holey", pool_path=pool, pool_sha256=sha256_file(pool))
-    project.import_prior(qrels, labeller="alice")
+    project.import_prior(qrels)
     return tmp_path / "holey", path
 
 
@@ -114,7 +115,7 @@ def test_store_grades_are_in_force_when_review_reopens(holey: tuple[Path, Path])
     screen = review_screen_for_store(store, "ana")
     after = screen.context.report
     assert _grades(after, query_id, doc_id) == {2}
-    # Only that pair changed: alice's grades are still in force beside ana's one.
+    # Only that pair changed: the prior grades are still in force beside ana's one.
     same_pair = (pl.col("query_id") == query_id) & (pl.col("doc_id") == doc_id)
     assert (
         after.topk.get_column("grade").null_count() == holes - before.topk.filter(same_pair).height
