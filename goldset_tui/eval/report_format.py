@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import math
+from typing import Any
 
 import polars as pl
 
@@ -14,14 +15,14 @@ from goldset_tui.eval.strata import SMALL_STRATUM
 from goldset_tui.text import visible
 
 
-def clean(x):
+def clean(x: object) -> object:
     """JSON-safe: NaN -> None, numpy/polars scalars to Python."""
     if isinstance(x, float) and not math.isfinite(x):
         return None
     return x
 
 
-def to_dict(report: Report) -> dict:
+def to_dict(report: Report) -> dict[str, Any]:
     """The JSON document, keys exactly as issue 5 fixes them."""
     names = report.all_systems
     strata = []

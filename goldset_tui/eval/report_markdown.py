@@ -98,7 +98,8 @@ def to_markdown(report: Report) -> str:
     ]
     for c in report.closure:
         lines.append(
-            f"| {md_text(c.name)} | {fmt_num(c.expected, 4)} | {fmt_num(c.actual, 4)} | {fmt_num(c.residual, 4)} | {'yes' if c.ok else 'NO'} |"
+            f"| {md_text(c.name)} | {fmt_num(c.expected, 4)} | {fmt_num(c.actual, 4)}"
+            f" | {fmt_num(c.residual, 4)} | {'yes' if c.ok else 'NO'} |"
         )
     dropped = dropped_rows(report)
     if dropped:
@@ -125,7 +126,8 @@ def to_markdown(report: Report) -> str:
         ]
         for o in report.overlap:
             lines.append(
-                f"| {md_text(o['a'])} | {md_text(o['b'])} | {o['miss_a']} | {o['miss_b']} | {o['both_miss']} | {o['either_miss']} | {o['oracle']:.3f} |"
+                f"| {md_text(o['a'])} | {md_text(o['b'])} | {o['miss_a']} | {o['miss_b']}"
+                f" | {o['both_miss']} | {o['either_miss']} | {o['oracle']:.3f} |"
             )
         if report.strata_frame is not None and len(report.systems) >= 2:
             a, b = report.systems[0], report.systems[1]
@@ -141,7 +143,8 @@ def to_markdown(report: Report) -> str:
             ]
             for r in per.iter_rows(named=True):
                 lines.append(
-                    f"| {md_text(r['stratum'])} | {r['n']} | {r['miss_a']} | {r['miss_b']} | {r['both_miss']} | {r['both_miss_bound']} |"
+                    f"| {md_text(r['stratum'])} | {r['n']} | {r['miss_a']} | {r['miss_b']}"
+                    f" | {r['both_miss']} | {r['both_miss_bound']} |"
                 )
     for f in report.fusion.values():
         share = f["headroom_collected"]
@@ -181,7 +184,8 @@ def to_markdown(report: Report) -> str:
         ]
         for p in report.paired:
             lines.append(
-                f"| {md_text(p['a'])} | {md_text(p['b'])} | {p['mean_diff']:+.3f} | [{fmt_fixed(p['ci95'][0])}, {fmt_fixed(p['ci95'][1])}] | "
+                f"| {md_text(p['a'])} | {md_text(p['b'])} | {p['mean_diff']:+.3f}"
+                f" | [{fmt_fixed(p['ci95'][0])}, {fmt_fixed(p['ci95'][1])}] | "
                 f"{fmt_fixed(p['p_value'], 4)} | {p['wins']} | {p['losses']} | {p['ties']} |"
             )
     return "\n".join(lines) + "\n"
