@@ -214,7 +214,7 @@ def student_t(
     values: Sequence[float] | pl.Series, confidence: float = DEFAULT_CONFIDENCE
 ) -> tuple[float, float]:
     """mean +- t(n - 1) x s / sqrt(n), the textbook interval for a mean of per-query values."""
-    n, mean, var = summary(values)
+    n, mean, var, _ = summary(values)
     return student_t_from(n, mean, var, confidence)
 
 
@@ -228,19 +228,24 @@ def student_t_from(
     return (mean - half, mean + half)
 
 
-def summary(values: Sequence[float] | pl.Series) -> tuple[int, float, float]:
-    """(n, mean, sample variance with ddof = 1); nan where undefined."""
+def summary(values: Sequence[float] | pl.Series) -> tuple[int, float, float, float]:
+    """(n, mean, sample variance with ddof = 1, share of values exactly 0 or 1); nan where
+    undefined."""
     s = _series(values)
     n = s.len()
     mean = float(s.mean()) if n else math.nan  # type: ignore[arg-type]
     var = float(s.var(ddof=1)) if n > 1 else math.nan  # type: ignore[arg-type]
-    return n, mean, var
+    at_bounds = float(s.is_in([0.0, 1.0]).mean()) if n else math.nan  # type: ignore[arg-type]
+    return n, mean, var, at_bounds
 
 
-# Two pseudo-observations at the largest variance a [0, 1] value can have: it keeps a stratum
-# whose few non-zero values happen to be close together (a dispersion estimate far too small)
-# from getting a needle-thin interval. Chosen by bench/interval_coverage.py (docs/report.md):
-# 0 or 1 leave the 85%-zeros row at 0.92-0.93 with 18 queries; 2 lifts every row to 0.93 or more
+# Pseudo-observations at the largest variance a [0, 1] value can have, two for a stratum whose
+# values all sit at 0 or 1, none for one whose values all lie inside: the spread of a stratum of
+# mostly zeros is estimated from its few non-zero values, and when those happen to lie close
+# together the estimate is far too small and the interval needle-thin. Chosen by
+# bench/interval_coverage.py (docs/report.md): no pseudo-count leaves 85%-zeros strata of 18 at
+# 0.92; a flat 2 fixes that but over-covers continuous scores at 7 queries (0.99-1.00, too wide);
+# 2 x the share at the bounds keeps every row at 0.93 or more and the intervals 5% narrower.
 DISPERSION_PSEUDO_COUNT = 2.0
 
 
@@ -251,25 +256,28 @@ def score_interval(
 
     Wilson's score interval, with two changes that carry it from hits to graded values: the
     binomial variance mu(1 - mu) is scaled by the observed dispersion phi = s^2 / (m(1 - m))
-    (a quasi-binomial model, so n becomes the effective n / phi), shrunk toward 1 by one
-    pseudo-observation; and the normal quantile becomes Student's t with n - 1 degrees of freedom.
+    (a quasi-binomial model: n becomes the effective n / phi), shrunk toward 1 by up to two
+    pseudo-observations (in proportion to the share of values at 0 or 1); and the normal
+    quantile becomes Student's t with n - 1 degrees of freedom.
     Like Wilson it stays inside [0, 1] and keeps a width at a mean of 0 or 1, where a stratum full
     of zeros lives; at 7 queries the percentile bootstrap and the t interval both under-cover
     there (bench/interval_coverage.py).
     """
-    n, mean, var = summary(values)
-    return score_from(n, mean, var, confidence)
+    n, mean, var, at_bounds = summary(values)
+    return score_from(n, mean, var, at_bounds, confidence)
 
 
 def score_from(
-    n: int, mean: float, var: float, confidence: float = DEFAULT_CONFIDENCE
+    n: int, mean: float, var: float, at_bounds: float, confidence: float = DEFAULT_CONFIDENCE
 ) -> tuple[float, float]:
-    """:func:`score_interval` from the count, mean and sample variance (ddof = 1)."""
+    """:func:`score_interval` from the count, mean, sample variance (ddof = 1) and the share of
+    values exactly 0 or 1."""
     if n < 2:
         return (math.nan, math.nan)
     m = mean
     phi = var / (m * (1.0 - m)) if 0.0 < m < 1.0 else 1.0
-    phi = (n * phi + DISPERSION_PSEUDO_COUNT) / (n + DISPERSION_PSEUDO_COUNT)
+    pseudo = DISPERSION_PSEUDO_COUNT * at_bounds
+    phi = (n * phi + pseudo) / (n + pseudo)
     n_eff = n / phi
     t = t_value(n, confidence)
     t2 = t * t
@@ -312,21 +320,26 @@ def mean_interval(
     [0, 1], Student t otherwise (``method`` forces one, so a table uses one method throughout)."""
     s = _series(values)
     method = method or interval_method(s, binary=binary)
-    n, mean, var = summary(s)
-    return interval_from(method, n, mean, var, confidence)
+    n, mean, var, at_bounds = summary(s)
+    return interval_from(method, n, mean, var, at_bounds, confidence)
 
 
 def interval_from(
-    method: str, n: int, mean: float, var: float, confidence: float = DEFAULT_CONFIDENCE
+    method: str,
+    n: int,
+    mean: float,
+    var: float,
+    at_bounds: float,
+    confidence: float = DEFAULT_CONFIDENCE,
 ) -> tuple[float, float]:
-    """:func:`mean_interval` from a cell's count, mean and sample variance: the stratified table
-    computes those for every cell in one group-by and never builds a series per cell."""
+    """:func:`mean_interval` from a cell's :func:`summary`: the stratified table computes those
+    for every cell in one group-by and never builds a series per cell."""
     if method == WILSON:
         if n == 0:
             return (math.nan, math.nan)
         return wilson(int(round(mean * n)), n, confidence)
     if method == SCORE_T:
-        return score_from(n, mean, var, confidence)
+        return score_from(n, mean, var, at_bounds, confidence)
     if method == STUDENT_T:
         return student_t_from(n, mean, var, confidence)
     raise ValueError(f"unknown interval method {method!r}")

@@ -134,11 +134,14 @@ def _with_interval(
     del seed, samples
     method = interval_method(values.get_column("value"), binary=binary)
     stats = values.group_by(keys).agg(
-        _n=pl.len(), _mean=pl.col("value").mean(), _var=pl.col("value").var(ddof=1)
+        _n=pl.len(),
+        _mean=pl.col("value").mean(),
+        _var=pl.col("value").var(ddof=1),
+        _bounds=pl.col("value").is_in([0.0, 1.0]).mean(),
     )
     ends = [
-        interval_from(method, n, mean, math.nan if var is None else var, confidence)
-        for n, mean, var in stats.select("_n", "_mean", "_var").iter_rows()
+        interval_from(method, n, mean, math.nan if var is None else var, bounds, confidence)
+        for n, mean, var, bounds in stats.select("_n", "_mean", "_var", "_bounds").iter_rows()
     ]
     stats = stats.select(
         *keys,

@@ -134,13 +134,15 @@ def test_student_t_matches_scipy() -> None:
 
 
 def test_score_interval_by_hand() -> None:
-    # Written out: m = mean, s^2 = var(ddof=1), phi = s^2 / (m(1 - m)) shrunk toward 1 by two
-    # pseudo-observations, n_eff = n / phi, then Wilson's formula with t(n - 1) for z.
+    # Written out: m = mean, s^2 = var(ddof=1), phi = s^2 / (m(1 - m)) shrunk toward 1 by
+    # 2 x (share of values at 0 or 1) = 2 x 3/7 pseudo-observations, n_eff = n / phi, then
+    # Wilson's formula with t(n - 1) for z.
     from scipy import stats
 
     values = [0.0, 0.0, 0.0, 0.5, 0.5, 0.6, 0.5]
     n, m, var = len(values), float(np.mean(values)), float(np.var(values, ddof=1))
-    phi = (n * var / (m * (1 - m)) + 2) / (n + 2)
+    c = 2 * 3 / 7
+    phi = (n * var / (m * (1 - m)) + c) / (n + c)
     ne = n / phi
     t = stats.t.ppf(0.975, n - 1)
     centre = (m + t**2 / (2 * ne)) / (1 + t**2 / ne)
