@@ -22,7 +22,10 @@ from goldset_tui.eval.report_model import (
     cutoff,
     explicit_cutoff,
 )
+from goldset_tui.eval.stats import holm, stratum_comparisons
 from goldset_tui.eval.strata import (
+    INCLUSION,
+    POPULATION,
     SMALL_STRATUM,
     closure_checks,
     dropped_queries,
@@ -34,6 +37,7 @@ from goldset_tui.eval.strata import (
     stratum_table,
     weighted_means,
 )
+from goldset_tui.eval.weighting import hajek_means, weighted_difference, weighted_estimates
 
 NO_CUTOFF_HEADROOM = (
     "{metric} has no cutoff, so the oracle is no bound on fusion: a fused list can score above or "
@@ -87,9 +91,16 @@ def assemble_report(
     confidence: float = DEFAULT_CONFIDENCE,
     fusion_depth: int | None = None,
     qrels: pl.DataFrame | None = None,
+    unjudged_bounds: dict[str, dict[str, Any]] | None = None,
 ) -> Report:
     """Everything but the engine's work. ``scores`` must hold every evaluated query for every
-    system (including the fused one, named ``fused``); ``systems`` are the single runs."""
+    system (including the fused one, named ``fused``); ``systems`` are the single runs.
+    ``strata`` may carry ``inclusion_probability`` (the design-weighted headline) and ``traffic``
+    ``population`` (the finite-population correction of the weighted interval)."""
+    probabilities = (
+        strata.select("query_id", INCLUSION).drop_nulls() if INCLUSION in strata.columns else None
+    )
+    strata = strata.select("query_id", "stratum")
     every = scores.get_column("system").unique(maintain_order=True).to_list()
     systems = systems or [s for s in every if s != fused]
     binary = is_binary(scores)
@@ -135,8 +146,43 @@ def assemble_report(
         oracle = oracle_mean(scores, systems)
         share, report.headroom_note = fusion_headroom(metric, means[fused], best, oracle)
         report.fusion = {fused: {"mean": means[fused], "headroom_collected": share}}
+    everyone = systems + ([fused] if fused else [])
+    report.paired = _with_adjusted(report.paired)
+    if traffic is not None:
+        population = (
+            {str(a): float(b) for a, b in traffic.select("stratum", POPULATION).iter_rows()}
+            if POPULATION in traffic.columns
+            else None
+        )
+        estimates = weighted_estimates(
+            scores, strata, traffic, population=population, confidence=confidence
+        )
+        report.weighted_ci = {name: e.ci for name, e in estimates.items()}
+        report.fpc = population is not None
+        for p in report.paired:
+            diff = weighted_difference(
+                scores, strata, traffic, p["a"], p["b"], population=population
+            )
+            p["weighted_mean_diff"] = diff.mean
+            p["weighted_ci95"] = list(diff.ci)
+    if probabilities is not None and probabilities.height:
+        report.design = hajek_means(scores, probabilities)
+    report.by_stratum = stratum_comparisons(
+        scores, strata, everyone, binary=binary, seed=seed, samples=samples
+    )
+    report.unjudged_bounds = dict(unjudged_bounds or {})
     report.warnings = _warnings(report, strata, traffic)
     return report
+
+
+def _with_adjusted(paired: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Holm-adjusted p-values beside the raw ones, over every pair compared (with one pair the
+    two are equal). The weighted fields start empty: they need traffic shares."""
+    adjusted = holm([float(p["p_value"]) for p in paired])
+    return [
+        {**p, "p_adjusted": q, "weighted_mean_diff": None, "weighted_ci95": [None, None]}
+        for p, q in zip(paired, adjusted, strict=True)
+    ]
 
 
 DROPPED_SHOWN = 5  # dropped queries named in a warning line; the JSON and closure screen list all

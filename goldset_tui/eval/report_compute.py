@@ -108,6 +108,7 @@ def compute_report(
     )  # also gives each run's judged share of its top k
     judged = judged_shares(topk, list(all_runs))
     paired = paired_comparisons(scores, list(all_runs), seed=seed, samples=samples)
+    bounds = unjudged_bounds(qrels, all_runs, metric, queries, topk, scores, max(1, measure.rel))
     report = assemble_report(
         scores,
         strata,
@@ -122,9 +123,55 @@ def compute_report(
         samples=samples,
         fusion_depth=depth if fused else None,
         qrels=qrels,
+        unjudged_bounds=bounds,
     )
     report.topk = topk
     return report
+
+
+def unjudged_bounds(
+    qrels: pl.DataFrame,
+    runs: dict[str, pl.DataFrame],
+    metric: str,
+    queries: pl.Series,
+    topk: pl.DataFrame,
+    scores: pl.DataFrame,
+    grade: int,
+) -> dict[str, dict[str, Any]]:
+    """Per system: its mean as scored (unjudged documents count as not relevant, as trec_eval
+    scores them) and its mean had every unjudged document of its own top k been judged relevant
+    at ``grade`` (the measure's lowest relevant grade), with the count of those documents.
+
+    The two bracket what judging the holes could do to a measure that only counts hits in the top
+    k (Success@k, P@k). For a measure that also grows its ideal (nDCG@k, R@k) the second is what
+    those grades would give, not a strict ceiling: a relevant document at rank 10 adds more to
+    the ideal ranking than to the run's.
+    """
+    means = dict(scores.group_by("system").agg(pl.col("value").mean()).iter_rows())
+    out: dict[str, dict[str, Any]] = {}
+    for name, run in runs.items():
+        holes = (
+            topk.filter((pl.col("system") == name) & pl.col("grade").is_null())
+            .select("query_id", "doc_id")
+            .unique()
+        )
+        if holes.height:
+            # A "pooled but unjudged" negative grade is replaced, not kept beside the new one.
+            kept = qrels.join(holes, on=["query_id", "doc_id"], how="anti")
+            filled = pl.concat(
+                [kept, holes.with_columns(grade=pl.lit(grade, dtype=pl.Int64))],
+                how="diagonal_relaxed",
+            ).select("query_id", "doc_id", "grade")
+            upper = float(per_query(filled, run, metric, queries, name).get_column("value").mean())  # type: ignore[arg-type]
+        else:
+            upper = float(means[name])
+        out[name] = {
+            "unjudged_as_nonrelevant": float(means[name]),
+            "unjudged_as_relevant": upper,
+            "unjudged": holes.height,
+            "grade": grade,
+        }
+    return out
 
 
 def topk_frame(

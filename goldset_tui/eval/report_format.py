@@ -52,6 +52,12 @@ def to_dict(report: Report) -> dict[str, Any]:
             "mean": clean(r["mean"]),
             "ci95": [clean(r["ci_lo"]), clean(r["ci_hi"])],
             "weighted_mean": clean(weighted),
+            "weighted_ci95": _pair(
+                report.weighted_ci.get(r["system"]) if report.weighted_ci is not None else None
+            ),
+            "design_weighted_mean": clean(
+                report.design.get(r["system"]) if report.design is not None else None
+            ),
         }
     return {
         "metric": report.metric,
@@ -76,11 +82,32 @@ def to_dict(report: Report) -> dict[str, Any]:
         "overlap": [{k: clean(v) for k, v in o.items()} for o in report.overlap],
         "fusion": {n: {k: clean(v) for k, v in f.items()} for n, f in report.fusion.items()},
         "judged": {n: clean(v) for n, v in report.judged.items()},
-        "paired": [
-            {**p, "ci95": [clean(x) for x in p["ci95"]], "p_value": clean(p["p_value"])}
-            for p in report.paired
-        ],
+        "paired": [_deep_clean(p) for p in report.paired],
+        "paired_by_stratum": [_deep_clean(p) for p in report.by_stratum],
+        "paired_note": fused_note(report),
+        "unjudged_bounds": {n: _deep_clean(b) for n, b in report.unjudged_bounds.items()},
     }
+
+
+def _pair(ci: tuple[float, float] | list[float] | None) -> list[object]:
+    return [None, None] if ci is None else [clean(x) for x in ci]
+
+
+def _deep_clean(d: dict[str, Any]) -> dict[str, Any]:
+    return {
+        k: [clean(x) for x in v] if isinstance(v, (list, tuple)) else clean(v) for k, v in d.items()
+    }
+
+
+def fused_note(report: Report) -> str | None:
+    """Said wherever a fused run is compared: its p-values are not those of an independent
+    system, and Holm's adjustment does not make them so."""
+    if not report.fused:
+        return None
+    return (
+        f"{report.fused} is fused from {', '.join(report.systems)}: it is not independent of its "
+        "inputs, so a comparison with one of them tests what fusion added, not two rival systems"
+    )
 
 
 def dropped_rows(report: Report) -> list[dict[str, str]]:

@@ -6,7 +6,14 @@ from __future__ import annotations
 
 from goldset_tui.eval.intervals import METHOD_TEXT
 from goldset_tui.eval.overlap import rescued_misses, stratum_overlap
-from goldset_tui.eval.report_format import cell_text, dropped_rows, fmt_fixed, fmt_num, md_text
+from goldset_tui.eval.report_format import (
+    cell_text,
+    dropped_rows,
+    fmt_fixed,
+    fmt_num,
+    fused_note,
+    md_text,
+)
 from goldset_tui.eval.report_model import UNJUDGED_WARNING, Report
 from goldset_tui.eval.strata import SMALL_STRATUM
 
@@ -72,21 +79,7 @@ def to_markdown(report: Report) -> str:
         for s in names
     ]
     lines.append(f"| **all** | {report.n} | " + " | ".join(texts) + " |")
-    lines += [
-        "",
-        "## Headline",
-        "",
-        "| system | unweighted | traffic-weighted | difference |",
-        "|---|---:|---:|---:|",
-    ]
-    for s in names:
-        w = report.weighted.get(s) if report.weighted is not None else None
-        diff = (w - over[s]["mean"]) if w is not None else None
-        lines.append(
-            f"| {md_text(s)} | {over[s]['mean']:.3f} | {fmt_fixed(w)} | {'-' if diff is None else f'{diff:+.3f}'} |"
-        )
-    if report.weighted is None:
-        lines += ["", "No traffic file: the weighted headline needs `--traffic stratum,share`."]
+    lines += _headline(report, {s: over[s]["mean"] for s in names})
     lines += [
         "",
         "## Closure",
@@ -163,29 +156,139 @@ def to_markdown(report: Report) -> str:
             f"systems - best single): {value}"
             + (f" ({report.headroom_note})." if report.headroom_note else "."),
         ]
-    if report.judged:
-        lines += [
-            "",
-            f"## Judged fraction of each run's top {report.k}",
-            "",
-            "| system | judged | unjudged |",
-            "|---|---:|---:|",
-        ]
-        for s, v in report.judged.items():
-            flag = " ⚠" if v == v and 1 - v > UNJUDGED_WARNING else ""
-            lines.append(f"| {md_text(s)} | {fmt_fixed(v)} | {fmt_fixed(1 - v)}{flag} |")
-    if report.paired:
-        lines += [
-            "",
-            "## Paired comparisons",
-            "",
-            "| a | b | mean diff (a - b) | 95% CI | p | wins | losses | ties |",
-            "|---|---|---:|---|---:|---:|---:|---:|",
-        ]
-        for p in report.paired:
-            lines.append(
-                f"| {md_text(p['a'])} | {md_text(p['b'])} | {p['mean_diff']:+.3f}"
-                f" | [{fmt_fixed(p['ci95'][0])}, {fmt_fixed(p['ci95'][1])}] | "
-                f"{fmt_fixed(p['p_value'], 4)} | {p['wins']} | {p['losses']} | {p['ties']} |"
-            )
+    lines += _unjudged(report)
+    lines += _paired(report)
+    lines += _by_stratum(report)
     return "\n".join(lines) + "\n"
+
+
+def _ci(ci: list[object] | tuple[object, ...] | None, digits: int = 3) -> str:
+    if ci is None or any(not isinstance(x, (int, float)) for x in ci):
+        return "-"
+    lo, hi = (float(x) for x in ci)  # type: ignore[arg-type]
+    return f"[{fmt_fixed(lo, digits)}, {fmt_fixed(hi, digits)}]"
+
+
+def _headline(report: Report, means: dict[str, float]) -> list[str]:
+    lines = [
+        "",
+        "## Headline",
+        "",
+        "*Unweighted*: the mean over the golden set's queries. *Traffic-weighted*: the sum over "
+        "strata of traffic share x stratum mean, with a stratified 95% interval "
+        "(sum of share^2 x s^2 / n per stratum, t with Welch-Satterthwaite degrees of freedom"
+        + ("; finite-population corrected" if report.fpc else "")
+        + ")."
+        + (
+            " *Design-weighted (Hajek)*: each query weighted by 1 / its inclusion probability "
+            "from the strata file, the mean over the log's queries as the sample design drew them."
+            if report.design is not None
+            else ""
+        ),
+        "",
+    ]
+    head = "| system | unweighted | traffic-weighted | 95% CI | difference |"
+    rule = "|---|---:|---:|---|---:|"
+    if report.design is not None:
+        head += " design-weighted (Hajek) |"
+        rule += "---:|"
+    lines += [head, rule]
+    for s, mean in means.items():
+        w = report.weighted.get(s) if report.weighted is not None else None
+        ci = report.weighted_ci.get(s) if report.weighted_ci is not None else None
+        diff = "-" if w is None else f"{w - mean:+.3f}"
+        row = f"| {md_text(s)} | {mean:.3f} | {fmt_fixed(w)} | {_ci(ci)} | {diff} |"
+        if report.design is not None:
+            row += f" {fmt_fixed(report.design.get(s))} |"
+        lines.append(row)
+    if report.weighted is None:
+        lines += ["", "No traffic file: the weighted headline needs `--traffic stratum,share`."]
+    return lines
+
+
+def _unjudged(report: Report) -> list[str]:
+    if not report.judged:
+        return []
+    lines = [
+        "",
+        f"## Judged fraction of each run's top {report.k}",
+        "",
+        "Unjudged documents count as not relevant, so holes pull a number down. *If relevant*: the "
+        "mean had every unjudged document of the run's own top k been judged relevant (at the "
+        "lowest relevant grade); the gap is how far judging the holes could move it (for nDCG "
+        "and recall the ideal grows too, so it is an estimate, not a strict ceiling).",
+        "",
+        "| system | judged | unjudged | unjudged docs | as scored | if relevant | could move by |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for s, v in report.judged.items():
+        flag = " ⚠" if v == v and 1 - v > UNJUDGED_WARNING else ""
+        b = report.unjudged_bounds.get(s)
+        if b is None:
+            rest = "- | - | - | -"
+        else:
+            low, high = float(b["unjudged_as_nonrelevant"]), float(b["unjudged_as_relevant"])
+            rest = f"{b['unjudged']} | {low:.3f} | {high:.3f} | {high - low:+.3f}"
+        lines.append(f"| {md_text(s)} | {fmt_fixed(v)} | {fmt_fixed(1 - v)}{flag} | {rest} |")
+    return lines
+
+
+def _paired(report: Report) -> list[str]:
+    if not report.paired:
+        return []
+    lines = [
+        "",
+        "## Paired comparisons",
+        "",
+        "Per query, a - b: paired bootstrap 95% interval, randomization p, and Holm's adjustment "
+        "over every pair (*p Holm*). *Weighted*: the traffic-weighted difference, paired within "
+        "each stratum, with its stratified interval.",
+    ]
+    note = fused_note(report)
+    if note:
+        lines += ["", f"Note: {md_text(note)}."]
+    lines += [
+        "",
+        "| a | b | mean diff (a - b) | 95% CI | p | p Holm | weighted diff | weighted 95% CI "
+        "| wins | losses | ties |",
+        "|---|---|---:|---|---:|---:|---:|---|---:|---:|---:|",
+    ]
+    for p in report.paired:
+        w = p.get("weighted_mean_diff")
+        lines.append(
+            f"| {md_text(p['a'])} | {md_text(p['b'])} | {p['mean_diff']:+.3f} | {_ci(p['ci95'])}"
+            f" | {fmt_fixed(p['p_value'], 4)} | {fmt_fixed(p.get('p_adjusted'), 4)}"
+            f" | {'-' if w is None else f'{w:+.3f}'} | {_ci(p.get('weighted_ci95'))}"
+            f" | {p['wins']} | {p['losses']} | {p['ties']} |"
+        )
+    return lines
+
+
+def _by_stratum(report: Report) -> list[str]:
+    if not report.by_stratum:
+        return []
+    test = "exact McNemar on the discordant queries" if report.binary else "paired randomization"
+    lines = [
+        "",
+        "## Paired comparisons by stratum",
+        "",
+        f"Per stratum, {test}; *p Holm* adjusts over the pairs compared on that stratum. "
+        "*Cannot tell apart*: p Holm >= 0.05, the stratum does not separate the two systems.",
+        "",
+        "| stratum | a | b | n | mean diff | only a / only b | p | p Holm | reading |",
+        "|---|---|---|---:|---:|---:|---:|---:|---|",
+    ]
+    for r in report.by_stratum:
+        disc = "-" if r["only_a"] is None else f"{r['only_a']} / {r['only_b']}"
+        adjusted = r["p_adjusted"]
+        reading = (
+            "cannot tell apart"
+            if isinstance(adjusted, float) and adjusted >= 0.05
+            else ("a ahead" if float(r["mean_diff"]) > 0 else "b ahead")
+        )
+        lines.append(
+            f"| {md_text(r['stratum'])} | {md_text(r['a'])} | {md_text(r['b'])} | {r['n']}"
+            f" | {float(r['mean_diff']):+.3f} | {disc} | {fmt_fixed(r['p_value'], 4)}"
+            f" | {fmt_fixed(adjusted, 4)} | {reading} |"
+        )
+    return lines

@@ -53,6 +53,17 @@ class Report:
     # Each run's top `fusion_depth` went into the fused run (None: every document retrieved).
     fusion_depth: int | None = None
     headroom_note: str | None = None  # why headroom is null, or how to read an unusual value
+    # Per system, the traffic-weighted mean's stratified interval (None without --traffic).
+    weighted_ci: dict[str, tuple[float, float]] | None = None
+    fpc: bool = False  # the weighted intervals carry the finite-population correction
+    # Per system, the design-weighted (Hajek) mean, when the strata file has inclusion
+    # probabilities (None otherwise).
+    design: dict[str, float] | None = None
+    # Every pair of systems on every stratum: exact McNemar or paired randomization, Holm-adjusted.
+    by_stratum: list[dict[str, Any]] = field(default_factory=list)
+    # Per system: the mean with its top k's unjudged documents counted not relevant (as scored)
+    # and counted relevant (at the measure's lowest relevant grade), and how many there were.
+    unjudged_bounds: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def method(self) -> str:

@@ -35,19 +35,56 @@ SMALL_STRATUM = 40
 # --- reading ---------------------------------------------------------------------------------
 
 
+INCLUSION = "inclusion_probability"
+POPULATION = "population"
+
+
+def _numbers(df: pl.DataFrame, path: Path, column: str, ok: pl.Expr, wanted: str) -> pl.Series:
+    """``column`` as floats; the first value that is not a number or fails ``ok`` is an
+    InputError naming the file, its line or row, and the column."""
+    raw = df.get_column(column)
+    values = raw.cast(pl.Utf8).str.strip_chars().cast(pl.Float64, strict=False)
+    bad = (
+        pl.DataFrame({column: values})
+        .select((pl.col(column).is_null() | pl.col(column).is_nan() | ~ok).fill_null(True))
+        .to_series()
+    )
+    if bad.any():
+        i = as_int(bad.arg_max())
+        raise InputError(
+            path,
+            f"{column} {raw[i]!r} is not {wanted}",
+            column=column,
+            **location(table_format(path), i),
+        )
+    return values.alias(column)
+
+
 def read_strata(path: str | Path) -> pl.DataFrame:
-    """``query_id, stratum`` (text), exact duplicate rows dropped, file order kept.
+    """``query_id, stratum`` (text), exact duplicate rows dropped, file order kept, plus
+    ``inclusion_probability`` (float in (0, 1]) when the file has that column: the probability the
+    sampling design drew the query, for the design-weighted (Hajek) headline.
 
     A query listed under two different strata is kept twice: the closure checks report it
     (the strata then overlap and the n column no longer sums to the query count).
     """
+    p = Path(path)
     df = read_table(
-        path,
+        p,
         required=("query_id", "stratum"),
         non_empty=("query_id", "stratum"),
         string_columns=("query_id", "stratum"),
     )
-    return df.select("query_id", "stratum").unique(maintain_order=True)
+    columns = ["query_id", "stratum"]
+    if INCLUSION in df.columns:
+        # The contract with `goldset sample`: a probability, so 0 < p <= 1; a 0 would give an
+        # infinite weight and a value above 1 is no probability at all.
+        prob = pl.col(INCLUSION)
+        df = df.with_columns(
+            _numbers(df, p, INCLUSION, (prob > 0) & (prob <= 1), "a probability in (0, 1]")
+        )
+        columns.append(INCLUSION)
+    return df.select(columns).unique(maintain_order=True)
 
 
 def _parse_shares(raw: pl.Series) -> pl.Expr:
@@ -58,7 +95,9 @@ def _parse_shares(raw: pl.Series) -> pl.Expr:
 
 
 def read_traffic(path: str | Path) -> pl.DataFrame:
-    """``stratum, share`` with share a fraction (``0.31``) or a percentage (``31%``)."""
+    """``stratum, share`` with share a fraction (``0.31``) or a percentage (``31%``), plus
+    ``population`` (distinct queries of that stratum in the log, a whole number >= 1) when the
+    file has that column: it gives the weighted interval its finite-population correction."""
     p = Path(path)
     df = read_table(
         p,
@@ -95,6 +134,11 @@ def read_traffic(path: str | Path) -> pl.DataFrame:
             f"stratum {name!r} listed more than once (first on {location_text(fmt, first)})",
             column="stratum",
             **location(fmt, i),
+        )
+    if POPULATION in df.columns:
+        n = pl.col(POPULATION)
+        frame = frame.with_columns(
+            _numbers(df, p, POPULATION, (n >= 1) & (n == n.floor()), "a whole number >= 1")
         )
     return frame
 
