@@ -43,7 +43,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--store",
         metavar="DIR",
-        help="goldset store: judge missing pairs into it; alone, review it",
+        help="goldset store: the --labeller's grades in it are in force from the first screen "
+        "(over --qrels, or over the pool's prior judgments); missing pairs are judged into it; "
+        "alone, review it",
     )
     p.add_argument(
         "--corpus", metavar="FILE", help="document texts (BEIR corpus.jsonl or doc_id,text table)"
