@@ -24,6 +24,16 @@ def isolated_dirs(
     return base
 
 
+@pytest.fixture(autouse=True)
+def a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In-process tests drive screens headless (``run_test``) or stand in for ``run_app``: they
+    are the terminal. The refusal without one is tested in subprocesses, with real stdin/stdout
+    (tests/terminal/test_no_terminal.py)."""
+    from goldset_tui.commands import _terminal
+
+    monkeypatch.setattr(_terminal, "has_terminal", lambda: True)
+
+
 @pytest.fixture
 def peers() -> Path:
     # A missing copy is a broken checkout, not a reason to skip: fail loudly.
