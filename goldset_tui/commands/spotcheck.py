@@ -15,7 +15,8 @@ Shows one query at a time with the stratum the classifier gave it: y agrees, a d
 picks the right stratum, s skips, u undoes. Every answer is fsynced to the labeller's journal in the
 store before the screen says saved; run the same command again to resume. The screen shows
 agreement k of n with a Wilson interval, the confusion between strata, and per stratum the
-expected number of misfiled queries against that stratum's sampling band (seed 000's verdict).
+expected number of misfiled queries against that stratum's sampling band: whether the
+classifier's errors are smaller than the sampling noise (then improving it changes nothing).
 The band uses each stratum's size in the golden set: --targets, else the manifest beside LABELS
 (when LABELS is a sample), else the rows of LABELS.
 
