@@ -22,18 +22,20 @@ from goldset_tui.errors import InputError
 KINDS = ("judge", "repeat", "undo", "note")
 GRADING_KINDS = ("judge", "repeat")
 
-JUDGMENT_SCHEMA: dict[str, pl.DataType] = {
-    "labeller": pl.String(),
-    "query_id": pl.String(),
-    "doc_id": pl.String(),
-    "grade": pl.Int64(),
-    "time": pl.String(),
-    "seconds": pl.Float64(),
-    "position": pl.Int64(),
-    "note": pl.String(),
-    "kind": pl.String(),
-    "seq": pl.Int64(),
-}
+JUDGMENT_SCHEMA = pl.Schema(
+    {
+        "labeller": pl.String(),
+        "query_id": pl.String(),
+        "doc_id": pl.String(),
+        "grade": pl.Int64(),
+        "time": pl.String(),
+        "seconds": pl.Float64(),
+        "position": pl.Int64(),
+        "note": pl.String(),
+        "kind": pl.String(),
+        "seq": pl.Int64(),
+    }
+)
 COLUMNS = tuple(JUDGMENT_SCHEMA)
 PAIR = ["labeller", "query_id", "doc_id"]
 
@@ -72,7 +74,7 @@ def check_record(record: dict[str, Any], path: Path, line: int) -> None:
         raise InputError(path, f"unknown record kind {record['kind']!r}", line=line, column="kind")
 
 
-def records_to_frame(numbered: list[tuple[int, dict]], path: Path) -> pl.DataFrame:
+def records_to_frame(numbered: list[tuple[int, dict[str, Any]]], path: Path) -> pl.DataFrame:
     """Journal records (with their line numbers, for errors) as a judgments frame."""
     if not numbered:
         return empty_judgments()

@@ -88,7 +88,7 @@ class Project:
         *,
         pool_path: str | Path,
         pool_sha256: str,
-        scale: GradeScale = GradeScale(),
+        scale: GradeScale | None = None,
         guidelines: str = DEFAULT_GUIDELINES,
         name: str | None = None,
     ) -> Project:
@@ -110,7 +110,7 @@ class Project:
                     "path": str(Path(pool_path).expanduser().resolve()),
                     "sha256": pool_sha256,
                 },
-                "scale": scale.to_toml(),
+                "scale": (scale or GradeScale()).to_toml(),
                 "labellers": {},
             }
             write_manifest(store, manifest)
@@ -232,6 +232,17 @@ class Project:
         if self._writers.get(writer.labeller) is writer:
             del self._writers[writer.labeller]
 
+    def _open_writer(self, labeller: str) -> JudgmentWriter:
+        journal_path, parts_dir = self.labeller_paths(labeller)
+        return JudgmentWriter(
+            labeller,
+            journal_path=journal_path,
+            parts_dir=parts_dir,
+            scale=self.scale,
+            on_wrote=self._touch_labeller,
+            on_closed=self._forget_writer,
+        )
+
     def _known(self, labeller: str) -> None:
         names = self.labellers()
         if labeller not in names:
@@ -244,7 +255,7 @@ class Project:
     def writer(self, labeller: str) -> JudgmentWriter:
         """Open the labeller's writer; StoreLockedError if another session holds it."""
         self._register(labeller)
-        writer = JudgmentWriter(self, labeller)
+        writer = self._open_writer(labeller)
         self.warnings += writer.warnings
         self._writers[labeller] = writer
         return writer
@@ -348,7 +359,7 @@ class Project:
                 self._writers[name].compact()
                 continue
             try:
-                with JudgmentWriter(self, name):
+                with self._open_writer(name):
                     pass  # opening folds a leftover journal in; closing compacts
             except StoreLockedError:
                 if labeller is not None:
@@ -419,6 +430,7 @@ class Project:
             if len(judged) > 1:
                 raise InputError(
                     self.path,
-                    f"several labellers ({', '.join(map(repr, judged))}): choose one with --labeller (the adjudicated set: goldset qrels --consensus)",
+                    f"several labellers ({', '.join(map(repr, judged))}): choose one with"
+                    " --labeller (the adjudicated set: goldset qrels --consensus)",
                 )
         return sort_pairs(current.select("query_id", "doc_id", "grade"))
