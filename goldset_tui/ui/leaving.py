@@ -3,7 +3,8 @@
 ``q`` quits when there is no home screen to go back to (on the home screen itself, or on a screen
 a command opened directly, such as ``goldset judge``), and the footer says which: "q home" or
 "q quit". Escape does nothing on the first screen (there is nothing to go back to), and is then
-left out of the footer (also while a dialog covers that screen). Modal dialogs (help, prompts) close on Escape, which is the same rule.
+left out of the footer (also while a dialog covers that screen). Modal dialogs (help, prompts)
+close on Escape, which is the same rule.
 
 A screen takes part by inheriting :class:`LeaveKeys` first and listing
 :func:`leave_bindings` in its ``BINDINGS``; the actions themselves are the app's (``app.back``,
