@@ -9,7 +9,10 @@ from pathlib import Path
 from goldset_tui.progress import working
 
 NAME = "classify"
-HELP = "label the distinct queries of a log with seed 004's six query-shape strata"
+HELP = (
+    "label each distinct query of a log with its shape: identifier, misspelling, negation, "
+    "short keywords, several entities or paraphrase"
+)
 DESCRIPTION = """\
 Normalise a query log (lowercase, trim, collapse whitespace), count the distinct queries and label
 each with a stratum: exact_identifier, negation, misspelled, short_keyword, multi_entity or

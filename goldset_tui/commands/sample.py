@@ -21,7 +21,7 @@ needs, and the smallest change one query makes.
 
 examples:
   goldset sample labels.csv -o golden.csv --seed 20240301 \\
-      --targets howto=40,navigational=30,error=30,entity_attr=25,migration=15,tail=20
+      --targets exact_identifier=30,misspelled=25,negation=20,short_keyword=35,multi_entity=25,paraphrase=25
   goldset sample labels.csv -o golden.csv --seed 7 --total 160 --min-per-stratum 15
   goldset sample labels.csv --plan --total 160 --rate 0.7 --half-width 0.1
 """

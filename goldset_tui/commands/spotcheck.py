@@ -15,7 +15,8 @@ Shows one query at a time with the stratum the classifier gave it: y agrees, a d
 picks the right stratum, s skips, u undoes. Every answer is fsynced to the labeller's journal in the
 store before the screen says saved; run the same command again to resume. The screen shows
 agreement k of n with a Wilson interval, the confusion between strata, and per stratum the
-expected number of misfiled queries against that stratum's sampling band (seed 000's verdict).
+expected number of misfiled queries against that stratum's sampling band: whether the
+classifier's errors are smaller than the sampling noise (then improving it changes nothing).
 The band uses each stratum's size in the golden set: --targets, else the manifest beside LABELS
 (when LABELS is a sample), else the rows of LABELS.
 
@@ -90,6 +91,10 @@ def run(args: argparse.Namespace) -> int:
     )
     from goldset_tui.store.project import default_store_for
 
+    if not (args.report or args.export):
+        from goldset_tui.commands._terminal import require_terminal
+
+        require_terminal(NAME)  # the screen needs a terminal; --report and --export do not
     if args.sample < 0:
         raise InputError(None, "--sample must not be negative")
     if not 0 <= args.rate <= 1:

@@ -23,7 +23,7 @@ from goldset_tui.ui.screens.help import HelpScreen, keys_table
 from goldset_tui.ui.widgets import spotcheck_parts as parts
 
 GUIDELINES = (
-    "Spot-check the stratum classifier (seed 000: 183 of 200 agreed).\n\n"
+    "Spot-check the stratum classifier: it only has to be roughly right.\n\n"
     "Read the query and the stratum the classifier filed it under. If that stratum is right, press y. "
     "If it is wrong, press the key of the right stratum. Skip (s) only when you cannot tell. "
     "u takes back your last answer. Every answer is saved on disk before the next query shows; "
