@@ -22,6 +22,7 @@ import polars as pl
 from goldset_tui.errors import InputError, StoreLockedError
 from goldset_tui.locations import projects_dir
 from goldset_tui.model import DEFAULT_GUIDELINES, GradeScale
+from goldset_tui.store.checks import check_layout
 from goldset_tui.store.files import now_iso, safe_name, sha256_file, slug
 from goldset_tui.store.frames import (
     JUDGMENT_SCHEMA,
@@ -33,6 +34,7 @@ from goldset_tui.store.frames import (
 from goldset_tui.store.journal import is_locked, replay_numbered
 from goldset_tui.store.manifest import (
     FORMAT,
+    LOCK,
     manifest_lock,
     manifest_path,
     read_manifest,
@@ -71,6 +73,14 @@ def find_stores(root: str | Path | None = None) -> list[Path]:
     return sorted(p for p in base.iterdir() if (p / "manifest.toml").is_file())
 
 
+def refuse_busy_folder(store: Path) -> None:
+    """A new store goes into a missing or empty folder, never over a store or other files."""
+    if manifest_path(store).exists():
+        raise InputError(store, "is already a goldset store; open it instead")
+    if store.is_dir() and any(p.name != LOCK for p in store.iterdir()):
+        raise InputError(store, "folder is not empty and is not a goldset store")
+
+
 class Project:
     """An open store. Cheap to open; reads are lock-free and see every durable judgment."""
 
@@ -88,19 +98,18 @@ class Project:
         *,
         pool_path: str | Path,
         pool_sha256: str,
-        scale: GradeScale = GradeScale(),
+        scale: GradeScale | None = None,
         guidelines: str = DEFAULT_GUIDELINES,
         name: str | None = None,
     ) -> Project:
         store = Path(path)
         if store.exists() and not store.is_dir():
             raise InputError(store, "exists and is not a folder; cannot make a store there")
+        # Checked before anything is created: a wrong --store must leave the folder untouched.
+        refuse_busy_folder(store)
         store.mkdir(parents=True, exist_ok=True)
         with manifest_lock(store):
-            if manifest_path(store).exists():
-                raise InputError(store, "is already a goldset store; open it instead")
-            if any(p.name != ".manifest.lock" for p in store.iterdir()):
-                raise InputError(store, "folder is not empty and is not a goldset store")
+            refuse_busy_folder(store)
             manifest = {
                 "format": FORMAT,
                 "name": name or Path(pool_path).stem,
@@ -110,7 +119,7 @@ class Project:
                     "path": str(Path(pool_path).expanduser().resolve()),
                     "sha256": pool_sha256,
                 },
-                "scale": scale.to_toml(),
+                "scale": (scale or GradeScale()).to_toml(),
                 "labellers": {},
             }
             write_manifest(store, manifest)
@@ -119,7 +128,9 @@ class Project:
     @classmethod
     def open(cls, path: str | Path) -> Project:
         store = Path(path)
-        return cls(store, read_manifest(store))
+        manifest = read_manifest(store)
+        check_layout(store, manifest)
+        return cls(store, manifest)
 
     @classmethod
     def open_or_create(
@@ -216,6 +227,9 @@ class Project:
             elif entry["name"] != labeller:
                 raise InputError(self.path, f"labeller {labeller!r} clashes with {entry['name']!r}")
 
+        known = self.manifest.get("labellers", {}).get(safe)
+        if known is not None and known.get("name") == labeller:
+            return  # already registered: nothing to write (a full disk must not stop a session)
         self.manifest = update_manifest(self.path, change)
 
     def _touch_labeller(self, labeller: str) -> None:
@@ -363,8 +377,9 @@ class Project:
         # With a live writer, an incomplete last line is a save in flight, not crash damage.
         if warnings and not is_locked(journal_path):
             self.warnings += [w for w in warnings if w not in self.warnings]
-        journal = records_to_frame(numbered, journal_path)
-        compacted = read_parts(parts_dir)
+        scale = self.scale  # hand-edited grades outside it are refused, naming file and line
+        journal = records_to_frame(numbered, journal_path, scale=scale, labeller=labeller)
+        compacted = read_parts(parts_dir, scale=scale, labeller=labeller)
         if compacted.height:  # a record both compacted and still in the journal counts once
             journal = journal.filter(pl.col("seq") > compacted["seq"][-1])
         return pl.concat([compacted, journal]) if journal.height else compacted
@@ -419,6 +434,7 @@ class Project:
             if len(judged) > 1:
                 raise InputError(
                     self.path,
-                    f"several labellers ({', '.join(map(repr, judged))}): choose one with --labeller (the adjudicated set: goldset qrels --consensus)",
+                    f"several labellers ({', '.join(map(repr, judged))}): choose one with "
+                    "--labeller (the adjudicated set: goldset qrels --consensus)",
                 )
         return sort_pairs(current.select("query_id", "doc_id", "grade"))

@@ -4,6 +4,7 @@
 
 MODE ``stream``: save judgments forever, printing ``ack QID DOCID GRADE`` after each durable save.
 MODE ``hold``: open the writer, print ``locked``, then sleep (lock tests).
+MODE ``hold-manifest``: take the manifest's lock, print ``locked``, then sleep (the parent stops it).
 MODE ``die-in-replace`` / ``die-in-truncate`` / ``die-in-merge``: save N judgments with compaction
 every 5 and SIGKILL itself at that exact step of the first compaction that reaches it.
 """
@@ -31,6 +32,13 @@ def main() -> None:
     store, labeller, mode = sys.argv[1:4]
     count = int(sys.argv[4]) if len(sys.argv) > 4 else 0
     project = Project.open(store)
+    if mode == "hold-manifest":
+        from goldset_tui.store.manifest import manifest_lock
+
+        with manifest_lock(project.path):
+            print("locked", flush=True)
+            time.sleep(600)
+        return
     if mode == "hold":
         project.writer(labeller)
         print("locked", flush=True)
