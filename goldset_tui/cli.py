@@ -2,7 +2,8 @@
 
 Each subcommand lives in its own module under ``goldset_tui.commands`` and exposes ``NAME``,
 ``HELP`` (one line), optional ``DESCRIPTION``, ``add_arguments(parser)`` and
-``run(args) -> int``; ``HELP_ORDER`` below sets their order in ``--help``. They are discovered, so adding a command touches no shared file.
+``run(args) -> int``; ``HELP_ORDER`` below sets their order in ``--help``. They are discovered,
+so adding a command touches no shared file.
 
 Bad input anywhere raises :class:`goldset_tui.errors.InputError`; here it becomes one line on
 stderr and exit status 2, never a traceback.

@@ -21,7 +21,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 import polars as pl
 
@@ -84,7 +84,7 @@ class Candidate:
 class _QueryView:
     """One query's candidates in shown order, loaded when the query is first visited."""
 
-    rows: list[dict]
+    rows: list[dict[str, Any]]
     grades: dict[str, int]
     dup_label: list[int] | None = None  # per shown position, computed lazily
     changed: bool = False  # graded in this session: must never be evicted (it holds the truth)
@@ -261,11 +261,13 @@ class JudgingSession:
 
     @property
     def query_text(self) -> str:
-        return self._queries["query"][self.qi]
+        text: str = self._queries["query"][self.qi]
+        return text
 
     @property
     def stratum(self) -> str | None:
-        return self._queries["stratum"][self.qi]
+        stratum: str | None = self._queries["stratum"][self.qi]
+        return stratum
 
     @property
     def size(self) -> int:
@@ -365,8 +367,8 @@ class JudgingSession:
         """Put the cursor on the first unjudged candidate (or the very start when all are done)."""
         for qi in range(len(self.query_ids)):
             if self._done_counts[qi] < self._sizes[qi]:
-                pos = self.first_unjudged_in(qi)
-                self._land(qi, 0 if pos is None else pos)
+                first = self.first_unjudged_in(qi)
+                self._land(qi, 0 if first is None else first)
                 return
         self._land(0, 0)
 
@@ -384,8 +386,8 @@ class JudgingSession:
         for step in range(1, count):
             qi = (self.qi + step) % count
             if self._done_counts[qi] < self._sizes[qi]:
-                pos = self.first_unjudged_in(qi)
-                self._land(qi, 0 if pos is None else pos)
+                first = self.first_unjudged_in(qi)
+                self._land(qi, 0 if first is None else first)
                 return True
         self._shown_since = self._clock()
         return False

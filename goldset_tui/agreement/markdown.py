@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import polars as pl
 
 
@@ -14,7 +16,9 @@ def cell(text: object) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def to_markdown(report: dict, disagreements: pl.DataFrame | None = None, *, top: int = 20) -> str:
+def to_markdown(
+    report: dict[str, Any], disagreements: pl.DataFrame | None = None, *, top: int = 20
+) -> str:
     lo, hi = report["scale"]
     lines = [
         "# Agreement between labellers",
@@ -90,7 +94,8 @@ def to_markdown(report: dict, disagreements: pl.DataFrame | None = None, *, top:
         ]
         for row in disagreements.head(top).iter_rows(named=True):
             lines.append(
-                f"| {cell(row['query_id'])} | {cell(row['doc_id'])} | {row['spread']} | {cell(' '.join(row['grades']))} |"
+                f"| {cell(row['query_id'])} | {cell(row['doc_id'])} | {row['spread']}"
+                f" | {cell(' '.join(row['grades']))} |"
             )
     lines += [
         "",
@@ -100,7 +105,7 @@ def to_markdown(report: dict, disagreements: pl.DataFrame | None = None, *, top:
     return "\n".join(lines) + "\n"
 
 
-def self_consistency_lines(report: dict) -> list[str]:
+def self_consistency_lines(report: dict[str, Any]) -> list[str]:
     if not report.get("self_consistency"):
         return []
     lines = [
@@ -119,7 +124,7 @@ def self_consistency_lines(report: dict) -> list[str]:
     return lines
 
 
-def solo_markdown(report: dict) -> str:
+def solo_markdown(report: dict[str, Any]) -> str:
     """One labeller: only self-consistency (and runs) apply."""
     lo, hi = report["scale"]
     (name,) = report["labellers"]
@@ -141,7 +146,7 @@ def solo_markdown(report: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def pending_note(runs: list[dict]) -> list[str]:
+def pending_note(runs: list[dict[str, Any]]) -> list[str]:
     """Why the consensus row is scored on fewer documents, when it is."""
     pending = next((r for r in runs if "pending" in r), None)
     if pending is None or not pending["pending"]:
@@ -158,11 +163,11 @@ def pending_note(runs: list[dict]) -> list[str]:
     ]
 
 
-def pending_mark(row: dict) -> str:
+def pending_mark(row: dict[str, Any]) -> str:
     return f" ({row['pending']} pending)" if row.get("pending") else ""
 
 
-def run_table(runs: list[dict]) -> list[str]:
+def run_table(runs: list[dict[str, Any]]) -> list[str]:
     measures = list(dict.fromkeys(m for r in runs for m in r["scores"]))
     out = [
         "| run | judged by | " + " | ".join(measures) + " |",

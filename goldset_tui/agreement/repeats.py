@@ -10,11 +10,13 @@ agreement falls as the day goes on).
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 import polars as pl
 
 from goldset_tui.agreement import coefficients as co
 from goldset_tui.model import GradeScale
+from goldset_tui.scalar import as_float
 
 
 def _key(seed: int, labeller: str, query_id: str, doc_id: str) -> str:
@@ -38,7 +40,9 @@ def repeat_pairs(
     return unique[:count]
 
 
-def self_consistency(judgments: pl.DataFrame, scale: GradeScale, *, buckets: int = 4) -> list[dict]:
+def self_consistency(
+    judgments: pl.DataFrame, scale: GradeScale, *, buckets: int = 4
+) -> list[dict[str, Any]]:
     """Per labeller: n repeats, agreement, quadratic kappa, mean shift (repeat - first), and the
     agreement in ``buckets`` equal slices of the repeats in time order (drift over the day).
 
@@ -70,8 +74,8 @@ def self_consistency(judgments: pl.DataFrame, scale: GradeScale, *, buckets: int
                 "n": n,
                 "agreement": co.raw_agreement(confusion),
                 "kappa_quadratic": co.cohen_kappa(confusion, "quadratic"),
-                "mean_shift": float((part["repeat"] - part["first"]).mean()),
-                "agreement_by_time": [float((s["repeat"] == s["first"]).mean()) for s in slices],
+                "mean_shift": as_float((part["repeat"] - part["first"]).mean()),
+                "agreement_by_time": [as_float((s["repeat"] == s["first"]).mean()) for s in slices],
             }
         )
     return out

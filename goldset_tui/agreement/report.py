@@ -8,6 +8,7 @@ units on which labellers part, biggest spread first (a 3 against a 0 before a 2 
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Any
 
 import polars as pl
 
@@ -26,12 +27,14 @@ def agreement_report(
     strata: pl.DataFrame | None = None,
     seed: int = 0,
     replicates: int = DEFAULT_REPLICATES,
-) -> dict:
+) -> dict[str, Any]:
     grades = scale.grades
     labellers = sorted(ratings.get_column("labeller").unique().to_list())
     vals = values(ratings)
     o = co.coincidences(vals)
-    alpha = {level: co.alpha_from_coincidences(o, level, grades) for level in co.LEVELS}
+    alpha: dict[str, object] = {
+        level: co.alpha_from_coincidences(o, level, grades) for level in co.LEVELS
+    }
     ci = bootstrap_alpha(vals, "ordinal", grades, replicates=replicates, seed=seed)
     alpha["ordinal_ci95"] = list(ci) if ci is not None else None
     return {
@@ -46,7 +49,7 @@ def agreement_report(
     }
 
 
-def pair_report(ratings: pl.DataFrame, a: str, b: str, grades: list[int]) -> dict:
+def pair_report(ratings: pl.DataFrame, a: str, b: str, grades: list[int]) -> dict[str, Any]:
     confusion = co.confusion_from_frame(pair_frame(ratings, a, b), grades)
     return {
         "a": a,
@@ -60,7 +63,7 @@ def pair_report(ratings: pl.DataFrame, a: str, b: str, grades: list[int]) -> dic
     }
 
 
-def binary_report(vals: pl.DataFrame, grades: list[int]) -> list[dict]:
+def binary_report(vals: pl.DataFrame, grades: list[int]) -> list[dict[str, Any]]:
     """Relevant = grade >= threshold, for every cut-off above the lowest grade.
 
     TREC Deep Learning counts grade 1 as not relevant for its binary measures, so both >= 1 and
@@ -91,7 +94,9 @@ def attach_strata(ratings: pl.DataFrame, strata: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def strata_report(ratings: pl.DataFrame, strata: pl.DataFrame, grades: list[int]) -> list[dict]:
+def strata_report(
+    ratings: pl.DataFrame, strata: pl.DataFrame, grades: list[int]
+) -> list[dict[str, Any]]:
     """Ordinal alpha per stratum with ``n`` = the pairable units (rated twice or more) behind it."""
     tagged = attach_strata(ratings, strata)
     out = []

@@ -15,6 +15,8 @@ pairs, and how many of them the run retrieved, sit beside the consensus row.
 
 from __future__ import annotations
 
+from typing import Any
+
 import polars as pl
 
 from goldset_tui.agreement.consensus import UMA, check_rule, decide, store_rule
@@ -58,7 +60,7 @@ def qrels_by_judge(
 
 def runs_by_labeller(
     data: AgreementData, named_runs: list[str], *, rule: str | None = None
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """``[{"run", "qrels", "scores": {measure: mean}}]`` for every run x (labeller | consensus).
 
     The consensus row also has ``pending`` (pairs no rule or adjudicator has decided yet) and
@@ -76,7 +78,7 @@ def runs_by_labeller(
         name, path = parse_named_path(text, "--run")
         run = read_run(path)
         for judge, qrels in judges.items():
-            row: dict = {"run": name, "qrels": judge}
+            row: dict[str, Any] = {"run": name, "qrels": judge}
             scored = run
             if judge == CONSENSUS:
                 # Without the rank column the evaluation ranks the condensed run afresh.

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
@@ -18,13 +19,16 @@ from goldset_tui.errors import InputError
 from goldset_tui.io.tables import read_table
 from goldset_tui.model import GradeScale
 
+if TYPE_CHECKING:
+    from goldset_tui.store.project import Project
+
 
 @dataclass
 class AgreementData:
     ratings: pl.DataFrame
     scale: GradeScale
     pool: pl.DataFrame | None = None  # query_id, query, doc_id, text, title, stratum
-    project: object | None = None
+    project: Project | None = None
     warnings: list[str] | None = None
     history: pl.DataFrame | None = None  # the store's event log (blind repeats live only here)
 
@@ -67,7 +71,7 @@ def from_store(store: str | Path, scale: GradeScale | None = None) -> AgreementD
     )
 
 
-def self_consistency_of(data: AgreementData) -> list[dict] | None:
+def self_consistency_of(data: AgreementData) -> list[dict[str, Any]] | None:
     """Intra-labeller agreement from blind repeats, or None when the store holds no repeats."""
     from goldset_tui.agreement.repeats import self_consistency
 
@@ -136,7 +140,7 @@ def grade_outside_scale(path: Path, name: str, scale: GradeScale, count: int) ->
     )
 
 
-def store_pool(project) -> pl.DataFrame | None:  # noqa: ANN001
+def store_pool(project: Project) -> pl.DataFrame | None:
     """The store's pool frame, or None when the pool file is gone or unreadable (agreement does
     not need it; only strata and the candidate texts come from it)."""
     from goldset_tui.io.pools import load_pool

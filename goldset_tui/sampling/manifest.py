@@ -7,6 +7,7 @@ No timestamp on purpose: the same inputs and seed give the same manifest too. Th
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import tomli_w
 
@@ -32,8 +33,8 @@ def build_manifest(
     cap: int,
     labels_path: str | Path,
     sample_path: str | Path,
-    allocation: dict | None = None,
-) -> dict:
+    allocation: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     return {
         "tool": "goldset",
         "version": __version__,
@@ -63,7 +64,7 @@ def build_manifest(
     }
 
 
-def write_manifest(manifest: dict, path: str | Path) -> None:
+def write_manifest(manifest: dict[str, Any], path: str | Path) -> None:
     p = Path(path)
     check_folder(p)
     try:
@@ -72,7 +73,7 @@ def write_manifest(manifest: dict, path: str | Path) -> None:
         raise InputError(p, f"could not write ({exc.strerror or exc})") from None
 
 
-def read_manifest(path: str | Path) -> dict:
+def read_manifest(path: str | Path) -> dict[str, Any]:
     p = Path(path)
     try:
         raw = p.read_bytes()

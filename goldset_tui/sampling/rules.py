@@ -35,6 +35,7 @@ import importlib
 import importlib.util
 from collections.abc import Callable
 from pathlib import Path
+from typing import cast
 
 import polars as pl
 
@@ -124,7 +125,8 @@ def classify_frame(spellings: pl.Series, vocab: frozenset[str] | None) -> pl.Ser
 
 def classify_one(spelling: str, vocab: frozenset[str] | None = None) -> str:
     """One query's stratum (the same code path as a whole log)."""
-    return classify_frame(pl.Series([spelling]), vocab)[0]
+    stratum: str = classify_frame(pl.Series([spelling]), vocab)[0]
+    return stratum
 
 
 def load_rules(spec: str) -> Rule:
@@ -154,7 +156,7 @@ def load_rules(spec: str) -> Rule:
     rule = getattr(module, name, None)
     if not callable(rule):
         raise InputError(None, f"--rules {spec!r}: {target!r} has no function {name!r}")
-    return rule
+    return cast(Rule, rule)  # a user's function: its signature is taken on trust
 
 
 def apply_rule(rule: Rule, spellings: pl.Series, vocab: frozenset[str] | None) -> pl.Series:

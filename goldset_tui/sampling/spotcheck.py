@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, cast
 
 import polars as pl
 
@@ -66,7 +67,7 @@ class Answer:
     correct: str | None  # None: skipped
 
 
-def fold(records: list[dict]) -> list[Answer]:
+def fold(records: list[dict[str, Any]]) -> list[Answer]:
     """The labeller's answers still standing: each ``undo`` takes back the latest one."""
     stack: list[Answer] = []
     for r in records:
@@ -123,7 +124,7 @@ class Agreement:
     def ci95(self) -> tuple[float, float] | None:
         return wilson(self.agree, self.n) if self.n else None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         lo_hi = self.ci95
         return {
             "n": self.n,
@@ -145,7 +146,8 @@ def agreement(answers: list[Answer], strata: list[str]) -> Agreement:
     confusion: dict[str, dict[str, int]] = {}
     for a in checked:
         row = confusion.setdefault(a.assigned, {})
-        row[a.correct] = row.get(a.correct, 0) + 1
+        correct = cast(str, a.correct)  # checked: never None
+        row[correct] = row.get(correct, 0) + 1
     names = strata + sorted({a.assigned for a in checked} - set(strata))
     per = [
         StratumAgreement(s, sum(confusion.get(s, {}).values()), confusion.get(s, {}).get(s, 0))
@@ -262,14 +264,14 @@ class SpotCheckSession:
                 return i
         return self.items.height
 
-    def current(self) -> dict | None:
+    def current(self) -> dict[str, Any] | None:
         i = self.position()
         return self.items.row(i, named=True) if i < self.items.height else None
 
-    def _append(self, action: str, item: dict | None, correct: str | None = None) -> None:
+    def _append(self, action: str, item: dict[str, Any] | None, correct: str | None = None) -> None:
         if self.journal is None:
             raise ValueError("the spot-check session is closed")
-        record = {
+        record: dict[str, object] = {
             "kind": RECORD_KIND,
             "action": action,
             "labeller": self.labeller,

@@ -41,7 +41,7 @@ def torn_path_for(path: Path) -> Path:
     return path.with_name(path.name + ".torn")
 
 
-def _parse(raw: bytes) -> dict | None:
+def _parse(raw: bytes) -> dict[str, Any] | None:
     """The record on one line, or None when the line is not a JSON object."""
     try:
         value = json.loads(raw.decode("utf-8"))
@@ -50,7 +50,7 @@ def _parse(raw: bytes) -> dict | None:
     return value if isinstance(value, dict) else None
 
 
-def replay_numbered(path: str | Path) -> tuple[list[tuple[int, dict]], list[str]]:
+def replay_numbered(path: str | Path) -> tuple[list[tuple[int, dict[str, Any]]], list[str]]:
     """Like :func:`replay`, with each record's 1-based line number."""
     p = Path(path)
     try:
@@ -62,7 +62,7 @@ def replay_numbered(path: str | Path) -> tuple[list[tuple[int, dict]], list[str]
     lines = data.split(b"\n")
     # The last non-blank line is the only one a crash can have cut short.
     last = max((i for i, line in enumerate(lines) if line.strip()), default=-1)
-    records: list[tuple[int, dict]] = []
+    records: list[tuple[int, dict[str, Any]]] = []
     warnings: list[str] = []
     for i, raw in enumerate(lines):
         if not raw.strip():
@@ -84,7 +84,7 @@ def replay_numbered(path: str | Path) -> tuple[list[tuple[int, dict]], list[str]
     return records, warnings
 
 
-def replay(path: str | Path) -> tuple[list[dict], list[str]]:
+def replay(path: str | Path) -> tuple[list[dict[str, Any]], list[str]]:
     """Every record in the journal, in order, and warnings (a dropped torn last line).
 
     A missing journal is an empty one. A corrupt line other than the last raises InputError.
@@ -185,7 +185,7 @@ class Journal:
     # --- crash repair -----------------------------------------------------------------------
     def _cut_torn_tail(self) -> None:
         """Remove an unparseable last line (see the module docstring), keeping it in ``.torn``."""
-        size = os.fstat(self._fd).st_size
+        size = os.fstat(self._descriptor()).st_size
         if size == 0:
             return
         with open(self.path, "rb") as handle:
@@ -211,7 +211,7 @@ class Journal:
             if not tail.endswith(b"\n"):
                 # Complete record whose newline was lost: finish the line rather than drop it.
                 self._write_all(b"\n")
-                fsync_fd(self._fd)
+                fsync_fd(self._descriptor())
             return
         torn = torn_path_for(self.path)
         try:
@@ -222,18 +222,23 @@ class Journal:
             # A full disk must not stop the store from opening: the fragment was never
             # acknowledged, and left in place it would become a corrupt line in the middle.
             kept = f"could not be kept in {torn.name}: {exc.strerror or exc}"
-        os.ftruncate(self._fd, line_start)
-        fsync_fd(self._fd)
+        os.ftruncate(self._descriptor(), line_start)
+        fsync_fd(self._descriptor())
         self.warnings.append(
             f"{self.path}: dropped an incomplete last line ({len(last_line)} bytes) left by a crash; "
             f"it had not been confirmed as saved ({kept})"
         )
 
     # --- writing ----------------------------------------------------------------------------
+    def _descriptor(self) -> int:
+        if self._fd is None:
+            raise ValueError(f"{self.path}: journal is closed")
+        return self._fd
+
     def _write_all(self, data: bytes) -> None:
         view = memoryview(data)
         while view:
-            written = os.write(self._fd, view)
+            written = os.write(self._descriptor(), view)
             view = view[written:]
 
     def append(self, record: dict[str, Any]) -> None:
@@ -282,5 +287,8 @@ class Journal:
         self.close()
 
     def __del__(self) -> None:  # a forgotten close must not leak the lock for the process's life
-        with contextlib.suppress(Exception):
+        # Not contextlib.suppress: at interpreter exit this module's globals may already be None.
+        try:  # noqa: SIM105
             self.close()
+        except Exception:
+            pass

@@ -246,6 +246,17 @@ class Project:
         if self._writers.get(writer.labeller) is writer:
             del self._writers[writer.labeller]
 
+    def _open_writer(self, labeller: str) -> JudgmentWriter:
+        journal_path, parts_dir = self.labeller_paths(labeller)
+        return JudgmentWriter(
+            labeller,
+            journal_path=journal_path,
+            parts_dir=parts_dir,
+            scale=self.scale,
+            on_wrote=self._touch_labeller,
+            on_closed=self._forget_writer,
+        )
+
     def _known(self, labeller: str) -> None:
         names = self.labellers()
         if labeller not in names:
@@ -258,7 +269,7 @@ class Project:
     def writer(self, labeller: str) -> JudgmentWriter:
         """Open the labeller's writer; StoreLockedError if another session holds it."""
         self._register(labeller)
-        writer = JudgmentWriter(self, labeller)
+        writer = self._open_writer(labeller)
         self.warnings += writer.warnings
         self._writers[labeller] = writer
         return writer
@@ -362,7 +373,7 @@ class Project:
                 self._writers[name].compact()
                 continue
             try:
-                with JudgmentWriter(self, name):
+                with self._open_writer(name):
                     pass  # opening folds a leftover journal in; closing compacts
             except StoreLockedError:
                 if labeller is not None:
@@ -434,7 +445,7 @@ class Project:
             if len(judged) > 1:
                 raise InputError(
                     self.path,
-                    f"several labellers ({', '.join(map(repr, judged))}): choose one with "
-                    "--labeller (the adjudicated set: goldset qrels --consensus)",
+                    f"several labellers ({', '.join(map(repr, judged))}): choose one with"
+                    " --labeller (the adjudicated set: goldset qrels --consensus)",
                 )
         return sort_pairs(current.select("query_id", "doc_id", "grade"))

@@ -18,19 +18,17 @@ import math
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import polars as pl
 
 from goldset_tui.errors import InputError, StoreLockedError
 from goldset_tui.model import GradeScale, Judgment
+from goldset_tui.scalar import as_int
 from goldset_tui.store.files import now_iso, os_error_from, remove_stale_tmp
 from goldset_tui.store.frames import GRADING_KINDS, JUDGMENT_SCHEMA, records_to_frame
 from goldset_tui.store.journal import Journal, replay_numbered
 from goldset_tui.store.parts import last_seq, list_parts, read_pair, tidy_parts, write_part
-
-if TYPE_CHECKING:
-    from goldset_tui.store.project import Project
 
 T = TypeVar("T")
 
@@ -57,17 +55,32 @@ def check_grade(grade: object, scale: GradeScale, path: Path) -> int:
         raise InputError(
             path, f"grade {grade!r} is outside the scale {scale.min}-{scale.max}", column="grade"
         )
-    return int(grade)  # type: ignore[arg-type]
+    return as_int(grade)
 
 
 class JudgmentWriter:
-    """Appends one labeller's judgments; holds that labeller's journal lock until closed."""
+    """Appends one labeller's judgments; holds that labeller's journal lock until closed.
 
-    def __init__(self, project: Project, labeller: str):
-        self.project = project
+    It knows nothing of the store around it (``Project.writer`` opens one), so the store and the
+    writer do not import each other: it is given the labeller's journal and parts folder, the
+    grade scale, and two calls back. On close, ``on_wrote(labeller)`` runs if this session saved
+    anything (the project stamps the labeller in its manifest; a failure there is only a warning), then
+    ``on_closed(writer)`` always runs, after the lock is released."""
+
+    def __init__(
+        self,
+        labeller: str,
+        *,
+        journal_path: Path,
+        parts_dir: Path,
+        scale: GradeScale,
+        on_wrote: Callable[[str], None] | None = None,
+        on_closed: Callable[[JudgmentWriter], None] | None = None,
+    ):
         self.labeller = labeller
-        self.scale = project.scale
-        self.journal_path, self.parts_dir = project.labeller_paths(labeller)
+        self.scale = scale
+        self.journal_path, self.parts_dir = journal_path, parts_dir
+        self._on_wrote, self._on_closed = on_wrote, on_closed
         # The judging screen may save from a worker thread while the UI thread undoes or closes.
         self._mutex = threading.RLock()
         self._journal = Journal(self.journal_path, lock=True)
@@ -86,7 +99,7 @@ class JudgmentWriter:
                 numbered, self.journal_path, scale=self.scale, labeller=labeller
             )
             compacted = last_seq(self.parts_dir)
-            self._next_seq = max(compacted, in_journal["seq"].max() or 0) + 1
+            self._next_seq = max(compacted, as_int(in_journal["seq"].max() or 0)) + 1
             # Records a crashed session left in the journal become a part now, so the journal is
             # short again and replay stays fast. If that fails they stay in the journal, which
             # is as safe, and become pending: the next compaction writes them with the new ones.
@@ -298,14 +311,15 @@ class JudgmentWriter:
                 self.compact()
             except Exception as exc:  # the journal keeps the records; the next open folds them
                 self._compaction_failed(exc)
-            if self._wrote:
+            if self._wrote and self._on_wrote is not None:
                 try:
-                    self.project._touch_labeller(self.labeller)
+                    self._on_wrote(self.labeller)
                 except (OSError, StoreLockedError) as exc:  # only the "last session" time
                     self.warnings.append(f"could not note the session's end: {exc}")
         finally:
             self._journal.close()
-            self.project._forget_writer(self)
+            if self._on_closed is not None:
+                self._on_closed(self)
 
     def __enter__(self) -> JudgmentWriter:
         return self

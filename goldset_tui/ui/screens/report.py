@@ -8,10 +8,6 @@ system top k, and from there judging the missing pairs (see ``ui/widgets/report_
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
-
-import polars as pl
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -20,30 +16,11 @@ from textual.widgets import DataTable, Footer, Static
 
 from goldset_tui.eval.report import Report
 from goldset_tui.eval.strata import SMALL_STRATUM
+from goldset_tui.ui.review_context import ReviewContext  # also imported from here
 from goldset_tui.ui.safe import literal
 from goldset_tui.ui.widgets.report_bar import SYSTEM_KEY, add_system_columns, cell, refilling
 
 ALL_ROW = "\x00all"  # row key of the overall row: cannot collide with a stratum name from a file
-
-
-@dataclass
-class ReviewContext:
-    """What the review screens share. ``judge(pairs)`` opens judging on a pool of (query_id,
-    doc_id) pairs and returns a screen to push, or a message saying where the pairs went."""
-
-    report: Report
-    topics: pl.DataFrame | None = None  # query_id, query
-    judge: Callable[[pl.DataFrame], Screen | str] | None = None
-    sampling_closure: list[dict] | None = None
-    sampling_source: str | None = None
-    on_judged: Callable[[], Report | None] | None = None  # recompute after judging
-    extra: dict = field(default_factory=dict)
-
-    def query_text(self, query_id: str) -> str | None:
-        if self.topics is None:
-            return None
-        hit = self.topics.filter(pl.col("query_id") == query_id)
-        return hit.get_column("query")[0] if hit.height else None
 
 
 def bar_width(total_width: int, systems: int) -> int:
