@@ -32,7 +32,14 @@ import polars as pl
 
 from goldset_tui.errors import InputError
 from goldset_tui.io.corpus import read_corpus
-from goldset_tui.io.tables import check_file, first_bad_utf8, location, read_table, table_format
+from goldset_tui.io.tables import (
+    check_file,
+    first_bad_utf8,
+    location,
+    read_table,
+    row_lines,
+    table_format,
+)
 from goldset_tui.model import POOL_KEY, GradeScale
 from goldset_tui.scalar import as_int
 from goldset_tui.store.files import sha256_file
@@ -149,7 +156,11 @@ def _read_flat(p: Path, *, has_corpus: bool) -> tuple[pl.DataFrame, str]:
     # Where each row is, as the user would look for it: CSV line (header is line 1), JSONL line,
     # Parquet row. Blank lines or quoted newlines make text positions approximate.
     offset = {"csv": 2, "tsv": 2, "jsonl": 1, "parquet": 1}[fmt]
-    df = df.with_columns(pl.int_range(offset, n + offset, dtype=pl.Int64).alias(_WHERE))
+    starts = row_lines(p, fmt) if fmt == "csv" else None  # quoted newlines: lines as an editor
+    if starts is not None and len(starts) == n:
+        df = df.with_columns(pl.Series(_WHERE, starts, dtype=pl.Int64))
+    else:
+        df = df.with_columns(pl.int_range(offset, n + offset, dtype=pl.Int64).alias(_WHERE))
     df = df.with_columns(
         _list_column(p, df, "systems", pl.Utf8, fmt),
         _list_column(p, df, "ranks", pl.Int64, fmt),
@@ -164,6 +175,7 @@ def _list_column(
     if name not in df.columns:
         return pl.Series(name, [None] * df.height, dtype=pl.List(inner))
     col = df.get_column(name)
+    _check_list_type(p, col, inner, fmt)
     if not isinstance(col.dtype, pl.List):
         col = col.cast(pl.Utf8)
         # `["bm25", "dense"]` and `bm25;dense` both become ["bm25", "dense"]; an empty cell is [].
@@ -192,6 +204,38 @@ def _list_column(
             **location(fmt, i),
         )
     return cast.alias(name)
+
+
+def _check_list_type(p: Path, col: pl.Series, inner: type[pl.DataType], fmt: str) -> None:
+    """Native lists hold names (text) or ranks (whole numbers): a nested list, binary, or a rank
+    like 1.7 is refused, never cast (a cast would turn 1.7 into 1 without a word)."""
+    dtype = col.dtype
+    if isinstance(dtype, pl.Array):
+        dtype = pl.List(dtype.inner)
+    if not isinstance(dtype, pl.List):
+        if dtype == pl.String or dtype == pl.Null or (inner == pl.Int64 and dtype.is_integer()):
+            return
+        bad = col.is_not_null()
+    else:
+        have = dtype.inner
+        if have == pl.Null or have == inner or (inner == pl.Int64 and have.is_integer()):
+            return
+        if inner == pl.Int64 and have.is_float():
+            bad = col.list.eval((pl.element() != pl.element().round()).fill_null(False)).list.any()
+            if not bad.fill_null(False).any():
+                return  # 1.0, 2.0: whole numbers in a float column, nothing changes
+        else:
+            bad = col.is_not_null()
+    i = as_int(bad.fill_null(False).arg_max() or 0)
+    value = col[i]
+    value = value.to_list() if isinstance(value, pl.Series) else value
+    what = "whole numbers" if inner == pl.Int64 else "names (text)"
+    raise InputError(
+        p,
+        f"{col.name} must be a list of {what}, found {_short_repr(value)}",
+        column=col.name,
+        **location(fmt, i, p),
+    )
 
 
 # --- nested --------------------------------------------------------------------------------------
@@ -678,7 +722,8 @@ def read_topics(path: str | Path) -> pl.DataFrame:
 
 
 def _read_topics_tsv(p: Path) -> pl.DataFrame:
-    data = p.read_bytes()
+    # A UTF-8 byte-order mark (Windows editors add one) is not part of the first query's id.
+    data = p.read_bytes().removeprefix(b"\xef\xbb\xbf")
     bad = first_bad_utf8(data)
     if bad is not None:
         raise InputError(p, f"bytes that are not UTF-8 (byte {bad[1]})", line=bad[0])
