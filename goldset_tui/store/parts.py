@@ -20,7 +20,7 @@ from goldset_tui.errors import InputError
 from goldset_tui.model import GradeScale
 from goldset_tui.scalar import as_int
 from goldset_tui.store.files import atomic_write, fsync_path, os_error_from
-from goldset_tui.store.frames import COLUMNS, JUDGMENT_SCHEMA, empty_judgments
+from goldset_tui.store.frames import COLUMNS, JUDGMENT_SCHEMA, KINDS, empty_judgments
 
 _PART = re.compile(r"part-(\d{12})-(\d{12})\.parquet")
 
@@ -69,7 +69,11 @@ def _read_part(
                 path, f"judgment snapshot has type {have} here, expected {want}", column=name
             )
     frame = frame.select(COLUMNS).cast(JUDGMENT_SCHEMA)
-    checks: list[tuple[str, pl.Expr, str]] = []
+    checks: list[tuple[str, pl.Expr, str]] = [
+        (name, pl.col(name).is_null(), "judgment snapshot lacks a value here")
+        for name in ("labeller", "query_id", "doc_id", "time", "kind", "seq")
+    ]
+    checks.append(("kind", ~pl.col("kind").is_in(KINDS), "unknown record kind"))
     if scale is not None:
         checks.append(
             (
