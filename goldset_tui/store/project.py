@@ -13,6 +13,7 @@ manifest's sha256 lets the caller report that it did.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,9 @@ __all__ = [
     "safe_name",
     "sha256_file",
 ]
+
+# Why a store may be readable but not writable: a read-only mount, permissions, a full disk.
+_CANNOT_WRITE = {errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOSPC, errno.EDQUOT}
 
 # Tables the store itself maintains; update_manifest() must not replace them wholesale.
 _RESERVED_TABLES = {"format", "labellers", "created"}
@@ -267,9 +271,19 @@ class Project:
 
     # --- writing ------------------------------------------------------------------------------
     def writer(self, labeller: str) -> JudgmentWriter:
-        """Open the labeller's writer; StoreLockedError if another session holds it."""
-        self._register(labeller)
-        writer = self._open_writer(labeller)
+        """Open the labeller's writer; StoreLockedError if another session holds it, InputError
+        naming the file if the store cannot be written (it can still be read)."""
+        try:
+            self._register(labeller)
+            writer = self._open_writer(labeller)
+        except OSError as exc:
+            if exc.errno not in _CANNOT_WRITE:
+                raise
+            raise InputError(
+                exc.filename or self.path,
+                f"cannot write here ({exc.strerror}): the store can be read (goldset qrels, "
+                "report) but not judged until that is fixed",
+            ) from exc
         self.warnings += writer.warnings
         self._writers[labeller] = writer
         return writer

@@ -127,9 +127,9 @@ def test_a_store_that_cannot_be_written_is_refused_in_one_line_naming_the_journa
         return real_open(path, flags, *args)
 
     monkeypatch.setattr(journal_module.os, "open", read_only)
-    with pytest.raises(OSError) as caught:
+    with pytest.raises(InputError) as caught:
         Project.open(project.path).writer("alice")
-    assert caught.value.filename == str(journal)
+    assert str(caught.value.path) == str(journal) and "can be read" in caught.value.message
     assert journal.read_bytes() == before
     assert grades(project) == {("q", f"d{i}"): 2 for i in range(3)}  # still readable
 
