@@ -6,8 +6,13 @@ import argparse
 import sys
 from pathlib import Path
 
+from goldset_tui.progress import working
+
 NAME = "classify"
-HELP = "label the distinct queries of a log with six query-shape strata"
+HELP = (
+    "label each distinct query of a log with its shape: identifier, misspelling, negation, "
+    "short keywords, several entities or paraphrase"
+)
 DESCRIPTION = """\
 Normalise a query log (lowercase, trim, collapse whitespace), count the distinct queries and label
 each with a stratum: exact_identifier, negation, misspelled, short_keyword, multi_entity or
@@ -58,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
     check_folder(where)
     rule = load_rules(args.rules) if args.rules else None
     vocab = read_vocab(args.vocab) if args.vocab else None
-    result = classify_log(args.log, vocab, rule)
+    with working(f"classifying {args.log}"):
+        result = classify_log(args.log, vocab, rule)
     write_frame(result.labels, args.output)
     labels = result.labels
     table = stratum_table(labels)

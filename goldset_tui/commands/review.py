@@ -43,7 +43,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--store",
         metavar="DIR",
-        help="goldset store: judge missing pairs into it; alone, review it",
+        help="goldset store: the --labeller's grades in it are in force from the first screen "
+        "(over --qrels, or over the pool's prior judgments); missing pairs are judged into it; "
+        "alone, review it",
     )
     p.add_argument(
         "--corpus", metavar="FILE", help="document texts (BEIR corpus.jsonl or doc_id,text table)"
@@ -116,7 +118,7 @@ def inputs_from_store(args: argparse.Namespace):
             )
         strata = strata.with_columns(pl.col("stratum").fill_null("(no stratum)"))
     inputs = ReportInputs(
-        qrels=store_qrels(project, args.labeller),
+        qrels=review_qrels(project, args.labeller),
         runs=runs,
         strata=strata,
         traffic=read_traffic(args.traffic) if args.traffic else None,
@@ -127,6 +129,20 @@ def inputs_from_store(args: argparse.Namespace):
         sampling_manifest=Path(args.sampling_manifest) if args.sampling_manifest else None,
     )
     return inputs, project, pool.frame
+
+
+def review_qrels(project, labeller: str | None) -> pl.DataFrame:  # noqa: ANN001 - a Project
+    """The qrels `goldset review --store DIR` opens on: the reviewer's own grades (the only
+    labeller's when the reviewer has none yet), laid over the judgments the pool came with (the
+    ``prior`` labeller, imported by `goldset judge`) when the store holds them. Judging from the
+    review screen merges the same way, so reopening shows what the screen showed, not the prior
+    grades alone with the reviewer's [?] again or the reviewer's alone with the prior's gone."""
+    from goldset_tui.io.pools import PRIOR_LABELLER
+
+    known = project.labellers()
+    if labeller == PRIOR_LABELLER or PRIOR_LABELLER not in known or labeller not in known:
+        return store_qrels(project, labeller)
+    return _merge_qrels(project.qrels(PRIOR_LABELLER), project.qrels(labeller))
 
 
 def build_context(args: argparse.Namespace):
@@ -147,6 +163,9 @@ def build_context(args: argparse.Namespace):
             from goldset_tui.store.project import Project
 
             project = Project.open(args.store)
+            # The store's grades are in force from the first frame, not only after judging.
+            if args.labeller and args.labeller in project.labellers():
+                inputs.qrels = _merge_qrels(inputs.qrels, project.qrels(args.labeller))
     if project is not None and not args.labeller:
         raise InputError(None, "--store needs --labeller: whose judgments the missing pairs become")
     topics = _topics(args, pool_frame)
@@ -187,6 +206,9 @@ def review_screen_for_store(store: str | Path, labeller: str, *, metric: str = "
 
 
 def run(args: argparse.Namespace) -> int:
+    from goldset_tui.commands._terminal import require_terminal
+
+    require_terminal(NAME)  # before the report is computed for a screen that cannot open
     from goldset_tui.ui.app import run_app
     from goldset_tui.ui.screens.report import ReportScreen
 

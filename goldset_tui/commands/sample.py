@@ -12,6 +12,8 @@ if TYPE_CHECKING:
     from goldset_tui.sampling.plan import PlanRow
     from goldset_tui.sampling.sample import SampleResult
 
+from goldset_tui.progress import working
+
 NAME = "sample"
 HELP = "draw a seeded stratified sample of queries from LABELS (weighted, without replacement)"
 DESCRIPTION = """\
@@ -32,7 +34,7 @@ queries with per-query correlation --rho, and unpaired; --format json for a prog
 
 examples:
   goldset sample labels.csv -o golden.csv --seed 20240301 \\
-      --targets howto=40,navigational=30,error=30,entity_attr=25,migration=15,tail=20
+      --targets exact_identifier=30,misspelled=25,negation=20,short_keyword=35,multi_entity=25,paraphrase=25
   goldset sample labels.csv -o golden.csv --seed 7 --total 160 --min-per-stratum 15
   goldset sample labels.csv --plan --total 160 --rate 0.7 --half-width 0.1
   goldset sample labels.csv --plan --total 160 --rho 0.6 --format json
@@ -144,7 +146,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(None, "--rho must lie between -1 and 1 (1 would mean no noise at all)")
     if not 0 < args.power < 1:
         raise InputError(None, "--power must lie between 0 and 1 (0.8 is usual)")
-    labels = read_labels(args.labels)
+    with working(f"reading {args.labels}"):
+        labels = read_labels(args.labels)
     refuse_a_sample(labels, args.labels)
     counts = stratum_counts(labels)  # once: the allocation, the draw and the manifest share it
     if args.targets:

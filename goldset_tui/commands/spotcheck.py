@@ -120,6 +120,10 @@ def run(args: argparse.Namespace) -> int:
     from goldset_tui.sampling.verdict import golden_sizes
     from goldset_tui.store.project import default_store_for
 
+    if not (args.report or args.export):
+        from goldset_tui.commands._terminal import require_terminal
+
+        require_terminal(NAME)  # the screen needs a terminal; --report and --export do not
     if args.sample < 0:
         raise InputError(None, "--sample must not be negative")
     if not 0 <= args.rate <= 1:

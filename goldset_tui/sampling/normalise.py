@@ -88,7 +88,7 @@ def _read_log_text(p: Path) -> pl.DataFrame:
 
 
 def _read_log_table(p: Path) -> pl.DataFrame:
-    df = read_table(p, required=("query",), string_columns=("query",))
+    df = read_table(p, required=("query",), string_columns=("query",), scalar=("count",))
     if "count" not in df.columns:
         return df.select(pl.col("query").alias("raw"), pl.lit(1, dtype=pl.Int64).alias("count"))
     counts = parse_counts(df.get_column("count"), p, table_format(p))

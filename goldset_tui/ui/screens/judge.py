@@ -23,6 +23,7 @@ from textual.widgets import Footer, Static
 from goldset_tui.judging import JudgingSession
 from goldset_tui.model import DEFAULT_GUIDELINES
 from goldset_tui.text import visible
+from goldset_tui.ui.leaving import LeaveKeys, leave_bindings, quits
 from goldset_tui.ui.safe import literal
 from goldset_tui.ui.screens.help import HelpScreen, keys_table
 from goldset_tui.ui.screens.prompts import QueryPicker, TextPrompt
@@ -51,7 +52,7 @@ def _grade_bindings() -> list[Binding]:
     ]
 
 
-class JudgeScreen(Screen[None]):
+class JudgeScreen(LeaveKeys, Screen[None]):
     CSS_PATH: ClassVar[CSSPathType | None] = "judge.tcss"
 
     # The footer must fit 80 columns: the grade keys share one entry, pairs share one (j/k, n/p),
@@ -87,13 +88,8 @@ class JudgeScreen(Screen[None]):
         Binding("g", "goto", "goto", id="goto", tooltip="Go to a query by id"),
         Binding("slash", "search", "find", id="search", tooltip="Search queries by id or text"),
         Binding("question_mark", "help", "help", id="help", tooltip="Guidelines and keys"),
-        Binding(
-            "q",
-            "leave",
-            "quit",
-            id="quit",
-            tooltip="Save and quit (back to the home screen if opened from it)",
-        ),
+        # Escape: back one screen; q: save and go home, or quit without one (ui/leaving.py).
+        *leave_bindings("back", "quit"),
         Binding(
             "m", "more", "more text", show=False, id="more", tooltip="Show more of a long document"
         ),
@@ -143,7 +139,6 @@ class JudgeScreen(Screen[None]):
         self._writer_closed = False
         self._warnings = list(warnings or [])
         self._writer = writer  # closed by flush() even if the session never finished loading
-        self.return_home = False  # set by the home screen: q goes back instead of quitting
         # Set by the home screen too: palette entries that leave judging for another screen
         # (title, help, callback), so "review" typed here finds something.
         self.home_commands: list[tuple[str, str, Callable[[], object]]] = []
@@ -247,11 +242,15 @@ class JudgeScreen(Screen[None]):
                 return False
             # False hides the key: a 1-5 scale has no 0 key and no 6-9 keys.
             return parameters[0] in self.session.scale
-        if action in {"more", "scroll_doc", "help", "leave"}:
+        if action in {"more", "scroll_doc", "help"}:
             return True
         return True if self.session is not None else None  # dimmed while loading
 
     def _saved_text(self, message: str) -> Text:
+        # Saved, but the writer may have one thing to say (a full disk that stopped compaction).
+        notice = getattr(self._writer, "take_notice", lambda: None)()
+        if notice:
+            self.notify(visible(notice), severity="warning", markup=False, timeout=30)
         # The clock only when there is room: at 80 columns the progress needs the space.
         when = f" {self._wall():%H:%M:%S}" if (self.size.width or 80) >= 100 else ""
         return Text(f"\u2713 saved {message}{when}", style="bold green")
@@ -408,11 +407,8 @@ class JudgeScreen(Screen[None]):
             doc.scroll_page_up(animate=False)
 
     async def action_leave(self) -> None:
-        if self.return_home:
-            self.flush()
-            self.dismiss(None)
-        else:
-            await self.app.action_quit()
+        """Save and go home (quit without a home screen): the palette's "Home" entry."""
+        await self.app.run_action("app.go_home")
 
     def palette_commands(self) -> list[tuple[str, str, Callable[[], object]]]:
         """Palette entries beyond the keys: help under its own name, and the way home."""
@@ -423,14 +419,7 @@ class JudgeScreen(Screen[None]):
                 self.action_help,
             ),
         ]
-        if self.return_home:
-            out.append(
-                (
-                    "Home: back to the projects",
-                    "save and go back to the home screen (q)",
-                    self.action_leave,
-                )
-            )
+        if not quits(self):  # "home" itself is listed with the keys (q)
             out.extend(self.home_commands)
         return out
 
