@@ -163,6 +163,8 @@ def test_report_reads_the_strata_and_traffic_files_unchanged(
         str(tmp_path / "golden.traffic.csv"),
     ]
     assert main(report) == 0, capsys.readouterr().err
+    # The report's design-weighted headline reads the inclusion_probability column (the contract).
+    assert "design-weighted" in capsys.readouterr().out.lower()
 
 
 def test_query_ids_are_stable_and_labels_ids_are_kept() -> None:
