@@ -66,7 +66,11 @@ def add_input_arguments(p: argparse.ArgumentParser, *, runs_required: bool = Tru
         metavar="Q",
         help="TREC qrels file, or a goldset store folder (its judgments become the qrels)",
     )
-    p.add_argument("--labeller", help="with a store as --qrels: whose judgments are the qrels")
+    p.add_argument(
+        "--labeller",
+        help="with a store as --qrels: whose judgments are the qrels (laid over the pool's prior "
+        "judgments when the store has them)",
+    )
     p.add_argument(
         "--run",
         action="append",
@@ -123,7 +127,7 @@ def read_qrels_arg(value: str, labeller: str | None = None) -> pl.DataFrame:
     if path.is_dir():
         from goldset_tui.store.project import Project
 
-        return store_qrels(Project.open(path), labeller)
+        return store_grades_in_force(Project.open(path), labeller)
     from goldset_tui.io.trec import read_qrels
 
     return read_qrels(path)
@@ -136,6 +140,28 @@ def store_qrels(project, labeller: str | None) -> pl.DataFrame:  # noqa: ANN001 
     if qrels.height == 0:
         raise InputError(project.path, "the store holds no judgments yet")
     return qrels
+
+
+def store_grades_in_force(project, labeller: str | None) -> pl.DataFrame:  # noqa: ANN001 - a Project
+    """The qrels a store gives `goldset review --store DIR` and `goldset report --qrels DIR`: the
+    labeller's own grades (the only
+    labeller's when the labeller has none yet), laid over the judgments the pool came with (the
+    ``prior`` labeller, imported by `goldset judge`) when the store holds them. Judging from the
+    review screen merges the same way, so reopening shows what the screen showed, not the prior
+    grades alone with the labeller's [?] again or the labeller's alone with the prior's gone."""
+    from goldset_tui.io.pools import PRIOR_LABELLER
+
+    known = project.labellers()
+    if labeller == PRIOR_LABELLER or PRIOR_LABELLER not in known or labeller not in known:
+        return store_qrels(project, labeller)
+    return merge_qrels(project.qrels(PRIOR_LABELLER), project.qrels(labeller))
+
+
+def merge_qrels(base: pl.DataFrame, new: pl.DataFrame) -> pl.DataFrame:
+    """``new`` grades override ``base`` on the pairs both hold (the latest labeller wins)."""
+    return pl.concat(
+        [base.join(new, on=["query_id", "doc_id"], how="anti"), new.select(base.columns)]
+    )
 
 
 def load_inputs(args: argparse.Namespace) -> ReportInputs:

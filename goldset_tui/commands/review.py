@@ -19,7 +19,8 @@ from goldset_tui.commands.report import (
     add_input_arguments,
     build,
     load_inputs,
-    store_qrels,
+    merge_qrels,
+    store_grades_in_force,
 )
 from goldset_tui.errors import InputError
 
@@ -118,7 +119,7 @@ def inputs_from_store(args: argparse.Namespace):
             )
         strata = strata.with_columns(pl.col("stratum").fill_null("(no stratum)"))
     inputs = ReportInputs(
-        qrels=review_qrels(project, args.labeller),
+        qrels=store_grades_in_force(project, args.labeller),
         runs=runs,
         strata=strata,
         traffic=read_traffic(args.traffic) if args.traffic else None,
@@ -129,20 +130,6 @@ def inputs_from_store(args: argparse.Namespace):
         sampling_manifest=Path(args.sampling_manifest) if args.sampling_manifest else None,
     )
     return inputs, project, pool.frame
-
-
-def review_qrels(project, labeller: str | None) -> pl.DataFrame:  # noqa: ANN001 - a Project
-    """The qrels `goldset review --store DIR` opens on: the reviewer's own grades (the only
-    labeller's when the reviewer has none yet), laid over the judgments the pool came with (the
-    ``prior`` labeller, imported by `goldset judge`) when the store holds them. Judging from the
-    review screen merges the same way, so reopening shows what the screen showed, not the prior
-    grades alone with the reviewer's [?] again or the reviewer's alone with the prior's gone."""
-    from goldset_tui.io.pools import PRIOR_LABELLER
-
-    known = project.labellers()
-    if labeller == PRIOR_LABELLER or PRIOR_LABELLER not in known or labeller not in known:
-        return store_qrels(project, labeller)
-    return _merge_qrels(project.qrels(PRIOR_LABELLER), project.qrels(labeller))
 
 
 def build_context(args: argparse.Namespace):
@@ -165,7 +152,7 @@ def build_context(args: argparse.Namespace):
             project = Project.open(args.store)
             # The store's grades are in force from the first frame, not only after judging.
             if args.labeller and args.labeller in project.labellers():
-                inputs.qrels = _merge_qrels(inputs.qrels, project.qrels(args.labeller))
+                inputs.qrels = merge_qrels(inputs.qrels, project.qrels(args.labeller))
     if project is not None and not args.labeller:
         raise InputError(None, "--store needs --labeller: whose judgments the missing pairs become")
     topics = _topics(args, pool_frame)
@@ -182,7 +169,7 @@ def build_context(args: argparse.Namespace):
         fresh = (
             project.qrels(args.labeller) if args.labeller in project.labellers() else inputs.qrels
         )
-        inputs.qrels = _merge_qrels(inputs.qrels, fresh)
+        inputs.qrels = merge_qrels(inputs.qrels, fresh)
         return build(inputs)
 
     return ReviewContext(
@@ -214,13 +201,6 @@ def run(args: argparse.Namespace) -> int:
 
     context = build_context(args)
     return run_app(lambda: ReportScreen(context))
-
-
-def _merge_qrels(base: pl.DataFrame, new: pl.DataFrame) -> pl.DataFrame:
-    """The labeller's latest grades override the qrels the report started from."""
-    return pl.concat(
-        [base.join(new, on=["query_id", "doc_id"], how="anti"), new.select(base.columns)]
-    )
 
 
 def _topics(args: argparse.Namespace, pool_frame: pl.DataFrame | None) -> pl.DataFrame | None:

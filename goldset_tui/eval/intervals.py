@@ -1,14 +1,19 @@
-"""Intervals for a stratum's rate: Wilson for proportions, a seeded bootstrap for other means.
+"""Intervals for a stratum's mean: Wilson for 0/1 measures, a dispersion-scaled score interval with
+a Student t quantile for graded measures in [0, 1], the plain t interval for anything else.
 
 Seed 004 reads a stratum of 18 queries with 8 hits through the normal-approximation (Wald)
 interval: se = sqrt(0.44 x 0.56 / 18) = 0.117, so 0.21 to 0.67. The Wald interval misbehaves on
 small n and rates near 0 or 1 (it can leave [0, 1] and collapses to zero width at 0 of n), which
 is exactly where small strata live, so the report uses Wilson's score interval for binary
-measures and keeps Wald only to show the seed's arithmetic. Non-binary means (nDCG, AP) get a
-percentile bootstrap, seeded so the same inputs always print the same interval.
+measures and keeps Wald only to show the seed's arithmetic. Graded means (nDCG, AP, RR) used a
+percentile bootstrap, which covered 87% at 7 queries (issue 10); :func:`score_interval` replaces
+it, chosen by the coverage study in bench/interval_coverage.py (table in docs/report.md) and held
+to 93% or more by tests/unit/report/test_report_coverage.py. The bootstrap stays for callers.
 
-Pure functions, no numpy: the standard library's NormalDist gives the quantile and Polars does
-the resampling in one vectorised pass.
+Pure functions, no numpy or scipy: the standard library's NormalDist gives the normal quantile,
+the Student t quantile comes from the regularized incomplete beta function below (checked against
+scipy), and every interval is closed form from a cell's count, mean, variance and share at 0 or 1
+(:func:`summary`), so the stratified table computes them all from one group-by.
 """
 
 from __future__ import annotations

@@ -7,6 +7,11 @@ gives a two-sided p-value, (1 + #{|mean flipped| >= |mean observed|}) / (1 + sam
 never 0. Wins, losses and ties count queries; for binary measures the discordant pairs and the
 exact McNemar p-value are added.
 
+:func:`stratum_comparisons` runs the same question on each stratum (exact McNemar for 0/1
+measures, the randomization test otherwise) and :func:`holm` adjusts a family of p-values for
+multiple comparisons (step-down, family-wise error), so that with several systems one pair does
+not look separated by chance alone.
+
 Resampling is done in Polars (numpy is not a run-time dependency), in batches so that memory
 stays bounded whatever the number of queries times samples.
 """

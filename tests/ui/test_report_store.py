@@ -172,3 +172,21 @@ def test_store_grades_override_a_qrels_file_from_the_first_frame(
     query_id, doc_id = _judge_first_hole(store, before)
     after = build_context(parser.parse_args(argv)).report
     assert _grades(after, query_id, doc_id) == {2}
+
+
+def test_report_on_the_store_reads_the_same_grades(holey: tuple[Path, Path]) -> None:
+    # `goldset report --qrels DIR --labeller ana` takes the store's grades as review does: ana's
+    # over the pool's prior judgments, not ana's one grade alone.
+    from goldset_tui.commands.report import read_qrels_arg
+    from goldset_tui.commands.review import review_screen_for_store
+
+    store = holey[0]
+    query_id, doc_id = _judge_first_hole(
+        store, review_screen_for_store(store, "ana").context.report
+    )
+    qrels = read_qrels_arg(str(store), "ana")
+    prior = read_qrels(holey[1])
+    assert qrels.height == prior.height + 1
+    assert qrels.filter((pl.col("query_id") == query_id) & (pl.col("doc_id") == doc_id))[
+        "grade"
+    ].to_list() == [2]
