@@ -37,7 +37,7 @@ def keys_table(screen: Screen, *, ids: bool | None = None) -> Table:
     show_ids = screen.app.size.width >= 100 if ids is None else ids
     rows: dict[str, list[str]] = {}
     descriptions: dict[str, str] = {}
-    ids: dict[str, list[str]] = {}
+    binding_ids: dict[str, list[str]] = {}
     for key, active in screen.active_bindings.items():
         binding = active.binding
         if not binding.id or not binding.description or binding.system or not active.enabled:
@@ -48,15 +48,15 @@ def keys_table(screen: Screen, *, ids: bool | None = None) -> Table:
         display = screen.app.get_key_display(replace(binding, key=key, key_display=None))
         if display not in rows.setdefault(row, []):
             rows[row].append(display)
-        if name not in ids.setdefault(row, []):
-            ids[row].append(name)
+        if name not in binding_ids.setdefault(row, []):
+            binding_ids[row].append(name)
         descriptions.setdefault(row, binding.tooltip or binding.description)
     # A grid, so a long description wraps under itself, not under the keys.
     table = Table.grid(padding=(0, 1))
     table.add_column(justify="right", no_wrap=True, style="bold")
     table.add_column(ratio=1)
     for row, keys in rows.items():
-        names = ids[row]
+        names = binding_ids[row]
         label = names[0] if len(names) == 1 else f"{names[0]}..{names[-1]}"
         text = Text(descriptions[row])
         if show_ids:
