@@ -22,10 +22,8 @@ from textual.screen import Screen
 def leave_bindings(back_id: str, home_id: str, *, back_keys: str = "escape") -> list[Binding]:
     """Escape (back one screen) and q (home, or quit), under the screen's own binding ids."""
     return [
-        Binding(back_keys, "app.back", "back", id=back_id, tooltip="Back to the previous screen"),
-        Binding(
-            "q", "app.go_home", "home", id=home_id, tooltip="Save and go back to the home screen"
-        ),
+        Binding(back_keys, "app.back", "back", id=back_id, tooltip="Save, back one screen"),
+        Binding("q", "app.go_home", "home", id=home_id, tooltip="Save, back to home"),
     ]
 
 

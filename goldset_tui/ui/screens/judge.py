@@ -46,7 +46,8 @@ def _grade_bindings() -> list[Binding]:
             f"grade {g}",
             id=f"grade_{g}",
             group=GRADE_GROUP,
-            tooltip=f"Grade {g} and go to the next unjudged candidate",
+            # Said once for the whole group in the help's key list, so no digit in it.
+            tooltip="Grade, then the next unjudged",
         )
         for g in range(10)
     ]
@@ -74,32 +75,28 @@ class JudgeScreen(LeaveKeys, Screen[None]):
             id="prev_query",
             tooltip="Previous query",
         ),
-        Binding(
-            "u", "undo", "undo", id="undo", tooltip="Undo the last grade (the journal records it)"
-        ),
+        Binding("u", "undo", "undo", id="undo", tooltip="Undo the last grade"),
         Binding(
             "d",
             "grade_group",
             "dups",
             id="grade_group",
-            tooltip="Give the near-duplicates this candidate's grade",
+            tooltip="Grade its near-duplicates alike",
         ),
-        Binding("c", "note", "note", id="note", tooltip="Add a note to this candidate"),
+        Binding("c", "note", "note", id="note", tooltip="Note on this candidate"),
         Binding("g", "goto", "goto", id="goto", tooltip="Go to a query by id"),
-        Binding("slash", "search", "find", id="search", tooltip="Search queries by id or text"),
+        Binding("slash", "search", "find", id="search", tooltip="Search queries, id or text"),
         Binding("question_mark", "help", "help", id="help", tooltip="Guidelines and keys"),
         # Escape: back one screen; q: save and go home, or quit without one (ui/leaving.py).
         *leave_bindings("back", "quit"),
-        Binding(
-            "m", "more", "more text", show=False, id="more", tooltip="Show more of a long document"
-        ),
+        Binding("m", "more", "more text", show=False, id="more", tooltip="More of a long text"),
         Binding(
             "pagedown,space",
             "scroll_doc(1)",
             "page down",
             show=False,
             id="page_down",
-            tooltip="Scroll the document down",
+            tooltip="Scroll the text down",
         ),
         Binding(
             "pageup",
@@ -107,7 +104,7 @@ class JudgeScreen(LeaveKeys, Screen[None]):
             "page up",
             show=False,
             id="page_up",
-            tooltip="Scroll the document up",
+            tooltip="Scroll the text up",
         ),
     ]
 
@@ -388,7 +385,23 @@ class JudgeScreen(LeaveKeys, Screen[None]):
         self.app.push_screen(QueryPicker(session.search_queries, mark=mark), go)
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(self.guidelines, keys_table(self)))
+        grades = "".join(str(g) for g in self.session.scale.grades) if self.session else ""
+        self.app.push_screen(
+            HelpScreen(
+                self.guidelines,
+                keys_table(self),
+                passthrough=self._grade_from_help,
+                passthrough_hint=f"a grade key ({grades}) closes this and grades" if grades else "",
+            )
+        )
+
+    def _grade_from_help(self, key: str) -> bool:
+        """A grade key pressed in the guidelines closes them and grades (it used to vanish)."""
+        active = self.active_bindings.get(key)
+        if active is None or not active.enabled or not active.binding.action.startswith("grade("):
+            return False
+        self.call_after_refresh(self.run_action, active.binding.action)
+        return True
 
     def action_more(self) -> None:
         if self.session is not None and len(self.session.current.text) > self._text_limit:
