@@ -9,6 +9,8 @@ from typing import Any
 
 import polars as pl
 
+from goldset_tui.text import visible
+
 
 def num(x: float | None, digits: int = 3) -> str:
     return "-" if x is None else f"{x:.{digits}f}"
@@ -19,8 +21,9 @@ def with_ci(x: float | None, ci: list[float] | None) -> str:
 
 
 def cell(text: object) -> str:
-    # Data inside a table row: no pipes or newlines that would break it.
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    # Data inside a table row: no pipes or newlines that would break it, and no control
+    # characters (an ESC in a labeller's name must not reach the terminal): shown as placeholders.
+    return visible(str(text).replace("\n", " ")).replace("|", "\\|")
 
 
 def to_markdown(

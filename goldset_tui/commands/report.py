@@ -10,6 +10,8 @@ from pathlib import Path
 import polars as pl
 
 from goldset_tui.errors import InputError
+from goldset_tui.progress import working
+from goldset_tui.specs import parse_named_path, parse_named_paths
 from goldset_tui.text import visible
 
 NAME = "report"
@@ -116,16 +118,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def parse_run_spec(spec: str) -> tuple[str, Path]:
-    """NAME=PATH, or PATH named as `goldset eval` names it (the file's stem: bm25.run.gz -> bm25);
-    an existing file wins, so a path may contain '='."""
-    from goldset_tui.commands.eval import run_name
-
-    name, sep, path = spec.partition("=")
-    if not sep or Path(spec).exists():
-        return run_name(Path(spec)), Path(spec)
-    if not name.strip() or not path:
-        raise InputError(None, f"--run {spec!r}: expected NAME=PATH")
-    return name.strip(), Path(path)
+    """NAME=PATH, or PATH named as `goldset eval` names it (the rules: goldset_tui.specs)."""
+    return parse_named_path(spec, "--run", path_alone=True)
 
 
 def read_qrels_arg(value: str, labeller: str | None = None) -> pl.DataFrame:
@@ -180,10 +174,7 @@ def load_inputs(args: argparse.Namespace) -> ReportInputs:
     if args.samples < 1:
         raise InputError(None, "--samples must be at least 1")
     runs: dict[str, pl.DataFrame] = {}
-    for spec in args.run:
-        name, path = parse_run_spec(spec)
-        if name in runs:
-            raise InputError(path, f"run name {name!r} given twice")
+    for name, path in parse_named_paths(args.run, "--run", path_alone=True).items():
         runs[name] = read_run(
             path, tag=False, order=False
         )  # neither the tag nor the sort is needed here
@@ -262,7 +253,8 @@ def run(args: argparse.Namespace) -> int:
         from goldset_tui.commands.eval import output_folder
 
         output_folder(args.output)  # a bad -o is refused before the work, not after it
-    report = build(inputs)
+    with working("computing the report"):
+        report = build(inputs)
     render = {"md": to_markdown, "json": to_json, "csv": to_csv}[args.format]
     sys.stdout.write(render(report))
     if args.output:

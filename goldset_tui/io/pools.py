@@ -38,7 +38,7 @@ from goldset_tui.io.pool_schema import (
     PRIOR_SCHEMA,
     _short_repr,
 )
-from goldset_tui.io.tables import check_file, location, read_table, table_format
+from goldset_tui.io.tables import check_file, location, read_table, row_lines, table_format
 from goldset_tui.io.topics import read_topics
 from goldset_tui.model import GradeScale
 from goldset_tui.scalar import as_int
@@ -150,7 +150,11 @@ def _read_flat(p: Path, *, has_corpus: bool) -> tuple[pl.DataFrame, str]:
     # Where each row is, as the user would look for it: CSV line (header is line 1), JSONL line,
     # Parquet row. Blank lines or quoted newlines make text positions approximate.
     offset = {"csv": 2, "tsv": 2, "jsonl": 1, "parquet": 1}[fmt]
-    df = df.with_columns(pl.int_range(offset, n + offset, dtype=pl.Int64).alias(_WHERE))
+    starts = row_lines(p, fmt) if fmt == "csv" else None  # quoted newlines: lines as an editor
+    if starts is not None and len(starts) == n:
+        df = df.with_columns(pl.Series(_WHERE, starts, dtype=pl.Int64))
+    else:
+        df = df.with_columns(pl.int_range(offset, n + offset, dtype=pl.Int64).alias(_WHERE))
     df = df.with_columns(
         _list_column(p, df, "systems", pl.Utf8, fmt),
         _list_column(p, df, "ranks", pl.Int64, fmt),
@@ -165,6 +169,7 @@ def _list_column(
     if name not in df.columns:
         return pl.Series(name, [None] * df.height, dtype=pl.List(inner))
     col = df.get_column(name)
+    _check_list_type(p, col, inner, fmt)
     if not isinstance(col.dtype, pl.List):
         col = col.cast(pl.Utf8)
         # `["bm25", "dense"]` and `bm25;dense` both become ["bm25", "dense"]; an empty cell is [].
@@ -243,3 +248,35 @@ def write_pool(frame: pl.DataFrame, path: str | Path) -> None:
     except OSError as exc:
         tmp.unlink(missing_ok=True)
         raise InputError(p, f"cannot write: {exc.strerror or exc}") from None
+
+
+def _check_list_type(p: Path, col: pl.Series, inner: type[pl.DataType], fmt: str) -> None:
+    """Native lists hold names (text) or ranks (whole numbers): a nested list, binary, or a rank
+    like 1.7 is refused, never cast (a cast would turn 1.7 into 1 without a word)."""
+    dtype = col.dtype
+    if isinstance(dtype, pl.Array):
+        dtype = pl.List(dtype.inner)
+    if not isinstance(dtype, pl.List):
+        if dtype == pl.String or dtype == pl.Null or (inner == pl.Int64 and dtype.is_integer()):
+            return
+        bad = col.is_not_null()
+    else:
+        have = dtype.inner
+        if have == pl.Null or have == inner or (inner == pl.Int64 and have.is_integer()):
+            return
+        if inner == pl.Int64 and have.is_float():
+            bad = col.list.eval((pl.element() != pl.element().round()).fill_null(False)).list.any()
+            if not bad.fill_null(False).any():
+                return  # 1.0, 2.0: whole numbers in a float column, nothing changes
+        else:
+            bad = col.is_not_null()
+    i = as_int(bad.fill_null(False).arg_max() or 0)
+    value = col[i]
+    value = value.to_list() if isinstance(value, pl.Series) else value
+    what = "whole numbers" if inner == pl.Int64 else "names (text)"
+    raise InputError(
+        p,
+        f"{col.name} must be a list of {what}, found {_short_repr(value)}",
+        column=col.name,
+        **location(fmt, i, p),
+    )

@@ -66,7 +66,8 @@ def read_topics(path: str | Path) -> pl.DataFrame:
 
 
 def _read_topics_tsv(p: Path) -> pl.DataFrame:
-    data = p.read_bytes()
+    # A UTF-8 byte-order mark (Windows editors add one) is not part of the first query's id.
+    data = p.read_bytes().removeprefix(b"\xef\xbb\xbf")
     bad = first_bad_utf8(data)
     if bad is not None:
         raise InputError(p, f"bytes that are not UTF-8 (byte {bad[1]})", line=bad[0])

@@ -251,7 +251,7 @@ async def test_v_pressed_twice_opens_one_report(tmp_path: Path) -> None:
         await pilot.press("v", "v")
         await settle(app, pilot)
         await pilot.pause()
-        assert [type(s).__name__ for s in app.screen_stack[1:]] == ["HomeScreen", "ReportFromHome"]
+        assert [type(s).__name__ for s in app.screen_stack[1:]] == ["HomeScreen", "ReportScreen"]
 
 
 async def test_c_opens_the_closure_screen_and_escape_comes_back(tmp_path: Path) -> None:

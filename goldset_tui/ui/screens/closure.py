@@ -8,11 +8,11 @@ import math
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from goldset_tui.closure import ClosureCheck
+from goldset_tui.ui.leaving import LeaveKeys, leave_bindings
 from goldset_tui.ui.safe import literal
 
 
@@ -52,7 +52,7 @@ def as_rows(checks: list[ClosureCheck] | list[dict]) -> list[dict]:
     return rows
 
 
-class ClosureScreen(Screen[None]):
+class ClosureScreen(LeaveKeys, Screen[None]):
     CSS_PATH = "report.tcss"
     DEFAULT_CSS = """
     ClosureScreen #closure-detail {
@@ -61,10 +61,8 @@ class ClosureScreen(Screen[None]):
         padding: 0 1;
     }
     """
-    BINDINGS = [
-        Binding("escape,backspace", "back", "back", id="closure_back", tooltip="Back"),
-        Binding("q", "app.quit", "quit", id="closure_quit", tooltip="Quit"),
-    ]
+    # Escape back one screen, q home (or quit without one): the rule of every screen.
+    BINDINGS = [*leave_bindings("closure_back", "closure_quit", back_keys="escape,backspace")]
 
     def __init__(
         self,
@@ -206,6 +204,3 @@ class ClosureScreen(Screen[None]):
             style="dim",
         )
         self.query_one("#closure-detail", Static).update(detail)
-
-    def action_back(self) -> None:
-        self.app.pop_screen()

@@ -17,6 +17,7 @@ from textual.widgets import DataTable, Footer, Static
 from goldset_tui.eval.report import Report
 from goldset_tui.eval.report_format import dropped_rows
 from goldset_tui.eval.strata import SMALL_STRATUM
+from goldset_tui.ui.leaving import LeaveKeys, leave_bindings
 from goldset_tui.ui.review_context import ReviewContext  # also imported from here
 from goldset_tui.ui.safe import literal
 from goldset_tui.ui.widgets.report_bar import SYSTEM_KEY, add_system_columns, cell, refilling
@@ -30,7 +31,7 @@ def bar_width(total_width: int, systems: int) -> int:
     return max(6, min(30, per - 8))
 
 
-class ReportScreen(Screen[None]):
+class ReportScreen(LeaveKeys, Screen[None]):
     CSS_PATH = "report.tcss"
     BINDINGS = [
         Binding(
@@ -48,7 +49,7 @@ class ReportScreen(Screen[None]):
             tooltip="Every closure check with its residual",
         ),
         Binding("w", "warnings", "warnings", id="report_warnings", tooltip="Show every warning"),
-        Binding("q", "app.quit", "quit", id="report_quit", tooltip="Quit"),
+        *leave_bindings("report_back", "report_quit"),  # Escape back, q home (ui/leaving.py)
     ]
 
     def __init__(self, context: ReviewContext) -> None:
