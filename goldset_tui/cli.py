@@ -2,7 +2,11 @@
 
 Each subcommand lives in its own module under ``goldset_tui.commands`` and exposes ``NAME``,
 ``HELP`` (one line), optional ``DESCRIPTION``, ``add_arguments(parser)`` and
-``run(args) -> int``; ``HELP_ORDER`` below sets their order in ``--help``. They are discovered, so adding a command touches no shared file.
+``run(args) -> int``. ``goldset_tui.commands.COMMANDS`` lists their names and help lines in the
+order of ``--help``, so that the listing, ``--version`` and every command start without importing
+the other command modules (each pulls in Polars and parts of the core): a command's module is
+imported only when its parser is used. A module missing from that table is still discovered (and
+imported to be listed, after the others), so adding a command touches no shared file.
 
 Bad input anywhere raises :class:`goldset_tui.errors.InputError`; here it becomes one line on
 stderr and exit status 2, never a traceback.
@@ -12,12 +16,17 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import pkgutil
+import os
 import sys
 from types import ModuleType
 
 from goldset_tui import __version__
-from goldset_tui.errors import InputError, StoreLockedError
+from goldset_tui.commands import COMMANDS
+
+# `typing` costs more to import than argparse: only a type checker needs it here.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 EXIT_BAD_INPUT = 2
 
@@ -27,44 +36,76 @@ Every command takes --help. Bad input is reported on one line naming the file, l
 with exit status 2.
 """
 
-
 # The order of `goldset --help`: the path a golden set takes, from the log to the decision.
-# A command not listed here still works; it is listed after these.
-HELP_ORDER = (
-    "demo",
-    "judge",
-    "check",
-    "pool",
-    "qrels",
-    "classify",
-    "sample",
-    "spotcheck",
-    "eval",
-    "compare",
-    "fuse",
-    "report",
-    "review",
-    "agreement",
-    "adjudicate",
-)
+HELP_ORDER = tuple(name for name, _ in COMMANDS)
+
+_PACKAGE = "goldset_tui.commands"
+
+
+def _unlisted_modules() -> list[ModuleType]:
+    """Command modules not in ``COMMANDS``, imported (a directory listing finds them)."""
+    import goldset_tui.commands as pkg
+
+    listed = set(HELP_ORDER)
+    names = set()
+    for folder in pkg.__path__:
+        for entry in os.listdir(folder):
+            stem, ext = os.path.splitext(entry)
+            if ext == ".py" or (
+                not ext and os.path.isfile(os.path.join(folder, entry, "__init__.py"))
+            ):
+                names.add(stem)
+    modules = []
+    for name in sorted(names):
+        if name.startswith("_") or name in listed:
+            continue
+        module = importlib.import_module(f"{_PACKAGE}.{name}")
+        if hasattr(module, "NAME") and hasattr(module, "run"):
+            modules.append(module)
+    return sorted(modules, key=lambda module: module.NAME)
 
 
 def command_modules() -> list[ModuleType]:
-    import goldset_tui.commands as pkg
+    """Every command module, imported, in ``--help`` order (for tests and tools; the command line
+    itself imports only the one it runs)."""
+    listed = [importlib.import_module(f"{_PACKAGE}.{name}") for name in HELP_ORDER]
+    return listed + _unlisted_modules()
 
-    modules = []
-    for info in pkgutil.iter_modules(pkg.__path__):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{pkg.__name__}.{info.name}")
-        if hasattr(module, "NAME") and hasattr(module, "run"):
-            modules.append(module)
 
-    def position(module: ModuleType) -> tuple[int, str]:
-        name = module.NAME
-        return (HELP_ORDER.index(name) if name in HELP_ORDER else len(HELP_ORDER), name)
+class _CommandParser(argparse.ArgumentParser):
+    """A subcommand's parser that imports its module and adds its arguments on first use: when
+    its arguments are parsed or its help or usage is shown, never merely to be listed."""
 
-    return sorted(modules, key=position)
+    def __init__(self, *args: Any, command: str | ModuleType | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._command = command
+
+    def _load(self) -> None:
+        command, self._command = self._command, None
+        if command is None:
+            return
+        module = (
+            command
+            if isinstance(command, ModuleType)
+            else importlib.import_module(f"{_PACKAGE}.{command}")
+        )
+        self.description = getattr(module, "DESCRIPTION", module.HELP)
+        module.add_arguments(self)
+        self.set_defaults(_run=module.run)
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Any = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        self._load()
+        return super().parse_known_args(args, namespace)
+
+    def format_usage(self) -> str:
+        self._load()
+        return super().format_usage()
+
+    def format_help(self) -> str:
+        self._load()
+        return super().format_help()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -75,16 +116,16 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"goldset {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in command_modules():
-        sp = sub.add_parser(
-            module.NAME,
-            help=module.HELP,
-            description=getattr(module, "DESCRIPTION", module.HELP),
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_CommandParser)
+    listing: list[tuple[str, str, str | ModuleType]] = [(name, h, name) for name, h in COMMANDS]
+    listing += [(m.NAME, m.HELP, m) for m in _unlisted_modules()]
+    for name, help_line, command in listing:
+        sub.add_parser(
+            name,
+            help=help_line,
+            command=command,
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
-        module.add_arguments(sp)
-        sp.set_defaults(_run=module.run)
     return parser
 
 
@@ -96,6 +137,9 @@ def error(message: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    # Imported after parsing: `--help` and `--version` exit above without needing them.
+    from goldset_tui.errors import InputError, StoreLockedError
+
     run = getattr(args, "_run", None)
     if run is None:
         from goldset_tui.commands._home import run as run_home

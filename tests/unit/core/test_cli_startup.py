@@ -1,0 +1,51 @@
+"""Start-up: `goldset --help` and `--version` import no command module (nor Polars), and a
+command imports its own module only; the static listing that makes this possible stays true."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from goldset_tui.cli import command_modules
+from goldset_tui.commands import COMMANDS
+
+PROBE = r"""
+import json, sys
+from goldset_tui.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+print(json.dumps(sorted(m for m in sys.modules if m.startswith(("goldset_tui.commands.", "polars")))))
+"""
+
+
+def imported_after(*argv: str) -> list[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_the_listing_matches_every_command_module() -> None:
+    # The names and help lines of `goldset --help` come from COMMANDS without importing the
+    # modules: they must say what the modules say, and every module must be listed.
+    modules = command_modules()
+    assert [(m.NAME, m.HELP) for m in modules] == list(COMMANDS)
+    assert all(m.__name__ == f"goldset_tui.commands.{m.NAME}" for m in modules)
+
+
+@pytest.mark.parametrize("argv", [["--version"], ["--help"]])
+def test_version_and_help_import_no_command(argv: list[str]) -> None:
+    assert imported_after(*argv) == []
+
+
+def test_a_command_imports_only_its_own_module() -> None:
+    loaded = imported_after("eval", "--help")
+    assert [m for m in loaded if m.startswith("goldset_tui.commands.")] == [
+        "goldset_tui.commands.eval"
+    ]
