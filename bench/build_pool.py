@@ -152,7 +152,8 @@ def main() -> None:
     lines = args.queries * args.docs
     size = sum(p.stat().st_size for p in runs) / 2**20
     print(
-        f"{len(runs)} runs x {args.queries:,} queries x {args.docs:,} documents = {len(runs) * lines:,} lines ({size:,.0f} MB)"
+        f"{len(runs)} runs x {args.queries:,} queries x {args.docs:,} documents"
+        f" = {len(runs) * lines:,} lines ({size:,.0f} MB)"
     )
     print(f"median of {args.repeat} runs, each in a fresh process; peak = ru_maxrss")
     header = f"{'depth':>5} {'tool':<24} {'seconds':>8} {'x goldset':>9} {'peak MB':>8} {'pool rows':>10}"
@@ -189,7 +190,8 @@ def main() -> None:
         rows = sum(1 for _ in ours_out.open()) - 1
         for name, m in (("goldset pool", ours), ("plain Python (dicts)", peer)):
             print(
-                f"{depth:>5} {name:<24} {m['seconds']:>8.2f} {m['seconds'] / ours['seconds']:>9.2f} {m['peak_mb']:>8.0f} {rows:>10,}"
+                f"{depth:>5} {name:<24} {m['seconds']:>8.2f} {m['seconds'] / ours['seconds']:>9.2f}"
+                f" {m['peak_mb']:>8.0f} {rows:>10,}"
             )
 
 

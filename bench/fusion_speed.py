@@ -34,7 +34,8 @@ ROOT = Path(__file__).resolve().parents[1]
 FOOTER = """
 import resource
 top.write_parquet(OUT)
-print(json.dumps({"read": READ, "fuse": FUSE, "fuse_cpu": FUSE_CPU, "compile": COMPILE, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({"read": READ, "fuse": FUSE, "fuse_cpu": FUSE_CPU, "compile": COMPILE, "peak_mb": peak_mb}))
 """
 
 CHILDREN = {
@@ -71,7 +72,8 @@ rows = []
 for q, docs in fused.to_dict().items():
     best = sorted(docs.items(), key=lambda kv: kv[1], reverse=True)[:10]
     rows += [(q, d, i, float(s)) for i, (d, s) in enumerate(best, start=1)]
-top = pl.DataFrame(rows, schema={"query_id": pl.String, "doc_id": pl.String, "rank": pl.Int64, "score": pl.Float64}, orient="row")
+schema = {"query_id": pl.String, "doc_id": pl.String, "rank": pl.Int64, "score": pl.Float64}
+top = pl.DataFrame(rows, schema=schema, orient="row")
 """,
 }
 
@@ -200,7 +202,8 @@ def main() -> int:
         f"fresh processes; goldset rrf(order={args.sorted})"
     )
     print(
-        f"{'runs':>4} {'tool':<8} {'read s':>7} {'fuse s':>7} {'fuse CPU s':>10} {'fuse / goldset':>14} {'peak MB':>8}  top 10s agree"
+        f"{'runs':>4} {'tool':<8} {'read s':>7} {'fuse s':>7} {'fuse CPU s':>10}"
+        f" {'fuse / goldset':>14} {'peak MB':>8}  top 10s agree"
     )
     for n in args.runs:
         outs = {tool: args.dir / f"top10_{tool}_{n}.parquet" for tool in tools}
@@ -212,10 +215,14 @@ def main() -> int:
             agree = ""
             if tool != "goldset" and base:
                 queries, same, tie_only = agreement(outs["goldset"], outs[tool])
-                agree = f"{same:,} of {queries:,} queries identical, {tie_only:,} differ only in the order of equal scores"
+                agree = (
+                    f"{same:,} of {queries:,} queries identical,"
+                    f" {tie_only:,} differ only in the order of equal scores"
+                )
             ratio = f"{r['fuse'] / base['fuse']:.1f}x" if base else "-"
             print(
-                f"{n:>4} {tool:<8} {r['read']:>7.2f} {r['fuse']:>7.2f} {r['fuse_cpu']:>10.2f} {ratio:>14} {r['peak_mb']:>8,.0f}  {agree}"
+                f"{n:>4} {tool:<8} {r['read']:>7.2f} {r['fuse']:>7.2f} {r['fuse_cpu']:>10.2f}"
+                f" {ratio:>14} {r['peak_mb']:>8,.0f}  {agree}"
             )
             if r["compile"] is not None:
                 print(

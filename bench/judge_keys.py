@@ -194,7 +194,8 @@ def main() -> None:
 
     rows = pool.frame.height
     print(
-        f"pool: {rows:,} rows ({args.queries:,} queries x {args.per_query}), {args.presses:,} grade keypresses, terminal 80x24"
+        f"pool: {rows:,} rows ({args.queries:,} queries x {args.per_query}),"
+        f" {args.presses:,} grade keypresses, terminal 80x24"
     )
     print(
         f"read + validate pool (load_pool): {load_s:.2f} s    index for judging (JudgingSession): {index_s:.2f} s"

@@ -36,7 +36,8 @@ elif path.endswith(".parquet"):
 else:
     rows = pl.read_csv(path, infer_schema=False).height
 seconds = time.perf_counter() - start
-print(json.dumps({"seconds": seconds, "rows": rows, "peak_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, "base_kb": base}))
+peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"seconds": seconds, "rows": rows, "peak_kb": peak_kb, "base_kb": base}))
 """
 
 

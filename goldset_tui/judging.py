@@ -365,8 +365,8 @@ class JudgingSession:
         """Put the cursor on the first unjudged candidate (or the very start when all are done)."""
         for qi in range(len(self.query_ids)):
             if self._done_counts[qi] < self._sizes[qi]:
-                pos = self.first_unjudged_in(qi)
-                self._land(qi, 0 if pos is None else pos)
+                first = self.first_unjudged_in(qi)
+                self._land(qi, 0 if first is None else first)
                 return
         self._land(0, 0)
 
@@ -384,8 +384,8 @@ class JudgingSession:
         for step in range(1, count):
             qi = (self.qi + step) % count
             if self._done_counts[qi] < self._sizes[qi]:
-                pos = self.first_unjudged_in(qi)
-                self._land(qi, 0 if pos is None else pos)
+                first = self.first_unjudged_in(qi)
+                self._land(qi, 0 if first is None else first)
                 return True
         self._shown_since = self._clock()
         return False

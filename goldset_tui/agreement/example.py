@@ -31,7 +31,7 @@ DOCS = {
     "q3": ["errors/conn-reset", "network/proxies", "sdk/retries", "changelog/2024"],
 }
 # Grades per labeller, in the order of DOCS: ann, bob, cy (cy skipped two pairs: missing data).
-GRADES = {
+GRADES: dict[str, dict[str, list[int | None]]] = {
     "ann": {"q1": [3, 2, 2, 0], "q2": [3, 1, 0, 0], "q3": [3, 1, 2, 0]},
     "bob": {"q1": [3, 1, 0, 0], "q2": [2, 1, 0, 1], "q3": [0, 1, 2, 0]},
     "cy": {"q1": [3, 2, 1, None], "q2": [3, 0, None, 0], "q3": [1, 1, 2, 0]},

@@ -90,7 +90,8 @@ def to_markdown(report: dict, disagreements: pl.DataFrame | None = None, *, top:
         ]
         for row in disagreements.head(top).iter_rows(named=True):
             lines.append(
-                f"| {cell(row['query_id'])} | {cell(row['doc_id'])} | {row['spread']} | {cell(' '.join(row['grades']))} |"
+                f"| {cell(row['query_id'])} | {cell(row['doc_id'])} | {row['spread']}"
+                f" | {cell(' '.join(row['grades']))} |"
             )
     lines += [
         "",

@@ -15,6 +15,7 @@ import polars as pl
 
 from goldset_tui.agreement import coefficients as co
 from goldset_tui.model import GradeScale
+from goldset_tui.scalar import as_float
 
 
 def _key(seed: int, labeller: str, query_id: str, doc_id: str) -> str:
@@ -70,8 +71,8 @@ def self_consistency(judgments: pl.DataFrame, scale: GradeScale, *, buckets: int
                 "n": n,
                 "agreement": co.raw_agreement(confusion),
                 "kappa_quadratic": co.cohen_kappa(confusion, "quadratic"),
-                "mean_shift": float((part["repeat"] - part["first"]).mean()),
-                "agreement_by_time": [float((s["repeat"] == s["first"]).mean()) for s in slices],
+                "mean_shift": as_float((part["repeat"] - part["first"]).mean()),
+                "agreement_by_time": [as_float((s["repeat"] == s["first"]).mean()) for s in slices],
             }
         )
     return out

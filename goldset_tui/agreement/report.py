@@ -31,7 +31,9 @@ def agreement_report(
     labellers = sorted(ratings.get_column("labeller").unique().to_list())
     vals = values(ratings)
     o = co.coincidences(vals)
-    alpha = {level: co.alpha_from_coincidences(o, level, grades) for level in co.LEVELS}
+    alpha: dict[str, object] = {
+        level: co.alpha_from_coincidences(o, level, grades) for level in co.LEVELS
+    }
     ci = bootstrap_alpha(vals, "ordinal", grades, replicates=replicates, seed=seed)
     alpha["ordinal_ci95"] = list(ci) if ci is not None else None
     return {

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import polars as pl
 
@@ -18,13 +19,16 @@ from goldset_tui.errors import InputError
 from goldset_tui.io.tables import read_table
 from goldset_tui.model import GradeScale
 
+if TYPE_CHECKING:
+    from goldset_tui.store.project import Project
+
 
 @dataclass
 class AgreementData:
     ratings: pl.DataFrame
     scale: GradeScale
     pool: pl.DataFrame | None = None  # query_id, query, doc_id, text, title, stratum
-    project: object | None = None
+    project: Project | None = None
     warnings: list[str] | None = None
     history: pl.DataFrame | None = None  # the store's event log (blind repeats live only here)
 

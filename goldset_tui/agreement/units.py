@@ -16,6 +16,7 @@ import polars as pl
 
 from goldset_tui.errors import InputError
 from goldset_tui.model import GradeScale
+from goldset_tui.scalar import as_int
 
 RATING_COLUMNS = ("labeller", "query_id", "doc_id", "grade", "seconds", "note")
 
@@ -120,8 +121,8 @@ def infer_scale(ratings: pl.DataFrame) -> GradeScale:
     """0 (or the lowest grade, if negative grades were kept) up to the highest grade seen."""
     if ratings.height == 0:
         return GradeScale()
-    lo = min(0, int(ratings.get_column("grade").min()))
-    hi = max(int(ratings.get_column("grade").max()), lo + 1)
+    lo = min(0, as_int(ratings.get_column("grade").min()))
+    hi = max(as_int(ratings.get_column("grade").max()), lo + 1)
     return GradeScale.from_range(lo, hi)
 
 

@@ -54,6 +54,7 @@ def run(args: argparse.Namespace) -> int:
     for warning in data.warnings or []:
         print(f"goldset: warning: {warning}", file=sys.stderr)
     project = data.project
+    assert project is not None  # from_store opens the store's project
     if args.rule and args.rule != store_rule(project):
         project.update_manifest(consensus={"rule": args.rule})
     rule = args.rule or store_rule(project)

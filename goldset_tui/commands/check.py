@@ -8,6 +8,7 @@ import statistics
 import polars as pl
 
 from goldset_tui.errors import InputError
+from goldset_tui.scalar import as_int
 from goldset_tui.text import visible
 
 NAME = "check"
@@ -95,7 +96,7 @@ def _strata(frame: pl.DataFrame, queries: pl.DataFrame) -> list[str]:
         .sort("queries", descending=True, maintain_order=True)
     )
     width = max(
-        10, min(30, int(per.get_column("stratum").fill_null("(none)").str.len_chars().max()))
+        10, min(30, as_int(per.get_column("stratum").fill_null("(none)").str.len_chars().max()))
     )
     out = [f"strata:      {per.height}  ({'stratum':<{width}} queries  candidates)"]
     for row in per.iter_rows(named=True):
@@ -114,7 +115,8 @@ def _systems(frame: pl.DataFrame, systems: list[str]) -> list[str]:
     listed = frame.filter(pl.col("systems").is_not_null())
     if listed.height == 0:
         return [
-            f"systems:     {', '.join(visible(s, keep_newlines=False) for s in systems)} (per-candidate systems not recorded)"
+            f"systems:     {', '.join(visible(s, keep_newlines=False) for s in systems)}"
+            " (per-candidate systems not recorded)"
         ]
     # "only this system": candidates no other pooled system returned, what each system adds.
     exploded = listed.select(pl.col("systems").list.len().alias("n"), "systems").explode("systems")
@@ -157,7 +159,10 @@ def _overlap(sizes: pl.DataFrame, depth: int | None, n_systems: int, n_queries: 
     if depth is None or not n_systems:
         return ["overlap:     unknown (the pool records no depth or systems)"]
     nominal = depth * n_systems
-    line = f"overlap:     depth {depth} x {n_systems} systems = {nominal} a query at most, {nominal * n_queries:,} in all; the pool has {total:,}"
+    line = (
+        f"overlap:     depth {depth} x {n_systems} systems = {nominal} a query at most,"
+        f" {nominal * n_queries:,} in all; the pool has {total:,}"
+    )
     if contributed:
         line += f" of {int(contributed):,} the runs put forward: overlap saves {100 * (1 - total / contributed):.0f}%"
     return [line]
@@ -171,7 +176,10 @@ def _prior(pool) -> list[str]:  # noqa: ANN001
     outside = prior.join(
         pool.frame.select("query_id", "doc_id"), on=["query_id", "doc_id"], how="anti"
     ).height
-    line = f"prior:       {prior.height:,} grades on {n_queries:,} queries, imported as labeller {pool.prior_labeller!r} ({grades})"
+    line = (
+        f"prior:       {prior.height:,} grades on {n_queries:,} queries,"
+        f" imported as labeller {pool.prior_labeller!r} ({grades})"
+    )
     lines = [line]
     if outside:
         lines.append(f"             {outside:,} of them are for documents not among the candidates")

@@ -54,7 +54,8 @@ def run(args: argparse.Namespace) -> int:
     )
     for row in stratum_table(labels).iter_rows(named=True):
         print(
-            f"  {row['stratum']:<18} {row['distinct']:>8} distinct {row['occurrences']:>10} occurrences {row['share']:>7.1%}"
+            f"  {row['stratum']:<18} {row['distinct']:>8} distinct"
+            f" {row['occurrences']:>10} occurrences {row['share']:>7.1%}"
         )
     if result.blank:
         # result.blank counts occurrences: one empty query with count 4 is 4 skipped, not 4 lines.

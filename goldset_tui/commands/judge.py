@@ -12,8 +12,13 @@ import argparse
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from goldset_tui.errors import InputError
+
+if TYPE_CHECKING:
+    from goldset_tui.io.pools import Pool
+    from goldset_tui.store.project import Project
 
 NAME = "judge"
 HELP = "judge a pool in the terminal: keyboard-only graded judging, crash-safe"
@@ -66,7 +71,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--assign",
         metavar="overlap=F",
-        help="judge only this labeller's share: a seeded share F of queries goes to everyone, the rest to one labeller each",
+        help="judge only this labeller's share: a seeded share F of queries goes to everyone,"
+        " the rest to one labeller each",
     )
     parser.add_argument(
         "--repeat",
@@ -90,8 +96,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 @dataclass
 class Prepared:
-    project: object  # goldset_tui.store.Project
-    pool: object  # goldset_tui.io.pools.Pool
+    project: Project
+    pool: Pool
     labeller: str
     query_ids: list[str] | None
     warnings: list[str]

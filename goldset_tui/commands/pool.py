@@ -11,6 +11,7 @@ from pathlib import Path
 import polars as pl
 
 from goldset_tui.errors import InputError
+from goldset_tui.scalar import as_int
 from goldset_tui.text import visible
 
 NAME = "pool"
@@ -168,7 +169,8 @@ def run(args: argparse.Namespace) -> int:
         )
     if not args.corpus:
         print(
-            "note: no --corpus, so the pool lists document ids only; give --corpus to `goldset check` and `goldset judge`",
+            "note: no --corpus, so the pool lists document ids only;"
+            " give --corpus to `goldset check` and `goldset judge`",
             file=sys.stderr,
         )
     return 0
@@ -195,7 +197,7 @@ def _report(pool: pl.DataFrame, sizes: pl.DataFrame, args, systems: list[str], o
     n_sys = len(systems)
     nominal = args.depth * n_sys
     if args.per_query or sizes.height <= _PER_QUERY_LIMIT:
-        width = max(8, min(30, sizes.get_column("query_id").str.len_chars().max()))
+        width = max(8, min(30, as_int(sizes.get_column("query_id").str.len_chars().max())))
         print(
             f"{'query':<{width}}  {'pool':>5}  {'from runs':>9}  {'depth x systems':>15}  {'saved by overlap':>16}"
         )
@@ -210,7 +212,8 @@ def _report(pool: pl.DataFrame, sizes: pl.DataFrame, args, systems: list[str], o
     counts = sizes.get_column("candidates").to_list()
     total, contributed = sum(counts), int(sizes.get_column("contributed").sum())
     print(
-        f"wrote {out}: {sizes.height:,} queries, {total:,} candidates, from {n_sys} systems ({', '.join(systems)}) at depth {args.depth}"
+        f"wrote {out}: {sizes.height:,} queries, {total:,} candidates,"
+        f" from {n_sys} systems ({', '.join(systems)}) at depth {args.depth}"
     )
     print(
         f"candidates per query: min {min(counts)}, median {statistics.median(counts):g}, max {max(counts)} "

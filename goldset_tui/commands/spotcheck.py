@@ -165,7 +165,8 @@ def print_report(result, sizes, source, rate, fmt, labeller, path) -> None:  # n
     if result.n:
         lo, hi = result.ci95
         print(
-            f"agreement {result.agree} of {result.n} = {result.rate:.1%} (95% Wilson {lo:.1%} to {hi:.1%}); skipped {result.skipped}"
+            f"agreement {result.agree} of {result.n} = {result.rate:.1%}"
+            f" (95% Wilson {lo:.1%} to {hi:.1%}); skipped {result.skipped}"
         )
     else:
         print(f"no checks yet; skipped {result.skipped}")

@@ -19,6 +19,8 @@ from statistics import NormalDist
 
 import polars as pl
 
+from goldset_tui.scalar import as_float
+
 DEFAULT_CONFIDENCE = 0.95
 DEFAULT_SAMPLES = 2000
 DEFAULT_SEED = 0
@@ -54,7 +56,7 @@ def standard_error(values: Sequence[float] | pl.Series) -> float:
     )
     if s.len() < 2:
         return math.nan
-    return float(s.std(ddof=1)) / math.sqrt(s.len())
+    return as_float(s.std(ddof=1)) / math.sqrt(s.len())
 
 
 def wald(hits: int, n: int, confidence: float = DEFAULT_CONFIDENCE) -> tuple[float, float]:
@@ -110,7 +112,7 @@ def bootstrap_mean_ci(
     alpha = (1.0 - confidence) / 2.0
     lo = means.quantile(alpha, interpolation="linear")
     hi = means.quantile(1.0 - alpha, interpolation="linear")
-    return (float(lo), float(hi))
+    return (as_float(lo), as_float(hi))
 
 
 def mean_interval(

@@ -19,6 +19,7 @@ Where ir_measures defines a name differently from trec_eval, its definition wins
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Literal
 
 import polars as pl
 
@@ -193,8 +194,11 @@ def evaluate_wide(
     """One row per query (every query in the qrels, a query missing from the run scoring 0 —
     or, with ``only_run_queries``, those in both, as trec_eval without -c), one column per
     measure named as given. Sorted by query_id."""
-    ms = [m if isinstance(m, Measure) else None for m in measures]
-    parsed = parse_measures([str(m) for m in measures]) if None in ms else list(dict.fromkeys(ms))
+    given = list(measures)  # iterated twice below: a generator would be empty the second time
+    ms = [m for m in given if isinstance(m, Measure)]
+    parsed = (
+        parse_measures([str(m) for m in given]) if len(ms) < len(given) else list(dict.fromkeys(ms))
+    )
     stats = _query_stats(qrels, parsed)
     ranked = _ranked(run)
     rows = _rows(qrels, ranked, stats, parsed)
@@ -212,7 +216,7 @@ def evaluate_wide(
         aggs.extend(agg)
         finals.append(final.alias(str(m)))
     per_query = retrieved.join(rows.group_by("query_id").agg(aggs), on="query_id", how="left")
-    how = "inner" if only_run_queries else "left"
+    how: Literal["inner", "left"] = "inner" if only_run_queries else "left"
     wide = stats.join(per_query, on="query_id", how=how)
     # Queries missing from the run: every aggregate is empty, i.e. 0 (RR's missing minimum too).
     agg_cols = [c for c in per_query.columns if c != "query_id"]

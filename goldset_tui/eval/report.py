@@ -236,7 +236,8 @@ def _warnings(report: Report, strata: pl.DataFrame, traffic: pl.DataFrame | None
     ).height
     if unevaluated:
         out.append(
-            f"{unevaluated} query id(s) in the strata file are not evaluated (not in the qrels, or no relevant document)"
+            f"{unevaluated} query id(s) in the strata file are not evaluated"
+            " (not in the qrels, or no relevant document)"
         )
     empty = empty_strata(strata, report.scores, traffic)
     if empty:
@@ -643,7 +644,8 @@ def to_markdown(report: Report) -> str:
     ]
     for c in report.closure:
         lines.append(
-            f"| {_md(c.name)} | {_num(c.expected, 4)} | {_num(c.actual, 4)} | {_num(c.residual, 4)} | {'yes' if c.ok else 'NO'} |"
+            f"| {_md(c.name)} | {_num(c.expected, 4)} | {_num(c.actual, 4)}"
+            f" | {_num(c.residual, 4)} | {'yes' if c.ok else 'NO'} |"
         )
     if report.overlap:
         lines += [
@@ -657,7 +659,8 @@ def to_markdown(report: Report) -> str:
         ]
         for o in report.overlap:
             lines.append(
-                f"| {_md(o['a'])} | {_md(o['b'])} | {o['miss_a']} | {o['miss_b']} | {o['both_miss']} | {o['either_miss']} | {o['oracle']:.3f} |"
+                f"| {_md(o['a'])} | {_md(o['b'])} | {o['miss_a']} | {o['miss_b']}"
+                f" | {o['both_miss']} | {o['either_miss']} | {o['oracle']:.3f} |"
             )
         if report.strata_frame is not None and len(report.systems) >= 2:
             a, b = report.systems[0], report.systems[1]
@@ -673,9 +676,10 @@ def to_markdown(report: Report) -> str:
             ]
             for r in per.iter_rows(named=True):
                 lines.append(
-                    f"| {_md(r['stratum'])} | {r['n']} | {r['miss_a']} | {r['miss_b']} | {r['both_miss']} | {r['both_miss_bound']} |"
+                    f"| {_md(r['stratum'])} | {r['n']} | {r['miss_a']} | {r['miss_b']}"
+                    f" | {r['both_miss']} | {r['both_miss_bound']} |"
                 )
-    for name, f in report.fusion.items():
+    for f in report.fusion.values():
         share = f["headroom_collected"]
         depth = (
             f"each run's top {report.fusion_depth}"
@@ -713,7 +717,8 @@ def to_markdown(report: Report) -> str:
         ]
         for p in report.paired:
             lines.append(
-                f"| {_md(p['a'])} | {_md(p['b'])} | {p['mean_diff']:+.3f} | [{_fixed(p['ci95'][0])}, {_fixed(p['ci95'][1])}] | "
+                f"| {_md(p['a'])} | {_md(p['b'])} | {p['mean_diff']:+.3f}"
+                f" | [{_fixed(p['ci95'][0])}, {_fixed(p['ci95'][1])}] | "
                 f"{_fixed(p['p_value'], 4)} | {p['wins']} | {p['losses']} | {p['ties']} |"
             )
     return "\n".join(lines) + "\n"

@@ -16,7 +16,9 @@ from goldset_tui.errors import InputError
 from goldset_tui.store.files import atomic_write
 
 SCORES_DIR = "scores"  # beside a store: STORE/scores/<system>.parquet
-SCHEMA = {"system": pl.String, "query_id": pl.String, "measure": pl.String, "value": pl.Float64}
+SCHEMA = pl.Schema(
+    {"system": pl.String, "query_id": pl.String, "measure": pl.String, "value": pl.Float64}
+)
 
 
 def file_name(system: str) -> str:

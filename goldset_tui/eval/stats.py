@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from goldset_tui.scalar import as_float
+
 DEFAULT_SAMPLES = 10_000
 DEFAULT_SEED = 0
 _BATCH_CELLS = 2_000_000  # resampled values held at once
@@ -60,7 +62,7 @@ def bootstrap_means(diff: pl.Series, *, samples: int, seed: int) -> pl.Series:
     """Means of ``samples`` resamples (with replacement, same size) of ``diff``."""
     n = diff.len()
     means = []
-    for index, (start, count) in enumerate(_batches(n, samples)):
+    for index, (_start, count) in enumerate(_batches(n, samples)):
         draws = diff.sample(n * count, with_replacement=True, seed=seed + index)
         frame = pl.DataFrame({"d": draws, "s": pl.int_range(n * count, eager=True) // n})
         means.append(frame.group_by("s").agg(pl.col("d").mean()).sort("s").get_column("d"))
@@ -72,7 +74,7 @@ def sign_flip_means(diff: pl.Series, *, samples: int, seed: int) -> pl.Series:
     n = diff.len()
     signs = pl.Series("sign", [-1.0, 1.0])
     means = []
-    for index, (start, count) in enumerate(_batches(n, samples)):
+    for index, (_start, count) in enumerate(_batches(n, samples)):
         flips = signs.sample(n * count, with_replacement=True, seed=seed + 1_000_003 + index)
         frame = pl.DataFrame(
             {"d": pl.concat([diff] * count) * flips, "s": pl.int_range(n * count, eager=True) // n}
@@ -109,7 +111,7 @@ def paired_comparison(
         raise ValueError("samples must be at least 1")
     diff = (sa - sb).rename("d")
     n = diff.len()
-    observed = float(diff.mean())
+    observed = as_float(diff.mean())
     boot = bootstrap_means(diff, samples=samples, seed=seed)
     lo, hi = boot.quantile(0.025, "linear"), boot.quantile(0.975, "linear")
     flipped = sign_flip_means(diff, samples=samples, seed=seed)
@@ -123,10 +125,10 @@ def paired_comparison(
         discordant, mcnemar = (only_a, only_b), mcnemar_exact(only_a, only_b)
     return PairedResult(
         n=n,
-        mean_a=float(sa.mean()),
-        mean_b=float(sb.mean()),
+        mean_a=as_float(sa.mean()),
+        mean_b=as_float(sb.mean()),
         mean_diff=observed,
-        ci95=(float(lo), float(hi)),
+        ci95=(as_float(lo), as_float(hi)),
         p_value=(1 + extreme) / (1 + samples),
         wins=wins,
         losses=losses,

@@ -24,6 +24,7 @@ from goldset_tui.eval.intervals import (
     mean_interval,
 )
 from goldset_tui.io.tables import location, location_text, read_table, table_format
+from goldset_tui.scalar import as_int
 
 # Seed 004: below about 40 queries a stratum's interval is too wide to compare two systems at the
 # gaps these tables show; such rows are read as counts of failures, not as rates.
@@ -48,7 +49,7 @@ def read_strata(path: str | Path) -> pl.DataFrame:
     return df.select("query_id", "stratum").unique(maintain_order=True)
 
 
-def _parse_shares(raw: pl.Series) -> pl.Series:
+def _parse_shares(raw: pl.Series) -> pl.Expr:
     text = raw.cast(pl.Utf8).str.strip_chars()
     percent = text.str.ends_with("%")
     number = text.str.strip_suffix("%").str.strip_chars().cast(pl.Float64, strict=False)
@@ -70,7 +71,7 @@ def read_traffic(path: str | Path) -> pl.DataFrame:
     )
     bad = frame.get_column("share").is_null() | frame.get_column("share").is_nan()
     if bad.any():
-        i = int(bad.arg_max())
+        i = as_int(bad.arg_max())
         raise InputError(
             p,
             f"share {df.get_column('share')[i]!r} is not a number",
@@ -79,13 +80,13 @@ def read_traffic(path: str | Path) -> pl.DataFrame:
         )
     negative = frame.get_column("share") < 0
     if negative.any():
-        i = int(negative.arg_max())
+        i = as_int(negative.arg_max())
         raise InputError(p, "share is negative", column="share", **location(fmt, i))
     # Point at the repeat (the line to delete), and say where the name first appeared.
     names = frame.get_column("stratum")
     repeat = ~names.is_first_distinct()
     if repeat.any():
-        i = int(repeat.arg_max())
+        i = as_int(repeat.arg_max())
         name = names[i]
         first = int((names == name).arg_max())
         raise InputError(

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -26,6 +27,7 @@ from goldset_tui.io.tables import (
     read_table,
     table_format,
 )
+from goldset_tui.scalar import as_int
 
 CORPUS_COLUMNS = ("doc_id", "text", "title")
 
@@ -99,7 +101,7 @@ def _scan_needed(p: Path, ids: pl.Series) -> pl.DataFrame:
     )
 
 
-def _first_json_object(p: Path) -> dict:
+def _first_json_object(p: Path) -> dict[str, Any]:
     with p.open("rb") as fh:
         for raw in fh:
             if raw.strip():
@@ -142,7 +144,7 @@ def _read_whole(p: Path, ids: pl.Series | None) -> pl.DataFrame:
         return df.filter(pl.col("doc_id").is_in(ids.cast(pl.Utf8).unique().implode()))
     bad_id = df.get_column("doc_id").is_null() | (df.get_column("doc_id").str.strip_chars() == "")
     if bad_id.any():
-        first = int(df.get_column("_row")[int(bad_id.arg_max())])
+        first = as_int(df.get_column("_row")[as_int(bad_id.arg_max())])
         raise InputError(p, "empty or missing document id", column="doc_id", **location(fmt, first))
     return df
 

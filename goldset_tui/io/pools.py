@@ -34,11 +34,12 @@ from goldset_tui.errors import InputError
 from goldset_tui.io.corpus import read_corpus
 from goldset_tui.io.tables import check_file, first_bad_utf8, location, read_table, table_format
 from goldset_tui.model import POOL_KEY, GradeScale
+from goldset_tui.scalar import as_int
 from goldset_tui.store.files import sha256_file
 
 PRIOR_LABELLER = "prior"
 LIST_SEPARATOR = ";"
-FRAME_SCHEMA = {
+FRAME_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
     "query_id": pl.Utf8,
     "query": pl.Utf8,
     "doc_id": pl.Utf8,
@@ -156,7 +157,9 @@ def _read_flat(p: Path, *, has_corpus: bool) -> tuple[pl.DataFrame, str]:
     return df, ("row" if fmt == "parquet" else "line")
 
 
-def _list_column(p: Path, df: pl.DataFrame, name: str, inner: pl.DataType, fmt: str) -> pl.Series:
+def _list_column(
+    p: Path, df: pl.DataFrame, name: str, inner: type[pl.DataType], fmt: str
+) -> pl.Series:
     """``systems``/``ranks`` as a list column, from native lists or ``a;b`` / JSON-list text."""
     if name not in df.columns:
         return pl.Series(name, [None] * df.height, dtype=pl.List(inner))
@@ -179,7 +182,7 @@ def _list_column(p: Path, df: pl.DataFrame, name: str, inner: pl.DataType, fmt: 
     )
     lost = lost.fill_null(False) | (cast.is_null() & col.is_not_null())
     if lost.any():
-        i = int(lost.arg_max())
+        i = as_int(lost.arg_max())
         what = "whole numbers" if inner == pl.Int64 else "names"
         raise InputError(
             p,
@@ -250,9 +253,11 @@ def _json_values(p: Path) -> Iterator[tuple[int, Any]]:
         pos = end
 
 
-def _read_nested(p: Path, scale: GradeScale) -> tuple[pl.DataFrame, pl.DataFrame | None, dict]:
-    cols: dict[str, list] = {name: [] for name in (*FRAME_SCHEMA, _WHERE)}
-    prior_rows: dict[str, list] = {"query_id": [], "doc_id": [], "grade": []}
+def _read_nested(
+    p: Path, scale: GradeScale
+) -> tuple[pl.DataFrame, pl.DataFrame | None, dict[str, dict[str, Any]]]:
+    cols: dict[str, list[Any]] = {name: [] for name in (*FRAME_SCHEMA, _WHERE)}
+    prior_rows: dict[str, list[Any]] = {"query_id": [], "doc_id": [], "grade": []}
     meta: dict[str, dict[str, Any]] = {}
     seen: dict[str, int] = {}
     any_judgments = False
@@ -310,7 +315,7 @@ def _read_nested(p: Path, scale: GradeScale) -> tuple[pl.DataFrame, pl.DataFrame
 class _QueryObject:
     """Field access on one nested query object, raising InputError at its line."""
 
-    def __init__(self, path: Path, line: int, obj: dict) -> None:
+    def __init__(self, path: Path, line: int, obj: dict[str, Any]) -> None:
         self.path, self.line, self.obj = path, line, obj
 
     def fail(self, message: str, column: str) -> InputError:
@@ -369,7 +374,7 @@ class _QueryObject:
                 )
         return value
 
-    def candidates(self) -> list[dict] | None:
+    def candidates(self) -> list[dict[str, Any]] | None:
         value = self.obj.get("candidates")
         if value is None:
             return None
@@ -386,7 +391,7 @@ class _QueryObject:
                     f"{where}expected a doc id or an object, found {_short_repr(cand)}",
                     "candidates",
                 )
-            row = {"doc_id": self.identifier("doc_id", cand.get("doc_id"), where)}
+            row: dict[str, Any] = {"doc_id": self.identifier("doc_id", cand.get("doc_id"), where)}
             for key in ("text", "title"):
                 if cand.get(key) is not None and not isinstance(cand[key], str):
                     raise self.fail(
@@ -460,7 +465,7 @@ def _check_values(p: Path, rows: pl.DataFrame, kind: str, columns: tuple[str, ..
     for col in columns:
         bad = rows.select(_blank(col)).to_series()
         if bad.any():
-            i = int(bad.arg_max())
+            i = as_int(bad.arg_max())
             count = int(bad.sum())
             more = f" ({count} rows in all)" if count > 1 else ""
             raise InputError(
@@ -524,7 +529,7 @@ def _check_systems_ranks(p: Path, rows: pl.DataFrame, kind: str) -> None:
     for col, expr, message in _LIST_CHECKS:
         bad = rows.select(expr.fill_null(False)).to_series()
         if bad.any():
-            i = int(bad.arg_max())
+            i = as_int(bad.arg_max())
             raise InputError(p, message, column=col, **_where(rows, i, kind))
 
 
@@ -549,7 +554,7 @@ def _check_texts(p: Path, rows: pl.DataFrame, kind: str, corpus: str | Path | No
     if not bad.any():
         return
     missing = rows.filter(bad).get_column("doc_id").unique(maintain_order=True)
-    i = int(bad.arg_max())
+    i = as_int(bad.arg_max())
     shown = ", ".join(repr(d) for d in missing.head(_SHOW_IDS).to_list())
     more = f" and {missing.len() - _SHOW_IDS} more" if missing.len() > _SHOW_IDS else ""
     source = (
@@ -594,7 +599,7 @@ def write_pool(frame: pl.DataFrame, path: str | Path) -> None:
             pl.any_horizontal(pl.col(text_cols).str.contains(r"[\t\n\r]")).fill_null(False)
         ).to_series()
         if bad.any():
-            i = int(bad.arg_max())
+            i = as_int(bad.arg_max())
             raise InputError(
                 p,
                 "a field holds a tab or a newline, which TSV cannot carry; write .csv, .jsonl or .parquet",
@@ -680,7 +685,7 @@ def _read_topics_tsv(p: Path) -> pl.DataFrame:
     lines = data.decode("utf-8").splitlines()
     first = lines[0].split("\t", 1)[0].strip().lower() if lines else ""
     skip = 1 if first in _TOPIC_HEADER_IDS else 0
-    rows: dict[str, list] = {"query_id": [], "query": [], "stratum": [], _WHERE: []}
+    rows: dict[str, list[Any]] = {"query_id": [], "query": [], "stratum": [], _WHERE: []}
     for number, line in enumerate(lines[skip:], start=skip + 1):
         if not line.strip():
             continue

@@ -20,6 +20,7 @@ from pathlib import Path
 import polars as pl
 
 from goldset_tui.errors import InputError
+from goldset_tui.scalar import as_int
 
 TEXT_FORMATS = {".csv": ",", ".tsv": "\t", ".tab": "\t"}
 JSONL_SUFFIXES = {".jsonl", ".ndjson"}
@@ -144,12 +145,11 @@ def read_table(
 def check_non_empty(df: pl.DataFrame, col: str, path: Path, fmt: str) -> None:
     """Raise on the first null or blank value of ``col``."""
     values = df.get_column(col)
+    bad = values.is_null()
     if values.dtype == pl.Utf8:
-        bad = values.is_null() | (values.str.strip_chars() == "")
-    else:
-        bad = values.is_null()
+        bad = bad | (values.str.strip_chars() == "")
     if bad.any():
-        first = int(bad.arg_max())  # first True
+        first = as_int(bad.arg_max())  # first True
         count = int(bad.sum())
         more = f" ({count} rows in all)" if count > 1 else ""
         raise InputError(path, f"empty or missing value{more}", column=col, **location(fmt, first))

@@ -19,11 +19,14 @@ from __future__ import annotations
 
 import gzip
 from pathlib import Path
+from typing import TypeVar
 
 import polars as pl
 
 from goldset_tui.errors import InputError
 from goldset_tui.io.tables import check_file, raise_if_not_utf8
+
+FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 
 RUN_FIELDS = ("query_id", "q0", "doc_id", "file_rank", "score", "tag")
 QRELS_FIELDS = ("query_id", "iteration", "doc_id", "grade")
@@ -56,7 +59,7 @@ def _source(path: Path) -> Path | bytes:
 
 
 def _fast(
-    source: Path | bytes, fields: tuple[str, ...], keep: dict[str, pl.DataType]
+    source: Path | bytes, fields: tuple[str, ...], keep: dict[str, type[pl.DataType]]
 ) -> pl.DataFrame:
     """Polars' CSV reader on a single-separator layout; raises _Unparsed on any doubt."""
     for sep in (" ", "\t"):
@@ -116,7 +119,9 @@ def _careful(path: Path, source: Path | bytes, fields: tuple[str, ...]) -> pl.Da
     return split.select("line", pl.col("f").struct.unnest())
 
 
-def _parse(path: str | Path, fields: tuple[str, ...], keep: dict[str, pl.DataType]) -> pl.DataFrame:
+def _parse(
+    path: str | Path, fields: tuple[str, ...], keep: dict[str, type[pl.DataType]]
+) -> pl.DataFrame:
     """The kept fields with their types, plus ``line`` when the careful path was needed."""
     p = check_file(path)
     source = _source(p)
@@ -173,9 +178,7 @@ def _first_non_finite_line(path: Path) -> InputError:
     )
 
 
-def rank_run(
-    run: pl.DataFrame | pl.LazyFrame, *, order: bool = True
-) -> pl.DataFrame | pl.LazyFrame:
+def rank_run(run: FrameT, *, order: bool = True) -> FrameT:
     """Add ``rank`` (1-based) in trec_eval order: score descending, ties by doc_id descending.
 
     One window rank per query over the pair (score, doc_id), both descending: no global sort of

@@ -13,6 +13,7 @@ import polars as pl
 from goldset_tui.errors import InputError
 from goldset_tui.io.tables import location, location_text, read_table, table_format
 from goldset_tui.sampling.normalise import parse_counts
+from goldset_tui.scalar import as_int
 
 REQUIRED = ("query", "count", "stratum")
 
@@ -26,7 +27,7 @@ def read_labels(path: str | Path) -> pl.DataFrame:
     df = df.with_columns(parse_counts(df.get_column("count"), p, fmt))
     repeated = df.get_column("query").is_duplicated()
     if repeated.any():
-        second = int((repeated & ~df.get_column("query").is_first_distinct()).arg_max())
+        second = as_int((repeated & ~df.get_column("query").is_first_distinct()).arg_max())
         query = df.get_column("query")[second]
         first = int((df.get_column("query") == query).arg_max())
         first_at = location_text(fmt, first)

@@ -26,6 +26,7 @@ from goldset_tui.io.tables import (
     read_table,
     table_format,
 )
+from goldset_tui.scalar import as_int
 
 TABLE_SUFFIXES = set(TEXT_FORMATS) | JSONL_SUFFIXES | PARQUET_SUFFIXES
 
@@ -78,7 +79,7 @@ def parse_counts(values: pl.Series, path: Path, fmt: str, column: str = "count")
         parsed = values.cast(pl.Utf8).str.strip_chars().cast(pl.Int64, strict=False)
     bad = parsed.is_null() | (parsed < 1)
     if bad.any():
-        first = int(bad.arg_max())
+        first = as_int(bad.arg_max())
         shown = values[first]
         raise InputError(
             path,

@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import polars as pl
 
@@ -85,7 +86,7 @@ def parse_targets(spec: str) -> dict[str, int]:
 def check_known_strata(
     targets: dict[str, int],
     labels: pl.DataFrame,
-    labels_path: object = None,
+    labels_path: str | Path | None = None,
     *,
     scheme: tuple[str, ...] = (),
 ) -> None:

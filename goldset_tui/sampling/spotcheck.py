@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 import polars as pl
 
@@ -145,7 +146,8 @@ def agreement(answers: list[Answer], strata: list[str]) -> Agreement:
     confusion: dict[str, dict[str, int]] = {}
     for a in checked:
         row = confusion.setdefault(a.assigned, {})
-        row[a.correct] = row.get(a.correct, 0) + 1
+        correct = cast(str, a.correct)  # checked: never None
+        row[correct] = row.get(correct, 0) + 1
     names = strata + sorted({a.assigned for a in checked} - set(strata))
     per = [
         StratumAgreement(s, sum(confusion.get(s, {}).values()), confusion.get(s, {}).get(s, 0))
@@ -269,7 +271,7 @@ class SpotCheckSession:
     def _append(self, action: str, item: dict | None, correct: str | None = None) -> None:
         if self.journal is None:
             raise ValueError("the spot-check session is closed")
-        record = {
+        record: dict[str, object] = {
             "kind": RECORD_KIND,
             "action": action,
             "labeller": self.labeller,

@@ -68,7 +68,7 @@ def shared_mode(path: str | Path) -> None:
     os.chmod(path, 0o666 & ~current_umask())
 
 
-def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
+def atomic_write(path: Path, write: Callable[[Path], object]) -> None:
     """Write ``path`` through ``write(tmp_path)``, then fsync, rename over ``path``, fsync the folder.
 
     A crash at any moment leaves either the old file or the new one, never a half-written one

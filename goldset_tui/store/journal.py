@@ -17,6 +17,7 @@ one. The lock file's text (pid, host, time) only serves the message shown to the
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import json
@@ -172,7 +173,7 @@ class Journal:
     # --- crash repair -----------------------------------------------------------------------
     def _cut_torn_tail(self) -> None:
         """Remove an unparseable last line (see the module docstring), keeping it in ``.torn``."""
-        size = os.fstat(self._fd).st_size
+        size = os.fstat(self._descriptor()).st_size
         if size == 0:
             return
         with open(self.path, "rb") as handle:
@@ -198,22 +199,27 @@ class Journal:
             if not tail.endswith(b"\n"):
                 # Complete record whose newline was lost: finish the line rather than drop it.
                 self._write_all(b"\n")
-                fsync_fd(self._fd)
+                fsync_fd(self._descriptor())
             return
         with open(torn_path_for(self.path), "ab") as keep:
             keep.write(last_line + b"\n")
-        os.ftruncate(self._fd, line_start)
-        fsync_fd(self._fd)
+        os.ftruncate(self._descriptor(), line_start)
+        fsync_fd(self._descriptor())
         self.warnings.append(
             f"{self.path}: dropped an incomplete last line ({len(last_line)} bytes) left by a crash; "
             f"it had not been confirmed as saved (kept in {torn_path_for(self.path).name})"
         )
 
     # --- writing ----------------------------------------------------------------------------
+    def _descriptor(self) -> int:
+        if self._fd is None:
+            raise ValueError(f"{self.path}: journal is closed")
+        return self._fd
+
     def _write_all(self, data: bytes) -> None:
         view = memoryview(data)
         while view:
-            written = os.write(self._fd, view)
+            written = os.write(self._descriptor(), view)
             view = view[written:]
 
     def append(self, record: dict[str, Any]) -> None:
@@ -229,10 +235,8 @@ class Journal:
         except OSError:
             # Disk full or an I/O error part-way: cut the partial line off, or the next record
             # would make it a corrupt line in the middle of the journal. Then report the failure.
-            try:
+            with contextlib.suppress(OSError):
                 os.ftruncate(self._fd, size)
-            except OSError:
-                pass
             raise
 
     def truncate(self) -> None:
@@ -261,7 +265,8 @@ class Journal:
         self.close()
 
     def __del__(self) -> None:  # a forgotten close must not leak the lock for the process's life
-        try:
+        # Not contextlib.suppress: at interpreter exit this module's globals may already be None.
+        try:  # noqa: SIM105
             self.close()
         except Exception:
             pass

@@ -17,6 +17,7 @@ from pathlib import Path
 import polars as pl
 
 from goldset_tui.errors import InputError
+from goldset_tui.scalar import as_int
 from goldset_tui.store.files import atomic_write, fsync_path
 from goldset_tui.store.frames import COLUMNS, JUDGMENT_SCHEMA, empty_judgments
 
@@ -114,7 +115,7 @@ def write_part(folder: Path, frame: pl.DataFrame) -> Path:
     """Write ``frame`` (non-empty) as a new part, durably."""
     folder.mkdir(parents=True, exist_ok=True)
     frame = frame.select(COLUMNS).cast(JUDGMENT_SCHEMA).sort("seq")
-    path = folder / part_name(frame["seq"].min(), frame["seq"].max())
+    path = folder / part_name(as_int(frame["seq"].min()), as_int(frame["seq"].max()))
     atomic_write(path, lambda tmp: frame.write_parquet(tmp, statistics=True))
     return path
 

@@ -88,7 +88,7 @@ class Project:
         *,
         pool_path: str | Path,
         pool_sha256: str,
-        scale: GradeScale = GradeScale(),
+        scale: GradeScale | None = None,
         guidelines: str = DEFAULT_GUIDELINES,
         name: str | None = None,
     ) -> Project:
@@ -110,7 +110,7 @@ class Project:
                     "path": str(Path(pool_path).expanduser().resolve()),
                     "sha256": pool_sha256,
                 },
-                "scale": scale.to_toml(),
+                "scale": (scale or GradeScale()).to_toml(),
                 "labellers": {},
             }
             write_manifest(store, manifest)
@@ -419,6 +419,7 @@ class Project:
             if len(judged) > 1:
                 raise InputError(
                     self.path,
-                    f"several labellers ({', '.join(map(repr, judged))}): choose one with --labeller (the adjudicated set: goldset qrels --consensus)",
+                    f"several labellers ({', '.join(map(repr, judged))}): choose one with"
+                    " --labeller (the adjudicated set: goldset qrels --consensus)",
                 )
         return sort_pairs(current.select("query_id", "doc_id", "grade"))

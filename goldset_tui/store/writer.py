@@ -18,6 +18,7 @@ import polars as pl
 
 from goldset_tui.errors import InputError
 from goldset_tui.model import GradeScale, Judgment
+from goldset_tui.scalar import as_int
 from goldset_tui.store.files import now_iso, remove_stale_tmp
 from goldset_tui.store.frames import GRADING_KINDS, JUDGMENT_SCHEMA, records_to_frame
 from goldset_tui.store.journal import Journal, replay_numbered
@@ -51,7 +52,7 @@ def check_grade(grade: object, scale: GradeScale, path: Path) -> int:
         raise InputError(
             path, f"grade {grade!r} is outside the scale {scale.min}-{scale.max}", column="grade"
         )
-    return int(grade)  # type: ignore[arg-type]
+    return as_int(grade)
 
 
 class JudgmentWriter:
@@ -76,7 +77,7 @@ class JudgmentWriter:
             in_journal = records_to_frame(numbered, self.journal_path)  # validates every line
             compacted = last_seq(self.parts_dir)
             leftover = in_journal.filter(pl.col("seq") > compacted)
-            self._next_seq = max(compacted, in_journal["seq"].max() or 0) + 1
+            self._next_seq = max(compacted, as_int(in_journal["seq"].max() or 0)) + 1
             # Records a crashed session left in the journal become a part now, so the journal is
             # short again and replay stays fast.
             if leftover.height:

@@ -55,6 +55,7 @@ def _normal_keys(keys: str) -> str:
 
 
 def _subclasses(cls: type) -> Iterable[type]:
+    sub: type
     for sub in cls.__subclasses__():
         yield sub
         yield from _subclasses(sub)
@@ -84,13 +85,13 @@ def binding_table() -> tuple[dict[str, dict[str, tuple[str, ...]]], set[str]]:
                 known.add(binding.id)
         if not (issubclass(cls, Screen) and cls.__module__.startswith("goldset_tui.")):
             continue
-        bindings = dict(app_keys)
+        keys = dict(app_keys)
         for key, key_bindings in cls._merge_bindings().key_to_bindings.items():
             for binding in key_bindings:
                 name = binding.id or f"{binding.action} ({key})"
-                bindings[name] = bindings.get(name, ()) + (key,)
+                keys[name] = keys.get(name, ()) + (key,)
         name = cls.__name__.removesuffix("Screen").lower() or cls.__name__
-        table[f"{name} screen"] = bindings
+        table[f"{name} screen"] = keys
     return table, known
 
 

@@ -174,9 +174,9 @@ def _public_names(module) -> list[str]:
         if obj is None or inspect.ismodule(obj):
             continue
         # Only what the module defines (or its C accelerator does), not what it imported.
-        if getattr(obj, "__module__", module.__name__) in own or hasattr(module, "__all__"):
-            if inspect.isclass(obj) or inspect.isroutine(obj):
-                keep.append(name)
+        ours = getattr(obj, "__module__", module.__name__) in own or hasattr(module, "__all__")
+        if ours and (inspect.isclass(obj) or inspect.isroutine(obj)):
+            keep.append(name)
     return keep
 
 

@@ -22,13 +22,15 @@ DOCS = [
         "api-keys/rotation",
         "Rotating API keys",
         "To rotate an API key, create a second key, deploy it, then revoke the first. "
-        "Both keys are valid during the overlap, so clients never see an error.\n\nKeys older than 90 days are flagged.",
+        "Both keys are valid during the overlap, so clients never see an error.\n\n"
+        "Keys older than 90 days are flagged.",
     ),
     (
         "api-keys/rotation-mirror",
         "Rotating API keys (mirror)",
         "To rotate an API key, create a second key, deploy it, then revoke the first. "
-        "Both keys are valid during the overlap, so clients never see an error.\n\nKeys older than 90 days are flagged.",
+        "Both keys are valid during the overlap, so clients never see an error.\n\n"
+        "Keys older than 90 days are flagged.",
     ),
     (
         "security/policy",

@@ -4,6 +4,7 @@ here (each terminal test keeps its own, so none depends on another's file)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
@@ -109,10 +110,8 @@ def kill_tree(pid: int) -> None:
             os.kill(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         return  # already gone
-    try:
+    with contextlib.suppress(ChildProcessError):  # not our child (tmux's): init reaps it
         os.waitpid(pid, 0)
-    except ChildProcessError:
-        pass  # not our child (tmux's): init reaps it
 
 
 def alive(pid: int) -> bool:
@@ -206,7 +205,10 @@ def test_sigkill_loses_no_saved_decision_and_resumes(
     tmux: Tmux, tmp_path: Path, isolated_dirs: Path
 ) -> None:
     store = build_example_store(tmp_path / "demo")
-    command = f"{shlex.quote(sys.executable)} -m goldset_tui adjudicate --store {shlex.quote(str(store))} --labeller dee"
+    command = (
+        f"{shlex.quote(sys.executable)} -m goldset_tui adjudicate"
+        f" --store {shlex.quote(str(store))} --labeller dee"
+    )
     tmux.start(command, env_for(isolated_dirs))
     tmux.wait_for("Disagreement 1 of 2")
     tmux.keys("3")
@@ -222,7 +224,10 @@ def test_sigkill_loses_no_saved_decision_and_resumes(
 def test_the_tmux_helper_leaves_no_program_running(tmp_path: Path, isolated_dirs: Path) -> None:
     # The resumed adjudicator of the SIGKILL test is what used to leak: end it the same way.
     store = build_example_store(tmp_path / "demo")
-    command = f"{shlex.quote(sys.executable)} -m goldset_tui adjudicate --store {shlex.quote(str(store))} --labeller dee"
+    command = (
+        f"{shlex.quote(sys.executable)} -m goldset_tui adjudicate"
+        f" --store {shlex.quote(str(store))} --labeller dee"
+    )
     t = Tmux()
     try:
         t.start(command, env_for(isolated_dirs))

@@ -171,7 +171,7 @@ class AdjudicateScreen(Screen[None]):
             return
         pair = self.pairs[self.index]
         try:
-            self.writer.decide(*pair, grade)  # fsynced before it returns
+            self.writer.decide(pair[0], pair[1], grade)  # fsynced before it returns
         except OSError as exc:
             self.notify(
                 visible(f"not saved: {exc}", keep_newlines=False),

@@ -17,7 +17,7 @@ def keys_table(screen: Screen) -> Text:
     out = Text()
     rows: dict[str, list[str]] = {}
     descriptions: dict[str, str] = {}
-    for key, active in screen.active_bindings.items():
+    for active in screen.active_bindings.values():
         binding = active.binding
         if not binding.description or binding.system or not active.enabled:
             continue

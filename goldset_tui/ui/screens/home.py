@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import work
@@ -28,6 +29,9 @@ from goldset_tui import locations
 from goldset_tui.text import visible
 from goldset_tui.ui.safe import literal
 from goldset_tui.ui.screens.report import ReportScreen, ReviewContext
+
+if TYPE_CHECKING:
+    from goldset_tui.ui.screens.judge import JudgeScreen
 
 PROJECT_WIDTH = 22
 
@@ -54,7 +58,7 @@ def scan(root: Path | None = None) -> list[Row]:
         except Exception:  # a damaged store is listed, not fatal for the home screen
             rows.append(Row(store, store.name + " (unreadable)", Path(""), None, 0, ""))
             continue
-        people = summary.to_dicts()
+        people: list[dict[str, Any] | None] = [*summary.to_dicts()]
         for person in people or [None]:
             rows.append(
                 Row(
@@ -297,7 +301,7 @@ class HomeScreen(Screen[None]):
         ]
         self.app.push_screen(screen, lambda _: self.action_rescan())
 
-    async def _leave_then_review(self, screen: Screen, row: Row, *, closure: bool) -> None:
+    async def _leave_then_review(self, screen: JudgeScreen, row: Row, *, closure: bool) -> None:
         await screen.action_leave()  # flushes the writer, so the report sees every grade
         self._start_review(row, closure=closure)
 
@@ -354,6 +358,7 @@ class HomeScreen(Screen[None]):
         from goldset_tui.commands.review import review_screen_for_store
 
         try:
+            assert row.labeller is not None  # _start_review returned early without one
             context = review_screen_for_store(row.store, row.labeller).context
         except (
             Exception
@@ -391,7 +396,7 @@ class HomeScreen(Screen[None]):
             self.app.push_screen(ReportFromHome(context), lambda _: self.action_rescan())
 
     def palette_commands(self) -> list[tuple[str, str, object]]:
-        out = []
+        out: list[tuple[str, str, object]] = []
         for row in self._rows:
             if row.labeller:
                 out.append(

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import work
-from textual.app import ComposeResult
+from textual.app import ComposeResult, CSSPathType
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
@@ -26,6 +27,9 @@ from goldset_tui.ui.safe import literal
 from goldset_tui.ui.screens.help import HelpScreen, keys_table
 from goldset_tui.ui.screens.prompts import QueryPicker, TextPrompt
 from goldset_tui.ui.widgets import judge_parts as parts
+
+if TYPE_CHECKING:
+    from goldset_tui.store.writer import JudgmentWriter
 
 # One footer entry for all grade keys ("0123 grade"); the labels are on the scale line.
 GRADE_GROUP = Binding.Group("grade", compact=True)
@@ -48,7 +52,7 @@ def _grade_bindings() -> list[Binding]:
 
 
 class JudgeScreen(Screen[None]):
-    CSS_PATH = "judge.tcss"
+    CSS_PATH: ClassVar[CSSPathType | None] = "judge.tcss"
 
     # The footer must fit 80 columns: the grade keys share one entry, pairs share one (j/k, n/p),
     # and the palette (ctrl+p) is listed under ? instead. Every binding still has an id.
@@ -120,7 +124,7 @@ class JudgeScreen(Screen[None]):
         show_guidelines: bool | None = None,
         clock: Callable[[], datetime] = datetime.now,
         warnings: list[str] | None = None,
-        writer: object | None = None,
+        writer: JudgmentWriter | None = None,
     ) -> None:
         super().__init__()
         self._make_session = (
@@ -267,7 +271,7 @@ class JudgeScreen(Screen[None]):
             self._not_saved(exc)
             return
         j = step.judgment
-        self._saved = self._saved_text(f"#{j.position + 1}={j.grade}")
+        self._saved = self._saved_text(f"#{(j.position or 0) + 1}={j.grade}")  # always set here
         if step.all_done:
             self.notify("Every candidate in the pool is judged. Thank you!", markup=False)
         elif step.moved_query:
@@ -317,7 +321,7 @@ class JudgeScreen(Screen[None]):
         if step is None:
             self.notify("Nothing to undo in this session.", markup=False)
             return
-        self._saved = self._saved_text(f"undo #{step.judgment.position + 1}")
+        self._saved = self._saved_text(f"undo #{(step.judgment.position or 0) + 1}")
         self.refresh_view()
 
     def action_note(self) -> None:

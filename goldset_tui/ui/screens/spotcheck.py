@@ -138,7 +138,8 @@ class SpotCheckScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "pick":
-            return bool(parameters) and int(parameters[0]) < len(self.session.strata)
+            pick = parameters[0] if parameters else None
+            return isinstance(pick, int) and pick < len(self.session.strata)
         return True
 
     # ----- actions ----------------------------------------------------------------------------

@@ -5,12 +5,15 @@ seed 000: unjudged documents count as not relevant, so holes in the pool bias th
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import polars as pl
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
+from textual.widgets.data_table import CursorType
 
 from goldset_tui.eval.report import missing_pairs
 from goldset_tui.text import visible
@@ -26,7 +29,7 @@ class _DrillScreen(Screen[None]):
     refill whenever judging changes the report."""
 
     CSS_PATH = "../screens/report.tcss"
-    CURSOR = "row"
+    CURSOR: ClassVar[CursorType] = "row"
     NOTES = False
 
     def __init__(self, context: ReviewContext) -> None:

@@ -8,7 +8,7 @@ they are written to a CSV for `goldset pool`/`goldset judge` and the screen says
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
+from pathlib import Path, PurePath
 
 import polars as pl
 from textual.binding import Binding
@@ -35,7 +35,7 @@ def judge_screen(session, guidelines: str) -> Screen:
     # CSS_PATH is resolved beside the subclass's module: point it back at the judging screen's.
     here = Path(inspect.getfile(JudgeScreen)).parent
     css = JudgeScreen.CSS_PATH
-    css_paths = [css] if isinstance(css, (str, Path)) else list(css or [])
+    css_paths = [css] if isinstance(css, (str, PurePath)) else list(css or [])
 
     class ReviewJudgeScreen(JudgeScreen):
         CSS_PATH = [str(here / p) for p in css_paths]
@@ -71,7 +71,10 @@ def judge_hook(
             try:
                 where = write_pairs(pairs, Path(pairs_out).resolve())
             except OSError as exc:
-                return f"could not write the {pairs.height} missing pair(s) to {Path(pairs_out).resolve()}: {exc.strerror or exc}"
+                return (
+                    f"could not write the {pairs.height} missing pair(s)"
+                    f" to {Path(pairs_out).resolve()}: {exc.strerror or exc}"
+                )
             why = (
                 "no text for " + f"{no_text.height} document(s) (give --corpus)"
                 if project is not None and labeller

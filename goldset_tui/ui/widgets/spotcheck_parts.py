@@ -6,7 +6,7 @@ reach the terminal as markup or control sequences.
 
 from __future__ import annotations
 
-from rich.console import Group
+from rich.console import Group, JustifyMethod
 from rich.table import Table
 from rich.text import Text
 
@@ -67,10 +67,11 @@ def choices_line(
 
 def agreement_line(result: Agreement) -> Text:
     out = Text()
-    if not result.n:
+    ci = result.ci95
+    if not result.n or ci is None:
         out.append("Agreement: no checks yet", style="bold")
     else:
-        lo, hi = result.ci95
+        lo, hi = ci
         out.append(f"Agreement {result.agree} of {result.n}", style="bold")
         out.append(f"  {result.agree / result.n:.1%}  (95% Wilson {lo:.1%} to {hi:.1%})")
     if result.skipped:
@@ -80,7 +81,10 @@ def agreement_line(result: Agreement) -> Text:
 
 def confusion_table(result: Agreement, strata: list[str], picks: list[str] | None = None) -> Table:
     table = Table(box=None, padding=(0, 1), show_edge=False)
-    label = lambda i: picks[i] if picks and i < len(picks) else pick_key(i) or "?"
+
+    def label(i: int) -> str:
+        return picks[i] if picks and i < len(picks) else pick_key(i) or "?"
+
     table.add_column(Text("filed as"), no_wrap=True)
     for i in range(len(strata)):
         table.add_column(Text(label(i)), justify="right")
@@ -101,7 +105,7 @@ def strata_table(result: Agreement, sizes: dict[str, int], rate: float) -> Table
     table = Table(box=None, padding=(0, 1), show_edge=False)
     # Narrow headers so the table fits 80 columns: checked, agreed, precision, size in the golden
     # set, expected misfiled queries there, the 95% sampling band, and seed 000's verdict.
-    for name, justify in [
+    columns: list[tuple[str, JustifyMethod]] = [
         ("stratum", "left"),
         ("chk", "right"),
         ("agr", "right"),
@@ -110,7 +114,8 @@ def strata_table(result: Agreement, sizes: dict[str, int], rate: float) -> Table
         ("~wrong", "right"),
         ("band", "right"),
         ("noise?", "left"),
-    ]:
+    ]
+    for name, justify in columns:
         table.add_column(Text(name), justify=justify, no_wrap=True)
     by_stratum = {v.stratum: v for v in verdicts(result, sizes, rate)}
     for row in result.per_stratum:

@@ -12,7 +12,10 @@ from goldset_tui.cli import main
 from goldset_tui.io.trec import read_run
 
 QRELS = "q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 2\nq2 0 a 0\nq3 0 x 3\nq3 0 y -1\nq5 0 m 1\n"
-RUN = "q1 Q0 d1 1 1.0 t\nq1 Q0 d2 2 1.0 t\nq1 Q0 d3 3 1.0 t\nq2 Q0 a 1 2 t\nq3 Q0 y 1 3 t\nq3 Q0 x 2 1 t\nq4 Q0 x 1 1 t\n"
+RUN = (
+    "q1 Q0 d1 1 1.0 t\nq1 Q0 d2 2 1.0 t\nq1 Q0 d3 3 1.0 t\nq2 Q0 a 1 2 t\n"
+    "q3 Q0 y 1 3 t\nq3 Q0 x 2 1 t\nq4 Q0 x 1 1 t\n"
+)
 OTHER = "q1 Q0 d3 1 9 o\nq3 Q0 x 1 1 o\nq5 Q0 m 1 1 o\n"
 
 
