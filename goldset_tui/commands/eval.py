@@ -130,10 +130,14 @@ def read_runs(specs: list[str]) -> dict[str, pl.DataFrame]:
     return read_run_paths(parse_run_specs(specs))
 
 
-def read_run_paths(paths: dict[str, Path]) -> dict[str, pl.DataFrame]:
-    from goldset_tui.io.trec import read_run
+def read_run_paths(
+    paths: dict[str, Path], queries: pl.Series | None = None
+) -> dict[str, pl.DataFrame]:
+    """Each run as ``read_run(path, tag=False, order=False)`` gives it; with ``queries`` (the
+    qrels' queries), only their rows: the others are never scored, so they are checked, not kept."""
+    from goldset_tui.io.run_scan import scan_run
 
-    return {name: read_run(path, tag=False, order=False) for name, path in paths.items()}
+    return {name: scan_run(path, queries=queries) for name, path in paths.items()}
 
 
 def score_runs(
@@ -229,7 +233,7 @@ def run(args: argparse.Namespace) -> int:
     if args.output:
         output_folder(args.output)
     run_paths = parse_run_specs(args.runs)
-    runs = read_run_paths(run_paths)
+    runs = read_run_paths(run_paths, queries=qrels.get_column("query_id").unique())
     results = score_runs(
         qrels,
         runs,

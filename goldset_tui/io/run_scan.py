@@ -36,7 +36,6 @@ from goldset_tui.io.trec import (
     _GZIP_MAGIC,
     RUN_FIELDS,
     SEPARATORS,
-    _has_duplicates,
     _source,
     parse_separated,
     rank_run,
@@ -66,13 +65,19 @@ class _Doubt(Exception):
 
 
 def scan_run(
-    path: str | Path, *, depth: int | None = None, queries: Collection[str] | None = None
+    path: str | Path,
+    *,
+    depth: int | None = None,
+    queries: pl.Series | Collection[str] | None = None,
 ) -> pl.DataFrame:
     """``query_id, doc_id, score, rank`` as ``read_run(path, tag=False, order=False,
     depth=depth)`` gives them, keeping only the rows of ``queries`` when given."""
     if depth is not None and depth < 1:
         raise ValueError(f"depth must be at least 1, got {depth}")
-    wanted = None if queries is None else pl.Series("q", list(queries), dtype=pl.String)
+    if queries is None or isinstance(queries, pl.Series):
+        wanted = queries
+    else:
+        wanted = pl.Series("query_id", list(queries), dtype=pl.String)
     p = Path(path)
     try:
         frame = _scan(p, depth, wanted)
@@ -85,7 +90,7 @@ def scan_run(
 
 def _scan(path: Path, depth: int | None, wanted: pl.Series | None) -> pl.DataFrame:
     kept: list[pl.DataFrame] = []  # the rows kept (evaluation) or the top-k candidates (pooling)
-    others: list[pl.Series] = []  # pair hashes of rows not kept, for the duplicate check
+    pairs: list[pl.Series] = []  # a hash of every line's (query, document), for duplicates
     separator: str | None = None
     rows = 0
     limit = _MERGE_ROWS
@@ -95,20 +100,15 @@ def _scan(path: Path, depth: int | None, wanted: pl.Series | None) -> pl.DataFra
             continue
         if not frame.get_column("score").is_finite().all():
             raise _Doubt
+        # Every line, kept or not: a duplicate can hide outside the top k or the queries kept.
+        pairs.append(frame.select(_PAIR).to_series())
         if depth is not None:  # file order, to give the top k back in read_run's row order
             frame = frame.with_row_index("_row", offset=rows)
         rows += frame.height
         if wanted is not None:
-            inside = pl.col("query_id").is_in(wanted.implode())
-            others.append(frame.filter(~inside).select(_PAIR).to_series())
-            frame = frame.filter(inside)
-        if depth is None:
-            kept.append(frame)
-            continue
-        # A duplicate can hide outside the top k: every kept row's hash is checked too.
-        others.append(frame.select(_PAIR).to_series())
+            frame = frame.filter(pl.col("query_id").is_in(wanted.implode()))
         kept.append(frame)
-        if sum(part.height for part in kept) > limit:
+        if depth is not None and sum(part.height for part in kept) > limit:
             kept = [_top(pl.concat(kept), depth)]
             # Survivors are cut again only once three times as many new rows have come: a run
             # grouped by query keeps few, but a shuffled one at a large depth keeps most rows
@@ -116,16 +116,15 @@ def _scan(path: Path, depth: int | None, wanted: pl.Series | None) -> pl.DataFra
             limit = max(_MERGE_ROWS, 4 * kept[0].height)
     if rows == 0:
         raise _Doubt  # no record: read_run says so
-    if others:
-        hashes = pl.concat(others)
-        if hashes.n_unique() != hashes.len():
-            raise _Doubt
-    result = pl.concat(kept) if kept else pl.DataFrame(schema=_KEEP)
+    hashes = pl.concat(pairs)
+    if hashes.n_unique() != hashes.len():  # a repeated pair, or a collision read_run clears
+        raise _Doubt
+    del pairs, hashes
+    result = pl.concat(kept)
+    del kept
     if depth is not None:
         ranked = rank_run(_top(result, depth), order=False).filter(pl.col("rank") <= depth)
         return ranked.sort("_row").select(_COLUMNS)
-    if _has_duplicates(result):
-        raise _Doubt
     return rank_run(result, order=False).select(_COLUMNS)
 
 
