@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -46,6 +47,22 @@ def test_version_and_help_import_no_command(argv: list[str]) -> None:
 
 def test_a_command_imports_only_its_own_module() -> None:
     loaded = imported_after("eval", "--help")
+    assert [m for m in loaded if m.startswith("goldset_tui.commands.")] == [
+        "goldset_tui.commands.eval"
+    ]
+
+
+def test_eval_imports_neither_the_store_nor_other_commands() -> None:
+    peers = Path(__file__).resolve().parents[2] / "data" / "peers" / "trec_eval"
+    probe = PROBE.replace('("goldset_tui.commands.", "polars")', '("goldset_tui.", "platformdirs")')
+    argv = ["eval", str(peers / "qrels.test"), str(peers / "results.test"), "-m", "AP"]
+    done = subprocess.run(
+        [sys.executable, "-c", probe, *argv], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    loaded = json.loads(done.stdout.strip().splitlines()[-1])
+    assert "goldset_tui.commands.eval" in loaded
+    assert not [m for m in loaded if m.startswith(("goldset_tui.store", "platformdirs"))]
     assert [m for m in loaded if m.startswith("goldset_tui.commands.")] == [
         "goldset_tui.commands.eval"
     ]
