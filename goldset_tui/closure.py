@@ -9,6 +9,7 @@ sampling table (sampling); the closure screen shows both.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -26,7 +27,7 @@ class ClosureCheck:
     def ok(self) -> bool:
         return abs(self.residual) <= self.tolerance
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d.pop("tolerance")
         d["residual"] = self.residual

@@ -20,6 +20,7 @@ import difflib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from goldset_tui import locations
 from goldset_tui.errors import InputError
@@ -68,9 +69,9 @@ def load_config(path: Path | None = None) -> Config:
     return Config(keymap=keymap, theme=theme, path=path, keymap_lines=_keymap_lines(source, keymap))
 
 
-def _flat(table: dict, prefix: str = "") -> dict:
+def _flat(table: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     """Ids with dots written bare (``home.review = "v"``) are nested tables to TOML: join them back."""
-    flat: dict = {}
+    flat: dict[str, Any] = {}
     for key, value in table.items():
         if isinstance(value, dict):
             flat.update(_flat(value, f"{prefix}{key}."))

@@ -9,6 +9,7 @@ null withdraws a decision. The latest record for a pair wins, across adjudicator
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -37,7 +38,7 @@ def load_adjudications(store: Path) -> pl.DataFrame:
 
     Pairs whose latest record withdrew the decision are absent.
     """
-    rows: list[dict] = []
+    rows: list[dict[str, Any]] = []
     folder = Path(store) / FOLDER
     for path in sorted(folder.glob("*.jsonl")) if folder.is_dir() else []:
         numbered, _warnings = replay_numbered(path)  # a torn last line was never confirmed saved
@@ -50,7 +51,7 @@ def load_adjudications(store: Path) -> pl.DataFrame:
     return latest.filter(pl.col("grade").is_not_null()).select(list(SCHEMA))
 
 
-def _checked(record: dict, path: Path, line: int) -> dict:
+def _checked(record: dict[str, Any], path: Path, line: int) -> dict[str, Any]:
     for key in ("adjudicator", "query_id", "doc_id", "time"):
         if not isinstance(record.get(key), str):
             raise InputError(path, "adjudication record lacks a text value", line=line, column=key)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import polars as pl
 
@@ -27,6 +28,9 @@ from goldset_tui.agreement.adjudication import load_adjudications
 from goldset_tui.agreement.units import ratings_from_judgments
 from goldset_tui.errors import InputError
 from goldset_tui.store.files import atomic_write
+
+if TYPE_CHECKING:
+    from goldset_tui.store.project import Project
 
 UMA = "unanimous-majority-adjudicator"
 MEDIAN = "median"
@@ -151,7 +155,7 @@ def provenance_path(store: Path, rule: str) -> Path:
     return Path(store) / "adjudication" / f"provenance-{rule}.tsv"
 
 
-def store_rule(project) -> str:  # noqa: ANN001
+def store_rule(project: Project) -> str:
     """The rule the store's manifest names (set by ``goldset adjudicate --rule``), else the default."""
     table = getattr(project, "manifest", {}).get("consensus", {})
     rule = table.get("rule", UMA) if isinstance(table, dict) else UMA
@@ -159,8 +163,8 @@ def store_rule(project) -> str:  # noqa: ANN001
 
 
 def consensus_with_provenance(
-    project, rule: str | None = None
-) -> tuple[pl.DataFrame, pl.DataFrame]:  # noqa: ANN001
+    project: Project, rule: str | None = None
+) -> tuple[pl.DataFrame, pl.DataFrame]:
     """(qrels, provenance) for a store ``project``; ``rule`` None means the store's rule."""
     rule = check_rule(rule or store_rule(project))
     ratings = ratings_from_judgments(project.judgments())
@@ -176,7 +180,7 @@ class ConsensusExport:
     provenance: Path  # the provenance file just written
 
 
-def consensus_export(project, rule: str | None = None) -> ConsensusExport:  # noqa: ANN001
+def consensus_export(project: Project, rule: str | None = None) -> ConsensusExport:
     """Consensus qrels for ``goldset qrels --consensus``, with the pending count and provenance.
 
     ``rule`` None uses the rule recorded in the store's manifest (``[consensus] rule``), which
@@ -193,7 +197,7 @@ def consensus_export(project, rule: str | None = None) -> ConsensusExport:  # no
     return ConsensusExport(qrels, provenance.height - qrels.height, path)
 
 
-def consensus_qrels(project, rule: str | None = None) -> pl.DataFrame:  # noqa: ANN001
+def consensus_qrels(project: Project, rule: str | None = None) -> pl.DataFrame:
     """The consensus qrels alone (see ``consensus_export``)."""
     return consensus_export(project, rule).qrels
 
@@ -208,5 +212,5 @@ def write_provenance(provenance: pl.DataFrame, path: Path) -> None:
         ) from None
 
 
-def store_dir(project) -> Path:  # noqa: ANN001
+def store_dir(project: Project) -> Path:
     return Path(project.path)

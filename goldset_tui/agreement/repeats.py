@@ -10,6 +10,7 @@ agreement falls as the day goes on).
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 import polars as pl
 
@@ -39,7 +40,9 @@ def repeat_pairs(
     return unique[:count]
 
 
-def self_consistency(judgments: pl.DataFrame, scale: GradeScale, *, buckets: int = 4) -> list[dict]:
+def self_consistency(
+    judgments: pl.DataFrame, scale: GradeScale, *, buckets: int = 4
+) -> list[dict[str, Any]]:
     """Per labeller: n repeats, agreement, quadratic kappa, mean shift (repeat - first), and the
     agreement in ``buckets`` equal slices of the repeats in time order (drift over the day).
 

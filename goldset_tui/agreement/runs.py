@@ -15,10 +15,13 @@ pairs, and how many of them the run retrieved, sit beside the consensus row.
 
 from __future__ import annotations
 
+from typing import Any
+
 import polars as pl
 
 from goldset_tui.agreement.consensus import UMA, check_rule, decide, store_rule
-from goldset_tui.agreement.sources import AgreementData, parse_named_path
+from goldset_tui.agreement.sources import AgreementData
+from goldset_tui.specs import parse_named_paths
 
 MEASURES = ("nDCG@10", "P@10", "AP", "RR")
 CONSENSUS = "consensus"
@@ -58,7 +61,7 @@ def qrels_by_judge(
 
 def runs_by_labeller(
     data: AgreementData, named_runs: list[str], *, rule: str | None = None
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """``[{"run", "qrels", "scores": {measure: mean}}]`` for every run x (labeller | consensus).
 
     The consensus row also has ``pending`` (pairs no rule or adjudicator has decided yet) and
@@ -72,11 +75,10 @@ def runs_by_labeller(
     except ValueError as exc:  # unknown rule
         raise InputError(None, str(exc)) from None
     out = []
-    for text in named_runs:
-        name, path = parse_named_path(text, "--run")
+    for name, path in parse_named_paths(named_runs, "--run").items():
         run = read_run(path)
         for judge, qrels in judges.items():
-            row: dict = {"run": name, "qrels": judge}
+            row: dict[str, Any] = {"run": name, "qrels": judge}
             scored = run
             if judge == CONSENSUS:
                 # Without the rank column the evaluation ranks the condensed run afresh.

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from goldset_tui import specs
 from goldset_tui.agreement.units import (
     check_scale,
     infer_scale,
@@ -46,10 +47,8 @@ def parse_scale(text: str) -> GradeScale:
 
 
 def parse_named_path(text: str, option: str) -> tuple[str, Path]:
-    name, sep, path = text.partition("=")
-    if not sep or not name.strip() or not path.strip():
-        raise InputError(None, f"{option} {text!r}: expected NAME=PATH")
-    return name.strip(), Path(path)
+    """NAME=PATH (the rules: goldset_tui.specs)."""
+    return specs.parse_named_path(text, option)
 
 
 def from_store(store: str | Path, scale: GradeScale | None = None) -> AgreementData:
@@ -71,7 +70,7 @@ def from_store(store: str | Path, scale: GradeScale | None = None) -> AgreementD
     )
 
 
-def self_consistency_of(data: AgreementData) -> list[dict] | None:
+def self_consistency_of(data: AgreementData) -> list[dict[str, Any]] | None:
     """Intra-labeller agreement from blind repeats, or None when the store holds no repeats."""
     from goldset_tui.agreement.repeats import self_consistency
 
@@ -85,10 +84,7 @@ def from_qrels(named: list[str], scale: GradeScale | None = None) -> AgreementDa
     from goldset_tui.io.trec import read_qrels
 
     frames: dict[str, pl.DataFrame] = {}
-    for text in named:
-        name, path = parse_named_path(text, "--qrels")
-        if name in frames:
-            raise InputError(path, f"labeller name {name!r} is given twice")
+    for name, path in specs.parse_named_paths(named, "--qrels").items():
         qrels = read_qrels(path)
         if scale is None or scale.min >= 0:
             # trec_eval: a negative grade means "in the pool but not judged", so it is missing here
@@ -140,7 +136,7 @@ def grade_outside_scale(path: Path, name: str, scale: GradeScale, count: int) ->
     )
 
 
-def store_pool(project) -> pl.DataFrame | None:  # noqa: ANN001
+def store_pool(project: Project) -> pl.DataFrame | None:
     """The store's pool frame, or None when the pool file is gone or unreadable (agreement does
     not need it; only strata and the candidate texts come from it)."""
     from goldset_tui.io.pools import load_pool

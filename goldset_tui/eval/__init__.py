@@ -13,6 +13,7 @@ Imports are lazy so that ``import goldset_tui.eval.strata`` does not pay for the
 from __future__ import annotations
 
 from importlib import import_module
+from typing import Any
 
 _EXPORTS = {
     "evaluate": "metrics",
@@ -29,11 +30,14 @@ _EXPORTS = {
     "combsum": "fusion",
     "combmnz": "fusion",
     "fuse": "fusion",
+    "query_sets": "querysets",
+    "QuerySets": "querysets",
+    "cut_run": "querysets",
 }
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     if name in _EXPORTS:
         return getattr(import_module(f"{__name__}.{_EXPORTS[name]}"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from typing import Any
 
 import polars as pl
 
@@ -32,7 +33,7 @@ def oracle_mean(scores: pl.DataFrame, systems: list[str]) -> float:
     return float(w.select(pl.max_horizontal(systems).mean()).item())
 
 
-def pair_overlap(scores: pl.DataFrame, a: str, b: str) -> dict:
+def pair_overlap(scores: pl.DataFrame, a: str, b: str) -> dict[str, Any]:
     w = wide(scores, [a, b])
     miss_a = pl.col(a) == 0
     miss_b = pl.col(b) == 0
@@ -51,7 +52,7 @@ def pair_overlap(scores: pl.DataFrame, a: str, b: str) -> dict:
     }
 
 
-def failure_overlap(scores: pl.DataFrame, systems: list[str]) -> list[dict]:
+def failure_overlap(scores: pl.DataFrame, systems: list[str]) -> list[dict[str, Any]]:
     """For every pair: miss_a, miss_b, both_miss, either_miss (the union) and the pair's oracle."""
     return [pair_overlap(scores, a, b) for a, b in itertools.combinations(systems, 2)]
 

@@ -36,7 +36,8 @@ from goldset_tui.io.trec import (
     _GZIP_MAGIC,
     RUN_FIELDS,
     SEPARATORS,
-    _source,
+    STDIN,
+    open_source,
     parse_separated,
     rank_run,
     read_run,
@@ -149,6 +150,8 @@ def _parse(piece: bytes, separator: str | None) -> tuple[pl.DataFrame, str]:
 
 def _slices(path: Path) -> Iterator[bytes]:
     """The file in slices that end at a line break; a regular file is read as it goes."""
+    if str(path) == STDIN:
+        raise _Doubt  # standard input, even if a file is named '-'
     try:
         info = os.stat(path)
     except OSError:
@@ -158,7 +161,7 @@ def _slices(path: Path) -> Iterator[bytes]:
     with open(path, "rb", buffering=0) as fh:
         gzipped = fh.read(2) == _GZIP_MAGIC
         if gzipped:
-            source = _source(path)  # read_run's decompression, and its error
+            source = open_source(path).data  # read_run's decompression, and its error
             assert isinstance(source, bytes)
             yield from _split(source)
             return

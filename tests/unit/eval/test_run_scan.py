@@ -54,7 +54,7 @@ def same(path: Path, depth: int | None, queries: list[str] | None = None) -> Non
 
 def read_run_is_fast(path: Path) -> bool:
     try:
-        trec._fast(trec._source(path), trec.RUN_FIELDS, run_scan._KEEP)
+        trec._fast(trec.open_source(path).data, trec.RUN_FIELDS, run_scan._KEEP)
     except trec._Unparsed:
         return False
     return True
@@ -206,3 +206,19 @@ def test_a_fifo_is_left_to_read_run(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 def test_depth_must_be_positive(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="at least 1"):
         scan_run(tmp_path / "x.run", depth=0)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_gives_the_frame_of_the_same_file(tmp_path: Path) -> None:
+    import threading
+
+    text = tied_run(2, shuffle=True)
+    plain = tmp_path / "run.txt"
+    plain.write_text(text)
+    fifo = tmp_path / "run.fifo"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=fifo.write_text, args=(text,))
+    writer.start()
+    got = scan_run(fifo, depth=3)
+    writer.join()
+    assert_frame_equal(got, read_run(plain, tag=False, order=False, depth=3))
