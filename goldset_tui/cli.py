@@ -2,11 +2,14 @@
 
 Each subcommand lives in its own module under ``goldset_tui.commands`` and exposes ``NAME``,
 ``HELP`` (one line), optional ``DESCRIPTION``, ``add_arguments(parser)`` and
-``run(args) -> int``. ``goldset_tui.commands.COMMANDS`` lists their names and help lines in the
-order of ``--help``, so that the listing, ``--version`` and every command start without importing
-the other command modules (each pulls in Polars and parts of the core): a command's module is
-imported only when its parser is used. A module missing from that table is still discovered (and
-imported to be listed, after the others), so adding a command touches no shared file.
+``run(args) -> int``; ``HELP_ORDER`` below sets their order in ``--help``. They are discovered,
+so adding a command touches no shared file.
+
+Start-up is kept short by importing no command module but the one that runs: the listing of
+``--help`` comes from a directory listing and each module's ``HELP = "..."`` line read as text
+(a module whose help is not a plain literal there is imported to be listed), and a command's
+module is imported, and its arguments added, only when its parser is used. Importing every
+command pulls in Polars and much of the core: a quarter of a second before any work.
 
 Bad input anywhere raises :class:`goldset_tui.errors.InputError`; here it becomes one line on
 stderr and exit status 2, never a traceback.
@@ -17,11 +20,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 from types import ModuleType
 
 from goldset_tui import __version__
-from goldset_tui.commands import COMMANDS
 
 # `typing` costs more to import than argparse: only a type checker needs it here.
 TYPE_CHECKING = False
@@ -36,40 +39,88 @@ Every command takes --help. Bad input is reported on one line naming the file, l
 with exit status 2.
 """
 
+
 # The order of `goldset --help`: the path a golden set takes, from the log to the decision.
-HELP_ORDER = tuple(name for name, _ in COMMANDS)
+# A command not listed here still works; it is listed after these.
+HELP_ORDER = (
+    "demo",
+    "judge",
+    "check",
+    "pool",
+    "qrels",
+    "classify",
+    "sample",
+    "spotcheck",
+    "eval",
+    "compare",
+    "fuse",
+    "report",
+    "review",
+    "agreement",
+    "adjudicate",
+)
 
 _PACKAGE = "goldset_tui.commands"
+# `HELP = "..."`, or string literals in parentheses over several lines, without escapes.
+_HELP_SOURCE = re.compile(r'^HELP = (\(\s*(?:"[^"\\\n]*"\s*)+\)|"[^"\\\n]*")[ \t]*$', re.M)
+_LITERAL = re.compile(r'"([^"\\\n]*)"')
 
 
-def _unlisted_modules() -> list[ModuleType]:
-    """Command modules not in ``COMMANDS``, imported (a directory listing finds them)."""
+def _folder() -> str:
     import goldset_tui.commands as pkg
 
-    listed = set(HELP_ORDER)
+    return str(pkg.__path__[0])
+
+
+def command_names() -> list[str]:
+    """The command modules' names in ``--help`` order, from a directory listing (none imported)."""
+    folder = _folder()
     names = set()
-    for folder in pkg.__path__:
-        for entry in os.listdir(folder):
-            stem, ext = os.path.splitext(entry)
-            if ext == ".py" or (
-                not ext and os.path.isfile(os.path.join(folder, entry, "__init__.py"))
-            ):
-                names.add(stem)
-    modules = []
-    for name in sorted(names):
-        if name.startswith("_") or name in listed:
+    for entry in os.listdir(folder):
+        stem, ext = os.path.splitext(entry)
+        if stem.startswith("_"):
             continue
-        module = importlib.import_module(f"{_PACKAGE}.{name}")
-        if hasattr(module, "NAME") and hasattr(module, "run"):
-            modules.append(module)
-    return sorted(modules, key=lambda module: module.NAME)
+        if ext == ".py" or (not ext and os.path.isfile(os.path.join(folder, entry, "__init__.py"))):
+            names.add(stem)
+    listed = [name for name in HELP_ORDER if name in names]
+    return listed + sorted(names - set(HELP_ORDER))
+
+
+def help_from_source(name: str) -> str | None:
+    """The ``HELP`` line of command module ``name``, read as text; None when it is not a plain
+    literal there (the module is then imported to know it)."""
+    try:
+        with open(os.path.join(_folder(), f"{name}.py"), encoding="utf-8") as fh:
+            text = fh.read()
+    except OSError:
+        return None
+    found = _HELP_SOURCE.search(text)
+    return "".join(_LITERAL.findall(found.group(1))) if found else None
+
+
+def _is_command(module: ModuleType) -> bool:
+    return hasattr(module, "NAME") and hasattr(module, "run")
 
 
 def command_modules() -> list[ModuleType]:
     """Every command module, imported, in ``--help`` order (for tests and tools; the command line
     itself imports only the one it runs)."""
-    listed = [importlib.import_module(f"{_PACKAGE}.{name}") for name in HELP_ORDER]
-    return listed + _unlisted_modules()
+    modules = [importlib.import_module(f"{_PACKAGE}.{name}") for name in command_names()]
+    return [module for module in modules if _is_command(module)]
+
+
+def _listing() -> list[tuple[str, str, str | ModuleType]]:
+    """(name, help line, module name or the module imported to read its help)."""
+    out: list[tuple[str, str, str | ModuleType]] = []
+    for name in command_names():
+        help_line = help_from_source(name)
+        if help_line is not None:
+            out.append((name, help_line, name))
+            continue
+        module = importlib.import_module(f"{_PACKAGE}.{name}")
+        if _is_command(module):
+            out.append((module.NAME, module.HELP, module))
+    return out
 
 
 class _CommandParser(argparse.ArgumentParser):
@@ -117,9 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"goldset {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_CommandParser)
-    listing: list[tuple[str, str, str | ModuleType]] = [(name, h, name) for name, h in COMMANDS]
-    listing += [(m.NAME, m.HELP, m) for m in _unlisted_modules()]
-    for name, help_line, command in listing:
+    for name, help_line, command in _listing():
         sub.add_parser(
             name,
             help=help_line,
