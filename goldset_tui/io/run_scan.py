@@ -1,13 +1,13 @@
 """Read a TREC run in slices, keeping only what the caller needs: lean in memory, same answers.
 
 :func:`goldset_tui.io.trec.read_run` holds a whole run (7 million lines, 261 MB) in memory at
-once, and Polars maps the file too, so evaluating such a run peaked near 1 GB and pooling paid
-for ranking every document to keep twenty. :func:`scan_run` reads the file in slices of whole
-lines and keeps, per slice:
+once, and Polars maps the file too; pooling then paid for ranking every document to keep twenty.
+:func:`scan_run` reads the file in slices of whole lines and keeps:
 
-- ``depth=k`` (pooling): each query's top k so far, in trec_eval order; the top k of the union
-  of the slices' top k is the top k of the run;
-- ``queries=`` (evaluation): the rows of those queries only (the others are never scored).
+- ``depth=k`` (``goldset pool``): each query's top k so far; the top k of the union of the
+  slices' candidates is the top k of the run, and only those are ranked in trec_eval order;
+- ``queries=``: the rows of those queries only (for a caller that scores no other query; the
+  eval command does not use it, since it reports the run's queries missing from the qrels).
 
 Its contract is read_run's: on a good file it returns exactly the frame
 ``read_run(path, tag=False, order=False, depth=depth)`` returns (restricted to ``queries``), the
