@@ -18,6 +18,7 @@ from textual.app import ComposeResult, CSSPathType
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Footer, Static
 
 from goldset_tui.judging import JudgingSession
@@ -136,6 +137,8 @@ class JudgeScreen(LeaveKeys, Screen[None]):
         self._writer_closed = False
         self._warnings = list(warnings or [])
         self._writer = writer  # closed by flush() even if the session never finished loading
+        self._message: Text | None = None  # a routine message shown in the status line
+        self._message_timer: Timer | None = None
         # Set by the home screen too: palette entries that leave judging for another screen
         # (title, help, callback), so "review" typed here finds something.
         self.home_commands: list[tuple[str, str, Callable[[], object]]] = []
@@ -182,8 +185,13 @@ class JudgeScreen(LeaveKeys, Screen[None]):
         self.session = session
         self.refresh_bindings()
         self.refresh_view()
+        # The store's warnings on open (a torn journal tail cut and kept, a changed pool): each in
+        # a notice at the top, all of them under ?, and a pointer in the status line.
         for warning in self._warnings:
-            self.notify(warning, severity="warning", markup=False, timeout=15)
+            self.notify(warning, severity="warning", markup=False, timeout=30)
+        if self._warnings:
+            n = len(self._warnings)
+            self.say(f"\u26a0 {n} warning(s) when the store opened: read them under ?", seconds=30)
         first_open = (
             session.judged_count == 0 if self._show_guidelines is None else self._show_guidelines
         )
@@ -213,8 +221,29 @@ class JudgeScreen(LeaveKeys, Screen[None]):
         assert self.session is not None
         # The saved cell takes what it needs; the progress gets the rest (both cells pad 1+1).
         room = (self.size.width or 80) - self._saved.cell_len - 4
-        self.query_one("#status", Static).update(parts.status_line(self.session, max(room, 1)))
+        if self._message is not None:
+            # A routine message takes the progress's place for a moment, never the saved cell's.
+            line = self._message.copy()
+            line.truncate(max(room, 1), overflow="ellipsis")
+        else:
+            line = parts.status_line(self.session, max(room, 1))
+        self.query_one("#status", Static).update(line)
         self.query_one("#saved", Static).update(self._saved)
+
+    def say(self, message: str, *, seconds: float = 5.0) -> None:
+        """A routine message in the status line (toasts would cover the saved cell)."""
+        self._message = literal(message, keep_newlines=False, style="bold")
+        if self._message_timer is not None:
+            self._message_timer.stop()
+        self._message_timer = self.set_timer(seconds, self._clear_message)
+        if self.session is not None:
+            self._show_status()
+
+    def _clear_message(self) -> None:
+        self._message = None
+        self._message_timer = None
+        if self.session is not None and self.is_mounted:
+            self._show_status()
 
     def _show_text(self) -> None:
         assert self.session is not None
@@ -265,22 +294,19 @@ class JudgeScreen(LeaveKeys, Screen[None]):
         j = step.judgment
         self._saved = self._saved_text(f"#{(j.position or 0) + 1}={j.grade}")  # always set here
         if step.all_done:
-            self.notify("Every candidate in the pool is judged. Thank you!", markup=False)
+            self.say("Every candidate in the pool is judged. Thank you!")
         elif step.moved_query:
-            self.notify("Query finished: on to the next one.", markup=False, timeout=2)
+            self.say("Query finished: on to the next one.", seconds=2)
         self.refresh_view()
 
     def action_grade_group(self) -> None:
         if self.session is None:
             return
         if self.session.current_grade is None:
-            self.notify(
-                "Grade this candidate first; d then gives its near-duplicates the same grade.",
-                markup=False,
-            )
+            self.say("Grade this candidate first; d then gives its near-duplicates the same grade.")
             return
         if not self.session.duplicates_of():
-            self.notify("This candidate has no near-duplicates in this query.", markup=False)
+            self.say("This candidate has no near-duplicates in this query.")
             return
         try:
             done = self.session.grade_group()
@@ -311,7 +337,7 @@ class JudgeScreen(LeaveKeys, Screen[None]):
             self._not_saved(exc)
             return
         if step is None:
-            self.notify("Nothing to undo in this session.", markup=False)
+            self.say("Nothing to undo in this session.")
             return
         self._saved = self._saved_text(f"undo #{(step.judgment.position or 0) + 1}")
         self.refresh_view()
@@ -356,11 +382,7 @@ class JudgeScreen(LeaveKeys, Screen[None]):
             if self.session.goto_query(query_id.strip()):
                 self.refresh_view()
             else:
-                self.notify(
-                    f"No query with id {query_id.strip()!r} in this pool.",
-                    severity="warning",
-                    markup=False,
-                )
+                self.say(f"No query with id {query_id.strip()!r} in this pool.")
 
         self.app.push_screen(TextPrompt("Go to query id", placeholder="query id"), go)
 
@@ -382,9 +404,12 @@ class JudgeScreen(LeaveKeys, Screen[None]):
 
     def action_help(self) -> None:
         grades = "".join(str(g) for g in self.session.scale.grades) if self.session else ""
+        warned = "".join(f"\u26a0 {w}\n\n" for w in self._warnings)
         self.app.push_screen(
             HelpScreen(
-                self.guidelines,
+                f"Warnings when the store opened:\n\n{warned}{self.guidelines}"
+                if warned
+                else self.guidelines,
                 keys_table(self),
                 passthrough=self._grade_from_help,
                 passthrough_hint=f"a grade key ({grades}) closes this and grades" if grades else "",
