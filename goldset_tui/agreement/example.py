@@ -12,6 +12,7 @@ from pathlib import Path
 import polars as pl
 
 from goldset_tui.io.pools import load_pool
+from goldset_tui.judging import blind_order
 from goldset_tui.model import Judgment
 from goldset_tui.store.project import Project
 
@@ -63,22 +64,23 @@ def build_example_store(folder: str | Path) -> Path:
     project = Project.create(root / "store", pool_path=pool_path, pool_sha256=pool.sha256)
     for labeller, per_query in GRADES.items():
         with project.writer(labeller) as writer:
-            position = 0
+            minute = 0
             for qid, grades in per_query.items():
-                for doc, grade in zip(DOCS[qid], grades, strict=True):
-                    if grade is None:
+                # In the order the judging screen shows this labeller, as a real store records it.
+                for position, i in enumerate(blind_order(labeller, qid, DOCS[qid])):
+                    if grades[i] is None:
                         continue
                     writer.record(
                         Judgment(
                             labeller=labeller,
                             query_id=qid,
-                            doc_id=doc,
-                            grade=grade,
-                            time=f"2026-01-05T09:{position:02d}:00Z",
-                            seconds=5.0 + position,
+                            doc_id=DOCS[qid][i],
+                            grade=grades[i],
+                            time=f"2026-01-05T09:{minute:02d}:00Z",
+                            seconds=5.0 + minute,
                             position=position,
-                            note=NOTES.get((labeller, qid, doc)),
+                            note=NOTES.get((labeller, qid, DOCS[qid][i])),
                         )
                     )
-                    position += 1
+                    minute += 1
     return project.path

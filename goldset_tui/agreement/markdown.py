@@ -1,4 +1,7 @@
-"""The agreement report as Markdown, for people (``goldset agreement --format md``)."""
+"""The agreement report as Markdown, for people (``goldset agreement --format md``).
+
+A figure with an interval reads ``0.864 [0.818, 0.900]``: the 95% interval in brackets, drawn by
+resampling whole queries (a line under the tables says so in words)."""
 
 from __future__ import annotations
 
@@ -6,14 +9,21 @@ from typing import Any
 
 import polars as pl
 
+from goldset_tui.text import visible
+
 
 def num(x: float | None, digits: int = 3) -> str:
     return "-" if x is None else f"{x:.{digits}f}"
 
 
+def with_ci(x: float | None, ci: list[float] | None) -> str:
+    return num(x) if x is None or ci is None else f"{num(x)} [{num(ci[0])}, {num(ci[1])}]"
+
+
 def cell(text: object) -> str:
-    # Data inside a table row: no pipes or newlines that would break it.
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    # Data inside a table row: no pipes or newlines that would break it, and no control
+    # characters (an ESC in a labeller's name must not reach the terminal): shown as placeholders.
+    return visible(str(text).replace("\n", " ")).replace("|", "\\|")
 
 
 def to_markdown(
@@ -32,13 +42,11 @@ def to_markdown(
         "|---|---|",
     ]
     alpha = report["alpha"]
-    ci = alpha["ordinal_ci95"]
     lines += [
-        f"| Krippendorff's alpha, nominal | {num(alpha['nominal'])} |",
-        f"| Krippendorff's alpha, ordinal | {num(alpha['ordinal'])}"
-        + (f" (95% CI {num(ci[0])} to {num(ci[1])}, bootstrap over units)" if ci else "")
-        + " |",
-        f"| Krippendorff's alpha, interval | {num(alpha['interval'])} |",
+        f"| Krippendorff's alpha, {level} | {with_ci(alpha[level], alpha[f'{level}_ci95'])} |"
+        for level in ("nominal", "ordinal", "interval")
+    ]
+    lines += [
         f"| Fleiss' kappa | {num(report['fleiss_kappa'])}"
         + ("" if report["fleiss_kappa"] is not None else " (units have unequal numbers of ratings)")
         + " |",
@@ -49,10 +57,11 @@ def to_markdown(
         "|---|---|---|---|---|---|---|",
     ]
     for p in report["pairs"]:
-        lines.append(
-            f"| {cell(p['a'])} | {cell(p['b'])} | {p['n']} | {num(p['agreement'])} | {num(p['kappa'])} | "
-            f"{num(p['kappa_linear'])} | {num(p['kappa_quadratic'])} |"
+        figures = " | ".join(
+            with_ci(p[key], p[f"{key}_ci95"])
+            for key in ("agreement", "kappa", "kappa_linear", "kappa_quadratic")
         )
+        lines.append(f"| {cell(p['a'])} | {cell(p['b'])} | {p['n']} | {figures} |")
     for p in report["pairs"]:
         grades = list(range(lo, hi + 1))
         lines += ["", f"Confusion, {cell(p['a'])} (rows) x {cell(p['b'])} (columns):", ""]
@@ -68,18 +77,25 @@ def to_markdown(
         "|---|---|---|",
     ]
     for b in report["binary"]:
-        lines.append(f"| {b['threshold']} | {num(b['alpha'])} | {num(b['agreement'])} |")
+        lines.append(
+            f"| {b['threshold']} | {with_ci(b['alpha'], b['alpha_ci95'])} "
+            f"| {with_ci(b['agreement'], b['agreement_ci95'])} |"
+        )
     if report["strata"]:
         lines += [
             "",
             "## Per stratum",
             "",
-            "| stratum | units rated twice or more | alpha ordinal |",
-            "|---|---|---|",
+            "| stratum | queries | units rated twice or more | alpha ordinal |",
+            "|---|---|---|---|",
         ]
         for s in report["strata"]:
-            lines.append(f"| {cell(s['stratum'])} | {s['n']} | {num(s['alpha_ordinal'])} |")
+            lines.append(
+                f"| {cell(s['stratum'])} | {s['queries']} | {s['n']} "
+                f"| {with_ci(s['alpha_ordinal'], s['alpha_ordinal_ci95'])} |"
+            )
     lines += self_consistency_lines(report)
+    lines += position_lines(report)
     if report.get("runs"):
         lines += ["", "## A run judged by each labeller and by the consensus", ""]
         lines += run_table(report["runs"])
@@ -94,15 +110,33 @@ def to_markdown(
         ]
         for row in disagreements.head(top).iter_rows(named=True):
             lines.append(
-                f"| {cell(row['query_id'])} | {cell(row['doc_id'])} | {row['spread']}"
-                f" | {cell(' '.join(row['grades']))} |"
+                f"| {cell(row['query_id'])} | {cell(row['doc_id'])} | {row['spread']} "
+                f"| {cell(' '.join(row['grades']))} |"
             )
     lines += [
         "",
         "Alpha: 1 is perfect agreement, 0 is what chance would give; kappas use the whole declared scale "
         "as categories. `-` means the figure does not apply.",
     ]
+    if report.get("ci_method"):
+        lines += [
+            "",
+            f"In brackets: 95% intervals from {interval_words(report)}. Pairs of one query are "
+            "judged alike more often than pairs of different queries, so whole queries are "
+            "resampled; each stratum resamples its own queries.",
+        ]
     return "\n".join(lines) + "\n"
+
+
+def interval_words(report: dict[str, Any]) -> str:
+    """ "a cluster bootstrap ... B=1000, seed=0 ..." in words: how many times which queries were
+    redrawn, without the jargon."""
+    method = report["ci_method"]
+    replicates = method.split("B=")[1].split(",")[0] if "B=" in method else "many"
+    return (
+        f"redrawing the {report['queries']} queries with replacement {replicates} times "
+        "and recomputing every figure"
+    )
 
 
 def self_consistency_lines(report: dict[str, Any]) -> list[str]:
@@ -134,7 +168,13 @@ def solo_markdown(report: dict[str, Any]) -> str:
         f"Only {cell(name)} has judged here ({report['units']} pairs, scale {lo}-{hi}): there is nobody to agree "
         "with, so the between-labeller figures do not apply. Blind repeats measure agreement with oneself.",
     ]
+    if not report.get("self_consistency"):
+        lines += [
+            "",
+            "No blind repeats here: judge with `--repeat 0.05` to measure agreement with oneself.",
+        ]
     lines += self_consistency_lines(report)
+    lines += position_lines(report)
     if report.get("runs"):
         lines += ["", "## A run judged by this labeller", ""]
         lines += run_table(report["runs"])
@@ -144,6 +184,66 @@ def solo_markdown(report: dict[str, Any]) -> str:
         "(positive = more lenient later); agreement over time: in four slices of the repeats, in order.",
     ]
     return "\n".join(lines) + "\n"
+
+
+def signed(x: float | None, digits: int = 2) -> str:
+    return "-" if x is None else f"{x:+.{digits}f}"
+
+
+def p_text(p: float | None) -> str:
+    if p is None:
+        return "p -"
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+
+
+def position_lines(report: dict[str, Any]) -> list[str]:
+    """Grade by shown position and by time into a sitting, per labeller, with the trend tests."""
+    bias = report.get("position_bias")
+    if not bias:
+        return []
+    lines: list[str] = []
+    for part, heading, unit, what in (
+        ("position", "shown at", "positions", "## Position bias: grade by the position shown"),
+        ("time", "into sitting", "minutes", "## Grade by time into a sitting"),
+    ):
+        lines += [
+            "",
+            what,
+            "",
+            f"| labeller | {heading} | judgments | mean grade | relevant rate | vs query mean |",
+            "|---|---|---|---|---|---|",
+        ]
+        for r in bias:
+            for b in r[f"by_{part}"]:
+                if not b["n"]:
+                    continue  # JSON keeps every band; a table of dashes helps nobody
+                lines.append(
+                    f"| {cell(r['labeller'])} | {b['band']} | {b['n']} | {num(b['mean_grade'], 2)} "
+                    f"| {num(b['relevant_rate'], 2)} | {signed(b['vs_query'])} |"
+                )
+        lines.append("")
+        for r in bias:
+            t = r[f"{part}_trend"]
+            sittings = (
+                f", {r['sittings']} sitting{'s' * (r['sittings'] != 1)}" if part == "time" else ""
+            )
+            lines.append(
+                f"- {cell(r['labeller'])}: grade {signed(t['grade_per_10'])} per 10 {unit} "
+                f"({p_text(t['grade_p_value'])}), relevant rate {signed(t['relevant_per_10'])} "
+                f"per 10 {unit} ({p_text(t['relevant_p_value'])}); within {t['queries']} queries"
+                f"{sittings}"
+            )
+    first = bias[0]
+    lines += [
+        "",
+        f"Relevant: grade >= {first['relevant_from']}. Vs query mean: grade minus the labeller's "
+        "mean grade in the same query. Each labeller sees a query's documents in a random order, "
+        "so within a query early and late documents are alike: a trend is the labeller's (fatigue, "
+        "anchoring), not the documents'. The trends and p-values compare positions only within a "
+        "query (Mantel's test, the normal approximation to reshuffling the shown order within each "
+        f"query). A sitting ends after {first['gap_minutes']:g} idle minutes.",
+    ]
+    return lines
 
 
 def pending_note(runs: list[dict[str, Any]]) -> list[str]:

@@ -1,8 +1,11 @@
 """The agreement report: every coefficient over a ratings frame, as the fixed JSON shape.
 
 ``agreement_report`` returns a plain dict whose keys are the contract of ``goldset agreement
---format json`` (issue 6); ``null`` where a figure does not apply. ``disagreements`` ranks the
-units on which labellers part, biggest spread first (a 3 against a 0 before a 2 against a 1).
+--format json`` (issue 6); ``null`` where a figure does not apply. Every figure ``x`` that has an
+interval carries it beside it as ``x_ci95`` (``[low, high]`` or ``null``), drawn by resampling
+whole queries (``intervals``); ``ci_method`` says how, or is ``null`` with ``replicates=0``.
+``disagreements`` ranks the units on which labellers part, biggest spread first (a 3 against a 0
+before a 2 against a 1).
 """
 
 from __future__ import annotations
@@ -13,7 +16,8 @@ from typing import Any
 import polars as pl
 
 from goldset_tui.agreement import coefficients as co
-from goldset_tui.agreement.bootstrap import DEFAULT_REPLICATES, bootstrap_alpha
+from goldset_tui.agreement.bootstrap import DEFAULT_REPLICATES, method_text
+from goldset_tui.agreement.intervals import Interval, figure_intervals, stratum_interval
 from goldset_tui.agreement.units import pair_frame, rating_table, values
 from goldset_tui.model import GradeScale
 
@@ -30,40 +34,80 @@ def agreement_report(
 ) -> dict[str, Any]:
     grades = scale.grades
     labellers = sorted(ratings.get_column("labeller").unique().to_list())
+    pairs = list(combinations(labellers, 2))
+    ci, queries = figure_intervals(ratings, grades, pairs, replicates=replicates, seed=seed)
     vals = values(ratings)
     o = co.coincidences(vals)
     alpha: dict[str, object] = {
         level: co.alpha_from_coincidences(o, level, grades) for level in co.LEVELS
     }
-    ci = bootstrap_alpha(vals, "ordinal", grades, replicates=replicates, seed=seed)
-    alpha["ordinal_ci95"] = list(ci) if ci is not None else None
+    for level in co.LEVELS:
+        alpha[f"{level}_ci95"] = as_list(ci[f"alpha.{level}"])
     return {
         "labellers": labellers,
         "units": ratings.get_column("unit").n_unique(),
+        "queries": queries,
         "scale": [scale.min, scale.max],
-        "pairs": [pair_report(ratings, a, b, grades) for a, b in combinations(labellers, 2)],
+        "ci_method": method_text(replicates, seed) if replicates > 0 else None,
+        "pairs": [pair_report(ratings, a, b, grades, ci, p) for p, (a, b) in enumerate(pairs)],
         "alpha": alpha,
         "fleiss_kappa": co.fleiss_kappa(rating_table(ratings, grades)),
-        "binary": binary_report(vals, grades),
-        "strata": strata_report(ratings, strata, grades) if strata is not None else [],
+        "binary": binary_report(vals, grades, ci),
+        "strata": strata_report(ratings, strata, grades, replicates=replicates, seed=seed)
+        if strata is not None
+        else [],
     }
 
 
-def pair_report(ratings: pl.DataFrame, a: str, b: str, grades: list[int]) -> dict[str, Any]:
-    confusion = co.confusion_from_frame(pair_frame(ratings, a, b), grades)
+def solo_report(ratings: pl.DataFrame, scale: GradeScale) -> dict[str, Any]:
+    """The same keys for one labeller: ``null`` or ``[]`` wherever two labellers are needed, so a
+    script reading the JSON does not break."""
+    alpha: dict[str, object] = dict.fromkeys(co.LEVELS)
+    alpha.update({f"{level}_ci95": None for level in co.LEVELS})
     return {
-        "a": a,
-        "b": b,
-        "n": sum(map(sum, confusion)),
+        "labellers": sorted(ratings.get_column("labeller").unique().to_list()),
+        "units": ratings.height,
+        "queries": None,
+        "scale": [scale.min, scale.max],
+        "ci_method": None,
+        "pairs": [],
+        "alpha": alpha,
+        "fleiss_kappa": None,
+        "binary": [],
+        "strata": [],
+    }
+
+
+def as_list(interval: Interval) -> list[float] | None:
+    return list(interval) if interval is not None else None
+
+
+def pair_report(
+    ratings: pl.DataFrame,
+    a: str,
+    b: str,
+    grades: list[int],
+    ci: dict[str, Interval] | None = None,
+    index: int = 0,
+) -> dict[str, Any]:
+    confusion = co.confusion_from_frame(pair_frame(ratings, a, b), grades)
+    out: dict[str, object] = {"a": a, "b": b, "n": sum(map(sum, confusion))}
+    figures = {
         "agreement": co.raw_agreement(confusion),
         "kappa": co.cohen_kappa(confusion, None),
         "kappa_linear": co.cohen_kappa(confusion, "linear"),
         "kappa_quadratic": co.cohen_kappa(confusion, "quadratic"),
-        "confusion": confusion,
     }
+    for name, value in figures.items():
+        out[name] = value
+        out[f"{name}_ci95"] = as_list((ci or {}).get(f"pair.{index}.{name}"))
+    out["confusion"] = confusion
+    return out
 
 
-def binary_report(vals: pl.DataFrame, grades: list[int]) -> list[dict[str, Any]]:
+def binary_report(
+    vals: pl.DataFrame, grades: list[int], ci: dict[str, Interval] | None = None
+) -> list[dict[str, Any]]:
     """Relevant = grade >= threshold, for every cut-off above the lowest grade.
 
     TREC Deep Learning counts grade 1 as not relevant for its binary measures, so both >= 1 and
@@ -77,7 +121,9 @@ def binary_report(vals: pl.DataFrame, grades: list[int]) -> list[dict[str, Any]]
             {
                 "threshold": threshold,
                 "alpha": co.alpha_from_coincidences(o, "nominal", [0, 1]),
+                "alpha_ci95": as_list((ci or {}).get(f"binary.{threshold}.alpha")),
                 "agreement": co.coincidence_agreement(o),
+                "agreement_ci95": as_list((ci or {}).get(f"binary.{threshold}.agreement")),
             }
         )
     return out
@@ -95,19 +141,29 @@ def attach_strata(ratings: pl.DataFrame, strata: pl.DataFrame) -> pl.DataFrame:
 
 
 def strata_report(
-    ratings: pl.DataFrame, strata: pl.DataFrame, grades: list[int]
+    ratings: pl.DataFrame,
+    strata: pl.DataFrame,
+    grades: list[int],
+    *,
+    replicates: int = 0,
+    seed: int = 0,
 ) -> list[dict[str, Any]]:
-    """Ordinal alpha per stratum with ``n`` = the pairable units (rated twice or more) behind it."""
+    """Ordinal alpha per stratum with ``n`` = the pairable units (rated twice or more) behind it,
+    ``queries`` = the queries holding them, and an interval resampling the stratum's own queries."""
     tagged = attach_strata(ratings, strata)
     out = []
     for stratum in sorted(tagged.get_column("stratum").unique().to_list()):
-        part = values(tagged.filter(pl.col("stratum") == stratum))
+        rows = tagged.filter(pl.col("stratum") == stratum)
+        part = values(rows)
         pairable = co.pairable_counts(part).get_column("unit").n_unique()
+        interval, queries = stratum_interval(rows, grades, replicates=replicates, seed=seed)
         out.append(
             {
                 "stratum": stratum,
                 "n": pairable,
+                "queries": queries,
                 "alpha_ordinal": co.krippendorff_alpha(part, "ordinal", grades),
+                "alpha_ordinal_ci95": as_list(interval),
             }
         )
     return out

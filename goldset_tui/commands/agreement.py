@@ -9,23 +9,31 @@ import sys
 from goldset_tui.errors import InputError
 
 NAME = "agreement"
-HELP = "agreement between labellers: kappas, Krippendorff's alpha, disagreements"
+HELP = "agreement between labellers: kappas, Krippendorff's alpha with intervals, position bias"
 DESCRIPTION = """\
 Measure agreement between labellers on the pairs they both judged. A unit is a (query, document)
 pair; a labeller who did not judge a unit is missing there (never a 0).
 
 Reports, for every pair of labellers, the units in common, raw agreement, Cohen's kappa
 (unweighted, linear and quadratic weighted, over the whole declared scale) and the confusion
-matrix; over all labellers, Krippendorff's alpha at nominal, ordinal and interval levels (with a
-seeded bootstrap 95% interval for the ordinal alpha) and Fleiss' kappa when every unit has the
-same number of ratings; binary agreement at every cut-off (grade >= 1, >= 2, ...); alpha per
-stratum (from the pool's stratum column, or --strata).
+matrix; over all labellers, Krippendorff's alpha at nominal, ordinal and interval levels and
+Fleiss' kappa when every unit has the same number of ratings; binary agreement at every cut-off
+(grade >= 1, >= 2, ...); alpha per stratum (from the pool's stratum column, or --strata).
+
+Every kappa, alpha and agreement carries a 95% interval made by redrawing whole queries with
+replacement (--replicates times) and recomputing the figure: documents of one query are judged
+alike more often than documents of different queries, so redrawing documents one by one would
+give intervals that are too narrow. Each stratum redraws its own queries.
+
+From a store, position bias per labeller: mean grade and relevant rate by the position a document
+was shown at (1-5, 6-10, 11-20, 21+) and by minutes into a sitting, with a test for a trend
+within queries (the shown order is random per labeller and query, so a trend is the labeller's).
 
 JSON keys are fixed (see docs/agreement.md); two are added only when asked for or when there is
 data for them: "runs" with --run, and "self_consistency" when the store holds blind repeats
 (judging with --repeat): per labeller, agreement of the repeat with the first judgment, its
 quadratic kappa, the mean shift (repeat - first) and agreement in four slices of time (drift).
-A store with a single labeller and blind repeats gets that self-consistency report alone.
+A store with a single labeller gets its self-consistency and position bias alone.
 
 Without a store or --scale the scale is inferred from the grades seen (0 to the highest), with a
 warning: the binary cut-offs and confusion matrices follow the scale, so declare it.
@@ -34,8 +42,9 @@ With --run the consensus is scored with the pairs still pending adjudication tak
 (as trec_eval -J does for unjudged documents), never counted as not relevant; the consensus row
 says how many pairs are pending.
 
-With --screen it opens the agreement screen (pairwise matrix, alpha by level and stratum, and the
-disagreements ranked by size, each opening to the query, text and every labeller's grade).
+With --screen it opens the agreement screen (pairwise matrix, alpha by level and stratum with their
+intervals, position bias, and the disagreements ranked by size, each opening to the query, text and
+every labeller's grade).
 
 examples:
   goldset agreement --store ~/stores/docs-pool
@@ -51,7 +60,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     source.add_argument(
         "--store",
         metavar="DIR",
-        help="a store with two or more labellers (or one, with blind repeats)",
+        help="a store with two or more labellers (or one: self-consistency, position bias)",
     )
     source.add_argument(
         "--qrels",
@@ -78,13 +87,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--strata", metavar="FILE", help="a table of query_id (optionally doc_id) and stratum"
     )
     parser.add_argument(
-        "--seed", type=int, default=0, help="seed of the bootstrap interval (default 0)"
+        "--seed",
+        type=int,
+        metavar="N",
+        default=0,
+        help="random seed for redrawing queries (default 0): the same seed gives the same intervals",
     )
     parser.add_argument(
         "--replicates",
         type=int,
+        metavar="N",
         default=1000,
-        help="bootstrap replicates for the alpha interval (default 1000)",
+        help="how many times the queries are redrawn for the 95%% intervals (default 1000; 0: none)",
     )
     parser.add_argument(
         "--rule",
@@ -107,6 +121,7 @@ def load(args: argparse.Namespace):  # noqa: ANN201
 
 def run(args: argparse.Namespace) -> int:
     from goldset_tui.agreement.markdown import to_markdown
+    from goldset_tui.agreement.position import position_bias_of
     from goldset_tui.agreement.report import agreement_report, disagreements
     from goldset_tui.agreement.sources import self_consistency_of, strata_of
 
@@ -132,6 +147,7 @@ def run(args: argparse.Namespace) -> int:
     report = agreement_report(
         data.ratings, data.scale, strata=strata, seed=args.seed, replicates=args.replicates
     )
+    report["position_bias"] = position_bias_of(data)
     repeats = self_consistency_of(data)
     if repeats is not None:
         report["self_consistency"] = repeats
@@ -139,38 +155,34 @@ def run(args: argparse.Namespace) -> int:
 
 
 def solo(args: argparse.Namespace, data) -> int:  # noqa: ANN001 - AgreementData
-    """One labeller: nobody to agree with, but blind repeats measure agreement with oneself.
+    """One labeller: nobody to agree with, but blind repeats measure agreement with oneself and
+    the shown positions show whether grades drift down the list.
 
     The JSON keeps every fixed key (null or empty where two labellers are needed) so a script
-    reading it does not break; "self_consistency" carries the figures."""
+    reading it does not break; "self_consistency" and "position_bias" carry the figures."""
     from goldset_tui.agreement.markdown import solo_markdown
+    from goldset_tui.agreement.position import position_bias_of
+    from goldset_tui.agreement.report import solo_report
     from goldset_tui.agreement.sources import self_consistency_of
 
     where = args.store or "the qrels"
     repeats = self_consistency_of(data)
-    if not repeats:
+    bias = position_bias_of(data)
+    if not repeats and not bias:
         raise InputError(
             where,
-            "agreement needs judgments from at least two labellers; one labeller's self-consistency needs "
-            "blind repeats (goldset judge POOL --labeller NAME --repeat 0.05)",
+            "agreement needs judgments from at least two labellers; one labeller's self-consistency "
+            "needs blind repeats (goldset judge POOL --labeller NAME --repeat 0.05)",
         )
     if args.screen:
         raise InputError(
             where,
             "the agreement screen needs two labellers; without --screen the report shows this "
-            "labeller's self-consistency",
+            "labeller's self-consistency and position bias",
         )
-    report = {
-        "labellers": sorted(data.ratings.get_column("labeller").unique().to_list()),
-        "units": data.ratings.height,
-        "scale": [data.scale.min, data.scale.max],
-        "pairs": [],
-        "alpha": {"nominal": None, "ordinal": None, "interval": None, "ordinal_ci95": None},
-        "fleiss_kappa": None,
-        "binary": [],
-        "strata": [],
-        "self_consistency": repeats,
-    }
+    report = solo_report(data.ratings, data.scale)
+    report["position_bias"] = bias
+    report["self_consistency"] = repeats or []
     return emit(args, data, report, solo_markdown)
 
 

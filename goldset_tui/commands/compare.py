@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 import polars as pl
 
-from goldset_tui.commands.eval import add_qrels_argument, read_qrels_arg, read_runs
+from goldset_tui.commands.eval import (
+    add_qrels_argument,
+    open_runs,
+    read_qrels_arg,
+    read_run_paths,
+    warn_query_mismatch,
+)
 from goldset_tui.errors import InputError
 from goldset_tui.text import visible
 
@@ -69,6 +76,29 @@ def paired_scores(qrels: pl.DataFrame, runs: dict[str, pl.DataFrame], measure: s
     return table.fill_null(0.0)
 
 
+def check_query_sets(
+    qrels: pl.DataFrame,
+    runs: dict[str, pl.DataFrame],
+    qrels_path: str,
+    run_paths: dict[str, str | Path],
+) -> None:
+    """As `goldset eval`: a run sharing no query with the qrels is an error, a partial mismatch
+    a warning line."""
+    from goldset_tui.eval.querysets import query_sets
+
+    for name, frame in runs.items():
+        run_queries = frame.get_column("query_id").unique()
+        sets = query_sets(qrels, run_queries)
+        warn_query_mismatch(
+            name,
+            sets,
+            run_queries.len(),
+            mode="relevant",
+            qrels_path=qrels_path,
+            run_path=run_paths[name],
+        )
+
+
 def run(args: argparse.Namespace) -> int:
     from goldset_tui.eval.measures import parse_measure
     from goldset_tui.eval.stats import paired_comparison
@@ -89,10 +119,12 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.samples < 1:
         raise InputError(None, "--samples must be at least 1")
-    qrels = read_qrels_arg(args.qrels, args.labeller)
-    runs = read_runs([args.run_a, args.run_b])
+    qrels = read_qrels_arg(args.qrels, args.labeller, subtopics=measure.needs_subtopics)
+    inputs = open_runs([args.run_a, args.run_b])
+    runs = read_run_paths({name: r.source for name, r in inputs.items()})
     if len(runs) != 2:
         raise InputError(None, "RUN_A and RUN_B have the same name; name them with NAME=PATH")
+    check_query_sets(qrels, runs, args.qrels, {n: r.source.path for n, r in inputs.items()})
     (a, b) = runs
     table = paired_scores(qrels, runs, str(measure))
     r = paired_comparison(

@@ -5,12 +5,23 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import polars as pl
 
 from goldset_tui.errors import InputError
+from goldset_tui.progress import working
+from goldset_tui.specs import given_twice, name_from_path, parse_named_paths, split_named_path
 from goldset_tui.text import visible
+
+if TYPE_CHECKING:  # imported lazily at run time: `goldset --help` should not pay for them
+    from goldset_tui.commands._eval_output import RunResult
+    from goldset_tui.eval.measures import Measure
+    from goldset_tui.eval.querysets import QuerySets
+    from goldset_tui.io.trec import Source
 
 NAME = "eval"
 HELP = "evaluate runs against qrels or a store (trec_eval-exact; nDCG@10, AP, RR, R@100 ...)"
@@ -20,16 +31,25 @@ ties by document id descending; grade >= 1 is relevant (`P(rel=2)@10` raises the
 grades are pooled but unjudged; nDCG's gain is the grade (`nDCG(dcg='exp-log2')@10` for 2^g-1).
 
 QRELS is a TREC qrels file (`qid iter docid grade`) or a goldset store folder. Each RUN is a TREC
-run file (`qid Q0 docid rank score tag`), PATH or NAME=PATH (the name defaults to the file name
-without .gz and extension). Gzipped files are read as they are.
+run file (`qid Q0 docid rank score tag`), PATH or NAME=PATH; `-` is standard input, and a pipe
+such as <(zcat run.gz) works. Paths are literal (`sys[1].run` is that file). The name defaults
+to the file name without .gz and extension, or to the run's tag (trec_eval's runid) when the
+file name says nothing more (`input.uic0301.gz` is `uic0301`; standard input, a pipe).
+Gzipped files are read as they are.
 
-The mean ("all") is over every query in the qrels with at least one document of grade >= 1; a
-query missing from a run counts 0 for it. With --trec-eval-compat the mean is trec_eval's
-default instead: over the queries in both the qrels and the run. NumRet, NumRel and NumRelRet are
-summed, as trec_eval prints them.
+The mean ("all") is over every query in the qrels with at least one relevant document; a query
+missing from a run counts 0 for it. -c (trec_eval's -c) averages over every query in the qrels,
+a judged query without a relevant document too. --trec-eval-compat averages as trec_eval does
+without -c: over the queries in both the qrels and the run; it also prints trec_eval's names,
+its runid, num_q, num_ret, num_rel and num_rel_ret lines, and, without -m, trec_eval's default
+measures. Counts (NumQ, NumRet, NumRel, NumRelRet) are summed. A run sharing no query with the
+qrels is an error; queries in one and not the other are a warning.
 
-Measures (ir_measures names): P@k R@k Success@k RR RR@k AP AP@k nDCG nDCG@k Rprec Bpref infAP
-Judged@k NumRet NumRel NumRelRet; parameters rel=N and, for nDCG, dcg='exp-log2'.
+Measures (ir_measures names): P@k R@k Success@k RR RR@k AP AP@k GMAP nDCG nDCG@k Rprec Bpref
+infAP IPrec@r IPrecAvg SetP SetR SetF ERR@k RBP RBPResid Compat alpha_nDCG@k Judged@k NumQ
+NumRet NumRel NumRelRet; parameters rel=N, nDCG's dcg='exp-log2', SetF's beta, RBP's and
+Compat's p, alpha_nDCG's alpha (it reads QRELS as diversity qrels: query subtopic doc grade).
+trec_eval's names (map, ndcg_cut_10, P_10, ...) and ranx's (ndcg@10, mrr@10, ...) are aliases.
 
 Per-query scores are saved as Parquet (system, query_id, measure, value): under -o DIR, or in
 STORE/scores/ when QRELS is a store.
@@ -38,9 +58,30 @@ examples:
   goldset eval qrels.txt bm25.run -m nDCG@10 -m AP -m RR -m R@100
   goldset eval qrels.txt bm25=runs/bm25.run.gz dense=runs/dense.run -m nDCG@10 -q
   goldset eval ~/stores/docs-pool bm25.run -m "P(rel=2)@10" --format json -o scores/
+  goldset eval --trec-eval-compat -c -q qrels.txt input.uic0301.gz     # = trec_eval -c -q
+  zcat run.gz | goldset eval qrels.txt - -m map -m ndcg_cut_10
 """
 
 DEFAULT_MEASURES = ["nDCG@10", "AP", "RR", "R@100"]
+# trec_eval's default ("official") measures, in its order, for --trec-eval-compat without -m.
+TREC_EVAL_OFFICIAL = [
+    "NumQ",
+    "NumRet",
+    "NumRel",
+    "NumRelRet",
+    "AP",
+    "GMAP",
+    "Rprec",
+    "Bpref",
+    "RR",
+    *[f"IPrec@{i / 10:g}" for i in range(11)],
+    *[f"P@{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)],
+]
+TREC_EVAL_COUNTS = ["NumQ", "NumRet", "NumRel", "NumRelRet"]  # always printed under compat
+# A file name this plain says nothing about the system: the run's tag names it instead.
+PLAIN_FILE_NAMES = frozenset(
+    {"input", "run", "runs", "result", "results", "output", "out", "submission", "stdin", "-"}
+)
 
 
 def add_qrels_argument(parser: argparse.ArgumentParser) -> None:
@@ -52,7 +93,9 @@ def add_qrels_argument(parser: argparse.ArgumentParser) -> None:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_qrels_argument(parser)
-    parser.add_argument("runs", metavar="RUN", nargs="+", help="run file: PATH or NAME=PATH")
+    parser.add_argument(
+        "runs", metavar="RUN", nargs="+", help="run file: PATH or NAME=PATH (- is standard input)"
+    )
     parser.add_argument(
         "-m",
         "--measure",
@@ -70,26 +113,58 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--trec-eval-compat",
         action="store_true",
-        help="average over queries in both qrels and run, as trec_eval does by default",
+        help="as trec_eval: average over queries in both qrels and run (unless -c), trec_eval's "
+        "names, runid and num_* lines, its default measures without -m",
+    )
+    parser.add_argument(
+        "-c",
+        "--complete",
+        action="store_true",
+        help="trec_eval -c: average over every query in the qrels (missing from a run: 0)",
+    )
+    parser.add_argument(
+        "-J",
+        "--judged-only",
+        action="store_true",
+        help="trec_eval -J: drop documents not judged (absent or negative grade) before ranking",
+    )
+    parser.add_argument(
+        "-M",
+        "--max-docs",
+        type=int,
+        metavar="N",
+        help="trec_eval -M: only each query's top N documents",
+    )
+    parser.add_argument(
+        "-l",
+        "--rel-level",
+        type=int,
+        metavar="N",
+        help="trec_eval -l: grade >= N is relevant, for every measure without its own rel=",
     )
     parser.add_argument(
         "-o", "--output", metavar="DIR", help="save per-query scores as Parquet here"
     )
 
 
-def read_qrels_arg(value: str, labeller: str | None = None) -> pl.DataFrame:
-    """A qrels file, or the qrels of a goldset store folder."""
+def read_qrels_arg(
+    value: str, labeller: str | None = None, *, subtopics: bool = False
+) -> pl.DataFrame:
+    """A qrels file, or the qrels of a goldset store folder. ``subtopics``: read the second
+    column as the subtopic (diversity qrels, for alpha_nDCG)."""
     path = Path(value)
     if path.is_dir():
+        if subtopics:
+            raise InputError(path, "alpha_nDCG needs diversity qrels (query subtopic doc grade)")
         from goldset_tui.store.project import Project  # lazily: only a store needs it
 
         qrels = Project.open(path).qrels(labeller)
         if qrels.height == 0:
             raise InputError(path, "the store holds no judgments yet")
         return qrels
-    from goldset_tui.io.trec import read_qrels
+    from goldset_tui.io.trec import read_qrels, read_subtopic_qrels
 
-    return read_qrels(path)
+    return read_subtopic_qrels(value) if subtopics else read_qrels(value)
 
 
 def output_folder(value: str | Path) -> Path:
@@ -105,152 +180,254 @@ def output_folder(value: str | Path) -> Path:
     return folder
 
 
-def run_name(path: Path) -> str:
-    name = path.name[:-3] if path.name.endswith(".gz") else path.name
-    return Path(name).stem or name
+run_name = name_from_path  # the name this module gave it before goldset_tui.specs
+
+
+def default_run_name(path: str, tag: str | None, *, stream: bool) -> str:
+    """The file name without .gz and extension, or the run's tag (trec_eval's runid) when the
+    file name says nothing more: standard input or a pipe, a plain name (``results.test``,
+    ``run.txt``), or a name that holds the tag (``input.uic0301.gz`` is ``uic0301``)."""
+    by_file = run_name(Path(path)) if path != "-" else "stdin"
+    if not tag:
+        return by_file
+    plain = by_file.lower() in PLAIN_FILE_NAMES or by_file.isdigit()  # /dev/fd/63
+    if stream or plain or tag in Path(path).name.split("."):
+        return tag
+    return by_file
+
+
+def split_run_spec(spec: str) -> tuple[str | None, str]:
+    """(NAME, PATH) from NAME=PATH, or (None, PATH): an existing file wins, so a path may
+    contain '='."""
+    return split_named_path(spec, "run", path_alone=True)  # rules: goldset_tui.specs
 
 
 def parse_run_specs(specs: list[str]) -> dict[str, Path]:
-    """NAME=PATH or PATH (an existing file wins, so a path may contain '=')."""
-    out: dict[str, Path] = {}
+    """NAME=PATH or PATH (the rules: goldset_tui.specs)."""
+    return parse_named_paths(specs, "run", path_alone=True)
+
+
+@dataclass(frozen=True)
+class RunInput:
+    """A run on the command line: its name, its opened input and its tag (runid)."""
+
+    name: str
+    source: Source
+    tag: str | None
+
+
+def open_runs(specs: list[str]) -> dict[str, RunInput]:
+    """Each spec opened (standard input and pipes are read now), named: NAME=PATH, else
+    :func:`default_run_name`. Two runs with one name are an error."""
+    from goldset_tui.io.trec import STDIN, open_source, run_tag
+
+    if sum(1 for spec in specs if spec == STDIN) > 1:
+        raise InputError(None, "standard input ('-') can be read only once")
+    out: dict[str, RunInput] = {}
     for spec in specs:
-        name, sep, path = spec.partition("=")
-        if not sep or Path(spec).exists():
-            name, path = run_name(Path(spec)), spec
-        name = name.strip()  # `a =x` and `a=y` name the same run
-        if not name or not path:
-            raise InputError(None, f"run {spec!r}: expected PATH or NAME=PATH")
+        given, path = split_run_spec(spec)
+        source = open_source(path)
+        tag = run_tag(source)
+        stream = path == STDIN or not Path(path).is_file()  # a pipe's name says nothing
+        name = given if given is not None else default_run_name(path, tag, stream=stream)
         if name in out:
-            raise InputError(path, f"run name {name!r} given twice; name them with NAME=PATH")
-        out[name] = Path(path)
+            raise given_twice(name, path, "run")
+        out[name] = RunInput(name, source, tag)
     return out
 
 
 def read_runs(specs: list[str]) -> dict[str, pl.DataFrame]:
-    return read_run_paths(parse_run_specs(specs))
+    return read_run_paths({name: r.source for name, r in open_runs(specs).items()})
 
 
-def read_run_paths(paths: dict[str, Path]) -> dict[str, pl.DataFrame]:
+def read_run_paths(paths: Mapping[str, Path | Source]) -> dict[str, pl.DataFrame]:
     from goldset_tui.io.trec import read_run
 
     return {name: read_run(path, tag=False, order=False) for name, path in paths.items()}
 
 
+def warn_query_mismatch(
+    name: str,
+    sets: QuerySets,
+    run_queries: int,
+    *,
+    mode: str,
+    qrels_path: str | Path | None,
+    run_path: str | Path | None,
+) -> None:
+    """A run sharing no query with the qrels is an InputError naming both files; a partial
+    mismatch is one warning line on stderr, with the counts and the first ids."""
+    if len(sets.only_in_run) == run_queries:
+        raise InputError(
+            run_path,
+            f"run {name!r} shares no query with the qrels {qrels_path} "
+            f"({run_queries} run queries, none judged): is it the right qrels file?",
+        )
+    parts = []
+    if sets.missing_from_run:
+        fate = "left out of the mean" if mode == "both" else "scored 0"
+        parts.append(
+            f"{len(sets.missing_from_run)} qrels queries missing from the run ({fate}: "
+            f"{_first_ids(sets.missing_from_run)})"
+        )
+    if sets.only_in_run:
+        parts.append(
+            f"{len(sets.only_in_run)} run queries not in the qrels (ignored: "
+            f"{_first_ids(sets.only_in_run)})"
+        )
+    if parts:
+        shown = visible(name, keep_newlines=False)
+        print(f"goldset: warning: run {shown!r}: " + "; ".join(parts), file=sys.stderr)
+
+
+def _first_ids(ids: list[str], n: int = 5) -> str:
+    shown = ", ".join(visible(i, keep_newlines=False) for i in ids[:n])
+    return shown + (", ..." if len(ids) > n else "")
+
+
+def averaging_mode(args: argparse.Namespace) -> str:
+    """``complete`` (-c), ``both`` (--trec-eval-compat) or goldset's ``relevant``."""
+    if args.complete:
+        return "complete"
+    return "both" if args.trec_eval_compat else "relevant"
+
+
 def score_runs(
     qrels: pl.DataFrame,
     runs: dict[str, pl.DataFrame],
-    measures: list[str],
+    measures: list[Measure],
     *,
-    compat: bool,
+    mode: str = "relevant",
+    level: int = 1,
+    max_docs: int | None = None,
+    judged_only: bool = False,
     qrels_path: str | Path | None = None,
-    run_paths: dict[str, Path] | None = None,
-):
-    """{name: (per-query long frame over the averaged queries, means)}.
+    run_paths: Mapping[str, str | Path] | None = None,
+    tags: Mapping[str, str | None] | None = None,
+    trec_eval_quirks: bool = False,
+) -> dict[str, RunResult]:
+    """Each run scored over the queries ``mode`` averages (``eval.querysets``).
 
     Nothing to average over is an input error, never an empty mean: the qrels have no relevant
-    document at all, or (trec_eval's mean) a run shares no query with the qrels, which is almost
-    always the wrong qrels file; trec_eval itself stops there ("No queries with both results and
-    relevance info")."""
-    from goldset_tui.eval.metrics import aggregate, evaluate, relevant_queries
+    document at all (goldset's mean), or a run shares no query with the qrels, which is almost
+    always the wrong qrels file (trec_eval itself stops there: "No queries with both results
+    and relevance info")."""
+    from goldset_tui.commands._eval_output import RunResult
+    from goldset_tui.eval.metrics import aggregate, evaluate
+    from goldset_tui.eval.querysets import cut_run, query_sets
 
-    out = {}
-    queries = None if compat else relevant_queries(qrels)
-    if queries is not None and queries.len() == 0:
+    if mode == "relevant" and qrels.filter(pl.col("grade") >= level).height == 0:
         raise InputError(
             qrels_path,
-            "the qrels have no query with a relevant document (grade >= 1): nothing to average",
+            f"the qrels have no query with a relevant document (grade >= {level}): "
+            "nothing to average",
         )
+    full = qrels
+    if "subtopic" in qrels.columns:  # diversity qrels: one grade a document for the rest
+        from goldset_tui.io.trec import plain_qrels
+
+        qrels = plain_qrels(qrels)
+    out = {}
     for name, run in runs.items():
-        per_query = evaluate(qrels, run, measures, only_run_queries=compat)
-        if compat and per_query.height == 0:
-            run_path = (run_paths or {}).get(name)
-            where = f"run {name!r}" + (f" ({run_path})" if run_path is not None else "")
-            raise InputError(
-                qrels_path,
-                f"{where} shares no query with these qrels (--trec-eval-compat averages "
-                "over the queries in both): is it the right qrels file?",
-            )
-        if queries is not None:
-            per_query = per_query.filter(pl.col("query_id").is_in(queries.implode()))
-        out[name] = (per_query, aggregate(per_query, queries))
+        # Ranks are 1..n in every query: rank 1 names each query once, with no grouping pass.
+        ids = run.filter(pl.col("rank") == 1) if "rank" in run.columns else run.unique("query_id")
+        run_queries = ids.get_column("query_id")
+        sets = query_sets(qrels, run_queries, mode, level)
+        warn_query_mismatch(
+            name,
+            sets,
+            run_queries.len(),
+            mode=mode,
+            qrels_path=qrels_path,
+            run_path=(run_paths or {}).get(name),
+        )
+        cut = cut_run(run, qrels, max_docs=max_docs, judged_only=judged_only)
+        per_query = evaluate(full, cut, measures)
+        per_query = per_query.filter(pl.col("query_id").is_in(sets.evaluated.implode()))
+        tag = (tags or {}).get(name)
+        means = aggregate(per_query, sets.evaluated)
+        if trec_eval_quirks and mode == "complete":
+            # trec_eval's m_num_rel.c: with -c, the `all` num_rel is re-counted from the whole
+            # qrels file as grades > 0, whatever -l says (the per-query lines do follow -l).
+            positive = qrels.filter(pl.col("grade") > 0).height
+            means |= {str(m): float(positive) for m in measures if m.name == "NumRel"}
+        out[name] = RunResult(per_query, means, sets, tag)
     return out
 
 
-def _value_text(measure: str, value: float) -> str:
-    from goldset_tui.eval.measures import parse_measure
+def chosen_measures(args: argparse.Namespace) -> list[Measure]:
+    """The -m measures (or the defaults) at the -l level, trec_eval's counts first under
+    --trec-eval-compat; each alias resolved is noted on stderr."""
+    from goldset_tui.eval.measures import parse_measures, with_rel_level
 
-    return str(int(value)) if parse_measure(measure).is_count else f"{value:.4f}"
-
-
-def _json_value(measure: str, value: float):
-    from goldset_tui.eval.measures import parse_measure
-
-    return int(value) if parse_measure(measure).is_count else value
-
-
-def text_lines(results, measures: list[str], *, per_query: bool) -> list[str]:
-    """trec_eval's layout: measure padded to 22, tab, query, tab, value; a run column first
-    when there are several runs."""
-    several = len(results) > 1
-    lines = []
-    for name, (scores, means) in results.items():
-        prefix = f"{visible(name, keep_newlines=False)}\t" if several else ""
-        if per_query:
-            for qid, measure, value in scores.iter_rows():
-                # Ids come from data: a control character must not reach the terminal.
-                lines.append(
-                    f"{prefix}{measure:<22}\t{visible(qid, keep_newlines=False)}\t{_value_text(measure, value)}"
-                )
-        for measure in measures:
-            lines.append(f"{prefix}{measure:<22}\tall\t{_value_text(measure, means[measure])}")
-    return lines
+    given = args.measures or (TREC_EVAL_OFFICIAL if args.trec_eval_compat else DEFAULT_MEASURES)
+    if args.trec_eval_compat:
+        given = TREC_EVAL_COUNTS + [m for m in given if m not in TREC_EVAL_COUNTS]
+    measures = parse_measures(given)
+    for m in measures:
+        if m.alias:
+            print(f"goldset: note: measure {m.alias!r} read as {str(m)!r}", file=sys.stderr)
+    level = args.rel_level or 1
+    return list({str(x): x for x in (with_rel_level(m, level) for m in measures)}.values())
 
 
-def json_document(results, *, per_query: bool) -> dict:
-    runs = {}
-    for name, (scores, means) in results.items():
-        entry: dict = {"mean": {m: _json_value(m, v) for m, v in means.items()}}
-        if per_query:
-            table: dict[str, dict] = {}
-            for qid, measure, value in scores.iter_rows():
-                table.setdefault(qid, {})[measure] = _json_value(measure, value)
-            entry["per_query"] = table
-        runs[name] = entry
-    return {"runs": runs}
+def check_modes(args: argparse.Namespace) -> None:
+    if args.rel_level is not None and args.rel_level < 1:
+        raise InputError(None, "-l/--rel-level must be at least 1 (grade >= N is relevant)")
+    if args.max_docs is not None and args.max_docs < 1:
+        raise InputError(None, "-M/--max-docs must be at least 1")
 
 
 def run(args: argparse.Namespace) -> int:
-    from goldset_tui.eval.measures import parse_measures
+    from goldset_tui.commands._eval_output import json_document, text_lines
     from goldset_tui.eval.scores import SCORES_DIR, save_scores
 
-    # Check the cheap things (measure names) before reading large files.
-    measures = [str(m) for m in parse_measures(args.measures or DEFAULT_MEASURES)]
-    qrels = read_qrels_arg(args.qrels, args.labeller)
+    # Check the cheap things (options, measure names) before reading large files.
+    check_modes(args)
+    measures = chosen_measures(args)
+    if args.qrels == "-" and "-" in args.runs:
+        raise InputError(None, "standard input ('-') can be read only once")
+    subtopics = any(m.needs_subtopics for m in measures)
+    qrels = read_qrels_arg(args.qrels, args.labeller, subtopics=subtopics)
     if args.output:
         output_folder(args.output)
-    run_paths = parse_run_specs(args.runs)
-    runs = read_run_paths(run_paths)
+    inputs = open_runs(args.runs)
+    with working("reading the runs"):
+        runs = read_run_paths({name: r.source for name, r in inputs.items()})
     results = score_runs(
         qrels,
         runs,
         measures,
-        compat=args.trec_eval_compat,
+        mode=averaging_mode(args),
+        level=args.rel_level or 1,
+        max_docs=args.max_docs,
+        judged_only=args.judged_only,
         qrels_path=args.qrels,
-        run_paths=run_paths,
+        run_paths={name: r.source.path for name, r in inputs.items()},
+        tags={name: r.tag for name, r in inputs.items()},
+        trec_eval_quirks=args.trec_eval_compat,
     )
     if args.format == "json":
-        print(json.dumps(json_document(results, per_query=args.per_query), indent=2))
+        doc = json_document(results, measures, per_query=args.per_query)
+        print(json.dumps(doc, indent=2))
     else:
-        sys.stdout.write("\n".join(text_lines(results, measures, per_query=args.per_query)) + "\n")
+        lines = text_lines(
+            results,
+            measures,
+            per_query=args.per_query,
+            compat=args.trec_eval_compat,
+            level=args.rel_level or 1,
+        )
+        sys.stdout.write("\n".join(lines) + "\n")
     folder = (
         Path(args.output)
         if args.output
         else (Path(args.qrels) / SCORES_DIR if Path(args.qrels).is_dir() else None)
     )
     if folder is not None:
-        for name, (scores, _) in results.items():
+        for name, result in results.items():
             try:
-                written = save_scores(scores, name, folder)
+                written = save_scores(result.per_query, name, folder)
             except OSError as exc:
                 raise InputError(
                     folder, f"cannot write the scores: {exc.strerror or exc}"

@@ -130,13 +130,24 @@ def prepare(
     from goldset_tui.io.pools import load_pool
     from goldset_tui.store import Project, default_store_for
     from goldset_tui.store.manifest import manifest_path
+    from goldset_tui.store.project import refuse_busy_folder
 
+    # Every argument is checked before anything is created: a refused command leaves no store,
+    # no manifest and no lock file behind.
     if not labeller.strip():
         raise InputError(None, "--labeller must not be empty")
+    overlap = parse_assign(assign) if assign else None
     store_path = Path(store) if store else default_store_for(pool_path)
     existing = Project.open(store_path) if manifest_path(store_path).exists() else None
+    if existing is None:
+        refuse_busy_folder(store_path)
+    saved_team = existing.manifest.get("assignment", {}).get("labellers") if existing else None
+    if overlap is not None and not (team and team.strip(" ,")) and not saved_team:
+        raise InputError(
+            None,
+            "--assign needs the team: --team alice,bob,... (remembered in the store afterwards)",
+        )
     pool = load_pool(pool_path, corpus=corpus, scale=existing.scale if existing else None)
-    overlap = parse_assign(assign) if assign else None
     project = existing or Project.open_or_create(
         store_path, pool_path=pool.path, pool_sha256=pool.sha256
     )
@@ -216,14 +227,19 @@ def latest_notes(project, labeller: str) -> dict[tuple[str, str], str]:  # noqa:
     return {(q, d): n for q, d, n in noted.select("query_id", "doc_id", "note").rows() if n}
 
 
+def check_repeat(share: float) -> None:
+    """--repeat is a share: 0 (off) up to 1; NaN is neither."""
+    if not 0.0 <= share <= 1.0:
+        raise InputError(None, f"--repeat {share}: expected a share between 0 and 1, e.g. 0.02")
+
+
 def repeat_candidates(
     project, labeller: str, judged, share: float, seed: int
 ) -> list[tuple[str, str]]:  # noqa: ANN001
     """Judged pairs to serve again (seeded share), minus those already repeated."""
+    check_repeat(share)
     if share <= 0:
         return []
-    if share > 1:
-        raise InputError(None, f"--repeat {share}: expected a share between 0 and 1, e.g. 0.02")
     from goldset_tui.agreement.repeats import repeat_pairs
 
     history = project.judgments(labeller, history=True)
@@ -240,8 +256,7 @@ def make_screen(
     from goldset_tui.ui.screens.judge import JudgeScreen
 
     project = prepared.project
-    if repeat and not 0 < repeat <= 1:
-        raise InputError(None, f"--repeat {repeat}: expected a share between 0 and 1, e.g. 0.02")
+    check_repeat(repeat)
     writer = project.writer(prepared.labeller)  # StoreLockedError -> one line, exit 2
     judged = project.judgments(prepared.labeller)
     # Opening the writer may have cut a torn journal tail (kept in .torn): the labeller is told.
@@ -277,6 +292,7 @@ def run(args: argparse.Namespace) -> int:
     from goldset_tui.ui.app import checked_config, run_app
 
     checked_config()  # a bad keymap is refused before a store is created for nothing
+    check_repeat(args.repeat)
     prepared = prepare(
         args.pool,
         args.labeller,

@@ -3,15 +3,19 @@
 A name is a measure, optional parameters in parentheses and an optional ``@cutoff``. Parsing is
 strict (a typo is an error that suggests the closest known name) because a silently ignored
 parameter would print a plausible but wrong number.
+
+Other tools' names (trec_eval's ``map``, ``ndcg_cut_10``, ``P_10``; ir_measures' ``MAP``; ranx's
+``ndcg@10``, ``mrr@10``) are aliases (``aliases.py``): they parse to the canonical measure, whose
+``alias`` field keeps what was typed so that the output can say what it was read as.
 """
 
 from __future__ import annotations
 
-import difflib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from goldset_tui.errors import InputError
+from goldset_tui.eval import aliases
 
 # name -> (cutoff: "required" | "optional" | "none", parameters it accepts)
 MEASURES: dict[str, tuple[str, frozenset[str]]] = {
@@ -29,8 +33,29 @@ MEASURES: dict[str, tuple[str, frozenset[str]]] = {
     "NumRet": ("none", frozenset()),
     "NumRel": ("none", frozenset({"rel"})),
     "NumRelRet": ("none", frozenset({"rel"})),
+    "NumQ": ("none", frozenset()),
+    # trec_eval's gm_map: AP per query, geometric mean over queries (AP floored at 1e-5).
+    "GMAP": ("none", frozenset({"rel"})),
+    # Interpolated precision at a recall level (`IPrec@0.1`), and trec_eval's 11pt_avg.
+    "IPrec": ("recall", frozenset({"rel"})),
+    "IPrecAvg": ("none", frozenset({"rel"})),
+    "SetP": ("none", frozenset({"rel"})),
+    "SetR": ("none", frozenset({"rel"})),
+    "SetF": ("none", frozenset({"rel", "beta"})),
+    # Expected Reciprocal Rank (Chapelle et al. 2009) as gdeval.pl computes it.
+    "ERR": ("required", frozenset()),
+    # Rank-biased precision (Moffat & Zobel 2008), binary gain, persistence p (ir_measures'
+    # default 0.8), and its residual: what unjudged documents and the unretrieved tail could add.
+    "RBP": ("none", frozenset({"rel", "p"})),
+    "RBPResid": ("none", frozenset({"rel", "p"})),
+    # Compatibility (Clarke et al. 2021): rank-biased overlap with the ideal ranking.
+    "Compat": ("none", frozenset({"p", "normalize"})),
+    # alpha-nDCG (Clarke et al. 2008) as ndeval: needs qrels with subtopics.
+    "alpha_nDCG": ("required", frozenset({"rel", "alpha"})),
 }
-COUNTS = frozenset({"NumRet", "NumRel", "NumRelRet"})
+SUBTOPIC_MEASURES = frozenset({"alpha_nDCG"})
+DEFAULT_P = {"RBP": 0.8, "RBPResid": 0.8, "Compat": 0.95}  # ir_measures' default persistence
+COUNTS = frozenset({"NumRet", "NumRel", "NumRelRet", "NumQ"})
 DCG_KINDS = ("log2", "exp-log2")  # gain = grade (trec_eval) | 2^grade - 1 (Burges et al.)
 EXAMPLES = [
     "P@10",
@@ -51,9 +76,23 @@ EXAMPLES = [
     "NumRet",
     "NumRel",
     "NumRelRet",
+    "NumQ",
+    "GMAP",
+    "IPrec@0.1",
+    "IPrecAvg",
+    "SetP",
+    "SetR",
+    "SetF",
+    "ERR@10",
+    "RBP(p=0.8)",
+    "RBPResid(p=0.8)",
+    "Compat(p=0.95)",
+    "alpha_nDCG@10",
 ]
 
-_SYNTAX = re.compile(r"^(?P<name>[A-Za-z]+)(?:\((?P<params>[^()]*)\))?(?:@(?P<cutoff>[^@]*))?$")
+_SYNTAX = re.compile(
+    r"^(?P<name>[A-Za-z][A-Za-z_]*)(?:\((?P<params>[^()]*)\))?(?:@(?P<cutoff>[^@]*))?$"
+)
 
 
 @dataclass(frozen=True)
@@ -65,10 +104,39 @@ class Measure:
     rel: int = 1
     dcg: str = "log2"
     text: str = ""
+    level: float | None = None  # IPrec's recall level, in [0, 1]
+    beta: float = 1.0  # SetF's weight of recall against precision
+    p: float | None = None  # RBP's and Compat's persistence, when given
+    normalize: bool = True  # Compat divided by the ideal ranking's own
+    alpha: float = 0.5  # alpha-nDCG's redundancy penalty
+    rel_given: bool = False  # `rel=` written in the name (then -l does not change it)
+    alias: str = ""  # the other tool's name this was read from, when it was one
 
     @property
     def is_count(self) -> bool:
         return self.name in COUNTS
+
+    @property
+    def needs_subtopics(self) -> bool:
+        """Scored on diversity qrels (``query subtopic doc grade``), not one grade a document."""
+        return self.name in SUBTOPIC_MEASURES
+
+    @property
+    def persistence(self) -> float:
+        return self.p if self.p is not None else DEFAULT_P.get(self.name, 0.8)
+
+    @property
+    def aggregation(self) -> str:
+        """How the `all` line is made from per-query values: ``sum`` (counts), ``gmean``
+        (GMAP, as trec_eval's gm_map) or ``mean``."""
+        if self.is_count:
+            return "sum"
+        return "gmean" if self.name == "GMAP" else "mean"
+
+    @property
+    def trec_eval_name(self) -> str | None:
+        """trec_eval's name for this measure at its relevance level, or None."""
+        return aliases.trec_eval_name(self.name, self.cutoff, self.level, self.beta, self.dcg)
 
     @property
     def is_binary(self) -> bool:
@@ -85,57 +153,66 @@ def canonical(m: Measure) -> str:
         params.append(f"rel={m.rel}")
     if m.dcg != "log2":
         params.append(f"dcg='{m.dcg}'")
+    if m.beta != 1.0:
+        params.append(f"beta={m.beta:g}")
+    if m.p is not None:
+        params.append(f"p={m.p:g}")
+    if not m.normalize:
+        params.append("normalize=false")
+    if m.alpha != 0.5:
+        params.append(f"alpha={m.alpha:g}")
     text = m.name + (f"({','.join(params)})" if params else "")
+    if m.level is not None:
+        return text + f"@{m.level:g}"
     return text + (f"@{m.cutoff}" if m.cutoff is not None else "")
 
 
-# trec_eval's names, so that `-m map` or `-m ndcg_cut_10` suggests the name used here.
-TREC_EVAL_NAMES = {
-    "map": "AP",
-    "map_cut": "AP",
-    "P": "P",
-    "recall": "R",
-    "success": "Success",
-    "recip_rank": "RR",
-    "ndcg": "nDCG",
-    "ndcg_cut": "nDCG",
-    "Rprec": "Rprec",
-    "bpref": "Bpref",
-    "infAP": "infAP",
-    "num_ret": "NumRet",
-    "num_rel": "NumRel",
-    "num_rel_ret": "NumRelRet",
-}
+def with_rel_level(m: Measure, level: int) -> Measure:
+    """``m`` at relevance level ``level`` (trec_eval's -l), unless its name set ``rel=`` itself
+    or it takes no ``rel`` (nDCG's gain is the grade, as trec_eval's -l leaves ndcg alone)."""
+    if level == 1 or m.rel_given or "rel" not in MEASURES[m.name][1]:
+        return m
+    moved = replace(m, rel=level, text="")
+    return replace(moved, text=canonical(moved))
 
 
-def _trec_eval_hint(text: str) -> str | None:
-    match = re.fullmatch(r"([A-Za-z_]+?)(?:[_.](\d+))?", text)
-    if not match or match[1] not in TREC_EVAL_NAMES:
+def _distance(a: str, b: str) -> int:
+    """Levenshtein distance (insertions, deletions, substitutions), case-insensitive."""
+    a, b = a.lower(), b.lower()
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, start=1):
+        prev, row[0] = row[0], i
+        for j, cb in enumerate(b, start=1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (ca != cb))
+    return row[-1]
+
+
+_HEAD = re.compile(r"^(?P<head>.*?)(?:\((?P<params>[^()]*)\))?(?:[@_.](?P<cut>\d+(?:\.\d+)?))?$")
+
+
+def _closest(text: str) -> str | None:
+    """The canonical name nearest to ``text`` by edit distance on the measure part (other
+    tools' names count as spellings of theirs), keeping the user's cutoff."""
+    match = _HEAD.match(text)
+    head = (match["head"] if match else text) or text
+    cut = match["cut"] if match else None
+    spellings = {name: name for name in MEASURES} | aliases.SPELLINGS
+    best = min(spellings, key=lambda s: (_distance(head, s), s))
+    if _distance(head, best) > max(2, len(head) // 2):
         return None
-    name = TREC_EVAL_NAMES[match[1]]
-    cutoff = match[2] or ("10" if MEASURES[name][0] == "required" else None)
-    return name + (f"@{cutoff}" if cutoff and MEASURES[name][0] != "none" else "")
+    name = spellings[best]
+    rule = MEASURES[name][0]
+    if rule == "none":
+        return name
+    if rule == "recall":
+        return f"{name}@{cut if cut and '.' in cut else '0.1'}"
+    if cut is None or not cut.isdigit():
+        return f"{name}@10" if rule == "required" else name
+    return f"{name}@{int(cut)}"
 
 
 def _unknown(text: str, why: str, hint: str | None = None) -> InputError:
-    if hint:
-        return InputError(None, f"measure {text!r}: {why}; did you mean {hint!r}?")
-    trec_hint = _trec_eval_hint(text)
-    if trec_hint:
-        return InputError(
-            None, f"measure {text!r}: {why} (a trec_eval name?); did you mean {trec_hint!r}?"
-        )
-    close = difflib.get_close_matches(text, EXAMPLES, n=1, cutoff=0.5)
-    lower = {e.lower(): e for e in EXAMPLES}
-    hint = lower.get(text.lower()) or (close[0] if close else None)
-    if hint is None:
-        # "ndcg_cut_10"-style trec_eval names: suggest on the measure part alone.
-        head = re.split(r"[@(_.]", text, maxsplit=1)[0]
-        names = {n.lower(): n for n in MEASURES}
-        name = names.get(head.lower()) or next(
-            iter(difflib.get_close_matches(head, list(MEASURES), n=1, cutoff=0.5)), None
-        )
-        hint = next((e for e in EXAMPLES if e.startswith(name)), None) if name else None
+    hint = hint or _closest(text)
     suggestion = f"; did you mean {hint!r}?" if hint else f"; known: {', '.join(EXAMPLES)}"
     return InputError(None, f"measure {text!r}: {why}{suggestion}")
 
@@ -148,11 +225,20 @@ def _param(text: str, raw: str, hint: str) -> tuple[str, str]:
 
 
 def parse_measure(text: str) -> Measure:
-    """``Measure`` for an ir_measures-style name, or an InputError suggesting the closest name."""
+    """``Measure`` for an ir_measures-style name or another tool's alias, or an InputError
+    suggesting the closest name."""
     text = text.strip()
     match = _SYNTAX.match(text)
     if not match or match["name"] not in MEASURES:
-        raise _unknown(text, "unknown measure")
+        resolved = aliases.resolve(text)
+        if resolved is None:
+            raise _unknown(text, "unknown measure")
+        return replace(_parse_canonical(resolved[0], _SYNTAX.match(resolved[0])), alias=text)
+    return _parse_canonical(text, match)
+
+
+def _parse_canonical(text: str, match: re.Match[str] | None) -> Measure:
+    assert match is not None  # aliases only resolve to canonical syntax
     name = match["name"]
     cutoff_rule, allowed = MEASURES[name]
     given = match["cutoff"]
@@ -162,7 +248,16 @@ def parse_measure(text: str) -> Measure:
         f"@{good_cutoff}" if cutoff_rule == "required" or (given and cutoff_rule != "none") else ""
     )
     cutoff: int | None = None
-    if given is not None:
+    level: float | None = None
+    if cutoff_rule == "recall":
+        # IPrec@0.1: a recall level, not a rank
+        try:
+            level = float(given) if given is not None else None
+        except ValueError:
+            level = None
+        if level is None or not 0.0 <= level <= 1.0:
+            raise _unknown(text, f"{name} needs a recall level in [0, 1] after @", f"{name}@0.1")
+    elif given is not None:
         if cutoff_rule == "none":
             raise _unknown(text, f"{name} takes no @cutoff", hint)
         if not given.isdigit() or int(given) < 1:
@@ -170,7 +265,10 @@ def parse_measure(text: str) -> Measure:
         cutoff = int(given)
     elif cutoff_rule == "required":
         raise _unknown(text, f"{name} needs a cutoff", hint)
-    rel, dcg = 1, "log2"
+    rel, dcg, beta, rel_given = 1, "log2", 1.0, False
+    persistence: float | None = None
+    normalize = True
+    alpha = 0.5
     for raw in filter(str.strip, (match["params"] or "").split(",")):
         key, value = _param(text, raw, hint)
         if key not in allowed:
@@ -184,12 +282,52 @@ def parse_measure(text: str) -> Measure:
                 raise _unknown(
                     text, "rel must be at least 1 (grades below it count as not relevant)", hint
                 )
+            rel_given = True
+        elif key == "beta":
+            try:
+                beta = float(value)
+            except ValueError:
+                beta = -1.0
+            if not beta > 0:
+                raise _unknown(text, f"beta={value!r} is not a positive number", hint)
+        elif key == "p":
+            try:
+                persistence = float(value)
+            except ValueError:
+                persistence = -1.0
+            if not 0.0 < persistence < 1.0:
+                raise _unknown(
+                    text, f"p={value!r} is not a number between 0 and 1", f"{name}(p=0.8)"
+                )
+        elif key == "alpha":
+            try:
+                alpha = float(value)
+            except ValueError:
+                alpha = -1.0
+            if not 0.0 <= alpha <= 1.0:
+                raise _unknown(text, f"alpha={value!r} is not a number in [0, 1]", hint)
+        elif key == "normalize":
+            if value.lower() not in ("true", "false", "1", "0"):
+                raise _unknown(text, f"normalize={value!r}: expected true or false", name)
+            normalize = value.lower() in ("true", "1")
         elif key == "dcg":
             if value not in DCG_KINDS:
                 hint = "nDCG(dcg='exp-log2')" + (f"@{cutoff}" if cutoff else "")
                 raise _unknown(text, f"dcg={value!r}: expected one of {', '.join(DCG_KINDS)}", hint)
             dcg = value
-    return Measure(name=name, cutoff=cutoff, rel=rel, dcg=dcg, text=text)
+    return Measure(
+        name=name,
+        cutoff=cutoff,
+        rel=rel,
+        dcg=dcg,
+        text=text,
+        level=level,
+        beta=beta,
+        p=persistence,
+        normalize=normalize,
+        alpha=alpha,
+        rel_given=rel_given,
+    )
 
 
 def parse_measures(texts: list[str]) -> list[Measure]:

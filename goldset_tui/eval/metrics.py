@@ -18,14 +18,17 @@ Where ir_measures defines a name differently from trec_eval, its definition wins
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from typing import Literal
 
 import polars as pl
 
 from goldset_tui.eval.measures import Measure, parse_measures
+from goldset_tui.eval.more_measures import EXTRA, FRAMES, NEEDS_NUM_RET
 
 INFAP_EPSILON = 0.00001  # trec_eval's infAP.c
+MIN_GEO_MEAN = 0.00001  # trec_eval's trec_eval.h: the floor of a value in a geometric mean
 RANK_COLUMNS = ("query_id", "doc_id", "rank")
 
 
@@ -179,6 +182,8 @@ def _measure_exprs(m: Measure, key: str) -> tuple[list[pl.Expr], pl.Expr]:
         agg, final = [], pl.col("num_ret")
     elif name == "NumRel":
         agg, final = [], nrel
+    elif name in EXTRA:
+        agg, final = EXTRA[name](m, key)
     else:  # parse_measure only lets registered names through
         raise ValueError(f"no implementation for {name}")
     return agg, final.cast(pl.Float64)
@@ -199,10 +204,17 @@ def evaluate_wide(
     parsed = (
         parse_measures([str(m) for m in given]) if len(ms) < len(given) else list(dict.fromkeys(ms))
     )
+    subtopics = None
+    if "subtopic" in qrels.columns:  # diversity qrels: one grade per document for the others
+        from goldset_tui.io.trec import plain_qrels
+
+        subtopics, qrels = qrels, plain_qrels(qrels)
+    elif any(m.needs_subtopics for m in parsed):
+        raise ValueError("alpha_nDCG needs qrels with subtopics (read_subtopic_qrels)")
     stats = _query_stats(qrels, parsed)
     ranked = _ranked(run)
     rows = _rows(qrels, ranked, stats, parsed)
-    if any(m.name in ("NumRet", "Judged") for m in parsed):
+    if any(m.name in NEEDS_NUM_RET for m in parsed):
         retrieved = ranked.group_by("query_id").agg(pl.len().alias("num_ret"))
     else:
         # Ranks are 1..n in every query: rank 1 names each query once, with no grouping pass.
@@ -216,6 +228,11 @@ def evaluate_wide(
         aggs.extend(agg)
         finals.append(final.alias(str(m)))
     per_query = retrieved.join(rows.group_by("query_id").agg(aggs), on="query_id", how="left")
+    for index, m in enumerate(parsed):
+        if m.name in FRAMES:  # a measure that needs more than the judged rows (Compat)
+            source = subtopics if m.needs_subtopics and subtopics is not None else qrels
+            values = FRAMES[m.name](source, ranked, m, f"_m{index}")
+            per_query = per_query.join(values, on="query_id", how="left")
     how: Literal["inner", "left"] = "inner" if only_run_queries else "left"
     wide = stats.join(per_query, on="query_id", how=how)
     # Queries missing from the run: every aggregate is empty, i.e. 0 (RR's missing minimum too).
@@ -246,8 +263,9 @@ def relevant_queries(qrels: pl.DataFrame) -> pl.Series:
 
 def aggregate(per_query: pl.DataFrame, queries: pl.Series | None = None) -> dict[str, float]:
     """The ``all`` line: the mean over ``queries`` (default: every query in ``per_query``), a
-    query absent from ``per_query`` counting 0; counts (NumRet, NumRel, NumRelRet) are summed, as
-    trec_eval prints them."""
+    query absent from ``per_query`` counting 0; counts (NumRet, NumRel, NumRelRet, NumQ) are
+    summed, as trec_eval prints them; GMAP is the geometric mean of AP floored at 1e-5
+    (trec_eval's gm_map, where a query absent counts as that floor)."""
     from goldset_tui.eval.measures import parse_measure
 
     order = list(dict.fromkeys(per_query.get_column("measure").to_list()))
@@ -256,11 +274,25 @@ def aggregate(per_query: pl.DataFrame, queries: pl.Series | None = None) -> dict
         n = queries.len()
     else:
         n = per_query.get_column("query_id").n_unique()
-    sums = dict(per_query.group_by("measure").agg(pl.col("value").sum()).iter_rows())
+    value = pl.col("value")
+    kinds = {name: parse_measure(name).aggregation for name in order}
+    # gm_map: log(max(AP, MIN_GEO_MEAN)) summed, a missing query adding log(MIN_GEO_MEAN).
+    logs = pl.when(pl.col("measure").is_in([k for k, v in kinds.items() if v == "gmean"]))
+    summed = per_query.with_columns(
+        logs.then(value.clip(lower_bound=MIN_GEO_MEAN).log()).otherwise(value).alias("value")
+    )
+    totals = summed.group_by("measure").agg(value.sum(), pl.len().alias("n"))
+    sums = {row[0]: (row[1], row[2]) for row in totals.iter_rows()}
     out = {}
     for name in order:
-        total = float(sums.get(name, 0.0))
-        out[name] = total if parse_measure(name).is_count else (total / n if n else 0.0)
+        total, seen = sums.get(name, (0.0, 0))
+        if kinds[name] == "sum":
+            out[name] = float(total)
+        elif kinds[name] == "gmean":
+            total += (n - seen) * math.log(MIN_GEO_MEAN)
+            out[name] = math.exp(total / n) if n else 0.0
+        else:
+            out[name] = float(total) / n if n else 0.0
     return out
 
 
@@ -270,11 +302,15 @@ def mean_scores(
     measures: Iterable[str | Measure],
     *,
     trec_eval_compat: bool = False,
+    complete: bool = False,
 ) -> dict[str, float]:
     """Means keyed by measure name. Default: over every query in the qrels with a relevant
     document, a query missing from the run counting 0. ``trec_eval_compat``: over the queries in
-    both the qrels and the run, as trec_eval does without -c."""
+    both the qrels and the run, as trec_eval does without -c. ``complete``: over every query in
+    the qrels, a judged one without a relevant document too (trec_eval -c)."""
     measures = list(measures)
+    if complete:
+        return aggregate(evaluate(qrels, run, measures))
     if trec_eval_compat:
         return aggregate(evaluate(qrels, run, measures, only_run_queries=True))
     return aggregate(evaluate(qrels, run, measures), relevant_queries(qrels))

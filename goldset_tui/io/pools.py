@@ -19,10 +19,7 @@ A corpus (``goldset_tui.io.corpus``) fills texts the pool does not carry. Every 
 
 from __future__ import annotations
 
-import json
 import os
-import re
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,28 +28,32 @@ from typing import Any
 import polars as pl
 
 from goldset_tui.errors import InputError
-from goldset_tui.io.corpus import read_corpus
-from goldset_tui.io.tables import check_file, first_bad_utf8, location, read_table, table_format
-from goldset_tui.model import POOL_KEY, GradeScale
+from goldset_tui.io.pool_checks import _blank, _check_texts, _fill_from_corpus, _validate
+from goldset_tui.io.pool_nested import _looks_nested, _read_nested
+from goldset_tui.io.pool_schema import (
+    _WHERE,
+    FRAME_SCHEMA,
+    LIST_SEPARATOR,
+    PRIOR_LABELLER,
+    PRIOR_SCHEMA,
+    _short_repr,
+)
+from goldset_tui.io.tables import check_file, location, read_table, row_lines, table_format
+from goldset_tui.io.topics import read_topics
+from goldset_tui.model import GradeScale
 from goldset_tui.scalar import as_int
 from goldset_tui.store.files import sha256_file
 
-PRIOR_LABELLER = "prior"
-LIST_SEPARATOR = ";"
-FRAME_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
-    "query_id": pl.Utf8,
-    "query": pl.Utf8,
-    "doc_id": pl.Utf8,
-    "text": pl.Utf8,
-    "title": pl.Utf8,
-    "stratum": pl.Utf8,
-    "systems": pl.List(pl.Utf8),
-    "ranks": pl.List(pl.Int64),
-}
-PRIOR_SCHEMA = {"query_id": pl.Utf8, "doc_id": pl.Utf8, "grade": pl.Int64}
-# Internal: where each row came from, for error messages (a line, or a Parquet row).
-_WHERE = "_where"
-_SHOW_IDS = 5
+__all__ = [
+    "FRAME_SCHEMA",
+    "LIST_SEPARATOR",
+    "PRIOR_LABELLER",
+    "PRIOR_SCHEMA",
+    "Pool",
+    "load_pool",
+    "read_topics",
+    "write_pool",
+]
 
 
 @dataclass
@@ -149,7 +150,11 @@ def _read_flat(p: Path, *, has_corpus: bool) -> tuple[pl.DataFrame, str]:
     # Where each row is, as the user would look for it: CSV line (header is line 1), JSONL line,
     # Parquet row. Blank lines or quoted newlines make text positions approximate.
     offset = {"csv": 2, "tsv": 2, "jsonl": 1, "parquet": 1}[fmt]
-    df = df.with_columns(pl.int_range(offset, n + offset, dtype=pl.Int64).alias(_WHERE))
+    starts = row_lines(p, fmt) if fmt == "csv" else None  # quoted newlines: lines as an editor
+    if starts is not None and len(starts) == n:
+        df = df.with_columns(pl.Series(_WHERE, starts, dtype=pl.Int64))
+    else:
+        df = df.with_columns(pl.int_range(offset, n + offset, dtype=pl.Int64).alias(_WHERE))
     df = df.with_columns(
         _list_column(p, df, "systems", pl.Utf8, fmt),
         _list_column(p, df, "ranks", pl.Int64, fmt),
@@ -164,6 +169,7 @@ def _list_column(
     if name not in df.columns:
         return pl.Series(name, [None] * df.height, dtype=pl.List(inner))
     col = df.get_column(name)
+    _check_list_type(p, col, inner, fmt)
     if not isinstance(col.dtype, pl.List):
         col = col.cast(pl.Utf8)
         # `["bm25", "dense"]` and `bm25;dense` both become ["bm25", "dense"]; an empty cell is [].
@@ -194,388 +200,7 @@ def _list_column(
     return cast.alias(name)
 
 
-# --- nested --------------------------------------------------------------------------------------
-
-
-def _looks_nested(p: Path) -> bool:
-    suffix = p.suffix.lower()
-    if suffix == ".json":
-        return True
-    if suffix not in (".jsonl", ".ndjson"):
-        return False
-    with p.open("rb") as fh:
-        for raw in fh:
-            line = raw.strip()
-            if not line:
-                continue
-            try:
-                first = json.loads(line)
-            except (ValueError, UnicodeDecodeError):
-                # A pretty-printed object opens with "{" alone on its line.
-                return line == b"{"
-            return (
-                isinstance(first, dict)
-                and "doc_id" not in first
-                and ("candidates" in first or "judgments" in first)
-            )
-    return False
-
-
-def _json_values(p: Path) -> Iterator[tuple[int, Any]]:
-    """Every top-level JSON value in the file with the line it starts on (JSONL, or pretty
-    objects one after another)."""
-    data = p.read_bytes()
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(
-            p,
-            f"bytes that are not UTF-8 (byte {exc.start})",
-            line=data.count(b"\n", 0, exc.start) + 1,
-        ) from None
-    decoder = json.JSONDecoder()
-    nonblank = re.compile(r"\S")
-    pos, line = 0, 1
-    while (m := nonblank.search(text, pos)) is not None:
-        line += text.count("\n", pos, m.start())
-        try:
-            value, end = decoder.raw_decode(text, m.start())
-        except json.JSONDecodeError as exc:
-            # Name the line the broken object starts on (in JSONL, its line); say where it broke.
-            at = (
-                f"column {exc.colno}"
-                if exc.lineno == line
-                else f"line {exc.lineno} column {exc.colno}"
-            )
-            raise InputError(p, f"JSON does not parse: {exc.msg} at {at}", line=line) from None
-        yield line, value
-        line += text.count("\n", m.start(), end)
-        pos = end
-
-
-def _read_nested(
-    p: Path, scale: GradeScale
-) -> tuple[pl.DataFrame, pl.DataFrame | None, dict[str, dict[str, Any]]]:
-    cols: dict[str, list[Any]] = {name: [] for name in (*FRAME_SCHEMA, _WHERE)}
-    prior_rows: dict[str, list[Any]] = {"query_id": [], "doc_id": [], "grade": []}
-    meta: dict[str, dict[str, Any]] = {}
-    seen: dict[str, int] = {}
-    any_judgments = False
-    for line, obj in _json_values(p):
-        if not isinstance(obj, dict):
-            raise InputError(
-                p, f"expected a JSON object per query, found {type(obj).__name__}", line=line
-            )
-        q = _QueryObject(p, line, obj)
-        qid = q.identifier("query_id")
-        if qid in seen:
-            raise InputError(
-                p, f"query {qid!r} already given on line {seen[qid]}", line=line, column="query_id"
-            )
-        seen[qid] = line
-        query = q.text("query", required=True)
-        stratum = q.text("stratum")
-        meta[qid] = {
-            k: v
-            for k, v in (("pool_depth", q.depth()), ("pooled_from", q.names("pooled_from")))
-            if v is not None
-        }
-        judgments = q.judgments(scale)
-        any_judgments = any_judgments or judgments is not None
-        candidates = q.candidates()
-        if candidates is None:
-            if judgments is None:
-                raise InputError(
-                    p,
-                    "query has neither 'candidates' nor 'judgments'",
-                    line=line,
-                    column="candidates",
-                )
-            candidates = [{"doc_id": d} for d in judgments]
-        if not candidates:
-            raise InputError(p, f"query {qid!r} has no candidates", line=line, column="candidates")
-        for cand in candidates:
-            cols["query_id"].append(qid)
-            cols["query"].append(query)
-            cols["stratum"].append(stratum)
-            cols[_WHERE].append(line)
-            for key in ("doc_id", "text", "title", "systems", "ranks"):
-                cols[key].append(cand.get(key))
-        for doc, grade in (judgments or {}).items():
-            prior_rows["query_id"].append(qid)
-            prior_rows["doc_id"].append(doc)
-            prior_rows["grade"].append(grade)
-    if not seen:
-        raise InputError(p, "has no query objects")
-    frame = pl.DataFrame(cols, schema={**FRAME_SCHEMA, _WHERE: pl.Int64})
-    prior = pl.DataFrame(prior_rows, schema=PRIOR_SCHEMA) if any_judgments else None
-    return frame, prior, meta
-
-
-class _QueryObject:
-    """Field access on one nested query object, raising InputError at its line."""
-
-    def __init__(self, path: Path, line: int, obj: dict[str, Any]) -> None:
-        self.path, self.line, self.obj = path, line, obj
-
-    def fail(self, message: str, column: str) -> InputError:
-        return InputError(self.path, message, line=self.line, column=column)
-
-    def identifier(self, key: str, value: Any = None, where: str = "") -> str:
-        value = self.obj.get(key) if value is None and not where else value
-        if isinstance(value, bool) or not isinstance(value, (str, int)) or not str(value).strip():
-            raise self.fail(f"{where}empty or missing {key}", key)
-        return str(value)
-
-    def text(self, key: str, *, required: bool = False) -> str | None:
-        value = self.obj.get(key)
-        if value is None and not required:
-            return None
-        if not isinstance(value, str) or (required and not value.strip()):
-            raise self.fail(f"{key} must be non-empty text, found {_short_repr(value)}", key)
-        return value
-
-    def depth(self) -> int | None:
-        value = self.obj.get("pool_depth")
-        if value is None:
-            return None
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise self.fail(
-                f"pool_depth must be a positive whole number, found {_short_repr(value)}",
-                "pool_depth",
-            )
-        return value
-
-    def names(self, key: str, value: Any = None, where: str = "") -> list[str] | None:
-        value = self.obj.get(key) if value is None and not where else value
-        if value is None:
-            return None
-        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-            raise self.fail(
-                f"{where}{key} must be a list of names, found {_short_repr(value)}", key
-            )
-        return value
-
-    def judgments(self, scale: GradeScale) -> dict[str, int] | None:
-        value = self.obj.get("judgments")
-        if value is None:
-            return None
-        if not isinstance(value, dict):
-            raise self.fail(
-                f"judgments must map doc_id to grade, found {_short_repr(value)}", "judgments"
-            )
-        for doc, grade in value.items():
-            if not doc.strip():
-                raise self.fail("judgments has an empty doc_id", "judgments")
-            if grade not in scale:
-                raise self.fail(
-                    f"grade {_short_repr(grade)} for {doc!r} is outside the scale {scale.min}-{scale.max}",
-                    "judgments",
-                )
-        return value
-
-    def candidates(self) -> list[dict[str, Any]] | None:
-        value = self.obj.get("candidates")
-        if value is None:
-            return None
-        if not isinstance(value, list):
-            raise self.fail(f"candidates must be a list, found {_short_repr(value)}", "candidates")
-        out = []
-        for n, cand in enumerate(value, start=1):
-            where = f"candidate {n}: "
-            if isinstance(cand, (str, int)) and not isinstance(cand, bool):
-                out.append({"doc_id": self.identifier("doc_id", cand, where)})
-                continue
-            if not isinstance(cand, dict):
-                raise self.fail(
-                    f"{where}expected a doc id or an object, found {_short_repr(cand)}",
-                    "candidates",
-                )
-            row: dict[str, Any] = {"doc_id": self.identifier("doc_id", cand.get("doc_id"), where)}
-            for key in ("text", "title"):
-                if cand.get(key) is not None and not isinstance(cand[key], str):
-                    raise self.fail(
-                        f"{where}{key} must be text, found {_short_repr(cand[key])}", key
-                    )
-                row[key] = cand.get(key)
-            row["systems"] = self.names("systems", cand.get("systems"), where)
-            ranks = cand.get("ranks")
-            if ranks is not None and (
-                not isinstance(ranks, list)
-                or not all(isinstance(r, int) and not isinstance(r, bool) for r in ranks)
-            ):
-                raise self.fail(
-                    f"{where}ranks must be a list of whole numbers, found {_short_repr(ranks)}",
-                    "ranks",
-                )
-            row["ranks"] = ranks
-            out.append(row)
-        return out
-
-
-# --- checks shared by both shapes ----------------------------------------------------------------
-
-
-def _blank(col: str | pl.Expr) -> pl.Expr:
-    """Null, empty or only whitespace. A search for one non-space character stops at the first
-    one, and allocates nothing (stripping a million texts would copy them all)."""
-    expr = pl.col(col) if isinstance(col, str) else col
-    return expr.is_null() | ~expr.str.contains(r"\S")
-
-
-def _validate(p: Path, rows: pl.DataFrame, kind: str) -> None:
-    """Every check at once as cheap yes/no aggregates (one pass, in parallel); only a check that
-    fails pays for finding and naming the first offending row."""
-    # Duplicates on 64-bit hashes of the pairs (a collision only raises a false alarm, which
-    # _check_duplicates clears); consistency as "a query_id with two distinct (query, stratum)":
-    # both a fraction of the cost of is_duplicated / n_unique().over() on a million rows.
-    pair = pl.col("query_id").hash(11) ^ pl.col("doc_id").hash(13)
-    flags = rows.select(
-        pl.any_horizontal(_blank(c) for c in ("query_id", "doc_id", "query")).any().alias("values"),
-        (pair.n_unique() != pl.len()).alias("duplicates"),
-        _list_problems().any().alias("lists"),
-    ).row(0, named=True)
-    flags["consistency"] = (
-        rows.lazy()
-        .select("query_id", "query", "stratum")
-        .unique()
-        .select(pl.col("query_id").is_duplicated().any())
-        .collect()
-        .item()
-    )
-    if flags["values"]:
-        _check_values(p, rows, kind, ("query_id", "doc_id", "query"))
-    if flags["duplicates"]:
-        _check_duplicates(p, rows, kind)
-    if flags["consistency"]:
-        _check_query_consistency(p, rows, kind)
-    if flags["lists"]:
-        _check_systems_ranks(p, rows, kind)
-
-
-def _list_problems() -> pl.Expr:
-    return pl.any_horizontal(expr for _, expr, _ in _LIST_CHECKS).fill_null(False)
-
-
-def _where(rows: pl.DataFrame, i: int, kind: str) -> dict[str, int]:
-    return {kind: int(rows.get_column(_WHERE)[i])}
-
-
-def _check_values(p: Path, rows: pl.DataFrame, kind: str, columns: tuple[str, ...]) -> None:
-    for col in columns:
-        bad = rows.select(_blank(col)).to_series()
-        if bad.any():
-            i = as_int(bad.arg_max())
-            count = int(bad.sum())
-            more = f" ({count} rows in all)" if count > 1 else ""
-            raise InputError(
-                p, f"empty or missing {col}{more}", column=col, **_where(rows, i, kind)
-            )
-
-
-def _check_duplicates(p: Path, rows: pl.DataFrame, kind: str) -> None:
-    repeat = ~pl.struct(list(POOL_KEY)).is_first_distinct()
-    repeats = rows.with_row_index("_i").filter(repeat)
-    if repeats.height == 0:
-        return
-    first = repeats.row(0, named=True)
-    original = rows.filter(
-        (pl.col("query_id") == first["query_id"]) & (pl.col("doc_id") == first["doc_id"])
-    )
-    seen_at = f"{kind} {original.get_column(_WHERE)[0]}"
-    raise InputError(
-        p,
-        f"{repeats.height} duplicate (query_id, doc_id) row{'s' if repeats.height > 1 else ''}; the first: "
-        f"query {first['query_id']!r}, document {first['doc_id']!r} (already on {seen_at})",
-        column="doc_id",
-        **{kind: int(first[_WHERE])},
-    )
-
-
-def _check_query_consistency(p: Path, rows: pl.DataFrame, kind: str) -> None:
-    """One query text and one stratum per query_id: otherwise which one is being judged?"""
-    for col in ("query", "stratum"):
-        differs = pl.col(col).ne_missing(pl.col(col).first().over("query_id"))
-        bad = rows.with_row_index("_i").filter(differs)
-        if bad.height:
-            row = bad.row(0, named=True)
-            first = rows.filter(pl.col("query_id") == row["query_id"]).get_column(col)[0]
-            raise InputError(
-                p,
-                f"query {row['query_id']!r} has two different {col} values: {_short_repr(first)} and "
-                f"{_short_repr(row[col])}",
-                column=col,
-                **{kind: int(row[_WHERE])},
-            )
-
-
-_BOTH_LISTS = pl.col("systems").is_not_null() & pl.col("ranks").is_not_null()
-_LIST_CHECKS = [
-    (
-        "ranks",
-        _BOTH_LISTS & (pl.col("systems").list.len() != pl.col("ranks").list.len()),
-        "systems and ranks have different lengths",
-    ),
-    ("ranks", pl.col("ranks").list.min().fill_null(1) < 1, "ranks start at 1"),
-    (
-        "systems",
-        pl.col("systems").list.n_unique() != pl.col("systems").list.len(),
-        "a system is listed twice for one candidate",
-    ),
-]
-
-
-def _check_systems_ranks(p: Path, rows: pl.DataFrame, kind: str) -> None:
-    for col, expr, message in _LIST_CHECKS:
-        bad = rows.select(expr.fill_null(False)).to_series()
-        if bad.any():
-            i = as_int(bad.arg_max())
-            raise InputError(p, message, column=col, **_where(rows, i, kind))
-
-
-def _fill_from_corpus(rows: pl.DataFrame, corpus: Path) -> pl.DataFrame:
-    """Pool texts win; the corpus fills what is missing or blank."""
-    docs = read_corpus(corpus, ids=rows.get_column("doc_id"))
-    joined = rows.join(
-        docs.rename({"text": "_ctext", "title": "_ctitle"}),
-        on="doc_id",
-        how="left",
-        maintain_order="left",
-    )
-    blank = _blank("text")
-    return joined.with_columns(
-        pl.when(blank).then(pl.col("_ctext")).otherwise(pl.col("text")).alias("text"),
-        pl.coalesce("title", "_ctitle").alias("title"),
-    ).drop("_ctext", "_ctitle")
-
-
-def _check_texts(p: Path, rows: pl.DataFrame, kind: str, corpus: str | Path | None) -> None:
-    bad = rows.select(_blank("text")).to_series()
-    if not bad.any():
-        return
-    missing = rows.filter(bad).get_column("doc_id").unique(maintain_order=True)
-    i = as_int(bad.arg_max())
-    shown = ", ".join(repr(d) for d in missing.head(_SHOW_IDS).to_list())
-    more = f" and {missing.len() - _SHOW_IDS} more" if missing.len() > _SHOW_IDS else ""
-    source = (
-        f"neither in the pool nor in the corpus {corpus}"
-        if corpus
-        else "give --corpus FILE to supply texts"
-    )
-    raise InputError(
-        p,
-        f"no text for {missing.len()} document{'s' if missing.len() > 1 else ''} ({source}): {shown}{more}",
-        column="text",
-        **_where(rows, i, kind),
-    )
-
-
-def _short_repr(value: Any, limit: int = 60) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-# --- writing and topics (for `goldset pool`) ---------------------------------------------------
+# --- writing (for `goldset pool`) -------------------------------------------------------------
 
 
 def write_pool(frame: pl.DataFrame, path: str | Path) -> None:
@@ -625,83 +250,33 @@ def write_pool(frame: pl.DataFrame, path: str | Path) -> None:
         raise InputError(p, f"cannot write: {exc.strerror or exc}") from None
 
 
-_TOPIC_HEADER_IDS = {"qid", "query_id", "_id", "id", "query-id", "topic", "topic_id"}
-
-
-def read_topics(path: str | Path) -> pl.DataFrame:
-    """``query_id, query, stratum`` from BEIR ``queries.jsonl`` (``_id``, ``text``), a table with
-    ``query_id``/``query`` columns (CSV, Parquet, JSONL), or a TSV ``qid<TAB>text`` without a
-    header (an optional third field is the stratum; a header line is recognised and skipped)."""
-    p = check_file(path)
-    suffix = p.suffix.lower()
-    if suffix in (".jsonl", ".ndjson", ".csv", ".parquet", ".pq"):
-        df = read_table(p)
-        renames = {"_id": "query_id", "text": "query"}
-        df = df.rename(
-            {k: v for k, v in renames.items() if k in df.columns and v not in df.columns}
-        )
-        for col in ("query_id", "query"):
-            if col not in df.columns:
-                raise InputError(
-                    p,
-                    f"missing column {col!r} for topics (expected BEIR _id/text or query_id/query; "
-                    f"found: {', '.join(df.columns)})",
-                    column=col,
-                )
-        fmt = table_format(p)
-        first_line = {"csv": 2, "jsonl": 1, "parquet": 1}[fmt]
-        kind = "row" if fmt == "parquet" else "line"
-        df = df.with_columns(
-            pl.int_range(first_line, df.height + first_line, dtype=pl.Int64).alias(_WHERE)
-        )
+def _check_list_type(p: Path, col: pl.Series, inner: type[pl.DataType], fmt: str) -> None:
+    """Native lists hold names (text) or ranks (whole numbers): a nested list, binary, or a rank
+    like 1.7 is refused, never cast (a cast would turn 1.7 into 1 without a word)."""
+    dtype = col.dtype
+    if isinstance(dtype, pl.Array):
+        dtype = pl.List(dtype.inner)
+    if not isinstance(dtype, pl.List):
+        if dtype == pl.String or dtype == pl.Null or (inner == pl.Int64 and dtype.is_integer()):
+            return
+        bad = col.is_not_null()
     else:
-        df = _read_topics_tsv(p)
-        kind = "line"
-    if "stratum" not in df.columns:
-        df = df.with_columns(pl.lit(None, dtype=pl.Utf8).alias("stratum"))
-    try:
-        df = df.select(*(pl.col(c).cast(pl.Utf8) for c in ("query_id", "query", "stratum")), _WHERE)
-    except pl.exceptions.PolarsError:
-        raise InputError(p, "query_id, query and stratum must be text") from None
-    _check_values(p, df, kind, ("query_id", "query"))
-    repeats = df.filter(~pl.col("query_id").is_first_distinct())
-    if repeats.height:
-        row = repeats.row(0, named=True)
-        seen = df.filter(pl.col("query_id") == row["query_id"]).get_column(_WHERE)[0]
-        raise InputError(
-            p,
-            f"query {row['query_id']!r} is listed twice (first on {kind} {seen})",
-            column="query_id",
-            **{kind: int(row[_WHERE])},
-        )
-    return df.drop(_WHERE)
-
-
-def _read_topics_tsv(p: Path) -> pl.DataFrame:
-    data = p.read_bytes()
-    bad = first_bad_utf8(data)
-    if bad is not None:
-        raise InputError(p, f"bytes that are not UTF-8 (byte {bad[1]})", line=bad[0])
-    lines = data.decode("utf-8").splitlines()
-    first = lines[0].split("\t", 1)[0].strip().lower() if lines else ""
-    skip = 1 if first in _TOPIC_HEADER_IDS else 0
-    rows: dict[str, list[Any]] = {"query_id": [], "query": [], "stratum": [], _WHERE: []}
-    for number, line in enumerate(lines[skip:], start=skip + 1):
-        if not line.strip():
-            continue
-        fields = line.split("\t")
-        if len(fields) not in (2, 3):
-            raise InputError(
-                p,
-                f"expected qid<TAB>text (and optionally <TAB>stratum), found {len(fields)} field(s)",
-                line=number,
-            )
-        rows["query_id"].append(fields[0].strip())
-        rows["query"].append(fields[1].strip())
-        rows["stratum"].append((fields[2].strip() or None) if len(fields) == 3 else None)
-        rows[_WHERE].append(number)
-    if not rows[_WHERE]:
-        raise InputError(p, "has no topics")
-    return pl.DataFrame(
-        rows, schema={"query_id": pl.Utf8, "query": pl.Utf8, "stratum": pl.Utf8, _WHERE: pl.Int64}
+        have = dtype.inner
+        if have == pl.Null or have == inner or (inner == pl.Int64 and have.is_integer()):
+            return
+        if inner == pl.Int64 and have.is_float():
+            bad = col.list.eval((pl.element() != pl.element().round()).fill_null(False)).list.any()
+            if not bad.fill_null(False).any():
+                return  # 1.0, 2.0: whole numbers in a float column, nothing changes
+        else:
+            bad = col.is_not_null()
+    i = as_int(bad.fill_null(False).arg_max() or 0)
+    value = col[i]
+    value = value.to_list() if isinstance(value, pl.Series) else value
+    what = "whole numbers" if inner == pl.Int64 else "names (text)"
+    raise InputError(
+        p,
+        f"{col.name} must be a list of {what}, found {_short_repr(value)}",
+        column=col.name,
+        **location(fmt, i, p),
     )

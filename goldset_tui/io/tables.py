@@ -12,14 +12,17 @@ Parquet.
 from __future__ import annotations
 
 import csv
+import errno
 import io
 import json
+import stat
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import polars as pl
 
 from goldset_tui.errors import InputError
+from goldset_tui.io.values import check_jsonl_bytes, check_scalar, check_text, reject_constant
 from goldset_tui.scalar import as_int
 
 TEXT_FORMATS = {".csv": ",", ".tsv": "\t", ".tab": "\t"}
@@ -53,14 +56,35 @@ def table_format(path: Path) -> str:
     )
 
 
+_NOT_REGULAR = (
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+
+
 def check_file(path: str | Path) -> Path:
     """A readable, non-empty regular file, or an InputError saying which of those it is not."""
     p = Path(path)
-    if not p.exists():
-        raise InputError(p, "no such file")
-    if p.is_dir():
+    try:
+        info = p.stat()
+    except FileNotFoundError:
+        if p.is_symlink():
+            raise InputError(p, "is a symbolic link to a file that does not exist") from None
+        raise InputError(p, "no such file") from None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise InputError(p, "is a loop of symbolic links (each points to the next)") from None
+        raise InputError(p, exc.strerror or type(exc).__name__) from None
+    if stat.S_ISDIR(info.st_mode):
         raise InputError(p, "is a directory, expected a file")
-    if p.stat().st_size == 0:
+    for test, kind in _NOT_REGULAR:
+        # A pipe's size is always 0: "file is empty" would be untrue. Reading it here would also
+        # consume it, and these readers need a file they can read twice (data, then the error).
+        if test(info.st_mode):
+            raise InputError(p, f"is {kind}, not a regular file; save its contents to a file first")
+    if info.st_size == 0:
         raise InputError(p, "file is empty")
     return p
 
@@ -81,20 +105,45 @@ def raise_if_not_utf8(path: Path, data: bytes) -> None:
         raise InputError(path, f"bytes that are not UTF-8 (byte {offset})", line=line)
 
 
-def location(fmt: str, row_index: int) -> dict[str, int]:
-    """Keyword arguments for InputError pointing at the 0-based data row ``row_index``."""
+def location(fmt: str, row_index: int, path: Path | None = None) -> dict[str, int]:
+    """Keyword arguments for InputError pointing at the 0-based data row ``row_index``.
+
+    For CSV/TSV with ``path``, the line is the one a text editor shows even when quoted fields
+    hold newlines (the file is scanned again, only on this error path).
+    """
     if fmt in ("csv", "tsv"):
-        # Approximate when quoted fields hold newlines; exact otherwise.
+        starts = row_lines(path, fmt) if path is not None else None
+        if starts is not None and row_index < len(starts):
+            return {"line": starts[row_index]}
         return {"line": row_index + 2}
     if fmt == "jsonl":
         return {"line": row_index + 1}
     return {"row": row_index + 1}
 
 
-def location_text(fmt: str, row_index: int) -> str:
+def location_text(fmt: str, row_index: int, path: Path | None = None) -> str:
     """``line N`` or ``row N``: where ``location`` points, for a message ("first at line 3")."""
-    ((kind, number),) = location(fmt, row_index).items()
+    ((kind, number),) = location(fmt, row_index, path).items()
     return f"{kind} {number}"
+
+
+def row_lines(path: Path, fmt: str) -> list[int] | None:
+    """The physical line each data row of a CSV starts on, or None when every row is one line
+    (no quoted newline), in which case a row's line is its index plus 2."""
+    data = path.read_bytes()
+    if fmt != "csv" or b'"' not in data:
+        return None  # TSV is read without quoting: rows are lines
+    reader = csv.reader(io.StringIO(data.decode("utf-8", errors="replace"), newline=""))
+    starts: list[int] = []
+    previous = 0
+    try:
+        for number, row in enumerate(reader):
+            if number and row:
+                starts.append(previous + 1)
+            previous = reader.line_num
+    except csv.Error:
+        pass
+    return starts
 
 
 def read_table(
@@ -103,20 +152,25 @@ def read_table(
     required: Sequence[str] = (),
     non_empty: Sequence[str] = (),
     string_columns: Iterable[str] = (),
+    scalar: Iterable[str] = (),
     allow_empty: bool = False,
 ) -> pl.DataFrame:
     """Read ``path`` by extension and validate it.
 
     ``required`` columns must exist; ``non_empty`` columns must have no null or empty value
     (reported with the first offending line). ``string_columns`` are cast to Utf8 so that ids
-    like ``007`` keep their zeros in CSV (all CSV/TSV columns are read as text; cast later).
+    like ``007`` keep their zeros in CSV (all CSV/TSV columns are read as text; cast later); a
+    decimal, yes/no or nested value there is refused rather than turned into text (a whole number
+    is read as its digits). ``required``, ``non_empty`` and ``scalar`` columns must hold single
+    values, not lists, objects or binary (``goldset_tui.io.values``).
     """
     p = check_file(path)
     fmt = table_format(p)
+    string_columns = tuple(string_columns)
     if fmt == "parquet":
         df = _read_parquet(p)
     elif fmt == "jsonl":
-        df = _read_jsonl(p)
+        df = _read_jsonl(p, string_columns)
     else:
         df = _read_delimited(p, TEXT_FORMATS[p.suffix.lower()])
     if df.height == 0 and not allow_empty:
@@ -127,6 +181,8 @@ def read_table(
         raise InputError(
             p, f"missing required column {missing[0]!r} (found columns: {found})", column=missing[0]
         )
+    check_scalar(df, p, fmt, (*required, *non_empty, *scalar))
+    check_text(df, p, fmt, string_columns)
     casts = [
         pl.col(c).cast(pl.Utf8)
         for c in string_columns
@@ -162,23 +218,34 @@ def _read_parquet(p: Path) -> pl.DataFrame:
         raise InputError(p, f"not a readable Parquet file ({_short(exc)})") from None
 
 
-def _read_jsonl(p: Path) -> pl.DataFrame:
+UTF8_BOM = b"\xef\xbb\xbf"
+
+
+def _read_jsonl(p: Path, text_columns: Sequence[str] = ()) -> pl.DataFrame:
+    # A BOM is an encoding mark, not JSON: Polars' JSON reader refuses it (its CSV reader skips
+    # it), so it is dropped before anything reads the bytes; it sits on line 1, so lines still count.
+    data = p.read_bytes().removeprefix(UTF8_BOM)
     try:
-        with p.open("rb") as handle:  # a file object, never a glob pattern
-            return pl.read_ndjson(handle, infer_schema_length=None)
+        # From the bytes already read (never a glob pattern); checked first for what Polars
+        # would change without a word (a lone surrogate, a struct id: goldset_tui.io.values).
+        frame = pl.read_ndjson(io.BytesIO(data), infer_schema_length=None)
+        check_jsonl_bytes(p, data, text_columns)
+        return frame
     except (pl.exceptions.PolarsError, OSError, ValueError) as exc:
         # Polars says what but not where: find the line ourselves.
-        data = p.read_bytes()
         raise_if_not_utf8(p, data)
-        for number, raw in enumerate(data.decode("utf-8").splitlines(), start=1):
+        check_jsonl_bytes(p, data, ())
+        for number, raw in enumerate(data.decode("utf-8").split("\n"), start=1):
             if not raw.strip():
                 continue
             try:
-                value = json.loads(raw)
+                value = json.loads(raw, parse_constant=reject_constant)
             except json.JSONDecodeError as jexc:
                 raise InputError(
                     p, f"JSON does not parse: {jexc.msg} at column {jexc.colno}", line=number
                 ) from None
+            except ValueError as vexc:  # NaN, Infinity
+                raise InputError(p, str(vexc), line=number) from None
             if not isinstance(value, dict):
                 raise InputError(
                     p, f"expected a JSON object, found {type(value).__name__}", line=number
@@ -215,9 +282,12 @@ def _raise_ragged(p: Path, data: bytes, sep: str) -> None:
         reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep)
     else:
         reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep, quoting=csv.QUOTE_NONE)
+    name = "CSV" if sep == "," else "TSV"
     width = None
+    start = 1  # the line a row starts on (a quoted field may run over several lines)
     try:
         for row in reader:
+            row_start, start = start, reader.line_num + 1
             if width is None:
                 width = len(row)
                 continue
@@ -225,14 +295,13 @@ def _raise_ragged(p: Path, data: bytes, sep: str) -> None:
                 continue
             if len(row) != width:
                 raise InputError(
-                    p,
-                    f"ragged row: {len(row)} fields where the header has {width}",
-                    line=reader.line_num,
+                    p, f"ragged row: {len(row)} fields where the header has {width}", line=row_start
                 )
     except csv.Error as exc:
-        raise InputError(
-            p, f"malformed {'CSV' if sep == ',' else 'TSV'}: {exc}", line=reader.line_num
-        ) from None
+        raise InputError(p, f"malformed {name}: {exc}", line=start) from None
+    if sep == "," and text.count('"') % 2:
+        # The reader swallowed the rest of the file into the open field: it began on row_start.
+        raise InputError(p, 'a quoted field is never closed (a " without its pair)', line=row_start)
 
 
 def _short(exc: BaseException) -> str:

@@ -9,6 +9,11 @@ Formats (whitespace-separated, one record a line, as trec_eval reads them):
 Gzipped files are read as they are (detected by their magic bytes, not their name). Lines that
 are blank or start with ``#`` are skipped, as trec_eval 10 does for its commented test files.
 
+Paths are literal: ``sys[1].run`` is that file, never a glob pattern (Polars would expand
+``*``, ``?`` and ``[...]`` and silently read another file). ``-`` is standard input, and a FIFO
+or a process substitution (``<(zcat run.gz)``) is read as a stream, gzipped or not: such input is
+read once into memory, so every later look at it (to name a bad line) reuses those bytes.
+
 Speed matters (a run of 7,000 queries x 1,000 documents is 7 million lines), so Polars' CSV
 reader does the parsing on the common single-space or single-tab layouts; anything else (mixed
 whitespace, padding) goes through a line reader split by a regular expression. Validation is
@@ -18,6 +23,10 @@ vectorised; only when it fails do we look for the first offending line to name i
 from __future__ import annotations
 
 import gzip
+import stat
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
@@ -46,16 +55,61 @@ class _Unparsed(Exception):
     """The fast path could not read the file; the careful path will say why."""
 
 
-def _source(path: Path) -> Path | bytes:
-    """The path itself, or the decompressed bytes of a gzipped file."""
-    with path.open("rb") as fh:
+STDIN = "-"  # the path that means standard input, as for trec_eval 10 and most Unix tools
+STDIN_NAME = "<stdin>"  # how standard input is named in messages
+
+
+@dataclass(frozen=True)
+class Source:
+    """What a reader parses: ``data`` is the path itself (a regular, uncompressed file, read by
+    Polars in place) or the bytes (decompressed, or read from a stream); ``path`` names it in
+    messages."""
+
+    path: Path | str
+    data: Path | bytes
+
+
+def open_source(path: str | Path) -> Source:
+    """The input behind ``path``, read literally: ``-`` is standard input; a FIFO or character
+    device (``<(zcat run.gz)``, ``/dev/stdin``) is read to its end once; a gzipped stream or file
+    is decompressed. A missing, empty or directory path is an InputError."""
+    if str(path) == STDIN:
+        return _stream_source(STDIN_NAME, sys.stdin.buffer.read())
+    p = Path(path)
+    try:
+        mode = p.stat().st_mode
+    except FileNotFoundError:
+        raise InputError(p, "no such file") from None
+    except OSError as exc:
+        raise InputError(p, f"cannot be read: {exc.strerror or exc}") from None
+    if stat.S_ISFIFO(mode) or stat.S_ISCHR(mode):
+        # A pipe has no size (st_size is 0 even with data in it): read it, then judge.
+        try:
+            with p.open("rb") as fh:
+                return _stream_source(p, fh.read())
+        except OSError as exc:
+            raise InputError(p, f"cannot be read: {exc.strerror or exc}") from None
+    p = check_file(p)
+    with p.open("rb") as fh:
         magic = fh.read(2)
     if magic != _GZIP_MAGIC:
-        return path
+        return Source(p, p)
+    return Source(p, _gunzip(p, p.read_bytes()))
+
+
+def _stream_source(name: Path | str, data: bytes) -> Source:
+    if data[:2] == _GZIP_MAGIC:
+        data = _gunzip(name, data)
+    if not data.strip():
+        raise InputError(name, "no data: the input is empty")
+    return Source(name, data)
+
+
+def _gunzip(name: Path | str, data: bytes) -> bytes:
     try:
-        return gzip.decompress(path.read_bytes())
+        return gzip.decompress(data)
     except (OSError, EOFError) as exc:
-        raise InputError(path, f"looks gzipped but cannot be decompressed ({exc})") from None
+        raise InputError(name, f"looks gzipped but cannot be decompressed ({exc})") from None
 
 
 def _fast(
@@ -70,6 +124,7 @@ def _fast(
             frame = (
                 pl.scan_csv(
                     source,
+                    glob=False,  # a path is literal: `sys[1].run` is not a pattern
                     has_header=False,
                     separator=sep,
                     quote_char=None,
@@ -91,12 +146,17 @@ def _fast(
     raise _Unparsed
 
 
-def _careful(path: Path, source: Path | bytes, fields: tuple[str, ...]) -> pl.DataFrame:
+def _careful(src: Source, fields: tuple[str, ...]) -> pl.DataFrame:
     """Every line split on any run of whitespace; the first malformed line is an InputError."""
+    path, source = src.path, src.data
     try:
-        lines = pl.read_lines(source, name="text", row_index_name="line", row_index_offset=1)
+        lines = pl.read_lines(
+            source, name="text", row_index_name="line", row_index_offset=1, glob=False
+        )
     except pl.exceptions.PolarsError:
-        raise_if_not_utf8(path, source if isinstance(source, bytes) else path.read_bytes())
+        raise_if_not_utf8(
+            Path(path), source if isinstance(source, bytes) else Path(source).read_bytes()
+        )
         raise InputError(path, "cannot be read as text lines") from None
     lines = lines.with_columns(pl.col("text").str.strip_chars()).filter(
         (pl.col("text") != "") & ~pl.col("text").str.starts_with("#")
@@ -120,18 +180,17 @@ def _careful(path: Path, source: Path | bytes, fields: tuple[str, ...]) -> pl.Da
 
 
 def _parse(
-    path: str | Path, fields: tuple[str, ...], keep: dict[str, type[pl.DataType]]
+    src: Source, fields: tuple[str, ...], keep: dict[str, type[pl.DataType]]
 ) -> pl.DataFrame:
     """The kept fields with their types, plus ``line`` when the careful path was needed."""
-    p = check_file(path)
-    source = _source(p)
-    if isinstance(source, bytes) and not source.strip():
+    p = src.path
+    if isinstance(src.data, bytes) and not src.data.strip():
         raise InputError(p, "file is empty")
     try:
-        return _fast(source, fields, keep)
+        return _fast(src.data, fields, keep)
     except _Unparsed:
         pass
-    frame = _careful(p, source, fields)
+    frame = _careful(src, fields)
     for name, dtype in keep.items():
         if dtype == pl.String:
             continue
@@ -147,9 +206,10 @@ def _parse(
     return frame.select("line", *keep)
 
 
-def _first_duplicate_line(path: Path, what: str) -> InputError:
+def _first_duplicate_line(src: Source, what: str) -> InputError:
     """Re-read carefully (with line numbers) to name the second line of the first duplicate."""
-    frame = _careful(path, _source(path), RUN_FIELDS if what == "run" else QRELS_FIELDS)
+    path = src.path
+    frame = _careful(src, RUN_FIELDS if what == "run" else QRELS_FIELDS)
     if what == "qrels":  # repeats of the same judgment are harmless; conflicting grades are not
         frame = frame.filter(pl.col("grade").n_unique().over("query_id", "doc_id") > 1)
     dup = frame.filter(pl.struct("query_id", "doc_id").is_first_distinct().not_()).row(
@@ -168,14 +228,33 @@ def _first_duplicate_line(path: Path, what: str) -> InputError:
     )
 
 
-def _first_non_finite_line(path: Path) -> InputError:
+def _first_non_finite_line(src: Source) -> InputError:
     """`nan` and `inf` parse as floats, but a NaN score has no place in an order: name the line."""
-    frame = _careful(path, _source(path), RUN_FIELDS)
+    path = src.path
+    frame = _careful(src, RUN_FIELDS)
     scores = frame.get_column("score").cast(pl.Float64, strict=False)
     row = frame.filter(~scores.is_finite()).row(0, named=True)
     return InputError(
         path, f"score {row['score']!r} is not a finite number", line=row["line"], column="score"
     )
+
+
+def run_tag(src: Source) -> str | None:
+    """The tag (sixth field) of the run's first record: trec_eval's ``runid``. None when that
+    line has no sixth field (the reader will say why)."""
+    if isinstance(src.data, bytes):
+        return _first_tag(src.data.splitlines())
+    with Path(src.data).open("rb") as fh:
+        return _first_tag(fh)
+
+
+def _first_tag(lines: Iterable[bytes]) -> str | None:
+    for raw in lines:
+        text = raw.strip()
+        if text and not text.startswith(b"#"):
+            fields = text.split()
+            return fields[5].decode("utf-8", errors="replace") if len(fields) > 5 else None
+    return None
 
 
 def rank_run(run: FrameT, *, order: bool = True) -> FrameT:
@@ -209,23 +288,24 @@ def _has_duplicates(frame: pl.DataFrame) -> bool:
 
 
 def read_run(
-    path: str | Path, *, tag: bool = True, order: bool = True, depth: int | None = None
+    path: str | Path | Source, *, tag: bool = True, order: bool = True, depth: int | None = None
 ) -> pl.DataFrame:
     """A TREC run: ``query_id, doc_id, score, rank, tag``, sorted by query_id then rank.
 
     For evaluation, which needs neither: ``tag=False`` leaves the tag column out and
     ``order=False`` leaves the rows in file order (on a 7-million-line run, a column of strings
     and a sort saved). ``depth`` keeps only each query's top ``depth`` documents (pooling), with
-    the ranks they have in the whole run; every line is still checked."""
+    the ranks they have in the whole run; every line is still checked. ``path`` may be ``-``
+    (standard input) or a :class:`Source` already opened."""
     if depth is not None and depth < 1:
         raise ValueError(f"depth must be at least 1, got {depth}")
-    p = Path(path)
+    src = path if isinstance(path, Source) else open_source(path)
     keep = {"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64}
-    frame = _parse(p, RUN_FIELDS, keep | ({"tag": pl.String} if tag else {}))
+    frame = _parse(src, RUN_FIELDS, keep | ({"tag": pl.String} if tag else {}))
     if not frame.get_column("score").is_finite().all():
-        raise _first_non_finite_line(p)
+        raise _first_non_finite_line(src)
     if _has_duplicates(frame):
-        raise _first_duplicate_line(p, "run")
+        raise _first_duplicate_line(src, "run")
     columns = [c for c in RUN_SCHEMA if c != "tag" or tag]
     frame = frame.select([c for c in columns if c != "rank"])
     if depth is not None:
@@ -236,17 +316,51 @@ def read_run(
     return rank_run(frame, order=order).select(columns)
 
 
-def read_qrels(path: str | Path) -> pl.DataFrame:
+def read_qrels(path: str | Path | Source) -> pl.DataFrame:
     """TREC qrels: ``query_id, doc_id, grade``. The same judgment repeated is kept once; the
-    same document given two different grades for one query is an error."""
-    p = Path(path)
-    frame = _parse(p, QRELS_FIELDS, {"query_id": pl.String, "doc_id": pl.String, "grade": pl.Int64})
+    same document given two different grades for one query is an error. ``path`` may be ``-``
+    (standard input) or a :class:`Source` already opened."""
+    src = path if isinstance(path, Source) else open_source(path)
+    frame = _parse(
+        src, QRELS_FIELDS, {"query_id": pl.String, "doc_id": pl.String, "grade": pl.Int64}
+    )
     frame = frame.select("query_id", "doc_id", "grade")
     if _has_duplicates(frame):
         frame = frame.unique(maintain_order=True)
         if _has_duplicates(frame):
-            raise _first_duplicate_line(p, "qrels")
+            raise _first_duplicate_line(src, "qrels")
     return frame
+
+
+def read_subtopic_qrels(path: str | Path | Source) -> pl.DataFrame:
+    """Diversity qrels (TREC Web track, ndeval): ``query_id subtopic doc_id grade``, the second
+    column naming the subtopic (intent) the grade is for. Returns ``query_id, subtopic, doc_id,
+    grade``; one document graded twice for one subtopic of a query is an error. For ordinary
+    measures, :func:`plain_qrels` gives one grade per document (the highest)."""
+    src = path if isinstance(path, Source) else open_source(path)
+    keep = {"query_id": pl.String, "iteration": pl.String, "doc_id": pl.String, "grade": pl.Int64}
+    frame = _parse(src, QRELS_FIELDS, keep).select(
+        "query_id", pl.col("iteration").alias("subtopic"), "doc_id", "grade"
+    )
+    frame = frame.unique(maintain_order=True)
+    twice = frame.filter(pl.len().over("query_id", "subtopic", "doc_id") > 1)
+    if twice.height:
+        row = twice.row(0, named=True)
+        raise InputError(
+            src.path,
+            f"document {row['doc_id']!r} has two different grades for subtopic "
+            f"{row['subtopic']!r} of query {row['query_id']!r}",
+            column="grade",
+        )
+    return frame
+
+
+def plain_qrels(subtopic_qrels: pl.DataFrame) -> pl.DataFrame:
+    """One grade per (query, document): the highest over its subtopics (a document relevant to
+    any intent is relevant to the query, as ndeval's MAP counts it)."""
+    return subtopic_qrels.group_by("query_id", "doc_id", maintain_order=True).agg(
+        pl.col("grade").max()
+    )
 
 
 def write_run(run: pl.DataFrame, path: str | Path, tag: str) -> None:

@@ -6,6 +6,7 @@ place (atomic), and the directory fsynced so the rename itself survives a power 
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import hashlib
 import os
@@ -23,6 +24,31 @@ _datasync = getattr(os, "fdatasync", os.fsync)
 _FULLFSYNC = getattr(fcntl, "F_FULLFSYNC", None)
 
 TMP_PREFIX = ".tmp-"
+
+
+_OS_ERROR_CODE = re.compile(r"os error (\d+)")
+
+
+def naming(exc: OSError, path: str | Path) -> OSError:
+    """The same OS error, naming ``path``: one raised on a file descriptor (a write, an fsync, a
+    flock) names no file, and "No space left on device" alone does not say which disk."""
+    if exc.filename is not None:  # a fresh copy, so that ``raise ... from exc`` chains sensibly
+        return OSError(exc.errno, exc.strerror, exc.filename, None, exc.filename2)
+    return OSError(exc.errno, exc.strerror or str(exc), str(path))
+
+
+def os_error_from(exc: BaseException, path: str | Path) -> OSError:
+    """An OSError naming ``path`` for a failed write that a library reported in its own type.
+
+    Polars' Parquet writer raises ``ComputeError("... (os error 28)")`` on a full disk, not an
+    OSError, so callers that treat disk trouble as disk trouble would miss it.
+    """
+    if isinstance(exc, OSError):
+        return naming(exc, path)
+    found = _OS_ERROR_CODE.search(str(exc))
+    code = int(found.group(1)) if found else errno.EIO
+    reason = os.strerror(code) if found else " ".join(str(exc).split())[:160]
+    return OSError(code, reason, str(path))
 
 
 def now_iso() -> str:
@@ -43,6 +69,8 @@ def fsync_path(path: Path) -> None:
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
+    except OSError as exc:
+        raise naming(exc, path) from exc
     finally:
         os.close(fd)
 
@@ -85,6 +113,9 @@ def atomic_write(path: Path, write: Callable[[Path], object]) -> None:
         shared_mode(tmp)  # after write(): a writer may replace tmp rather than fill it
         fsync_path(tmp)
         os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise naming(exc, path) from exc
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise

@@ -18,6 +18,7 @@ from typing import Any
 import polars as pl
 
 from goldset_tui.errors import InputError
+from goldset_tui.model import GradeScale
 
 KINDS = ("judge", "repeat", "undo", "note")
 GRADING_KINDS = ("judge", "repeat")
@@ -58,8 +59,23 @@ def empty_judgments() -> pl.DataFrame:
     return pl.DataFrame(schema=JUDGMENT_SCHEMA)
 
 
-def check_record(record: dict[str, Any], path: Path, line: int) -> None:
-    """A journal record has every field with the right type, or InputError naming the line."""
+_INT64 = (-(2**63), 2**63 - 1)
+
+
+def check_record(
+    record: dict[str, Any],
+    path: Path,
+    line: int,
+    *,
+    scale: GradeScale | None = None,
+    labeller: str | None = None,
+) -> None:
+    """A journal record has every field with the right type, or InputError naming the line.
+
+    With ``scale``, a grade outside it is refused (a hand edit writing 9 on a 0-3 scale would
+    otherwise be exported); with ``labeller``, a record naming someone else is refused (it would be
+    counted as the journal owner's).
+    """
     for name, (types, nullable) in _FIELD_TYPES.items():
         value = record.get(name)
         if value is None:
@@ -70,16 +86,39 @@ def check_record(record: dict[str, Any], path: Path, line: int) -> None:
             raise InputError(
                 path, f"journal record has a {type(value).__name__} here", line=line, column=name
             )
+        if isinstance(value, int) and not _INT64[0] <= value <= _INT64[1]:
+            raise InputError(path, "journal record has a number too large", line=line, column=name)
     if record["kind"] not in KINDS:
         raise InputError(path, f"unknown record kind {record['kind']!r}", line=line, column="kind")
+    grade = record.get("grade")
+    if scale is not None and grade is not None and grade not in scale:
+        raise InputError(
+            path,
+            f"grade {grade} is outside the store's scale {scale.min}-{scale.max}",
+            line=line,
+            column="grade",
+        )
+    if labeller is not None and record["labeller"] != labeller:
+        raise InputError(
+            path,
+            f"record of labeller {record['labeller']!r} in the journal of {labeller!r}",
+            line=line,
+            column="labeller",
+        )
 
 
-def records_to_frame(numbered: list[tuple[int, dict[str, Any]]], path: Path) -> pl.DataFrame:
+def records_to_frame(
+    numbered: list[tuple[int, dict[str, Any]]],
+    path: Path,
+    *,
+    scale: GradeScale | None = None,
+    labeller: str | None = None,
+) -> pl.DataFrame:
     """Journal records (with their line numbers, for errors) as a judgments frame."""
     if not numbered:
         return empty_judgments()
     for line, record in numbered:
-        check_record(record, path, line)
+        check_record(record, path, line, scale=scale, labeller=labeller)
     rows = {name: [record.get(name) for _, record in numbered] for name in COLUMNS}
     return pl.DataFrame(rows, schema=JUDGMENT_SCHEMA)
 

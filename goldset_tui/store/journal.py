@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from goldset_tui.errors import InputError, StoreLockedError
-from goldset_tui.store.files import fsync_fd, fsync_path, now_iso
+from goldset_tui.store.files import fsync_fd, fsync_path, naming, now_iso
 
 _TAIL_CHUNK = 1 << 16
 
@@ -109,7 +109,8 @@ def is_locked(path: str | Path) -> bool:
     return False
 
 
-def _holder(lock_path: Path) -> str:
+def holder(lock_path: Path) -> str:
+    """Who holds a lock, from the text its holder wrote into the lock file (pid, host, since)."""
     try:
         text = lock_path.read_text(encoding="utf-8", errors="replace").strip()
     except OSError:
@@ -125,6 +126,17 @@ def _holder(lock_path: Path) -> str:
     if info.get("since"):
         who += f", since {info['since']}"
     return who
+
+
+def write_holder(fd: int) -> None:
+    """Say who holds a lock just taken, for the message a refused process shows."""
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(
+            fd, f"pid={os.getpid()} host={socket.gethostname()} since={now_iso()}\n".encode(), 0
+        )
+    except OSError:
+        pass  # a full disk: the lock holds all the same; the refusal just cannot name the holder
 
 
 class Journal:
@@ -146,6 +158,9 @@ class Journal:
             if created:
                 fsync_path(self.path.parent)
             self._cut_torn_tail()
+        except OSError as exc:
+            self.close()
+            raise naming(exc, self.path) from exc
         except BaseException:
             self.close()
             raise
@@ -160,15 +175,12 @@ class Journal:
             os.close(fd)
             if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
                 raise StoreLockedError(
-                    f"{self.path}: already open for writing by {_holder(lock_path)}; "
+                    f"{self.path}: already open for writing by {holder(lock_path)}; "
                     "close that session first (a crashed session does not hold the lock)"
                 ) from None
-            raise
-        os.ftruncate(fd, 0)
-        os.pwrite(
-            fd, f"pid={os.getpid()} host={socket.gethostname()} since={now_iso()}\n".encode(), 0
-        )
+            raise naming(exc, lock_path) from exc
         self._lock_fd = fd
+        write_holder(fd)
 
     # --- crash repair -----------------------------------------------------------------------
     def _cut_torn_tail(self) -> None:
@@ -201,13 +213,20 @@ class Journal:
                 self._write_all(b"\n")
                 fsync_fd(self._descriptor())
             return
-        with open(torn_path_for(self.path), "ab") as keep:
-            keep.write(last_line + b"\n")
+        torn = torn_path_for(self.path)
+        try:
+            with open(torn, "ab") as keep:
+                keep.write(last_line + b"\n")
+            kept = f"kept in {torn.name}"
+        except OSError as exc:
+            # A full disk must not stop the store from opening: the fragment was never
+            # acknowledged, and left in place it would become a corrupt line in the middle.
+            kept = f"could not be kept in {torn.name}: {exc.strerror or exc}"
         os.ftruncate(self._descriptor(), line_start)
         fsync_fd(self._descriptor())
         self.warnings.append(
             f"{self.path}: dropped an incomplete last line ({len(last_line)} bytes) left by a crash; "
-            f"it had not been confirmed as saved (kept in {torn_path_for(self.path).name})"
+            f"it had not been confirmed as saved ({kept})"
         )
 
     # --- writing ----------------------------------------------------------------------------
@@ -232,19 +251,22 @@ class Journal:
         try:
             self._write_all(data)
             fsync_fd(self._fd)
-        except OSError:
+        except OSError as exc:
             # Disk full or an I/O error part-way: cut the partial line off, or the next record
             # would make it a corrupt line in the middle of the journal. Then report the failure.
             with contextlib.suppress(OSError):
                 os.ftruncate(self._fd, size)
-            raise
+            raise naming(exc, self.path) from exc
 
     def truncate(self) -> None:
         """Empty the journal, durably (after its records were saved somewhere else)."""
         if self._fd is None:
             raise ValueError(f"{self.path}: journal is closed")
-        os.ftruncate(self._fd, 0)
-        fsync_fd(self._fd)
+        try:
+            os.ftruncate(self._fd, 0)
+            fsync_fd(self._fd)
+        except OSError as exc:
+            raise naming(exc, self.path) from exc
 
     @property
     def closed(self) -> bool:

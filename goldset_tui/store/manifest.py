@@ -3,12 +3,18 @@
 Several processes may update it (two labellers registering at once, the agreement screen saving
 its assignment), so every read-modify-write happens under an exclusive ``flock`` on
 ``.manifest.lock``, and re-reads the file inside the lock so nobody's update is lost.
+
+A holder rewrites one small file, so the lock is never held for long by a live process; but a
+stopped one (SIGSTOP, a suspended laptop job) holds it indefinitely. Waits are therefore bounded
+(``LOCK_WAIT`` seconds) and then refused with the holder's pid, like a labeller's journal lock.
 """
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -16,13 +22,16 @@ from typing import Any
 
 import tomli_w
 
-from goldset_tui.errors import InputError
+from goldset_tui.errors import InputError, StoreLockedError
 from goldset_tui.io.tomlfile import parse_toml
 from goldset_tui.model import GradeScale
-from goldset_tui.store.files import atomic_write_bytes
+from goldset_tui.store.files import atomic_write_bytes, naming
+from goldset_tui.store.journal import holder, write_holder
 
 MANIFEST = "manifest.toml"
+LOCK = ".manifest.lock"
 FORMAT = 1
+LOCK_WAIT = 5.0  # seconds; a live holder needs milliseconds
 
 
 def manifest_path(store: Path) -> Path:
@@ -31,9 +40,26 @@ def manifest_path(store: Path) -> Path:
 
 @contextmanager
 def manifest_lock(store: Path) -> Iterator[None]:
-    fd = os.open(Path(store) / ".manifest.lock", os.O_RDWR | os.O_CREAT, 0o666)
+    """Hold the manifest's lock; StoreLockedError after ``LOCK_WAIT`` seconds of waiting."""
+    lock_path = Path(store) / LOCK
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o666)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)  # blocking: holders only rewrite one small file
+        deadline = time.monotonic() + LOCK_WAIT
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError as exc:
+                if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                    raise naming(exc, lock_path) from exc
+            if time.monotonic() >= deadline:
+                raise StoreLockedError(
+                    f"{lock_path}: the store's manifest is held by {holder(lock_path)} and was not "
+                    f"released in {LOCK_WAIT:g} s; that process may be stopped (resume it with "
+                    "`kill -CONT PID`, or end it)"
+                )
+            time.sleep(0.02)
+        write_holder(fd)
         yield
     finally:
         os.close(fd)

@@ -17,9 +17,10 @@ from pathlib import Path
 import polars as pl
 
 from goldset_tui.errors import InputError
+from goldset_tui.model import GradeScale
 from goldset_tui.scalar import as_int
-from goldset_tui.store.files import atomic_write, fsync_path
-from goldset_tui.store.frames import COLUMNS, JUDGMENT_SCHEMA, empty_judgments
+from goldset_tui.store.files import atomic_write, fsync_path, os_error_from
+from goldset_tui.store.frames import COLUMNS, JUDGMENT_SCHEMA, KINDS, empty_judgments
 
 _PART = re.compile(r"part-(\d{12})-(\d{12})\.parquet")
 
@@ -45,7 +46,9 @@ def last_seq(folder: Path) -> int:
     return max((last for _, last, _ in list_parts(folder)), default=0)
 
 
-def _read_part(path: Path) -> pl.DataFrame:
+def _read_part(
+    path: Path, *, scale: GradeScale | None = None, labeller: str | None = None
+) -> pl.DataFrame:
     try:
         frame = pl.read_parquet(path, glob=False)  # a store path may hold [ ] * ?
     except FileNotFoundError:
@@ -57,7 +60,47 @@ def _read_part(path: Path) -> pl.DataFrame:
     missing = [c for c in COLUMNS if c not in frame.columns]
     if missing:
         raise InputError(path, f"judgment snapshot lacks columns {', '.join(missing)}")
-    return frame.select(COLUMNS).cast(JUDGMENT_SCHEMA)
+    for name, want in JUDGMENT_SCHEMA.items():
+        # Types are checked, not coerced: a grade stored as text is damage or a hand edit, and a
+        # cast would either crash or quietly turn it into something else.
+        have = frame.schema[name]
+        if not (have == want or have == pl.Null or _widens(have, want)):
+            raise InputError(
+                path, f"judgment snapshot has type {have} here, expected {want}", column=name
+            )
+    frame = frame.select(COLUMNS).cast(JUDGMENT_SCHEMA)
+    checks: list[tuple[str, pl.Expr, str]] = [
+        (name, pl.col(name).is_null(), "judgment snapshot lacks a value here")
+        for name in ("labeller", "query_id", "doc_id", "time", "kind", "seq")
+    ]
+    checks.append(("kind", ~pl.col("kind").is_in(KINDS), "unknown record kind"))
+    if scale is not None:
+        checks.append(
+            (
+                "grade",
+                pl.col("grade").is_not_null()
+                & ((pl.col("grade") < scale.min) | (pl.col("grade") > scale.max)),
+                f"grade outside the store's scale {scale.min}-{scale.max}",
+            )
+        )
+    if labeller is not None:
+        checks.append(
+            ("labeller", pl.col("labeller") != labeller, f"a record not of labeller {labeller!r}")
+        )
+    for column, bad, message in checks:
+        flags = frame.select(bad.fill_null(True)).to_series()  # a null labeller is not a name
+        if flags.any():
+            raise InputError(path, message, row=int(flags.arg_max() or 0) + 1, column=column)
+    return frame
+
+
+def _widens(have: pl.DataType, want: pl.DataType) -> bool:
+    """A lossless cast: a narrower integer to Int64, an integer or Float32 to Float64."""
+    if want == pl.Int64:
+        return have.is_integer() and have not in (pl.UInt64,)
+    if want == pl.Float64:
+        return have.is_integer() or have == pl.Float32
+    return False
 
 
 def _disjoint(parts: list[tuple[int, int, Path]]) -> bool:
@@ -71,12 +114,15 @@ def _disjoint(parts: list[tuple[int, int, Path]]) -> bool:
 READ_ATTEMPTS = 30
 
 
-def read_parts(folder: Path) -> pl.DataFrame:
-    """Every compacted record of one labeller, de-duplicated by seq, in seq order."""
+def read_parts(
+    folder: Path, *, scale: GradeScale | None = None, labeller: str | None = None
+) -> pl.DataFrame:
+    """Every compacted record of one labeller, de-duplicated by seq, in seq order; with ``scale``
+    and ``labeller``, a grade outside the scale or another labeller's record is an error."""
     for attempt in range(READ_ATTEMPTS):
         parts = list_parts(folder)
         try:
-            frames = [_read_part(path) for _, _, path in parts]
+            frames = [_read_part(path, scale=scale, labeller=labeller) for _, _, path in parts]
         except FileNotFoundError:
             # A writer merged parts while we listed them: list again, backing off a little so
             # that a busy writer on a loaded machine cannot win every race.
@@ -116,7 +162,14 @@ def write_part(folder: Path, frame: pl.DataFrame) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     frame = frame.select(COLUMNS).cast(JUDGMENT_SCHEMA).sort("seq")
     path = folder / part_name(as_int(frame["seq"].min()), as_int(frame["seq"].max()))
-    atomic_write(path, lambda tmp: frame.write_parquet(tmp, statistics=True))
+
+    def write(tmp: Path) -> None:
+        try:
+            frame.write_parquet(tmp, statistics=True)
+        except pl.exceptions.PolarsError as exc:  # a full disk comes as ComputeError
+            raise os_error_from(exc, path) from exc
+
+    atomic_write(path, write)
     return path
 
 

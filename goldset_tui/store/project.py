@@ -13,6 +13,7 @@ manifest's sha256 lets the caller report that it did.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ import polars as pl
 from goldset_tui.errors import InputError, StoreLockedError
 from goldset_tui.locations import projects_dir
 from goldset_tui.model import DEFAULT_GUIDELINES, GradeScale
+from goldset_tui.store.checks import check_layout
 from goldset_tui.store.files import now_iso, safe_name, sha256_file, slug
 from goldset_tui.store.frames import (
     JUDGMENT_SCHEMA,
@@ -33,6 +35,7 @@ from goldset_tui.store.frames import (
 from goldset_tui.store.journal import is_locked, replay_numbered
 from goldset_tui.store.manifest import (
     FORMAT,
+    LOCK,
     manifest_lock,
     manifest_path,
     read_manifest,
@@ -52,6 +55,9 @@ __all__ = [
     "sha256_file",
 ]
 
+# Why a store may be readable but not writable: a read-only mount, permissions, a full disk.
+_CANNOT_WRITE = {errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOSPC, errno.EDQUOT}
+
 # Tables the store itself maintains; update_manifest() must not replace them wholesale.
 _RESERVED_TABLES = {"format", "labellers", "created"}
 
@@ -69,6 +75,14 @@ def find_stores(root: str | Path | None = None) -> list[Path]:
     if not base.is_dir():
         return []
     return sorted(p for p in base.iterdir() if (p / "manifest.toml").is_file())
+
+
+def refuse_busy_folder(store: Path) -> None:
+    """A new store goes into a missing or empty folder, never over a store or other files."""
+    if manifest_path(store).exists():
+        raise InputError(store, "is already a goldset store; open it instead")
+    if store.is_dir() and any(p.name != LOCK for p in store.iterdir()):
+        raise InputError(store, "folder is not empty and is not a goldset store")
 
 
 class Project:
@@ -95,12 +109,11 @@ class Project:
         store = Path(path)
         if store.exists() and not store.is_dir():
             raise InputError(store, "exists and is not a folder; cannot make a store there")
+        # Checked before anything is created: a wrong --store must leave the folder untouched.
+        refuse_busy_folder(store)
         store.mkdir(parents=True, exist_ok=True)
         with manifest_lock(store):
-            if manifest_path(store).exists():
-                raise InputError(store, "is already a goldset store; open it instead")
-            if any(p.name != ".manifest.lock" for p in store.iterdir()):
-                raise InputError(store, "folder is not empty and is not a goldset store")
+            refuse_busy_folder(store)
             manifest = {
                 "format": FORMAT,
                 "name": name or Path(pool_path).stem,
@@ -119,7 +132,9 @@ class Project:
     @classmethod
     def open(cls, path: str | Path) -> Project:
         store = Path(path)
-        return cls(store, read_manifest(store))
+        manifest = read_manifest(store)
+        check_layout(store, manifest)
+        return cls(store, manifest)
 
     @classmethod
     def open_or_create(
@@ -216,6 +231,9 @@ class Project:
             elif entry["name"] != labeller:
                 raise InputError(self.path, f"labeller {labeller!r} clashes with {entry['name']!r}")
 
+        known = self.manifest.get("labellers", {}).get(safe)
+        if known is not None and known.get("name") == labeller:
+            return  # already registered: nothing to write (a full disk must not stop a session)
         self.manifest = update_manifest(self.path, change)
 
     def _touch_labeller(self, labeller: str) -> None:
@@ -253,9 +271,19 @@ class Project:
 
     # --- writing ------------------------------------------------------------------------------
     def writer(self, labeller: str) -> JudgmentWriter:
-        """Open the labeller's writer; StoreLockedError if another session holds it."""
-        self._register(labeller)
-        writer = self._open_writer(labeller)
+        """Open the labeller's writer; StoreLockedError if another session holds it, InputError
+        naming the file if the store cannot be written (it can still be read)."""
+        try:
+            self._register(labeller)
+            writer = self._open_writer(labeller)
+        except OSError as exc:
+            if exc.errno not in _CANNOT_WRITE:
+                raise
+            raise InputError(
+                exc.filename or self.path,
+                f"cannot write here ({exc.strerror}): the store can be read (goldset qrels, "
+                "report) but not judged until that is fixed",
+            ) from exc
         self.warnings += writer.warnings
         self._writers[labeller] = writer
         return writer
@@ -374,8 +402,9 @@ class Project:
         # With a live writer, an incomplete last line is a save in flight, not crash damage.
         if warnings and not is_locked(journal_path):
             self.warnings += [w for w in warnings if w not in self.warnings]
-        journal = records_to_frame(numbered, journal_path)
-        compacted = read_parts(parts_dir)
+        scale = self.scale  # hand-edited grades outside it are refused, naming file and line
+        journal = records_to_frame(numbered, journal_path, scale=scale, labeller=labeller)
+        compacted = read_parts(parts_dir, scale=scale, labeller=labeller)
         if compacted.height:  # a record both compacted and still in the journal counts once
             journal = journal.filter(pl.col("seq") > compacted["seq"][-1])
         return pl.concat([compacted, journal]) if journal.height else compacted

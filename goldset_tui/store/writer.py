@@ -3,6 +3,12 @@
 Saving a judgment is one journal append plus fdatasync, whatever the size of the store. Every
 ``COMPACT_EVERY`` records (and on close) the journal's records go into a new Parquet part and the
 journal is emptied, so replay on the next open stays short.
+
+The journal is the truth; parts are a cache of it. So a compaction that fails (a full disk, which
+Polars reports as ``ComputeError``, or any other error) never fails the save that triggered it,
+nor the opening or closing of the writer: the records stay in the journal, compaction is tried
+again ``COMPACT_EVERY`` saves later and on the next open, and :meth:`JudgmentWriter.take_notice`
+hands the UI one sentence to show, once per session.
 """
 
 from __future__ import annotations
@@ -16,10 +22,10 @@ from typing import Any, TypeVar
 
 import polars as pl
 
-from goldset_tui.errors import InputError
+from goldset_tui.errors import InputError, StoreLockedError
 from goldset_tui.model import GradeScale, Judgment
 from goldset_tui.scalar import as_int
-from goldset_tui.store.files import now_iso, remove_stale_tmp
+from goldset_tui.store.files import now_iso, os_error_from, remove_stale_tmp
 from goldset_tui.store.frames import GRADING_KINDS, JUDGMENT_SCHEMA, records_to_frame
 from goldset_tui.store.journal import Journal, replay_numbered
 from goldset_tui.store.parts import last_seq, list_parts, read_pair, tidy_parts, write_part
@@ -58,7 +64,7 @@ class JudgmentWriter:
     It knows nothing of the store around it (``Project.writer`` opens one), so the store and the
     writer do not import each other: it is given the labeller's journal and parts folder, the
     grade scale, and two calls back. On close, ``on_wrote(labeller)`` runs if this session saved
-    anything and its grades were compacted (the project stamps the labeller in its manifest), then
+    anything (the project stamps the labeller in its manifest; a failure there is only a warning), then
     ``on_closed(writer)`` always runs, after the lock is released."""
 
     def __init__(
@@ -80,22 +86,32 @@ class JudgmentWriter:
         self._journal = Journal(self.journal_path, lock=True)
         try:
             self.warnings = list(self._journal.warnings)
+            self._notice: str | None = None
+            self._noticed = False
             remove_stale_tmp(self.parts_dir)
             self._pending: list[dict[str, Any]] = []
             self._compact_at = COMPACT_EVERY
             self._wrote = False
             numbered, warnings = replay_numbered(self.journal_path)
             self.warnings += warnings
-            in_journal = records_to_frame(numbered, self.journal_path)  # validates every line
+            # validates every line, grades against the store's scale included
+            in_journal = records_to_frame(
+                numbered, self.journal_path, scale=self.scale, labeller=labeller
+            )
             compacted = last_seq(self.parts_dir)
-            leftover = in_journal.filter(pl.col("seq") > compacted)
             self._next_seq = max(compacted, as_int(in_journal["seq"].max() or 0)) + 1
             # Records a crashed session left in the journal become a part now, so the journal is
-            # short again and replay stays fast.
-            if leftover.height:
-                write_part(self.parts_dir, leftover)
-            if numbered:
-                self._journal.truncate()
+            # short again and replay stays fast. If that fails they stay in the journal, which
+            # is as safe, and become pending: the next compaction writes them with the new ones.
+            leftover = [record for _, record in numbered if record["seq"] > compacted]
+            try:
+                if leftover:
+                    write_part(self.parts_dir, in_journal.filter(pl.col("seq") > compacted))
+                if numbered:
+                    self._journal.truncate()
+            except Exception as exc:
+                self._pending = leftover
+                self._compaction_failed(exc)
         except BaseException:
             self._journal.close()
             raise
@@ -110,12 +126,30 @@ class JudgmentWriter:
         if len(self._pending) >= self._compact_at:
             try:
                 self.compact()
-            except OSError as exc:
+            except Exception as exc:
                 # The record is already durable; a failed compaction must not turn a successful
-                # save into an error. The journal keeps everything; try again later.
-                self._compact_at = len(self._pending) + COMPACT_EVERY
-                self.warnings.append(f"{self.parts_dir}: compaction failed, will retry: {exc}")
+                # save into an error (whatever the error's type). The journal keeps everything.
+                self._compaction_failed(exc)
         return seq
+
+    def _compaction_failed(self, exc: Exception) -> None:
+        """Note a failed compaction and put off the next try by ``COMPACT_EVERY`` saves."""
+        self._compact_at = len(self._pending) + COMPACT_EVERY
+        reason = os_error_from(exc, self.parts_dir) if not isinstance(exc, InputError) else exc
+        self.warnings.append(f"{self.parts_dir}: compaction failed, will retry: {reason}")
+        if not self._noticed:
+            self._noticed = True
+            self._notice = (
+                f"Judgments are saved (in {self.journal_path}), but tidying them into "
+                f"{self.parts_dir} failed: {reason}. Free some disk space; goldset retries "
+                "by itself."
+            )
+
+    def take_notice(self) -> str | None:
+        """A sentence for the screen about trouble that did not stop saving (a compaction that
+        failed on a full disk), at most once per session; None when there is nothing to say."""
+        notice, self._notice = self._notice, None
+        return notice
 
     @_serialised
     def record(self, j: Judgment) -> int:
@@ -273,9 +307,15 @@ class JudgmentWriter:
         if self._journal.closed:
             return
         try:
-            self.compact()
+            try:
+                self.compact()
+            except Exception as exc:  # the journal keeps the records; the next open folds them
+                self._compaction_failed(exc)
             if self._wrote and self._on_wrote is not None:
-                self._on_wrote(self.labeller)
+                try:
+                    self._on_wrote(self.labeller)
+                except (OSError, StoreLockedError) as exc:  # only the "last session" time
+                    self.warnings.append(f"could not note the session's end: {exc}")
         finally:
             self._journal.close()
             if self._on_closed is not None:

@@ -10,6 +10,7 @@ import functools
 
 import krippendorff
 import numpy as np
+import polars as pl
 import pytest
 from rich.text import Text
 from textual.widgets import DataTable, Static
@@ -138,3 +139,61 @@ async def test_self_consistency_shown_when_the_store_has_repeats(tmp_path) -> No
         summary = plain(app.screen.query_one("#agreement-summary", Static))
         # bob first gave 3 and 0: one of two repeats agrees, shifted down by 0.5 on average.
         assert "Self-consistency" in summary and "bob 0.500 of 2 (-0.50)" in summary
+
+
+@synchronously
+async def test_intervals_in_the_matrix_and_position_bias_tables(data) -> None:
+    from goldset_tui.ui.widgets.position_bias import PositionBiasScreen
+
+    app = make_app(data)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, AgreementScreen)
+        summary = plain(screen.query_one("#agreement-summary", Static))
+        assert "Position bias" in summary and "per 10 positions" in summary
+        assert "queries redrawn 50 times" in summary and "seed" not in summary
+        await pilot.press("i")
+        ann_bob = next(p for p in screen.report["pairs"] if (p["a"], p["b"]) == ("ann", "bob"))
+        lo, hi = ann_bob["kappa_quadratic_ci95"]
+        matrix = screen.query_one("#agreement-matrix", DataTable)
+        assert str(matrix.get_cell_at((0, 2))) == (
+            f"{ann_bob['kappa_quadratic']:.3f} [{lo:.2f}, {hi:.2f}]"
+        )
+        assert "95% interval" in plain(screen.query_one("#agreement-matrix-title", Static))
+        await pilot.press("b")
+        await pilot.pause()
+        assert isinstance(app.screen, PositionBiasScreen)
+        text = screen_text(app)
+        assert "shown at" in text and "into sitting" in text and "cy" in text
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen
+
+
+def test_position_bias_tables_show_labeller_names_literally() -> None:
+    from rich.console import Console
+
+    from goldset_tui.agreement.position import position_bias
+    from goldset_tui.model import GradeScale
+    from goldset_tui.ui.widgets.position_bias import bias_renderable
+
+    name = "[bold]ann\x1b[31m [@click=app.quit]x"
+    judgments = pl.DataFrame(
+        {
+            "labeller": [name] * 3,
+            "query_id": ["q1"] * 3,
+            "doc_id": ["a", "b", "c"],
+            "grade": [3, 1, 0],
+            "time": ["2026-01-05T09:00:00Z", "2026-01-05T09:01:00Z", "2026-01-05T09:02:00Z"],
+            "position": [0, 1, 2],
+            "seq": [0, 1, 2],
+        }
+    )
+    console = Console(width=100, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+    console.print(bias_renderable(position_bias(judgments, GradeScale())))
+    text = console.export_text()
+    assert "[bold]ann" in text and "[@click=app.quit]x" in text
+    assert "\x1b" not in text  # the escape is shown as a visible placeholder

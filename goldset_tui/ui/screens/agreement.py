@@ -1,10 +1,14 @@
-"""The agreement screen: pairwise matrix, alpha by level and by stratum, disagreements by size.
+"""The agreement screen: pairwise matrix, alpha by level and by stratum, position bias, and the
+disagreements by size.
 
 The report (with its bootstrap) is computed in a worker thread, so the screen appears at once on
-a large store; Enter on a disagreement opens the pair with every labeller's grade, note and time.
+a large store; Enter on a disagreement opens the pair with every labeller's grade, note and time;
+``i`` shows each kappa's 95% interval in the matrix; ``b`` opens the position-bias tables.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import polars as pl
 from rich.text import Text
@@ -16,11 +20,13 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from goldset_tui.agreement.details import pair_details
+from goldset_tui.agreement.position import position_bias_of
 from goldset_tui.agreement.report import agreement_report, disagreements
 from goldset_tui.agreement.sources import AgreementData, self_consistency_of
 from goldset_tui.ui.leaving import LeaveKeys, leave_bindings
 from goldset_tui.ui.safe import literal
 from goldset_tui.ui.widgets.agreement_detail import PairDetailScreen
+from goldset_tui.ui.widgets.position_bias import PositionBiasScreen, trend_text
 
 # What the pairwise matrix shows, cycled with "m": (report key, heading).
 MATRIX_MEASURES = (
@@ -51,6 +57,20 @@ class AgreementScreen(LeaveKeys, Screen[None]):
             id="agreement.measure",
             tooltip="Cycle the measure in the pairwise matrix",
         ),
+        Binding(
+            "i",
+            "toggle_intervals",
+            "intervals",
+            id="agreement.intervals",
+            tooltip="Show each pair's 95% interval in the matrix instead of its units",
+        ),
+        Binding(
+            "b",
+            "position_bias",
+            "position bias",
+            id="agreement.position_bias",
+            tooltip="Grades by shown position and by time into a sitting, per labeller",
+        ),
         Binding("tab", "app.focus_next", "next pane", id="agreement.focus_next", show=False),
         *leave_bindings("agreement.back", "agreement.quit"),  # Escape back, q home
     ]
@@ -80,6 +100,7 @@ class AgreementScreen(LeaveKeys, Screen[None]):
         self.report: dict | None = None
         self.ranked = disagreements(data.ratings)
         self.measure_index = 0
+        self.intervals = False
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -121,6 +142,7 @@ class AgreementScreen(LeaveKeys, Screen[None]):
             seed=self.seed,
             replicates=self.replicates,
         )
+        report["position_bias"] = position_bias_of(self.data)
         repeats = self_consistency_of(self.data)
         if repeats is not None:
             report["self_consistency"] = repeats
@@ -135,13 +157,15 @@ class AgreementScreen(LeaveKeys, Screen[None]):
         if self.report is None:
             return
         key, heading = MATRIX_MEASURES[self.measure_index]
-        self.query_one("#agreement-matrix-title", Static).update(
-            Text(f"Pairs: {heading} (units in common)")
-        )
+        what = "95% interval" if self.intervals else "units in common"
+        self.query_one("#agreement-matrix-title", Static).update(Text(f"Pairs: {heading} ({what})"))
         names = self.report["labellers"]
         cells = {}
         for p in self.report["pairs"]:
-            cells[p["a"], p["b"]] = cells[p["b"], p["a"]] = f"{num(p[key])} ({p['n']})"
+            ci = p.get(f"{key}_ci95")
+            shown = f"[{ci[0]:.2f}, {ci[1]:.2f}]" if ci else "[-]"
+            extra = shown if self.intervals else f"({p['n']})"
+            cells[p["a"], p["b"]] = cells[p["b"], p["a"]] = f"{num(p[key])} {extra}"
         table = self.query_one("#agreement-matrix", DataTable)
         table.clear(columns=True)
         table.add_column("")
@@ -156,6 +180,19 @@ class AgreementScreen(LeaveKeys, Screen[None]):
         self.measure_index = (self.measure_index + 1) % len(MATRIX_MEASURES)
         self.fill_matrix()
 
+    def action_toggle_intervals(self) -> None:
+        self.intervals = not self.intervals
+        self.fill_matrix()
+
+    def action_position_bias(self) -> None:
+        if self.report is None:
+            self.notify("still computing", timeout=2)
+            return
+        if not self.report.get("position_bias"):
+            self.notify("no shown positions recorded (qrels files do not keep them)", timeout=4)
+            return
+        self.app.push_screen(PositionBiasScreen(self.report["position_bias"]))
+
     def action_open(self) -> None:
         table = self.query_one("#agreement-disagreements", DataTable)
         if self.ranked.height == 0 or table.cursor_row is None:
@@ -169,28 +206,44 @@ class AgreementScreen(LeaveKeys, Screen[None]):
             self.action_open()
 
 
-def summary_text(report: dict) -> Text:
+def with_ci(x: float | None, ci: list[float] | None) -> str:
+    return num(x) if x is None or ci is None else f"{num(x)} [{ci[0]:.2f}, {ci[1]:.2f}]"
+
+
+def summary_text(report: dict[str, Any]) -> Text:
     alpha = report["alpha"]
-    ci = alpha["ordinal_ci95"]
     out = Text()
-    out.append("Krippendorff's alpha\n", style="bold")
-    out.append(f" nominal {num(alpha['nominal'])}  interval {num(alpha['interval'])}\n")
-    out.append(f" ordinal {num(alpha['ordinal'])}")
-    out.append(f" (95% CI {num(ci[0])} to {num(ci[1])})\n" if ci else "\n")
+    out.append("Krippendorff's alpha", style="bold")
+    out.append(" [95% interval]\n")
+    for level in ("ordinal", "nominal", "interval"):
+        out.append(f" {level} {with_ci(alpha[level], alpha[f'{level}_ci95'])}\n")
     fleiss = report["fleiss_kappa"]
     out.append("Fleiss' kappa ", style="bold")
     out.append(f"{num(fleiss)}" + (" (unequal ratings)\n" if fleiss is None else "\n"))
     out.append("Binary cut-offs", style="bold")
     out.append(" alpha (agreement)\n")
     for b in report["binary"]:
-        out.append(f" >={b['threshold']} {num(b['alpha'])} ({num(b['agreement'])})\n")
+        out.append(
+            f" >={b['threshold']} {with_ci(b['alpha'], b['alpha_ci95'])} ({num(b['agreement'])})\n"
+        )
     if report["strata"]:
         out.append("By stratum", style="bold")
-        out.append(" ordinal alpha (units)\n")
+        out.append(" ordinal alpha (queries)\n")
         for s in report["strata"]:
             out.append(" ")
             out.append_text(literal(s["stratum"], keep_newlines=False))
-            out.append(f" {num(s['alpha_ordinal'])} ({s['n']})\n")
+            out.append(
+                f" {with_ci(s['alpha_ordinal'], s['alpha_ordinal_ci95'])} ({s['queries']})\n"
+            )
+    if report.get("position_bias"):
+        out.append("Position bias", style="bold")
+        out.append(" (b: tables)\n")
+        for r in report["position_bias"]:
+            out.append(" ")
+            out.append_text(literal(r["labeller"], keep_newlines=False))
+            out.append(" ")
+            out.append_text(trend_text(r["position_trend"], "positions"))
+            out.append("\n")
     if report.get("self_consistency"):
         out.append("Self-consistency", style="bold")
         out.append(" repeats agree (shift)\n")
@@ -198,5 +251,12 @@ def summary_text(report: dict) -> Text:
             out.append(" ")
             out.append_text(literal(r["labeller"], keep_newlines=False))
             out.append(f" {num(r['agreement'])} of {r['n']} ({r['mean_shift']:+.2f})\n")
+    if report.get("ci_method"):
+        replicates = report["ci_method"].split("B=")[1].split(",")[0]
+        out.append(
+            f"Intervals: the {report['queries']} queries redrawn {replicates} times "
+            "(pairs of one query are alike, so whole queries)\n",
+            style="dim",
+        )
     out.rstrip()
     return out

@@ -70,9 +70,22 @@ class ClosureScreen(LeaveKeys, Screen[None]):
         *,
         sampling: list[dict] | None = None,
         sampling_source: str | None = None,
+        dropped: list[dict] | None = None,
     ) -> None:
         super().__init__()
         self.report_rows = as_rows(report_checks)
+        # Golden-set queries the table leaves out, one failing row each, so each is named with
+        # its stratum and the reason (no judgments, no relevant document).
+        self.dropped_rows = [
+            {
+                "name": f"{d['query_id']} ({d['stratum']}): {d['why']}",
+                "expected": None,
+                "actual": None,
+                "residual": None,
+                "ok": False,
+            }
+            for d in dropped or []
+        ]
         self.sampling_rows = as_rows(sampling) if sampling is not None else None
         self.sampling_source = sampling_source
         self._name_width = 0  # the check column's width the table was last filled for
@@ -92,6 +105,12 @@ class ClosureScreen(LeaveKeys, Screen[None]):
             f"{failed} failed ✗" if failed else "all pass ✓",
             style="bold red" if failed else "bold green",
         )
+        if self.dropped_rows:
+            title.append(
+                f" · {len(self.dropped_rows)} golden-set quer"
+                f"{'y' if len(self.dropped_rows) == 1 else 'ies'} dropped",
+                style="bold red",
+            )
         self.query_one("#closure-title", Static).update(title)
         self._fill()
         notes = Text("residual = actual - expected; a check passes when it is 0", style="dim")
@@ -110,7 +129,11 @@ class ClosureScreen(LeaveKeys, Screen[None]):
 
     def _rows(self) -> list[tuple[str, int, dict]]:
         """(section, index within it, check) for every row, report first."""
-        sections = [("report", self.report_rows), ("sampling", self.sampling_rows or [])]
+        sections = [
+            ("report", self.report_rows),
+            ("dropped", self.dropped_rows),
+            ("sampling", self.sampling_rows or []),
+        ]
         return [(which, i, r) for which, rows in sections for i, r in enumerate(rows)]
 
     def _name_width_for(self, width: int) -> int:
@@ -171,6 +194,10 @@ class ClosureScreen(LeaveKeys, Screen[None]):
         which, _, r = rows[index]
         detail = Text("✓ " if r["ok"] else "✗ ", style="bold green" if r["ok"] else "bold red")
         detail.append_text(self._label_of(which, r))
+        if which == "dropped":
+            detail.append(" · in the golden set (strata file), left out of the table", style="dim")
+            self.query_one("#closure-detail", Static).update(detail)
+            return
         detail.append(
             f": expected {_fmt(r.get('expected'))}, actual {_fmt(r.get('actual'))}, "
             f"residual {_fmt(r.get('residual'))}",

@@ -386,6 +386,7 @@ class HomeScreen(LeaveKeys, Screen[None]):
         if self.app.screen is not self:
             return  # the user went elsewhere while the report was computed: do not jump
         if closure:
+            from goldset_tui.eval.report_format import dropped_rows
             from goldset_tui.ui.screens.closure import ClosureScreen
 
             self.app.push_screen(
@@ -393,6 +394,7 @@ class HomeScreen(LeaveKeys, Screen[None]):
                     context.report.closure,
                     sampling=context.sampling_closure,
                     sampling_source=context.sampling_source,
+                    dropped=dropped_rows(context.report),
                 )
             )
         else:

@@ -273,6 +273,10 @@ class JudgeScreen(LeaveKeys, Screen[None]):
         return True if self.session is not None else None  # dimmed while loading
 
     def _saved_text(self, message: str) -> Text:
+        # Saved, but the writer may have one thing to say (a full disk that stopped compaction).
+        notice = getattr(self._writer, "take_notice", lambda: None)()
+        if notice:
+            self.notify(visible(notice), severity="warning", markup=False, timeout=30)
         # The clock only when there is room: at 80 columns the progress needs the space.
         when = f" {self._wall():%H:%M:%S}" if (self.size.width or 80) >= 100 else ""
         return Text(f"\u2713 saved {message}{when}", style="bold green")

@@ -15,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from goldset_tui.eval.report import Report
+from goldset_tui.eval.report_format import dropped_rows
 from goldset_tui.eval.strata import SMALL_STRATUM
 from goldset_tui.ui.leaving import LeaveKeys, leave_bindings
 from goldset_tui.ui.review_context import ReviewContext  # also imported from here
@@ -76,8 +77,7 @@ class ReportScreen(LeaveKeys, Screen[None]):
             if r.closes
             else Text("table DOES NOT close ✗", style="bold red")
         )
-        method = "Wilson" if r.binary else "bootstrap"
-        title = literal(f"{r.metric} · {r.n} queries · 95% {method} intervals · ") + closes
+        title = literal(f"{r.metric} · {r.n} queries · 95% {r.method} intervals · ") + closes
         self.query_one("#report-title", Static).update(title)
         self._fill_table()
         notes = Text(no_wrap=True, overflow="ellipsis")
@@ -184,6 +184,7 @@ class ReportScreen(LeaveKeys, Screen[None]):
                 self.report.closure,
                 sampling=self.context.sampling_closure,
                 sampling_source=self.context.sampling_source,
+                dropped=dropped_rows(self.report),
             )
         )
 

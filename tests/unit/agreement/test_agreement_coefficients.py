@@ -16,7 +16,6 @@ from statsmodels.stats.inter_rater import aggregate_raters
 from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss
 
 from goldset_tui.agreement import coefficients as co
-from goldset_tui.agreement.bootstrap import bootstrap_alpha
 
 NAN = float("nan")
 
@@ -192,45 +191,6 @@ def test_coincidence_agreement_two_raters_is_raw_agreement() -> None:
     assert co.coincidence_agreement(o) == pytest.approx(
         co.raw_agreement(co.confusion_matrix(a, b, [0, 1, 2, 3]))
     )
-
-
-def test_bootstrap_is_seeded_and_brackets_the_estimate() -> None:
-    rng = random.Random(11)
-    frame = long_frame(random_reliability_data(rng, raters=3, units=150, lo=0, hi=3, missing=0.2))
-    first = bootstrap_alpha(frame, "ordinal", [0, 1, 2, 3], replicates=300, seed=5)
-    again = bootstrap_alpha(frame, "ordinal", [0, 1, 2, 3], replicates=300, seed=5)
-    other = bootstrap_alpha(frame, "ordinal", [0, 1, 2, 3], replicates=300, seed=6)
-    assert first == again
-    assert first != other
-    point = co.krippendorff_alpha(frame, "ordinal")
-    lo, hi = first
-    assert lo < point < hi
-    assert hi - lo < 0.4
-
-
-def test_bootstrap_interval_agrees_with_a_naive_bootstrap_using_the_krippendorff_package() -> None:
-    # Profiles and Polars sampling are optimisations: an independent, slow bootstrap (resample unit
-    # columns with numpy, alpha from the krippendorff package) must give nearly the same interval.
-    rng = random.Random(3)
-    matrix = np.array(random_reliability_data(rng, raters=3, units=120, lo=0, hi=3, missing=0.25))
-    ours = bootstrap_alpha(
-        long_frame(matrix.tolist()), "ordinal", [0, 1, 2, 3], replicates=1000, seed=2
-    )
-    pairable = matrix[:, (~np.isnan(matrix)).sum(axis=0) >= 2]
-    draws = np.random.default_rng(9).integers(0, pairable.shape[1], size=(600, pairable.shape[1]))
-    naive = [
-        krippendorff.alpha(
-            pairable[:, idx], level_of_measurement="ordinal", value_domain=[0, 1, 2, 3]
-        )
-        for idx in draws
-    ]
-    lo, hi = np.percentile(naive, [2.5, 97.5])
-    assert ours[0] == pytest.approx(lo, abs=0.03)
-    assert ours[1] == pytest.approx(hi, abs=0.03)
-
-
-def test_bootstrap_none_when_too_few_units() -> None:
-    assert bootstrap_alpha(long_frame([[1], [2]]), replicates=20) is None
 
 
 @st.composite

@@ -17,8 +17,33 @@ from goldset_tui.agreement.example import DOCS, GRADES, build_example_store
 from goldset_tui.cli import main
 from goldset_tui.store.project import Project
 
-TOP_KEYS = ["labellers", "units", "scale", "pairs", "alpha", "fleiss_kappa", "binary", "strata"]
-PAIR_KEYS = ["a", "b", "n", "agreement", "kappa", "kappa_linear", "kappa_quadratic", "confusion"]
+TOP_KEYS = [
+    "labellers",
+    "units",
+    "queries",
+    "scale",
+    "ci_method",
+    "pairs",
+    "alpha",
+    "fleiss_kappa",
+    "binary",
+    "strata",
+    "position_bias",
+]
+PAIR_KEYS = [
+    "a",
+    "b",
+    "n",
+    "agreement",
+    "agreement_ci95",
+    "kappa",
+    "kappa_ci95",
+    "kappa_linear",
+    "kappa_linear_ci95",
+    "kappa_quadratic",
+    "kappa_quadratic_ci95",
+    "confusion",
+]
 
 
 def reliability_matrix() -> np.ndarray:
@@ -47,7 +72,18 @@ def test_json_keys_and_numbers_against_independent_implementations(store, capsys
     assert list(report) == TOP_KEYS
     assert report["labellers"] == ["ann", "bob", "cy"]
     assert report["units"] == 12 and report["scale"] == [0, 3]
-    assert list(report["alpha"]) == ["nominal", "ordinal", "interval", "ordinal_ci95"]
+    assert list(report["alpha"]) == [
+        "nominal",
+        "ordinal",
+        "interval",
+        "nominal_ci95",
+        "ordinal_ci95",
+        "interval_ci95",
+    ]
+    assert report["queries"] == 3
+    assert report["ci_method"] == (
+        "cluster bootstrap over queries, B=200, seed=0, 95% percentile interval"
+    )
     matrix = reliability_matrix()
     for level in ("nominal", "ordinal", "interval"):
         expected = krippendorff.alpha(matrix, level_of_measurement=level, value_domain=[0, 1, 2, 3])

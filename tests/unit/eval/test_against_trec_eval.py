@@ -25,9 +25,15 @@ NAMES = {
     "recip_rank": "RR",
     "infAP": "infAP",
     "ndcg": "nDCG",
+    "gm_map": "GMAP",
+    "num_q": "NumQ",
+    "11pt_avg": "IPrecAvg",
+    "set_P": "SetP",
+    "set_recall": "SetR",
+    "set_F": "SetF",
 }
 PREFIXES = {"P_": "P", "recall_": "R", "ndcg_cut_": "nDCG", "map_cut_": "AP", "success_": "Success"}
-NO_REL = {"nDCG", "NumRet"}  # trec_eval's -l leaves these alone
+NO_REL = {"nDCG", "NumRet", "NumQ"}  # trec_eval's -l leaves these alone
 
 
 def ours(trec_name: str, rel: int) -> str | None:
@@ -37,6 +43,9 @@ def ours(trec_name: str, rel: int) -> str | None:
         rest = trec_name[len(prefix) :]
         if trec_name.startswith(prefix) and rest.isdigit():
             base, cutoff = name, int(rest)
+    if trec_name.startswith("iprec_at_recall_"):
+        level = float(trec_name.rsplit("_", 1)[1])
+        return f"IPrec{f'(rel={rel})' if rel != 1 else ''}@{level:g}"
     if trec_name.startswith("ndcg_1=1,2=3,3=7,4=15"):
         return "nDCG(dcg='exp-log2')"  # custom gains 2^rel - 1: the exp-log2 gain
     if base is None:

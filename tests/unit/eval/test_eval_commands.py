@@ -59,14 +59,16 @@ def test_trec_eval_compat_averages_over_queries_in_both(files, capsys):
     _, out, _ = run_cli(
         capsys, "eval", files["qrels"], files["bm25.run"], "-m", "P@2", "--trec-eval-compat", "-q"
     )
-    queries = [line.split("\t")[1] for line in out.splitlines()]
+    # Under compat the measure is printed under trec_eval's name, P_2.
+    lines = [line for line in out.splitlines() if line.startswith("P_2 ")]
+    queries = [line.split("\t")[1] for line in lines]
     assert queries == [
         "q1",
         "q2",
         "q3",
         "all",
     ]  # q2 (no relevant doc) in, q5 (not run) out, q4 ignored
-    assert out.splitlines()[-1].endswith("\t0.3333")  # (0.5 + 0 + 0.5) / 3
+    assert lines[-1].endswith("\t0.3333")  # (0.5 + 0 + 0.5) / 3
 
 
 def test_several_runs_json_and_scores_saved(files, capsys, tmp_path):
@@ -89,7 +91,7 @@ def test_several_runs_json_and_scores_saved(files, capsys, tmp_path):
     assert code == 0
     doc = json.loads(out)
     assert list(doc) == ["runs"] and list(doc["runs"]) == ["a", "other"]
-    assert set(doc["runs"]["a"]) == {"mean", "per_query"}
+    assert set(doc["runs"]["a"]) == {"runid", "queries", "mean", "per_query"}
     assert doc["runs"]["other"]["mean"]["NumRel"] == 4 and isinstance(
         doc["runs"]["other"]["mean"]["NumRel"], int
     )
@@ -105,7 +107,8 @@ def test_several_runs_json_and_scores_saved(files, capsys, tmp_path):
     _, out, _ = run_cli(
         capsys, "eval", files["qrels"], files["bm25.run"], "-m", "AP", "--format", "json"
     )
-    assert set(json.loads(out)["runs"]["bm25"]) == {"mean"}  # per_query only with -q
+    # per_query only with -q
+    assert set(json.loads(out)["runs"]["bm25"]) == {"runid", "queries", "mean"}
 
 
 def test_store_as_qrels(files, capsys, tmp_path):
@@ -126,8 +129,8 @@ def test_store_as_qrels(files, capsys, tmp_path):
 @pytest.mark.parametrize(
     ("argv", "words"),
     [
-        (["-m", "ndcg@10"], "did you mean 'nDCG@10'"),
-        (["-m", "map"], "did you mean 'AP'"),
+        (["-m", "nDGC@10"], "did you mean 'nDCG@10'"),
+        (["-m", "mapp"], "did you mean 'AP'"),
     ],
 )
 def test_bad_measure_is_one_line_exit_2(files, capsys, argv, words):
@@ -238,9 +241,46 @@ def test_compat_run_sharing_no_query_is_one_line_exit_2(files, capsys, tmp_path)
             and "'stranger'" in err
             and "shares no query" in err
         )
-    # Without compat the run legitimately scores 0 on every relevant query.
-    code, out, _ = run_cli(capsys, "eval", files["qrels"], stranger, "-m", "AP")
-    assert code == 0 and out.splitlines() == ["AP                    \tall\t0.0000"]
+
+
+@pytest.mark.parametrize("mode", [[], ["-c"], ["--trec-eval-compat"], ["--trec-eval-compat", "-c"]])
+def test_run_sharing_no_query_is_an_error_in_every_mode(files, capsys, tmp_path, mode):
+    # Issue 11: this printed `AP all 0.0000` with exit 0 (goldset's mean, and -c).
+    stranger = tmp_path / "stranger.run"
+    stranger.write_text("z1 Q0 d1 1 1.0 t\nz2 Q0 d2 1 1.0 t\n")
+    code, out, err = run_cli(capsys, "eval", files["qrels"], stranger, "-m", "AP", *mode)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and str(files["qrels"]) in err and str(stranger) in err
+    assert "shares no query" in err
+
+
+def test_partial_mismatch_is_one_warning_line_and_json_records_it(files, capsys):
+    # bm25.run has q1, q2, q3 and q4 (q4 not judged); the qrels have q1, q2, q3, q5 (q2 without
+    # a relevant document). goldset's mean is over q1, q3, q5: q5 is missing from the run.
+    code, out, err = run_cli(capsys, "eval", files["qrels"], files["bm25.run"], "-m", "AP")
+    assert code == 0
+    warnings = [line for line in err.splitlines() if "warning" in line]
+    assert len(warnings) == 1 and err.count("\n") == 1
+    assert "1 qrels queries missing from the run (scored 0: q5)" in warnings[0]
+    assert "1 run queries not in the qrels (ignored: q4)" in warnings[0]
+    code, out, err = run_cli(
+        capsys, "eval", files["qrels"], files["bm25.run"], "-m", "AP", "--format", "json"
+    )
+    queries = json.loads(out)["runs"]["bm25"]["queries"]
+    assert queries == {"evaluated": 3, "missing_from_run": ["q5"], "only_in_run": ["q4"]}
+    # -c: every qrels query (q2 too) is averaged, q5 scored 0.
+    code, out, err = run_cli(
+        capsys, "eval", files["qrels"], files["bm25.run"], "-m", "AP", "-c", "--format", "json"
+    )
+    queries = json.loads(out)["runs"]["bm25"]["queries"]
+    assert queries == {"evaluated": 4, "missing_from_run": ["q5"], "only_in_run": ["q4"]}
+
+
+def test_matching_query_sets_say_nothing(files, capsys, tmp_path):
+    run = tmp_path / "exact.run"
+    run.write_text("q1 Q0 d1 1 1 t\nq3 Q0 x 1 1 t\nq5 Q0 m 1 1 t\n")
+    code, _, err = run_cli(capsys, "eval", files["qrels"], run, "-m", "AP")
+    assert code == 0 and err == ""
 
 
 def test_per_query_text_shows_control_characters_visibly(files, capsys, tmp_path):
@@ -280,3 +320,42 @@ def test_bad_output_folder_is_one_line_before_any_output(files, capsys, tmp_path
         code, stdout, err = run_cli(capsys, "eval", files["qrels"], files["bm25.run"], "-o", out)
         assert code == 2 and stdout == "" and err.count("\n") == 1 and str(out) in err
     assert taken.read_text() == "not a folder\n"
+
+
+def test_run_name_is_the_tag_when_the_file_name_says_nothing_more(peers, capsys, tmp_path):
+    # Issue 11: `input.uic0301.gz` is `uic0301`, as trec_eval's runid; NAME=PATH still wins.
+    qrels = peers / "trectools" / "robust03_cs_qrels.txt.gz"
+    run = peers / "trectools" / "input.uic0301.gz"
+    plain = tmp_path / "results.txt"  # a plain file name: the tag names the run
+    plain.write_text("303 Q0 d1 1 1.0 mysys\n")
+    named = tmp_path / "bm25.run"  # a file name that says something: kept
+    named.write_text("303 Q0 d1 1 1.0 t\n")
+    code, out, _ = run_cli(capsys, "eval", qrels, run, plain, named, "-m", "AP", "--format", "json")
+    assert code == 0
+    assert list(json.loads(out)["runs"]) == ["uic0301", "mysys", "bm25"]
+    assert json.loads(out)["runs"]["bm25"]["runid"] == "t"
+    code, out, _ = run_cli(capsys, "eval", qrels, f"mine={run}", "-m", "AP", "--format", "json")
+    assert list(json.loads(out)["runs"]) == ["mine"]
+    assert json.loads(out)["runs"]["mine"]["runid"] == "uic0301"
+
+
+def test_aliases_are_noted_and_output_keeps_the_canonical_name(files, capsys):
+    code, out, err = run_cli(
+        capsys, "eval", files["qrels"], files["bm25.run"], "-m", "map", "-m", "ndcg@10"
+    )
+    assert code == 0
+    assert [line.split("\t")[0].strip() for line in out.splitlines()] == ["AP", "nDCG@10"]
+    assert "measure 'map' read as 'AP'" in err and "measure 'ndcg@10' read as 'nDCG@10'" in err
+    code, out, _ = run_cli(
+        capsys, "eval", files["qrels"], files["bm25.run"], "-m", "P_2", "--format", "json"
+    )
+    doc = json.loads(out)
+    assert doc["aliases"] == {"P_2": "P@2"} and list(doc["runs"]["bm25"]["mean"]) == ["P@2"]
+
+
+def test_compare_refuses_a_run_sharing_no_query(files, capsys, tmp_path):
+    stranger = tmp_path / "stranger.run"
+    stranger.write_text("z1 Q0 d1 1 1.0 t\n")
+    code, out, err = run_cli(capsys, "compare", files["qrels"], files["bm25.run"], stranger)
+    assert code == 2 and out == "" and "shares no query" in err and err.count("\n") == 2
+    assert "warning" in err.splitlines()[0]  # bm25: q5 missing, q4 not judged

@@ -36,11 +36,12 @@ def test_parse(text, name, cutoff, rel, dcg):
 @pytest.mark.parametrize(
     ("text", "suggestion"),
     [
-        ("ndcg@10", "nDCG@10"),
-        ("map", "AP"),
-        ("ndcg_cut_10", "nDCG@10"),
-        ("P_5", "P@5"),
-        ("recip_rank", "RR"),
+        ("nDGC@10", "nDCG@10"),
+        # The user's cutoff is kept: difflib on the whole text suggested R@100 here.
+        ("Recal@1000", "R@1000"),
+        ("Precison@5", "P@5"),
+        ("ndcg_cutt_20", "nDCG@20"),
+        ("recip_rnk", "RR"),
         ("nDCG(rel=2)@10", "nDCG@10"),
         ("P", "P@10"),
         ("NumRet@5", "NumRet"),
@@ -54,6 +55,73 @@ def test_bad_names_suggest_the_closest(text, suggestion):
         parse_measure(text)
     assert f"did you mean {suggestion!r}" in str(info.value)
     assert "\n" not in str(info.value)
+
+
+ALIASES = [
+    # trec_eval
+    ("map", "AP"),
+    ("ndcg", "nDCG"),
+    ("ndcg_cut_10", "nDCG@10"),
+    ("P_10", "P@10"),
+    ("P.10", "P@10"),
+    ("recall_100", "R@100"),
+    ("recip_rank", "RR"),
+    ("bpref", "Bpref"),
+    ("num_rel_ret", "NumRelRet"),
+    ("num_q", "NumQ"),
+    ("success_10", "Success@10"),
+    ("map_cut_100", "AP@100"),
+    ("iprec_at_recall_0.10", "IPrec@0.1"),
+    ("11pt_avg", "IPrecAvg"),
+    ("gm_map", "GMAP"),
+    ("set_P", "SetP"),
+    ("set_recall", "SetR"),
+    ("set_F", "SetF"),
+    # ir_measures' own aliases
+    ("MAP", "AP"),
+    ("NDCG@10", "nDCG@10"),
+    ("Recall@1000", "R@1000"),
+    ("MRR@10", "RR@10"),
+    # ranx
+    ("ndcg@10", "nDCG@10"),
+    ("ndcg_burges@10", "nDCG(dcg='exp-log2')@10"),
+    ("mrr@10", "RR@10"),
+    ("map@100", "AP@100"),
+    ("precision@10", "P@10"),
+    ("recall@100", "R@100"),
+    ("hit_rate@5", "Success@5"),
+]
+
+
+@pytest.mark.parametrize(("alias", "canonical"), ALIASES)
+def test_other_tools_names_are_aliases(alias, canonical):
+    m = parse_measure(alias)
+    assert str(m) == canonical
+    c = parse_measure(canonical)
+    assert (m.name, m.cutoff, m.level, m.rel, m.dcg, m.beta) == (
+        c.name,
+        c.cutoff,
+        c.level,
+        c.rel,
+        c.dcg,
+        c.beta,
+    )
+    assert m.alias == alias and c.alias == ""
+
+
+def test_ir_measures_agrees_with_our_alias_table():
+    # ir_measures parses its own and trec_eval-like names; where it knows a name, it must
+    # mean the measure we read it as.
+    ir_measures = pytest.importorskip("ir_measures")
+    checked = 0
+    for alias, canonical in ALIASES:
+        try:
+            theirs = str(ir_measures.parse_measure(alias))
+        except (ValueError, NameError, SyntaxError, TypeError, AttributeError):
+            continue
+        assert theirs == canonical, alias
+        checked += 1
+    assert checked >= 4
 
 
 def test_parse_measures_keeps_order_and_drops_repeats():

@@ -2,8 +2,11 @@
 
     python store_child.py STORE LABELLER MODE [N]
 
-MODE ``stream``: save judgments forever, printing ``ack QID DOCID GRADE`` after each durable save.
+MODE ``stream``: save judgments forever, printing ``ack QID DOCID GRADE`` after each durable save
+(N, if given, is where the numbering of documents starts). MODE ``stream-compact`` is the same
+with a compaction every 5 saves, so that a kill often lands inside one.
 MODE ``hold``: open the writer, print ``locked``, then sleep (lock tests).
+MODE ``hold-manifest``: take the manifest's lock, print ``locked``, then sleep (the parent stops it).
 MODE ``die-in-replace`` / ``die-in-truncate`` / ``die-in-merge``: save N judgments with compaction
 every 5 and SIGKILL itself at that exact step of the first compaction that reaches it.
 """
@@ -31,12 +34,19 @@ def main() -> None:
     store, labeller, mode = sys.argv[1:4]
     count = int(sys.argv[4]) if len(sys.argv) > 4 else 0
     project = Project.open(store)
+    if mode == "hold-manifest":
+        from goldset_tui.store.manifest import manifest_lock
+
+        with manifest_lock(project.path):
+            print("locked", flush=True)
+            time.sleep(600)
+        return
     if mode == "hold":
         project.writer(labeller)
         print("locked", flush=True)
         time.sleep(600)
         return
-    writer_module.COMPACT_EVERY = 5 if mode != "stream" else 37
+    writer_module.COMPACT_EVERY = 37 if mode == "stream" else 5
     w = project.writer(labeller)  # before the patches: opening rewrites the manifest
     if mode == "die-in-replace":
         files.os.replace = die  # the part's temporary file is written and fsynced, not renamed
@@ -52,8 +62,9 @@ def main() -> None:
 
         parts.merge_parts = merge_then_die
         assert original
-    i = 0
-    while mode == "stream" or i < count:
+    streaming = mode.startswith("stream")
+    i = count if streaming else 0
+    while streaming or i < count:
         qid, did, grade = f"q{i % 97}", f"d{i}", i % 4
         w.record(Judgment(labeller, qid, did, grade, files.now_iso(), seconds=1.5, position=i % 40))
         print(f"ack {qid} {did} {grade}", flush=True)

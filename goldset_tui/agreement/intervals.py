@@ -1,0 +1,212 @@
+"""Intervals for every agreement figure, by resampling whole queries (``bootstrap``).
+
+Each query contributes a share of two kinds of count table, and every figure is computed from the
+summed tables:
+
+- Krippendorff's coincidence matrix ``o[c][k]`` over all labellers: alpha at the three levels, and
+  at each binary cut-off (relevant if grade >= t) alpha and agreement, because the binarised
+  coincidences are sums of cells of the graded ones;
+- each pair of labellers' confusion matrix: Cohen's kappa (unweighted, linear, quadratic) and raw
+  agreement.
+
+``figure_intervals`` returns ``{figure name: (low, high) or None}`` with names such as
+``alpha.ordinal``, ``binary.2.agreement``, ``pair.0.kappa_quadratic`` (pairs numbered in the
+order given). Queries in which no pair was judged twice or more carry no agreement information
+and are not resampled: the sample is the queries where agreement was measured.
+
+Strata resample their own queries (``stratum_interval``): a stratum's interval answers "what if
+another sample of this stratum's queries had been judged".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import polars as pl
+
+from goldset_tui.agreement import coefficients as co
+from goldset_tui.agreement.bootstrap import (
+    DEFAULT_CONFIDENCE,
+    percentile_interval,
+    resample_sums,
+)
+
+Interval = tuple[float, float] | None
+
+
+def coincidence_cells(ratings: pl.DataFrame, grades: Sequence[int]) -> pl.DataFrame:
+    """``query_id, cell, value``: each query's share of the coincidence matrix.
+
+    ``cell`` is ``o{i}_{j}`` for grade indices i, j (same formula as ``co.coincidences``)."""
+    index = {g: i for i, g in enumerate(grades)}
+    counts = (
+        ratings.group_by("query_id", "unit", pl.col("grade").alias("value"))
+        .agg(pl.len().cast(pl.Int64).alias("count"))
+        .with_columns(m=pl.col("count").sum().over("unit"))
+        .filter(pl.col("m") >= 2)
+    )
+    pairs = counts.join(counts.drop("query_id", "m"), on="unit", suffix="_k").with_columns(
+        o=(
+            pl.col("count") * pl.col("count_k")
+            - pl.when(pl.col("value") == pl.col("value_k")).then(pl.col("count")).otherwise(0)
+        )
+        / (pl.col("m") - 1)
+    )
+    return (
+        pairs.group_by("query_id", "value", "value_k")
+        .agg(pl.col("o").sum())
+        .filter(pl.col("o") != 0)
+        .select(
+            "query_id",
+            cell=pl.format(
+                "o{}_{}",
+                pl.col("value").replace_strict(index, return_dtype=pl.Int64),
+                pl.col("value_k").replace_strict(index, return_dtype=pl.Int64),
+            ),
+            value=pl.col("o").cast(pl.Float64),
+        )
+    )
+
+
+def confusion_cells(
+    ratings: pl.DataFrame, pairs: Sequence[tuple[str, str]], grades: Sequence[int]
+) -> pl.DataFrame:
+    """``query_id, cell, value``: each query's share of each pair's confusion matrix, with
+    ``cell`` = ``p{pair}_{i}_{j}`` (row: the first labeller's grade index)."""
+    index = {g: i for i, g in enumerate(grades)}
+    frames = []
+    for p, (a, b) in enumerate(pairs):
+        left = ratings.filter(pl.col("labeller") == a).select("query_id", "unit", x="grade")
+        right = ratings.filter(pl.col("labeller") == b).select("unit", y="grade")
+        counts = left.join(right, on="unit").group_by("query_id", "x", "y").len()
+        frames.append(
+            counts.select(
+                "query_id",
+                cell=pl.format(
+                    f"p{p}_{{}}_{{}}",
+                    pl.col("x").replace_strict(index, return_dtype=pl.Int64),
+                    pl.col("y").replace_strict(index, return_dtype=pl.Int64),
+                ),
+                value=pl.col("len").cast(pl.Float64),
+            )
+        )
+    if not frames:
+        return pl.DataFrame(schema={"query_id": pl.Utf8, "cell": pl.Utf8, "value": pl.Float64})
+    return pl.concat(frames)
+
+
+def per_query_table(cells: pl.DataFrame) -> pl.DataFrame:
+    """One row per query that holds any count, one Float64 column per cell (0 where absent),
+    queries in id order so that the draws do not depend on input order."""
+    if cells.height == 0:
+        return pl.DataFrame()
+    wide = cells.pivot(on="cell", index="query_id", values="value", aggregate_function="sum")
+    return wide.sort("query_id").drop("query_id").fill_null(0.0)
+
+
+def figures(sums: dict[str, float], grades: Sequence[int], n_pairs: int) -> dict[str, float | None]:
+    """Every figure from one set of summed count tables (a replicate, or the whole sample)."""
+    k = len(grades)
+    o: co.Coincidence = {}
+    for i in range(k):
+        for j in range(k):
+            v = sums.get(f"o{i}_{j}", 0.0)
+            if v:
+                o[grades[i], grades[j]] = v
+    out: dict[str, float | None] = {
+        f"alpha.{level}": co.alpha_from_coincidences(o, level, grades) for level in co.LEVELS
+    }
+    for t in grades[1:]:
+        binary: co.Coincidence = {}
+        for (c, kk), v in o.items():
+            key = (int(c >= t), int(kk >= t))
+            binary[key] = binary.get(key, 0.0) + v
+        out[f"binary.{t}.alpha"] = co.alpha_from_coincidences(binary, "nominal", [0, 1])
+        out[f"binary.{t}.agreement"] = co.coincidence_agreement(binary)
+    weights = [co.kappa_weights(k, w) for w in co.KAPPA_WEIGHTS]
+    for p in range(n_pairs):
+        confusion = [[sums.get(f"p{p}_{i}_{j}", 0.0) for j in range(k)] for i in range(k)]
+        out[f"pair.{p}.agreement"] = co.raw_agreement(confusion)
+        for name, value in zip(KAPPA_NAMES, kappas(confusion, weights), strict=True):
+            out[f"pair.{p}.{name}"] = value
+    return out
+
+
+KAPPA_NAMES = ("kappa", "kappa_linear", "kappa_quadratic")  # in co.KAPPA_WEIGHTS order
+
+
+def kappas(confusion: list[list[float]], weights: list[co.Matrix]) -> list[float | None]:
+    """``co.cohen_kappa`` for several weightings at once: the marginals are shared, and this runs
+    once per pair in each of a thousand replicates."""
+    k = len(confusion)
+    n = sum(map(sum, confusion))
+    if n == 0:
+        return [None] * len(weights)
+    rows = [sum(r) for r in confusion]
+    cols = [sum(confusion[i][j] for i in range(k)) for j in range(k)]
+    cells = [(i, j, confusion[i][j], rows[i] * cols[j] / n) for i in range(k) for j in range(k)]
+    out: list[float | None] = []
+    for w in weights:
+        observed = sum(w[i][j] * o for i, j, o, _ in cells)
+        expected = sum(w[i][j] * e for i, j, _, e in cells)
+        out.append(None if expected == 0 else 1.0 - observed / expected)
+    return out
+
+
+def figure_intervals(
+    ratings: pl.DataFrame,
+    grades: Sequence[int],
+    pairs: Sequence[tuple[str, str]],
+    *,
+    replicates: int,
+    seed: int,
+    confidence: float = DEFAULT_CONFIDENCE,
+) -> tuple[dict[str, Interval], int]:
+    """(interval of every figure ``figures`` names, the number of queries resampled)."""
+    cells = pl.concat([coincidence_cells(ratings, grades), confusion_cells(ratings, pairs, grades)])
+    table = per_query_table(cells)
+    names = list(figures({}, grades, len(pairs)))
+    if table.height < 2 or replicates < 1:
+        return dict.fromkeys(names), table.height
+    sums = resample_sums(table, replicates=replicates, seed=seed).drop("rep")
+    values: dict[str, list[float | None]] = {name: [] for name in names}
+    for row in sums.iter_rows(named=True):
+        for name, value in figures(row, grades, len(pairs)).items():
+            values[name].append(value)
+    return {name: percentile_interval(v, confidence) for name, v in values.items()}, table.height
+
+
+def stratum_interval(
+    ratings: pl.DataFrame,
+    grades: Sequence[int],
+    *,
+    replicates: int,
+    seed: int,
+    level: str = "ordinal",
+    confidence: float = DEFAULT_CONFIDENCE,
+) -> tuple[Interval, int]:
+    """(interval of alpha at ``level`` resampling this part's own queries, queries resampled)."""
+    table = per_query_table(coincidence_cells(ratings, grades))
+    if table.height < 2 or replicates < 1:
+        return None, table.height
+    sums = resample_sums(table, replicates=replicates, seed=seed).drop("rep")
+    values = [figures(row, grades, 0)[f"alpha.{level}"] for row in sums.iter_rows(named=True)]
+    return percentile_interval(values, confidence), table.height
+
+
+def bootstrap_alpha(
+    ratings: pl.DataFrame,
+    level: str = "ordinal",
+    grades: Sequence[int] | None = None,
+    *,
+    replicates: int,
+    seed: int = 0,
+    confidence: float = DEFAULT_CONFIDENCE,
+) -> Interval:
+    """The interval of alpha alone (ratings: ``query_id, unit, grade``), for notebook use."""
+    if grades is None:
+        grades = sorted(ratings.get_column("grade").unique().to_list())
+    interval, _ = stratum_interval(
+        ratings, grades, replicates=replicates, seed=seed, level=level, confidence=confidence
+    )
+    return interval

@@ -1,0 +1,113 @@
+"""How `goldset eval` prints its results: trec_eval's text layout, or JSON (a helper, not a
+command).
+
+Text is trec_eval's: the measure name left-aligned in 22 characters, a tab, the query (or
+``all``), a tab, the value (counts as integers, the rest with 4 decimals). With
+``--trec-eval-compat`` the names are trec_eval's (``map``, ``P_10``; a measure trec_eval does not
+have keeps goldset's name), a ``runid`` line comes first among the ``all`` lines (the run's tag
+column), and ``num_q`` and ``gm_map`` have no per-query line, as in trec_eval's output, so a
+script reading trec_eval's output reads this one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import polars as pl
+
+from goldset_tui.eval.measures import MEASURES, Measure
+from goldset_tui.eval.querysets import QuerySets
+from goldset_tui.text import visible
+
+NO_PER_QUERY_LINE = frozenset({"NumQ", "GMAP"})  # trec_eval prints these in `all` only
+
+
+@dataclass
+class RunResult:
+    """One run's scores: long per-query frame over the averaged queries, the means, the query
+    sets, and the run's tag (trec_eval's runid)."""
+
+    per_query: pl.DataFrame
+    means: dict[str, float]
+    queries: QuerySets
+    tag: str | None
+
+
+def _value_text(m: Measure, value: float) -> str:
+    return str(round(value)) if m.is_count else f"{value:.4f}"
+
+
+def _json_value(m: Measure, value: float) -> float | int:
+    return round(value) if m.is_count else value
+
+
+def _label(m: Measure, compat: bool, level: int) -> str:
+    """trec_eval's name under compat, when trec_eval would print this very measure: its
+    relevance level is the run's -l (or it takes none)."""
+    if not compat or m.trec_eval_name is None:
+        return str(m)
+    same_level = m.rel == level or "rel" not in MEASURES[m.name][1]
+    return m.trec_eval_name if same_level else str(m)
+
+
+def text_lines(
+    results: dict[str, RunResult],
+    measures: list[Measure],
+    *,
+    per_query: bool,
+    compat: bool,
+    level: int = 1,
+) -> list[str]:
+    """trec_eval's layout; a run-name column first when there are several runs."""
+    several = len(results) > 1
+    by_name = {str(m): m for m in measures}
+    lines = []
+    for name, result in results.items():
+        prefix = f"{visible(name, keep_newlines=False)}\t" if several else ""
+        if per_query:
+            for qid, measure, value in result.per_query.iter_rows():
+                m = by_name[measure]
+                if compat and m.name in NO_PER_QUERY_LINE:
+                    continue
+                # Ids come from data: a control character must not reach the terminal.
+                shown = visible(qid, keep_newlines=False)
+                lines.append(
+                    f"{prefix}{_label(m, compat, level):<22}\t{shown}\t{_value_text(m, value)}"
+                )
+        if compat:
+            tag = visible(result.tag or name, keep_newlines=False)
+            lines.append(f"{prefix}{'runid':<22}\tall\t{tag}")
+        for m in measures:
+            value = _value_text(m, result.means[str(m)])
+            lines.append(f"{prefix}{_label(m, compat, level):<22}\tall\t{value}")
+    return lines
+
+
+def json_document(
+    results: dict[str, RunResult], measures: list[Measure], *, per_query: bool
+) -> dict[str, Any]:
+    """``{"runs": {name: {"runid", "queries", "mean", "per_query"?}}, "aliases"?}``."""
+    by_name = {str(m): m for m in measures}
+    runs: dict[str, Any] = {}
+    for name, result in results.items():
+        entry: dict[str, Any] = {
+            "runid": result.tag,
+            "queries": {
+                "evaluated": result.queries.evaluated.len(),
+                "missing_from_run": result.queries.missing_from_run,
+                "only_in_run": result.queries.only_in_run,
+            },
+            "mean": {k: _json_value(by_name[k], v) for k, v in result.means.items()},
+        }
+        if per_query:
+            table: dict[str, dict[str, float | int]] = {}
+            for qid, measure, value in result.per_query.iter_rows():
+                table.setdefault(qid, {})[measure] = _json_value(by_name[measure], value)
+            entry["per_query"] = table
+        runs[name] = entry
+    doc: dict[str, Any] = {"runs": runs}
+    resolved = {m.alias: str(m) for m in measures if m.alias}
+    if resolved:
+        doc["aliases"] = resolved
+    return doc

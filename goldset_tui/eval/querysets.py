@@ -1,0 +1,90 @@
+"""Which queries a mean is over, what a run and the qrels do not share, and trec_eval's run cuts.
+
+Three ways to average, each a documented choice (read from trec_eval 10's ``trec_eval.c`` and
+``meas_avg.c``):
+
+- ``relevant`` (goldset's default): every query in the qrels with a document at or above the
+  relevance level; a query missing from the run counts 0. A judged query without a relevant
+  document is left out: no ranking can score on it, so it would only dilute the mean.
+- ``complete`` (trec_eval ``-c``): every query in the qrels, whatever its grades (trec_eval
+  divides by ``num_q_rels``, the number of topics in the qrels file); a query missing from the
+  run counts 0, and so does a judged query without a relevant document.
+- ``both`` (trec_eval without ``-c``, as trec_eval 9 and pytrec_eval do it): the queries in both
+  the qrels and the run. trec_eval 10.0 itself stops with "result qid ... not found in qrels"
+  (exit 4) when a qrels topic is missing from the run without ``-c``; its 9.0.8 behaviour, kept
+  by pytrec_eval, is the one reproduced.
+
+Queries only in the run are ignored in every mode (trec_eval does the same). A run that shares
+no query at all with the qrels is refused by the caller: that is almost always the wrong qrels.
+
+``cut_run`` applies trec_eval's ``-M N`` (each query's top N in trec_eval order) and ``-J``
+(documents absent from the qrels, or graded negative, removed before ranking; the ranks close
+up, as trec_eval's ``form_res_rels.c`` does: ``-M`` first, then ``-J``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import polars as pl
+
+MODES = ("relevant", "complete", "both")
+
+
+@dataclass(frozen=True)
+class QuerySets:
+    """For one run: the averaged queries, and the mismatches worth a warning (sorted ids)."""
+
+    evaluated: pl.Series
+    missing_from_run: list[str]
+    only_in_run: list[str]
+
+
+def query_sets(
+    qrels: pl.DataFrame, run_queries: pl.Series, mode: str = "relevant", level: int = 1
+) -> QuerySets:
+    """The queries ``mode`` averages over for a run retrieving for ``run_queries``.
+
+    ``missing_from_run``: the queries the mode would average over if the run had them all
+    (scored 0 in ``relevant`` and ``complete``, left out in ``both``). ``only_in_run``: run
+    queries absent from the qrels (ignored)."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+    judged = qrels.get_column("query_id").unique()
+    relevant = qrels.filter(pl.col("grade") >= level).get_column("query_id").unique()
+    base = relevant if mode == "relevant" else judged
+    ran = run_queries.unique()
+    missing = base.filter(~base.is_in(ran.implode()))
+    only = ran.filter(~ran.is_in(judged.implode()))
+    evaluated = base.filter(base.is_in(ran.implode())) if mode == "both" else base
+    return QuerySets(
+        evaluated=evaluated.sort().rename("query_id"),
+        missing_from_run=missing.sort().to_list(),
+        only_in_run=only.sort().to_list(),
+    )
+
+
+def cut_run(
+    run: pl.DataFrame,
+    qrels: pl.DataFrame,
+    *,
+    max_docs: int | None = None,
+    judged_only: bool = False,
+) -> pl.DataFrame:
+    """The run as trec_eval's ``-M max_docs`` and ``-J`` see it (``query_id, doc_id, score,
+    rank``; ``rank`` is recomputed after ``-J``)."""
+    from goldset_tui.io.trec import rank_run
+
+    if max_docs is None and not judged_only:
+        return run
+    if "rank" not in run.columns:
+        run = rank_run(run.select("query_id", "doc_id", "score"), order=False)
+    if max_docs is not None:
+        run = run.filter(pl.col("rank") <= max_docs)
+    if judged_only:
+        judged = qrels.filter(pl.col("grade") >= 0).select("query_id", "doc_id")
+        kept = run.select("query_id", "doc_id", "score").join(
+            judged, on=["query_id", "doc_id"], how="semi"
+        )
+        run = rank_run(kept, order=False)
+    return run

@@ -1,0 +1,202 @@
+"""Types checked, not coerced: the value checks every table reader shares (issue 13).
+
+Polars reads what it can and casts quietly: a JSON id ``{"x": 1}`` would become the text
+``"{1}"``, ``1.5`` the id ``"1.5"``, a lone surrogate ``"\\ud800"`` a NUL character, a rank
+``1.7`` the rank 1. Each of those changes a value without a word, so the readers refuse them
+instead, naming the file, the line (or Parquet row) and the column. An integer id may be read as
+text (``7`` is the id ``"7"``): nothing is lost.
+
+The checks on a frame cost one cheap pass over a column's dtype; the raw-byte scans of JSON lines
+run one regular expression over the file and parse only the lines it points at.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from goldset_tui.errors import InputError
+from goldset_tui.scalar import as_int
+
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+
+def _where(fmt: str, index: int) -> dict[str, int]:
+    # 0-based data row -> the line (text formats) or row (Parquet) the user looks for.
+    if fmt in ("csv", "tsv"):
+        return {"line": index + 2}
+    if fmt == "jsonl":
+        return {"line": index + 1}
+    return {"row": index + 1}
+
+
+def _first_value(series: pl.Series) -> int:
+    return as_int(series.is_not_null().arg_max() or 0)
+
+
+def _kind(dtype: pl.DataType) -> str | None:
+    """What is wrong with a dtype where one plain value belongs, or None when it is plain."""
+    if isinstance(dtype, pl.List | pl.Array):
+        return "lists"
+    if isinstance(dtype, pl.Struct):
+        return "objects"
+    if dtype == pl.Binary:
+        return "binary values"
+    if dtype == pl.Object:
+        return "Python objects"
+    return None
+
+
+def check_scalar(df: pl.DataFrame, path: Path, fmt: str, columns: Iterable[str]) -> None:
+    """Each of ``columns`` present holds single values: no lists, objects or binary."""
+    for name in dict.fromkeys(columns):
+        if name not in df.columns:
+            continue
+        kind = _kind(df.schema[name])
+        if kind is not None:
+            column = df.get_column(name)
+            raise InputError(
+                path,
+                f"holds {kind} where a single value belongs",
+                column=name,
+                **_where(fmt, _first_value(column)),
+            )
+
+
+def check_text(df: pl.DataFrame, path: Path, fmt: str, columns: Iterable[str]) -> None:
+    """Each of ``columns`` present is text, or whole numbers read as text; never decimals, yes/no
+    values or nested ones (their text would not be the value written)."""
+    check_scalar(df, path, fmt, columns)
+    for name in dict.fromkeys(columns):
+        if name not in df.columns:
+            continue
+        dtype = df.schema[name]
+        if dtype == pl.String or dtype == pl.Null or dtype.is_integer():
+            continue
+        column = df.get_column(name)
+        i = _first_value(column)
+        raise InputError(
+            path,
+            f"expected text (or a whole number), found {_describe(dtype)} {column[i]!r}",
+            column=name,
+            **_where(fmt, i),
+        )
+
+
+def _describe(dtype: pl.DataType) -> str:
+    if dtype.is_float():
+        return "the decimal number"
+    if dtype == pl.Boolean:
+        return "the true/false value"
+    return f"a {dtype} value"
+
+
+# --- JSON lines, on the raw bytes ---------------------------------------------------------------
+_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_INT_TOKEN = re.compile(rb"-?\d+\s*[,}\]]")
+_NULL_TOKEN = re.compile(rb"null\s*[,}\]]")
+_HUGE_INT = re.compile(rb"[:\[,]\s*-?\d{19,}\s*[,}\]]")
+
+
+def _line_of(data: bytes, offset: int) -> int:
+    return data.count(b"\n", 0, offset) + 1
+
+
+def _line_at(data: bytes, offset: int) -> bytes:
+    start = data.rfind(b"\n", 0, offset) + 1
+    end = data.find(b"\n", offset)
+    return data[start : end if end >= 0 else len(data)]
+
+
+def check_jsonl_bytes(path: Path, data: bytes, text_columns: Iterable[str]) -> None:
+    """What a JSON-lines reader would silently change: a lone UTF-16 surrogate, an integer beyond
+    64 bits, and a value of a ``text_columns`` key that is neither a string nor a whole number."""
+    for match in _SURROGATE.finditer(data):
+        line = _line_at(data, match.start())
+        try:
+            json.dumps(json.loads(line), ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise InputError(
+                path,
+                "a lone UTF-16 surrogate (\\ud800-\\udfff) in a string: not a character",
+                line=_line_of(data, match.start()),
+            ) from None
+        except ValueError:
+            pass  # a bad line: the JSON parser names it
+    for match in _HUGE_INT.finditer(data):
+        line = _line_at(data, match.start())
+        try:
+            value = json.loads(line)
+        except ValueError:
+            continue
+        if _has_huge_int(value):
+            raise InputError(
+                path,
+                "a whole number beyond 64 bits (at most 9223372036854775807)",
+                line=_line_of(data, match.start()),
+            )
+    for name in dict.fromkeys(text_columns):
+        key = re.compile(rb'(?<!\\)"' + re.escape(json.dumps(name).encode()[1:-1]) + rb'"\s*:\s*')
+        for match in key.finditer(data):
+            at = match.end()
+            if data[at : at + 1] == b'"':
+                continue
+            if _INT_TOKEN.match(data, at) or _NULL_TOKEN.match(data, at):
+                continue  # an integer id reads as its digits; null is reported as missing
+            line = _line_at(data, at)
+            try:
+                value = json.loads(line)
+            except ValueError:
+                continue  # not JSON at all: the parser's error names the line
+            if not isinstance(value, dict) or name not in value:
+                continue  # the key was inside a string or a nested object
+            found = value[name]
+            if isinstance(found, str) or found is None:
+                continue
+            if isinstance(found, int) and not isinstance(found, bool):
+                continue
+            raise InputError(
+                path,
+                f"expected text (or a whole number), found {_json_kind(found)} {_short(found)}",
+                line=_line_of(data, at),
+                column=name,
+            )
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "the true/false value"
+    if isinstance(value, float):
+        return "the decimal number"
+    if isinstance(value, dict):
+        return "the object"
+    if isinstance(value, list):
+        return "the list"
+    return "the value"
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=True)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _has_huge_int(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return not INT64_MIN <= value <= INT64_MAX
+    if isinstance(value, dict):
+        return any(_has_huge_int(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_huge_int(v) for v in value)
+    return False
+
+
+def reject_constant(name: str) -> float:
+    """``json.loads(parse_constant=...)``: NaN and Infinity are not JSON, whatever Python accepts."""
+    raise ValueError(f"{name} is not a JSON value (JSON has no NaN or Infinity)")

@@ -1,0 +1,21 @@
+"""Near-duplicate groups among a query's candidates (``goldset_tui.neardup``), computed when a
+query is first asked about and kept with its view."""
+
+from __future__ import annotations
+
+from goldset_tui import neardup
+from goldset_tui.judging.state import SessionState
+
+
+class DuplicateGroups(SessionState):
+    def _dup_labels(self) -> list[int]:
+        view = self._view(self.qi)
+        if view.dup_label is None:
+            view.dup_label = neardup.groups([r.get("text") for r in view.rows])
+        return view.dup_label
+
+    def duplicates_of(self, pos: int | None = None) -> list[int]:
+        """Shown positions of the other members of the candidate's near-duplicate group."""
+        pos = self.pos if pos is None else pos
+        labels = self._dup_labels()
+        return [i for i, label in enumerate(labels) if label == labels[pos] and i != pos]

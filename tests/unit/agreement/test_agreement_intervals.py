@@ -1,0 +1,287 @@
+"""Intervals resample whole queries (a cluster bootstrap), checked by hand and against naive
+bootstraps written here with numpy and the krippendorff package / scikit-learn."""
+
+from __future__ import annotations
+
+import krippendorff
+import numpy as np
+import polars as pl
+import pytest
+from sklearn.metrics import cohen_kappa_score
+from statsmodels.stats.inter_rater import cohens_kappa
+
+from goldset_tui.agreement.bootstrap import draw_counts, percentile_interval, resample_sums
+from goldset_tui.agreement.intervals import (
+    bootstrap_alpha,
+    coincidence_cells,
+    figures,
+    per_query_table,
+)
+from goldset_tui.agreement.report import agreement_report
+from goldset_tui.agreement.units import with_unit_ids
+from goldset_tui.model import GradeScale
+
+SCALE = GradeScale.from_range(0, 3)
+
+
+def ratings_frame(grades: dict[str, dict[str, list[int | None]]]) -> pl.DataFrame:
+    """``grades[labeller][query]`` = grades of that query's documents d0, d1, ... (None: skipped)."""
+    rows = [
+        (labeller, query, f"{query}-d{i}", g)
+        for labeller, per_query in grades.items()
+        for query, gs in per_query.items()
+        for i, g in enumerate(gs)
+        if g is not None
+    ]
+    frame = pl.DataFrame(rows, schema=["labeller", "query_id", "doc_id", "grade"], orient="row")
+    return with_unit_ids(
+        frame.with_columns(seconds=pl.lit(None, pl.Float64), note=pl.lit(None, pl.Utf8))
+    )
+
+
+def clustered(seed: int, queries: int = 30, docs: int = 10) -> dict[str, dict[str, list[int]]]:
+    """Two labellers; on half the queries they agree exactly, on the other half bob's grade is
+    unrelated to ann's: whether they agree depends on the query, so pairs of a query are alike."""
+    rng = np.random.default_rng(seed)
+    ann: dict[str, list[int]] = {}
+    bob: dict[str, list[int]] = {}
+    for q in range(queries):
+        a = rng.integers(0, 4, docs)
+        b = a.copy() if q % 2 == 0 else rng.integers(0, 4, docs)
+        ann[f"q{q:02d}"], bob[f"q{q:02d}"] = a.tolist(), b.tolist()
+    return {"ann": ann, "bob": bob}
+
+
+def reliability(grades: dict[str, dict[str, list[int]]], queries: list[str]) -> np.ndarray:
+    """The labellers x units matrix the krippendorff package reads, units of ``queries`` in order
+    (a query drawn twice brings its units twice)."""
+    names = sorted(grades)
+    return np.array([[g for q in queries for g in grades[n][q]] for n in names], dtype=float)
+
+
+# --- the resampling itself, traced by hand ----------------------------------------------------
+
+
+def test_each_replicate_draws_as_many_queries_as_there_are() -> None:
+    for chunk in draw_counts(7, 50, seed=3):
+        per_rep = chunk.group_by("rep").agg(pl.col("count").sum())
+        assert per_rep.get_column("count").to_list() == [7] * per_rep.height
+        assert chunk.get_column("query").is_between(0, 6).all()
+
+
+def test_sums_over_two_queries_take_only_the_three_values_a_hand_trace_gives() -> None:
+    # Two queries holding 1 and 10. Drawing two queries with replacement gives {1, 1} = 2 with
+    # probability 1/4, {1, 10} = 11 with 1/2 and {10, 10} = 20 with 1/4. Resampling the three
+    # pairs underneath (say 1 = one pair, 10 = two pairs of 5) would give other totals.
+    sums = resample_sums(pl.DataFrame({"x": [1.0, 10.0]}), replicates=400, seed=1)
+    assert sums.height == 400
+    totals = sums.get_column("x").to_list()
+    assert set(totals) == {2.0, 11.0, 20.0}
+    share = {v: totals.count(v) / 400 for v in (2.0, 11.0, 20.0)}
+    assert share[2.0] == pytest.approx(0.25, abs=0.08)
+    assert share[11.0] == pytest.approx(0.5, abs=0.08)
+    assert share[20.0] == pytest.approx(0.25, abs=0.08)
+
+
+def test_alpha_replicates_are_whole_queries_traced_by_hand() -> None:
+    # q1: both labellers give (1, 1) and (0, 0); q2: (1, 0) and (0, 1). Coincidences (binary):
+    #   q1 alone or doubled: no disagreement -> alpha 1.
+    #   q1 + q2: o00 = o11 = o01 = o10 = 2, n = 8, n0 = n1 = 4:
+    #            alpha = 1 - (n-1) * (o01 + o10) / (2 n0 n1) = 1 - 7 * 4 / 32 = 0.125.
+    #   q2 doubled: o01 = o10 = 4, n = 8: alpha = 1 - 7 * 8 / 32 = -0.75.
+    # Drawing pairs instead would also give mixtures such as three of q1's pairs and one of q2's.
+    ratings = ratings_frame(
+        {"ann": {"q1": [1, 0], "q2": [1, 0]}, "bob": {"q1": [1, 0], "q2": [0, 1]}}
+    )
+    table = per_query_table(coincidence_cells(ratings, [0, 1]))
+    assert table.height == 2
+    sums = resample_sums(table, replicates=300, seed=4).drop("rep")
+    alphas = [figures(row, [0, 1], 0)["alpha.nominal"] for row in sums.iter_rows(named=True)]
+    assert {round(a, 12) for a in alphas} == {1.0, 0.125, -0.75}
+    assert alphas.count(0.125) / 300 == pytest.approx(0.5, abs=0.1)
+    interval = bootstrap_alpha(ratings, "nominal", [0, 1], replicates=300, seed=4)
+    assert interval == (-0.75, 1.0)
+
+
+def test_percentile_interval_matches_numpy_and_skips_undefined_replicates() -> None:
+    values = [0.3, None, 0.1, 0.9, 0.5, None, 0.7, 0.2]
+    defined = [v for v in values if v is not None]
+    assert percentile_interval(values) == pytest.approx(tuple(np.percentile(defined, [2.5, 97.5])))
+    assert percentile_interval([None, None]) is None
+
+
+# --- the wrong answer: intervals over pairs of one query were too narrow ------------------------
+
+
+def test_alpha_interval_is_a_cluster_bootstrap_and_wider_than_resampling_pairs() -> None:
+    grades = clustered(seed=7)
+    queries = sorted(grades["ann"])
+    ours = agreement_report(ratings_frame(grades), SCALE, seed=1, replicates=400)["alpha"][
+        "ordinal_ci95"
+    ]
+    rng = np.random.default_rng(5)
+    cluster = [
+        krippendorff.alpha(
+            reliability(grades, [queries[i] for i in rng.integers(0, len(queries), len(queries))]),
+            level_of_measurement="ordinal",
+            value_domain=[0, 1, 2, 3],
+        )
+        for _ in range(400)
+    ]
+    matrix = reliability(grades, queries)
+    pairs = [
+        krippendorff.alpha(
+            matrix[:, rng.integers(0, matrix.shape[1], matrix.shape[1])],
+            level_of_measurement="ordinal",
+            value_domain=[0, 1, 2, 3],
+        )
+        for _ in range(400)
+    ]
+    c_lo, c_hi = np.percentile(cluster, [2.5, 97.5])
+    p_lo, p_hi = np.percentile(pairs, [2.5, 97.5])
+    # The premise: on this data resampling pairs gives a much narrower interval.
+    assert (c_hi - c_lo) > 1.5 * (p_hi - p_lo)
+    assert ours[0] == pytest.approx(c_lo, abs=0.04)
+    assert ours[1] == pytest.approx(c_hi, abs=0.04)
+
+
+def test_cluster_bootstrap_covers_the_true_agreement_where_resampling_pairs_does_not() -> None:
+    # 150 simulated studies of 40 queries x 8 pairs; in each query the labellers agree on a pair
+    # with probability 0.5 or 1.0 (each query draws one, evens), so the true agreement is 0.75.
+    rng = np.random.default_rng(12)
+    covered_cluster = covered_pairs = 0
+    studies = 150
+    for study in range(studies):
+        p = rng.choice([0.5, 1.0], 40)
+        agree = rng.random((40, 8)) < p[:, None]
+        per_query = pl.DataFrame({"agree": agree.sum(axis=1).astype(float), "n": [8.0] * 40})
+        sums = resample_sums(per_query, replicates=200, seed=study)
+        lo, hi = percentile_interval((sums["agree"] / sums["n"]).to_list())
+        covered_cluster += lo <= 0.75 <= hi
+        flat = agree.ravel()
+        naive = flat[rng.integers(0, flat.size, (200, flat.size))].mean(axis=1)
+        n_lo, n_hi = np.percentile(naive, [2.5, 97.5])
+        covered_pairs += n_lo <= 0.75 <= n_hi
+    assert 0.89 <= covered_cluster / studies <= 0.99
+    assert covered_pairs / studies < 0.85
+
+
+# --- every interval of the report against a naive cluster bootstrap ---------------------------
+
+
+@pytest.fixture(scope="module")
+def three_labellers() -> dict[str, dict[str, list[int | None]]]:
+    rng = np.random.default_rng(21)
+    out: dict[str, dict[str, list[int | None]]] = {"ann": {}, "bob": {}, "cy": {}}
+    for q in range(24):
+        truth = rng.integers(0, 4, 8)
+        noise = 0.15 if q % 3 else 0.7  # a third of the queries are hard to agree on
+        for name in out:
+            flip = rng.random(8) < noise
+            g = np.where(flip, rng.integers(0, 4, 8), truth).tolist()
+            if name == "cy":
+                g[q % 8] = None  # cy skipped one pair per query: missing, not 0
+            out[name][f"q{q:02d}"] = g
+    return out
+
+
+def test_kappa_binary_and_stratum_intervals_match_naive_cluster_bootstraps(three_labellers) -> None:
+    grades = three_labellers
+    queries = sorted(grades["ann"])
+    strata = pl.DataFrame(
+        {"query_id": queries, "stratum": ["even" if i % 2 == 0 else "odd" for i in range(24)]}
+    )
+    report = agreement_report(ratings_frame(grades), SCALE, strata=strata, seed=3, replicates=300)
+    assert report["queries"] == 24
+    assert (
+        report["ci_method"]
+        == "cluster bootstrap over queries, B=300, seed=3, 95% percentile interval"
+    )
+    rng = np.random.default_rng(8)
+    draws = [[queries[i] for i in rng.integers(0, 24, 24)] for _ in range(300)]
+
+    def confusion(a: str, b: str, qs: list[str]) -> np.ndarray:
+        table = np.zeros((4, 4))
+        for q in qs:
+            for i, j in zip(grades[a][q], grades[b][q], strict=True):
+                if i is not None and j is not None:
+                    table[i, j] += 1
+        return table
+
+    ann_cy = next(p for p in report["pairs"] if (p["a"], p["b"]) == ("ann", "cy"))
+    x = [g for q in queries for g in grades["ann"][q]]
+    y = [g for q in queries for g in grades["cy"][q]]
+    both = [(i, j) for i, j in zip(x, y, strict=True) if j is not None]
+    tables = [confusion("ann", "cy", qs) for qs in draws]
+    for key, weights in [
+        ("kappa", None),
+        ("kappa_linear", "linear"),
+        ("kappa_quadratic", "quadratic"),
+    ]:
+        point = cohen_kappa_score(*zip(*both, strict=True), labels=[0, 1, 2, 3], weights=weights)
+        assert ann_cy[key] == pytest.approx(point, abs=1e-12)
+        # statsmodels for the replicates: scikit-learn's argument checks cost 10 ms a call.
+        naive = [cohens_kappa(t, wt=weights, return_results=False) for t in tables]
+        assert ann_cy[f"{key}_ci95"] == pytest.approx(
+            list(np.percentile(naive, [2.5, 97.5])), abs=0.04
+        )
+
+    def binary_alpha(qs: list[str], t: int) -> float:
+        m = reliability(grades, qs)
+        return krippendorff.alpha(
+            np.where(np.isnan(m), np.nan, m >= t), level_of_measurement="nominal"
+        )
+
+    at2 = next(b for b in report["binary"] if b["threshold"] == 2)
+    assert at2["alpha"] == pytest.approx(binary_alpha(queries, 2), abs=1e-12)
+    naive = np.percentile([binary_alpha(qs, 2) for qs in draws], [2.5, 97.5])
+    assert at2["alpha_ci95"] == pytest.approx(list(naive), abs=0.04)
+
+    odd = [q for i, q in enumerate(queries) if i % 2]
+    row = next(s for s in report["strata"] if s["stratum"] == "odd")
+    assert row["queries"] == 12
+    own = [[odd[i] for i in rng.integers(0, 12, 12)] for _ in range(300)]
+    naive = np.percentile(
+        [
+            krippendorff.alpha(
+                reliability(grades, qs), level_of_measurement="ordinal", value_domain=[0, 1, 2, 3]
+            )
+            for qs in own
+        ],
+        [2.5, 97.5],
+    )
+    assert row["alpha_ordinal_ci95"] == pytest.approx(list(naive), abs=0.05)
+
+
+def test_intervals_are_determined_by_the_seed(three_labellers) -> None:
+    ratings = ratings_frame(three_labellers)
+    first = agreement_report(ratings, SCALE, seed=5, replicates=100)
+    again = agreement_report(ratings, SCALE, seed=5, replicates=100)
+    other = agreement_report(ratings, SCALE, seed=6, replicates=100)
+    assert first == again
+    assert first["alpha"]["ordinal_ci95"] != other["alpha"]["ordinal_ci95"]
+    assert first["alpha"]["ordinal"] == other["alpha"]["ordinal"]
+
+
+def test_no_replicates_no_intervals(three_labellers) -> None:
+    report = agreement_report(ratings_frame(three_labellers), SCALE, replicates=0)
+    assert report["ci_method"] is None
+    assert report["alpha"]["ordinal_ci95"] is None
+    assert all(p["kappa_ci95"] is None for p in report["pairs"])
+    assert report["alpha"]["ordinal"] is not None
+
+
+def test_one_query_gives_no_interval() -> None:
+    ratings = ratings_frame({"ann": {"q1": [0, 1, 2, 3]}, "bob": {"q1": [0, 1, 3, 3]}})
+    report = agreement_report(ratings, SCALE, replicates=50)
+    assert report["queries"] == 1
+    assert report["alpha"]["ordinal_ci95"] is None
+
+
+def test_sums_do_not_depend_on_how_the_gathered_rows_are_split(monkeypatch) -> None:
+    from goldset_tui.agreement import bootstrap
+
+    table = pl.DataFrame({"x": [1.0, 10.0, 100.0], "y": [2.0, 3.0, 4.0]})
+    whole = resample_sums(table, replicates=50, seed=3)
+    monkeypatch.setattr(bootstrap, "_CELLS_PER_STEP", 4)  # two rows per step: replicates split
+    assert resample_sums(table, replicates=50, seed=3).equals(whole)

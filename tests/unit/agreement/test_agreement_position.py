@@ -1,0 +1,224 @@
+"""Position bias: the trend test against scipy / statsmodels / an exact enumeration, the bands and
+sittings by hand, and the report end to end (several labellers, one labeller, qrels)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+
+import numpy as np
+import polars as pl
+import pytest
+import statsmodels.api as sm
+from scipy import stats
+
+from goldset_tui.agreement.position import position_bias, sitting_minutes, trend
+from goldset_tui.cli import main
+from goldset_tui.judging import blind_order
+from goldset_tui.model import GradeScale, Judgment
+from goldset_tui.store import Project, sha256_file
+
+SCALE = GradeScale.from_range(0, 3)
+
+
+def frame(queries: list[str], x: list[float], y: list[int]) -> pl.DataFrame:
+    return pl.DataFrame({"query_id": queries, "x": x, "y": y})
+
+
+def test_one_query_trend_is_the_linear_by_linear_test_of_statsmodels_and_pearson_of_scipy() -> None:
+    rng = np.random.default_rng(1)
+    pos = np.arange(1, 31)
+    grade = np.clip(np.round(2 - pos / 15 + rng.normal(0, 1, 30)), 0, 3).astype(int)
+    ours = trend(frame(["q"] * 30, pos.tolist(), grade.tolist()), "x", "y", per=1.0)
+    table = np.zeros((30, 4))
+    table[np.arange(30), grade] = 1
+    # shift_zeros=False: statsmodels otherwise adds 0.5 to every empty cell.
+    theirs = sm.stats.Table(table, shift_zeros=False).test_ordinal_association(
+        row_scores=pos, col_scores=np.arange(4)
+    )
+    assert ours["z"] == pytest.approx(theirs.zscore, abs=1e-9)
+    assert ours["p_value"] == pytest.approx(theirs.pvalue, abs=1e-12)
+    # Mantel's statistic is (n - 1) r^2, chi-squared with one degree of freedom.
+    r = stats.pearsonr(pos, grade).statistic
+    assert ours["z"] ** 2 == pytest.approx(29 * r**2)
+    assert ours["p_value"] == pytest.approx(stats.chi2.sf(29 * r**2, 1))
+    assert ours["slope"] == pytest.approx(stats.linregress(pos, grade).slope)
+
+
+def test_null_mean_and_variance_match_an_exact_enumeration_of_within_query_shuffles() -> None:
+    # Three queries of four judgments: every way of reshuffling positions within each query
+    # (24^3 = 13,824) gives the exact null distribution of the statistic sum x*y.
+    data = {
+        "a": ([1, 2, 3, 4], [3, 2, 0, 0]),
+        "b": ([1, 2, 3, 4], [1, 1, 0, 2]),
+        "c": ([1, 2, 3, 5], [2, 3, 3, 0]),
+    }
+    observed = sum(np.dot(x, y) for x, y in data.values())
+    totals = [
+        sum(np.dot(perm, data[q][1]) for q, perm in zip(data, perms, strict=True))
+        for perms in itertools.product(*(list(itertools.permutations(x)) for x, _ in data.values()))
+    ]
+    mean, var = np.mean(totals), np.var(totals)
+    queries = [q for q in data for _ in range(4)]
+    xs = [v for x, _ in data.values() for v in x]
+    ys = [v for _, y in data.values() for v in y]
+    ours = trend(frame(queries, xs, ys), "x", "y")
+    assert ours["z"] == pytest.approx((observed - mean) / math.sqrt(var), abs=1e-9)
+    # And the p-value is close to the exact two-sided permutation p-value, as an approximation.
+    exact = np.mean(np.abs(np.array(totals) - mean) >= abs(observed - mean) - 1e-9)
+    assert ours["p_value"] == pytest.approx(exact, abs=0.05)
+
+
+def test_slope_is_the_fixed_effects_regression_slope_and_p_near_a_permutation_test() -> None:
+    rng = np.random.default_rng(4)
+    rows = []
+    for q in range(30):
+        size = int(rng.integers(8, 30))
+        level = rng.uniform(0.5, 2.5)
+        for pos in range(1, size + 1):
+            rows.append(
+                (f"q{q}", pos, int(np.clip(round(level - 0.01 * pos + rng.normal(0, 0.8)), 0, 3)))
+            )
+    df = pl.DataFrame(rows, schema=["query_id", "x", "y"], orient="row")
+    ours = trend(df, "x", "y", per=10.0)
+    names = sorted(df["query_id"].unique())
+    dummies = np.array([[qid == n for n in names] for qid in df["query_id"]], dtype=float)
+    design = np.column_stack([df["x"].to_numpy(), dummies])  # one intercept per query
+    fit = sm.OLS(df["y"].to_numpy().astype(float), design).fit()
+    assert ours["slope"] == pytest.approx(10 * fit.params[0], abs=1e-9)
+    # Monte Carlo reshuffles of positions within each query (numpy), two-sided.
+    x, y, q = df["x"].to_numpy(), df["y"].to_numpy().astype(float), df["query_id"].to_numpy()
+    groups = [np.flatnonzero(q == name) for name in np.unique(q)]
+    centred = np.concatenate([y[g] - y[g].mean() for g in groups])
+    xs = np.concatenate([x[g] for g in groups]).astype(float)
+    observed = np.dot(xs, centred)
+    shuffled = sum(  # 3000 reshuffles at once: random keys sorted within each query
+        (x[g][rng.random((3000, g.size)).argsort(axis=1)] * (y[g] - y[g].mean())).sum(axis=1)
+        for g in groups
+    )
+    hits = int((np.abs(shuffled) >= abs(observed) - 1e-9).sum())
+    assert ours["p_value"] == pytest.approx(hits / 3000, abs=0.03)
+
+
+def test_bands_and_vs_query_by_hand() -> None:
+    # One labeller, two queries. q1 shown at 1, 2, 7 with grades 3, 1, 2 (mean 2);
+    # q2 shown at 3 and 12 with grades 0, 2 (mean 1).
+    judgments = pl.DataFrame(
+        {
+            "labeller": ["ann"] * 5,
+            "query_id": ["q1", "q1", "q1", "q2", "q2"],
+            "doc_id": ["a", "b", "c", "d", "e"],
+            "grade": [3, 1, 2, 0, 2],
+            "time": [f"2026-01-05T09:0{i}:00Z" for i in range(5)],
+            "position": [0, 1, 6, 2, 11],
+            "seq": [0, 1, 2, 3, 4],
+        }
+    )
+    (ann,) = position_bias(judgments, SCALE)
+    first, second, third, last = ann["by_position"]
+    # 1-5: grades 3, 1, 0 -> mean 4/3; relevant (>= 1) 2 of 3; vs query: +1, -1, -1 -> -1/3.
+    assert (first["band"], first["n"]) == ("1-5", 3)
+    assert first["mean_grade"] == pytest.approx(4 / 3)
+    assert first["relevant_rate"] == pytest.approx(2 / 3)
+    assert first["vs_query"] == pytest.approx(-1 / 3)
+    # 6-10: grade 2 in q1 -> vs query 0; 11-20: grade 2 in q2 -> vs query +1; 21+: empty.
+    assert (second["n"], second["vs_query"]) == (1, 0.0)
+    assert (third["n"], third["vs_query"]) == (1, 1.0)
+    assert (last["n"], last["mean_grade"]) == (0, None)
+    assert ann["relevant_from"] == 1 and ann["n"] == 5
+
+
+def test_sittings_split_at_idle_gaps_by_hand() -> None:
+    history = pl.DataFrame(
+        {
+            "labeller": ["ann"] * 4 + ["bob"],
+            "seq": [0, 1, 2, 3, 0],
+            # ann: 09:00, 09:10, then 40 idle minutes (> 30): a new sitting at 09:50, 10:05.
+            "time": [
+                "2026-01-05T09:00:00Z",
+                "2026-01-05T09:10:00.500+00:00",
+                "2026-01-05T09:50:00Z",
+                "2026-01-05T10:05:00Z",
+                "not a time",
+            ],
+        }
+    )
+    out = sitting_minutes(history, 30.0).sort("labeller", "seq")
+    assert out["minutes"].to_list() == pytest.approx([0.0, 10 + 0.5 / 60, 0.0, 15.0])
+    assert out["sitting"].to_list() == [0, 0, 1, 1]  # bob's time does not parse: left out
+
+
+def store_with_fatigue(tmp_path, labellers: list[str], drop: float, seed: int = 3):
+    """Labellers grade docs in the blind order the judging screen uses; each query's grades come
+    from the documents' relevance, minus ``drop`` per position shown (fatigue)."""
+    rng = np.random.default_rng(seed)
+    pool = tmp_path / "pool.jsonl"
+    docs = {f"q{q}": [f"q{q}-d{i}" for i in range(25)] for q in range(12)}
+    pool.write_text(
+        "".join(f'{{"query_id": "{q}", "doc_id": "{d}"}}\n' for q in docs for d in docs[q])
+    )
+    relevance = {d: rng.uniform(0, 3) for ds in docs.values() for d in ds}
+    project = Project.create(tmp_path / "store", pool_path=pool, pool_sha256=sha256_file(pool))
+    for name in labellers:
+        minute = 0
+        with project.writer(name) as w:
+            for q, ds in docs.items():
+                for pos, i in enumerate(blind_order(name, q, ds)):
+                    grade = int(
+                        np.clip(round(relevance[ds[i]] - drop * pos + rng.normal(0, 0.5)), 0, 3)
+                    )
+                    time = f"2026-01-05T{9 + minute // 60:02d}:{minute % 60:02d}:00Z"
+                    w.record(Judgment(name, q, ds[i], grade, time, seconds=20.0, position=pos))
+                    minute += 1
+    return project.path
+
+
+def test_report_finds_planted_fatigue_and_not_where_there_is_none(tmp_path, capsys) -> None:
+    store = store_with_fatigue(tmp_path, ["ann", "bob"], drop=0.04)
+    assert main(["agreement", "--store", str(store), "--format", "json", "--replicates", "0"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    ann, bob = report["position_bias"]
+    assert ann["labeller"] == "ann" and ann["n"] == 300
+    assert ann["position_trend"]["grade_p_value"] < 0.01
+    # Planted: -0.4 per 10 positions before grades are rounded and clipped to 0-3, which flattens it.
+    assert -0.4 <= ann["position_trend"]["grade_per_10"] <= -0.15
+    assert [b["band"] for b in ann["by_position"]] == ["1-5", "6-10", "11-20", "21+"]
+    assert sum(b["n"] for b in ann["by_position"]) == 300
+    # 300 judgments a minute apart with no break: one sitting, 300 minutes long.
+    assert ann["sittings"] == 1 and ann["by_time"][-1]["n"] == 240
+
+    (tmp_path / "fresh").mkdir()
+    fresh = store_with_fatigue(tmp_path / "fresh", ["cy"], drop=0.0)
+    assert main(["agreement", "--store", str(fresh), "--format", "json"]) == 0
+    (cy,) = json.loads(capsys.readouterr().out)["position_bias"]
+    assert cy["position_trend"]["grade_p_value"] > 0.05
+
+
+def test_qrels_have_no_positions_and_markdown_shows_the_bands(tmp_path, capsys) -> None:
+    for name, text in {
+        "a": "q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 2\n",
+        "b": "q1 0 d1 1\nq1 0 d2 1\nq2 0 d3 2\n",
+    }.items():
+        (tmp_path / f"{name}.qrels").write_text(text)
+    argv = ["agreement", "--qrels", f"a={tmp_path}/a.qrels", "--qrels", f"b={tmp_path}/b.qrels"]
+    assert main([*argv, "--scale", "0-3", "--format", "json", "--replicates", "20"]) == 0
+    assert json.loads(capsys.readouterr().out)["position_bias"] is None
+    store = store_with_fatigue(tmp_path, ["ann", "bob"], drop=0.04)
+    assert main(["agreement", "--store", str(store), "--replicates", "0"]) == 0
+    md = capsys.readouterr().out
+    assert "## Position bias" in md and "| ann | 21+ | 60 |" in md
+    assert "- ann: grade -" in md and "p < 0.001" in md
+
+
+def test_one_labeller_without_repeats_gets_position_bias(tmp_path, capsys) -> None:
+    store = store_with_fatigue(tmp_path, ["rae"], drop=0.04)
+    assert main(["agreement", "--store", str(store), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["labellers"] == ["rae"] and report["self_consistency"] == []
+    (rae,) = report["position_bias"]
+    assert rae["position_trend"]["grade_p_value"] < 0.01
+    assert main(["agreement", "--store", str(store)]) == 0
+    md = capsys.readouterr().out
+    assert "Self-consistency of one labeller" in md and "No blind repeats" in md
+    assert "## Position bias" in md
