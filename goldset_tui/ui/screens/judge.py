@@ -29,6 +29,7 @@ from goldset_tui.ui.safe import literal
 from goldset_tui.ui.screens.help import HelpScreen, keys_table
 from goldset_tui.ui.screens.prompts import QueryPicker, TextPrompt
 from goldset_tui.ui.widgets import judge_parts as parts
+from goldset_tui.ui.widgets.judge_group import GroupGrading
 
 if TYPE_CHECKING:
     from goldset_tui.store.writer import JudgmentWriter
@@ -54,7 +55,7 @@ def _grade_bindings() -> list[Binding]:
     ]
 
 
-class JudgeScreen(LeaveKeys, Screen[None]):
+class JudgeScreen(GroupGrading, LeaveKeys, Screen[None]):
     CSS_PATH: ClassVar[CSSPathType | None] = "judge.tcss"
 
     # The footer must fit 80 columns: the grade keys share one entry, pairs share one (j/k, n/p),
@@ -138,6 +139,8 @@ class JudgeScreen(LeaveKeys, Screen[None]):
         self._warnings = list(warnings or [])
         self._writer = writer  # closed by flush() even if the session never finished loading
         self._message: Text | None = None  # a routine message shown in the status line
+        self._last_graded: tuple[str, int] | None = None  # (query, position): what d refers to
+        self._grouping = None  # a near-duplicate group being graded in a worker (judge_group.py)
         self._message_timer: Timer | None = None
         # Set by the home screen too: palette entries that leave judging for another screen
         # (title, help, callback), so "review" typed here finds something.
@@ -270,6 +273,8 @@ class JudgeScreen(LeaveKeys, Screen[None]):
             return parameters[0] in self.session.scale
         if action in {"more", "scroll_doc", "help"}:
             return True
+        if self._grouping is not None:
+            return None  # a near-duplicate group is being graded in a worker: keys wait (dimmed)
         return True if self.session is not None else None  # dimmed while loading
 
     def _saved_text(self, message: str) -> Text:
@@ -296,30 +301,14 @@ class JudgeScreen(LeaveKeys, Screen[None]):
             self._not_saved(exc)
             return
         j = step.judgment
+        # What d refers to when the candidate grading moved on to is not graded yet.
+        ok = j.kind == "judge" and j.position is not None
+        self._last_graded = (j.query_id, j.position) if ok else None  # type: ignore[assignment]
         self._saved = self._saved_text(f"#{(j.position or 0) + 1}={j.grade}")  # always set here
         if step.all_done:
             self.say("Every candidate in the pool is judged. Thank you!")
         elif step.moved_query:
             self.say("Query finished: on to the next one.", seconds=2)
-        self.refresh_view()
-
-    def action_grade_group(self) -> None:
-        if self.session is None:
-            return
-        if self.session.current_grade is None:
-            self.say("Grade this candidate first; d then gives its near-duplicates the same grade.")
-            return
-        if not self.session.duplicates_of():
-            self.say("This candidate has no near-duplicates in this query.")
-            return
-        try:
-            done = self.session.grade_group()
-        except Exception as exc:
-            self._not_saved(exc)
-            return
-        self._saved = self._saved_text(
-            f"{len(done)} near-duplicate(s) = {self.session.current_grade}"
-        )
         self.refresh_view()
 
     def action_move(self, delta: int) -> None:
@@ -466,6 +455,7 @@ class JudgeScreen(LeaveKeys, Screen[None]):
         """Close the writer once (every grade is already durable; this compacts and unlocks)."""
         if self._writer_closed:
             return
+        self.stop_grouping()  # a group run in a worker stops between two durable judgments
         self._writer_closed = True
         if self.session is not None:
             self.session.close()
