@@ -90,7 +90,8 @@ class JudgeScreen(GroupGrading, LeaveKeys, Screen[None]):
         Binding("slash", "search", "find", id="search", tooltip="Search queries, id or text"),
         Binding("question_mark", "help", "help", id="help", tooltip="Guidelines and keys"),
         # Escape: back one screen; q: save and go home, or quit without one (ui/leaving.py).
-        *leave_bindings("back", "quit"),
+        # The footer has no room for "esc back" at 80 columns: "q home" must stay whole.
+        *leave_bindings("back", "quit", show_back=False),
         Binding("m", "more", "more text", show=False, id="more", tooltip="More of a long text"),
         Binding(
             "pagedown,space",
