@@ -20,7 +20,13 @@ from goldset_tui.errors import InputError
 from goldset_tui.model import GradeScale
 from goldset_tui.scalar import as_int
 from goldset_tui.store.files import atomic_write, fsync_path, os_error_from
-from goldset_tui.store.frames import COLUMNS, JUDGMENT_SCHEMA, KINDS, empty_judgments
+from goldset_tui.store.frames import (
+    COLUMNS,
+    GRADING_KINDS,
+    JUDGMENT_SCHEMA,
+    KINDS,
+    empty_judgments,
+)
 
 _PART = re.compile(r"part-(\d{12})-(\d{12})\.parquet")
 
@@ -74,6 +80,13 @@ def _read_part(
         for name in ("labeller", "query_id", "doc_id", "time", "kind", "seq")
     ]
     checks.append(("kind", ~pl.col("kind").is_in(KINDS), "unknown record kind"))
+    checks.append(
+        (
+            "grade",
+            pl.col("kind").is_in(GRADING_KINDS) & pl.col("grade").is_null(),
+            "a judgment without a grade",
+        )
+    )
     if scale is not None:
         checks.append(
             (
