@@ -109,10 +109,11 @@ def _read_part(
 
 def _widens(have: pl.DataType, want: pl.DataType) -> bool:
     """A lossless cast: a narrower integer to Int64, an integer or Float32 to Float64."""
+    narrow = (pl.Int8, pl.Int16, pl.Int32, pl.UInt8, pl.UInt16, pl.UInt32)
     if want == pl.Int64:
-        return have.is_integer() and have not in (pl.UInt64,)
+        return have in narrow  # not UInt64 or Int128: their values may not fit
     if want == pl.Float64:
-        return have.is_integer() or have == pl.Float32
+        return have in narrow or have in (pl.Int64, pl.Float32)
     return False
 
 

@@ -288,6 +288,7 @@ def rewrite_part(project: Project, change: pl.Expr) -> Path:
         (pl.lit("mallory").alias("labeller"), "labeller", 1),
         (pl.lit(None, pl.Int64).alias("grade"), "grade", 1),
         (pl.lit(None, pl.Int64).alias("seq"), "seq", 1),
+        (pl.lit(2**64).alias("seq"), "seq", None),  # Int128, found by the fuzzer's soak
     ],
 )
 def test_a_bad_part_is_refused_naming_the_file(
