@@ -36,6 +36,7 @@ from builder.queries import QUERIES, STRATA  # noqa: E402
 DEPTH = 100  # run depth
 POOL_DEPTH = 20  # judging depth, as in seed 000's pooled example
 RUNS = ("bm25", "minilm")
+PACKAGE_POOL = REPO / "goldset_tui" / "sample" / "pool.jsonl"
 
 
 def write_jsonl(rows: list[dict], path: Path) -> None:
@@ -142,6 +143,9 @@ def main(argv: list[str] | None = None) -> int:
         trec.write_run(dense.search(corpus, topics, DEPTH), minilm, "minilm")
 
     build_pool(out, topics)
+    if out.resolve() == HERE:
+        # `goldset demo` opens the package's copy (package data, for a plain pip install).
+        shutil.copyfile(out / "pool.jsonl", PACKAGE_POOL)
     pool = pl.read_ndjson(out / "pool.jsonl")
     print(
         f"pool (goldset pool, depth {POOL_DEPTH}): {pool.height} candidates for {pool['query_id'].n_unique()} queries"

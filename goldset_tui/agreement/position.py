@@ -33,12 +33,15 @@ no recorded position, or a time that does not parse, are left out of that part. 
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
 from goldset_tui.model import GradeScale
 from goldset_tui.scalar import as_float, as_int
+
+if TYPE_CHECKING:
+    from goldset_tui.agreement.sources import AgreementData
 
 POSITION_BANDS: tuple[tuple[str, int, int | None], ...] = (
     ("1-5", 1, 5),
@@ -203,12 +206,23 @@ def trend_pair(frame: pl.DataFrame, score: str) -> dict[str, Any]:
     }
 
 
-def position_bias_of(data: Any, **options: Any) -> list[dict[str, Any]] | None:
+def position_bias_of(
+    data: AgreementData,
+    *,
+    relevant_from: int | None = None,
+    gap_minutes: float = DEFAULT_GAP_MINUTES,
+) -> list[dict[str, Any]] | None:
     """From an ``AgreementData``: ``None`` when no judgment in it records a shown position (qrels
     files never do)."""
     from goldset_tui.store.frames import latest
 
-    history = getattr(data, "history", None)
+    history = data.history
     if history is None or history.get_column("position").drop_nulls().len() == 0:
         return None
-    return position_bias(latest(history), data.scale, history=history, **options)
+    return position_bias(
+        latest(history),
+        data.scale,
+        history=history,
+        relevant_from=relevant_from,
+        gap_minutes=gap_minutes,
+    )

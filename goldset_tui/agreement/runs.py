@@ -20,7 +20,8 @@ from typing import Any
 import polars as pl
 
 from goldset_tui.agreement.consensus import UMA, check_rule, decide, store_rule
-from goldset_tui.agreement.sources import AgreementData, parse_named_path
+from goldset_tui.agreement.sources import AgreementData
+from goldset_tui.specs import parse_named_paths
 
 MEASURES = ("nDCG@10", "P@10", "AP", "RR")
 CONSENSUS = "consensus"
@@ -74,8 +75,7 @@ def runs_by_labeller(
     except ValueError as exc:  # unknown rule
         raise InputError(None, str(exc)) from None
     out = []
-    for text in named_runs:
-        name, path = parse_named_path(text, "--run")
+    for name, path in parse_named_paths(named_runs, "--run").items():
         run = read_run(path)
         for judge, qrels in judges.items():
             row: dict[str, Any] = {"run": name, "qrels": judge}

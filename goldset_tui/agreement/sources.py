@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from goldset_tui import specs
 from goldset_tui.agreement.units import (
     check_scale,
     infer_scale,
@@ -46,10 +47,8 @@ def parse_scale(text: str) -> GradeScale:
 
 
 def parse_named_path(text: str, option: str) -> tuple[str, Path]:
-    name, sep, path = text.partition("=")
-    if not sep or not name.strip() or not path.strip():
-        raise InputError(None, f"{option} {text!r}: expected NAME=PATH")
-    return name.strip(), Path(path)
+    """NAME=PATH (the rules: goldset_tui.specs)."""
+    return specs.parse_named_path(text, option)
 
 
 def from_store(store: str | Path, scale: GradeScale | None = None) -> AgreementData:
@@ -85,10 +84,7 @@ def from_qrels(named: list[str], scale: GradeScale | None = None) -> AgreementDa
     from goldset_tui.io.trec import read_qrels
 
     frames: dict[str, pl.DataFrame] = {}
-    for text in named:
-        name, path = parse_named_path(text, "--qrels")
-        if name in frames:
-            raise InputError(path, f"labeller name {name!r} is given twice")
+    for name, path in specs.parse_named_paths(named, "--qrels").items():
         qrels = read_qrels(path)
         if scale is None or scale.min >= 0:
             # trec_eval: a negative grade means "in the pool but not judged", so it is missing here

@@ -6,14 +6,22 @@ import argparse
 import sys
 from pathlib import Path
 
+from goldset_tui.progress import working
+
 NAME = "classify"
-HELP = "label the distinct queries of a log with seed 004's six query-shape strata"
+HELP = (
+    "label each distinct query of a log with its shape: identifier, misspelling, negation, "
+    "short keywords, several entities or paraphrase"
+)
 DESCRIPTION = """\
 Normalise a query log (lowercase, trim, collapse whitespace), count the distinct queries and label
 each with a stratum: exact_identifier, negation, misspelled, short_keyword, multi_entity or
 paraphrase (first match wins). LOG is CSV/TSV/Parquet/JSONL with a `query` column (and optional
-`count`), or plain text with one query per line. LABELS (.csv, .tsv or .parquet) gets the columns
-query, count, stratum, spelling (the most frequent original form, which the case-sensitive rules read).
+`count`), or plain text with one query per line (split at newlines only; a leading BOM is not
+part of the first query). LABELS (.csv, .tsv or .parquet) gets the columns
+query, count, stratum, spelling (the most frequent original form, which the case-sensitive rules
+read). Beside it, LABELS's stem + .manifest.toml records the sha256 of the log, the vocabulary and
+the rules, and the versions of goldset, Python and Polars.
 
 example:
   goldset classify queries.txt -o labels.csv --vocab corpus.parquet
@@ -31,6 +39,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="word list (.txt) or corpus table with a `text` column; without it the misspelled rule is skipped",
     )
     parser.add_argument(
+        "--manifest", type=Path, help="where to write the manifest (default: beside LABELS)"
+    )
+    parser.add_argument(
         "--rules",
         metavar="MODULE:FUNCTION",
         help="replace the rules: a function (spelling, vocab) -> stratum, from a module or file.py",
@@ -39,20 +50,40 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from goldset_tui.sampling.classify import classify_log, read_vocab, stratum_table
-    from goldset_tui.sampling.files import output_format, write_frame
+    from goldset_tui.sampling.files import check_folder, output_format, write_frame
+    from goldset_tui.sampling.manifest import (
+        build_classify_manifest,
+        manifest_path,
+        write_manifest,
+    )
     from goldset_tui.sampling.rules import load_rules
 
     output_format(args.output)  # fail before the work, not after
+    where = args.manifest or manifest_path(args.output)
+    check_folder(where)
     rule = load_rules(args.rules) if args.rules else None
     vocab = read_vocab(args.vocab) if args.vocab else None
-    result = classify_log(args.log, vocab, rule)
+    with working(f"classifying {args.log}"):
+        result = classify_log(args.log, vocab, rule)
     write_frame(result.labels, args.output)
     labels = result.labels
+    table = stratum_table(labels)
+    manifest = build_classify_manifest(
+        log_path=args.log,
+        labels_path=args.output,
+        vocab_path=args.vocab,
+        rules=rule,
+        rules_spec=args.rules,
+        occurrences=result.occurrences,
+        blank=result.blank,
+        strata=table.to_dicts(),
+    )
+    write_manifest(manifest, where)
     print(
         f"{result.occurrences} queries in the log, {labels.height} distinct after normalising; "
-        f"wrote {args.output}"
+        f"wrote {args.output} and the manifest to {where}"
     )
-    for row in stratum_table(labels).iter_rows(named=True):
+    for row in table.iter_rows(named=True):
         print(
             f"  {row['stratum']:<18} {row['distinct']:>8} distinct"
             f" {row['occurrences']:>10} occurrences {row['share']:>7.1%}"

@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.samples < 1:
         raise InputError(None, "--samples must be at least 1")
-    qrels = read_qrels_arg(args.qrels, args.labeller)
+    qrels = read_qrels_arg(args.qrels, args.labeller, subtopics=measure.needs_subtopics)
     inputs = open_runs([args.run_a, args.run_b])
     runs = read_run_paths({name: r.source for name, r in inputs.items()})
     if len(runs) != 2:

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 import polars as pl
 
 from goldset_tui.errors import InputError
+from goldset_tui.progress import working
+from goldset_tui.specs import given_twice, name_from_path, parse_named_paths, split_named_path
 from goldset_tui.text import visible
 
 if TYPE_CHECKING:  # imported lazily at run time: `goldset --help` should not pay for them
@@ -44,9 +46,10 @@ measures. Counts (NumQ, NumRet, NumRel, NumRelRet) are summed. A run sharing no 
 qrels is an error; queries in one and not the other are a warning.
 
 Measures (ir_measures names): P@k R@k Success@k RR RR@k AP AP@k GMAP nDCG nDCG@k Rprec Bpref
-infAP IPrec@r IPrecAvg SetP SetR SetF ERR@k RBP RBPResid Compat Judged@k NumQ NumRet NumRel
-NumRelRet; parameters rel=N, nDCG's dcg='exp-log2', SetF's beta, RBP's and Compat's p. trec_eval's
-names (map, ndcg_cut_10, P_10, ...) and ranx's (ndcg@10, mrr@10, ...) are read as aliases.
+infAP IPrec@r IPrecAvg SetP SetR SetF ERR@k RBP RBPResid Compat alpha_nDCG@k Judged@k NumQ
+NumRet NumRel NumRelRet; parameters rel=N, nDCG's dcg='exp-log2', SetF's beta, RBP's and
+Compat's p, alpha_nDCG's alpha (it reads QRELS as diversity qrels: query subtopic doc grade).
+trec_eval's names (map, ndcg_cut_10, P_10, ...) and ranx's (ndcg@10, mrr@10, ...) are aliases.
 
 Per-query scores are saved as Parquet (system, query_id, measure, value): under -o DIR, or in
 STORE/scores/ when QRELS is a store.
@@ -90,7 +93,9 @@ def add_qrels_argument(parser: argparse.ArgumentParser) -> None:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_qrels_argument(parser)
-    parser.add_argument("runs", metavar="RUN", nargs="+", help="run file: PATH or NAME=PATH")
+    parser.add_argument(
+        "runs", metavar="RUN", nargs="+", help="run file: PATH or NAME=PATH (- is standard input)"
+    )
     parser.add_argument(
         "-m",
         "--measure",
@@ -142,19 +147,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def read_qrels_arg(value: str, labeller: str | None = None) -> pl.DataFrame:
-    """A qrels file, or the qrels of a goldset store folder."""
+def read_qrels_arg(
+    value: str, labeller: str | None = None, *, subtopics: bool = False
+) -> pl.DataFrame:
+    """A qrels file, or the qrels of a goldset store folder. ``subtopics``: read the second
+    column as the subtopic (diversity qrels, for alpha_nDCG)."""
     path = Path(value)
     if path.is_dir():
+        if subtopics:
+            raise InputError(path, "alpha_nDCG needs diversity qrels (query subtopic doc grade)")
         from goldset_tui.store.project import Project  # lazily: only a store needs it
 
         qrels = Project.open(path).qrels(labeller)
         if qrels.height == 0:
             raise InputError(path, "the store holds no judgments yet")
         return qrels
-    from goldset_tui.io.trec import read_qrels
+    from goldset_tui.io.trec import read_qrels, read_subtopic_qrels
 
-    return read_qrels(path)
+    return read_subtopic_qrels(value) if subtopics else read_qrels(value)
 
 
 def output_folder(value: str | Path) -> Path:
@@ -170,9 +180,7 @@ def output_folder(value: str | Path) -> Path:
     return folder
 
 
-def run_name(path: Path) -> str:
-    name = path.name[:-3] if path.name.endswith(".gz") else path.name
-    return Path(name).stem or name
+run_name = name_from_path  # the name this module gave it before goldset_tui.specs
 
 
 def default_run_name(path: str, tag: str | None, *, stream: bool) -> str:
@@ -191,25 +199,12 @@ def default_run_name(path: str, tag: str | None, *, stream: bool) -> str:
 def split_run_spec(spec: str) -> tuple[str | None, str]:
     """(NAME, PATH) from NAME=PATH, or (None, PATH): an existing file wins, so a path may
     contain '='."""
-    name, sep, path = spec.partition("=")
-    if not sep or spec == "-" or Path(spec).exists():
-        return None, spec
-    name = name.strip()  # `a =x` and `a=y` name the same run
-    if not name or not path:
-        raise InputError(None, f"run {spec!r}: expected PATH or NAME=PATH")
-    return name, path
+    return split_named_path(spec, "run", path_alone=True)  # rules: goldset_tui.specs
 
 
 def parse_run_specs(specs: list[str]) -> dict[str, Path]:
-    """NAME=PATH or PATH (an existing file wins, so a path may contain '=')."""
-    out: dict[str, Path] = {}
-    for spec in specs:
-        name, path = split_run_spec(spec)
-        name = name if name is not None else run_name(Path(path))
-        if name in out:
-            raise InputError(path, f"run name {name!r} given twice; name them with NAME=PATH")
-        out[name] = Path(path)
-    return out
+    """NAME=PATH or PATH (the rules: goldset_tui.specs)."""
+    return parse_named_paths(specs, "run", path_alone=True)
 
 
 @dataclass(frozen=True)
@@ -233,11 +228,10 @@ def open_runs(specs: list[str]) -> dict[str, RunInput]:
         given, path = split_run_spec(spec)
         source = open_source(path)
         tag = run_tag(source)
-        stream = isinstance(source.data, bytes) and not str(path).endswith(".gz")
-        stream = stream and (path == STDIN or not Path(path).is_file())
+        stream = path == STDIN or not Path(path).is_file()  # a pipe's name says nothing
         name = given if given is not None else default_run_name(path, tag, stream=stream)
         if name in out:
-            raise InputError(path, f"run name {name!r} given twice; name them with NAME=PATH")
+            raise given_twice(name, path, "run")
         out[name] = RunInput(name, source, tag)
     return out
 
@@ -328,6 +322,11 @@ def score_runs(
             f"the qrels have no query with a relevant document (grade >= {level}): "
             "nothing to average",
         )
+    full = qrels
+    if "subtopic" in qrels.columns:  # diversity qrels: one grade a document for the rest
+        from goldset_tui.io.trec import plain_qrels
+
+        qrels = plain_qrels(qrels)
     out = {}
     for name, run in runs.items():
         # Ranks are 1..n in every query: rank 1 names each query once, with no grouping pass.
@@ -343,7 +342,7 @@ def score_runs(
             run_path=(run_paths or {}).get(name),
         )
         cut = cut_run(run, qrels, max_docs=max_docs, judged_only=judged_only)
-        per_query = evaluate(qrels, cut, measures)
+        per_query = evaluate(full, cut, measures)
         per_query = per_query.filter(pl.col("query_id").is_in(sets.evaluated.implode()))
         tag = (tags or {}).get(name)
         means = aggregate(per_query, sets.evaluated)
@@ -388,11 +387,13 @@ def run(args: argparse.Namespace) -> int:
     measures = chosen_measures(args)
     if args.qrels == "-" and "-" in args.runs:
         raise InputError(None, "standard input ('-') can be read only once")
-    qrels = read_qrels_arg(args.qrels, args.labeller)
+    subtopics = any(m.needs_subtopics for m in measures)
+    qrels = read_qrels_arg(args.qrels, args.labeller, subtopics=subtopics)
     if args.output:
         output_folder(args.output)
     inputs = open_runs(args.runs)
-    runs = read_run_paths({name: r.source for name, r in inputs.items()})
+    with working("reading the runs"):
+        runs = read_run_paths({name: r.source for name, r in inputs.items()})
     results = score_runs(
         qrels,
         runs,

@@ -284,6 +284,9 @@ def make_screen(
 
 
 def run(args: argparse.Namespace) -> int:
+    from goldset_tui.commands._terminal import require_terminal
+
+    require_terminal(NAME)  # before the store is created: a script gets one line, not a spin
     from goldset_tui.ui.app import checked_config, run_app
 
     checked_config()  # a bad keymap is refused before a store is created for nothing

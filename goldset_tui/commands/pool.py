@@ -11,7 +11,9 @@ from pathlib import Path
 import polars as pl
 
 from goldset_tui.errors import InputError
+from goldset_tui.progress import Steps
 from goldset_tui.scalar import as_int
+from goldset_tui.specs import parse_named_paths
 from goldset_tui.text import visible
 
 NAME = "pool"
@@ -77,21 +79,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def parse_runs(specs: list[str]) -> dict[str, Path]:
-    runs: dict[str, Path] = {}
-    for spec in specs:
-        name, sep, path = spec.partition("=")
-        name = name.strip()
-        if not sep or not name or not path:
-            raise InputError(
-                None, f"--run {spec!r}: expected NAME=PATH, e.g. --run bm25=runs/bm25.run"
-            )
+    runs = parse_named_paths(specs, "--run")
+    for name in runs:
         if not _NAME_OK.match(name):
             raise InputError(
-                None, f"--run {spec!r}: a system name may hold letters, digits and _.+@:/- only"
+                None, f"--run {name!r}: a system name may hold letters, digits and _.+@:/- only"
             )
-        if name in runs:
-            raise InputError(None, f"--run: the name {name!r} is given twice")
-        runs[name] = Path(path)
     return runs
 
 
@@ -109,9 +102,7 @@ def run(args: argparse.Namespace) -> int:
     if not out.parent.is_dir():
         raise InputError(out, "the folder to write into does not exist")
     specs = parse_runs(args.run)
-    progress = _Progress(
-        steps=len(specs) + 3 + bool(args.corpus)
-    )  # topics, runs, pooling, corpus, write
+    progress = Steps(len(specs) + 3 + bool(args.corpus))  # topics, runs, pooling, corpus, write
     progress(f"reading topics {args.topics}")
     topics = read_topics(args.topics)
     runs = {}
@@ -238,30 +229,3 @@ def _clip(text: str, width: int) -> str:
 def _some(ids: pl.Series, n: int = 5) -> str:
     shown = ", ".join(repr(v) for v in ids.head(n).to_list())
     return shown + (f" and {ids.len() - n} more" if ids.len() > n else "")
-
-
-class _Progress:
-    """A step bar on stderr, rewritten in place (`[=====>    ] 3/7 reading run dense`); silent
-    unless stderr is a terminal, so pipes and logs stay clean."""
-
-    WIDTH = 20
-
-    def __init__(self, steps: int, stream=None) -> None:  # noqa: ANN001 - a text stream
-        self.stream = stream or sys.stderr
-        self.live = self.stream.isatty()
-        self.steps, self.done_steps = steps, 0
-
-    def __call__(self, message: str) -> None:
-        self.done_steps = min(self.done_steps + 1, self.steps)
-        if self.live:
-            filled = self.WIDTH * (self.done_steps - 1) // self.steps
-            bar = "=" * filled + ">" + " " * (self.WIDTH - filled - 1)
-            self.stream.write(
-                f"\r\x1b[K[{bar}] {self.done_steps}/{self.steps} {visible(message, keep_newlines=False)}…"
-            )
-            self.stream.flush()
-
-    def done(self) -> None:
-        if self.live:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()

@@ -10,18 +10,31 @@ from pathlib import Path
 import polars as pl
 
 from goldset_tui.errors import InputError
+from goldset_tui.progress import working
+from goldset_tui.specs import parse_named_path, parse_named_paths
 from goldset_tui.text import visible
 
 NAME = "report"
 HELP = "stratified report: per-stratum intervals, closure checks, failure overlap, fusion headroom"
 DESCRIPTION = """\
-Per stratum and system: n, hits (binary measures), mean and a 95% interval (Wilson for binary
-measures, a seeded bootstrap otherwise); strata under 40 queries flagged as counts, not rates.
-Then the closure checks (does the table add up?), the unweighted and traffic-weighted headlines,
-failure-set overlap and the oracle for every pair of runs, reciprocal rank fusion of the runs (of
-each run's top k for a measure with cutoff k, so a query both runs miss stays missed) with the
-share of the oracle headroom it collects (none for a measure without a cutoff), the unjudged
-fraction of each run's top k (warned above 20%) and a paired comparison of every pair.
+Per stratum and system: n, hits (binary measures), mean and a 95% interval (Wilson for 0/1
+measures; for graded ones in [0, 1] a score interval with the observed dispersion and a Student t
+quantile, which holds its coverage at 7 queries where a bootstrap does not); strata under 40
+queries flagged as counts, not rates. The interval's name is in every format (ci_method).
+
+Closure is checked against the golden set (every query of the strata file): a query with no
+judgments or no relevant document is dropped from the table, and the report says it does not
+close, naming each such query, its stratum and why.
+
+Then the unweighted headline and, with --traffic, the traffic-weighted one with a stratified
+interval (a population column in the traffic file adds the finite-population correction); with
+an inclusion_probability column in the strata file, the design-weighted (Hajek) headline beside
+it. Failure-set overlap and the oracle for every pair of runs; reciprocal rank fusion of the
+runs (of each run's top k for a measure with cutoff k) with the share of the oracle headroom it
+collects; the unjudged fraction of each run's top k (warned above 20%) with the mean it would
+have were its unjudged documents relevant; paired comparisons of every pair overall (with the
+traffic-weighted difference) and per stratum (exact McNemar for 0/1 measures, randomization
+otherwise), with Holm-adjusted p-values beside the raw ones.
 
 Queries evaluated: every query in the qrels with at least one relevant document (grade >= 1); a
 query missing from a run counts 0 for it.
@@ -53,7 +66,11 @@ def add_input_arguments(p: argparse.ArgumentParser, *, runs_required: bool = Tru
         metavar="Q",
         help="TREC qrels file, or a goldset store folder (its judgments become the qrels)",
     )
-    p.add_argument("--labeller", help="with a store as --qrels: whose judgments are the qrels")
+    p.add_argument(
+        "--labeller",
+        help="with a store as --qrels: whose judgments are the qrels (laid over the pool's prior "
+        "judgments when the store has them)",
+    )
     p.add_argument(
         "--run",
         action="append",
@@ -65,10 +82,12 @@ def add_input_arguments(p: argparse.ArgumentParser, *, runs_required: bool = Tru
         "--strata",
         required=runs_required,
         metavar="FILE",
-        help="query_id,stratum (CSV, TSV or Parquet)",
+        help="query_id,stratum[,inclusion_probability] (CSV, TSV or Parquet): the golden set",
     )
     p.add_argument(
-        "--traffic", metavar="FILE", help="stratum,share (0.31 or 31%%) for the weighted headline"
+        "--traffic",
+        metavar="FILE",
+        help="stratum,share (0.31 or 31%%)[,population] for the weighted headline and its interval",
     )
     p.add_argument("--metric", default="Success@10", help="measure to report (default Success@10)")
     p.add_argument(
@@ -99,16 +118,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def parse_run_spec(spec: str) -> tuple[str, Path]:
-    """NAME=PATH, or PATH named as `goldset eval` names it (the file's stem: bm25.run.gz -> bm25);
-    an existing file wins, so a path may contain '='."""
-    from goldset_tui.commands.eval import run_name
-
-    name, sep, path = spec.partition("=")
-    if not sep or Path(spec).exists():
-        return run_name(Path(spec)), Path(spec)
-    if not name.strip() or not path:
-        raise InputError(None, f"--run {spec!r}: expected NAME=PATH")
-    return name.strip(), Path(path)
+    """NAME=PATH, or PATH named as `goldset eval` names it (the rules: goldset_tui.specs)."""
+    return parse_named_path(spec, "--run", path_alone=True)
 
 
 def read_qrels_arg(value: str, labeller: str | None = None) -> pl.DataFrame:
@@ -116,7 +127,7 @@ def read_qrels_arg(value: str, labeller: str | None = None) -> pl.DataFrame:
     if path.is_dir():
         from goldset_tui.store.project import Project
 
-        return store_qrels(Project.open(path), labeller)
+        return store_grades_in_force(Project.open(path), labeller)
     from goldset_tui.io.trec import read_qrels
 
     return read_qrels(path)
@@ -131,6 +142,28 @@ def store_qrels(project, labeller: str | None) -> pl.DataFrame:  # noqa: ANN001 
     return qrels
 
 
+def store_grades_in_force(project, labeller: str | None) -> pl.DataFrame:  # noqa: ANN001 - a Project
+    """The qrels a store gives `goldset review --store DIR` and `goldset report --qrels DIR`: the
+    labeller's own grades (the only
+    labeller's when the labeller has none yet), laid over the judgments the pool came with (the
+    ``prior`` labeller, imported by `goldset judge`) when the store holds them. Judging from the
+    review screen merges the same way, so reopening shows what the screen showed, not the prior
+    grades alone with the labeller's [?] again or the labeller's alone with the prior's gone."""
+    from goldset_tui.io.pools import PRIOR_LABELLER
+
+    known = project.labellers()
+    if labeller == PRIOR_LABELLER or PRIOR_LABELLER not in known or labeller not in known:
+        return store_qrels(project, labeller)
+    return merge_qrels(project.qrels(PRIOR_LABELLER), project.qrels(labeller))
+
+
+def merge_qrels(base: pl.DataFrame, new: pl.DataFrame) -> pl.DataFrame:
+    """``new`` grades override ``base`` on the pairs both hold (the latest labeller wins)."""
+    return pl.concat(
+        [base.join(new, on=["query_id", "doc_id"], how="anti"), new.select(base.columns)]
+    )
+
+
 def load_inputs(args: argparse.Namespace) -> ReportInputs:
     """Read and check every input before anything is computed or any screen opens."""
     from goldset_tui.eval.strata import read_strata, read_traffic
@@ -141,10 +174,7 @@ def load_inputs(args: argparse.Namespace) -> ReportInputs:
     if args.samples < 1:
         raise InputError(None, "--samples must be at least 1")
     runs: dict[str, pl.DataFrame] = {}
-    for spec in args.run:
-        name, path = parse_run_spec(spec)
-        if name in runs:
-            raise InputError(path, f"run name {name!r} given twice")
+    for name, path in parse_named_paths(args.run, "--run", path_alone=True).items():
         runs[name] = read_run(
             path, tag=False, order=False
         )  # neither the tag nor the sort is needed here
@@ -223,7 +253,8 @@ def run(args: argparse.Namespace) -> int:
         from goldset_tui.commands.eval import output_folder
 
         output_folder(args.output)  # a bad -o is refused before the work, not after it
-    report = build(inputs)
+    with working("computing the report"):
+        report = build(inputs)
     render = {"md": to_markdown, "json": to_json, "csv": to_csv}[args.format]
     sys.stdout.write(render(report))
     if args.output:

@@ -19,7 +19,8 @@ from goldset_tui.commands.report import (
     add_input_arguments,
     build,
     load_inputs,
-    store_qrels,
+    merge_qrels,
+    store_grades_in_force,
 )
 from goldset_tui.errors import InputError
 
@@ -43,7 +44,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--store",
         metavar="DIR",
-        help="goldset store: judge missing pairs into it; alone, review it",
+        help="goldset store: the --labeller's grades in it are in force from the first screen "
+        "(over --qrels, or over the pool's prior judgments); missing pairs are judged into it; "
+        "alone, review it",
     )
     p.add_argument(
         "--corpus", metavar="FILE", help="document texts (BEIR corpus.jsonl or doc_id,text table)"
@@ -116,7 +119,7 @@ def inputs_from_store(args: argparse.Namespace):
             )
         strata = strata.with_columns(pl.col("stratum").fill_null("(no stratum)"))
     inputs = ReportInputs(
-        qrels=store_qrels(project, args.labeller),
+        qrels=store_grades_in_force(project, args.labeller),
         runs=runs,
         strata=strata,
         traffic=read_traffic(args.traffic) if args.traffic else None,
@@ -147,6 +150,9 @@ def build_context(args: argparse.Namespace):
             from goldset_tui.store.project import Project
 
             project = Project.open(args.store)
+            # The store's grades are in force from the first frame, not only after judging.
+            if args.labeller and args.labeller in project.labellers():
+                inputs.qrels = merge_qrels(inputs.qrels, project.qrels(args.labeller))
     if project is not None and not args.labeller:
         raise InputError(None, "--store needs --labeller: whose judgments the missing pairs become")
     topics = _topics(args, pool_frame)
@@ -163,7 +169,7 @@ def build_context(args: argparse.Namespace):
         fresh = (
             project.qrels(args.labeller) if args.labeller in project.labellers() else inputs.qrels
         )
-        inputs.qrels = _merge_qrels(inputs.qrels, fresh)
+        inputs.qrels = merge_qrels(inputs.qrels, fresh)
         return build(inputs)
 
     return ReviewContext(
@@ -187,18 +193,14 @@ def review_screen_for_store(store: str | Path, labeller: str, *, metric: str = "
 
 
 def run(args: argparse.Namespace) -> int:
+    from goldset_tui.commands._terminal import require_terminal
+
+    require_terminal(NAME)  # before the report is computed for a screen that cannot open
     from goldset_tui.ui.app import run_app
     from goldset_tui.ui.screens.report import ReportScreen
 
     context = build_context(args)
     return run_app(lambda: ReportScreen(context))
-
-
-def _merge_qrels(base: pl.DataFrame, new: pl.DataFrame) -> pl.DataFrame:
-    """The labeller's latest grades override the qrels the report started from."""
-    return pl.concat(
-        [base.join(new, on=["query_id", "doc_id"], how="anti"), new.select(base.columns)]
-    )
 
 
 def _topics(args: argparse.Namespace, pool_frame: pl.DataFrame | None) -> pl.DataFrame | None:

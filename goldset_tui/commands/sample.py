@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from goldset_tui.sampling.plan import PlanRow
+    from goldset_tui.sampling.sample import SampleResult
+
+from goldset_tui.progress import working
 
 NAME = "sample"
 HELP = "draw a seeded stratified sample of queries from LABELS (weighted, without replacement)"
@@ -12,21 +20,29 @@ DESCRIPTION = """\
 Sample queries per stratum, weighted by min(count, CAP) so the head is represented without swamping
 the tail, never the same query twice. Sizes come from --targets, or from --total split in proportion
 to traffic with a floor of --min-per-stratum per stratum. The same LABELS and seed give a
-byte-identical SAMPLE (same columns as LABELS) and, beside it, SAMPLE's stem + .manifest.toml with
-the seed, targets, per-stratum counts and traffic shares, sha256 of the inputs and closure checks.
---plan prints, per stratum, the 95% half-width at an assumed rate, the size a requested half-width
-needs, and the smallest change one query makes.
+byte-identical SAMPLE: LABELS's columns with a stable query_id first and each query's
+inclusion_probability (its chance of being drawn) last. Beside it: SAMPLE's stem + .manifest.toml
+with the seed, targets, per-stratum counts and traffic shares, every sampled query with its count
+and probability, sha256 of inputs and outputs, and closure checks; SAMPLE's stem + .strata.csv
+(query_id, stratum, inclusion_probability) and .traffic.csv (stratum, share), the files
+`goldset report --strata/--traffic` reads.
+--plan prints, per stratum and for the set, the 95% half-width at an assumed rate (with the
+finite-population correction), the smallest change one query makes, the size a requested
+half-width needs, the band of the traffic-weighted headline, and the smallest difference between
+two systems the planned queries can detect (95% confidence, 80% power) when both run on the same
+queries with per-query correlation --rho, and unpaired; --format json for a program.
 
 examples:
   goldset sample labels.csv -o golden.csv --seed 20240301 \\
-      --targets howto=40,navigational=30,error=30,entity_attr=25,migration=15,tail=20
+      --targets exact_identifier=30,misspelled=25,negation=20,short_keyword=35,multi_entity=25,paraphrase=25
   goldset sample labels.csv -o golden.csv --seed 7 --total 160 --min-per-stratum 15
   goldset sample labels.csv --plan --total 160 --rate 0.7 --half-width 0.1
+  goldset sample labels.csv --plan --total 160 --rho 0.6 --format json
 """
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from goldset_tui.sampling.plan import DEFAULT_RATE
+    from goldset_tui.sampling.plan import DEFAULT_POWER, DEFAULT_RATE, DEFAULT_RHO
     from goldset_tui.sampling.sample import DEFAULT_CAP, DEFAULT_MIN_PER_STRATUM
 
     parser.add_argument(
@@ -70,6 +86,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="H",
         help="for --plan: the size that gives a 95%% half-width of H (e.g. 0.1)",
     )
+    parser.add_argument(
+        "--rho",
+        type=float,
+        default=DEFAULT_RHO,
+        help="for --plan: correlation of two systems' per-query scores on the same queries "
+        f"(default {DEFAULT_RHO}; measure it on two past runs; 0 is unpaired)",
+    )
+    parser.add_argument(
+        "--power",
+        type=float,
+        default=DEFAULT_POWER,
+        help=f"for --plan: power of the comparison (default {DEFAULT_POWER})",
+    )
+    parser.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="for --plan: text, or JSON on stdout (the sample's table then goes to stderr)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -77,11 +112,18 @@ def run(args: argparse.Namespace) -> int:
     from goldset_tui.errors import InputError
     from goldset_tui.sampling.files import check_folder, output_format, write_frame
     from goldset_tui.sampling.labels import read_labels
-    from goldset_tui.sampling.manifest import build_manifest, manifest_path, write_manifest
+    from goldset_tui.sampling.manifest import (
+        build_manifest,
+        companion_paths,
+        manifest_path,
+        write_manifest,
+    )
     from goldset_tui.sampling.sample import (
         allocate_total,
         check_known_strata,
         parse_targets,
+        refuse_a_sample,
+        report_frames,
         stratified_sample,
         stratum_counts,
     )
@@ -100,18 +142,28 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(None, "--half-width must lie between 0 and 1 (0.1 is ten points)")
     if not 0 <= args.rate <= 1:
         raise InputError(None, "--rate must lie between 0 and 1")
-    labels = read_labels(args.labels)
+    if not -1 <= args.rho < 1:
+        raise InputError(None, "--rho must lie between -1 and 1 (1 would mean no noise at all)")
+    if not 0 < args.power < 1:
+        raise InputError(None, "--power must lie between 0 and 1 (0.8 is usual)")
+    with working(f"reading {args.labels}"):
+        labels = read_labels(args.labels)
+    refuse_a_sample(labels, args.labels)
+    counts = stratum_counts(labels)  # once: the allocation, the draw and the manifest share it
     if args.targets:
         targets = parse_targets(args.targets)
         check_known_strata(targets, labels, args.labels)
         allocation = {"mode": "targets"}
     else:
-        targets = allocate_total(stratum_counts(labels), args.total, args.min_per_stratum)
+        targets = allocate_total(counts, args.total, args.min_per_stratum)
         allocation = {"mode": "total", "total": args.total, "min_per_stratum": args.min_per_stratum}
     sizes = dict(targets)
     if args.output is not None:
-        result = stratified_sample(labels, targets, args.seed, args.cap)
+        result = stratified_sample(labels, targets, args.seed, args.cap, counts)
+        companions = companion_paths(args.output)
         write_frame(result.sample, args.output)
+        for name, frame in report_frames(result).items():
+            write_frame(frame, companions[name])
         where = args.manifest or manifest_path(args.output)
         manifest = build_manifest(
             result,
@@ -120,10 +172,20 @@ def run(args: argparse.Namespace) -> int:
             labels_path=args.labels,
             sample_path=args.output,
             allocation=allocation,
+            companions=companions,
         )
         write_manifest(manifest, where)
-        print_table(result)
-        print(f"wrote {result.sample.height} queries to {args.output} and the manifest to {where}")
+        # With --format json, stdout is the plan's JSON alone; the human table goes to stderr.
+        human = sys.stderr if args.format == "json" else sys.stdout
+        print_table(result, human)
+        print(
+            f"wrote {result.sample.height} queries to {args.output} and the manifest to {where}",
+            file=human,
+        )
+        print(
+            f"for goldset report: --strata {companions['strata']} --traffic {companions['traffic']}",
+            file=human,
+        )
         for note in result.notes:
             print(f"note: {note}", file=sys.stderr)
         for check in result.closure:
@@ -139,39 +201,106 @@ def run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
     if args.plan:
-        print_plan(sizes, args.rate, args.half_width)
+        from goldset_tui.sampling.plan import plan_rows
+
+        counted = counts.iter_rows(named=True)
+        populations, shares = {}, {}
+        for row in counted:
+            populations[row["stratum"]] = int(row["distinct"])
+            shares[row["stratum"]] = float(row["share"])
+        rows = plan_rows(
+            sizes,
+            args.rate,
+            args.half_width,
+            populations=populations,
+            shares=shares,
+            rho=args.rho,
+            power=args.power,
+        )
+        if args.format == "json":
+            print_plan_json(rows, args)
+        else:
+            print_plan(rows, args.rate, args.half_width, args.rho, args.power)
     return 0
 
 
-def print_table(result) -> None:  # noqa: ANN001 - SampleResult
+def print_table(result: SampleResult, out: TextIO = sys.stdout) -> None:
     print(
-        f"{'stratum':<18} {'distinct':>9} {'occurrences':>12} {'share':>7} {'target':>7} {'sampled':>8}"
+        f"{'stratum':<18} {'distinct':>9} {'occurrences':>12} {'share':>7} {'target':>7} "
+        f"{'sampled':>8}",
+        file=out,
     )
     for r in result.rows:
         short = "  (short)" if r.shortfall > 0 else ""
         print(
-            f"{r.stratum:<18} {r.distinct:>9} {r.occurrences:>12} {r.share:>7.1%} {r.target:>7} {r.sampled:>8}{short}"
+            f"{r.stratum:<18} {r.distinct:>9} {r.occurrences:>12} {r.share:>7.1%} {r.target:>7} "
+            f"{r.sampled:>8}{short}",
+            file=out,
         )
-    total_share = sum(r.share for r in result.rows)
+    rows = result.rows
     print(
-        f"{'(all)':<18} {sum(r.distinct for r in result.rows):>9} {sum(r.occurrences for r in result.rows):>12} "
-        f"{total_share:>7.1%} {sum(r.target for r in result.rows):>7} {sum(r.sampled for r in result.rows):>8}"
+        f"{'(all)':<18} {sum(r.distinct for r in rows):>9} {sum(r.occurrences for r in rows):>12} "
+        f"{sum(r.share for r in rows):>7.1%} {sum(r.target for r in rows):>7} "
+        f"{sum(r.sampled for r in rows):>8}",
+        file=out,
     )
 
 
-def print_plan(sizes: dict[str, int], rate: float, want: float | None) -> None:
-    from goldset_tui.sampling.plan import plan_rows
+def _pts(value: float | None) -> str:
+    return "-" if value is None or not math.isfinite(value) else f"{value * 100:.1f} pts"
 
-    print(f"\nplan at an assumed rate of {rate:g} (95% half-width = 1.96 * sqrt(p(1-p)/n)):")
-    head = f"{'stratum':<18} {'n':>5} {'se':>7} {'+-95%':>8} {'1 query':>8}"
+
+def print_plan(
+    rows: list[PlanRow], rate: float, want: float | None, rho: float, power: float
+) -> None:
+    print(
+        f"\nplan at an assumed rate of {rate:g}: +-95% = 1.96 * sqrt(p(1-p)/n * (1 - n/N)); "
+        f"'detect' = the smallest difference between two systems found at 95% confidence with "
+        f"{power:.0%} power, on the same queries (correlation {rho:g}) and unpaired"
+    )
+    head = (
+        f"{'stratum':<18} {'n':>5} {'N':>7} {'se':>6} {'+-95%':>9} {'1 query':>9} "
+        f"{'detect':>9} {'unpaired':>9}"
+    )
     if want:
         head += f" {'n for +-' + format(want * 100, 'g') + ' pts':>16}"
     print(head)
-    for row in plan_rows(sizes, rate, want):
-        hw = f"{row.half_width * 100:.1f} pts" if row.n else "-"
-        step = f"{row.step * 100:.1f} pts" if row.n else "-"
-        se = f"{row.se:.3f}" if row.n else "-"
-        line = f"{row.stratum:<18} {row.n:>5} {se:>7} {hw:>8} {step:>8}"
-        if want:
+    for row in rows:
+        se = f"{row.se:.3f}" if row.n and math.isfinite(row.se) else "-"
+        population = str(row.population) if row.population else "-"
+        line = (
+            f"{row.stratum:<18} {row.n:>5} {population:>7} {se:>6} {_pts(row.half_width):>9} "
+            f"{_pts(row.step if row.n else None):>9} {_pts(row.mde_paired):>9} "
+            f"{_pts(row.mde_unpaired):>9}"
+        )
+        if want and row.needed is not None:
             line += f" {row.needed:>16}"
         print(line)
+    weighted = next((r for r in rows if r.stratum == "(weighted)"), None)
+    if weighted is not None and weighted.n_effective is not None:
+        effective = weighted.n_effective
+        shown = f"{effective:.0f}" if math.isfinite(effective) else "all"
+        print(
+            f"(weighted) is the traffic-weighted headline: its band is that of a simple random "
+            f"sample of {shown} queries (the set has {weighted.n}); sampling strata out of "
+            f"proportion to their traffic widens it, the finite population narrows it."
+        )
+        uncovered = 1.0 - (weighted.share or 0.0)
+        if uncovered > 1e-9:
+            print(f"note: {uncovered:.1%} of the traffic is in strata with no planned queries.")
+
+
+def print_plan_json(rows: list[PlanRow], args: argparse.Namespace) -> None:
+    import json
+
+    data = {
+        "rate": args.rate,
+        "rho": args.rho,
+        "power": args.power,
+        "alpha": 0.05,
+        "half_width_wanted": args.half_width,
+        "strata": [r.to_json() for r in rows if not r.stratum.startswith("(")],
+        "all": next(r.to_json() for r in rows if r.stratum == "(all)"),
+        "weighted": next((r.to_json() for r in rows if r.stratum == "(weighted)"), None),
+    }
+    print(json.dumps(data, indent=2))

@@ -7,6 +7,10 @@ import getpass
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from goldset_tui.sampling.spotcheck import Agreement
 
 NAME = "spotcheck"
 HELP = "spot-check the stratum labels by hand: agreement, confusion, and whether the errors matter"
@@ -14,14 +18,20 @@ DESCRIPTION = """\
 Shows one query at a time with the stratum the classifier gave it: y agrees, a digit (or letter)
 picks the right stratum, s skips, u undoes. Every answer is fsynced to the labeller's journal in the
 store before the screen says saved; run the same command again to resume. The screen shows
-agreement k of n with a Wilson interval, the confusion between strata, and per stratum the
-expected number of misfiled queries against that stratum's sampling band (seed 000's verdict).
-The band uses each stratum's size in the golden set: --targets, else the manifest beside LABELS
-(when LABELS is a sample), else the rows of LABELS.
+agreement k of n with a Wilson interval, the confusion between strata, and the verdict: per
+stratum, its own misfile rate (with a Wilson interval), the misfiled queries that puts in the
+golden set and the shift they can cause, against that stratum's sampling band. Strata with too few
+checks to tell are named as such. The band needs each stratum's PLANNED size in the golden set:
+--targets, --total (as planned with `goldset sample --plan`), --manifest of the sample, or the
+sample manifest beside LABELS; without one there is no verdict (the labels file is the whole log).
 
 examples:
   goldset spotcheck labels.csv --sample 200 --seed 1 --store checks/ --labeller ana
-  goldset spotcheck labels.csv --report --store checks/ --labeller ana --format json
+  goldset spotcheck labels.csv --report --store checks/ --labeller ana --format json \
+      --targets exact_identifier=54,negation=18,misspelled=22,short_keyword=61
+  goldset spotcheck labels.csv --report --store checks/ --labeller ana --total 160
+  goldset spotcheck labels.csv --report --store checks/ --labeller ana \
+      --manifest golden.manifest.toml
   goldset spotcheck labels.csv --store checks/ --labeller ana --export labels.corrected.csv
 """
 
@@ -53,7 +63,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--labeller", default=None, help="your name (default: the login name)")
     parser.add_argument(
-        "--targets", metavar="STRATUM=N,...", help="the golden set's stratum sizes, for the verdict"
+        "--targets",
+        metavar="STRATUM=N,...",
+        help="the golden set's planned stratum sizes, for the verdict",
+    )
+    parser.add_argument(
+        "--total",
+        type=int,
+        metavar="N",
+        help="the planned set size, split by traffic as `goldset sample --total` splits it",
+    )
+    parser.add_argument(
+        "--min-per-stratum",
+        type=int,
+        metavar="M",
+        help="with --total: the floor per stratum it was planned with (default 15)",
+    )
+    parser.add_argument(
+        "--manifest",
+        type=Path,
+        metavar="FILE",
+        help="a sample's manifest: its sampled sizes per stratum, for the verdict",
     )
     parser.add_argument(
         "--rate",
@@ -83,13 +113,17 @@ def run(args: argparse.Namespace) -> int:
         agreement,
         check_items,
         corrected_labels,
-        golden_sizes,
         journal_path,
         load_answers,
         strata_order,
     )
+    from goldset_tui.sampling.verdict import golden_sizes
     from goldset_tui.store.project import default_store_for
 
+    if not (args.report or args.export):
+        from goldset_tui.commands._terminal import require_terminal
+
+        require_terminal(NAME)  # the screen needs a terminal; --report and --export do not
     if args.sample < 0:
         raise InputError(None, "--sample must not be negative")
     if not 0 <= args.rate <= 1:
@@ -104,7 +138,23 @@ def run(args: argparse.Namespace) -> int:
     if targets:
         # --targets are the golden set's sizes: with classify's strata, one may have no rows here.
         check_known_strata(targets, labels, args.labels, scheme=STRATA)
-    sizes, source = golden_sizes(args.labels, labels, targets)
+    given = [
+        o
+        for o, v in (("--targets", targets), ("--total", args.total), ("--manifest", args.manifest))
+        if v is not None
+    ]
+    if len(given) > 1:
+        raise InputError(None, f"give the planned sizes once: {' and '.join(given)} both say them")
+    if args.min_per_stratum is not None and args.total is None:
+        raise InputError(None, "--min-per-stratum goes with --total")
+    sizes, source = golden_sizes(
+        args.labels,
+        labels,
+        targets=targets,
+        total=args.total,
+        min_per_stratum=args.min_per_stratum,
+        manifest=args.manifest,
+    )
     strata = strata_order(labels)
 
     if args.report or args.export:
@@ -136,8 +186,16 @@ def run(args: argparse.Namespace) -> int:
     return code
 
 
-def print_report(result, sizes, source, rate, fmt, labeller, path) -> None:  # noqa: ANN001
-    from goldset_tui.sampling.spotcheck import verdict_text, verdicts
+def print_report(
+    result: Agreement,
+    sizes: dict[str, int] | None,
+    source: str | None,
+    rate: float,
+    fmt: str,
+    labeller: str,
+    path: Path,
+) -> None:
+    from goldset_tui.sampling.verdict import verdict_text, verdicts
     from goldset_tui.text import visible
 
     if fmt == "json":
@@ -146,33 +204,27 @@ def print_report(result, sizes, source, rate, fmt, labeller, path) -> None:  # n
         data["verdict"] = {
             "text": verdict_text(result, sizes, rate),
             "sizes_from": source,
+            "needs_sizes": not sizes,
             "rate": rate,
-            "strata": [
-                {
-                    "stratum": v.stratum,
-                    "size": v.size,
-                    "misfiled": v.misfiled,
-                    "shift": v.shift,
-                    "band": v.band,
-                    "inside": v.inside,
-                }
-                for v in verdicts(result, sizes, rate)
-            ],
+            "strata": [v.to_json() for v in verdicts(result, sizes, rate)],
         }
         print(json.dumps(data, indent=2, ensure_ascii=False))
         return
     print(f"spot-check by {visible(labeller)} ({path})")
-    if result.n:
+    if result.n and result.ci95:
         lo, hi = result.ci95
         print(
-            f"agreement {result.agree} of {result.n} = {result.rate:.1%}"
+            f"agreement {result.agree} of {result.n} = {result.agree / result.n:.1%}"
             f" (95% Wilson {lo:.1%} to {hi:.1%}); skipped {result.skipped}"
         )
     else:
         print(f"no checks yet; skipped {result.skipped}")
-    print(f"{'stratum':<20} {'checked':>7} {'agree':>6} {'precision':>9}")
+    print(f"{'stratum':<20} {'checked':>7} {'agree':>6} {'precision':>9}  {'95% Wilson':>15}")
     for s in result.per_stratum:
         precision = f"{s.precision:.1%}" if s.precision is not None else "-"
-        print(f"{visible(s.stratum, keep_newlines=False):<20} {s.n:>7} {s.agree:>6} {precision:>9}")
-    print(f"\nverdict (stratum sizes from {source}, assumed rate {rate:g}):")
+        ci = f"{s.ci95[0]:.1%} to {s.ci95[1]:.1%}" if s.ci95 else "-"
+        name = visible(s.stratum, keep_newlines=False)
+        print(f"{name:<20} {s.n:>7} {s.agree:>6} {precision:>9}  {ci:>15}")
+    where = f"stratum sizes from {source}" if source else "no planned stratum sizes"
+    print(f"\nverdict ({where}, assumed rate {rate:g}):")
     print(visible(verdict_text(result, sizes, rate)))

@@ -30,6 +30,9 @@ _EXPORTS = {
     "combsum": "fusion",
     "combmnz": "fusion",
     "fuse": "fusion",
+    "query_sets": "querysets",
+    "QuerySets": "querysets",
+    "cut_run": "querysets",
 }
 __all__ = sorted(_EXPORTS)
 

@@ -1,20 +1,26 @@
-"""Intervals for a stratum's rate: Wilson for proportions, a seeded bootstrap for other means.
+"""Intervals for a stratum's mean: Wilson for 0/1 measures, a dispersion-scaled score interval with
+a Student t quantile for graded measures in [0, 1], the plain t interval for anything else.
 
 Seed 004 reads a stratum of 18 queries with 8 hits through the normal-approximation (Wald)
 interval: se = sqrt(0.44 x 0.56 / 18) = 0.117, so 0.21 to 0.67. The Wald interval misbehaves on
 small n and rates near 0 or 1 (it can leave [0, 1] and collapses to zero width at 0 of n), which
 is exactly where small strata live, so the report uses Wilson's score interval for binary
-measures and keeps Wald only to show the seed's arithmetic. Non-binary means (nDCG, AP) get a
-percentile bootstrap, seeded so the same inputs always print the same interval.
+measures and keeps Wald only to show the seed's arithmetic. Graded means (nDCG, AP, RR) used a
+percentile bootstrap, which covered 87% at 7 queries (issue 10); :func:`score_interval` replaces
+it, chosen by the coverage study in bench/interval_coverage.py (table in docs/report.md) and held
+to 93% or more by tests/unit/report/test_report_coverage.py. The bootstrap stays for callers.
 
-Pure functions, no numpy: the standard library's NormalDist gives the quantile and Polars does
-the resampling in one vectorised pass.
+Pure functions, no numpy or scipy: the standard library's NormalDist gives the normal quantile,
+the Student t quantile comes from the regularized incomplete beta function below (checked against
+scipy), and every interval is closed form from a cell's count, mean, variance and share at 0 or 1
+(:func:`summary`), so the stratified table computes them all from one group-by.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 from statistics import NormalDist
 
 import polars as pl
@@ -57,6 +63,12 @@ def standard_error(values: Sequence[float] | pl.Series) -> float:
     if s.len() < 2:
         return math.nan
     return as_float(s.std(ddof=1)) / math.sqrt(s.len())
+
+
+def _series(values: Sequence[float] | pl.Series) -> pl.Series:
+    if isinstance(values, pl.Series):
+        return values.cast(pl.Float64)
+    return pl.Series("v", values, dtype=pl.Float64)
 
 
 def wald(hits: int, n: int, confidence: float = DEFAULT_CONFIDENCE) -> tuple[float, float]:
@@ -115,24 +127,230 @@ def bootstrap_mean_ci(
     return (as_float(lo), as_float(hi))
 
 
+# --- Student t -------------------------------------------------------------------------------
+# No scipy at run time: the t quantile comes from the regularized incomplete beta function
+# (a continued fraction, Lentz's method, as in Numerical Recipes 6.4) inverted by bisection.
+# Tested against scipy.stats.t to 1e-9.
+
+
+def _betacf(a: float, b: float, x: float) -> float:
+    tiny = 1e-300
+    qab, qap, qam = a + b, a + 1.0, a - 1.0
+    c, d = 1.0, 1.0 - qab * x / qap
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 400):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < 1e-16:
+            break
+    return h
+
+
+def incomplete_beta(a: float, b: float, x: float) -> float:
+    """Regularized incomplete beta I_x(a, b) for a, b > 0 and 0 <= x <= 1."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    log_front = (
+        math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
+    )
+    front = math.exp(log_front)
+    # The continued fraction converges fast only on one side of the mean; use the symmetry there.
+    if x < (a + 1.0) / (a + b + 2.0):
+        return front * _betacf(a, b, x) / a
+    return 1.0 - front * _betacf(b, a, 1.0 - x) / b
+
+
+def t_cdf(t: float, df: float) -> float:
+    """P(T <= t) for Student's t with ``df`` > 0 degrees of freedom."""
+    if df <= 0:
+        raise ValueError(f"degrees of freedom must be positive, got {df}")
+    tail = 0.5 * incomplete_beta(df / 2.0, 0.5, df / (df + t * t))
+    return 1.0 - tail if t > 0 else tail
+
+
+@lru_cache(maxsize=256)
+def t_quantile(p: float, df: float) -> float:
+    """The ``p`` quantile of Student's t with ``df`` degrees of freedom (2.364624 for p = 0.975,
+    df = 7)."""
+    if not 0.0 < p < 1.0:
+        raise ValueError(f"p must be between 0 and 1, got {p}")
+    if p < 0.5:
+        return -t_quantile(1.0 - p, df)
+    if p == 0.5:
+        return 0.0
+    lo, hi = 0.0, 1.0
+    while t_cdf(hi, df) < p:  # bracket: the t quantile is finite for every p < 1
+        lo, hi = hi, hi * 2.0
+    for _ in range(200):
+        mid = (lo + hi) / 2.0
+        if t_cdf(mid, df) < p:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo <= 1e-13 * max(1.0, hi):
+            break
+    return (lo + hi) / 2.0
+
+
+def t_value(n: int, confidence: float = DEFAULT_CONFIDENCE) -> float:
+    """Two-sided Student t quantile for a mean of ``n`` values (df = n - 1)."""
+    z_value(confidence)  # validates confidence
+    if n < 2:
+        return math.nan
+    return t_quantile(0.5 + confidence / 2.0, float(n - 1))
+
+
+def student_t(
+    values: Sequence[float] | pl.Series, confidence: float = DEFAULT_CONFIDENCE
+) -> tuple[float, float]:
+    """mean +- t(n - 1) x s / sqrt(n), the textbook interval for a mean of per-query values."""
+    n, mean, var, _ = summary(values)
+    return student_t_from(n, mean, var, confidence)
+
+
+def student_t_from(
+    n: int, mean: float, var: float, confidence: float = DEFAULT_CONFIDENCE
+) -> tuple[float, float]:
+    """:func:`student_t` from the count, mean and sample variance (ddof = 1)."""
+    if n < 2:
+        return (math.nan, math.nan)
+    half = t_value(n, confidence) * math.sqrt(var / n)
+    return (mean - half, mean + half)
+
+
+def summary(values: Sequence[float] | pl.Series) -> tuple[int, float, float, float]:
+    """(n, mean, sample variance with ddof = 1, share of values exactly 0 or 1); nan where
+    undefined."""
+    s = _series(values)
+    n = s.len()
+    mean = float(s.mean()) if n else math.nan  # type: ignore[arg-type]
+    var = float(s.var(ddof=1)) if n > 1 else math.nan  # type: ignore[arg-type]
+    at_bounds = float(s.is_in([0.0, 1.0]).mean()) if n else math.nan  # type: ignore[arg-type]
+    return n, mean, var, at_bounds
+
+
+# Pseudo-observations at the largest variance a [0, 1] value can have, two for a stratum whose
+# values all sit at 0 or 1, none for one whose values all lie inside: the spread of a stratum of
+# mostly zeros is estimated from its few non-zero values, and when those happen to lie close
+# together the estimate is far too small and the interval needle-thin. Chosen by
+# bench/interval_coverage.py (docs/report.md): no pseudo-count leaves 85%-zeros strata of 18 at
+# 0.92; a flat 2 fixes that but over-covers continuous scores at 7 queries (0.99-1.00, too wide);
+# 2 x the share at the bounds keeps every row at 0.93 or more and the intervals 5% narrower.
+DISPERSION_PSEUDO_COUNT = 2.0
+
+
+def score_interval(
+    values: Sequence[float] | pl.Series, confidence: float = DEFAULT_CONFIDENCE
+) -> tuple[float, float]:
+    """Interval for the mean of per-query values in [0, 1] (nDCG, AP, RR, graded recall).
+
+    Wilson's score interval, with two changes that carry it from hits to graded values: the
+    binomial variance mu(1 - mu) is scaled by the observed dispersion phi = s^2 / (m(1 - m))
+    (a quasi-binomial model: n becomes the effective n / phi), shrunk toward 1 by up to two
+    pseudo-observations (in proportion to the share of values at 0 or 1); and the normal
+    quantile becomes Student's t with n - 1 degrees of freedom.
+    Like Wilson it stays inside [0, 1] and keeps a width at a mean of 0 or 1, where a stratum full
+    of zeros lives; at 7 queries the percentile bootstrap and the t interval both under-cover
+    there (bench/interval_coverage.py).
+    """
+    n, mean, var, at_bounds = summary(values)
+    return score_from(n, mean, var, at_bounds, confidence)
+
+
+def score_from(
+    n: int, mean: float, var: float, at_bounds: float, confidence: float = DEFAULT_CONFIDENCE
+) -> tuple[float, float]:
+    """:func:`score_interval` from the count, mean, sample variance (ddof = 1) and the share of
+    values exactly 0 or 1."""
+    if n < 2:
+        return (math.nan, math.nan)
+    m = mean
+    phi = var / (m * (1.0 - m)) if 0.0 < m < 1.0 else 1.0
+    pseudo = DISPERSION_PSEUDO_COUNT * at_bounds
+    phi = (n * phi + pseudo) / (n + pseudo)
+    n_eff = n / phi
+    t = t_value(n, confidence)
+    t2 = t * t
+    centre = (m + t2 / (2 * n_eff)) / (1 + t2 / n_eff)
+    half = (t / (1 + t2 / n_eff)) * math.sqrt(max(0.0, m * (1 - m)) / n_eff + t2 / (4 * n_eff**2))
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+WILSON = "wilson"
+SCORE_T = "score-t"
+STUDENT_T = "student-t"
+METHOD_TEXT = {
+    WILSON: "Wilson score interval (binary measure)",
+    SCORE_T: "score interval for a mean in [0, 1], dispersion-scaled, Student t quantile",
+    STUDENT_T: "Student t interval of the mean",
+}
+
+
+def interval_method(values: Sequence[float] | pl.Series, *, binary: bool | None = None) -> str:
+    """Which interval :func:`mean_interval` gives these values: ``wilson`` when every value is
+    0 or 1, ``score-t`` when they lie in [0, 1], ``student-t`` otherwise (a count measure)."""
+    s = _series(values)
+    if binary is None:
+        binary = bool(s.len() > 0 and s.is_in([0.0, 1.0]).all())
+    if binary:
+        return WILSON
+    if s.len() == 0 or bool(((s >= 0.0) & (s <= 1.0)).all()):
+        return SCORE_T
+    return STUDENT_T
+
+
 def mean_interval(
     values: Sequence[float] | pl.Series,
     *,
     binary: bool,
     confidence: float = DEFAULT_CONFIDENCE,
-    seed: int = DEFAULT_SEED,
-    samples: int = DEFAULT_SAMPLES,
+    method: str | None = None,
 ) -> tuple[float, float]:
-    """The report's interval: Wilson when every value is 0 or 1, bootstrap otherwise."""
-    s = (
-        pl.Series("v", values, dtype=pl.Float64)
-        if not isinstance(values, pl.Series)
-        else values.cast(pl.Float64)
-    )
-    if binary:
-        return wilson(int(s.sum()), s.len(), confidence)
-    return bootstrap_mean_ci(s, confidence=confidence, samples=samples, seed=seed)
+    """The report's interval for a mean: Wilson for hits, the score-t interval for graded values in
+    [0, 1], Student t otherwise (``method`` forces one, so a table uses one method throughout)."""
+    s = _series(values)
+    method = method or interval_method(s, binary=binary)
+    n, mean, var, at_bounds = summary(s)
+    return interval_from(method, n, mean, var, at_bounds, confidence)
+
+
+def interval_from(
+    method: str,
+    n: int,
+    mean: float,
+    var: float,
+    at_bounds: float,
+    confidence: float = DEFAULT_CONFIDENCE,
+) -> tuple[float, float]:
+    """:func:`mean_interval` from a cell's :func:`summary`: the stratified table computes those
+    for every cell in one group-by and never builds a series per cell."""
+    if method == WILSON:
+        if n == 0:
+            return (math.nan, math.nan)
+        return wilson(int(round(mean * n)), n, confidence)
+    if method == SCORE_T:
+        return score_from(n, mean, var, at_bounds, confidence)
+    if method == STUDENT_T:
+        return student_t_from(n, mean, var, confidence)
+    raise ValueError(f"unknown interval method {method!r}")
 
 
 def method_name(binary: bool) -> str:
-    return "wilson" if binary else "bootstrap"
+    """The method name for a binary measure or a graded one in [0, 1] (kept for callers that only
+    know whether the measure is binary)."""
+    return WILSON if binary else SCORE_T

@@ -50,7 +50,10 @@ MEASURES: dict[str, tuple[str, frozenset[str]]] = {
     "RBPResid": ("none", frozenset({"rel", "p"})),
     # Compatibility (Clarke et al. 2021): rank-biased overlap with the ideal ranking.
     "Compat": ("none", frozenset({"p", "normalize"})),
+    # alpha-nDCG (Clarke et al. 2008) as ndeval: needs qrels with subtopics.
+    "alpha_nDCG": ("required", frozenset({"rel", "alpha"})),
 }
+SUBTOPIC_MEASURES = frozenset({"alpha_nDCG"})
 DEFAULT_P = {"RBP": 0.8, "RBPResid": 0.8, "Compat": 0.95}  # ir_measures' default persistence
 COUNTS = frozenset({"NumRet", "NumRel", "NumRelRet", "NumQ"})
 DCG_KINDS = ("log2", "exp-log2")  # gain = grade (trec_eval) | 2^grade - 1 (Burges et al.)
@@ -84,9 +87,12 @@ EXAMPLES = [
     "RBP(p=0.8)",
     "RBPResid(p=0.8)",
     "Compat(p=0.95)",
+    "alpha_nDCG@10",
 ]
 
-_SYNTAX = re.compile(r"^(?P<name>[A-Za-z]+)(?:\((?P<params>[^()]*)\))?(?:@(?P<cutoff>[^@]*))?$")
+_SYNTAX = re.compile(
+    r"^(?P<name>[A-Za-z][A-Za-z_]*)(?:\((?P<params>[^()]*)\))?(?:@(?P<cutoff>[^@]*))?$"
+)
 
 
 @dataclass(frozen=True)
@@ -102,12 +108,18 @@ class Measure:
     beta: float = 1.0  # SetF's weight of recall against precision
     p: float | None = None  # RBP's and Compat's persistence, when given
     normalize: bool = True  # Compat divided by the ideal ranking's own
+    alpha: float = 0.5  # alpha-nDCG's redundancy penalty
     rel_given: bool = False  # `rel=` written in the name (then -l does not change it)
     alias: str = ""  # the other tool's name this was read from, when it was one
 
     @property
     def is_count(self) -> bool:
         return self.name in COUNTS
+
+    @property
+    def needs_subtopics(self) -> bool:
+        """Scored on diversity qrels (``query subtopic doc grade``), not one grade a document."""
+        return self.name in SUBTOPIC_MEASURES
 
     @property
     def persistence(self) -> float:
@@ -147,6 +159,8 @@ def canonical(m: Measure) -> str:
         params.append(f"p={m.p:g}")
     if not m.normalize:
         params.append("normalize=false")
+    if m.alpha != 0.5:
+        params.append(f"alpha={m.alpha:g}")
     text = m.name + (f"({','.join(params)})" if params else "")
     if m.level is not None:
         return text + f"@{m.level:g}"
@@ -254,6 +268,7 @@ def _parse_canonical(text: str, match: re.Match[str] | None) -> Measure:
     rel, dcg, beta, rel_given = 1, "log2", 1.0, False
     persistence: float | None = None
     normalize = True
+    alpha = 0.5
     for raw in filter(str.strip, (match["params"] or "").split(",")):
         key, value = _param(text, raw, hint)
         if key not in allowed:
@@ -284,6 +299,13 @@ def _parse_canonical(text: str, match: re.Match[str] | None) -> Measure:
                 raise _unknown(
                     text, f"p={value!r} is not a number between 0 and 1", f"{name}(p=0.8)"
                 )
+        elif key == "alpha":
+            try:
+                alpha = float(value)
+            except ValueError:
+                alpha = -1.0
+            if not 0.0 <= alpha <= 1.0:
+                raise _unknown(text, f"alpha={value!r} is not a number in [0, 1]", hint)
         elif key == "normalize":
             if value.lower() not in ("true", "false", "1", "0"):
                 raise _unknown(text, f"normalize={value!r}: expected true or false", name)
@@ -303,6 +325,7 @@ def _parse_canonical(text: str, match: re.Match[str] | None) -> Measure:
         beta=beta,
         p=persistence,
         normalize=normalize,
+        alpha=alpha,
         rel_given=rel_given,
     )
 

@@ -204,6 +204,13 @@ def evaluate_wide(
     parsed = (
         parse_measures([str(m) for m in given]) if len(ms) < len(given) else list(dict.fromkeys(ms))
     )
+    subtopics = None
+    if "subtopic" in qrels.columns:  # diversity qrels: one grade per document for the others
+        from goldset_tui.io.trec import plain_qrels
+
+        subtopics, qrels = qrels, plain_qrels(qrels)
+    elif any(m.needs_subtopics for m in parsed):
+        raise ValueError("alpha_nDCG needs qrels with subtopics (read_subtopic_qrels)")
     stats = _query_stats(qrels, parsed)
     ranked = _ranked(run)
     rows = _rows(qrels, ranked, stats, parsed)
@@ -223,7 +230,8 @@ def evaluate_wide(
     per_query = retrieved.join(rows.group_by("query_id").agg(aggs), on="query_id", how="left")
     for index, m in enumerate(parsed):
         if m.name in FRAMES:  # a measure that needs more than the judged rows (Compat)
-            values = FRAMES[m.name](qrels, ranked, m, f"_m{index}")
+            source = subtopics if m.needs_subtopics and subtopics is not None else qrels
+            values = FRAMES[m.name](source, ranked, m, f"_m{index}")
             per_query = per_query.join(values, on="query_id", how="left")
     how: Literal["inner", "left"] = "inner" if only_run_queries else "left"
     wide = stats.join(per_query, on="query_id", how=how)
@@ -294,11 +302,15 @@ def mean_scores(
     measures: Iterable[str | Measure],
     *,
     trec_eval_compat: bool = False,
+    complete: bool = False,
 ) -> dict[str, float]:
     """Means keyed by measure name. Default: over every query in the qrels with a relevant
     document, a query missing from the run counting 0. ``trec_eval_compat``: over the queries in
-    both the qrels and the run, as trec_eval does without -c."""
+    both the qrels and the run, as trec_eval does without -c. ``complete``: over every query in
+    the qrels, a judged one without a relevant document too (trec_eval -c)."""
     measures = list(measures)
+    if complete:
+        return aggregate(evaluate(qrels, run, measures))
     if trec_eval_compat:
         return aggregate(evaluate(qrels, run, measures, only_run_queries=True))
     return aggregate(evaluate(qrels, run, measures), relevant_queries(qrels))

@@ -21,7 +21,8 @@ from goldset_tui.eval.intervals import (
     DEFAULT_CONFIDENCE,
     DEFAULT_SAMPLES,
     DEFAULT_SEED,
-    mean_interval,
+    interval_from,
+    interval_method,
 )
 from goldset_tui.io.tables import location, location_text, read_table, table_format
 from goldset_tui.scalar import as_int
@@ -34,19 +35,56 @@ SMALL_STRATUM = 40
 # --- reading ---------------------------------------------------------------------------------
 
 
+INCLUSION = "inclusion_probability"
+POPULATION = "population"
+
+
+def _numbers(df: pl.DataFrame, path: Path, column: str, ok: pl.Expr, wanted: str) -> pl.Series:
+    """``column`` as floats; the first value that is not a number or fails ``ok`` is an
+    InputError naming the file, its line or row, and the column."""
+    raw = df.get_column(column)
+    values = raw.cast(pl.Utf8).str.strip_chars().cast(pl.Float64, strict=False)
+    bad = (
+        pl.DataFrame({column: values})
+        .select((pl.col(column).is_null() | pl.col(column).is_nan() | ~ok).fill_null(True))
+        .to_series()
+    )
+    if bad.any():
+        i = as_int(bad.arg_max())
+        raise InputError(
+            path,
+            f"{column} {raw[i]!r} is not {wanted}",
+            column=column,
+            **location(table_format(path), i),
+        )
+    return values.alias(column)
+
+
 def read_strata(path: str | Path) -> pl.DataFrame:
-    """``query_id, stratum`` (text), exact duplicate rows dropped, file order kept.
+    """``query_id, stratum`` (text), exact duplicate rows dropped, file order kept, plus
+    ``inclusion_probability`` (float in (0, 1]) when the file has that column: the probability the
+    sampling design drew the query, for the design-weighted (Hajek) headline.
 
     A query listed under two different strata is kept twice: the closure checks report it
     (the strata then overlap and the n column no longer sums to the query count).
     """
+    p = Path(path)
     df = read_table(
-        path,
+        p,
         required=("query_id", "stratum"),
         non_empty=("query_id", "stratum"),
         string_columns=("query_id", "stratum"),
     )
-    return df.select("query_id", "stratum").unique(maintain_order=True)
+    columns = ["query_id", "stratum"]
+    if INCLUSION in df.columns:
+        # The contract with `goldset sample`: a probability, so 0 < p <= 1; a 0 would give an
+        # infinite weight and a value above 1 is no probability at all.
+        prob = pl.col(INCLUSION)
+        df = df.with_columns(
+            _numbers(df, p, INCLUSION, (prob > 0) & (prob <= 1), "a probability in (0, 1]")
+        )
+        columns.append(INCLUSION)
+    return df.select(columns).unique(maintain_order=True)
 
 
 def _parse_shares(raw: pl.Series) -> pl.Expr:
@@ -57,7 +95,9 @@ def _parse_shares(raw: pl.Series) -> pl.Expr:
 
 
 def read_traffic(path: str | Path) -> pl.DataFrame:
-    """``stratum, share`` with share a fraction (``0.31``) or a percentage (``31%``)."""
+    """``stratum, share`` with share a fraction (``0.31``) or a percentage (``31%``), plus
+    ``population`` (distinct queries of that stratum in the log, a whole number >= 1) when the
+    file has that column: it gives the weighted interval its finite-population correction."""
     p = Path(path)
     df = read_table(
         p,
@@ -95,6 +135,11 @@ def read_traffic(path: str | Path) -> pl.DataFrame:
             column="stratum",
             **location(fmt, i),
         )
+    if POPULATION in df.columns:
+        n = pl.col(POPULATION)
+        frame = frame.with_columns(
+            _numbers(df, p, POPULATION, (n >= 1) & (n == n.floor()), "a whole number >= 1")
+        )
     return frame
 
 
@@ -128,18 +173,26 @@ def _with_interval(
     seed: int,
     samples: int,
 ) -> pl.DataFrame:
-    # One interval per (stratum, system) cell: a handful of cells, each vectorised inside.
-    lo: list[float] = []
-    hi: list[float] = []
-    parts = values.partition_by(keys, as_dict=True, maintain_order=True)
-    for key in groups.select(keys).iter_rows():
-        v = parts[key].get_column("value")
-        a, b = mean_interval(v, binary=binary, confidence=confidence, seed=seed, samples=samples)
-        lo.append(a)
-        hi.append(b)
-    return groups.with_columns(
-        ci_lo=pl.Series(lo, dtype=pl.Float64), ci_hi=pl.Series(hi, dtype=pl.Float64)
+    # One interval per (stratum, system) cell, one method for the whole table. The intervals are
+    # closed-form (see intervals.py), so seed and samples no longer matter; kept for callers.
+    del seed, samples
+    method = interval_method(values.get_column("value"), binary=binary)
+    stats = values.group_by(keys).agg(
+        _n=pl.len(),
+        _mean=pl.col("value").mean(),
+        _var=pl.col("value").var(ddof=1),
+        _bounds=pl.col("value").is_in([0.0, 1.0]).mean(),
     )
+    ends = [
+        interval_from(method, n, mean, math.nan if var is None else var, bounds, confidence)
+        for n, mean, var, bounds in stats.select("_n", "_mean", "_var", "_bounds").iter_rows()
+    ]
+    stats = stats.select(
+        *keys,
+        ci_lo=pl.Series([e[0] for e in ends], dtype=pl.Float64),
+        ci_hi=pl.Series([e[1] for e in ends], dtype=pl.Float64),
+    )
+    return groups.join(stats, on=keys, how="left", maintain_order="left")
 
 
 def stratum_table(
@@ -259,7 +312,13 @@ def closure_checks(
     systems = scores.get_column("system").unique(maintain_order=True).to_list()
     first = systems[0] if systems else None
     n_sum = int(table.filter(pl.col("system") == first).get_column("n").sum()) if first else 0
-    checks = [ClosureCheck("n column sums to the query count", float(q), float(n_sum))]
+    golden = strata.get_column("query_id").n_unique()
+    checks = [
+        ClosureCheck("n column sums to the query count", float(q), float(n_sum)),
+        # Issue 10: the golden set is the strata file. A query of it that the qrels leave out (no
+        # judgments, no relevant document) shrinks a stratum's n silently unless counted here.
+        ClosureCheck(GOLDEN_CHECK, float(golden), float(n_sum)),
+    ]
 
     totals = scores.group_by("system", maintain_order=True).agg(
         total=pl.col("value").sum(), n=pl.len(), mean=pl.col("value").mean()
@@ -315,6 +374,42 @@ def closure_checks(
             )
         )
     return checks
+
+
+GOLDEN_CHECK = "n column sums to the golden set (strata file)"
+NO_JUDGMENTS = "no judgments"
+NOT_SCORED = "not evaluated (no per-query score)"
+
+
+def dropped_queries(
+    strata: pl.DataFrame, scores: pl.DataFrame, qrels: pl.DataFrame | None = None
+) -> pl.DataFrame:
+    """``query_id, stratum, why`` for every query of the golden set (the strata file) that has no
+    per-query score, so the table leaves it out. With the qrels the reason is named: ``no
+    judgments`` (absent from the qrels, or only "pooled but unjudged" negative grades) or ``no
+    relevant document`` (judged, nothing graded >= 1), as ``goldset eval`` averages only queries
+    with a relevant document. File order is kept."""
+    out = strata.join(scores.select("query_id").unique(), on="query_id", how="anti").select(
+        "query_id", "stratum"
+    )
+    if qrels is None:
+        return out.with_columns(why=pl.lit(NOT_SCORED))
+    judged = (
+        qrels.filter(pl.col("grade") >= 0)
+        .group_by("query_id")
+        .agg(judged=pl.len(), best=pl.col("grade").max())
+    )
+    return (
+        out.join(judged, on="query_id", how="left", maintain_order="left")
+        .with_columns(
+            why=pl.when(pl.col("judged").is_null())
+            .then(pl.lit(NO_JUDGMENTS))
+            .when(pl.col("best") < 1)
+            .then(pl.format("no relevant document ({} judged, none graded >= 1)", pl.col("judged")))
+            .otherwise(pl.lit(NOT_SCORED))
+        )
+        .select("query_id", "stratum", "why")
+    )
 
 
 def empty_strata(

@@ -218,8 +218,13 @@ def _read_parquet(p: Path) -> pl.DataFrame:
         raise InputError(p, f"not a readable Parquet file ({_short(exc)})") from None
 
 
+UTF8_BOM = b"\xef\xbb\xbf"
+
+
 def _read_jsonl(p: Path, text_columns: Sequence[str] = ()) -> pl.DataFrame:
-    data = p.read_bytes()
+    # A BOM is an encoding mark, not JSON: Polars' JSON reader refuses it (its CSV reader skips
+    # it), so it is dropped before anything reads the bytes; it sits on line 1, so lines still count.
+    data = p.read_bytes().removeprefix(UTF8_BOM)
     try:
         # From the bytes already read (never a glob pattern); checked first for what Polars
         # would change without a word (a lone surrogate, a struct id: goldset_tui.io.values).

@@ -332,6 +332,37 @@ def read_qrels(path: str | Path | Source) -> pl.DataFrame:
     return frame
 
 
+def read_subtopic_qrels(path: str | Path | Source) -> pl.DataFrame:
+    """Diversity qrels (TREC Web track, ndeval): ``query_id subtopic doc_id grade``, the second
+    column naming the subtopic (intent) the grade is for. Returns ``query_id, subtopic, doc_id,
+    grade``; one document graded twice for one subtopic of a query is an error. For ordinary
+    measures, :func:`plain_qrels` gives one grade per document (the highest)."""
+    src = path if isinstance(path, Source) else open_source(path)
+    keep = {"query_id": pl.String, "iteration": pl.String, "doc_id": pl.String, "grade": pl.Int64}
+    frame = _parse(src, QRELS_FIELDS, keep).select(
+        "query_id", pl.col("iteration").alias("subtopic"), "doc_id", "grade"
+    )
+    frame = frame.unique(maintain_order=True)
+    twice = frame.filter(pl.len().over("query_id", "subtopic", "doc_id") > 1)
+    if twice.height:
+        row = twice.row(0, named=True)
+        raise InputError(
+            src.path,
+            f"document {row['doc_id']!r} has two different grades for subtopic "
+            f"{row['subtopic']!r} of query {row['query_id']!r}",
+            column="grade",
+        )
+    return frame
+
+
+def plain_qrels(subtopic_qrels: pl.DataFrame) -> pl.DataFrame:
+    """One grade per (query, document): the highest over its subtopics (a document relevant to
+    any intent is relevant to the query, as ndeval's MAP counts it)."""
+    return subtopic_qrels.group_by("query_id", "doc_id", maintain_order=True).agg(
+        pl.col("grade").max()
+    )
+
+
 def write_run(run: pl.DataFrame, path: str | Path, tag: str) -> None:
     """``query_id Q0 doc_id rank score tag``, one line each, in trec_eval order."""
     ranked = rank_run(run.select("query_id", "doc_id", "score"))

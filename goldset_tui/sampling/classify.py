@@ -46,7 +46,7 @@ def read_vocab(path: str | Path) -> frozenset[str]:
         check_file(p)
         data = p.read_bytes()
         raise_if_not_utf8(p, data)
-        text = pl.Series([data.decode("utf-8")])
+        text = pl.Series([data.decode("utf-8").removeprefix("\ufeff")])
     words = (
         text.drop_nulls().str.to_lowercase().str.extract_all(WORD).explode().drop_nulls().unique()
     )

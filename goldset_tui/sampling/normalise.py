@@ -31,9 +31,14 @@ from goldset_tui.scalar import as_int
 TABLE_SUFFIXES = set(TEXT_FORMATS) | JSONL_SUFFIXES | PARQUET_SUFFIXES
 
 
+# Whitespace as Python's str.split() sees it: Unicode White_Space (Rust's \s) plus the four ASCII
+# separators U+001C-U+001F, which Python also splits on. The rules count tokens as Python would.
+WHITESPACE = r"[\s\x1C-\x1F]"
+
+
 def collapse(expr: pl.Expr) -> pl.Expr:
     """Trim and collapse every run of whitespace (Unicode-aware) to one space; case kept."""
-    return expr.str.replace_all(r"\s+", " ").str.strip_chars()
+    return expr.str.replace_all(rf"{WHITESPACE}+", " ").str.strip_chars(" ")
 
 
 def normalise(expr: pl.Expr) -> pl.Expr:
@@ -49,11 +54,34 @@ def read_log(path: str | Path) -> pl.DataFrame:
     return _read_log_text(p)
 
 
+def text_lines(text: str) -> list[str]:
+    """One line per ``\n``, a trailing ``\r`` stripped, a leading UTF-8 BOM dropped.
+
+    Not ``str.splitlines()``: it also breaks on U+2028, U+0085, form feed and U+001C-U+001E,
+    which can sit inside a query a search box logged; those stay in the query (as whitespace).
+    A BOM (from editors on Windows) is an encoding mark, not part of the first query.
+    """
+    text = text.removeprefix("\ufeff")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()  # the newline that ends the last line starts no new one
+    return [line.removesuffix("\r") for line in lines]
+
+
 def _read_log_text(p: Path) -> pl.DataFrame:
     check_file(p)
     data = p.read_bytes()
     raise_if_not_utf8(p, data)
-    lines = data.decode("utf-8").splitlines()
+    text = data.decode("utf-8")
+    if "\r" in text and "\n" not in text:
+        # Classic Mac line ends: split at \n only, the whole log would be one query, silently.
+        raise InputError(
+            p,
+            "lines end in \\r alone (no \\n): one query per \\n line is expected; "
+            "convert with tr '\\r' '\\n'",
+            line=1,
+        )
+    lines = text_lines(text)
     return pl.DataFrame(
         {"raw": lines, "count": [1] * len(lines)}, schema={"raw": pl.Utf8, "count": pl.Int64}
     )

@@ -40,6 +40,7 @@ from typing import cast
 import polars as pl
 
 from goldset_tui.errors import InputError
+from goldset_tui.sampling.normalise import collapse
 
 STRATA = (
     "exact_identifier",
@@ -50,20 +51,39 @@ STRATA = (
     "paraphrase",
 )
 
-# Seed 004, verbatim. Rust's regex (Polars) and Python's agree on these constructs.
+# Seed 004, verbatim: what Python's re runs. The rules give the stratum Python's re and str
+# methods give on every string, so Polars (Rust's regex) runs a translation of it, below.
 IDENT = r"[A-Z]{2,}_\d+|\b\w+_\w+\b|\b[a-z]+[A-Z]\w+\b|/v\d+/"
 NEGATION = ("not", "without", "except", "excluding", "unsupported", "cannot")
 SHORT_TOKENS = 3
 MIN_ENTITIES = 2
 
+# Python's \w is a letter, a number or "_" (str.isalnum() or "_"); Rust's \w also takes combining
+# marks, connector punctuation other than "_" and joiners, and leaves out numbers such as "²"
+# and "①". So "e\u0301_x" is no identifier to Python and one to Rust. Rust's \b follows its own
+# \w, so the translation spells the boundaries out: a run of word characters is bounded by a
+# non-word character or an end of the string. (Checked on every code point Python 3.11 knows.)
+_W = r"[\p{L}\p{N}_]"
+_NW = r"[^\p{L}\p{N}_]"
+IDENT_POLARS = (
+    r"[A-Z]{2,}_\d+"  # \d is Unicode's decimal digits (Nd) in both
+    rf"|(?:^|{_NW}){_W}+_{_W}+(?:{_NW}|$)"  # \b\w+_\w+\b: a word run with an inner "_"
+    rf"|(?:^|{_NW})[a-z]+[A-Z]{_W}+(?:{_NW}|$)"  # \b[a-z]+[A-Z]\w+\b: a run starting camelCase
+    r"|/v\d+/"
+)
+
 # Punctuation stripped from token ends before the negation and spelling checks.
 EDGE_PUNCTUATION = ".,;:!?\"'()[]{}"
 # Python's str.isalpha(): every character a Unicode letter.
 _ALPHA = r"^\p{L}+$"
-# Python's str.istitle() for one token: each run of cased letters is one upper (or title) case
-# letter followed by lower case ones, and there is at least one such run.
-_NOT_CASED = r"[^\p{Lu}\p{Ll}\p{Lt}]"
-_TITLE = rf"^{_NOT_CASED}*(?:[\p{{Lu}}\p{{Lt}}]\p{{Ll}}*{_NOT_CASED}+)*[\p{{Lu}}\p{{Lt}}]\p{{Ll}}*{_NOT_CASED}*$"
+# Python's str.istitle() for one token: each run of cased characters is one upper (or title)
+# case character followed by lower case ones, and there is at least one such run. "Upper" and
+# "lower" are Unicode's Uppercase and Lowercase properties, not the letter categories: the Roman
+# numeral "Ⅻ" and the circled "Ⓐ" are uppercase to Python though they are not letters.
+_UPPER = r"[\p{Uppercase}\p{Lt}]"
+_LOWER = r"\p{Lowercase}"
+_NOT_CASED = r"[^\p{Uppercase}\p{Lowercase}\p{Lt}]"
+_TITLE = rf"^{_NOT_CASED}*(?:{_UPPER}{_LOWER}*{_NOT_CASED}+)*{_UPPER}{_LOWER}*{_NOT_CASED}*$"
 
 Rule = Callable[[str, "frozenset[str] | None"], str]
 
@@ -72,7 +92,7 @@ def classify_frame(spellings: pl.Series, vocab: frozenset[str] | None) -> pl.Ser
     """The stratum of each spelling (a ``str`` Series), by seed 004's rules, vectorised."""
     frame = (
         pl.DataFrame({"spelling": spellings.cast(pl.Utf8)})
-        .with_columns(pl.col("spelling").str.replace_all(r"\s+", " ").str.strip_chars())
+        .with_columns(collapse(pl.col("spelling")))
         .with_row_index("row")
     )
     # One row per token with its position; the per-token tests run on whole columns, and the
@@ -108,7 +128,7 @@ def classify_frame(spellings: pl.Series, vocab: frozenset[str] | None) -> pl.Ser
     )
     joined = frame.join(per_row, on="row", how="left").sort("row")
     stratum = (
-        pl.when(pl.col("spelling").str.contains(IDENT))
+        pl.when(pl.col("spelling").str.contains(IDENT_POLARS))
         .then(pl.lit("exact_identifier"))
         .when(pl.col("negated"))
         .then(pl.lit("negation"))
@@ -125,8 +145,7 @@ def classify_frame(spellings: pl.Series, vocab: frozenset[str] | None) -> pl.Ser
 
 def classify_one(spelling: str, vocab: frozenset[str] | None = None) -> str:
     """One query's stratum (the same code path as a whole log)."""
-    stratum: str = classify_frame(pl.Series([spelling]), vocab)[0]
-    return stratum
+    return str(classify_frame(pl.Series([spelling]), vocab)[0])
 
 
 def load_rules(spec: str) -> Rule:
@@ -156,7 +175,7 @@ def load_rules(spec: str) -> Rule:
     rule = getattr(module, name, None)
     if not callable(rule):
         raise InputError(None, f"--rules {spec!r}: {target!r} has no function {name!r}")
-    return cast(Rule, rule)  # a user's function: its signature is taken on trust
+    return cast(Rule, rule)  # a user's callable: apply_rule checks every answer it gives
 
 
 def apply_rule(rule: Rule, spellings: pl.Series, vocab: frozenset[str] | None) -> pl.Series:

@@ -13,6 +13,12 @@ query can appear twice and the weights are ignored by nothing but luck. We draw 
 cap)``; the ``k`` largest keys are the sample. A stratum with fewer queries than its target gives
 all of them, and the shortfall is reported.
 
+Each sampled query carries its ``inclusion_probability`` (``inclusion``: its chance of being
+drawn, 1 in a stratum taken in full) and a ``query_id`` that depends on the query alone, so a
+traffic-weighted or Horvitz-Thompson report can be computed from the sample and its ids match
+judgments made for an earlier sample. ``report_frames`` gives the strata and traffic tables
+``goldset report --strata/--traffic`` reads.
+
 Determinism: each stratum has its own ``random.Random`` seeded with ``"{seed}:{stratum}"`` (string
 seeds are hashed with SHA-512, independent of ``PYTHONHASHSEED``), its queries are sorted before the
 draw, and the output is sorted by stratum then query, so the same labels and seed give the same
@@ -21,6 +27,7 @@ bytes, whatever the input row order, and changing one stratum's target leaves th
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 from dataclasses import dataclass, field
@@ -30,9 +37,13 @@ import polars as pl
 
 from goldset_tui.closure import ClosureCheck
 from goldset_tui.errors import InputError
+from goldset_tui.sampling.inclusion import inclusion_probabilities
 from goldset_tui.text import visible
 
 DEFAULT_CAP = 50  # seed 000: weights = min(count, 50)
+QUERY_ID = "query_id"
+# The column `goldset report` reads for its Horvitz-Thompson headline: the name is the contract.
+PROBABILITY = "inclusion_probability"
 DEFAULT_MIN_PER_STRATUM = 15  # seed 000: fifteen takes a stratum's resolution to 6.7 points
 
 
@@ -176,27 +187,60 @@ def efraimidis_spirakis_keys(weights: list[int], rng: random.Random) -> list[flo
 
 
 def draw_stratum(pool: pl.DataFrame, k: int, seed: int, stratum: str, cap: int) -> pl.DataFrame:
-    """k queries of one stratum, weighted by min(count, cap), never the same query twice."""
+    """k queries of one stratum, weighted by min(count, cap), never the same query twice; each
+    with its ``inclusion_probability`` (1 when the stratum is taken in full)."""
     if k >= pool.height:
-        return pool
+        return pool.with_columns(pl.lit(1.0, dtype=pl.Float64).alias(PROBABILITY))
     pool = pool.sort("query")
     rng = random.Random(f"{seed}:{stratum}")
     weights = pool.get_column("count").clip(upper_bound=cap).to_list()
     keys = pl.Series("_key", efraimidis_spirakis_keys(weights, rng), dtype=pl.Float64)
+    probability = pl.Series(PROBABILITY, inclusion_probabilities(weights, k), dtype=pl.Float64)
     return (
-        pool.with_columns(keys)
+        pool.with_columns(keys, probability)
         .sort(["_key", "query"], descending=[True, False])
         .head(k)
         .drop("_key")
     )
 
 
+def query_ids(queries: pl.Series) -> pl.Series:
+    """A stable id per normalised query: ``q_`` and 12 hex digits of its SHA-256.
+
+    Stable across seeds, targets and labels files, so a query drawn into two samples keeps its
+    judgments; 48 bits make a collision among a log's distinct queries vanishingly unlikely, and
+    ``stratified_sample`` refuses one rather than merge two queries.
+    """
+    ids = ["q_" + hashlib.sha256(q.encode("utf-8")).hexdigest()[:12] for q in queries.to_list()]
+    return pl.Series(QUERY_ID, ids, dtype=pl.Utf8)
+
+
+def refuse_a_sample(labels: pl.DataFrame, path: str | Path | None = None) -> None:
+    """LABELS that already carry inclusion probabilities are a sample: drawing from it again
+    would record the second draw's probability alone, and a weighted report would be wrong."""
+    if PROBABILITY in labels.columns:
+        raise InputError(
+            path,
+            f"LABELS already has an {PROBABILITY} column, so it is a sample: sampling it again "
+            "would record the second draw's probability alone. Sample the labels it came from.",
+            column=PROBABILITY,
+        )
+
+
 def stratified_sample(
-    labels: pl.DataFrame, targets: dict[str, int], seed: int, cap: int = DEFAULT_CAP
+    labels: pl.DataFrame,
+    targets: dict[str, int],
+    seed: int,
+    cap: int = DEFAULT_CAP,
+    counts: pl.DataFrame | None = None,
 ) -> SampleResult:
+    """The sample: LABELS's rows drawn per stratum, with a ``query_id`` first (LABELS's own when
+    it has one) and each row's ``inclusion_probability`` last. ``counts`` is
+    ``stratum_counts(labels)`` when the caller already has it (one count per run)."""
     if cap < 1:
         raise InputError(None, f"--cap must be at least 1, got {cap}")
-    counts = stratum_counts(labels)
+    refuse_a_sample(labels)
+    counts = stratum_counts(labels) if counts is None else counts
     present = counts.get_column("stratum").to_list()
     notes: list[str] = []
     unknown = [s for s in targets if s not in present]
@@ -233,11 +277,39 @@ def stratified_sample(
                 sampled,
             )
         )
-    sample = pl.concat(parts) if parts else labels.head(0)
-    sample = sample.select(labels.columns).sort(["stratum", "query"])
+    empty = labels.head(0).with_columns(pl.lit(None, dtype=pl.Float64).alias(PROBABILITY))
+    sample = pl.concat(parts) if parts else empty
+    sample = sample.select([*labels.columns, PROBABILITY]).sort(["stratum", "query"])
+    if QUERY_ID not in labels.columns:
+        sample = sample.select(query_ids(sample.get_column("query")), pl.all())
+        if sample.get_column(QUERY_ID).is_duplicated().any():  # 48 bits: never seen, never silent
+            raise InputError(None, "two sampled queries share a query id; please report this")
+    else:
+        sample = sample.select(pl.col(QUERY_ID).cast(pl.Utf8), pl.exclude(QUERY_ID))
+        ids = sample.get_column(QUERY_ID)
+        if ids.is_null().any() or (ids.str.strip_chars() == "").any() or ids.is_duplicated().any():
+            raise InputError(
+                None, "LABELS's query_id column must give every sampled query its own, non-empty id"
+            )
     result = SampleResult(sample, rows, sum(targets.values()), notes)
     result.closure = closure_checks(labels, result)
     return result
+
+
+def report_frames(result: SampleResult) -> dict[str, pl.DataFrame]:
+    """What ``goldset report`` reads: per sampled query its stratum and inclusion probability
+    (``--strata``), and per stratum of the log its traffic share (``--traffic``). Every stratum
+    of the log is listed, sampled or not, so the shares add to 1 and a stratum left out of the
+    sample shows up in the report's closure checks instead of vanishing from the weighting."""
+    strata = result.sample.select(QUERY_ID, "stratum", PROBABILITY)
+    traffic = pl.DataFrame(
+        {
+            "stratum": [r.stratum for r in result.rows if r.distinct],
+            "share": [r.share for r in result.rows if r.distinct],
+        },
+        schema={"stratum": pl.Utf8, "share": pl.Float64},
+    ).sort("stratum")
+    return {"strata": strata, "traffic": traffic}
 
 
 def closure_checks(labels: pl.DataFrame, result: SampleResult) -> list[ClosureCheck]:

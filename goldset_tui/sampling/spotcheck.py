@@ -5,11 +5,9 @@ names the right stratum, or skips; ``undo`` takes back their latest answer. Ever
 record in the labeller's journal (``STORE/spotcheck/<labeller>.jsonl``), fsynced before ``answer``
 returns, so what the screen shows as saved survives a crash, and reopening resumes where they were.
 
-What the checks are for (seed 000): the classifier only has to be roughly right. Its error rate
-``e`` puts about ``e * n`` misfiled queries in a stratum of ``n``, which can shift that stratum's
-measured rate by at most ``e`` (every misfiled query flipping); the sampling band of the stratum is
-``1.96 * sqrt(p (1 - p) / n)``. When ``e`` is below the band the classifier's error is inside the
-noise the sample size already imposes, and improving the classifier improves nothing observable.
+Whether the classifier's errors matter is ``verdict``'s question; this module gives it the
+numbers: agreement overall and per stratum as filed, each with a 95% Wilson interval, and the
+confusion between strata.
 """
 
 from __future__ import annotations
@@ -23,7 +21,6 @@ import polars as pl
 
 from goldset_tui.errors import InputError
 from goldset_tui.eval.intervals import wilson
-from goldset_tui.sampling.plan import DEFAULT_RATE, half_width
 from goldset_tui.sampling.rules import STRATA
 from goldset_tui.store.files import now_iso, safe_name
 from goldset_tui.store.journal import Journal, replay
@@ -107,6 +104,12 @@ class StratumAgreement:
     def precision(self) -> float | None:
         return self.agree / self.n if self.n else None
 
+    @property
+    def ci95(self) -> tuple[float, float] | None:
+        """The precision's 95% Wilson interval (a few dozen checks per stratum: Wald would be
+        far off near 1, and could pass it)."""
+        return wilson(self.agree, self.n) if self.n else None
+
 
 @dataclass(frozen=True)
 class Agreement:
@@ -134,7 +137,13 @@ class Agreement:
             "skipped": self.skipped,
             "confusion": self.confusion,
             "per_stratum": [
-                {"stratum": s.stratum, "n": s.n, "agree": s.agree, "precision": s.precision}
+                {
+                    "stratum": s.stratum,
+                    "n": s.n,
+                    "agree": s.agree,
+                    "precision": s.precision,
+                    "precision_ci95": list(ci) if (ci := s.ci95) else None,
+                }
                 for s in self.per_stratum
             ],
         }
@@ -155,69 +164,6 @@ def agreement(answers: list[Answer], strata: list[str]) -> Agreement:
     ]
     agree = sum(1 for a in checked if a.correct == a.assigned)
     return Agreement(len(checked), agree, len(standing) - len(checked), confusion, per)
-
-
-# --- seed 000's verdict ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Verdict:
-    stratum: str
-    size: int  # the stratum's size in the golden set
-    misfiled: float  # expected misfiled queries in it: size * error rate
-    shift: float  # the most they can move the stratum's rate: misfiled / size
-    band: float  # the stratum's 95% sampling half-width at the assumed rate
-
-    @property
-    def inside(self) -> bool:
-        return self.shift <= self.band
-
-
-def verdicts(result: Agreement, sizes: dict[str, int], rate: float = DEFAULT_RATE) -> list[Verdict]:
-    if not result.n:
-        return []
-    error = 1.0 - result.agree / result.n
-    return [Verdict(s, n, n * error, error, half_width(n, rate)) for s, n in sizes.items() if n > 0]
-
-
-def one_in(error: float) -> str:
-    return "none" if error <= 0 else f"about 1 in {round(1 / error)}"
-
-
-def verdict_text(result: Agreement, sizes: dict[str, int], rate: float = DEFAULT_RATE) -> str:
-    """Seed 000's reasoning, spelled out for these numbers."""
-    if not result.n:
-        return "No checks yet: agree (y) or pick the right stratum to start."
-    error = 1.0 - result.agree / result.n
-    rows = verdicts(result, sizes, rate)
-    if error == 0:
-        lo, _ = wilson(result.agree, result.n)
-        return (
-            f"The classifier agreed on all {result.n} checked: none misfiled so far, though with {result.n} "
-            f"checks the 95% interval still allows an error of up to {1 - lo:.0%}. Keep checking."
-        )
-    if not rows:
-        return (
-            f"The classifier agreed on {result.agree} of {result.n}: it misfiles {one_in(error)}."
-        )
-    smallest = min(rows, key=lambda v: v.size)
-    inside = all(v.inside for v in rows)
-    lo, hi = wilson(result.agree, result.n)
-    head = (
-        f"The classifier agreed on {result.agree} of {result.n}, so it misfiles {one_in(error)} "
-        f"(error {error:.1%}, 95% interval {1 - hi:.1%} to {1 - lo:.1%}). "
-        f"On the smallest stratum ({smallest.stratum}, {smallest.size} queries) that is about "
-        f"{smallest.misfiled:.1f} queries in the wrong bucket, shifting its rate by {smallest.shift * 100:.1f} "
-        f"points at most, against a sampling band of +-{smallest.band * 100:.0f} points."
-    )
-    if inside:
-        return head + (
-            " The classifier's error is inside the noise the sample size already imposes: improving it "
-            "without enlarging the strata improves nothing observable."
-        )
-    outside = ", ".join(v.stratum for v in rows if not v.inside)
-    return (
-        head
-        + f" Not inside the noise for: {outside}. Improve the classifier or check more before trusting those rows."
-    )
 
 
 # --- the session ---------------------------------------------------------------------------------
@@ -328,30 +274,3 @@ def corrected_labels(labels: pl.DataFrame, answers: list[Answer]) -> pl.DataFram
         .with_columns(pl.coalesce("_correct", "stratum").alias("stratum"))
         .select(labels.columns)
     )
-
-
-def golden_sizes(
-    labels_path: str | Path, labels: pl.DataFrame, targets: dict[str, int] | None = None
-) -> tuple[dict[str, int], str]:
-    """Each stratum's size in the golden set, for the verdict, and where it came from.
-
-    In order: ``--targets``; the manifest beside LABELS when LABELS is a sample; else the rows per
-    stratum of LABELS itself (right when LABELS is the golden set).
-    """
-    from goldset_tui.sampling.manifest import manifest_path, read_manifest
-
-    if targets:
-        return dict(targets), "--targets"
-    beside = manifest_path(labels_path)
-    if beside.is_file():
-        manifest = read_manifest(beside)
-        strata = manifest.get("strata", [])
-        sizes = {
-            str(s.get("stratum")): int(s.get("sampled", 0)) for s in strata if isinstance(s, dict)
-        }
-        if sizes:
-            return sizes, f"the sample's manifest {beside.name}"
-    counts = labels.group_by("stratum").len().sort("stratum")
-    return dict(
-        zip(counts["stratum"].to_list(), counts["len"].to_list(), strict=True)
-    ), "the rows of LABELS"

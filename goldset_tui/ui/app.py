@@ -35,6 +35,7 @@ from textual.screen import Screen
 
 from goldset_tui.config import Config, check_keymap, load_config
 from goldset_tui.text import visible
+from goldset_tui.ui.leaving import home_below, quits
 
 # How long an exit on SIGHUP/SIGTERM may take before the process leaves without Textual's help.
 EXIT_GRACE_SECONDS = 3.0
@@ -138,6 +139,36 @@ class GoldsetApp(App[int]):
         self.flush_screens()
         self.exit(0)
 
+    # ----- leaving a screen: Escape back one, q home (ui/leaving.py) ------------------------
+    def _flush_one(self, screen: Screen) -> None:
+        flush = getattr(screen, "flush", None)
+        if callable(flush):
+            flush()  # a failure propagates: the screen stays, and Textual shows the error
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "back":
+            # Nothing to go back to from the first screen: hidden from the footer, key unused.
+            return len(self.screen_stack) > 2
+        return super().check_action(action, parameters)
+
+    async def action_back(self) -> None:
+        """Back one screen, the one that opened this (its callback runs: a report recomputes)."""
+        screen = self.screen
+        if len(self.screen_stack) <= 2:
+            return
+        self._flush_one(screen)
+        screen.dismiss(None)
+
+    async def action_go_home(self) -> None:
+        """Back to the home screen, flushing every screen on the way; quit if there is none."""
+        home = home_below(self.screen)
+        if home is None:
+            await self.action_quit()
+            return
+        for screen in reversed(self.screen_stack[self.screen_stack.index(home) + 1 :]):
+            self._flush_one(screen)
+        home.pop_until_active()
+
     def _install_signal_handlers(self) -> None:
         # A dropped SSH connection sends SIGHUP; a supervisor sends SIGTERM. Both must flush.
         try:
@@ -168,6 +199,8 @@ class GoldsetApp(App[int]):
                 continue
             if not active.enabled:
                 continue
+            if binding.action == "app.quit" or (binding.action == "app.go_home" and quits(screen)):
+                continue  # Textual's own "Quit" entry is there already: one Quit, not two
             seen.add(binding.action)
             keys = binding.key_display or key
             yield SystemCommand(
@@ -194,6 +227,11 @@ def checked_config() -> Config:
 
 
 def run_app(make_screen: Callable[[], Screen]) -> int:
+    from goldset_tui.commands import _terminal
+
+    # Each screen command checks first; this catches one that forgot (Textual spins without keys).
+    command = sys.argv[1] if len(sys.argv) > 1 and sys.argv[1] in _terminal.INSTEAD else ""
+    _terminal.require_terminal(command)
     app = GoldsetApp(make_screen, config=checked_config())
     result = app.run()
     for message in app.flush_errors:

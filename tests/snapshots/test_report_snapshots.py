@@ -108,3 +108,30 @@ def test_closure_screen_long_names(snap_compare, size) -> None:
     assert snap_compare(
         GoldsetApp(lambda: ReportScreen(context)), terminal_size=size, press=["c", "ctrl+end"]
     )
+
+
+def _dropped_app() -> GoldsetApp:
+    # ui_data's report with two golden-set queries the table leaves out (issue 10's closure).
+    import polars as pl
+
+    from goldset_tui.eval.report import assemble_report
+
+    report = ui_data.make_report()
+    extra = pl.DataFrame({"query_id": ["q13", "q14"], "stratum": ["negation", "identifier"]})
+    qrels = pl.DataFrame(
+        {"query_id": ["q13"], "doc_id": ["d"], "grade": [0]},
+        schema={"query_id": pl.Utf8, "doc_id": pl.Utf8, "grade": pl.Int64},
+    )
+    report = assemble_report(
+        report.scores,
+        pl.concat([report.strata_frame, extra]),
+        metric="Success@3",
+        fused="rrf",
+        qrels=qrels,
+    )
+    return GoldsetApp(lambda: ReportScreen(ReviewContext(report)))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_closure_screen_dropped_queries(snap_compare, size) -> None:
+    assert snap_compare(_dropped_app(), terminal_size=size, press=["c", "ctrl+end"])

@@ -205,30 +205,3 @@ def test_sixteen_colour_terminal_gets_only_sixteen_colours(tmux, tmp_path: Path)
     assert t.exit_status() == 0
     assert list((tmp_path / "s" / "judgments").rglob("*.parquet"))  # a clean quit compacts
     assert list((tmp_path / "s" / "judgments").rglob("*.parquet"))
-
-
-def test_goldset_demo_judges_the_sample_in_a_throwaway_store(tmux, tmp_path: Path) -> None:
-    t = tmux(80, 24)
-    folder = tmp_path / "demo"
-    t.start([goldset_command(), "demo", "--dir", str(folder)], env=env())
-    t.wait_for("Guidelines", timeout=60)
-    t.send("Escape")
-    screen = t.wait_for(lambda s: "Guidelines" not in s and "all 0/1,285" in s)
-    assert "Query 1/42" in screen
-    t.send("3")
-    t.wait_for("saved #1=3")
-    t.send("q")
-    t.wait_dead()
-    assert t.exit_status() == 0
-    assert "(goldset qrels --store" in t.capture().replace("\n", "")  # the clean exit's last words
-    out = subprocess.run(
-        [goldset_command(), "qrels", "--store", str(folder / "store")],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert out.returncode == 0, out.stderr
-    (line,) = out.stdout.splitlines()
-    qid, _, judged_doc, grade = line.split()
-    assert (qid, grade) == ("q01", "3")
-    assert judged_doc in screen  # the candidate that was on screen is the one saved

@@ -111,9 +111,11 @@ class Tmux:
     def send_literal(self, text: str) -> None:
         self._tmux("send-keys", "-t", self.session, "-l", text)
 
-    def capture(self, *, escapes: bool = False) -> str:
-        """The screen as text; with ``escapes`` also the SGR colour/style sequences (``-e``)."""
+    def capture(self, *, escapes: bool = False, history: int = 0) -> str:
+        """The screen as text; with ``escapes`` also the SGR colour/style sequences (``-e``);
+        with ``history`` also that many lines scrolled off the top (words printed on exit)."""
         args = ["capture-pane", "-p", "-t", self.session] + (["-e"] if escapes else [])
+        args += ["-S", str(-history)] if history else []
         return self._tmux(*args).stdout
 
     def wait_for(self, predicate: str | Callable[[str], bool], timeout: float = 30.0) -> str:

@@ -56,7 +56,7 @@ async def test_judging_from_home_palette_goes_home(tmp_path: Path) -> None:
         assert isinstance(judge, JudgeScreen)
         await pilot.press("1")
         shown = await choose(app, pilot, "home")
-        assert shown[0] == "Home: back to the projects\nsave and go back to the home screen (q)"
+        assert shown[0] == "home\nSave, back to home (key: q)"
         assert isinstance(app.screen, HomeScreen)
         assert judge._writer_closed  # left through the same door as q: flushed
         assert str(app.screen.query_one("#projects").get_row_at(0)[2]) == "3"

@@ -95,7 +95,9 @@ def test_without_texts_the_pairs_are_written_to_a_file(tmp_path) -> None:
     assert pl.read_csv(out).rows() == [("q11", "bq11-3"), ("q11", "dq11-3"), ("q11", "rq11-3")]
 
 
-def test_q_in_judging_from_the_report_goes_back_not_out(tmp_path) -> None:
+def test_escape_in_judging_from_the_report_goes_back_and_q_quits(tmp_path) -> None:
+    """The rule of every screen: Escape back one screen, q home, or out when there is no home
+    (`goldset review` opened the report directly). Both save first."""
     pool = tmp_path / "pool.csv"
     pool.write_text("query_id,query,doc_id,text\nq01,x,a,b\n")
     project = Project.create(tmp_path / "store", pool_path=pool, pool_sha256="0" * 64)
@@ -113,13 +115,18 @@ def test_q_in_judging_from_the_report_goes_back_not_out(tmp_path) -> None:
             await pilot.press("right", "right", "down", "down", "enter", "enter", "J")
             await pilot.pause(0.3)
             seen.append(type(app.screen).__name__)
-            await pilot.press("1", "q")
+            await pilot.press("1", "escape")
             await pilot.pause(0.3)
             seen.append(type(app.screen).__name__)
             seen.append("running" if app.is_running else "quit")
+            await pilot.press("J")
+            await pilot.pause(0.3)
+            await pilot.press("q")
+            await pilot.pause(0.3)
+            seen.append("running" if app.is_running else "quit")
 
     asyncio.run(drive())
-    assert seen == ["ReviewJudgeScreen", "TopKScreen", "running"]
+    assert seen == ["ReviewJudgeScreen", "TopKScreen", "running", "quit"]
     assert (
         Project.open(tmp_path / "store").judgments("ana").height == 1
     )  # the grade was saved on the way out

@@ -165,6 +165,38 @@ async def test_closure_screen_shows_report_and_sampling_checks() -> None:
         assert isinstance(app.screen, ReportScreen)
 
 
+@_sync
+async def test_closure_screen_names_dropped_golden_set_queries() -> None:
+    # ui_data's strata plus two golden-set queries the table leaves out (no score for them).
+    report = ui_data.make_report()
+    strata = pl.concat(
+        [
+            report.strata_frame,
+            pl.DataFrame({"query_id": ["q13", "q14"], "stratum": ["negation", "identifier"]}),
+        ]
+    )
+    from goldset_tui.eval.report import assemble_report
+
+    report = assemble_report(report.scores, strata, metric="Success@3", fused="rrf")
+    app = _app(ReviewContext(report))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert "DOES NOT close" in _text(app, "#report-title")
+        await pilot.press("c")
+        await pilot.pause()
+        assert "2 golden-set queries dropped" in _text(app, "#closure-title")
+        table = app.screen.query_one(DataTable)
+        names = [str(table.get_cell_at((r, 1))) for r in range(table.row_count)]
+        dropped = [n for n in names if n.startswith("dropped")]
+        assert [n.split(" · ")[1].split(" ")[0] for n in dropped] == ["q13", "q14"]
+        row = names.index(dropped[0])
+        assert str(table.get_cell_at((row, 0))) == "✗"
+        table.move_cursor(row=row)
+        await pilot.pause()
+        detail = _text(app, "#closure-detail")
+        assert "q13 (negation): not evaluated" in detail and "golden set" in detail
+
+
 # The sampling manifest's real check names (goldset_tui/sampling/sample.py), as in the audit's
 # `review --sampling-manifest short.manifest.toml`, where "residual" was cut to one "r" at 80 columns.
 LONG_SAMPLING = [

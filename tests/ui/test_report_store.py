@@ -70,3 +70,123 @@ def test_review_on_a_store_alone(store: Path) -> None:
             assert app.screen.query_one(DataTable).row_count == len(report.strata) + 1
 
     asyncio.run(drive())
+
+
+@pytest.fixture
+def holey(tmp_path) -> tuple[Path, Path]:
+    """A store whose pool came with judgments for two thirds of alice's pairs (imported as the
+    ``prior`` labeller, as `goldset judge` imports a pool's judgments), and those qrels as a file."""
+    pool = SAMPLE / "pool.jsonl"
+    if not pool.exists():
+        pytest.skip("sample data not built")
+    qrels = read_qrels(SAMPLE / "judgments" / "alice.qrels")
+    qrels = qrels.filter(pl.int_range(pl.len()) % 3 != 2)
+    path = tmp_path / "holes.qrels"
+    path.write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in qrels.iter_rows()))
+    project = Project.create(tmp_path / "holey", pool_path=pool, pool_sha256=sha256_file(pool))
+    project.import_prior(qrels)
+    return tmp_path / "holey", path
+
+
+def _judge_first_hole(store: Path, report, labeller: str = "ana") -> tuple[str, str]:
+    """Grade 2 for the first unjudged document of any top k, through the store's own writer (what
+    the judging screen opened from the review screen writes with)."""
+    from goldset_tui.model import Judgment
+
+    hole = report.topk.filter(pl.col("grade").is_null()).row(0, named=True)
+    with Project.open(store).writer(labeller) as w:
+        w.record(Judgment(labeller, hole["query_id"], hole["doc_id"], 2, "2026-11-30T12:00:00Z"))
+    return hole["query_id"], hole["doc_id"]
+
+
+def _grades(report, query_id: str, doc_id: str) -> set:
+    rows = report.topk.filter((pl.col("query_id") == query_id) & (pl.col("doc_id") == doc_id))
+    return set(rows.get_column("grade").to_list())
+
+
+def test_store_grades_are_in_force_when_review_reopens(holey: tuple[Path, Path]) -> None:
+    # Issue 10: a pair judged from the review screen was [?] again after reopening until J.
+    from goldset_tui.commands.review import review_screen_for_store
+
+    store = holey[0]
+    before = review_screen_for_store(store, "ana").context.report
+    holes = before.topk.get_column("grade").null_count()
+    query_id, doc_id = _judge_first_hole(store, before)
+    screen = review_screen_for_store(store, "ana")
+    after = screen.context.report
+    assert _grades(after, query_id, doc_id) == {2}
+    # Only that pair changed: the prior grades are still in force beside ana's one.
+    same_pair = (pl.col("query_id") == query_id) & (pl.col("doc_id") == doc_id)
+    assert (
+        after.topk.get_column("grade").null_count() == holes - before.topk.filter(same_pair).height
+    )
+
+    async def drive() -> None:
+        from textual.widgets import DataTable
+
+        from goldset_tui.ui.widgets.report_drill import TopKScreen
+
+        app = GoldsetApp(lambda: screen)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            app.push_screen(TopKScreen(screen.context, query_id))
+            await pilot.pause()
+            table = app.screen.query_one(DataTable)
+            cells = [
+                str(table.get_cell_at((r, c)))
+                for r in range(table.row_count)
+                for c in range(1, len(table.columns))
+            ]
+            assert any(cell.startswith("[2] ") and doc_id[:8] in cell for cell in cells)
+
+    asyncio.run(drive())
+
+
+def test_store_grades_override_a_qrels_file_from_the_first_frame(
+    holey: tuple[Path, Path],
+) -> None:
+    # `goldset review --qrels FILE ... --store DIR --labeller ana`: the report opened on the file
+    # alone, so ana's grades from an earlier session showed as [?].
+    import argparse
+
+    from goldset_tui.commands.review import add_arguments, build_context
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    argv = [
+        "--qrels",
+        str(holey[1]),
+        "--run",
+        f"bm25={SAMPLE / 'runs' / 'bm25.run'}",
+        "--run",
+        f"minilm={SAMPLE / 'runs' / 'minilm.run'}",
+        "--strata",
+        str(SAMPLE / "strata.csv"),
+        "--store",
+        str(holey[0]),
+        "--labeller",
+        "ana",
+    ]
+    store = holey[0]
+    before = build_context(parser.parse_args(argv)).report
+    query_id, doc_id = _judge_first_hole(store, before)
+    after = build_context(parser.parse_args(argv)).report
+    assert _grades(after, query_id, doc_id) == {2}
+
+
+def test_report_on_the_store_reads_the_same_grades(holey: tuple[Path, Path]) -> None:
+    # `goldset report --qrels DIR --labeller ana` takes the store's grades as review does: ana's
+    # over the pool's prior judgments, not ana's one grade alone.
+    from goldset_tui.commands.report import read_qrels_arg
+    from goldset_tui.commands.review import review_screen_for_store
+
+    store = holey[0]
+    query_id, doc_id = _judge_first_hole(
+        store, review_screen_for_store(store, "ana").context.report
+    )
+    qrels = read_qrels_arg(str(store), "ana")
+    prior = read_qrels(holey[1])
+    assert qrels.height == prior.height + 1
+    assert qrels.filter((pl.col("query_id") == query_id) & (pl.col("doc_id") == doc_id))[
+        "grade"
+    ].to_list() == [2]

@@ -308,6 +308,14 @@ def test_pool_loads_with_the_project_reader():
     assert pool.frame.height == len(_pool_rows())
 
 
+def test_the_package_ships_the_same_pool_the_demo_opens():
+    """`goldset demo` reads the package's copy (package data); build.py writes both, and they
+    must never drift apart."""
+    from goldset_tui.commands.demo import sample_pool_bytes
+
+    assert sample_pool_bytes() == (SAMPLE / "pool.jsonl").read_bytes()
+
+
 def test_goldset_check_accepts_the_pool():
     result = subprocess.run(
         [sys.executable, "-m", "goldset_tui", "check", str(SAMPLE / "pool.jsonl")],

@@ -23,6 +23,7 @@ from goldset_tui.agreement.details import pair_details
 from goldset_tui.agreement.position import position_bias_of
 from goldset_tui.agreement.report import agreement_report, disagreements
 from goldset_tui.agreement.sources import AgreementData, self_consistency_of
+from goldset_tui.ui.leaving import LeaveKeys, leave_bindings
 from goldset_tui.ui.safe import literal
 from goldset_tui.ui.widgets.agreement_detail import PairDetailScreen
 from goldset_tui.ui.widgets.position_bias import PositionBiasScreen, trend_text
@@ -40,7 +41,7 @@ def num(x: float | None) -> str:
     return "-" if x is None else f"{x:.3f}"
 
 
-class AgreementScreen(Screen[None]):
+class AgreementScreen(LeaveKeys, Screen[None]):
     BINDINGS = [
         Binding(
             "enter",
@@ -71,7 +72,7 @@ class AgreementScreen(Screen[None]):
             tooltip="Grades by shown position and by time into a sitting, per labeller",
         ),
         Binding("tab", "app.focus_next", "next pane", id="agreement.focus_next", show=False),
-        Binding("q", "app.quit", "quit", id="agreement.quit", tooltip="Quit"),
+        *leave_bindings("agreement.back", "agreement.quit"),  # Escape back, q home
     ]
 
     DEFAULT_CSS = """

@@ -8,11 +8,11 @@ import math
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from goldset_tui.closure import ClosureCheck
+from goldset_tui.ui.leaving import LeaveKeys, leave_bindings
 from goldset_tui.ui.safe import literal
 
 
@@ -52,7 +52,7 @@ def as_rows(checks: list[ClosureCheck] | list[dict]) -> list[dict]:
     return rows
 
 
-class ClosureScreen(Screen[None]):
+class ClosureScreen(LeaveKeys, Screen[None]):
     CSS_PATH = "report.tcss"
     DEFAULT_CSS = """
     ClosureScreen #closure-detail {
@@ -61,10 +61,8 @@ class ClosureScreen(Screen[None]):
         padding: 0 1;
     }
     """
-    BINDINGS = [
-        Binding("escape,backspace", "back", "back", id="closure_back", tooltip="Back"),
-        Binding("q", "app.quit", "quit", id="closure_quit", tooltip="Quit"),
-    ]
+    # Escape back one screen, q home (or quit without one): the rule of every screen.
+    BINDINGS = [*leave_bindings("closure_back", "closure_quit", back_keys="escape,backspace")]
 
     def __init__(
         self,
@@ -72,9 +70,22 @@ class ClosureScreen(Screen[None]):
         *,
         sampling: list[dict] | None = None,
         sampling_source: str | None = None,
+        dropped: list[dict] | None = None,
     ) -> None:
         super().__init__()
         self.report_rows = as_rows(report_checks)
+        # Golden-set queries the table leaves out, one failing row each, so each is named with
+        # its stratum and the reason (no judgments, no relevant document).
+        self.dropped_rows = [
+            {
+                "name": f"{d['query_id']} ({d['stratum']}): {d['why']}",
+                "expected": None,
+                "actual": None,
+                "residual": None,
+                "ok": False,
+            }
+            for d in dropped or []
+        ]
         self.sampling_rows = as_rows(sampling) if sampling is not None else None
         self.sampling_source = sampling_source
         self._name_width = 0  # the check column's width the table was last filled for
@@ -94,6 +105,12 @@ class ClosureScreen(Screen[None]):
             f"{failed} failed ✗" if failed else "all pass ✓",
             style="bold red" if failed else "bold green",
         )
+        if self.dropped_rows:
+            title.append(
+                f" · {len(self.dropped_rows)} golden-set quer"
+                f"{'y' if len(self.dropped_rows) == 1 else 'ies'} dropped",
+                style="bold red",
+            )
         self.query_one("#closure-title", Static).update(title)
         self._fill()
         notes = Text("residual = actual - expected; a check passes when it is 0", style="dim")
@@ -112,7 +129,11 @@ class ClosureScreen(Screen[None]):
 
     def _rows(self) -> list[tuple[str, int, dict]]:
         """(section, index within it, check) for every row, report first."""
-        sections = [("report", self.report_rows), ("sampling", self.sampling_rows or [])]
+        sections = [
+            ("report", self.report_rows),
+            ("dropped", self.dropped_rows),
+            ("sampling", self.sampling_rows or []),
+        ]
         return [(which, i, r) for which, rows in sections for i, r in enumerate(rows)]
 
     def _name_width_for(self, width: int) -> int:
@@ -173,12 +194,13 @@ class ClosureScreen(Screen[None]):
         which, _, r = rows[index]
         detail = Text("✓ " if r["ok"] else "✗ ", style="bold green" if r["ok"] else "bold red")
         detail.append_text(self._label_of(which, r))
+        if which == "dropped":
+            detail.append(" · in the golden set (strata file), left out of the table", style="dim")
+            self.query_one("#closure-detail", Static).update(detail)
+            return
         detail.append(
             f": expected {_fmt(r.get('expected'))}, actual {_fmt(r.get('actual'))}, "
             f"residual {_fmt(r.get('residual'))}",
             style="dim",
         )
         self.query_one("#closure-detail", Static).update(detail)
-
-    def action_back(self) -> None:
-        self.app.pop_screen()

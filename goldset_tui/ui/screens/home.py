@@ -27,6 +27,7 @@ from textual.worker import get_current_worker
 
 from goldset_tui import locations
 from goldset_tui.text import visible
+from goldset_tui.ui.leaving import LeaveKeys
 from goldset_tui.ui.safe import literal
 from goldset_tui.ui.screens.report import ReportScreen, ReviewContext
 
@@ -107,19 +108,9 @@ def _fit(name: str, width: int) -> str:
     return name if len(name) <= width else "…" + name[-(width - 1) :]
 
 
-class ReportFromHome(ReportScreen):
-    """The report screen opened from home: escape goes back to the projects, and so does q, as on
-    the judging screen opened from home (ctrl+q still quits)."""
-
-    BINDINGS = [
-        Binding("escape,q", "home", "home", id="report_home", tooltip="Back to the projects")
-    ]
-
-    def action_home(self) -> None:
-        self.dismiss(None)
-
-
-class HomeScreen(Screen[None]):
+class HomeScreen(LeaveKeys, Screen[None]):
+    # Screens opened from here go back to it with q (ui/leaving.py); here q quits.
+    IS_HOME = True
     BINDINGS = [
         # priority: the table's own enter (select row) would otherwise hide this one from the footer
         Binding(
@@ -159,7 +150,7 @@ class HomeScreen(Screen[None]):
             tooltip="Closure checks of the selected project's report",
         ),
         Binding("r", "rescan", "refresh", id="home.refresh", tooltip="Look for projects again"),
-        Binding("q", "app.quit", "quit", id="home.quit", tooltip="Quit"),
+        Binding("q", "app.go_home", "quit", id="home.quit", tooltip="Quit"),
     ]
 
     def __init__(self, root: Path | None = None) -> None:
@@ -167,6 +158,7 @@ class HomeScreen(Screen[None]):
         self._root = root
         self._rows: list[Row] = []
         self._sizes: dict[Path, int | None] = {}
+        self._shown_once = False
 
     def compose(self) -> ComposeResult:
         yield Static(Text("goldset: projects", style="bold"), id="home-title")
@@ -190,6 +182,7 @@ class HomeScreen(Screen[None]):
         self.action_rescan()
 
     def action_rescan(self) -> None:
+        before = self._selected()  # the cursor stays on the same project and labeller
         self._rows = scan(self._root)
         table = self.query_one(DataTable)
         table.clear()
@@ -204,6 +197,11 @@ class HomeScreen(Screen[None]):
                 literal(str(row.pool), keep_newlines=False),
                 key=str(i),
             )
+        if before is not None:
+            same = (before.store, before.labeller)
+            for i, row in enumerate(self._rows):
+                if (row.store, row.labeller) == same:
+                    table.move_cursor(row=i)
         where = self._root or locations.projects_dir()
         hint = Text()
         if not self._rows:
@@ -285,7 +283,6 @@ class HomeScreen(Screen[None]):
                 visible(exc, keep_newlines=False), severity="error", markup=False, timeout=10
             )
             return
-        screen.return_home = True
         judged = replace(row, labeller=labeller)
         screen.home_commands = [
             (
@@ -299,7 +296,14 @@ class HomeScreen(Screen[None]):
                 partial(self._leave_then_review, screen, judged, closure=True),
             ),
         ]
-        self.app.push_screen(screen, lambda _: self.action_rescan())
+        self.app.push_screen(screen)
+
+    def on_screen_resume(self) -> None:
+        # Back from judging, a report (its judging writes grades) or anything else: new counts.
+        # The first resume is the screen's first showing, which on_mount has scanned already.
+        if self._shown_once:
+            self.action_rescan()
+        self._shown_once = True
 
     async def _leave_then_review(self, screen: JudgeScreen, row: Row, *, closure: bool) -> None:
         await screen.action_leave()  # flushes the writer, so the report sees every grade
@@ -382,6 +386,7 @@ class HomeScreen(Screen[None]):
         if self.app.screen is not self:
             return  # the user went elsewhere while the report was computed: do not jump
         if closure:
+            from goldset_tui.eval.report_format import dropped_rows
             from goldset_tui.ui.screens.closure import ClosureScreen
 
             self.app.push_screen(
@@ -389,11 +394,12 @@ class HomeScreen(Screen[None]):
                     context.report.closure,
                     sampling=context.sampling_closure,
                     sampling_source=context.sampling_source,
+                    dropped=dropped_rows(context.report),
                 )
             )
         else:
             # Judging the report's holes writes into the store: show the new counts on the way back.
-            self.app.push_screen(ReportFromHome(context), lambda _: self.action_rescan())
+            self.app.push_screen(ReportScreen(context))
 
     def palette_commands(self) -> list[tuple[str, str, object]]:
         out: list[tuple[str, str, object]] = []

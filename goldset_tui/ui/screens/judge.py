@@ -23,6 +23,7 @@ from textual.widgets import Footer, Static
 from goldset_tui.judging import JudgingSession
 from goldset_tui.model import DEFAULT_GUIDELINES
 from goldset_tui.text import visible
+from goldset_tui.ui.leaving import LeaveKeys, leave_bindings, quits
 from goldset_tui.ui.safe import literal
 from goldset_tui.ui.screens.help import HelpScreen, keys_table
 from goldset_tui.ui.screens.prompts import QueryPicker, TextPrompt
@@ -45,13 +46,14 @@ def _grade_bindings() -> list[Binding]:
             f"grade {g}",
             id=f"grade_{g}",
             group=GRADE_GROUP,
-            tooltip=f"Grade {g} and go to the next unjudged candidate",
+            # Said once for the whole group in the help's key list, so no digit in it.
+            tooltip="Grade, then the next unjudged",
         )
         for g in range(10)
     ]
 
 
-class JudgeScreen(Screen[None]):
+class JudgeScreen(LeaveKeys, Screen[None]):
     CSS_PATH: ClassVar[CSSPathType | None] = "judge.tcss"
 
     # The footer must fit 80 columns: the grade keys share one entry, pairs share one (j/k, n/p),
@@ -73,37 +75,28 @@ class JudgeScreen(Screen[None]):
             id="prev_query",
             tooltip="Previous query",
         ),
-        Binding(
-            "u", "undo", "undo", id="undo", tooltip="Undo the last grade (the journal records it)"
-        ),
+        Binding("u", "undo", "undo", id="undo", tooltip="Undo the last grade"),
         Binding(
             "d",
             "grade_group",
             "dups",
             id="grade_group",
-            tooltip="Give the near-duplicates this candidate's grade",
+            tooltip="Grade its near-duplicates alike",
         ),
-        Binding("c", "note", "note", id="note", tooltip="Add a note to this candidate"),
+        Binding("c", "note", "note", id="note", tooltip="Note on this candidate"),
         Binding("g", "goto", "goto", id="goto", tooltip="Go to a query by id"),
-        Binding("slash", "search", "find", id="search", tooltip="Search queries by id or text"),
+        Binding("slash", "search", "find", id="search", tooltip="Search queries, id or text"),
         Binding("question_mark", "help", "help", id="help", tooltip="Guidelines and keys"),
-        Binding(
-            "q",
-            "leave",
-            "quit",
-            id="quit",
-            tooltip="Save and quit (back to the home screen if opened from it)",
-        ),
-        Binding(
-            "m", "more", "more text", show=False, id="more", tooltip="Show more of a long document"
-        ),
+        # Escape: back one screen; q: save and go home, or quit without one (ui/leaving.py).
+        *leave_bindings("back", "quit"),
+        Binding("m", "more", "more text", show=False, id="more", tooltip="More of a long text"),
         Binding(
             "pagedown,space",
             "scroll_doc(1)",
             "page down",
             show=False,
             id="page_down",
-            tooltip="Scroll the document down",
+            tooltip="Scroll the text down",
         ),
         Binding(
             "pageup",
@@ -111,7 +104,7 @@ class JudgeScreen(Screen[None]):
             "page up",
             show=False,
             id="page_up",
-            tooltip="Scroll the document up",
+            tooltip="Scroll the text up",
         ),
     ]
 
@@ -143,7 +136,6 @@ class JudgeScreen(Screen[None]):
         self._writer_closed = False
         self._warnings = list(warnings or [])
         self._writer = writer  # closed by flush() even if the session never finished loading
-        self.return_home = False  # set by the home screen: q goes back instead of quitting
         # Set by the home screen too: palette entries that leave judging for another screen
         # (title, help, callback), so "review" typed here finds something.
         self.home_commands: list[tuple[str, str, Callable[[], object]]] = []
@@ -247,7 +239,7 @@ class JudgeScreen(Screen[None]):
                 return False
             # False hides the key: a 1-5 scale has no 0 key and no 6-9 keys.
             return parameters[0] in self.session.scale
-        if action in {"more", "scroll_doc", "help", "leave"}:
+        if action in {"more", "scroll_doc", "help"}:
             return True
         return True if self.session is not None else None  # dimmed while loading
 
@@ -393,7 +385,23 @@ class JudgeScreen(Screen[None]):
         self.app.push_screen(QueryPicker(session.search_queries, mark=mark), go)
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(self.guidelines, keys_table(self)))
+        grades = "".join(str(g) for g in self.session.scale.grades) if self.session else ""
+        self.app.push_screen(
+            HelpScreen(
+                self.guidelines,
+                keys_table(self),
+                passthrough=self._grade_from_help,
+                passthrough_hint=f"a grade key ({grades}) closes this and grades" if grades else "",
+            )
+        )
+
+    def _grade_from_help(self, key: str) -> bool:
+        """A grade key pressed in the guidelines closes them and grades (it used to vanish)."""
+        active = self.active_bindings.get(key)
+        if active is None or not active.enabled or not active.binding.action.startswith("grade("):
+            return False
+        self.call_after_refresh(self.run_action, active.binding.action)
+        return True
 
     def action_more(self) -> None:
         if self.session is not None and len(self.session.current.text) > self._text_limit:
@@ -412,11 +420,8 @@ class JudgeScreen(Screen[None]):
             doc.scroll_page_up(animate=False)
 
     async def action_leave(self) -> None:
-        if self.return_home:
-            self.flush()
-            self.dismiss(None)
-        else:
-            await self.app.action_quit()
+        """Save and go home (quit without a home screen): the palette's "Home" entry."""
+        await self.app.run_action("app.go_home")
 
     def palette_commands(self) -> list[tuple[str, str, Callable[[], object]]]:
         """Palette entries beyond the keys: help under its own name, and the way home."""
@@ -427,14 +432,7 @@ class JudgeScreen(Screen[None]):
                 self.action_help,
             ),
         ]
-        if self.return_home:
-            out.append(
-                (
-                    "Home: back to the projects",
-                    "save and go back to the home screen (q)",
-                    self.action_leave,
-                )
-            )
+        if not quits(self):  # "home" itself is listed with the keys (q)
             out.extend(self.home_commands)
         return out
 

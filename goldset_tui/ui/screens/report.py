@@ -15,7 +15,9 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from goldset_tui.eval.report import Report
+from goldset_tui.eval.report_format import dropped_rows
 from goldset_tui.eval.strata import SMALL_STRATUM
+from goldset_tui.ui.leaving import LeaveKeys, leave_bindings
 from goldset_tui.ui.review_context import ReviewContext  # also imported from here
 from goldset_tui.ui.safe import literal
 from goldset_tui.ui.widgets.report_bar import SYSTEM_KEY, add_system_columns, cell, refilling
@@ -29,7 +31,7 @@ def bar_width(total_width: int, systems: int) -> int:
     return max(6, min(30, per - 8))
 
 
-class ReportScreen(Screen[None]):
+class ReportScreen(LeaveKeys, Screen[None]):
     CSS_PATH = "report.tcss"
     BINDINGS = [
         Binding(
@@ -47,7 +49,7 @@ class ReportScreen(Screen[None]):
             tooltip="Every closure check with its residual",
         ),
         Binding("w", "warnings", "warnings", id="report_warnings", tooltip="Show every warning"),
-        Binding("q", "app.quit", "quit", id="report_quit", tooltip="Quit"),
+        *leave_bindings("report_back", "report_quit"),  # Escape back, q home (ui/leaving.py)
     ]
 
     def __init__(self, context: ReviewContext) -> None:
@@ -75,8 +77,7 @@ class ReportScreen(Screen[None]):
             if r.closes
             else Text("table DOES NOT close ✗", style="bold red")
         )
-        method = "Wilson" if r.binary else "bootstrap"
-        title = literal(f"{r.metric} · {r.n} queries · 95% {method} intervals · ") + closes
+        title = literal(f"{r.metric} · {r.n} queries · 95% {r.method} intervals · ") + closes
         self.query_one("#report-title", Static).update(title)
         self._fill_table()
         notes = Text(no_wrap=True, overflow="ellipsis")
@@ -183,6 +184,7 @@ class ReportScreen(Screen[None]):
                 self.report.closure,
                 sampling=self.context.sampling_closure,
                 sampling_source=self.context.sampling_source,
+                dropped=dropped_rows(self.report),
             )
         )
 

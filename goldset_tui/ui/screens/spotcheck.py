@@ -4,7 +4,8 @@
 ``s`` skips, ``u`` takes back the last answer. Each answer is fsynced to the labeller's journal by
 the session before the screen says "saved"; a failed write says NOT SAVED and does not move on.
 The numbers underneath update as the labeller goes: agreement with its Wilson interval, precision
-per stratum, seed 000's verdict and the confusion between strata.
+per stratum, the verdict (does the classifier's error matter, stratum by stratum) and the
+confusion between strata.
 """
 
 from __future__ import annotations
@@ -23,13 +24,14 @@ from goldset_tui.ui.screens.help import HelpScreen, keys_table
 from goldset_tui.ui.widgets import spotcheck_parts as parts
 
 GUIDELINES = (
-    "Spot-check the stratum classifier (seed 000: 183 of 200 agreed).\n\n"
+    "Spot-check the stratum classifier: it only has to be roughly right.\n\n"
     "Read the query and the stratum the classifier filed it under. If that stratum is right, press y. "
     "If it is wrong, press the key of the right stratum. Skip (s) only when you cannot tell. "
     "u takes back your last answer. Every answer is saved on disk before the next query shows; "
     "quit any time and run the same command to resume.\n\n"
-    "The verdict underneath compares the classifier's error with each stratum's sampling band: "
-    "when the error is inside the band, improving the classifier changes nothing you could observe."
+    "The verdict underneath compares each stratum's own misfile rate with that stratum's sampling "
+    "band in the golden set: when the error is inside the band, improving the classifier changes "
+    "nothing you could observe. A stratum with too few checks to tell is named as such."
 )
 
 
@@ -85,7 +87,11 @@ class SpotCheckScreen(Screen[None]):
     ]
 
     def __init__(
-        self, session: SpotCheckSession, *, sizes: dict[str, int], rate: float = DEFAULT_RATE
+        self,
+        session: SpotCheckSession,
+        *,
+        sizes: dict[str, int] | None,
+        rate: float = DEFAULT_RATE,
     ) -> None:
         super().__init__()
         self.session = session

@@ -17,6 +17,7 @@ from textual.widgets.data_table import CursorType
 
 from goldset_tui.eval.report import missing_pairs
 from goldset_tui.text import visible
+from goldset_tui.ui.leaving import LeaveKeys, leave_bindings
 from goldset_tui.ui.review_context import ReviewContext
 from goldset_tui.ui.safe import literal
 from goldset_tui.ui.widgets.report_bar import add_system_columns, refilling
@@ -24,7 +25,7 @@ from goldset_tui.ui.widgets.report_bar import add_system_columns, refilling
 UNJUDGED = "?"
 
 
-class _DrillScreen(Screen[None]):
+class _DrillScreen(LeaveKeys, Screen[None]):
     """What both drill-down screens share: a title, a table, optional notes under it, and a
     refill whenever judging changes the report."""
 
@@ -54,9 +55,6 @@ class _DrillScreen(Screen[None]):
     def refresh_view(self) -> None:
         raise NotImplementedError
 
-    def action_back(self) -> None:
-        self.app.pop_screen()
-
 
 class FailuresScreen(_DrillScreen):
     """One system's failing queries in one stratum (all strata when ``stratum`` is None), with
@@ -77,10 +75,7 @@ class FailuresScreen(_DrillScreen):
             id="failures_judge",
             tooltip="Judge every unjudged pair of these queries",
         ),
-        Binding(
-            "escape,backspace", "back", "back", id="failures_back", tooltip="Back to the report"
-        ),
-        Binding("q", "app.quit", "quit", id="failures_quit", tooltip="Quit"),
+        *leave_bindings("failures_back", "failures_quit", back_keys="escape,backspace"),
     ]
 
     def __init__(self, context: ReviewContext, system: str, stratum: str | None) -> None:
@@ -172,14 +167,7 @@ class TopKScreen(_DrillScreen):
             id="topk_judge",
             tooltip="Judge this query's unjudged documents",
         ),
-        Binding(
-            "escape,backspace",
-            "back",
-            "back",
-            id="topk_back",
-            tooltip="Back to the failing queries",
-        ),
-        Binding("q", "app.quit", "quit", id="topk_quit", tooltip="Quit"),
+        *leave_bindings("topk_back", "topk_quit", back_keys="escape,backspace"),
     ]
 
     def __init__(self, context: ReviewContext, query_id: str) -> None:

@@ -11,7 +11,6 @@ from collections.abc import Callable
 from pathlib import Path, PurePath
 
 import polars as pl
-from textual.binding import Binding
 from textual.screen import Screen
 
 from goldset_tui.eval.report import missing_pool
@@ -26,8 +25,8 @@ def write_pairs(pairs: pl.DataFrame, path: Path) -> Path:
 
 
 def judge_screen(session, guidelines: str) -> Screen:
-    """The judging screen with Escape and q returning to the report (after flushing): opened from
-    the report, leaving judging means going back to it, not quitting the app (ctrl+q still does)."""
+    """The judging screen opened from the report: Escape saves and goes back to it (q goes home,
+    or quits, as everywhere)."""
     import inspect
 
     from goldset_tui.ui.screens.judge import JudgeScreen
@@ -38,20 +37,9 @@ def judge_screen(session, guidelines: str) -> Screen:
     css_paths = [css] if isinstance(css, (str, PurePath)) else list(css or [])
 
     class ReviewJudgeScreen(JudgeScreen):
+        # Escape saves and goes back to the report (app.back flushes, then the report's callback
+        # recomputes it); q goes home, or quits: the rule of every screen (ui/leaving.py).
         CSS_PATH = [str(here / p) for p in css_paths]
-        BINDINGS = [
-            Binding(
-                "escape,q",
-                "back_to_report",
-                "back to report",
-                id="judge_back_to_report",
-                tooltip="Save and return to the report",
-            )
-        ]
-
-        def action_back_to_report(self) -> None:
-            self.flush()
-            self.dismiss(None)
 
     return ReviewJudgeScreen(session, guidelines=guidelines, show_guidelines=False)
 

@@ -10,7 +10,8 @@ from rich.console import Group, JustifyMethod
 from rich.table import Table
 from rich.text import Text
 
-from goldset_tui.sampling.spotcheck import Agreement, SpotCheckSession, verdict_text, verdicts
+from goldset_tui.sampling.spotcheck import Agreement, SpotCheckSession
+from goldset_tui.sampling.verdict import INSIDE, OUTSIDE, verdict_text, verdicts
 from goldset_tui.ui.safe import literal
 
 DIGITS = "123456789"
@@ -101,15 +102,17 @@ def confusion_table(result: Agreement, strata: list[str], picks: list[str] | Non
     return table
 
 
-def strata_table(result: Agreement, sizes: dict[str, int], rate: float) -> Table:
+def strata_table(result: Agreement, sizes: dict[str, int] | None, rate: float) -> Table:
     table = Table(box=None, padding=(0, 1), show_edge=False)
-    # Narrow headers so the table fits 80 columns: checked, agreed, precision, size in the golden
-    # set, expected misfiled queries there, the 95% sampling band, and seed 000's verdict.
+    # Narrow headers so the table fits 80 columns: checked, agreed, precision and its 95% Wilson
+    # interval, planned size in the golden set, expected misfiled queries there (from this
+    # stratum's own misfile rate), the 95% sampling band, and the verdict.
     columns: list[tuple[str, JustifyMethod]] = [
         ("stratum", "left"),
         ("chk", "right"),
         ("agr", "right"),
         ("prec", "right"),
+        ("95%", "right"),
         ("set n", "right"),
         ("~wrong", "right"),
         ("band", "right"),
@@ -121,23 +124,29 @@ def strata_table(result: Agreement, sizes: dict[str, int], rate: float) -> Table
     for row in result.per_stratum:
         v = by_stratum.get(row.stratum)
         precision = f"{row.precision:.0%}" if row.precision is not None else "-"
+        ci = f"{row.ci95[0] * 100:.0f}-{row.ci95[1] * 100:.0f}" if row.ci95 else "-"
+        misfiled = v.misfiled if v else None
+        status = v.status if v else ""
+        shown = {INSIDE: "inside", OUTSIDE: "OUTSIDE"}.get(status, "too few" if v else "")
         table.add_row(
             literal(row.stratum, keep_newlines=False),
             Text(str(row.n)),
             Text(str(row.agree)),
             Text(precision),
-            Text(str(sizes.get(row.stratum, "-"))),
-            Text(f"~{v.misfiled:.1f}" if v else "-"),
+            Text(ci),
+            Text(str(sizes.get(row.stratum, "-")) if sizes else "-"),
+            Text(f"~{misfiled:.1f}" if misfiled is not None else "-"),
             Text(f"+-{v.band * 100:.0f}" if v else "-"),
-            Text("inside" if v.inside else "OUTSIDE", style="" if v.inside else "bold")
-            if v
-            else Text(""),
+            Text(shown, style="bold" if status == OUTSIDE else ""),
         )
     return table
 
 
 def stats_panel(
-    session: SpotCheckSession, sizes: dict[str, int], rate: float, picks: list[str] | None = None
+    session: SpotCheckSession,
+    sizes: dict[str, int] | None,
+    rate: float,
+    picks: list[str] | None = None,
 ) -> Group:
     result = session.agreement()
     return Group(
@@ -145,7 +154,7 @@ def stats_panel(
         Text(""),
         strata_table(result, sizes, rate),
         Text(""),
-        Text(verdict_text(result, sizes, rate)),
+        literal(verdict_text(result, sizes, rate)),  # names strata from the data
         Text(""),
         Text("Confusion: rows as filed, columns as corrected (by key)", style="bold"),
         confusion_table(result, session.strata, picks),

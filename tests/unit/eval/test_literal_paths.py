@@ -201,3 +201,17 @@ def test_process_substitution_of_a_gzipped_run(tmp_path):
     done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1].split("\t")[-1] == "0.7500"
+
+
+def test_qrels_from_standard_input(tmp_path, capsys, monkeypatch):
+    (tmp_path / "mine.run").write_text(RUN)
+    _stdin(monkeypatch, QRELS.encode())
+    code, out, err = run_cli(capsys, "eval", "-", tmp_path / "mine.run", "-m", "RR")
+    assert code == 0, err
+    assert out.splitlines()[-1].split("\t")[-1] == "0.7500"
+
+
+def test_standard_input_only_once(tmp_path, capsys, monkeypatch):
+    _stdin(monkeypatch, RUN.encode())
+    code, _, err = run_cli(capsys, "eval", "-", "-", "-m", "RR")
+    assert code == 2 and "only once" in err and err.count("\n") == 1

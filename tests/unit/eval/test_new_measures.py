@@ -207,3 +207,64 @@ def test_compat_equals_ir_measures_generated(data, measure):
     assert set(got) == set(expected)
     for qid, value in expected.items():
         assert got[qid] == pytest.approx(value, abs=1e-12), qid
+
+
+@st.composite
+def diversity(draw):
+    # Diversity qrels (query subtopic doc grade) and a run without score ties (ndeval's Python
+    # wrapper breaks ties by doc id ascending, trec_eval's order is descending).
+    qrels, run = [], []
+    docs = [f"d{i}" for i in range(10)]
+    for q in ("1", "2", "3"):
+        for d in draw(st.lists(st.sampled_from(docs), unique=True, min_size=1, max_size=7)):
+            for s in draw(st.lists(st.sampled_from("123"), unique=True, min_size=1, max_size=3)):
+                qrels.append((q, s, d, draw(st.integers(0, 2))))
+        ranked = draw(st.lists(st.sampled_from(docs), unique=True, min_size=1, max_size=10))
+        run += [(q, d, float(len(ranked) - i)) for i, d in enumerate(ranked)]
+    return qrels, run
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    diversity(), st.sampled_from([5, 10, 20]), st.sampled_from([1, 2]), st.sampled_from([0.5, 0.8])
+)
+def test_alpha_ndcg_equals_ndeval(data, k, rel, alpha):
+    pyndeval = pytest.importorskip("pyndeval")
+    qrels, run = data
+    expected = pyndeval.RelevanceEvaluator(
+        qrels, [f"alpha-nDCG@{k}"], relevance_level=rel, alpha=alpha
+    ).evaluate(run)
+    sub = pl.DataFrame(qrels, schema=["query_id", "subtopic", "doc_id", "grade"], orient="row")
+    r = pl.DataFrame(run, schema=["query_id", "doc_id", "score"], orient="row")
+    name = f"alpha_nDCG(rel={rel},alpha={alpha})@{k}"
+    got = dict(evaluate_wide(sub, r, [name]).iter_rows())
+    for qid, values in expected.items():
+        assert got[qid] == pytest.approx(values[f"alpha-nDCG@{k}"], abs=1e-12), qid
+
+
+def test_alpha_ndcg_from_the_command_line(tmp_path, capsys):
+    from goldset_tui.cli import main
+
+    # Two subtopics; d1 covers both, d2 only the first, d3 only the second. The run d2, d1, d3:
+    # gains 1, then 0.5 + 1, then 0.5 (alpha 0.5); the greedy ideal d1, d3, d2: 2, 0.5, 0.5.
+    (tmp_path / "div.qrels").write_text("1 1 d1 1\n1 2 d1 1\n1 1 d2 1\n1 2 d3 1\n")
+    (tmp_path / "r.run").write_text("1 Q0 d2 1 3 r\n1 Q0 d1 2 2 r\n1 Q0 d3 3 1 r\n")
+    code = main(
+        [
+            "eval",
+            str(tmp_path / "div.qrels"),
+            str(tmp_path / "r.run"),
+            "-m",
+            "alpha_nDCG@3",
+            "-m",
+            "AP",
+        ]
+    )
+    out = capsys.readouterr().out.splitlines()
+    assert code == 0
+    from math import log2
+
+    dcg = 1 + 1.5 / log2(3) + 0.5 / 2
+    ideal = 2 + 0.5 / log2(3) + 0.5 / 2
+    assert out[0].split("\t")[-1] == f"{dcg / ideal:.4f}"
+    assert out[1].split("\t")[-1] == "1.0000"  # AP on one grade a document: all three relevant

@@ -163,3 +163,29 @@ def test_dash_c_counts_qrels_queries_missing_from_the_run(peers, capsys, tmp_pat
     got, _ = ours(capsys, ["eval", "-c", str(qrels), str(run), "-m", "AP", "-m", "P@10"])
     assert got[("AP", "all")] == ref[("map", "all")]
     assert got[("P@10", "all")] == ref[("P_10", "all")]
+
+
+def test_mean_scores_complete_is_trec_eval_dash_c(peers):
+    from goldset_tui.eval.metrics import mean_scores
+    from goldset_tui.io.trec import read_qrels, read_run
+
+    g = peers / "trec_eval" / "generated"
+    ref = reference(g / "ties.out.all_trec_qc.txt")
+    means = mean_scores(
+        read_qrels(g / "ties.qrels"), read_run(g / "ties.run"), ["AP"], complete=True
+    )
+    assert f"{means['AP']:.4f}" == ref[("map", "all")]
+
+
+def test_default_output_on_robust_2003_is_trec_eval_byte_for_byte(peers, capsys):
+    # trec_eval robust03_cs_qrels.txt input.uic0301 (generated/README.txt): 100 topics x 1,000.
+    t = peers / "trectools"
+    argv = [
+        "eval",
+        "--trec-eval-compat",
+        str(t / "robust03_cs_qrels.txt.gz"),
+        str(t / "input.uic0301.gz"),
+    ]
+    _, lines = ours(capsys, argv)
+    expected = (peers / "trec_eval/generated/robust03_uic0301.official.txt").read_text()
+    assert "\n".join(lines) + "\n" == expected

@@ -320,27 +320,6 @@ def test_check_shows_ids_with_control_characters_safely(tmp_path: Path, cli) -> 
     assert status == 0 and "\x1b" not in stdout and "\u241b" in stdout
 
 
-def test_progress_bar_only_on_a_terminal() -> None:
-    import io
-
-    from goldset_tui.commands.pool import _Progress
-
-    class Terminal(io.StringIO):
-        def isatty(self) -> bool:
-            return True
-
-    tty, pipe = Terminal(), io.StringIO()
-    for stream in (tty, pipe):
-        bar = _Progress(steps=4, stream=stream)
-        for step in ("reading topics", "reading run 1/2", "reading run 2/2", "writing"):
-            bar(step)
-        bar.done()
-    assert pipe.getvalue() == ""
-    frames = tty.getvalue().split("\r\x1b[K")
-    assert frames[1].startswith("[>") and "1/4 reading topics" in frames[1]
-    assert frames[4].startswith("[" + "=" * 15 + ">") and "4/4 writing" in frames[4]
-
-
 def test_many_queries_print_a_summary_unless_per_query(tmp_path: Path, inputs, cli) -> None:
     many = "".join(f"m{i}\tquery {i}\n" for i in range(45))
     inputs["topics"].write_text(many)

@@ -23,6 +23,7 @@ from goldset_tui.eval.report import (
 from .seed_data import seed_004_frames
 
 PAIR_KEYS = {"a", "b", "mean_diff", "ci95", "p_value", "wins", "losses", "ties"}
+PAIR_KEYS |= {"p_adjusted", "weighted_mean_diff", "weighted_ci95"}
 
 
 def _with_fused() -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -73,6 +74,7 @@ def test_report_reproduces_seed_004() -> None:
         "metric",
         "k",
         "n",
+        "ci_method",
         "strata",
         "overall",
         "closure",
@@ -80,8 +82,12 @@ def test_report_reproduces_seed_004() -> None:
         "fusion",
         "judged",
         "paired",
+        "paired_by_stratum",
+        "paired_note",
+        "unjudged_bounds",
     }
     assert (d["metric"], d["k"], d["n"]) == ("Success@10", 10, 300)
+    assert d["ci_method"] == "wilson"
     assert [s["n"] for s in d["strata"]] == [54, 61, 22, 96, 49, 18]
     assert [s["small"] for s in d["strata"]] == [False, False, True, False, False, True]
     assert set(d["strata"][0]) == {"stratum", "n", "small", "systems"}
@@ -89,7 +95,15 @@ def test_report_reproduces_seed_004() -> None:
     assert [s["systems"]["bm25"]["hits"] for s in d["strata"]] == [51, 53, 9, 65, 36, 8]
     assert d["overall"]["bm25"]["hits"] == d["overall"]["dense"]["hits"] == 222
     assert d["overall"]["bm25"]["mean"] == pytest.approx(0.74)
-    assert set(d["overall"]["bm25"]) == {"hits", "mean", "ci95", "weighted_mean"}
+    assert set(d["overall"]["bm25"]) == {
+        "hits",
+        "mean",
+        "ci95",
+        "weighted_mean",
+        "weighted_ci95",
+        "design_weighted_mean",
+    }
+    assert d["overall"]["bm25"]["weighted_ci95"] == [None, None]
     assert d["overall"]["bm25"]["weighted_mean"] is None
     assert d["closure"]["ok"] is True
     assert all(set(c) == {"name", "expected", "actual", "residual"} for c in d["closure"]["checks"])

@@ -185,8 +185,10 @@ def test_report_json_matches_independent_computation(files, capsys, tmp_path) ->
     assert d["judged"]["bm25"] == 1.0 and d["judged"]["dense"] < 0.8
     assert "dense:" in err and "unjudged" in err and "bm25: " not in err.split("unjudged")[0][-40:]
     keys = {"a", "b", "mean_diff", "ci95", "p_value", "wins", "losses", "ties"}
+    keys |= {"p_adjusted", "weighted_mean_diff", "weighted_ci95"}
     bd = next(p for p in d["paired"] if (p["a"], p["b"]) == ("bm25", "dense"))
     assert set(bd) == keys
+    _check_issue_10_statistics(files, d, bm25, dense, fused)
     assert bd["mean_diff"] == pytest.approx(0.0)
     assert (bd["wins"], bd["losses"], bd["ties"]) == (
         len(miss_b - miss_a),
@@ -202,6 +204,79 @@ def test_report_json_matches_independent_computation(files, capsys, tmp_path) ->
     md = (tmp_path / "report.md").read_text()
     assert md.startswith("# Report: Success@10")
     assert "each run's top 10" in md and "rescues none of them" in md and "can rescue" not in md
+
+
+def _stratified_by_hand(values: dict[str, float], files: dict) -> tuple[float, float, float]:
+    """Cochran's stratified mean and its 95% interval, written out with numpy and scipy: mean =
+    sum W_h m_h, var = sum W_h^2 s_h^2 / n_h, Welch-Satterthwaite df, t quantile from scipy."""
+    import numpy as np
+    from scipy import stats
+
+    mean = var = den = 0.0
+    for stratum, share in files["shares"].items():
+        x = np.array([values[q] for q, s in files["strata"].items() if s == stratum])
+        term = share**2 * x.var(ddof=1) / len(x)
+        mean += share * x.mean()
+        var += term
+        den += term**2 / (len(x) - 1)
+    half = stats.t.ppf(0.975, var**2 / den) * np.sqrt(var)
+    return mean, mean - half, mean + half
+
+
+def _check_issue_10_statistics(files: dict, d: dict, bm25: dict, dense: dict, fused: dict) -> None:
+    from statsmodels.stats.contingency_tables import mcnemar
+    from statsmodels.stats.multitest import multipletests
+
+    # The traffic-weighted headline's interval, and the weighted paired difference.
+    mean, lo, hi = _stratified_by_hand(bm25, files)
+    assert d["overall"]["bm25"]["weighted_mean"] == pytest.approx(mean)
+    assert d["overall"]["bm25"]["weighted_ci95"] == pytest.approx([lo, hi], abs=1e-9)
+    diff = {q: bm25[q] - dense[q] for q in bm25}
+    mean, lo, hi = _stratified_by_hand(diff, files)
+    bd = next(p for p in d["paired"] if (p["a"], p["b"]) == ("bm25", "dense"))
+    assert bd["weighted_mean_diff"] == pytest.approx(mean)
+    assert bd["weighted_ci95"] == pytest.approx([lo, hi], abs=1e-9)
+    # Holm over the three pairs (bm25, dense and their fusion), against statsmodels.
+    raw = [p["p_value"] for p in d["paired"]]
+    assert [p["p_adjusted"] for p in d["paired"]] == pytest.approx(
+        list(multipletests(raw, method="holm")[1])
+    )
+    assert d["paired_note"] and "not independent" in d["paired_note"]
+    # Per stratum: exact McNemar on ir_measures' per-query hits, against statsmodels.
+    systems = {"bm25": bm25, "dense": dense, "rrf": fused}
+    by = d["paired_by_stratum"]
+    assert len(by) == 6 * 3 and {r["test"] for r in by} == {"mcnemar-exact"}
+    for r in by:
+        qs = [q for q, s in files["strata"].items() if s == r["stratum"]]
+        a, b = systems[r["a"]], systems[r["b"]]
+        only_a = sum(1 for q in qs if a[q] == 1 and b[q] == 0)
+        only_b = sum(1 for q in qs if a[q] == 0 and b[q] == 1)
+        both = sum(1 for q in qs if a[q] == 1 and b[q] == 1)
+        table = [[both, only_a], [only_b, len(qs) - both - only_a - only_b]]
+        assert (r["n"], r["only_a"], r["only_b"]) == (len(qs), only_a, only_b)
+        assert r["p_value"] == pytest.approx(mcnemar(table, exact=True).pvalue)
+    for stratum in files["shares"]:
+        rows = [r for r in by if r["stratum"] == stratum]
+        adjusted = multipletests([r["p_value"] for r in rows], method="holm")[1]
+        assert [r["p_adjusted"] for r in rows] == pytest.approx(list(adjusted))
+    # Seed 004's negation row (8 and 7 hits of 18): the set cannot tell bm25 and dense apart.
+    neg = next(
+        r for r in by if r["stratum"] == "negation" and (r["a"], r["b"]) == ("bm25", "dense")
+    )
+    assert neg["p_adjusted"] > 0.05
+    # Unjudged bounds: bm25's top 10 is fully judged; dense's unjudged top-10 documents counted
+    # relevant turn every query with one into a hit (Success@10), counted by hand.
+    bounds = d["unjudged_bounds"]
+    assert bounds["bm25"]["unjudged"] == 0
+    assert bounds["bm25"]["unjudged_as_relevant"] == bounds["bm25"]["unjudged_as_nonrelevant"]
+    holes = {
+        q: [doc for doc in docs[:K] if doc not in files["qrels"][q]]
+        for q, docs in files["runs"]["dense"].items()
+    }
+    assert bounds["dense"]["unjudged"] == sum(len(h) for h in holes.values())
+    as_relevant = sum(1 for q in dense if dense[q] == 1 or holes[q]) / 300
+    assert bounds["dense"]["unjudged_as_relevant"] == pytest.approx(as_relevant)
+    assert bounds["dense"]["unjudged_as_nonrelevant"] == pytest.approx(sum(dense.values()) / 300)
 
 
 def test_headroom_is_null_for_a_measure_without_cutoff(files, capsys) -> None:

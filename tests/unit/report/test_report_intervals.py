@@ -12,9 +12,15 @@ from statsmodels.stats.proportion import proportion_confint
 
 from goldset_tui.eval.intervals import (
     bootstrap_mean_ci,
+    interval_method,
     mean_interval,
     proportion_se,
+    score_interval,
     standard_error,
+    student_t,
+    t_cdf,
+    t_quantile,
+    t_value,
     wald,
     wilson,
     z_value,
@@ -99,6 +105,50 @@ def test_bootstrap_is_seeded_and_covers_the_mean() -> None:
 
 def test_mean_interval_picks_the_method() -> None:
     assert mean_interval([1, 0, 1, 1], binary=True) == wilson(3, 4)
-    assert mean_interval([0.2, 0.4, 0.9], binary=False, seed=3) == bootstrap_mean_ci(
-        [0.2, 0.4, 0.9], seed=3
-    )
+    assert mean_interval([0.2, 0.4, 0.9], binary=False) == score_interval([0.2, 0.4, 0.9])
+    assert interval_method([0.2, 0.4, 0.9]) == "score-t"
+    assert interval_method([0.0, 1.0, 1.0]) == "wilson"
+    # A count measure is not a mean in [0, 1]: the plain t interval.
+    assert interval_method([3.0, 0.0, 7.0]) == "student-t"
+    assert mean_interval([3.0, 0.0, 7.0], binary=False) == student_t([3.0, 0.0, 7.0])
+
+
+def test_t_quantile_and_cdf_match_scipy() -> None:
+    from scipy import stats
+
+    for df in (1, 2, 3, 6, 17, 39, 120, 2.5):
+        for p in (0.5005, 0.6, 0.9, 0.95, 0.975, 0.995, 0.9995, 0.025):
+            assert t_quantile(p, df) == pytest.approx(stats.t.ppf(p, df), rel=1e-9, abs=1e-9)
+            assert t_cdf(stats.t.ppf(p, df), df) == pytest.approx(p, abs=1e-10)
+    # The 95% two-sided values of a t table, at the seeds' stratum sizes.
+    assert t_value(7) == pytest.approx(2.447, abs=5e-4)
+    assert t_value(18) == pytest.approx(2.110, abs=5e-4)
+
+
+def test_student_t_matches_scipy() -> None:
+    from scipy import stats
+
+    values = [0.1, 0.5, 0.25, 0.9, 0.0, 0.33, 0.61]
+    ref = stats.t.interval(0.95, len(values) - 1, loc=np.mean(values), scale=stats.sem(values))
+    assert student_t(values) == pytest.approx(ref, abs=1e-9)
+
+
+def test_score_interval_by_hand() -> None:
+    # Written out: m = mean, s^2 = var(ddof=1), phi = s^2 / (m(1 - m)) shrunk toward 1 by
+    # 2 x (share of values at 0 or 1) = 2 x 3/7 pseudo-observations, n_eff = n / phi, then
+    # Wilson's formula with t(n - 1) for z.
+    from scipy import stats
+
+    values = [0.0, 0.0, 0.0, 0.5, 0.5, 0.6, 0.5]
+    n, m, var = len(values), float(np.mean(values)), float(np.var(values, ddof=1))
+    c = 2 * 3 / 7
+    phi = (n * var / (m * (1 - m)) + c) / (n + c)
+    ne = n / phi
+    t = stats.t.ppf(0.975, n - 1)
+    centre = (m + t**2 / (2 * ne)) / (1 + t**2 / ne)
+    half = t / (1 + t**2 / ne) * math.sqrt(m * (1 - m) / ne + t**2 / (4 * ne**2))
+    assert score_interval(values) == pytest.approx((centre - half, centre + half), abs=1e-9)
+    # At a mean of 0 (a stratum of misses) it keeps a width, as Wilson does.
+    lo, hi = score_interval([0.0] * 7)
+    assert lo == 0.0 and hi > 0.3
+    assert all(math.isnan(x) for x in score_interval([0.5]))

@@ -174,3 +174,52 @@ def test_whole_float_counts_are_accepted_and_fractions_are_not(tmp_path: Path) -
     with pytest.raises(InputError) as info:
         classify_log(path)
     assert info.value.line == 2
+
+
+def test_classify_writes_a_manifest_of_its_inputs_rules_and_versions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import hashlib
+    import platform
+    import tomllib
+
+    import goldset_tui
+    from goldset_tui.sampling import rules as rules_module
+
+    def sha(path: Path) -> str:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+
+    log = tmp_path / "log.txt"
+    log.write_text("api key\nERR_4021 on webhook\napi key\n\n", encoding="utf-8")
+    vocab = tmp_path / "vocab.txt"
+    vocab.write_text("api\nkey\non\nwebhook\n", encoding="utf-8")
+    out = tmp_path / "labels.csv"
+    assert main(["classify", str(log), "-o", str(out), "--vocab", str(vocab)]) == 0
+    manifest = tomllib.loads((tmp_path / "labels.manifest.toml").read_text(encoding="utf-8"))
+    assert manifest["kind"] == "classify"
+    assert manifest["inputs"]["log"]["sha256"] == sha(log)
+    assert manifest["inputs"]["vocab"]["sha256"] == sha(vocab)
+    assert manifest["output"]["sha256"] == sha(out)
+    assert manifest["rules"]["sha256"] == sha(Path(rules_module.__file__))
+    assert manifest["versions"] == {
+        "goldset": goldset_tui.__version__,
+        "python": platform.python_version(),
+        "polars": pl.__version__,
+    }
+    assert (manifest["occurrences"], manifest["blank_skipped"]) == (3, 1)
+    assert sum(s["distinct"] for s in manifest["strata"]) == 2
+    # Own rules: their file's hash, and the spec as given.
+    mine = tmp_path / "my_rules.py"
+    mine.write_text("def shape(q, vocab):\n    return 'x'\n", encoding="utf-8")
+    where = tmp_path / "m.toml"
+    spec = f"{mine}:shape"
+    assert (
+        main(["classify", str(log), "-o", str(out), "--rules", spec, "--manifest", str(where)]) == 0
+    )
+    manifest = tomllib.loads(where.read_text(encoding="utf-8"))
+    assert manifest["rules"] == {"name": spec, "path": str(mine), "sha256": sha(mine)}
+    assert "vocab" not in manifest["inputs"]
+    # A labels file's manifest holds no golden-set sizes: the spot-check gives no verdict from it.
+    capsys.readouterr()
+    code = main(["spotcheck", str(out), "--report", "--format", "json", "--store", str(tmp_path)])
+    assert code == 0 and json.loads(capsys.readouterr().out)["verdict"]["needs_sizes"]

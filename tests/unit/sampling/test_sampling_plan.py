@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
+from statsmodels.stats.power import NormalIndPower
 from statsmodels.stats.proportion import proportion_confint, samplesize_confint_proportion
 
 from goldset_tui.cli import main
@@ -73,5 +75,101 @@ def test_plan_command_prints_the_seed_000_rows(
     out = capsys.readouterr().out
     a_row = next(line for line in out.splitlines() if line.startswith("a "))
     all_row = next(line for line in out.splitlines() if line.startswith("(all)"))
-    assert "0.092" in a_row and "18.0 pts" in a_row and "4.0 pts" in a_row
-    assert "0.036" in all_row and "7.1 pts" in all_row and "160" in all_row
+    # Each stratum has N = 200 distinct queries, so the finite-population correction applies:
+    # a: sqrt(0.21 / 25 * (1 - 25/200)) = 0.0857, band 1.96 * 0.0857 = 16.8 points (18.0 without).
+    assert "0.086" in a_row and "16.8 pts" in a_row and "4.0 pts" in a_row
+    # The set: 25/160 of it from a, 135/160 from b (N = 200 each):
+    # var = (25/160)^2 0.21/25 (1 - 25/200) + (135/160)^2 0.21/135 (1 - 135/200) = 0.000551
+    var = (25 / 160) ** 2 * 0.21 / 25 * 0.875 + (135 / 160) ** 2 * 0.21 / 135 * 0.325
+    assert f"{var**0.5:.3f}" == "0.023" and "0.023" in all_row and "160" in all_row
+    assert f"{1.96 * var**0.5 * 100:.1f} pts" in all_row
+
+
+# --- the weighted headline, the finite population, the paired comparison ----------------------
+SEED_TARGETS = {
+    "howto": 40,
+    "navigational": 30,
+    "error": 30,
+    "entity_attr": 25,
+    "migration": 15,
+    "tail": 20,
+}
+SEED_SHARES = {
+    "howto": 0.31,
+    "navigational": 0.22,
+    "error": 0.18,
+    "entity_attr": 0.15,
+    "migration": 0.06,
+    "tail": 0.08,
+}
+
+
+def test_weighted_headline_standard_error_by_hand_and_by_simulation() -> None:
+    rows = {r.stratum: r for r in plan_rows(SEED_TARGETS, 0.7, shares=SEED_SHARES)}
+    # sum W^2 p(1-p)/n, written out: 0.31^2 .21/40 + 0.22^2 .21/30 + 0.18^2 .21/30
+    #   + 0.15^2 .21/25 + 0.06^2 .21/15 + 0.08^2 .21/20
+    by_hand = (
+        0.0961 * 0.21 / 40
+        + 0.0484 * 0.21 / 30
+        + 0.0324 * 0.21 / 30
+        + 0.0225 * 0.21 / 25
+        + 0.0036 * 0.21 / 15
+        + 0.0064 * 0.21 / 20
+    ) ** 0.5
+    assert rows["(weighted)"].se == pytest.approx(by_hand, rel=1e-12)
+    # Not the simple-random-sample 0.036 of the 160 queries: sampling out of proportion costs.
+    assert rows["(weighted)"].se > rows["(all)"].se == pytest.approx(standard_error(160))
+    assert rows["(weighted)"].n_effective == pytest.approx(0.21 / by_hand**2)
+    # Independent check: draw the stratified sample's per-stratum rates many times and take the
+    # spread of the traffic-weighted mean.
+    rng = np.random.default_rng(0)
+    means = sum(
+        SEED_SHARES[s] * rng.binomial(n, 0.7, size=200_000) / n for s, n in SEED_TARGETS.items()
+    )
+    assert float(np.std(means)) == pytest.approx(by_hand, rel=0.01)
+
+
+def test_finite_population_correction_by_hand_and_by_simulation() -> None:
+    # A stratum of N = 100 distinct queries, 70 of them hits, sampled 40 deep without replacement.
+    se = standard_error(40, 0.7, population=100)
+    assert se == pytest.approx((0.21 / 40 * (1 - 40 / 100)) ** 0.5)
+    rng = np.random.default_rng(1)
+    hits = rng.hypergeometric(70, 30, 40, size=200_000) / 40
+    # The exact variance has S^2 = N/(N-1) p(1-p); 1 - n/N with p(1-p) is 0.5% off at N = 100.
+    assert float(np.std(hits)) == pytest.approx(se * (100 / 99) ** 0.5, rel=0.01)
+    assert standard_error(40, 0.7, population=40) == 0.0  # taken in full: no sampling error
+    rows = {r.stratum: r for r in plan_rows({"a": 40}, 0.7, populations={"a": 100})}
+    assert rows["a"].se == pytest.approx(se) and rows["a"].population == 100
+
+
+@pytest.mark.parametrize(("n", "rho"), [(25, 0.5), (160, 0.0), (160, 0.6), (54, 0.3)])
+def test_paired_detectable_difference_matches_statsmodels(n: int, rho: float) -> None:
+    (row, _) = plan_rows({"s": n}, 0.7, rho=rho)
+    # One-sample (paired) z-test: statsmodels solves for the standardised effect d; the difference
+    # is d times the standard deviation of a per-query difference, sqrt(2 p (1-p) (1 - rho)).
+    d = NormalIndPower().solve_power(nobs1=n, alpha=0.05, power=0.8, ratio=0)
+    assert row.mde_paired == pytest.approx(d * (2 * 0.21 * (1 - rho)) ** 0.5, rel=1e-4)
+    assert row.mde_unpaired == pytest.approx(d * (2 * 0.21) ** 0.5, rel=1e-4)
+    # Seed 000: the unpaired band overstates the noise of a comparison on the same queries.
+    assert rho == 0 or row.mde_paired < row.mde_unpaired
+
+
+def test_plan_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    labels = tmp_path / "labels.csv"
+    labels.write_text(
+        "query,count,stratum\n" + "".join(f"q{i},{1 + i % 3},{'ab'[i % 2]}\n" for i in range(400)),
+        encoding="utf-8",
+    )
+    args = ["sample", str(labels), "--plan", "--targets", "a=25,b=50", "--format", "json"]
+    assert main([*args, "--rho", "0.4"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["rho"] == 0.4 and [s["stratum"] for s in data["strata"]] == ["a", "b"]
+    a = data["strata"][0]
+    assert a["population"] == 200 and a["se"] == pytest.approx(standard_error(25, 0.7, 200))
+    # Shares from the log: a holds counts 1, 3, 2, 1, 3, 2, ... over 200 queries.
+    counts = [1 + i % 3 for i in range(400)]
+    share_a = sum(c for i, c in enumerate(counts) if i % 2 == 0) / sum(counts)
+    assert data["weighted"]["share"] == pytest.approx(1.0) and a["share"] == pytest.approx(share_a)
+    assert main([*args, "--rho", "1"]) == 2

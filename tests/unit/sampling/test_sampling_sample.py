@@ -182,7 +182,13 @@ def test_parquet_sample_is_byte_identical_too(tmp_path: Path) -> None:
     for out in (x, y):
         assert main(["sample", str(labels), "-o", str(out), "--seed", "1", "--total", "160"]) == 0
     assert x.read_bytes() == y.read_bytes()
-    assert pl.read_parquet(x).columns == ["query", "count", "stratum"]
+    assert pl.read_parquet(x).columns == [
+        "query_id",
+        "query",
+        "count",
+        "stratum",
+        "inclusion_probability",
+    ]
 
 
 def exact_inclusion(weights: list[float], k: int) -> list[float]:

@@ -1,0 +1,230 @@
+"""Assembling a :class:`~goldset_tui.eval.report_model.Report` from per-query scores (pure).
+
+:func:`assemble_report` takes a per-query score frame ``system, query_id, value`` (every evaluated
+query for every system) and the strata, and computes the table, its closure, the headlines,
+failure overlap, fusion headroom and the warnings. No qrels or runs are read here, so tests and
+notebooks can feed it synthetic data; :mod:`goldset_tui.eval.report_compute` does the reading.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+
+from goldset_tui.eval.intervals import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, DEFAULT_SEED
+from goldset_tui.eval.overlap import failure_overlap, headroom_collected, oracle_mean
+from goldset_tui.eval.report_format import fmt_num
+from goldset_tui.eval.report_model import (
+    DEFAULT_METRIC,
+    UNJUDGED_WARNING,
+    Report,
+    cutoff,
+    explicit_cutoff,
+)
+from goldset_tui.eval.stats import holm, stratum_comparisons
+from goldset_tui.eval.strata import (
+    INCLUSION,
+    POPULATION,
+    SMALL_STRATUM,
+    closure_checks,
+    dropped_queries,
+    empty_strata,
+    failing_queries,
+    is_binary,
+    overall_table,
+    strata_order,
+    stratum_table,
+    weighted_means,
+)
+from goldset_tui.eval.weighting import hajek_means, weighted_difference, weighted_estimates
+
+NO_CUTOFF_HEADROOM = (
+    "{metric} has no cutoff, so the oracle is no bound on fusion: a fused list can score above or "
+    "below both runs on the same query, and the share would be meaningless"
+)
+
+
+def fusion_headroom(
+    metric: str, fused: float, best: float, oracle: float
+) -> tuple[float | None, str | None]:
+    """Headroom collected and a note. Seed 004's bound (an oracle over the runs is a ceiling for
+    any merge of them) holds for a measure with a cutoff k when the fused top k is built from
+    the runs' top k alone, which is how the report fuses. Without a cutoff there is no such
+    ceiling, so no share is given. With a graded or multi-document measure (nDCG@k, P@k) fusion
+    can still beat the oracle by pooling relevant documents from both lists; that is said."""
+    if explicit_cutoff(metric) is None:
+        return None, NO_CUTOFF_HEADROOM.format(metric=metric)
+    share = headroom_collected(fused, best, oracle)
+    if share is None:
+        return (
+            None,
+            "the oracle is no better than the best single system: there is no headroom to collect",
+        )
+    if share > 1:
+        return share, (
+            "above 1: on this measure the fused top k can beat both runs on the same query, since a "
+            "document both lists hold rises and relevant documents from both lists are pooled; the "
+            "oracle of the single runs is no ceiling here"
+        )
+    if share < 0:
+        return share, "below 0: the fused run scores under the best single system"
+    return share, None
+
+
+# --- assembly (pure) -------------------------------------------------------------------------
+
+
+def assemble_report(
+    scores: pl.DataFrame,
+    strata: pl.DataFrame,
+    *,
+    metric: str = DEFAULT_METRIC,
+    k: int | None = None,
+    traffic: pl.DataFrame | None = None,
+    systems: list[str] | None = None,
+    fused: str | None = None,
+    judged: dict[str, float] | None = None,
+    paired: list[dict[str, Any]] | None = None,
+    seed: int = DEFAULT_SEED,
+    samples: int = DEFAULT_SAMPLES,
+    confidence: float = DEFAULT_CONFIDENCE,
+    fusion_depth: int | None = None,
+    qrels: pl.DataFrame | None = None,
+    unjudged_bounds: dict[str, dict[str, Any]] | None = None,
+) -> Report:
+    """Everything but the engine's work. ``scores`` must hold every evaluated query for every
+    system (including the fused one, named ``fused``); ``systems`` are the single runs.
+    ``strata`` may carry ``inclusion_probability`` (the design-weighted headline) and ``traffic``
+    ``population`` (the finite-population correction of the weighted interval)."""
+    probabilities = (
+        strata.select("query_id", INCLUSION).drop_nulls() if INCLUSION in strata.columns else None
+    )
+    strata = strata.select("query_id", "stratum")
+    every = scores.get_column("system").unique(maintain_order=True).to_list()
+    systems = systems or [s for s in every if s != fused]
+    binary = is_binary(scores)
+    order = strata_order(strata, traffic)
+    table = stratum_table(
+        scores,
+        strata,
+        binary=binary,
+        confidence=confidence,
+        seed=seed,
+        samples=samples,
+        order=order,
+    )
+    overall = overall_table(
+        scores, binary=binary, confidence=confidence, seed=seed, samples=samples
+    )
+    checks = closure_checks(scores, strata, table, traffic, binary=binary)
+    in_table = set(table.get_column("stratum").to_list())
+    report = Report(
+        metric=metric,
+        k=k if k is not None else cutoff(metric),
+        n=scores.get_column("query_id").n_unique(),
+        binary=binary,
+        systems=systems,
+        fused=fused,
+        table=table,
+        overall=overall,
+        closure=checks,
+        strata=[s for s in order if s in in_table],
+        scores=scores,
+        failing=failing_queries(scores, strata),
+        weighted=weighted_means(table, traffic) if traffic is not None else None,
+        overlap=failure_overlap(scores, systems + ([fused] if fused else [])),
+        judged=dict(judged or {}),
+        paired=list(paired or []),
+        strata_frame=strata,
+        dropped=dropped_queries(strata, scores, qrels),
+        fusion_depth=fusion_depth,
+    )
+    if fused and len(systems) >= 2:
+        means = dict(overall.select("system", "mean").iter_rows())
+        best = max(means[s] for s in systems)
+        oracle = oracle_mean(scores, systems)
+        share, report.headroom_note = fusion_headroom(metric, means[fused], best, oracle)
+        report.fusion = {fused: {"mean": means[fused], "headroom_collected": share}}
+    everyone = systems + ([fused] if fused else [])
+    report.paired = _with_adjusted(report.paired)
+    if traffic is not None:
+        population = (
+            {str(a): float(b) for a, b in traffic.select("stratum", POPULATION).iter_rows()}
+            if POPULATION in traffic.columns
+            else None
+        )
+        estimates = weighted_estimates(
+            scores, strata, traffic, population=population, confidence=confidence
+        )
+        report.weighted_ci = {name: e.ci for name, e in estimates.items()}
+        report.fpc = population is not None
+        for p in report.paired:
+            diff = weighted_difference(
+                scores, strata, traffic, p["a"], p["b"], population=population
+            )
+            p["weighted_mean_diff"] = diff.mean
+            p["weighted_ci95"] = list(diff.ci)
+    if probabilities is not None and probabilities.height:
+        report.design = hajek_means(scores, probabilities)
+    report.by_stratum = stratum_comparisons(
+        scores, strata, everyone, binary=binary, seed=seed, samples=samples
+    )
+    report.unjudged_bounds = dict(unjudged_bounds or {})
+    report.warnings = _warnings(report, strata, traffic)
+    return report
+
+
+def _with_adjusted(paired: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Holm-adjusted p-values beside the raw ones, over every pair compared (with one pair the
+    two are equal). The weighted fields start empty: they need traffic shares."""
+    adjusted = holm([float(p["p_value"]) for p in paired])
+    return [
+        {**p, "p_adjusted": q, "weighted_mean_diff": None, "weighted_ci95": [None, None]}
+        for p, q in zip(paired, adjusted, strict=True)
+    ]
+
+
+DROPPED_SHOWN = 5  # dropped queries named in a warning line; the JSON and closure screen list all
+
+
+def _warnings(report: Report, strata: pl.DataFrame, traffic: pl.DataFrame | None) -> list[str]:
+    out: list[str] = []
+    for name, fraction in report.judged.items():
+        unjudged = 1.0 - fraction
+        if unjudged > UNJUDGED_WARNING:
+            out.append(
+                f"{name}: {unjudged:.0%} of its top {report.k} is unjudged (above {UNJUDGED_WARNING:.0%}): "
+                "unjudged documents count as not relevant, so its numbers are biased low; judge the missing pairs"
+            )
+    failed = [c for c in report.closure if not c.ok]
+    if failed:
+        out.append(
+            "the table does not close: "
+            + "; ".join(f"{c.name} (residual {fmt_num(c.residual)})" for c in failed)
+        )
+    small = (
+        report.table.filter(pl.col("small"))
+        .get_column("stratum")
+        .unique(maintain_order=True)
+        .to_list()
+    )
+    if small:
+        out.append(
+            f"under {SMALL_STRATUM} queries, read as counts of failures, not as rates: "
+            + ", ".join(small)
+        )
+    dropped = report.dropped
+    if dropped is not None and dropped.height:
+        shown = [f"{q} ({st}: {why})" for q, st, why in dropped.head(DROPPED_SHOWN).iter_rows()]
+        more = dropped.height - len(shown)
+        out.append(
+            f"{dropped.height} golden-set quer{'y' if dropped.height == 1 else 'ies'} "
+            "(strata file) dropped from the table: "
+            + "; ".join(shown)
+            + (f"; and {more} more (closure.dropped in the JSON)" if more > 0 else "")
+        )
+    empty = empty_strata(strata, report.scores, traffic)
+    if empty:
+        out.append("strata without evaluated queries: " + ", ".join(empty))
+    return out

@@ -1,0 +1,260 @@
+"""From qrels and runs to a report: per-query scores through the evaluation engine, each run's top k
+with grades (for the judged share and the drill-down), RRF fusion, paired comparisons.
+
+:func:`compute_report` evaluates, then hands the per-query scores to
+:func:`~goldset_tui.eval.report_assemble.assemble_report`. The helpers that find and describe the
+unjudged pairs of a top k (:func:`missing_pairs`, :func:`missing_pool`) live here too, since they
+work on the same top-k frame.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import polars as pl
+
+from goldset_tui.eval.intervals import DEFAULT_SAMPLES, DEFAULT_SEED
+from goldset_tui.eval.report_assemble import assemble_report
+from goldset_tui.eval.report_model import (
+    DEFAULT_METRIC,
+    FUSED_NAME,
+    Report,
+    cutoff,
+    explicit_cutoff,
+)
+
+
+def judged_fraction(qrels: pl.DataFrame, run: pl.DataFrame, k: int, queries: pl.Series) -> float:
+    """Share of the run's top-k slots (over ``queries``) whose document has a grade >= 0 in the
+    qrels. Negative grades are "pooled but unjudged" (trec_eval) and count as unjudged."""
+    return judged_shares(topk_frame(qrels, {"run": run}, k, queries), ["run"])["run"]
+
+
+def judged_shares(topk: pl.DataFrame, systems: list[str]) -> dict[str, float]:
+    """Per system, the share of its rows in ``topk_frame``'s frame that have a grade (nan: none)."""
+    counts = {
+        name: (n, hit)
+        for name, n, hit in topk.group_by("system")
+        .agg(pl.len(), pl.col("grade").is_not_null().sum())
+        .iter_rows()
+    }
+    return {
+        name: counts[name][1] / counts[name][0] if name in counts else math.nan for name in systems
+    }
+
+
+def per_query(
+    qrels: pl.DataFrame, run: pl.DataFrame, metric: str, queries: pl.Series, system: str
+) -> pl.DataFrame:
+    """system, query_id, value for every query in ``queries`` (missing from the run: 0)."""
+    from goldset_tui.eval.metrics import evaluate_wide
+
+    wide = evaluate_wide(qrels, run, [metric])
+    column = next(c for c in wide.columns if c != "query_id")
+    base = pl.DataFrame({"query_id": queries})
+    return (
+        base.join(wide.select("query_id", pl.col(column).alias("value")), on="query_id", how="left")
+        .with_columns(system=pl.lit(system), value=pl.col("value").fill_null(0.0).cast(pl.Float64))
+        .select("system", "query_id", "value")
+    )
+
+
+def compute_report(
+    qrels: pl.DataFrame,
+    runs: dict[str, pl.DataFrame],
+    strata: pl.DataFrame,
+    *,
+    metric: str = DEFAULT_METRIC,
+    traffic: pl.DataFrame | None = None,
+    fuse: bool = True,
+    seed: int = DEFAULT_SEED,
+    samples: int = DEFAULT_SAMPLES,
+    k: int | None = None,
+) -> Report:
+    """Evaluate every run (and their RRF fusion) on ``metric`` and assemble the report."""
+    from goldset_tui.eval.measures import canonical, parse_measure
+    from goldset_tui.eval.metrics import relevant_queries
+
+    measure = parse_measure(metric)
+    metric = canonical(measure)
+    k = k if k is not None else cutoff(metric)
+    queries = relevant_queries(qrels)
+    if queries.len() == 0:
+        from goldset_tui.errors import InputError
+
+        raise InputError(
+            None, "no query in the qrels has a relevant document (grade >= 1): nothing to report"
+        )
+    names = list(runs)
+    all_runs = dict(runs)
+    fused = None
+    # Fuse each run's top k only, for a measure with a cutoff: then the fused top k holds nothing
+    # the runs' top k lack, a query both runs miss stays missed, and the oracle bounds the fused
+    # run (seed 004). Fusing the full depth could promote a document from rank 30 into the top k.
+    depth = explicit_cutoff(metric)
+    if fuse and len(runs) >= 2:
+        from goldset_tui.eval.fusion import rrf
+
+        fused = FUSED_NAME if FUSED_NAME not in runs else f"{FUSED_NAME}_fused"
+        all_runs[fused] = rrf(
+            list(runs.values()), depth=depth, order=False
+        )  # evaluation needs no sort
+    scores = pl.concat(
+        [per_query(qrels, run, metric, queries, name) for name, run in all_runs.items()]
+    )
+    topk = topk_frame(
+        qrels, all_runs, k, queries
+    )  # also gives each run's judged share of its top k
+    judged = judged_shares(topk, list(all_runs))
+    paired = paired_comparisons(scores, list(all_runs), seed=seed, samples=samples)
+    bounds = unjudged_bounds(qrels, all_runs, metric, queries, topk, scores, max(1, measure.rel))
+    report = assemble_report(
+        scores,
+        strata,
+        metric=metric,
+        k=k,
+        traffic=traffic,
+        systems=names,
+        fused=fused,
+        judged=judged,
+        paired=paired,
+        seed=seed,
+        samples=samples,
+        fusion_depth=depth if fused else None,
+        qrels=qrels,
+        unjudged_bounds=bounds,
+    )
+    report.topk = topk
+    return report
+
+
+def unjudged_bounds(
+    qrels: pl.DataFrame,
+    runs: dict[str, pl.DataFrame],
+    metric: str,
+    queries: pl.Series,
+    topk: pl.DataFrame,
+    scores: pl.DataFrame,
+    grade: int,
+) -> dict[str, dict[str, Any]]:
+    """Per system: its mean as scored (unjudged documents count as not relevant, as trec_eval
+    scores them) and its mean had every unjudged document of its own top k been judged relevant
+    at ``grade`` (the measure's lowest relevant grade), with the count of those documents.
+
+    The two bracket what judging the holes could do to a measure that only counts hits in the top
+    k (Success@k, P@k). For a measure that also grows its ideal (nDCG@k, R@k) the second is what
+    those grades would give, not a strict ceiling: a relevant document at rank 10 adds more to
+    the ideal ranking than to the run's.
+    """
+    means = dict(scores.group_by("system").agg(pl.col("value").mean()).iter_rows())
+    out: dict[str, dict[str, Any]] = {}
+    for name, run in runs.items():
+        holes = (
+            topk.filter((pl.col("system") == name) & pl.col("grade").is_null())
+            .select("query_id", "doc_id")
+            .unique()
+        )
+        if holes.height:
+            # A "pooled but unjudged" negative grade is replaced, not kept beside the new one.
+            kept = qrels.join(holes, on=["query_id", "doc_id"], how="anti")
+            filled = pl.concat(
+                [kept, holes.with_columns(grade=pl.lit(grade, dtype=pl.Int64))],
+                how="diagonal_relaxed",
+            ).select("query_id", "doc_id", "grade")
+            upper = float(per_query(filled, run, metric, queries, name).get_column("value").mean())  # type: ignore[arg-type]
+        else:
+            upper = float(means[name])
+        out[name] = {
+            "unjudged_as_nonrelevant": float(means[name]),
+            "unjudged_as_relevant": upper,
+            "unjudged": holes.height,
+            "grade": grade,
+        }
+    return out
+
+
+def topk_frame(
+    qrels: pl.DataFrame, runs: dict[str, pl.DataFrame], k: int, queries: pl.Series
+) -> pl.DataFrame:
+    """Every run's top k on the evaluated queries with each document's grade (null: unjudged;
+    a negative "pooled but unjudged" grade is shown as unjudged too)."""
+    grades = (
+        qrels.filter(pl.col("grade") >= 0).group_by("query_id", "doc_id").agg(pl.col("grade").max())
+    )
+    frames = [
+        run.filter((pl.col("rank") <= k) & pl.col("query_id").is_in(queries.implode())).select(
+            pl.lit(name).alias("system"), "query_id", pl.col("rank").cast(pl.Int64), "doc_id"
+        )
+        for name, run in runs.items()
+    ]
+    top = (
+        pl.concat(frames)
+        if frames
+        else pl.DataFrame(
+            schema={"system": pl.Utf8, "query_id": pl.Utf8, "rank": pl.Int64, "doc_id": pl.Utf8}
+        )
+    )
+    return top.join(grades, on=["query_id", "doc_id"], how="left").sort(
+        "system", "query_id", "rank"
+    )
+
+
+def missing_pairs(topk: pl.DataFrame, query_ids: list[str] | None = None) -> pl.DataFrame:
+    """``query_id, doc_id`` of unjudged documents in any system's top k (first appearance order)."""
+    rows = topk if query_ids is None else topk.filter(pl.col("query_id").is_in(query_ids))
+    return (
+        rows.filter(pl.col("grade").is_null())
+        .sort("query_id", "rank", "system")
+        .select("query_id", "doc_id")
+        .unique(maintain_order=True)
+    )
+
+
+def missing_pool(
+    pairs: pl.DataFrame, topics: pl.DataFrame | None = None, corpus: pl.DataFrame | None = None
+) -> pl.DataFrame:
+    """A pool frame (query_id, query, doc_id, text, title) for the missing pairs, texts from the
+    topics and corpus when given. Rows without a text keep ``text`` null: the caller decides
+    whether to judge them or write them out for later."""
+    pool = pairs
+    if topics is not None:
+        pool = pool.join(topics.select("query_id", "query"), on="query_id", how="left")
+    else:
+        pool = pool.with_columns(query=pl.lit(None, dtype=pl.Utf8))
+    if corpus is not None:
+        pool = pool.join(corpus.select("doc_id", "text", "title"), on="doc_id", how="left")
+    else:
+        pool = pool.with_columns(
+            text=pl.lit(None, dtype=pl.Utf8), title=pl.lit(None, dtype=pl.Utf8)
+        )
+    return pool.with_columns(pl.col("query").fill_null(pl.col("query_id"))).select(
+        "query_id", "query", "doc_id", "text", "title"
+    )
+
+
+def paired_comparisons(
+    scores: pl.DataFrame, systems: list[str], *, seed: int, samples: int
+) -> list[dict[str, Any]]:
+    """The engine's paired comparison for every pair, on the same queries in the same order."""
+    from itertools import combinations
+
+    from goldset_tui.eval.stats import paired_comparison
+
+    w = scores.pivot(on="system", index="query_id", values="value").sort("query_id").fill_null(0.0)
+    out = []
+    for a, b in combinations(systems, 2):
+        r = paired_comparison(w.get_column(a), w.get_column(b), seed=seed, samples=samples)
+        out.append(
+            {
+                "a": a,
+                "b": b,
+                "mean_diff": float(r.mean_diff),
+                "ci95": [float(x) for x in r.ci95],
+                "p_value": float(r.p_value),
+                "wins": int(r.wins),
+                "losses": int(r.losses),
+                "ties": int(r.ties),
+            }
+        )
+    return out

@@ -1,0 +1,172 @@
+"""The report as data: JSON (fixed keys, documented in docs/report.md) and CSV (the table alone),
+plus the number and text helpers the Markdown shares."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from typing import Any
+
+import polars as pl
+
+from goldset_tui.eval.report_model import Report
+from goldset_tui.eval.strata import SMALL_STRATUM
+from goldset_tui.text import visible
+
+
+def clean(x: object) -> object:
+    """JSON-safe: NaN -> None, numpy/polars scalars to Python."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    return x
+
+
+def to_dict(report: Report) -> dict[str, Any]:
+    """The JSON document, keys exactly as issue 5 fixes them."""
+    names = report.all_systems
+    strata = []
+    for stratum in report.strata:
+        rows = report.table.filter(pl.col("stratum") == stratum)
+        systems = {
+            r["system"]: {
+                "hits": r["hits"],
+                "mean": clean(r["mean"]),
+                "ci95": [clean(r["ci_lo"]), clean(r["ci_hi"])],
+            }
+            for r in rows.iter_rows(named=True)
+        }
+        strata.append(
+            {
+                "stratum": stratum,
+                "n": int(rows.get_column("n")[0]),
+                "small": bool(rows.get_column("small")[0]),
+                "systems": {s: systems[s] for s in names if s in systems},
+            }
+        )
+    overall = {}
+    for r in report.overall.iter_rows(named=True):
+        weighted = report.weighted.get(r["system"]) if report.weighted is not None else None
+        overall[r["system"]] = {
+            "hits": r["hits"],
+            "mean": clean(r["mean"]),
+            "ci95": [clean(r["ci_lo"]), clean(r["ci_hi"])],
+            "weighted_mean": clean(weighted),
+            "weighted_ci95": _pair(
+                report.weighted_ci.get(r["system"]) if report.weighted_ci is not None else None
+            ),
+            "design_weighted_mean": clean(
+                report.design.get(r["system"]) if report.design is not None else None
+            ),
+        }
+    return {
+        "metric": report.metric,
+        "k": report.k,
+        "n": report.n,
+        "ci_method": report.method,
+        "strata": strata,
+        "overall": overall,
+        "closure": {
+            "ok": report.closes,
+            "checks": [
+                {
+                    "name": c.name,
+                    "expected": clean(c.expected),
+                    "actual": clean(c.actual),
+                    "residual": clean(c.residual),
+                }
+                for c in report.closure
+            ],
+            "dropped": dropped_rows(report),
+        },
+        "overlap": [{k: clean(v) for k, v in o.items()} for o in report.overlap],
+        "fusion": {n: {k: clean(v) for k, v in f.items()} for n, f in report.fusion.items()},
+        "judged": {n: clean(v) for n, v in report.judged.items()},
+        "paired": [_deep_clean(p) for p in report.paired],
+        "paired_by_stratum": [_deep_clean(p) for p in report.by_stratum],
+        "paired_note": fused_note(report),
+        "unjudged_bounds": {n: _deep_clean(b) for n, b in report.unjudged_bounds.items()},
+    }
+
+
+def _pair(ci: tuple[float, float] | list[float] | None) -> list[object]:
+    return [None, None] if ci is None else [clean(x) for x in ci]
+
+
+def _deep_clean(d: dict[str, Any]) -> dict[str, Any]:
+    return {
+        k: [clean(x) for x in v] if isinstance(v, (list, tuple)) else clean(v) for k, v in d.items()
+    }
+
+
+def fused_note(report: Report) -> str | None:
+    """Said wherever a fused run is compared: its p-values are not those of an independent
+    system, and Holm's adjustment does not make them so."""
+    if not report.fused:
+        return None
+    return (
+        f"{report.fused} is fused from {', '.join(report.systems)}: it is not independent of its "
+        "inputs, so a comparison with one of them tests what fusion added, not two rival systems"
+    )
+
+
+def dropped_rows(report: Report) -> list[dict[str, str]]:
+    """Golden-set queries the table leaves out: ``{"query_id", "stratum", "why"}`` each."""
+    if report.dropped is None:
+        return []
+    return [dict(r) for r in report.dropped.iter_rows(named=True)]
+
+
+def to_json(report: Report) -> str:
+    return json.dumps(to_dict(report), indent=2, ensure_ascii=False) + "\n"
+
+
+def to_csv(report: Report) -> str:
+    """The stratified table alone, one row per stratum and system, then the ``ALL`` rows."""
+    rows = report.table.with_columns(method=pl.lit(report.method))
+    total = report.overall.with_columns(
+        stratum=pl.lit("ALL"), small=pl.col("n") < SMALL_STRATUM, method=pl.lit(report.method)
+    )
+    cols = ["stratum", "system", "n", "hits", "mean", "ci_lo", "ci_hi", "method", "small"]
+    frame = pl.concat([rows.select(cols), total.select(cols)])
+    buf = io.StringIO()
+    frame.write_csv(buf, float_precision=6)
+    return buf.getvalue()
+
+
+def fmt_num(x: float | None, digits: int = 3) -> str:
+    if x is None or (isinstance(x, float) and not math.isfinite(x)):
+        return "-"
+    if float(x).is_integer():
+        return str(int(x))
+    return f"{x:.{digits}f}"
+
+
+def fmt_fixed(x: float | None, digits: int = 3) -> str:
+    if x is None or (isinstance(x, float) and not math.isfinite(x)):
+        return "-"
+    return f"{x:.{digits}f}"
+
+
+def md_text(text: object) -> str:
+    # Data in Markdown read in a terminal: control characters shown (an ESC must not reach the
+    # terminal), and no pipes or newlines that would break a table row.
+    return visible(text, keep_newlines=False).replace("|", "\\|")
+
+
+def cell_text(hits: int | None, n: int, mean: float, lo: float, hi: float, small: bool) -> str:
+    interval = f"[{fmt_fixed(lo, 2)}, {fmt_fixed(hi, 2)}]"
+    if hits is not None:
+        # A small stratum is read as a count first (seed 004: "eight and seven are facts").
+        return (
+            f"{hits}/{n} hits ({mean:.2f} {interval})"
+            if small
+            else f"{mean:.2f} {interval} {hits}/{n}"
+        )
+    return f"{mean:.3f} {interval}"
+
+
+def failing_csv(report: Report) -> str:
+    buf = io.StringIO()
+    report.failing.write_csv(buf)
+    return buf.getvalue()

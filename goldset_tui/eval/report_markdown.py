@@ -1,0 +1,294 @@
+"""The report in Markdown, for people: the table, headlines, closure, overlap, fusion, the judged
+share and the paired comparisons. Data (strata, systems, ids) is shown with control characters
+made visible and pipes escaped, since the Markdown is read in terminals."""
+
+from __future__ import annotations
+
+from goldset_tui.eval.intervals import METHOD_TEXT
+from goldset_tui.eval.overlap import rescued_misses, stratum_overlap
+from goldset_tui.eval.report_format import (
+    cell_text,
+    dropped_rows,
+    fmt_fixed,
+    fmt_num,
+    fused_note,
+    md_text,
+)
+from goldset_tui.eval.report_model import UNJUDGED_WARNING, Report
+from goldset_tui.eval.strata import SMALL_STRATUM
+
+
+def _rescue_sentence(report: Report, a: str, b: str) -> str:
+    """What fusion did with the shared misses, measured rather than asserted."""
+    if not report.fused:
+        return "Merging two lists can only promote documents one of them retrieved."
+    rescued = rescued_misses(report.scores, a, b, report.fused)
+    where = (
+        f"fusing each run's top {report.fusion_depth}"
+        if report.fusion_depth is not None
+        else "fusing every document the runs retrieved"
+    )
+    if rescued == 0:
+        return (
+            f"The fused run ({where}) rescues none of them: it can only promote documents one of the "
+            "two lists holds, and neither holds one that counts."
+        )
+    return f"The fused run ({where}) rescues {rescued} of them."
+
+
+def to_markdown(report: Report) -> str:
+    names = report.all_systems
+    interval = f"{METHOD_TEXT[report.method]} (`{report.method}`)"
+    lines = [
+        f"# Report: {report.metric} over {report.n} queries",
+        "",
+        f"95% intervals: {interval}. Rows marked † have under {SMALL_STRATUM} queries: read them as counts "
+        "of failures to go and read, not as rates to compare.",
+        "",
+    ]
+    if report.warnings:
+        lines += ["## Warnings", ""] + [f"- {md_text(w)}" for w in report.warnings] + [""]
+    lines += [
+        "## By stratum",
+        "",
+        "| stratum | n | " + " | ".join(md_text(s) for s in names) + " |",
+        "|---|---:|" + "---:|" * len(names),
+    ]
+    cells = {(r["stratum"], r["system"]): r for r in report.table.iter_rows(named=True)}
+    for stratum in report.strata:
+        row = [cells.get((stratum, s)) for s in names]
+        first = next(r for r in row if r)
+        mark = " †" if first["small"] else ""
+        texts = [
+            cell_text(r["hits"], r["n"], r["mean"], r["ci_lo"], r["ci_hi"], r["small"])
+            if r
+            else "-"
+            for r in row
+        ]
+        lines.append(f"| {md_text(stratum)}{mark} | {first['n']} | " + " | ".join(texts) + " |")
+    over = {r["system"]: r for r in report.overall.iter_rows(named=True)}
+    texts = [
+        cell_text(
+            over[s]["hits"],
+            over[s]["n"],
+            over[s]["mean"],
+            over[s]["ci_lo"],
+            over[s]["ci_hi"],
+            False,
+        )
+        for s in names
+    ]
+    lines.append(f"| **all** | {report.n} | " + " | ".join(texts) + " |")
+    lines += _headline(report, {s: over[s]["mean"] for s in names})
+    lines += [
+        "",
+        "## Closure",
+        "",
+        f"The table {'closes' if report.closes else 'DOES NOT close'}.",
+        "",
+        "| check | expected | actual | residual | ok |",
+        "|---|---:|---:|---:|---|",
+    ]
+    for c in report.closure:
+        lines.append(
+            f"| {md_text(c.name)} | {fmt_num(c.expected, 4)} | {fmt_num(c.actual, 4)}"
+            f" | {fmt_num(c.residual, 4)} | {'yes' if c.ok else 'NO'} |"
+        )
+    dropped = dropped_rows(report)
+    if dropped:
+        lines += [
+            "",
+            f"Dropped from the golden set ({len(dropped)}): in the strata file, not in the table.",
+            "",
+            "| query | stratum | why |",
+            "|---|---|---|",
+        ]
+        lines += [
+            f"| {md_text(d['query_id'])} | {md_text(d['stratum'])} | {md_text(d['why'])} |"
+            for d in dropped
+        ]
+    if report.overlap:
+        lines += [
+            "",
+            "## Failure-set overlap",
+            "",
+            "A miss is a query scored 0. The oracle takes the better of the two systems on every query.",
+            "",
+            "| a | b | misses a | misses b | both miss | either misses | oracle |",
+            "|---|---|---:|---:|---:|---:|---:|",
+        ]
+        for o in report.overlap:
+            lines.append(
+                f"| {md_text(o['a'])} | {md_text(o['b'])} | {o['miss_a']} | {o['miss_b']}"
+                f" | {o['both_miss']} | {o['either_miss']} | {o['oracle']:.3f} |"
+            )
+        if report.strata_frame is not None and len(report.systems) >= 2:
+            a, b = report.systems[0], report.systems[1]
+            per = stratum_overlap(report.scores, report.strata_frame, a, b)
+            lines += [
+                "",
+                f"Shared misses of {md_text(a)} and {md_text(b)} by stratum. "
+                + _rescue_sentence(report, a, b)
+                + " *At most* is the bound the two miss counts give alone (the smaller one).",
+                "",
+                "| stratum | n | misses a | misses b | both miss | at most |",
+                "|---|---:|---:|---:|---:|---:|",
+            ]
+            for r in per.iter_rows(named=True):
+                lines.append(
+                    f"| {md_text(r['stratum'])} | {r['n']} | {r['miss_a']} | {r['miss_b']}"
+                    f" | {r['both_miss']} | {r['both_miss_bound']} |"
+                )
+    for f in report.fusion.values():
+        share = f["headroom_collected"]
+        depth = (
+            f"each run's top {report.fusion_depth}"
+            if report.fusion_depth is not None
+            else "every document each run retrieved"
+        )
+        value = f"{share:.2f}" if share is not None else "none"
+        lines += [
+            "",
+            "## Fusion",
+            "",
+            f"Reciprocal rank fusion (k = 60) of {depth} from {', '.join(md_text(s) for s in report.systems)} "
+            f"scores {f['mean']:.3f}. Headroom collected = (fused - best single) / (oracle of the single "
+            f"systems - best single): {value}"
+            + (f" ({report.headroom_note})." if report.headroom_note else "."),
+        ]
+    lines += _unjudged(report)
+    lines += _paired(report)
+    lines += _by_stratum(report)
+    return "\n".join(lines) + "\n"
+
+
+def _ci(ci: list[object] | tuple[object, ...] | None, digits: int = 3) -> str:
+    if ci is None or any(not isinstance(x, (int, float)) for x in ci):
+        return "-"
+    lo, hi = (float(x) for x in ci)  # type: ignore[arg-type]
+    return f"[{fmt_fixed(lo, digits)}, {fmt_fixed(hi, digits)}]"
+
+
+def _headline(report: Report, means: dict[str, float]) -> list[str]:
+    lines = [
+        "",
+        "## Headline",
+        "",
+        "*Unweighted*: the mean over the golden set's queries. *Traffic-weighted*: the sum over "
+        "strata of traffic share x stratum mean, with a stratified 95% interval "
+        "(sum of share^2 x s^2 / n per stratum, t with Welch-Satterthwaite degrees of freedom"
+        + ("; finite-population corrected" if report.fpc else "")
+        + ")."
+        + (
+            " *Design-weighted (Hajek)*: each query weighted by 1 / its inclusion probability "
+            "from the strata file, the mean over the log's queries as the sample design drew them."
+            if report.design is not None
+            else ""
+        ),
+        "",
+    ]
+    head = "| system | unweighted | traffic-weighted | 95% CI | difference |"
+    rule = "|---|---:|---:|---|---:|"
+    if report.design is not None:
+        head += " design-weighted (Hajek) |"
+        rule += "---:|"
+    lines += [head, rule]
+    for s, mean in means.items():
+        w = report.weighted.get(s) if report.weighted is not None else None
+        ci = report.weighted_ci.get(s) if report.weighted_ci is not None else None
+        diff = "-" if w is None else f"{w - mean:+.3f}"
+        row = f"| {md_text(s)} | {mean:.3f} | {fmt_fixed(w)} | {_ci(ci)} | {diff} |"
+        if report.design is not None:
+            row += f" {fmt_fixed(report.design.get(s))} |"
+        lines.append(row)
+    if report.weighted is None:
+        lines += ["", "No traffic file: the weighted headline needs `--traffic stratum,share`."]
+    return lines
+
+
+def _unjudged(report: Report) -> list[str]:
+    if not report.judged:
+        return []
+    lines = [
+        "",
+        f"## Judged fraction of each run's top {report.k}",
+        "",
+        "Unjudged documents count as not relevant, so holes pull a number down. *If relevant*: the "
+        "mean had every unjudged document of the run's own top k been judged relevant (at the "
+        "lowest relevant grade); the gap is how far judging the holes could move it (for nDCG "
+        "and recall the ideal grows too, so it is an estimate, not a strict ceiling).",
+        "",
+        "| system | judged | unjudged | unjudged docs | as scored | if relevant | could move by |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for s, v in report.judged.items():
+        flag = " ⚠" if v == v and 1 - v > UNJUDGED_WARNING else ""
+        b = report.unjudged_bounds.get(s)
+        if b is None:
+            rest = "- | - | - | -"
+        else:
+            low, high = float(b["unjudged_as_nonrelevant"]), float(b["unjudged_as_relevant"])
+            rest = f"{b['unjudged']} | {low:.3f} | {high:.3f} | {high - low:+.3f}"
+        lines.append(f"| {md_text(s)} | {fmt_fixed(v)} | {fmt_fixed(1 - v)}{flag} | {rest} |")
+    return lines
+
+
+def _paired(report: Report) -> list[str]:
+    if not report.paired:
+        return []
+    lines = [
+        "",
+        "## Paired comparisons",
+        "",
+        "Per query, a - b: paired bootstrap 95% interval, randomization p, and Holm's adjustment "
+        "over every pair (*p Holm*). *Weighted*: the traffic-weighted difference, paired within "
+        "each stratum, with its stratified interval.",
+    ]
+    note = fused_note(report)
+    if note:
+        lines += ["", f"Note: {md_text(note)}."]
+    lines += [
+        "",
+        "| a | b | mean diff (a - b) | 95% CI | p | p Holm | weighted diff | weighted 95% CI "
+        "| wins | losses | ties |",
+        "|---|---|---:|---|---:|---:|---:|---|---:|---:|---:|",
+    ]
+    for p in report.paired:
+        w = p.get("weighted_mean_diff")
+        lines.append(
+            f"| {md_text(p['a'])} | {md_text(p['b'])} | {p['mean_diff']:+.3f} | {_ci(p['ci95'])}"
+            f" | {fmt_fixed(p['p_value'], 4)} | {fmt_fixed(p.get('p_adjusted'), 4)}"
+            f" | {'-' if w is None else f'{w:+.3f}'} | {_ci(p.get('weighted_ci95'))}"
+            f" | {p['wins']} | {p['losses']} | {p['ties']} |"
+        )
+    return lines
+
+
+def _by_stratum(report: Report) -> list[str]:
+    if not report.by_stratum:
+        return []
+    test = "exact McNemar on the discordant queries" if report.binary else "paired randomization"
+    lines = [
+        "",
+        "## Paired comparisons by stratum",
+        "",
+        f"Per stratum, {test}; *p Holm* adjusts over the pairs compared on that stratum. "
+        "*Cannot tell apart*: p Holm >= 0.05, the stratum does not separate the two systems.",
+        "",
+        "| stratum | a | b | n | mean diff | only a / only b | p | p Holm | reading |",
+        "|---|---|---|---:|---:|---:|---:|---:|---|",
+    ]
+    for r in report.by_stratum:
+        disc = "-" if r["only_a"] is None else f"{r['only_a']} / {r['only_b']}"
+        adjusted = r["p_adjusted"]
+        reading = (
+            "cannot tell apart"
+            if isinstance(adjusted, float) and adjusted >= 0.05
+            else ("a ahead" if float(r["mean_diff"]) > 0 else "b ahead")
+        )
+        lines.append(
+            f"| {md_text(r['stratum'])} | {md_text(r['a'])} | {md_text(r['b'])} | {r['n']}"
+            f" | {float(r['mean_diff']):+.3f} | {disc} | {fmt_fixed(r['p_value'], 4)}"
+            f" | {fmt_fixed(adjusted, 4)} | {reading} |"
+        )
+    return lines

@@ -1,0 +1,90 @@
+"""The report's data: :class:`Report` and the constants every part of the report shares.
+
+A :class:`Report` is built by :func:`goldset_tui.eval.report_assemble.assemble_report` (pure, over
+per-query scores) or :func:`goldset_tui.eval.report_compute.compute_report` (from qrels and runs),
+and rendered by ``report_format`` (JSON, CSV) and ``report_markdown``. It holds frames and plain
+dicts only, so a notebook can read any part of it directly.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import polars as pl
+
+from goldset_tui.closure import ClosureCheck, all_ok
+from goldset_tui.eval.intervals import interval_method
+
+# Seed 000: once more than about a fifth of a run's top k is unjudged, its numbers drift away
+# from what the pool was built to measure.
+UNJUDGED_WARNING = 0.20
+DEFAULT_METRIC = "Success@10"
+DEFAULT_K = 10
+FUSED_NAME = "rrf"
+
+
+@dataclass
+class Report:
+    metric: str
+    k: int
+    n: int
+    binary: bool
+    systems: list[str]  # the runs given, in order
+    fused: str | None  # name of the fused system, when there is one
+    table: pl.DataFrame  # stratum, system, n, hits, mean, ci_lo, ci_hi, small
+    overall: pl.DataFrame  # system, n, hits, mean, ci_lo, ci_hi
+    closure: list[ClosureCheck]
+    strata: list[str]
+    scores: pl.DataFrame  # system, query_id, value
+    failing: pl.DataFrame  # system, stratum, query_id
+    weighted: dict[str, float] | None = None
+    overlap: list[dict[str, Any]] = field(default_factory=list)
+    fusion: dict[str, dict[str, Any]] = field(default_factory=dict)
+    judged: dict[str, float] = field(default_factory=dict)
+    paired: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    # system, query_id, rank, doc_id, grade (null = unjudged): each run's top k, for drilling down.
+    topk: pl.DataFrame | None = None
+    strata_frame: pl.DataFrame | None = None  # query_id, stratum as given
+    # query_id, stratum, why: golden-set queries (strata file) the table leaves out.
+    dropped: pl.DataFrame | None = None
+    # Each run's top `fusion_depth` went into the fused run (None: every document retrieved).
+    fusion_depth: int | None = None
+    headroom_note: str | None = None  # why headroom is null, or how to read an unusual value
+    # Per system, the traffic-weighted mean's stratified interval (None without --traffic).
+    weighted_ci: dict[str, tuple[float, float]] | None = None
+    fpc: bool = False  # the weighted intervals carry the finite-population correction
+    # Per system, the design-weighted (Hajek) mean, when the strata file has inclusion
+    # probabilities (None otherwise).
+    design: dict[str, float] | None = None
+    # Every pair of systems on every stratum: exact McNemar or paired randomization, Holm-adjusted.
+    by_stratum: list[dict[str, Any]] = field(default_factory=list)
+    # Per system: the mean with its top k's unjudged documents counted not relevant (as scored)
+    # and counted relevant (at the measure's lowest relevant grade), and how many there were.
+    unjudged_bounds: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    @property
+    def method(self) -> str:
+        """The interval every mean in the table carries (``ci_method`` in JSON)."""
+        return interval_method(self.scores.get_column("value"), binary=self.binary)
+
+    @property
+    def all_systems(self) -> list[str]:
+        return self.systems + ([self.fused] if self.fused else [])
+
+    @property
+    def closes(self) -> bool:
+        return all_ok(self.closure)
+
+
+def cutoff(metric: str, default: int = DEFAULT_K) -> int:
+    """The k of ``Success@10`` or ``P(rel=2)@5``; ``default`` for measures without one (AP)."""
+    return explicit_cutoff(metric) or default
+
+
+def explicit_cutoff(metric: str) -> int | None:
+    """The k of ``Success@10``; None for a measure without one (AP, RR, Rprec)."""
+    m = re.search(r"@(\d+)\s*$", metric)
+    return int(m.group(1)) if m else None

@@ -1,0 +1,295 @@
+"""Does the stratum classifier's error matter? The spot-check verdict, stratum by stratum.
+
+The reasoning (seed 000): a classifier that misfiles a share ``e`` of a stratum's queries leaves
+about ``e * N`` of the stratum's ``N`` golden-set queries in the wrong bucket, which can move the
+stratum's measured rate by at most ``e`` (every misfiled query flipping). The stratum's own
+sampling band is ``1.96 * sqrt(p (1 - p) / N)``. When the misfiling shift is below the band, the
+classifier's error is inside the noise the sample size already imposes, and improving the
+classifier improves nothing observable.
+
+What this module guarantees, and why:
+
+- ``N`` is the stratum's PLANNED size in the golden set (``--targets``, ``--total`` allocated as
+  ``goldset sample`` allocates it, or a sample's manifest), never the number of rows of the labels
+  file: a labels file is usually the whole log (900 queries give a +-3-point band where the set's
+  25 give +-18), so a verdict built on it would be about a set nobody evaluates on. Without planned
+  sizes there is no verdict, only a sentence saying a size is needed.
+- ``e`` is each stratum's OWN misfile rate among the checked queries the classifier filed there
+  (1 - precision), with its 95% Wilson interval. One overall rate would spread errors that sit in
+  two strata over all six, hiding the bad ones and flagging the clean ones.
+- A stratum is ``inside`` only when the whole interval of ``e`` is at or below the band,
+  ``outside`` when the whole interval is above it, and ``too few checks`` otherwise (5 of 5 right
+  still allows a 43% error): the verdict never claims more than the checks show. For those strata
+  ``checks_needed`` says roughly how many checks, at the rate seen so far, would settle it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from goldset_tui.eval.intervals import wilson, z_value
+from goldset_tui.sampling.plan import DEFAULT_RATE, half_width
+from goldset_tui.sampling.spotcheck import Agreement
+
+INSIDE = "inside"
+OUTSIDE = "outside"
+TOO_FEW = "too few checks"
+MAX_CHECKS = 100_000  # past this, "more checks" is no longer advice anyone can follow
+
+NEEDS_SIZES = (
+    "No verdict yet: it needs each stratum's planned size in the golden set. Give --targets "
+    "STRATUM=N,..., or --total N as planned with `goldset sample --plan`, or --manifest with the "
+    "sample's manifest. The rows of the labels file are the whole log, not the golden set, so "
+    "their sampling band would be far too narrow."
+)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One stratum: its misfiling, what that can do to its rate, and its sampling band."""
+
+    stratum: str
+    size: int  # planned size in the golden set
+    checked: int  # spot-checked queries the classifier filed in this stratum
+    agree: int  # of which the labeller agreed
+    band: float  # 95% sampling half-width of the stratum's rate at the assumed rate
+
+    @property
+    def misfile_rate(self) -> float | None:
+        return 1.0 - self.agree / self.checked if self.checked else None
+
+    @property
+    def misfile_ci(self) -> tuple[float, float] | None:
+        if not self.checked:
+            return None
+        lo, hi = wilson(self.checked - self.agree, self.checked)
+        return (lo, hi)
+
+    @property
+    def misfiled(self) -> float | None:
+        """Expected misfiled queries among the stratum's ``size`` golden-set queries."""
+        e = self.misfile_rate
+        return None if e is None else e * self.size
+
+    @property
+    def shift(self) -> float | None:
+        """The most the misfiled queries can move the stratum's rate: all of them flipping."""
+        return self.misfile_rate
+
+    @property
+    def status(self) -> str:
+        ci = self.misfile_ci
+        if ci is None:
+            return TOO_FEW
+        if ci[1] <= self.band:
+            return INSIDE
+        if ci[0] > self.band:
+            return OUTSIDE
+        return TOO_FEW
+
+    @property
+    def checks_needed(self) -> int | None:
+        """About how many checks of this stratum, at the misfile rate seen so far, would put the
+        whole Wilson interval on one side of the band (None when settled or out of reach)."""
+        if self.status != TOO_FEW:
+            return None
+        e = self.misfile_rate if self.misfile_rate is not None else 0.0
+        n = max(self.checked, 1)
+        while n <= MAX_CHECKS:
+            lo, hi = _wilson_at(e, n)
+            if hi <= self.band or lo > self.band:
+                return n
+            n = n + max(1, n // 8)
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        ci = self.misfile_ci
+        return {
+            "stratum": self.stratum,
+            "size": self.size,
+            "checked": self.checked,
+            "agree": self.agree,
+            "misfile_rate": self.misfile_rate,
+            "misfile_ci95": list(ci) if ci else None,
+            "misfiled": self.misfiled,
+            "shift": self.shift,
+            "band": self.band,
+            "status": self.status,
+            "inside": self.status == INSIDE,
+            "checks_needed": self.checks_needed,
+        }
+
+
+def _wilson_at(p: float, n: int) -> tuple[float, float]:
+    """The Wilson interval a proportion ``p`` would have over ``n`` checks (p need not be k/n)."""
+    z = z_value()
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = (z / (1 + z2 / n)) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def verdicts(
+    result: Agreement, sizes: dict[str, int] | None, rate: float = DEFAULT_RATE
+) -> list[Verdict]:
+    """One verdict per planned stratum (size > 0), from that stratum's own checks."""
+    if not sizes:
+        return []
+    per = {s.stratum: s for s in result.per_stratum}
+    out = []
+    for stratum, size in sizes.items():
+        if size <= 0:
+            continue
+        row = per.get(stratum)
+        checked, agree = (row.n, row.agree) if row else (0, 0)
+        out.append(Verdict(stratum, size, checked, agree, half_width(size, rate)))
+    return out
+
+
+def one_in(error: float) -> str:
+    return "none" if error <= 0 else f"about 1 in {round(1 / error)}"
+
+
+def stratum_sentence(v: Verdict) -> str:
+    """The reasoning for one stratum, spelled out with its numbers."""
+    band = f"a sampling band of +-{v.band * 100:.0f} points"
+    if not v.checked:
+        return (
+            f"{v.stratum} ({v.size} in the set): no checks yet, so nothing to compare with {band}."
+        )
+    lo, hi = v.misfile_ci or (0.0, 0.0)
+    e = v.misfile_rate or 0.0
+    head = (
+        f"{v.stratum} ({v.size} in the set): {v.checked - v.agree} of {v.checked} checked were "
+        f"misfiled ({e:.0%}, 95% interval {lo:.0%} to {hi:.0%}), so about {v.misfiled or 0:.1f} of "
+        f"its {v.size} queries sit in the wrong bucket, shifting its rate by {e * 100:.0f} points "
+        f"at most, against {band}."
+    )
+    if v.status == INSIDE:
+        return head + " Inside the noise."
+    if v.status == OUTSIDE:
+        return head + (
+            " Outside the noise: correct this stratum's labels by hand (the spot-check can export "
+            "them) or improve the classifier before reading its row."
+        )
+    more = v.checks_needed
+    advice = f" About {more} checks of this stratum would tell." if more else ""
+    leaning = "inside" if e <= v.band else "outside"
+    return head + (
+        f" Too few checks to tell: {leaning} on the rate seen so far, but its interval reaches "
+        f"across the band.{advice}"
+    )
+
+
+def verdict_text(
+    result: Agreement, sizes: dict[str, int] | None, rate: float = DEFAULT_RATE
+) -> str:
+    """The whole verdict: the overall agreement, then each planned stratum's own reasoning."""
+    if not result.n:
+        return "No checks yet: agree (y) or pick the right stratum to start."
+    error = 1.0 - result.agree / result.n
+    lo, hi = wilson(result.agree, result.n)
+    if error == 0:
+        head = (
+            f"The classifier agreed on all {result.n} checked: none misfiled so far, though with "
+            f"{result.n} checks the 95% interval still allows an error of up to {1 - lo:.0%}."
+        )
+    else:
+        head = (
+            f"The classifier agreed on {result.agree} of {result.n} checked, so it misfiles "
+            f"{one_in(error)} overall (error {error:.1%}, 95% interval {1 - hi:.1%} to "
+            f"{1 - lo:.1%})."
+        )
+    if not sizes:
+        return head + " " + NEEDS_SIZES
+    rows = verdicts(result, sizes, rate)
+    groups = {
+        status: [v.stratum for v in rows if v.status == status]
+        for status in (INSIDE, OUTSIDE, TOO_FEW)
+    }
+    parts = [head, "Each stratum by its own checks:"]
+    parts += [stratum_sentence(v) for v in rows]
+    if rows and len(groups[INSIDE]) == len(rows):
+        parts.append(
+            "The classifier's error is inside the noise the sample size already imposes: "
+            "improving it without enlarging the strata improves nothing observable."
+        )
+    else:
+        summary = [
+            f"{label}: {', '.join(names)}"
+            for label, names in (
+                ("inside the noise", groups[INSIDE]),
+                ("outside the noise", groups[OUTSIDE]),
+                ("too few checks to tell", groups[TOO_FEW]),
+            )
+            if names
+        ]
+        line = "; ".join(summary) + "."
+        parts.append(line[:1].upper() + line[1:])
+    return "\n".join(parts)
+
+
+# --- where the planned sizes come from ----------------------------------------------------------
+
+
+def sizes_from_manifest(path: Path) -> dict[str, int] | None:
+    """Per stratum the number sampled, from a ``goldset sample`` manifest (None if it is not one)."""
+    from goldset_tui.sampling.manifest import read_manifest
+
+    manifest = read_manifest(path)
+    if manifest.get("kind", "sample") != "sample":
+        return None  # a classify manifest beside the labels: no golden-set sizes in it
+    strata = manifest.get("strata", [])
+    sizes = {
+        str(s.get("stratum")): int(s.get("sampled", 0))
+        for s in strata
+        if isinstance(s, dict) and "sampled" in s
+    }
+    return sizes or None
+
+
+def golden_sizes(
+    labels_path: str | Path,
+    labels: pl.DataFrame,
+    *,
+    targets: dict[str, int] | None = None,
+    total: int | None = None,
+    min_per_stratum: int | None = None,
+    manifest: str | Path | None = None,
+) -> tuple[dict[str, int] | None, str | None]:
+    """Each stratum's planned size in the golden set, and where it came from; (None, None) when
+    nothing says (then there is no verdict: the rows of LABELS are not the set).
+
+    In order: ``--targets``; ``--total`` split as ``goldset sample`` splits it; ``--manifest``; a
+    sample manifest beside LABELS (when LABELS is a sample).
+    """
+    from goldset_tui.errors import InputError
+    from goldset_tui.sampling.manifest import manifest_path
+    from goldset_tui.sampling.sample import (
+        DEFAULT_MIN_PER_STRATUM,
+        allocate_total,
+        stratum_counts,
+    )
+
+    if targets:
+        return dict(targets), "--targets"
+    if total is not None:
+        floor = DEFAULT_MIN_PER_STRATUM if min_per_stratum is None else min_per_stratum
+        allocated = allocate_total(stratum_counts(labels), total, floor)
+        return allocated, f"--total {total} split by traffic with at least {floor} per stratum"
+    if manifest is not None:
+        listed = sizes_from_manifest(Path(manifest))
+        if listed is None:
+            raise InputError(manifest, "not a sample manifest: it has no sampled sizes per stratum")
+        return listed, f"the sample's manifest {Path(manifest).name}"
+    beside = manifest_path(labels_path)
+    if beside.is_file():
+        beside_sizes = sizes_from_manifest(beside)
+        if beside_sizes:
+            return beside_sizes, f"the sample's manifest {beside.name}"
+    return None, None

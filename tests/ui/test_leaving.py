@@ -1,0 +1,99 @@
+"""One way out of every screen reachable from home: Escape goes back one screen, q goes back to
+the home screen (and quits from home, or from a screen a command opened directly); the footer says
+"q home" or "q quit" accordingly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_home import make_graded_project, settle
+from test_judge_support import run_async_tests, tiny_pool
+
+from goldset_tui.ui.app import GoldsetApp
+from goldset_tui.ui.screens.home import HomeScreen
+from goldset_tui.ui.screens.judge import JudgeScreen
+
+
+def footer_text(app: GoldsetApp) -> str:
+    return " ".join(
+        f"{key} {active.binding.description}"
+        for key, active in app.screen.active_bindings.items()
+        if active.binding.show
+    )
+
+
+# key on home -> the screens it opens, with the keys that go deeper from there
+ROUTES = {
+    "enter": ["JudgeScreen"],  # judge as the selected labeller
+    "v": ["ReportScreen", "FailuresScreen", "TopKScreen"],  # report, enter, enter
+    "c": ["ClosureScreen"],
+    "A": ["AgreementScreen"],
+}
+
+
+async def open_route(app: GoldsetApp, pilot, key: str, depth: int) -> None:  # noqa: ANN001
+    await pilot.press(key)
+    await settle(app, pilot)
+    for _ in range(20):  # a report is built in a worker before it opens
+        if not isinstance(app.screen, HomeScreen):
+            break
+        await settle(app, pilot)
+    if depth:
+        await pilot.press("right", "right", "right")  # dense's cell: it fails one query
+    for _ in range(depth):
+        await pilot.press("enter")
+        await settle(app, pilot)
+
+
+@pytest.mark.parametrize("key", list(ROUTES))
+async def test_escape_goes_back_one_screen_and_q_goes_home(tmp_path: Path, key: str) -> None:
+    make_graded_project(tmp_path)
+    app = GoldsetApp(HomeScreen)
+    names = ROUTES[key]
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        assert "q quit" in footer_text(app) and "escape" not in footer_text(app)
+        await open_route(app, pilot, key, len(names) - 1)
+        assert [type(s).__name__ for s in app.screen_stack[2:]] == names
+        footer = footer_text(app)
+        assert "q home" in footer and "back" in footer, footer
+        # Escape: one screen back at a time, all the way home.
+        for depth in range(len(names), 0, -1):
+            assert type(app.screen).__name__ == names[depth - 1]
+            await pilot.press("escape")
+            await settle(app, pilot)
+        assert isinstance(app.screen, HomeScreen) and app.is_running
+        # q: from the deepest screen straight home, flushing what judging holds.
+        await open_route(app, pilot, key, len(names) - 1)
+        deepest = app.screen
+        await pilot.press("q")
+        await settle(app, pilot)
+        assert isinstance(app.screen, HomeScreen) and app.is_running
+        if isinstance(deepest, JudgeScreen):
+            assert deepest._writer_closed
+        await pilot.press("q")  # home: quits
+        await settle(app, pilot)
+        assert not app.is_running
+
+
+async def test_a_screen_opened_directly_says_q_quits_and_escape_is_unused(tmp_path: Path) -> None:
+
+    from goldset_tui.judging import JudgingSession
+
+    app = GoldsetApp(
+        lambda: JudgeScreen(JudgingSession(tiny_pool(3), "ana"), show_guidelines=False)
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        footer = footer_text(app)
+        assert "q quit" in footer and "back" not in footer
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert app.is_running and isinstance(app.screen, JudgeScreen)
+        await pilot.press("q")
+        await settle(app, pilot)
+        assert not app.is_running
+
+
+run_async_tests(globals())

@@ -1,0 +1,201 @@
+"""The spot-check verdict: planned sizes only, each stratum's own misfile rate with its Wilson
+interval, and strata with too few checks named. Numbers checked against statsmodels and by hand.
+
+Issue 10's wrong answers, each reproduced through the command: on ``classify`` output (the whole
+log) with no planned sizes the old verdict used the log's rows per stratum (a +-3-point band for
+900 queries) and said "not inside the noise" everywhere; and it applied the overall error rate to
+every stratum, so errors concentrated in two strata were "inside the noise" and a stratum with 5 of
+5 right was flagged.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from statsmodels.stats.proportion import proportion_confint
+
+from goldset_tui.cli import main
+from goldset_tui.sampling.spotcheck import Answer, agreement, journal_path
+from goldset_tui.sampling.verdict import INSIDE, OUTSIDE, TOO_FEW, verdict_text, verdicts
+from goldset_tui.store.journal import Journal
+
+STRATA = ["howto", "navigational", "error", "entity_attr", "migration", "tail"]
+
+
+def band_by_hand(n: int, p: float = 0.7) -> float:
+    return 1.959963984540054 * math.sqrt(p * (1 - p) / n)
+
+
+def write_population(tmp_path: Path, per_stratum: int = 150) -> Path:
+    """A classify-style labels file: the whole log, 900 distinct queries."""
+    rows = [
+        f"q{s}_{i},{i + 1},{stratum}"
+        for s, stratum in enumerate(STRATA)
+        for i in range(per_stratum)
+    ]
+    path = tmp_path / "labels.csv"
+    path.write_text("query,count,stratum\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    return path
+
+
+def journal(store: Path, checks: list[tuple[str, str, str]]) -> None:
+    with Journal(journal_path(store, "ana")) as j:
+        for query, assigned, correct in checks:
+            j.append(
+                {
+                    "kind": "spotcheck",
+                    "action": "check",
+                    "query": query,
+                    "assigned": assigned,
+                    "correct": correct,
+                }
+            )
+
+
+def concentrated_checks() -> list[tuple[str, str, str]]:
+    """183 of 200 agree, all 17 errors in two strata: howto 12 of 23 right, navigational 24 of 30;
+    error 5 of 5 right; the other three all right (47, 47, 43 checks)."""
+    plan = {
+        "howto": (23, 11),
+        "navigational": (30, 6),
+        "error": (5, 0),
+        "entity_attr": (47, 0),
+        "migration": (47, 0),
+        "tail": (48, 0),
+    }
+    checks = []
+    for s, (n, wrong) in plan.items():
+        other = STRATA[(STRATA.index(s) + 1) % 6]
+        checks += [(f"q{STRATA.index(s)}_{i}", s, other if i < wrong else s) for i in range(n)]
+    assert len(checks) == 200 and sum(1 for _, a, c in checks if a == c) == 183
+    return checks
+
+
+SIZES = {
+    "howto": 25,
+    "navigational": 30,
+    "error": 120,
+    "entity_attr": 40,
+    "migration": 30,
+    "tail": 20,
+}
+
+
+def report(tmp_path: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> dict:
+    labels = write_population(tmp_path)
+    args = ["spotcheck", str(labels), "--report", "--format", "json", "--store"]
+    assert main([*args, str(tmp_path / "store"), "--labeller", "ana", *extra]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_without_planned_sizes_there_is_no_verdict_on_the_population(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Old code: sizes from the 150 rows per stratum, band +-7 < 8.5% error: "not inside" everywhere.
+    journal(tmp_path / "store", concentrated_checks())
+    data = report(tmp_path, capsys)
+    verdict = data["verdict"]
+    assert verdict["strata"] == [] and verdict["needs_sizes"] and verdict["sizes_from"] is None
+    assert "planned size" in verdict["text"] and "inside" not in verdict["text"].lower()
+    # The agreement itself is still reported, with its Wilson interval.
+    assert (data["n"], data["agree"]) == (200, 183)
+    assert data["ci95"] == pytest.approx(list(proportion_confint(183, 200, method="wilson")))
+
+
+def test_each_stratum_is_judged_by_its_own_misfile_rate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    journal(tmp_path / "store", concentrated_checks())
+    targets = ",".join(f"{s}={n}" for s, n in SIZES.items())
+    data = report(tmp_path, capsys, "--targets", targets)
+    rows = {v["stratum"]: v for v in data["verdict"]["strata"]}
+    assert data["verdict"]["sizes_from"] == "--targets"
+    # howto: 11 of 23 misfiled. Expected misfiled queries in its 25: 25 * 11/23 = 11.96;
+    # the shift is 11/23 = 47.8 points, against +-1.96 sqrt(0.21/25) = +-18.0: outside, even at
+    # the low end of the Wilson interval.
+    howto = rows["howto"]
+    lo, hi = proportion_confint(11, 23, alpha=0.05, method="wilson")
+    assert howto["misfile_rate"] == pytest.approx(11 / 23)
+    assert howto["misfile_ci95"] == pytest.approx([lo, hi])
+    assert howto["misfiled"] == pytest.approx(25 * 11 / 23)
+    assert howto["band"] == pytest.approx(band_by_hand(25))
+    assert lo > band_by_hand(25) and howto["status"] == OUTSIDE and not howto["inside"]
+    # error: 5 of 5 right. Old code flagged it (8.5% overall > the +-8.2 band of 120 queries);
+    # its own interval still allows 43% (Wilson upper for 0 of 5), so it cannot tell.
+    err = rows["error"]
+    assert err["misfile_rate"] == 0.0
+    assert err["misfile_ci95"][1] == pytest.approx(proportion_confint(0, 5, method="wilson")[1])
+    assert err["status"] == TOO_FEW and err["checks_needed"] > 5
+    # navigational: 6 of 30, 20% against +-16.4: the interval straddles the band.
+    nav = rows["navigational"]
+    nlo, nhi = proportion_confint(6, 30, method="wilson")
+    assert nlo < band_by_hand(30) < nhi and nav["status"] == TOO_FEW
+    # entity_attr: 0 of 47 misfiled, upper 7.6% < +-14.2: inside.
+    assert proportion_confint(0, 47, method="wilson")[1] < band_by_hand(40)
+    assert rows["entity_attr"]["status"] == INSIDE
+    text = data["verdict"]["text"]
+    assert "outside the noise: howto;" in text
+    assert "too few checks to tell: navigational, error" in text
+    # Per-stratum precision carries its Wilson interval too.
+    per = {p["stratum"]: p for p in data["per_stratum"]}
+    assert per["howto"]["precision_ci95"] == pytest.approx(
+        list(proportion_confint(12, 23, method="wilson"))
+    )
+
+
+def test_the_spot_check_reasoning_spelled_out_for_one_stratum() -> None:
+    # The reasoning's numbers: 183 of 200 agree overall; a stratum of 25 with about one in twelve
+    # misfiled holds about two misfiled queries, against a band of about +-18 points.
+    answers = [
+        Answer(f"e{i}", "entity_attr", "tail" if i < 3 else "entity_attr") for i in range(36)
+    ]
+    answers += [Answer(f"t{i}", "tail", "tail" if i >= 14 else "howto") for i in range(164)]
+    result = agreement(answers, STRATA)
+    assert (result.n, result.agree) == (200, 183)
+    (v,) = verdicts(result, {"entity_attr": 25})
+    assert v.misfiled == pytest.approx(25 * 3 / 36) and round(v.misfiled) == 2
+    assert round(v.band * 100) == 18
+    # 3 of 36 misfiled: 8.3%, below the band, but the Wilson upper end (22%) is above it.
+    assert proportion_confint(3, 36, method="wilson")[1] > v.band and v.status == TOO_FEW
+    # The advice: at the rate seen so far, that many checks put the whole interval inside.
+    need = v.checks_needed
+    assert need is not None
+    assert proportion_confint(need * 3 / 36, need, method="wilson")[1] <= v.band
+    text = verdict_text(result, {"entity_attr": 25})
+    assert "agreed on 183 of 200" in text and "about 1 in 12" in text
+    assert "about 2.1 of its 25 queries sit in the wrong bucket" in text
+    assert "+-18 points" in text and "inside on the rate seen so far" in text
+
+
+def test_all_strata_inside_gives_the_reasonings_conclusion() -> None:
+    answers = [Answer(f"{s}{i}", s, s) for s in STRATA for i in range(60)]
+    text = verdict_text(agreement(answers, STRATA), dict.fromkeys(STRATA, 25))
+    assert "inside the noise the sample size already imposes" in text
+    assert all(v.status == INSIDE for v in verdicts(agreement(answers, STRATA), {"howto": 25}))
+
+
+def test_sizes_from_total_and_from_a_manifest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    journal(tmp_path / "store", concentrated_checks())
+    data = report(tmp_path, capsys, "--total", "90")
+    # 900 queries, equal traffic? No: counts 1..150 per stratum are equal, so 90 splits as 15 each.
+    assert {v["stratum"]: v["size"] for v in data["verdict"]["strata"]} == dict.fromkeys(STRATA, 15)
+    assert "--total 90" in data["verdict"]["sizes_from"]
+    manifest = tmp_path / "m.toml"
+    manifest.write_text(
+        'kind = "sample"\n[[strata]]\nstratum = "howto"\nsampled = 40\n', encoding="utf-8"
+    )
+    data = report(tmp_path, capsys, "--manifest", str(manifest))
+    assert [(v["stratum"], v["size"]) for v in data["verdict"]["strata"]] == [("howto", 40)]
+    labels = write_population(tmp_path)
+    base = ["spotcheck", str(labels), "--report", "--store", str(tmp_path / "store")]
+    assert main([*base, "--total", "90", "--targets", "howto=5"]) == 2
+    assert "--targets and --total" in capsys.readouterr().err
+    classify_manifest = tmp_path / "c.toml"
+    classify_manifest.write_text('kind = "classify"\n', encoding="utf-8")
+    assert main([*base, "--manifest", str(classify_manifest)]) == 2
+    assert "not a sample manifest" in capsys.readouterr().err
