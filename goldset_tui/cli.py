@@ -37,6 +37,7 @@ HELP_ORDER = (
     "check",
     "pool",
     "qrels",
+    "import",
     "classify",
     "sample",
     "spotcheck",
