@@ -219,3 +219,22 @@ def test_home_lists_no_judging_row_for_a_machine(tmp_path: Path) -> None:
     labels.write_text("q1 0 d1 2\n")
     import_machine(project, "llm", labels, pool_pairs=None)
     assert sorted(r.labeller or "" for r in scan(tmp_path / "root")) == ["alice", "bob"]
+
+
+def test_agreement_from_store_reports_the_machine_apart(tmp_path: Path, capsys) -> None:
+    project = make(tmp_path)
+    labels = tmp_path / "llm.qrels"
+    labels.write_text("q1 0 d1 3\nq1 0 d2 1\nq2 0 d1 2\nq2 0 d3 2\n")
+    assert run_import(project, labels) == 0
+    args = ["agreement", "--store", str(project.path), "--format", "json", "--replicates", "0"]
+    assert main(args) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["labellers"] == ["alice", "bob"]
+    (entry,) = report["machine"]
+    rows = {r["b"]: r for r in entry["against"]}
+    assert list(rows) == ["alice", "bob", "consensus"]
+    # alice 3,0,1,2 vs llm 3,1,2,2: differences 0,1,1,0 -> +0.5
+    assert rows["alice"]["leniency"]["mean_difference"] == 0.5
+    # the human consensus has (q1,d1)=3 and (q2,d1)=1 (the rest pending): differences 0, +1
+    assert rows["consensus"]["n"] == 2 and rows["consensus"]["leniency"]["mean_difference"] == 0.5
+    assert main([*args, "--machine", "llm"]) == 2
