@@ -48,6 +48,7 @@ HELP_ORDER = (
     "check",
     "pool",
     "qrels",
+    "import",
     "classify",
     "sample",
     "spotcheck",

@@ -151,8 +151,9 @@ def open_pairs(ratings: pl.DataFrame, rule: str = UMA) -> pl.DataFrame:
     )
 
 
-def provenance_path(store: Path, rule: str) -> Path:
-    return Path(store) / "adjudication" / f"provenance-{rule}.tsv"
+def provenance_path(store: Path, rule: str, include_machine: bool = False) -> Path:
+    tail = "-with-machine" if include_machine else ""
+    return Path(store) / "adjudication" / f"provenance-{rule}{tail}.tsv"
 
 
 def store_rule(project: Project) -> str:
@@ -163,11 +164,21 @@ def store_rule(project: Project) -> str:
 
 
 def consensus_with_provenance(
-    project: Project, rule: str | None = None
+    project: Project, rule: str | None = None, *, include_machine: bool = False
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """(qrels, provenance) for a store ``project``; ``rule`` None means the store's rule."""
+    """(qrels, provenance) for a store ``project``; ``rule`` None means the store's rule.
+
+    Machine labellers (``goldset import --machine``) are left out unless ``include_machine``:
+    the consensus is the humans' unless someone decides otherwise on purpose."""
+    from goldset_tui.store.machine import machine_labellers
+
     rule = check_rule(rule or store_rule(project))
-    ratings = ratings_from_judgments(project.judgments())
+    judgments = project.judgments()
+    if not include_machine:
+        judgments = judgments.filter(
+            ~pl.col("labeller").is_in(machine_labellers(getattr(project, "manifest", {})))
+        )
+    ratings = ratings_from_judgments(judgments)
     provenance = decide(ratings, load_adjudications(store_dir(project)), rule)
     qrels = provenance.filter(pl.col("grade").is_not_null()).select("query_id", "doc_id", "grade")
     return qrels, provenance
@@ -180,7 +191,9 @@ class ConsensusExport:
     provenance: Path  # the provenance file just written
 
 
-def consensus_export(project: Project, rule: str | None = None) -> ConsensusExport:
+def consensus_export(
+    project: Project, rule: str | None = None, *, include_machine: bool = False
+) -> ConsensusExport:
     """Consensus qrels for ``goldset qrels --consensus``, with the pending count and provenance.
 
     ``rule`` None uses the rule recorded in the store's manifest (``[consensus] rule``), which
@@ -191,8 +204,8 @@ def consensus_export(project: Project, rule: str | None = None) -> ConsensusExpo
     its record of how each pair was decided. Pending pairs are in the provenance, not in the qrels.
     """
     rule = rule or store_rule(project)
-    qrels, provenance = consensus_with_provenance(project, rule)
-    path = provenance_path(store_dir(project), rule)
+    qrels, provenance = consensus_with_provenance(project, rule, include_machine=include_machine)
+    path = provenance_path(store_dir(project), rule, include_machine)
     write_provenance(provenance, path)
     return ConsensusExport(qrels, provenance.height - qrels.height, path)
 

@@ -108,6 +108,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--screen", action="store_true", help="open the agreement screen instead of printing"
     )
+    parser.add_argument(
+        "--machine",
+        metavar="NAME",
+        action="append",
+        default=[],
+        help="with --qrels: the labeller NAME is a machine judge (a store marks its own)",
+    )
 
 
 def load(args: argparse.Namespace):  # noqa: ANN201
@@ -134,8 +141,12 @@ def run(args: argparse.Namespace) -> int:
     data = load(args)
     for warning in data.warnings or []:
         print(f"goldset: warning: {warning}", file=sys.stderr)
+    everyone = data
+    machines = machines_of(args, data)
+    if machines:
+        data = humans_only(data, machines)
     if data.ratings.get_column("labeller").n_unique() < 2:
-        return solo(args, data)
+        return solo(args, data, machine_part(args, everyone, machines))
     strata = strata_of(data, args.strata)
     if args.screen:
         from goldset_tui.ui.app import run_app
@@ -151,10 +162,99 @@ def run(args: argparse.Namespace) -> int:
     repeats = self_consistency_of(data)
     if repeats is not None:
         report["self_consistency"] = repeats
-    return emit(args, data, report, lambda r: to_markdown(r, disagreements(data.ratings)))
+    report.update(machine_part(args, everyone, machines))
+    return emit(
+        args,
+        everyone,
+        report,
+        lambda r: with_machine_md(to_markdown(r, disagreements(data.ratings)), r),
+    )
 
 
-def solo(args: argparse.Namespace, data) -> int:  # noqa: ANN001 - AgreementData
+def machines_of(args: argparse.Namespace, data) -> list[str]:  # noqa: ANN001 - AgreementData
+    """The machine labellers: marked in the store's manifest, or named with --machine."""
+    from goldset_tui.store.machine import machine_labellers
+
+    if data.project is not None:
+        if args.machine:
+            raise InputError(None, "--machine goes with --qrels; a store marks its own machines")
+        return machine_labellers(data.project.manifest)
+    names = set(data.ratings.get_column("labeller").unique().to_list())
+    for name in args.machine:
+        if name not in names:
+            raise InputError(None, f"--machine {name!r} is not one of the --qrels names")
+    return sorted(set(args.machine))
+
+
+def humans_only(data, machines: list[str]):  # noqa: ANN001, ANN201 - AgreementData
+    """The human labellers' data: their agreement is reported as before, the machine apart."""
+    from dataclasses import replace
+
+    import polars as pl
+
+    from goldset_tui.agreement.units import with_unit_ids
+
+    keep = ~pl.col("labeller").is_in(machines)
+    humans = data.ratings.filter(keep)
+    if humans.height == 0:
+        raise InputError(
+            args_where(data), "a machine judge is compared with human labellers: there are none"
+        )
+    history = data.history.filter(keep) if data.history is not None else None
+    return replace(data, ratings=with_unit_ids(humans.drop("unit")), history=history)
+
+
+def args_where(data) -> str:  # noqa: ANN001 - AgreementData
+    return str(data.project.path) if data.project is not None else "the qrels"
+
+
+def machine_part(args: argparse.Namespace, data, machines: list[str]) -> dict:  # noqa: ANN001
+    """``{"machine": [...]}`` (see agreement/machine.py), or ``{}`` with no machine labeller."""
+    if not machines:
+        return {}
+    import polars as pl
+
+    from goldset_tui.agreement.consensus import UMA, consensus_with_provenance, decide
+    from goldset_tui.agreement.machine import machine_report
+    from goldset_tui.agreement.sources import strata_of
+
+    humans = data.ratings.filter(~pl.col("labeller").is_in(machines))
+    if data.project is not None:
+        consensus, _ = consensus_with_provenance(data.project, args.rule)
+    elif humans.get_column("labeller").n_unique() >= 2:
+        none = pl.DataFrame(
+            schema={
+                "query_id": pl.Utf8,
+                "doc_id": pl.Utf8,
+                "grade": pl.Int64,
+                "adjudicator": pl.Utf8,
+            }
+        )
+        decided = decide(humans, none, args.rule or UMA)
+        consensus = decided.filter(pl.col("grade").is_not_null())
+    else:
+        consensus = None
+    report = machine_report(
+        data.ratings,
+        data.scale,
+        machines,
+        consensus=consensus,
+        strata=strata_of(data, args.strata),
+        seed=args.seed,
+        replicates=args.replicates,
+    )
+    return {"machine": report}
+
+
+def with_machine_md(text: str, report: dict) -> str:
+    if "machine" not in report:
+        return text
+    from goldset_tui.agreement.machine_markdown import machine_markdown
+
+    return text + machine_markdown(report["machine"])
+
+
+def solo(args: argparse.Namespace, data, extra: dict | None = None) -> int:  # noqa: ANN001
     """One labeller: nobody to agree with, but blind repeats measure agreement with oneself and
     the shown positions show whether grades drift down the list.
 
@@ -168,7 +268,7 @@ def solo(args: argparse.Namespace, data) -> int:  # noqa: ANN001 - AgreementData
     where = args.store or "the qrels"
     repeats = self_consistency_of(data)
     bias = position_bias_of(data)
-    if not repeats and not bias:
+    if not repeats and not bias and not extra:
         raise InputError(
             where,
             "agreement needs judgments from at least two labellers; one labeller's self-consistency "
@@ -183,7 +283,8 @@ def solo(args: argparse.Namespace, data) -> int:  # noqa: ANN001 - AgreementData
     report = solo_report(data.ratings, data.scale)
     report["position_bias"] = bias
     report["self_consistency"] = repeats or []
-    return emit(args, data, report, solo_markdown)
+    report.update(extra or {})
+    return emit(args, data, report, lambda r: with_machine_md(solo_markdown(r), r))
 
 
 def emit(args: argparse.Namespace, data, report: dict, markdown) -> int:  # noqa: ANN001

@@ -129,6 +129,7 @@ def prepare(
     """Validate everything and open the store; raises InputError on bad input (nothing written)."""
     from goldset_tui.io.pools import load_pool
     from goldset_tui.store import Project, default_store_for
+    from goldset_tui.store.machine import refuse_machine
     from goldset_tui.store.manifest import manifest_path
     from goldset_tui.store.project import refuse_busy_folder
 
@@ -151,6 +152,7 @@ def prepare(
     project = existing or Project.open_or_create(
         store_path, pool_path=pool.path, pool_sha256=pool.sha256
     )
+    refuse_machine(project, labeller)
     warnings = []
     warning = project.pool_warning(pool.sha256)
     if warning:

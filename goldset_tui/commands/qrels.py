@@ -26,7 +26,8 @@ extension of -o decides (.csv, .parquet; anything else is TREC). Without -o, TRE
 standard output.
 
 A store with several labellers needs --labeller NAME (the command lists them), or --consensus
-for the adjudicated consensus.
+for the adjudicated consensus of the human labellers; machine labellers (goldset import
+--machine) join it only with --include-machine.
 
 --pool POOL exports the default store that `goldset judge POOL` uses (no --store needed).
 
@@ -35,6 +36,7 @@ examples:
   goldset qrels --store ~/stores/docs-pool -o docs.qrels
   goldset qrels --store ~/stores/docs-pool --labeller alice --format csv > alice.csv
   goldset qrels --store ~/stores/docs-pool --consensus -o consensus.qrels
+  goldset qrels --store ~/stores/docs-pool --consensus --include-machine -o with-llm.qrels
 """
 
 FORMATS = ("trec", "csv", "parquet")
@@ -53,7 +55,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     who.add_argument(
         "--consensus",
         action="store_true",
-        help="export the consensus of all labellers (agreement rules and adjudications)",
+        help="export the consensus of all human labellers (agreement rules and adjudications)",
+    )
+    parser.add_argument(
+        "--include-machine",
+        action="store_true",
+        help="with --consensus: count machine labellers (goldset import --machine) as raters too",
     )
     parser.add_argument(
         "-o", "--output", metavar="FILE", help="write here (atomically) instead of standard output"
@@ -72,7 +79,7 @@ def choose_format(explicit: str | None, output: str | None) -> str:
     return {".csv": "csv", ".parquet": "parquet", ".pq": "parquet"}.get(suffix, "trec")
 
 
-def consensus(project) -> pl.DataFrame:  # noqa: ANN001 - a store.Project
+def consensus(project, include_machine: bool = False) -> pl.DataFrame:  # noqa: ANN001 - a Project
     """The consensus qrels; says on stderr how many pairs were left out as pending, because any
     later evaluation would count those documents as not relevant."""
     try:
@@ -81,7 +88,11 @@ def consensus(project) -> pl.DataFrame:  # noqa: ANN001 - a store.Project
         raise InputError(
             project.path, "consensus qrels are not available in this version of goldset"
         ) from None
-    export = consensus_export(project)
+    export = (
+        consensus_export(project, include_machine=True)
+        if include_machine
+        else consensus_export(project)
+    )
     if export.pending:
         print(
             f"goldset: warning: {export.pending} pair{'s' * (export.pending != 1)} pending adjudication "
@@ -145,8 +156,10 @@ def run(args: argparse.Namespace) -> int:
     fmt = choose_format(args.format, args.output)
     if fmt == "parquet" and not args.output:
         raise InputError(None, "Parquet is binary: give -o FILE")
+    if args.include_machine and not args.consensus:
+        raise InputError(None, "--include-machine goes with --consensus")
     if args.consensus:
-        qrels = consensus(project)
+        qrels = consensus(project, args.include_machine)
         who = "consensus"
     else:
         current = project.judgments(args.labeller)

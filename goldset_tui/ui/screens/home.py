@@ -50,6 +50,7 @@ class Row:
 def scan(root: Path | None = None) -> list[Row]:
     """One row per (project, labeller); a project nobody judged yet gets one row without one."""
     from goldset_tui.store import Project, find_stores
+    from goldset_tui.store.machine import machine_labellers
 
     rows: list[Row] = []
     for store in find_stores(root):
@@ -59,7 +60,11 @@ def scan(root: Path | None = None) -> list[Row]:
         except Exception:  # a damaged store is listed, not fatal for the home screen
             rows.append(Row(store, store.name + " (unreadable)", Path(""), None, 0, ""))
             continue
-        people: list[dict[str, Any] | None] = [*summary.to_dicts()]
+        # A machine judge's labels were imported, not judged here: no row to resume judging.
+        machines = set(machine_labellers(project.manifest))
+        people: list[dict[str, Any] | None] = [
+            p for p in summary.to_dicts() if p["labeller"] not in machines
+        ]
         for person in people or [None]:
             rows.append(
                 Row(

@@ -1,0 +1,176 @@
+"""Read a machine judge's labels: TREC qrels, or a CSV/TSV/JSONL/Parquet table.
+
+Contract: :func:`read_machine_labels` returns ``query_id, doc_id, grade, confidence, rationale``
+or raises one
+:class:`~goldset_tui.errors.InputError` naming the file and the line (text) or row (Parquet) of the
+first problem: a grade that is not a whole number on the scale, a confidence outside 0-1, an empty
+id, a pair given twice, a pair not in the pool. It writes nothing; the caller writes only after
+everything here has passed.
+
+TREC qrels are read here line by line rather than with :func:`goldset_tui.io.trec.read_qrels`,
+which quietly keeps one copy of a repeated line: a machine judge that labels a pair twice is a bug
+in the pipeline that produced the file, worth a refusal that names the second line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from goldset_tui.errors import InputError
+from goldset_tui.io.tables import (
+    JSONL_SUFFIXES,
+    PARQUET_SUFFIXES,
+    TEXT_FORMATS,
+    check_file,
+    location,
+    raise_if_not_utf8,
+    read_table,
+    table_format,
+)
+from goldset_tui.model import GradeScale
+
+COLUMNS = ("query_id", "doc_id", "grade", "confidence", "rationale")
+# ``_i``: the line number (TREC) or 0-based data row (tables), kept until the checks are done.
+SCHEMA = {
+    "query_id": pl.String,
+    "doc_id": pl.String,
+    "grade": pl.Int64,
+    "confidence": pl.Float64,
+    "rationale": pl.String,
+    "_i": pl.Int64,
+}
+
+
+def is_table(path: Path) -> bool:
+    suffix = path.suffix.lower()
+    return suffix in TEXT_FORMATS or suffix in JSONL_SUFFIXES or suffix in PARQUET_SUFFIXES
+
+
+def _read_trec(path: Path) -> pl.DataFrame:
+    data = path.read_bytes()
+    raise_if_not_utf8(path, data)
+    rows: dict[str, list[object]] = {c: [] for c in SCHEMA}
+    for number, text in enumerate(data.decode("utf-8").splitlines(), 1):
+        fields = text.split()
+        if not fields:
+            continue
+        if len(fields) != 4:
+            raise InputError(
+                path,
+                f"expected 4 fields (query_id iteration doc_id grade), found {len(fields)}",
+                line=number,
+            )
+        try:
+            grade = int(fields[3])
+        except ValueError:
+            raise InputError(
+                path, f"grade {fields[3]!r} is not a whole number", line=number, column="grade"
+            ) from None
+        rows["query_id"].append(fields[0])
+        rows["doc_id"].append(fields[2])
+        rows["grade"].append(grade)
+        rows["confidence"].append(None)
+        rows["rationale"].append(None)
+        rows["_i"].append(number)
+    return pl.DataFrame(rows, schema=SCHEMA)
+
+
+def _read_tabular(path: Path) -> tuple[pl.DataFrame, str]:
+    fmt = table_format(path)
+    table = read_table(
+        path,
+        required=("query_id", "doc_id", "grade"),
+        non_empty=("query_id", "doc_id", "grade"),
+        string_columns=("query_id", "doc_id", "rationale"),
+        scalar=("confidence", "rationale"),
+    )
+    indexed = table.with_row_index("_i")
+    raw_grade = pl.col("grade")
+    grade = raw_grade.cast(pl.Float64, strict=False)
+    bad = indexed.filter(grade.is_null() | (grade != grade.round()))
+    if bad.height:
+        first = bad.row(0, named=True)
+        raise InputError(
+            path,
+            f"grade {first['grade']!r} is not a whole number",
+            column="grade",
+            **location(fmt, int(first["_i"]), path),
+        )
+    if "confidence" in table.columns:
+        conf = pl.col("confidence").cast(pl.Float64, strict=False)
+        bad = indexed.filter(
+            (conf.is_null() & pl.col("confidence").is_not_null())
+            | conf.is_nan()
+            | (conf < 0)
+            | (conf > 1)
+        )
+        if bad.height:
+            first = bad.row(0, named=True)
+            raise InputError(
+                path,
+                f"confidence {first['confidence']!r} is not a number from 0 to 1",
+                column="confidence",
+                **location(fmt, int(first["_i"]), path),
+            )
+    out = indexed.select(
+        pl.col("query_id"),
+        pl.col("doc_id"),
+        grade.cast(pl.Int64).alias("grade"),
+        (
+            pl.col("confidence").cast(pl.Float64, strict=False)
+            if "confidence" in table.columns
+            else pl.lit(None, pl.Float64)
+        ).alias("confidence"),
+        (
+            pl.col("rationale").cast(pl.String)
+            if "rationale" in table.columns
+            else pl.lit(None, pl.String)
+        ).alias("rationale"),
+        pl.col("_i").cast(pl.Int64),
+    )
+    return out, fmt
+
+
+def read_machine_labels(
+    path: str | Path, scale: GradeScale, pool_pairs: pl.DataFrame | None
+) -> pl.DataFrame:
+    """Every label of ``path``, checked against ``scale`` and (unless None) ``pool_pairs``
+    (``query_id, doc_id``). See the module docstring for what is refused."""
+    p = check_file(path)
+    if is_table(p):
+        frame, fmt = _read_tabular(p)
+    else:
+        frame, fmt = _read_trec(p), "trec"
+    if frame.height == 0:
+        raise InputError(p, "holds no labels")
+
+    def refuse(bad: pl.DataFrame, message: str, column: str | None = None) -> None:
+        first = bad.row(0, named=True)
+        # Located only on this error path: a CSV with quoted newlines needs a rescan of the file.
+        at = {"line": int(first["_i"])} if fmt == "trec" else location(fmt, int(first["_i"]), p)
+        pair = f"({first['query_id']}, {first['doc_id']})"
+        more = f" ({bad.height} such labels)" if bad.height > 1 else ""
+        raise InputError(p, f"{message.format(pair=pair, **first)}{more}", column=column, **at)
+
+    outside = frame.filter((pl.col("grade") < scale.min) | (pl.col("grade") > scale.max))
+    if outside.height:
+        refuse(
+            outside,
+            f"grade {{grade}} for {{pair}} is outside the store's scale {scale.min}-{scale.max}",
+            "grade",
+        )
+    twice = frame.filter(pl.int_range(pl.len()).over("query_id", "doc_id") > 0)
+    if twice.height:
+        refuse(twice, "{pair} is labelled a second time (one label per pair)")
+    if pool_pairs is not None:
+        stray = frame.join(
+            pool_pairs.select("query_id", "doc_id").unique(),
+            on=["query_id", "doc_id"],
+            how="anti",
+            maintain_order="left",
+        )
+        if stray.height:
+            refuse(stray, "{pair} is not in the store's pool")
+    return frame.drop("_i")

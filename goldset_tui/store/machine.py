@@ -1,0 +1,167 @@
+"""Machine judges in a store: labellers whose grades came from a file, not from a person.
+
+A machine labeller is an ordinary labeller (journal-free: its grades arrive as one Parquet part
+through :meth:`JudgmentWriter.write_batch`, the store's durable path) whose manifest table says
+so::
+
+    [labellers.llm]
+    name = "llm"
+    first = "..."
+    machine = true
+    model = "gpt-x"                       # when given
+    imports = [{file = "...", sha256 = "...", model = "...", time = "...", labels = 120}]
+
+Its labels keep their provenance: the import's file sha256 and model in the manifest, and every
+label's confidence and rationale in ``STORE/machine/<safe>/<sha256[:16]>.parquet``; the rationale
+is also the judgment's note.
+
+Contract: :func:`import_machine` writes nothing unless the whole file passed the checks of
+:func:`goldset_tui.io.machine.read_machine_labels`. Importing a file whose sha256 this labeller
+already imported writes nothing and says so (``ImportResult.already``); a new file writes only the
+pairs whose grade differs from the labeller's current one, so a re-run after a crash between the
+batch and the manifest update adds nothing twice. A human labeller's name cannot be reused for a
+machine, nor a machine's by ``goldset judge``.
+
+Who reads the mark: :func:`machine_labellers` (consensus leaves them out unless asked, the home
+screen lists no judging row for them, agreement reports them under ``machine``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from goldset_tui.errors import InputError
+from goldset_tui.io.machine import read_machine_labels
+from goldset_tui.store.files import atomic_write, now_iso, safe_name, sha256_file
+from goldset_tui.store.manifest import update_manifest
+from goldset_tui.text import visible
+
+if TYPE_CHECKING:
+    from goldset_tui.store.project import Project
+
+MACHINE = "machine"
+
+
+def is_machine(entry: object) -> bool:
+    return isinstance(entry, dict) and entry.get(MACHINE) is True
+
+
+def machine_labellers(manifest: dict[str, Any]) -> list[str]:
+    """Names of the labellers marked as machines, sorted."""
+    entries = manifest.get("labellers", {})
+    if not isinstance(entries, dict):
+        return []
+    return sorted(str(e["name"]) for e in entries.values() if is_machine(e))
+
+
+def refuse_machine(project: Project, labeller: str) -> None:
+    """For ``goldset judge``: a machine labeller's name is not a person's to judge under."""
+    if labeller in machine_labellers(project.manifest):
+        raise InputError(
+            project.path,
+            f"{visible(labeller)!r} is a machine labeller in this store (imported with goldset "
+            "import --machine); judge under your own name",
+            column="labeller",
+        )
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    labeller: str
+    labels: int  # labels in the file
+    written: int  # judgments written (labels whose grade was new or changed)
+    sha256: str
+    already: bool  # this file was imported for this labeller before: nothing written
+    provenance: Path | None  # the confidence/rationale file
+
+
+def provenance_file(project: Project, labeller: str, sha256: str) -> Path:
+    return project.path / MACHINE / safe_name(labeller) / f"{sha256[:16]}.parquet"
+
+
+def import_machine(
+    project: Project,
+    labeller: str,
+    path: str | Path,
+    *,
+    pool_pairs: pl.DataFrame | None,
+    model: str | None = None,
+) -> ImportResult:
+    """Validate ``path`` entirely, then store its labels as machine labeller ``labeller``."""
+    if not labeller.strip():
+        raise InputError(None, "--labeller must not be empty")
+    if model is not None and not model.strip():
+        raise InputError(None, "--model must not be empty")
+    try:
+        safe = safe_name(labeller)
+    except ValueError as exc:
+        raise InputError(project.path, str(exc), column="labeller") from None
+    entry = project.manifest.get("labellers", {}).get(safe)
+    if entry is not None and not is_machine(entry):
+        raise InputError(
+            project.path,
+            f"{visible(labeller)!r} is a human labeller in this store; give the machine judge a "
+            "name of its own",
+            column="labeller",
+        )
+    labels = read_machine_labels(path, project.scale, pool_pairs)
+    digest = sha256_file(Path(path))
+    if entry is not None and any(i.get("sha256") == digest for i in entry.get("imports", [])):
+        return ImportResult(labeller, labels.height, 0, digest, True, None)
+
+    def mark(data: dict[str, Any]) -> None:
+        entries = data.setdefault("labellers", {})
+        current = entries.get(safe)
+        if current is not None and not is_machine(current):  # someone judged meanwhile
+            raise InputError(project.path, f"{visible(labeller)!r} is a human labeller here")
+        current = entries.setdefault(safe, {"name": labeller, "first": now_iso()})
+        current[MACHINE] = True
+        if model is not None:
+            current["model"] = model
+
+    # Marked before any judgment is written: a crash right after must not leave machine grades
+    # under a labeller that reads as a person.
+    project.manifest = update_manifest(project.path, mark)
+    have = (
+        project.judgments(labeller).select("query_id", "doc_id", "grade")
+        if labeller in project.labellers()
+        else pl.DataFrame(schema={"query_id": pl.String, "doc_id": pl.String, "grade": pl.Int64})
+    )
+    new = labels.join(have, on=["query_id", "doc_id", "grade"], how="anti", maintain_order="left")
+    stamp = now_iso()
+    batch = new.select(
+        pl.lit(labeller).alias("labeller"),
+        "query_id",
+        "doc_id",
+        "grade",
+        pl.lit(stamp).alias("time"),
+        pl.lit(None, pl.Float64).alias("seconds"),
+        pl.lit(None, pl.Int64).alias("position"),
+        pl.col("rationale").alias("note"),
+        pl.lit("judge").alias("kind"),
+    )
+    written = 0
+    if batch.height:
+        with project.writer(labeller) as writer:
+            written = writer.write_batch(batch)
+    side = provenance_file(project, labeller, digest)
+    side.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(side, lambda tmp: labels.write_parquet(tmp))
+    record: dict[str, Any] = {
+        "file": str(Path(path).resolve()),
+        "sha256": digest,
+        "time": stamp,
+        "labels": labels.height,
+    }
+    if model is not None:
+        record["model"] = model
+
+    def remember(data: dict[str, Any]) -> None:
+        data["labellers"][safe].setdefault("imports", []).append(record)
+
+    project.manifest = update_manifest(project.path, remember)
+    return ImportResult(labeller, labels.height, written, digest, False, side)
