@@ -42,6 +42,13 @@ With --run the consensus is scored with the pairs still pending adjudication tak
 (as trec_eval -J does for unjudged documents), never counted as not relevant; the consensus row
 says how many pairs are pending.
 
+Machine judges (goldset import --machine, or --machine NAME with --qrels) are left out of the
+human figures and reported under "machine": agreement with each human and with the human
+consensus (kappas, ordinal alpha, intervals), and leniency (mean grade machine minus human) with
+the confusion matrix, overall and per stratum. With --run, "system_ranking" compares how each set
+of labels orders the runs by -m MEASURE: Kendall's tau-b, tau_AP (the first set is the reference)
+and every pair of runs whose order flips, with a paired test of the reference difference.
+
 With --screen it opens the agreement screen (pairwise matrix, alpha by level and stratum with their
 intervals, position bias, and the disagreements ranked by size, each opening to the query, text and
 every labeller's grade).
@@ -52,6 +59,9 @@ examples:
   goldset agreement --qrels alice=alice.qrels --qrels bob=bob.qrels --scale 0-3
   goldset agreement --store ~/stores/docs-pool --run bm25=bm25.run
   goldset agreement --store ~/stores/docs-pool --screen
+  goldset agreement --qrels human=h.qrels --qrels llm=l.qrels --machine llm --scale 0-3
+  goldset agreement --qrels human=h.qrels --qrels llm=l.qrels --run a=a.run --run b=b.run \
+      --run c=c.run -m nDCG@10 --format json
 """
 
 
