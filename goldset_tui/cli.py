@@ -5,6 +5,12 @@ Each subcommand lives in its own module under ``goldset_tui.commands`` and expos
 ``run(args) -> int``; ``HELP_ORDER`` below sets their order in ``--help``. They are discovered,
 so adding a command touches no shared file.
 
+Start-up is kept short by importing no command module but the one that runs: the listing of
+``--help`` comes from a directory listing and each module's ``HELP = "..."`` line read as text
+(a module whose help is not a plain literal there is imported to be listed), and a command's
+module is imported, and its arguments added, only when its parser is used. Importing every
+command pulls in Polars and much of the core: a quarter of a second before any work.
+
 Bad input anywhere raises :class:`goldset_tui.errors.InputError`; here it becomes one line on
 stderr and exit status 2, never a traceback.
 """
@@ -13,12 +19,17 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import pkgutil
+import os
+import re
 import sys
 from types import ModuleType
 
 from goldset_tui import __version__
-from goldset_tui.errors import InputError, StoreLockedError
+
+# `typing` costs more to import than argparse: only a type checker needs it here.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 EXIT_BAD_INPUT = 2
 
@@ -50,23 +61,103 @@ HELP_ORDER = (
     "adjudicate",
 )
 
+_PACKAGE = "goldset_tui.commands"
+# `HELP = "..."`, or string literals in parentheses over several lines, without escapes.
+_HELP_SOURCE = re.compile(r'^HELP = (\(\s*(?:"[^"\\\n]*"\s*)+\)|"[^"\\\n]*")[ \t]*$', re.M)
+_LITERAL = re.compile(r'"([^"\\\n]*)"')
 
-def command_modules() -> list[ModuleType]:
+
+def _folder() -> str:
     import goldset_tui.commands as pkg
 
-    modules = []
-    for info in pkgutil.iter_modules(pkg.__path__):
-        if info.name.startswith("_"):
+    return str(pkg.__path__[0])
+
+
+def command_names() -> list[str]:
+    """The command modules' names in ``--help`` order, from a directory listing (none imported)."""
+    folder = _folder()
+    names = set()
+    for entry in os.listdir(folder):
+        stem, ext = os.path.splitext(entry)
+        if stem.startswith("_"):
             continue
-        module = importlib.import_module(f"{pkg.__name__}.{info.name}")
-        if hasattr(module, "NAME") and hasattr(module, "run"):
-            modules.append(module)
+        if ext == ".py" or (not ext and os.path.isfile(os.path.join(folder, entry, "__init__.py"))):
+            names.add(stem)
+    listed = [name for name in HELP_ORDER if name in names]
+    return listed + sorted(names - set(HELP_ORDER))
 
-    def position(module: ModuleType) -> tuple[int, str]:
-        name = module.NAME
-        return (HELP_ORDER.index(name) if name in HELP_ORDER else len(HELP_ORDER), name)
 
-    return sorted(modules, key=position)
+def help_from_source(name: str) -> str | None:
+    """The ``HELP`` line of command module ``name``, read as text; None when it is not a plain
+    literal there (the module is then imported to know it)."""
+    try:
+        with open(os.path.join(_folder(), f"{name}.py"), encoding="utf-8") as fh:
+            text = fh.read()
+    except OSError:
+        return None
+    found = _HELP_SOURCE.search(text)
+    return "".join(_LITERAL.findall(found.group(1))) if found else None
+
+
+def _is_command(module: ModuleType) -> bool:
+    return hasattr(module, "NAME") and hasattr(module, "run")
+
+
+def command_modules() -> list[ModuleType]:
+    """Every command module, imported, in ``--help`` order (for tests and tools; the command line
+    itself imports only the one it runs)."""
+    modules = [importlib.import_module(f"{_PACKAGE}.{name}") for name in command_names()]
+    return [module for module in modules if _is_command(module)]
+
+
+def _listing() -> list[tuple[str, str, str | ModuleType]]:
+    """(name, help line, module name or the module imported to read its help)."""
+    out: list[tuple[str, str, str | ModuleType]] = []
+    for name in command_names():
+        help_line = help_from_source(name)
+        if help_line is not None:
+            out.append((name, help_line, name))
+            continue
+        module = importlib.import_module(f"{_PACKAGE}.{name}")
+        if _is_command(module):
+            out.append((module.NAME, module.HELP, module))
+    return out
+
+
+class _CommandParser(argparse.ArgumentParser):
+    """A subcommand's parser that imports its module and adds its arguments on first use: when
+    its arguments are parsed or its help or usage is shown, never merely to be listed."""
+
+    def __init__(self, *args: Any, command: str | ModuleType | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._command = command
+
+    def _load(self) -> None:
+        command, self._command = self._command, None
+        if command is None:
+            return
+        module = (
+            command
+            if isinstance(command, ModuleType)
+            else importlib.import_module(f"{_PACKAGE}.{command}")
+        )
+        self.description = getattr(module, "DESCRIPTION", module.HELP)
+        module.add_arguments(self)
+        self.set_defaults(_run=module.run)
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Any = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        self._load()
+        return super().parse_known_args(args, namespace)
+
+    def format_usage(self) -> str:
+        self._load()
+        return super().format_usage()
+
+    def format_help(self) -> str:
+        self._load()
+        return super().format_help()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -77,16 +168,14 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"goldset {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in command_modules():
-        sp = sub.add_parser(
-            module.NAME,
-            help=module.HELP,
-            description=getattr(module, "DESCRIPTION", module.HELP),
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_CommandParser)
+    for name, help_line, command in _listing():
+        sub.add_parser(
+            name,
+            help=help_line,
+            command=command,
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
-        module.add_arguments(sp)
-        sp.set_defaults(_run=module.run)
     return parser
 
 
@@ -98,6 +187,9 @@ def error(message: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    # Imported after parsing: `--help` and `--version` exit above without needing them.
+    from goldset_tui.errors import InputError, StoreLockedError
+
     run = getattr(args, "_run", None)
     if run is None:
         from goldset_tui.commands._home import run as run_home

@@ -261,6 +261,8 @@ def make_screen(
     check_repeat(repeat)
     writer = project.writer(prepared.labeller)  # StoreLockedError -> one line, exit 2
     judged = project.judgments(prepared.labeller)
+    # Opening the writer may have cut a torn journal tail (kept in .torn): the labeller is told.
+    warnings = list(dict.fromkeys([*prepared.warnings, *project.warnings]))
     repeats = repeat_candidates(project, prepared.labeller, judged, repeat, seed or 0)
     notes = latest_notes(project, prepared.labeller)
 
@@ -280,7 +282,7 @@ def make_screen(
         build,
         guidelines=project.guidelines,
         reveal=reveal,
-        warnings=prepared.warnings,
+        warnings=warnings,
         writer=writer,
     )
 

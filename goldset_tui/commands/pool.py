@@ -91,8 +91,8 @@ def parse_runs(specs: list[str]) -> dict[str, Path]:
 def run(args: argparse.Namespace) -> int:
     from goldset_tui.io.corpus import read_corpus
     from goldset_tui.io.pools import read_topics, write_pool
+    from goldset_tui.io.run_scan import scan_run
     from goldset_tui.io.tables import table_format
-    from goldset_tui.io.trec import read_run
     from goldset_tui.pooling import build_pool, pool_sizes
 
     if args.depth < 1:
@@ -108,10 +108,10 @@ def run(args: argparse.Namespace) -> int:
     runs = {}
     for n, (name, path) in enumerate(specs.items(), start=1):
         progress(f"reading run {n}/{len(specs)}: {name} ({path})")
-        # Keep only each run's top K as it is read, so memory holds one whole run at a time;
-        # only the top K are ranked (in trec_eval order) and neither the tag nor a sort is needed.
-        # build_pool takes each run's top K by these ranks.
-        top = read_run(path, tag=False, order=False, depth=args.depth)
+        # Each run is read in slices keeping only each query's top K so far (every line still
+        # checked as read_run checks it), so memory holds a slice and the candidates, not a run.
+        # build_pool takes each run's top K by these ranks (trec_eval's order).
+        top = scan_run(path, depth=args.depth)
         runs[name] = top.select("query_id", "doc_id", "rank")
     progress("pooling")
     pool = build_pool(runs, args.depth)

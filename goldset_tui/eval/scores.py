@@ -13,7 +13,6 @@ from pathlib import Path
 import polars as pl
 
 from goldset_tui.errors import InputError
-from goldset_tui.store.files import atomic_write
 
 SCORES_DIR = "scores"  # beside a store: STORE/scores/<system>.parquet
 SCHEMA = pl.Schema(
@@ -33,6 +32,10 @@ def save_scores(per_query: pl.DataFrame, system: str, folder: str | Path) -> Pat
     frame = per_query.select(
         pl.lit(system).alias("system"), "query_id", "measure", pl.col("value").cast(pl.Float64)
     )
+    # Imported here: goldset_tui.store brings the whole store (journal, project, platformdirs),
+    # which `goldset eval` without -o or a store never needs.
+    from goldset_tui.store.files import atomic_write
+
     target = folder / file_name(system)
     atomic_write(target, frame.write_parquet)  # temp file, fsync, rename; the umask's mode
     return target

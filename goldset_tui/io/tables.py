@@ -229,7 +229,7 @@ def _read_jsonl(p: Path, text_columns: Sequence[str] = ()) -> pl.DataFrame:
         # From the bytes already read (never a glob pattern); checked first for what Polars
         # would change without a word (a lone surrogate, a struct id: goldset_tui.io.values).
         frame = pl.read_ndjson(io.BytesIO(data), infer_schema_length=None)
-        check_jsonl_bytes(p, data, text_columns)
+        check_jsonl_bytes(p, data, text_columns, frame)
         return frame
     except (pl.exceptions.PolarsError, OSError, ValueError) as exc:
         # Polars says what but not where: find the line ourselves.

@@ -49,6 +49,8 @@ RUN_SCHEMA = {
 QRELS_SCHEMA = {"query_id": pl.String, "doc_id": pl.String, "grade": pl.Int64}
 
 _GZIP_MAGIC = b"\x1f\x8b"
+# The layouts the fast path tries, in this order.
+SEPARATORS = (" ", "\t")
 
 
 class _Unparsed(Exception):
@@ -112,37 +114,54 @@ def _gunzip(name: Path | str, data: bytes) -> bytes:
         raise InputError(name, f"looks gzipped but cannot be decompressed ({exc})") from None
 
 
+def parse_separated(
+    source: Path | bytes,
+    fields: tuple[str, ...],
+    keep: dict[str, type[pl.DataType]],
+    separator: str,
+) -> pl.DataFrame | None:
+    """The ``keep`` columns of every record, split on one ``separator``; None when Polars refuses
+    the text or some line has a missing, empty or extra field (the careful path says which).
+
+    Shared with :mod:`goldset_tui.io.run_scan`, which calls it on slices of a file: a file is
+    clean exactly when each of its slices is, so both readers accept the same files."""
+    # One field more than the format has: it must stay empty on every line, which catches a
+    # line with too many fields even though the reader skips columns we do not select.
+    schema = {f: keep.get(f, pl.String) for f in fields} | {"_extra": pl.String}
+    try:
+        frame = (
+            pl.scan_csv(
+                source,
+                glob=False,  # a path is literal: `sys[1].run` is not a pattern
+                has_header=False,
+                separator=separator,
+                quote_char=None,
+                comment_prefix="#",
+                schema=schema,
+                raise_if_empty=False,
+                truncate_ragged_lines=True,
+                missing_columns="insert",
+            )
+            .select(*keep, "_extra")
+            .collect()
+        )
+    except (pl.exceptions.PolarsError, OSError, ValueError):
+        return None
+    # An empty field (double separator, trailing space) or a short line shows up as a null.
+    nulls = frame.null_count().row(0)
+    if any(nulls[:-1]) or nulls[-1] != frame.height:
+        return None
+    return frame.drop("_extra")
+
+
 def _fast(
     source: Path | bytes, fields: tuple[str, ...], keep: dict[str, type[pl.DataType]]
 ) -> pl.DataFrame:
     """Polars' CSV reader on a single-separator layout; raises _Unparsed on any doubt."""
-    for sep in (" ", "\t"):
-        # One field more than the format has: it must stay empty on every line, which catches a
-        # line with too many fields even though the reader skips columns we do not select.
-        schema = {f: keep.get(f, pl.String) for f in fields} | {"_extra": pl.String}
-        try:
-            frame = (
-                pl.scan_csv(
-                    source,
-                    glob=False,  # a path is literal: `sys[1].run` is not a pattern
-                    has_header=False,
-                    separator=sep,
-                    quote_char=None,
-                    comment_prefix="#",
-                    schema=schema,
-                    raise_if_empty=False,
-                    truncate_ragged_lines=True,
-                    missing_columns="insert",
-                )
-                .select(*keep, "_extra")
-                .collect()
-            )
-        except (pl.exceptions.PolarsError, OSError, ValueError):
-            continue
-        # An empty field (double separator, trailing space) or a short line shows up as a null.
-        nulls = frame.null_count().row(0)
-        if frame.height and not any(nulls[:-1]) and nulls[-1] == frame.height:
-            return frame.drop("_extra")
+    for sep in SEPARATORS:
+        frame = parse_separated(source, fields, keep, sep)
+        if frame is not None and frame.height:
+            return frame
     raise _Unparsed
 
 

@@ -98,9 +98,18 @@ def _describe(dtype: pl.DataType) -> str:
 
 # --- JSON lines, on the raw bytes ---------------------------------------------------------------
 _SURROGATE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
-_INT_TOKEN = re.compile(rb"-?\d+\s*[,}\]]")
-_NULL_TOKEN = re.compile(rb"null\s*[,}\]]")
-_HUGE_INT = re.compile(rb"[:\[,]\s*-?\d{19,}\s*[,}\]]")
+_LONG_DIGITS = re.compile(rb"\d{19}")
+# A key's value that is neither a string, a whole number nor null: it starts with something else,
+# or is a number with a fraction or exponent. Only such (rare) hits are parsed, so good files pay
+# one C-level scan per file.
+_NOT_TEXT = rb'"\s*:\s*(?:[^"\s\-\dn]|-?\d+\s*[.eE]|n(?!ull))'
+
+
+def _key_pattern(names: Iterable[str]) -> re.Pattern[bytes] | None:
+    keys = [re.escape(json.dumps(name).encode()[1:-1]) for name in dict.fromkeys(names)]
+    if not keys:
+        return None
+    return re.compile(rb'"(' + b"|".join(keys) + rb")" + _NOT_TEXT)
 
 
 def _line_of(data: bytes, offset: int) -> int:
@@ -113,10 +122,30 @@ def _line_at(data: bytes, offset: int) -> bytes:
     return data[start : end if end >= 0 else len(data)]
 
 
-def check_jsonl_bytes(path: Path, data: bytes, text_columns: Iterable[str]) -> None:
+def may_hold_huge_ints(frame: pl.DataFrame | None) -> bool:
+    """Whether Polars met an integer beyond 64 bits: it reads one as Int128 or UInt64, or as a
+    float in a column of numbers (1e+23: a value changed). Only then are the bytes scanned."""
+    if frame is None:
+        return True
+    for name, dtype in frame.schema.items():
+        if any(wide in str(dtype) for wide in ("Int128", "UInt64")):
+            return True
+        if dtype.is_float() and frame.height:
+            biggest = frame.get_column(name).abs().max()
+            if isinstance(biggest, float) and biggest >= 2.0**63 and biggest != float("inf"):
+                return True
+    return False
+
+
+def check_jsonl_bytes(
+    path: Path, data: bytes, text_columns: Iterable[str], frame: pl.DataFrame | None = None
+) -> None:
     """What a JSON-lines reader would silently change: a lone UTF-16 surrogate, an integer beyond
-    64 bits, and a value of a ``text_columns`` key that is neither a string nor a whole number."""
-    for match in _SURROGATE.finditer(data):
+    64 bits, and a value of a ``text_columns`` key that is neither a string nor a whole number.
+    ``frame`` is what Polars read from ``data``, when it could (it spares a scan for big numbers).
+    """
+    surrogates = b"\\ud" in data or b"\\uD" in data  # a fast search before the slower regex
+    for match in _SURROGATE.finditer(data) if surrogates else ():
         line = _line_at(data, match.start())
         try:
             json.dumps(json.loads(line), ensure_ascii=False).encode("utf-8")
@@ -128,7 +157,7 @@ def check_jsonl_bytes(path: Path, data: bytes, text_columns: Iterable[str]) -> N
             ) from None
         except ValueError:
             pass  # a bad line: the JSON parser names it
-    for match in _HUGE_INT.finditer(data):
+    for match in _LONG_DIGITS.finditer(data) if may_hold_huge_ints(frame) else ():
         line = _line_at(data, match.start())
         try:
             value = json.loads(line)
@@ -140,32 +169,29 @@ def check_jsonl_bytes(path: Path, data: bytes, text_columns: Iterable[str]) -> N
                 "a whole number beyond 64 bits (at most 9223372036854775807)",
                 line=_line_of(data, match.start()),
             )
-    for name in dict.fromkeys(text_columns):
-        key = re.compile(rb'(?<!\\)"' + re.escape(json.dumps(name).encode()[1:-1]) + rb'"\s*:\s*')
-        for match in key.finditer(data):
-            at = match.end()
-            if data[at : at + 1] == b'"':
-                continue
-            if _INT_TOKEN.match(data, at) or _NULL_TOKEN.match(data, at):
-                continue  # an integer id reads as its digits; null is reported as missing
-            line = _line_at(data, at)
-            try:
-                value = json.loads(line)
-            except ValueError:
-                continue  # not JSON at all: the parser's error names the line
-            if not isinstance(value, dict) or name not in value:
-                continue  # the key was inside a string or a nested object
-            found = value[name]
-            if isinstance(found, str) or found is None:
-                continue
-            if isinstance(found, int) and not isinstance(found, bool):
-                continue
-            raise InputError(
-                path,
-                f"expected text (or a whole number), found {_json_kind(found)} {_short(found)}",
-                line=_line_of(data, at),
-                column=name,
-            )
+    pattern = _key_pattern(text_columns)
+    if pattern is None:
+        return
+    for match in pattern.finditer(data):
+        name = json.loads(b'"' + match.group(1) + b'"')
+        line = _line_at(data, match.start())
+        try:
+            value = json.loads(line)
+        except ValueError:
+            continue  # not JSON at all: the parser's error names the line
+        if not isinstance(value, dict) or name not in value:
+            continue  # the key was inside a string or a nested object
+        found = value[name]
+        if found is None or isinstance(found, str):
+            continue
+        if isinstance(found, int) and not isinstance(found, bool):
+            continue  # an integer id reads as its digits
+        raise InputError(
+            path,
+            f"expected text (or a whole number), found {_json_kind(found)} {_short(found)}",
+            line=_line_of(data, match.start()),
+            column=name,
+        )
 
 
 def _json_kind(value: Any) -> str:

@@ -152,18 +152,31 @@ class JudgingSession(RepeatingSession, DuplicateGroups):
         moved = self._serve_repeat() or moved
         return Step(judgment, moved_query=moved, all_done=self.judged_count >= self.total)
 
-    def grade_group(self) -> list[Judgment]:
-        """Give every near-duplicate of the current candidate the current candidate's grade."""
+    def grade_group(
+        self,
+        source: int | None = None,
+        *,
+        progress: Callable[[int, int], None] | None = None,
+        stop: Callable[[], bool] | None = None,
+    ) -> list[Judgment]:
+        """Give every near-duplicate of ``source`` (a shown position of this query; default the
+        current candidate) the grade it has. Each one is durable before the next; ``progress(done,
+        total)`` follows them, and ``stop()`` ends the run between two of them (a group of
+        thousands is graded in a worker, and leaving must not wait for all of it)."""
         if self.repeating is not None:
             return []
-        grade = self.current_grade
+        here = self.pos if source is None else source
+        grade = self.grade_at(here)
         if grade is None:
             return []
-        here = self.pos
+        todo = [pos for pos in self.duplicates_of(here) if self.grade_at(pos) != grade]
         out = []
-        for pos in self.duplicates_of(here):
-            if self.grade_at(pos) != grade:
-                out.append(self._record(pos, grade, 0.0, kind="judge"))
+        for done, pos in enumerate(todo, 1):
+            if stop is not None and stop():
+                break
+            out.append(self._record(pos, grade, 0.0, kind="judge"))
+            if progress is not None:
+                progress(done, len(todo))
         return out
 
     def undo(self) -> Step | None:

@@ -88,9 +88,21 @@ def check_record(
             )
         if isinstance(value, int) and not _INT64[0] <= value <= _INT64[1]:
             raise InputError(path, "journal record has a number too large", line=line, column=name)
+        if isinstance(value, str) and not value.isascii():
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:  # JSON's "\ud800": a lone surrogate is no character
+                raise InputError(
+                    path, "journal record has a lone UTF-16 surrogate", line=line, column=name
+                ) from None
     if record["kind"] not in KINDS:
         raise InputError(path, f"unknown record kind {record['kind']!r}", line=line, column="kind")
     grade = record.get("grade")
+    if grade is None and record["kind"] in GRADING_KINDS:
+        # A judgment without a grade would be exported as a pair with no grade.
+        raise InputError(
+            path, f"a {record['kind']} record needs a grade", line=line, column="grade"
+        )
     if scale is not None and grade is not None and grade not in scale:
         raise InputError(
             path,

@@ -20,7 +20,13 @@ from goldset_tui.errors import InputError
 from goldset_tui.model import GradeScale
 from goldset_tui.scalar import as_int
 from goldset_tui.store.files import atomic_write, fsync_path, os_error_from
-from goldset_tui.store.frames import COLUMNS, JUDGMENT_SCHEMA, KINDS, empty_judgments
+from goldset_tui.store.frames import (
+    COLUMNS,
+    GRADING_KINDS,
+    JUDGMENT_SCHEMA,
+    KINDS,
+    empty_judgments,
+)
 
 _PART = re.compile(r"part-(\d{12})-(\d{12})\.parquet")
 
@@ -74,6 +80,13 @@ def _read_part(
         for name in ("labeller", "query_id", "doc_id", "time", "kind", "seq")
     ]
     checks.append(("kind", ~pl.col("kind").is_in(KINDS), "unknown record kind"))
+    checks.append(
+        (
+            "grade",
+            pl.col("kind").is_in(GRADING_KINDS) & pl.col("grade").is_null(),
+            "a judgment without a grade",
+        )
+    )
     if scale is not None:
         checks.append(
             (
@@ -96,10 +109,11 @@ def _read_part(
 
 def _widens(have: pl.DataType, want: pl.DataType) -> bool:
     """A lossless cast: a narrower integer to Int64, an integer or Float32 to Float64."""
+    narrow = (pl.Int8, pl.Int16, pl.Int32, pl.UInt8, pl.UInt16, pl.UInt32)
     if want == pl.Int64:
-        return have.is_integer() and have not in (pl.UInt64,)
+        return have in narrow  # not UInt64 or Int128: their values may not fit
     if want == pl.Float64:
-        return have.is_integer() or have == pl.Float32
+        return have in narrow or have in (pl.Int64, pl.Float32)
     return False
 
 

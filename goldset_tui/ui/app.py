@@ -199,7 +199,8 @@ class GoldsetApp(App[int]):
                 continue
             if not active.enabled:
                 continue
-            if binding.action == "app.quit" or (binding.action == "app.go_home" and quits(screen)):
+            quitting = binding.action in {"quit", "app.quit"}  # ctrl+q, and any screen's own
+            if quitting or (binding.action == "app.go_home" and quits(screen)):
                 continue  # Textual's own "Quit" entry is there already: one Quit, not two
             seen.add(binding.action)
             keys = binding.key_display or key

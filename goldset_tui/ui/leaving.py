@@ -19,10 +19,20 @@ from textual.binding import ActiveBinding, Binding
 from textual.screen import Screen
 
 
-def leave_bindings(back_id: str, home_id: str, *, back_keys: str = "escape") -> list[Binding]:
-    """Escape (back one screen) and q (home, or quit), under the screen's own binding ids."""
+def leave_bindings(
+    back_id: str, home_id: str, *, back_keys: str = "escape", show_back: bool = True
+) -> list[Binding]:
+    """Escape (back one screen) and q (home, or quit), under the screen's own binding ids.
+    ``show_back=False`` keeps Escape out of a footer that has no room (it is still under ?)."""
     return [
-        Binding(back_keys, "app.back", "back", id=back_id, tooltip="Save, back one screen"),
+        Binding(
+            back_keys,
+            "app.back",
+            "back",
+            id=back_id,
+            tooltip="Save, back one screen",
+            show=show_back,
+        ),
         Binding("q", "app.go_home", "home", id=home_id, tooltip="Save, back to home"),
     ]
 

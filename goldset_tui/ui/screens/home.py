@@ -261,6 +261,11 @@ class HomeScreen(LeaveKeys, Screen[None]):
     def action_judge(self) -> None:
         row = self._selected()
         if row is None:
+            # Enter on an empty list used to do nothing at all: say what would help instead.
+            self.notify(
+                "No project to open yet: try goldset demo, or goldset judge POOL --labeller NAME.",
+                markup=False,
+            )
             return
         if row.labeller is None:
             self.action_judge_as()

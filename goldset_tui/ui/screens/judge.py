@@ -18,6 +18,7 @@ from textual.app import ComposeResult, CSSPathType
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Footer, Static
 
 from goldset_tui.judging import JudgingSession
@@ -28,6 +29,7 @@ from goldset_tui.ui.safe import literal
 from goldset_tui.ui.screens.help import HelpScreen, keys_table
 from goldset_tui.ui.screens.prompts import QueryPicker, TextPrompt
 from goldset_tui.ui.widgets import judge_parts as parts
+from goldset_tui.ui.widgets.judge_group import GroupGrading
 
 if TYPE_CHECKING:
     from goldset_tui.store.writer import JudgmentWriter
@@ -53,7 +55,7 @@ def _grade_bindings() -> list[Binding]:
     ]
 
 
-class JudgeScreen(LeaveKeys, Screen[None]):
+class JudgeScreen(GroupGrading, LeaveKeys, Screen[None]):
     CSS_PATH: ClassVar[CSSPathType | None] = "judge.tcss"
 
     # The footer must fit 80 columns: the grade keys share one entry, pairs share one (j/k, n/p),
@@ -88,7 +90,8 @@ class JudgeScreen(LeaveKeys, Screen[None]):
         Binding("slash", "search", "find", id="search", tooltip="Search queries, id or text"),
         Binding("question_mark", "help", "help", id="help", tooltip="Guidelines and keys"),
         # Escape: back one screen; q: save and go home, or quit without one (ui/leaving.py).
-        *leave_bindings("back", "quit"),
+        # The footer has no room for "esc back" at 80 columns: "q home" must stay whole.
+        *leave_bindings("back", "quit", show_back=False),
         Binding("m", "more", "more text", show=False, id="more", tooltip="More of a long text"),
         Binding(
             "pagedown,space",
@@ -136,6 +139,10 @@ class JudgeScreen(LeaveKeys, Screen[None]):
         self._writer_closed = False
         self._warnings = list(warnings or [])
         self._writer = writer  # closed by flush() even if the session never finished loading
+        self._message: Text | None = None  # a routine message shown in the status line
+        self._last_graded: tuple[str, int] | None = None  # (query, position): what d refers to
+        self._grouping = None  # a near-duplicate group being graded in a worker (judge_group.py)
+        self._message_timer: Timer | None = None
         # Set by the home screen too: palette entries that leave judging for another screen
         # (title, help, callback), so "review" typed here finds something.
         self.home_commands: list[tuple[str, str, Callable[[], object]]] = []
@@ -182,8 +189,13 @@ class JudgeScreen(LeaveKeys, Screen[None]):
         self.session = session
         self.refresh_bindings()
         self.refresh_view()
+        # The store's warnings on open (a torn journal tail cut and kept, a changed pool): each in
+        # a notice at the top, all of them under ?, and a pointer in the status line.
         for warning in self._warnings:
-            self.notify(warning, severity="warning", markup=False, timeout=15)
+            self.notify(warning, severity="warning", markup=False, timeout=30)
+        if self._warnings:
+            n = len(self._warnings)
+            self.say(f"\u26a0 {n} warning(s) when the store opened: read them under ?", seconds=30)
         first_open = (
             session.judged_count == 0 if self._show_guidelines is None else self._show_guidelines
         )
@@ -213,8 +225,29 @@ class JudgeScreen(LeaveKeys, Screen[None]):
         assert self.session is not None
         # The saved cell takes what it needs; the progress gets the rest (both cells pad 1+1).
         room = (self.size.width or 80) - self._saved.cell_len - 4
-        self.query_one("#status", Static).update(parts.status_line(self.session, max(room, 1)))
+        if self._message is not None:
+            # A routine message takes the progress's place for a moment, never the saved cell's.
+            line = self._message.copy()
+            line.truncate(max(room, 1), overflow="ellipsis")
+        else:
+            line = parts.status_line(self.session, max(room, 1))
+        self.query_one("#status", Static).update(line)
         self.query_one("#saved", Static).update(self._saved)
+
+    def say(self, message: str, *, seconds: float = 5.0) -> None:
+        """A routine message in the status line (toasts would cover the saved cell)."""
+        self._message = literal(message, keep_newlines=False, style="bold")
+        if self._message_timer is not None:
+            self._message_timer.stop()
+        self._message_timer = self.set_timer(seconds, self._clear_message)
+        if self.session is not None:
+            self._show_status()
+
+    def _clear_message(self) -> None:
+        self._message = None
+        self._message_timer = None
+        if self.session is not None and self.is_mounted:
+            self._show_status()
 
     def _show_text(self) -> None:
         assert self.session is not None
@@ -241,6 +274,8 @@ class JudgeScreen(LeaveKeys, Screen[None]):
             return parameters[0] in self.session.scale
         if action in {"more", "scroll_doc", "help"}:
             return True
+        if self._grouping is not None:
+            return None  # a near-duplicate group is being graded in a worker: keys wait (dimmed)
         return True if self.session is not None else None  # dimmed while loading
 
     def _saved_text(self, message: str) -> Text:
@@ -267,33 +302,14 @@ class JudgeScreen(LeaveKeys, Screen[None]):
             self._not_saved(exc)
             return
         j = step.judgment
+        # What d refers to when the candidate grading moved on to is not graded yet.
+        ok = j.kind == "judge" and j.position is not None
+        self._last_graded = (j.query_id, j.position) if ok else None  # type: ignore[assignment]
         self._saved = self._saved_text(f"#{(j.position or 0) + 1}={j.grade}")  # always set here
         if step.all_done:
-            self.notify("Every candidate in the pool is judged. Thank you!", markup=False)
+            self.say("Every candidate in the pool is judged. Thank you!")
         elif step.moved_query:
-            self.notify("Query finished: on to the next one.", markup=False, timeout=2)
-        self.refresh_view()
-
-    def action_grade_group(self) -> None:
-        if self.session is None:
-            return
-        if self.session.current_grade is None:
-            self.notify(
-                "Grade this candidate first; d then gives its near-duplicates the same grade.",
-                markup=False,
-            )
-            return
-        if not self.session.duplicates_of():
-            self.notify("This candidate has no near-duplicates in this query.", markup=False)
-            return
-        try:
-            done = self.session.grade_group()
-        except Exception as exc:
-            self._not_saved(exc)
-            return
-        self._saved = self._saved_text(
-            f"{len(done)} near-duplicate(s) = {self.session.current_grade}"
-        )
+            self.say("Query finished: on to the next one.", seconds=2)
         self.refresh_view()
 
     def action_move(self, delta: int) -> None:
@@ -315,7 +331,7 @@ class JudgeScreen(LeaveKeys, Screen[None]):
             self._not_saved(exc)
             return
         if step is None:
-            self.notify("Nothing to undo in this session.", markup=False)
+            self.say("Nothing to undo in this session.")
             return
         self._saved = self._saved_text(f"undo #{(step.judgment.position or 0) + 1}")
         self.refresh_view()
@@ -360,11 +376,7 @@ class JudgeScreen(LeaveKeys, Screen[None]):
             if self.session.goto_query(query_id.strip()):
                 self.refresh_view()
             else:
-                self.notify(
-                    f"No query with id {query_id.strip()!r} in this pool.",
-                    severity="warning",
-                    markup=False,
-                )
+                self.say(f"No query with id {query_id.strip()!r} in this pool.")
 
         self.app.push_screen(TextPrompt("Go to query id", placeholder="query id"), go)
 
@@ -386,9 +398,12 @@ class JudgeScreen(LeaveKeys, Screen[None]):
 
     def action_help(self) -> None:
         grades = "".join(str(g) for g in self.session.scale.grades) if self.session else ""
+        warned = "".join(f"\u26a0 {w}\n\n" for w in self._warnings)
         self.app.push_screen(
             HelpScreen(
-                self.guidelines,
+                f"Warnings when the store opened:\n\n{warned}{self.guidelines}"
+                if warned
+                else self.guidelines,
                 keys_table(self),
                 passthrough=self._grade_from_help,
                 passthrough_hint=f"a grade key ({grades}) closes this and grades" if grades else "",
@@ -441,6 +456,7 @@ class JudgeScreen(LeaveKeys, Screen[None]):
         """Close the writer once (every grade is already durable; this compacts and unlocks)."""
         if self._writer_closed:
             return
+        self.stop_grouping()  # a group run in a worker stops between two durable judgments
         self._writer_closed = True
         if self.session is not None:
             self.session.close()

@@ -4,7 +4,7 @@ distributions shaped like per-query retrieval scores, through the report's own s
 the share of intervals holding the true mean must be at least 93%. Binary measures (Wilson) are
 checked exactly, by summing binomial probabilities. The longer study is
 bench/interval_coverage.py, its table in docs/report.md; its harshest row (85% zeros) sits at
-0.935 with 18 queries, too close to the floor for a seeded pass/fail here, so it stays there."""
+0.934 with 18 queries, too close to the floor for a seeded pass/fail here, so it stays there."""
 
 from __future__ import annotations
 

@@ -245,7 +245,7 @@ def journal_with(project: Project, grade: object) -> Path:
     return journal
 
 
-@pytest.mark.parametrize("grade", [9, -1, 99999999999999999999999])
+@pytest.mark.parametrize("grade", [9, -1, 99999999999999999999999, None])
 def test_a_journal_grade_outside_the_scale_is_refused_with_file_and_line(
     tmp_path, capsys, grade: int
 ) -> None:
@@ -259,6 +259,17 @@ def test_a_journal_grade_outside_the_scale_is_refused_with_file_and_line(
     with pytest.raises(InputError):  # nor is it folded into a part
         Project.open(project.path).writer("alice")
     assert not (project.path / "judgments" / "alice").exists()
+
+
+def test_a_lone_surrogate_in_a_journal_is_refused_with_its_line(tmp_path) -> None:
+    # Found by the fuzzer's soak: it was a UnicodeEncodeError traceback.
+    project = make(tmp_path)
+    saved(project, compact=False)
+    journal = project.path / "journal" / "alice.jsonl"
+    journal.write_text(journal.read_text().replace('"q1"', '"\\ud800"'))
+    with pytest.raises(InputError) as caught:
+        Project.open(project.path).judgments("alice")
+    assert (caught.value.path, caught.value.line, caught.value.column) == (journal, 1, "query_id")
 
 
 def rewrite_part(project: Project, change: pl.Expr) -> Path:
@@ -275,6 +286,9 @@ def rewrite_part(project: Project, change: pl.Expr) -> Path:
         (pl.lit("2").alias("grade"), "grade", None),
         (pl.lit(["x"]).alias("seconds"), "seconds", None),
         (pl.lit("mallory").alias("labeller"), "labeller", 1),
+        (pl.lit(None, pl.Int64).alias("grade"), "grade", 1),
+        (pl.lit(None, pl.Int64).alias("seq"), "seq", 1),
+        (pl.lit(2**64).alias("seq"), "seq", None),  # Int128, found by the fuzzer's soak
     ],
 )
 def test_a_bad_part_is_refused_naming_the_file(

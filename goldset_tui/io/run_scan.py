@@ -1,0 +1,182 @@
+"""Read a TREC run in slices, keeping only what the caller needs: lean in memory, same answers.
+
+:func:`goldset_tui.io.trec.read_run` holds a whole run (7 million lines, 261 MB) in memory at
+once, and Polars maps the file too; pooling then paid for ranking every document to keep twenty.
+:func:`scan_run` reads the file in slices of whole lines and keeps:
+
+- ``depth=k`` (``goldset pool``): each query's top k so far; the top k of the union of the
+  slices' candidates is the top k of the run, and only those are ranked in trec_eval order;
+- ``queries=``: the rows of those queries only (for a caller that scores no other query; the
+  eval command does not use it, since it reports the run's queries missing from the qrels).
+
+Its contract is read_run's: on a good file it returns exactly the frame
+``read_run(path, tag=False, order=False, depth=depth)`` returns (restricted to ``queries``), the
+same rows in the same order; on any doubt it hands the file to read_run, which then gives the
+same answer or the same one-line :class:`~goldset_tui.errors.InputError`. Doubt means: a path
+that is not a regular non-empty file ('-', a FIFO, a missing file: read_run handles or names
+them), a slice that read_run's own single-separator parser
+(:func:`~goldset_tui.io.trec.parse_separated`) refuses, a non-finite score, a possible duplicate
+document, or no record at all. So every check read_run makes is still made, on every line, and
+its messages are never copied here.
+
+Paths are opened as given (never a glob pattern); gzipped files are decompressed as read_run
+does it, whole.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Collection, Iterator
+from pathlib import Path
+
+import polars as pl
+
+from goldset_tui.io.trec import (
+    _GZIP_MAGIC,
+    RUN_FIELDS,
+    SEPARATORS,
+    STDIN,
+    open_source,
+    parse_separated,
+    rank_run,
+    read_run,
+)
+
+# Bytes per slice. Large enough that Polars' parallel parser has work for every core, small
+# enough that one slice and its parse stay a fraction of the run (a 261 MB run is 16 slices), and
+# below glibc's largest mmap threshold, so the buffers are reused instead of faulted in afresh
+# (32 MB slices cost twice the CPU time to read).
+SLICE_BYTES = 16 * 2**20
+# Candidates for the top k gathered before they are cut down again (at least).
+_MERGE_ROWS = 1_000_000
+
+_KEEP: dict[str, type[pl.DataType]] = {
+    "query_id": pl.String,
+    "doc_id": pl.String,
+    "score": pl.Float64,
+}
+_COLUMNS = ["query_id", "doc_id", "score", "rank"]
+# The same pair hash as read_run's duplicate check; collisions only cause a fallback.
+_PAIR = pl.col("query_id").hash(11) ^ pl.col("doc_id").hash(13)
+
+
+class _Doubt(Exception):
+    """Something read_run must look at: it will give the answer or the error."""
+
+
+def scan_run(
+    path: str | Path,
+    *,
+    depth: int | None = None,
+    queries: pl.Series | Collection[str] | None = None,
+) -> pl.DataFrame:
+    """``query_id, doc_id, score, rank`` as ``read_run(path, tag=False, order=False,
+    depth=depth)`` gives them, keeping only the rows of ``queries`` when given."""
+    if depth is not None and depth < 1:
+        raise ValueError(f"depth must be at least 1, got {depth}")
+    if queries is None or isinstance(queries, pl.Series):
+        wanted = queries
+    else:
+        wanted = pl.Series("query_id", list(queries), dtype=pl.String)
+    p = Path(path)
+    try:
+        frame = _scan(p, depth, wanted)
+    except _Doubt:
+        frame = read_run(p, tag=False, order=False, depth=depth)
+        if wanted is not None:
+            frame = frame.filter(pl.col("query_id").is_in(wanted.implode()))
+    return frame
+
+
+def _scan(path: Path, depth: int | None, wanted: pl.Series | None) -> pl.DataFrame:
+    kept: list[pl.DataFrame] = []  # the rows kept (evaluation) or the top-k candidates (pooling)
+    pairs: list[pl.Series] = []  # a hash of every line's (query, document), for duplicates
+    separator: str | None = None
+    rows = 0
+    limit = _MERGE_ROWS
+    for piece in _slices(path):
+        frame, separator = _parse(piece, separator)
+        if frame.height == 0:
+            continue
+        if not frame.get_column("score").is_finite().all():
+            raise _Doubt
+        # Every line, kept or not: a duplicate can hide outside the top k or the queries kept.
+        pairs.append(frame.select(_PAIR).to_series())
+        if depth is not None:  # file order, to give the top k back in read_run's row order
+            frame = frame.with_row_index("_row", offset=rows)
+        rows += frame.height
+        if wanted is not None:
+            frame = frame.filter(pl.col("query_id").is_in(wanted.implode()))
+        kept.append(frame)
+        if depth is not None and sum(part.height for part in kept) > limit:
+            kept = [_top(pl.concat(kept), depth)]
+            # Survivors are cut again only once three times as many new rows have come: a run
+            # grouped by query keeps few, but a shuffled one at a large depth keeps most rows
+            # of each slice, and cutting after every slice would redo them again and again.
+            limit = max(_MERGE_ROWS, 4 * kept[0].height)
+    if rows == 0:
+        raise _Doubt  # no record: read_run says so
+    hashes = pl.concat(pairs)
+    if hashes.n_unique() != hashes.len():  # a repeated pair, or a collision read_run clears
+        raise _Doubt
+    del pairs, hashes
+    result = pl.concat(kept)
+    del kept
+    if depth is not None:
+        ranked = rank_run(_top(result, depth), order=False).filter(pl.col("rank") <= depth)
+        return ranked.sort("_row").select(_COLUMNS)
+    return rank_run(result, order=False).select(_COLUMNS)
+
+
+def _top(frame: pl.DataFrame, depth: int) -> pl.DataFrame:
+    """The rows that can still be in their query's top ``depth``: a score at least the
+    ``depth``-th best of the query (ties at the boundary kept; the exact order comes last).
+    The same rows as read_run's pre-filter (a "min" rank of at most ``depth``) at half its cost:
+    a top-k threshold per query needs no full rank."""
+    threshold = pl.col("score").top_k(depth).min().over("query_id")
+    return frame.filter(pl.col("score") >= threshold)
+
+
+def _parse(piece: bytes, separator: str | None) -> tuple[pl.DataFrame, str]:
+    """A slice parsed with the run's separator (the first slice chooses it, as read_run's fast
+    path would for the whole file: space first, then tab)."""
+    for sep in SEPARATORS if separator is None else (separator,):
+        frame = parse_separated(piece, RUN_FIELDS, _KEEP, sep)
+        if frame is not None and (frame.height or separator is not None):
+            return frame, sep
+    raise _Doubt
+
+
+def _slices(path: Path) -> Iterator[bytes]:
+    """The file in slices that end at a line break; a regular file is read as it goes."""
+    if str(path) == STDIN:
+        raise _Doubt  # standard input, even if a file is named '-'
+    try:
+        info = os.stat(path)
+    except OSError:
+        raise _Doubt from None
+    if not stat.S_ISREG(info.st_mode) or info.st_size == 0:
+        raise _Doubt
+    with open(path, "rb", buffering=0) as fh:
+        gzipped = fh.read(2) == _GZIP_MAGIC
+        if gzipped:
+            source = open_source(path).data  # read_run's decompression, and its error
+            assert isinstance(source, bytes)
+            yield from _split(source)
+            return
+        fh.seek(0)
+        while block := fh.read(SLICE_BYTES):
+            cut = block.rfind(b"\n") + 1
+            if 0 < cut < len(block):  # the partial last line is read again with the next slice
+                fh.seek(cut - len(block), os.SEEK_CUR)
+                block = block[:cut]
+            yield block
+
+
+def _split(data: bytes) -> Iterator[bytes]:
+    start = 0
+    while start < len(data):
+        end = data.find(b"\n", start + SLICE_BYTES - 1) + 1 or len(data)
+        yield data[start:end]
+        start = end

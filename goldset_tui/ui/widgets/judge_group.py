@@ -1,0 +1,148 @@
+"""``d`` on the judging screen: give a near-duplicate group one grade, without freezing the screen.
+
+Which group: the current candidate's when it is graded; otherwise the one just graded in this
+query (grading moves on, often onto the next member of the group, so ``d`` right after a grade
+means "the same for its duplicates"). A group of more than ``INLINE_LIMIT`` candidates is graded in
+a worker thread, one durable judgment at a time, with progress in the status line; the screen
+takes no other key until it is done (the session is not shared between threads), and leaving
+stops it between two judgments. Every judgment is on disk before the screen counts it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+
+from textual import work
+from textual.message import Message
+
+from goldset_tui.judging import JudgingSession
+from goldset_tui.model import Judgment
+from goldset_tui.text import visible
+
+# Up to this many, grading runs on the UI thread (a few fsyncs: no visible pause).
+INLINE_LIMIT = 200
+PROGRESS_EVERY_SECONDS = 0.1
+
+
+class GroupGrading:
+    """Mixin for the judging screen (which provides session, say, _saved_text and the rest)."""
+
+    session: JudgingSession | None
+    _last_graded: tuple[str, int] | None
+    _grouping: _Run | None
+
+    def group_source(self) -> int | None:
+        """The shown position whose group ``d`` grades, or None when there is none yet."""
+        s = self.session
+        if s is None:
+            return None
+        if s.current_grade is not None:
+            return s.pos
+        if self._last_graded is not None:
+            query_id, pos = self._last_graded
+            if query_id == s.query_id and s.grade_at(pos) is not None:
+                return pos
+        return None
+
+    def action_grade_group(self) -> None:
+        s = self.session
+        if s is None or self._grouping is not None:
+            return
+        source = self.group_source()
+        if source is None:
+            self.say(  # type: ignore[attr-defined]
+                "Grade this candidate first; d then gives its near-duplicates the same grade."
+            )
+            return
+        group = s.duplicates_of(source)
+        if not group:
+            self.say("This candidate has no near-duplicates in this query.")  # type: ignore[attr-defined]
+            return
+        grade = s.grade_at(source)
+        todo = [p for p in group if s.grade_at(p) != grade]
+        if not todo:
+            self.say(f"Its {len(group):,} near-duplicate(s) already have grade {grade}.")  # type: ignore[attr-defined]
+            return
+        if len(todo) <= INLINE_LIMIT:
+            try:
+                done = s.grade_group(source)
+            except Exception as exc:
+                self._not_saved(exc)  # type: ignore[attr-defined]
+                return
+            self._group_done(done, grade, len(todo), False)
+            return
+        self._grouping = _Run()
+        self.say(f"Grading {len(todo):,} near-duplicates {grade}: 0/{len(todo):,}", seconds=3600)  # type: ignore[attr-defined]
+        self.refresh_bindings()  # type: ignore[attr-defined]
+        self._grade_group_in_worker(source, grade, len(todo), self._grouping)
+
+    class Progress(Message):
+        """Posted from the worker (post_message is thread-safe and never waits for the UI)."""
+
+        def __init__(self, done: int, total: int, grade: int) -> None:
+            super().__init__()
+            self.done, self.total, self.grade = done, total, grade
+
+    class Finished(Message):
+        def __init__(self, judged: list[Judgment], grade: int, total: int, error: Exception | None):
+            super().__init__()
+            self.judged, self.grade, self.total, self.error = judged, grade, total, error
+
+    @work(thread=True, exclusive=True, group="near-duplicates", exit_on_error=False)
+    def _grade_group_in_worker(self, source: int, grade: int, total: int, run: _Run) -> None:
+        assert self.session is not None
+        last = 0.0
+
+        def progress(done: int, of: int) -> None:
+            nonlocal last
+            now = time.monotonic()
+            if now - last >= PROGRESS_EVERY_SECONDS or done == of:
+                last = now
+                self.post_message(GroupGrading.Progress(done, of, grade))  # type: ignore[attr-defined]
+
+        judged: list[Judgment] = []
+        error: Exception | None = None
+        try:
+            judged = self.session.grade_group(source, progress=progress, stop=run.stop.is_set)
+        except Exception as exc:  # disk full part-way: what was saved stays saved
+            error = exc
+        finally:
+            run.idle.set()  # the writer may close now
+        self.post_message(GroupGrading.Finished(judged, grade, total, error))  # type: ignore[attr-defined]
+
+    def on_group_grading_progress(self, message: GroupGrading.Progress) -> None:
+        if self._grouping is not None:
+            text = f"Grading {message.total:,} near-duplicates {message.grade}: "
+            self.say(f"{text}{message.done:,}/{message.total:,} saved", seconds=3600)  # type: ignore[attr-defined]
+
+    def on_group_grading_finished(self, message: GroupGrading.Finished) -> None:
+        run, self._grouping = self._grouping, None
+        self.refresh_bindings()  # type: ignore[attr-defined]
+        if message.error is not None:
+            self._not_saved(message.error)  # type: ignore[attr-defined]
+            return
+        stopped = run is not None and run.stop.is_set()
+        self._group_done(message.judged, message.grade, message.total, stopped)
+
+    def _group_done(
+        self, done: list[Judgment], grade: int | None, total: int, stopped: bool
+    ) -> None:
+        note = f" (stopped: {len(done):,} of {total:,})" if stopped and len(done) < total else ""
+        self._saved = self._saved_text(f"{len(done):,} near-duplicate(s) = {grade}{note}")  # type: ignore[attr-defined]
+        self.say(visible(f"{len(done):,} near-duplicate(s) graded {grade}{note}."), seconds=3)  # type: ignore[attr-defined]
+        self.refresh_view()  # type: ignore[attr-defined]
+
+    def stop_grouping(self, timeout: float = 10.0) -> None:
+        """Stop a group run between two judgments and wait until it writes no more (the writer
+        closes next). The worker never waits for the UI thread, so this cannot deadlock."""
+        if self._grouping is not None:
+            self._grouping.stop.set()
+            self._grouping.idle.wait(timeout)
+
+
+@dataclass
+class _Run:
+    stop: threading.Event = field(default_factory=threading.Event)
+    idle: threading.Event = field(default_factory=threading.Event)

@@ -1,0 +1,117 @@
+"""`d` gives a near-duplicate group one grade: right after grading one of them (grading has moved
+on to the next member, ungraded) it means the one just graded; a group of thousands is graded in
+a worker with progress in the status line, each judgment durable, the screen never frozen."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+from test_judge_support import MemoryWriter, run_async_tests
+from textual.widgets import Static
+
+from goldset_tui.commands.judge import make_screen, prepare
+from goldset_tui.judging import JudgingSession
+from goldset_tui.store import Project
+from goldset_tui.ui.app import GoldsetApp
+from goldset_tui.ui.screens.judge import JudgeScreen
+from goldset_tui.ui.widgets.judge_group import GroupGrading
+
+SAME = "Rotate an API key: create a second key, deploy it, then revoke the first one for good."
+
+
+def pool(alike: int, other: int = 2) -> pl.DataFrame:
+    rows = [
+        {"query_id": "q1", "query": "rotate key", "doc_id": f"same{i:05d}", "text": SAME}
+        for i in range(alike)
+    ]
+    rows += [
+        {
+            "query_id": "q1",
+            "query": "rotate key",
+            "doc_id": f"other{i}",
+            "text": f"Unrelated {i} " * 9,
+        }
+        for i in range(other)
+    ]
+    return pl.DataFrame(rows)
+
+
+def status(app: GoldsetApp) -> str:
+    return str(app.screen.query_one("#status", Static).content)
+
+
+async def test_d_right_after_a_grade_means_the_candidate_just_graded() -> None:
+    s = JudgingSession(pool(3), "ana", writer=MemoryWriter())
+    app = GoldsetApp(lambda: JudgeScreen(s, show_guidelines=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        while not s.current.doc_id.startswith("same"):
+            await pilot.press("j")
+        first = s.pos
+        await pilot.press("2")  # grading moves on; the current candidate is not graded
+        assert s.current_grade is None
+        await pilot.press("d")
+        await pilot.pause()
+        graded = [
+            g
+            for g, row in zip(s.grades_in_query(), s._view(0).rows, strict=True)
+            if row["doc_id"].startswith("same")
+        ]
+        assert graded == [2, 2, 2], graded
+        assert "Grade this candidate first" not in status(app)
+        assert "2 near-duplicate(s) = 2" in str(app.screen.query_one("#saved", Static).content)
+        assert s.grade_at(first) == 2
+
+
+async def test_a_large_group_is_graded_in_a_worker_with_progress(tmp_path: Path) -> None:
+    path = tmp_path / "pool.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in pool(600).to_dicts()), encoding="utf-8")
+    screen = make_screen(prepare(path, "ana", store=tmp_path / "store"))
+    progress: list[str] = []
+
+    def hook(message: object) -> None:
+        if isinstance(message, GroupGrading.Progress):
+            progress.append(f"{message.done}/{message.total}")
+
+    app = GoldsetApp(lambda: screen)
+    async with app.run_test(size=(80, 24), message_hook=hook) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.press("escape")  # the guidelines of a first open
+        s = screen.session
+        while not s.current.doc_id.startswith("same"):
+            await pilot.press("j")
+        await pilot.press("3", "d")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert progress and progress[-1] == "599/599"
+        assert "599 near-duplicate(s) = 3" in str(screen.query_one("#saved", Static).content)
+    screen.flush()
+    judged = Project.open(tmp_path / "store").judgments("ana")
+    assert judged.filter(pl.col("doc_id").str.starts_with("same"))["grade"].to_list() == [3] * 600
+
+
+async def test_leaving_during_a_group_run_stops_it_and_keeps_what_was_saved(tmp_path: Path) -> None:
+    path = tmp_path / "pool.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in pool(3000).to_dicts()), encoding="utf-8")
+    screen = make_screen(prepare(path, "ana", store=tmp_path / "store"))
+    app = GoldsetApp(lambda: screen)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.press("escape")
+        s = screen.session
+        while not s.current.doc_id.startswith("same"):
+            await pilot.press("j")
+        await pilot.press("1", "d", "q")  # q at once: the run stops between two judgments
+        await pilot.pause()
+    judged = Project.open(tmp_path / "store").judgments("ana")
+    assert judged.height >= 1 and set(judged["grade"].to_list()) == {1}
+
+
+run_async_tests(globals())
