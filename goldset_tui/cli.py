@@ -59,6 +59,7 @@ HELP_ORDER = (
     "review",
     "agreement",
     "adjudicate",
+    "simulate",
 )
 
 _PACKAGE = "goldset_tui.commands"

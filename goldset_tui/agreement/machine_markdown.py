@@ -55,3 +55,28 @@ def machine_markdown(machines: list[dict[str, Any]]) -> str:
                     f"{ci(s['mean_difference_ci95'])} |"
                 )
     return "\n".join(lines) + "\n"
+
+
+def ranking_markdown(ranking: dict[str, Any]) -> str:
+    """``system_ranking``: one row per pair of label sets, then its flips."""
+    lines = [
+        "",
+        f"## Do the labels rank the systems the same way? ({cell(ranking['measure'])})",
+        "",
+        "tau_AP takes the ordering under a as the truth; a flip is significant under a at p < 0.05"
+        " (paired randomization test).",
+        "",
+        "| a | b | systems | Kendall tau | tau_AP | flips (significant under a) |",
+        "|---|---|---:|---:|---:|---|",
+    ]
+    for pair in ranking["pairs"]:
+        flips = ", ".join(
+            f"{cell(f['x'])}/{cell(f['y'])}{' *' if f['significant_a'] else ''}"
+            for f in pair["flips"]
+        )
+        note = f" ({pair['note']})" if pair.get("note") else ""
+        lines.append(
+            f"| {cell(pair['a'])} | {cell(pair['b'])} | {pair['n_systems']} |"
+            f" {num(pair['kendall_tau'])} | {num(pair['tau_ap'])} | {flips or '-'}{note} |"
+        )
+    return "\n".join(lines) + "\n"

@@ -42,6 +42,13 @@ With --run the consensus is scored with the pairs still pending adjudication tak
 (as trec_eval -J does for unjudged documents), never counted as not relevant; the consensus row
 says how many pairs are pending.
 
+Machine judges (goldset import --machine, or --machine NAME with --qrels) are left out of the
+human figures and reported under "machine": agreement with each human and with the human
+consensus (kappas, ordinal alpha, intervals), and leniency (mean grade machine minus human) with
+the confusion matrix, overall and per stratum. With --run, "system_ranking" compares how each set
+of labels orders the runs by -m MEASURE: Kendall's tau-b, tau_AP (the first set is the reference)
+and every pair of runs whose order flips, with a paired test of the reference difference.
+
 With --screen it opens the agreement screen (pairwise matrix, alpha by level and stratum with their
 intervals, position bias, and the disagreements ranked by size, each opening to the query, text and
 every labeller's grade).
@@ -52,6 +59,9 @@ examples:
   goldset agreement --qrels alice=alice.qrels --qrels bob=bob.qrels --scale 0-3
   goldset agreement --store ~/stores/docs-pool --run bm25=bm25.run
   goldset agreement --store ~/stores/docs-pool --screen
+  goldset agreement --qrels human=h.qrels --qrels llm=l.qrels --machine llm --scale 0-3
+  goldset agreement --qrels human=h.qrels --qrels llm=l.qrels --run a=a.run --run b=b.run \
+      --run c=c.run -m nDCG@10 --format json
 """
 
 
@@ -109,6 +119,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--screen", action="store_true", help="open the agreement screen instead of printing"
     )
     parser.add_argument(
+        "-m",
+        "--measure",
+        default="nDCG@10",
+        help="with --run: the measure the systems are ranked by in system_ranking (default nDCG@10)",
+    )
+    parser.add_argument(
         "--machine",
         metavar="NAME",
         action="append",
@@ -145,8 +161,9 @@ def run(args: argparse.Namespace) -> int:
     machines = machines_of(args, data)
     if machines:
         data = humans_only(data, machines)
+    extra = machine_part(args, everyone, machines) | ranking_part(args, everyone, machines)
     if data.ratings.get_column("labeller").n_unique() < 2:
-        return solo(args, data, machine_part(args, everyone, machines))
+        return solo(args, data, extra)
     strata = strata_of(data, args.strata)
     if args.screen:
         from goldset_tui.ui.app import run_app
@@ -162,7 +179,7 @@ def run(args: argparse.Namespace) -> int:
     repeats = self_consistency_of(data)
     if repeats is not None:
         report["self_consistency"] = repeats
-    report.update(machine_part(args, everyone, machines))
+    report.update(extra)
     return emit(
         args,
         everyone,
@@ -246,12 +263,61 @@ def machine_part(args: argparse.Namespace, data, machines: list[str]) -> dict:  
     return {"machine": report}
 
 
-def with_machine_md(text: str, report: dict) -> str:
-    if "machine" not in report:
-        return text
-    from goldset_tui.agreement.machine_markdown import machine_markdown
+def ranking_part(args: argparse.Namespace, data, machines: list[str]) -> dict:  # noqa: ANN001
+    """``{"system_ranking": ...}`` with --run (see agreement/system_ranking.py), else ``{}``.
 
-    return text + machine_markdown(report["machine"])
+    Label sets: each human, the human consensus (two humans or more), each machine. Pairs: every
+    human and the consensus against every machine; without machines, every two labellers in the
+    order given (the first is tau_AP's reference)."""
+    if not args.run:
+        return {}
+    from itertools import combinations
+
+    import polars as pl
+
+    from goldset_tui.agreement.runs import qrels_by_judge
+    from goldset_tui.agreement.sources import strata_of
+    from goldset_tui.agreement.system_ranking import system_ranking
+    from goldset_tui.eval.measures import parse_measure
+    from goldset_tui.io.trec import read_run
+    from goldset_tui.specs import parse_named_paths
+
+    parse_measure(args.measure)  # refuses an unknown measure with a suggestion
+    humans = humans_only(data, machines) if machines else data
+    try:
+        sets, _ = qrels_by_judge(humans, args.rule)
+    except ValueError as exc:  # unknown rule
+        raise InputError(None, str(exc)) from None
+    if humans.ratings.get_column("labeller").n_unique() < 2:
+        sets.pop("consensus", None)
+    for name in machines:
+        sets[name] = data.ratings.filter(pl.col("labeller") == name).select(
+            "query_id", "doc_id", "grade"
+        )
+    if machines:
+        pairs = [(a, m) for a in sets if a not in machines for m in machines]
+    else:
+        given = [n for n in parse_named_paths(args.qrels or [], "--qrels") if n in sets]
+        names = given or [n for n in sets if n != "consensus"]
+        pairs = list(combinations(names, 2))
+    runs = {
+        name: read_run(path, tag=False)
+        for name, path in parse_named_paths(args.run, "--run").items()
+    }
+    ranking = system_ranking(
+        sets, runs, args.measure, pairs, strata=strata_of(data, args.strata), seed=args.seed
+    )
+    return {"system_ranking": ranking}
+
+
+def with_machine_md(text: str, report: dict) -> str:
+    from goldset_tui.agreement.machine_markdown import machine_markdown, ranking_markdown
+
+    if "machine" in report:
+        text += machine_markdown(report["machine"])
+    if "system_ranking" in report:
+        text += ranking_markdown(report["system_ranking"])
+    return text
 
 
 def solo(args: argparse.Namespace, data, extra: dict | None = None) -> int:  # noqa: ANN001

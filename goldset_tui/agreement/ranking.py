@@ -1,0 +1,66 @@
+"""Rank correlations between two orderings of the same systems: Kendall's tau-b and tau_AP.
+
+Contract: pure functions over ``{system: score}`` mappings (higher is better); ``None`` when fewer
+than two systems are shared or a correlation is undefined (one ordering all ties).
+
+- :func:`kendall_tau` is Kendall's tau-b, (C - D) / sqrt((P - T_x)(P - T_y)) over the P pairs of
+  systems, C concordant, D discordant, T_x and T_y the pairs tied in each; without ties it is the
+  plain tau-a. This is what ``scipy.stats.kendalltau`` computes by default.
+- :func:`tau_ap` is Yilmaz, Aslam & Robertson's AP correlation (SIGIR 2008), which weighs a swap
+  near the top of the ranking more than one at the bottom:
+
+      tau_AP = 2 / (N - 1) * sum_{i=2..N} C(i) / (i - 1) - 1
+
+  where i runs over the positions of the *evaluated* ordering (here the one under ``other``) and
+  C(i) counts the systems above position i that the *reference* ordering also puts above the
+  system at i. It is asymmetric: the reference is the ordering taken as the truth (the human
+  labels). tau_AP is defined on strict orderings: ties in the evaluated scores are broken by
+  system name, and a pair tied in the reference counts as not correctly ordered.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+
+def _sign(x: float) -> int:
+    return (x > 0) - (x < 0)
+
+
+def kendall_tau(a: Mapping[str, float], b: Mapping[str, float]) -> float | None:
+    """Kendall's tau-b between the scores ``a`` and ``b`` of the systems both hold."""
+    names = sorted(set(a) & set(b))
+    concordant = discordant = tied_a = tied_b = pairs = 0
+    for i, x in enumerate(names):
+        for y in names[i + 1 :]:
+            pairs += 1
+            sa, sb = _sign(a[x] - a[y]), _sign(b[x] - b[y])
+            tied_a += sa == 0
+            tied_b += sb == 0
+            if sa and sb:
+                concordant += sa == sb
+                discordant += sa != sb
+    denominator = math.sqrt((pairs - tied_a) * (pairs - tied_b))
+    if pairs == 0 or denominator == 0:
+        return None
+    return (concordant - discordant) / denominator
+
+
+def order(scores: Mapping[str, float]) -> list[str]:
+    """Systems best first; equal scores by name, so the order is reproducible."""
+    return sorted(scores, key=lambda name: (-scores[name], name))
+
+
+def tau_ap(reference: Mapping[str, float], other: Mapping[str, float]) -> float | None:
+    """tau_AP of the ordering by ``other`` against the reference ordering by ``reference``."""
+    names = set(reference) & set(other)
+    ranked = [n for n in order(other) if n in names]
+    if len(ranked) < 2:
+        return None
+    total = 0.0
+    for i in range(1, len(ranked)):
+        here = reference[ranked[i]]
+        correct = sum(1 for above in ranked[:i] if reference[above] > here)
+        total += correct / i
+    return 2.0 / (len(ranked) - 1) * total - 1.0

@@ -1,0 +1,75 @@
+"""`goldset simulate`: replay existing judgments in a judging order (depth or move-to-front)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from goldset_tui.errors import InputError
+
+NAME = "simulate"
+HELP = "replay qrels as if the pool had been judged in depth or move-to-front order"
+DESCRIPTION = """\
+Replay existing judgments as if the depth-K pool of the runs had been judged in a given order,
+up to a budget of judgments: how many relevant documents each budget finds (and their share of
+all relevant pooled pairs), and how well the systems are already ranked by -m MEASURE (Kendall's
+tau-b against the ranking with every pooled pair judged; three runs or more). A pooled pair the
+qrels lack counts as judged not relevant.
+
+  depth  rank 1 of every run, then rank 2, ... (queries in order, runs in the order given)
+  mtf    move-to-front (Cormack, Palmer & Clarke 1998): per query, keep judging the run that
+         last found a relevant document; a non-relevant one sends its run to the back
+
+JSON: {"order", "depth", "budget", "measure", "pool", "relevant_in_pool",
+       "steps": [{"judged", "relevant_found", "share", "kendall_tau"}]}
+
+examples:
+  goldset simulate --qrels docs.qrels --run bm25=bm25.run --run dense=dense.run --depth 20 --order mtf --budget 500
+  goldset simulate --qrels docs.qrels --run a=a.run --run b=b.run --run c=c.run --depth 10 \\
+      --order depth --budget 200 --step 20
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--qrels", metavar="FILE", required=True, help="the judgments (TREC qrels)")
+    parser.add_argument(
+        "--run", metavar="NAME=PATH", action="append", required=True, help="a TREC run (repeat)"
+    )
+    parser.add_argument("--depth", type=int, default=10, help="pool depth per run (default 10)")
+    parser.add_argument("--order", choices=("depth", "mtf"), default="mtf")
+    parser.add_argument("--budget", type=int, required=True, help="judgments to replay")
+    parser.add_argument("-m", "--measure", default="nDCG@10", help="ranks the systems")
+    parser.add_argument(
+        "--step", type=int, default=None, help="report every N judgments (default: budget / 20)"
+    )
+    parser.add_argument("--format", choices=("json",), default="json")
+
+
+def run(args: argparse.Namespace) -> int:
+    from goldset_tui.agreement.simulate import simulate
+    from goldset_tui.eval.measures import parse_measure
+    from goldset_tui.io.trec import read_qrels, read_run
+    from goldset_tui.specs import parse_named_paths
+
+    if args.depth < 1:
+        raise InputError(None, "--depth must be at least 1")
+    if args.budget < 1:
+        raise InputError(None, "--budget must be at least 1")
+    if args.step is not None and args.step < 1:
+        raise InputError(None, "--step must be at least 1")
+    parse_measure(args.measure)
+    qrels = read_qrels(args.qrels)
+    runs = {n: read_run(p, tag=False) for n, p in parse_named_paths(args.run, "--run").items()}
+    step = args.step or max(1, -(-args.budget // 20))
+    report = simulate(
+        qrels,
+        runs,
+        depth=args.depth,
+        order=args.order,
+        budget=args.budget,
+        measure=args.measure,
+        step=step,
+    )
+    sys.stdout.write(json.dumps(report, indent=2, allow_nan=False) + "\n")
+    return 0

@@ -1,0 +1,87 @@
+"""`goldset simulate`: depth and move-to-front orders traced by hand on a tiny pool."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+
+from goldset_tui.agreement.simulate import judging_order
+from goldset_tui.cli import main
+
+# Run A: q1 -> d1 d2 d3, q2 -> e1;  run B: q1 -> d4 d1 d5, q2 -> e2.  Relevant: d2, d4, e2.
+RUNS = {
+    "A": {"q1": ["d1", "d2", "d3"], "q2": ["e1"]},
+    "B": {"q1": ["d4", "d1", "d5"], "q2": ["e2"]},
+}
+RELEVANT = {("q1", "d2"), ("q1", "d4"), ("q2", "e2")}
+
+
+def frame(by_query: dict[str, list[str]]) -> pl.DataFrame:
+    rows = [(q, d, r) for q, docs in by_query.items() for r, d in enumerate(docs, 1)]
+    return pl.DataFrame(rows, schema=["query_id", "doc_id", "rank"], orient="row")
+
+
+def test_depth_order_by_hand() -> None:
+    runs = {n: frame(r) for n, r in RUNS.items()}
+    # rank 1: q1 A d1, q1 B d4, q2 A e1, q2 B e2; rank 2: q1 A d2 (B's d1 already taken);
+    # rank 3: q1 A d3, q1 B d5
+    order = judging_order(runs, RELEVANT, depth=3, order="depth", budget=100)
+    assert order == [
+        ("q1", "d1"),
+        ("q1", "d4"),
+        ("q2", "e1"),
+        ("q2", "e2"),
+        ("q1", "d2"),
+        ("q1", "d3"),
+        ("q1", "d5"),
+    ]
+    assert judging_order(runs, RELEVANT, depth=1, order="depth", budget=3) == order[:3]
+
+
+def test_move_to_front_by_hand() -> None:
+    runs = {n: frame(r) for n, r in RUNS.items()}
+    # Queries take turns. q1 queue [A, B]: A's d1 not relevant -> [B, A]; q2: A's e1 not
+    # relevant -> [B, A]; q1: B's d4 relevant, B stays in front; q2: B's e2 relevant;
+    # q1: B's next is d1 (judged) so d5, not relevant -> [A, B]; q2: both runs exhausted;
+    # q1: A's next unjudged is d2, relevant; then A's d3.
+    order = judging_order(runs, RELEVANT, depth=3, order="mtf", budget=100)
+    assert order == [
+        ("q1", "d1"),
+        ("q2", "e1"),
+        ("q1", "d4"),
+        ("q2", "e2"),
+        ("q1", "d5"),
+        ("q1", "d2"),
+        ("q1", "d3"),
+    ]
+    assert judging_order(runs, RELEVANT, depth=3, order="mtf", budget=4) == order[:4]
+
+
+def test_command_steps(tmp_path: Path, capsys) -> None:
+    qrels = tmp_path / "q.qrels"
+    qrels.write_text("".join(f"{q} 0 {d} 1\n" for q, d in sorted(RELEVANT)) + "q1 0 d1 0\n")
+    args = ["simulate", "--qrels", str(qrels), "--depth", "3", "--budget", "7", "--step", "1"]
+    for name, by_query in RUNS.items():
+        lines = [
+            f"{q} Q0 {d} {r} {10 - r} t"
+            for q, docs in by_query.items()
+            for r, d in enumerate(docs, 1)
+        ]
+        (tmp_path / f"{name}.run").write_text("\n".join(lines) + "\n")
+        args += ["--run", f"{name}={tmp_path / name}.run"]
+    assert main([*args, "--order", "mtf"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["pool"] == 7 and report["relevant_in_pool"] == 3
+    assert [s["relevant_found"] for s in report["steps"]] == [0, 0, 1, 2, 2, 3, 3]
+    assert report["steps"][2]["share"] == 1 / 3
+    assert all(s["kendall_tau"] is None for s in report["steps"])  # two systems only
+    assert main([*args, "--order", "depth"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [s["relevant_found"] for s in report["steps"]] == [0, 1, 1, 2, 3, 3, 3]
+    # a third run: with everything judged the ranking is the full one, tau 1
+    (tmp_path / "C.run").write_text("q1 Q0 d2 1 9 t\nq2 Q0 e2 1 9 t\n")
+    assert main([*args, "--run", f"C={tmp_path / 'C.run'}", "--order", "depth"]) == 0
+    assert json.loads(capsys.readouterr().out)["steps"][-1]["kendall_tau"] == 1.0
+    assert main([*args, "--order", "depth", "--budget", "0"]) == 2

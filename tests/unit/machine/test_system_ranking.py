@@ -1,0 +1,130 @@
+"""system_ranking: Kendall's tau-b against scipy, tau_AP against a worked example and its known
+properties, and the flips of `goldset agreement --run` checked by hand."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from pathlib import Path
+
+import pytest
+from scipy.stats import kendalltau
+
+from goldset_tui.agreement.ranking import kendall_tau, tau_ap
+from goldset_tui.cli import main
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_kendall_tau_b_matches_scipy_with_ties(seed: int) -> None:
+    rng = random.Random(seed)
+    names = [f"s{i}" for i in range(rng.randint(3, 9))]
+    # few distinct values: ties in both orderings (tau-b), as scipy computes by default
+    a = {n: float(rng.randint(0, 3)) for n in names}
+    b = {n: float(rng.randint(0, 3)) for n in names}
+    expected = kendalltau([a[n] for n in names], [b[n] for n in names]).statistic
+    ours = kendall_tau(a, b)
+    if expected != expected:  # nan: one ordering all ties
+        assert ours is None
+    else:
+        assert ours == pytest.approx(expected, abs=1e-12)
+
+
+def test_kendall_tau_without_ties_is_tau_a() -> None:
+    a = {"A": 4.0, "B": 3.0, "C": 2.0, "D": 1.0}
+    b = {"B": 4.0, "A": 3.0, "D": 2.0, "C": 1.0}
+    # 6 pairs, 2 discordant (A/B, C/D): (4 - 2) / 6
+    assert kendall_tau(a, b) == pytest.approx(1 / 3)
+
+
+def test_tau_ap_worked_example() -> None:
+    # Reference (human) A > B > C > D; evaluated (machine) B > A > D > C.
+    # i=2 (A): above it B, which the reference puts below A       -> C(2)=0, 0/1
+    # i=3 (D): above it B, A, both above D in the reference       -> C(3)=2, 2/2
+    # i=4 (C): above it B, A, D; D is below C in the reference    -> C(4)=2, 2/3
+    # tau_AP = 2/(4-1) * (0 + 1 + 2/3) - 1 = 10/9 - 1 = 1/9   (Kendall's tau: 1/3)
+    human = {"A": 4.0, "B": 3.0, "C": 2.0, "D": 1.0}
+    machine = {"B": 0.9, "A": 0.8, "D": 0.7, "C": 0.6}
+    assert tau_ap(human, machine) == pytest.approx(1 / 9)
+    assert tau_ap(human, human) == 1.0
+    assert tau_ap(human, {k: -v for k, v in human.items()}) == -1.0
+
+
+def test_tau_ap_penalises_a_swap_at_the_top_more_than_at_the_bottom() -> None:
+    truth = {n: float(10 - i) for i, n in enumerate("ABCDEF")}
+    top = dict(truth, A=truth["B"] - 0.5)  # B above A, the rest right
+    bottom = dict(truth, E=truth["F"] - 0.5)  # F above E
+    assert kendall_tau(truth, top) == kendall_tau(truth, bottom)  # tau cannot tell them apart
+    # swap at positions k, k+1 costs 2/(N-1) * 1/k: k=1 -> 2/5, k=5 -> 2/25
+    assert tau_ap(truth, top) == pytest.approx(1 - 2 / 5)
+    assert tau_ap(truth, bottom) == pytest.approx(1 - 2 / 25)
+
+
+def test_tau_ap_equals_tau_when_errors_are_uniform() -> None:
+    # Yilmaz et al. (2008): with errors spread uniformly over the ranking the two agree in
+    # expectation. Here the errors are every permutation of 6 systems, equally likely: both
+    # average exactly 0 (a weak check of the property; the top/bottom test above is the sharp one).
+    truth = {n: float(6 - i) for i, n in enumerate("ABCDEF")}
+    taus, aps = [], []
+    for perm in itertools.permutations("ABCDEF"):
+        other = {n: float(6 - i) for i, n in enumerate(perm)}
+        taus.append(kendall_tau(truth, other))
+        aps.append(tau_ap(truth, other))
+    assert sum(taus) / len(taus) == pytest.approx(0.0, abs=1e-12)
+    assert sum(aps) / len(aps) == pytest.approx(0.0, abs=1e-12)
+
+
+def write_run(path: Path, scores: dict[str, list[str]]) -> None:
+    lines = []
+    for q, docs in scores.items():
+        for rank, d in enumerate(docs, 1):
+            lines.append(f"{q} Q0 {d} {rank} {100 - rank} t")
+    path.write_text("\n".join(lines) + "\n")
+
+
+def test_flips_and_fewer_than_three_systems(tmp_path: Path, capsys) -> None:
+    # Two queries, docs a, b, c. Human: a relevant; machine: b relevant (disagrees everywhere).
+    for name, doc in (("human", "a"), ("llm", "b")):
+        (tmp_path / f"{name}.qrels").write_text(
+            "".join(f"q{q} 0 {d} {int(d == doc)}\n" for q in (1, 2) for d in "abc")
+        )
+    write_run(tmp_path / "s1.run", {"q1": ["a", "b", "c"], "q2": ["a", "b", "c"]})
+    write_run(tmp_path / "s2.run", {"q1": ["b", "a", "c"], "q2": ["b", "a", "c"]})
+    write_run(tmp_path / "s3.run", {"q1": ["c", "a", "b"], "q2": ["c", "b", "a"]})
+    base = ["agreement", "--qrels", f"human={tmp_path / 'human.qrels'}"]
+    base += ["--qrels", f"llm={tmp_path / 'llm.qrels'}", "--scale", "0-1", "--format", "json"]
+    base += ["--replicates", "0", "-m", "RR"]
+    runs = [x for n in ("s1", "s2", "s3") for x in ("--run", f"{n}={tmp_path / n}.run")]
+    assert main([*base, *runs]) == 0
+    ranking = json.loads(capsys.readouterr().out)["system_ranking"]
+    assert ranking["measure"] == "RR"
+    (pair,) = ranking["pairs"]
+    # RR under human: s1 = 1, s2 = 1/2, s3 = (1/2 + 1/3)/2 = 5/12
+    # RR under llm:   s1 = 1/2, s2 = 1, s3 = (1/3 + 1/2)/2 = 5/12
+    assert pair["a"] == "human" and pair["b"] == "llm" and pair["n_systems"] == 3
+    assert pair["means_a"] == pytest.approx({"s1": 1, "s2": 0.5, "s3": 5 / 12})
+    # orders s1>s2>s3 and s2>s1>s3: one discordant pair of three -> tau = 1/3;
+    # tau_AP: i=2 (s1 below s2 in truth? no: s1 is above s2 in truth) -> 0/1; i=3 (s3): 2/2
+    # -> 2/2 * (0 + 1) - 1 = 0
+    assert pair["kendall_tau"] == pytest.approx(1 / 3)
+    assert pair["tau_ap"] == pytest.approx(0.0)
+    (flip,) = pair["flips"]
+    assert (flip["x"], flip["y"]) == ("s1", "s2")
+    assert flip["diff_a"] == pytest.approx(0.5) and flip["diff_b"] == pytest.approx(-0.5)
+    # two queries, both differences +0.5: the randomization p is about 2/4, never significant
+    assert flip["significant_a"] is False and flip["p_a"] > 0.3
+    (tmp_path / "strata.csv").write_text("query_id,stratum\nq1,x\nq2,y\n")
+    assert main([*base, *runs, "--strata", str(tmp_path / "strata.csv")]) == 0
+    strata = json.loads(capsys.readouterr().out)["system_ranking"]["strata"]
+    (x,) = [s["pairs"][0] for s in strata if s["stratum"] == "x"]
+    # q1 alone: human RR s1=1, s2=1/2, s3=1/2 (a tie); llm s1=1/2, s2=1, s3=1/3.
+    # Pairs: s1/s2 discordant, s1/s3 concordant, s2/s3 tied under human only:
+    # tau-b = (1 - 1) / sqrt((3 - 1) * (3 - 0)) = 0
+    assert x["means_a"] == pytest.approx({"s1": 1, "s2": 0.5, "s3": 0.5})
+    assert x["kendall_tau"] == pytest.approx(0.0) and x["queries_a"] == 1
+    assert [(f["x"], f["y"]) for f in x["flips"]] == [("s1", "s2"), ("s2", "s3")]
+    assert main([*base, *runs[:4]]) == 0
+    pair = json.loads(capsys.readouterr().out)["system_ranking"]["pairs"][0]
+    assert pair["kendall_tau"] is None and pair["tau_ap"] is None
+    assert "three or more" in pair["note"]
+    assert main([*base, *runs, "-m", "nDCG@x"]) == 2
