@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import pty
 import re
 import signal
 import subprocess
@@ -148,24 +149,39 @@ def test_bad_pool_is_one_line_and_exit_2_before_any_screen(tmp_path: Path) -> No
         '{"query_id": "q1", "query": "x", "doc_id": "d1", "text": "ok"}\n{not json\n',
         encoding="utf-8",
     )
-    out = subprocess.run(
-        [
-            goldset_command(),
-            "judge",
-            str(bad),
-            "--labeller",
-            "alice",
-            "--store",
-            str(tmp_path / "s"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**os.environ},
-    )
+    # A real terminal on stdin and stdout (a pseudo-terminal): without one, judge refuses before
+    # reading the pool (tests/terminal/test_no_terminal.py), which is not this test's path.
+    primary, secondary = pty.openpty()
+    try:
+        out = subprocess.run(
+            [
+                goldset_command(),
+                "judge",
+                str(bad),
+                "--labeller",
+                "alice",
+                "--store",
+                str(tmp_path / "s"),
+            ],
+            stdin=secondary,
+            stdout=secondary,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+            env={**os.environ},
+        )
+        os.set_blocking(primary, False)
+        try:
+            drawn = os.read(primary, 65536)
+        except BlockingIOError:
+            drawn = b""
+    finally:
+        os.close(primary)
+        os.close(secondary)
     assert out.returncode == 2
     assert out.stderr.count("\n") == 1 and "pool.jsonl:2" in out.stderr
-    assert out.stdout == ""  # no screen was drawn
+    assert drawn == b""  # no screen was drawn
+    assert not (tmp_path / "s").exists()  # and no store was made
 
 
 SGR = re.compile(r"\x1b\[([0-9;]*)m")

@@ -80,7 +80,7 @@ def test_real_screens_know_every_documented_id() -> None:
     table, known = binding_table()
     judge = table["judge screen"]
     assert judge["next"] == ("j", "down") and judge["help"] == ("question_mark",)
-    assert {"grade_0", "next", "quit", "home.review", "report_home", "spotcheck.agree"} <= known
+    assert {"grade_0", "next", "quit", "home.review", "report_quit", "spotcheck.agree"} <= known
     assert (
         "ctrl+p" in judge["the command palette"]
         and "ctrl+p" in table["home screen"]["the command palette"]
