@@ -6,7 +6,7 @@ Each subcommand lives in its own module under ``goldset_tui.commands`` and expos
 so adding a command touches no shared file.
 
 Start-up is kept short by importing no command module but the one that runs: the listing of
-``--help`` comes from a directory listing and each module's ``HELP = "..."`` line read as text
+``--help`` comes from a directory listing and each module's ``NAME`` and ``HELP`` lines read as text
 (a module whose help is not a plain literal there is imported to be listed), and a command's
 module is imported, and its arguments added, only when its parser is used. Importing every
 command pulls in Polars and much of the core: a quarter of a second before any work.
@@ -65,6 +65,7 @@ HELP_ORDER = (
 _PACKAGE = "goldset_tui.commands"
 # `HELP = "..."`, or string literals in parentheses over several lines, without escapes.
 _HELP_SOURCE = re.compile(r'^HELP = (\(\s*(?:"[^"\\\n]*"\s*)+\)|"[^"\\\n]*")[ \t]*$', re.M)
+_NAME_SOURCE = re.compile(r'^NAME = "([^"\\\n]*)"[ \t]*$', re.M)
 _LITERAL = re.compile(r'"([^"\\\n]*)"')
 
 
@@ -75,7 +76,7 @@ def _folder() -> str:
 
 
 def command_names() -> list[str]:
-    """The command modules' names in ``--help`` order, from a directory listing (none imported)."""
+    """The command modules' names (not their NAMEs), from a directory listing (none imported)."""
     folder = _folder()
     names = set()
     for entry in os.listdir(folder):
@@ -84,20 +85,26 @@ def command_names() -> list[str]:
             continue
         if ext == ".py" or (not ext and os.path.isfile(os.path.join(folder, entry, "__init__.py"))):
             names.add(stem)
-    listed = [name for name in HELP_ORDER if name in names]
-    return listed + sorted(names - set(HELP_ORDER))
+    return sorted(names)
 
 
-def help_from_source(name: str) -> str | None:
-    """The ``HELP`` line of command module ``name``, read as text; None when it is not a plain
-    literal there (the module is then imported to know it)."""
+def _position(name: str) -> tuple[int, str]:
+    return (HELP_ORDER.index(name) if name in HELP_ORDER else len(HELP_ORDER), name)
+
+
+def from_source(module: str) -> tuple[str, str] | None:
+    """(NAME, HELP) of command module ``module``, read as text; None when either is not a plain
+    literal there (the module is then imported to know them)."""
     try:
-        with open(os.path.join(_folder(), f"{name}.py"), encoding="utf-8") as fh:
+        with open(os.path.join(_folder(), f"{module}.py"), encoding="utf-8") as fh:
             text = fh.read()
     except OSError:
         return None
+    name = _NAME_SOURCE.search(text)
     found = _HELP_SOURCE.search(text)
-    return "".join(_LITERAL.findall(found.group(1))) if found else None
+    if name is None or found is None:
+        return None
+    return name.group(1), "".join(_LITERAL.findall(found.group(1)))
 
 
 def _is_command(module: ModuleType) -> bool:
@@ -108,21 +115,21 @@ def command_modules() -> list[ModuleType]:
     """Every command module, imported, in ``--help`` order (for tests and tools; the command line
     itself imports only the one it runs)."""
     modules = [importlib.import_module(f"{_PACKAGE}.{name}") for name in command_names()]
-    return [module for module in modules if _is_command(module)]
+    return sorted([m for m in modules if _is_command(m)], key=lambda m: _position(m.NAME))
 
 
 def _listing() -> list[tuple[str, str, str | ModuleType]]:
-    """(name, help line, module name or the module imported to read its help)."""
+    """(NAME, help line, module name or the module imported to read them), in --help order."""
     out: list[tuple[str, str, str | ModuleType]] = []
-    for name in command_names():
-        help_line = help_from_source(name)
-        if help_line is not None:
-            out.append((name, help_line, name))
+    for module_name in command_names():
+        known = from_source(module_name)
+        if known is not None:
+            out.append((known[0], known[1], module_name))
             continue
-        module = importlib.import_module(f"{_PACKAGE}.{name}")
+        module = importlib.import_module(f"{_PACKAGE}.{module_name}")
         if _is_command(module):
             out.append((module.NAME, module.HELP, module))
-    return out
+    return sorted(out, key=lambda entry: _position(entry[0]))
 
 
 class _CommandParser(argparse.ArgumentParser):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from goldset_tui.cli import HELP_ORDER, command_modules, help_from_source
+from goldset_tui.cli import HELP_ORDER, command_modules, from_source
 
 PROBE = r"""
 import json, sys
@@ -37,8 +37,7 @@ def test_help_lines_read_as_text_are_the_modules_own() -> None:
     modules = command_modules()
     assert [m.NAME for m in modules] == list(HELP_ORDER)
     for module in modules:
-        assert module.__name__ == f"goldset_tui.commands.{module.NAME}"
-        assert help_from_source(module.NAME) == module.HELP
+        assert from_source(module.__name__.rpartition(".")[2]) == (module.NAME, module.HELP)
 
 
 @pytest.mark.parametrize("argv", [["--version"], ["--help"]])
