@@ -236,21 +236,24 @@ def machine_part(args: argparse.Namespace, data, machines: list[str]) -> dict:  
     from goldset_tui.agreement.sources import strata_of
 
     humans = data.ratings.filter(~pl.col("labeller").is_in(machines))
-    if data.project is not None:
-        consensus, _ = consensus_with_provenance(data.project, args.rule)
-    elif humans.get_column("labeller").n_unique() >= 2:
-        none = pl.DataFrame(
-            schema={
-                "query_id": pl.Utf8,
-                "doc_id": pl.Utf8,
-                "grade": pl.Int64,
-                "adjudicator": pl.Utf8,
-            }
-        )
-        decided = decide(humans, none, args.rule or UMA)
-        consensus = decided.filter(pl.col("grade").is_not_null())
-    else:
-        consensus = None
+    try:
+        if data.project is not None:
+            consensus, _ = consensus_with_provenance(data.project, args.rule)
+        elif humans.get_column("labeller").n_unique() >= 2:
+            none = pl.DataFrame(
+                schema={
+                    "query_id": pl.Utf8,
+                    "doc_id": pl.Utf8,
+                    "grade": pl.Int64,
+                    "adjudicator": pl.Utf8,
+                }
+            )
+            decided = decide(humans, none, args.rule or UMA)
+            consensus = decided.filter(pl.col("grade").is_not_null())
+        else:
+            consensus = None
+    except ValueError as exc:  # an unknown --rule
+        raise InputError(None, str(exc)) from None
     report = machine_report(
         data.ratings,
         data.scale,

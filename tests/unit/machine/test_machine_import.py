@@ -238,3 +238,13 @@ def test_agreement_from_store_reports_the_machine_apart(tmp_path: Path, capsys) 
     # the human consensus has (q1,d1)=3 and (q2,d1)=1 (the rest pending): differences 0, +1
     assert rows["consensus"]["n"] == 2 and rows["consensus"]["leniency"]["mean_difference"] == 0.5
     assert main([*args, "--machine", "llm"]) == 2
+
+
+def test_unknown_rule_with_a_machine_is_one_line(tmp_path: Path, capsys) -> None:
+    project = make(tmp_path)
+    labels = tmp_path / "llm.qrels"
+    labels.write_text("q1 0 d1 3\n")
+    assert run_import(project, labels) == 0
+    args = ["agreement", "--store", str(project.path), "--replicates", "0", "--rule", "coin"]
+    assert main(args) == 2
+    assert "unknown consensus rule" in capsys.readouterr().err
