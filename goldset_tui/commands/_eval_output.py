@@ -97,6 +97,7 @@ def json_document(
                 "evaluated": result.queries.evaluated.len(),
                 "missing_from_run": result.queries.missing_from_run,
                 "only_in_run": result.queries.only_in_run,
+                "left_out_no_relevant": result.queries.left_out_no_relevant,
             },
             "mean": {k: _json_value(by_name[k], v) for k, v in result.means.items()},
         }

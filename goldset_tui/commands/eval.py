@@ -280,6 +280,19 @@ def warn_query_mismatch(
         print(f"goldset: warning: run {shown!r}: " + "; ".join(parts), file=sys.stderr)
 
 
+def warn_left_out(sets: QuerySets, *, level: int, qrels_path: str | Path | None) -> None:
+    """One line when judged queries without a relevant document are left out of the mean: the
+    default differs there from trec_eval (-c counts them 0), and -l can move many of them."""
+    ids = sets.left_out_no_relevant
+    if ids:
+        print(
+            f"goldset: warning: {len(ids)} judged queries in {qrels_path} have no document "
+            f"graded >= {level} and are left out of the mean ({_first_ids(ids)}); "
+            "-c counts them as 0, as trec_eval -c does",
+            file=sys.stderr,
+        )
+
+
 def _first_ids(ids: list[str], n: int = 5) -> str:
     shown = ", ".join(visible(i, keep_newlines=False) for i in ids[:n])
     return shown + (", ..." if len(ids) > n else "")
@@ -328,6 +341,7 @@ def score_runs(
 
         qrels = plain_qrels(qrels)
     out = {}
+    warned = False
     for name, run in runs.items():
         # Ranks are 1..n in every query: rank 1 names each query once, with no grouping pass.
         ids = run.filter(pl.col("rank") == 1) if "rank" in run.columns else run.unique("query_id")
@@ -341,6 +355,9 @@ def score_runs(
             qrels_path=qrels_path,
             run_path=(run_paths or {}).get(name),
         )
+        if not warned:  # a property of the qrels: once, not once per run
+            warn_left_out(sets, level=level, qrels_path=qrels_path)
+            warned = True
         cut = cut_run(run, qrels, max_docs=max_docs, judged_only=judged_only)
         per_query = evaluate(full, cut, measures)
         per_query = per_query.filter(pl.col("query_id").is_in(sets.evaluated.implode()))

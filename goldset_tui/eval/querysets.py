@@ -38,6 +38,9 @@ class QuerySets:
     evaluated: pl.Series
     missing_from_run: list[str]
     only_in_run: list[str]
+    # Judged queries with no document at the relevance level, which ``relevant`` leaves out of
+    # the mean; said out loud, because ``-l 2`` can silently halve the queries averaged.
+    left_out_no_relevant: list[str]
 
 
 def query_sets(
@@ -47,7 +50,8 @@ def query_sets(
 
     ``missing_from_run``: the queries the mode would average over if the run had them all
     (scored 0 in ``relevant`` and ``complete``, left out in ``both``). ``only_in_run``: run
-    queries absent from the qrels (ignored)."""
+    queries absent from the qrels (ignored). ``left_out_no_relevant``: in ``relevant`` mode,
+    the judged queries without a document at ``level``, left out of the mean."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
     judged = qrels.get_column("query_id").unique()
@@ -57,10 +61,12 @@ def query_sets(
     missing = base.filter(~base.is_in(ran.implode()))
     only = ran.filter(~ran.is_in(judged.implode()))
     evaluated = base.filter(base.is_in(ran.implode())) if mode == "both" else base
+    no_relevant = judged.filter(~judged.is_in(relevant.implode())) if mode == "relevant" else None
     return QuerySets(
         evaluated=evaluated.sort().rename("query_id"),
         missing_from_run=missing.sort().to_list(),
         only_in_run=only.sort().to_list(),
+        left_out_no_relevant=[] if no_relevant is None else no_relevant.sort().to_list(),
     )
 
 

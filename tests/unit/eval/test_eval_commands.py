@@ -260,27 +260,62 @@ def test_partial_mismatch_is_one_warning_line_and_json_records_it(files, capsys)
     code, out, err = run_cli(capsys, "eval", files["qrels"], files["bm25.run"], "-m", "AP")
     assert code == 0
     warnings = [line for line in err.splitlines() if "warning" in line]
-    assert len(warnings) == 1 and err.count("\n") == 1
+    assert len(warnings) == 2 and err.count("\n") == 2
     assert "1 qrels queries missing from the run (scored 0: q5)" in warnings[0]
     assert "1 run queries not in the qrels (ignored: q4)" in warnings[0]
+    # q2 is judged but has no relevant document: left out of goldset's mean, and said so.
+    assert "1 judged queries" in warnings[1] and "left out of the mean (q2)" in warnings[1]
     code, out, err = run_cli(
         capsys, "eval", files["qrels"], files["bm25.run"], "-m", "AP", "--format", "json"
     )
     queries = json.loads(out)["runs"]["bm25"]["queries"]
-    assert queries == {"evaluated": 3, "missing_from_run": ["q5"], "only_in_run": ["q4"]}
+    assert queries == {
+        "evaluated": 3,
+        "missing_from_run": ["q5"],
+        "only_in_run": ["q4"],
+        "left_out_no_relevant": ["q2"],
+    }
     # -c: every qrels query (q2 too) is averaged, q5 scored 0.
     code, out, err = run_cli(
         capsys, "eval", files["qrels"], files["bm25.run"], "-m", "AP", "-c", "--format", "json"
     )
     queries = json.loads(out)["runs"]["bm25"]["queries"]
-    assert queries == {"evaluated": 4, "missing_from_run": ["q5"], "only_in_run": ["q4"]}
+    assert queries == {
+        "evaluated": 4,
+        "missing_from_run": ["q5"],
+        "only_in_run": ["q4"],
+        "left_out_no_relevant": [],
+    }
 
 
 def test_matching_query_sets_say_nothing(files, capsys, tmp_path):
     run = tmp_path / "exact.run"
     run.write_text("q1 Q0 d1 1 1 t\nq3 Q0 x 1 1 t\nq5 Q0 m 1 1 t\n")
     code, _, err = run_cli(capsys, "eval", files["qrels"], run, "-m", "AP")
-    assert code == 0 and err == ""
+    # The only line is about the qrels' q2 (judged, nothing relevant), not about the run.
+    assert code == 0 and err.count("\n") == 1 and "left out of the mean (q2)" in err
+
+
+def test_relevance_level_says_how_many_judged_queries_it_leaves_out(peers, capsys):
+    # Robust 2003 at -l 2: many judged topics have no document graded 2. They used to vanish from
+    # the mean without a word (43 of 100 averaged). Counted here from the file itself.
+    import gzip
+
+    qrels = peers / "trectools" / "robust03_cs_qrels.txt.gz"
+    best: dict[str, int] = {}
+    with gzip.open(qrels, "rt") as fh:
+        for line in fh:
+            qid, _, _, grade = line.split()
+            best[qid] = max(best.get(qid, -1), int(grade))
+    without = sorted(q for q, g in best.items() if g < 2)
+    assert 0 < len(without) < len(best)
+    run = peers / "trectools" / "input.uic0301.gz"
+    code, out, err = run_cli(capsys, "eval", qrels, run, "-m", "AP", "-l", "2", "--format", "json")
+    assert code == 0
+    assert f"{len(without)} judged queries in {qrels} have no document graded >= 2" in err
+    queries = json.loads(out)["runs"]["uic0301"]["queries"]
+    assert queries["left_out_no_relevant"] == without
+    assert queries["evaluated"] == len(best) - len(without)
 
 
 def test_per_query_text_shows_control_characters_visibly(files, capsys, tmp_path):
