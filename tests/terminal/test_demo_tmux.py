@@ -9,6 +9,7 @@ the installed wheel's goldset_tui is the one that runs (checked), not this check
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -25,6 +26,16 @@ ROOT = Path(__file__).resolve().parents[2]
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh venv with the built wheel installed; returns its bin folder."""
     base = tmp_path_factory.mktemp("wheel")
+    # Build from a copy: building in the checkout reuses its build/ folder, so a module deleted
+    # since the last build would still ship in the wheel (a stale import_machine.py did once).
+    source = base / "source"
+    shutil.copytree(
+        ROOT,
+        source,
+        ignore=shutil.ignore_patterns(
+            ".venv", ".git", "build", "dist", "*.egg-info", "__pycache__", "tests", "bench"
+        ),
+    )
     subprocess.run(
         [
             sys.executable,
@@ -35,7 +46,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
             "-q",
             "-w",
             str(base / "dist"),
-            str(ROOT),
+            str(source),
         ],
         check=True,
         timeout=600,
