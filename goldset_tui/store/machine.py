@@ -126,28 +126,17 @@ def import_machine(
     # Marked before any judgment is written: a crash right after must not leave machine grades
     # under a labeller that reads as a person.
     project.manifest = update_manifest(project.path, mark)
-    have = (
-        project.judgments(labeller).select("query_id", "doc_id", "grade")
-        if labeller in project.labellers()
-        else pl.DataFrame(schema={"query_id": pl.String, "doc_id": pl.String, "grade": pl.Int64})
-    )
-    new = labels.join(have, on=["query_id", "doc_id", "grade"], how="anti", maintain_order="left")
     stamp = now_iso()
-    batch = new.select(
-        pl.lit(labeller).alias("labeller"),
-        "query_id",
-        "doc_id",
-        "grade",
-        pl.lit(stamp).alias("time"),
-        pl.lit(None, pl.Float64).alias("seconds"),
-        pl.lit(None, pl.Int64).alias("position"),
-        pl.col("rationale").alias("note"),
-        pl.lit("judge").alias("kind"),
+    written = project.add_grades(
+        labeller,
+        labels.select(
+            "query_id",
+            "doc_id",
+            "grade",
+            pl.lit(stamp).alias("time"),
+            pl.col("rationale").alias("note"),
+        ),
     )
-    written = 0
-    if batch.height:
-        with project.writer(labeller) as writer:
-            written = writer.write_batch(batch)
     side = provenance_file(project, labeller, digest)
     side.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(side, lambda tmp: labels.write_parquet(tmp))

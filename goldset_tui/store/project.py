@@ -352,6 +352,12 @@ class Project:
                 f"prior judgments give ({row['query_id']}, {row['doc_id']}) different grades",
                 row=row["_row"],
             )
+        return self.add_grades(labeller, prior)
+
+    def add_grades(self, labeller: str, frame: pl.DataFrame) -> int:
+        """Write the grades of ``frame`` (``query_id``, ``doc_id``, ``grade``, ``time`` (null:
+        now), ``note``) that differ from what ``labeller`` already has, as one durable batch;
+        returns how many were written. Importing the same grades again writes nothing."""
         have = (
             self.judgments(labeller).select("query_id", "doc_id", "grade")
             if labeller in self.labellers()
@@ -359,16 +365,17 @@ class Project:
                 schema={"query_id": pl.String, "doc_id": pl.String, "grade": pl.Int64}
             )
         )
-        new = prior.join(have, on=["query_id", "doc_id", "grade"], how="anti")
+        new = frame.join(
+            have, on=["query_id", "doc_id", "grade"], how="anti", maintain_order="left"
+        )
         if new.height == 0:
             return 0
-        stamp = now_iso()
         batch = new.select(
             pl.lit(labeller).alias("labeller"),
             "query_id",
             "doc_id",
             "grade",
-            pl.col("time").fill_null(stamp),
+            pl.col("time").fill_null(now_iso()),
             pl.lit(None, pl.Float64).alias("seconds"),
             pl.lit(None, pl.Int64).alias("position"),
             "note",
