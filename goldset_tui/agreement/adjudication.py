@@ -27,6 +27,11 @@ SCHEMA = {
 }
 
 
+def no_adjudications() -> pl.DataFrame:
+    """No decision at all, in the shape ``consensus.decide`` takes (without a store)."""
+    return pl.DataFrame(schema={k: v for k, v in SCHEMA.items() if k != "time"})
+
+
 def journal_path(store: Path, adjudicator: str) -> Path:
     from goldset_tui.store.files import safe_name
 

@@ -42,15 +42,10 @@ def qrels_by_judge(
         rule = check_rule(rule or store_rule(data.project))
         adjudications = load_adjudications(data.project.path)
     else:
+        from goldset_tui.agreement.adjudication import no_adjudications
+
         rule = check_rule(rule or UMA)
-        adjudications = pl.DataFrame(
-            schema={
-                "query_id": pl.Utf8,
-                "doc_id": pl.Utf8,
-                "grade": pl.Int64,
-                "adjudicator": pl.Utf8,
-            }
-        )
+        adjudications = no_adjudications()
     provenance = decide(ratings, adjudications, rule)
     out[CONSENSUS] = provenance.filter(pl.col("grade").is_not_null()).select(
         "query_id", "doc_id", "grade"

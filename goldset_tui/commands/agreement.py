@@ -240,14 +240,9 @@ def machine_part(args: argparse.Namespace, data, machines: list[str]) -> dict:  
         if data.project is not None:
             consensus, _ = consensus_with_provenance(data.project, args.rule)
         elif humans.get_column("labeller").n_unique() >= 2:
-            none = pl.DataFrame(
-                schema={
-                    "query_id": pl.Utf8,
-                    "doc_id": pl.Utf8,
-                    "grade": pl.Int64,
-                    "adjudicator": pl.Utf8,
-                }
-            )
+            from goldset_tui.agreement.adjudication import no_adjudications
+
+            none = no_adjudications()
             decided = decide(humans, none, args.rule or UMA)
             consensus = decided.filter(pl.col("grade").is_not_null())
         else:
