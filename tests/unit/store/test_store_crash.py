@@ -81,6 +81,28 @@ def test_every_acknowledged_judgment_survives_sigkill(tmp_path: Path) -> None:
     )
 
 
+def test_every_acknowledged_batch_survives_sigkill(tmp_path: Path) -> None:
+    # Near-duplicate groups are saved 1,000 judgments to one fsync: a kill mid-batch must lose no
+    # acknowledged batch, and may add at most the one batch in flight (never a corrupt line).
+    project = make(tmp_path)
+    proc = child(project, "alice", "stream-batch")
+    acks = []
+    try:
+        while len(acks) < 1000:
+            line = proc.stdout.readline()
+            assert line.startswith("ack "), line
+            acks.append(line)
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    acks += [line for line in proc.stdout.read().splitlines() if line.startswith("ack ")]
+    reopened = Project.open(project.path)
+    stored = {(r[0], r[1]): r[2] for r in reopened.qrels("alice").iter_rows()}
+    want = expected(acks)
+    assert {pair: stored.get(pair) for pair in want} == want
+    assert 0 <= len(stored) - len(want) <= 50
+
+
 def test_second_process_for_the_same_labeller_is_refused(tmp_path: Path) -> None:
     project = make(tmp_path)
     holder = child(project, "alice", "hold")
