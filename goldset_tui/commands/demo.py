@@ -33,6 +33,7 @@ examples:
   goldset demo --fresh             # forget the demo's judgments and start over
   goldset demo --dir demo-run      # keep the pool copy and store in demo-run/ instead
   goldset qrels --store "$(goldset demo --where)"   # export what you judged in the demo
+  goldset check "$(goldset demo --pool-path)"      # the sample pool itself, for scripts
 """
 
 # The package folder holding the sample pool (package data; see pyproject.toml).
@@ -82,6 +83,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--where", action="store_true", help="print the demo's store folder and exit"
     )
+    parser.add_argument(
+        "--pool-path",
+        action="store_true",
+        help="copy the sample pool into the demo folder, print its path and exit (no terminal "
+        "needed: for goldset check, pool or scripts)",
+    )
 
 
 def place_pool(folder: Path) -> Path:
@@ -113,6 +120,9 @@ def run(args: argparse.Namespace) -> int:
     store = folder / "store" if args.dir else demo_store()
     if args.where:
         print(store)
+        return 0
+    if args.pool_path:
+        print(place_pool(folder))
         return 0
     from goldset_tui.commands._terminal import require_terminal
 
