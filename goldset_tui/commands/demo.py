@@ -31,6 +31,7 @@ examples:
   goldset demo
   goldset demo --reveal            # show which system returned each candidate, at which rank
   goldset demo --fresh             # forget the demo's judgments and start over
+  goldset demo --render rst        # the sample's documents are reStructuredText: render them
   goldset demo --dir demo-run      # keep the pool copy and store in demo-run/ instead
   goldset qrels --store "$(goldset demo --where)"   # export what you judged in the demo
   goldset check "$(goldset demo --pool-path)"      # the sample pool itself, for scripts
@@ -69,6 +70,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--labeller", metavar="NAME", default="demo", help="labeller name (default demo)"
     )
     parser.add_argument("--reveal", action="store_true", help="show systems and ranks")
+    from goldset_tui.commands.judge import add_display_arguments
+
+    add_display_arguments(parser)  # --render, --text-width
     parser.add_argument(
         "--dir",
         metavar="DIR",
@@ -141,7 +145,9 @@ def run(args: argparse.Namespace) -> int:
         # Named "demo" on the home screen, not after the pool file ("pool" says nothing).
         Project.create(store, pool_path=pool, pool_sha256=sha256_file(pool), name="demo")
     prepared = prepare(pool, args.labeller, store=store)
-    screen = make_screen(prepared, reveal=args.reveal)
+    screen = make_screen(
+        prepared, reveal=args.reveal, render=args.render, text_width=args.text_width
+    )
     try:
         status = run_app(lambda: screen)
     finally:

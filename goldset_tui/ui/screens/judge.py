@@ -30,6 +30,7 @@ from goldset_tui.ui.screens.help import HelpScreen, keys_table
 from goldset_tui.ui.screens.prompts import QueryPicker, TextPrompt
 from goldset_tui.ui.widgets import judge_parts as parts
 from goldset_tui.ui.widgets.judge_group import GroupGrading
+from goldset_tui.ui.widgets.judge_reading import ReadingWidth
 
 if TYPE_CHECKING:
     from goldset_tui.store.writer import JudgmentWriter
@@ -55,7 +56,7 @@ def _grade_bindings() -> list[Binding]:
     ]
 
 
-class JudgeScreen(GroupGrading, LeaveKeys, Screen[None]):
+class JudgeScreen(GroupGrading, ReadingWidth, LeaveKeys, Screen[None]):
     CSS_PATH: ClassVar[CSSPathType | None] = "judge.tcss"
 
     # The footer must fit 80 columns: the grade keys share one entry, pairs share one (j/k, n/p),
@@ -94,6 +95,14 @@ class JudgeScreen(GroupGrading, LeaveKeys, Screen[None]):
         *leave_bindings("back", "quit", show_back=False),
         Binding("m", "more", "more text", show=False, id="more", tooltip="More of a long text"),
         Binding(
+            "w",
+            "text_width",
+            "width",
+            show=False,
+            id="text_width",
+            tooltip="Reading width of the text (remembered)",
+        ),
+        Binding(
             "pagedown,space",
             "scroll_doc(1)",
             "page down",
@@ -121,8 +130,12 @@ class JudgeScreen(GroupGrading, LeaveKeys, Screen[None]):
         clock: Callable[[], datetime] = datetime.now,
         warnings: list[str] | None = None,
         writer: JudgmentWriter | None = None,
+        render: str | None = None,
+        text_width: int | None = None,
     ) -> None:
         super().__init__()
+        self._render_mode = render  # None: the config's, else plain (judge_reading.py)
+        self._text_width = text_width  # None: the config's, else the default
         self._make_session = (
             session if callable(session) and not isinstance(session, JudgingSession) else None
         )
@@ -163,6 +176,7 @@ class JudgeScreen(GroupGrading, LeaveKeys, Screen[None]):
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
+        self.apply_reading_width()
         if self.session is not None:
             self._ready(self.session)
         elif self._make_session is not None:
@@ -251,11 +265,7 @@ class JudgeScreen(GroupGrading, LeaveKeys, Screen[None]):
 
     def _show_text(self) -> None:
         assert self.session is not None
-        self.query_one("#text", Static).update(
-            parts.highlighted(
-                self.session.current.text, self.session.query_text, limit=self._text_limit
-            )
-        )
+        self.query_one("#text", Static).update(self.document_view())
         self.query_one("#doc", VerticalScroll).scroll_home(animate=False, immediate=True)
 
     def on_resize(self) -> None:
@@ -272,7 +282,7 @@ class JudgeScreen(GroupGrading, LeaveKeys, Screen[None]):
                 return False
             # False hides the key: a 1-5 scale has no 0 key and no 6-9 keys.
             return parameters[0] in self.session.scale
-        if action in {"more", "scroll_doc", "help"}:
+        if action in {"more", "scroll_doc", "help", "text_width"}:
             return True
         if self._grouping is not None:
             return None  # a near-duplicate group is being graded in a worker: keys wait (dimmed)
@@ -421,11 +431,7 @@ class JudgeScreen(GroupGrading, LeaveKeys, Screen[None]):
     def action_more(self) -> None:
         if self.session is not None and len(self.session.current.text) > self._text_limit:
             self._text_limit += parts.TEXT_PAGE
-            self.query_one("#text", Static).update(
-                parts.highlighted(
-                    self.session.current.text, self.session.query_text, limit=self._text_limit
-                )
-            )
+            self.query_one("#text", Static).update(self.document_view())
 
     def action_scroll_doc(self, direction: int) -> None:
         doc = self.query_one("#doc", VerticalScroll)
