@@ -60,8 +60,6 @@ async def test_other_keys_in_the_guidelines_do_nothing_to_the_pool() -> None:
         assert isinstance(app.screen, HelpScreen) and s.judged_count == 0
 
 
-
-
 async def test_q_in_the_help_keeps_its_meaning_quit_here_and_escape_closes_it() -> None:
     # The help used to take q as "close"; q means back home (or quit) on every screen.
     w = MemoryWriter()
@@ -71,7 +69,8 @@ async def test_q_in_the_help_keeps_its_meaning_quit_here_and_escape_closes_it() 
         await pilot.press("question_mark")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
-        assert "q quits" in str(app.screen.query_one(".dialog-hint", Static).content)
+        keys = rendered(app.screen.query_one("#help-keys").content, 60)
+        assert "q Save and quit" in keys  # what q does in the dialog too
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, JudgeScreen) and app.is_running
@@ -97,7 +96,8 @@ async def test_q_in_the_help_over_judging_goes_back_home(tmp_path) -> None:  # n
         await pilot.press("question_mark")
         await settle(app, pilot)
         assert isinstance(app.screen, HelpScreen)
-        assert "q goes home" in str(app.screen.query_one(".dialog-hint", Static).content)
+        keys = rendered(app.screen.query_one("#help-keys").content, 60)
+        assert "q Save, back to home" in keys
         await pilot.press("q")
         await settle(app, pilot)
         assert isinstance(app.screen, HomeScreen) and app.is_running

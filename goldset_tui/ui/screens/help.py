@@ -24,7 +24,6 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
-from goldset_tui.ui.leaving import quits
 from goldset_tui.ui.safe import literal
 
 
@@ -98,7 +97,8 @@ class HelpScreen(ModalScreen[None]):
                     yield Static(literal(self._guidelines), id="help-guidelines")
                 with VerticalScroll(id="help-keys-box"):
                     yield Static(self._keys, id="help-keys")
-            hint = "Escape, Enter or ? closes; q " + ("quits" if quits(self) else "goes home")
+            # q is in the key list beside this (it does there what it does here): no room to repeat.
+            hint = "Escape, Enter or ? closes"
             yield Static(f"{hint}; {self._hint}" if self._hint else hint, classes="dialog-hint")
 
     def on_key(self, event: events.Key) -> None:

@@ -100,7 +100,7 @@ class JudgeScreen(GroupGrading, ReadingWidth, LeaveKeys, Screen[None]):
             "width",
             show=False,
             id="text_width",
-            tooltip="Reading width of the text (remembered)",
+            tooltip="Text width (remembered)",
         ),
         Binding(
             "pagedown,space",
