@@ -131,8 +131,10 @@ def current_doc(text: str) -> str | None:
 def in_terminal(pool: Path, store: Path, presses: int) -> dict[str, object]:
     env = {k: v for k, v in os.environ.items() if k not in {"COLUMNS", "LINES", "COLORTERM"}}
     env["TERM"] = "xterm-256color"
-    goldset = str(Path(sys.executable).with_name("goldset"))
-    argv = [goldset, "judge", str(pool), "--labeller", "bench", "--store", str(store)]
+    # This checkout's goldset (not whatever `goldset` is installed), so two checkouts compare.
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    argv = [sys.executable, "-m", "goldset_tui", "judge", str(pool), "--labeller", "bench"]
+    argv += ["--store", str(store)]
     term = Terminal(argv, env)
     opened = time.perf_counter()
     term.wait_for(re.compile("Guidelines"))

@@ -30,7 +30,9 @@ from goldset_tui.ui.screens.help import HelpScreen, keys_table
 from goldset_tui.ui.screens.prompts import QueryPicker, TextPrompt
 from goldset_tui.ui.widgets import judge_parts as parts
 from goldset_tui.ui.widgets.judge_group import GroupGrading
+from goldset_tui.ui.widgets.judge_prefetch import Prefetch
 from goldset_tui.ui.widgets.judge_reading import ReadingWidth
+from goldset_tui.ui.widgets.judge_updates import put, put_sized
 
 if TYPE_CHECKING:
     from goldset_tui.store.writer import JudgmentWriter
@@ -56,7 +58,7 @@ def _grade_bindings() -> list[Binding]:
     ]
 
 
-class JudgeScreen(GroupGrading, ReadingWidth, LeaveKeys, Screen[None]):
+class JudgeScreen(GroupGrading, ReadingWidth, Prefetch, LeaveKeys, Screen[None]):
     CSS_PATH: ClassVar[CSSPathType | None] = "judge.tcss"
 
     # The footer must fit 80 columns: the grade keys share one entry, pairs share one (j/k, n/p),
@@ -201,6 +203,7 @@ class JudgeScreen(GroupGrading, ReadingWidth, LeaveKeys, Screen[None]):
 
     def _ready(self, session: JudgingSession) -> None:
         self.session = session
+        self.settle_heap()
         self.refresh_bindings()
         self.refresh_view()
         # The store's warnings on open (a torn journal tail cut and kept, a changed pool): each in
@@ -222,18 +225,19 @@ class JudgeScreen(GroupGrading, ReadingWidth, LeaveKeys, Screen[None]):
         if s is None:
             return
         candidate = s.current
-        self.query_one("#query", Static).update(parts.query_line(s))
-        self.query_one("#candidate", Static).update(
-            parts.candidate_line(s, candidate, reveal=self.reveal)
-        )
+        # As little redrawing and layout as each key needs (judge_updates.py).
+        put(self.query_one("#query", Static), parts.query_line(s))
+        candidate_line = parts.candidate_line(s, candidate, reveal=self.reveal)
+        put_sized(self.query_one("#candidate", Static), candidate_line, cap=3)  # judge.tcss
         key = (candidate.query_id, candidate.doc_id)
         if key != self._shown:
             self._text_limit = parts.TEXT_PAGE
             self._show_text()
             self._shown = key
-        self.query_one("#strip", Static).update(parts.strip_line(s, self.size.width or 80))
-        self.query_one("#scale", Static).update(parts.scale_line(s))
+        put(self.query_one("#strip", Static), parts.strip_line(s, self.size.width or 80))
+        put(self.query_one("#scale", Static), parts.scale_line(s))
         self._show_status()
+        self.prefetch_upcoming()
 
     def _show_status(self) -> None:
         assert self.session is not None
@@ -245,8 +249,10 @@ class JudgeScreen(GroupGrading, ReadingWidth, LeaveKeys, Screen[None]):
             line.truncate(max(room, 1), overflow="ellipsis")
         else:
             line = parts.status_line(self.session, max(room, 1))
-        self.query_one("#status", Static).update(line)
-        self.query_one("#saved", Static).update(self._saved)
+        put(self.query_one("#status", Static), line)
+        saved = self.query_one("#saved", Static)
+        # The saved cell is as wide as its text: a layout pass only when that width changes.
+        saved.update(self._saved, layout=self._saved.cell_len + 2 != saved.outer_size.width)
 
     def say(self, message: str, *, seconds: float = 5.0) -> None:
         """A routine message in the status line (toasts would cover the saved cell)."""
@@ -265,7 +271,7 @@ class JudgeScreen(GroupGrading, ReadingWidth, LeaveKeys, Screen[None]):
 
     def _show_text(self) -> None:
         assert self.session is not None
-        self.query_one("#text", Static).update(self.document_view())
+        put_sized(self.query_one("#text", Static), self.document_view())
         self.query_one("#doc", VerticalScroll).scroll_home(animate=False, immediate=True)
 
     def on_resize(self) -> None:
