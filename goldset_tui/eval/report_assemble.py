@@ -155,13 +155,19 @@ def assemble_report(
             else None
         )
         estimates = weighted_estimates(
-            scores, strata, traffic, population=population, confidence=confidence
+            scores, strata, traffic, population=population, confidence=confidence, binary=binary
         )
         report.weighted_ci = {name: e.ci for name, e in estimates.items()}
         report.fpc = population is not None
         for p in report.paired:
             diff = weighted_difference(
-                scores, strata, traffic, p["a"], p["b"], population=population
+                scores,
+                strata,
+                traffic,
+                p["a"],
+                p["b"],
+                population=population,
+                confidence=confidence,
             )
             p["weighted_mean_diff"] = diff.mean
             p["weighted_ci95"] = list(diff.ci)
