@@ -12,7 +12,7 @@ from typing import Any
 
 import polars as pl
 
-from goldset_tui.eval.intervals import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, DEFAULT_SEED
+from goldset_tui.eval.intervals import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, DEFAULT_SEED, STUDENT_T
 from goldset_tui.eval.overlap import failure_overlap, headroom_collected, oracle_mean
 from goldset_tui.eval.report_format import fmt_num
 from goldset_tui.eval.report_model import (
@@ -37,7 +37,7 @@ from goldset_tui.eval.strata import (
     stratum_table,
     weighted_means,
 )
-from goldset_tui.eval.weighting import hajek_means, weighted_difference, weighted_estimates
+from goldset_tui.eval.weighting import hajek_estimates, weighted_difference, weighted_estimates
 
 NO_CUTOFF_HEADROOM = (
     "{metric} has no cutoff, so the oracle is no bound on fusion: a fused list can score above or "
@@ -172,7 +172,16 @@ def assemble_report(
             p["weighted_mean_diff"] = diff.mean
             p["weighted_ci95"] = list(diff.ci)
     if probabilities is not None and probabilities.height:
-        report.design = hajek_means(scores, probabilities)
+        design = hajek_estimates(
+            scores,
+            probabilities,
+            strata,
+            confidence=confidence,
+            bounds=(0.0, 1.0) if report.method != STUDENT_T else None,
+        )
+        report.design = {name: e.mean for name, e in design.items()}
+        report.design_ci = {name: e.ci for name, e in design.items()}
+        report.design_se = {name: e.se for name, e in design.items()}
     report.by_stratum = stratum_comparisons(
         scores, strata, everyone, binary=binary, seed=seed, samples=samples
     )

@@ -58,6 +58,12 @@ def to_dict(report: Report) -> dict[str, Any]:
             "design_weighted_mean": clean(
                 report.design.get(r["system"]) if report.design is not None else None
             ),
+            "design_weighted_ci95": _pair(
+                report.design_ci.get(r["system"]) if report.design_ci is not None else None
+            ),
+            "design_weighted_se": clean(
+                report.design_se.get(r["system"]) if report.design_se is not None else None
+            ),
         }
     return {
         "metric": report.metric,

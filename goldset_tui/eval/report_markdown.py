@@ -190,8 +190,8 @@ def _headline(report: Report, means: dict[str, float]) -> list[str]:
     head = "| system | unweighted | traffic-weighted | 95% CI | difference |"
     rule = "|---|---:|---:|---|---:|"
     if report.design is not None:
-        head += " design-weighted (Hajek) |"
-        rule += "---:|"
+        head += " design-weighted (Hajek) | 95% CI (Taylor) |"
+        rule += "---:|---|"
     lines += [head, rule]
     for s, mean in means.items():
         w = report.weighted.get(s) if report.weighted is not None else None
@@ -199,7 +199,8 @@ def _headline(report: Report, means: dict[str, float]) -> list[str]:
         diff = "-" if w is None else f"{w - mean:+.3f}"
         row = f"| {md_text(s)} | {mean:.3f} | {fmt_fixed(w)} | {_ci(ci)} | {diff} |"
         if report.design is not None:
-            row += f" {fmt_fixed(report.design.get(s))} |"
+            dci = report.design_ci.get(s) if report.design_ci is not None else None
+            row += f" {fmt_fixed(report.design.get(s))} | {_ci(dci)} |"
         lines.append(row)
     if report.weighted is None:
         lines += ["", "No traffic file: the weighted headline needs `--traffic stratum,share`."]

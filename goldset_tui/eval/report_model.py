@@ -59,6 +59,9 @@ class Report:
     # Per system, the design-weighted (Hajek) mean, when the strata file has inclusion
     # probabilities (None otherwise).
     design: dict[str, float] | None = None
+    # Its Taylor-linearised 95% interval and standard error (eval.weighting.hajek_estimates).
+    design_ci: dict[str, tuple[float, float]] | None = None
+    design_se: dict[str, float] | None = None
     # Every pair of systems on every stratum: exact McNemar or paired randomization, Holm-adjusted.
     by_stratum: list[dict[str, Any]] = field(default_factory=list)
     # Per system: the mean with its top k's unjudged documents counted not relevant (as scored)

@@ -42,6 +42,7 @@ from goldset_tui.eval.intervals import (
     wilson_form,
     z_value,
 )
+from goldset_tui.scalar import as_float
 
 
 @dataclass(frozen=True)
@@ -254,13 +255,65 @@ def weighted_difference(
 def hajek_means(scores: pl.DataFrame, probabilities: pl.DataFrame) -> dict[str, float]:
     """Per system, sum(value / pi) / sum(1 / pi) over the queries with an inclusion probability
     (``probabilities``: query_id, inclusion_probability)."""
+    return {name: e.mean for name, e in hajek_estimates(scores, probabilities).items()}
+
+
+def hajek_estimates(
+    scores: pl.DataFrame,
+    probabilities: pl.DataFrame,
+    strata: pl.DataFrame | None = None,
+    *,
+    confidence: float = DEFAULT_CONFIDENCE,
+    bounds: tuple[float, float] | None = (0.0, 1.0),
+) -> dict[str, WeightedEstimate]:
+    """Per system, the Hajek mean with its Taylor-linearised standard error and interval.
+
+    What R's ``survey`` package computes for ``svymean(~y, svydesign(ids = ~1, strata =
+    ~stratum, probs = ~pi))``: the ratio estimator sum(w y) / sum(w), w = 1 / pi, is linearised to
+    z_i = w_i (y_i - mean) / sum(w), and its variance is the **with-replacement** approximation
+    sum_h n_h / (n_h - 1) sum_{i in h} (z_i - zbar_h)^2 over the sampling strata h (no
+    finite-population correction: the draw was without replacement, so this slightly overstates
+    the variance). The interval is mean +- t x se with the design's degrees of freedom n - H
+    (``degf``, as ``confint(..., df = degf(design))``), cut to ``bounds`` (the measure's range).
+    A stratum with a single query has no within-stratum variance (``survey`` stops there too):
+    the interval is then nan. Without ``strata`` the whole set is one stratum.
+    """
     joined = scores.join(
         probabilities.select("query_id", "inclusion_probability").unique("query_id"),
         on="query_id",
         how="inner",
     )
-    weights = 1.0 / pl.col("inclusion_probability")
-    means = joined.group_by("system", maintain_order=True).agg(
-        hajek=(pl.col("value") * weights).sum() / weights.sum()
+    if strata is not None:
+        joined = joined.join(strata.select("query_id", "stratum"), on="query_id", how="left")
+    else:
+        joined = joined.with_columns(stratum=pl.lit(""))
+    joined = joined.with_columns(
+        w=1.0 / pl.col("inclusion_probability"), stratum=pl.col("stratum").fill_null("")
     )
-    return {str(s): float(v) for s, v in means.iter_rows()}
+    out: dict[str, WeightedEstimate] = {}
+    for (system,), part in joined.partition_by("system", as_dict=True, maintain_order=True).items():
+        out[str(system)] = _hajek(part, confidence, bounds)
+    return out
+
+
+def _hajek(
+    part: pl.DataFrame, confidence: float, bounds: tuple[float, float] | None
+) -> WeightedEstimate:
+    total = as_float(part.get_column("w").sum())
+    mean = as_float((part.get_column("w") * part.get_column("value")).sum()) / total
+    per = (
+        part.with_columns(z=pl.col("w") * (pl.col("value") - mean) / total)
+        .group_by("stratum")
+        .agg(n=pl.len(), ss=((pl.col("z") - pl.col("z").mean()) ** 2).sum())
+    )
+    sizes = per.get_column("n")
+    df = float(part.height - per.height)
+    if bool((sizes < 2).any()) or df < 1:
+        return WeightedEstimate(mean=mean, se=math.nan, df=math.nan, ci=(math.nan, math.nan))
+    var = as_float((per.get_column("n") / (per.get_column("n") - 1) * per.get_column("ss")).sum())
+    se = math.sqrt(max(0.0, var))
+    half = t_quantile(0.5 + confidence / 2.0, df) * se
+    lo, hi = mean - half, mean + half
+    if bounds is not None:
+        lo, hi = max(bounds[0], lo), min(bounds[1], hi)
+    return WeightedEstimate(mean=mean, se=se, df=df, ci=(lo, hi))

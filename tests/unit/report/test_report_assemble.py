@@ -102,6 +102,8 @@ def test_report_reproduces_seed_004() -> None:
         "weighted_mean",
         "weighted_ci95",
         "design_weighted_mean",
+        "design_weighted_ci95",
+        "design_weighted_se",
     }
     assert d["overall"]["bm25"]["weighted_ci95"] == [None, None]
     assert d["overall"]["bm25"]["weighted_mean"] is None

@@ -244,3 +244,67 @@ def test_weighted_difference_of_ties_keeps_a_width_unless_a_census() -> None:
     assert weighted_difference(
         scores, strata, traffic, "a", "b", population={"x": 7.0, "y": 18.0}
     ).ci == pytest.approx((0.0, 0.0))
+
+
+def test_hajek_interval_by_taylor_linearisation_by_hand(tmp_path) -> None:
+    from scipy import stats
+
+    # Two sampling strata, five and four queries, written out. w = 1 / pi.
+    y = {
+        "q1": 1.0,
+        "q2": 0.0,
+        "q3": 1.0,
+        "q4": 1.0,
+        "q5": 0.0,
+        "q6": 1.0,
+        "q7": 0.0,
+        "q8": 1.0,
+        "q9": 1.0,
+    }
+    pi = {
+        "q1": 0.5,
+        "q2": 0.1,
+        "q3": 1.0,
+        "q4": 0.25,
+        "q5": 0.2,
+        "q6": 0.8,
+        "q7": 0.4,
+        "q8": 0.4,
+        "q9": 0.5,
+    }
+    stratum = {q: "x" if i < 5 else "y" for i, q in enumerate(y)}
+    w = {q: 1 / pi[q] for q in y}
+    mean = sum(w[q] * y[q] for q in y) / sum(w.values())
+    # Linearised values z_i = w_i (y_i - mean) / sum(w); with-replacement variance per stratum
+    # n_h / (n_h - 1) x sum (z_i - zbar_h)^2, as R's survey (svymean on a stratified design with
+    # probs and no fpc); degrees of freedom n - H = 9 - 2.
+    z = {q: w[q] * (y[q] - mean) / sum(w.values()) for q in y}
+    var = 0.0
+    for h in ("x", "y"):
+        zs = np.array([z[q] for q in y if stratum[q] == h])
+        var += len(zs) / (len(zs) - 1) * ((zs - zs.mean()) ** 2).sum()
+    half = stats.t.ppf(0.975, 9 - 2) * math.sqrt(var)
+    path = tmp_path / "strata.csv"
+    path.write_text(
+        "query_id,stratum,inclusion_probability\n"
+        + "".join(f"{q},{stratum[q]},{pi[q]}\n" for q in y)
+    )
+    scores = pl.DataFrame({"system": "a", "query_id": list(y), "value": list(y.values())})
+    report = assemble_report(scores, read_strata(path))
+    o = to_dict(report)["overall"]["a"]
+    assert o["design_weighted_mean"] == pytest.approx(mean)
+    assert o["design_weighted_se"] == pytest.approx(math.sqrt(var))
+    # Cut to the measure's range [0, 1]: here the lower end would be -0.07.
+    assert o["design_weighted_ci95"] == pytest.approx(
+        [max(0.0, mean - half), min(1.0, mean + half)]
+    )
+    md = to_markdown(report)
+    lo, hi = o["design_weighted_ci95"]
+    assert f"[{lo:.3f}, {hi:.3f}]" in md
+    # The same variance from the textbook form of the with-replacement estimator: per stratum
+    # n_h s_h^2 of the linearised values (s^2 with ddof 1), summed -- a second route to one number.
+    second = sum(
+        len(v) * np.var(v, ddof=1)
+        for v in (np.array([z[q] for q in y if stratum[q] == h]) for h in ("x", "y"))
+    )
+    assert second == pytest.approx(var)
