@@ -203,6 +203,20 @@ def _with_adjusted(paired: list[dict[str, Any]]) -> list[dict[str, Any]]:
 DROPPED_SHOWN = 5  # dropped queries named in a warning line; the JSON and closure screen list all
 
 
+def _dropped_line(rows: pl.DataFrame, what: str) -> str:
+    """One warning line: the count, then the first ``DROPPED_SHOWN`` queries with their reasons."""
+    shown = [
+        f"{q} ({st}: {why})" if st is not None else f"{q} ({why})"
+        for q, st, why in rows.head(DROPPED_SHOWN).iter_rows()
+    ]
+    more = rows.height - len(shown)
+    return (
+        f"{rows.height} {what.format('y' if rows.height == 1 else 'ies')}: "
+        + "; ".join(shown)
+        + (f"; and {more} more (closure.dropped in the JSON)" if more > 0 else "")
+    )
+
+
 def _warnings(report: Report, strata: pl.DataFrame, traffic: pl.DataFrame | None) -> list[str]:
     out: list[str] = []
     for name, fraction in report.judged.items():
@@ -231,14 +245,19 @@ def _warnings(report: Report, strata: pl.DataFrame, traffic: pl.DataFrame | None
         )
     dropped = report.dropped
     if dropped is not None and dropped.height:
-        shown = [f"{q} ({st}: {why})" for q, st, why in dropped.head(DROPPED_SHOWN).iter_rows()]
-        more = dropped.height - len(shown)
-        out.append(
-            f"{dropped.height} golden-set quer{'y' if dropped.height == 1 else 'ies'} "
-            "(strata file) dropped from the table: "
-            + "; ".join(shown)
-            + (f"; and {more} more (closure.dropped in the JSON)" if more > 0 else "")
-        )
+        golden = dropped.filter(pl.col("stratum").is_not_null())
+        if golden.height:
+            out.append(
+                _dropped_line(golden, "golden-set quer{} (strata file) dropped from the table")
+            )
+        loose = dropped.filter(pl.col("stratum").is_null())
+        if loose.height:
+            out.append(
+                _dropped_line(
+                    loose,
+                    "judged quer{} in no stratum (not in the strata file), so in no row of the table",
+                )
+            )
     empty = empty_strata(strata, report.scores, traffic)
     if empty:
         out.append("strata without evaluated queries: " + ", ".join(empty))

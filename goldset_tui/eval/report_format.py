@@ -92,6 +92,10 @@ def to_dict(report: Report) -> dict[str, Any]:
         "paired_by_stratum": [_deep_clean(p) for p in report.by_stratum],
         "paired_note": fused_note(report),
         "unjudged_bounds": {n: _deep_clean(b) for n, b in report.unjudged_bounds.items()},
+        "missing_from_runs": {
+            name: {"missing": len(ids), "golden_set": report.golden_size, "query_ids": ids}
+            for name, ids in report.missing_from_runs.items()
+        },
     }
 
 

@@ -98,13 +98,14 @@ def to_markdown(report: Report) -> str:
     if dropped:
         lines += [
             "",
-            f"Dropped from the golden set ({len(dropped)}): in the strata file, not in the table.",
+            f"Left out of the table ({len(dropped)}): golden-set queries (strata file) without a "
+            "score, and judged queries in no stratum (stratum -).",
             "",
             "| query | stratum | why |",
             "|---|---|---|",
         ]
         lines += [
-            f"| {md_text(d['query_id'])} | {md_text(d['stratum'])} | {md_text(d['why'])} |"
+            f"| {md_text(d['query_id'])} | {md_text(d['stratum'] or '-')} | {md_text(d['why'])} |"
             for d in dropped
         ]
     if report.overlap:
