@@ -177,12 +177,19 @@ def _headline(report: Report, means: dict[str, float]) -> list[str]:
         "",
         "*Unweighted*: the mean over the golden set's queries. *Traffic-weighted*: the sum over "
         "strata of traffic share x stratum mean, with a stratified 95% interval "
-        "(sum of share^2 x s^2 / n per stratum, t with Welch-Satterthwaite degrees of freedom"
+        + (
+            "(share^2 x s^2 / n summed over strata, t with Welch-Satterthwaite degrees of freedom"
+            if report.method == "student-t"
+            else "(Wilson's formula at an effective number of queries from the strata's "
+            "variances, t with Welch-Satterthwaite degrees of freedom; inside the measure's range"
+        )
         + ("; finite-population corrected" if report.fpc else "")
         + ")."
         + (
             " *Design-weighted (Hajek)*: each query weighted by 1 / its inclusion probability "
-            "from the strata file, the mean over the log's queries as the sample design drew them."
+            "from the strata file, the mean over the log's queries as the sample design drew them; "
+            "its interval by Taylor linearisation (with-replacement approximation, t with n - "
+            "strata degrees of freedom)."
             if report.design is not None
             else ""
         ),
