@@ -8,8 +8,15 @@ the distribution's true mean. Binary rows use Wilson (what the report keeps) and
 (binomial sums, no simulation). Graded rows compare the percentile bootstrap, BCa, Student t on the
 per-query values and the library's choice (``mean_interval``), side by side.
 
+Then the traffic-weighted headline and the weighted paired difference: three strata of 7, 18
+and 40 queries with unequal traffic shares (the small stratum carrying 60%, or the large one), 0/1
+rates near 0, near 1 and mixed, graded values; the interval before (stratified t), Wilson with the
+plain Kish / Dean-Pagano effective n, and the report's (``weighting.stratified_estimate``,
+``weighting.weighted_difference``), with the share of intervals inside the measure's range.
+
     python bench/interval_coverage.py                 # 4000 strata per cell: 35 minutes on a loaded 2-core machine
     python bench/interval_coverage.py --reps 1000     # quicker, noisier (+-0.7 points)
+    python bench/interval_coverage.py --only weighted # the weighted part alone (about 2 minutes)
 
 numpy is used here for the bootstrap peers only; the library's intervals are pure Python/Polars.
 """
