@@ -7,11 +7,26 @@ sizes n_h and per-query sample variances s_h^2 (ddof = 1),
     mean = sum_h W_h m_h,    var = sum_h W_h^2 s_h^2 / n_h x (1 - n_h / N_h)
 
 where the finite-population correction (1 - n_h / N_h) applies only when the stratum's population
-size N_h (distinct queries of that stratum in the log) is known; otherwise it is 1. The interval is
-mean +- t x sqrt(var) with the Welch-Satterthwaite degrees of freedom (Cochran 5A.6), so a headline
-resting on a few small strata is not given normal-theory confidence. A weighted *difference* of two
-systems pairs them per query within each stratum (d = a - b) and runs the same formula on d: the
-query difficulty cancels inside each stratum (seed 000: every comparison is paired).
+size N_h (distinct queries of that stratum in the log) is known; otherwise it is 1.
+
+mean +- t x sqrt(var) (Welch-Satterthwaite df, Cochran 5A.6), the interval used until issue 10's
+audit, leaves [0, 1] (Success@3 on the sample data: 0.921 to 1.033) and is [1, 1] when every
+stratum is at n of n, so for a measure in [0, 1] it is kept only for measures with no known range
+(``student-t``). The report's interval for a measure in [0, 1] is the **stratified score
+interval** (:func:`stratified_estimate`): Wilson's formula at the weighted mean with an effective
+number of queries n_eff = r (1 - r) / var (Kish's design effect, as Dean & Pagano 2015 apply it
+to Wilson), where var and r are taken at each stratum's rate pulled in by z^2 / 2 pseudo-queries
+each side (Agresti-Coull): the variance floor that keeps a stratum at 7 of 7 from looking exact.
+Graded values scale each stratum's term by its dispersion (``intervals.dispersion``, as the
+``score-t`` stratum interval does); the quantile is t at the Welch-Satterthwaite df. With one
+stratum it is exactly that stratum's Wilson (t for z) or score-t interval. Only a census (every
+1 - n_h / N_h = 0) gives a point. Chosen by the coverage study in bench/interval_coverage.py
+(docs/report.md); tests/unit/report/test_report_weighted_coverage.py holds it to 93%.
+
+A weighted *difference* of two systems pairs them per query within each stratum (d = a - b): the
+query difficulty cancels inside each stratum (seed 000: every comparison is paired). d in [-1, 1]
+is carried to (d + 1) / 2, given the score interval there and carried back, so it stays in
+[-1, 1]; a stratum of ties keeps one pseudo-query of spread (``DIFFERENCE_PSEUDO_COUNT``).
 
 The Hajek estimate sum(y / pi) / sum(1 / pi) weights each query by the inverse of the probability
 that the sampling design drew it (``inclusion_probability`` in the strata file). It answers "the
