@@ -11,8 +11,9 @@ size N_h (distinct queries of that stratum in the log) is known; otherwise it is
 
 mean +- t x sqrt(var) (Welch-Satterthwaite df, Cochran 5A.6), the interval used until issue 10's
 audit, leaves [0, 1] (Success@3 on the sample data: 0.921 to 1.033) and is [1, 1] when every
-stratum is at n of n, so it is kept only for measures with no known range (``student-t``). The report's interval for a measure in [0, 1] is the **stratified score
-interval** (:func:`stratified_estimate`): Wilson's formula at the weighted mean with an effective
+stratum is at n of n, so it is kept only for measures with no known range (``student-t``). The
+report's interval for a measure in [0, 1] is the **stratified score interval**
+(:func:`stratified_estimate`): Wilson's formula at the weighted mean with an effective
 number of queries n_eff = r (1 - r) / var (Kish's design effect, as Dean & Pagano 2015 apply it
 to Wilson), where var and r are taken at each stratum's rate pulled in by z^2 / 2 pseudo-queries
 each side (Agresti-Coull): the variance floor that keeps a stratum at 7 of 7 from looking exact.
