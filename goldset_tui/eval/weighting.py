@@ -73,6 +73,10 @@ class WeightedEstimate:
     n_effective: float = math.nan
 
 
+# A weighted difference's stratum of all ties keeps one pseudo-query of full spread: seven tied
+# queries do not show the eighth ties. Chosen by bench/interval_coverage.py (docs/report.md): two
+# widened every interval by up to a quarter for no coverage needed; a half fell to 0.945 where a
+# small stratum carried the traffic and one system was truly ahead there.
 DIFFERENCE_PSEUDO_COUNT = 1.0
 
 
