@@ -28,6 +28,7 @@ import json
 from pathlib import Path
 
 import polars as pl
+from test_simulate import run_args
 
 from goldset_tui.agreement.simulate import ORDERS, judging_order
 from goldset_tui.cli import main
@@ -114,14 +115,7 @@ def test_command_offers_every_order(tmp_path: Path, capsys) -> None:
     qrels = tmp_path / "q.qrels"
     qrels.write_text("".join(f"{q} 0 {d} 1\n" for q, d in sorted(RELEVANT)))
     args = ["simulate", "--qrels", str(qrels), "--depth", "3", "--budget", "11", "--step", "1"]
-    for name, by_query in RUNS.items():
-        lines = [
-            f"{q} Q0 {d} {r} {10 - r} t"
-            for q, docs in by_query.items()
-            for r, d in enumerate(docs, 1)
-        ]
-        (tmp_path / f"{name}.run").write_text("\n".join(lines) + "\n")
-        args += ["--run", f"{name}={tmp_path / name}.run"]
+    args += run_args(tmp_path, RUNS)
     for order in ORDERS:
         assert main([*args, "--order", order]) == 0
         assert json.loads(capsys.readouterr().out)["order"] == order
