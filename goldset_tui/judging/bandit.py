@@ -4,26 +4,28 @@ of Losada, Parapar & Barreiro.
 References: D. E. Losada, J. Parapar, A. Barreiro, "Feeling lucky? Multi-armed bandits for
 ordering judgements in pooling-based evaluation", ACM SAC 2016, and "Multi-armed bandits for
 adjudicating documents in pooling-based evaluation of information retrieval systems", Information
-Processing & Management 53(5), 2017 (doi:10.1016/j.ipm.2017.04.005). Their code was not reachable
-from here; this follows the papers' description of MaxMean ("MM"), which was checked by hand on
-the tiny pool written out in tests/unit/machine/test_simulate.py.
+Processing & Management 53(5), 2017 (doi:10.1016/j.ipm.2017.04.005). Neither their code nor the
+papers' full text was reachable from here (only the abstracts), so this is MaxMean ("MM") as the
+authors define it, written from that definition; every choice the definition leaves open is named
+below as ours, and the whole is traced by hand on the tiny pool written out in
+tests/unit/machine/test_bandit_order.py.
 
 The variant implemented is the *stationary* MaxMean (MM), not the non-stationary MM-NS that NIST
 used for the TREC 2017 Common Core pool: MM-NS discounts a run's older judgments, and the exact
-discount could not be checked against the paper's text here, so it is left out rather than
-guessed.
+discount could not be checked against the paper here, so it is left out rather than guessed.
 
 The model, per query:
 
 - every run is an arm; pulling it judges the highest-ranked document of its top ``depth`` that is
   not judged yet (a document another run already brought to judgment is skipped, not re-judged);
 - a run's chance of giving a relevant document is Bernoulli with a Beta(1, 1) prior (uniform), so
-  after ``rel`` relevant and ``nrel`` non-relevant judged documents among its top ``depth`` (judged
-  through any run: the judgment is about the document, not about who asked for it) the posterior
-  mean is ``(rel + 1) / (rel + nrel + 2)``;
+  after ``rel`` relevant and ``nrel`` non-relevant judged documents among its top ``depth`` the
+  posterior mean is ``(rel + 1) / (rel + nrel + 2)``. Ours: a document counts for every run whose
+  top holds it, however it came to be judged (the judgment is about the document, not about which
+  run asked for it);
 - MaxMean pulls the run with the largest posterior mean (pure exploitation of the mean; the prior
   is what makes an untried run worth 1/2 and so gets it tried);
-- ties go to the run listed first (``runs`` is ordered: the caller decides, e.g. the order the runs
+- ties go to the run listed first (ours; a random tie-break would make a trace irreproducible) (``runs`` is ordered: the caller decides, e.g. the order the runs
   were given, or sorted names), so a trace is reproducible; at the start every run is at 1/2 and
   the first run's top document is judged first;
 - a run with nothing left to judge in its top ``depth`` leaves; when all have left, the query is
