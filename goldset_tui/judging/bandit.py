@@ -25,9 +25,9 @@ The model, per query:
   run asked for it);
 - MaxMean pulls the run with the largest posterior mean (pure exploitation of the mean; the prior
   is what makes an untried run worth 1/2 and so gets it tried);
-- ties go to the run listed first (ours; a random tie-break would make a trace irreproducible) (``runs`` is ordered: the caller decides, e.g. the order the runs
-  were given, or sorted names), so a trace is reproducible; at the start every run is at 1/2 and
-  the first run's top document is judged first;
+- ties go to the run listed first (ours: a random tie-break would make a trace irreproducible;
+  ``runs`` is ordered and the caller decides, e.g. the order the runs were given, or sorted
+  names); at the start every run is at 1/2 and the first run's top document is judged first;
 - a run with nothing left to judge in its top ``depth`` leaves; when all have left, the query is
   done (:func:`maxmean_next` returns None).
 
