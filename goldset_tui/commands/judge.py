@@ -42,6 +42,7 @@ examples:
   goldset judge pool.parquet --labeller bob --store ~/golden/docs-store
   goldset judge pool.jsonl --labeller cy --assign overlap=0.2 --team alice,bob,cy
   goldset judge pool.jsonl --labeller alice --repeat 0.02    # 2% of your judged pairs come back, blind
+  goldset judge pool.jsonl --labeller alice --order adaptive  # likely-relevant candidates first
   goldset judge pool.jsonl --labeller alice --render markdown --text-width 88
 """
 
@@ -81,6 +82,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=0.0,
         help="self-consistency: serve a seeded share (e.g. 0.02) of your judged pairs again, blind, now and then",
+    )
+    parser.add_argument(
+        "--order",
+        choices=("blind", "adaptive"),  # judging.adaptive.ORDERS (a test keeps them equal)
+        default="blind",
+        help="blind: each query's candidates in a seeded order (default); adaptive: the next"
+        " candidate picked by a multi-armed bandit (MaxMean) from your grades so far, for a"
+        " budget that cannot cover the pool (needs the pool's systems and ranks; still blind)",
     )
     parser.add_argument(
         "--team",
@@ -287,12 +296,25 @@ def repeat_candidates(
     return [p for p in pairs if p not in done]
 
 
+def check_order(prepared: Prepared, order: str) -> None:
+    """--order adaptive needs to know which systems returned each candidate, at which rank."""
+    from goldset_tui.judging.adaptive import has_systems
+
+    if order == "adaptive" and not has_systems(prepared.pool.frame):
+        raise InputError(
+            prepared.pool.path,
+            "--order adaptive needs the pool's systems and ranks columns (a pool made by"
+            " goldset pool has them); this pool has none",
+        )
+
+
 def make_screen(
     prepared: Prepared,
     *,
     reveal: bool = False,
     repeat: float = 0.0,
     seed: int | None = None,
+    order: str = "blind",
     render: str | None = None,
     text_width: int | None = None,
 ):  # noqa: ANN201
@@ -302,6 +324,7 @@ def make_screen(
 
     project = prepared.project
     check_repeat(repeat)
+    check_order(prepared, order)
     writer = project.writer(prepared.labeller)  # StoreLockedError -> one line, exit 2
     judged = project.judgments(prepared.labeller)
     # Opening the writer may have cut a torn journal tail (kept in .torn): the labeller is told.
@@ -319,6 +342,7 @@ def make_screen(
             query_ids=prepared.query_ids,
             repeats=repeats,
             notes=notes,
+            order=order,
         )
 
     return JudgeScreen(
@@ -356,6 +380,7 @@ def run(args: argparse.Namespace) -> int:
         reveal=args.reveal,
         repeat=args.repeat,
         seed=args.seed,
+        order=args.order,
         render=args.render,
         text_width=args.text_width,
     )
