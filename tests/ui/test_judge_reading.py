@@ -44,6 +44,12 @@ def app_for(**kwargs) -> GoldsetApp:  # noqa: ANN003
     return GoldsetApp(lambda: JudgeScreen(s, show_guidelines=False, **kwargs))
 
 
+def configured_app() -> GoldsetApp:
+    """A judging app with the user's config file as it is now (as `goldset judge` reads it)."""
+    s = JudgingSession(pool(), "ana", writer=MemoryWriter())
+    return GoldsetApp(lambda: JudgeScreen(s, show_guidelines=False), config=load_config())
+
+
 async def test_at_160_columns_a_72_column_document_reflows_to_the_reading_width() -> None:
     async with app_for().run_test(size=(160, 45)) as pilot:
         await pilot.pause()
@@ -66,12 +72,7 @@ async def test_w_cycles_the_width_and_remembers_it_in_the_config() -> None:
     config = locations.config_file()
     config.parent.mkdir(parents=True, exist_ok=True)
     config.write_text('# mine\n[ui]\ntheme = "textual-light"\n\n[keymap]\nmore = "m"\n')
-    app = GoldsetApp(
-        lambda: JudgeScreen(
-            JudgingSession(pool(), "ana", writer=MemoryWriter()), show_guidelines=False
-        ),
-        config=load_config(),
-    )
+    app = configured_app()
     async with app.run_test(size=(160, 45)) as pilot:
         await pilot.pause()
         await pilot.press("w")  # 100 -> 120
@@ -87,12 +88,7 @@ async def test_w_cycles_the_width_and_remembers_it_in_the_config() -> None:
     assert written.startswith('# mine\n[ui]\ntheme = "textual-light"\ntext_width = 0\n')
     assert tomllib.loads(written)["keymap"] == {"more": "m"}  # the rest as written
     # The next session opens at the remembered width.
-    app = GoldsetApp(
-        lambda: JudgeScreen(
-            JudgingSession(pool(), "ana", writer=MemoryWriter()), show_guidelines=False
-        ),
-        config=load_config(),
-    )
+    app = configured_app()
     async with app.run_test(size=(160, 45)) as pilot:
         await pilot.pause()
         assert max(len(line) for line in text_lines(app)) > 120
