@@ -57,6 +57,8 @@ HELP_ORDER = (
     "fuse",
     "report",
     "review",
+    "history",
+    "regressions",
     "agreement",
     "adjudicate",
     "simulate",
