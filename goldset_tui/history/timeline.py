@@ -17,6 +17,8 @@ N releases (seed 004: those are the ones worth promoting into named regression c
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -42,6 +44,16 @@ def parse_recurring(text: str) -> tuple[int, int]:
     return k, n
 
 
+def _no_nan(value: Any) -> Any:
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _no_nan(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_no_nan(v) for v in value]
+    return value
+
+
 def release_order(records: Sequence[Record]) -> list[str]:
     """Release names by the time each was first recorded."""
     first: dict[str, str] = {}
@@ -53,7 +65,12 @@ def release_order(records: Sequence[Record]) -> list[str]:
 
 def _mean_ci(values: list[float], binary: bool) -> tuple[float, list[float]]:
     mean = sum(values) / len(values)
-    lo, hi = mean_interval(values, binary=binary)
+    try:
+        lo, hi = mean_interval(values, binary=binary)
+    except ZeroDivisionError:
+        # eval.intervals.score_from divides by a zero dispersion when every value is the same
+        # strictly inside (0, 1) (e.g. all 0.5): no interval rather than a crash.
+        lo = hi = math.nan
     return mean, [lo, hi]
 
 
@@ -88,12 +105,14 @@ class History:
     recurring: list[dict[str, Any]]
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        """The issue's JSON shape; a missing number (no interval) is null, never NaN."""
+        doc = {
             "metric": self.metric,
             "releases": self.releases,
             "changes": self.changes,
             "recurring": self.recurring,
         }
+        return dict(_no_nan(doc))
 
 
 def by_system(records: Sequence[Record], metric: str) -> dict[str, list[Record]]:
