@@ -28,7 +28,9 @@ V2 = {
 }
 
 
-def rec(release: str, time: str, scores: dict[str, float], *, system="bm25", version=V1, strata=None):
+def rec(
+    release: str, time: str, scores: dict[str, float], *, system="bm25", version=V1, strata=None
+):
     return Record(
         release=release,
         system=system,
@@ -127,7 +129,15 @@ def test_history_orders_releases_by_first_record_and_pairs_each_step():
     assert history.changes[3]["n"] == 3  # r3 -> r4: q4 was not evaluated in r4
     doc = history.to_json()
     assert set(doc) == {"metric", "releases", "changes", "recurring"}
-    assert set(doc["releases"][0]) >= {"release", "system", "time", "version", "mean", "ci95", "strata"}
+    assert set(doc["releases"][0]) >= {
+        "release",
+        "system",
+        "time",
+        "version",
+        "mean",
+        "ci95",
+        "strata",
+    }
     assert set(doc["changes"][0]) >= {"system", "from", "to", "mean_diff", "ci95", "p_value"}
     assert set(doc["recurring"][0]) == {"query_id", "stratum", "system", "failed_in"}
 
