@@ -18,7 +18,6 @@ N releases (seed 004: those are the ones worth promoting into named regression c
 from __future__ import annotations
 
 import math
-
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any

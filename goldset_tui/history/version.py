@@ -104,7 +104,8 @@ def describe_change(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]
         else:
             out.append("pool replaced")
     if old.get("corpus_sha256") != new.get("corpus_sha256"):
-        out.append("corpus snapshot changed")
+        first = old.get("corpus_sha256") is None
+        out.append("corpus snapshot recorded" if first else "corpus snapshot changed")
     if old.get("guidelines_sha256") != new.get("guidelines_sha256"):
         out.append("guidelines changed")
     if old.get("near_duplicate_threshold") != new.get("near_duplicate_threshold"):

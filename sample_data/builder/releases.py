@@ -85,7 +85,9 @@ def build_releases(out: Path, strata: pl.DataFrame) -> list[Path]:
             written.append(path)
     # The new retrieval family of 2026.3 (illustrative): minilm's ranks 16-35, then 1-15.
     deep = minilm.filter(pl.col("rank") <= 35).with_columns(
-        pl.when(pl.col("rank") >= 16).then(pl.col("rank") - 15).otherwise(pl.col("rank") + 20)
+        pl.when(pl.col("rank") >= 16)
+        .then(pl.col("rank") - 15)
+        .otherwise(pl.col("rank") + 20)
         .alias("order")
     )
     path = out / "releases" / "2026.3" / "dense-v2.run"
