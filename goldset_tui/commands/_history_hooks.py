@@ -123,6 +123,6 @@ def after_eval(args: argparse.Namespace, qrels, runs, results, measures) -> None
 
 
 def spec_path(spec: str) -> str:
-    from goldset_tui.commands.eval import split_run_spec
+    from goldset_tui.specs import split_named_path
 
-    return split_run_spec(spec)[1]
+    return split_named_path(spec, "run", path_alone=True)[1]
