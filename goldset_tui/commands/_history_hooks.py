@@ -70,7 +70,7 @@ def after_eval(args: argparse.Namespace, qrels, runs, results, measures) -> None
     measure and run."""
     import polars as pl
 
-    from goldset_tui.eval.report_compute import judged_fraction, topk_frame
+    from goldset_tui.eval.report_compute import judged_shares, topk_frame
     from goldset_tui.eval.report_model import DEFAULT_K, explicit_cutoff
     from goldset_tui.history.recording import (
         record_systems,
@@ -86,8 +86,12 @@ def after_eval(args: argparse.Namespace, qrels, runs, results, measures) -> None
     depth = args.max_docs or (max(cutoffs) if cutoffs else DEFAULT_K)
     if "subtopic" in qrels.columns:
         return  # diversity qrels: neither advice nor history (grades per subtopic)
+    ranked = {name: _ranked(run, max(depth, DEFAULT_K)) for name, run in runs.items()}
     unjudged = {
-        name: 1.0 - judged_fraction(qrels, runs[name], depth, result.queries.evaluated)
+        name: 1.0
+        - judged_shares(
+            topk_frame(qrels, {name: ranked[name]}, depth, result.queries.evaluated), [name]
+        )[name]
         for name, result in results.items()
         if len(result.queries.evaluated)
     }
@@ -106,7 +110,7 @@ def after_eval(args: argparse.Namespace, qrels, runs, results, measures) -> None
                 )
             )
             queries = result.per_query.get_column("query_id").unique()
-            tops.append(topk_frame(qrels, {name: runs[name]}, k, queries))
+            tops.append(topk_frame(qrels, {name: ranked[name]}, k, queries))
         _say(
             record_systems(
                 store,
@@ -120,6 +124,14 @@ def after_eval(args: argparse.Namespace, qrels, runs, results, measures) -> None
                 topk=pl.concat(tops),
             )
         )
+
+
+def _ranked(run, depth: int):  # noqa: ANN001, ANN202 - a run frame in, its top ``depth`` out
+    """The run's top ``depth`` with trec_eval's ranks (score descending, ties by doc id
+    descending), whatever rank column the file had."""
+    from goldset_tui.pooling import top_k
+
+    return top_k(run, depth)
 
 
 def spec_path(spec: str) -> str:

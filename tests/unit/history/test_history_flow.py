@@ -141,3 +141,18 @@ def test_eval_records_every_measure(tmp_path, capsys):
     doc = json.loads(capsys.readouterr().out)
     assert doc["releases"][0]["strata"].keys() >= {"negation", "paraphrase"}  # from the pool
     assert main(["eval", str(store), *runs, "--release", "x"]) == 2  # --release without --store
+
+
+def test_eval_names_the_pool_extend_command_above_a_fifth_unjudged(tmp_path, capsys):
+    store = tmp_path / "store"
+    pool = SAMPLE / "pool.jsonl"
+    Project.create(store, pool_path=pool, pool_sha256=sha256_file(pool)).add_grades(
+        "alice", _grades(read_qrels(SAMPLE / "judgments" / "alice.qrels"))
+    )
+    new = REL / "2026.3" / "dense-v2.run"
+    old = REL / "2026.3" / "minilm.run"
+    assert main(["eval", str(store), f"dense-v2={new}", f"minilm={old}", "-m", "P@10"]) == 0
+    err = capsys.readouterr().err
+    (line,) = [x for x in err.splitlines() if "--extend" in x]  # minilm's top 10 is all judged
+    assert f"dense-v2: {_unjudged_share(pool):.0%} of its top 10 is unjudged" in line
+    assert f"--run dense-v2={new} --depth 10" in line and f"--store {store}" in line
