@@ -77,12 +77,13 @@ class HistoryScreen(LeaveKeys, Screen[None]):
         ):
             releases.add_column(label, key=key, width=width)
         recurring = self.query_one("#history-recurring", DataTable)
-        for label, key, width in (
+        columns: tuple[tuple[str, str, int | None], ...] = (
             ("system", "system", 10),
             ("query", "query", 10),
             ("stratum", "stratum", 16),
             ("failed in", "failed", None),
-        ):
+        )
+        for label, key, width in columns:
             recurring.add_column(label, key=key, width=width)
         self._load()
 
