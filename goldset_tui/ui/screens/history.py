@@ -83,8 +83,8 @@ class HistoryScreen(LeaveKeys, Screen[None]):
             ("stratum", "stratum", 16),
             ("failed in", "failed", None),
         )
-        for label, key, width in columns:
-            recurring.add_column(label, key=key, width=width)
+        for name, column, size in columns:
+            recurring.add_column(name, key=column, width=size)
         self._load()
 
     @work(thread=True, exclusive=True, exit_on_error=False)
