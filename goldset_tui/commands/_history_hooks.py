@@ -39,7 +39,12 @@ def check(args: argparse.Namespace) -> Path | None:
 
 def after_report(args: argparse.Namespace, inputs, report) -> None:  # noqa: ANN001
     """Record the report's runs (not the fused one) and print the advice and the case status."""
-    from goldset_tui.history.recording import record_systems, store_pool, unjudged_advice
+    from goldset_tui.history.recording import (
+        case_lines,
+        record_systems,
+        store_pool,
+        unjudged_advice,
+    )
     from goldset_tui.specs import parse_named_paths
 
     store = check(args)
@@ -48,6 +53,16 @@ def after_report(args: argparse.Namespace, inputs, report) -> None:  # noqa: ANN
     unjudged = {name: 1.0 - share for name, share in report.judged.items() if name in paths}
     _say(unjudged_advice(unjudged, paths, report.k, pool=store_pool(store_dir), store=store_dir))
     if store is None:
+        if store_dir is not None:  # the store's named cases, in this unrecorded report
+            _say(
+                case_lines(
+                    store_dir,
+                    measure=report.metric,
+                    scores=report.scores,
+                    systems=report.systems,
+                    label="this report",
+                )
+            )
         return
     _say(
         record_systems(

@@ -88,6 +88,25 @@ def regression_lines(store: Path, recs: Sequence[Record]) -> list[str]:
     return out
 
 
+def case_lines(
+    store: Path, *, measure: str, scores: pl.DataFrame, systems: Sequence[str], label: str
+) -> list[str]:
+    """The named cases' status in a run that is not recorded (``label`` names it)."""
+    if not load_cases(store):
+        return []
+    recs = [
+        make_record(
+            release=label,
+            system=system,
+            measure=measure,
+            version={},
+            scores=scores.filter(pl.col("system") == system),
+        )
+        for system in systems
+    ]
+    return regression_lines(store, recs)
+
+
 def extend_command(
     name: str, run_path: str | Path | None, depth: int, pool: str | Path | None, store: Any = None
 ) -> str:
