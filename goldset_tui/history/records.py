@@ -179,18 +179,58 @@ def read_record(path: Path) -> Record:
     scores = _field(data, "scores", dict, path)
     if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in scores.values()):
         raise InputError(path, "every score must be a number", column="scores")
+    topk = _field(data, "topk", dict, path)
+    for rows in topk.values():
+        if not isinstance(rows, list) or not all(_top_row(r) for r in rows):
+            raise InputError(path, "topk rows must be [rank, doc_id, grade or null]", column="topk")
+    version = _field(data, "version", dict, path)
+    _check_version(version, path)
     return Record(
         release=_field(data, "release", str, path),
         system=_field(data, "system", str, path),
         measure=_field(data, "measure", str, path),
         time=_field(data, "time", str, path),
-        version=_field(data, "version", dict, path),
+        version=version,
         binary=_field(data, "binary", bool, path),
         k=_field(data, "k", int, path),
         scores={str(q): float(v) for q, v in scores.items()},
         strata={str(q): str(s) for q, s in _field(data, "strata", dict, path).items()},
-        topk=_field(data, "topk", dict, path),
+        topk=topk,
     )
+
+
+def _top_row(row: Any) -> bool:
+    return (
+        isinstance(row, list)
+        and len(row) == 3
+        and isinstance(row[0], int)
+        and not isinstance(row[0], bool)
+        and isinstance(row[1], str)
+        and (row[2] is None or (isinstance(row[2], int) and not isinstance(row[2], bool)))
+    )
+
+
+# The version's fields the history reads, and the type each must have.
+_VERSION_TYPES: dict[str, tuple[type, ...]] = {
+    "id": (str,),
+    "pool_sha256": (str,),
+    "qrels_sha256": (str,),
+    "guidelines_sha256": (str,),
+    "corpus_sha256": (str,),
+    "goldset": (str,),
+    "judgments": (int,),
+    "near_duplicate_threshold": (int, float),
+    "pool_extensions": (list,),
+}
+
+
+def _check_version(version: Mapping[str, Any], path: Path) -> None:
+    for key, types in _VERSION_TYPES.items():
+        value = version.get(key)
+        if value is not None and (not isinstance(value, types) or isinstance(value, bool)):
+            raise InputError(path, f"the version's {key!r} has the wrong type", column="version")
+    if not all(isinstance(e, str) for e in version.get("pool_extensions", [])):
+        raise InputError(path, "the version's pool_extensions must be run names", column="version")
 
 
 def load_records(store: Path) -> list[Record]:
