@@ -28,7 +28,7 @@ import polars as pl
 
 from goldset_tui.errors import InputError
 from goldset_tui.history.version import Version
-from goldset_tui.store.files import atomic_write_bytes, now_iso, remove_stale_tmp
+from goldset_tui.store.files import atomic_write_bytes, fsync_path, now_iso, remove_stale_tmp
 from goldset_tui.store.manifest import manifest_lock, read_manifest, write_manifest
 
 HISTORY_DIR = "history"
@@ -152,6 +152,9 @@ def record(store: Path, rec: Record) -> bool:
                 f"{old.time} with other results; a release's numbers never change: record "
                 "these under a new release name",
             )
+        if not path.parent.is_dir():
+            path.parent.mkdir()
+            fsync_path(store)  # the new folder's entry survives a power cut too
         remove_stale_tmp(path.parent)
         body = json.dumps(rec.to_json(), indent=1, sort_keys=True, allow_nan=False)
         atomic_write_bytes(path, body.encode("utf-8"))
