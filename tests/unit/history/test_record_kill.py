@@ -41,11 +41,11 @@ def test_a_kill_while_recording_leaves_whole_records(tmp_path):
     took = time.monotonic() - started
     complete = {(r.system, r.release): r.scores for r in load_records(store)}
     seen = []
-    for i in range(12):
+    for i in range(14):
         for f in (store / "history").glob("*.json"):
             f.unlink()
         proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(took * (0.6 + 0.03 * i))
+        time.sleep(took * (0.4 + 0.06 * i))
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         read_manifest(store)  # whole
