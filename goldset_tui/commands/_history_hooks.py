@@ -142,8 +142,13 @@ def after_eval(args: argparse.Namespace, qrels, runs, results, measures) -> None
 
 
 def _ranked(run, depth: int):  # noqa: ANN001, ANN202 - a run frame in, its top ``depth`` out
-    """The run's top ``depth`` with trec_eval's ranks (score descending, ties by doc id
-    descending), whatever rank column the file had."""
+    """The run with trec_eval's ranks (score descending, ties by doc id descending): read_run
+    gives them already (its ``rank`` is computed, never the file's); anything else is ranked
+    here, top ``depth`` only."""
+    import polars as pl
+
+    if "rank" in run.columns:
+        return run.filter(pl.col("rank") <= depth)  # one cheap pass; the rest sees top k only
     from goldset_tui.pooling import top_k
 
     return top_k(run, depth)
