@@ -45,4 +45,40 @@ async def test_history_from_home_and_drill_into_a_recurring_failure() -> None:
         assert app.screen is screen
 
 
+async def test_names_from_data_are_shown_literally(tmp_path) -> None:
+    import polars as pl
+
+    from goldset_tui.history.records import make_record, record
+    from goldset_tui.store import Project
+
+    pool = tmp_path / "pool.csv"
+    pool.write_text("query_id,query,doc_id,text\nq1,a,d1,x\n", encoding="utf-8")
+    store = tmp_path / "store"
+    Project.create(store, pool_path=pool, pool_sha256="0" * 64)
+    hostile = "[bold]r1[/bold]\x1b[31m"
+    for release, values in ((hostile, [0.0, 1.0]), ("[red]r2", [0.0, 1.0]), ("r3", [0.0, 0.0])):
+        record(
+            store,
+            make_record(
+                release=release,
+                system="sys[/]",
+                measure="P@1",
+                version={"id": "v"},
+                scores=pl.DataFrame({"query_id": ["q[b]1", "q2"], "value": values}),
+                strata=pl.DataFrame({"query_id": ["q[b]1"], "stratum": ["[i]s"]}),
+            ),
+        )
+    app = GoldsetApp(lambda: HistoryScreen(store))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        table = app.screen.query_one("#history-releases")
+        cells = [str(c) for c in table.get_row_at(0)]
+        assert cells[0] == "sys[/]"
+        assert cells[1].startswith("[bold]r1[/bold]") and "\x1b" not in cells[1]
+        recurring = app.screen.query_one("#history-recurring")
+        assert [str(c) for c in recurring.get_row_at(0)][1:3] == ["q[b]1", "[i]s"]
+
+
 run_async_tests(globals())

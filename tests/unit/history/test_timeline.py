@@ -156,3 +156,18 @@ def test_json_has_null_not_nan_where_no_interval_exists():
 
     text = json.dumps(history.to_json(), allow_nan=False)
     assert json.loads(text)["releases"][0]["ci95"] == [None, None]
+
+
+def test_text_and_markdown_name_the_change_and_escape_pipes():
+    from goldset_tui.history.format import to_markdown, to_text
+
+    records = [
+        rec("r|1", "t1", {"q1": 1.0, "q2": 0.0}),
+        rec("r2", "t2", {"q1": 0.0, "q2": 0.0}, version=V2),
+    ]
+    history = build_history(records, samples=100)
+    md = to_markdown(history, recurring=(3, 5))
+    assert "| r\\|1 |" in md and "14 judgments added, pool extended by run dense-v2" in md
+    text = to_text(history, recurring=(3, 5))
+    assert "^ the golden set changed here: 14 judgments added" in text
+    assert "-0.500" in text  # (0 - 1 + 0 - 0) / 2 on the two common queries
