@@ -39,7 +39,12 @@ async def test_history_from_home_and_drill_into_a_recurring_failure() -> None:
         assert isinstance(drill, HistoryQueryScreen)
         assert (drill.system, drill.query_id) == ("minilm", "q36")
         table = drill.query_one("#history-query-table")
-        assert table.row_count == 3 * 10  # every release's top 10
+        assert (table.row_count, len(table.columns)) == (10, 1 + 3)  # ranks x (rank + releases)
+        first = [str(c) for c in table.get_row_at(0)]
+        # the cell is the record's rank-1 document of 2026.1 with its grade as scored
+        top = drill.records[0].topk["q36"][0]
+        expected = f"[{top[2] if top[2] is not None else '?'}] {top[1]}"
+        assert expected.startswith(first[1].rstrip("…")) and len(first[1]) > 5
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is screen

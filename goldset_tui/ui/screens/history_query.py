@@ -1,5 +1,7 @@
-"""Drilling into a recurring failure: every recorded release's top k for the query, with each
-document's grade as the run was scored ([?] unjudged), as the review screen shows a query."""
+"""Drilling into a recurring failure: the query's top k in every recorded release of one system,
+laid out as the review screen's top-k drill-down lays out systems (ranks down, one column per
+release, each document with its grade as the run was scored: ``[?]`` unjudged), with the score
+of each release in the title."""
 
 from __future__ import annotations
 
@@ -14,15 +16,24 @@ from goldset_tui.history.records import Record
 from goldset_tui.ui.leaving import LeaveKeys, leave_bindings
 from goldset_tui.ui.safe import literal
 
+UNJUDGED = "?"  # as the review screen marks it
 
-def grade_text(grade: object) -> Text:
-    return Text("[?]" if grade is None else f"[{grade}]", style="dim" if grade is None else "")
+
+def doc_cell(doc: str, grade: int | None, width: int) -> Text:
+    mark = Text(
+        f"[{UNJUDGED if grade is None else grade}] ",
+        style="bold yellow" if grade is None else ("bold green" if grade > 0 else "dim"),
+    )
+    cell = mark + literal(doc, keep_newlines=False)
+    cell.truncate(width, overflow="ellipsis")
+    return cell
 
 
 class HistoryQueryScreen(LeaveKeys, Screen[None]):
     DEFAULT_CSS = """
-    HistoryQueryScreen #history-query-title { padding: 0 1; text-style: bold; }
+    HistoryQueryScreen #history-query-title { padding: 0 1; height: auto; }
     HistoryQueryScreen #history-query-table { height: 1fr; }
+    HistoryQueryScreen #history-query-notes { padding: 0 1; }
     """
     BINDINGS = [*leave_bindings("history_query.back", "history_query.home")]
 
@@ -34,47 +45,46 @@ class HistoryQueryScreen(LeaveKeys, Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="history-query-title")
-        yield DataTable(id="history-query-table", cursor_type="row", zebra_stripes=True)
+        yield DataTable(id="history-query-table", cursor_type="cell", zebra_stripes=True)
+        yield Static(id="history-query-notes")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        stratum = next(
-            (
-                r.stratum_of(self.query_id)
-                for r in reversed(self.records)
-                if self.query_id in r.scores
-            ),
-            "",
+        seen = [r for r in self.records if self.query_id in r.scores]
+        stratum = seen[-1].stratum_of(self.query_id) if seen else ""
+        title = literal(
+            f"{self.query_id} ({stratum}) · {self.system} · {self.records[0].measure if self.records else ''}",
+            keep_newlines=False,
         )
+        scores = " · ".join(
+            f"{r.release} {r.scores[self.query_id]:.2f}" if self.query_id in r.scores
+            else f"{r.release} -"
+            for r in self.records
+        )  # fmt: skip
         self.query_one("#history-query-title", Static).update(
-            literal(
-                f"{self.system}, query {self.query_id} ({stratum}): top k in every release",
-                keep_newlines=False,
-            )
+            title + Text("\n") + literal(scores, keep_newlines=False)
         )
         table = self.query_one(DataTable)
-        for label, key, width in (
-            ("release", "release", 15),
-            ("score", "score", 6),
-            ("rank", "rank", 4),
-            ("grade", "grade", 5),
-            ("document", "doc", None),
-        ):
-            table.add_column(label, key=key, width=width)
-        for rec in self.records:
-            score = rec.scores.get(self.query_id)
-            shown = "-" if score is None else f"{score:.3f}"
-            top = rec.topk.get(self.query_id, [])
-            if not top:
-                table.add_row(
-                    literal(rec.release, keep_newlines=False), Text(shown), Text(""), Text(""),
-                    Text("(no top k recorded)", style="dim"),
-                )  # fmt: skip
-            for i, (rank, doc, grade) in enumerate(top):
-                table.add_row(
-                    literal(rec.release if i == 0 else "", keep_newlines=False),
-                    Text(shown if i == 0 else "", justify="right"),
-                    Text(str(rank), justify="right"),
-                    grade_text(grade),
-                    literal(str(doc), keep_newlines=False),
-                )
+        table.add_column(Text("rank", justify="right"), key="rank")
+        width = max(10, (self.app.size.width - 8) // max(1, len(self.records)) - 2)
+        grids = []
+        for i, rec in enumerate(self.records):
+            table.add_column(literal(rec.release, keep_newlines=False), key=f"r{i}", width=width)
+            grids.append(
+                {int(rank): (doc, grade) for rank, doc, grade in rec.topk.get(self.query_id, [])}
+            )
+        depth = max((r.k for r in self.records), default=0)
+        for rank in range(1, depth + 1):
+            cells = [Text(str(rank), justify="right")]
+            for grid in grids:
+                hit = grid.get(rank)
+                cells.append(doc_cell(hit[0], hit[1], width) if hit else Text(""))
+            table.add_row(*cells, key=str(rank))
+        unjudged = sum(1 for g in grids for _, grade in g.values() if grade is None)
+        self.query_one("#history-query-notes", Static).update(
+            Text(
+                f"[g] grade · [{UNJUDGED}] unjudged (counted as not relevant) · "
+                f"{unjudged} unjudged in these lists",
+                style="dim",
+            )
+        )
