@@ -27,3 +27,18 @@ def test_history_screen_80x24(snap_compare):
 
     app = GoldsetApp(lambda: HistoryScreen(store))
     assert snap_compare(app, terminal_size=(80, 24), run_before=loaded)
+
+
+def test_history_drill_80x24(snap_compare):
+    store = recorded_store()
+
+    async def drilled(pilot):
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        pilot.app.screen.query_one("#history-recurring").focus()
+        await pilot.press("enter")
+        await pilot.pause()
+
+    app = GoldsetApp(lambda: HistoryScreen(store))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=drilled)
