@@ -61,6 +61,7 @@ HELP_ORDER = (
     "regressions",
     "agreement",
     "adjudicate",
+    "validate",
     "simulate",
 )
 
