@@ -64,12 +64,7 @@ def release_order(records: Sequence[Record]) -> list[str]:
 
 def _mean_ci(values: list[float], binary: bool) -> tuple[float, list[float]]:
     mean = sum(values) / len(values)
-    try:
-        lo, hi = mean_interval(values, binary=binary)
-    except ZeroDivisionError:
-        # eval.intervals.score_from divides by a zero dispersion when every value is the same
-        # strictly inside (0, 1) (e.g. all 0.5): no interval rather than a crash.
-        lo = hi = math.nan
+    lo, hi = mean_interval(values, binary=binary)
     return mean, [lo, hi]
 
 
