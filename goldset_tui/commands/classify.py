@@ -36,7 +36,10 @@ examples:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("log", type=Path, nargs="?", help="the query log")
     parser.add_argument(
-        "-o", "--output", type=Path, help="LABELS file to write (.csv or .parquet); required"
+        "-o",
+        "--output",
+        type=Path,
+        help="LABELS file to write (.csv or .parquet); required unless --compare",
     )
     parser.add_argument(
         "--vocab",
