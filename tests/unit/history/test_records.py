@@ -87,3 +87,21 @@ def test_promoting_a_case_and_its_status(store):
     latest = [r for r in load_records(store) if r.release == "r2"]
     assert [row["status"] for row in case_status(load_cases(store), latest)] == ["passes"]
     assert "error-page" in (store / "regressions.toml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("edit", "column"),
+    [
+        ('pool_extensions = [{run = "x"}]', "pool_extensions"),
+        ('near_duplicate_threshold = "high"', "near_duplicate_threshold"),
+        ("near_duplicate_threshold = 1.5", "near_duplicate_threshold"),
+        ('corpus = {path = "c.jsonl"}', "corpus"),
+    ],
+)
+def test_a_hand_edited_history_table_is_refused_in_one_line(store, edit, column):
+    path = store / "manifest.toml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(edit + "\n" + text, encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        read_manifest(store)
+    assert err.value.path == path and err.value.column == column
