@@ -64,6 +64,7 @@ class JudgingProcess(AppService):
         self.labeller = labeller
         self.returncode: int | None = None
         self.refusal: str | None = None  # the child's own error, when it never opened a screen
+        self._hung_up = False
 
     async def _open_app_process(self, width: int = 80, height: int = 24):
         # textual-serve starts the command through a shell; here it is an argument list.
@@ -127,12 +128,15 @@ class JudgingProcess(AppService):
             await self.remote_close()
 
     async def stop(self) -> None:
-        """Close the judging screen as a dropped terminal would: SIGHUP, then wait for it."""
-        task, self._task = self._task, None
+        """Close the judging screen as a dropped terminal would: SIGHUP, then wait for it to
+        exit. Every caller waits for the same exit (the server's shutdown and the websocket's
+        end may both ask)."""
+        task = self._task
         if task is None:
             return
         process = self._process
-        if process is not None and process.returncode is None:
+        if process is not None and process.returncode is None and not self._hung_up:
+            self._hung_up = True
             with contextlib.suppress(ProcessLookupError):
                 process.send_signal(signal.SIGHUP)
         try:
@@ -263,19 +267,24 @@ class JudgingServer(Server):
             self.started += 1
             say(f"{name} opened a judging screen (process {process.pid})")
             await self._process_messages(websocket, process)
-        except asyncio.CancelledError:
-            pass
         except Exception as exc:  # a broken browser message ends that session only
             say(f"{name}'s session ended on an error: {type(exc).__name__}: {exc}")
         finally:
-            await process.stop()
-            if self.live.get(name) is process:
-                del self.live[name]
-            outcome = process.refusal or f"exit status {process.returncode}"
-            say(f"{name}'s judging screen closed ({outcome})")
-            with contextlib.suppress(ConnectionError, RuntimeError):
-                await websocket.close()
+            # Shielded: aiohttp cancels this handler when the browser goes away, and the screen
+            # must still be closed in order (SIGHUP, flush) and the labeller freed.
+            await asyncio.shield(self._closed(name, process, websocket))
         return websocket
+
+    async def _closed(
+        self, name: str, process: JudgingProcess, websocket: web.WebSocketResponse
+    ) -> None:
+        await process.stop()
+        if self.live.get(name) is process:
+            del self.live[name]
+        outcome = process.refusal or f"exit status {process.returncode}"
+        say(f"{name}'s judging screen closed ({outcome})")
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await websocket.close()
 
     async def close_all(self) -> None:
         """Close every open judging screen (each flushes and releases its labeller's lock)."""
