@@ -27,9 +27,10 @@ Give each labeller a token first: --add-user prints it once (USERS.toml keeps on
 hash of it), --remove-user takes it back. Tokens are read from USERS.toml at every login, so
 adding or removing a labeller needs no restart.
 
-The server listens on 127.0.0.1 only, and the connection is not encrypted. To reach it from
-another machine, use an SSH tunnel or a reverse proxy that adds HTTPS (docs/serve.md shows
-both); --host with any other address also needs --allow-remote. Ctrl+C or SIGTERM saves and
+The server listens on 127.0.0.1 (this machine only) unless told otherwise, and the connection
+is not encrypted. To let labellers in from other machines, use an SSH tunnel or a reverse proxy
+that adds HTTPS (docs/serve.md shows both); --host with an address other machines can reach
+also needs --allow-remote. Ctrl+C or SIGTERM saves and
 closes every open judging screen, then stops.
 
 Needs the optional web packages: pip install 'goldset-tui[serve]'
