@@ -24,6 +24,7 @@ import hashlib
 import hmac
 import re
 import secrets
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -123,25 +124,38 @@ def labeller_for(labellers: dict[str, Labeller], token: str) -> str | None:
     return entry.name if entry is not None and matches else None
 
 
+_NAME_RULE = (
+    f"a labeller's name must be 1 to {_MAX_NAME} characters, without control characters or"
+    " spaces at either end"
+)
+
+
+def _plain(name: str) -> bool:
+    return (
+        bool(name.strip())
+        and name == name.strip()
+        and visible(name, keep_newlines=False) == name
+        and len(name) <= _MAX_NAME
+    )
+
+
 def check_name(name: str) -> str:
     """A labeller name as typed on the command line, refused when it could not be shown plainly."""
-    if not name.strip():
-        raise InputError(None, "--add-user: the labeller's name must not be empty")
-    if name != name.strip() or visible(name, keep_newlines=False) != name or len(name) > _MAX_NAME:
-        raise InputError(
-            None,
-            f"--add-user {visible(name, keep_newlines=False)!r}: a labeller's name must be at most"
-            f" {_MAX_NAME} characters, without control characters or spaces at either end",
-        )
+    if not _plain(name):
+        raise InputError(None, f"--add-user {visible(name, keep_newlines=False)!r}: {_NAME_RULE}")
     return name
 
 
 def _line_of(raw: bytes, name: str) -> int | None:
     """The line of ``[labellers.NAME]`` (however quoted), to point at in an error."""
     for number, line in enumerate(raw.decode("utf-8", "replace").splitlines(), start=1):
-        text = line.strip()
-        if text.startswith("[labellers.") and name in text:
-            return number
+        if not line.strip().startswith("[labellers."):
+            continue
+        try:  # the header alone is a valid TOML document naming one table
+            if name in tomllib.loads(line).get("labellers", {}):
+                return number
+        except tomllib.TOMLDecodeError:
+            continue
     return None
 
 
@@ -170,6 +184,11 @@ def _labellers(path: Path, raw: bytes, data: dict[str, Any]) -> dict[str, Labell
         shown = visible(name, keep_newlines=False)
         if not isinstance(entry, dict):
             raise InputError(path, f"labeller {shown!r} must be a table", line=line)
+        if not _plain(name):
+            # A hand-edited name would reach the server's log and the page: keep it printable.
+            raise InputError(
+                path, f"labeller {shown!r}: {_NAME_RULE}", line=line, column="labellers"
+            )
         ident, stored = entry.get("id"), entry.get("hash")
         if not isinstance(ident, str) or not _ID.fullmatch(ident):
             raise InputError(path, f"labeller {shown!r}: id must be 12 hex digits", line=line)

@@ -103,6 +103,14 @@ def test_a_tampered_hash_never_matches_and_a_bad_file_names_its_line(tmp_path: P
     with pytest.raises(InputError) as err:
         read_labellers(users)
     assert err.value.line == 1 and "hash" in err.value.message
+    users.write_text(
+        '[labellers."al\\u001b[2Jice"]\nid = "0123456789ab"\nhash = "' + good + '"\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(InputError) as err:
+        read_labellers(users)  # a hand-edited name with an escape sequence
+    assert err.value.line == 1 and "control characters" in err.value.message
+    assert "\x1b" not in str(err.value)
     users.write_text("[labellers.alice\n", encoding="utf-8")
     with pytest.raises(InputError) as err:
         read_labellers(users)
