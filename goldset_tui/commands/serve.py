@@ -145,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise InputError(
             None,
-            f"goldset serve needs the web packages ({exc.name} is missing):"
+            f"goldset serve needs the web packages ({(exc.name or '?').split('.')[0]} is missing):"
             " pip install 'goldset-tui[serve]'",
         ) from None
     server = _prepare(args, JudgingServer)

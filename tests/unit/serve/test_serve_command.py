@@ -3,6 +3,8 @@ before anything listens."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -70,3 +72,20 @@ def test_an_empty_labellers_file_is_refused(tmp_path: Path, capsys) -> None:
     argv = ["serve", str(POOL), "--store", str(tmp_path / "store"), "--users", str(users)]
     assert main(argv) == 2
     assert "no labellers yet" in capsys.readouterr().err
+
+
+def test_without_the_serve_extra_it_says_what_to_install(tmp_path: Path) -> None:
+    # A fresh interpreter where textual-serve cannot be imported, as after a plain install.
+    add_labeller(tmp_path / "team.toml", "alice")
+    script = (
+        "import sys; sys.modules['textual_serve'] = None\n"
+        "from goldset_tui.cli import main\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    argv = [sys.executable, "-c", script, *_serve(tmp_path)]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "goldset: error: goldset serve needs the web packages (textual_serve is missing):"
+        " pip install 'goldset-tui[serve]'"
+    ]
