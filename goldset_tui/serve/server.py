@@ -83,6 +83,10 @@ class JudgingProcess(AppService):
         self._stdin = process.stdin
         return process
 
+    async def set_terminal_size(self, width: object, height: object) -> None:
+        # The browser's numbers, passed on to the app: whole numbers in a sane range only.
+        await super().set_terminal_size(_size(width, 20, 1000, 80), _size(height, 5, 500, 24))
+
     @property
     def pid(self) -> int | None:
         return self._process.pid if self._process is not None else None
@@ -146,6 +150,13 @@ class JudgingProcess(AppService):
                 with contextlib.suppress(ProcessLookupError):
                     process.kill()
             await task
+
+
+def _size(value: object, low: int, high: int, default: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        return default
+    number = to_int(value, default) if isinstance(value, str) else value
+    return min(max(number, low), high)
 
 
 def _terminal_text(message: str) -> bytes:
@@ -251,8 +262,8 @@ class JudgingServer(Server):
             await websocket.send_bytes(_terminal_text(message))
             await websocket.close()
             return websocket
-        width = min(max(to_int(request.query.get("width", "80"), 80), 20), 1000)
-        height = min(max(to_int(request.query.get("height", "24"), 24), 5), 500)
+        width = _size(request.query.get("width", "80"), 20, 1000, 80)
+        height = _size(request.query.get("height", "24"), 5, 500, 24)
         process = JudgingProcess(
             self.child_argv(name),
             name,

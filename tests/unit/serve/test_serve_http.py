@@ -130,3 +130,36 @@ def test_a_second_screen_of_the_same_labeller_is_refused(tmp_path: Path) -> None
 
     run(server, scenario)
     assert calls == ["alice"] and server.started == 1
+
+
+ECHO_PACKETS = """
+import sys
+out, inp = sys.stdout.buffer, sys.stdin.buffer
+out.write(b"__GANGLION__\\n"); out.flush()
+while len(head := inp.read(5)) == 5:
+    text = head[:1] + b":" + inp.read(int.from_bytes(head[1:], "big")) + b"\\n"
+    out.write(b"D" + len(text).to_bytes(4, "big") + text); out.flush()
+"""
+
+
+def test_keys_go_to_the_screen_as_input_and_sizes_are_clamped(tmp_path: Path) -> None:
+    server, tokens, _ = make_server(tmp_path, argv=[sys.executable, "-c", ECHO_PACKETS])
+
+    async def scenario(client: TestClient) -> None:
+        page = await client.get("/", params={"token": tokens["alice"]})
+        (ticket,) = TICKET.findall(await page.text())
+        ws = await client.ws_connect(f"/ws/{ticket}")
+        await ws.send_json(["stdin", "2; --labeller=bob"])
+        await ws.send_json(["resize", {"width": "99999", "height": -5}])
+        await ws.send_json(["resize", {"width": [1], "height": True}])
+        seen = ""
+        while seen.count("\n") < 3:
+            message = await ws.receive(timeout=30)
+            seen += message.data.decode()
+        await ws.close()
+        lines = seen.splitlines()
+        assert lines[0] == "D:2; --labeller=bob"  # typed text is input to the screen, nothing more
+        assert lines[1] == 'M:{"type": "resize", "width": 1000, "height": 5}'
+        assert lines[2] == 'M:{"type": "resize", "width": 80, "height": 24}'
+
+    run(server, scenario)
