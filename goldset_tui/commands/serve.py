@@ -191,6 +191,6 @@ def _prepare(args: argparse.Namespace, server_class):  # noqa: ANN001, ANN202
             Path(args.corpus).resolve() if args.corpus else None,
         ),
         is_busy=lambda name: is_locked(project.labeller_paths(name)[0]),
-        host=args.host,
+        host=args.host.strip("[]"),  # "[::1]" as in a URL, "::1" for the socket
         port=args.port,
     )
