@@ -111,16 +111,17 @@ class JudgingProcess(AppService):
                 if not line or line == _READY:
                     ready = line == _READY
                     break
+            relaying = ready
             while ready:
                 kind = await stdout.readexactly(1)
                 size = int.from_bytes(await stdout.readexactly(4), "big")
                 payload = await stdout.readexactly(size)
-                if kind == b"D":
-                    await self.on_data(payload)
-                elif kind == b"M":
-                    await self.on_meta(payload)
-                elif kind == b"P":
-                    await self.on_packed(payload)
+                if not relaying:
+                    continue  # the browser left: keep reading, so the app never blocks on output
+                try:
+                    await self._relay(kind, payload)
+                except (ConnectionError, RuntimeError):
+                    relaying = False
         self.returncode = await process.wait()
         await stderr_task
         if not ready:
@@ -130,6 +131,14 @@ class JudgingProcess(AppService):
                 await self.remote_write_bytes(_terminal_text(self.refusal))
         with contextlib.suppress(ConnectionError, RuntimeError):
             await self.remote_close()
+
+    async def _relay(self, kind: bytes, payload: bytes) -> None:
+        if kind == b"D":
+            await self.on_data(payload)
+        elif kind == b"M":
+            await self.on_meta(payload)
+        elif kind == b"P":
+            await self.on_packed(payload)
 
     async def stop(self) -> None:
         """Close the judging screen as a dropped terminal would: SIGHUP, then wait for it to
