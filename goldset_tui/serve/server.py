@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import secrets
 import signal
 import sys
@@ -65,6 +66,7 @@ class JudgingProcess(AppService):
         self.returncode: int | None = None
         self.refusal: str | None = None  # the child's own error, when it never opened a screen
         self._hung_up = False
+        self._leaving = False
 
     async def _open_app_process(self, width: int = 80, height: int = 24):
         # textual-serve starts the command through a shell; here it is an argument list.
@@ -132,6 +134,12 @@ class JudgingProcess(AppService):
         with contextlib.suppress(ConnectionError, RuntimeError):
             await self.remote_close()
 
+    async def on_meta(self, data: bytes) -> None:
+        # "exit": the app is leaving on its own (the labeller pressed q); let it finish.
+        with contextlib.suppress(ValueError, AttributeError):
+            self._leaving = self._leaving or json.loads(data).get("type") == "exit"
+        await super().on_meta(data)
+
     async def _relay(self, kind: bytes, payload: bytes) -> None:
         if kind == b"D":
             await self.on_data(payload)
@@ -148,7 +156,11 @@ class JudgingProcess(AppService):
         if task is None:
             return
         process = self._process
-        if process is not None and process.returncode is None and not self._hung_up:
+        if (
+            process is not None
+            and process.returncode is None
+            and not (self._hung_up or self._leaving)
+        ):
             self._hung_up = True
             with contextlib.suppress(ProcessLookupError):
                 process.send_signal(signal.SIGHUP)

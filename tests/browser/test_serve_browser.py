@@ -219,6 +219,10 @@ def test_judge_with_the_keyboard_then_close_the_browser_mid_judgment(browser, se
     again.wait_for("query 4/8")
     again.press("1")
     wait_until(lambda: served.grades("alice") == [2, 1, 0, 3, 1], "the fifth grade on disk")
+    # q quits as in the terminal: the app leaves on its own (exit status 0, not a hang-up).
+    again.press("q")
+    wait_until(lambda: "alice's judging screen closed (exit status 0)" in served.log(), "q")
+    assert served.compacted("alice") and served.children() == []
     again.close()
 
 
