@@ -148,11 +148,12 @@ def run(args: argparse.Namespace) -> int:
             f"goldset serve needs the web packages ({(exc.name or '?').split('.')[0]} is missing):"
             " pip install 'goldset-tui[serve]'",
         ) from None
-    server = _prepare(args, JudgingServer)
+    server, labellers = _prepare(args, JudgingServer)
     if warning:
         say(f"warning: {warning}")
 
     def listening(urls: list[str]) -> None:
+        say(f"judging {args.pool} into {args.store}; labellers: {', '.join(labellers)}")
         for url in urls:
             say(f"labellers open {url}?token=THEIR-TOKEN (Ctrl+C saves and stops)")
 
@@ -183,7 +184,7 @@ def _prepare(args: argparse.Namespace, server_class):  # noqa: ANN001, ANN202
     for warning in prepared.warnings:
         print(f"goldset: warning: {warning}", file=sys.stderr)
     project = prepared.project
-    return server_class(
+    server = server_class(
         users_path=Path(args.users),
         child_argv=_child_argv(
             Path(args.pool).resolve(),
@@ -194,3 +195,4 @@ def _prepare(args: argparse.Namespace, server_class):  # noqa: ANN001, ANN202
         host=args.host.strip("[]"),  # "[::1]" as in a URL, "::1" for the socket
         port=args.port,
     )
+    return server, labellers
