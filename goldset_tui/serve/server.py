@@ -279,7 +279,7 @@ class JudgingServer(Server):
         websocket = web.WebSocketResponse(heartbeat=15)
         await websocket.prepare(request)
         if self._busy(name):
-            title, message = _already_open(name)
+            _, message = _already_open(name)
             await websocket.send_bytes(_terminal_text(message))
             await websocket.close()
             return websocket
