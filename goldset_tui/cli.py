@@ -60,6 +60,7 @@ HELP_ORDER = (
     "review",
     "agreement",
     "adjudicate",
+    "validate",
     "simulate",
 )
 

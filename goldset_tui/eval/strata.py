@@ -55,7 +55,7 @@ def _numbers(df: pl.DataFrame, path: Path, column: str, ok: pl.Expr, wanted: str
             path,
             f"{column} {raw[i]!r} is not {wanted}",
             column=column,
-            **location(table_format(path), i),
+            **location(table_format(path), i, path),
         )
     return values.alias(column)
 
@@ -116,12 +116,12 @@ def read_traffic(path: str | Path) -> pl.DataFrame:
             p,
             f"share {df.get_column('share')[i]!r} is not a number",
             column="share",
-            **location(fmt, i),
+            **location(fmt, i, p),
         )
     negative = frame.get_column("share") < 0
     if negative.any():
         i = as_int(negative.arg_max())
-        raise InputError(p, "share is negative", column="share", **location(fmt, i))
+        raise InputError(p, "share is negative", column="share", **location(fmt, i, p))
     # Point at the repeat (the line to delete), and say where the name first appeared.
     names = frame.get_column("stratum")
     repeat = ~names.is_first_distinct()
@@ -131,9 +131,9 @@ def read_traffic(path: str | Path) -> pl.DataFrame:
         first = int((names == name).arg_max())
         raise InputError(
             p,
-            f"stratum {name!r} listed more than once (first on {location_text(fmt, first)})",
+            f"stratum {name!r} listed more than once (first on {location_text(fmt, first, p)})",
             column="stratum",
-            **location(fmt, i),
+            **location(fmt, i, p),
         )
     if POPULATION in df.columns:
         n = pl.col(POPULATION)
