@@ -126,6 +126,12 @@ class JudgingProcess(AppService):
                     relaying = False
         self.returncode = await process.wait()
         await stderr_task
+        # Closed now rather than a few callbacks after the exit: a loop that closes meanwhile
+        # (the server's shutdown) would otherwise report the process's transport as unclosed.
+        if process.stdin is not None:
+            process.stdin.close()
+            with contextlib.suppress(ConnectionError):
+                await process.stdin.wait_closed()
         if not ready:
             lines = tail.decode("utf-8", "replace").strip().splitlines()
             self.refusal = lines[-1] if lines else f"exit status {self.returncode}"
