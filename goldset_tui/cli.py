@@ -45,6 +45,7 @@ with exit status 2.
 HELP_ORDER = (
     "demo",
     "judge",
+    "serve",
     "check",
     "pool",
     "qrels",
