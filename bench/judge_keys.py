@@ -5,17 +5,21 @@ on a pool of 1,000,000 rows (25,000 queries x 40 candidates), with a real store 
 fsynced before the screen says saved). This script plays the labeller: it sends a grade key and
 times until the bytes of the *next* candidate (its id, in the candidate line) arrive from the
 terminal; then the next key. About one key in 40 finishes a query, so moving to the next query is
-inside the numbers. Reported: median, p99 and max, with the machine's load average before and
-after (the machine is shared: wall-clock tails move with other people's work), and the child's CPU
-time per key (``wait4`` rusage), which moves much less.
+inside the numbers. Between keys it waits ``--think`` ms (50) as a reader would: Textual draws at
+most 60 frames a second, so a key sent the instant a frame arrived would wait for the next frame
+tick (up to 16.7 ms) and the script would measure the frame rate. Reported: median, p99 and max,
+with the machine's load average before and after (the machine is shared: wall-clock tails move
+with other people's work), and the child's CPU time per key (``wait4`` rusage), which moves much
+less.
 
-The repeatable CPU-side figure is measured in-process (``--in-process``, on by default): the same
+The repeatable CPU-side figure is measured in-process (``--no-in-process`` skips it): the same
 screen under Textual's Pilot, timing with ``time.thread_time`` (CPU of the UI thread, not wall)
 the grade key's handler up to the next refresh (save, move, widgets updated and laid out),
 median/p99/max, and the same for the key that changes query, apart.
 
     .venv/bin/python bench/judge_keys.py                                # the full run
     .venv/bin/python bench/judge_keys.py --queries 2500 --presses 400    # quick look
+    .venv/bin/python bench/judge_keys.py --think 0    # keys back to back: the 60 fps frame pacing
 """
 
 from __future__ import annotations
@@ -128,7 +132,7 @@ def current_doc(text: str) -> str | None:
     return f"d{found[-1][0]}-{found[-1][1]}" if found else None
 
 
-def in_terminal(pool: Path, store: Path, presses: int) -> dict[str, object]:
+def in_terminal(pool: Path, store: Path, presses: int, think: float) -> dict[str, object]:
     env = {k: v for k, v in os.environ.items() if k not in {"COLUMNS", "LINES", "COLORTERM"}}
     env["TERM"] = "xterm-256color"
     # This checkout's goldset (not whatever `goldset` is installed), so two checkouts compare.
@@ -168,8 +172,10 @@ def in_terminal(pool: Path, store: Path, presses: int) -> dict[str, object]:
         times.append(elapsed)
         if before is not None and shown.split("-")[0] != before.split("-")[0]:
             query_changes.append(elapsed)
-        # What is still coming for this frame (the status line, the strip) is not the next key's.
-        while term.read(0.002):
+        # What is still coming for this frame (the status line, the strip) is not the next key's;
+        # then the labeller reads a moment (see --think) before the next key.
+        pause_until = time.perf_counter() + think
+        while term.read(0.002) or time.perf_counter() < pause_until:
             pass
     load_after = load()
     status, cpu = term.finish()
@@ -227,6 +233,15 @@ def main() -> None:
     parser.add_argument("--per-query", type=int, default=40)
     parser.add_argument("--presses", type=int, default=2_000)
     parser.add_argument("--cpu-presses", type=int, default=1_000)
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=50.0,
+        metavar="MS",
+        help="pause after a candidate appears before the next key (default 50 ms; a labeller reads"
+        " for seconds). Textual draws at most 60 frames a second, so with 0 a key sent right after"
+        " a frame waits up to 16.7 ms for the next one: that measures the frame rate, not goldset",
+    )
     parser.add_argument("--no-in-process", dest="in_process", action="store_false")
     args = parser.parse_args()
 
@@ -234,7 +249,7 @@ def main() -> None:
         pool = Path(tmp) / "pool.parquet"
         make_pool(pool, args.queries, args.per_query)
         store = Path(tmp) / "store"
-        result = in_terminal(pool, store, args.presses)
+        result = in_terminal(pool, store, args.presses, args.think / 1000)
         from goldset_tui.store import Project
 
         saved = Project.open(store).qrels("bench").height
@@ -247,7 +262,7 @@ def main() -> None:
     rows = args.queries * args.per_query
     print(
         f"pool: {rows:,} rows ({args.queries:,} queries x {args.per_query}); real `goldset judge` "
-        f"on an 80x24 pty; {args.presses:,} grade keys"
+        f"on an 80x24 pty; {args.presses:,} grade keys, {args.think:g} ms after each candidate"
     )
     print(f"load average (1, 5, 15 min) before: {result['load'][0]}   after: {result['load'][1]}")
     print(f"open to the first screen (read, validate, index the pool): {result['open_s']:.2f} s")
