@@ -155,6 +155,7 @@ def run(args: argparse.Namespace) -> int:
     if args.replicates < 0:
         raise InputError(None, "--replicates must be 0 or more")
     data = load(args)
+    refuse_consensus_name(data)
     for warning in data.warnings or []:
         print(f"goldset: warning: {warning}", file=sys.stderr)
     everyone = data
@@ -191,7 +192,18 @@ def run(args: argparse.Namespace) -> int:
         everyone,
         report,
         lambda r: with_machine_md(to_markdown(r, disagreements(data.ratings)), r),
+        machines,
     )
+
+
+def refuse_consensus_name(data) -> None:  # noqa: ANN001 - AgreementData
+    """A label set named ``consensus`` would replace the human consensus in every table."""
+    from goldset_tui.store.machine import CONSENSUS, CONSENSUS_TAKEN
+
+    if CONSENSUS in data.ratings.get_column("labeller").unique().to_list():
+        if data.project is None:
+            raise InputError(None, f"--qrels consensus=...: {CONSENSUS_TAKEN} (e.g. adjudicated=)")
+        raise InputError(data.project.path, CONSENSUS_TAKEN, column="labeller")
 
 
 def machines_of(args: argparse.Namespace, data) -> list[str]:  # noqa: ANN001 - AgreementData
@@ -357,12 +369,14 @@ def solo(args: argparse.Namespace, data, extra: dict | None = None) -> int:  # n
     return emit(args, data, report, lambda r: with_machine_md(solo_markdown(r), r))
 
 
-def emit(args: argparse.Namespace, data, report: dict, markdown) -> int:  # noqa: ANN001
-    """Add the --run scores to ``report``, then print it as JSON or through ``markdown(report)``."""
+def emit(args: argparse.Namespace, data, report: dict, markdown, machines=()) -> int:  # noqa: ANN001
+    """Add the --run scores to ``report``, then print it as JSON or through ``markdown(report)``.
+
+    ``machines`` get a row each but no vote in the consensus row."""
     if args.run:
         from goldset_tui.agreement.runs import runs_by_labeller
 
-        report["runs"] = runs_by_labeller(data, args.run, rule=args.rule)
+        report["runs"] = runs_by_labeller(data, args.run, rule=args.rule, machines=machines)
     if args.format == "json":
         sys.stdout.write(json.dumps(report, indent=2, allow_nan=False) + "\n")
     else:
