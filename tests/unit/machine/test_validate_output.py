@@ -1,0 +1,30 @@
+"""`goldset validate -o` never overwrites the store's own pool: the store reads its rows from it
+(and `goldset import` checks every label against it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from goldset_tui.agreement.machine_example import build_sample_machine_store
+from goldset_tui.cli import main
+
+SAMPLE = Path(__file__).parents[3] / "sample_data"
+
+
+def test_output_onto_the_stores_pool_is_refused(tmp_path: Path, capsys) -> None:
+    store = build_sample_machine_store(tmp_path / "mj", SAMPLE)
+    labels = SAMPLE / "judgments" / "llm.jsonl"
+    assert (
+        main(["import", "--store", str(store), "--labeller", "llm", "--machine", str(labels)]) == 0
+    )
+    pool = tmp_path / "mj" / "pool.jsonl"  # the pool the store's manifest names
+    before = pool.read_bytes()
+    capsys.readouterr()
+    args = ["validate", "--store", str(store), "--labeller", "llm", "--budget", "5"]
+    # the same file by another spelling of its path
+    assert main([*args, "-o", str(tmp_path / "mj" / "." / "pool.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "pool" in err and "Traceback" not in err
+    assert pool.read_bytes() == before
+    assert main([*args, "-o", str(tmp_path / "check.jsonl")]) == 0
+    assert len((tmp_path / "check.jsonl").read_text().splitlines()) == 5
