@@ -74,10 +74,11 @@ class AgreementScreen(LeaveKeys, Screen[None]):
         Binding(
             "r",
             "system_ranking",
-            "system ranking",
+            "ranking",
             id="agreement.system_ranking",
             tooltip="The systems ranked under two label sets side by side, flips marked (needs --run)",
-            show=False,  # the footer has no room at 80 columns; listed under ? like every key
+            # In the footer only when there is a ranking to open (check_action): at 80 columns
+            # it fits beside the others, and this screen has no `?` to list a hidden key.
         ),
         Binding("tab", "app.focus_next", "next pane", id="agreement.focus_next", show=False),
         *leave_bindings("agreement.back", "agreement.quit"),  # Escape back, q home
@@ -125,6 +126,11 @@ class AgreementScreen(LeaveKeys, Screen[None]):
         )
         yield DataTable(id="agreement-disagreements", cursor_type="row", zebra_stripes=True)
         yield Footer()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "system_ranking":
+            return bool(self.ranking)
+        return super().check_action(action, parameters)
 
     def on_mount(self) -> None:
         labellers = self.data.ratings.get_column("labeller").n_unique()
