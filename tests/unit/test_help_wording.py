@@ -38,3 +38,12 @@ def test_sample_help_example_uses_strata_that_classify_produces() -> None:
     for spec in targets:
         names = {pair.split("=")[0] for pair in spec.split(",")}
         assert names <= set(STRATA), names - set(STRATA)
+
+
+def test_agreement_help_example_keeps_its_line_continuation() -> None:
+    # A lone backslash at the end of a line in the DESCRIPTION string joined the example's two
+    # lines with a run of spaces, so the example no longer read as the shell command it shows.
+    (agreement,) = [m for m in command_modules() if m.NAME == "agreement"]
+    examples = agreement.DESCRIPTION[agreement.DESCRIPTION.index("examples:") :]
+    assert not re.search(r"\S {3,}--", examples)
+    assert re.search(r" \\\n +--run c=c.run", examples)
