@@ -86,6 +86,15 @@ def _read_tabular(path: Path) -> tuple[pl.DataFrame, str]:
         string_columns=("query_id", "doc_id", "rationale"),
         scalar=("confidence", "rationale"),
     )
+    for name in ("grade", "confidence"):
+        # Polars casts true to 1.0: a yes/no would pass as grade 1 or full confidence.
+        if name in table.columns and table.schema[name] == pl.Boolean:
+            raise InputError(
+                path,
+                f"{name} {str(table[name][0]).lower()} is yes/no, not a number",
+                column=name,
+                **location(fmt, 0, path),
+            )
     indexed = table.with_row_index("_i")
     raw_grade = pl.col("grade")
     grade = raw_grade.cast(pl.Float64, strict=False)

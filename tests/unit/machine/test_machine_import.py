@@ -143,6 +143,21 @@ def test_new_file_writes_only_changed_grades(tmp_path: Path) -> None:
             {"line": 2},
             None,
         ),
+        # JSON true/false is not a grade or a confidence (Polars casts true to 1.0: a `true`
+        # grade was imported as grade 1)
+        (
+            "bad.jsonl",
+            '{"query_id":"q1","doc_id":"d1","grade":false}\n{"query_id":"q1","doc_id":"d2","grade":true}\n',
+            {"line": 1},
+            "grade",
+        ),
+        (
+            "bad.jsonl",
+            '{"query_id":"q1","doc_id":"d1","grade":1,"confidence":true}\n'
+            '{"query_id":"q1","doc_id":"d2","grade":1,"confidence":true}\n',
+            {"line": 1},
+            "confidence",
+        ),
     ],
 )
 def test_bad_labels_refused_naming_the_line_and_nothing_written(
