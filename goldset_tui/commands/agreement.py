@@ -164,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
         data = humans_only(data, machines)
     extra = machine_part(args, everyone, machines) | ranking_part(args, everyone, machines)
     if data.ratings.get_column("labeller").n_unique() < 2:
-        return solo(args, data, extra)
+        return solo(args, data, extra, everyone=everyone, machines=machines)
     strata = strata_of(data, args.strata)
     if args.screen:
         from goldset_tui.ui.app import run_app
@@ -336,7 +336,9 @@ def with_machine_md(text: str, report: dict) -> str:
     return text
 
 
-def solo(args: argparse.Namespace, data, extra: dict | None = None) -> int:  # noqa: ANN001
+def solo(  # noqa: ANN001 - data: AgreementData
+    args: argparse.Namespace, data, extra: dict | None = None, *, everyone=None, machines=()
+) -> int:
     """One labeller: nobody to agree with, but blind repeats measure agreement with oneself and
     the shown positions show whether grades drift down the list.
 
@@ -366,7 +368,10 @@ def solo(args: argparse.Namespace, data, extra: dict | None = None) -> int:  # n
     report["position_bias"] = bias
     report["self_consistency"] = repeats or []
     report.update(extra or {})
-    return emit(args, data, report, lambda r: with_machine_md(solo_markdown(r), r))
+    # the runs table scores the machines too (``everyone``), without a vote in the consensus
+    return emit(
+        args, everyone or data, report, lambda r: with_machine_md(solo_markdown(r), r), machines
+    )
 
 
 def emit(args: argparse.Namespace, data, report: dict, markdown, machines=()) -> int:  # noqa: ANN001

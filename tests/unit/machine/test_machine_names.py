@@ -69,3 +69,19 @@ def test_a_machine_cannot_be_imported_as_consensus(tmp_path: Path, capsys) -> No
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "consensus" in err
     assert sorted(p.name for p in store.rglob("*")) == before
+
+
+def test_one_human_and_a_machine_both_get_a_runs_row(tmp_path: Path, capsys) -> None:
+    # With two humans the machine had its row in the runs table; with one it was dropped.
+    alice = write(tmp_path / "alice.qrels", ["q1 0 d1 2", "q1 0 d2 0"])
+    llm = write(tmp_path / "llm.qrels", ["q1 0 d1 2", "q1 0 d2 1"])
+    run = write(tmp_path / "r.run", ["q1 Q0 d1 1 2.0 r", "q1 Q0 d2 2 1.0 r"])
+    code = main(
+        ["agreement", "--qrels", f"alice={alice}", "--qrels", f"llm={llm}", "--machine", "llm"]
+        + ["--scale", "0-3", "--run", f"r={run}", "--replicates", "0", "--format", "json"]
+    )
+    assert code == 0
+    rows = {row["qrels"]: row for row in json.loads(capsys.readouterr().out)["runs"]}
+    # P@10 by hand: alice finds d1 relevant (1/10), the machine d1 and d2 (2/10).
+    assert rows["alice"]["scores"]["P@10"] == pytest.approx(0.1)
+    assert rows["llm"]["scores"]["P@10"] == pytest.approx(0.2)
