@@ -163,7 +163,7 @@ def prepare(
     )
     refuse_machine(project, labeller)
     warnings = []
-    warning = project.pool_warning(pool.sha256)
+    warning = project.pool_warning(pool.sha256, Path(pool.path))
     if warning:
         warnings.append(warning)
     query_ids = None
