@@ -45,12 +45,14 @@ def machine_markdown(machines: list[dict[str, Any]]) -> str:
                 "",
                 f"### {name} by stratum",
                 "",
-                "| against | stratum | n | agreement | kappa (quadratic) | leniency |",
-                "|---|---|---:|---:|---:|---:|",
+                # queries: an interval redrawing two or three queries is no measure of precision
+                "| against | stratum | n | queries | agreement | kappa (quadratic) | leniency |",
+                "|---|---|---:|---:|---:|---:|---:|",
             ]
             for other, s in strata:
                 lines.append(
-                    f"| {cell(other)} | {cell(s['stratum'])} | {s['n']} | {num(s['agreement'])}"
+                    f"| {cell(other)} | {cell(s['stratum'])} | {s['n']} | {s['queries']}"
+                    f" | {num(s['agreement'])}"
                     f" | {num(s['kappa_quadratic'])} | {num(s['mean_difference'], 2)}"
                     f"{ci(s['mean_difference_ci95'])} |"
                 )

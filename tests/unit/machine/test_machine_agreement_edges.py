@@ -1,5 +1,7 @@
-"""`goldset agreement --run` with a machine judge: the human consensus the runs are scored
-against is the humans' alone, and the name `consensus` cannot mean two label sets at once."""
+"""`goldset agreement` with a machine judge, as a user meets it: the human consensus the runs are
+scored against is the humans' alone, the name `consensus` cannot mean two label sets at once, the
+machine keeps its runs row with one human, and the by-stratum table says how many queries each
+row rests on."""
 
 from __future__ import annotations
 
@@ -85,3 +87,25 @@ def test_one_human_and_a_machine_both_get_a_runs_row(tmp_path: Path, capsys) -> 
     # P@10 by hand: alice finds d1 relevant (1/10), the machine d1 and d2 (2/10).
     assert rows["alice"]["scores"]["P@10"] == pytest.approx(0.1)
     assert rows["llm"]["scores"]["P@10"] == pytest.approx(0.2)
+
+
+def test_the_markdown_by_stratum_says_how_many_queries_each_row_rests_on(
+    tmp_path: Path, capsys
+) -> None:
+    # q1 in stratum s1, q2 and q3 in s2; the machine grades one higher on q1. An interval over
+    # one or two queries looks precise ([0.027, 0.031] on the sample) unless the count is shown.
+    human = ["q1 0 a 0", "q2 0 a 1", "q3 0 a 2", "q3 0 b 0"]
+    machine = ["q1 0 a 1", "q2 0 a 1", "q3 0 a 2", "q3 0 b 0"]
+    h = write(tmp_path / "h.qrels", human)
+    m = write(tmp_path / "m.qrels", machine)
+    strata = write(tmp_path / "s.csv", ["query_id,stratum", "q1,s1", "q2,s2", "q3,s2"])
+    code = main(
+        ["agreement", "--qrels", f"h={h}", "--qrels", f"m={m}", "--machine", "m"]
+        + ["--scale", "0-3", "--strata", strata, "--replicates", "20"]
+    )
+    assert code == 0
+    out = capsys.readouterr().out
+    table = out[out.index("### m by stratum") :].splitlines()
+    assert "| against | stratum | n | queries |" in table[2]
+    rows = [line for line in table if line.startswith("| h |")]
+    assert rows[0].startswith("| h | s1 | 1 | 1 | ") and rows[1].startswith("| h | s2 | 3 | 2 | ")
