@@ -12,7 +12,6 @@ import polars as pl
 
 from goldset_tui.eval.report_model import Report
 from goldset_tui.eval.strata import SMALL_STRATUM
-from goldset_tui.text import visible
 
 
 def clean(x: object) -> object:
@@ -146,12 +145,6 @@ def fmt_fixed(x: float | None, digits: int = 3) -> str:
     if x is None or (isinstance(x, float) and not math.isfinite(x)):
         return "-"
     return f"{x:.{digits}f}"
-
-
-def md_text(text: object) -> str:
-    # Data in Markdown read in a terminal: control characters shown (an ESC must not reach the
-    # terminal), and no pipes or newlines that would break a table row.
-    return visible(text, keep_newlines=False).replace("|", "\\|")
 
 
 def cell_text(hits: int | None, n: int, mean: float, lo: float, hi: float, small: bool) -> str:

@@ -12,10 +12,10 @@ from goldset_tui.eval.report_format import (
     fmt_fixed,
     fmt_num,
     fused_note,
-    md_text,
 )
 from goldset_tui.eval.report_model import UNJUDGED_WARNING, Report
 from goldset_tui.eval.strata import SMALL_STRATUM
+from goldset_tui.markdown_text import md_literal
 
 
 def _rescue_sentence(report: Report, a: str, b: str) -> str:
@@ -47,11 +47,11 @@ def to_markdown(report: Report) -> str:
         "",
     ]
     if report.warnings:
-        lines += ["## Warnings", ""] + [f"- {md_text(w)}" for w in report.warnings] + [""]
+        lines += ["## Warnings", ""] + [f"- {md_literal(w)}" for w in report.warnings] + [""]
     lines += [
         "## By stratum",
         "",
-        "| stratum | n | " + " | ".join(md_text(s) for s in names) + " |",
+        "| stratum | n | " + " | ".join(md_literal(s) for s in names) + " |",
         "|---|---:|" + "---:|" * len(names),
     ]
     cells = {(r["stratum"], r["system"]): r for r in report.table.iter_rows(named=True)}
@@ -65,7 +65,7 @@ def to_markdown(report: Report) -> str:
             else "-"
             for r in row
         ]
-        lines.append(f"| {md_text(stratum)}{mark} | {first['n']} | " + " | ".join(texts) + " |")
+        lines.append(f"| {md_literal(stratum)}{mark} | {first['n']} | " + " | ".join(texts) + " |")
     over = {r["system"]: r for r in report.overall.iter_rows(named=True)}
     texts = [
         cell_text(
@@ -91,7 +91,7 @@ def to_markdown(report: Report) -> str:
     ]
     for c in report.closure:
         lines.append(
-            f"| {md_text(c.name)} | {fmt_num(c.expected, 4)} | {fmt_num(c.actual, 4)}"
+            f"| {md_literal(c.name)} | {fmt_num(c.expected, 4)} | {fmt_num(c.actual, 4)}"
             f" | {fmt_num(c.residual, 4)} | {'yes' if c.ok else 'NO'} |"
         )
     dropped = dropped_rows(report)
@@ -104,7 +104,7 @@ def to_markdown(report: Report) -> str:
             "|---|---|---|",
         ]
         lines += [
-            f"| {md_text(d['query_id'])} | {md_text(d['stratum'])} | {md_text(d['why'])} |"
+            f"| {md_literal(d['query_id'])} | {md_literal(d['stratum'])} | {md_literal(d['why'])} |"
             for d in dropped
         ]
     if report.overlap:
@@ -119,7 +119,7 @@ def to_markdown(report: Report) -> str:
         ]
         for o in report.overlap:
             lines.append(
-                f"| {md_text(o['a'])} | {md_text(o['b'])} | {o['miss_a']} | {o['miss_b']}"
+                f"| {md_literal(o['a'])} | {md_literal(o['b'])} | {o['miss_a']} | {o['miss_b']}"
                 f" | {o['both_miss']} | {o['either_miss']} | {o['oracle']:.3f} |"
             )
         if report.strata_frame is not None and len(report.systems) >= 2:
@@ -127,7 +127,7 @@ def to_markdown(report: Report) -> str:
             per = stratum_overlap(report.scores, report.strata_frame, a, b)
             lines += [
                 "",
-                f"Shared misses of {md_text(a)} and {md_text(b)} by stratum. "
+                f"Shared misses of {md_literal(a)} and {md_literal(b)} by stratum. "
                 + _rescue_sentence(report, a, b)
                 + " *At most* is the bound the two miss counts give alone (the smaller one).",
                 "",
@@ -136,7 +136,7 @@ def to_markdown(report: Report) -> str:
             ]
             for r in per.iter_rows(named=True):
                 lines.append(
-                    f"| {md_text(r['stratum'])} | {r['n']} | {r['miss_a']} | {r['miss_b']}"
+                    f"| {md_literal(r['stratum'])} | {r['n']} | {r['miss_a']} | {r['miss_b']}"
                     f" | {r['both_miss']} | {r['both_miss_bound']} |"
                 )
     for f in report.fusion.values():
@@ -151,7 +151,7 @@ def to_markdown(report: Report) -> str:
             "",
             "## Fusion",
             "",
-            f"Reciprocal rank fusion (k = 60) of {depth} from {', '.join(md_text(s) for s in report.systems)} "
+            f"Reciprocal rank fusion (k = 60) of {depth} from {', '.join(md_literal(s) for s in report.systems)} "
             f"scores {f['mean']:.3f}. Headroom collected = (fused - best single) / (oracle of the single "
             f"systems - best single): {value}"
             + (f" ({report.headroom_note})." if report.headroom_note else "."),
@@ -197,7 +197,7 @@ def _headline(report: Report, means: dict[str, float]) -> list[str]:
         w = report.weighted.get(s) if report.weighted is not None else None
         ci = report.weighted_ci.get(s) if report.weighted_ci is not None else None
         diff = "-" if w is None else f"{w - mean:+.3f}"
-        row = f"| {md_text(s)} | {mean:.3f} | {fmt_fixed(w)} | {_ci(ci)} | {diff} |"
+        row = f"| {md_literal(s)} | {mean:.3f} | {fmt_fixed(w)} | {_ci(ci)} | {diff} |"
         if report.design is not None:
             row += f" {fmt_fixed(report.design.get(s))} |"
         lines.append(row)
@@ -229,7 +229,7 @@ def _unjudged(report: Report) -> list[str]:
         else:
             low, high = float(b["unjudged_as_nonrelevant"]), float(b["unjudged_as_relevant"])
             rest = f"{b['unjudged']} | {low:.3f} | {high:.3f} | {high - low:+.3f}"
-        lines.append(f"| {md_text(s)} | {fmt_fixed(v)} | {fmt_fixed(1 - v)}{flag} | {rest} |")
+        lines.append(f"| {md_literal(s)} | {fmt_fixed(v)} | {fmt_fixed(1 - v)}{flag} | {rest} |")
     return lines
 
 
@@ -246,7 +246,7 @@ def _paired(report: Report) -> list[str]:
     ]
     note = fused_note(report)
     if note:
-        lines += ["", f"Note: {md_text(note)}."]
+        lines += ["", f"Note: {md_literal(note)}."]
     lines += [
         "",
         "| a | b | mean diff (a - b) | 95% CI | p | p Holm | weighted diff | weighted 95% CI "
@@ -256,7 +256,7 @@ def _paired(report: Report) -> list[str]:
     for p in report.paired:
         w = p.get("weighted_mean_diff")
         lines.append(
-            f"| {md_text(p['a'])} | {md_text(p['b'])} | {p['mean_diff']:+.3f} | {_ci(p['ci95'])}"
+            f"| {md_literal(p['a'])} | {md_literal(p['b'])} | {p['mean_diff']:+.3f} | {_ci(p['ci95'])}"
             f" | {fmt_fixed(p['p_value'], 4)} | {fmt_fixed(p.get('p_adjusted'), 4)}"
             f" | {'-' if w is None else f'{w:+.3f}'} | {_ci(p.get('weighted_ci95'))}"
             f" | {p['wins']} | {p['losses']} | {p['ties']} |"
@@ -287,7 +287,7 @@ def _by_stratum(report: Report) -> list[str]:
             else ("a ahead" if float(r["mean_diff"]) > 0 else "b ahead")
         )
         lines.append(
-            f"| {md_text(r['stratum'])} | {md_text(r['a'])} | {md_text(r['b'])} | {r['n']}"
+            f"| {md_literal(r['stratum'])} | {md_literal(r['a'])} | {md_literal(r['b'])} | {r['n']}"
             f" | {float(r['mean_diff']):+.3f} | {disc} | {fmt_fixed(r['p_value'], 4)}"
             f" | {fmt_fixed(adjusted, 4)} | {reading} |"
         )

@@ -420,7 +420,7 @@ def test_escapes_in_strata_never_reach_the_terminal(files, capsys, tmp_path) -> 
     out = capsys.readouterr()
     assert code == 0
     # The stratum has 18 queries: named in the small-strata warning (stderr) and the table (stdout).
-    assert "\u241b[31mred" in out.err and "| \u241b[31mred † | 18 |" in out.out
+    assert "\u241b[31mred" in out.err and "| \u241b\\[31mred † | 18 |" in out.out
     assert "\x1b" not in out.out and "\x1b" not in out.err
 
 
