@@ -58,7 +58,11 @@ def to_markdown(
         lines.append(f"| {md_literal(p['a'])} | {md_literal(p['b'])} | {p['n']} | {figures} |")
     for p in report["pairs"]:
         grades = list(range(lo, hi + 1))
-        lines += ["", f"Confusion, {md_literal(p['a'])} (rows) x {md_literal(p['b'])} (columns):", ""]
+        lines += [
+            "",
+            f"Confusion, {md_literal(p['a'])} (rows) x {md_literal(p['b'])} (columns):",
+            "",
+        ]
         lines.append("| | " + " | ".join(map(str, grades)) + " |")
         lines.append("|---" * (len(grades) + 1) + "|")
         for g, row in zip(grades, p["confusion"], strict=True):

@@ -94,7 +94,8 @@ def _item(value: str) -> tuple[str, set[str]]:
     kinds = {t.type for t in tokens}
     inner = [t for t in tokens if t.type == "inline"]
     return _leaf_text(inner), _markup_tokens(inner) | (
-        kinds - {"bullet_list_open", "bullet_list_close", "list_item_open", "list_item_close"}
+        kinds
+        - {"bullet_list_open", "bullet_list_close", "list_item_open", "list_item_close"}
         - {"paragraph_open", "paragraph_close", "inline"}
     )
 
