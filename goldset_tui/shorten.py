@@ -129,9 +129,7 @@ def distinct_forms(ids: Iterable[str], width: int) -> dict[str, str]:
                 break
         else:
             for x in members:
-                form = next((w for w in _windows(x, width) if w not in taken), None)
-                if form is None:
-                    form = _counted(x, width, taken)
-                forms[x] = form
-                taken.add(form)
+                window = next((w for w in _windows(x, width) if w not in taken), None)
+                forms[x] = window if window is not None else _counted(x, width, taken)
+                taken.add(forms[x])
     return {x: forms[x] for x in unique}
