@@ -28,7 +28,9 @@ def to_markdown(
         "# Agreement between labellers",
         "",
         f"{len(report['labellers'])} labellers ({', '.join(map(md_literal, report['labellers']))}), "
-        f"{report['units']} units (query-document pairs), scale {lo}-{hi}.",
+        f"{report['units']} units (query-document pairs judged by at least one of them; each pair "
+        "of labellers below counts only the units both judged), scale "
+        f"{lo}-{hi}.",
         "",
         "## Over all labellers",
         "",
@@ -47,7 +49,7 @@ def to_markdown(
         "",
         "## Pairs of labellers",
         "",
-        "| a | b | units | agreement | kappa | kappa linear | kappa quadratic |",
+        "| a | b | units both judged | agreement | kappa | kappa linear | kappa quadratic |",
         "|---|---|---|---|---|---|---|",
     ]
     for p in report["pairs"]:

@@ -5,7 +5,7 @@ made visible and pipes escaped, since the Markdown is read in terminals."""
 from __future__ import annotations
 
 from goldset_tui.eval.intervals import METHOD_TEXT
-from goldset_tui.eval.overlap import rescued_misses, stratum_overlap
+from goldset_tui.eval.overlap import stratum_overlap
 from goldset_tui.eval.report_format import (
     cell_text,
     dropped_rows,
@@ -14,26 +14,14 @@ from goldset_tui.eval.report_format import (
     fused_note,
 )
 from goldset_tui.eval.report_model import UNJUDGED_WARNING, Report
+from goldset_tui.eval.report_words import (
+    TESTS_DISAGREE,
+    ci_disagrees_with_p,
+    fusion_sentence,
+    rescue_sentence,
+)
 from goldset_tui.eval.strata import SMALL_STRATUM
 from goldset_tui.markdown_text import md_literal
-
-
-def _rescue_sentence(report: Report, a: str, b: str) -> str:
-    """What fusion did with the shared misses, measured rather than asserted."""
-    if not report.fused:
-        return "Merging two lists can only promote documents one of them retrieved."
-    rescued = rescued_misses(report.scores, a, b, report.fused)
-    where = (
-        f"fusing each run's top {report.fusion_depth}"
-        if report.fusion_depth is not None
-        else "fusing every document the runs retrieved"
-    )
-    if rescued == 0:
-        return (
-            f"The fused run ({where}) rescues none of them: it can only promote documents one of the "
-            "two lists holds, and neither holds one that counts."
-        )
-    return f"The fused run ({where}) rescues {rescued} of them."
 
 
 def to_markdown(report: Report) -> str:
@@ -128,7 +116,7 @@ def to_markdown(report: Report) -> str:
             lines += [
                 "",
                 f"Shared misses of {md_literal(a)} and {md_literal(b)} by stratum. "
-                + _rescue_sentence(report, a, b)
+                + md_literal(rescue_sentence(report, a, b))
                 + " *At most* is the bound the two miss counts give alone (the smaller one).",
                 "",
                 "| stratum | n | misses a | misses b | both miss | at most |",
@@ -139,22 +127,16 @@ def to_markdown(report: Report) -> str:
                     f"| {md_literal(r['stratum'])} | {r['n']} | {r['miss_a']} | {r['miss_b']}"
                     f" | {r['both_miss']} | {r['both_miss_bound']} |"
                 )
-    for f in report.fusion.values():
-        share = f["headroom_collected"]
-        depth = (
-            f"each run's top {report.fusion_depth}"
-            if report.fusion_depth is not None
-            else "every document each run retrieved"
-        )
-        value = f"{share:.2f}" if share is not None else "none"
+    sentence = fusion_sentence(report)
+    if sentence is not None:
         lines += [
             "",
             "## Fusion",
             "",
-            f"Reciprocal rank fusion (k = 60) of {depth} from {', '.join(md_literal(s) for s in report.systems)} "
-            f"scores {f['mean']:.3f}. Headroom collected = (fused - best single) / (oracle of the single "
-            f"systems - best single): {value}"
-            + (f" ({report.headroom_note})." if report.headroom_note else "."),
+            md_literal(sentence),
+            "",
+            "Headroom collected = (fused - best single) / (oracle of the single runs - best single),"
+            " where the oracle takes, per query, the best of the single runs.",
         ]
     lines += _unjudged(report)
     lines += _paired(report)
@@ -244,6 +226,8 @@ def _paired(report: Report) -> list[str]:
         "over every pair (*p Holm*). *Weighted*: the traffic-weighted difference, paired within "
         "each stratum, with its stratified interval.",
     ]
+    if any(ci_disagrees_with_p(p) for p in report.paired):
+        lines += ["", TESTS_DISAGREE]
     note = fused_note(report)
     if note:
         lines += ["", f"Note: {md_literal(note)}."]
@@ -256,7 +240,8 @@ def _paired(report: Report) -> list[str]:
     for p in report.paired:
         w = p.get("weighted_mean_diff")
         lines.append(
-            f"| {md_literal(p['a'])} | {md_literal(p['b'])} | {p['mean_diff']:+.3f} | {_ci(p['ci95'])}"
+            f"| {md_literal(p['a'])} | {md_literal(p['b'])} | {p['mean_diff']:+.3f}"
+            f" | {_ci(p['ci95'])}{' ‡' if ci_disagrees_with_p(p) else ''}"
             f" | {fmt_fixed(p['p_value'], 4)} | {fmt_fixed(p.get('p_adjusted'), 4)}"
             f" | {'-' if w is None else f'{w:+.3f}'} | {_ci(p.get('weighted_ci95'))}"
             f" | {p['wins']} | {p['losses']} | {p['ties']} |"

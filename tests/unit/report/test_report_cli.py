@@ -284,7 +284,8 @@ def test_headroom_is_null_for_a_measure_without_cutoff(files, capsys) -> None:
     assert code == 0
     d = json.loads(out)
     assert (
-        set(d["fusion"]["rrf"]) == {"mean", "headroom_collected"}
+        set(d["fusion"]["rrf"])
+        == {"mean", "headroom_collected", "best_single", "best_single_mean", "oracle"}
         and d["fusion"]["rrf"]["headroom_collected"] is None
     )
     code, md, _ = _report(files, capsys, "--metric", "AP")
@@ -293,7 +294,11 @@ def test_headroom_is_null_for_a_measure_without_cutoff(files, capsys) -> None:
 
 def test_markdown_and_csv(files, capsys) -> None:
     code, md, _ = _report(files, capsys)
-    assert code == 0 and "| negation † | 18 | 8/18 hits" in md and "The table closes." in md
+    assert (
+        code == 0
+        and "| negation † | 18 | 8/18 · 0.444 [0.246, 0.663]" in md
+        and "The table closes." in md
+    )
     code, table, _ = _report(files, capsys, "--format", "csv")
     rows = list(csv.DictReader(table.splitlines()))
     assert rows[-1]["stratum"] == "ALL" and rows[-1]["hits"] in {
