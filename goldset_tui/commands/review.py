@@ -179,6 +179,9 @@ def build_context(args: argparse.Namespace):
         sampling_source=str(inputs.sampling_manifest) if inputs.sampling_manifest else None,
         judge=judge_hook(project, args.labeller, topics, corpus, Path(args.pairs_out)),
         on_judged=recompute,
+        # A torn journal tail cut on open, or the like: said on the report screen too, not only
+        # once judging opens (issue 12).
+        store_warnings=list(dict.fromkeys(project.warnings)) if project is not None else [],
     )
 
 

@@ -105,3 +105,29 @@ def ci_disagrees_with_p(p: dict[str, Any]) -> bool:
         return False
     excludes = float(lo) > 0 or float(hi) < 0
     return excludes != (float(pv) < ALPHA)
+
+
+def fusion_brief(report: Report) -> str | None:
+    """The fusion figures in one short line for the report screen (the sentence is on the summary
+    screen and in the Markdown): the fused mean, the best single run, the oracle, and the share
+    collected, or how far below the best run, or why there is no share."""
+    if not report.fused or report.fused not in report.fusion:
+        return None
+    f = report.fusion[report.fused]
+    best, best_mean, oracle = f.get("best_single"), f.get("best_single_mean"), f.get("oracle")
+    line = f"fusion: {report.fused} {f['mean']:.3f}"
+    if best is None or best_mean is None or oracle is None:
+        return line
+    line += f" · best single {best} {best_mean:.3f} · oracle {oracle:.3f} · "
+    share = f["headroom_collected"]
+    if share is None:
+        return line + (
+            "no share: no cutoff, the oracle is no ceiling"
+            if oracle > best_mean
+            else "no headroom to collect"
+        )
+    if share < 0:
+        return line + f"{best_mean - f['mean']:.3f} below the best single run"
+    return (
+        line + f"collects {share:.0%} of the headroom" + (" (above 1: see s)" if share > 1 else "")
+    )
