@@ -86,6 +86,8 @@ def judged_lines(report: Report) -> list[str]:
 
 
 def paired_lines(report: Report) -> list[str]:
+    if not report.paired:
+        return []
     lines = []
     note = fused_note(report)
     if note:
@@ -128,7 +130,8 @@ def summary_sections(report: Report) -> list[Section]:
     test = "exact McNemar" if report.binary else "paired randomization"
     sections: list[Section] = [
         (
-            f"Headline: mean [95% {report.method}], traffic-weighted mean [stratified 95%]",
+            f"Headline: mean [95% {report.method}]"
+            + (", traffic-weighted mean [stratified 95%]" if report.weighted is not None else ""),
             headline_lines(report),
         ),
         ("Fusion", [s for s in [fusion_sentence(report)] if s]),

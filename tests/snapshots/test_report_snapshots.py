@@ -146,3 +146,14 @@ def test_report_query_top_k_long_ids(snap_compare, size) -> None:
         terminal_size=size,
         press=[*TO_FAILURES, "enter", "right", "right", "down"],
     )
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_report_summary(snap_compare, size) -> None:
+    # Issue 12: the report beyond its table (fusion, overlap and oracle, paired tests), wrapped.
+    assert snap_compare(_app(), terminal_size=size, press=["s"])
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_report_summary_scrolled_to_the_end(snap_compare, size) -> None:
+    assert snap_compare(_app(), terminal_size=size, press=["s", "end"])
