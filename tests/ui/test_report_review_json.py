@@ -130,11 +130,15 @@ def _screen_text(args: list[str], size: tuple[int, int]) -> tuple[str, str, bool
     return str(out["report"]), str(out["summary"]), bool(out["notes_whole"]), warned
 
 
-@pytest.mark.parametrize("metric", ["Success@3", "nDCG@10"])
-def test_every_figure_on_the_review_screens_is_the_json_s(three_runs, metric, capsys) -> None:
+@pytest.mark.parametrize(
+    ("metric", "size"),
+    [("Success@3", (80, 24)), ("nDCG@10", (80, 24)), ("Success@3", (120, 40))],
+    ids=["Success@3-80x24", "nDCG@10-80x24", "Success@3-120x40"],
+)
+def test_every_figure_on_the_review_screens_is_the_json_s(three_runs, metric, size, capsys) -> None:
     args = [*three_runs, "--metric", metric]
     d = _json(args, capsys)
-    report_text, summary, notes_whole, warned = _screen_text(args, (80, 24))
+    report_text, summary, notes_whole, warned = _screen_text(args, size)
     assert notes_whole
 
     # 1. What the JSON has for the screens is on them, each figure in its own line.
