@@ -176,3 +176,29 @@ def test_agreement_markdown_shows_hostile_labellers_literally() -> None:
     tokens = MD.parse(solo_markdown(report))
     assert "strong_open" not in _markup_tokens(tokens)
     assert "**ana**" in _leaf_text(tokens)
+
+
+def test_history_markdown_shows_hostile_names_literally() -> None:
+    # The history report (goldset history --format md) escaped pipes only before.
+    from goldset_tui.history.format import to_markdown
+    from goldset_tui.history.timeline import History
+
+    history = History(
+        metric="Success@10",
+        releases=[
+            {
+                "system": "*bm25*",
+                "release": "<b>2026.1</b>",
+                "version": 1,
+                "n": 3,
+                "mean": 0.5,
+                "ci95": [0.1, 0.9],
+            }
+        ],
+        changes=[],
+        recurring=[],
+    )
+    tokens = MD.parse(to_markdown(history, recurring=(3, 5)))
+    assert not {"html_inline", "html_block", "em_open", "strong_open"} & _markup_tokens(tokens)
+    shown = _leaf_text(tokens)
+    assert "*bm25*" in shown and "<b>2026.1</b>" in shown
