@@ -62,7 +62,7 @@ class AgreementScreen(LeaveKeys, Screen[None]):
             "toggle_intervals",
             "intervals",
             id="agreement.intervals",
-            tooltip="Show each pair's 95% interval in the matrix instead of its units",
+            tooltip="Show each pair's 95% interval in the matrix instead of the units both judged",
         ),
         Binding(
             "b",
