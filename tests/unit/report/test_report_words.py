@@ -136,3 +136,33 @@ def test_an_interval_that_disagrees_with_its_p_value_is_marked_and_explained() -
     md = to_markdown(report)
     assert TESTS_DISAGREE in md
     assert "| [-0.190, -0.024] ‡ |" in md
+
+
+def test_the_screen_s_fusion_line_says_why_there_is_no_share() -> None:
+    from goldset_tui.eval.report_words import fusion_brief
+
+    values = {
+        "bm25": [1.0, 0.5, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0],
+        "dense": [1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0],
+        "rrf": [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 1.0, 0.0, 0.0],
+    }
+    scores = pl.DataFrame(
+        {
+            "system": [s for s in values for _ in QIDS],
+            "query_id": QIDS * 3,
+            "value": [v for s in values for v in values[s]],
+        }
+    )
+    strata = pl.DataFrame({"query_id": QIDS, "stratum": ["a"] * 10})
+    # AP has no cutoff: the oracle (0.9) is above the best run (bm25 0.75) but no ceiling.
+    ap = assemble_report(scores, strata, metric="AP", fused="rrf", samples=50)
+    assert fusion_brief(ap) == (
+        "fusion: rrf 0.700 · best single bm25 0.750 · oracle 0.900 · "
+        "no share: no cutoff, the oracle is no ceiling"
+    )
+    # With a cutoff, rrf under bm25: how far below, never a negative share.
+    cut = assemble_report(scores, strata, metric="nDCG@10", fused="rrf", samples=50)
+    assert fusion_brief(cut) == (
+        "fusion: rrf 0.700 · best single bm25 0.750 · oracle 0.900 · "
+        "0.050 below the best single run"
+    )
