@@ -193,6 +193,9 @@ class GoldsetApp(App[int]):
             fd = sys.__stdin__.fileno() if sys.__stdin__ is not None else -1
             if fd < 0 or not os.isatty(fd):
                 return
+            # A terminal that is not this process's controlling one (started under setsid) fails
+            # the check from the start: then there is nothing to watch, and no reason to leave.
+            os.tcgetpgrp(fd)
         except (OSError, ValueError):
             return
 
