@@ -379,16 +379,20 @@ def closure_checks(
 GOLDEN_CHECK = "n column sums to the golden set (strata file)"
 NO_JUDGMENTS = "no judgments"
 NOT_SCORED = "not evaluated (no per-query score)"
+NO_STRATUM = "no stratum: judged, but not in the strata file"
 
 
 def dropped_queries(
     strata: pl.DataFrame, scores: pl.DataFrame, qrels: pl.DataFrame | None = None
 ) -> pl.DataFrame:
-    """``query_id, stratum, why`` for every query of the golden set (the strata file) that has no
-    per-query score, so the table leaves it out. With the qrels the reason is named: ``no
-    judgments`` (absent from the qrels, or only "pooled but unjudged" negative grades) or ``no
-    relevant document`` (judged, nothing graded >= 1), as ``goldset eval`` averages only queries
-    with a relevant document. File order is kept."""
+    """``query_id, stratum, why`` for every query the table leaves out. First the golden set's
+    (the strata file's) queries without a per-query score, in file order. With the qrels the
+    reason is named: ``no judgments`` (absent from the qrels, or only "pooled but unjudged"
+    negative grades) or ``no relevant document`` (judged, nothing graded >= 1), as ``goldset
+    eval`` averages only queries with a relevant document. Then the queries that have judgments
+    but are in no stratum (``stratum`` null, ``why`` NO_STRATUM...), in qrels order: a query
+    judged for the set but missing from the strata file is in no row, and would otherwise go
+    unnamed."""
     out = strata.join(scores.select("query_id").unique(), on="query_id", how="anti").select(
         "query_id", "stratum"
     )
@@ -396,10 +400,10 @@ def dropped_queries(
         return out.with_columns(why=pl.lit(NOT_SCORED))
     judged = (
         qrels.filter(pl.col("grade") >= 0)
-        .group_by("query_id")
+        .group_by("query_id", maintain_order=True)
         .agg(judged=pl.len(), best=pl.col("grade").max())
     )
-    return (
+    golden = (
         out.join(judged, on="query_id", how="left", maintain_order="left")
         .with_columns(
             why=pl.when(pl.col("judged").is_null())
@@ -410,6 +414,19 @@ def dropped_queries(
         )
         .select("query_id", "stratum", "why")
     )
+    unstratified = (
+        judged.join(strata.select("query_id").unique(), on="query_id", how="anti")
+        .with_columns(
+            stratum=pl.lit(None, dtype=pl.Utf8),
+            why=pl.when(pl.col("best") >= 1)
+            .then(pl.format("{} ({} judged)", pl.lit(NO_STRATUM), pl.col("judged")))
+            .otherwise(
+                pl.format("{} ({} judged, none graded >= 1)", pl.lit(NO_STRATUM), pl.col("judged"))
+            ),
+        )
+        .select("query_id", "stratum", "why")
+    )
+    return pl.concat([golden, unstratified])
 
 
 def empty_strata(

@@ -40,10 +40,13 @@ def test_sample_help_example_uses_strata_that_classify_produces() -> None:
         assert names <= set(STRATA), names - set(STRATA)
 
 
-def test_agreement_help_example_keeps_its_line_continuation() -> None:
-    # A lone backslash at the end of a line in the DESCRIPTION string joined the example's two
-    # lines with a run of spaces, so the example no longer read as the shell command it shows.
-    (agreement,) = [m for m in command_modules() if m.NAME == "agreement"]
-    examples = agreement.DESCRIPTION[agreement.DESCRIPTION.index("examples:") :]
-    assert not re.search(r"\S {3,}--", examples)
-    assert re.search(r" \\\n +--run c=c.run", examples)
+def test_help_examples_have_no_runs_of_spaces_inside_a_command() -> None:
+    # A backslash at the end of a line in a non-raw DESCRIPTION joins it with the next line's
+    # indentation: `--format json       --targets ...` (issue 12). Shown as typed, it continues.
+    joined = {
+        m.NAME: [line for line in m.DESCRIPTION.splitlines() if re.search(r"\S {4,}--", line)]
+        for m in command_modules()
+    }
+    assert {name: lines for name, lines in joined.items() if lines} == {}
+    (spotcheck,) = [m for m in command_modules() if m.NAME == "spotcheck"]
+    assert "--format json \\\n      --targets" in spotcheck.DESCRIPTION
