@@ -134,6 +134,7 @@ def prepare(
     assign: str | None = None,
     team: str | None = None,
     seed: int | None = None,
+    order: str = "blind",
 ) -> Prepared:
     """Validate everything and open the store; raises InputError on bad input (nothing written)."""
     from goldset_tui.io.pools import load_pool
@@ -158,6 +159,7 @@ def prepare(
             "--assign needs the team: --team alice,bob,... (remembered in the store afterwards)",
         )
     pool = load_pool(pool_path, corpus=corpus, scale=existing.scale if existing else None)
+    refuse_order(pool, order)  # before the store is made: a refused pool leaves no project
     project = existing or Project.open_or_create(
         store_path, pool_path=pool.path, pool_sha256=pool.sha256
     )
@@ -260,12 +262,16 @@ def repeat_candidates(
 
 
 def check_order(prepared: Prepared, order: str) -> None:
+    refuse_order(prepared.pool, order)
+
+
+def refuse_order(pool, order: str) -> None:  # noqa: ANN001 - a loaded pool
     """--order adaptive needs to know which systems returned each candidate, at which rank."""
     from goldset_tui.judging.adaptive import has_systems
 
-    if order == "adaptive" and not has_systems(prepared.pool.frame):
+    if order == "adaptive" and not has_systems(pool.frame):
         raise InputError(
-            prepared.pool.path,
+            pool.path,
             "--order adaptive needs the pool's systems and ranks columns (a pool made by"
             " goldset pool has them); this pool has none",
         )
@@ -331,6 +337,7 @@ def run(args: argparse.Namespace) -> int:
         assign=args.assign,
         team=args.team,
         seed=args.seed,
+        order=args.order,
     )
     for warning in prepared.warnings:
         print(f"goldset: warning: {warning}", file=sys.stderr)

@@ -142,3 +142,24 @@ def test_on_a_one_to_four_scale_the_lowest_grade_is_not_relevant() -> None:
         seen.append(doc)
         s.grade(TRUTH[doc] + 1)
     assert seen == EXPECTED
+
+
+def test_a_refused_adaptive_order_leaves_no_store_behind(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    # "Everything is checked before any screen opens ... nothing is written to the store": the
+    # order was checked after the store (manifest, lock file) had been created, so the refused
+    # pool showed up on the home screen as a project with nothing judged.
+    import goldset_tui.commands._terminal as terminal
+    from goldset_tui.cli import main
+
+    monkeypatch.setattr(terminal, "require_terminal", lambda command="": None)
+    path = tmp_path / "pool.jsonl"
+    pool(systems=False).drop("systems", "ranks").write_ndjson(path)
+    store = tmp_path / "store"
+    code = main(
+        ["judge", str(path), "--labeller", "zz", "--store", str(store), "--order", "adaptive"]
+    )
+    assert code == 2
+    assert "systems and ranks" in capsys.readouterr().err
+    assert not store.exists()
