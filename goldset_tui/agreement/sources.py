@@ -15,6 +15,7 @@ from goldset_tui.agreement.units import (
     infer_scale,
     ratings_from_judgments,
     ratings_from_qrels,
+    with_unit_ids,
 )
 from goldset_tui.errors import InputError
 from goldset_tui.io.tables import read_table
@@ -68,6 +69,26 @@ def from_store(store: str | Path, scale: GradeScale | None = None) -> AgreementD
     return AgreementData(
         ratings, scale, store_pool(project), project, list(project.warnings), history
     )
+
+
+def without_machines(data: AgreementData) -> AgreementData:
+    """The human labellers' data: the labellers a store's manifest marks as machines (``goldset
+    import --machine``) taken out of the ratings and the history. A machine is one more rater,
+    reported apart; as a vote it would settle human disagreements that the consensus (which
+    leaves machines out) still counts as pending."""
+    if data.project is None:
+        return data
+    from dataclasses import replace
+
+    from goldset_tui.store.machine import machine_labellers
+
+    machines = machine_labellers(data.project.manifest)
+    if not machines:
+        return data
+    keep = ~pl.col("labeller").is_in(machines)
+    humans = with_unit_ids(data.ratings.filter(keep).drop("unit", strict=False))
+    history = data.history.filter(keep) if data.history is not None else None
+    return replace(data, ratings=humans, history=history)
 
 
 def self_consistency_of(data: AgreementData) -> list[dict[str, Any]] | None:
