@@ -49,6 +49,7 @@ HELP_ORDER = (
     "pool",
     "qrels",
     "import",
+    "merge",
     "classify",
     "sample",
     "spotcheck",
