@@ -32,6 +32,7 @@ from goldset_tui.sampling.normalise import read_log
 # The whole of a \r-only log (classic Mac line ends) would be one query; looked for in the head.
 HEAD_BYTES = 1 << 20
 CHUNK = 1 << 22
+BOM = b"\xef\xbb\xbf"
 
 
 class NeedsCarefulRead(Exception):
@@ -62,16 +63,9 @@ def _count_text(p: Path) -> pl.DataFrame:
         head = handle.read(HEAD_BYTES)
     if b"\r" in head and b"\n" not in head:
         raise NeedsCarefulRead  # the careful reader says how to convert the line ends
-    lines = pl.scan_lines(p, name="raw", row_index_name="_line", glob=False)
-    # A BOM opening the file is an encoding mark, not part of the first query.
-    raw = (
-        pl.when(pl.col("_line") == 0)
-        .then(pl.col("raw").str.strip_prefix("\ufeff"))
-        .otherwise(pl.col("raw"))
-    )
     try:
-        return (
-            lines.select(raw.alias("raw"))
+        counted = (
+            pl.scan_lines(p, name="raw", glob=False)
             .group_by("raw")
             .agg(pl.len().cast(pl.Int64).alias("count"))
             .collect(engine="streaming")
@@ -79,6 +73,20 @@ def _count_text(p: Path) -> pl.DataFrame:
     except pl.exceptions.ComputeError:
         _raise_bad_utf8(p)
         raise NeedsCarefulRead from None
+    if head.startswith(BOM):
+        # A BOM opening the file is an encoding mark, not part of the first query: move that one
+        # occurrence to the line without it (cheaper than numbering every line to find line 0).
+        first = head.split(b"\n", 1)[0].decode("utf-8", errors="replace").removesuffix("\r")
+        if len(first.encode()) >= HEAD_BYTES - 1:
+            raise NeedsCarefulRead  # a first line longer than the head: let the reader do it
+        moved = pl.DataFrame({"raw": [first, first[1:]], "count": [-1, 1]})
+        counted = (
+            pl.concat([counted, moved])
+            .group_by("raw")
+            .agg(pl.col("count").sum())
+            .filter(pl.col("count") > 0)
+        )
+    return counted
 
 
 def _raise_bad_utf8(p: Path) -> None:
