@@ -29,11 +29,47 @@ import tempfile
 import time
 from pathlib import Path
 
-WORDS = (
-    "how do i rotate an api key webhook delivery pagination parameters regions covered sync "
-    "stripe salesforce export csv sso login billing invoice retry policy token limits quota "
-    "upload download schema migration index search filter sort page cursor error timeout"
-).split()
+WORDS = [
+    "how",
+    "do",
+    "i",
+    "rotate",
+    "an",
+    "api",
+    "key",
+    "webhook",
+    "delivery",
+    "pagination",
+    "parameters",
+    "regions",
+    "covered",
+    "sync",
+    "stripe",
+    "salesforce",
+    "export",
+    "csv",
+    "sso",
+    "login",
+    "billing",
+    "invoice",
+    "retry",
+    "policy",
+    "token",
+    "limits",
+    "quota",
+    "upload",
+    "download",
+    "schema",
+    "migration",
+    "index",
+    "search",
+    "filter",
+    "sort",
+    "page",
+    "cursor",
+    "error",
+    "timeout",
+]
 
 
 def make_distinct(n: int, rng: random.Random) -> list[str]:
