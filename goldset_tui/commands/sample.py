@@ -48,7 +48,39 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "labels",
         type=Path,
-        help="LABELS: query, count, stratum (from `goldset classify` or your own)",
+        nargs="?",
+        help="LABELS: query, count, stratum (from `goldset classify` or your own); with --log, "
+        "a query log",
+    )
+    parser.add_argument(
+        "--log",
+        action="store_true",
+        help="LABELS is a query log: classify it first with the default rules (streamed)",
+    )
+    parser.add_argument(
+        "--vocab",
+        type=Path,
+        help="with --log or --emit-sql: the vocabulary for the misspelled rule",
+    )
+    parser.add_argument(
+        "--emit-sql",
+        choices=("duckdb", "spark", "bigquery"),
+        help="write the SQL that classifies and samples the log in that engine (-o FILE.sql), "
+        "drawing the same queries as --log does locally",
+    )
+    parser.add_argument(
+        "--table", default="query_log", help="with --emit-sql: the log's table (default query_log)"
+    )
+    parser.add_argument(
+        "--query-column", default="query", help="with --emit-sql: the raw query column"
+    )
+    parser.add_argument(
+        "--count-column", help="with --emit-sql: the occurrences column (default: one per row)"
+    )
+    parser.add_argument(
+        "--vocab-table",
+        default="goldset_vocab",
+        help="with --emit-sql --vocab: the table (column word) to load the vocabulary into",
     )
     parser.add_argument("-o", "--output", type=Path, help="SAMPLE file to write (.csv or .parquet)")
     parser.add_argument("--seed", type=int, help="random seed (required to write a sample)")
@@ -112,6 +144,7 @@ def run(args: argparse.Namespace) -> int:
     from goldset_tui.errors import InputError
     from goldset_tui.sampling.files import check_folder, output_format, write_frame
     from goldset_tui.sampling.labels import read_labels
+    from goldset_tui.sampling.rules import STRATA
     from goldset_tui.sampling.manifest import (
         build_manifest,
         companion_paths,
@@ -128,6 +161,10 @@ def run(args: argparse.Namespace) -> int:
         stratum_counts,
     )
 
+    if args.emit_sql:
+        return emit_sql(args)
+    if args.labels is None:
+        raise InputError(None, "give LABELS (or a log with --log)")
     if args.output is None and not args.plan:
         raise InputError(None, "give -o SAMPLE to write a sample, or --plan to plan one")
     if args.output is not None:
@@ -146,13 +183,26 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(None, "--rho must lie between -1 and 1 (1 would mean no noise at all)")
     if not 0 < args.power < 1:
         raise InputError(None, "--power must lie between 0 and 1 (0.8 is usual)")
-    with working(f"reading {args.labels}"):
-        labels = read_labels(args.labels)
+    if args.log:
+        from goldset_tui.sampling.classify import classify_log, read_vocab
+
+        vocab = read_vocab(args.vocab) if args.vocab else None
+        with working(f"classifying {args.labels}"):
+            labels = classify_log(args.labels, vocab).labels
+        if vocab is None:
+            print("note: no --vocab given, so the misspelled rule was skipped", file=sys.stderr)
+    else:
+        if args.vocab:
+            raise InputError(None, "--vocab is for a log (--log) or --emit-sql; LABELS has strata")
+        with working(f"reading {args.labels}"):
+            labels = read_labels(args.labels)
     refuse_a_sample(labels, args.labels)
     counts = stratum_counts(labels)  # once: the allocation, the draw and the manifest share it
     if args.targets:
         targets = parse_targets(args.targets)
-        check_known_strata(targets, labels, args.labels)
+        # A log is classified here with the six default strata: any of them may be asked for.
+        scheme = STRATA if args.log else ()
+        check_known_strata(targets, labels, args.labels, scheme=scheme)
         allocation = {"mode": "targets"}
     else:
         targets = allocate_total(counts, args.total, args.min_per_stratum)
@@ -221,6 +271,50 @@ def run(args: argparse.Namespace) -> int:
             print_plan_json(rows, args)
         else:
             print_plan(rows, args.rate, args.half_width, args.rho, args.power)
+    return 0
+
+
+def emit_sql(args: argparse.Namespace) -> int:
+    from goldset_tui.errors import InputError
+    from goldset_tui.sampling.classify import read_vocab
+    from goldset_tui.sampling.sample import parse_targets
+    from goldset_tui.sampling.sql import LogTable
+    from goldset_tui.sampling.warehouse import write_bundle
+
+    if args.output is None or args.output.suffix.lower() != ".sql":
+        raise InputError(args.output, "--emit-sql writes -o FILE.sql")
+    if args.seed is None:
+        raise InputError(None, "--seed is required: the SQL draws with it")
+    if not args.targets:
+        raise InputError(
+            None,
+            "--emit-sql needs --targets: --total splits by the log's traffic, which is in the "
+            "warehouse (`goldset sample LABELS --total N --plan` prints sizes to give)",
+        )
+    if args.labels is not None or args.log or args.plan:
+        raise InputError(
+            None, "--emit-sql reads the log in the warehouse: give no LABELS or --plan"
+        )
+    if args.cap < 1:
+        raise InputError(None, f"--cap must be at least 1, got {args.cap}")
+    vocab = read_vocab(args.vocab) if args.vocab else None
+    log = LogTable(
+        args.table, args.query_column, args.count_column, args.vocab_table if vocab else None
+    )
+    written = write_bundle(
+        args.output,
+        args.emit_sql,
+        log,
+        seed=args.seed,
+        cap=args.cap,
+        targets=parse_targets(args.targets),
+        vocab=vocab,
+        vocab_source=args.vocab,
+    )
+    for name, path in written.items():
+        print(f"wrote {name}: {path}")
+    if vocab is not None:
+        print(f"load {written['vocab']} as the table {args.vocab_table} before running the SQL")
     return 0
 
 

@@ -212,13 +212,46 @@ def draw_stratum(pool: pl.DataFrame, k: int, seed: int, stratum: str, cap: int) 
     weights = pool.get_column("count").clip(upper_bound=cap).to_list()
     uniforms = hash_uniforms(pool.get_column("query").to_list(), seed)
     keys = pl.Series("_key", efraimidis_spirakis_keys(weights, uniforms), dtype=pl.Float64)
-    probability = pl.Series(PROBABILITY, inclusion_probabilities(weights, k), dtype=pl.Float64)
+    by_weight = probability_of_weight(weights, k)
+    probability = pl.Series(PROBABILITY, [by_weight[w] for w in weights], dtype=pl.Float64)
     return (
         pool.with_columns(keys, probability)
         .sort(["_key", "query"], descending=[True, False])
         .head(k)
         .drop("_key")
     )
+
+
+def probability_of_weight(weights: list[int], k: int) -> dict[int, float]:
+    """Each weight's inclusion probability when ``k`` of these are drawn. Queries of the same
+    weight share one; computed over the weights in ascending order, so a warehouse's table of
+    (weight, queries) gives the same bits as the local list of queries."""
+    ordered = sorted(weights)
+    return dict(zip(ordered, inclusion_probabilities(ordered, k), strict=True))
+
+
+def add_probabilities(
+    rows: pl.DataFrame, weights: pl.DataFrame, targets: dict[str, int], cap: int
+) -> pl.DataFrame:
+    """A warehouse's sample (``query_id, query, count, stratum, spelling``, from
+    ``sql.sample_sql``) with each query's ``inclusion_probability`` added, from the table of
+    ``stratum, weight, queries`` that ``sql.weights_sql`` returns: the local SAMPLE's bytes."""
+    by_stratum: dict[str, dict[int, float]] = {}
+    for (stratum,), group in weights.group_by("stratum", maintain_order=True):
+        listed = [
+            int(w)
+            for w, n in zip(group["weight"].to_list(), group["queries"].to_list(), strict=True)
+            for _ in range(int(n))
+        ]
+        k = targets.get(str(stratum), 0)
+        by_stratum[str(stratum)] = (
+            dict.fromkeys(listed, 1.0) if k >= len(listed) else probability_of_weight(listed, k)
+        )
+    probs = [
+        by_stratum[s][min(int(c), cap)]
+        for s, c in zip(rows["stratum"].to_list(), rows["count"].to_list(), strict=True)
+    ]
+    return rows.with_columns(pl.Series(PROBABILITY, probs, dtype=pl.Float64))
 
 
 def query_ids(queries: pl.Series) -> pl.Series:
