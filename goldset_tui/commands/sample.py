@@ -144,13 +144,13 @@ def run(args: argparse.Namespace) -> int:
     from goldset_tui.errors import InputError
     from goldset_tui.sampling.files import check_folder, output_format, write_frame
     from goldset_tui.sampling.labels import read_labels
-    from goldset_tui.sampling.rules import STRATA
     from goldset_tui.sampling.manifest import (
         build_manifest,
         companion_paths,
         manifest_path,
         write_manifest,
     )
+    from goldset_tui.sampling.rules import STRATA
     from goldset_tui.sampling.sample import (
         allocate_total,
         check_known_strata,

@@ -9,9 +9,9 @@ from pathlib import Path
 import duckdb
 import polars as pl
 import sqlglot
+from warehouse_logs import TARGETS, finish, local_and_sql
 
 from goldset_tui.sampling.sql import LogTable, sample_sql, weights_sql
-from warehouse_logs import TARGETS, finish, local_and_sql
 
 
 def run(con: duckdb.DuckDBPyConnection, sql: str) -> pl.DataFrame:
