@@ -82,11 +82,11 @@ WORDS = [
 SPACES = [" ", "  ", "\u3000", "\u00a0", "\u2028", "\u001c", "\t", " \u2003 ", "\u0085"]
 
 
-def exotic_log(path: Path, lines: int = 3000, seed: int = 4) -> list[str]:
+def exotic_log(path: Path, lines: int = 3000, seed: int = 4, kinds: int = 700) -> list[str]:
     """A text log of ``lines`` queries (head repeated, case variants), written to ``path``."""
     rng = random.Random(seed)
     distinct = []
-    for _ in range(700):
+    for _ in range(kinds):
         n = rng.randint(1, 6)
         parts = [rng.choice(WORDS) for _ in range(n)]
         text = parts[0]
@@ -146,10 +146,12 @@ def targets_arg(targets: dict[str, int]) -> str:
     return ",".join(f"{k}={v}" for k, v in targets.items())
 
 
-def local_and_sql(tmp_path: Path, dialect: str, targets: dict[str, int], seed: int = 11) -> dict:
+def local_and_sql(
+    tmp_path: Path, dialect: str, targets: dict[str, int], seed: int = 11, kinds: int = 700
+) -> dict:
     """`goldset sample --log` on the log, and the SQL bundle for the same draw."""
     log = tmp_path / "log.txt"
-    lines = exotic_log(log)
+    lines = exotic_log(log, kinds=kinds)
     vocab = tmp_path / "vocab.txt"
     vocab.write_text("\n".join(VOCAB) + "\n", encoding="utf-8")
     local = tmp_path / "local.csv"
@@ -163,7 +165,14 @@ def local_and_sql(tmp_path: Path, dialect: str, targets: dict[str, int], seed: i
     # The warehouse's copy of the log: one row per line, as a loader would make it.
     table = tmp_path / "log.parquet"
     pl.DataFrame({"query": lines}, schema={"query": pl.String}).write_parquet(table)
-    return {"local": local, "bundle": bundle_paths(sql), "table": table, "targets": targets}
+    return {
+        "local": local,
+        "bundle": bundle_paths(sql),
+        "table": table,
+        "targets": targets,
+        "log": log,
+        "vocab": vocab,
+    }
 
 
 def finish(rows: pl.DataFrame, weights: pl.DataFrame, targets: dict[str, int], out: Path) -> bytes:
