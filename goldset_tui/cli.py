@@ -45,6 +45,7 @@ with exit status 2.
 HELP_ORDER = (
     "demo",
     "judge",
+    "serve",
     "check",
     "pool",
     "qrels",
@@ -58,8 +59,11 @@ HELP_ORDER = (
     "fuse",
     "report",
     "review",
+    "history",
+    "regressions",
     "agreement",
     "adjudicate",
+    "validate",
     "simulate",
 )
 

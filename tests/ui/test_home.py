@@ -335,6 +335,8 @@ async def test_every_home_key_is_in_the_footer_at_80x24(tmp_path: Path) -> None:
         shown = {k.description: k.region for k in app.screen.query(FooterKey)}
         for binding in HomeScreen.BINDINGS:
             assert binding.id, binding.key
+            if not binding.show:  # kept out for room on purpose: under ? and in the palette
+                continue
             region = shown[binding.description]
             assert region.width > 0 and region.right <= 80 and region.y == 23, binding.description
         regions = sorted(

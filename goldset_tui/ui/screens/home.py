@@ -154,6 +154,14 @@ class HomeScreen(LeaveKeys, Screen[None]):
             id="home.closure",
             tooltip="Closure checks of the selected project's report",
         ),
+        Binding(
+            "h",
+            "history",
+            "history",
+            id="home.history",
+            tooltip="Recorded releases of the selected project over time, and recurring failures",
+            show=False,  # the footer is full at 80 columns: listed under ? and in the palette
+        ),
         Binding("r", "rescan", "refresh", id="home.refresh", tooltip="Look for projects again"),
         Binding("q", "app.go_home", "quit", id="home.quit", tooltip="Quit"),
     ]
@@ -340,6 +348,14 @@ class HomeScreen(LeaveKeys, Screen[None]):
             return
         self.app.push_screen(screen)
 
+    def action_history(self) -> None:
+        """The history screen of the selected project (issue 14)."""
+        row = self._selected()
+        if row is not None:
+            from goldset_tui.ui.screens.history import HistoryScreen
+
+            self.app.push_screen(HistoryScreen(row.store))
+
     # ----- review: the report and closure screens of `goldset review --store` -------------------
     def action_review(self) -> None:
         """The report screen on the selected project, from its labeller's judgments."""
@@ -437,6 +453,13 @@ class HomeScreen(LeaveKeys, Screen[None]):
                     )
                 )
         if self._rows:
+            out.append(
+                (
+                    "History of the selected project",
+                    "releases over time, paired changes, recurring failures (h)",
+                    self.action_history,
+                )
+            )
             out.append(
                 (
                     "Agreement of the selected project",
