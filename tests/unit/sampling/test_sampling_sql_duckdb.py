@@ -4,6 +4,7 @@ the documented places where DuckDB's lower() differs from Polars'."""
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import duckdb
@@ -11,6 +12,7 @@ import polars as pl
 import sqlglot
 from warehouse_logs import TARGETS, finish, local_and_sql
 
+from goldset_tui.cli import main
 from goldset_tui.sampling.sql import LogTable, sample_sql, weights_sql
 
 
@@ -71,3 +73,29 @@ def test_the_bigquery_sql_parses() -> None:
     ):
         (tree,) = sqlglot.parse(sql, read="bigquery")
         assert tree is not None and "REGEXP_CONTAINS" in tree.sql(dialect="bigquery")
+
+
+def test_each_manifest_names_the_engine_that_drew_the_sample(tmp_path: Path) -> None:
+    case = local_and_sql(tmp_path, "duckdb", TARGETS)
+    local = tomllib.loads(case["local"].with_name("local.manifest.toml").read_text())
+    sql = tomllib.loads(case["bundle"]["manifest"].read_text())
+    assert (local["kind"], local["engine"]) == ("sample", "polars")
+    assert (sql["kind"], sql["engine"], sql["seed"], sql["targets"]) == (
+        "sample-sql",
+        "duckdb",
+        11,
+        TARGETS,
+    )
+    assert sql["outputs"]["vocab"]["path"].endswith("duckdb.vocab.csv")
+
+
+def test_emit_sql_refuses_what_it_cannot_do_in_one_line(tmp_path: Path, capsys) -> None:
+    out = str(tmp_path / "s.sql")
+    base = ["sample", "--emit-sql", "spark", "-o", out, "--seed", "1"]
+    assert main([*base, "--total", "160"]) == 2
+    assert "--emit-sql needs --targets" in capsys.readouterr().err
+    assert main([*base[:-2], "--targets", "negation=5"]) == 2
+    assert "--seed is required" in capsys.readouterr().err
+    assert main([*base[:4], str(tmp_path / "s.txt"), "--seed", "1", "--targets", "negation=5"]) == 2
+    assert "-o FILE.sql" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())
