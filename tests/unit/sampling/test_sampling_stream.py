@@ -110,3 +110,30 @@ def test_a_character_cut_by_the_end_of_the_file_is_found(tmp_path: Path) -> None
     with pytest.raises(InputError) as info:
         stream.count_raw(path)
     assert info.value.line == 3 and "byte 4" in str(info.value)
+
+
+CELL = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=8)
+COUNT = st.one_of(st.integers(-2, 40).map(str), st.sampled_from(["", " 3 ", "2.0", "1e3", "x"]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(CELL, COUNT), min_size=0, max_size=12), st.booleans())
+def test_csv_and_parquet_logs_stream_as_the_careful_reader_reads_them(
+    tmp_path_factory: pytest.TempPathFactory, rows: list[tuple[str, str]], parquet: bool
+) -> None:
+    folder = tmp_path_factory.mktemp("log")
+    frame = pl.DataFrame(rows, schema={"query": pl.String, "count": pl.String}, orient="row")
+    path = folder / ("log.parquet" if parquet else "log.csv")
+    if parquet:
+        frame.write_parquet(path)
+    else:
+        frame.write_csv(path)
+    try:
+        want: dict[str, int] | str = careful(path)
+    except InputError as exc:
+        want = str(exc)
+    try:
+        got: dict[str, int] | str = streamed(path)
+    except InputError as exc:
+        got = str(exc)
+    assert got == want
