@@ -4,6 +4,7 @@ lock refusals, and crash safety under real SIGKILLs."""
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import random
 import shutil
@@ -269,3 +270,38 @@ def test_random_sigkills_leave_the_target_as_before_or_fully_merged(tmp_path: Pa
         assert now in (before, after), f"trial {trial_no}: a half-merged store"
         seen.append("after" if now == after else "before")
     print(f"random kills: {seen}")
+
+
+def test_a_machine_labeller_keeps_its_mark_and_provenance(tmp_path: Path) -> None:
+    from goldset_tui.store.machine import import_machine, machine_labellers
+
+    p = pool(tmp_path)
+    a, b = store(tmp_path, "a", p), store(tmp_path, "b", p)
+    labels = tmp_path / "llm.qrels"
+    labels.write_text("q1 0 d1 2\nq1 0 d2 0\n")
+    import_machine(b, "llm", labels, pool_pairs=None, model="m-1")
+    judge(b, "bob", [("q1", "d1", 1, t(1))])
+    assert merge_stores(a.path, [b.path]).added == {"bob": 1, "llm": 2}
+    merged = Project.open(a.path)
+    assert machine_labellers(merged.manifest) == ["llm"]
+    entry = next(e for e in merged.manifest["labellers"].values() if e["name"] == "llm")
+    assert entry["imports"][0]["model"] == "m-1"
+    copied = sorted(p.name for p in (a.path / "machine").rglob("*.parquet"))
+    assert copied and copied == sorted(p.name for p in (b.path / "machine").rglob("*.parquet"))
+    assert merged.qrels("llm").rows() == [("q1", "d1", 2), ("q1", "d2", 0)]
+
+
+def test_the_command_lists_conflicts_and_says_when_nothing_is_new(tmp_path: Path, capsys) -> None:
+    p = pool(tmp_path)
+    a, b = store(tmp_path, "a", p), store(tmp_path, "b", p)
+    judge(a, "ana", [("q1", "d1", 1, t(1))])
+    judge(b, "ana", [("q1", "d1", 3, t(2))])
+    assert main(["merge", "--into", str(a.path), str(b.path)]) == 0
+    out = capsys.readouterr().out
+    assert "ana: 1 events added" in out
+    assert f"ana q1 d1: 1 in {a.path} at {t(1)}, 3 in {b.path} at {t(2)}; now 3" in out
+    assert main(["merge", "--into", str(a.path), str(b.path), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["added"] == {"ana": 0} and data["conflicts"] == []
+    assert main(["merge", "--into", str(a.path), str(b.path)]) == 0
+    assert "nothing new" in capsys.readouterr().out
