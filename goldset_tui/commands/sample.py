@@ -38,6 +38,13 @@ examples:
   goldset sample labels.csv -o golden.csv --seed 7 --total 160 --min-per-stratum 15
   goldset sample labels.csv --plan --total 160 --rate 0.7 --half-width 0.1
   goldset sample labels.csv --plan --total 160 --rho 0.6 --format json
+  goldset sample queries.txt --log --vocab corpus.parquet -o golden.csv --seed 7 --targets negation=20,paraphrase=30
+  goldset sample --emit-sql duckdb --table query_log --seed 7 --targets negation=20,paraphrase=30 -o golden.sql
+
+--log reads a query log (streamed, any size), classifies it with the default rules and samples it.
+--emit-sql writes the SQL that does the same inside DuckDB, Spark or BigQuery and draws the same
+queries (each query's random key comes from SHA-256 of the seed and the query), with a query for
+the strata's weights, the --vocab words as a table to load, and a manifest naming the engine.
 """
 
 
