@@ -48,8 +48,8 @@ CAVEATS = {
     ),
     "bigquery": (
         "not run here: generated and parsed only (sqlglot). LOWER() follows BigQuery's Unicode "
-        "case mapping, which was not compared with Polars' (see the DuckDB note for where "
-        "engines differ).",
+        "case mapping, which was not compared with Polars' (engines do differ: DuckDB's lower() "
+        "on a final capital sigma and on 'İ').",
     ),
 }
 

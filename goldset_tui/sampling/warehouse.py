@@ -5,7 +5,7 @@ manifest naming the engine.
     golden.weights.sql       per stratum and weight, the number of queries (for the probabilities)
     golden.vocab.csv         with --vocab: the words (one column, word) to load as the table the
                              SQL joins for the misspelling rule
-    golden.manifest.toml     kind = "sample-sql", engine, seed, cap, targets, the log table and
+    golden.sql.manifest.toml kind = "sample-sql", engine, seed, cap, targets, the log table and
                              the sha256 of every file above
 
 Every file is written atomically. Run the two queries in the warehouse; save their results as
@@ -33,7 +33,8 @@ def bundle_paths(sql_path: Path) -> dict[str, Path]:
         "sample": sql_path,
         "weights": stem.with_name(f"{stem.name}.weights.sql"),
         "vocab": stem.with_name(f"{stem.name}.vocab.csv"),
-        "manifest": stem.with_name(f"{stem.name}.manifest.toml"),
+        # not golden.manifest.toml: that is the local sample's, which may sit beside it
+        "manifest": sql_path.with_name(f"{sql_path.name}.manifest.toml"),
     }
 
 
