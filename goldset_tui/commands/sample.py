@@ -76,6 +76,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "drawing the same queries as --log does locally",
     )
     parser.add_argument(
+        "--finish",
+        type=Path,
+        metavar="FILE.sql",
+        help="make the SAMPLE (-o) from the warehouse's results of FILE.sql (--rows) and of its "
+        "weights query (--weights): the file --log writes, with a manifest naming the engine",
+    )
+    parser.add_argument("--rows", type=Path, help="with --finish: the sample query's result")
+    parser.add_argument("--weights", type=Path, help="with --finish: the weights query's result")
+    parser.add_argument(
         "--table", default="query_log", help="with --emit-sql: the log's table (default query_log)"
     )
     parser.add_argument(
@@ -91,7 +100,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("-o", "--output", type=Path, help="SAMPLE file to write (.csv or .parquet)")
     parser.add_argument("--seed", type=int, help="random seed (required to write a sample)")
-    sizes = parser.add_mutually_exclusive_group(required=True)
+    sizes = parser.add_mutually_exclusive_group()  # one is needed, except with --finish
     sizes.add_argument("--targets", metavar="STRATUM=N,...", help="queries per stratum")
     sizes.add_argument("--total", type=int, metavar="N", help="set size, split by traffic share")
     parser.add_argument(
@@ -170,8 +179,12 @@ def run(args: argparse.Namespace) -> int:
 
     if args.emit_sql:
         return emit_sql(args)
+    if args.finish:
+        return finish(args)
     if args.labels is None:
         raise InputError(None, "give LABELS (or a log with --log)")
+    if args.targets is None and args.total is None:
+        raise InputError(None, "give the sizes: --targets STRATUM=N,... or --total N")
     if args.output is None and not args.plan:
         raise InputError(None, "give -o SAMPLE to write a sample, or --plan to plan one")
     if args.output is not None:
@@ -322,6 +335,44 @@ def emit_sql(args: argparse.Namespace) -> int:
         print(f"wrote {name}: {path}")
     if vocab is not None:
         print(f"load {written['vocab']} as the table {args.vocab_table} before running the SQL")
+    return 0
+
+
+def finish(args: argparse.Namespace) -> int:
+    from goldset_tui.errors import InputError
+    from goldset_tui.sampling.files import output_format, write_frame
+    from goldset_tui.sampling.manifest import (
+        build_manifest,
+        companion_paths,
+        manifest_path,
+        write_manifest,
+    )
+    from goldset_tui.sampling.sample import report_frames
+    from goldset_tui.sampling.warehouse import finish_sample
+
+    if args.rows is None or args.weights is None or args.output is None:
+        raise InputError(None, "--finish needs --rows, --weights and -o SAMPLE")
+    output_format(args.output)
+    result, bundle = finish_sample(args.finish, args.rows, args.weights)
+    companions = companion_paths(args.output)
+    write_frame(result.sample, args.output)
+    for name, frame in report_frames(result).items():
+        write_frame(frame, companions[name])
+    where = args.manifest or manifest_path(args.output)
+    manifest = build_manifest(
+        result,
+        seed=int(bundle["seed"]),
+        cap=int(bundle["cap"]),
+        labels_path=args.rows,
+        sample_path=args.output,
+        companions=companions,
+        engine=str(bundle["engine"]),
+    )
+    write_manifest(manifest, where)
+    print_table(result)
+    print(f"wrote {result.sample.height} queries drawn by {bundle['engine']} to {args.output}")
+    for note in result.notes:
+        print(f"note: {note}", file=sys.stderr)
     return 0
 
 

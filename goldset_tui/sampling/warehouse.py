@@ -22,8 +22,14 @@ import polars as pl
 import tomli_w
 
 from goldset_tui import __version__
+from goldset_tui.closure import ClosureCheck
+from goldset_tui.errors import InputError
+from goldset_tui.io.tables import check_file, read_table, table_format
+from goldset_tui.io.tomlfile import parse_toml
 from goldset_tui.sampling.files import atomic_write_bytes, check_folder, sha256_file, write_frame
 from goldset_tui.sampling.manifest import METHOD
+from goldset_tui.sampling.normalise import parse_counts
+from goldset_tui.sampling.sample import SampleResult, StratumRow, add_probabilities
 from goldset_tui.sampling.sql import CAVEATS, LogTable, sample_sql, weights_sql
 
 
@@ -88,3 +94,102 @@ def write_bundle(
     atomic_write_bytes(paths["manifest"], tomli_w.dumps(manifest).encode("utf-8"))
     written["manifest"] = paths["manifest"]
     return written
+
+
+def read_bundle_manifest(sql_path: Path) -> dict[str, Any]:
+    path = bundle_paths(sql_path)["manifest"]
+    check_file(path)
+    data = parse_toml(path, path.read_bytes(), what="manifest")
+    if data.get("kind") != "sample-sql":
+        raise InputError(path, "is not the manifest of `goldset sample --emit-sql`")
+    return data
+
+
+def _read_results(rows_path: Path, weights_path: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
+    rows = read_table(
+        rows_path,
+        required=("query_id", "query", "count", "stratum", "spelling"),
+        non_empty=("query_id", "query", "stratum"),
+        string_columns=("query_id", "query", "stratum", "spelling"),
+        allow_empty=True,
+    )
+    rows = rows.select("query_id", "query", "count", "stratum", "spelling").with_columns(
+        parse_counts(rows.get_column("count"), rows_path, table_format(rows_path))
+    )
+    weights = read_table(
+        weights_path,
+        required=("stratum", "weight", "queries", "occurrences"),
+        non_empty=("stratum",),
+        string_columns=("stratum",),
+    )
+    fmt = table_format(weights_path)
+    weights = weights.select(
+        "stratum",
+        *(parse_counts(weights.get_column(c), weights_path, fmt, c) for c in WEIGHT_COLUMNS),
+    )
+    return rows, weights
+
+
+WEIGHT_COLUMNS = ("weight", "queries", "occurrences")
+
+
+def finish_sample(
+    sql_path: Path, rows_path: Path, weights_path: Path
+) -> tuple[SampleResult, dict[str, Any]]:
+    """The warehouse's two results as the local SAMPLE (probabilities added) and its
+    ``SampleResult``, with the bundle's manifest (seed, cap, targets, engine)."""
+    bundle = read_bundle_manifest(sql_path)
+    targets = {str(k): int(v) for k, v in bundle["targets"].items()}
+    cap = int(bundle["cap"])
+    rows, weights = _read_results(rows_path, weights_path)
+    try:
+        sample = add_probabilities(rows, weights, targets, cap).sort(["stratum", "query"])
+    except KeyError:
+        raise InputError(
+            rows_path,
+            f"a sampled query's stratum and weight are not in {weights_path}: were both queries "
+            "run on the same log?",
+        ) from None
+    per = weights.group_by("stratum").agg(
+        pl.col("queries").sum().alias("distinct"), pl.col("occurrences").sum()
+    )
+    total = per.get_column("occurrences").sum()
+    # the share as stratum_counts computes it (Polars' division), to the last bit
+    per = per.with_columns((pl.col("occurrences") / total).alias("share"))
+    info = {r["stratum"]: r for r in per.iter_rows(named=True)}
+    sampled = dict(sample.group_by("stratum").len().iter_rows())
+    order = list(targets) + sorted(s for s in info if s not in targets)
+    result = SampleResult(sample, [], sum(targets.values()))
+    for s in order:
+        found = info.get(s, {"distinct": 0, "occurrences": 0, "share": 0.0})
+        result.rows.append(
+            StratumRow(
+                s,
+                int(found["distinct"]),
+                int(found["occurrences"]),
+                float(found["share"]),
+                targets.get(s, 0),
+                int(sampled.get(s, 0)),
+            )
+        )
+        if result.rows[-1].shortfall > 0 and s in info:
+            result.notes.append(
+                f"stratum {s!r}: only {sampled.get(s, 0)} for a target of {targets[s]}"
+            )
+    rows_ = result.rows
+    result.closure = [
+        ClosureCheck("traffic shares sum to 1", 1.0, sum(r.share for r in rows_)),
+        ClosureCheck(
+            "sample sizes sum to the set size",
+            float(sample.get_column("query").n_unique()),
+            float(sum(r.sampled for r in rows_)),
+            tolerance=0,
+        ),
+        ClosureCheck(
+            "set size reaches the requested size",
+            float(result.requested),
+            float(sum(r.sampled for r in rows_)),
+            tolerance=0,
+        ),
+    ]
+    return result, bundle

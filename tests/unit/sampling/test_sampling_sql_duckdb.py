@@ -99,3 +99,24 @@ def test_emit_sql_refuses_what_it_cannot_do_in_one_line(tmp_path: Path, capsys) 
     assert main([*base[:4], str(tmp_path / "s.txt"), "--seed", "1", "--targets", "negation=5"]) == 2
     assert "-o FILE.sql" in capsys.readouterr().err
     assert not list(tmp_path.iterdir())
+
+
+def test_finish_turns_the_warehouse_exports_into_the_local_sample(tmp_path: Path) -> None:
+    case = local_and_sql(tmp_path, "duckdb", TARGETS)
+    con = connect(case)
+    bundle = case["bundle"]
+    for name in ("sample", "weights"):
+        body = bundle[name].read_text().rstrip().rstrip(";")
+        con.execute(f"COPY ({body}) TO '{tmp_path / name}.csv' (HEADER)")  # the warehouse's export
+    out = tmp_path / "golden.csv"
+    argv = ["sample", "--finish", str(bundle["sample"]), "-o", str(out)]
+    argv += ["--rows", str(tmp_path / "sample.csv"), "--weights", str(tmp_path / "weights.csv")]
+    assert main(argv) == 0
+    assert out.read_bytes() == case["local"].read_bytes()
+    manifest = tomllib.loads((tmp_path / "golden.manifest.toml").read_text())
+    local = tomllib.loads(case["local"].with_name("local.manifest.toml").read_text())
+    assert manifest["engine"] == "duckdb" and local["engine"] == "polars"
+    assert manifest["queries"] == local["queries"] and manifest["strata"] == local["strata"]
+    for kind in ("strata", "traffic"):
+        mine = tmp_path / f"golden.{kind}.csv"
+        assert mine.read_bytes() == case["local"].with_name(f"local.{kind}.csv").read_bytes()
