@@ -158,13 +158,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from goldset_tui.closure import all_ok
     from goldset_tui.errors import InputError
-    from goldset_tui.sampling.files import check_folder, output_format, write_frame
+    from goldset_tui.sampling.files import check_folder, output_format
     from goldset_tui.sampling.labels import read_labels
     from goldset_tui.sampling.manifest import (
-        build_manifest,
-        companion_paths,
         manifest_path,
-        write_manifest,
     )
     from goldset_tui.sampling.rules import STRATA
     from goldset_tui.sampling.sample import (
@@ -172,7 +169,6 @@ def run(args: argparse.Namespace) -> int:
         check_known_strata,
         parse_targets,
         refuse_a_sample,
-        report_frames,
         stratified_sample,
         stratum_counts,
     )
@@ -230,21 +226,9 @@ def run(args: argparse.Namespace) -> int:
     sizes = dict(targets)
     if args.output is not None:
         result = stratified_sample(labels, targets, args.seed, args.cap, counts)
-        companions = companion_paths(args.output)
-        write_frame(result.sample, args.output)
-        for name, frame in report_frames(result).items():
-            write_frame(frame, companions[name])
-        where = args.manifest or manifest_path(args.output)
-        manifest = build_manifest(
-            result,
-            seed=args.seed,
-            cap=args.cap,
-            labels_path=args.labels,
-            sample_path=args.output,
-            allocation=allocation,
-            companions=companions,
+        companions, where = write_sample(
+            result, args, seed=args.seed, cap=args.cap, source=args.labels, allocation=allocation
         )
-        write_manifest(manifest, where)
         # With --format json, stdout is the plan's JSON alone; the human table goes to stderr.
         human = sys.stderr if args.format == "json" else sys.stdout
         print_table(result, human)
@@ -338,9 +322,19 @@ def emit_sql(args: argparse.Namespace) -> int:
     return 0
 
 
-def finish(args: argparse.Namespace) -> int:
-    from goldset_tui.errors import InputError
-    from goldset_tui.sampling.files import output_format, write_frame
+def write_sample(
+    result: SampleResult,
+    args: argparse.Namespace,
+    *,
+    seed: int,
+    cap: int,
+    source: Path,
+    allocation: dict | None = None,
+    engine: str = "polars",
+) -> tuple[dict[str, Path], Path]:
+    """SAMPLE, its strata and traffic files and its manifest; returns the companions and where
+    the manifest went."""
+    from goldset_tui.sampling.files import write_frame
     from goldset_tui.sampling.manifest import (
         build_manifest,
         companion_paths,
@@ -348,12 +342,7 @@ def finish(args: argparse.Namespace) -> int:
         write_manifest,
     )
     from goldset_tui.sampling.sample import report_frames
-    from goldset_tui.sampling.warehouse import finish_sample
 
-    if args.rows is None or args.weights is None or args.output is None:
-        raise InputError(None, "--finish needs --rows, --weights and -o SAMPLE")
-    output_format(args.output)
-    result, bundle = finish_sample(args.finish, args.rows, args.weights)
     companions = companion_paths(args.output)
     write_frame(result.sample, args.output)
     for name, frame in report_frames(result).items():
@@ -361,14 +350,35 @@ def finish(args: argparse.Namespace) -> int:
     where = args.manifest or manifest_path(args.output)
     manifest = build_manifest(
         result,
-        seed=int(bundle["seed"]),
-        cap=int(bundle["cap"]),
-        labels_path=args.rows,
+        seed=seed,
+        cap=cap,
+        labels_path=source,
         sample_path=args.output,
+        allocation=allocation,
         companions=companions,
-        engine=str(bundle["engine"]),
+        engine=engine,
     )
     write_manifest(manifest, where)
+    return companions, where
+
+
+def finish(args: argparse.Namespace) -> int:
+    from goldset_tui.errors import InputError
+    from goldset_tui.sampling.files import output_format
+    from goldset_tui.sampling.warehouse import finish_sample
+
+    if args.rows is None or args.weights is None or args.output is None:
+        raise InputError(None, "--finish needs --rows, --weights and -o SAMPLE")
+    output_format(args.output)
+    result, bundle = finish_sample(args.finish, args.rows, args.weights)
+    write_sample(
+        result,
+        args,
+        seed=int(bundle["seed"]),
+        cap=int(bundle["cap"]),
+        source=args.rows,
+        engine=str(bundle["engine"]),
+    )
     print_table(result)
     print(f"wrote {result.sample.height} queries drawn by {bundle['engine']} to {args.output}")
     for note in result.notes:
