@@ -43,6 +43,7 @@ from goldset_tui.store.manifest import (
     write_manifest,
 )
 from goldset_tui.store.parts import read_parts
+from goldset_tui.store.staging import recover
 from goldset_tui.store.writer import JudgmentWriter
 from goldset_tui.text import visible
 
@@ -132,6 +133,7 @@ class Project:
     @classmethod
     def open(cls, path: str | Path) -> Project:
         store = Path(path)
+        recover(store)  # a merge a crash interrupted is finished or undone before any read
         manifest = read_manifest(store)
         check_layout(store, manifest)
         return cls(store, manifest)
