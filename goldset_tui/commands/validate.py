@@ -66,6 +66,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(None, "--budget must be at least 1")
     out = Path(args.output)
     table_format(out)  # an unknown extension fails before any work
+    if args.why and Path(args.why).resolve() == out.resolve():
+        raise InputError(out, "--why and -o name the same file: the reasons would replace the pool")
     parse_measure(args.measure)
     data = from_store(args.store)
     project = data.project

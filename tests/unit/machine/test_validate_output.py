@@ -49,3 +49,19 @@ def test_judging_the_check_pool_says_it_is_another_pool_not_that_the_pool_change
     (warning,) = prepare(check, "carol", store=store).warnings
     assert str(check) in warning and "changed" not in warning
     assert str(tmp_path / "mj" / "pool.jsonl") in warning
+
+
+def test_why_onto_the_output_pool_is_refused(tmp_path: Path, capsys) -> None:
+    # --why written over -o replaced the pool to judge with the reasons table.
+    store = build_sample_machine_store(tmp_path / "mj", SAMPLE)
+    labels = SAMPLE / "judgments" / "llm.jsonl"
+    assert (
+        main(["import", "--store", str(store), "--labeller", "llm", "--machine", str(labels)]) == 0
+    )
+    capsys.readouterr()
+    out = tmp_path / "check.csv"
+    args = ["validate", "--store", str(store), "--labeller", "llm", "--budget", "5"]
+    assert main([*args, "-o", str(out), "--why", str(tmp_path / "." / "check.csv")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--why" in err
+    assert not out.exists()
