@@ -52,7 +52,8 @@ def _read_trec(path: Path) -> pl.DataFrame:
     data = path.read_bytes()
     raise_if_not_utf8(path, data)
     rows: dict[str, list[object]] = {c: [] for c in SCHEMA}
-    for number, text in enumerate(data.decode("utf-8").splitlines(), 1):
+    # utf-8-sig: a leading byte order mark is not part of the first query id (as in read_qrels)
+    for number, text in enumerate(data.decode("utf-8-sig").splitlines(), 1):
         fields = text.split()
         if not fields:
             continue

@@ -263,3 +263,18 @@ def test_unknown_rule_with_a_machine_is_one_line(tmp_path: Path, capsys) -> None
     args = ["agreement", "--store", str(project.path), "--replicates", "0", "--rule", "coin"]
     assert main(args) == 2
     assert "unknown consensus rule" in capsys.readouterr().err
+
+
+def test_a_byte_order_mark_is_not_part_of_the_first_query_id(tmp_path: Path, capsys) -> None:
+    # Windows editors start a file with a BOM; `goldset eval` reads such qrels, but the machine
+    # import kept it in the first query id and refused the pair as "(\ufeffq1, d1) is not in the
+    # store's pool", which prints exactly like a pair that is.
+    project = make(tmp_path)
+    labels = tmp_path / "llm.qrels"
+    labels.write_bytes(b"\xef\xbb\xbfq1 0 d1 2\r\nq1 0 d2 1\r\n")
+    assert run_import(project, labels) == 0
+    judged = Project.open(project.path).judgments("llm")
+    assert sorted(judged.select("query_id", "doc_id", "grade").rows()) == [
+        ("q1", "d1", 2),
+        ("q1", "d2", 1),
+    ]
