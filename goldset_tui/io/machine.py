@@ -49,7 +49,10 @@ def is_table(path: Path) -> bool:
 
 
 def _read_trec(path: Path) -> pl.DataFrame:
-    data = path.read_bytes()
+    from goldset_tui.io.trec import open_source
+
+    source = open_source(path)  # gzip and streams, as `goldset eval` reads qrels
+    data = source.data if isinstance(source.data, bytes) else Path(source.data).read_bytes()
     raise_if_not_utf8(path, data)
     rows: dict[str, list[object]] = {c: [] for c in SCHEMA}
     # utf-8-sig: a leading byte order mark is not part of the first query id (as in read_qrels)

@@ -278,3 +278,18 @@ def test_a_byte_order_mark_is_not_part_of_the_first_query_id(tmp_path: Path, cap
         ("q1", "d1", 2),
         ("q1", "d2", 1),
     ]
+
+
+def test_gzipped_trec_qrels_import_as_goldset_eval_reads_them(tmp_path: Path) -> None:
+    # `goldset eval` reads qrels.gz; the import said "bytes that are not UTF-8 (byte 1)".
+    import gzip
+
+    project = make(tmp_path)
+    labels = tmp_path / "llm.qrels.gz"
+    labels.write_bytes(gzip.compress(b"q1 0 d1 2\nq2 0 d3 0\n"))
+    assert run_import(project, labels) == 0
+    judged = Project.open(project.path).judgments("llm")
+    assert sorted(judged.select("query_id", "doc_id", "grade").rows()) == [
+        ("q1", "d1", 2),
+        ("q2", "d3", 0),
+    ]
