@@ -150,6 +150,29 @@ async def test_home_opens_the_agreement_screen_of_a_project(tmp_path: Path) -> N
         assert isinstance(app.screen, AgreementScreen)
 
 
+async def test_home_agreement_leaves_an_imported_machine_out_of_the_humans(tmp_path: Path) -> None:
+    from goldset_tui.ui.screens.agreement import AgreementScreen
+
+    pool = make_project(tmp_path, {"alice": 6, "bob": 6})
+    store = default_store_for(pool)
+    labels = tmp_path / "llm.qrels"
+    rows = [json.loads(line) for line in pool.read_text(encoding="utf-8").splitlines()]
+    labels.write_text(
+        "".join(f"{r['query_id']} 0 {r['doc_id']} 3\n" for r in rows), encoding="utf-8"
+    )
+    assert (
+        main(["import", "--store", str(store), "--labeller", "llm", "--machine", str(labels)]) == 0
+    )
+    app = GoldsetApp(HomeScreen)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("A")
+        await pilot.pause()
+        assert isinstance(app.screen, AgreementScreen)
+        labellers = set(app.screen.data.ratings.get_column("labeller").unique())
+        assert labellers == {"alice", "bob"}
+
+
 async def test_agreement_with_one_labeller_is_a_notice(tmp_path: Path) -> None:
     make_project(tmp_path, {"alice": 6})
     app = GoldsetApp(HomeScreen)

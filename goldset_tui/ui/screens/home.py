@@ -359,10 +359,12 @@ class HomeScreen(LeaveKeys, Screen[None]):
         if row is None:
             return
         try:
-            from goldset_tui.agreement.sources import from_store, strata_of
+            from goldset_tui.agreement.sources import from_store, strata_of, without_machines
             from goldset_tui.ui.screens.agreement import AgreementScreen
 
-            data = from_store(row.store)
+            # Humans only, as `goldset agreement` reports them: an imported machine judge is one
+            # more rater reported apart, never a third labeller in the human figures.
+            data = without_machines(from_store(row.store))
             if data.ratings.get_column("labeller").n_unique() < 2:
                 self.notify("Agreement needs judgments from at least two labellers.", markup=False)
                 return
