@@ -12,26 +12,36 @@ script reading trec_eval's output reads this one.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import polars as pl
-
+from goldset_tui.eval.means import Row
 from goldset_tui.eval.measures import MEASURES, Measure
 from goldset_tui.eval.querysets import QuerySets
 from goldset_tui.text import visible
+
+if TYPE_CHECKING:
+    import polars as pl
 
 NO_PER_QUERY_LINE = frozenset({"NumQ", "GMAP"})  # trec_eval prints these in `all` only
 
 
 @dataclass
 class RunResult:
-    """One run's scores: long per-query frame over the averaged queries, the means, the query
-    sets, and the run's tag (trec_eval's runid)."""
+    """One run's scores: ``(query_id, measure, value)`` over the averaged queries (sorted by
+    query, measures in order), the means, the query sets, and the run's tag (trec_eval's
+    runid). Plain lists: the small-input path never builds a frame."""
 
-    per_query: pl.DataFrame
+    rows: list[Row]
     means: dict[str, float]
     queries: QuerySets
     tag: str | None
+
+    def frame(self) -> pl.DataFrame:
+        """The rows as a ``query_id, measure, value`` frame (to save them as Parquet)."""
+        import polars as pl
+
+        schema = {"query_id": pl.String, "measure": pl.String, "value": pl.Float64}
+        return pl.DataFrame(self.rows, schema=schema, orient="row")
 
 
 def _value_text(m: Measure, value: float) -> str:
@@ -66,7 +76,7 @@ def text_lines(
     for name, result in results.items():
         prefix = f"{visible(name, keep_newlines=False)}\t" if several else ""
         if per_query:
-            for qid, measure, value in result.per_query.iter_rows():
+            for qid, measure, value in result.rows:
                 m = by_name[measure]
                 if compat and m.name in NO_PER_QUERY_LINE:
                     continue
@@ -79,8 +89,8 @@ def text_lines(
             tag = visible(result.tag or name, keep_newlines=False)
             lines.append(f"{prefix}{'runid':<22}\tall\t{tag}")
         for m in measures:
-            value = _value_text(m, result.means[str(m)])
-            lines.append(f"{prefix}{_label(m, compat, level):<22}\tall\t{value}")
+            shown_mean = _value_text(m, result.means[str(m)])
+            lines.append(f"{prefix}{_label(m, compat, level):<22}\tall\t{shown_mean}")
     return lines
 
 
@@ -94,7 +104,7 @@ def json_document(
         entry: dict[str, Any] = {
             "runid": result.tag,
             "queries": {
-                "evaluated": result.queries.evaluated.len(),
+                "evaluated": len(result.queries.evaluated),
                 "missing_from_run": result.queries.missing_from_run,
                 "only_in_run": result.queries.only_in_run,
                 "left_out_no_relevant": result.queries.left_out_no_relevant,
@@ -103,7 +113,7 @@ def json_document(
         }
         if per_query:
             table: dict[str, dict[str, float | int]] = {}
-            for qid, measure, value in result.per_query.iter_rows():
+            for qid, measure, value in result.rows:
                 table.setdefault(qid, {})[measure] = _json_value(by_name[measure], value)
             entry["per_query"] = table
         runs[name] = entry

@@ -18,17 +18,17 @@ Where ir_measures defines a name differently from trec_eval, its definition wins
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from typing import Literal
 
 import polars as pl
 
+from goldset_tui.eval.kernels import INFAP_EPSILON  # one constant for both paths
+from goldset_tui.eval.means import MIN_GEO_MEAN as MIN_GEO_MEAN  # re-exported
+from goldset_tui.eval.means import mean_rows
 from goldset_tui.eval.measures import Measure, parse_measures
 from goldset_tui.eval.more_measures import EXTRA, FRAMES, NEEDS_NUM_RET
 
-INFAP_EPSILON = 0.00001  # trec_eval's infAP.c
-MIN_GEO_MEAN = 0.00001  # trec_eval's trec_eval.h: the floor of a value in a geometric mean
 RANK_COLUMNS = ("query_id", "doc_id", "rank")
 
 
@@ -263,37 +263,10 @@ def relevant_queries(qrels: pl.DataFrame) -> pl.Series:
 
 def aggregate(per_query: pl.DataFrame, queries: pl.Series | None = None) -> dict[str, float]:
     """The ``all`` line: the mean over ``queries`` (default: every query in ``per_query``), a
-    query absent from ``per_query`` counting 0; counts (NumRet, NumRel, NumRelRet, NumQ) are
-    summed, as trec_eval prints them; GMAP is the geometric mean of AP floored at 1e-5
-    (trec_eval's gm_map, where a query absent counts as that floor)."""
-    from goldset_tui.eval.measures import parse_measure
-
-    order = list(dict.fromkeys(per_query.get_column("measure").to_list()))
-    if queries is not None:
-        per_query = per_query.filter(pl.col("query_id").is_in(queries.implode()))
-        n = queries.len()
-    else:
-        n = per_query.get_column("query_id").n_unique()
-    value = pl.col("value")
-    kinds = {name: parse_measure(name).aggregation for name in order}
-    # gm_map: log(max(AP, MIN_GEO_MEAN)) summed, a missing query adding log(MIN_GEO_MEAN).
-    logs = pl.when(pl.col("measure").is_in([k for k, v in kinds.items() if v == "gmean"]))
-    summed = per_query.with_columns(
-        logs.then(value.clip(lower_bound=MIN_GEO_MEAN).log()).otherwise(value).alias("value")
-    )
-    totals = summed.group_by("measure").agg(value.sum(), pl.len().alias("n"))
-    sums = {row[0]: (row[1], row[2]) for row in totals.iter_rows()}
-    out = {}
-    for name in order:
-        total, seen = sums.get(name, (0.0, 0))
-        if kinds[name] == "sum":
-            out[name] = float(total)
-        elif kinds[name] == "gmean":
-            total += (n - seen) * math.log(MIN_GEO_MEAN)
-            out[name] = math.exp(total / n) if n else 0.0
-        else:
-            out[name] = float(total) / n if n else 0.0
-    return out
+    query absent from ``per_query`` counting 0; counts summed, GMAP geometric (the rules:
+    :func:`goldset_tui.eval.means.mean_rows`, shared with the small-input path)."""
+    rows = per_query.select("query_id", "measure", "value").iter_rows()
+    return mean_rows(rows, None if queries is None else set(queries.to_list()))
 
 
 def mean_scores(
