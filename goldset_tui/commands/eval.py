@@ -219,8 +219,7 @@ class RunInput:
 def open_runs(specs: list[str]) -> dict[str, RunInput]:
     """Each spec opened (standard input and pipes are read now), named: NAME=PATH, else
     :func:`default_run_name`. Two runs with one name are an error."""
-    from goldset_tui.io.sources import STDIN, open_source
-    from goldset_tui.io.trec import run_tag
+    from goldset_tui.io.sources import STDIN, open_source, run_tag
 
     if sum(1 for spec in specs if spec == STDIN) > 1:
         raise InputError(None, "standard input ('-') can be read only once")

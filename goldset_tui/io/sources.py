@@ -20,6 +20,7 @@ import gzip
 import stat
 import sys
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -158,3 +159,21 @@ def gunzip(name: Path | str, data: bytes) -> bytes:
         return gzip.decompress(data)
     except (OSError, EOFError) as exc:
         raise InputError(name, f"looks gzipped but cannot be decompressed ({exc})") from None
+
+
+def run_tag(src: Source) -> str | None:
+    """The tag (sixth field) of the run's first record: trec_eval's ``runid``. None when that
+    line has no sixth field (the reader will say why)."""
+    if isinstance(src.data, bytes):
+        return _first_tag(src.data.splitlines())
+    with Path(src.data).open("rb") as fh:
+        return _first_tag(fh)
+
+
+def _first_tag(lines: Iterable[bytes]) -> str | None:
+    for raw in lines:
+        text = raw.strip()
+        if text and not text.startswith(b"#"):
+            fields = text.split()
+            return fields[5].decode("utf-8", errors="replace") if len(fields) > 5 else None
+    return None

@@ -29,7 +29,7 @@ from typing import TypeVar
 import polars as pl
 
 from goldset_tui.errors import InputError
-from goldset_tui.io.sources import STDIN, STDIN_NAME, Source, open_source
+from goldset_tui.io.sources import STDIN, STDIN_NAME, Source, open_source, run_tag
 from goldset_tui.io.tables import raise_if_not_utf8
 
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
@@ -45,7 +45,7 @@ RUN_SCHEMA = {
 }
 QRELS_SCHEMA = {"query_id": pl.String, "doc_id": pl.String, "grade": pl.Int64}
 # Opening a path (literal; `-`, FIFOs, gzip) lives in goldset_tui.io.sources, without Polars.
-__all__ = ["STDIN", "STDIN_NAME", "Source", "open_source", "read_qrels", "read_run"]
+__all__ = ["STDIN", "STDIN_NAME", "Source", "open_source", "read_qrels", "read_run", "run_tag"]
 
 # The layouts the fast path tries, in this order.
 SEPARATORS = (" ", "\t")
@@ -204,24 +204,6 @@ def _first_non_finite_line(src: Source) -> InputError:
     return InputError(
         path, f"score {row['score']!r} is not a finite number", line=row["line"], column="score"
     )
-
-
-def run_tag(src: Source) -> str | None:
-    """The tag (sixth field) of the run's first record: trec_eval's ``runid``. None when that
-    line has no sixth field (the reader will say why)."""
-    if isinstance(src.data, bytes):
-        return _first_tag(src.data.splitlines())
-    with Path(src.data).open("rb") as fh:
-        return _first_tag(fh)
-
-
-def _first_tag(lines: Iterable[bytes]) -> str | None:
-    for raw in lines:
-        text = raw.strip()
-        if text and not text.startswith(b"#"):
-            fields = text.split()
-            return fields[5].decode("utf-8", errors="replace") if len(fields) > 5 else None
-    return None
 
 
 def rank_run(run: FrameT, *, order: bool = True) -> FrameT:
