@@ -99,14 +99,14 @@ def _ambiguous(line: str, fields: int) -> bool:
     """Whether Polars' single-separator reader could read this line with a space inside a
     tab-separated field, or a tab inside a space-separated one (`q Q0 \td 1 0.5 t` read on
     spaces has the document '\td', where a whitespace split has 'd')."""
+    # Only the id fields matter: a number padded with the other separator (trec_eval's own
+    # `302\tQ0\tdoc\t1\t  1.58\tSTANDARD`) has one value either way, and any other field
+    # holding it has too many fields once split on whitespace.
     for sep, other in ((" ", "\t"), ("\t", " ")):
         parts = line.split(sep)
-        if len(parts) >= fields and all(parts[:fields]) and not any(parts[fields:]):
-            # Only the id fields matter: a number padded with the other separator (trec_eval's
-            # own `302\tQ0\tdoc\t1\t  1.58\tSTANDARD`) has one value either way, and any
-            # other field holding it has too many fields once split on whitespace.
-            if other in parts[0] or other in parts[2]:
-                return True
+        whole = len(parts) >= fields and all(parts[:fields]) and not any(parts[fields:])
+        if whole and (other in parts[0] or other in parts[2]):
+            return True
     return False
 
 
