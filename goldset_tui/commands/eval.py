@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import sys
 from collections.abc import Mapping
@@ -266,11 +267,16 @@ def read_inputs(
 
         total = qrels.size() + sum(r.source.size() for r in inputs.values())
         if fits(total, measures):
+            # Hundreds of thousands of small objects and not one reference cycle among them:
+            # the cyclic collector would only walk them again and again (a third of the time).
+            gc.disable()
             try:
                 plain = read_qrels_small(qrels)
                 return plain, {name: read_run_small(r.source) for name, r in inputs.items()}
             except Doubt:
                 pass  # Polars reads them, and names the bad line if there is one
+            finally:
+                gc.enable()
     frame = read_qrels_arg(qrels, labeller, subtopics=any(m.needs_subtopics for m in measures))
     with working("reading the runs"):
         return frame, read_run_paths({name: r.source for name, r in inputs.items()})

@@ -63,24 +63,17 @@ def _text(src: Source) -> str:
 def _columns(text: str, fields: int) -> list[str]:
     """Every field of every record, flat (record i is ``[i * fields:(i + 1) * fields]``)."""
     body = text[:-1] if text.endswith("\n") else text
-    for sep in (" ", "\t"):
-        other = "\t" if sep == " " else " "
-        plain = (
-            body
-            and other not in body
-            and "#" not in body  # a comment line is possible: the loop below skips it
-            and "\n\n" not in body
-            and sep * 2 not in body
-            and f"\n{sep}" not in body
-            and f"{sep}\n" not in body
-            and body[0] != sep
-            and body[-1] != sep
-        )
-        if plain:
-            lines = body.split("\n")
-            if set(map(str.count, lines, repeat(sep))) != {fields - 1}:
-                raise Doubt  # some line has a field too many or too few
-            return body.split()
+    for sep, other in ((" ", "\t"), ("\t", " ")):
+        if not body or other in body or "\n#" in body or body[0] == "#":
+            continue  # the other separator, or a comment line: the loop below reads them
+        # Each line holding exactly fields - 1 separators, and the text as many fields as
+        # that makes, means no line has an empty field (doubled, leading or trailing
+        # separator) and none is blank: the plain layout, split at once.
+        if set(map(str.count, body.split("\n"), repeat(sep))) == {fields - 1}:
+            tokens = body.split()
+            if len(tokens) == fields * (body.count("\n") + 1):
+                return tokens
+        break
     return list(_careful(text, fields))
 
 
