@@ -41,9 +41,9 @@ Gzipped files are read as they are.
 The mean ("all") is over every query in the qrels with at least one relevant document; a query
 missing from a run counts 0 for it. -c (trec_eval's -c) averages over every query in the qrels,
 a judged query without a relevant document too. --trec-eval-compat averages as trec_eval does
-without -c: over the queries in both the qrels and the run; it also prints trec_eval's names,
-its runid, num_q, num_ret, num_rel and num_rel_ret lines, and, without -m, trec_eval's default
-measures. Counts (NumQ, NumRet, NumRel, NumRelRet) are summed. A run sharing no query with the
+without -c: over the queries in both the qrels and the run; it also prints trec_eval's names in
+trec_eval's order and, without -m, trec_eval's default measures (runid, num_q, num_ret, num_rel,
+num_rel_ret, map ... P_1000); with -m, only the measures given, as trec_eval -m does. Counts (NumQ, NumRet, NumRel, NumRelRet) are summed. A run sharing no query with the
 qrels is an error; queries in one and not the other are a warning.
 
 Measures (ir_measures names): P@k R@k Success@k RR RR@k AP AP@k GMAP nDCG nDCG@k Rprec Bpref
@@ -78,7 +78,6 @@ TREC_EVAL_OFFICIAL = [
     *[f"IPrec@{i / 10:g}" for i in range(11)],
     *[f"P@{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)],
 ]
-TREC_EVAL_COUNTS = ["NumQ", "NumRet", "NumRel", "NumRelRet"]  # always printed under compat
 # A file name this plain says nothing about the system: the run's tag names it instead.
 PLAIN_FILE_NAMES = frozenset(
     {"input", "run", "runs", "result", "results", "output", "out", "submission", "stdin", "-"}
@@ -115,7 +114,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--trec-eval-compat",
         action="store_true",
         help="as trec_eval: average over queries in both qrels and run (unless -c), trec_eval's "
-        "names, runid and num_* lines, its default measures without -m",
+        "names and order, its default measures (runid, num_* ...) without -m",
     )
     parser.add_argument(
         "-c",
@@ -287,9 +286,9 @@ def chosen_measures(args: argparse.Namespace) -> list[Measure]:
     --trec-eval-compat; each alias resolved is noted on stderr."""
     from goldset_tui.eval.measures import parse_measures, with_rel_level
 
+    # Under --trec-eval-compat, -m lists exactly what is printed, as trec_eval's -m does
+    # (its default "official" set starts with runid and the counts).
     given = args.measures or (TREC_EVAL_OFFICIAL if args.trec_eval_compat else DEFAULT_MEASURES)
-    if args.trec_eval_compat:
-        given = TREC_EVAL_COUNTS + [m for m in given if m not in TREC_EVAL_COUNTS]
     measures = parse_measures(given)
     for m in measures:
         if m.alias:
@@ -347,6 +346,7 @@ def run(args: argparse.Namespace) -> int:
             per_query=args.per_query,
             compat=args.trec_eval_compat,
             level=args.rel_level or 1,
+            runid=args.trec_eval_compat and not args.measures,
         )
         sys.stdout.write("\n".join(lines) + "\n")
     folder = (
