@@ -43,8 +43,9 @@ missing from a run counts 0 for it. -c (trec_eval's -c) averages over every quer
 a judged query without a relevant document too. --trec-eval-compat averages as trec_eval does
 without -c: over the queries in both the qrels and the run; it also prints trec_eval's names in
 trec_eval's order and, without -m, trec_eval's default measures (runid, num_q, num_ret, num_rel,
-num_rel_ret, map ... P_1000); with -m, only the measures given, as trec_eval -m does. Counts (NumQ, NumRet, NumRel, NumRelRet) are summed. A run sharing no query with the
-qrels is an error; queries in one and not the other are a warning.
+num_rel_ret, map ... P_1000); with -m, only the measures given, as trec_eval -m does. Counts
+(NumQ, NumRet, NumRel, NumRelRet) are summed. A run sharing no query with the qrels is an error;
+queries in one and not the other are a warning.
 
 Measures (ir_measures names): P@k R@k Success@k RR RR@k AP AP@k GMAP nDCG nDCG@k Rprec Bpref
 infAP IPrec@r IPrecAvg SetP SetR SetF ERR@k RBP RBPResid Compat alpha_nDCG@k Judged@k NumQ
