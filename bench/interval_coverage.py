@@ -8,8 +8,15 @@ the distribution's true mean. Binary rows use Wilson (what the report keeps) and
 (binomial sums, no simulation). Graded rows compare the percentile bootstrap, BCa, Student t on the
 per-query values and the library's choice (``mean_interval``), side by side.
 
+Then the traffic-weighted headline and the weighted paired difference: three strata of 7, 18
+and 40 queries with unequal traffic shares (the small stratum carrying 60%, or the large one), 0/1
+rates near 0, near 1 and mixed, graded values; the interval before (stratified t), Wilson with the
+plain Kish / Dean-Pagano effective n, and the report's (``weighting.stratified_estimate``,
+``weighting.weighted_difference``), with the share of intervals inside the measure's range.
+
     python bench/interval_coverage.py                 # 4000 strata per cell: 35 minutes on a loaded 2-core machine
     python bench/interval_coverage.py --reps 1000     # quicker, noisier (+-0.7 points)
+    python bench/interval_coverage.py --only weighted # the weighted part alone (about 2 minutes)
 
 numpy is used here for the bootstrap peers only; the library's intervals are pure Python/Polars.
 """
@@ -21,8 +28,10 @@ import math
 import time
 
 import numpy as np
+import polars as pl
 
-from goldset_tui.eval.intervals import mean_interval, student_t, wilson
+from goldset_tui.eval.intervals import mean_interval, student_t, wilson, wilson_form
+from goldset_tui.eval.weighting import Cell, stratified_estimate, weighted_difference
 
 SIZES = (7, 18, 40)
 BOOT = 2000
@@ -110,13 +119,210 @@ METHODS = {
 }
 
 
+# --- the traffic-weighted headline and paired difference --------------------------------------
+# Strata of 7, 18 and 40 queries with unequal traffic shares, each stratum drawn from its own
+# distribution; the interval must hold the weighted true mean and stay inside the measure's range.
+
+WEIGHTED_SIZES = (7, 18, 40)
+SHARES = {
+    "small stratum heavy (.6/.3/.1)": (0.6, 0.3, 0.1),
+    "large heavy (.1/.3/.6)": (0.1, 0.3, 0.6),
+}
+
+
+def _bern(p: float):  # noqa: ANN202
+    return lambda rng, size: (rng.random(size) < p).astype(float)
+
+
+def _ones(one: float):  # noqa: ANN202
+    return _mix(0.0, one, lambda rng, s: rng.random(s))
+
+
+# name: (binary, per-stratum (sampler, true mean))
+WEIGHTED = {
+    "binary near 1 (.97/.95/.90)": (True, [(_bern(p), p) for p in (0.97, 0.95, 0.90)]),
+    "binary near 0 (.03/.05/.10)": (True, [(_bern(p), p) for p in (0.03, 0.05, 0.10)]),
+    "binary mixed (.44/.74/.98)": (True, [(_bern(p), p) for p in (0.44, 0.74, 0.98)]),
+    "graded: 70% zeros / steps / 60% ones": (
+        False,
+        [
+            GRADED["70% zeros, else uniform"],
+            GRADED["nDCG-like steps 0/.39/.5/.63/1"],
+            GRADED["60% ones, 10% zeros, else uniform"],
+        ],
+    ),
+    "graded near 1 (90% ones, else uniform)": (False, [(_ones(0.9), 0.95)] * 3),
+    "graded near 0 (85% zeros, else uniform)": (False, [GRADED["85% zeros, else uniform"]] * 3),
+}
+
+
+def _paired_binary(only_a: float, only_b: float, both: float):  # noqa: ANN202
+    """Per query (a, b) in {0, 1}: a alone with ``only_a``, b alone with ``only_b``, both with
+    ``both``; true mean difference only_a - only_b."""
+
+    def draw(rng: np.random.Generator, size: int) -> tuple[np.ndarray, np.ndarray]:
+        u = rng.random(size)
+        a = (u < only_a) | ((u >= only_a + only_b) & (u < only_a + only_b + both))
+        b = ((u >= only_a) & (u < only_a + only_b)) | (
+            (u >= only_a + only_b) & (u < only_a + only_b + both)
+        )
+        return a.astype(float), b.astype(float)
+
+    return draw, only_a - only_b
+
+
+def _paired_graded(tie: float, base):  # noqa: ANN001, ANN202
+    """b equals a with probability ``tie``, else an independent draw: true difference 0."""
+
+    def draw(rng: np.random.Generator, size: int) -> tuple[np.ndarray, np.ndarray]:
+        a = base(rng, size)
+        b = np.where(rng.random(size) < tie, a, base(rng, size))
+        return a, b
+
+    return draw, 0.0
+
+
+PAIRED = {
+    "binary, 2-4% discordant, diff +.02": [_paired_binary(0.04, 0.02, 0.9)] * 3,
+    "binary, 1% discordant each way": [_paired_binary(0.01, 0.01, 0.9)] * 3,
+    "binary, a ahead by .10-.20": [
+        _paired_binary(0.2, 0.0, 0.6),
+        _paired_binary(0.15, 0.05, 0.5),
+        _paired_binary(0.1, 0.0, 0.8),
+    ],
+    "graded, 70% ties, nDCG steps": [
+        _paired_graded(0.7, GRADED["nDCG-like steps 0/.39/.5/.63/1"][0])
+    ]
+    * 3,
+    "graded, 90% ties, 70% zeros": [_paired_graded(0.9, GRADED["70% zeros, else uniform"][0])] * 3,
+}
+
+
+def _summary(x: np.ndarray, discrete: tuple[float, ...]) -> tuple[int, float, float, float]:
+    return len(x), float(x.mean()), float(x.var(ddof=1)), float(np.isin(x, discrete).mean())
+
+
+def _welch_t(cells: list[Cell]) -> tuple[float, float]:
+    """Before this change: the stratified t interval (Cochran, Welch-Satterthwaite)."""
+    return stratified_estimate(cells, method="student-t").ci
+
+
+def _dean_pagano(cells: list[Cell], binary: bool) -> tuple[float, float]:
+    """Wilson with the Kish/Dean-Pagano effective n = p(1 - p) / var, no floor (n_eff = n when
+    the variance is 0)."""
+    p = sum(c.share * c.mean for c in cells)
+    var = sum(c.share**2 * c.var / c.n for c in cells)
+    n = sum(c.n for c in cells)
+    n_eff = p * (1 - p) / var if var > 0 and 0 < p < 1 else n
+    return wilson_form(p, n_eff, 1.959964)
+
+
+WEIGHTED_METHODS = ("stratified t (before)", "Wilson, Dean-Pagano n_eff", "report (weighted_ci95)")
+
+
+def weighted_table(reps: int, rng: np.random.Generator) -> None:
+    print(f"\nTraffic-weighted headline, strata of {WEIGHTED_SIZES}, {reps} sets per row:\n")
+    print(
+        "| distributions | shares | "
+        + " | ".join(WEIGHTED_METHODS)
+        + " | report inside [0,1] | report width |"
+    )
+    print("|---|---|" + "---:|" * (len(WEIGHTED_METHODS) + 2))
+    for name, (binary, dists) in WEIGHTED.items():
+        for label, shares in SHARES.items():
+            mu = sum(w * m for w, (_, m) in zip(shares, dists, strict=True))
+            draws = [d(rng, (reps, n)) for (d, _), n in zip(dists, WEIGHTED_SIZES, strict=True)]
+            covered = dict.fromkeys(WEIGHTED_METHODS, 0)
+            inside, width = 0, 0.0
+            for r in range(reps):
+                cells = [
+                    Cell(w, *_summary(x[r], (0.0, 1.0))[:3], None, _summary(x[r], (0.0, 1.0))[3])
+                    for w, x in zip(shares, draws, strict=True)
+                ]
+                cis = (
+                    _welch_t(cells),
+                    _dean_pagano(cells, binary),
+                    stratified_estimate(cells, method="wilson" if binary else "score-t").ci,
+                )
+                for m, (lo, hi) in zip(WEIGHTED_METHODS, cis, strict=True):
+                    covered[m] += lo - 1e-12 <= mu <= hi + 1e-12
+                lo, hi = cis[-1]
+                inside += 0.0 <= lo <= hi <= 1.0
+                width += hi - lo
+            print(
+                f"| {name} | {label} | "
+                + " | ".join(f"{covered[m] / reps:.3f}" for m in WEIGHTED_METHODS)
+                + f" | {inside / reps:.3f} | {width / reps:.3f} |"
+            )
+
+
+def paired_table(reps: int, rng: np.random.Generator) -> None:
+    print(
+        f"\nTraffic-weighted paired difference a - b, strata of {WEIGHTED_SIZES}, {reps} sets per row:\n"
+    )
+    print(
+        "| pairs | shares | stratified t (before) | report (weighted_ci95) | report inside [-1,1] | report width |"
+    )
+    print("|---|---|---:|---:|---:|---:|")
+    for name, dists in PAIRED.items():
+        for label, shares in SHARES.items():
+            mu = sum(w * m for w, (_, m) in zip(shares, dists, strict=True))
+            covered_t, covered, inside, width = 0, 0, 0, 0.0
+            draws = [d(rng, reps * n) for (d, _), n in zip(dists, WEIGHTED_SIZES, strict=True)]
+            for r in range(reps):
+                frames = []
+                for h, ((a, b), n) in enumerate(zip(draws, WEIGHTED_SIZES, strict=True)):
+                    sl = slice(r * n, (r + 1) * n)
+                    frames.append((f"s{h}", a[sl], b[sl]))
+                scores = pl.DataFrame(
+                    {
+                        "system": ["a"] * sum(WEIGHTED_SIZES) + ["b"] * sum(WEIGHTED_SIZES),
+                        "query_id": [f"q{i}" for i in range(sum(WEIGHTED_SIZES))] * 2,
+                        "value": np.concatenate([f[1] for f in frames] + [f[2] for f in frames]),
+                    }
+                )
+                strata = pl.DataFrame(
+                    {
+                        "query_id": [f"q{i}" for i in range(sum(WEIGHTED_SIZES))],
+                        "stratum": [f[0] for f in frames for _ in range(len(f[1]))],
+                    }
+                )
+                traffic = pl.DataFrame({"stratum": ["s0", "s1", "s2"], "share": list(shares)})
+                lo, hi = weighted_difference(scores, strata, traffic, "a", "b").ci
+                covered += lo - 1e-12 <= mu <= hi + 1e-12
+                inside += -1.0 <= lo <= hi <= 1.0
+                width += hi - lo
+                d = [f[1] - f[2] for f in frames]
+                cells = [
+                    Cell(w, len(x), float(x.mean()), float(x.var(ddof=1)), None)
+                    for w, x in zip(shares, d, strict=True)
+                ]
+                tlo, thi = stratified_estimate(cells, method="student-t").ci
+                covered_t += tlo - 1e-12 <= mu <= thi + 1e-12
+            print(
+                f"| {name} | {label} | {covered_t / reps:.3f} | {covered / reps:.3f} | "
+                f"{inside / reps:.3f} | {width / reps:.3f} |"
+            )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=4000, help="strata drawn per cell (default 4000)")
     ap.add_argument("--seed", type=int, default=20261130)
+    ap.add_argument(
+        "--only",
+        choices=("stratum", "weighted"),
+        help="one part: the per-stratum intervals, or the weighted headline and difference",
+    )
     args = ap.parse_args()
     rng = np.random.default_rng(args.seed)
     start = time.perf_counter()
+    if args.only != "stratum":
+        weighted_table(args.reps, rng)
+        paired_table(max(1, args.reps // 4), rng)
+        if args.only == "weighted":
+            print(f"\n{time.perf_counter() - start:.0f} s")
+            return
     print(f"95% interval coverage, {args.reps} strata per graded cell (seed {args.seed})\n")
     head = "| distribution | n | " + " | ".join(METHODS) + " |"
     print(head)

@@ -59,6 +59,7 @@ HELP_ORDER = (
     "review",
     "agreement",
     "adjudicate",
+    "validate",
     "simulate",
 )
 

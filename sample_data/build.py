@@ -29,7 +29,7 @@ sys.path.insert(0, str(HERE))  # the builder package beside this file
 sys.path.insert(1, str(REPO))  # goldset_tui, for `goldset pool`, without needing an install
 
 import polars as pl  # noqa: E402
-from builder import bm25, dense, judgments, querylog, trec  # noqa: E402
+from builder import bm25, dense, judgments, machine, querylog, trec  # noqa: E402
 from builder.corpus import MODULES, build_corpus  # noqa: E402
 from builder.queries import QUERIES, STRATA  # noqa: E402
 
@@ -163,6 +163,10 @@ def main(argv: list[str] | None = None) -> int:
     alice = judgments.alice(pool)
     judgments.write_qrels(alice, out / "judgments" / "alice.qrels")
     judgments.write_qrels(judgments.bob(alice), out / "judgments" / "bob.qrels")
+    # An illustrative machine judge (a made-up "LLM"), for the machine-judge flow.
+    machine.write_labels(
+        machine.llm(alice, topics.select("query_id", "stratum")), out / "judgments" / "llm.jsonl"
+    )
 
     files = sorted(
         p
@@ -178,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         "pool": {"depth": POOL_DEPTH, "runs": list(RUNS), "built_with": "goldset pool"},
         "query_log_seed": querylog.SEED,
         "judgments_seed": judgments.SEED,
+        "machine_seed": machine.SEED,
         "sha256": {
             str(p.relative_to(out)): hashlib.sha256(p.read_bytes()).hexdigest() for p in files
         },

@@ -153,7 +153,7 @@ def self_consistency_lines(report: dict[str, Any]) -> list[str]:
         drift = " → ".join(num(x, 2) for x in r["agreement_by_time"])
         lines.append(
             f"| {cell(r['labeller'])} | {r['n']} | {num(r['agreement'])} | {num(r['kappa_quadratic'])} | "
-            f"{r['mean_shift']:+.2f} | {drift} |"
+            f"{signed(r['mean_shift'])} | {drift} |"
         )
     return lines
 
@@ -178,16 +178,25 @@ def solo_markdown(report: dict[str, Any]) -> str:
     if report.get("runs"):
         lines += ["", "## A run judged by this labeller", ""]
         lines += run_table(report["runs"])
-    lines += [
-        "",
-        "Agreement: share of repeats graded as the first time; mean shift: repeat minus first "
-        "(positive = more lenient later); agreement over time: in four slices of the repeats, in order.",
-    ]
+    if report.get("self_consistency"):  # explains the repeats table: only when there is one
+        lines += [
+            "",
+            "Agreement: share of repeats graded as the first time; mean shift: repeat minus first "
+            "(positive = more lenient later); agreement over time: in four slices of the repeats, in order.",
+        ]
     return "\n".join(lines) + "\n"
 
 
 def signed(x: float | None, digits: int = 2) -> str:
-    return "-" if x is None else f"{x:+.{digits}f}"
+    """``+0.12`` / ``-0.12``; a value that rounds to zero is ``0.00``, never ``-0.00``."""
+    if x is None:
+        return "-"
+    text = f"{x:+.{digits}f}"
+    return text[1:] if float(text) == 0 else text
+
+
+def plural(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
 
 
 def p_text(p: float | None) -> str:
@@ -224,14 +233,19 @@ def position_lines(report: dict[str, Any]) -> list[str]:
         lines.append("")
         for r in bias:
             t = r[f"{part}_trend"]
-            sittings = (
-                f", {r['sittings']} sitting{'s' * (r['sittings'] != 1)}" if part == "time" else ""
-            )
+            sittings = f", {plural(r['sittings'], 'sitting', 'sittings')}" if part == "time" else ""
+            within = f"within {plural(t['queries'], 'query', 'queries')}"
+            if t.get("too_few"):
+                lines.append(
+                    f"- {cell(r['labeller'])}: too few judgments for a trend "
+                    f"({plural(t['judgments'], 'judgment', 'judgments')} {within}; at least "
+                    f"{t['min_judgments']} needed){sittings}"
+                )
+                continue
             lines.append(
                 f"- {cell(r['labeller'])}: grade {signed(t['grade_per_10'])} per 10 {unit} "
                 f"({p_text(t['grade_p_value'])}), relevant rate {signed(t['relevant_per_10'])} "
-                f"per 10 {unit} ({p_text(t['relevant_p_value'])}); within {t['queries']} queries"
-                f"{sittings}"
+                f"per 10 {unit} ({p_text(t['relevant_p_value'])}); {within}{sittings}"
             )
     first = bias[0]
     lines += [
@@ -241,7 +255,9 @@ def position_lines(report: dict[str, Any]) -> list[str]:
         "so within a query early and late documents are alike: a trend is the labeller's (fatigue, "
         "anchoring), not the documents'. The trends and p-values compare positions only within a "
         "query (Mantel's test, the normal approximation to reshuffling the shown order within each "
-        f"query). A sitting ends after {first['gap_minutes']:g} idle minutes.",
+        f"query), and need at least {first['position_trend'].get('min_judgments', 30)} judgments "
+        "in queries judged twice or more. "
+        f"A sitting ends after {first['gap_minutes']:g} idle minutes.",
     ]
     return lines
 

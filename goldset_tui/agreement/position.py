@@ -25,7 +25,9 @@ For each labeller, over the grades in force (``store.frames.latest``), ``positio
   within a query too: across queries it is confounded with which queries came first.
 
 Contract: plain dicts with fixed keys (``null`` where a figure is undefined: fewer than two
-judgments in any query, or no spread in grade or position); one labeller is enough. Judgments with
+judgments in any query, or no spread in grade or position; and every trend figure ``null``, with
+``too_few`` true, when fewer than ``MIN_TREND_JUDGMENTS`` (30) judgments sit in queries judged at
+least twice); one labeller is enough. Judgments with
 no recorded position, or a time that does not parse, are left out of that part. ``None`` from
 ``position_bias_of`` when the source holds no positions (qrels files).
 """
@@ -193,16 +195,30 @@ def position_bias(
     return out
 
 
+# A trend needs this many judgments in queries judged at least twice (only those compare
+# positions). With three, one grade moves the slope by whole grades per 10 positions ("+15 per 10
+# positions" was printed from three judgments) and Mantel's normal approximation is no guide to
+# the permutation p-value it stands for; 30 is the usual floor for a normal approximation to a
+# sum, and a labeller passes it after two or three queries of a normal pool.
+MIN_TREND_JUDGMENTS = 30
+
+
 def trend_pair(frame: pl.DataFrame, score: str) -> dict[str, Any]:
-    """The trend of the grade and of the relevant rate, per 10 positions or 10 minutes."""
+    """The trend of the grade and of the relevant rate, per 10 positions or 10 minutes; every
+    figure ``None`` and ``too_few`` true below ``MIN_TREND_JUDGMENTS`` judgments."""
+    within = frame.filter(pl.len().over("query_id") >= 2)
+    too_few = within.height < MIN_TREND_JUDGMENTS
     grade = trend(frame, score, "grade")
     relevant = trend(frame, score, "relevant")
     return {
-        "queries": frame.filter(pl.len().over("query_id") >= 2).get_column("query_id").n_unique(),
-        "grade_per_10": grade["slope"],
-        "grade_p_value": grade["p_value"],
-        "relevant_per_10": relevant["slope"],
-        "relevant_p_value": relevant["p_value"],
+        "queries": within.get_column("query_id").n_unique(),
+        "judgments": within.height,
+        "min_judgments": MIN_TREND_JUDGMENTS,
+        "too_few": too_few,
+        "grade_per_10": None if too_few else grade["slope"],
+        "grade_p_value": None if too_few else grade["p_value"],
+        "relevant_per_10": None if too_few else relevant["slope"],
+        "relevant_p_value": None if too_few else relevant["p_value"],
     }
 
 

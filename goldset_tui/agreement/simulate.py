@@ -11,6 +11,10 @@ of ``runs`` in the order a labeller would judge them, at most ``budget`` of them
   judgment each per turn. Per query the runs form a queue; the labeller judges the next unjudged
   document of the run at the front; a relevant document keeps that run at the front, a
   non-relevant one sends it to the back; a run whose top ``depth`` is exhausted leaves the queue.
+- ``mm``: MaxMean, the multi-armed-bandit adjudication of Losada, Parapar & Barreiro (SAC 2016,
+  IP&M 2017), stationary variant, uniform Beta(1, 1) prior, ties to the run given first: see
+  :mod:`goldset_tui.judging.bandit` for exactly what is implemented. Queries take turns as in
+  ``mtf``, one judgment each per turn.
 
 Relevance is read from ``qrels`` (grade >= 1); a pooled pair the qrels lack counts as judged not
 relevant, the usual assumption. :func:`simulate` adds, at every ``step``-th judgment and at the
@@ -27,8 +31,10 @@ import polars as pl
 
 from goldset_tui.agreement.ranking import kendall_tau
 from goldset_tui.eval.metrics import mean_scores
+from goldset_tui.judging.bandit import NAME as MAXMEAN
+from goldset_tui.judging.bandit import maxmean_sequence
 
-ORDERS = ("depth", "mtf")
+ORDERS = ("depth", "mtf", MAXMEAN)
 Pair = tuple[str, str]
 
 
@@ -63,6 +69,17 @@ def judging_order(
                     if rank < len(docs) and (q, docs[rank]) not in seen:
                         take((q, docs[rank]))
         return taken[:budget]
+    if order == MAXMEAN:
+        by_query: dict[str, set[str]] = {}
+        for q, d in relevant:
+            by_query.setdefault(q, set()).add(d)
+        per_query = {
+            q: maxmean_sequence(
+                {n: ranked[n][q] for n in names if ranked[n].get(q)}, by_query.get(q, set())
+            )
+            for q in queries
+        }
+        return _interleave(per_query, budget)
     queues = {q: [n for n in names if ranked[n].get(q)] for q in queries}
     cursor = {(q, n): 0 for q in queries for n in names}
     while len(taken) < budget and any(queues.values()):
@@ -83,6 +100,19 @@ def judging_order(
             if pair not in relevant:
                 queue.append(queue.pop(0))
     return taken
+
+
+def _interleave(per_query: Mapping[str, list[str]], budget: int) -> list[Pair]:
+    """Queries take turns, one judgment each per turn, until ``budget`` or all are done."""
+    out: list[Pair] = []
+    depth = max((len(v) for v in per_query.values()), default=0)
+    for i in range(depth):
+        for q, docs in per_query.items():
+            if i < len(docs):
+                out.append((q, docs[i]))
+                if len(out) >= budget:
+                    return out
+    return out
 
 
 def simulate(

@@ -3,7 +3,9 @@
 For each pair of label sets (``a`` the reference, usually the humans; ``b`` the one under test,
 usually a machine judge) every run is scored with one measure under each set, per query, then
 averaged as ``goldset eval`` does (over the queries with a relevant document in that set, a query
-the run missed counting 0). The two orderings of the systems by their means are compared with
+the run missed counting 0). Only the queries *both* sets judged take part: people usually judge a
+part of what a machine labelled, and means over different queries would mix which queries were
+judged into how they were judged. The two orderings of the systems by their means are compared with
 Kendall's tau-b and tau_AP (``ranking.py``; tau_AP takes ``a`` as the reference), and every pair of
 systems whose order differs is listed as a flip, with the difference under each set and whether
 the difference under ``a`` is significant (two-sided paired randomization test of
@@ -106,12 +108,22 @@ def system_ranking(
     samples: int = SAMPLES,
 ) -> dict[str, Any]:
     systems = list(runs)
-    tables = {name: per_query(qrels, runs, measure) for name, qrels in label_sets.items()}
+    tables: dict[tuple[str, str, str], pl.DataFrame] = {}  # (a, b, which): on common queries
+    for a, b in pairs:
+        both = (
+            label_sets[a]
+            .select("query_id")
+            .unique()
+            .join(label_sets[b].select("query_id").unique(), on="query_id")
+        )
+        for name in (a, b):
+            judged = label_sets[name].join(both, on="query_id", how="semi")
+            tables[a, b, name] = per_query(judged, runs, measure)
 
     def pair_rows(keep: pl.Series | None) -> list[dict[str, Any]]:
         rows = []
         for a, b in pairs:
-            ta, tb = tables[a], tables[b]
+            ta, tb = tables[a, b, a], tables[a, b, b]
             if keep is not None:
                 ta = ta.filter(pl.col("query_id").is_in(keep.implode()))
                 tb = tb.filter(pl.col("query_id").is_in(keep.implode()))

@@ -170,7 +170,13 @@ def run(args: argparse.Namespace) -> int:
         from goldset_tui.ui.screens.agreement import AgreementScreen
 
         return run_app(
-            lambda: AgreementScreen(data, strata=strata, seed=args.seed, replicates=args.replicates)
+            lambda: AgreementScreen(
+                data,
+                strata=strata,
+                seed=args.seed,
+                replicates=args.replicates,
+                ranking=extra.get("system_ranking"),
+            )
         )
     report = agreement_report(
         data.ratings, data.scale, strata=strata, seed=args.seed, replicates=args.replicates

@@ -42,6 +42,7 @@ examples:
   goldset judge pool.parquet --labeller bob --store ~/golden/docs-store
   goldset judge pool.jsonl --labeller cy --assign overlap=0.2 --team alice,bob,cy
   goldset judge pool.jsonl --labeller alice --repeat 0.02    # 2% of your judged pairs come back, blind
+  goldset judge pool.jsonl --labeller alice --order adaptive  # likely-relevant candidates first
 """
 
 
@@ -80,6 +81,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=0.0,
         help="self-consistency: serve a seeded share (e.g. 0.02) of your judged pairs again, blind, now and then",
+    )
+    parser.add_argument(
+        "--order",
+        choices=("blind", "adaptive"),  # judging.adaptive.ORDERS (a test keeps them equal)
+        default="blind",
+        help="blind: each query's candidates in a seeded order (default); adaptive: the next"
+        " candidate picked by a multi-armed bandit (MaxMean) from your grades so far, for a"
+        " budget that cannot cover the pool (needs the pool's systems and ranks; still blind)",
     )
     parser.add_argument(
         "--team",
@@ -250,8 +259,25 @@ def repeat_candidates(
     return [p for p in pairs if p not in done]
 
 
+def check_order(prepared: Prepared, order: str) -> None:
+    """--order adaptive needs to know which systems returned each candidate, at which rank."""
+    from goldset_tui.judging.adaptive import has_systems
+
+    if order == "adaptive" and not has_systems(prepared.pool.frame):
+        raise InputError(
+            prepared.pool.path,
+            "--order adaptive needs the pool's systems and ranks columns (a pool made by"
+            " goldset pool has them); this pool has none",
+        )
+
+
 def make_screen(
-    prepared: Prepared, *, reveal: bool = False, repeat: float = 0.0, seed: int | None = None
+    prepared: Prepared,
+    *,
+    reveal: bool = False,
+    repeat: float = 0.0,
+    seed: int | None = None,
+    order: str = "blind",
 ):  # noqa: ANN201
     """The judging screen for a prepared project; the writer opens here (lock: one per labeller)."""
     from goldset_tui.judging import JudgingSession
@@ -259,6 +285,7 @@ def make_screen(
 
     project = prepared.project
     check_repeat(repeat)
+    check_order(prepared, order)
     writer = project.writer(prepared.labeller)  # StoreLockedError -> one line, exit 2
     judged = project.judgments(prepared.labeller)
     # Opening the writer may have cut a torn journal tail (kept in .torn): the labeller is told.
@@ -276,6 +303,7 @@ def make_screen(
             query_ids=prepared.query_ids,
             repeats=repeats,
             notes=notes,
+            order=order,
         )
 
     return JudgeScreen(
@@ -306,7 +334,9 @@ def run(args: argparse.Namespace) -> int:
     )
     for warning in prepared.warnings:
         print(f"goldset: warning: {warning}", file=sys.stderr)
-    screen = make_screen(prepared, reveal=args.reveal, repeat=args.repeat, seed=args.seed)
+    screen = make_screen(
+        prepared, reveal=args.reveal, repeat=args.repeat, seed=args.seed, order=args.order
+    )
     try:
         return run_app(lambda: screen)
     finally:

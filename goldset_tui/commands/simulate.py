@@ -1,4 +1,5 @@
-"""`goldset simulate`: replay existing judgments in a judging order (depth or move-to-front)."""
+"""`goldset simulate`: replay existing judgments in a judging order (depth, move-to-front or the
+MaxMean bandit)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import sys
 from goldset_tui.errors import InputError
 
 NAME = "simulate"
-HELP = "replay qrels as if the pool had been judged in depth or move-to-front order"
+HELP = "replay qrels as if the pool had been judged in depth, move-to-front or bandit order"
 DESCRIPTION = """\
 Replay existing judgments as if the depth-K pool of the runs had been judged in a given order,
 up to a budget of judgments: how many relevant documents each budget finds (and their share of
@@ -20,6 +21,10 @@ qrels lack counts as judged not relevant.
   depth  rank 1 of every run, then rank 2, ... (queries in order, runs in the order given)
   mtf    move-to-front (Cormack, Palmer & Clarke 1998): per query, keep judging the run that
          last found a relevant document; a non-relevant one sends its run to the back
+  mm     MaxMean multi-armed bandit (Losada, Parapar & Barreiro 2016/2017; stationary variant):
+         per query, judge next from the run whose judged documents so far give the highest
+         posterior mean chance of relevance, (relevant + 1) / (judged + 2); ties to the run
+         given first
 
 JSON: {"order", "depth", "budget", "measure", "pool", "relevant_in_pool",
        "steps": [{"judged", "relevant_found", "share", "kendall_tau"}]}
@@ -28,6 +33,8 @@ examples:
   goldset simulate --qrels docs.qrels --run bm25=bm25.run --run dense=dense.run --depth 20 --order mtf --budget 500
   goldset simulate --qrels docs.qrels --run a=a.run --run b=b.run --run c=c.run --depth 10 \\
       --order depth --budget 200 --step 20
+  goldset simulate --qrels docs.qrels --run a=a.run --run b=b.run --run c=c.run --depth 100 \\
+      --order mm --budget 5000
 """
 
 
@@ -37,7 +44,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--run", metavar="NAME=PATH", action="append", required=True, help="a TREC run (repeat)"
     )
     parser.add_argument("--depth", type=int, default=10, help="pool depth per run (default 10)")
-    parser.add_argument("--order", choices=("depth", "mtf"), default="mtf")
+    parser.add_argument(
+        "--order",
+        choices=("depth", "mtf", "mm"),  # agreement.simulate.ORDERS (a test keeps them equal)
+        default="mtf",
+        help="judging order (default mtf)",
+    )
     parser.add_argument("--budget", type=int, required=True, help="judgments to replay")
     parser.add_argument("-m", "--measure", default="nDCG@10", help="ranks the systems")
     parser.add_argument(

@@ -183,7 +183,7 @@ def t_cdf(t: float, df: float) -> float:
     return 1.0 - tail if t > 0 else tail
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=4096)
 def t_quantile(p: float, df: float) -> float:
     """The ``p`` quantile of Student's t with ``df`` degrees of freedom (2.364624 for p = 0.975,
     df = 7)."""
@@ -279,15 +279,33 @@ def score_from(
     values exactly 0 or 1."""
     if n < 2:
         return (math.nan, math.nan)
+    n_eff = n / dispersion(n, mean, var, at_bounds)
+    return wilson_form(mean, n_eff, t_value(n, confidence))
+
+
+def dispersion(
+    n: int, mean: float, var: float, at_bounds: float, pseudo_count: float = DISPERSION_PSEUDO_COUNT
+) -> float:
+    """phi = s^2 / (m(1 - m)), how much less a graded value varies than a hit would at the same
+    mean, shrunk toward 1 by ``pseudo_count`` x ``at_bounds`` pseudo-observations.
+
+    A stratum with no spread at all (every value the same) gets the full pseudo-count whatever
+    its values: seven queries that all scored 0.5 do not show that the next one will."""
     m = mean
     phi = var / (m * (1.0 - m)) if 0.0 < m < 1.0 else 1.0
-    pseudo = DISPERSION_PSEUDO_COUNT * at_bounds
-    phi = (n * phi + pseudo) / (n + pseudo)
-    n_eff = n / phi
-    t = t_value(n, confidence)
-    t2 = t * t
-    centre = (m + t2 / (2 * n_eff)) / (1 + t2 / n_eff)
-    half = (t / (1 + t2 / n_eff)) * math.sqrt(max(0.0, m * (1 - m)) / n_eff + t2 / (4 * n_eff**2))
+    pseudo = pseudo_count * (1.0 if var <= 0.0 else at_bounds)
+    return (n * phi + pseudo) / (n + pseudo)
+
+
+def wilson_form(p: float, n_eff: float, q: float) -> tuple[float, float]:
+    """Wilson's score interval for an estimate ``p`` in [0, 1] resting on ``n_eff`` effective
+    observations, with quantile ``q`` (1.96, or a Student t quantile); inside [0, 1] and of
+    positive width at p = 0 or 1 for any finite ``n_eff``."""
+    if math.isinf(n_eff):
+        return (p, p)
+    q2 = q * q
+    centre = (p + q2 / (2 * n_eff)) / (1 + q2 / n_eff)
+    half = (q / (1 + q2 / n_eff)) * math.sqrt(max(0.0, p * (1 - p)) / n_eff + q2 / (4 * n_eff**2))
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 

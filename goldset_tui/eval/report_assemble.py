@@ -12,7 +12,7 @@ from typing import Any
 
 import polars as pl
 
-from goldset_tui.eval.intervals import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, DEFAULT_SEED
+from goldset_tui.eval.intervals import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, DEFAULT_SEED, STUDENT_T
 from goldset_tui.eval.overlap import failure_overlap, headroom_collected, oracle_mean
 from goldset_tui.eval.report_format import fmt_num
 from goldset_tui.eval.report_model import (
@@ -37,7 +37,7 @@ from goldset_tui.eval.strata import (
     stratum_table,
     weighted_means,
 )
-from goldset_tui.eval.weighting import hajek_means, weighted_difference, weighted_estimates
+from goldset_tui.eval.weighting import hajek_estimates, weighted_difference, weighted_estimates
 
 NO_CUTOFF_HEADROOM = (
     "{metric} has no cutoff, so the oracle is no bound on fusion: a fused list can score above or "
@@ -155,18 +155,33 @@ def assemble_report(
             else None
         )
         estimates = weighted_estimates(
-            scores, strata, traffic, population=population, confidence=confidence
+            scores, strata, traffic, population=population, confidence=confidence, binary=binary
         )
         report.weighted_ci = {name: e.ci for name, e in estimates.items()}
         report.fpc = population is not None
         for p in report.paired:
             diff = weighted_difference(
-                scores, strata, traffic, p["a"], p["b"], population=population
+                scores,
+                strata,
+                traffic,
+                p["a"],
+                p["b"],
+                population=population,
+                confidence=confidence,
             )
             p["weighted_mean_diff"] = diff.mean
             p["weighted_ci95"] = list(diff.ci)
     if probabilities is not None and probabilities.height:
-        report.design = hajek_means(scores, probabilities)
+        design = hajek_estimates(
+            scores,
+            probabilities,
+            strata,
+            confidence=confidence,
+            bounds=(0.0, 1.0) if report.method != STUDENT_T else None,
+        )
+        report.design = {name: e.mean for name, e in design.items()}
+        report.design_ci = {name: e.ci for name, e in design.items()}
+        report.design_se = {name: e.se for name, e in design.items()}
     report.by_stratum = stratum_comparisons(
         scores, strata, everyone, binary=binary, seed=seed, samples=samples
     )
@@ -186,6 +201,20 @@ def _with_adjusted(paired: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 DROPPED_SHOWN = 5  # dropped queries named in a warning line; the JSON and closure screen list all
+
+
+def _dropped_line(rows: pl.DataFrame, what: str) -> str:
+    """One warning line: the count, then the first ``DROPPED_SHOWN`` queries with their reasons."""
+    shown = [
+        f"{q} ({st}: {why})" if st is not None else f"{q} ({why})"
+        for q, st, why in rows.head(DROPPED_SHOWN).iter_rows()
+    ]
+    more = rows.height - len(shown)
+    return (
+        f"{rows.height} {what.format('y' if rows.height == 1 else 'ies')}: "
+        + "; ".join(shown)
+        + (f"; and {more} more (closure.dropped in the JSON)" if more > 0 else "")
+    )
 
 
 def _warnings(report: Report, strata: pl.DataFrame, traffic: pl.DataFrame | None) -> list[str]:
@@ -216,14 +245,19 @@ def _warnings(report: Report, strata: pl.DataFrame, traffic: pl.DataFrame | None
         )
     dropped = report.dropped
     if dropped is not None and dropped.height:
-        shown = [f"{q} ({st}: {why})" for q, st, why in dropped.head(DROPPED_SHOWN).iter_rows()]
-        more = dropped.height - len(shown)
-        out.append(
-            f"{dropped.height} golden-set quer{'y' if dropped.height == 1 else 'ies'} "
-            "(strata file) dropped from the table: "
-            + "; ".join(shown)
-            + (f"; and {more} more (closure.dropped in the JSON)" if more > 0 else "")
-        )
+        golden = dropped.filter(pl.col("stratum").is_not_null())
+        if golden.height:
+            out.append(
+                _dropped_line(golden, "golden-set quer{} (strata file) dropped from the table")
+            )
+        loose = dropped.filter(pl.col("stratum").is_null())
+        if loose.height:
+            out.append(
+                _dropped_line(
+                    loose,
+                    "judged quer{} in no stratum (not in the strata file), so in no row of the table",
+                )
+            )
     empty = empty_strata(strata, report.scores, traffic)
     if empty:
         out.append("strata without evaluated queries: " + ", ".join(empty))

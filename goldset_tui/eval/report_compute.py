@@ -126,7 +126,45 @@ def compute_report(
         unjudged_bounds=bounds,
     )
     report.topk = topk
+    golden = strata.get_column("query_id").unique(maintain_order=True)
+    report.golden_size = golden.len()
+    report.missing_from_runs = missing_from_runs(runs, golden)
+    line = missing_warning(report.missing_from_runs, report.golden_size)
+    if line:
+        report.warnings.insert(0, line)
     return report
+
+
+MISSING_SHOWN = 3  # query ids per run named in the warning line; the JSON lists them all
+
+
+def missing_from_runs(runs: dict[str, pl.DataFrame], golden: pl.Series) -> dict[str, list[str]]:
+    """Per run (only those that lack one), the golden-set queries it retrieved nothing for, in
+    the strata file's order. Such a query scores 0 for that run, which is right when the system
+    truly returned nothing and wrong when the run was cut short or made on other query ids:
+    hence a warning, not an error."""
+    out: dict[str, list[str]] = {}
+    for name, run in runs.items():
+        have = run.get_column("query_id").unique().implode()
+        lacking = golden.filter(~golden.is_in(have)).to_list()
+        if lacking:
+            out[name] = [str(q) for q in lacking]
+    return out
+
+
+def missing_warning(missing: dict[str, list[str]], golden: int) -> str | None:
+    """One line for every run lacking golden-set queries: counts and the first ids of each."""
+    if not missing:
+        return None
+    parts = []
+    for name, ids in missing.items():
+        first = ", ".join(ids[:MISSING_SHOWN]) + (", ..." if len(ids) > MISSING_SHOWN else "")
+        parts.append(f"{name} lacks {len(ids)} of {golden} ({first})")
+    return (
+        "runs without a line for some golden-set queries, each scored 0 for that run: "
+        + "; ".join(parts)
+        + " (all in missing_from_runs in the JSON)"
+    )
 
 
 def unjudged_bounds(

@@ -58,6 +58,12 @@ def to_dict(report: Report) -> dict[str, Any]:
             "design_weighted_mean": clean(
                 report.design.get(r["system"]) if report.design is not None else None
             ),
+            "design_weighted_ci95": _pair(
+                report.design_ci.get(r["system"]) if report.design_ci is not None else None
+            ),
+            "design_weighted_se": clean(
+                report.design_se.get(r["system"]) if report.design_se is not None else None
+            ),
         }
     return {
         "metric": report.metric,
@@ -86,6 +92,10 @@ def to_dict(report: Report) -> dict[str, Any]:
         "paired_by_stratum": [_deep_clean(p) for p in report.by_stratum],
         "paired_note": fused_note(report),
         "unjudged_bounds": {n: _deep_clean(b) for n, b in report.unjudged_bounds.items()},
+        "missing_from_runs": {
+            name: {"missing": len(ids), "golden_set": report.golden_size, "query_ids": ids}
+            for name, ids in report.missing_from_runs.items()
+        },
     }
 
 

@@ -98,13 +98,14 @@ def to_markdown(report: Report) -> str:
     if dropped:
         lines += [
             "",
-            f"Dropped from the golden set ({len(dropped)}): in the strata file, not in the table.",
+            f"Left out of the table ({len(dropped)}): golden-set queries (strata file) without a "
+            "score, and judged queries in no stratum (stratum -).",
             "",
             "| query | stratum | why |",
             "|---|---|---|",
         ]
         lines += [
-            f"| {md_text(d['query_id'])} | {md_text(d['stratum'])} | {md_text(d['why'])} |"
+            f"| {md_text(d['query_id'])} | {md_text(d['stratum'] or '-')} | {md_text(d['why'])} |"
             for d in dropped
         ]
     if report.overlap:
@@ -176,12 +177,19 @@ def _headline(report: Report, means: dict[str, float]) -> list[str]:
         "",
         "*Unweighted*: the mean over the golden set's queries. *Traffic-weighted*: the sum over "
         "strata of traffic share x stratum mean, with a stratified 95% interval "
-        "(sum of share^2 x s^2 / n per stratum, t with Welch-Satterthwaite degrees of freedom"
+        + (
+            "(share^2 x s^2 / n summed over strata, t with Welch-Satterthwaite degrees of freedom"
+            if report.method == "student-t"
+            else "(Wilson's formula at an effective number of queries from the strata's "
+            "variances, t with Welch-Satterthwaite degrees of freedom; inside the measure's range"
+        )
         + ("; finite-population corrected" if report.fpc else "")
         + ")."
         + (
             " *Design-weighted (Hajek)*: each query weighted by 1 / its inclusion probability "
-            "from the strata file, the mean over the log's queries as the sample design drew them."
+            "from the strata file, the mean over the log's queries as the sample design drew them; "
+            "its interval by Taylor linearisation (with-replacement approximation, t with n - "
+            "strata degrees of freedom)."
             if report.design is not None
             else ""
         ),
@@ -190,8 +198,8 @@ def _headline(report: Report, means: dict[str, float]) -> list[str]:
     head = "| system | unweighted | traffic-weighted | 95% CI | difference |"
     rule = "|---|---:|---:|---|---:|"
     if report.design is not None:
-        head += " design-weighted (Hajek) |"
-        rule += "---:|"
+        head += " design-weighted (Hajek) | 95% CI (Taylor) |"
+        rule += "---:|---|"
     lines += [head, rule]
     for s, mean in means.items():
         w = report.weighted.get(s) if report.weighted is not None else None
@@ -199,7 +207,8 @@ def _headline(report: Report, means: dict[str, float]) -> list[str]:
         diff = "-" if w is None else f"{w - mean:+.3f}"
         row = f"| {md_text(s)} | {mean:.3f} | {fmt_fixed(w)} | {_ci(ci)} | {diff} |"
         if report.design is not None:
-            row += f" {fmt_fixed(report.design.get(s))} |"
+            dci = report.design_ci.get(s) if report.design_ci is not None else None
+            row += f" {fmt_fixed(report.design.get(s))} | {_ci(dci)} |"
         lines.append(row)
     if report.weighted is None:
         lines += ["", "No traffic file: the weighted headline needs `--traffic stratum,share`."]

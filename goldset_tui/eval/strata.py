@@ -55,7 +55,7 @@ def _numbers(df: pl.DataFrame, path: Path, column: str, ok: pl.Expr, wanted: str
             path,
             f"{column} {raw[i]!r} is not {wanted}",
             column=column,
-            **location(table_format(path), i),
+            **location(table_format(path), i, path),
         )
     return values.alias(column)
 
@@ -116,12 +116,12 @@ def read_traffic(path: str | Path) -> pl.DataFrame:
             p,
             f"share {df.get_column('share')[i]!r} is not a number",
             column="share",
-            **location(fmt, i),
+            **location(fmt, i, p),
         )
     negative = frame.get_column("share") < 0
     if negative.any():
         i = as_int(negative.arg_max())
-        raise InputError(p, "share is negative", column="share", **location(fmt, i))
+        raise InputError(p, "share is negative", column="share", **location(fmt, i, p))
     # Point at the repeat (the line to delete), and say where the name first appeared.
     names = frame.get_column("stratum")
     repeat = ~names.is_first_distinct()
@@ -131,9 +131,9 @@ def read_traffic(path: str | Path) -> pl.DataFrame:
         first = int((names == name).arg_max())
         raise InputError(
             p,
-            f"stratum {name!r} listed more than once (first on {location_text(fmt, first)})",
+            f"stratum {name!r} listed more than once (first on {location_text(fmt, first, p)})",
             column="stratum",
-            **location(fmt, i),
+            **location(fmt, i, p),
         )
     if POPULATION in df.columns:
         n = pl.col(POPULATION)
@@ -379,16 +379,20 @@ def closure_checks(
 GOLDEN_CHECK = "n column sums to the golden set (strata file)"
 NO_JUDGMENTS = "no judgments"
 NOT_SCORED = "not evaluated (no per-query score)"
+NO_STRATUM = "no stratum: judged, but not in the strata file"
 
 
 def dropped_queries(
     strata: pl.DataFrame, scores: pl.DataFrame, qrels: pl.DataFrame | None = None
 ) -> pl.DataFrame:
-    """``query_id, stratum, why`` for every query of the golden set (the strata file) that has no
-    per-query score, so the table leaves it out. With the qrels the reason is named: ``no
-    judgments`` (absent from the qrels, or only "pooled but unjudged" negative grades) or ``no
-    relevant document`` (judged, nothing graded >= 1), as ``goldset eval`` averages only queries
-    with a relevant document. File order is kept."""
+    """``query_id, stratum, why`` for every query the table leaves out. First the golden set's
+    (the strata file's) queries without a per-query score, in file order. With the qrels the
+    reason is named: ``no judgments`` (absent from the qrels, or only "pooled but unjudged"
+    negative grades) or ``no relevant document`` (judged, nothing graded >= 1), as ``goldset
+    eval`` averages only queries with a relevant document. Then the queries that have judgments
+    but are in no stratum (``stratum`` null, ``why`` NO_STRATUM...), in qrels order: a query
+    judged for the set but missing from the strata file is in no row, and would otherwise go
+    unnamed."""
     out = strata.join(scores.select("query_id").unique(), on="query_id", how="anti").select(
         "query_id", "stratum"
     )
@@ -396,10 +400,10 @@ def dropped_queries(
         return out.with_columns(why=pl.lit(NOT_SCORED))
     judged = (
         qrels.filter(pl.col("grade") >= 0)
-        .group_by("query_id")
+        .group_by("query_id", maintain_order=True)
         .agg(judged=pl.len(), best=pl.col("grade").max())
     )
-    return (
+    golden = (
         out.join(judged, on="query_id", how="left", maintain_order="left")
         .with_columns(
             why=pl.when(pl.col("judged").is_null())
@@ -410,6 +414,19 @@ def dropped_queries(
         )
         .select("query_id", "stratum", "why")
     )
+    unstratified = (
+        judged.join(strata.select("query_id").unique(), on="query_id", how="anti")
+        .with_columns(
+            stratum=pl.lit(None, dtype=pl.Utf8),
+            why=pl.when(pl.col("best") >= 1)
+            .then(pl.format("{} ({} judged)", pl.lit(NO_STRATUM), pl.col("judged")))
+            .otherwise(
+                pl.format("{} ({} judged, none graded >= 1)", pl.lit(NO_STRATUM), pl.col("judged"))
+            ),
+        )
+        .select("query_id", "stratum", "why")
+    )
+    return pl.concat([golden, unstratified])
 
 
 def empty_strata(

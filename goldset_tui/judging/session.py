@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 
 import polars as pl
 
+from goldset_tui.judging.adaptive import adaptive_next
 from goldset_tui.judging.duplicates import DuplicateGroups
 from goldset_tui.judging.order import utc_now
 from goldset_tui.judging.repeats import REPEAT_EVERY, RepeatingSession
@@ -38,6 +39,7 @@ class JudgingSession(RepeatingSession, DuplicateGroups):
         repeats: Sequence[tuple[str, str]] = (),
         repeat_every: int = REPEAT_EVERY,
         notes: dict[tuple[str, str], str] | None = None,
+        order: str = "blind",
     ) -> None:
         super().__init__(
             frame,
@@ -53,6 +55,10 @@ class JudgingSession(RepeatingSession, DuplicateGroups):
         # Self-consistency: already-judged pairs served again, blind, every ``repeat_every``
         # judgments, recorded as kind "repeat" (they never replace the first grade).
         self._init_repeats(repeats, repeat_every)
+        if (
+            order == "adaptive"
+        ):  # the bandit picks each query's next candidate (judging/adaptive.py)
+            self.picker = adaptive_next
         self.resume()
 
     @property
@@ -103,6 +109,12 @@ class JudgingSession(RepeatingSession, DuplicateGroups):
         unfinished query (wrapping). Returns True if the query changed."""
         view = self._view(self.qi)
         n = len(view.rows)
+        if self.picker is not None:
+            picked = self.picker(view.rows, view.grades)
+            if picked is not None:
+                self._land(self.qi, picked)
+                return False
+            n = 0  # nothing left in this query: on to the next unfinished one
         for step in range(1, n):
             pos = (self.pos + step) % n
             if view.rows[pos]["doc_id"] not in view.grades:

@@ -79,6 +79,8 @@ class SessionState:
         self._pace = Pace()
         # (query_id, doc_id, grade before, kind): kind "repeat" for a blind repeat
         self._undo: list[tuple[str, str, int | None, str]] = []
+        # ``goldset judge --order adaptive``: (rows, grades) -> the next position; None = blind order
+        self.picker: Callable[[list[dict[str, Any]], dict[str, int]], int | None] | None = None
         self._index_pool(frame, query_ids)
         self._index_judged(judged)
         self._views: dict[str, _QueryView] = {}
@@ -216,6 +218,8 @@ class SessionState:
 
     def first_unjudged_in(self, qi: int) -> int | None:
         view = self._view(qi)
+        if self.picker is not None:
+            return self.picker(view.rows, view.grades)
         for pos, row in enumerate(view.rows):
             if row["doc_id"] not in view.grades:
                 return pos

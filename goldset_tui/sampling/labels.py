@@ -30,11 +30,11 @@ def read_labels(path: str | Path) -> pl.DataFrame:
         second = as_int((repeated & ~df.get_column("query").is_first_distinct()).arg_max())
         query = df.get_column("query")[second]
         first = int((df.get_column("query") == query).arg_max())
-        first_at = location_text(fmt, first)
+        first_at = location_text(fmt, first, p)
         raise InputError(
             p,
             f"query {query!r} appears again (first at {first_at}); every distinct query must be in exactly one stratum",
             column="query",
-            **location(fmt, second),
+            **location(fmt, second, p),
         )
     return df

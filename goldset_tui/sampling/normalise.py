@@ -113,7 +113,7 @@ def parse_counts(values: pl.Series, path: Path, fmt: str, column: str = "count")
             path,
             f"count must be a whole number of at least 1, found {shown!r}",
             column=column,
-            **location(fmt, first),
+            **location(fmt, first, path),
         )
     return parsed.alias(column)
 

@@ -60,11 +60,20 @@ def half_width(
     return z * standard_error(n, rate, population)
 
 
-def size_for_half_width(target: float, rate: float = DEFAULT_RATE, z: float = Z95) -> int:
-    """The smallest n whose half-width at ``rate`` is at most ``target``."""
+def size_for_half_width(
+    target: float, rate: float = DEFAULT_RATE, z: float = Z95, population: int | None = None
+) -> int:
+    """The smallest n whose half-width at ``rate`` is at most ``target``, with the same
+    finite-population correction as :func:`half_width`: z sqrt(pq / n (1 - n / N)) <= H gives
+    n >= n0 N / (N + n0) with n0 = z^2 pq / H^2 (Cochran 4.2), never more than N."""
     if not target > 0:
         raise ValueError("the half-width must be positive")
-    n = math.ceil(z * z * rate * (1.0 - rate) / (target * target) - 1e-9)
+    n0 = z * z * rate * (1.0 - rate) / (target * target)
+    if population is not None and population > 0:
+        n0 = n0 * population / (population + n0)
+    n = math.ceil(n0 - 1e-9)
+    if population is not None and population > 0:
+        n = min(n, population)
     return max(n, 1)
 
 
@@ -131,8 +140,11 @@ def plan_rows(
     if not -1.0 <= rho <= 1.0:
         raise ValueError("the correlation must lie between -1 and 1")
     pq = rate * (1.0 - rate)
-    needed = size_for_half_width(want, rate) if want else None
     pops = populations or {}
+
+    def needed(population: int | None) -> int | None:
+        return size_for_half_width(want, rate, population=population) if want else None
+
     rows = []
     for s, n in sizes.items():
         var = pq / n * fpc(n, pops.get(s)) if n > 0 else math.inf
@@ -144,7 +156,7 @@ def plan_rows(
                 math.sqrt(var),
                 Z95 * math.sqrt(var),
                 one_query_step(n),
-                needed,
+                needed(pops.get(s)),
                 pops.get(s),
                 shares.get(s) if shares else None,
                 paired,
@@ -166,7 +178,7 @@ def plan_rows(
             math.sqrt(all_var),
             Z95 * math.sqrt(all_var),
             one_query_step(total),
-            needed,
+            needed(sum(pops.get(s, 0) for s in sizes) or None),
             sum(pops.get(s, 0) for s in sizes) or None,
             None,
             paired,

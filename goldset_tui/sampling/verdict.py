@@ -3,7 +3,9 @@
 The reasoning (seed 000): a classifier that misfiles a share ``e`` of a stratum's queries leaves
 about ``e * N`` of the stratum's ``N`` golden-set queries in the wrong bucket, which can move the
 stratum's measured rate by at most ``e`` (every misfiled query flipping). The stratum's own
-sampling band is ``1.96 * sqrt(p (1 - p) / N)``. When the misfiling shift is below the band, the
+sampling band is ``1.96 * sqrt(p (1 - p) / N x (1 - N / P))``, with P the stratum's distinct
+queries in the log when known: the same band, finite-population correction included, that
+``goldset sample --plan`` prints for that stratum (``plan.half_width``). When the misfiling shift is below the band, the
 classifier's error is inside the noise the sample size already imposes, and improving the
 classifier improves nothing observable.
 
@@ -49,6 +51,16 @@ NEEDS_SIZES = (
 )
 
 
+class PlannedSizes(dict[str, int]):
+    """Each stratum's planned size in the golden set, carrying ``populations``: the stratum's
+    distinct queries in the log (P), where known, for the finite-population correction of its
+    band. A dict, so every caller that only needs the sizes reads it as before."""
+
+    def __init__(self, sizes: dict[str, int], populations: dict[str, int] | None = None) -> None:
+        super().__init__(sizes)
+        self.populations: dict[str, int] = dict(populations or {})
+
+
 @dataclass(frozen=True)
 class Verdict:
     """One stratum: its misfiling, what that can do to its rate, and its sampling band."""
@@ -58,6 +70,7 @@ class Verdict:
     checked: int  # spot-checked queries the classifier filed in this stratum
     agree: int  # of which the labeller agreed
     band: float  # 95% sampling half-width of the stratum's rate at the assumed rate
+    population: int | None = None  # the stratum's distinct queries in the log, when known
 
     @property
     def misfile_rate(self) -> float | None:
@@ -119,6 +132,7 @@ class Verdict:
             "misfiled": self.misfiled,
             "shift": self.shift,
             "band": self.band,
+            "population": self.population,
             "status": self.status,
             "inside": self.status == INSIDE,
             "checks_needed": self.checks_needed,
@@ -141,13 +155,16 @@ def verdicts(
     if not sizes:
         return []
     per = {s.stratum: s for s in result.per_stratum}
+    populations = getattr(sizes, "populations", {})
     out = []
     for stratum, size in sizes.items():
         if size <= 0:
             continue
         row = per.get(stratum)
         checked, agree = (row.n, row.agree) if row else (0, 0)
-        out.append(Verdict(stratum, size, checked, agree, half_width(size, rate)))
+        population = populations.get(stratum)
+        band = half_width(size, rate, population=population)
+        out.append(Verdict(stratum, size, checked, agree, band, population))
     return out
 
 
@@ -157,7 +174,11 @@ def one_in(error: float) -> str:
 
 def stratum_sentence(v: Verdict) -> str:
     """The reasoning for one stratum, spelled out with its numbers."""
-    band = f"a sampling band of +-{v.band * 100:.0f} points"
+    band = f"a sampling band of +-{v.band * 100:.0f} points" + (
+        f" ({v.size} of its {v.population} distinct queries, finite-population corrected)"
+        if v.population
+        else ""
+    )
     if not v.checked:
         return (
             f"{v.stratum} ({v.size} in the set): no checks yet, so nothing to compare with {band}."
@@ -237,20 +258,31 @@ def verdict_text(
 # --- where the planned sizes come from ----------------------------------------------------------
 
 
-def sizes_from_manifest(path: Path) -> dict[str, int] | None:
-    """Per stratum the number sampled, from a ``goldset sample`` manifest (None if it is not one)."""
+def sizes_from_manifest(path: Path) -> PlannedSizes | None:
+    """Per stratum the number sampled, from a ``goldset sample`` manifest (None if it is not one),
+    with each stratum's distinct queries in the log it was drawn from as its population."""
     from goldset_tui.sampling.manifest import read_manifest
 
     manifest = read_manifest(path)
     if manifest.get("kind", "sample") != "sample":
         return None  # a classify manifest beside the labels: no golden-set sizes in it
-    strata = manifest.get("strata", [])
-    sizes = {
-        str(s.get("stratum")): int(s.get("sampled", 0))
+    strata = [s for s in manifest.get("strata", []) if isinstance(s, dict)]
+    sizes = {str(s.get("stratum")): int(s.get("sampled", 0)) for s in strata if "sampled" in s}
+    populations = {
+        str(s.get("stratum")): int(s["distinct"])
         for s in strata
-        if isinstance(s, dict) and "sampled" in s
+        if isinstance(s.get("distinct"), int) and s["distinct"] > 0
     }
-    return sizes or None
+    return PlannedSizes(sizes, populations) if sizes else None
+
+
+def log_populations(labels: pl.DataFrame) -> dict[str, int]:
+    """Distinct queries per stratum of LABELS when LABELS is the log (``classify`` output); none
+    when it is a sample (it has ``inclusion_probability``): a sample's rows are not the log."""
+    if "inclusion_probability" in labels.columns:
+        return {}
+    counts = labels.group_by("stratum").agg(pl.len())
+    return {str(s): int(n) for s, n in counts.iter_rows()}
 
 
 def golden_sizes(
@@ -277,11 +309,14 @@ def golden_sizes(
     )
 
     if targets:
-        return dict(targets), "--targets"
+        return PlannedSizes(dict(targets), log_populations(labels)), "--targets"
     if total is not None:
         floor = DEFAULT_MIN_PER_STRATUM if min_per_stratum is None else min_per_stratum
         allocated = allocate_total(stratum_counts(labels), total, floor)
-        return allocated, f"--total {total} split by traffic with at least {floor} per stratum"
+        return (
+            PlannedSizes(allocated, log_populations(labels)),
+            f"--total {total} split by traffic with at least {floor} per stratum",
+        )
     if manifest is not None:
         listed = sizes_from_manifest(Path(manifest))
         if listed is None:

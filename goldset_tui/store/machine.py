@@ -154,3 +154,34 @@ def import_machine(
 
     project.manifest = update_manifest(project.path, remember)
     return ImportResult(labeller, labels.height, written, digest, False, side)
+
+
+def machine_labels(project: Project, labeller: str) -> pl.DataFrame:
+    """A machine labeller's grades in force, ``query_id, doc_id, grade, confidence``.
+
+    The confidence is the one its latest import gave the pair (null when the file had none, or
+    the provenance file is missing)."""
+    entry = project.manifest.get("labellers", {}).get(safe_name(labeller))
+    if not is_machine(entry):
+        raise InputError(
+            project.path,
+            f"{visible(labeller)!r} is not a machine labeller in this store"
+            " (goldset import --machine brings one in)",
+            column="labeller",
+        )
+    grades = project.qrels(labeller)
+    parts = []
+    for order, record in enumerate(entry.get("imports", [])):
+        side = provenance_file(project, labeller, str(record.get("sha256", "")))
+        if side.exists():
+            parts.append(
+                pl.read_parquet(side, columns=["query_id", "doc_id", "confidence"]).with_columns(
+                    pl.lit(order).alias("_import")
+                )
+            )
+    if not parts:
+        return grades.with_columns(pl.lit(None, pl.Float64).alias("confidence"))
+    confidence = (
+        pl.concat(parts).sort("_import").unique(["query_id", "doc_id"], keep="last").drop("_import")
+    )
+    return grades.join(confidence, on=["query_id", "doc_id"], how="left")

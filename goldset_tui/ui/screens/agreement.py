@@ -71,6 +71,14 @@ class AgreementScreen(LeaveKeys, Screen[None]):
             id="agreement.position_bias",
             tooltip="Grades by shown position and by time into a sitting, per labeller",
         ),
+        Binding(
+            "r",
+            "system_ranking",
+            "system ranking",
+            id="agreement.system_ranking",
+            tooltip="The systems ranked under two label sets side by side, flips marked (needs --run)",
+            show=False,  # the footer has no room at 80 columns; listed under ? like every key
+        ),
         Binding("tab", "app.focus_next", "next pane", id="agreement.focus_next", show=False),
         *leave_bindings("agreement.back", "agreement.quit"),  # Escape back, q home
     ]
@@ -91,9 +99,11 @@ class AgreementScreen(LeaveKeys, Screen[None]):
         strata: pl.DataFrame | None = None,
         seed: int = 0,
         replicates: int = 1000,
+        ranking: dict | None = None,
     ) -> None:
         super().__init__()
         self.data = data
+        self.ranking = ranking  # the report's "system_ranking", when runs were given
         self.strata = strata
         self.seed = seed
         self.replicates = replicates
@@ -192,6 +202,14 @@ class AgreementScreen(LeaveKeys, Screen[None]):
             self.notify("no shown positions recorded (qrels files do not keep them)", timeout=4)
             return
         self.app.push_screen(PositionBiasScreen(self.report["position_bias"]))
+
+    def action_system_ranking(self) -> None:
+        from goldset_tui.ui.screens.system_ranking import SystemRankingScreen
+
+        if not self.ranking:
+            self.notify("give --run NAME=PATH (and -m) to compare system rankings", timeout=4)
+            return
+        self.app.push_screen(SystemRankingScreen(self.ranking))
 
     def action_open(self) -> None:
         table = self.query_one("#agreement-disagreements", DataTable)

@@ -78,7 +78,7 @@ class ClosureScreen(LeaveKeys, Screen[None]):
         # its stratum and the reason (no judgments, no relevant document).
         self.dropped_rows = [
             {
-                "name": f"{d['query_id']} ({d['stratum']}): {d['why']}",
+                "name": f"{d['query_id']} ({d['stratum'] or 'no stratum'}): {d['why']}",
                 "expected": None,
                 "actual": None,
                 "residual": None,

@@ -26,6 +26,10 @@ def _num(x: float | None, fmt: str = ".2f") -> str:
 
 def trend_text(trend: dict[str, Any], unit: str) -> Text:
     """ "grade -0.05 per 10 positions (p 0.40)": the within-query trend in one line."""
+    if trend.get("too_few"):  # a slope from a handful of judgments is noise (agreement.position)
+        return Text(
+            f"too few judgments for a trend ({trend['judgments']}; {trend['min_judgments']} needed)"
+        )
     p = trend["grade_p_value"]
     p_text = "-" if p is None else ("<0.001" if p < 0.001 else f"{p:.3f}")
     return Text(f"grade {_num(trend['grade_per_10'], '+.2f')} per 10 {unit} (p {p_text})")

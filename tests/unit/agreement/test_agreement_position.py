@@ -222,3 +222,81 @@ def test_one_labeller_without_repeats_gets_position_bias(tmp_path, capsys) -> No
     md = capsys.readouterr().out
     assert "Self-consistency of one labeller" in md and "No blind repeats" in md
     assert "## Position bias" in md
+
+
+def _one_query_store(tmp_path, grades: list[int]):
+    """One labeller, one query, documents graded ``grades`` at shown positions 0, 1, 2, ..."""
+    pool = tmp_path / "pool.jsonl"
+    docs = [f"d{i}" for i in range(len(grades))]
+    pool.write_text("".join(f'{{"query_id": "q1", "doc_id": "{d}"}}\n' for d in docs))
+    project = Project.create(tmp_path / "store", pool_path=pool, pool_sha256=sha256_file(pool))
+    with project.writer("rae") as w:
+        for pos, (doc, grade) in enumerate(zip(docs, grades, strict=True)):
+            time = f"2026-01-05T09:{pos:02d}:00Z"
+            w.record(Judgment("rae", "q1", doc, grade, time, seconds=20.0, position=pos))
+    return project.path
+
+
+def test_three_judgments_are_too_few_for_a_trend(tmp_path, capsys) -> None:
+    # Grades 3, 0, 0 at positions 1, 2, 3: the fitted slope is -1.5 a position, "-15.00 per 10
+    # positions", which the report printed as a finding. Below 30 judgments it says so instead.
+    store = _one_query_store(tmp_path, [3, 0, 0])
+    assert main(["agreement", "--store", str(store), "--format", "json"]) == 0
+    (rae,) = json.loads(capsys.readouterr().out)["position_bias"]
+    t = rae["position_trend"]
+    assert t["too_few"] and t["judgments"] == 3 and t["min_judgments"] == 30
+    assert t["grade_per_10"] is None and t["grade_p_value"] is None
+    assert main(["agreement", "--store", str(store)]) == 0
+    md = capsys.readouterr().out
+    assert (
+        "- rae: too few judgments for a trend (3 judgments within 1 query; at least 30 needed)"
+        in md
+    )
+    assert "-15.00" not in md and "per 10 positions" not in md and "1 queries" not in md
+    # No blind repeats: the paragraph explaining the repeats table is not printed either.
+    assert "share of repeats graded as the first time" not in md and "No blind repeats" in md
+
+
+def test_enough_judgments_in_one_query_say_query_in_the_singular(tmp_path, capsys) -> None:
+    store = _one_query_store(tmp_path, [3, 2, 1, 0] * 10)
+    assert main(["agreement", "--store", str(store)]) == 0
+    md = capsys.readouterr().out
+    assert (
+        "; within 1 query" in md
+        and "1 queries" not in md
+        and "too few" not in md.split("sitting")[0]
+    )
+
+
+def test_signed_never_prints_minus_zero() -> None:
+    from goldset_tui.agreement.markdown import position_lines, signed
+
+    assert signed(-0.0004) == "0.00" and signed(0.0004) == "0.00" and signed(-0.0) == "0.00"
+    assert signed(-0.006) == "-0.01" and signed(0.25) == "+0.25" and signed(None) == "-"
+    band = {"band": "1-5", "n": 40, "mean_grade": 1.5, "relevant_rate": 0.5, "vs_query": -0.001}
+    trend = {
+        "queries": 4,
+        "judgments": 40,
+        "min_judgments": 30,
+        "too_few": False,
+        "grade_per_10": -0.001,
+        "grade_p_value": 0.9,
+        "relevant_per_10": -0.0001,
+        "relevant_p_value": 0.95,
+    }
+    report = {
+        "position_bias": [
+            {
+                "labeller": "rae",
+                "relevant_from": 1,
+                "gap_minutes": 30.0,
+                "sittings": 1,
+                "by_position": [band],
+                "by_time": [band],
+                "position_trend": trend,
+                "time_trend": trend,
+            }
+        ]
+    }
+    text = "\n".join(position_lines(report))
+    assert "-0.00" not in text and "grade 0.00 per 10 positions" in text and "| 0.00 |" in text

@@ -23,6 +23,20 @@ def frame(by_query: dict[str, list[str]]) -> pl.DataFrame:
     return pl.DataFrame(rows, schema=["query_id", "doc_id", "rank"], orient="row")
 
 
+def run_args(folder: Path, runs: dict[str, dict[str, list[str]]]) -> list[str]:
+    """Write each run as a TREC file in ``folder``; the ``--run NAME=PATH`` arguments for them."""
+    args = []
+    for name, by_query in runs.items():
+        lines = [
+            f"{q} Q0 {d} {r} {10 - r} t"
+            for q, docs in by_query.items()
+            for r, d in enumerate(docs, 1)
+        ]
+        (folder / f"{name}.run").write_text("\n".join(lines) + "\n")
+        args += ["--run", f"{name}={folder / name}.run"]
+    return args
+
+
 def test_depth_order_by_hand() -> None:
     runs = {n: frame(r) for n, r in RUNS.items()}
     # rank 1: q1 A d1, q1 B d4, q2 A e1, q2 B e2; rank 2: q1 A d2 (B's d1 already taken);
@@ -63,14 +77,7 @@ def test_command_steps(tmp_path: Path, capsys) -> None:
     qrels = tmp_path / "q.qrels"
     qrels.write_text("".join(f"{q} 0 {d} 1\n" for q, d in sorted(RELEVANT)) + "q1 0 d1 0\n")
     args = ["simulate", "--qrels", str(qrels), "--depth", "3", "--budget", "7", "--step", "1"]
-    for name, by_query in RUNS.items():
-        lines = [
-            f"{q} Q0 {d} {r} {10 - r} t"
-            for q, docs in by_query.items()
-            for r, d in enumerate(docs, 1)
-        ]
-        (tmp_path / f"{name}.run").write_text("\n".join(lines) + "\n")
-        args += ["--run", f"{name}={tmp_path / name}.run"]
+    args += run_args(tmp_path, RUNS)
     assert main([*args, "--order", "mtf"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["pool"] == 7 and report["relevant_in_pool"] == 3

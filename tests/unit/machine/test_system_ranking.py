@@ -128,3 +128,30 @@ def test_flips_and_fewer_than_three_systems(tmp_path: Path, capsys) -> None:
     assert pair["kendall_tau"] is None and pair["tau_ap"] is None
     assert "three or more" in pair["note"]
     assert main([*base, *runs, "-m", "nDCG@x"]) == 2
+
+
+def test_only_the_queries_both_label_sets_judged_take_part() -> None:
+    # People judged q1; the machine labelled q1 and q2 and agrees with them on q1. On q1 run A
+    # finds the relevant document, B does not; on q2 only B does. Over its own queries the machine
+    # would put A and B level (1/2 each) against the people's A 1, B 0: a flip made by q2, a query
+    # nobody checked, not by any disagreement.
+    import polars as pl
+
+    from goldset_tui.agreement.system_ranking import system_ranking
+
+    def frame(rows: list[tuple[str, str, int]]) -> pl.DataFrame:
+        return pl.DataFrame(rows, schema=["query_id", "doc_id", "grade"], orient="row")
+
+    human = frame([("q1", "a", 1), ("q1", "b", 0)])
+    machine = frame([("q1", "a", 1), ("q1", "b", 0), ("q2", "c", 0), ("q2", "d", 1)])
+    runs = {
+        name: pl.DataFrame(
+            {"query_id": ["q1", "q2"], "doc_id": docs, "score": [1.0, 1.0], "rank": [1, 1]}
+        )
+        for name, docs in (("A", ["a", "c"]), ("B", ["b", "d"]))
+    }
+    out = system_ranking({"human": human, "llm": machine}, runs, "P@1", [("human", "llm")])
+    pair = out["pairs"][0]
+    assert pair["queries_a"] == pair["queries_b"] == 1
+    assert pair["means_b"] == {"A": 1.0, "B": 0.0}
+    assert pair["flips"] == []

@@ -85,6 +85,7 @@ def test_report_reproduces_seed_004() -> None:
         "paired_by_stratum",
         "paired_note",
         "unjudged_bounds",
+        "missing_from_runs",
     }
     assert (d["metric"], d["k"], d["n"]) == ("Success@10", 10, 300)
     assert d["ci_method"] == "wilson"
@@ -102,6 +103,8 @@ def test_report_reproduces_seed_004() -> None:
         "weighted_mean",
         "weighted_ci95",
         "design_weighted_mean",
+        "design_weighted_ci95",
+        "design_weighted_se",
     }
     assert d["overall"]["bm25"]["weighted_ci95"] == [None, None]
     assert d["overall"]["bm25"]["weighted_mean"] is None

@@ -206,21 +206,48 @@ def test_report_json_matches_independent_computation(files, capsys, tmp_path) ->
     assert "each run's top 10" in md and "rescues none of them" in md and "can rescue" not in md
 
 
-def _stratified_by_hand(values: dict[str, float], files: dict) -> tuple[float, float, float]:
-    """Cochran's stratified mean and its 95% interval, written out with numpy and scipy: mean =
-    sum W_h m_h, var = sum W_h^2 s_h^2 / n_h, Welch-Satterthwaite df, t quantile from scipy."""
+def _stratified_by_hand(
+    values: dict[str, float], files: dict, *, difference: bool = False
+) -> tuple[float, float, float]:
+    """The report's bounded stratified interval, written out with numpy and scipy.
+
+    Per stratum h (share W_h, n_h values x): the rate pulled in by z^2/2 pseudo-observations each
+    side, r_h = (sum x + z^2/2) / (n_h + z^2); for graded values a dispersion phi_h = s^2 /
+    (m(1 - m)) shrunk by c x (share of discrete values) pseudo-observations (a binary headline:
+    phi = 1). var = sum W_h^2 phi_h r_h (1 - r_h) / n_h; n_eff = r (1 - r) / var with r = sum
+    W_h r_h; q = t quantile at the Welch-Satterthwaite df (floored to a tenth); the interval is
+    Wilson's formula at the weighted mean with n_eff and q. A difference d in [-1, 1] is carried
+    to u = (d + 1) / 2 (discrete values 0, 0.5, 1; c = 1) and back."""
     import numpy as np
     from scipy import stats
 
-    mean = var = den = 0.0
+    z = stats.norm.ppf(0.975)
+    mean = var = den = centre = 0.0
     for stratum, share in files["shares"].items():
         x = np.array([values[q] for q, s in files["strata"].items() if s == stratum])
-        term = share**2 * x.var(ddof=1) / len(x)
-        mean += share * x.mean()
+        if difference:
+            x = (x + 1) / 2
+        n, m, s2 = len(x), x.mean(), x.var(ddof=1)
+        if difference:
+            discrete = np.isin(x, [0.0, 0.5, 1.0]).mean()
+            c = 1.0 * (1.0 if s2 == 0 else discrete)
+            phi = (n * (s2 / (m * (1 - m)) if 0 < m < 1 else 1.0) + c) / (n + c)
+        else:
+            phi = 1.0  # 0/1 values: Wilson's own binomial variance
+        r = (x.sum() + z * z / 2) / (n + z * z)
+        term = share**2 * phi * r * (1 - r) / n
+        mean += share * m
+        centre += share * r
         var += term
-        den += term**2 / (len(x) - 1)
-    half = stats.t.ppf(0.975, var**2 / den) * np.sqrt(var)
-    return mean, mean - half, mean + half
+        den += term**2 / (n - 1)
+    n_eff = centre * (1 - centre) / var
+    q = stats.t.ppf(0.975, np.floor(var**2 / den * 10) / 10)
+    mid = (mean + q * q / (2 * n_eff)) / (1 + q * q / n_eff)
+    half = q / (1 + q * q / n_eff) * np.sqrt(mean * (1 - mean) / n_eff + q * q / (4 * n_eff**2))
+    lo, hi = max(0.0, mid - half), min(1.0, mid + half)
+    if difference:
+        return 2 * mean - 1, 2 * lo - 1, 2 * hi - 1
+    return mean, lo, hi
 
 
 def _check_issue_10_statistics(files: dict, d: dict, bm25: dict, dense: dict, fused: dict) -> None:
@@ -232,7 +259,7 @@ def _check_issue_10_statistics(files: dict, d: dict, bm25: dict, dense: dict, fu
     assert d["overall"]["bm25"]["weighted_mean"] == pytest.approx(mean)
     assert d["overall"]["bm25"]["weighted_ci95"] == pytest.approx([lo, hi], abs=1e-9)
     diff = {q: bm25[q] - dense[q] for q in bm25}
-    mean, lo, hi = _stratified_by_hand(diff, files)
+    mean, lo, hi = _stratified_by_hand(diff, files, difference=True)
     bd = next(p for p in d["paired"] if (p["a"], p["b"]) == ("bm25", "dense"))
     assert bd["weighted_mean_diff"] == pytest.approx(mean)
     assert bd["weighted_ci95"] == pytest.approx([lo, hi], abs=1e-9)

@@ -97,3 +97,65 @@ def test_a_complete_golden_set_closes_and_drops_nothing() -> None:
     assert d["closure"]["dropped"] == [
         {"query_id": "q4", "stratum": "y", "why": "not evaluated (no per-query score)"}
     ]
+
+
+def _report(f: dict[str, Path], capsys, *runs: str) -> tuple[dict, list[str]]:
+    argv = ["report", "--qrels", str(f["qrels"]), "--strata", str(f["strata"]), "--format", "json"]
+    for r in runs:
+        argv += ["--run", r]
+    assert main(argv) == 0
+    out = capsys.readouterr()
+    return json.loads(out.out), out.err.splitlines()
+
+
+def test_judged_queries_in_no_stratum_are_named_in_dropped(tmp_path, capsys) -> None:
+    # q8 is judged relevant and q9 judged not relevant, but neither is in the strata file: both
+    # are in no row of the table. Before, closure.dropped listed only the strata file's queries.
+    f = _files(tmp_path)
+    with f["qrels"].open("a") as fh:
+        fh.write("q8 0 a 1\nq8 0 b 0\nq9 0 a 0\n")
+    d, err = _report(f, capsys, f"a={f['run']}")
+    loose = [r for r in d["closure"]["dropped"] if r["stratum"] is None]
+    assert loose == [
+        {
+            "query_id": "q8",
+            "stratum": None,
+            "why": "no stratum: judged, but not in the strata file (2 judged)",
+        },
+        {
+            "query_id": "q9",
+            "stratum": None,
+            "why": "no stratum: judged, but not in the strata file (1 judged, none graded >= 1)",
+        },
+    ]
+    assert [r["query_id"] for r in d["closure"]["dropped"]][:3] == ["q5", "q6", "q7"]
+    (line,) = [w for w in err if "in no stratum" in w]
+    assert (
+        line.startswith("goldset: warning: 2 judged queries in no stratum")
+        and "q8 (no stratum" in line
+    )
+
+
+def test_a_run_without_golden_set_queries_is_warned_in_one_line(tmp_path, capsys) -> None:
+    # Run b has no line for q2, q3, q4, q6 (of the 7 golden-set queries); run a lacks q6, q7.
+    f = _files(tmp_path)
+    b = tmp_path / "b.run"
+    b.write_text("".join(f"{q} Q0 a 1 2.0 b\n" for q in ("q1", "q5", "q7")))
+    d, err = _report(f, capsys, f"a={f['run']}", f"b={b}")
+    assert d["missing_from_runs"] == {
+        "a": {"missing": 2, "golden_set": 7, "query_ids": ["q6", "q7"]},
+        "b": {"missing": 4, "golden_set": 7, "query_ids": ["q2", "q3", "q4", "q6"]},
+    }
+    lines = [w for w in err if "lacks" in w]
+    assert lines == [
+        "goldset: warning: runs without a line for some golden-set queries, each scored 0 for that "
+        "run: a lacks 2 of 7 (q6, q7); b lacks 4 of 7 (q2, q3, q4, ...) (all in missing_from_runs "
+        "in the JSON)"
+    ]
+    # A run with every golden-set query: no warning, an empty object.
+    d, err = _report(f, capsys, f"a={f['run']}")
+    assert "lacks" in " ".join(err)  # a still lacks q6, q7
+    full = tmp_path / "full.run"
+    full.write_text("".join(f"q{i} Q0 a 1 2.0 c\n" for i in range(1, 8)))
+    d, err = _report(f, capsys, f"c={full}")
+    assert d["missing_from_runs"] == {} and not [w for w in err if "lacks" in w]

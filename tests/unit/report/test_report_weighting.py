@@ -35,7 +35,8 @@ def test_stratified_interval_with_fpc_by_hand() -> None:
         [
             (0.7, 4, float(np.mean(a)), float(np.var(a, ddof=1)), 10.0),
             (0.3, 3, float(np.mean(b)), float(np.var(b, ddof=1)), None),
-        ]
+        ],
+        method="student-t",  # a measure with no known range: the plain stratified t
     )
     assert est.mean == pytest.approx(mean)
     assert est.se == pytest.approx(math.sqrt(ta + tb))
@@ -53,9 +54,13 @@ def test_seed_000_weighted_headline_band_shrinks_with_the_population() -> None:
         for s, n in SEED_000_TARGETS.items()
     ]
     se = math.sqrt(sum(w * w * v / n for w, n, _, v, _ in cells))
-    assert stratified_estimate(cells).se == pytest.approx(se)
+    assert stratified_estimate(cells, method="student-t").se == pytest.approx(se)
     census = [(w, n, m, v, float(n)) for w, n, m, v, _ in cells]
-    assert stratified_estimate(census).ci == pytest.approx((0.7, 0.7))
+    assert stratified_estimate(census, method="student-t").ci == pytest.approx((0.7, 0.7))
+    # The bounded interval of a 0/1 measure: the census is certain there too, and nothing else is.
+    assert stratified_estimate(census, method="wilson").ci == pytest.approx((0.7, 0.7))
+    lo, hi = stratified_estimate(cells, method="wilson").ci
+    assert 0.0 < lo < 0.7 < hi < 1.0
 
 
 def test_hajek_mean_and_which_headline_is_which(tmp_path) -> None:
@@ -150,3 +155,156 @@ def test_stratum_randomization_p_against_exact_enumeration() -> None:
     (row,) = stratum_comparisons(scores, strata, ["a", "b"], binary=False, samples=20000, seed=1)
     assert row["test"] == "randomization" and row["p_adjusted"] == row["p_value"]
     assert row["p_value"] == pytest.approx(exact, abs=0.01)
+
+
+def _sample_report(capsys, metric: str = "Success@3") -> dict:
+    import json
+    from pathlib import Path
+
+    data = Path(__file__).resolve().parents[3] / "sample_data"
+    code = main(
+        [
+            "report",
+            "--qrels",
+            str(data / "judgments" / "alice.qrels"),
+            "--run",
+            f"bm25={data / 'runs' / 'bm25.run'}",
+            "--run",
+            f"minilm={data / 'runs' / 'minilm.run'}",
+            "--strata",
+            str(data / "strata.csv"),
+            "--traffic",
+            str(data / "traffic.csv"),
+            "--metric",
+            metric,
+            "--format",
+            "json",
+        ]
+    )
+    assert code == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_weighted_intervals_on_the_sample_data_stay_in_range_and_keep_a_width(capsys) -> None:
+    # The audit's case: Success@3 on the sample data gave rrf [0.921, 1.033] (past 1) and bm25,
+    # 7 of 7 in every stratum, [1, 1]. Every weighted interval now lies inside [0, 1] (differences
+    # inside [-1, 1]), holds its estimate and has a width.
+    d = _sample_report(capsys)
+    for name, o in d["overall"].items():
+        lo, hi = o["weighted_ci95"]
+        assert 0.0 <= lo <= o["weighted_mean"] <= hi <= 1.0, name
+        assert hi - lo > 0.01, name
+    assert d["overall"]["bm25"]["weighted_mean"] == 1.0
+    assert d["overall"]["bm25"]["weighted_ci95"][0] < 0.95  # 42 queries cannot prove 100%
+    for p in d["paired"]:
+        lo, hi = p["weighted_ci95"]
+        assert -1.0 <= lo <= p["weighted_mean_diff"] <= hi <= 1.0
+        assert hi - lo > 0.01
+
+
+def test_one_constant_stratum_is_exactly_wilson_and_score_t() -> None:
+    from goldset_tui.eval.intervals import score_from, wilson
+
+    # One stratum of 7 hits of 7: the weighted interval reduces to Wilson's (no collapse to [1, 1]).
+    est = stratified_estimate([(1.0, 7, 1.0, 0.0, None)], method="wilson")
+    assert est.n_effective == pytest.approx(7.0)
+    # Wilson with z, but the weighted headline takes t at its df (n - 1 = 6) for small strata.
+    from scipy import stats
+
+    q = stats.t.ppf(0.975, 6)
+    by_hand = (7 / (7 + q * q), 1.0)  # Wilson's lower end at p = 1: n / (n + q^2)
+    assert est.ci == pytest.approx(by_hand)
+    assert est.ci[0] < wilson(7, 7)[0] < 1.0
+    # A graded stratum: the same construction as the stratum's own score-t interval.
+    x = [0.0, 0.2, 0.5, 1.0, 0.7, 0.0, 0.3]
+    at_bounds = sum(v in (0.0, 1.0) for v in x) / len(x)
+    cell = (1.0, 7, float(np.mean(x)), float(np.var(x, ddof=1)), None, at_bounds)
+    assert stratified_estimate([cell]).ci == pytest.approx(score_from(*cell[1:4], at_bounds))
+
+
+def test_weighted_difference_of_ties_keeps_a_width_unless_a_census() -> None:
+    from goldset_tui.eval.weighting import weighted_difference
+
+    # Two systems scoring the same on all 7 + 18 queries: the difference is 0 on this sample, but
+    # 25 ties do not show that the next query ties too; only a census (every query of every
+    # stratum judged, population = n) makes the difference certain.
+    qs = [f"q{i}" for i in range(25)]
+    scores = pl.DataFrame(
+        {
+            "system": ["a"] * 25 + ["b"] * 25,
+            "query_id": qs * 2,
+            "value": [float(i % 2) for i in range(25)] * 2,
+        }
+    )
+    strata = pl.DataFrame({"query_id": qs, "stratum": ["x"] * 7 + ["y"] * 18})
+    traffic = pl.DataFrame({"stratum": ["x", "y"], "share": [0.7, 0.3]})
+    est = weighted_difference(scores, strata, traffic, "a", "b")
+    lo, hi = est.ci
+    assert est.mean == 0.0 and -1.0 < lo < 0.0 < hi < 1.0
+    assert weighted_difference(
+        scores, strata, traffic, "a", "b", population={"x": 7.0, "y": 18.0}
+    ).ci == pytest.approx((0.0, 0.0))
+
+
+def test_hajek_interval_by_taylor_linearisation_by_hand(tmp_path) -> None:
+    from scipy import stats
+
+    # Two sampling strata, five and four queries, written out. w = 1 / pi.
+    y = {
+        "q1": 1.0,
+        "q2": 0.0,
+        "q3": 1.0,
+        "q4": 1.0,
+        "q5": 0.0,
+        "q6": 1.0,
+        "q7": 0.0,
+        "q8": 1.0,
+        "q9": 1.0,
+    }
+    pi = {
+        "q1": 0.5,
+        "q2": 0.1,
+        "q3": 1.0,
+        "q4": 0.25,
+        "q5": 0.2,
+        "q6": 0.8,
+        "q7": 0.4,
+        "q8": 0.4,
+        "q9": 0.5,
+    }
+    stratum = {q: "x" if i < 5 else "y" for i, q in enumerate(y)}
+    w = {q: 1 / pi[q] for q in y}
+    mean = sum(w[q] * y[q] for q in y) / sum(w.values())
+    # Linearised values z_i = w_i (y_i - mean) / sum(w); with-replacement variance per stratum
+    # n_h / (n_h - 1) x sum (z_i - zbar_h)^2, as R's survey (svymean on a stratified design with
+    # probs and no fpc); degrees of freedom n - H = 9 - 2.
+    z = {q: w[q] * (y[q] - mean) / sum(w.values()) for q in y}
+    var = 0.0
+    for h in ("x", "y"):
+        zs = np.array([z[q] for q in y if stratum[q] == h])
+        var += len(zs) / (len(zs) - 1) * ((zs - zs.mean()) ** 2).sum()
+    half = stats.t.ppf(0.975, 9 - 2) * math.sqrt(var)
+    path = tmp_path / "strata.csv"
+    path.write_text(
+        "query_id,stratum,inclusion_probability\n"
+        + "".join(f"{q},{stratum[q]},{pi[q]}\n" for q in y)
+    )
+    scores = pl.DataFrame({"system": "a", "query_id": list(y), "value": list(y.values())})
+    report = assemble_report(scores, read_strata(path))
+    o = to_dict(report)["overall"]["a"]
+    assert o["design_weighted_mean"] == pytest.approx(mean)
+    assert o["design_weighted_se"] == pytest.approx(math.sqrt(var))
+    # Cut to the measure's range [0, 1]: here the lower end would be -0.07.
+    assert o["design_weighted_ci95"] == pytest.approx(
+        [max(0.0, mean - half), min(1.0, mean + half)]
+    )
+    md = to_markdown(report)
+    lo, hi = o["design_weighted_ci95"]
+    assert f"[{lo:.3f}, {hi:.3f}]" in md
+    # The same variance from the textbook form of the with-replacement estimator: per stratum
+    # n_h s_h^2 of the linearised values (s^2 with ddof 1), summed -- a second route to one number.
+    second = sum(
+        len(v) * np.var(v, ddof=1)
+        for v in (np.array([z[q] for q in y if stratum[q] == h]) for h in ("x", "y"))
+    )
+    assert second == pytest.approx(var)

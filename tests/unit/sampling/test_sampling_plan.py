@@ -173,3 +173,18 @@ def test_plan_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     share_a = sum(c for i, c in enumerate(counts) if i % 2 == 0) / sum(counts)
     assert data["weighted"]["share"] == pytest.approx(1.0) and a["share"] == pytest.approx(share_a)
     assert main([*args, "--rho", "1"]) == 2
+
+
+def test_size_for_a_half_width_carries_the_finite_population_correction() -> None:
+    # By hand (Cochran 4.2): n0 = 1.96^2 x 0.7 x 0.3 / 0.1^2 = 80.67; of a stratum of N = 100
+    # distinct queries, n = n0 N / (N + n0) = 80.67 x 100 / 180.67 = 44.65, so 45. Check: at 45,
+    # 1.96 sqrt(0.21 / 45 x 55/100) = 0.0993 <= 0.10; at 44, 1.96 sqrt(0.21 / 44 x 56/100) = 0.1013.
+    assert size_for_half_width(0.1, 0.7) == 81
+    assert size_for_half_width(0.1, 0.7, population=100) == 45
+    assert half_width(45, 0.7, population=100) <= 0.1 < half_width(44, 0.7, population=100)
+    # A stratum smaller than n0 needs at most all of it (a census has no sampling error).
+    assert size_for_half_width(0.01, 0.7, population=30) == 30
+    # Each plan row asks for its own stratum's N, as its band does (before, every row said 81).
+    rows = plan_rows({"a": 20, "b": 20}, 0.7, 0.1, populations={"a": 100, "b": 10_000})
+    assert [r.needed for r in rows[:2]] == [45, size_for_half_width(0.1, 0.7, population=10_000)]
+    assert rows[1].needed == 81  # 80.67 x 10000 / 10080.67 = 80.02: the correction barely matters

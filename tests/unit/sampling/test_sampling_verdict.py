@@ -25,8 +25,9 @@ from goldset_tui.store.journal import Journal
 STRATA = ["howto", "navigational", "error", "entity_attr", "migration", "tail"]
 
 
-def band_by_hand(n: int, p: float = 0.7) -> float:
-    return 1.959963984540054 * math.sqrt(p * (1 - p) / n)
+def band_by_hand(n: int, p: float = 0.7, population: int = 150) -> float:
+    """1.96 sqrt(p (1 - p) / n x (1 - n / N)): the labels file is the log, N = 150 per stratum."""
+    return 1.959963984540054 * math.sqrt(p * (1 - p) / n * (1 - n / population))
 
 
 def write_population(tmp_path: Path, per_stratum: int = 150) -> Path:
@@ -114,14 +115,16 @@ def test_each_stratum_is_judged_by_its_own_misfile_rate(
     rows = {v["stratum"]: v for v in data["verdict"]["strata"]}
     assert data["verdict"]["sizes_from"] == "--targets"
     # howto: 11 of 23 misfiled. Expected misfiled queries in its 25: 25 * 11/23 = 11.96;
-    # the shift is 11/23 = 47.8 points, against +-1.96 sqrt(0.21/25) = +-18.0: outside, even at
-    # the low end of the Wilson interval.
+    # the shift is 11/23 = 47.8 points, against +-1.96 sqrt(0.21/25 x (1 - 25/150)) = +-16.4
+    # (the finite-population correction `--plan` applies; +-18.0 without): outside, even at the
+    # low end of the Wilson interval.
     howto = rows["howto"]
     lo, hi = proportion_confint(11, 23, alpha=0.05, method="wilson")
     assert howto["misfile_rate"] == pytest.approx(11 / 23)
     assert howto["misfile_ci95"] == pytest.approx([lo, hi])
     assert howto["misfiled"] == pytest.approx(25 * 11 / 23)
     assert howto["band"] == pytest.approx(band_by_hand(25))
+    assert round(howto["band"] * 100, 1) == 16.4 and howto["population"] == 150
     assert lo > band_by_hand(25) and howto["status"] == OUTSIDE and not howto["inside"]
     # error: 5 of 5 right. Old code flagged it (8.5% overall > the +-8.2 band of 120 queries);
     # its own interval still allows 43% (Wilson upper for 0 of 5), so it cannot tell.
@@ -199,3 +202,34 @@ def test_sizes_from_total_and_from_a_manifest(
     classify_manifest.write_text('kind = "classify"\n', encoding="utf-8")
     assert main([*base, "--manifest", str(classify_manifest)]) == 2
     assert "not a sample manifest" in capsys.readouterr().err
+
+
+def test_spotcheck_band_is_the_plan_band(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `goldset sample --plan` and the spot-check verdict give one band per stratum, both with the
+    # finite-population correction from the labels file's distinct queries (150 per stratum).
+    journal(tmp_path / "store", concentrated_checks())
+    targets = ",".join(f"{s}={n}" for s, n in SIZES.items())
+    verdict = {
+        v["stratum"]: v["band"]
+        for v in report(tmp_path, capsys, "--targets", targets)["verdict"]["strata"]
+    }
+    labels = tmp_path / "labels.csv"
+    assert main(["sample", str(labels), "--plan", "--targets", targets, "--format", "json"]) == 0
+    plan = {r["stratum"]: r["half_width"] for r in json.loads(capsys.readouterr().out)["strata"]}
+    assert verdict == pytest.approx(plan)
+    assert verdict == pytest.approx({s: band_by_hand(n) for s, n in SIZES.items()})
+
+
+def test_a_sample_manifest_gives_sizes_and_populations(tmp_path: Path) -> None:
+    from goldset_tui.sampling.verdict import sizes_from_manifest
+
+    labels = write_population(tmp_path)
+    targets = ",".join(f"{s}={n}" for s, n in SIZES.items())
+    golden = tmp_path / "golden.csv"
+    assert (
+        main(["sample", str(labels), "-o", str(golden), "--seed", "3", "--targets", targets]) == 0
+    )
+    sizes = sizes_from_manifest(tmp_path / "golden.manifest.toml")
+    assert sizes == SIZES and sizes.populations == dict.fromkeys(SIZES, 150)

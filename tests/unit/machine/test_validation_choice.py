@@ -1,0 +1,118 @@
+"""Which machine-labelled pairs go to a person (`goldset validate`), on a case worked by hand.
+
+Three systems, P@1, four queries in two strata; each run returns one document per query:
+
+    query stratum   A    B    C     machine labels (grade, confidence)
+    q1    s1        d1   d2   d2    d1 1 .9   d2 0 .3
+    q2    s1        e1   e2   e1    e1 0 .5   e2 1 .95
+    q3    s2        f1   f1   f2    f1 1 .99  f2 1 .7
+    q4    s2        g1   g2   g2    g1 1 .8   g2 0 .4
+
+Means under the machine (every query has a relevant label): A 3/4, B 2/4, C 1/4.
+Moving one grade across the relevance line (1 -> 0, 0 -> 1) and re-averaging:
+  d1 -> 0: q1 has no relevant label left and leaves the mean: A 2/3 B 2/3 C 1/3, A-B ties: 1 flip
+  d2 -> 1: A 3/4 B 3/4 C 2/4: 1 flip (A-B)
+  e1 -> 1: A 1 B 2/4 C 2/4: 1 flip (B-C)
+  e2 -> 0: q2 leaves: A 1 B 1/3 C 1/3: 1 flip (B-C)
+  f1 -> 0: A 2/4 B 1/4 C 1/4: 1 flip (B-C)
+  f2 -> 0: A 3/4 B 2/4 C 0: none
+  g1 -> 0: q4 leaves: A 2/3 B 2/3 C 1/3: 1 flip (A-B)
+  g2 -> 1: A 3/4 B 3/4 C 2/4: 1 flip (A-B)
+Within a stratum: flips first, then the lowest confidence:
+  s1: d2 (.3) e1 (.5) d1 (.9) e2 (.95)      s2: g2 (.4) g1 (.8) f1 (.99) f2 (.7, no flip)
+The strata take turns: d2 g2 e1 g1 d1 f1 e2 f2.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from goldset_tui.agreement.validation import choose_for_validation, flip_counts
+from goldset_tui.eval.metrics import mean_scores
+
+TOP = {
+    "A": {"q1": "d1", "q2": "e1", "q3": "f1", "q4": "g1"},
+    "B": {"q1": "d2", "q2": "e2", "q3": "f1", "q4": "g2"},
+    "C": {"q1": "d2", "q2": "e1", "q3": "f2", "q4": "g2"},
+}
+LABELS = pl.DataFrame(
+    [
+        ("q1", "d1", 1, 0.9),
+        ("q1", "d2", 0, 0.3),
+        ("q2", "e1", 0, 0.5),
+        ("q2", "e2", 1, 0.95),
+        ("q3", "f1", 1, 0.99),
+        ("q3", "f2", 1, 0.7),
+        ("q4", "g1", 1, 0.8),
+        ("q4", "g2", 0, 0.4),
+    ],
+    schema=["query_id", "doc_id", "grade", "confidence"],
+    orient="row",
+)
+STRATA = pl.DataFrame({"query_id": ["q1", "q2", "q3", "q4"], "stratum": ["s1", "s1", "s2", "s2"]})
+FLIPS = {"d1": 1, "d2": 1, "e1": 1, "e2": 1, "f1": 1, "f2": 0, "g1": 1, "g2": 1}
+
+
+def runs() -> dict[str, pl.DataFrame]:
+    return {
+        name: pl.DataFrame(
+            [(q, d, 1.0, 1) for q, d in top.items()],
+            schema={"query_id": pl.Utf8, "doc_id": pl.Utf8, "score": pl.Float64, "rank": pl.Int64},
+            orient="row",
+        )
+        for name, top in TOP.items()
+    }
+
+
+def test_flip_counts_by_hand() -> None:
+    got = flip_counts(LABELS, runs(), "P@1")
+    assert dict(zip(got["doc_id"], got["flips"], strict=True)) == FLIPS
+
+
+def test_flip_counts_against_re_evaluating_each_change() -> None:
+    # the same question asked the slow way: change one grade, run goldset's own mean_scores
+    def order_signs(qrels: pl.DataFrame) -> list[int]:
+        m = {n: mean_scores(qrels, r, ["P@1"])["P@1"] for n, r in runs().items()}
+        return [(m[x] > m[y]) - (m[x] < m[y]) for x, y in (("A", "B"), ("A", "C"), ("B", "C"))]
+
+    base = order_signs(LABELS)
+    for doc in LABELS["doc_id"]:
+        changed = LABELS.with_columns(
+            pl.when(pl.col("doc_id") == doc)
+            .then(1 - (pl.col("grade") >= 1).cast(pl.Int64))
+            .otherwise(pl.col("grade"))
+            .alias("grade")
+        )
+        after = order_signs(changed)
+        assert sum(a != b for a, b in zip(base, after, strict=True)) == FLIPS[doc], doc
+
+
+def test_choice_by_hand() -> None:
+    chosen = choose_for_validation(LABELS, 8, strata=STRATA, runs=runs(), measure="P@1")
+    assert chosen["doc_id"].to_list() == ["d2", "g2", "e1", "g1", "d1", "f1", "e2", "f2"]
+    five = choose_for_validation(LABELS, 5, strata=STRATA, runs=runs(), measure="P@1")
+    assert five["doc_id"].to_list() == ["d2", "g2", "e1", "g1", "d1"]
+    assert five["stratum"].to_list() == ["s1", "s2", "s1", "s2", "s1"]
+    assert five["reason"][0] == "its grade decides the order of 1 pair(s) of systems"
+
+
+def test_without_runs_confidence_and_strata_decide() -> None:
+    chosen = choose_for_validation(LABELS, 3, strata=STRATA)
+    assert chosen["doc_id"].to_list() == ["d2", "g2", "e1"]
+    assert chosen["reason"][1] == "machine confidence 0.4"
+
+
+def test_pairs_a_person_judged_are_left_out_and_a_small_stratum_gives_what_it_has() -> None:
+    judged = pl.DataFrame({"query_id": ["q2", "q3", "q3"], "doc_id": ["e1", "f1", "f2"]})
+    chosen = choose_for_validation(
+        LABELS, 6, strata=STRATA, runs=runs(), measure="P@1", exclude=judged
+    )
+    # s2 has g1 and g2 left: after two turns s1 takes the rest of the budget
+    assert chosen["doc_id"].to_list() == ["d2", "g2", "d1", "g1", "e2"]
+
+
+def test_labels_without_confidence_or_strata() -> None:
+    chosen = choose_for_validation(LABELS.drop("confidence"), 2)
+    assert chosen["doc_id"].to_list() == ["d1", "d2"]  # nothing to rank by: id order
+    assert chosen["stratum"].to_list() == ["(no stratum)"] * 2
+    assert choose_for_validation(LABELS, 0).height == 0
