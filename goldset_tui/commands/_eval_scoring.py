@@ -153,9 +153,11 @@ def _frame_ids(qrels, level: int) -> tuple[set[str], set[str], int]:  # noqa: AN
     return judged, relevant, qrels.filter(pl.col("grade") > 0).height
 
 
-def _frame_run_queries(run: pl.DataFrame) -> set[str]:
+def _frame_run_queries(run) -> set[str]:  # noqa: ANN001 - a frame or an io.run_lean.LeanRun
     import polars as pl
 
+    if not isinstance(run, pl.DataFrame):  # a lean run counts every query it retrieved for
+        return set(run.num_ret.get_column("query_id").to_list())
     # Ranks are 1..n in every query: rank 1 names each query once, with no grouping pass.
     ids = run.filter(pl.col("rank") == 1) if "rank" in run.columns else run.unique("query_id")
     return set(ids.get_column("query_id").to_list())
@@ -173,14 +175,20 @@ def _frame_rows(qrels, run, measures, evaluated, max_docs, judged_only):  # noqa
     import polars as pl
 
     from goldset_tui.eval.metrics import evaluate
-    from goldset_tui.eval.querysets import cut_run
+    from goldset_tui.eval.querysets import cut_lean, cut_run
 
     plain = qrels
     if "subtopic" in qrels.columns:
         from goldset_tui.io.trec import plain_qrels
 
         plain = plain_qrels(qrels)
-    cut = cut_run(run, plain, max_docs=max_docs, judged_only=judged_only)
-    per_query = evaluate(qrels, cut, measures)
+    if isinstance(run, pl.DataFrame):
+        cut = cut_run(run, plain, max_docs=max_docs, judged_only=judged_only)
+        per_query = evaluate(qrels, cut, measures)
+    else:  # lean: the judged rows and the documents retrieved per query (io.run_lean)
+        rows, num_ret = cut_lean(
+            run.judged, run.num_ret, plain, max_docs=max_docs, judged_only=judged_only
+        )
+        per_query = evaluate(qrels, rows, measures, num_ret=num_ret)
     wanted = pl.Series("query_id", evaluated, dtype=pl.String).implode()
     return list(per_query.filter(pl.col("query_id").is_in(wanted)).iter_rows())

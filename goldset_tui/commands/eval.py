@@ -279,7 +279,21 @@ def read_inputs(
                 gc.enable()
     frame = read_qrels_arg(qrels, labeller, subtopics=any(m.needs_subtopics for m in measures))
     with working("reading the runs"):
-        return frame, read_run_paths({name: r.source for name, r in inputs.items()})
+        if "subtopic" in frame.columns or any(m.name in ("Compat", "alpha_nDCG") for m in measures):
+            return frame, read_run_paths({name: r.source for name, r in inputs.items()})
+        return frame, {name: read_lean(r.source, frame) for name, r in inputs.items()}
+
+
+def read_lean(source: Source, qrels: pl.DataFrame):  # noqa: ANN201 - LeanRun | pl.DataFrame
+    """The run as the measures need it: its judged rows ranked and its counts (``io.run_lean``,
+    a fraction of the memory), or the whole run when the lean reader has any doubt."""
+    from goldset_tui.io.run_lean import Doubt, read_run_lean
+    from goldset_tui.io.trec import read_run
+
+    try:
+        return read_run_lean(source, qrels)
+    except Doubt:
+        return read_run(source, tag=False, order=False)  # the answer, or the bad line named
 
 
 def chosen_measures(args: argparse.Namespace) -> list[Measure]:

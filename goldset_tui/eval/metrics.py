@@ -195,10 +195,15 @@ def evaluate_wide(
     measures: Iterable[str | Measure],
     *,
     only_run_queries: bool = False,
+    num_ret: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
     """One row per query (every query in the qrels, a query missing from the run scoring 0 —
     or, with ``only_run_queries``, those in both, as trec_eval without -c), one column per
-    measure named as given. Sorted by query_id."""
+    measure named as given. Sorted by query_id.
+
+    ``num_ret`` (``query_id, num_ret``: documents retrieved per query, every query of the run)
+    says the run is lean (``io.run_lean``): only its judged rows, with their ranks in the whole
+    run, which is all any measure but Compat and alpha_nDCG looks at."""
     given = list(measures)  # iterated twice below: a generator would be empty the second time
     ms = [m for m in given if isinstance(m, Measure)]
     parsed = (
@@ -214,7 +219,11 @@ def evaluate_wide(
     stats = _query_stats(qrels, parsed)
     ranked = _ranked(run)
     rows = _rows(qrels, ranked, stats, parsed)
-    if any(m.name in NEEDS_NUM_RET for m in parsed):
+    if num_ret is not None:
+        if any(m.name in FRAMES for m in parsed):
+            raise ValueError("Compat and alpha_nDCG need the whole run, not a lean one")
+        retrieved = num_ret.select("query_id", "num_ret")
+    elif any(m.name in NEEDS_NUM_RET for m in parsed):
         retrieved = ranked.group_by("query_id").agg(pl.len().alias("num_ret"))
     else:
         # Ranks are 1..n in every query: rank 1 names each query once, with no grouping pass.
@@ -247,9 +256,10 @@ def evaluate(
     measures: Iterable[str | Measure],
     *,
     only_run_queries: bool = False,
+    num_ret: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
     """Per-query values, long: ``query_id, measure, value``. See :func:`evaluate_wide`."""
-    wide = evaluate_wide(qrels, run, measures, only_run_queries=only_run_queries)
+    wide = evaluate_wide(qrels, run, measures, only_run_queries=only_run_queries, num_ret=num_ret)
     names = [c for c in wide.columns if c != "query_id"]
     return wide.unpivot(
         index="query_id", on=names, variable_name="measure", value_name="value"

@@ -109,3 +109,35 @@ def cut_run(
         )
         run = rank_run(kept, order=False)
     return run
+
+
+def cut_lean(
+    judged: pl.DataFrame,
+    num_ret: pl.DataFrame,
+    qrels: pl.DataFrame,
+    *,
+    max_docs: int | None = None,
+    judged_only: bool = False,
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """:func:`cut_run` for a lean run (``io.run_lean``: its judged rows with their ranks, and
+    the documents retrieved per query): the same rows, ranks and counts as cutting the whole
+    run. -M keeps the rows ranked <= N and counts min(retrieved, N); -J keeps the documents
+    graded >= 0 and ranks them again among themselves (only they are left above each other)."""
+    import polars as pl
+
+    from goldset_tui.io.trec import rank_run
+
+    if max_docs is not None:
+        judged = judged.filter(pl.col("rank") <= max_docs)
+        num_ret = num_ret.with_columns(pl.col("num_ret").clip(upper_bound=max_docs))
+    if judged_only:
+        graded = qrels.filter(pl.col("grade") >= 0).select("query_id", "doc_id")
+        kept = judged.select("query_id", "doc_id", "score").join(
+            graded, on=["query_id", "doc_id"], how="semi"
+        )
+        judged = rank_run(kept, order=False)
+        left = judged.group_by("query_id").agg(pl.len().cast(pl.Int64).alias("kept"))
+        num_ret = num_ret.join(left, on="query_id", how="left").select(
+            "query_id", pl.col("kept").fill_null(0).alias("num_ret")
+        )
+    return judged, num_ret
