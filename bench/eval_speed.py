@@ -20,7 +20,8 @@ score ties, which ranx breaks its own way (see docs/eval.md): its means may diff
 CPU time is user + system time of the whole process (its threads included), from os.wait4, as
 is its peak resident memory (ru_maxrss). The data are generated in a child process: this parent
 stays small, since a child's ru_maxrss can include what it shared with a large parent at fork
-(the tables before 2026-11-30 19:30 UTC overstated every tool's peak by about 450 MB).
+(goldset's evaluation, 475 MB on its own, once read 933 MB when the data were made in this
+process; the peers' peaks, larger than the parent's, were not affected).
 
     .venv/bin/python bench/eval_speed.py                    # the full size, 3 repeats
     .venv/bin/python bench/eval_speed.py --queries 500 --repeat 1   # a quick look

@@ -88,12 +88,12 @@ def read_run_lean(src: Source, qrels: pl.DataFrame) -> LeanRun:
         thin.append(frame.select(pl.col("query_id").cast(codes), "score"))
     if not hashes:
         raise Doubt  # no record: read_run says so
-    all_hashes = pl.concat(hashes)
+    all_hashes = pl.concat(hashes, rechunk=False)
     if all_hashes.n_unique() != all_hashes.len():  # a repeated pair, or a collision
         raise Doubt
     del hashes, all_hashes
     found = pl.concat(judged).join(pairs, on=["query_id", "doc_id"], how="semi")
-    scores = pl.concat(thin)
+    scores = pl.concat(thin, rechunk=False)  # no copy of the 7 million rows
     del thin, judged
     counted = scores.group_by("query_id").agg(pl.len().alias("n"))
     num_ret = (
