@@ -21,10 +21,11 @@ from goldset_tui.eval.means import Row
 from goldset_tui.eval.measures import Measure
 from goldset_tui.io.small_trec import Qrels, Run
 
-# Runs and qrels together, in bytes (decompressed for a stream, on disk for a file). Chosen by
-# measurement (bench/eval_speed.py --data robust03 and --queries N): plain Python reads and
-# scores about 1 MB in 35 ms of CPU and Polars pays about 0.35 s to start, so the two cross
-# near 10 MB; a gzipped file is counted at four times its size.
+# Runs and qrels together, in bytes (decompressed for a stream or a gzipped file). Chosen by
+# measurement (bench/eval_speed.py --data robust03; generated runs of 60 and 200 queries): on
+# Robust 2003 (6.3 MB) the plain path takes 0.50 s of CPU against 0.65 s through Polars, which
+# pays about 0.35 s to start; a shuffled run costs the plain path more (io.small_trec sends one
+# over 4 MB to Polars).
 SMALL_INPUT_BYTES = 8_000_000
 
 

@@ -333,3 +333,14 @@ def test_a_bad_line_in_a_small_file_is_named_as_before(tmp_path, capsys):
 
 def _size(path: Path) -> int:
     return path.stat().st_size
+
+
+def test_a_shuffled_run_is_grouped_or_left_to_polars(monkeypatch):
+    lines = [f"q{i % 3} Q0 d{i} {i} {i / 7:.3f} t" for i in range(30)]  # queries interleaved
+    src = Source("run", "\n".join(lines).encode())
+    assert _small_run_set(read_run_small(src)) == _run_set(read_run(src, tag=False))
+    from goldset_tui.io import small_trec
+
+    monkeypatch.setattr(small_trec, "SHUFFLED_BYTES", 10)  # as if it were large
+    with pytest.raises(Doubt):
+        read_run_small(src)
