@@ -45,6 +45,7 @@ with exit status 2.
 HELP_ORDER = (
     "demo",
     "judge",
+    "serve",
     "check",
     "pool",
     "qrels",
@@ -57,6 +58,8 @@ HELP_ORDER = (
     "fuse",
     "report",
     "review",
+    "history",
+    "regressions",
     "agreement",
     "adjudicate",
     "validate",

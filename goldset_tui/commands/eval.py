@@ -146,6 +146,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-o", "--output", metavar="DIR", help="save per-query scores as Parquet here"
     )
+    from goldset_tui.commands._history_hooks import add_release_arguments
+
+    add_release_arguments(parser)  # --store DIR --release NAME: the golden set's history
 
 
 def read_qrels_arg(
@@ -325,6 +328,9 @@ def run(args: argparse.Namespace) -> int:
 
     # Check the cheap things (options, measure names) before reading large files.
     check_modes(args)
+    from goldset_tui.commands import _history_hooks
+
+    _history_hooks.check(args)  # a wrong --store/--release is refused before the work
     measures = chosen_measures(args)
     if args.qrels == "-" and "-" in args.runs:
         raise InputError(None, "standard input ('-') can be read only once")
@@ -381,4 +387,5 @@ def run(args: argparse.Namespace) -> int:
                     folder, f"cannot write the scores: {exc.strerror or exc}"
                 ) from None
             print(f"per-query scores: {written}", file=sys.stderr)
+    _history_hooks.after_eval(args, qrels, runs, results, measures)
     return 0

@@ -55,7 +55,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--topics",
-        required=True,
         metavar="FILE",
         help="the queries: TSV qid<TAB>text (optional third field: stratum) or BEIR queries.jsonl",
     )
@@ -76,6 +75,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help=f"list every query's pool size (the default lists them only up to {_PER_QUERY_LIMIT} queries)",
     )
+    from goldset_tui.commands._pool_extend import add_arguments as add_extend_arguments
+
+    add_extend_arguments(parser)  # --extend POOL [--store DIR]: re-pooling for a new system
 
 
 def parse_runs(specs: list[str]) -> dict[str, Path]:
@@ -95,6 +97,12 @@ def run(args: argparse.Namespace) -> int:
     from goldset_tui.io.tables import table_format
     from goldset_tui.pooling import build_pool, pool_sizes
 
+    if args.extend:
+        from goldset_tui.commands._pool_extend import run_extend
+
+        return run_extend(args)
+    if not args.topics:
+        raise InputError(None, "--topics FILE is required (except with --extend)")
     if args.depth < 1:
         raise InputError(None, f"--depth must be at least 1, got {args.depth}")
     out = Path(args.output)

@@ -116,6 +116,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="also write report.md, report.json, report.csv and failing_queries.csv here",
     )
+    from goldset_tui.commands._history_hooks import add_release_arguments
+
+    add_release_arguments(p)  # --store DIR --release NAME: the golden set's history (issue 14)
 
 
 def parse_run_spec(spec: str) -> tuple[str, Path]:
@@ -249,8 +252,10 @@ def write_outputs(report, out: Path) -> list[Path]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from goldset_tui.commands import _history_hooks
     from goldset_tui.eval.report import to_csv, to_json, to_markdown
 
+    _history_hooks.check(args)  # a wrong --store/--release is refused before the work
     inputs = load_inputs(args)
     if args.output:
         from goldset_tui.commands.eval import output_folder
@@ -266,4 +271,5 @@ def run(args: argparse.Namespace) -> int:
     for warning in report.warnings:
         # Warnings name strata and systems from the data: shown, never interpreted by the terminal.
         print(f"goldset: warning: {visible(warning, keep_newlines=False)}", file=sys.stderr)
+    _history_hooks.after_report(args, inputs, report)
     return 0

@@ -32,6 +32,7 @@ MANIFEST = "manifest.toml"
 LOCK = ".manifest.lock"
 FORMAT = 1
 LOCK_WAIT = 5.0  # seconds; a live holder needs milliseconds
+_EXTENSION_KEYS = ("run", "from_sha256", "to_sha256")
 
 
 def manifest_path(store: Path) -> Path:
@@ -93,6 +94,41 @@ def check_manifest(data: dict[str, Any], path: Path) -> None:
         for entry in labellers.values()
     ):
         raise InputError(path, "every [labellers.*] table needs a name", column="labellers")
+    check_history_tables(data, path)
+
+
+def check_history_tables(data: dict[str, Any], path: Path) -> None:
+    """The golden set's history tables (issue 14), when present: ``[[pool_extensions]]`` each
+    with the run and both pools' sha256, ``[corpus]`` with its sha256, ``[version]`` a table,
+    ``near_duplicate_threshold`` a number in [0, 1]. A hand edit that breaks them is one line."""
+    extensions = data.get("pool_extensions", [])
+    if not isinstance(extensions, list) or not all(
+        isinstance(e, dict) and all(isinstance(e.get(k), str) for k in _EXTENSION_KEYS)
+        for e in extensions
+    ):
+        raise InputError(
+            path,
+            f"every [[pool_extensions]] table needs {', '.join(_EXTENSION_KEYS)} (text)",
+            column="pool_extensions",
+        )
+    corpus = data.get("corpus")
+    if corpus is not None and not (
+        isinstance(corpus, dict) and isinstance(corpus.get("sha256"), str)
+    ):
+        raise InputError(path, "[corpus] needs its sha256 (text)", column="corpus")
+    if not isinstance(data.get("version", {}), dict):
+        raise InputError(path, "version must be a table", column="version")
+    threshold = data.get("near_duplicate_threshold", 0.0)
+    if (
+        isinstance(threshold, bool)
+        or not isinstance(threshold, int | float)
+        or not 0 <= threshold <= 1
+    ):
+        raise InputError(
+            path,
+            "near_duplicate_threshold must be a number from 0 to 1",
+            column="near_duplicate_threshold",
+        )
 
 
 def read_manifest(store: Path) -> dict[str, Any]:

@@ -62,7 +62,7 @@ class AgreementScreen(LeaveKeys, Screen[None]):
             "toggle_intervals",
             "intervals",
             id="agreement.intervals",
-            tooltip="Show each pair's 95% interval in the matrix instead of its units",
+            tooltip="Show each pair's 95% interval in the matrix instead of the units both judged",
         ),
         Binding(
             "b",
@@ -130,7 +130,10 @@ class AgreementScreen(LeaveKeys, Screen[None]):
         labellers = self.data.ratings.get_column("labeller").n_unique()
         units = self.data.ratings.get_column("unit").n_unique()
         self.title = "Agreement"
-        self.sub_title = f"{labellers} labellers, {units} pairs, scale {self.data.scale.min}-{self.data.scale.max}"
+        # Units: query-document pairs judged by anyone; each pair of labellers (the matrix) counts
+        # only the units both judged, a smaller number, so the two are named apart.
+        scale = f"{self.data.scale.min}-{self.data.scale.max}"
+        self.sub_title = f"{labellers} labellers, {units} units judged, scale {scale}"
         table = self.query_one("#agreement-disagreements", DataTable)
         table.add_columns("spread", "query", "document", "grades")
         for row in self.ranked.iter_rows(named=True):
@@ -167,7 +170,7 @@ class AgreementScreen(LeaveKeys, Screen[None]):
         if self.report is None:
             return
         key, heading = MATRIX_MEASURES[self.measure_index]
-        what = "95% interval" if self.intervals else "units in common"
+        what = "95% interval" if self.intervals else "units both judged"
         self.query_one("#agreement-matrix-title", Static).update(Text(f"Pairs: {heading} ({what})"))
         names = self.report["labellers"]
         cells = {}

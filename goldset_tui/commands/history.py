@@ -1,0 +1,90 @@
+"""`goldset history`: every recorded release of a store, paired changes, recurring failures."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from goldset_tui.errors import InputError
+from goldset_tui.text import visible
+
+NAME = "history"
+HELP = "the golden set over time: releases, paired changes between them, recurring failures"
+DESCRIPTION = """\
+Every evaluation recorded in a store (`goldset report ... --store DIR --release NAME`, or the
+same on `goldset eval`), per system, release by release, in the order the releases were first
+recorded: the mean with its 95% interval (Wilson for 0/1 measures, score-t for graded ones) and
+per stratum; the paired difference from the previous release on the queries both were evaluated
+on (paired bootstrap interval, randomization p-value; `*` when the interval excludes 0); and,
+where the golden set's version changed between the two, what changed ("14 judgments added, pool
+extended by run X"), so that a drop is not read as a regression when the set moved.
+
+Recurring failures: queries that scored 0 in at least K of a system's last N releases
+(--recurring K/N, default 3/5). Name one with `goldset regressions --promote`.
+
+examples:
+  goldset history --store ~/stores/docs-pool
+  goldset history --store ~/stores/docs-pool --metric nDCG@10 --system bm25 --format md
+  goldset history --store ~/stores/docs-pool --recurring 2/3 --format json
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--store", required=True, metavar="DIR", help="the goldset store")
+    parser.add_argument(
+        "--metric", metavar="M", help="the measure (default: the one recorded most often)"
+    )
+    parser.add_argument("--system", metavar="S", help="only this system")
+    parser.add_argument(
+        "--format", choices=("text", "md", "json"), default="text", help="default text"
+    )
+    parser.add_argument(
+        "--recurring",
+        default="3/5",
+        metavar="K/N",
+        help="a recurring failure scored 0 in at least K of the last N releases (default 3/5)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the paired tests (default 0)")
+    parser.add_argument(
+        "--samples", type=int, default=2000, help="bootstrap / permutation samples (default 2000)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from goldset_tui.history.format import to_markdown, to_text
+    from goldset_tui.history.records import load_records
+    from goldset_tui.history.timeline import build_history, metrics_of, parse_recurring
+    from goldset_tui.store.manifest import read_manifest
+
+    try:
+        recurring = parse_recurring(args.recurring)
+    except ValueError as exc:
+        raise InputError(None, f"--recurring {exc}") from None
+    if args.samples < 1:
+        raise InputError(None, "--samples must be at least 1")
+    store = Path(args.store)
+    read_manifest(store)
+    records = load_records(store)
+    known = metrics_of(records)
+    if args.metric is not None and records and args.metric not in known:
+        raise InputError(
+            store, f"no release recorded with {args.metric!r} (recorded: {', '.join(known)})"
+        )
+    history = build_history(
+        records,
+        metric=args.metric,
+        system=args.system,
+        recurring=recurring,
+        seed=args.seed,
+        samples=args.samples,
+    )
+    if args.format == "json":
+        print(json.dumps(history.to_json(), indent=2))
+    elif args.format == "md":
+        sys.stdout.write(visible(to_markdown(history, recurring=recurring)))
+    else:
+        sys.stdout.write(visible(to_text(history, recurring=recurring)))
+    return 0

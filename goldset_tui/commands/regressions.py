@@ -1,0 +1,76 @@
+"""`goldset regressions`: name a recurring failure as a regression case, list the cases."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from goldset_tui.errors import InputError
+from goldset_tui.text import visible
+
+NAME = "regressions"
+HELP = "name a recurring failure as a regression case; list the cases and how each last fared"
+DESCRIPTION = """\
+A query that keeps failing across releases (see `goldset history`) is worth a name: promoted, it
+lives in the store's regressions.toml, travels with the golden set, and every later
+`goldset report`/`eval --store DIR --release NAME` says, per named case, whether it passes that
+release (scored above 0) or fails (scored 0).
+
+Without --promote, lists the cases and their status in the latest release of each system.
+
+examples:
+  goldset regressions --store ~/stores/docs-pool --promote q_0147 --name rotate-api-key \\
+      --note "the rotation page loses to the overview since the chunker change"
+  goldset regressions --store ~/stores/docs-pool
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--store", required=True, metavar="DIR", help="the goldset store")
+    parser.add_argument("--promote", metavar="QUERY_ID", help="the query to name")
+    parser.add_argument("--name", help="the case's name (with --promote)")
+    parser.add_argument("--note", default="", help="why it matters (with --promote)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from goldset_tui.history.records import load_records
+    from goldset_tui.history.regressions import case_status, load_cases, promote
+    from goldset_tui.history.timeline import by_system, release_order
+    from goldset_tui.store.manifest import read_manifest
+
+    store = Path(args.store)
+    read_manifest(store)
+    records = load_records(store)
+    if args.promote is not None:
+        if not args.name:
+            raise InputError(None, "--promote needs --name NAME")
+        case, wrote = promote(store, args.promote, args.name, args.note, records)
+        what = "named" if wrote else "already named (nothing written)"
+        print(
+            visible(f"{what}: {case.name!r} is query {case.query_id} ({case.stratum})"),
+            file=sys.stderr,
+        )
+        return 0
+    if args.name or args.note:
+        raise InputError(None, "--name and --note go with --promote QUERY_ID")
+    cases = load_cases(store)
+    if not cases:
+        print("no named regression cases in this store")
+        return 0
+    order = release_order(records)
+    latest = []
+    for metric in sorted({r.measure for r in records}):
+        for recs in by_system(records, metric).values():
+            latest.append(recs[-1])
+    latest.sort(key=lambda r: (order.index(r.release), r.system, r.measure))
+    for case in cases:
+        print(visible(f"{case.name}  query {case.query_id} ({case.stratum})  {case.note}".rstrip()))
+        for row in case_status([case], latest):
+            print(
+                visible(
+                    f"  {row['status']:<13} {row['system']} in {row['release']} ({row['measure']})"
+                )
+            )
+    return 0

@@ -1,0 +1,144 @@
+"""The history as text (aligned columns) or Markdown; JSON is :meth:`History.to_json`.
+
+Every id and name comes from data: the caller passes text through ``text.visible`` before it
+reaches a terminal (the command does), and Markdown cells escape ``|``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from goldset_tui.history.timeline import History
+from goldset_tui.markdown_text import md_literal
+
+
+def _num(value: float | None) -> str:
+    return "-" if value is None or math.isnan(value) else f"{value:.3f}"
+
+
+def _ci(ci: Sequence[float] | None) -> str:
+    if not ci or any(math.isnan(v) for v in ci):
+        return "-"
+    return f"[{ci[0]:.3f}, {ci[1]:.3f}]"
+
+
+def _signed_ci(ci: Sequence[float] | None) -> str:
+    return "-" if not ci else f"[{ci[0]:+.3f}, {ci[1]:+.3f}]"
+
+
+def change_text(change: dict[str, Any]) -> str:
+    if change["mean_diff"] is None:
+        return "no query in common"
+    mark = " *" if change["significant"] else ""
+    return (
+        f"{change['mean_diff']:+.3f} {_signed_ci(change['ci95'])} "
+        f"p={change['p_value']:.3g} on {change['n']}{mark}"
+    )
+
+
+def set_change_text(change: dict[str, Any]) -> str | None:
+    moved = change.get("set_changed") or []
+    return "the golden set changed here: " + ", ".join(moved) if moved else None
+
+
+def _systems(history: History) -> list[str]:
+    return list(dict.fromkeys(r["system"] for r in history.releases))
+
+
+def rows_of(history: History, system: str) -> list[tuple[dict[str, Any], dict[str, Any] | None]]:
+    """Each release of ``system`` with the change that led to it (None for the first)."""
+    rels = [r for r in history.releases if r["system"] == system]
+    changes = {c["to"]: c for c in history.changes if c["system"] == system}
+    return [(r, changes.get(r["release"])) for r in rels]
+
+
+def to_text(history: History, *, recurring: tuple[int, int]) -> str:
+    if not history.releases:
+        return f"no recorded evaluation of {history.metric or 'any measure'} in this store\n"
+    out = [f"history of {history.metric} (releases in the order first recorded)"]
+    out.append("* the paired 95% interval of the change excludes 0")
+    for system in _systems(history):
+        out += ["", f"system {system}"]
+        width = max(7, *(len(r["release"]) for r, _ in rows_of(history, system)))
+        out.append(
+            f"  {'release':<{width}}  {'version':<12}  {'n':>4}  {'mean':>6}  {'95% CI':<16}  "
+            "change from previous release (paired)"
+        )
+        for rel, change in rows_of(history, system):
+            out.append(
+                f"  {rel['release']:<{width}}  {rel['version']:<12}  {rel['n']:>4}  "
+                f"{_num(rel['mean']):>6}  {_ci(rel['ci95']):<16}  "
+                f"{change_text(change) if change else ''}".rstrip()
+            )
+            moved = set_change_text(change) if change else None
+            if moved:
+                out.append(f"  {'':<{width}}  ^ {moved}")
+        out += _strata_lines(history, system)
+    out += ["", *_recurring_lines(history, recurring)]
+    return "\n".join(out) + "\n"
+
+
+def _strata_lines(history: History, system: str) -> list[str]:
+    rels = [r for r, _ in rows_of(history, system)]
+    strata = sorted({s for r in rels for s in r["strata"]})
+    if len(strata) < 2:
+        return []
+    out = ["  per stratum (mean [95% CI], n):"]
+    for stratum in strata:
+        cells = []
+        for r in rels:
+            cell = r["strata"].get(stratum)
+            cells.append(
+                f"{r['release']}: {_num(cell['mean'])} {_ci(cell['ci95'])} n={cell['n']}"
+                if cell
+                else f"{r['release']}: -"
+            )
+        out.append(f"    {stratum}: " + "; ".join(cells))
+    return out
+
+
+def _recurring_lines(history: History, recurring: tuple[int, int]) -> list[str]:
+    k, n = recurring
+    head = f"recurring failures (scored 0 in at least {k} of a system's last {n} releases)"
+    if not history.recurring:
+        return [f"{head}: none"]
+    lines = [f"{head}:"]
+    for r in history.recurring:
+        lines.append(
+            f"  {r['system']}  {r['query_id']}  ({r['stratum']})  failed in "
+            + ", ".join(r["failed_in"])
+        )
+    lines.append("  name one: goldset regressions --store DIR --promote QUERY_ID --name NAME")
+    return lines
+
+
+def _md(text: str) -> str:
+    # Release names, systems, strata and query ids are data: the one Markdown escaping of the
+    # project (not pipes alone), so none of them renders as emphasis, a link or HTML.
+    return md_literal(text)
+
+
+def to_markdown(history: History, *, recurring: tuple[int, int]) -> str:
+    if not history.releases:
+        return f"No recorded evaluation of {history.metric or 'any measure'} in this store.\n"
+    out = [f"# History of {history.metric}", ""]
+    for system in _systems(history):
+        out += [
+            f"## {_md(system)}",
+            "",
+            "| release | version | n | mean | 95% CI | change (paired) | golden set |",
+            "|---|---|---:|---:|---|---|---|",
+        ]
+        for rel, change in rows_of(history, system):
+            moved = ", ".join(change.get("set_changed") or []) if change else ""
+            out.append(
+                f"| {_md(rel['release'])} | {rel['version']} | {rel['n']} | {_num(rel['mean'])} "
+                f"| {_ci(rel['ci95'])} | {change_text(change) if change else ''} "
+                f"| {_md(moved)} |"
+            )
+        out.append("")
+    recur = _recurring_lines(history, recurring)
+    out += [f"## {recur[0]}", "", *(_md(line) for line in recur[1:])]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,177 @@
+"""What `goldset report` and `goldset eval` do with ``--store DIR --release NAME``: record each
+system's run in the store's history, say so, and say whether every named regression case passes
+this release. Also the actionable unjudged-fraction advice (seed 000: re-pool once more than about
+a fifth of a run's top k is unjudged), with the exact `goldset pool --extend` command to run.
+
+Everything is checked before the evaluation runs (:func:`check_release_args`), so a wrong
+``--store`` costs nothing and writes nothing.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from goldset_tui.errors import InputError
+from goldset_tui.history.records import Record, make_record, record
+from goldset_tui.history.regressions import case_status, load_cases
+from goldset_tui.history.version import golden_set_version
+from goldset_tui.store.manifest import read_manifest
+
+UNJUDGED_ADVICE = 0.20  # the report's threshold (report_model.UNJUDGED_WARNING), seed 000
+
+
+def check_release_args(store: str | None, release: str | None) -> Path | None:
+    """The store to record into, or None; both options or neither, and a real store."""
+    if (store is None) != (release is None):
+        raise InputError(None, "--store and --release go together: give both to record this run")
+    if store is None or release is None:
+        return None
+    if not release.strip():
+        raise InputError(None, "--release must not be empty")
+    read_manifest(Path(store))
+    return Path(store)
+
+
+def record_systems(
+    store: Path,
+    release: str,
+    *,
+    qrels: pl.DataFrame,
+    measure: str,
+    scores: pl.DataFrame,
+    systems: Sequence[str],
+    k: int,
+    binary: bool | None = None,
+    strata: pl.DataFrame | None = None,
+    topk: pl.DataFrame | None = None,
+) -> list[str]:
+    """Record every system of ``scores`` (``system, query_id, value``); the lines to print."""
+    version = golden_set_version(read_manifest(store), qrels)
+    lines = []
+    recs: list[Record] = []
+    for system in systems:
+        rec = make_record(
+            release=release,
+            system=system,
+            measure=measure,
+            version=version,
+            scores=scores.filter(pl.col("system") == system),
+            strata=strata,
+            topk=topk.filter(pl.col("system") == system) if topk is not None else None,
+            k=k,
+            binary=binary,
+        )
+        wrote = record(store, rec)
+        recs.append(rec)
+        what = "recorded" if wrote else "already recorded (same scores, nothing written)"
+        lines.append(
+            f"history: {what}: release {release!r}, system {system!r}, {measure}, "
+            f"golden set version {version['id']}"
+        )
+    lines += regression_lines(store, recs)
+    return lines
+
+
+def regression_lines(store: Path, recs: Sequence[Record]) -> list[str]:
+    """One line per named case and system: does it pass this release?"""
+    out = []
+    for row in case_status(load_cases(store), recs):
+        out.append(
+            f"regression case {row['name']!r} (query {row['query_id']}): {row['status']} "
+            f"for {row['system']} in {row['release']} ({row['measure']})"
+        )
+    return out
+
+
+def case_lines(
+    store: Path, *, measure: str, scores: pl.DataFrame, systems: Sequence[str], label: str
+) -> list[str]:
+    """The named cases' status in a run that is not recorded (``label`` names it)."""
+    if not load_cases(store):
+        return []
+    recs = [
+        make_record(
+            release=label,
+            system=system,
+            measure=measure,
+            version={},
+            scores=scores.filter(pl.col("system") == system),
+        )
+        for system in systems
+    ]
+    return regression_lines(store, recs)
+
+
+def extend_command(
+    name: str, run_path: str | Path | None, depth: int, pool: str | Path | None, store: Any = None
+) -> str:
+    """The `goldset pool --extend` command that adds ``name``'s top ``depth`` to the pool."""
+    pool_text = str(pool) if pool else "POOL"
+    stem = Path(pool_text).stem if pool else "pool"
+    suffix = Path(pool_text).suffix if pool else ".parquet"
+    new_pool = (
+        str(Path(pool_text).with_name(f"{stem}+{name}{suffix}")) if pool else f"pool+{name}.parquet"
+    )
+    run_text = str(run_path) if run_path and str(run_path) != "-" else "RUN"
+    parts = [
+        "goldset", "pool", "--extend", pool_text, "--run", f"{name}={run_text}",
+        "--depth", str(depth), "-o", new_pool,
+    ]  # fmt: skip
+    if store:
+        parts += ["--store", str(store)]
+    return " ".join(shlex.quote(p) for p in parts)
+
+
+def unjudged_advice(
+    unjudged: Mapping[str, float],
+    run_paths: Mapping[str, str | Path | None],
+    depth: int,
+    *,
+    pool: str | Path | None = None,
+    store: str | Path | None = None,
+) -> list[str]:
+    """For every run whose top ``depth`` is more than 20% unjudged: the share and the command."""
+    out = []
+    for name, share in unjudged.items():
+        if share > UNJUDGED_ADVICE:
+            command = extend_command(name, run_paths.get(name), depth, pool, store)
+            out.append(
+                f"{name}: {share:.0%} of its top {depth} is unjudged (above "
+                f"{UNJUDGED_ADVICE:.0%}); add its documents to the pool and judge them: {command}"
+            )
+    return out
+
+
+def store_pool(store: str | Path | None) -> str | None:
+    """The pool file a store was made from (for the advice), or None."""
+    if store is None or not Path(store).is_dir():
+        return None
+    try:
+        return str(read_manifest(Path(store))["pool"]["path"])
+    except InputError:
+        return None
+
+
+def store_strata(store: Path) -> pl.DataFrame | None:
+    """``query_id, stratum`` of the store's pool when the pool file is there and has strata."""
+    from goldset_tui.io.tables import read_table
+
+    pool = store_pool(store)
+    if pool is None or not Path(pool).is_file():
+        return None
+    try:
+        frame = read_table(pool, required=["query_id"])
+    except InputError:
+        return None
+    if "stratum" not in frame.columns:
+        return None
+    return (
+        frame.select(pl.col("query_id").cast(pl.String), pl.col("stratum").cast(pl.String))
+        .drop_nulls()
+        .unique("query_id", keep="first", maintain_order=True)
+    )

@@ -1,0 +1,245 @@
+"""Every evaluation recorded: one JSON file per (release, system, measure) in ``STORE/history/``.
+
+Seed 004: "you can only notice recurrence if the identity of the failing queries is recorded on
+every run rather than recomputed and discarded." A record keeps the release, the system, the
+time, the golden set's version, the measure, every query's score, each query's stratum, the
+failing query ids per stratum and each query's top k with grades (for drilling into a query).
+
+Recording is atomic and idempotent. The file is written whole (temporary file, fsync, rename,
+fsync of the folder) under the manifest's lock, then the manifest's ``[version]`` is set to the
+version the run was scored against. Recording the same release, system and measure again with
+the same scores and version is one record (nothing is written, :func:`record` returns False);
+with different scores or a different version it is refused: a release's number never changes
+after the fact, which is what lets a later release be compared with it. Record the new numbers
+under a new release name.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from goldset_tui.errors import InputError
+from goldset_tui.history.version import Version
+from goldset_tui.store.files import atomic_write_bytes, fsync_path, now_iso, remove_stale_tmp
+from goldset_tui.store.manifest import manifest_lock, read_manifest, write_manifest
+
+HISTORY_DIR = "history"
+FORMAT = 1
+NO_STRATUM = "(no stratum)"
+
+
+@dataclass
+class Record:
+    release: str
+    system: str
+    measure: str
+    time: str
+    version: Version
+    binary: bool
+    k: int
+    scores: dict[str, float]  # query_id -> value
+    strata: dict[str, str] = field(default_factory=dict)  # query_id -> stratum
+    # query_id -> [[rank, doc_id, grade or None], ...]: the top k as scored
+    topk: dict[str, list[list[Any]]] = field(default_factory=dict)
+
+    @property
+    def failing(self) -> dict[str, list[str]]:
+        """stratum -> query ids scored 0 (seed 004's failure lists), sorted."""
+        out: dict[str, list[str]] = {}
+        for qid, value in sorted(self.scores.items()):
+            if value == 0:
+                out.setdefault(self.strata.get(qid, NO_STRATUM), []).append(qid)
+        return dict(sorted(out.items()))
+
+    def stratum_of(self, query_id: str) -> str:
+        return self.strata.get(query_id, NO_STRATUM)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "release": self.release,
+            "system": self.system,
+            "measure": self.measure,
+            "time": self.time,
+            "version": self.version,
+            "binary": self.binary,
+            "k": self.k,
+            "scores": self.scores,
+            "strata": self.strata,
+            "failing": self.failing,
+            "topk": self.topk,
+        }
+
+    def same_result(self, other: Record) -> bool:
+        return self.scores == other.scores and self.version == other.version
+
+
+def record_path(store: Path, release: str, system: str, measure: str) -> Path:
+    key = "\0".join((release, system, measure)).encode("utf-8")
+    return Path(store) / HISTORY_DIR / f"{hashlib.sha256(key).hexdigest()[:20]}.json"
+
+
+def make_record(
+    *,
+    release: str,
+    system: str,
+    measure: str,
+    version: Version,
+    scores: pl.DataFrame,
+    strata: pl.DataFrame | None = None,
+    topk: pl.DataFrame | None = None,
+    k: int = 10,
+    binary: bool | None = None,
+    time: str | None = None,
+) -> Record:
+    """A record from ``scores`` (``query_id, value``), ``strata`` (``query_id, stratum``) and
+    ``topk`` (``query_id, rank, doc_id, grade``: this system's rows)."""
+    if not release.strip():
+        raise InputError(None, "--release must not be empty")
+    values = {str(q): float(v) for q, v in scores.select("query_id", "value").iter_rows()}
+    bad = [q for q, v in values.items() if not math.isfinite(v)]
+    if bad:
+        raise InputError(None, f"system {system!r}: query {bad[0]!r} has no finite score")
+    kept = set(values)
+    strata_map = (
+        {str(q): str(s) for q, s in strata.select("query_id", "stratum").iter_rows() if q in kept}
+        if strata is not None
+        else {}
+    )
+    tops: dict[str, list[list[Any]]] = {}
+    if topk is not None:
+        for qid, rank, doc, grade in topk.select("query_id", "rank", "doc_id", "grade").iter_rows():
+            tops.setdefault(str(qid), []).append([int(rank), str(doc), grade])
+    if binary is None:
+        binary = all(v in (0.0, 1.0) for v in values.values())
+    return Record(
+        release=release,
+        system=system,
+        measure=measure,
+        time=time or now_iso(),
+        version=dict(version),
+        binary=binary,
+        k=k,
+        scores=values,
+        strata=strata_map,
+        topk=tops,
+    )
+
+
+def record(store: Path, rec: Record) -> bool:
+    """Write ``rec`` into the store's history; False when the same result is already there.
+
+    Raises InputError when the release, system and measure are recorded with other results."""
+    store = Path(store)
+    read_manifest(store)  # a folder that is not a store is refused before anything is written
+    path = record_path(store, rec.release, rec.system, rec.measure)
+    with manifest_lock(store):
+        if path.exists():
+            old = read_record(path)
+            if old.same_result(rec):
+                return False
+            raise InputError(
+                path,
+                f"release {rec.release!r} of {rec.system!r} ({rec.measure}) was recorded at "
+                f"{old.time} with other results; a release's numbers never change: record "
+                "these under a new release name",
+            )
+        if not path.parent.is_dir():
+            path.parent.mkdir()
+            fsync_path(store)  # the new folder's entry survives a power cut too
+        remove_stale_tmp(path.parent)
+        body = json.dumps(rec.to_json(), indent=1, sort_keys=True, allow_nan=False)
+        atomic_write_bytes(path, body.encode("utf-8"))
+        manifest = read_manifest(store)
+        manifest["version"] = rec.version
+        write_manifest(store, manifest)
+    return True
+
+
+def _field(data: Mapping[str, Any], name: str, kind: type, path: Path) -> Any:
+    value = data.get(name)
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        raise InputError(path, f"history record lacks a valid {name!r}", column=name)
+    return value
+
+
+def read_record(path: Path) -> Record:
+    """One record, checked; a damaged or hand-edited file is one line naming it."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(path, f"unreadable history record: {exc}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise InputError(path, "not a goldset history record (format 1)")
+    scores = _field(data, "scores", dict, path)
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in scores.values()):
+        raise InputError(path, "every score must be a number", column="scores")
+    topk = _field(data, "topk", dict, path)
+    for rows in topk.values():
+        if not isinstance(rows, list) or not all(_top_row(r) for r in rows):
+            raise InputError(path, "topk rows must be [rank, doc_id, grade or null]", column="topk")
+    version = _field(data, "version", dict, path)
+    _check_version(version, path)
+    return Record(
+        release=_field(data, "release", str, path),
+        system=_field(data, "system", str, path),
+        measure=_field(data, "measure", str, path),
+        time=_field(data, "time", str, path),
+        version=version,
+        binary=_field(data, "binary", bool, path),
+        k=_field(data, "k", int, path),
+        scores={str(q): float(v) for q, v in scores.items()},
+        strata={str(q): str(s) for q, s in _field(data, "strata", dict, path).items()},
+        topk=topk,
+    )
+
+
+def _top_row(row: Any) -> bool:
+    return (
+        isinstance(row, list)
+        and len(row) == 3
+        and isinstance(row[0], int)
+        and not isinstance(row[0], bool)
+        and isinstance(row[1], str)
+        and (row[2] is None or (isinstance(row[2], int) and not isinstance(row[2], bool)))
+    )
+
+
+# The version's fields the history reads, and the type each must have.
+_VERSION_TYPES: dict[str, tuple[type, ...]] = {
+    "id": (str,),
+    "pool_sha256": (str,),
+    "qrels_sha256": (str,),
+    "guidelines_sha256": (str,),
+    "corpus_sha256": (str,),
+    "goldset": (str,),
+    "judgments": (int,),
+    "near_duplicate_threshold": (int, float),
+    "pool_extensions": (list,),
+}
+
+
+def _check_version(version: Mapping[str, Any], path: Path) -> None:
+    for key, types in _VERSION_TYPES.items():
+        value = version.get(key)
+        if value is not None and (not isinstance(value, types) or isinstance(value, bool)):
+            raise InputError(path, f"the version's {key!r} has the wrong type", column="version")
+    if not all(isinstance(e, str) for e in version.get("pool_extensions", [])):
+        raise InputError(path, "the version's pool_extensions must be run names", column="version")
+
+
+def load_records(store: Path) -> list[Record]:
+    """Every record of the store, oldest first (by time, then release, system, measure)."""
+    folder = Path(store) / HISTORY_DIR
+    if not folder.is_dir():
+        return []
+    records = [read_record(p) for p in sorted(folder.glob("*.json"))]
+    return sorted(records, key=lambda r: (r.time, r.release, r.system, r.measure))

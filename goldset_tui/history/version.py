@@ -1,0 +1,118 @@
+"""The golden set's version: what a score was measured against (seed 001: "version the full
+evaluation setup ... otherwise you cannot tell whether a later score drop is model/index
+regression or dataset drift").
+
+A version is a plain dict (it goes into TOML and JSON as it is):
+
+- ``pool_sha256`` and ``pool_extensions`` (how many times the pool was extended, and by which
+  runs: the manifest's ``[[pool_extensions]]`` keep the whole story);
+- ``corpus_sha256`` when the store knows the corpus snapshot (``[corpus]`` in the manifest);
+- ``judgments`` (pairs graded in the qrels in force) and ``qrels_sha256`` (a digest of them:
+  the same grades give the same digest whatever order they were read in);
+- ``guidelines_sha256``, ``near_duplicate_threshold``, ``goldset`` (the program's version);
+- ``id``: 12 hex digits over everything above, to compare two versions at a glance.
+
+:func:`describe_change` says in words what moved between two versions, so that the history can
+mark "the golden set changed here" instead of letting a drop read as a regression.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import polars as pl
+
+from goldset_tui import __version__
+from goldset_tui.neardup import THRESHOLD
+
+Version = dict[str, Any]
+
+
+def qrels_digest(qrels: pl.DataFrame) -> str:
+    """sha256 of the qrels as sorted ``query_id<TAB>doc_id<TAB>grade`` lines: order-free."""
+    lines = (
+        qrels.select(
+            pl.concat_str(
+                pl.col("query_id").cast(pl.String),
+                pl.col("doc_id").cast(pl.String),
+                pl.col("grade").cast(pl.String),
+                separator="\t",
+            ).alias("line")
+        )
+        .get_column("line")
+        .sort()
+    )
+    digest = hashlib.sha256()
+    for line in lines:
+        digest.update(line.encode("utf-8") + b"\n")
+    return digest.hexdigest()
+
+
+def text_digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def golden_set_version(manifest: Mapping[str, Any], qrels: pl.DataFrame) -> Version:
+    """The version of a store's golden set, judged by ``qrels`` (the grades the run was scored
+    against, which may be one labeller's or a consensus)."""
+    pool = manifest.get("pool", {})
+    extensions = manifest.get("pool_extensions", [])
+    version: Version = {
+        "pool_sha256": str(pool.get("sha256", "")),
+        "pool_extensions": [str(e.get("run", "?")) for e in extensions if isinstance(e, dict)],
+        "judgments": qrels.height,
+        "qrels_sha256": qrels_digest(qrels),
+        "guidelines_sha256": text_digest(str(manifest.get("guidelines", ""))),
+        "near_duplicate_threshold": float(manifest.get("near_duplicate_threshold", THRESHOLD)),
+        "goldset": __version__,
+    }
+    corpus = manifest.get("corpus")
+    if isinstance(corpus, dict) and isinstance(corpus.get("sha256"), str):
+        version["corpus_sha256"] = corpus["sha256"]
+    version["id"] = version_id(version)
+    return version
+
+
+def version_id(version: Mapping[str, Any]) -> str:
+    body = {k: v for k, v in version.items() if k != "id"}
+    return hashlib.sha256(json.dumps(body, sort_keys=True).encode("utf-8")).hexdigest()[:12]
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def describe_change(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
+    """What changed from ``old`` to ``new``, one short phrase a change (empty: the same set)."""
+    out: list[str] = []
+    added = int(new.get("judgments", 0)) - int(old.get("judgments", 0))
+    if added > 0:
+        out.append(f"{_plural(added, 'judgment')} added")
+    elif added < 0:
+        out.append(f"{_plural(-added, 'judgment')} removed")
+    elif old.get("qrels_sha256") != new.get("qrels_sha256"):
+        out.append("grades changed (as many judgments as before)")
+    if old.get("pool_sha256") != new.get("pool_sha256"):
+        before = list(old.get("pool_extensions", []))
+        after = list(new.get("pool_extensions", []))
+        runs = after[len(before) :] if after[: len(before)] == before else []
+        if runs:
+            out.append("pool extended by run " + ", ".join(runs))
+        else:
+            out.append("pool replaced")
+    if old.get("corpus_sha256") != new.get("corpus_sha256"):
+        first = old.get("corpus_sha256") is None
+        out.append("corpus snapshot recorded" if first else "corpus snapshot changed")
+    if old.get("guidelines_sha256") != new.get("guidelines_sha256"):
+        out.append("guidelines changed")
+    if old.get("near_duplicate_threshold") != new.get("near_duplicate_threshold"):
+        out.append(
+            f"near-duplicate threshold {old.get('near_duplicate_threshold')} -> "
+            f"{new.get('near_duplicate_threshold')}"
+        )
+    if old.get("goldset") != new.get("goldset"):
+        out.append(f"goldset {old.get('goldset')} -> {new.get('goldset')}")
+    return out

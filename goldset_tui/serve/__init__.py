@@ -1,0 +1,11 @@
+"""`goldset serve`: the judging screen in a web browser, behind a login.
+
+- ``users``: USERS.toml, tokens and their salted scrypt hashes (standard library only).
+- ``server``: the aiohttp server built on textual-serve (the ``serve`` extra): the login, one-use
+  websocket tickets, one judging process per labeller, SIGHUP to close it.
+- ``child``: the judging process, ``goldset judge``'s own code without the terminal check.
+- ``page``: the two HTML pages and their security headers.
+
+Nothing here imports Textual at module level (the judging process imports it when it runs), and
+only ``server`` needs the ``serve`` extra: ``goldset serve --add-user`` works without it.
+"""

@@ -1,0 +1,362 @@
+"""The web server of `goldset serve`: textual-serve's protocol, with a login in front.
+
+textual-serve runs a Textual app as a subprocess per websocket and relays its screen to
+``textual.js`` in the browser. goldset uses its process protocol (``AppService``), its message
+loop and its static files, and replaces what decides who gets a process:
+
+- ``GET /?token=T``: the token is checked against USERS.toml (``serve.users``). A bad or missing
+  token gets a 403 page and nothing else: no process, nothing of the pool. A good one gets the
+  judging page with a one-use ticket, valid for ``TICKET_SECONDS``, naming that labeller.
+- ``GET /ws/<ticket>``: the websocket. An unknown, used or expired ticket is refused before the
+  upgrade. Otherwise the judging screen starts as ``python -m goldset_tui.serve.child`` with an
+  argument list built here (no shell; the labeller's name comes from the ticket, which came from
+  USERS.toml). Nothing the browser sends reaches that command line: the browser only sends keys,
+  sizes (clamped integers) and pings, over the process's stdin.
+- One judging screen per labeller at a time (the store's journal lock enforces it across
+  processes and machines; the server says so before starting a second one).
+- A closed tab, and the server's own SIGINT/SIGTERM/SIGHUP, send SIGHUP to the judging process,
+  which the app handles like a dropped terminal: flush, close the writer, exit.
+
+The access log is off: URLs carry tokens and tickets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+import signal
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from aiohttp import web
+from textual_serve.app_service import AppService
+from textual_serve.server import Server, to_int
+
+from goldset_tui.errors import InputError
+from goldset_tui.serve.page import judging_page, refusal_page, security_headers
+from goldset_tui.serve.users import Labeller, labeller_for, read_labellers
+
+TICKET_SECONDS = 60.0
+# How long a judging process may take to flush and exit after SIGHUP (its own watchdog leaves
+# after 3 s) before it is killed; every grade shown as saved is on disk either way.
+STOP_SECONDS = 10.0
+# Lines a child may print before textual's "ready" line (a Python warning, say).
+_PRELUDE_LINES = 20
+_READY = b"__GANGLION__\n"
+_STDERR_KEEP = 8192
+# Token checks cost scrypt's memory and time: a few at once, whatever the number of requests.
+_CHECKS_AT_ONCE = 2
+
+
+def say(message: str) -> None:
+    print(f"goldset serve: {message}", file=sys.stderr, flush=True)
+
+
+class JudgingProcess(AppService):
+    """One labeller's judging screen: a child process speaking Textual's web-driver protocol."""
+
+    def __init__(self, argv: list[str], labeller: str, **kwargs) -> None:
+        super().__init__(argv[0], **kwargs)
+        self.argv = argv
+        self.labeller = labeller
+        self.returncode: int | None = None
+        self.refusal: str | None = None  # the child's own error, when it never opened a screen
+        self._hung_up = False
+        self._leaving = False
+
+    async def _open_app_process(self, width: int = 80, height: int = 24):
+        # textual-serve starts the command through a shell; here it is an argument list.
+        environment = self._build_environment(width=width, height=height)
+        self._process = process = await asyncio.create_subprocess_exec(
+            *self.argv,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            env=environment,
+            # Its own session: a Ctrl+C in the server's terminal reaches the server only, which
+            # then closes each screen in order.
+            start_new_session=True,
+        )
+        assert process.stdin is not None
+        self._stdin = process.stdin
+        return process
+
+    async def set_terminal_size(self, width: object, height: object) -> None:
+        # The browser's numbers, passed on to the app: whole numbers in a sane range only.
+        await super().set_terminal_size(_size(width, 20, 1000, 80), _size(height, 5, 500, 24))
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid if self._process is not None else None
+
+    async def run(self) -> None:
+        """Relay the child's screen until it exits; then say why if it never opened one."""
+        process = self._process
+        assert process is not None and process.stdout is not None and process.stderr is not None
+        stdout, stderr = process.stdout, process.stderr
+        tail = bytearray()
+
+        async def keep_stderr() -> None:
+            while chunk := await stderr.read(4096):
+                tail.extend(chunk)
+                del tail[:-_STDERR_KEEP]
+
+        stderr_task = asyncio.create_task(keep_stderr())
+        ready = False
+        with contextlib.suppress(asyncio.IncompleteReadError, ConnectionResetError):
+            for _ in range(_PRELUDE_LINES):
+                line = await stdout.readline()
+                if not line or line == _READY:
+                    ready = line == _READY
+                    break
+            relaying = ready
+            while ready:
+                kind = await stdout.readexactly(1)
+                size = int.from_bytes(await stdout.readexactly(4), "big")
+                payload = await stdout.readexactly(size)
+                if not relaying:
+                    continue  # the browser left: keep reading, so the app never blocks on output
+                try:
+                    await self._relay(kind, payload)
+                except (ConnectionError, RuntimeError):
+                    relaying = False
+        self.returncode = await process.wait()
+        await stderr_task
+        # Closed now rather than a few callbacks after the exit: a loop that closes meanwhile
+        # (the server's shutdown) would otherwise report the process's transport as unclosed.
+        if process.stdin is not None:
+            process.stdin.close()
+            with contextlib.suppress(ConnectionError):
+                await process.stdin.wait_closed()
+        if not ready:
+            lines = tail.decode("utf-8", "replace").strip().splitlines()
+            self.refusal = lines[-1] if lines else f"exit status {self.returncode}"
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await self.remote_write_bytes(_terminal_text(self.refusal))
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await self.remote_close()
+
+    async def on_meta(self, data: bytes) -> None:
+        # "exit": the app is leaving on its own (the labeller pressed q); let it finish.
+        with contextlib.suppress(ValueError, AttributeError):
+            self._leaving = self._leaving or json.loads(data).get("type") == "exit"
+        await super().on_meta(data)
+
+    async def _relay(self, kind: bytes, payload: bytes) -> None:
+        if kind == b"D":
+            await self.on_data(payload)
+        elif kind == b"M":
+            await self.on_meta(payload)
+        elif kind == b"P":
+            await self.on_packed(payload)
+
+    async def stop(self) -> None:
+        """Close the judging screen as a dropped terminal would: SIGHUP, then wait for it to
+        exit. Every caller waits for the same exit (the server's shutdown and the websocket's
+        end may both ask)."""
+        task = self._task
+        if task is None:
+            return
+        process = self._process
+        if (
+            process is not None
+            and process.returncode is None
+            and not (self._hung_up or self._leaving)
+        ):
+            self._hung_up = True
+            with contextlib.suppress(ProcessLookupError):
+                process.send_signal(signal.SIGHUP)
+        try:
+            await asyncio.wait_for(asyncio.shield(task), STOP_SECONDS)
+        except TimeoutError:
+            if process is not None:
+                with contextlib.suppress(ProcessLookupError):
+                    process.kill()
+            await task
+
+
+def _size(value: object, low: int, high: int, default: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        return default
+    number = to_int(value, default) if isinstance(value, str) else value
+    return min(max(number, low), high)
+
+
+def _terminal_text(message: str) -> bytes:
+    # Shown in the browser's terminal: the child's one-line error, printable characters only.
+    printable = "".join(ch if ch.isprintable() else "?" for ch in message)
+    return f"\x1b[2J\x1b[H\r\n  {printable}\r\n".encode()
+
+
+class JudgingServer(Server):
+    """textual-serve's server with goldset's login, tickets and one screen per labeller."""
+
+    def __init__(
+        self,
+        *,
+        users_path: Path,
+        child_argv: Callable[[str], list[str]],
+        is_busy: Callable[[str], bool] = lambda name: False,
+        host: str = "127.0.0.1",
+        port: int = 8000,
+    ) -> None:
+        super().__init__(command="goldset judge", host=host, port=port, title="goldset")
+        self.users_path = users_path
+        self.child_argv = child_argv
+        self.is_busy = is_busy
+        self.live: dict[str, JudgingProcess] = {}
+        self.started = 0  # judging processes started so far (tests read it)
+        self._tickets: dict[str, tuple[str, float]] = {}
+        self._checks = asyncio.Semaphore(_CHECKS_AT_ONCE)
+
+    async def make_app(self) -> web.Application:
+        app = web.Application()
+        app.add_routes(
+            [
+                web.get("/", self.handle_index),
+                web.get("/ws/{ticket}", self.handle_websocket),
+                web.static("/static", self.statics_path),
+            ]
+        )
+        return app
+
+    # --- who is asking ----------------------------------------------------------------------
+    def _labellers(self) -> dict[str, Labeller]:
+        # Read on every login: a labeller added or removed counts at once, without a restart.
+        try:
+            return read_labellers(self.users_path)
+        except (InputError, OSError) as exc:
+            say(f"cannot read the labellers file, so nobody gets in: {exc}")
+            return {}
+
+    async def labeller_for(self, token: str) -> str | None:
+        labellers = self._labellers()
+        async with self._checks:
+            return await asyncio.to_thread(labeller_for, labellers, token)
+
+    def _issue_ticket(self, name: str) -> str:
+        now = time.monotonic()
+        self._tickets = {t: v for t, v in self._tickets.items() if v[1] > now}
+        ticket = secrets.token_urlsafe(32)
+        self._tickets[ticket] = (name, now + TICKET_SECONDS)
+        return ticket
+
+    def _redeem(self, ticket: str) -> str | None:
+        name, expires = self._tickets.pop(ticket, (None, 0.0))
+        return name if name is not None and expires > time.monotonic() else None
+
+    def _busy(self, name: str) -> bool:
+        return name in self.live or self.is_busy(name)
+
+    # --- pages ------------------------------------------------------------------------------
+    def _page(self, status: int, render: Callable[[str], str]) -> web.Response:
+        nonce = secrets.token_urlsafe(16)
+        return web.Response(
+            status=status,
+            text=render(nonce),
+            content_type="text/html",
+            headers=security_headers(nonce),
+        )
+
+    async def handle_index(self, request: web.Request) -> web.Response:
+        name = await self.labeller_for(request.query.get("token", ""))
+        if name is None:
+            return self._page(
+                403,
+                lambda nonce: refusal_page(
+                    "a labeller's link is needed",
+                    "Open the link with your token that whoever runs goldset serve gave you.",
+                    nonce,
+                ),
+            )
+        if self._busy(name):
+            return self._page(409, lambda nonce: refusal_page(*_already_open(name), nonce))
+        ticket = self._issue_ticket(name)
+        return self._page(200, lambda nonce: judging_page(name, ticket, nonce))
+
+    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+        name = self._redeem(request.match_info["ticket"])
+        if name is None:
+            raise web.HTTPForbidden(text="reload the page with your link to judge\n")
+        websocket = web.WebSocketResponse(heartbeat=15)
+        await websocket.prepare(request)
+        if self._busy(name):
+            _, message = _already_open(name)
+            await websocket.send_bytes(_terminal_text(message))
+            await websocket.close()
+            return websocket
+        width = _size(request.query.get("width", "80"), 20, 1000, 80)
+        height = _size(request.query.get("height", "24"), 5, 500, 24)
+        process = JudgingProcess(
+            self.child_argv(name),
+            name,
+            write_bytes=websocket.send_bytes,
+            write_str=websocket.send_str,
+            close=websocket.close,
+            download_manager=self.download_manager,
+        )
+        self.live[name] = process
+        try:
+            await process.start(width, height)
+            self.started += 1
+            say(f"{name} opened a judging screen (process {process.pid})")
+            await self._process_messages(websocket, process)
+        except Exception as exc:  # a broken browser message ends that session only
+            say(f"{name}'s session ended on an error: {type(exc).__name__}: {exc}")
+        finally:
+            # Shielded: aiohttp cancels this handler when the browser goes away, and the screen
+            # must still be closed in order (SIGHUP, flush) and the labeller freed.
+            await asyncio.shield(self._closed(name, process, websocket))
+        return websocket
+
+    async def _closed(
+        self, name: str, process: JudgingProcess, websocket: web.WebSocketResponse
+    ) -> None:
+        await process.stop()
+        if self.live.get(name) is process:
+            del self.live[name]
+        outcome = process.refusal or f"exit status {process.returncode}"
+        say(f"{name}'s judging screen closed ({outcome})")
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await websocket.close()
+
+    async def close_all(self) -> None:
+        """Close every open judging screen (each flushes and releases its labeller's lock)."""
+        await asyncio.gather(*(process.stop() for process in list(self.live.values())))
+
+    # --- running ----------------------------------------------------------------------------
+    async def run(self, on_listening: Callable[[list[str]], None]) -> None:
+        """Serve until SIGINT, SIGTERM or SIGHUP; then close every judging screen and return."""
+        runner = web.AppRunner(await self.make_app(), access_log=None, handle_signals=False)
+        await runner.setup()
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            loop.add_signal_handler(sig, stop.set)
+        try:
+            site = web.TCPSite(runner, self.host, self.port)
+            await site.start()
+            on_listening([_url(address) for address in runner.addresses])
+            await stop.wait()
+            say("stopping: closing every open judging screen")
+            await self.close_all()
+        finally:
+            await runner.cleanup()
+
+
+def _already_open(name: str) -> tuple[str, str]:
+    return (
+        "already judging elsewhere",
+        f"{name} already has a judging screen open (another tab, or a terminal); close it first,"
+        " then reload this page.",
+    )
+
+
+def _url(address: object) -> str:
+    host, port = address[0], address[1]  # type: ignore[index]
+    host = f"[{host}]" if ":" in str(host) else host
+    return f"http://{host}:{port}/"

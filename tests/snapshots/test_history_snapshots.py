@@ -1,0 +1,44 @@
+"""Snapshot of the history screen at 80x24 (three illustrative releases of the sample).
+
+Regenerate with `pytest tests/snapshots/test_history_snapshots.py --snapshot-update` and look at
+the SVG before committing it.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "ui"))
+
+from history_support import recorded_store  # noqa: E402
+
+from goldset_tui.ui.app import GoldsetApp  # noqa: E402
+from goldset_tui.ui.screens.history import HistoryScreen  # noqa: E402
+
+
+def test_history_screen_80x24(snap_compare):
+    store = recorded_store()
+
+    async def loaded(pilot):
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+    app = GoldsetApp(lambda: HistoryScreen(store))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=loaded)
+
+
+def test_history_drill_80x24(snap_compare):
+    store = recorded_store()
+
+    async def drilled(pilot):
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        pilot.app.screen.query_one("#history-recurring").focus()
+        await pilot.press("enter")
+        await pilot.pause()
+
+    app = GoldsetApp(lambda: HistoryScreen(store))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=drilled)

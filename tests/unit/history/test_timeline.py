@@ -1,0 +1,173 @@
+"""Recurrence and paired changes between releases, checked against hand calculations written out
+here (and the exact permutation p-value from scipy)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from goldset_tui.history.records import Record
+from goldset_tui.history.timeline import (
+    build_history,
+    paired_change,
+    parse_recurring,
+    recurring_failures,
+    release_order,
+)
+
+V1 = {"id": "v1", "pool_sha256": "a", "pool_extensions": [], "judgments": 100, "qrels_sha256": "x"}
+V2 = {
+    "id": "v2",
+    "pool_sha256": "b",
+    "pool_extensions": ["dense-v2"],
+    "judgments": 114,
+    "qrels_sha256": "y",
+}
+
+
+def rec(
+    release: str, time: str, scores: dict[str, float], *, system="bm25", version=V1, strata=None
+):
+    return Record(
+        release=release,
+        system=system,
+        measure="nDCG@10",
+        time=time,
+        version=dict(version),
+        binary=False,
+        k=10,
+        scores=scores,
+        strata=strata or {},
+    )
+
+
+def test_paired_change_is_on_the_common_queries_only():
+    old = rec("r1", "t1", {"q0": 1.0, "q1": 0.5, "q2": 0.2, "q3": 0.0, "q4": 1.0, "q5": 0.4})
+    new = rec("r2", "t2", {"q1": 0.7, "q2": 0.2, "q3": 0.3, "q4": 1.0, "q5": 0.8, "q6": 0.0})
+    change = paired_change(old, new, samples=20_000)
+    # By hand: common queries q1..q5; new - old = 0.2, 0.0, 0.3, 0.0, 0.4; mean = 0.9 / 5 = 0.18.
+    # (Unpaired, over each release's own queries, it would be 3.0/6 - 3.1/6 = -0.0167: the other
+    # sign, which is why the change is paired on the same queries.)
+    assert change["n"] == 5
+    assert change["mean_diff"] == pytest.approx(0.18)
+    # Exact sign-flip test by hand: the zeros flip to themselves; |0.2 ± 0.3 ± 0.4| reaches 0.9
+    # only with all three signs alike: 2 of the 8 sign patterns, p = 0.25.
+    a = np.array([0.7, 0.2, 0.3, 1.0, 0.8])
+    b = np.array([0.5, 0.2, 0.0, 1.0, 0.4])
+    exact = stats.permutation_test(
+        (a, b),
+        lambda x, y: np.mean(x - y),
+        permutation_type="samples",
+        n_resamples=math.inf,
+        alternative="two-sided",
+    ).pvalue
+    assert exact == pytest.approx(0.25)
+    assert change["p_value"] == pytest.approx(exact, abs=0.015)
+    # Every difference is >= 0, so every resampled mean lies in [0, 0.4]; a resample of the two
+    # zeros alone has probability (2/5)^5 = 1.0% < 2.5%, so the interval's lower end is above 0.
+    lo, hi = change["ci95"]
+    assert 0 < lo <= 0.18 <= hi <= 0.4
+    assert change["significant"] is True
+    assert change["set_changed"] == []
+
+
+def test_a_change_of_golden_set_is_named():
+    old = rec("r1", "t1", {"q1": 1.0, "q2": 0.0})
+    new = rec("r2", "t2", {"q1": 0.0, "q2": 0.0}, version=V2)
+    change = paired_change(old, new, samples=200)
+    assert change["set_changed"] == ["14 judgments added", "pool extended by run dense-v2"]
+    assert change["mean_diff"] == pytest.approx(-0.5)  # (0 - 1 + 0 - 0) / 2
+
+
+def test_no_query_in_common_gives_no_difference():
+    change = paired_change(rec("r1", "t1", {"q1": 1.0}), rec("r2", "t2", {"q2": 1.0}))
+    assert change["n"] == 0 and change["mean_diff"] is None and change["significant"] is False
+
+
+def _five_releases():
+    # Failing (0) by hand, releases r0 (oldest) .. r5:
+    #   q1 fails in r1, r2, r3           -> 3 of the last 5 (r1..r5): recurring at 3/5
+    #   q2 fails in r0, r1, r5           -> r0 is outside the window: 2 of 5, not recurring
+    #   q3 fails in r2, r3, r4, r5       -> 4 of 5: recurring
+    #   q4 fails in r3, is missing in r4 -> 1 of 5 (a missing query is not a failure)
+    fails = {
+        "r0": {"q2"},
+        "r1": {"q1", "q2"},
+        "r2": {"q1", "q3"},
+        "r3": {"q1", "q3", "q4"},
+        "r4": {"q3"},
+        "r5": {"q2", "q3"},
+    }
+    out = []
+    for i, (release, failed) in enumerate(fails.items()):
+        queries = ["q1", "q2", "q3"] + ([] if release == "r4" else ["q4"])
+        scores = {q: 0.0 if q in failed else 0.5 for q in queries}
+        out.append(rec(release, f"2026-0{i + 1}", scores, strata={"q3": "negation"}))
+    return out
+
+
+def test_recurring_failures_match_the_hand_count():
+    records = _five_releases()
+    got = recurring_failures(records, 3, 5)
+    assert [(r["query_id"], r["failed_in"]) for r in got] == [
+        ("q1", ["r1", "r2", "r3"]),
+        ("q3", ["r2", "r3", "r4", "r5"]),
+    ]
+    assert got[1]["stratum"] == "negation" and got[0]["stratum"] == "(no stratum)"
+    # 2/3: the window is r3, r4, r5; only q3 fails in two of them (in all three).
+    assert [r["query_id"] for r in recurring_failures(records, 2, 3)] == ["q3"]
+
+
+def test_history_orders_releases_by_first_record_and_pairs_each_step():
+    records = list(reversed(_five_releases()))
+    assert release_order(records) == ["r0", "r1", "r2", "r3", "r4", "r5"]
+    history = build_history(records, samples=200)
+    assert [c["to"] for c in history.changes] == ["r1", "r2", "r3", "r4", "r5"]
+    assert history.changes[3]["n"] == 3  # r3 -> r4: q4 was not evaluated in r4
+    doc = history.to_json()
+    assert set(doc) == {"metric", "releases", "changes", "recurring"}
+    assert set(doc["releases"][0]) >= {
+        "release",
+        "system",
+        "time",
+        "version",
+        "mean",
+        "ci95",
+        "strata",
+    }
+    assert set(doc["changes"][0]) >= {"system", "from", "to", "mean_diff", "ci95", "p_value"}
+    assert set(doc["recurring"][0]) == {"query_id", "stratum", "system", "failed_in"}
+
+
+@pytest.mark.parametrize("text", ["3", "0/5", "4/3", "a/b", "3/"])
+def test_bad_recurring_is_refused(text):
+    with pytest.raises(ValueError):
+        parse_recurring(text)
+    assert parse_recurring("3/5") == (3, 5)
+
+
+def test_json_has_null_not_nan_where_no_interval_exists():
+    # One graded query: the score interval needs two (eval.intervals gives NaN below that).
+    history = build_history([rec("r1", "t1", {"q1": 0.5})], samples=50)
+    import json
+
+    text = json.dumps(history.to_json(), allow_nan=False)
+    assert json.loads(text)["releases"][0]["ci95"] == [None, None]
+
+
+def test_text_and_markdown_name_the_change_and_escape_pipes():
+    from goldset_tui.history.format import to_markdown, to_text
+
+    records = [
+        rec("r|1", "t1", {"q1": 1.0, "q2": 0.0}),
+        rec("r2", "t2", {"q1": 0.0, "q2": 0.0}, version=V2),
+    ]
+    history = build_history(records, samples=100)
+    md = to_markdown(history, recurring=(3, 5))
+    assert "| r\\|1 |" in md and "14 judgments added, pool extended by run dense-v2" in md
+    text = to_text(history, recurring=(3, 5))
+    assert "^ the golden set changed here: 14 judgments added" in text
+    assert "-0.500" in text  # (0 - 1 + 0 - 0) / 2 on the two common queries

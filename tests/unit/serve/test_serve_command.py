@@ -1,0 +1,91 @@
+"""`goldset serve`'s arguments: this machine only unless asked, every mistake one line and exit 2
+before anything listens."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from goldset_tui.cli import main
+from goldset_tui.commands.serve import check_host, is_this_machine
+from goldset_tui.errors import InputError
+from goldset_tui.serve.users import add_labeller
+
+POOL = Path(__file__).resolve().parents[3] / "goldset_tui" / "sample" / "pool.jsonl"
+
+
+@pytest.mark.parametrize(
+    ("host", "local"),
+    [
+        ("127.0.0.1", True),
+        ("127.0.0.2", True),
+        ("localhost", True),
+        ("::1", True),
+        ("[::1]", True),
+        ("0.0.0.0", False),
+        ("::", False),
+        ("192.168.1.10", False),
+        ("judging.example.org", False),  # a name may resolve anywhere
+    ],
+)
+def test_only_loopback_counts_as_this_machine(host: str, local: bool) -> None:
+    assert is_this_machine(host) is local
+
+
+def test_another_host_needs_the_flag_and_then_gets_a_warning() -> None:
+    assert check_host("127.0.0.1", False) is None
+    with pytest.raises(InputError, match="--allow-remote"):
+        check_host("0.0.0.0", False)
+    warning = check_host("0.0.0.0", True)
+    assert warning is not None and "not encrypted" in warning
+
+
+def _serve(tmp_path: Path, *extra: str) -> list[str]:
+    users = tmp_path / "team.toml"
+    if not users.exists():
+        add_labeller(users, "alice")
+    return ["serve", str(POOL), "--store", str(tmp_path / "store"), "--users", str(users), *extra]
+
+
+def test_mistakes_are_one_line_and_exit_2_before_listening(tmp_path: Path, capsys) -> None:
+    cases = {
+        "--allow-remote": _serve(tmp_path, "--host", "0.0.0.0"),
+        "--port 70000": _serve(tmp_path, "--port", "70000"),
+        "give the POOL": ["serve", "--users", str(tmp_path / "team.toml")],
+        "take no POOL": ["serve", str(POOL), "--add-user", "bob", "--users", str(tmp_path / "x")],
+        "no such file": ["serve", str(POOL), "--store", "s", "--users", str(tmp_path / "none")],
+    }
+    for expected, argv in cases.items():
+        assert main(argv) == 2, expected
+        err = capsys.readouterr().err
+        assert expected in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "store").exists()  # nothing was created for a refused command
+    assert not (tmp_path / "x").exists()
+
+
+def test_an_empty_labellers_file_is_refused(tmp_path: Path, capsys) -> None:
+    users = tmp_path / "team.toml"
+    users.write_text("", encoding="utf-8")
+    argv = ["serve", str(POOL), "--store", str(tmp_path / "store"), "--users", str(users)]
+    assert main(argv) == 2
+    assert "no labellers yet" in capsys.readouterr().err
+
+
+def test_without_the_serve_extra_it_says_what_to_install(tmp_path: Path) -> None:
+    # A fresh interpreter where textual-serve cannot be imported, as after a plain install.
+    add_labeller(tmp_path / "team.toml", "alice")
+    script = (
+        "import sys; sys.modules['textual_serve'] = None\n"
+        "from goldset_tui.cli import main\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    argv = [sys.executable, "-c", script, *_serve(tmp_path)]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "goldset: error: goldset serve needs the web packages (textual_serve is missing):"
+        " pip install 'goldset-tui[serve]'"
+    ]

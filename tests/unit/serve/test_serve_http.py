@@ -1,0 +1,165 @@
+"""The server's gate, over real HTTP and websockets in-process (aiohttp's test client): no token,
+no page and no process; a ticket opens one websocket once; the command line of the judging
+process is built from the labeller's name in USERS.toml, never from the request; a second screen
+for the same labeller is refused; a child that refuses to start is explained in the browser.
+
+The judging process is replaced by a small Python script here (the real one is driven in a real
+browser in tests/browser/)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sys
+from pathlib import Path
+
+import aiohttp
+from aiohttp.test_utils import TestClient, TestServer
+
+from goldset_tui.serve.server import JudgingServer
+from goldset_tui.serve.users import add_labeller
+
+TICKET = re.compile(r'new URL\("ws/([A-Za-z0-9_-]+)"')
+# A stand-in judging process: prints its arguments as its one-line refusal and exits 2.
+ECHO_ARGV = (
+    "import sys; print('goldset: error: argv=' + repr(sys.argv[1:]), file=sys.stderr); sys.exit(2)"
+)
+
+
+def make_server(tmp_path: Path, argv=None, busy=()) -> tuple[JudgingServer, dict[str, str], list]:
+    users = tmp_path / "team.toml"
+    tokens = {name: add_labeller(users, name) for name in ("alice", "bob")}
+    calls: list[str] = []
+
+    def child_argv(name: str) -> list[str]:
+        calls.append(name)
+        return argv or [sys.executable, "-c", ECHO_ARGV, f"--labeller={name}"]
+
+    server = JudgingServer(
+        users_path=users, child_argv=child_argv, is_busy=lambda name: name in busy
+    )
+    return server, tokens, calls
+
+
+def run(server: JudgingServer, scenario) -> None:
+    async def go() -> None:
+        async with TestClient(TestServer(await server.make_app())) as client:
+            await scenario(client)
+
+    asyncio.run(go())
+
+
+async def received(ws: aiohttp.ClientWebSocketResponse) -> str:
+    text = ""
+    async for message in ws:
+        if message.type == aiohttp.WSMsgType.BINARY:
+            text += message.data.decode("utf-8", "replace")
+    return text
+
+
+def test_without_a_valid_token_no_page_no_ticket_no_process(tmp_path: Path) -> None:
+    server, tokens, calls = make_server(tmp_path)
+    alice_id = tokens["alice"].split(".")[0]
+
+    async def scenario(client: TestClient) -> None:
+        for query in ("", "?token=", f"?token={alice_id}.{'A' * 43}", "?token=alice"):
+            response = await client.get(f"/{query}")
+            body = await response.text()
+            assert response.status == 403, query
+            assert "ws/" not in body and "textual.js" not in body
+            assert response.headers["Cache-Control"] == "no-store"
+        for path in ("/ws/x", f"/ws/{tokens['alice']}", "/ws/"):
+            response = await client.get(path)
+            assert response.status in (403, 404), path
+
+    run(server, scenario)
+    assert calls == [] and server.started == 0
+
+
+def test_a_ticket_opens_one_websocket_once_with_the_name_from_users_toml(tmp_path: Path) -> None:
+    server, tokens, calls = make_server(tmp_path)
+
+    async def scenario(client: TestClient) -> None:
+        page = await client.get("/", params={"token": tokens["bob"]})
+        assert page.status == 200
+        assert "frame-ancestors 'none'" in page.headers["Content-Security-Policy"]
+        (ticket,) = TICKET.findall(await page.text())
+        # Whatever the browser adds to the URL is not the name, nor any part of the command.
+        ws = await client.ws_connect(
+            f"/ws/{ticket}?width=80;rm%20-rf&height=24&labeller=alice&name=alice"
+        )
+        shown = await received(ws)
+        assert "argv=['--labeller=bob']" in shown  # the stand-in's refusal, shown in the browser
+        again = await client.get(f"/ws/{ticket}")
+        assert again.status == 403  # used once
+
+    run(server, scenario)
+    assert calls == ["bob"] and server.started == 1 and server.live == {}
+
+
+def test_a_second_screen_of_the_same_labeller_is_refused(tmp_path: Path) -> None:
+    # The stand-in stays up until its stdin closes, like a judging screen waiting for keys.
+    waits = "import sys; print('__GANGLION__', flush=True); sys.stdin.read()"
+    server, tokens, calls = make_server(tmp_path, argv=[sys.executable, "-c", waits], busy={"bob"})
+
+    async def scenario(client: TestClient) -> None:
+        first = await client.get("/", params={"token": tokens["alice"]})
+        second = await client.get("/", params={"token": tokens["alice"]})
+        tickets = [TICKET.findall(await r.text())[0] for r in (first, second)]
+        ws = await client.ws_connect(f"/ws/{tickets[0]}")
+        for _ in range(100):
+            if "alice" in server.live:
+                break
+            await asyncio.sleep(0.05)
+        assert "alice" in server.live
+        # A page asked for now is refused outright; a page loaded before the first one opened
+        # gets the refusal on its websocket, and no second process.
+        third = await client.get("/", params={"token": tokens["alice"]})
+        assert third.status == 409 and "already has a judging screen open" in await third.text()
+        ws2 = await client.ws_connect(f"/ws/{tickets[1]}")
+        assert "already has a judging screen open" in await received(ws2)
+        # Busy in the store (a terminal session holds bob's journal lock): refused the same way.
+        bob = await client.get("/", params={"token": tokens["bob"]})
+        assert bob.status == 409
+        await ws.close()
+        for _ in range(200):
+            if not server.live:
+                break
+            await asyncio.sleep(0.05)
+        assert server.live == {}
+
+    run(server, scenario)
+    assert calls == ["alice"] and server.started == 1
+
+
+ECHO_PACKETS = """
+import sys
+out, inp = sys.stdout.buffer, sys.stdin.buffer
+out.write(b"__GANGLION__\\n"); out.flush()
+while len(head := inp.read(5)) == 5:
+    text = head[:1] + b":" + inp.read(int.from_bytes(head[1:], "big")) + b"\\n"
+    out.write(b"D" + len(text).to_bytes(4, "big") + text); out.flush()
+"""
+
+
+def test_keys_go_to_the_screen_as_input_and_sizes_are_clamped(tmp_path: Path) -> None:
+    server, tokens, _ = make_server(tmp_path, argv=[sys.executable, "-c", ECHO_PACKETS])
+
+    async def scenario(client: TestClient) -> None:
+        page = await client.get("/", params={"token": tokens["alice"]})
+        (ticket,) = TICKET.findall(await page.text())
+        ws = await client.ws_connect(f"/ws/{ticket}")
+        await ws.send_json(["stdin", "2; --labeller=bob"])
+        await ws.send_json(["resize", {"width": "99999", "height": -5}])
+        await ws.send_json(["resize", {"width": [1], "height": True}])
+        seen = ""
+        while seen.count("\n") < 3:
+            message = await ws.receive(timeout=30)
+            seen += message.data.decode()
+        await ws.close()
+        lines = seen.splitlines()
+        assert lines[0] == "D:2; --labeller=bob"  # typed text is input to the screen, nothing more
+        assert lines[1] == 'M:{"type": "resize", "width": 1000, "height": 5}'
+        assert lines[2] == 'M:{"type": "resize", "width": 80, "height": 24}'
+
+    run(server, scenario)
