@@ -192,3 +192,45 @@ def _frame_rows(qrels, run, measures, evaluated, max_docs, judged_only):  # noqa
         per_query = evaluate(qrels, rows, measures, num_ret=num_ret)
     wanted = pl.Series("query_id", evaluated, dtype=pl.String).implode()
     return list(per_query.filter(pl.col("query_id").is_in(wanted)).iter_rows())
+
+
+def unjudged_shares(qrels, runs, results, depth: int) -> dict[str, float]:  # noqa: ANN001
+    """Per run, the share of its top ``depth`` documents over the evaluated queries that the
+    qrels do not grade (>= 0): what the unjudged advice after `goldset eval` is about (nan when
+    the run has no document there). For every form the runs take: plain dicts (the small path,
+    no Polars), lean runs (their judged rows and counts), whole frames."""
+    out = {}
+    for name, result in results.items():
+        evaluated = set(result.queries.evaluated)
+        if not evaluated:
+            continue
+        run = runs[name]
+        if isinstance(qrels, dict):
+            from goldset_tui.eval.small import ranked
+
+            total = judged = 0
+            for qid in evaluated & set(run):
+                top = ranked(run[qid])[:depth]
+                grades = qrels.get(qid, {})
+                total += len(top)
+                judged += sum(1 for doc in top if grades.get(doc, -1) >= 0)
+        else:
+            total, judged = _frame_counts(qrels, run, evaluated, depth)
+        out[name] = 1.0 - judged / total if total else float("nan")
+    return out
+
+
+def _frame_counts(qrels, run, evaluated: set[str], depth: int) -> tuple[int, int]:  # noqa: ANN001
+    import polars as pl
+
+    wanted = pl.Series(sorted(evaluated), dtype=pl.String).implode()
+    graded = qrels.filter(pl.col("grade") >= 0).select("query_id", "doc_id").unique()
+    if isinstance(run, pl.DataFrame):
+        top = run.filter((pl.col("rank") <= depth) & pl.col("query_id").is_in(wanted))
+        total = top.height
+    else:  # lean: every document counted, only the judged ones listed
+        counts = run.num_ret.filter(pl.col("query_id").is_in(wanted))
+        total = int(counts.select(pl.col("num_ret").clip(upper_bound=depth).sum()).item() or 0)
+        top = run.judged.filter((pl.col("rank") <= depth) & pl.col("query_id").is_in(wanted))
+    judged = top.join(graded, on=["query_id", "doc_id"], how="semi").height
+    return total, judged

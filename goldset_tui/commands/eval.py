@@ -258,13 +258,18 @@ def averaging_mode(args: argparse.Namespace) -> str:
 
 
 def read_inputs(
-    qrels: str | Source, inputs: Mapping[str, RunInput], measures: list[Measure], labeller=None
+    qrels: str | Source,
+    inputs: Mapping[str, RunInput],
+    measures: list[Measure],
+    labeller=None,
+    *,
+    whole: bool = False,
 ) -> tuple[pl.DataFrame | Qrels, dict[str, pl.DataFrame] | dict[str, Run]]:
     """The qrels and the runs, read in plain Python when they are small and every measure has
     a plain kernel (``eval.small``), else (or on any doubt about a file) by Polars."""
     from goldset_tui.io.sources import Source
 
-    if isinstance(qrels, Source):
+    if isinstance(qrels, Source) and not whole:
         from goldset_tui.eval.small import fits
         from goldset_tui.io.small_trec import Doubt, read_qrels_small, read_run_small
 
@@ -283,7 +288,11 @@ def read_inputs(
                 gc.enable()
     frame = read_qrels_arg(qrels, labeller, subtopics=any(m.needs_subtopics for m in measures))
     with working("reading the runs"):
-        if "subtopic" in frame.columns or any(m.name in ("Compat", "alpha_nDCG") for m in measures):
+        if (
+            whole
+            or "subtopic" in frame.columns
+            or any(m.name in ("Compat", "alpha_nDCG") for m in measures)
+        ):
             return frame, read_run_paths({name: r.source for name, r in inputs.items()})
         return frame, {name: read_lean(r.source, frame) for name, r in inputs.items()}
 
@@ -344,7 +353,9 @@ def run(args: argparse.Namespace) -> int:
     if args.output:
         output_folder(args.output)
     inputs = open_runs(args.runs)
-    qrels, runs = read_inputs(qrels_input, inputs, measures, args.labeller)
+    # Recording into a store (--store/--release) needs every run whole, as read_run reads it.
+    whole = getattr(args, "store", None) is not None
+    qrels, runs = read_inputs(qrels_input, inputs, measures, args.labeller, whole=whole)
     results = score_runs(
         qrels,
         runs,
