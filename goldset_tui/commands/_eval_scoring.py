@@ -210,7 +210,7 @@ def unjudged_shares(qrels, runs, results, depth: int) -> dict[str, float]:  # no
 
             total = judged = 0
             for qid in evaluated & set(run):
-                top = ranked(run[qid])[:depth]
+                top = ranked(run[qid])[:depth]  # a C sort: cheaper here than heapq's loop
                 grades = qrels.get(qid, {})
                 total += len(top)
                 judged += sum(1 for doc in top if grades.get(doc, -1) >= 0)
