@@ -377,6 +377,7 @@ def make_screen(
         writer=writer,
         render=render,
         text_width=text_width,
+        background=True,  # the grade's fsync off the key's path, "saving…" until it returns
     )
 
 

@@ -56,6 +56,8 @@ class JudgingSession(RepeatingSession, DuplicateGroups):
             now=now,
         )
         self._notes = dict(notes or {})  # (query_id, doc_id) -> the latest note
+        # Grades queued with a background writer, by ticket: (undo entry, query index, position).
+        self._unsaved: dict[int, tuple[tuple[str, str, int | None, str], int, int]] = {}
         # Self-consistency: already-judged pairs served again, blind, every ``repeat_every``
         # judgments, recorded as kind "repeat" (they never replace the first grade).
         self._init_repeats(repeats, repeat_every)
@@ -149,11 +151,49 @@ class JudgingSession(RepeatingSession, DuplicateGroups):
             position=pos,
             kind=kind,
         )
-        if self.writer is not None:
+        entry = (self.query_id, doc_id, view.grades.get(doc_id), kind)
+        submit = getattr(self.writer, "submit", None) if kind == "judge" else None
+        if submit is not None:
+            # Saved by a background writer (store/ordered.py), in order: not "saved" until
+            # settle() reports it; a failed save is taken back there.
+            self._unsaved[submit(judgment)] = (entry, self.qi, pos)
+        elif self.writer is not None:
             self.writer.record(judgment)  # durable when it returns; raises if not
-        self._undo.append((self.query_id, doc_id, view.grades.get(doc_id), kind))
+        self._undo.append(entry)
         self._set_grade(self.qi, doc_id, grade)
         return judgment
+
+    def settle(self) -> tuple[list[Judgment], list[tuple[Judgment, Exception]]]:
+        """The queued grades the background writer finished since the last call: (saved, failed).
+        A failed grade is taken back (the candidate unjudged again, or its earlier grade restored,
+        gone from undo) and the cursor goes to the first one that failed."""
+        take = getattr(self.writer, "settled", None)
+        if take is None:
+            return [], []
+        saved: list[Judgment] = []
+        failed: list[tuple[int, Judgment, Exception]] = []
+        for ticket, judgment, error in take():
+            if error is None:
+                self._unsaved.pop(ticket, None)
+                saved.append(judgment)
+            else:
+                failed.append((ticket, judgment, error))
+        for ticket, _judgment, _error in reversed(failed):  # newest first restores each "before"
+            entry, qi, _pos = self._unsaved.pop(ticket)
+            for i in range(len(self._undo) - 1, -1, -1):
+                if self._undo[i] is entry:
+                    del self._undo[i]
+                    break
+            self._set_grade(qi, entry[1], entry[2])
+        if failed:
+            self._leave_repeat()
+            self._land(self._qindex[failed[0][1].query_id], failed[0][1].position or 0)
+        return saved, [(j, e) for _t, j, e in failed]
+
+    @property
+    def unsaved(self) -> int:
+        """Grades given but not yet reported saved by a background writer."""
+        return len(self._unsaved)
 
     def grade(self, grade: int) -> Step:
         """Grade the current candidate and move to the next unjudged one."""

@@ -32,6 +32,7 @@ from goldset_tui.ui.widgets import judge_parts as parts
 from goldset_tui.ui.widgets.judge_group import GroupGrading
 from goldset_tui.ui.widgets.judge_prefetch import Prefetch
 from goldset_tui.ui.widgets.judge_reading import ReadingWidth
+from goldset_tui.ui.widgets.judge_saving import BackgroundSaving
 from goldset_tui.ui.widgets.judge_updates import put, put_sized
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ def _grade_bindings() -> list[Binding]:
     ]
 
 
-class JudgeScreen(GroupGrading, ReadingWidth, Prefetch, LeaveKeys, Screen[None]):
+class JudgeScreen(BackgroundSaving, GroupGrading, ReadingWidth, Prefetch, LeaveKeys, Screen[None]):
     CSS_PATH: ClassVar[CSSPathType | None] = "judge.tcss"
 
     # The footer must fit 80 columns: the grade keys share one entry, pairs share one (j/k, n/p),
@@ -134,8 +135,10 @@ class JudgeScreen(GroupGrading, ReadingWidth, Prefetch, LeaveKeys, Screen[None])
         writer: JudgmentWriter | None = None,
         render: str | None = None,
         text_width: int | None = None,
+        background: bool = False,
     ) -> None:
         super().__init__()
+        self._background = background  # save off the key's path (judge_saving.py)
         self._render_mode = render  # None: the config's, else plain (judge_reading.py)
         self._text_width = text_width  # None: the config's, else the default
         self._make_session = (
@@ -203,6 +206,8 @@ class JudgeScreen(GroupGrading, ReadingWidth, Prefetch, LeaveKeys, Screen[None])
 
     def _ready(self, session: JudgingSession) -> None:
         self.session = session
+        if self._background:
+            self.start_background_saving(session)
         self.settle_heap()
         self.refresh_bindings()
         self.refresh_view()
@@ -321,7 +326,9 @@ class JudgeScreen(GroupGrading, ReadingWidth, Prefetch, LeaveKeys, Screen[None])
         # What d refers to when the candidate grading moved on to is not graded yet.
         ok = j.kind == "judge" and j.position is not None
         self._last_graded = (j.query_id, j.position) if ok else None  # type: ignore[assignment]
-        self._saved = self._saved_text(f"#{(j.position or 0) + 1}={j.grade}")  # always set here
+        label = f"#{(j.position or 0) + 1}={j.grade}"
+        # Saved by the background writer: "saving…" until its fsync returned (judge_saving.py).
+        self._saved = self.saving_text(label) if self.session.unsaved else self._saved_text(label)
         if step.all_done:
             self.say("Every candidate in the pool is judged. Thank you!")
         elif step.moved_query:
@@ -339,8 +346,8 @@ class JudgeScreen(GroupGrading, ReadingWidth, Prefetch, LeaveKeys, Screen[None])
             self.refresh_view()
 
     def action_undo(self) -> None:
-        if self.session is None:
-            return
+        if self.session is None or not self.wait_for_saves():
+            return  # a pending grade failed: the labeller is on it, told; nothing undone
         try:
             step = self.session.undo()
         except Exception as exc:
@@ -471,6 +478,10 @@ class JudgeScreen(GroupGrading, ReadingWidth, Prefetch, LeaveKeys, Screen[None])
         self.stop_grouping()  # a group run in a worker stops between two durable judgments
         self._writer_closed = True
         if self.session is not None:
+            # Every pending grade is written first (the background writer's queue is flushed).
+            ok = self.wait_for_saves()
             self.session.close()
+            if not ok:
+                raise OSError(f"a grade could not be saved: {self._saved.plain}")
         elif self._writer is not None:
             self._writer.close()

@@ -1,0 +1,75 @@
+"""Saving off the key's path: the next candidate is shown at once while a background writer
+(``store/ordered.py``) writes and fsyncs the grade, in order.
+
+The saved cell says "saving…" until the fsync of that grade returned, and "✓ saved" only then
+(no judgment is ever shown as saved before it is on disk). A failed save is shown at once: the
+grade is taken back (it does not count), the labeller is brought back to that candidate, and the
+saved cell says NOT SAVED. Undo, and leaving, first wait for every pending grade.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.message import Message
+
+from goldset_tui.judging import JudgingSession
+from goldset_tui.store.ordered import OrderedWriter
+
+
+class SavesSettled(Message):
+    """The background writer finished one or more grades (posted from its thread)."""
+
+
+class BackgroundSaving:
+    """Mixin for the judging screen (which provides ``session``, ``_saved``, ``_saved_text``,
+    ``_not_saved``, ``_show_status`` and ``post_message``)."""
+
+    session: JudgingSession | None
+    _saved: Text
+
+    def start_background_saving(self, session: JudgingSession) -> None:
+        if session.writer is None or hasattr(session.writer, "submit"):
+            return
+        post: Any = getattr(self, "post_message")  # noqa: B009 (thread-safe in Textual)
+        session.writer = OrderedWriter(session.writer, on_settled=lambda: post(SavesSettled()))
+
+    def saving_text(self, label: str) -> Text:
+        # As wide as "✓ saved " so the cell does not need a layout pass when it turns to saved.
+        return Text(f"saving\u2026 {label}", style="bold yellow")
+
+    def on_saves_settled(self, _message: SavesSettled) -> None:
+        self.settle_saves()
+
+    def settle_saves(self) -> bool:
+        """Show what the background writer finished; False if a grade failed to save."""
+        s = self.session
+        if s is None:
+            return True
+        saved, failed = s.settle()
+        me: Any = self
+        if failed:
+            judgment, exc = failed[0]
+            more = f" (and {len(failed) - 1} after it)" if len(failed) > 1 else ""
+            me._not_saved(
+                OSError(
+                    f"grade {judgment.grade} for #{(judgment.position or 0) + 1} of "
+                    f"{judgment.query_id}{more}: {exc}; grade it again"
+                )
+            )
+            return False
+        if saved and s.unsaved == 0:
+            last = saved[-1]
+            self._saved = me._saved_text(f"#{(last.position or 0) + 1}={last.grade}")
+            me._show_status()
+        return True
+
+    def wait_for_saves(self) -> bool:
+        """Wait for every pending grade (before undo or leaving); False if one failed."""
+        s = self.session
+        drain = getattr(s.writer, "drain", None) if s is not None else None
+        if drain is None:
+            return True
+        drain()
+        return self.settle_saves()

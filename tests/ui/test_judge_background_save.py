@@ -1,0 +1,164 @@
+"""The grade's fsync is off the key's path (issue 12, item 10): the next candidate is on screen
+while the background writer still waits for the disk, the saved cell says "saving…" until the
+fsync returned and "✓ saved" only after; a failed save is shown, the grade not counted and the
+labeller brought back to it; quitting waits for the pending save. Real store, slow or failing
+fdatasync (the journal's ``fsync_fd`` calls ``files._datasync``)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from test_judge_support import FakeClock, run_async_tests, tiny_pool
+
+import goldset_tui.store.files as files_module
+from goldset_tui.judging import JudgingSession
+from goldset_tui.store import Project, sha256_file
+from goldset_tui.store.writer import JudgmentWriter
+from goldset_tui.ui.app import GoldsetApp
+from goldset_tui.ui.screens.judge import JudgeScreen
+
+
+def _store(tmp_path: Path) -> tuple[Project, JudgmentWriter]:
+    pool_file = tmp_path / "pool.jsonl"
+    pool_file.write_text('{"query_id": "q1"}\n')
+    project = Project.create(
+        tmp_path / "store", pool_path=pool_file, pool_sha256=sha256_file(pool_file)
+    )
+    return project, project.writer("alice")
+
+
+def _screen(writer: JudgmentWriter) -> JudgeScreen:
+    session = JudgingSession(tiny_pool(), "alice", writer=writer, clock=FakeClock(step=3.0))
+    return JudgeScreen(session, show_guidelines=False, writer=writer, background=True)
+
+
+async def _until(pilot: object, condition: object, seconds: float = 5.0) -> None:
+    end = time.monotonic() + seconds
+    while not condition() and time.monotonic() < end:  # type: ignore[operator]
+        await pilot.pause(0.02)  # type: ignore[attr-defined]
+    assert condition(), "not reached in time"  # type: ignore[operator]
+
+
+def _grades(project: Project) -> list[int]:
+    return Project.open(project.path).qrels("alice")["grade"].to_list()
+
+
+async def test_next_candidate_before_the_fsync_returns_and_saved_only_after(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project, writer = _store(tmp_path)
+    returned = threading.Event()
+    real = files_module._datasync
+
+    def slow(fd: int) -> None:
+        time.sleep(0.2)
+        real(fd)
+        returned.set()
+
+    monkeypatch.setattr(files_module, "_datasync", slow)
+    screen = _screen(writer)
+    app = GoldsetApp(lambda: screen)
+    async with app.run_test(size=(80, 24)) as pilot:
+        first = screen.session.current.doc_id  # type: ignore[union-attr]
+        await pilot.press("2")
+        await pilot.pause()
+        shown = str(screen.query_one("#candidate").render())
+        after = screen.session.current.doc_id  # type: ignore[union-attr]
+        # The next candidate is drawn while the grade's fsync has not returned yet ...
+        assert not returned.is_set()
+        assert after != first and after in shown
+        assert str(screen._saved).startswith("saving\u2026") and "saved" not in str(screen._saved)
+        # ... and "✓ saved" appears only once it has.
+        await _until(pilot, lambda: "\u2713 saved" in str(screen._saved))
+        assert returned.is_set()
+        assert str(screen._saved).startswith("\u2713 saved #")
+    assert _grades(project) == [2]
+
+
+async def test_a_failed_save_is_shown_not_counted_and_the_labeller_brought_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project, writer = _store(tmp_path)
+    screen = _screen(writer)
+    app = GoldsetApp(lambda: screen)
+    said: list[str] = []
+    real_notify = screen.notify
+
+    def notify(message: str, **kwargs: object) -> None:
+        said.append(str(message))
+        real_notify(message, **kwargs)  # type: ignore[arg-type]
+
+    screen.notify = notify  # type: ignore[method-assign]
+    async with app.run_test(size=(80, 24)) as pilot:
+        session = screen.session
+        assert session is not None
+        await pilot.press("1")
+        await _until(pilot, lambda: "\u2713 saved" in str(screen._saved))
+
+        def broken(fd: int) -> None:
+            time.sleep(0.1)  # the screen moves on first
+            raise OSError(5, "Input/output error")
+
+        monkeypatch.setattr(files_module, "_datasync", broken)
+        failing = session.current.doc_id
+        await pilot.press("3", "0")  # the second one is queued behind the failing one
+        await _until(pilot, lambda: "NOT SAVED" in str(screen._saved))
+        monkeypatch.undo()
+        assert session.current.doc_id == failing  # back on the candidate whose save failed
+        assert session.current_grade is None  # not counted ...
+        assert session.judged_count == 1 and session.unsaved == 0
+        assert any(s.startswith("Not saved") and "Input/output error" in s for s in said)
+        await pilot.press("2")  # graded again, saved this time
+        await _until(pilot, lambda: "\u2713 saved" in str(screen._saved))
+    assert sorted(_grades(project)) == [1, 2]  # ... and never written: no 3, no 0
+
+
+async def test_quitting_waits_for_the_pending_save(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project, writer = _store(tmp_path)
+    returned = threading.Event()
+    real = files_module._datasync
+
+    def slow(fd: int) -> None:
+        time.sleep(0.3)
+        real(fd)
+        returned.set()
+
+    monkeypatch.setattr(files_module, "_datasync", slow)
+    screen = _screen(writer)
+    app = GoldsetApp(lambda: screen)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("3")
+        assert not returned.is_set()  # still on its way to the disk when q is pressed
+        await pilot.press("q")
+        await pilot.pause()
+    assert returned.is_set()
+    assert _grades(project) == [3]
+
+
+async def test_undo_waits_for_the_pending_save_and_undoes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project, writer = _store(tmp_path)
+    real = files_module._datasync
+
+    def slow(fd: int) -> None:
+        time.sleep(0.2)
+        real(fd)
+
+    monkeypatch.setattr(files_module, "_datasync", slow)
+    screen = _screen(writer)
+    app = GoldsetApp(lambda: screen)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("1", "2", "u")
+        await pilot.pause()
+        assert screen.session is not None and screen.session.judged_count == 1
+        assert "undo #2" in str(screen._saved)
+    assert _grades(project) == [1]
+
+
+run_async_tests(globals())
