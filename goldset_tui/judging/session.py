@@ -1,4 +1,5 @@
-"""The judging session: what a key does. A grade is saved through the writer first, then the
+"""The judging session: what a key does. A grade is saved through the writer first (or queued to
+a background writer that has ``submit``, and taken back by ``settle`` if that save fails), then the
 cursor moves to the next unjudged candidate (later in this query, then earlier, then the next
 unfinished query), serving a blind repeat when one is due; undo goes back to the candidate."""
 

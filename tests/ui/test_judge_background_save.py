@@ -140,6 +140,26 @@ async def test_quitting_waits_for_the_pending_save(
     assert _grades(project) == [3]
 
 
+async def test_a_save_that_fails_while_quitting_is_said_on_exit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project, writer = _store(tmp_path)
+
+    def broken(fd: int) -> None:
+        time.sleep(0.2)
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(files_module, "_datasync", broken)
+    screen = _screen(writer)
+    app = GoldsetApp(lambda: screen)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("3", "q")
+        await pilot.pause()
+    monkeypatch.undo()
+    assert any("could not be saved" in m and "No space left" in m for m in app.flush_errors)
+    assert _grades(project) == []
+
+
 async def test_undo_waits_for_the_pending_save_and_undoes_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

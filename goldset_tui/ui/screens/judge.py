@@ -2,8 +2,10 @@
 
 All decisions are the session's (``goldset_tui.judging.JudgingSession``); this screen draws them
 and turns keys into calls. Widgets are built once and updated in place, so the next candidate
-never rebuilds the screen. The saved indicator changes only after the writer returned (the
-journal fsynced); a failed write says NOT SAVED and does not move on.
+never rebuilds the screen. The saved indicator says saved only after the journal's fsync of that
+grade returned: in ``goldset judge`` the grade is saved by an ordered background writer while the
+next candidate is drawn ("saving…" meanwhile; a failed save is taken back, shown as NOT SAVED and
+the labeller brought back to it, see widgets/judge_saving.py); elsewhere the save is on the key.
 """
 
 from __future__ import annotations
