@@ -51,6 +51,8 @@ class GroupGrading:
         s = self.session
         if s is None or self._grouping is not None:
             return
+        if not self.wait_for_saves():  # type: ignore[attr-defined]
+            return  # the grade d would copy failed to save: the labeller is back on it, told
         source = self.group_source()
         if source is None:
             self.say(  # type: ignore[attr-defined]
