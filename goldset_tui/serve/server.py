@@ -48,6 +48,9 @@ STOP_SECONDS = 10.0
 _PRELUDE_LINES = 20
 _READY = b"__GANGLION__\n"
 _STDERR_KEEP = 8192
+# A reload closes the old page's websocket only once the new page has arrived: how long the new
+# page's websocket waits for the old screen to start closing before calling it a second tab.
+RELOAD_SECONDS = 1.5
 # Token checks cost scrypt's memory and time: a few at once, whatever the number of requests.
 _CHECKS_AT_ONCE = 2
 
@@ -88,6 +91,13 @@ class JudgingProcess(AppService):
     async def set_terminal_size(self, width: object, height: object) -> None:
         # The browser's numbers, passed on to the app: whole numbers in a sane range only.
         await super().set_terminal_size(_size(width, 20, 1000, 80), _size(height, 5, 500, 24))
+
+    @property
+    def closing(self) -> bool:
+        """Told to close (hung up), leaving on its own (q), or gone."""
+        process = self._process
+        gone = process is None or process.returncode is not None
+        return self._hung_up or self._leaving or gone
 
     @property
     def pid(self) -> int | None:
@@ -252,6 +262,18 @@ class JudgingServer(Server):
     def _busy(self, name: str) -> bool:
         return name in self.live or self.is_busy(name)
 
+    async def _let_closing_screen_go(self, name: str) -> None:
+        """Wait for ``name``'s open screen to go if it is closing (or starts to, within
+        ``RELOAD_SECONDS``): a labeller's own reload must not be refused as a second tab."""
+        process = self.live.get(name)
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        while process is not None and self.live.get(name) is process:
+            patience = STOP_SECONDS + 1.0 if process.closing else RELOAD_SECONDS
+            if loop.time() - start > patience:
+                return
+            await asyncio.sleep(0.05)
+
     # --- pages ------------------------------------------------------------------------------
     def _page(self, status: int, render: Callable[[str], str]) -> web.Response:
         nonce = secrets.token_urlsafe(16)
@@ -273,7 +295,9 @@ class JudgingServer(Server):
                     nonce,
                 ),
             )
-        if self._busy(name):
+        # A screen this server runs for them may be this very tab's, being reloaded: the browser
+        # closes its websocket only once this page arrives, so the websocket decides (below).
+        if name not in self.live and self.is_busy(name):
             return self._page(409, lambda nonce: refusal_page(*_already_open(name), nonce))
         ticket = self._issue_ticket(name)
         return self._page(200, lambda nonce: judging_page(name, ticket, nonce))
@@ -284,6 +308,7 @@ class JudgingServer(Server):
             raise web.HTTPForbidden(text="reload the page with your link to judge\n")
         websocket = web.WebSocketResponse(heartbeat=15)
         await websocket.prepare(request)
+        await self._let_closing_screen_go(name)
         if self._busy(name):
             _, message = _already_open(name)
             await websocket.send_bytes(_terminal_text(message))

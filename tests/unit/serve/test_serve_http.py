@@ -112,12 +112,15 @@ def test_a_second_screen_of_the_same_labeller_is_refused(tmp_path: Path) -> None
                 break
             await asyncio.sleep(0.05)
         assert "alice" in server.live
-        # A page asked for now is refused outright; a page loaded before the first one opened
-        # gets the refusal on its websocket, and no second process.
+        # A page asked for now may be this tab's own reload, so it gets a page; its websocket
+        # (like that of a page loaded before the first one opened) gets the refusal once the
+        # first screen has not closed within RELOAD_SECONDS, and no second process.
         third = await client.get("/", params={"token": tokens["alice"]})
-        assert third.status == 409 and "already has a judging screen open" in await third.text()
-        ws2 = await client.ws_connect(f"/ws/{tickets[1]}")
-        assert "already has a judging screen open" in await received(ws2)
+        assert third.status == 200
+        tickets.append(TICKET.findall(await third.text())[0])
+        for ticket in tickets[1:]:
+            ws2 = await client.ws_connect(f"/ws/{ticket}")
+            assert "already has a judging screen open" in await received(ws2)
         # Busy in the store (a terminal session holds bob's journal lock): refused the same way.
         bob = await client.get("/", params={"token": tokens["bob"]})
         assert bob.status == 409
@@ -163,3 +166,38 @@ def test_keys_go_to_the_screen_as_input_and_sizes_are_clamped(tmp_path: Path) ->
         assert lines[2] == 'M:{"type": "resize", "width": 80, "height": 24}'
 
     run(server, scenario)
+
+
+def test_a_reload_reopens_the_screen_instead_of_refusing_it_as_a_second_tab(
+    tmp_path: Path,
+) -> None:
+    # A browser's reload asks for the new page while the old page's websocket is still open, and
+    # closes that websocket only once the new page has arrived.
+    waits = "import sys; print('__GANGLION__', flush=True); sys.stdin.read()"
+    server, tokens, calls = make_server(tmp_path, argv=[sys.executable, "-c", waits])
+
+    async def scenario(client: TestClient) -> None:
+        first = await client.get("/", params={"token": tokens["alice"]})
+        ws = await client.ws_connect(f"/ws/{TICKET.findall(await first.text())[0]}")
+        for _ in range(100):
+            if "alice" in server.live:
+                break
+            await asyncio.sleep(0.05)
+        reloaded = await client.get("/", params={"token": tokens["alice"]})
+        assert reloaded.status == 200  # was 409: "already judging elsewhere"
+        (ticket,) = TICKET.findall(await reloaded.text())
+        await ws.close()  # the old page goes; the new one opens its websocket
+        ws2 = await client.ws_connect(f"/ws/{ticket}")
+        for _ in range(200):
+            if server.started == 2:
+                break
+            await asyncio.sleep(0.05)
+        assert server.started == 2 and "alice" in server.live
+        await ws2.close()
+        for _ in range(200):
+            if not server.live:
+                break
+            await asyncio.sleep(0.05)
+
+    run(server, scenario)
+    assert calls == ["alice", "alice"]
