@@ -364,7 +364,13 @@ class JudgingServer(Server):
             loop.add_signal_handler(sig, stop.set)
         try:
             site = web.TCPSite(runner, self.host, self.port)
-            await site.start()
+            try:
+                await site.start()
+            except OSError as exc:  # a port in use, a host name that does not resolve
+                reason = exc.strerror or str(exc)
+                raise InputError(
+                    None, f"--host {self.host} --port {self.port}: cannot listen there: {reason}"
+                ) from None
             on_listening([_url(address) for address in runner.addresses])
             await stop.wait()
             say("stopping: closing every open judging screen")

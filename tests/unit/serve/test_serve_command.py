@@ -3,6 +3,7 @@ before anything listens."""
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -64,6 +65,17 @@ def test_mistakes_are_one_line_and_exit_2_before_listening(tmp_path: Path, capsy
         assert expected in err and len(err.strip().splitlines()) == 1, err
     assert not (tmp_path / "store").exists()  # nothing was created for a refused command
     assert not (tmp_path / "x").exists()
+
+
+def test_a_port_in_use_is_one_line_naming_the_address(tmp_path: Path, capsys) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(_serve(tmp_path, "--port", str(port))) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    # The store is checked (and its lines said) before listening; the failure is the last line.
+    assert err[-1].startswith(f"goldset: error: --host 127.0.0.1 --port {port}: cannot listen")
 
 
 def test_an_empty_labellers_file_is_refused(tmp_path: Path, capsys) -> None:
