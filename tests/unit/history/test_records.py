@@ -56,6 +56,25 @@ def test_a_damaged_record_is_one_line_naming_it(store):
     assert err.value.path == path
 
 
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ('"q1": 1.0', '"q1": NaN'),  # json writes and reads NaN: the change would be "+nan ... *"
+        ('"q1": 1.0', '"q1": Infinity'),
+        ('"release": "r1"', '"release": " "'),
+    ],
+)
+def test_a_hand_edited_score_or_name_that_means_nothing_is_refused(store, before, after):
+    record(store, _rec(store))
+    (path,) = (store / "history").iterdir()
+    text = path.read_text(encoding="utf-8")
+    assert before in text
+    path.write_text(text.replace(before, after), encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        load_records(store)
+    assert err.value.path == path
+
+
 def test_the_version_follows_the_qrels_not_their_order():
     shuffled = QRELS.reverse()
     assert qrels_digest(shuffled) == qrels_digest(QRELS)
