@@ -168,7 +168,7 @@ def _field(data: Mapping[str, Any], name: str, kind: type, path: Path) -> Any:
     value = data.get(name)
     if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
         raise InputError(path, f"history record lacks a valid {name!r}", column=name)
-    if kind is str and not value.strip():  # as make_record refuses an empty --release
+    if isinstance(value, str) and not value.strip():  # as make_record refuses a blank --release
         raise InputError(path, f"history record has an empty {name!r}", column=name)
     return value
 
