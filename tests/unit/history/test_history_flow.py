@@ -162,3 +162,17 @@ def test_eval_names_the_pool_extend_command_above_a_fifth_unjudged(tmp_path, cap
     (line,) = [x for x in err.splitlines() if "--extend" in x]  # minilm's top 10 is all judged
     assert f"dense-v2: {_unjudged_share(pool):.0%} of its top 10 is unjudged" in line
     assert f"--run dense-v2={new} --depth 10" in line and f"--store {store}" in line
+
+
+def test_recording_into_the_store_of_another_pool_is_refused(tmp_path, capsys):
+    other = tmp_path / "other.csv"
+    other.write_text("query_id,query,doc_id,text\nz1,a,d1,x\n", encoding="utf-8")
+    store = tmp_path / "store"
+    Project.create(store, pool_path=other, pool_sha256=sha256_file(other))
+    qrels = SAMPLE / "judgments" / "alice.qrels"
+    run = f"bm25={REL / '2026.1' / 'bm25.run'}"
+    args = ["eval", str(qrels), run, "-m", "nDCG@10", "--store", str(store), "--release", "r1"]
+    assert main(args) == 2
+    (line,) = [x for x in capsys.readouterr().err.splitlines() if "error" in x]
+    assert f"{store}: none of the 42 queries these runs were scored on" in line
+    assert not (store / "history").exists()
