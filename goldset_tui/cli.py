@@ -50,6 +50,7 @@ HELP_ORDER = (
     "pool",
     "qrels",
     "import",
+    "merge",
     "classify",
     "sample",
     "spotcheck",

@@ -9,7 +9,7 @@ from typing import Any
 
 import polars as pl
 
-from goldset_tui.text import visible
+from goldset_tui.markdown_text import md_literal
 
 
 def num(x: float | None, digits: int = 3) -> str:
@@ -20,12 +20,6 @@ def with_ci(x: float | None, ci: list[float] | None) -> str:
     return num(x) if x is None or ci is None else f"{num(x)} [{num(ci[0])}, {num(ci[1])}]"
 
 
-def cell(text: object) -> str:
-    # Data inside a table row: no pipes or newlines that would break it, and no control
-    # characters (an ESC in a labeller's name must not reach the terminal): shown as placeholders.
-    return visible(str(text).replace("\n", " ")).replace("|", "\\|")
-
-
 def to_markdown(
     report: dict[str, Any], disagreements: pl.DataFrame | None = None, *, top: int = 20
 ) -> str:
@@ -33,8 +27,10 @@ def to_markdown(
     lines = [
         "# Agreement between labellers",
         "",
-        f"{len(report['labellers'])} labellers ({', '.join(map(cell, report['labellers']))}), "
-        f"{report['units']} units (query-document pairs), scale {lo}-{hi}.",
+        f"{len(report['labellers'])} labellers ({', '.join(map(md_literal, report['labellers']))}), "
+        f"{report['units']} units (query-document pairs judged by at least one of them; each pair "
+        "of labellers below counts only the units both judged), scale "
+        f"{lo}-{hi}.",
         "",
         "## Over all labellers",
         "",
@@ -53,7 +49,7 @@ def to_markdown(
         "",
         "## Pairs of labellers",
         "",
-        "| a | b | units | agreement | kappa | kappa linear | kappa quadratic |",
+        "| a | b | units both judged | agreement | kappa | kappa linear | kappa quadratic |",
         "|---|---|---|---|---|---|---|",
     ]
     for p in report["pairs"]:
@@ -61,10 +57,14 @@ def to_markdown(
             with_ci(p[key], p[f"{key}_ci95"])
             for key in ("agreement", "kappa", "kappa_linear", "kappa_quadratic")
         )
-        lines.append(f"| {cell(p['a'])} | {cell(p['b'])} | {p['n']} | {figures} |")
+        lines.append(f"| {md_literal(p['a'])} | {md_literal(p['b'])} | {p['n']} | {figures} |")
     for p in report["pairs"]:
         grades = list(range(lo, hi + 1))
-        lines += ["", f"Confusion, {cell(p['a'])} (rows) x {cell(p['b'])} (columns):", ""]
+        lines += [
+            "",
+            f"Confusion, {md_literal(p['a'])} (rows) x {md_literal(p['b'])} (columns):",
+            "",
+        ]
         lines.append("| | " + " | ".join(map(str, grades)) + " |")
         lines.append("|---" * (len(grades) + 1) + "|")
         for g, row in zip(grades, p["confusion"], strict=True):
@@ -91,7 +91,7 @@ def to_markdown(
         ]
         for s in report["strata"]:
             lines.append(
-                f"| {cell(s['stratum'])} | {s['queries']} | {s['n']} "
+                f"| {md_literal(s['stratum'])} | {s['queries']} | {s['n']} "
                 f"| {with_ci(s['alpha_ordinal'], s['alpha_ordinal_ci95'])} |"
             )
     lines += self_consistency_lines(report)
@@ -110,8 +110,8 @@ def to_markdown(
         ]
         for row in disagreements.head(top).iter_rows(named=True):
             lines.append(
-                f"| {cell(row['query_id'])} | {cell(row['doc_id'])} | {row['spread']} "
-                f"| {cell(' '.join(row['grades']))} |"
+                f"| {md_literal(row['query_id'])} | {md_literal(row['doc_id'])} | {row['spread']} "
+                f"| {md_literal(' '.join(row['grades']))} |"
             )
     lines += [
         "",
@@ -152,7 +152,7 @@ def self_consistency_lines(report: dict[str, Any]) -> list[str]:
     for r in report["self_consistency"]:
         drift = " → ".join(num(x, 2) for x in r["agreement_by_time"])
         lines.append(
-            f"| {cell(r['labeller'])} | {r['n']} | {num(r['agreement'])} | {num(r['kappa_quadratic'])} | "
+            f"| {md_literal(r['labeller'])} | {r['n']} | {num(r['agreement'])} | {num(r['kappa_quadratic'])} | "
             f"{signed(r['mean_shift'])} | {drift} |"
         )
     return lines
@@ -165,7 +165,7 @@ def solo_markdown(report: dict[str, Any]) -> str:
     lines = [
         "# Self-consistency of one labeller",
         "",
-        f"Only {cell(name)} has judged here ({report['units']} pairs, scale {lo}-{hi}): there is nobody to agree "
+        f"Only {md_literal(name)} has judged here ({report['units']} pairs, scale {lo}-{hi}): there is nobody to agree "
         "with, so the between-labeller figures do not apply. Blind repeats measure agreement with oneself.",
     ]
     if not report.get("self_consistency"):
@@ -227,7 +227,7 @@ def position_lines(report: dict[str, Any]) -> list[str]:
                 if not b["n"]:
                     continue  # JSON keeps every band; a table of dashes helps nobody
                 lines.append(
-                    f"| {cell(r['labeller'])} | {b['band']} | {b['n']} | {num(b['mean_grade'], 2)} "
+                    f"| {md_literal(r['labeller'])} | {b['band']} | {b['n']} | {num(b['mean_grade'], 2)} "
                     f"| {num(b['relevant_rate'], 2)} | {signed(b['vs_query'])} |"
                 )
         lines.append("")
@@ -237,13 +237,13 @@ def position_lines(report: dict[str, Any]) -> list[str]:
             within = f"within {plural(t['queries'], 'query', 'queries')}"
             if t.get("too_few"):
                 lines.append(
-                    f"- {cell(r['labeller'])}: too few judgments for a trend "
+                    f"- {md_literal(r['labeller'])}: too few judgments for a trend "
                     f"({plural(t['judgments'], 'judgment', 'judgments')} {within}; at least "
                     f"{t['min_judgments']} needed){sittings}"
                 )
                 continue
             lines.append(
-                f"- {cell(r['labeller'])}: grade {signed(t['grade_per_10'])} per 10 {unit} "
+                f"- {md_literal(r['labeller'])}: grade {signed(t['grade_per_10'])} per 10 {unit} "
                 f"({p_text(t['grade_p_value'])}), relevant rate {signed(t['relevant_per_10'])} "
                 f"per 10 {unit} ({p_text(t['relevant_p_value'])}); {within}{sittings}"
             )
@@ -269,7 +269,7 @@ def pending_note(runs: list[dict[str, Any]]) -> list[str]:
         return []
     n = pending["pending"]
     retrieved = ", ".join(
-        f"{cell(r['run'])} {r['pending_retrieved']}" for r in runs if "pending" in r
+        f"{md_literal(r['run'])} {r['pending_retrieved']}" for r in runs if "pending" in r
     )
     return [
         "",
@@ -291,7 +291,7 @@ def run_table(runs: list[dict[str, Any]]) -> list[str]:
     ]
     for r in runs:
         out.append(
-            f"| {cell(r['run'])} | {cell(r['qrels'])}{pending_mark(r)} | "
+            f"| {md_literal(r['run'])} | {md_literal(r['qrels'])}{pending_mark(r)} | "
             + " | ".join(num(r["scores"].get(m)) for m in measures)
             + " |"
         )

@@ -15,7 +15,8 @@ than two systems are shared or a correlation is undefined (one ordering all ties
   C(i) counts the systems above position i that the *reference* ordering also puts above the
   system at i. It is asymmetric: the reference is the ordering taken as the truth (the human
   labels). tau_AP is defined on strict orderings: ties in the evaluated scores are broken by
-  system name, and a pair tied in the reference counts as not correctly ordered.
+  system name, and a pair tied in the reference counts as not correctly ordered; a reference
+  tying every system has no ordering at all, and gives ``None``.
 """
 
 from __future__ import annotations
@@ -56,8 +57,8 @@ def tau_ap(reference: Mapping[str, float], other: Mapping[str, float]) -> float 
     """tau_AP of the ordering by ``other`` against the reference ordering by ``reference``."""
     names = set(reference) & set(other)
     ranked = [n for n in order(other) if n in names]
-    if len(ranked) < 2:
-        return None
+    if len(ranked) < 2 or len({reference[n] for n in ranked}) == 1:
+        return None  # nothing to take as the truth when the reference ties every system
     total = 0.0
     for i in range(1, len(ranked)):
         here = reference[ranked[i]]

@@ -15,6 +15,7 @@ pairs, and how many of them the run retrieved, sit beside the consensus row.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import polars as pl
@@ -28,17 +29,23 @@ CONSENSUS = "consensus"
 
 
 def qrels_by_judge(
-    data: AgreementData, rule: str | None = None
+    data: AgreementData, rule: str | None = None, machines: Sequence[str] = ()
 ) -> tuple[dict[str, pl.DataFrame], pl.DataFrame]:
-    """(each labeller's qrels then the consensus qrels, the pending pairs: query_id, doc_id)."""
+    """(each labeller's qrels then the consensus qrels, the pending pairs: query_id, doc_id).
+
+    The consensus is the humans': a machine labeller (``machines``, and those a store's manifest
+    marks) has its own qrels but never a vote, as in ``goldset qrels --consensus``."""
     ratings = data.ratings
     out = {
         name: ratings.filter(pl.col("labeller") == name).select("query_id", "doc_id", "grade")
         for name in sorted(ratings.get_column("labeller").unique().to_list())
     }
+    machines = list(machines)
     if data.project is not None:
         from goldset_tui.agreement.adjudication import load_adjudications
+        from goldset_tui.store.machine import machine_labellers
 
+        machines += machine_labellers(data.project.manifest)
         rule = check_rule(rule or store_rule(data.project))
         adjudications = load_adjudications(data.project.path)
     else:
@@ -46,7 +53,8 @@ def qrels_by_judge(
 
         rule = check_rule(rule or UMA)
         adjudications = no_adjudications()
-    provenance = decide(ratings, adjudications, rule)
+    humans = ratings.filter(~pl.col("labeller").is_in(machines))
+    provenance = decide(humans, adjudications, rule)
     out[CONSENSUS] = provenance.filter(pl.col("grade").is_not_null()).select(
         "query_id", "doc_id", "grade"
     )
@@ -55,7 +63,11 @@ def qrels_by_judge(
 
 
 def runs_by_labeller(
-    data: AgreementData, named_runs: list[str], *, rule: str | None = None
+    data: AgreementData,
+    named_runs: list[str],
+    *,
+    rule: str | None = None,
+    machines: Sequence[str] = (),
 ) -> list[dict[str, Any]]:
     """``[{"run", "qrels", "scores": {measure: mean}}]`` for every run x (labeller | consensus).
 
@@ -66,7 +78,7 @@ def runs_by_labeller(
     from goldset_tui.io.trec import read_run
 
     try:
-        judges, pending = qrels_by_judge(data, rule)
+        judges, pending = qrels_by_judge(data, rule, machines)
     except ValueError as exc:  # unknown rule
         raise InputError(None, str(exc)) from None
     out = []

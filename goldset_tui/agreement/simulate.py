@@ -17,9 +17,12 @@ of ``runs`` in the order a labeller would judge them, at most ``budget`` of them
   ``mtf``, one judgment each per turn.
 
 Relevance is read from ``qrels`` (grade >= 1); a pooled pair the qrels lack counts as judged not
-relevant, the usual assumption. :func:`simulate` adds, at every ``step``-th judgment and at the
-end, the relevant found, their share of all relevant pooled pairs, and Kendall's tau-b between
-the systems' order by ``measure`` under the judgments so far and under all of them.
+relevant, the usual assumption. A query the qrels do not judge at all is left out of the pool
+(as trec_eval leaves it out of every mean): replaying it would spend budget on documents nobody
+graded and call them not relevant; ``queries_without_judgments`` counts them.
+:func:`simulate` adds, at every ``step``-th judgment and at the end, the relevant found, their
+share of all relevant pooled pairs, and Kendall's tau-b between the systems' order by
+``measure`` under the judgments so far and under all of them.
 """
 
 from __future__ import annotations
@@ -126,6 +129,9 @@ def simulate(
     step: int = 1,
 ) -> dict[str, Any]:
     grades = {(q, d): g for q, d, g in qrels.select("query_id", "doc_id", "grade").iter_rows()}
+    judged_queries = {q for q, _ in grades}
+    in_runs = {q for run in runs.values() for q in run.get_column("query_id").unique().to_list()}
+    runs = {n: run.filter(pl.col("query_id").is_in(judged_queries)) for n, run in runs.items()}
     relevant = {pair for pair, g in grades.items() if g >= 1}
     sequence = judging_order(runs, relevant, depth=depth, order=order, budget=budget)
     pool = judging_order(runs, relevant, depth=depth, order="depth", budget=10**12)
@@ -160,6 +166,8 @@ def simulate(
         "depth": depth,
         "budget": budget,
         "measure": measure,
+        "queries": len(in_runs & judged_queries),
+        "queries_without_judgments": len(in_runs - judged_queries),
         "pool": len(pool),
         "relevant_in_pool": pooled_relevant,
         "steps": steps,

@@ -15,6 +15,7 @@ from goldset_tui.agreement.units import (
     infer_scale,
     ratings_from_judgments,
     ratings_from_qrels,
+    with_unit_ids,
 )
 from goldset_tui.errors import InputError
 from goldset_tui.io.tables import read_table
@@ -68,6 +69,26 @@ def from_store(store: str | Path, scale: GradeScale | None = None) -> AgreementD
     return AgreementData(
         ratings, scale, store_pool(project), project, list(project.warnings), history
     )
+
+
+def without_machines(data: AgreementData) -> AgreementData:
+    """The human labellers' data: the labellers a store's manifest marks as machines (``goldset
+    import --machine``) taken out of the ratings and the history. A machine is one more rater,
+    reported apart; as a vote it would settle human disagreements that the consensus (which
+    leaves machines out) still counts as pending."""
+    if data.project is None:
+        return data
+    from dataclasses import replace
+
+    from goldset_tui.store.machine import machine_labellers
+
+    machines = machine_labellers(data.project.manifest)
+    if not machines:
+        return data
+    keep = ~pl.col("labeller").is_in(machines)
+    humans = with_unit_ids(data.ratings.filter(keep).drop("unit", strict=False))
+    history = data.history.filter(keep) if data.history is not None else None
+    return replace(data, ratings=humans, history=history)
 
 
 def self_consistency_of(data: AgreementData) -> list[dict[str, Any]] | None:
@@ -158,6 +179,7 @@ def strata_of(data: AgreementData, strata_path: str | None) -> pl.DataFrame | No
             non_empty=("query_id", "stratum"),
             string_columns=("query_id", "doc_id", "stratum"),
         )
+        refuse_two_strata(table, Path(strata_path))
         return table
     pool = data.pool
     if (
@@ -167,3 +189,26 @@ def strata_of(data: AgreementData, strata_path: str | None) -> pl.DataFrame | No
     ):
         return pool.select("query_id", "doc_id", "stratum").filter(pl.col("stratum").is_not_null())
     return None
+
+
+def refuse_two_strata(table: pl.DataFrame, path: Path) -> None:
+    """A query (or, with doc_id, a pair) given two different strata is refused: joined as it
+    is, the first line would silently win."""
+    from goldset_tui.io.tables import location, table_format
+
+    key = ["query_id", "doc_id"] if "doc_id" in table.columns else ["query_id"]
+    indexed = table.with_row_index("_i")
+    first = indexed.group_by(key, maintain_order=True).agg(
+        pl.col("stratum").first().alias("_first")
+    )
+    clash = indexed.join(first, on=key).filter(pl.col("stratum") != pl.col("_first"))
+    if clash.height:
+        row = clash.sort("_i").row(0, named=True)
+        what = " ".join(f"{k} {row[k]!r}" for k in key)
+        raise InputError(
+            path,
+            f"{what} is in stratum {row['_first']!r} on an earlier line and {row['stratum']!r}"
+            " here; give each one stratum",
+            column="stratum",
+            **location(table_format(path), int(row["_i"]), path),
+        )

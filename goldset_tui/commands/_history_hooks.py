@@ -32,6 +32,8 @@ def _say(lines: list[str]) -> None:
 
 
 def check(args: argparse.Namespace) -> Path | None:
+    if getattr(args, "store", None) is None and getattr(args, "release", None) is None:
+        return None  # nothing to record: a plain `goldset eval` does not import the store
     from goldset_tui.history.recording import check_release_args
 
     return check_release_args(getattr(args, "store", None), getattr(args, "release", None))
@@ -39,11 +41,11 @@ def check(args: argparse.Namespace) -> Path | None:
 
 def after_report(args: argparse.Namespace, inputs, report) -> None:  # noqa: ANN001
     """Record the report's runs (not the fused one) and print the advice and the case status."""
+    from goldset_tui.history.advice import unjudged_advice
     from goldset_tui.history.recording import (
         case_lines,
         record_systems,
         store_pool,
-        unjudged_advice,
     )
     from goldset_tui.specs import parse_named_paths
 
@@ -87,12 +89,7 @@ def after_eval(args: argparse.Namespace, qrels, runs, results, measures) -> None
 
     from goldset_tui.eval.report_compute import judged_shares, topk_frame
     from goldset_tui.eval.report_model import DEFAULT_K, explicit_cutoff
-    from goldset_tui.history.recording import (
-        record_systems,
-        store_pool,
-        store_strata,
-        unjudged_advice,
-    )
+    from goldset_tui.history.advice import unjudged_advice
 
     store = check(args)
     qrels_store = Path(args.qrels) if Path(args.qrels).is_dir() else None
@@ -111,9 +108,16 @@ def after_eval(args: argparse.Namespace, qrels, runs, results, measures) -> None
         if len(result.queries.evaluated)
     }
     paths = {name: spec_path(spec) for name, spec in zip(results, args.runs, strict=False)}
-    _say(unjudged_advice(unjudged, paths, depth, pool=store_pool(store_dir), store=store_dir))
+    pool = None
+    if store_dir is not None:
+        from goldset_tui.history.recording import store_pool
+
+        pool = store_pool(store_dir)
+    _say(unjudged_advice(unjudged, paths, depth, pool=pool, store=store_dir))
     if store is None:
         return
+    from goldset_tui.history.recording import record_systems, store_strata
+
     strata = store_strata(store)
     for m in measures:
         k = explicit_cutoff(str(m)) or DEFAULT_K

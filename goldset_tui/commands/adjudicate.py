@@ -46,13 +46,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from goldset_tui.agreement.adjudication import AdjudicationWriter
     from goldset_tui.agreement.consensus import store_rule
-    from goldset_tui.agreement.sources import from_store
+    from goldset_tui.agreement.sources import from_store, without_machines
     from goldset_tui.commands._terminal import require_terminal
 
     require_terminal(NAME)  # a screen command: no terminal, one line instead of a spin
     if not args.labeller.strip():
         raise InputError(args.store, "the adjudicator's name cannot be empty", column="labeller")
-    data = from_store(args.store)
+    data = without_machines(from_store(args.store))  # the consensus leaves machines out too
     for warning in data.warnings or []:
         print(f"goldset: warning: {warning}", file=sys.stderr)
     project = data.project

@@ -60,7 +60,7 @@ examples:
   goldset agreement --store ~/stores/docs-pool --run bm25=bm25.run
   goldset agreement --store ~/stores/docs-pool --screen
   goldset agreement --qrels human=h.qrels --qrels llm=l.qrels --machine llm --scale 0-3
-  goldset agreement --qrels human=h.qrels --qrels llm=l.qrels --run a=a.run --run b=b.run \
+  goldset agreement --qrels human=h.qrels --qrels llm=l.qrels --run a=a.run --run b=b.run \\
       --run c=c.run -m nDCG@10 --format json
 """
 
@@ -155,6 +155,7 @@ def run(args: argparse.Namespace) -> int:
     if args.replicates < 0:
         raise InputError(None, "--replicates must be 0 or more")
     data = load(args)
+    refuse_consensus_name(data)
     for warning in data.warnings or []:
         print(f"goldset: warning: {warning}", file=sys.stderr)
     everyone = data
@@ -163,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
         data = humans_only(data, machines)
     extra = machine_part(args, everyone, machines) | ranking_part(args, everyone, machines)
     if data.ratings.get_column("labeller").n_unique() < 2:
-        return solo(args, data, extra)
+        return solo(args, data, extra, everyone=everyone, machines=machines)
     strata = strata_of(data, args.strata)
     if args.screen:
         from goldset_tui.ui.app import run_app
@@ -191,7 +192,18 @@ def run(args: argparse.Namespace) -> int:
         everyone,
         report,
         lambda r: with_machine_md(to_markdown(r, disagreements(data.ratings)), r),
+        machines,
     )
+
+
+def refuse_consensus_name(data) -> None:  # noqa: ANN001 - AgreementData
+    """A label set named ``consensus`` would replace the human consensus in every table."""
+    from goldset_tui.store.machine import CONSENSUS, CONSENSUS_TAKEN
+
+    if CONSENSUS in data.ratings.get_column("labeller").unique().to_list():
+        if data.project is None:
+            raise InputError(None, f"--qrels consensus=...: {CONSENSUS_TAKEN} (e.g. adjudicated=)")
+        raise InputError(data.project.path, CONSENSUS_TAKEN, column="labeller")
 
 
 def machines_of(args: argparse.Namespace, data) -> list[str]:  # noqa: ANN001 - AgreementData
@@ -324,7 +336,9 @@ def with_machine_md(text: str, report: dict) -> str:
     return text
 
 
-def solo(args: argparse.Namespace, data, extra: dict | None = None) -> int:  # noqa: ANN001
+def solo(  # noqa: ANN001 - data: AgreementData
+    args: argparse.Namespace, data, extra: dict | None = None, *, everyone=None, machines=()
+) -> int:
     """One labeller: nobody to agree with, but blind repeats measure agreement with oneself and
     the shown positions show whether grades drift down the list.
 
@@ -354,15 +368,20 @@ def solo(args: argparse.Namespace, data, extra: dict | None = None) -> int:  # n
     report["position_bias"] = bias
     report["self_consistency"] = repeats or []
     report.update(extra or {})
-    return emit(args, data, report, lambda r: with_machine_md(solo_markdown(r), r))
+    # the runs table scores the machines too (``everyone``), without a vote in the consensus
+    return emit(
+        args, everyone or data, report, lambda r: with_machine_md(solo_markdown(r), r), machines
+    )
 
 
-def emit(args: argparse.Namespace, data, report: dict, markdown) -> int:  # noqa: ANN001
-    """Add the --run scores to ``report``, then print it as JSON or through ``markdown(report)``."""
+def emit(args: argparse.Namespace, data, report: dict, markdown, machines=()) -> int:  # noqa: ANN001
+    """Add the --run scores to ``report``, then print it as JSON or through ``markdown(report)``.
+
+    ``machines`` get a row each but no vote in the consensus row."""
     if args.run:
         from goldset_tui.agreement.runs import runs_by_labeller
 
-        report["runs"] = runs_by_labeller(data, args.run, rule=args.rule)
+        report["runs"] = runs_by_labeller(data, args.run, rule=args.rule, machines=machines)
     if args.format == "json":
         sys.stdout.write(json.dumps(report, indent=2, allow_nan=False) + "\n")
     else:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from goldset_tui.errors import InputError
+from goldset_tui.text import visible
 
 if TYPE_CHECKING:
     from goldset_tui.io.pools import Pool
@@ -134,6 +135,7 @@ def prepare(
     assign: str | None = None,
     team: str | None = None,
     seed: int | None = None,
+    order: str = "blind",
 ) -> Prepared:
     """Validate everything and open the store; raises InputError on bad input (nothing written)."""
     from goldset_tui.io.pools import load_pool
@@ -158,28 +160,41 @@ def prepare(
             "--assign needs the team: --team alice,bob,... (remembered in the store afterwards)",
         )
     pool = load_pool(pool_path, corpus=corpus, scale=existing.scale if existing else None)
+    refuse_order(pool, order)  # before the store is made: a refused pool leaves no project
+    saved = existing.manifest.get("assignment", {}) if existing else {}
+    plan, query_ids = (
+        _assignment(store_path, saved, pool, labeller, overlap, team, seed)
+        if overlap is not None
+        else (None, None)
+    )
     project = existing or Project.open_or_create(
         store_path, pool_path=pool.path, pool_sha256=pool.sha256
     )
     refuse_machine(project, labeller)
     warnings = []
-    warning = project.pool_warning(pool.sha256)
+    warning = project.pool_warning(pool.sha256, Path(pool.path))
     if warning:
         warnings.append(warning)
-    query_ids = None
-    if overlap is not None:
-        query_ids = _assignment(project, pool, labeller, overlap, team, seed)
+    if plan is not None and plan != {k: saved.get(k) for k in plan}:
+        # Only a new or deliberately changed plan is written (--team given, or the first time).
+        project.update_manifest(assignment=plan)
     if pool.prior is not None and pool.prior.height:
         project.import_prior(pool.prior, labeller=pool.prior_labeller)
     return Prepared(project, pool, labeller, query_ids, warnings)
 
 
 def _assignment(
-    project, pool, labeller: str, overlap: float, team: str | None, seed: int | None
-) -> list[str]:  # noqa: ANN001
+    store_path: Path,
+    saved: dict,
+    pool,  # noqa: ANN001 - a loaded pool
+    labeller: str,
+    overlap: float,
+    team: str | None,
+    seed: int | None,
+) -> tuple[dict, list[str]]:
+    """(the plan to remember, this labeller's queries); checked before anything is written."""
     from goldset_tui.agreement.assignment import assigned_query_ids
 
-    saved = project.manifest.get("assignment", {})
     if team:
         members = sorted({t.strip() for t in team.split(",") if t.strip()} | {labeller})
     else:
@@ -189,39 +204,44 @@ def _assignment(
                 None,
                 "--assign needs the team: --team alice,bob,... (remembered in the store afterwards)",
             )
-        _check_remembered(project, saved, labeller, overlap, seed)
+        _check_remembered(store_path, saved, labeller, overlap, seed)
     seed = seed if seed is not None else int(saved.get("seed", 0))
     plan = {"overlap": overlap, "labellers": members, "seed": seed}
-    if plan != {k: saved.get(k) for k in plan}:
-        # Only a new or deliberately changed plan is written (--team given, or the first time).
-        project.update_manifest(assignment=plan)
     query_ids = pool.frame.get_column("query_id").unique(maintain_order=True).to_list()
-    return assigned_query_ids(query_ids, labeller, members, overlap, seed)
+    mine = assigned_query_ids(query_ids, labeller, members, overlap, seed)
+    if not mine:  # the judging screen has nothing to show (it failed on an empty list)
+        raise InputError(
+            pool.path,
+            f"no query falls to {visible(labeller)!r}: {len(query_ids)} quer"
+            f"{'y' if len(query_ids) == 1 else 'ies'}, overlap {overlap:g}, a team of "
+            f"{len(members)}; raise the overlap or judge without --assign",
+        )
+    return plan, mine
 
 
 def _check_remembered(
-    project, saved: dict, labeller: str, overlap: float, seed: int | None
-) -> None:  # noqa: ANN001
+    store_path: Path, saved: dict, labeller: str, overlap: float, seed: int | None
+) -> None:
     """Without --team, the split remembered in the store must not change under the judges who
     already started: an unknown name (often a typo) or a different overlap or seed is refused."""
     members = sorted(set(saved.get("labellers", [])))
     names = ",".join(members)
     if labeller not in members:
         raise InputError(
-            project.path,
+            store_path,
             f"labeller {labeller!r} is not in the team remembered here ({', '.join(map(repr, members))}); "
             f"check the name, or change the team on purpose with --team {names},{labeller}",
         )
     remembered = saved.get("overlap")
     if remembered is not None and float(remembered) != overlap:
         raise InputError(
-            project.path,
+            store_path,
             f"--assign overlap={overlap:g} differs from the overlap={float(remembered):g} remembered here; "
             f"pass --assign overlap={float(remembered):g}, or change it on purpose with --team {names} again",
         )
     if seed is not None and "seed" in saved and int(saved["seed"]) != seed:
         raise InputError(
-            project.path,
+            store_path,
             f"--seed {seed} differs from the assignment seed {int(saved['seed'])} remembered here; "
             f"leave --seed out, or change it on purpose with --team {names} again",
         )
@@ -260,12 +280,16 @@ def repeat_candidates(
 
 
 def check_order(prepared: Prepared, order: str) -> None:
+    refuse_order(prepared.pool, order)
+
+
+def refuse_order(pool, order: str) -> None:  # noqa: ANN001 - a loaded pool
     """--order adaptive needs to know which systems returned each candidate, at which rank."""
     from goldset_tui.judging.adaptive import has_systems
 
-    if order == "adaptive" and not has_systems(prepared.pool.frame):
+    if order == "adaptive" and not has_systems(pool.frame):
         raise InputError(
-            prepared.pool.path,
+            pool.path,
             "--order adaptive needs the pool's systems and ranks columns (a pool made by"
             " goldset pool has them); this pool has none",
         )
@@ -331,6 +355,7 @@ def run(args: argparse.Namespace) -> int:
         assign=args.assign,
         team=args.team,
         seed=args.seed,
+        order=args.order,
     )
     for warning in prepared.warnings:
         print(f"goldset: warning: {warning}", file=sys.stderr)

@@ -31,7 +31,10 @@ Opens the stratified report (each interval drawn as a bar). Enter on a cell list
 failing queries for that system; Enter on a query shows every system's top k with each document's
 grade, unjudged ones marked [?]; J judges the missing pairs (with --store and --labeller) and the
 report is recomputed when you come back (Escape). c opens the closure screen (with the sampling
-manifest's checks when --sampling-manifest is given).
+manifest's checks when --sampling-manifest is given); s the whole report beyond the table
+(headlines with intervals, fusion against the best single run and the oracle, failure overlap,
+judged shares, paired tests), every figure as `goldset report --format json` gives it; i on a top
+k lists its document ids in full (the table cuts long ones in the middle).
 
 examples:
   goldset review --qrels qrels.txt --run bm25=bm25.run --run dense=dense.run --strata strata.csv
@@ -179,6 +182,9 @@ def build_context(args: argparse.Namespace):
         sampling_source=str(inputs.sampling_manifest) if inputs.sampling_manifest else None,
         judge=judge_hook(project, args.labeller, topics, corpus, Path(args.pairs_out)),
         on_judged=recompute,
+        # A torn journal tail cut on open, or the like: said on the report screen too, not only
+        # once judging opens (issue 12).
+        store_warnings=list(dict.fromkeys(project.warnings)) if project is not None else [],
     )
 
 

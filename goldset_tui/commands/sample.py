@@ -38,6 +38,13 @@ examples:
   goldset sample labels.csv -o golden.csv --seed 7 --total 160 --min-per-stratum 15
   goldset sample labels.csv --plan --total 160 --rate 0.7 --half-width 0.1
   goldset sample labels.csv --plan --total 160 --rho 0.6 --format json
+  goldset sample queries.txt --log --vocab corpus.parquet -o golden.csv --seed 7 --targets negation=20,paraphrase=30
+  goldset sample --emit-sql duckdb --table query_log --seed 7 --targets negation=20,paraphrase=30 -o golden.sql
+
+--log reads a query log (streamed, any size), classifies it with the default rules and samples it.
+--emit-sql writes the SQL that does the same inside DuckDB, Spark or BigQuery and draws the same
+queries (each query's random key comes from SHA-256 of the seed and the query), with a query for
+the strata's weights, the --vocab words as a table to load, and a manifest naming the engine.
 """
 
 
@@ -48,11 +55,52 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "labels",
         type=Path,
-        help="LABELS: query, count, stratum (from `goldset classify` or your own)",
+        nargs="?",
+        help="LABELS: query, count, stratum (from `goldset classify` or your own); with --log, "
+        "a query log",
+    )
+    parser.add_argument(
+        "--log",
+        action="store_true",
+        help="LABELS is a query log: classify it first with the default rules (streamed)",
+    )
+    parser.add_argument(
+        "--vocab",
+        type=Path,
+        help="with --log or --emit-sql: the vocabulary for the misspelled rule",
+    )
+    parser.add_argument(
+        "--emit-sql",
+        choices=("duckdb", "spark", "bigquery"),
+        help="write the SQL that classifies and samples the log in that engine (-o FILE.sql), "
+        "drawing the same queries as --log does locally",
+    )
+    parser.add_argument(
+        "--finish",
+        type=Path,
+        metavar="FILE.sql",
+        help="make the SAMPLE (-o) from the warehouse's results of FILE.sql (--rows) and of its "
+        "weights query (--weights): the file --log writes, with a manifest naming the engine",
+    )
+    parser.add_argument("--rows", type=Path, help="with --finish: the sample query's result")
+    parser.add_argument("--weights", type=Path, help="with --finish: the weights query's result")
+    parser.add_argument(
+        "--table", default="query_log", help="with --emit-sql: the log's table (default query_log)"
+    )
+    parser.add_argument(
+        "--query-column", default="query", help="with --emit-sql: the raw query column"
+    )
+    parser.add_argument(
+        "--count-column", help="with --emit-sql: the occurrences column (default: one per row)"
+    )
+    parser.add_argument(
+        "--vocab-table",
+        default="goldset_vocab",
+        help="with --emit-sql --vocab: the table (column word) to load the vocabulary into",
     )
     parser.add_argument("-o", "--output", type=Path, help="SAMPLE file to write (.csv or .parquet)")
     parser.add_argument("--seed", type=int, help="random seed (required to write a sample)")
-    sizes = parser.add_mutually_exclusive_group(required=True)
+    sizes = parser.add_mutually_exclusive_group()  # one is needed, except with --finish
     sizes.add_argument("--targets", metavar="STRATUM=N,...", help="queries per stratum")
     sizes.add_argument("--total", type=int, metavar="N", help="set size, split by traffic share")
     parser.add_argument(
@@ -110,24 +158,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from goldset_tui.closure import all_ok
     from goldset_tui.errors import InputError
-    from goldset_tui.sampling.files import check_folder, output_format, write_frame
+    from goldset_tui.sampling.files import check_folder, output_format
     from goldset_tui.sampling.labels import read_labels
     from goldset_tui.sampling.manifest import (
-        build_manifest,
-        companion_paths,
         manifest_path,
-        write_manifest,
     )
+    from goldset_tui.sampling.rules import STRATA
     from goldset_tui.sampling.sample import (
         allocate_total,
         check_known_strata,
         parse_targets,
         refuse_a_sample,
-        report_frames,
         stratified_sample,
         stratum_counts,
     )
 
+    if args.emit_sql:
+        return emit_sql(args)
+    if args.finish:
+        return finish(args)
+    if args.labels is None:
+        raise InputError(None, "give LABELS (or a log with --log)")
+    if args.targets is None and args.total is None:
+        raise InputError(None, "give the sizes: --targets STRATUM=N,... or --total N")
     if args.output is None and not args.plan:
         raise InputError(None, "give -o SAMPLE to write a sample, or --plan to plan one")
     if args.output is not None:
@@ -146,13 +199,26 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(None, "--rho must lie between -1 and 1 (1 would mean no noise at all)")
     if not 0 < args.power < 1:
         raise InputError(None, "--power must lie between 0 and 1 (0.8 is usual)")
-    with working(f"reading {args.labels}"):
-        labels = read_labels(args.labels)
+    if args.log:
+        from goldset_tui.sampling.classify import classify_log, read_vocab
+
+        vocab = read_vocab(args.vocab) if args.vocab else None
+        with working(f"classifying {args.labels}"):
+            labels = classify_log(args.labels, vocab).labels
+        if vocab is None:
+            print("note: no --vocab given, so the misspelled rule was skipped", file=sys.stderr)
+    else:
+        if args.vocab:
+            raise InputError(None, "--vocab is for a log (--log) or --emit-sql; LABELS has strata")
+        with working(f"reading {args.labels}"):
+            labels = read_labels(args.labels)
     refuse_a_sample(labels, args.labels)
     counts = stratum_counts(labels)  # once: the allocation, the draw and the manifest share it
     if args.targets:
         targets = parse_targets(args.targets)
-        check_known_strata(targets, labels, args.labels)
+        # A log is classified here with the six default strata: any of them may be asked for.
+        scheme = STRATA if args.log else ()
+        check_known_strata(targets, labels, args.labels, scheme=scheme)
         allocation = {"mode": "targets"}
     else:
         targets = allocate_total(counts, args.total, args.min_per_stratum)
@@ -160,21 +226,9 @@ def run(args: argparse.Namespace) -> int:
     sizes = dict(targets)
     if args.output is not None:
         result = stratified_sample(labels, targets, args.seed, args.cap, counts)
-        companions = companion_paths(args.output)
-        write_frame(result.sample, args.output)
-        for name, frame in report_frames(result).items():
-            write_frame(frame, companions[name])
-        where = args.manifest or manifest_path(args.output)
-        manifest = build_manifest(
-            result,
-            seed=args.seed,
-            cap=args.cap,
-            labels_path=args.labels,
-            sample_path=args.output,
-            allocation=allocation,
-            companions=companions,
+        companions, where = write_sample(
+            result, args, seed=args.seed, cap=args.cap, source=args.labels, allocation=allocation
         )
-        write_manifest(manifest, where)
         # With --format json, stdout is the plan's JSON alone; the human table goes to stderr.
         human = sys.stderr if args.format == "json" else sys.stdout
         print_table(result, human)
@@ -221,6 +275,114 @@ def run(args: argparse.Namespace) -> int:
             print_plan_json(rows, args)
         else:
             print_plan(rows, args.rate, args.half_width, args.rho, args.power)
+    return 0
+
+
+def emit_sql(args: argparse.Namespace) -> int:
+    from goldset_tui.errors import InputError
+    from goldset_tui.sampling.classify import read_vocab
+    from goldset_tui.sampling.sample import parse_targets
+    from goldset_tui.sampling.sql import LogTable
+    from goldset_tui.sampling.warehouse import write_bundle
+
+    if args.output is None or args.output.suffix.lower() != ".sql":
+        raise InputError(args.output, "--emit-sql writes -o FILE.sql")
+    if args.seed is None:
+        raise InputError(None, "--seed is required: the SQL draws with it")
+    if not args.targets:
+        raise InputError(
+            None,
+            "--emit-sql needs --targets: --total splits by the log's traffic, which is in the "
+            "warehouse (`goldset sample LABELS --total N --plan` prints sizes to give)",
+        )
+    if args.labels is not None or args.log or args.plan:
+        raise InputError(
+            None, "--emit-sql reads the log in the warehouse: give no LABELS or --plan"
+        )
+    if args.cap < 1:
+        raise InputError(None, f"--cap must be at least 1, got {args.cap}")
+    vocab = read_vocab(args.vocab) if args.vocab else None
+    log = LogTable(
+        args.table, args.query_column, args.count_column, args.vocab_table if vocab else None
+    )
+    written = write_bundle(
+        args.output,
+        args.emit_sql,
+        log,
+        seed=args.seed,
+        cap=args.cap,
+        targets=parse_targets(args.targets),
+        vocab=vocab,
+        vocab_source=args.vocab,
+    )
+    for name, path in written.items():
+        print(f"wrote {name}: {path}")
+    if vocab is not None:
+        print(f"load {written['vocab']} as the table {args.vocab_table} before running the SQL")
+    return 0
+
+
+def write_sample(
+    result: SampleResult,
+    args: argparse.Namespace,
+    *,
+    seed: int,
+    cap: int,
+    source: Path,
+    allocation: dict | None = None,
+    engine: str = "polars",
+) -> tuple[dict[str, Path], Path]:
+    """SAMPLE, its strata and traffic files and its manifest; returns the companions and where
+    the manifest went."""
+    from goldset_tui.sampling.files import write_frame
+    from goldset_tui.sampling.manifest import (
+        build_manifest,
+        companion_paths,
+        manifest_path,
+        write_manifest,
+    )
+    from goldset_tui.sampling.sample import report_frames
+
+    companions = companion_paths(args.output)
+    write_frame(result.sample, args.output)
+    for name, frame in report_frames(result).items():
+        write_frame(frame, companions[name])
+    where = args.manifest or manifest_path(args.output)
+    manifest = build_manifest(
+        result,
+        seed=seed,
+        cap=cap,
+        labels_path=source,
+        sample_path=args.output,
+        allocation=allocation,
+        companions=companions,
+        engine=engine,
+    )
+    write_manifest(manifest, where)
+    return companions, where
+
+
+def finish(args: argparse.Namespace) -> int:
+    from goldset_tui.errors import InputError
+    from goldset_tui.sampling.files import output_format
+    from goldset_tui.sampling.warehouse import finish_sample
+
+    if args.rows is None or args.weights is None or args.output is None:
+        raise InputError(None, "--finish needs --rows, --weights and -o SAMPLE")
+    output_format(args.output)
+    result, bundle = finish_sample(args.finish, args.rows, args.weights)
+    write_sample(
+        result,
+        args,
+        seed=int(bundle["seed"]),
+        cap=int(bundle["cap"]),
+        source=args.rows,
+        engine=str(bundle["engine"]),
+    )
+    print_table(result)
+    print(f"wrote {result.sample.height} queries drawn by {bundle['engine']} to {args.output}")
+    for note in result.notes:
+        print(f"note: {note}", file=sys.stderr)
     return 0
 
 

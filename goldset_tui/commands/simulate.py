@@ -16,7 +16,8 @@ Replay existing judgments as if the depth-K pool of the runs had been judged in 
 up to a budget of judgments: how many relevant documents each budget finds (and their share of
 all relevant pooled pairs), and how well the systems are already ranked by -m MEASURE (Kendall's
 tau-b against the ranking with every pooled pair judged; three runs or more). A pooled pair the
-qrels lack counts as judged not relevant.
+qrels lack counts as judged not relevant; a query the qrels do not judge at all is left out
+(stderr names how many).
 
   depth  rank 1 of every run, then rank 2, ... (queries in order, runs in the order given)
   mtf    move-to-front (Cormack, Palmer & Clarke 1998): per query, keep judging the run that
@@ -26,8 +27,8 @@ qrels lack counts as judged not relevant.
          posterior mean chance of relevance, (relevant + 1) / (judged + 2); ties to the run
          given first
 
-JSON: {"order", "depth", "budget", "measure", "pool", "relevant_in_pool",
-       "steps": [{"judged", "relevant_found", "share", "kendall_tau"}]}
+JSON: {"order", "depth", "budget", "measure", "queries", "queries_without_judgments", "pool",
+       "relevant_in_pool", "steps": [{"judged", "relevant_found", "share", "kendall_tau"}]}
 
 examples:
   goldset simulate --qrels docs.qrels --run bm25=bm25.run --run dense=dense.run --depth 20 --order mtf --budget 500
@@ -63,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
     from goldset_tui.eval.measures import parse_measure
     from goldset_tui.io.trec import read_qrels, read_run
     from goldset_tui.specs import parse_named_paths
+    from goldset_tui.text import visible
 
     if args.depth < 1:
         raise InputError(None, "--depth must be at least 1")
@@ -73,6 +75,18 @@ def run(args: argparse.Namespace) -> int:
     parse_measure(args.measure)
     qrels = read_qrels(args.qrels)
     runs = {n: read_run(p, tag=False) for n, p in parse_named_paths(args.run, "--run").items()}
+    judged = set(qrels.get_column("query_id").unique().to_list())
+    asked = sorted({q for run in runs.values() for q in run.get_column("query_id").to_list()})
+    unjudged = [q for q in asked if q not in judged]
+    if len(unjudged) == len(asked):
+        raise InputError(args.qrels, "no query of the runs is judged in these qrels")
+    if unjudged:
+        some = ", ".join(visible(q) for q in unjudged[:5]) + (", ..." if len(unjudged) > 5 else "")
+        print(
+            f"goldset: note: {len(unjudged)} quer{'y' if len(unjudged) == 1 else 'ies'} of the "
+            f"runs not judged in {visible(args.qrels)} left out of the replay ({some})",
+            file=sys.stderr,
+        )
     step = args.step or max(1, -(-args.budget // 20))
     report = simulate(
         qrels,

@@ -27,10 +27,10 @@ sample manifest beside LABELS; without one there is no verdict (the labels file 
 
 examples:
   goldset spotcheck labels.csv --sample 200 --seed 1 --store checks/ --labeller ana
-  goldset spotcheck labels.csv --report --store checks/ --labeller ana --format json \
+  goldset spotcheck labels.csv --report --store checks/ --labeller ana --format json \\
       --targets exact_identifier=54,negation=18,misspelled=22,short_keyword=61
   goldset spotcheck labels.csv --report --store checks/ --labeller ana --total 160
-  goldset spotcheck labels.csv --report --store checks/ --labeller ana \
+  goldset spotcheck labels.csv --report --store checks/ --labeller ana \\
       --manifest golden.manifest.toml
   goldset spotcheck labels.csv --store checks/ --labeller ana --export labels.corrected.csv
 """

@@ -66,12 +66,15 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(None, "--budget must be at least 1")
     out = Path(args.output)
     table_format(out)  # an unknown extension fails before any work
+    if args.why and Path(args.why).resolve() == out.resolve():
+        raise InputError(out, "--why and -o name the same file: the reasons would replace the pool")
     parse_measure(args.measure)
     data = from_store(args.store)
     project = data.project
     assert project is not None  # from_store always opens one
     if data.pool is None:
         raise InputError(project.path, "the store's pool cannot be read: the pool copies its rows")
+    refuse_store_pool(out, project)
     labels = machine_labels(project, args.labeller)
     machines = set(machine_labellers(project.manifest))
     human = data.ratings.filter(~pl.col("labeller").is_in(list(machines)))
@@ -106,3 +109,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"  {stratum}: {pairs} (deciding a system order: {deciding})")
     print(f"next: goldset judge {out} --store {args.store} --labeller NAME", file=sys.stderr)
     return 0
+
+
+def refuse_store_pool(out: Path, project) -> None:  # noqa: ANN001 - Project
+    """Writing the check pool over the store's own pool would lose the pool every later command
+    reads its rows from (and `goldset import` checks labels against)."""
+    pool_path = project.manifest.get("pool", {}).get("path")
+    if pool_path and out.exists() and Path(pool_path).exists() and out.samefile(pool_path):
+        raise InputError(
+            out,
+            "this is the store's own pool (-o would overwrite it); write the pairs to another file",
+        )

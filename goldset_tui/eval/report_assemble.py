@@ -145,7 +145,16 @@ def assemble_report(
         best = max(means[s] for s in systems)
         oracle = oracle_mean(scores, systems)
         share, report.headroom_note = fusion_headroom(metric, means[fused], best, oracle)
-        report.fusion = {fused: {"mean": means[fused], "headroom_collected": share}}
+        top = max(systems, key=lambda s: means[s])  # the first of equals, in the order given
+        report.fusion = {
+            fused: {
+                "mean": means[fused],
+                "headroom_collected": share,
+                "best_single": top,
+                "best_single_mean": best,
+                "oracle": oracle,
+            }
+        }
     everyone = systems + ([fused] if fused else [])
     report.paired = _with_adjusted(report.paired)
     if traffic is not None:

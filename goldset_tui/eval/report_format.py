@@ -12,7 +12,6 @@ import polars as pl
 
 from goldset_tui.eval.report_model import Report
 from goldset_tui.eval.strata import SMALL_STRATUM
-from goldset_tui.text import visible
 
 
 def clean(x: object) -> object:
@@ -158,22 +157,12 @@ def fmt_fixed(x: float | None, digits: int = 3) -> str:
     return f"{x:.{digits}f}"
 
 
-def md_text(text: object) -> str:
-    # Data in Markdown read in a terminal: control characters shown (an ESC must not reach the
-    # terminal), and no pipes or newlines that would break a table row.
-    return visible(text, keep_newlines=False).replace("|", "\\|")
-
-
 def cell_text(hits: int | None, n: int, mean: float, lo: float, hi: float, small: bool) -> str:
-    interval = f"[{fmt_fixed(lo, 2)}, {fmt_fixed(hi, 2)}]"
-    if hits is not None:
-        # A small stratum is read as a count first (seed 004: "eight and seven are facts").
-        return (
-            f"{hits}/{n} hits ({mean:.2f} {interval})"
-            if small
-            else f"{mean:.2f} {interval} {hits}/{n}"
-        )
-    return f"{mean:.3f} {interval}"
+    """One format for every cell of the Markdown table, small stratum or not, overall row too:
+    ``8/18 · 0.444 [0.246, 0.663]`` (the count first: seed 004's "eight and seven are facts"),
+    or ``0.653 [0.544, 0.749]`` for a measure without hits. ``small`` is marked on the row (†)."""
+    interval = f"{fmt_fixed(mean)} [{fmt_fixed(lo)}, {fmt_fixed(hi)}]"
+    return interval if hits is None else f"{hits}/{n} · {interval}"
 
 
 def failing_csv(report: Report) -> str:

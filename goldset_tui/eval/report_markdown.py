@@ -5,35 +5,23 @@ made visible and pipes escaped, since the Markdown is read in terminals."""
 from __future__ import annotations
 
 from goldset_tui.eval.intervals import METHOD_TEXT
-from goldset_tui.eval.overlap import rescued_misses, stratum_overlap
+from goldset_tui.eval.overlap import stratum_overlap
 from goldset_tui.eval.report_format import (
     cell_text,
     dropped_rows,
     fmt_fixed,
     fmt_num,
     fused_note,
-    md_text,
 )
 from goldset_tui.eval.report_model import UNJUDGED_WARNING, Report
+from goldset_tui.eval.report_words import (
+    TESTS_DISAGREE,
+    ci_disagrees_with_p,
+    fusion_sentence,
+    rescue_sentence,
+)
 from goldset_tui.eval.strata import SMALL_STRATUM
-
-
-def _rescue_sentence(report: Report, a: str, b: str) -> str:
-    """What fusion did with the shared misses, measured rather than asserted."""
-    if not report.fused:
-        return "Merging two lists can only promote documents one of them retrieved."
-    rescued = rescued_misses(report.scores, a, b, report.fused)
-    where = (
-        f"fusing each run's top {report.fusion_depth}"
-        if report.fusion_depth is not None
-        else "fusing every document the runs retrieved"
-    )
-    if rescued == 0:
-        return (
-            f"The fused run ({where}) rescues none of them: it can only promote documents one of the "
-            "two lists holds, and neither holds one that counts."
-        )
-    return f"The fused run ({where}) rescues {rescued} of them."
+from goldset_tui.markdown_text import md_literal
 
 
 def to_markdown(report: Report) -> str:
@@ -47,11 +35,11 @@ def to_markdown(report: Report) -> str:
         "",
     ]
     if report.warnings:
-        lines += ["## Warnings", ""] + [f"- {md_text(w)}" for w in report.warnings] + [""]
+        lines += ["## Warnings", ""] + [f"- {md_literal(w)}" for w in report.warnings] + [""]
     lines += [
         "## By stratum",
         "",
-        "| stratum | n | " + " | ".join(md_text(s) for s in names) + " |",
+        "| stratum | n | " + " | ".join(md_literal(s) for s in names) + " |",
         "|---|---:|" + "---:|" * len(names),
     ]
     cells = {(r["stratum"], r["system"]): r for r in report.table.iter_rows(named=True)}
@@ -65,7 +53,7 @@ def to_markdown(report: Report) -> str:
             else "-"
             for r in row
         ]
-        lines.append(f"| {md_text(stratum)}{mark} | {first['n']} | " + " | ".join(texts) + " |")
+        lines.append(f"| {md_literal(stratum)}{mark} | {first['n']} | " + " | ".join(texts) + " |")
     over = {r["system"]: r for r in report.overall.iter_rows(named=True)}
     texts = [
         cell_text(
@@ -91,7 +79,7 @@ def to_markdown(report: Report) -> str:
     ]
     for c in report.closure:
         lines.append(
-            f"| {md_text(c.name)} | {fmt_num(c.expected, 4)} | {fmt_num(c.actual, 4)}"
+            f"| {md_literal(c.name)} | {fmt_num(c.expected, 4)} | {fmt_num(c.actual, 4)}"
             f" | {fmt_num(c.residual, 4)} | {'yes' if c.ok else 'NO'} |"
         )
     dropped = dropped_rows(report)
@@ -105,7 +93,8 @@ def to_markdown(report: Report) -> str:
             "|---|---|---|",
         ]
         lines += [
-            f"| {md_text(d['query_id'])} | {md_text(d['stratum'] or '-')} | {md_text(d['why'])} |"
+            f"| {md_literal(d['query_id'])} | {md_literal(d['stratum'] or '-')}"
+            f" | {md_literal(d['why'])} |"
             for d in dropped
         ]
     if report.overlap:
@@ -120,7 +109,7 @@ def to_markdown(report: Report) -> str:
         ]
         for o in report.overlap:
             lines.append(
-                f"| {md_text(o['a'])} | {md_text(o['b'])} | {o['miss_a']} | {o['miss_b']}"
+                f"| {md_literal(o['a'])} | {md_literal(o['b'])} | {o['miss_a']} | {o['miss_b']}"
                 f" | {o['both_miss']} | {o['either_miss']} | {o['oracle']:.3f} |"
             )
         if report.strata_frame is not None and len(report.systems) >= 2:
@@ -128,8 +117,8 @@ def to_markdown(report: Report) -> str:
             per = stratum_overlap(report.scores, report.strata_frame, a, b)
             lines += [
                 "",
-                f"Shared misses of {md_text(a)} and {md_text(b)} by stratum. "
-                + _rescue_sentence(report, a, b)
+                f"Shared misses of {md_literal(a)} and {md_literal(b)} by stratum. "
+                + md_literal(rescue_sentence(report, a, b))
                 + " *At most* is the bound the two miss counts give alone (the smaller one).",
                 "",
                 "| stratum | n | misses a | misses b | both miss | at most |",
@@ -137,25 +126,19 @@ def to_markdown(report: Report) -> str:
             ]
             for r in per.iter_rows(named=True):
                 lines.append(
-                    f"| {md_text(r['stratum'])} | {r['n']} | {r['miss_a']} | {r['miss_b']}"
+                    f"| {md_literal(r['stratum'])} | {r['n']} | {r['miss_a']} | {r['miss_b']}"
                     f" | {r['both_miss']} | {r['both_miss_bound']} |"
                 )
-    for f in report.fusion.values():
-        share = f["headroom_collected"]
-        depth = (
-            f"each run's top {report.fusion_depth}"
-            if report.fusion_depth is not None
-            else "every document each run retrieved"
-        )
-        value = f"{share:.2f}" if share is not None else "none"
+    sentence = fusion_sentence(report)
+    if sentence is not None:
         lines += [
             "",
             "## Fusion",
             "",
-            f"Reciprocal rank fusion (k = 60) of {depth} from {', '.join(md_text(s) for s in report.systems)} "
-            f"scores {f['mean']:.3f}. Headroom collected = (fused - best single) / (oracle of the single "
-            f"systems - best single): {value}"
-            + (f" ({report.headroom_note})." if report.headroom_note else "."),
+            md_literal(sentence),
+            "",
+            "Headroom collected = (fused - best single) / (oracle of the single runs - best single),"
+            " where the oracle takes, per query, the best of the single runs.",
         ]
     lines += _unjudged(report)
     lines += _paired(report)
@@ -205,7 +188,7 @@ def _headline(report: Report, means: dict[str, float]) -> list[str]:
         w = report.weighted.get(s) if report.weighted is not None else None
         ci = report.weighted_ci.get(s) if report.weighted_ci is not None else None
         diff = "-" if w is None else f"{w - mean:+.3f}"
-        row = f"| {md_text(s)} | {mean:.3f} | {fmt_fixed(w)} | {_ci(ci)} | {diff} |"
+        row = f"| {md_literal(s)} | {mean:.3f} | {fmt_fixed(w)} | {_ci(ci)} | {diff} |"
         if report.design is not None:
             dci = report.design_ci.get(s) if report.design_ci is not None else None
             row += f" {fmt_fixed(report.design.get(s))} | {_ci(dci)} |"
@@ -238,7 +221,7 @@ def _unjudged(report: Report) -> list[str]:
         else:
             low, high = float(b["unjudged_as_nonrelevant"]), float(b["unjudged_as_relevant"])
             rest = f"{b['unjudged']} | {low:.3f} | {high:.3f} | {high - low:+.3f}"
-        lines.append(f"| {md_text(s)} | {fmt_fixed(v)} | {fmt_fixed(1 - v)}{flag} | {rest} |")
+        lines.append(f"| {md_literal(s)} | {fmt_fixed(v)} | {fmt_fixed(1 - v)}{flag} | {rest} |")
     return lines
 
 
@@ -253,9 +236,11 @@ def _paired(report: Report) -> list[str]:
         "over every pair (*p Holm*). *Weighted*: the traffic-weighted difference, paired within "
         "each stratum, with its stratified interval.",
     ]
+    if any(ci_disagrees_with_p(p) for p in report.paired):
+        lines += ["", TESTS_DISAGREE]
     note = fused_note(report)
     if note:
-        lines += ["", f"Note: {md_text(note)}."]
+        lines += ["", f"Note: {md_literal(note)}."]
     lines += [
         "",
         "| a | b | mean diff (a - b) | 95% CI | p | p Holm | weighted diff | weighted 95% CI "
@@ -265,7 +250,8 @@ def _paired(report: Report) -> list[str]:
     for p in report.paired:
         w = p.get("weighted_mean_diff")
         lines.append(
-            f"| {md_text(p['a'])} | {md_text(p['b'])} | {p['mean_diff']:+.3f} | {_ci(p['ci95'])}"
+            f"| {md_literal(p['a'])} | {md_literal(p['b'])} | {p['mean_diff']:+.3f}"
+            f" | {_ci(p['ci95'])}{' ‡' if ci_disagrees_with_p(p) else ''}"
             f" | {fmt_fixed(p['p_value'], 4)} | {fmt_fixed(p.get('p_adjusted'), 4)}"
             f" | {'-' if w is None else f'{w:+.3f}'} | {_ci(p.get('weighted_ci95'))}"
             f" | {p['wins']} | {p['losses']} | {p['ties']} |"
@@ -296,7 +282,7 @@ def _by_stratum(report: Report) -> list[str]:
             else ("a ahead" if float(r["mean_diff"]) > 0 else "b ahead")
         )
         lines.append(
-            f"| {md_text(r['stratum'])} | {md_text(r['a'])} | {md_text(r['b'])} | {r['n']}"
+            f"| {md_literal(r['stratum'])} | {md_literal(r['a'])} | {md_literal(r['b'])} | {r['n']}"
             f" | {float(r['mean_diff']):+.3f} | {disc} | {fmt_fixed(r['p_value'], 4)}"
             f" | {fmt_fixed(adjusted, 4)} | {reading} |"
         )

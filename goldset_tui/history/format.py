@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from goldset_tui.history.timeline import History
+from goldset_tui.markdown_text import md_literal
 
 
 def _num(value: float | None) -> str:
@@ -114,7 +115,9 @@ def _recurring_lines(history: History, recurring: tuple[int, int]) -> list[str]:
 
 
 def _md(text: str) -> str:
-    return text.replace("|", "\\|")
+    # Release names, systems, strata and query ids are data: the one Markdown escaping of the
+    # project (not pipes alone), so none of them renders as emphasis, a link or HTML.
+    return md_literal(text)
 
 
 def to_markdown(history: History, *, recurring: tuple[int, int]) -> str:

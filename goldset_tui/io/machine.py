@@ -49,10 +49,14 @@ def is_table(path: Path) -> bool:
 
 
 def _read_trec(path: Path) -> pl.DataFrame:
-    data = path.read_bytes()
+    from goldset_tui.io.trec import open_source
+
+    source = open_source(path)  # gzip and streams, as `goldset eval` reads qrels
+    data = source.data if isinstance(source.data, bytes) else Path(source.data).read_bytes()
     raise_if_not_utf8(path, data)
     rows: dict[str, list[object]] = {c: [] for c in SCHEMA}
-    for number, text in enumerate(data.decode("utf-8").splitlines(), 1):
+    # utf-8-sig: a leading byte order mark is not part of the first query id (as in read_qrels)
+    for number, text in enumerate(data.decode("utf-8-sig").splitlines(), 1):
         fields = text.split()
         if not fields:
             continue
@@ -86,6 +90,15 @@ def _read_tabular(path: Path) -> tuple[pl.DataFrame, str]:
         string_columns=("query_id", "doc_id", "rationale"),
         scalar=("confidence", "rationale"),
     )
+    for name in ("grade", "confidence"):
+        # Polars casts true to 1.0: a yes/no would pass as grade 1 or full confidence.
+        if name in table.columns and table.schema[name] == pl.Boolean:
+            raise InputError(
+                path,
+                f"{name} {str(table[name][0]).lower()} is yes/no, not a number",
+                column=name,
+                **location(fmt, 0, path),
+            )
     indexed = table.with_row_index("_i")
     raw_grade = pl.col("grade")
     grade = raw_grade.cast(pl.Float64, strict=False)

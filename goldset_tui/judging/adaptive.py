@@ -4,7 +4,8 @@ from the labeller's grades so far (:mod:`goldset_tui.judging.bandit`, Losada, Pa
 Contract: :func:`adaptive_next` returns the position, in the query's *displayed* (blind) order, of
 the candidate to judge next, or None when every candidate is graded. The arms are the systems of
 the pool's ``systems``/``ranks`` columns, in sorted name order (the bandit's tie-break: the pool's
-row order must not decide it); a grade of at least ``RELEVANT_FROM`` is a success. Candidates no
+row order must not decide it); a grade of at least ``relevant_from`` is a success: the grade just
+above the scale's lowest (1 on 0-3, 2 on 1-5; :func:`relevant_from`). Candidates no
 system returned (added by hand) come after the bandit has nothing left, in displayed order.
 
 Blindness: the labeller still sees neither systems nor ranks (the screen shows them only with
@@ -23,6 +24,14 @@ from goldset_tui.judging.bandit import maxmean_next
 
 # trec_eval's default relevance threshold (-l 1), the one `goldset simulate` replays with.
 RELEVANT_FROM = 1
+
+
+def relevant_from(lowest: int) -> int:
+    """The success threshold on a scale starting at ``lowest``: its lowest grade means "not
+    relevant" (0 on 0-3, but 1 on 1-5, where ``>= 1`` would call every grade a success)."""
+    return lowest + 1
+
+
 ORDERS = ("blind", "adaptive")
 
 
@@ -44,9 +53,12 @@ def ranked_lists(rows: Sequence[Mapping[str, Any]]) -> dict[str, list[str]]:
     return {s: [d for _, d in sorted(by_system[s])] for s in sorted(by_system)}
 
 
-def adaptive_next(rows: Sequence[Mapping[str, Any]], grades: Mapping[str, int]) -> int | None:
-    """Position in ``rows`` (displayed order) of the next candidate to judge, or None."""
-    judged = {doc: grade >= RELEVANT_FROM for doc, grade in grades.items()}
+def adaptive_next(
+    rows: Sequence[Mapping[str, Any]], grades: Mapping[str, int], threshold: int = RELEVANT_FROM
+) -> int | None:
+    """Position in ``rows`` (displayed order) of the next candidate to judge, or None; a grade
+    of at least ``threshold`` counts as relevant."""
+    judged = {doc: grade >= threshold for doc, grade in grades.items()}
     doc = maxmean_next(ranked_lists(rows), judged)
     if doc is None:
         return next((i for i, r in enumerate(rows) if r["doc_id"] not in grades), None)

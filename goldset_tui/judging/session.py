@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 
 import polars as pl
 
-from goldset_tui.judging.adaptive import adaptive_next
+from goldset_tui.judging.adaptive import adaptive_next, relevant_from
 from goldset_tui.judging.duplicates import DuplicateGroups
 from goldset_tui.judging.order import utc_now
 from goldset_tui.judging.repeats import REPEAT_EVERY, RepeatingSession
@@ -58,7 +58,8 @@ class JudgingSession(RepeatingSession, DuplicateGroups):
         if (
             order == "adaptive"
         ):  # the bandit picks each query's next candidate (judging/adaptive.py)
-            self.picker = adaptive_next
+            threshold = relevant_from(self.scale.min)
+            self.picker = lambda rows, grades: adaptive_next(rows, grades, threshold)
         self.resume()
 
     @property

@@ -15,9 +15,10 @@ import polars as pl
 
 from goldset_tui.errors import InputError
 from goldset_tui.io.tables import check_file, raise_if_not_utf8, read_table
-from goldset_tui.sampling.normalise import TABLE_SUFFIXES, count_distinct, read_log
+from goldset_tui.sampling.normalise import TABLE_SUFFIXES, count_distinct
 from goldset_tui.sampling.rules import Rule, apply_rule, classify_frame
 from goldset_tui.sampling.sample import stratum_counts
+from goldset_tui.sampling.stream import count_raw
 
 WORD = r"\p{L}+"
 LABEL_COLUMNS = ("query", "count", "stratum", "spelling")
@@ -58,8 +59,8 @@ def read_vocab(path: str | Path) -> frozenset[str]:
 def classify_log(
     log_path: str | Path, vocab: frozenset[str] | None = None, rule: Rule | None = None
 ) -> Classified:
-    log = read_log(log_path)
-    distinct, blank = count_distinct(log)
+    # Streamed: memory follows the log's distinct strings, not its length (stream.py).
+    distinct, blank = count_distinct(count_raw(log_path))
     if distinct.height == 0:
         raise InputError(log_path, "no queries: every line or value is blank")
     spellings = distinct.get_column("spelling")

@@ -32,7 +32,10 @@ from goldset_tui.sampling.inclusion import METHOD as INCLUSION_METHOD
 from goldset_tui.sampling.rules import classify_frame
 from goldset_tui.sampling.sample import PROBABILITY, SampleResult
 
-METHOD = "weighted by min(count, cap), without replacement (Efraimidis-Spirakis keys)"
+METHOD = (
+    "weighted by min(count, cap), without replacement (Efraimidis-Spirakis keys log(u)/w, u from "
+    "the first 52 bits of SHA-256 of seed:query, so any SQL engine draws the same queries)"
+)
 
 
 def manifest_path(sample_path: str | Path) -> Path:
@@ -60,6 +63,7 @@ def build_manifest(
     sample_path: str | Path,
     allocation: dict[str, Any] | None = None,
     companions: dict[str, Path] | None = None,
+    engine: str = "polars",
 ) -> dict[str, Any]:
     """The sample's manifest; ``companions`` (name -> path) are the strata and traffic files
     written with it, recorded with their sha256 like the sample itself."""
@@ -83,6 +87,7 @@ def build_manifest(
         "version": __version__,
         "seed": seed,
         "cap": cap,
+        "engine": engine,  # which engine drew it: polars here, a SQL dialect for --emit-sql
         "method": METHOD,
         "inclusion_probability": INCLUSION_METHOD,
         "set_size": result.sample.height,

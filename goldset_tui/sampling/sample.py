@@ -19,17 +19,21 @@ traffic-weighted or Horvitz-Thompson report can be computed from the sample and 
 judgments made for an earlier sample. ``report_frames`` gives the strata and traffic tables
 ``goldset report --strata/--traffic`` reads.
 
-Determinism: each stratum has its own ``random.Random`` seeded with ``"{seed}:{stratum}"`` (string
-seeds are hashed with SHA-512, independent of ``PYTHONHASHSEED``), its queries are sorted before the
-draw, and the output is sorted by stratum then query, so the same labels and seed give the same
-bytes, whatever the input row order, and changing one stratum's target leaves the others alone.
+Determinism, here and in a warehouse: each query's ``u`` is derived from the SHA-256 of
+``"{seed}:{query}"`` (the normalised query, UTF-8): its first 52 bits ``x`` give
+``u = (x + 1) / 2**52``, exact in a double. Every SQL engine computes SHA-256 the same way, so the
+SQL ``goldset sample --emit-sql`` writes draws the same queries as this module (``sql.py``). The
+keys depend on the query alone, not on row order or on the other strata, so the same labels and
+seed give the same bytes whatever the input row order, and changing one stratum's target leaves
+the others alone. A hash is as good as a random generator here: ``u`` is uniform on 2**52
+levels and independent between queries, which is all the inclusion probabilities assume (a test
+checks the draw's frequencies against the exact ones).
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
-import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -180,10 +184,23 @@ def allocate_total(counts: pl.DataFrame, total: int, min_per_stratum: int) -> di
     return {s: alloc[s] for s in names}
 
 
-def efraimidis_spirakis_keys(weights: list[int], rng: random.Random) -> list[float]:
+KEY_HEX = 13  # 52 bits of the hash: a double holds (x + 1) / 2**52 exactly
+KEY_SCALE = float(2**52)
+
+
+def hash_uniforms(queries: list[str], seed: int) -> list[float]:
+    """Each query's ``u`` in (0, 1]: the first 52 bits of SHA-256("{seed}:{query}"), plus one,
+    over 2**52. The SQL engines compute the same number (``sql.py``)."""
+    return [
+        (int(hashlib.sha256(f"{seed}:{q}".encode()).hexdigest()[:KEY_HEX], 16) + 1) / KEY_SCALE
+        for q in queries
+    ]
+
+
+def efraimidis_spirakis_keys(weights: list[int], uniforms: list[float]) -> list[float]:
     """Keys whose k largest give a weighted sample of size k without replacement."""
-    # 1 - random() lies in (0, 1], so log() is finite; larger weight, key nearer 0.
-    return [math.log(1.0 - rng.random()) / w for w in weights]
+    # u lies in (0, 1], so log() is finite; larger weight, key nearer 0.
+    return [math.log(u) / w for u, w in zip(uniforms, weights, strict=True)]
 
 
 def draw_stratum(pool: pl.DataFrame, k: int, seed: int, stratum: str, cap: int) -> pl.DataFrame:
@@ -192,16 +209,49 @@ def draw_stratum(pool: pl.DataFrame, k: int, seed: int, stratum: str, cap: int) 
     if k >= pool.height:
         return pool.with_columns(pl.lit(1.0, dtype=pl.Float64).alias(PROBABILITY))
     pool = pool.sort("query")
-    rng = random.Random(f"{seed}:{stratum}")
     weights = pool.get_column("count").clip(upper_bound=cap).to_list()
-    keys = pl.Series("_key", efraimidis_spirakis_keys(weights, rng), dtype=pl.Float64)
-    probability = pl.Series(PROBABILITY, inclusion_probabilities(weights, k), dtype=pl.Float64)
+    uniforms = hash_uniforms(pool.get_column("query").to_list(), seed)
+    keys = pl.Series("_key", efraimidis_spirakis_keys(weights, uniforms), dtype=pl.Float64)
+    by_weight = probability_of_weight(weights, k)
+    probability = pl.Series(PROBABILITY, [by_weight[w] for w in weights], dtype=pl.Float64)
     return (
         pool.with_columns(keys, probability)
         .sort(["_key", "query"], descending=[True, False])
         .head(k)
         .drop("_key")
     )
+
+
+def probability_of_weight(weights: list[int], k: int) -> dict[int, float]:
+    """Each weight's inclusion probability when ``k`` of these are drawn. Queries of the same
+    weight share one; computed over the weights in ascending order, so a warehouse's table of
+    (weight, queries) gives the same bits as the local list of queries."""
+    ordered = sorted(weights)
+    return dict(zip(ordered, inclusion_probabilities(ordered, k), strict=True))
+
+
+def add_probabilities(
+    rows: pl.DataFrame, weights: pl.DataFrame, targets: dict[str, int], cap: int
+) -> pl.DataFrame:
+    """A warehouse's sample (``query_id, query, count, stratum, spelling``, from
+    ``sql.sample_sql``) with each query's ``inclusion_probability`` added, from the table of
+    ``stratum, weight, queries`` that ``sql.weights_sql`` returns: the local SAMPLE's bytes."""
+    by_stratum: dict[str, dict[int, float]] = {}
+    for (stratum,), group in weights.group_by("stratum", maintain_order=True):
+        listed = [
+            int(w)
+            for w, n in zip(group["weight"].to_list(), group["queries"].to_list(), strict=True)
+            for _ in range(int(n))
+        ]
+        k = targets.get(str(stratum), 0)
+        by_stratum[str(stratum)] = (
+            dict.fromkeys(listed, 1.0) if k >= len(listed) else probability_of_weight(listed, k)
+        )
+    probs = [
+        by_stratum[s][min(int(c), cap)]
+        for s, c in zip(rows["stratum"].to_list(), rows["count"].to_list(), strict=True)
+    ]
+    return rows.with_columns(pl.Series(PROBABILITY, probs, dtype=pl.Float64))
 
 
 def query_ids(queries: pl.Series) -> pl.Series:

@@ -44,6 +44,12 @@ if TYPE_CHECKING:
     from goldset_tui.store.project import Project
 
 MACHINE = "machine"
+# `goldset agreement` names the human consensus so in every table; a labeller under that name
+# would be mistaken for it (and the machine compared with itself).
+CONSENSUS = "consensus"
+CONSENSUS_TAKEN = (
+    "'consensus' is the name goldset gives the human consensus; give this labeller another name"
+)
 
 
 def is_machine(entry: object) -> bool:
@@ -96,6 +102,8 @@ def import_machine(
         raise InputError(None, "--labeller must not be empty")
     if model is not None and not model.strip():
         raise InputError(None, "--model must not be empty")
+    if labeller == CONSENSUS:
+        raise InputError(None, CONSENSUS_TAKEN, column="labeller")
     try:
         safe = safe_name(labeller)
     except ValueError as exc:

@@ -43,6 +43,7 @@ from goldset_tui.store.manifest import (
     write_manifest,
 )
 from goldset_tui.store.parts import read_parts
+from goldset_tui.store.staging import recover
 from goldset_tui.store.writer import JudgmentWriter
 from goldset_tui.text import visible
 
@@ -132,6 +133,7 @@ class Project:
     @classmethod
     def open(cls, path: str | Path) -> Project:
         store = Path(path)
+        recover(store)  # a merge a crash interrupted is finished or undone before any read
         manifest = read_manifest(store)
         check_layout(store, manifest)
         return cls(store, manifest)
@@ -178,10 +180,20 @@ class Project:
         """True when the pool file's bytes differ from the ones the store was made from."""
         return current_sha256 != self.pool_sha256
 
-    def pool_warning(self, current_sha256: str) -> str | None:
-        """The sentence to show when the pool changed since the store was made, else None."""
+    def pool_warning(self, current_sha256: str, current_path: Path | None = None) -> str | None:
+        """The sentence to show when the pool changed since the store was made, else None.
+
+        ``current_path``: the pool being judged; when it is another file than the store's (the
+        pairs ``goldset validate`` chose, say), the sentence says so instead of calling the
+        store's own pool changed."""
         if not self.pool_changed(current_sha256):
             return None
+        if current_path is not None and not _same_file(current_path, self.pool_path):
+            return (
+                f"judging {current_path}, not the pool this store was made from "
+                f"({self.pool_path}); judgments are kept by (query_id, doc_id), so they count "
+                "for the store wherever they were made"
+            )
         return (
             f"the pool file {self.pool_path} changed since this store was made (sha256 "
             f"{self.pool_sha256[:12]}... then, {current_sha256[:12]}... now); judgments are kept by "
@@ -470,3 +482,10 @@ class Project:
                     " --labeller (the adjudicated set: goldset qrels --consensus)",
                 )
         return sort_pairs(current.select("query_id", "doc_id", "grade"))
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.samefile(b)
+    except OSError:  # the store's pool moved or was removed: compare the paths as written
+        return a.resolve() == b.resolve()

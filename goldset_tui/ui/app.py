@@ -39,6 +39,8 @@ from goldset_tui.ui.leaving import home_below, quits
 
 # How long an exit on SIGHUP/SIGTERM may take before the process leaves without Textual's help.
 EXIT_GRACE_SECONDS = 3.0
+# How often the app checks that its terminal is still there (one ioctl; see _watch_terminal).
+HANGUP_CHECK_SECONDS = 1.0
 
 
 def palette_text(text: object) -> str:
@@ -117,6 +119,7 @@ class GoldsetApp(App[int]):
 
     def on_mount(self) -> None:
         self._install_signal_handlers()
+        self._watch_terminal()
         self.push_screen(self._make_screen())
 
     # ----- quitting -------------------------------------------------------------------------
@@ -178,6 +181,32 @@ class GoldsetApp(App[int]):
         except (NotImplementedError, RuntimeError, ValueError, AttributeError):
             pass  # not the main thread (tests) or no signals on this platform
 
+    def _watch_terminal(self) -> None:
+        # SIGHUP reaches only the terminal's session leader. Under a parent that ignores it (a
+        # wrapper script, a supervisor, `nohup`), a killed tmux server or a dropped SSH link
+        # leaves goldset on a dead terminal: Textual's input thread then reads nothing in a busy
+        # loop (10% CPU, for hours, holding the journal lock). The terminal answers EIO once it
+        # has hung up: checked once a second, that is taken as the SIGHUP that never came.
+        if self.is_headless:
+            return
+        try:
+            fd = sys.__stdin__.fileno() if sys.__stdin__ is not None else -1
+            if fd < 0 or not os.isatty(fd):
+                return
+            # A terminal that is not this process's controlling one (started under setsid) fails
+            # the check from the start: then there is nothing to watch, and no reason to leave.
+            os.tcgetpgrp(fd)
+        except (OSError, ValueError):
+            return
+
+        def check() -> None:
+            try:
+                os.tcgetpgrp(fd)
+            except OSError:
+                self._on_signal(signal.SIGHUP)
+
+        self.set_interval(HANGUP_CHECK_SECONDS, check, name="terminal-hangup")
+
     def _on_signal(self, sig: int) -> None:
         self.flush_screens()
         self.exit(128 + int(sig))
@@ -235,6 +264,11 @@ def run_app(make_screen: Callable[[], Screen]) -> int:
     _terminal.require_terminal(command)
     app = GoldsetApp(make_screen, config=checked_config())
     result = app.run()
+    if result == 128 + signal.SIGHUP:
+        # The terminal is gone: what a command prints after its screen ("answers saved in ...")
+        # would fail with EIO and turn a clean exit into an error. Nobody is there to read it.
+        devnull = open(os.devnull, "w")  # noqa: SIM115 - replaces stdout until the process ends
+        sys.stdout = sys.stderr = devnull
     for message in app.flush_errors:
         print(f"goldset: warning: {message}", file=sys.stderr)
     return int(result or 0)

@@ -24,6 +24,9 @@ class ReviewContext:
     sampling_closure: list[dict] | None = None
     sampling_source: str | None = None
     on_judged: Callable[[], Report | None] | None = None  # recompute after judging
+    # What the store said when it opened (a torn journal tail cut and kept...): shown with the
+    # report's own warnings.
+    store_warnings: list[str] = field(default_factory=list)
     extra: dict = field(default_factory=dict)
 
     def query_text(self, query_id: str) -> str | None:

@@ -135,3 +135,25 @@ def _dropped_app() -> GoldsetApp:
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_closure_screen_dropped_queries(snap_compare, size) -> None:
     assert snap_compare(_dropped_app(), terminal_size=size, press=["c", "ctrl+end"])
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_report_query_top_k_long_ids(snap_compare, size) -> None:
+    # Issue 12: alike ids cut in the middle and kept apart; the highlighted one in full below.
+    context = ReviewContext(ui_data.make_report_long_ids(), topics=ui_data.make_topics())
+    assert snap_compare(
+        GoldsetApp(lambda: ReportScreen(context)),
+        terminal_size=size,
+        press=[*TO_FAILURES, "enter", "right", "right", "down"],
+    )
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_report_summary(snap_compare, size) -> None:
+    # Issue 12: the report beyond its table (fusion, overlap and oracle, paired tests), wrapped.
+    assert snap_compare(_app(), terminal_size=size, press=["s"])
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_report_summary_scrolled_to_the_end(snap_compare, size) -> None:
+    assert snap_compare(_app(), terminal_size=size, press=["s", "end"])

@@ -150,6 +150,29 @@ async def test_home_opens_the_agreement_screen_of_a_project(tmp_path: Path) -> N
         assert isinstance(app.screen, AgreementScreen)
 
 
+async def test_home_agreement_leaves_an_imported_machine_out_of_the_humans(tmp_path: Path) -> None:
+    from goldset_tui.ui.screens.agreement import AgreementScreen
+
+    pool = make_project(tmp_path, {"alice": 6, "bob": 6})
+    store = default_store_for(pool)
+    labels = tmp_path / "llm.qrels"
+    rows = [json.loads(line) for line in pool.read_text(encoding="utf-8").splitlines()]
+    labels.write_text(
+        "".join(f"{r['query_id']} 0 {r['doc_id']} 3\n" for r in rows), encoding="utf-8"
+    )
+    assert (
+        main(["import", "--store", str(store), "--labeller", "llm", "--machine", str(labels)]) == 0
+    )
+    app = GoldsetApp(HomeScreen)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("A")
+        await pilot.pause()
+        assert isinstance(app.screen, AgreementScreen)
+        labellers = set(app.screen.data.ratings.get_column("labeller").unique())
+        assert labellers == {"alice", "bob"}
+
+
 async def test_agreement_with_one_labeller_is_a_notice(tmp_path: Path) -> None:
     make_project(tmp_path, {"alice": 6})
     app = GoldsetApp(HomeScreen)
@@ -420,6 +443,38 @@ async def test_home_table_shows_the_distinct_names(tmp_path: Path) -> None:
             "runs-a/docs-pool",
             "runs-b/docs-pool",
         ]
+
+
+async def test_alike_long_names_stay_apart_and_the_selected_pool_is_named(tmp_path: Path) -> None:
+    # Issue 12: two projects from two different pool files looked alike on the home screen. Cut
+    # at the start to 22 cells, both names read "…h-long-name/docs-pool".
+    folders = ("experiment-alpha-with-long-name", "experiment-omega-with-long-name")
+    for folder in folders:
+        (tmp_path / folder).mkdir()
+        make_project(tmp_path / folder, {"alice": 1}, per_query=3 if "alpha" in folder else 4)
+    names = sorted(r.project for r in scan())
+    assert names == [f"{f}/docs-pool" for f in folders]
+    assert len({"…" + n[-21:] for n in names}) == 1  # what cutting the start showed
+    app = GoldsetApp(HomeScreen)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        table = app.screen.query_one("#projects")
+        shown = [str(table.get_row_at(i)[0]) for i in range(2)]
+        assert len(set(shown)) == 2 and all(len(x) <= 22 and "…" in x for x in shown)
+        assert any("alpha" in x or "-a" in x for x in shown), shown
+        rows = app.screen._rows
+        for i in range(2):
+            table.move_cursor(row=i)
+            await pilot.pause()
+            detail = str(app.screen.query_one("#home-detail").render())
+            row = rows[i]
+            assert row.created
+            first, second = detail.split("\n")
+            assert first.startswith("pool: ") and len(first) <= 78
+            assert ("alpha" if "alpha" in str(row.pool) else "omega") in first
+            assert second == f"created {row.created} · pool sha256 {row.pool_sha[:12]}"
+        # The two pools differ in content, so their sha256 prefixes differ too.
+        assert rows[0].pool_sha[:12] != rows[1].pool_sha[:12]
 
 
 run_async_tests(globals())

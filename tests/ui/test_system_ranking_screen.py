@@ -92,4 +92,28 @@ async def test_without_runs_it_says_what_to_give(tmp_path) -> None:
         assert isinstance(pilot.app.screen, AgreementScreen)
 
 
+def footer_keys(app: GoldsetApp) -> dict[str, str]:
+    from textual.widgets._footer import FooterKey
+
+    shown = [k for k in app.screen.query(FooterKey) if k.region.width and k.region.right <= 80]
+    return {k.key: k.description for k in shown}
+
+
+async def test_the_ranking_key_is_in_the_footer_when_runs_were_given(tmp_path) -> None:
+    # `r` was hidden from the footer and the agreement screen has no `?`: nobody found it.
+    data = from_store(build_example_store(tmp_path / "demo"))
+    app = GoldsetApp(lambda: AgreementScreen(data, replicates=50, ranking=ranking()))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        keys = footer_keys(pilot.app)
+        assert keys.get("r") == "ranking", keys
+        assert {"m", "i", "b", "q"} <= set(keys)  # and the rest still fit at 80 columns
+    app = GoldsetApp(lambda: AgreementScreen(data, replicates=50))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert "r" not in footer_keys(pilot.app)  # without --run there is nothing to open
+
+
 run_async_tests(globals())

@@ -38,3 +38,15 @@ def test_sample_help_example_uses_strata_that_classify_produces() -> None:
     for spec in targets:
         names = {pair.split("=")[0] for pair in spec.split(",")}
         assert names <= set(STRATA), names - set(STRATA)
+
+
+def test_help_examples_have_no_runs_of_spaces_inside_a_command() -> None:
+    # A backslash at the end of a line in a non-raw DESCRIPTION joins it with the next line's
+    # indentation: `--format json       --targets ...` (issue 12). Shown as typed, it continues.
+    joined = {
+        m.NAME: [line for line in m.DESCRIPTION.splitlines() if re.search(r"\S {4,}--", line)]
+        for m in command_modules()
+    }
+    assert {name: lines for name, lines in joined.items() if lines} == {}
+    (spotcheck,) = [m for m in command_modules() if m.NAME == "spotcheck"]
+    assert "--format json \\\n      --targets" in spotcheck.DESCRIPTION

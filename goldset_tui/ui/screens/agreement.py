@@ -62,7 +62,7 @@ class AgreementScreen(LeaveKeys, Screen[None]):
             "toggle_intervals",
             "intervals",
             id="agreement.intervals",
-            tooltip="Show each pair's 95% interval in the matrix instead of its units",
+            tooltip="Show each pair's 95% interval in the matrix instead of the units both judged",
         ),
         Binding(
             "b",
@@ -74,10 +74,11 @@ class AgreementScreen(LeaveKeys, Screen[None]):
         Binding(
             "r",
             "system_ranking",
-            "system ranking",
+            "ranking",
             id="agreement.system_ranking",
             tooltip="The systems ranked under two label sets side by side, flips marked (needs --run)",
-            show=False,  # the footer has no room at 80 columns; listed under ? like every key
+            # In the footer only when there is a ranking to open (check_action): at 80 columns
+            # it fits beside the others, and this screen has no `?` to list a hidden key.
         ),
         Binding("tab", "app.focus_next", "next pane", id="agreement.focus_next", show=False),
         *leave_bindings("agreement.back", "agreement.quit"),  # Escape back, q home
@@ -126,11 +127,19 @@ class AgreementScreen(LeaveKeys, Screen[None]):
         yield DataTable(id="agreement-disagreements", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "system_ranking":
+            return bool(self.ranking)
+        return super().check_action(action, parameters)
+
     def on_mount(self) -> None:
         labellers = self.data.ratings.get_column("labeller").n_unique()
         units = self.data.ratings.get_column("unit").n_unique()
         self.title = "Agreement"
-        self.sub_title = f"{labellers} labellers, {units} pairs, scale {self.data.scale.min}-{self.data.scale.max}"
+        # Units: query-document pairs judged by anyone; each pair of labellers (the matrix) counts
+        # only the units both judged, a smaller number, so the two are named apart.
+        scale = f"{self.data.scale.min}-{self.data.scale.max}"
+        self.sub_title = f"{labellers} labellers, {units} units judged, scale {scale}"
         table = self.query_one("#agreement-disagreements", DataTable)
         table.add_columns("spread", "query", "document", "grades")
         for row in self.ranked.iter_rows(named=True):
@@ -167,7 +176,7 @@ class AgreementScreen(LeaveKeys, Screen[None]):
         if self.report is None:
             return
         key, heading = MATRIX_MEASURES[self.measure_index]
-        what = "95% interval" if self.intervals else "units in common"
+        what = "95% interval" if self.intervals else "units both judged"
         self.query_one("#agreement-matrix-title", Static).update(Text(f"Pairs: {heading} ({what})"))
         names = self.report["labellers"]
         cells = {}

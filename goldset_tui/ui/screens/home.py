@@ -26,6 +26,7 @@ from textual.widgets import DataTable, Footer, Static
 from textual.worker import get_current_worker
 
 from goldset_tui import locations
+from goldset_tui.shorten import distinct_forms, middle
 from goldset_tui.text import visible
 from goldset_tui.ui.leaving import LeaveKeys
 from goldset_tui.ui.safe import literal
@@ -45,6 +46,8 @@ class Row:
     labeller: str | None
     judged: int
     last: str
+    created: str = ""  # when the store was made (manifest), to tell two alike projects apart
+    pool_sha: str = ""  # the pool file's sha256 the store was made from
 
 
 def scan(root: Path | None = None) -> list[Row]:
@@ -65,6 +68,7 @@ def scan(root: Path | None = None) -> list[Row]:
         people: list[dict[str, Any] | None] = [
             p for p in summary.to_dicts() if p["labeller"] not in machines
         ]
+        created = str(project.manifest.get("created") or "")[:16].replace("T", " ")
         for person in people or [None]:
             rows.append(
                 Row(
@@ -74,6 +78,8 @@ def scan(root: Path | None = None) -> list[Row]:
                     person["labeller"] if person else None,
                     int(person["judged"]) if person else 0,
                     (person.get("last") or "")[:16].replace("T", " ") if person else "",
+                    created,
+                    project.pool_sha256,
                 )
             )
     names = distinct_names({r.store: (r.project, r.pool) for r in rows})
@@ -106,11 +112,6 @@ def distinct_names(projects: dict[Path, tuple[str, Path]]) -> dict[Path, str]:
             else:  # the same pool file in two stores: the store folders differ, by definition
                 names.update({store: f"{name} ({store.name})" for store in stores})
     return names
-
-
-def _fit(name: str, width: int) -> str:
-    # What tells "runs/2024-a/pool" apart is next to the name, at the end: cut the start instead.
-    return name if len(name) <= width else "…" + name[-(width - 1) :]
 
 
 class HomeScreen(LeaveKeys, Screen[None]):
@@ -176,6 +177,7 @@ class HomeScreen(LeaveKeys, Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(Text("goldset: projects", style="bold"), id="home-title")
         yield DataTable(id="projects", cursor_type="row", zebra_stripes=True)
+        yield Static(Text(""), id="home-detail")
         yield Static(Text(""), id="home-hint")
         yield Footer(compact=True)
 
@@ -199,9 +201,14 @@ class HomeScreen(LeaveKeys, Screen[None]):
         self._rows = scan(self._root)
         table = self.query_one(DataTable)
         table.clear()
+        # Long names cut in the middle, every one kept distinct ("runs-2024-a…/pool" against
+        # "runs-2024-b…/pool", not two "…/pool"): what tells them apart survives the cut.
+        shown = distinct_forms(
+            (visible(r.project, keep_newlines=False) for r in self._rows), PROJECT_WIDTH
+        )
         for i, row in enumerate(self._rows):
             table.add_row(
-                literal(_fit(row.project, PROJECT_WIDTH), keep_newlines=False),
+                Text(shown[visible(row.project, keep_newlines=False)], no_wrap=True),
                 literal(row.labeller or "(nobody yet)", keep_newlines=False),
                 Text(f"{row.judged:,}", justify="right"),
                 Text("...", justify="right"),
@@ -228,7 +235,26 @@ class HomeScreen(LeaveKeys, Screen[None]):
             hint.append_text(literal(str(where)))
             hint.append(". Enter judges the selected row; v reviews it.")
         self.query_one("#home-hint", Static).update(hint)
+        self._show_detail()
         self._measure()
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._show_detail()
+
+    def _show_detail(self) -> None:
+        """What tells the selected project apart from one alike: its pool's path (cut in the
+        middle to the width), when the store was made, and the pool file's sha256 prefix."""
+        row = self._selected()
+        detail = Text()
+        if row is not None:
+            room = max(12, (self.size.width or 80) - 2 - len("pool: "))
+            detail.append("pool: ", style="dim")
+            detail.append_text(literal(middle(visible(row.pool, keep_newlines=False), room)))
+            facts = [f"created {row.created}"] if row.created else []
+            facts += [f"pool sha256 {row.pool_sha[:12]}"] if row.pool_sha else []
+            if facts:
+                detail.append("\n" + " · ".join(facts), style="dim")
+        self.query_one("#home-detail", Static).update(detail)
 
     @work(thread=True, exclusive=True, exit_on_error=False)
     def _measure(self) -> None:
@@ -333,10 +359,12 @@ class HomeScreen(LeaveKeys, Screen[None]):
         if row is None:
             return
         try:
-            from goldset_tui.agreement.sources import from_store, strata_of
+            from goldset_tui.agreement.sources import from_store, strata_of, without_machines
             from goldset_tui.ui.screens.agreement import AgreementScreen
 
-            data = from_store(row.store)
+            # Humans only, as `goldset agreement` reports them: an imported machine judge is one
+            # more rater reported apart, never a third labeller in the human figures.
+            data = without_machines(from_store(row.store))
             if data.ratings.get_column("labeller").n_unique() < 2:
                 self.notify("Agreement needs judgments from at least two labellers.", markup=False)
                 return

@@ -16,6 +16,8 @@ from textual.widgets import DataTable, Footer, Static
 
 from goldset_tui.eval.report import Report
 from goldset_tui.eval.report_format import dropped_rows
+from goldset_tui.eval.report_summary import headline_lines
+from goldset_tui.eval.report_words import fusion_brief
 from goldset_tui.eval.strata import SMALL_STRATUM
 from goldset_tui.ui.leaving import LeaveKeys, leave_bindings
 from goldset_tui.ui.review_context import ReviewContext  # also imported from here
@@ -47,6 +49,13 @@ class ReportScreen(LeaveKeys, Screen[None]):
             "closure",
             id="report_closure",
             tooltip="Every closure check with its residual",
+        ),
+        Binding(
+            "s",
+            "summary",
+            "whole report",
+            id="report_summary",
+            tooltip="Headlines, fusion, failure overlap and the oracle, judged shares, paired tests",
         ),
         Binding("w", "warnings", "warnings", id="report_warnings", tooltip="Show every warning"),
         *leave_bindings("report_back", "report_quit"),  # Escape back, q home (ui/leaving.py)
@@ -80,36 +89,30 @@ class ReportScreen(LeaveKeys, Screen[None]):
         title = literal(f"{r.metric} · {r.n} queries · 95% {r.method} intervals · ") + closes
         self.query_one("#report-title", Static).update(title)
         self._fill_table()
-        notes = Text(no_wrap=True, overflow="ellipsis")
-        notes.append_text(self._headline())
+        # Wrapped, never cut (issue 12: the headline used to end in an ellipsis and hide fusion).
+        notes = Text()
+        notes.append_text(literal("\n".join(headline_lines(r)), keep_newlines=True))
+        fusion = fusion_brief(r)
+        if fusion:
+            notes.append("\n")
+            notes.append_text(literal(fusion, keep_newlines=False))
         notes.append(
-            f"\nenter: failing queries · † under {SMALL_STRATUM} queries: counts of failures, not rates",
+            "\ns: the whole report (overlap, paired tests...) · enter: failing queries · "
+            f"† under {SMALL_STRATUM} queries: counts, not rates",
             style="dim",
         )
-        if r.warnings:
-            notes.append(f"\n⚠ {len(r.warnings)} warning(s), w to read all: ", style="bold yellow")
-            notes.append_text(literal(r.warnings[0], keep_newlines=False))
+        warnings = self.warnings()
+        if warnings:
+            # The count and the key: a long warning here would push the headline out of the
+            # notes' half of the screen at 80x24; w shows every one in full.
+            notes.append(f"\n⚠ {len(warnings)} warning(s): w to read them", style="bold yellow")
         else:
             notes.append("\nno warnings", style="dim")
         self.query_one("#report-notes", Static).update(notes)
 
-    def _headline(self) -> Text:
-        r = self.report
-        over = dict(r.overall.select("system", "mean").iter_rows())
-        parts = []
-        for s in r.all_systems:
-            piece = f"{s} {over[s]:.3f}"
-            if r.weighted is not None and s in r.weighted:
-                piece += f" (weighted {r.weighted[s]:.3f})"
-            parts.append(piece)
-        head = literal(" · ".join(parts), keep_newlines=False)
-        for name, f in r.fusion.items():
-            share = f["headroom_collected"]
-            if share is not None:
-                head += literal(
-                    f" · {name} collects {share:.0%} of the oracle headroom", keep_newlines=False
-                )
-        return head
+    def warnings(self) -> list[str]:
+        """The store's warnings on open (a torn journal tail, a changed pool), then the report's."""
+        return [*self.context.store_warnings, *self.report.warnings]
 
     def _fill_table(self) -> None:
         r = self.report
@@ -191,8 +194,13 @@ class ReportScreen(LeaveKeys, Screen[None]):
     def action_warnings(self) -> None:
         from goldset_tui.ui.screens.help import HelpScreen, keys_table
 
-        text = "\n\n".join(f"• {w}" for w in self.report.warnings) or "No warnings."
+        text = "\n\n".join(f"• {w}" for w in self.warnings()) or "No warnings."
         self.app.push_screen(HelpScreen(text, keys_table(self), title="Warnings"))
+
+    def action_summary(self) -> None:
+        from goldset_tui.ui.screens.report_summary import ReportSummaryScreen
+
+        self.app.push_screen(ReportSummaryScreen(self.report))
 
     def report_changed(self, report: Report) -> None:
         self.context.report = report

@@ -16,11 +16,12 @@ from textual.widgets import DataTable, Footer, Static
 from textual.widgets.data_table import CursorType
 
 from goldset_tui.eval.report import missing_pairs
+from goldset_tui.shorten import distinct_forms
 from goldset_tui.text import visible
 from goldset_tui.ui.leaving import LeaveKeys, leave_bindings
 from goldset_tui.ui.review_context import ReviewContext
 from goldset_tui.ui.safe import literal
-from goldset_tui.ui.widgets.report_bar import add_system_columns, refilling
+from goldset_tui.ui.widgets.report_bar import SYSTEM_KEY, add_system_columns, refilling
 
 UNJUDGED = "?"
 
@@ -167,12 +168,21 @@ class TopKScreen(_DrillScreen):
             id="topk_judge",
             tooltip="Judge this query's unjudged documents",
         ),
+        Binding(
+            "i",
+            "full_ids",
+            "full ids",
+            id="topk_full_ids",
+            tooltip="Every document id on this screen in full (the table cuts long ones)",
+        ),
         *leave_bindings("topk_back", "topk_quit", back_keys="escape,backspace"),
     ]
 
     def __init__(self, context: ReviewContext, query_id: str) -> None:
         super().__init__(context)
         self.query_id = query_id
+        self.grid: dict[tuple[str, int], dict] = {}
+        self.forms: dict[str, str] = {}
 
     def refresh_view(self) -> None:
         r = self.context.report
@@ -195,8 +205,13 @@ class TopKScreen(_DrillScreen):
             else pl.DataFrame()
         )
         grid = {(row["system"], row["rank"]): row for row in top.iter_rows(named=True)}
-        # Each system's column gets an equal share of the width; long doc ids end in an ellipsis.
+        self.grid = grid
+        # Each system's column gets an equal share of the width; long doc ids are cut in the
+        # middle, every id on the screen kept distinct (shorten.py); `i` and the line under the
+        # table show them in full.
         width = max(10, (self.app.size.width - 8) // max(1, len(r.all_systems)) - 2)
+        ids = [visible(row["doc_id"], keep_newlines=False) for row in grid.values()]
+        self.forms = distinct_forms(ids, max(4, width - len("[g] ")))
         with refilling(
             self.query_one(DataTable)
         ) as table:  # the cursor stays across a refresh after judging
@@ -206,16 +221,53 @@ class TopKScreen(_DrillScreen):
                 cells = [Text(str(rank), justify="right")]
                 for s in r.all_systems:
                     row = grid.get((s, rank))
-                    cells.append(_fit(_doc_cell(row), width) if row else Text(""))
+                    cells.append(_doc_cell(row, self.forms) if row else Text(""))
                 table.add_row(*cells, key=str(rank))
         missing = missing_pairs(top) if top.height else None
-        count = 0 if missing is None else missing.height
-        notes = Text(
-            f"[g] grade · {UNJUDGED} unjudged (counted as not relevant) · {count} unjudged document(s)"
-            + (" · J to judge them" if count else ""),
+        self.unjudged = 0 if missing is None else missing.height
+        self._show_notes()
+
+    def _show_notes(self) -> None:
+        """The highlighted document's full id (wrapped, never cut), then the legend."""
+        notes = Text()
+        row = self._highlighted()
+        if row is not None:
+            notes.append("document: ", style="dim")
+            notes.append_text(literal(row["doc_id"], keep_newlines=False))
+            notes.append("\n")
+        notes.append(
+            f"[g] grade · {UNJUDGED} unjudged (counted as not relevant) · "
+            f"{self.unjudged} unjudged document(s)"
+            + (" · J to judge them" if self.unjudged else "")
+            + " · i: full ids",
             style="dim",
         )
         self.query_one("#drill-notes", Static).update(notes)
+
+    def _highlighted(self) -> dict | None:
+        table = self.query_one(DataTable)
+        if not table.row_count:
+            return None
+        coord = table.cursor_coordinate
+        key = table.coordinate_to_cell_key(coord)
+        system = (key.column_key.value or "").removeprefix(SYSTEM_KEY)
+        return self.grid.get((system, int(key.row_key.value or 0)))
+
+    def on_data_table_cell_highlighted(self, event: DataTable.CellHighlighted) -> None:
+        event.stop()
+        self._show_notes()
+
+    def action_full_ids(self) -> None:
+        from goldset_tui.ui.screens.help import HelpScreen, keys_table
+
+        lines = [
+            f"{system} #{rank}: {visible(row['doc_id'], keep_newlines=False)}"
+            for (system, rank), row in sorted(
+                self.grid.items(), key=lambda kv: (kv[0][1], kv[0][0])
+            )
+        ]
+        text = "\n".join(lines) or "No documents."
+        self.app.push_screen(HelpScreen(text, keys_table(self), title="Document ids in full"))
 
     def action_judge(self) -> None:
         top = self.context.report.topk
@@ -227,7 +279,7 @@ def _fit(text: Text, width: int) -> Text:
     return text
 
 
-def _doc_cell(row: dict) -> Text:
+def _doc_cell(row: dict, forms: dict[str, str]) -> Text:
     grade = row["grade"]
     mark = Text(
         f"[{grade}] " if grade is not None else f"[{UNJUDGED}] ",
@@ -235,7 +287,8 @@ def _doc_cell(row: dict) -> Text:
         if grade is not None
         else "bold yellow",
     )
-    return mark + literal(row["doc_id"], keep_newlines=False)
+    shown = visible(row["doc_id"], keep_newlines=False)
+    return mark + Text(forms.get(shown, shown), no_wrap=True, overflow="crop")
 
 
 def start_judging(screen: _DrillScreen, pairs: pl.DataFrame | None) -> None:

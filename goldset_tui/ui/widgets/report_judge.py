@@ -24,9 +24,12 @@ def write_pairs(pairs: pl.DataFrame, path: Path) -> Path:
     return path
 
 
-def judge_screen(session, guidelines: str) -> Screen:
+def judge_screen(
+    session, guidelines: str, *, writer=None, warnings: list[str] | None = None
+) -> Screen:
     """The judging screen opened from the report: Escape saves and goes back to it (q goes home,
-    or quits, as everywhere)."""
+    or quits, as everywhere). ``writer`` and ``warnings`` as for the judging screen: the store's
+    warnings on open are shown, and the writer's notices (a compaction that failed) on saving."""
     import inspect
 
     from goldset_tui.ui.screens.judge import JudgeScreen
@@ -41,7 +44,9 @@ def judge_screen(session, guidelines: str) -> Screen:
         # recomputes it); q goes home, or quits: the rule of every screen (ui/leaving.py).
         CSS_PATH = [str(here / p) for p in css_paths]
 
-    return ReviewJudgeScreen(session, guidelines=guidelines, show_guidelines=False)
+    return ReviewJudgeScreen(
+        session, guidelines=guidelines, show_guidelines=False, writer=writer, warnings=warnings
+    )
 
 
 def judge_hook(
@@ -72,13 +77,19 @@ def judge_hook(
         from goldset_tui.judging import JudgingSession
 
         judged = project.judgments(labeller) if labeller in project.labellers() else None
+        writer = project.writer(labeller)  # its warnings on open join project.warnings
         session = JudgingSession(
             pool.with_columns(pl.col("title").fill_null("")),
             labeller,
-            writer=project.writer(labeller),
+            writer=writer,
             judged=judged.select("query_id", "doc_id", "grade") if judged is not None else None,
             scale=project.scale,
         )
-        return judge_screen(session, project.guidelines)
+        return judge_screen(
+            session,
+            project.guidelines,
+            writer=writer,
+            warnings=list(dict.fromkeys(project.warnings)),
+        )
 
     return judge

@@ -33,6 +33,7 @@ from goldset_tui.io.trec import read_qrels, read_run
 from goldset_tui.model import Judgment
 from goldset_tui.sampling.labels import read_labels
 from goldset_tui.sampling.normalise import read_log
+from goldset_tui.sampling.stream import count_raw
 from goldset_tui.store import Project, sha256_file
 
 EXAMPLES = int(os.environ.get("GOLDSET_FUZZ_EXAMPLES", "20"))
@@ -53,6 +54,8 @@ TABLES: dict[str, tuple[list[str], list[str], Callable[[Path], object]]] = {
     "corpus": (["jsonl", "tsv", "parquet"], ["_id", "title", "text"], read_corpus),
     "topics": (["jsonl", "csv", "tsv"], ["query_id", "query", "stratum"], read_topics),
     "log": (["csv", "jsonl", "parquet"], ["query", "count"], read_log),
+    # the streaming count of a log (classify): the same files, read or refused the same way
+    "log_stream": (["csv", "tsv", "parquet"], ["query", "count"], count_raw),
     "labels": (["csv", "parquet"], ["query", "count", "stratum", "spelling"], read_labels),
     "strata": (["csv", "tsv", "parquet"], ["query_id", "stratum"], read_strata),
     "traffic": (["csv", "parquet"], ["stratum", "share"], read_traffic),

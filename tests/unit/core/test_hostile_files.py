@@ -11,11 +11,11 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from goldset_tui.agreement.markdown import cell
 from goldset_tui.cli import main
 from goldset_tui.errors import InputError
 from goldset_tui.io.pools import load_pool, read_topics
 from goldset_tui.io.tables import read_table
+from goldset_tui.markdown_text import md_literal
 
 BASE = {"query_id": "q1", "query": "x", "doc_id": "d1", "text": "t"}
 
@@ -145,7 +145,7 @@ def test_a_bom_in_a_topics_tsv_keeps_the_first_query(tmp_path) -> None:
 
 # --- 11: agreement Markdown shows control characters as placeholders ------------------------------
 def test_markdown_cells_show_escapes_as_placeholders() -> None:
-    shown = cell("al\x1b[31mice|x\nz")
+    shown = md_literal("al\x1b[31mice|x\nz")
     assert "\x1b" not in shown and "\u241b" in shown and "\\|" in shown and "\n" not in shown
 
 

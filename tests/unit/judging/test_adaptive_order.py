@@ -124,3 +124,42 @@ def test_a_pool_without_systems_is_refused(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="systems and ranks"):
         check_order(prepared, "adaptive")
     check_order(prepared, "blind")  # the default needs nothing
+
+
+def test_on_a_one_to_four_scale_the_lowest_grade_is_not_relevant() -> None:
+    # The same trace on a 1-4 scale, every grade shifted up by one: 1 is the lowest grade
+    # ("not relevant"), so the bandit must read it as a failure exactly as 0 on 0-3. Counting
+    # grade >= 1 as relevant made every graded document a success: after w1 (graded 1) the
+    # weak system stayed in front (2/3 against 1/2) and the order became w1 w2 w3 g1 g2 g3.
+    from goldset_tui.model import GradeScale
+
+    s = JudgingSession(
+        pool(), "alice", writer=Writer(), order="adaptive", scale=GradeScale.from_range(1, 4)
+    )
+    seen = []
+    while s.query_id == "q1" and len(seen) < 10:
+        doc = s.current.doc_id
+        seen.append(doc)
+        s.grade(TRUTH[doc] + 1)
+    assert seen == EXPECTED
+
+
+def test_a_refused_adaptive_order_leaves_no_store_behind(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    # "Everything is checked before any screen opens ... nothing is written to the store": the
+    # order was checked after the store (manifest, lock file) had been created, so the refused
+    # pool showed up on the home screen as a project with nothing judged.
+    import goldset_tui.commands._terminal as terminal
+    from goldset_tui.cli import main
+
+    monkeypatch.setattr(terminal, "require_terminal", lambda command="": None)
+    path = tmp_path / "pool.jsonl"
+    pool(systems=False).drop("systems", "ranks").write_ndjson(path)
+    store = tmp_path / "store"
+    code = main(
+        ["judge", str(path), "--labeller", "zz", "--store", str(store), "--order", "adaptive"]
+    )
+    assert code == 2
+    assert "systems and ranks" in capsys.readouterr().err
+    assert not store.exists()

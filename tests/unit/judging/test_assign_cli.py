@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -77,3 +78,33 @@ def test_team_given_again_changes_the_plan_on_purpose(pool, tmp_path) -> None:
     changed = prepare(pool, "zed", store=store, assign="overlap=0.5", team="alice,bob,zed")
     assert assignment(store) == {"overlap": 0.5, "labellers": ["alice", "bob", "zed"], "seed": 0}
     assert changed.query_ids == assigned_query_ids(queries, "zed", ["alice", "bob", "zed"], 0.5, 0)
+
+
+def test_an_assignment_that_gives_this_labeller_no_query_is_refused(tmp_path: Path) -> None:
+    # One query, overlap 0.2 (round(0.2) = 0 shared) dealt over alice, bob and zed: zed's share
+    # is empty. The screen opened on no query and died with IndexError; now one line, exit 2,
+    # and no store is made.
+    from goldset_tui.commands.judge import prepare
+    from goldset_tui.errors import InputError
+
+    path = tmp_path / "pool.jsonl"
+    path.write_text(
+        "".join(
+            json.dumps({"query_id": "q1", "query": "q", "doc_id": f"d{i}", "text": "t"}) + "\n"
+            for i in range(3)
+        )
+    )
+    store = tmp_path / "store"
+    shares = {}
+    for name in ("alice", "bob", "zed"):
+        try:
+            shares[name] = prepare(
+                path, name, store=tmp_path / f"s-{name}", assign="overlap=0.2", team="alice,bob,zed"
+            ).query_ids
+        except InputError:
+            shares[name] = []
+    assert sorted(len(v) for v in shares.values()) == [0, 0, 1]
+    empty = next(name for name, ids in shares.items() if not ids)
+    with pytest.raises(InputError, match="no query falls to"):
+        prepare(path, empty, store=store, assign="overlap=0.2", team="alice,bob,zed")
+    assert not store.exists()

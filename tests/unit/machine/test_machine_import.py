@@ -143,6 +143,21 @@ def test_new_file_writes_only_changed_grades(tmp_path: Path) -> None:
             {"line": 2},
             None,
         ),
+        # JSON true/false is not a grade or a confidence (Polars casts true to 1.0: a `true`
+        # grade was imported as grade 1)
+        (
+            "bad.jsonl",
+            '{"query_id":"q1","doc_id":"d1","grade":false}\n{"query_id":"q1","doc_id":"d2","grade":true}\n',
+            {"line": 1},
+            "grade",
+        ),
+        (
+            "bad.jsonl",
+            '{"query_id":"q1","doc_id":"d1","grade":1,"confidence":true}\n'
+            '{"query_id":"q1","doc_id":"d2","grade":1,"confidence":true}\n',
+            {"line": 1},
+            "confidence",
+        ),
     ],
 )
 def test_bad_labels_refused_naming_the_line_and_nothing_written(
@@ -248,3 +263,33 @@ def test_unknown_rule_with_a_machine_is_one_line(tmp_path: Path, capsys) -> None
     args = ["agreement", "--store", str(project.path), "--replicates", "0", "--rule", "coin"]
     assert main(args) == 2
     assert "unknown consensus rule" in capsys.readouterr().err
+
+
+def test_a_byte_order_mark_is_not_part_of_the_first_query_id(tmp_path: Path, capsys) -> None:
+    # Windows editors start a file with a BOM; `goldset eval` reads such qrels, but the machine
+    # import kept it in the first query id and refused the pair as "(\ufeffq1, d1) is not in the
+    # store's pool", which prints exactly like a pair that is.
+    project = make(tmp_path)
+    labels = tmp_path / "llm.qrels"
+    labels.write_bytes(b"\xef\xbb\xbfq1 0 d1 2\r\nq1 0 d2 1\r\n")
+    assert run_import(project, labels) == 0
+    judged = Project.open(project.path).judgments("llm")
+    assert sorted(judged.select("query_id", "doc_id", "grade").rows()) == [
+        ("q1", "d1", 2),
+        ("q1", "d2", 1),
+    ]
+
+
+def test_gzipped_trec_qrels_import_as_goldset_eval_reads_them(tmp_path: Path) -> None:
+    # `goldset eval` reads qrels.gz; the import said "bytes that are not UTF-8 (byte 1)".
+    import gzip
+
+    project = make(tmp_path)
+    labels = tmp_path / "llm.qrels.gz"
+    labels.write_bytes(gzip.compress(b"q1 0 d1 2\nq2 0 d3 0\n"))
+    assert run_import(project, labels) == 0
+    judged = Project.open(project.path).judgments("llm")
+    assert sorted(judged.select("query_id", "doc_id", "grade").rows()) == [
+        ("q1", "d1", 2),
+        ("q2", "d3", 0),
+    ]

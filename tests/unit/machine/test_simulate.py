@@ -92,3 +92,32 @@ def test_command_steps(tmp_path: Path, capsys) -> None:
     assert main([*args, "--run", f"C={tmp_path / 'C.run'}", "--order", "depth"]) == 0
     assert json.loads(capsys.readouterr().out)["steps"][-1]["kendall_tau"] == 1.0
     assert main([*args, "--order", "depth", "--budget", "0"]) == 2
+
+
+def test_queries_the_qrels_never_judged_are_left_out(tmp_path: Path, capsys) -> None:
+    # The qrels judge q1 and q2 only (partial qrels, e.g. one labeller's third of the queries);
+    # both runs also answer q3. Counting q3's pairs as judged not relevant spent the budget on a
+    # query nobody judged and reported its documents as found to be not relevant: the pool was
+    # 9 pairs and depth order found 2 relevant in the first 7, where the judged pool has 7 pairs
+    # and 3 relevant. By hand (depth order over q1, q2 as in test_depth_order_by_hand):
+    # d1 -, d4 +, e1 -, e2 +, d2 +, d3 -, d5 -.
+    qrels = tmp_path / "q.qrels"
+    qrels.write_text("".join(f"{q} 0 {d} 1\n" for q, d in sorted(RELEVANT)) + "q1 0 d1 0\n")
+    runs = {name: {**by_query, "q3": [f"x{name}"]} for name, by_query in RUNS.items()}
+    args = ["simulate", "--qrels", str(qrels), "--depth", "3", "--budget", "7", "--step", "1"]
+    assert main([*args, *run_args(tmp_path, runs), "--order", "depth"]) == 0
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert report["pool"] == 7 and report["relevant_in_pool"] == 3
+    assert [s["relevant_found"] for s in report["steps"]] == [0, 1, 1, 2, 3, 3, 3]
+    assert report["queries"] == 2 and report["queries_without_judgments"] == 1
+    assert "1 query" in captured.err and "q3" in captured.err
+
+
+def test_runs_sharing_no_query_with_the_qrels_are_refused(tmp_path: Path, capsys) -> None:
+    qrels = tmp_path / "q.qrels"
+    qrels.write_text("z9 0 d1 1\n")
+    args = ["simulate", "--qrels", str(qrels), "--budget", "5", *run_args(tmp_path, RUNS)]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no query" in err

@@ -155,3 +155,20 @@ def test_only_the_queries_both_label_sets_judged_take_part() -> None:
     assert pair["queries_a"] == pair["queries_b"] == 1
     assert pair["means_b"] == {"A": 1.0, "B": 0.0}
     assert pair["flips"] == []
+
+
+def test_tau_ap_is_undefined_when_the_reference_ties_every_system() -> None:
+    # Three identical runs: every system ties under both label sets. Kendall's tau-b is 0/0
+    # (scipy gives nan) and tau_AP has no ordering to take as the truth; counting every tied
+    # pair as "not correctly ordered" reported -1, a perfect reversal of an ordering that is
+    # not there.
+    tied = {"a": 0.9, "b": 0.9, "c": 0.9}
+    other = {"a": 0.5, "b": 0.5, "c": 0.5}
+    assert kendall_tau(tied, other) is None
+    assert str(kendalltau([0.9] * 3, [0.5] * 3).statistic) == "nan"
+    assert tau_ap(tied, other) is None
+    assert tau_ap(tied, {"a": 0.1, "b": 0.2, "c": 0.3}) is None
+    # One strict pair in the reference is enough to define it (the tied pair counts as wrong):
+    # evaluated order c, b, a; reference a = b > c. C(2) = 0/1 (c above b, but c < b), C(3) =
+    # 0/2 (neither c nor b is above a under the reference) -> 2/2 * 0 - 1 = -1.
+    assert tau_ap({"a": 0.9, "b": 0.9, "c": 0.1}, {"a": 0.1, "b": 0.2, "c": 0.3}) == -1.0

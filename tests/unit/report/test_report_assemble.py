@@ -202,7 +202,8 @@ def test_markdown_shows_terminal_escapes_visibly() -> None:
     assert any("\x1b" in w for w in report.warnings)  # the raw names reach the warning list ...
     md = to_markdown(report)
     assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", md)  # ... never the Markdown
-    assert "\u241b[31mred" in md and "sys\u241b]0;pwned\u2407" in md
+    # Control characters shown as placeholders; "[" and "]" backslash-escaped (Markdown, not markup).
+    assert "\u241b\\[31mred" in md and "sys\u241b\\]0;pwned\u2407" in md
     assert json.loads(to_json(report))["strata"][0]["stratum"] == red
 
 

@@ -311,7 +311,8 @@ def test_headroom_is_null_for_a_measure_without_cutoff(files, capsys) -> None:
     assert code == 0
     d = json.loads(out)
     assert (
-        set(d["fusion"]["rrf"]) == {"mean", "headroom_collected"}
+        set(d["fusion"]["rrf"])
+        == {"mean", "headroom_collected", "best_single", "best_single_mean", "oracle"}
         and d["fusion"]["rrf"]["headroom_collected"] is None
     )
     code, md, _ = _report(files, capsys, "--metric", "AP")
@@ -320,7 +321,11 @@ def test_headroom_is_null_for_a_measure_without_cutoff(files, capsys) -> None:
 
 def test_markdown_and_csv(files, capsys) -> None:
     code, md, _ = _report(files, capsys)
-    assert code == 0 and "| negation † | 18 | 8/18 hits" in md and "The table closes." in md
+    assert (
+        code == 0
+        and "| negation † | 18 | 8/18 · 0.444 [0.246, 0.663]" in md
+        and "The table closes." in md
+    )
     code, table, _ = _report(files, capsys, "--format", "csv")
     rows = list(csv.DictReader(table.splitlines()))
     assert rows[-1]["stratum"] == "ALL" and rows[-1]["hits"] in {
@@ -447,7 +452,7 @@ def test_escapes_in_strata_never_reach_the_terminal(files, capsys, tmp_path) -> 
     out = capsys.readouterr()
     assert code == 0
     # The stratum has 18 queries: named in the small-strata warning (stderr) and the table (stdout).
-    assert "\u241b[31mred" in out.err and "| \u241b[31mred † | 18 |" in out.out
+    assert "\u241b[31mred" in out.err and "| \u241b\\[31mred † | 18 |" in out.out
     assert "\x1b" not in out.out and "\x1b" not in out.err
 
 

@@ -59,3 +59,32 @@ def make_topics() -> pl.DataFrame:
     return pl.DataFrame(
         {"query_id": qids, "query": [f"how do I do thing {i}" for i in range(1, 13)]}
     )
+
+
+# Issue 12: ids that read alike when cut at the end (the top-k screen at 80x24 showed both
+# documents as `pathlib#PurePath.…` and `LA091089-02…`).
+LONG_IDS = {
+    ("bm25", 1): "pathlib#PurePath.with_suffix",
+    ("bm25", 2): "LA091089-0212",
+    ("dense", 1): "pathlib#PurePath.with_stem",
+    ("dense", 2): "LA091089-0213",
+    ("rrf", 1): "pathlib#PurePath.with_segments",
+    ("rrf", 2): "LA091089-0214",
+}
+
+
+def make_report_long_ids(query_id: str = "q11"):
+    """ui_data's report with ``query_id``'s top k holding LONG_IDS."""
+    report = make_report()
+    topk = report.topk
+    report.topk = topk.with_columns(
+        doc_id=pl.struct("system", "query_id", "rank", "doc_id").map_elements(
+            lambda r: (
+                LONG_IDS.get((r["system"], r["rank"]), r["doc_id"])
+                if r["query_id"] == query_id
+                else r["doc_id"]
+            ),
+            return_dtype=pl.Utf8,
+        )
+    )
+    return report

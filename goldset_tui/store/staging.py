@@ -1,0 +1,151 @@
+"""The commit step of ``goldset merge``: a staged change that is applied whole, or not at all.
+
+A merge changes several files of the target store (one folder of parts per labeller, machine
+provenance files, the manifest), and no single rename can replace them all. So the merge writes
+everything new into ``STORE/.merge-pending/`` first (every file fsynced), then writes
+``COMMIT.json`` there atomically: that rename is the commit point. Applying is a list of steps
+that can each be redone (the manifest change, then one folder rename per labeller, then the
+machine files), so a crash anywhere is repaired the next time the store is opened:
+
+- ``.merge-pending/`` without ``COMMIT.json``: the merge never committed; the folder is removed
+  and the store is exactly as before.
+- with ``COMMIT.json``: the steps are applied (again); the store is then fully merged.
+
+Recovery runs in :meth:`Project.open` and before every merge, under ``.merge.lock`` (held by a
+merge for its whole run), so a live merge is never "recovered" by another process.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from goldset_tui.errors import StoreLockedError
+from goldset_tui.store.files import atomic_write_bytes, fsync_path, naming
+from goldset_tui.store.journal import holder, write_holder
+from goldset_tui.store.manifest import update_manifest
+
+STAGING = ".merge-pending"
+COMMIT = "COMMIT.json"
+MERGE_LOCK = ".merge.lock"
+
+
+@contextmanager
+def merge_lock(store: Path, *, wait: bool = False) -> Iterator[bool]:
+    """Hold the store's merge lock; yields False (without it) when another process holds it and
+    ``wait`` is False. A second merge into the same store is refused by the caller."""
+    path = Path(store) / MERGE_LOCK
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError as exc:
+        raise naming(exc, path) from exc
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except OSError as exc:
+            if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                raise naming(exc, path) from exc
+            yield False
+            return
+        write_holder(fd)
+        yield True
+    finally:
+        os.close(fd)
+
+
+def merge_holder(store: Path) -> str:
+    return holder(Path(store) / MERGE_LOCK)
+
+
+def staging_dir(store: Path) -> Path:
+    return Path(store) / STAGING
+
+
+def discard(store: Path) -> None:
+    """Remove an uncommitted staging folder (the caller holds the merge lock)."""
+    staged = staging_dir(store)
+    if staged.exists():
+        shutil.rmtree(staged)
+        fsync_path(Path(store))
+
+
+def commit(store: Path, plan: dict[str, Any]) -> None:
+    """The commit point: after this returns, the merge happens even if the process dies."""
+    staged = staging_dir(store)
+    for folder in sorted({p for p in staged.rglob("*") if p.is_dir()} | {staged}, reverse=True):
+        fsync_path(folder)  # every staged file's name is durable before the commit names them
+    atomic_write_bytes(staged / COMMIT, json.dumps(plan, sort_keys=True).encode("utf-8"))
+
+
+def apply(store: Path) -> None:
+    """Apply a committed merge; every step may already have been done by a run that died."""
+    store = Path(store)
+    staged = staging_dir(store)
+    plan = json.loads((staged / COMMIT).read_text(encoding="utf-8"))
+    entries: dict[str, dict[str, Any]] = plan["labellers"]
+    record: dict[str, Any] | None = plan.get("record")
+
+    def change(data: dict[str, Any]) -> None:
+        data.setdefault("labellers", {}).update(entries)
+        if record is not None:
+            merges = data.setdefault("merges", [])
+            if all(m.get("id") != record["id"] for m in merges):
+                merges.append(record)
+
+    update_manifest(store, change)  # first: files without a manifest table are refused on open
+    judgments = store / "judgments"
+    for safe in plan["swap"]:
+        new = staged / "judgments" / safe
+        if not new.exists():
+            continue  # already moved in
+        live = judgments / safe
+        if live.exists():
+            old = staged / "old" / safe
+            old.parent.mkdir(parents=True, exist_ok=True)
+            n = 0
+            while old.exists():  # a name of its own; the old folder is only deleted at the end
+                n += 1
+                old = staged / "old" / f"{safe}.{n}"
+            os.rename(live, old)
+        judgments.mkdir(exist_ok=True)
+        os.rename(new, live)
+        fsync_path(judgments)
+    for safe, name in plan["machine"]:
+        new = staged / "machine" / safe / name
+        live = store / "machine" / safe / name
+        if new.exists() and not live.exists():
+            live.parent.mkdir(parents=True, exist_ok=True)
+            os.rename(new, live)
+            fsync_path(live.parent)
+    (staged / COMMIT).unlink()
+    fsync_path(staged)
+    discard(store)
+
+
+def recover(store: Path) -> None:
+    """Finish or undo a merge that a crash interrupted; nothing to do in the usual case."""
+    store = Path(store)
+    if not staging_dir(store).exists():
+        return
+    with merge_lock(store) as held:
+        if not held:
+            return  # a merge is running right now: it finishes its own work
+        if (staging_dir(store) / COMMIT).exists():
+            apply(store)
+        else:
+            discard(store)
+
+
+def refuse_if_merging(store: Path) -> None:
+    """StoreLockedError when another process is merging into ``store``."""
+    raise StoreLockedError(
+        f"{Path(store) / MERGE_LOCK}: a merge into this store is running ({merge_holder(store)}); "
+        "wait for it to finish"
+    )

@@ -1,0 +1,62 @@
+"""The whole report beyond its table, on one scrolling screen (``s`` from the report screen).
+
+Headlines with their intervals, fusion against the best single run and the oracle, failure
+overlap for every pair, the judged share, and the paired tests overall and per stratum: the
+sections of ``eval/report_summary.py``, each line wrapped to the width, so at 80x24 nothing is
+cut; the arrows, Page Up/Down, Home and End scroll. Data is drawn through ``literal``.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from goldset_tui.eval.report_model import Report
+from goldset_tui.eval.report_summary import summary_sections
+from goldset_tui.ui.leaving import LeaveKeys, leave_bindings
+from goldset_tui.ui.safe import literal
+
+
+def summary_text(report: Report) -> Text:
+    text = Text()
+    for i, (title, lines) in enumerate(summary_sections(report)):
+        if i:
+            text.append("\n\n")
+        text.append_text(literal(title, style="bold", keep_newlines=False))
+        for line in lines:
+            text.append("\n")
+            text.append_text(literal(line, keep_newlines=False))
+    return text
+
+
+class ReportSummaryScreen(LeaveKeys, Screen[None]):
+    CSS_PATH = "report.tcss"
+    BINDINGS = [*leave_bindings("summary_back", "summary_quit", back_keys="escape,backspace")]
+
+    def __init__(self, report: Report) -> None:
+        super().__init__()
+        self.report = report
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="summary-title")
+        with VerticalScroll(id="summary-scroll"):
+            yield Static(id="summary-body")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show(self.report)
+        self.query_one("#summary-scroll", VerticalScroll).focus()
+
+    def show(self, report: Report) -> None:
+        self.report = report
+        title = literal(f"{report.metric} · {report.n} queries · the report beyond its table")
+        title.append("  ↑↓ PgUp PgDn scroll", style="dim")
+        self.query_one("#summary-title", Static).update(title)
+        self.query_one("#summary-body", Static).update(summary_text(report))
+
+    def report_changed(self, report: Report) -> None:
+        # Back from judging (opened further down the stack): the figures follow the new grades.
+        self.show(report)

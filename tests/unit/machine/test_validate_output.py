@@ -1,0 +1,67 @@
+"""`goldset validate -o` never overwrites the store's own pool: the store reads its rows from it
+(and `goldset import` checks every label against it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from goldset_tui.agreement.machine_example import build_sample_machine_store
+from goldset_tui.cli import main
+
+SAMPLE = Path(__file__).parents[3] / "sample_data"
+
+
+def test_output_onto_the_stores_pool_is_refused(tmp_path: Path, capsys) -> None:
+    store = build_sample_machine_store(tmp_path / "mj", SAMPLE)
+    labels = SAMPLE / "judgments" / "llm.jsonl"
+    assert (
+        main(["import", "--store", str(store), "--labeller", "llm", "--machine", str(labels)]) == 0
+    )
+    pool = tmp_path / "mj" / "pool.jsonl"  # the pool the store's manifest names
+    before = pool.read_bytes()
+    capsys.readouterr()
+    args = ["validate", "--store", str(store), "--labeller", "llm", "--budget", "5"]
+    # the same file by another spelling of its path
+    assert main([*args, "-o", str(tmp_path / "mj" / "." / "pool.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "pool" in err and "Traceback" not in err
+    assert pool.read_bytes() == before
+    assert main([*args, "-o", str(tmp_path / "check.jsonl")]) == 0
+    assert len((tmp_path / "check.jsonl").read_text().splitlines()) == 5
+
+
+def test_judging_the_check_pool_says_it_is_another_pool_not_that_the_pool_changed(
+    tmp_path: Path,
+) -> None:
+    # The documented flow: validate writes check.jsonl, a person judges it into the store. The
+    # warning said the store's pool file "changed since this store was made", naming the
+    # store's pool, which had not changed: the person was judging another file on purpose.
+    from goldset_tui.commands.judge import prepare
+
+    store = build_sample_machine_store(tmp_path / "mj", SAMPLE)
+    labels = SAMPLE / "judgments" / "llm.jsonl"
+    assert (
+        main(["import", "--store", str(store), "--labeller", "llm", "--machine", str(labels)]) == 0
+    )
+    check = tmp_path / "check.jsonl"
+    args = ["validate", "--store", str(store), "--labeller", "llm", "--budget", "5"]
+    assert main([*args, "-o", str(check)]) == 0
+    (warning,) = prepare(check, "carol", store=store).warnings
+    assert str(check) in warning and "changed" not in warning
+    assert str(tmp_path / "mj" / "pool.jsonl") in warning
+
+
+def test_why_onto_the_output_pool_is_refused(tmp_path: Path, capsys) -> None:
+    # --why written over -o replaced the pool to judge with the reasons table.
+    store = build_sample_machine_store(tmp_path / "mj", SAMPLE)
+    labels = SAMPLE / "judgments" / "llm.jsonl"
+    assert (
+        main(["import", "--store", str(store), "--labeller", "llm", "--machine", str(labels)]) == 0
+    )
+    capsys.readouterr()
+    out = tmp_path / "check.csv"
+    args = ["validate", "--store", str(store), "--labeller", "llm", "--budget", "5"]
+    assert main([*args, "-o", str(out), "--why", str(tmp_path / "." / "check.csv")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--why" in err
+    assert not out.exists()
