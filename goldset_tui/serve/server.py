@@ -263,12 +263,13 @@ class JudgingServer(Server):
         return name in self.live or self.is_busy(name)
 
     async def _let_closing_screen_go(self, name: str) -> None:
-        """Wait for ``name``'s open screen to go if it is closing (or starts to, within
-        ``RELOAD_SECONDS``): a labeller's own reload must not be refused as a second tab."""
-        process = self.live.get(name)
+        """Wait while ``name`` has a screen that is closing (or starts to, within
+        ``RELOAD_SECONDS``): a labeller's own reload must not be refused as a second tab. The
+        screen is looked up afresh each time: after quick reloads, the one to wait for may be
+        another page's, started meanwhile."""
         loop = asyncio.get_running_loop()
         start = loop.time()
-        while process is not None and self.live.get(name) is process:
+        while (process := self.live.get(name)) is not None:
             patience = STOP_SECONDS + 1.0 if process.closing else RELOAD_SECONDS
             if loop.time() - start > patience:
                 return
@@ -309,10 +310,13 @@ class JudgingServer(Server):
         websocket = web.WebSocketResponse(heartbeat=15)
         await websocket.prepare(request)
         await self._let_closing_screen_go(name)
+        if request.transport is None or request.transport.is_closing():
+            return websocket  # this page went while it waited (reloaded again): start nothing
         if self._busy(name):
             _, message = _already_open(name)
-            await websocket.send_bytes(_terminal_text(message))
-            await websocket.close()
+            with contextlib.suppress(ConnectionError, RuntimeError):  # that tab may be gone too
+                await websocket.send_bytes(_terminal_text(message))
+                await websocket.close()
             return websocket
         width = _size(request.query.get("width", "80"), 20, 1000, 80)
         height = _size(request.query.get("height", "24"), 5, 500, 24)

@@ -201,3 +201,46 @@ def test_a_reload_reopens_the_screen_instead_of_refusing_it_as_a_second_tab(
 
     run(server, scenario)
     assert calls == ["alice", "alice"]
+
+
+def test_after_quick_reloads_the_last_page_gets_the_screen(tmp_path: Path) -> None:
+    # Two reloads in a row: pages B and C both wait for A's screen to go; whichever starts its
+    # screen first is then closed by the browser (the page went), and the other must wait for
+    # that screen too rather than being refused as a second tab.
+    server, tokens, calls = make_server(tmp_path, argv=[sys.executable, "-c", ECHO_PACKETS])
+
+    async def ticket(client: TestClient) -> str:
+        page = await client.get("/", params={"token": tokens["alice"]})
+        return TICKET.findall(await page.text())[0]
+
+    async def until(check) -> None:
+        for _ in range(200):
+            if check():
+                return
+            await asyncio.sleep(0.05)
+
+    async def echoes(ws: aiohttp.ClientWebSocketResponse, text: str) -> bool:
+        await ws.send_json(["stdin", text])
+        try:
+            message = await ws.receive(timeout=1.0)
+        except TimeoutError:
+            return False
+        return message.type == aiohttp.WSMsgType.BINARY and text in message.data.decode()
+
+    async def scenario(client: TestClient) -> None:
+        a = await client.ws_connect(f"/ws/{await ticket(client)}")
+        await until(lambda: server.started == 1)
+        b = await client.ws_connect(f"/ws/{await ticket(client)}")
+        c = await client.ws_connect(f"/ws/{await ticket(client)}")
+        await a.close()
+        await until(lambda: server.started == 2)
+        winner, other = (b, c) if await echoes(b, "B") else (c, b)
+        await winner.close()
+        await until(lambda: server.started == 3)
+        assert server.started == 3
+        assert await echoes(other, "last")  # a screen, not "already has a judging screen open"
+        await other.close()
+        await until(lambda: not server.live)
+
+    run(server, scenario)
+    assert calls == ["alice"] * 3
