@@ -101,6 +101,8 @@ def test_promoting_a_case_and_its_status(store):
         promote(store, "q1", "error-page", "", load_records(store))
     with pytest.raises(InputError):  # not in any recorded evaluation: a typo
         promote(store, "q9", "typo", "", load_records(store))
+    with pytest.raises(InputError, match="control characters"):  # an escape in the name
+        promote(store, "q1", "stop\x1b[2J", "", load_records(store))
     assert [c.name for c in load_cases(store)] == ["error-page"]
     record(store, _rec(store, release="r2", values=(1.0, 0.5)))
     latest = [r for r in load_records(store) if r.release == "r2"]
