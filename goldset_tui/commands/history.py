@@ -9,6 +9,7 @@ import sys
 from goldset_tui.errors import InputError
 from goldset_tui.text import visible
 
+MAX_SEED = 2**62
 NAME = "history"
 HELP = "the golden set over time: releases, paired changes between them, recurring failures"
 DESCRIPTION = """\
@@ -65,6 +66,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(None, f"--recurring {exc}") from None
     if args.samples < 1:
         raise InputError(None, "--samples must be at least 1")
+    if not 0 <= args.seed <= MAX_SEED:  # Polars' seeds are unsigned 64-bit, offset per batch
+        raise InputError(None, f"--seed {args.seed}: expected a whole number from 0 to {MAX_SEED}")
     store = Path(args.store)
     read_manifest(store)
     records = load_records(store)
@@ -72,6 +75,13 @@ def run(args: argparse.Namespace) -> int:
     if args.metric is not None and records and args.metric not in known:
         raise InputError(
             store, f"no release recorded with {args.metric!r} (recorded: {', '.join(known)})"
+        )
+    systems = sorted({r.system for r in records})
+    if args.system is not None and records and args.system not in systems:
+        shown = ", ".join(repr(visible(s, keep_newlines=False)) for s in systems)
+        raise InputError(
+            store,
+            f"no system {visible(args.system, keep_newlines=False)!r} recorded (recorded: {shown})",
         )
     history = build_history(
         records,
