@@ -18,7 +18,10 @@ where start-up and imports dominate; the measures are the four above and P@10. I
 score ties, which ranx breaks its own way (see docs/eval.md): its means may differ.
 
 CPU time is user + system time of the whole process (its threads included), from os.wait4, as
-is its peak resident memory (ru_maxrss).
+is its peak resident memory (ru_maxrss). The data are generated in a child process: this parent
+stays small, since a child's ru_maxrss can include what it shared with a large parent at fork
+(goldset's evaluation, 475 MB on its own, once read 933 MB when the data were made in this
+process; the peers' peaks, larger than the parent's, were not affected).
 
     .venv/bin/python bench/eval_speed.py                    # the full size, 3 repeats
     .venv/bin/python bench/eval_speed.py --queries 500 --repeat 1   # a quick look
@@ -190,7 +193,11 @@ def main() -> int:
         "compilation alone takes a minute of CPU)",
     )
     parser.add_argument("--keep", metavar="DIR", help="generate the files here and keep them")
+    parser.add_argument("--generate-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.generate_only:
+        generate(Path(args.keep), args.queries, args.docs)
+        return 0
     default = "goldset,pytrec_eval,ir_measures" + (",ranx" if args.data == "generated" else "")
     tools = (args.tools or default).split(",")
     with tempfile.TemporaryDirectory() as tmp:
@@ -200,7 +207,15 @@ def main() -> int:
             qrels, run = robust03(folder)
             what = "Robust 2003 (100 topics, run uic0301)"
         else:
-            qrels, run = generate(folder, args.queries, args.docs)
+            # In a child process: a parent that built 7 million rows has a large resident set,
+            # and a child's peak memory (ru_maxrss) can count what it shared with its parent at
+            # fork; this parent stays small so that each tool's peak is its own.
+            subprocess.run(
+                [sys.executable, __file__, "--generate-only", "--keep", str(folder)]
+                + ["--queries", str(args.queries), "--docs", str(args.docs)],
+                check=True,
+            )
+            qrels, run = folder / "qrels.txt", folder / "run.txt"
             what = f"{args.queries} queries x {args.docs} docs"
         print(
             f"{what}: run {run.stat().st_size / 1e6:.1f} MB, qrels {qrels.stat().st_size / 1e6:.1f} MB;"

@@ -7,6 +7,8 @@
 
     [ui]
     theme = "textual-light"
+    text_width = 100    # reading width of documents in columns, 0 for the whole width (key w)
+    render = "plain"    # how documents are shown: plain, markdown or rst (--render)
 
 Binding ids are listed by ``goldset judge --help`` and in docs/judging.md. Bad TOML or a value of
 the wrong type is bad input (one line, exit 2), not a traceback; so are an id no screen has and a
@@ -17,6 +19,7 @@ with the screens' bindings: a silent mistake would leave the labeller pressing a
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +34,8 @@ from goldset_tui.io.tomlfile import parse_toml
 class Config:
     keymap: dict[str, str] = field(default_factory=dict)
     theme: str | None = None
+    text_width: int | None = None  # None: the screen's default
+    render: str | None = None
     # Where the keymap came from, so a mistake found later can name the file and the line.
     path: Path | None = field(default=None, compare=False)
     keymap_lines: dict[str, int] = field(default_factory=dict, compare=False)
@@ -66,7 +71,42 @@ def load_config(path: Path | None = None) -> Config:
     theme = ui.get("theme") if isinstance(ui, dict) else None
     if theme is not None and not isinstance(theme, str):
         raise InputError(path, "ui.theme must be a theme name", column="ui.theme")
-    return Config(keymap=keymap, theme=theme, path=path, keymap_lines=_keymap_lines(source, keymap))
+    text_width = ui.get("text_width") if isinstance(ui, dict) else None
+    if text_width is not None and not valid_text_width(text_width):
+        raise InputError(
+            path,
+            f"ui.text_width must be 0 (the whole width) or a number of columns from "
+            f"{MIN_TEXT_WIDTH} to {MAX_TEXT_WIDTH}, got {text_width!r}",
+            column="ui.text_width",
+        )
+    render = ui.get("render") if isinstance(ui, dict) else None
+    if render is not None and render not in RENDERS:
+        raise InputError(
+            path,
+            f"ui.render must be one of {', '.join(RENDERS)}, got {render!r}",
+            column="ui.render",
+        )
+    return Config(
+        keymap=keymap,
+        theme=theme,
+        text_width=text_width,
+        render=render,
+        path=path,
+        keymap_lines=_keymap_lines(source, keymap),
+    )
+
+
+# How documents can be shown (goldset judge --render); the screens implement them.
+RENDERS = ("plain", "markdown", "rst")
+MIN_TEXT_WIDTH, MAX_TEXT_WIDTH = 20, 1000
+
+
+def valid_text_width(value: object) -> bool:
+    return (
+        isinstance(value, int)
+        and not isinstance(value, bool)
+        and (value == 0 or MIN_TEXT_WIDTH <= value <= MAX_TEXT_WIDTH)
+    )
 
 
 def _flat(table: dict[str, Any], prefix: str = "") -> dict[str, Any]:
@@ -143,3 +183,52 @@ def check_keymap(
                 raise fail(
                     mine, f"key {key!r} is already the key of {other} on the {screen}: {fix}"
                 )
+
+
+_UI_HEADER = re.compile(r"^\s*\[\s*ui\s*\]\s*(#.*)?$")
+_ANY_HEADER = re.compile(r"^\s*\[")
+
+
+def remember_text_width(width: int, path: Path | None = None) -> Path:
+    """Write ``[ui] text_width = width`` into the user's config file, keeping every other line,
+    comment and key as written (only that one line changes or is added). The result is parsed
+    before it replaces the file, which is swapped in whole: a config goldset cannot edit safely
+    (a ``ui`` written as an inline table, say) is left alone and an InputError says why."""
+    path = locations.config_file() if path is None else path
+    if not valid_text_width(width):
+        raise ValueError(f"not a reading width: {width!r}")
+    try:
+        source = path.read_text(encoding="utf-8") if path.exists() else ""
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(path, f"cannot read config: {exc}") from None
+    updated = _with_ui_value(source, "text_width", str(width))
+    data = parse_toml(path, updated.encode("utf-8"), what="config file")
+    if not isinstance(data.get("ui"), dict) or data["ui"].get("text_width") != width:
+        raise InputError(path, "could not record ui.text_width here; set it by hand in [ui]")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(path.name + ".part")
+        partial.write_text(updated, encoding="utf-8")
+        partial.replace(path)  # never a half-written config
+    except OSError as exc:
+        raise InputError(path, f"cannot write config: {exc.strerror or exc}") from None
+    return path
+
+
+def _with_ui_value(source: str, key: str, value: str) -> str:
+    lines = source.split("\n")
+    setting = re.compile(rf"^(\s*{re.escape(key)}\s*=\s*)([^#]*?)(\s*#.*)?$")
+    start = next((i for i, line in enumerate(lines) if _UI_HEADER.match(line)), None)
+    if start is None:
+        tail = "" if not source or source.endswith("\n") else "\n"
+        gap = "\n" if source.strip() else ""
+        return f"{source}{tail}{gap}[ui]\n{key} = {value}\n"
+    end = next((i for i in range(start + 1, len(lines)) if _ANY_HEADER.match(lines[i])), len(lines))
+    for i in range(start + 1, end):
+        found = setting.match(lines[i])
+        if found:
+            lines[i] = f"{found.group(1)}{value}{found.group(3) or ''}"
+            return "\n".join(lines)
+    last = max((i for i in range(start, end) if lines[i].strip()), default=start)
+    lines.insert(last + 1, f"{key} = {value}")
+    return "\n".join(lines)

@@ -9,6 +9,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from goldset_tui.history.advice import UNJUDGED_ADVICE
 from goldset_tui.text import visible
 
 
@@ -31,9 +32,14 @@ def _say(lines: list[str]) -> None:
         print(f"goldset: {visible(line, keep_newlines=False)}", file=sys.stderr)
 
 
+# report_model.DEFAULT_K, here without the Polars that module imports: a small `goldset eval`
+# runs without Polars (test_history_hooks_constants). history.advice imports neither.
+DEFAULT_K = 10
+
+
 def check(args: argparse.Namespace) -> Path | None:
     if getattr(args, "store", None) is None and getattr(args, "release", None) is None:
-        return None  # nothing to record: a plain `goldset eval` does not import the store
+        return None  # nothing to record: a plain `goldset eval` imports neither store nor Polars
     from goldset_tui.history.recording import check_release_args
 
     return check_release_args(getattr(args, "store", None), getattr(args, "release", None))
@@ -84,29 +90,25 @@ def after_report(args: argparse.Namespace, inputs, report) -> None:  # noqa: ANN
 
 def after_eval(args: argparse.Namespace, qrels, runs, results, measures) -> None:  # noqa: ANN001
     """Per run, the unjudged advice at the evaluated depth; with --release, one record per
-    measure and run."""
-    import polars as pl
-
-    from goldset_tui.eval.report_compute import judged_shares, topk_frame
-    from goldset_tui.eval.report_model import DEFAULT_K, explicit_cutoff
-    from goldset_tui.history.advice import unjudged_advice
+    measure and run. The runs come as `goldset eval` read them: whole frames, lean runs or the
+    small path's plain dicts (whole frames whenever --store is given)."""
+    from goldset_tui.commands._eval_scoring import unjudged_shares
 
     store = check(args)
     qrels_store = Path(args.qrels) if Path(args.qrels).is_dir() else None
     store_dir = store or qrels_store
-    cutoffs = [c for c in (explicit_cutoff(str(m)) for m in measures) if c]
+    cutoffs = [m.cutoff for m in measures if m.cutoff]
     depth = args.max_docs or (max(cutoffs) if cutoffs else DEFAULT_K)
-    if "subtopic" in qrels.columns:
+    if not isinstance(qrels, dict) and "subtopic" in qrels.columns:
         return  # diversity qrels: neither advice nor history (grades per subtopic)
-    ranked = {name: _ranked(run, max(depth, DEFAULT_K)) for name, run in runs.items()}
-    unjudged = {
-        name: 1.0
-        - judged_shares(
-            topk_frame(qrels, {name: ranked[name]}, depth, result.queries.evaluated), [name]
-        )[name]
-        for name, result in results.items()
-        if len(result.queries.evaluated)
-    }
+    unjudged = unjudged_shares(qrels, runs, results, depth)
+    if store is None and not any(share > UNJUDGED_ADVICE for share in unjudged.values()):
+        return  # nothing to say, nothing to record
+    import polars as pl
+
+    from goldset_tui.eval.report_compute import topk_frame
+    from goldset_tui.history.advice import unjudged_advice
+
     paths = {name: spec_path(spec) for name, spec in zip(results, args.runs, strict=False)}
     pool = None
     if store_dir is not None:
@@ -118,17 +120,19 @@ def after_eval(args: argparse.Namespace, qrels, runs, results, measures) -> None
         return
     from goldset_tui.history.recording import record_systems, store_strata
 
+    ranked = {name: _ranked(run, max(depth, DEFAULT_K)) for name, run in runs.items()}
     strata = store_strata(store)
     for m in measures:
-        k = explicit_cutoff(str(m)) or DEFAULT_K
+        k = m.cutoff or DEFAULT_K
         frames, tops = [], []
         for name, result in results.items():
+            per_query = result.frame()
             frames.append(
-                result.per_query.filter(pl.col("measure") == str(m)).select(
+                per_query.filter(pl.col("measure") == str(m)).select(
                     pl.lit(name).alias("system"), "query_id", "value"
                 )
             )
-            queries = result.per_query.get_column("query_id").unique()
+            queries = per_query.get_column("query_id").unique()
             tops.append(topk_frame(qrels, {name: ranked[name]}, k, queries))
         _say(
             record_systems(

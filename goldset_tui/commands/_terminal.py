@@ -18,7 +18,8 @@ from goldset_tui.errors import InputError
 # What a script can run instead of each screen, for the refusal's one line.
 INSTEAD = {
     "": "the other commands (goldset --help)",
-    "demo": "goldset check, eval or report on sample_data/ (goldset --help)",
+    # sample_data/ is in a source checkout only; the sample pool ships with every install.
+    "demo": 'goldset check "$(goldset demo --pool-path)" (the sample pool that comes with goldset)',
     "judge": "goldset qrels to export judgments (judging itself needs a person at a terminal)",
     "review": "goldset report",
     "spotcheck": "goldset spotcheck LABELS --report",

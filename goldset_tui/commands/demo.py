@@ -31,8 +31,10 @@ examples:
   goldset demo
   goldset demo --reveal            # show which system returned each candidate, at which rank
   goldset demo --fresh             # forget the demo's judgments and start over
+  goldset demo --render rst        # the sample's documents are reStructuredText: render them
   goldset demo --dir demo-run      # keep the pool copy and store in demo-run/ instead
   goldset qrels --store "$(goldset demo --where)"   # export what you judged in the demo
+  goldset check "$(goldset demo --pool-path)"      # the sample pool itself, for scripts
 """
 
 # The package folder holding the sample pool (package data; see pyproject.toml).
@@ -68,6 +70,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--labeller", metavar="NAME", default="demo", help="labeller name (default demo)"
     )
     parser.add_argument("--reveal", action="store_true", help="show systems and ranks")
+    from goldset_tui.commands.judge import add_display_arguments
+
+    add_display_arguments(parser)  # --render, --text-width
     parser.add_argument(
         "--dir",
         metavar="DIR",
@@ -81,6 +86,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--where", action="store_true", help="print the demo's store folder and exit"
+    )
+    parser.add_argument(
+        "--pool-path",
+        action="store_true",
+        help="copy the sample pool into the demo folder, print its path and exit (no terminal "
+        "needed: for goldset check, pool or scripts)",
     )
 
 
@@ -114,6 +125,9 @@ def run(args: argparse.Namespace) -> int:
     if args.where:
         print(store)
         return 0
+    if args.pool_path:
+        print(place_pool(folder))
+        return 0
     from goldset_tui.commands._terminal import require_terminal
 
     require_terminal(NAME)  # before anything is copied or created
@@ -131,7 +145,9 @@ def run(args: argparse.Namespace) -> int:
         # Named "demo" on the home screen, not after the pool file ("pool" says nothing).
         Project.create(store, pool_path=pool, pool_sha256=sha256_file(pool), name="demo")
     prepared = prepare(pool, args.labeller, store=store)
-    screen = make_screen(prepared, reveal=args.reveal)
+    screen = make_screen(
+        prepared, reveal=args.reveal, render=args.render, text_width=args.text_width
+    )
     try:
         status = run_app(lambda: screen)
     finally:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import sys
 from collections.abc import Mapping
@@ -10,18 +11,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import polars as pl
-
+from goldset_tui.commands._eval_scoring import score_runs as score_runs  # re-exported
+from goldset_tui.commands._eval_scoring import warn_query_mismatch as warn_query_mismatch
 from goldset_tui.errors import InputError
 from goldset_tui.progress import working
 from goldset_tui.specs import given_twice, name_from_path, parse_named_paths, split_named_path
-from goldset_tui.text import visible
 
-if TYPE_CHECKING:  # imported lazily at run time: `goldset --help` should not pay for them
-    from goldset_tui.commands._eval_output import RunResult
+if TYPE_CHECKING:  # imported lazily: `goldset --help` and a small evaluation never load Polars
+    import polars as pl
+
     from goldset_tui.eval.measures import Measure
-    from goldset_tui.eval.querysets import QuerySets
-    from goldset_tui.io.trec import Source
+    from goldset_tui.io.small_trec import Qrels, Run
+    from goldset_tui.io.sources import Source
 
 NAME = "eval"
 HELP = "evaluate runs against qrels or a store (trec_eval-exact; nDCG@10, AP, RR, R@100 ...)"
@@ -40,10 +41,11 @@ Gzipped files are read as they are.
 The mean ("all") is over every query in the qrels with at least one relevant document; a query
 missing from a run counts 0 for it. -c (trec_eval's -c) averages over every query in the qrels,
 a judged query without a relevant document too. --trec-eval-compat averages as trec_eval does
-without -c: over the queries in both the qrels and the run; it also prints trec_eval's names,
-its runid, num_q, num_ret, num_rel and num_rel_ret lines, and, without -m, trec_eval's default
-measures. Counts (NumQ, NumRet, NumRel, NumRelRet) are summed. A run sharing no query with the
-qrels is an error; queries in one and not the other are a warning.
+without -c: over the queries in both the qrels and the run; it also prints trec_eval's names in
+trec_eval's order and, without -m, trec_eval's default measures (runid, num_q, num_ret, num_rel,
+num_rel_ret, map ... P_1000); with -m, only the measures given, as trec_eval -m does. Counts
+(NumQ, NumRet, NumRel, NumRelRet) are summed. A run sharing no query with the qrels is an error;
+queries in one and not the other are a warning.
 
 Measures (ir_measures names): P@k R@k Success@k RR RR@k AP AP@k GMAP nDCG nDCG@k Rprec Bpref
 infAP IPrec@r IPrecAvg SetP SetR SetF ERR@k RBP RBPResid Compat alpha_nDCG@k Judged@k NumQ
@@ -77,7 +79,6 @@ TREC_EVAL_OFFICIAL = [
     *[f"IPrec@{i / 10:g}" for i in range(11)],
     *[f"P@{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)],
 ]
-TREC_EVAL_COUNTS = ["NumQ", "NumRet", "NumRel", "NumRelRet"]  # always printed under compat
 # A file name this plain says nothing about the system: the run's tag names it instead.
 PLAIN_FILE_NAMES = frozenset(
     {"input", "run", "runs", "result", "results", "output", "out", "submission", "stdin", "-"}
@@ -114,7 +115,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--trec-eval-compat",
         action="store_true",
         help="as trec_eval: average over queries in both qrels and run (unless -c), trec_eval's "
-        "names, runid and num_* lines, its default measures without -m",
+        "names and order, its default measures (runid, num_* ...) without -m",
     )
     parser.add_argument(
         "-c",
@@ -151,12 +152,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def read_qrels_arg(
-    value: str, labeller: str | None = None, *, subtopics: bool = False
+    value: str | Source, labeller: str | None = None, *, subtopics: bool = False
 ) -> pl.DataFrame:
-    """A qrels file, or the qrels of a goldset store folder. ``subtopics``: read the second
-    column as the subtopic (diversity qrels, for alpha_nDCG)."""
-    path = Path(value)
-    if path.is_dir():
+    """A qrels file (or one already opened), or the qrels of a goldset store folder.
+    ``subtopics``: read the second column as the subtopic (diversity qrels, for alpha_nDCG)."""
+    path = Path(value) if isinstance(value, str) else Path(value.path)
+    if isinstance(value, str) and path.is_dir():
         if subtopics:
             raise InputError(path, "alpha_nDCG needs diversity qrels (query subtopic doc grade)")
         from goldset_tui.store.project import Project  # lazily: only a store needs it
@@ -222,7 +223,7 @@ class RunInput:
 def open_runs(specs: list[str]) -> dict[str, RunInput]:
     """Each spec opened (standard input and pipes are read now), named: NAME=PATH, else
     :func:`default_run_name`. Two runs with one name are an error."""
-    from goldset_tui.io.trec import STDIN, open_source, run_tag
+    from goldset_tui.io.sources import STDIN, open_source, run_tag
 
     if sum(1 for spec in specs if spec == STDIN) > 1:
         raise InputError(None, "standard input ('-') can be read only once")
@@ -249,58 +250,6 @@ def read_run_paths(paths: Mapping[str, Path | Source]) -> dict[str, pl.DataFrame
     return {name: read_run(path, tag=False, order=False) for name, path in paths.items()}
 
 
-def warn_query_mismatch(
-    name: str,
-    sets: QuerySets,
-    run_queries: int,
-    *,
-    mode: str,
-    qrels_path: str | Path | None,
-    run_path: str | Path | None,
-) -> None:
-    """A run sharing no query with the qrels is an InputError naming both files; a partial
-    mismatch is one warning line on stderr, with the counts and the first ids."""
-    if len(sets.only_in_run) == run_queries:
-        raise InputError(
-            run_path,
-            f"run {name!r} shares no query with the qrels {qrels_path} "
-            f"({run_queries} run queries, none judged): is it the right qrels file?",
-        )
-    parts = []
-    if sets.missing_from_run:
-        fate = "left out of the mean" if mode == "both" else "scored 0"
-        parts.append(
-            f"{len(sets.missing_from_run)} qrels queries missing from the run ({fate}: "
-            f"{_first_ids(sets.missing_from_run)})"
-        )
-    if sets.only_in_run:
-        parts.append(
-            f"{len(sets.only_in_run)} run queries not in the qrels (ignored: "
-            f"{_first_ids(sets.only_in_run)})"
-        )
-    if parts:
-        shown = visible(name, keep_newlines=False)
-        print(f"goldset: warning: run {shown!r}: " + "; ".join(parts), file=sys.stderr)
-
-
-def warn_left_out(sets: QuerySets, *, level: int, qrels_path: str | Path | None) -> None:
-    """One line when judged queries without a relevant document are left out of the mean: the
-    default differs there from trec_eval (-c counts them 0), and -l can move many of them."""
-    ids = sets.left_out_no_relevant
-    if ids:
-        print(
-            f"goldset: warning: {len(ids)} judged queries in {qrels_path} have no document "
-            f"graded >= {level} and are left out of the mean ({_first_ids(ids)}); "
-            "-c counts them as 0, as trec_eval -c does",
-            file=sys.stderr,
-        )
-
-
-def _first_ids(ids: list[str], n: int = 5) -> str:
-    shown = ", ".join(visible(i, keep_newlines=False) for i in ids[:n])
-    return shown + (", ..." if len(ids) > n else "")
-
-
 def averaging_mode(args: argparse.Namespace) -> str:
     """``complete`` (-c), ``both`` (--trec-eval-compat) or goldset's ``relevant``."""
     if args.complete:
@@ -308,71 +257,56 @@ def averaging_mode(args: argparse.Namespace) -> str:
     return "both" if args.trec_eval_compat else "relevant"
 
 
-def score_runs(
-    qrels: pl.DataFrame,
-    runs: dict[str, pl.DataFrame],
+def read_inputs(
+    qrels: str | Source,
+    inputs: Mapping[str, RunInput],
     measures: list[Measure],
+    labeller=None,
     *,
-    mode: str = "relevant",
-    level: int = 1,
-    max_docs: int | None = None,
-    judged_only: bool = False,
-    qrels_path: str | Path | None = None,
-    run_paths: Mapping[str, str | Path] | None = None,
-    tags: Mapping[str, str | None] | None = None,
-    trec_eval_quirks: bool = False,
-) -> dict[str, RunResult]:
-    """Each run scored over the queries ``mode`` averages (``eval.querysets``).
+    whole: bool = False,
+) -> tuple[pl.DataFrame | Qrels, dict[str, pl.DataFrame] | dict[str, Run]]:
+    """The qrels and the runs, read in plain Python when they are small and every measure has
+    a plain kernel (``eval.small``), else (or on any doubt about a file) by Polars."""
+    from goldset_tui.io.sources import Source
 
-    Nothing to average over is an input error, never an empty mean: the qrels have no relevant
-    document at all (goldset's mean), or a run shares no query with the qrels, which is almost
-    always the wrong qrels file (trec_eval itself stops there: "No queries with both results
-    and relevance info")."""
-    from goldset_tui.commands._eval_output import RunResult
-    from goldset_tui.eval.metrics import aggregate, evaluate
-    from goldset_tui.eval.querysets import cut_run, query_sets
+    if isinstance(qrels, Source) and not whole:
+        from goldset_tui.eval.small import fits
+        from goldset_tui.io.small_trec import Doubt, read_qrels_small, read_run_small
 
-    if mode == "relevant" and qrels.filter(pl.col("grade") >= level).height == 0:
-        raise InputError(
-            qrels_path,
-            f"the qrels have no query with a relevant document (grade >= {level}): "
-            "nothing to average",
-        )
-    full = qrels
-    if "subtopic" in qrels.columns:  # diversity qrels: one grade a document for the rest
-        from goldset_tui.io.trec import plain_qrels
+        total = qrels.size() + sum(r.source.size() for r in inputs.values())
+        if fits(total, measures):
+            # Hundreds of thousands of small objects and not one reference cycle among them:
+            # the cyclic collector would only walk them again and again (a third of the time).
+            gc.disable()
+            try:
+                # The runs first: a doubt (a shuffled run over 4 MB) most often comes from them.
+                plain_runs = {name: read_run_small(r.source) for name, r in inputs.items()}
+                return read_qrels_small(qrels), plain_runs
+            except Doubt:
+                pass  # Polars reads them, and names the bad line if there is one
+            finally:
+                gc.enable()
+    frame = read_qrels_arg(qrels, labeller, subtopics=any(m.needs_subtopics for m in measures))
+    with working("reading the runs"):
+        if (
+            whole
+            or "subtopic" in frame.columns
+            or any(m.name in ("Compat", "alpha_nDCG") for m in measures)
+        ):
+            return frame, read_run_paths({name: r.source for name, r in inputs.items()})
+        return frame, {name: read_lean(r.source, frame) for name, r in inputs.items()}
 
-        qrels = plain_qrels(qrels)
-    out = {}
-    warned = False
-    for name, run in runs.items():
-        # Ranks are 1..n in every query: rank 1 names each query once, with no grouping pass.
-        ids = run.filter(pl.col("rank") == 1) if "rank" in run.columns else run.unique("query_id")
-        run_queries = ids.get_column("query_id")
-        sets = query_sets(qrels, run_queries, mode, level)
-        warn_query_mismatch(
-            name,
-            sets,
-            run_queries.len(),
-            mode=mode,
-            qrels_path=qrels_path,
-            run_path=(run_paths or {}).get(name),
-        )
-        if not warned:  # a property of the qrels: once, not once per run
-            warn_left_out(sets, level=level, qrels_path=qrels_path)
-            warned = True
-        cut = cut_run(run, qrels, max_docs=max_docs, judged_only=judged_only)
-        per_query = evaluate(full, cut, measures)
-        per_query = per_query.filter(pl.col("query_id").is_in(sets.evaluated.implode()))
-        tag = (tags or {}).get(name)
-        means = aggregate(per_query, sets.evaluated)
-        if trec_eval_quirks and mode == "complete":
-            # trec_eval's m_num_rel.c: with -c, the `all` num_rel is re-counted from the whole
-            # qrels file as grades > 0, whatever -l says (the per-query lines do follow -l).
-            positive = qrels.filter(pl.col("grade") > 0).height
-            means |= {str(m): float(positive) for m in measures if m.name == "NumRel"}
-        out[name] = RunResult(per_query, means, sets, tag)
-    return out
+
+def read_lean(source: Source, qrels: pl.DataFrame):  # noqa: ANN201 - LeanRun | pl.DataFrame
+    """The run as the measures need it: its judged rows ranked and its counts (``io.run_lean``,
+    a fraction of the memory), or the whole run when the lean reader has any doubt."""
+    from goldset_tui.io.run_lean import Doubt, read_run_lean
+    from goldset_tui.io.trec import read_run
+
+    try:
+        return read_run_lean(source, qrels)
+    except Doubt:
+        return read_run(source, tag=False, order=False)  # the answer, or the bad line named
 
 
 def chosen_measures(args: argparse.Namespace) -> list[Measure]:
@@ -380,9 +314,9 @@ def chosen_measures(args: argparse.Namespace) -> list[Measure]:
     --trec-eval-compat; each alias resolved is noted on stderr."""
     from goldset_tui.eval.measures import parse_measures, with_rel_level
 
+    # Under --trec-eval-compat, -m lists exactly what is printed, as trec_eval's -m does
+    # (its default "official" set starts with runid and the counts).
     given = args.measures or (TREC_EVAL_OFFICIAL if args.trec_eval_compat else DEFAULT_MEASURES)
-    if args.trec_eval_compat:
-        given = TREC_EVAL_COUNTS + [m for m in given if m not in TREC_EVAL_COUNTS]
     measures = parse_measures(given)
     for m in measures:
         if m.alias:
@@ -400,7 +334,6 @@ def check_modes(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from goldset_tui.commands._eval_output import json_document, text_lines
-    from goldset_tui.eval.scores import SCORES_DIR, save_scores
 
     # Check the cheap things (options, measure names) before reading large files.
     check_modes(args)
@@ -411,12 +344,18 @@ def run(args: argparse.Namespace) -> int:
     if args.qrels == "-" and "-" in args.runs:
         raise InputError(None, "standard input ('-') can be read only once")
     subtopics = any(m.needs_subtopics for m in measures)
-    qrels = read_qrels_arg(args.qrels, args.labeller, subtopics=subtopics)
+    if Path(args.qrels).is_dir() or subtopics:
+        qrels_input: str | Source = args.qrels
+    else:
+        from goldset_tui.io.sources import open_source
+
+        qrels_input = open_source(args.qrels)
     if args.output:
         output_folder(args.output)
     inputs = open_runs(args.runs)
-    with working("reading the runs"):
-        runs = read_run_paths({name: r.source for name, r in inputs.items()})
+    # Recording into a store (--store/--release) needs every run whole, as read_run reads it.
+    whole = getattr(args, "store", None) is not None
+    qrels, runs = read_inputs(qrels_input, inputs, measures, args.labeller, whole=whole)
     results = score_runs(
         qrels,
         runs,
@@ -440,17 +379,20 @@ def run(args: argparse.Namespace) -> int:
             per_query=args.per_query,
             compat=args.trec_eval_compat,
             level=args.rel_level or 1,
+            runid=args.trec_eval_compat and not args.measures,
         )
         sys.stdout.write("\n".join(lines) + "\n")
     folder = (
         Path(args.output)
         if args.output
-        else (Path(args.qrels) / SCORES_DIR if Path(args.qrels).is_dir() else None)
+        else (Path(args.qrels) / "scores" if Path(args.qrels).is_dir() else None)
     )
     if folder is not None:
+        from goldset_tui.eval.scores import save_scores
+
         for name, result in results.items():
             try:
-                written = save_scores(result.per_query, name, folder)
+                written = save_scores(result.frame(), name, folder)
             except OSError as exc:
                 raise InputError(
                     folder, f"cannot write the scores: {exc.strerror or exc}"

@@ -35,7 +35,7 @@ each candidate and at which rank (for an engineer reviewing, not for labelling).
 keys: 0-3 grade and move on (the store's scale decides the digits) | j/k or arrows move |
   n/p next/previous query | u undo | d give near-duplicates the same grade | c note |
   g go to query id | / search queries | ? guidelines and keys | m more of a long text |
-  space/pgup/pgdn scroll the text | q or ctrl+q save and quit | ctrl+p command palette
+  w reading width (remembered) | space/pgup/pgdn scroll the text | q or ctrl+q save and quit | ctrl+p command palette
 Remap any key in the config file (see docs/judging.md), e.g.  [keymap] grade_0 = "0,a"
 
 examples:
@@ -44,6 +44,7 @@ examples:
   goldset judge pool.jsonl --labeller cy --assign overlap=0.2 --team alice,bob,cy
   goldset judge pool.jsonl --labeller alice --repeat 0.02    # 2% of your judged pairs come back, blind
   goldset judge pool.jsonl --labeller alice --order adaptive  # likely-relevant candidates first
+  goldset judge pool.jsonl --labeller alice --render markdown --text-width 88
 """
 
 
@@ -102,6 +103,42 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="seed of the --assign split and --repeat choice (default 0; the split's is remembered in the store)",
     )
+    add_display_arguments(parser)
+
+
+def add_display_arguments(parser: argparse.ArgumentParser) -> None:
+    """--render and --text-width: how documents are shown (judge and demo alike)."""
+    from goldset_tui.config import RENDERS
+
+    parser.add_argument(
+        "--render",
+        choices=RENDERS,
+        default=None,
+        help="show documents as plain text (default, reflowed to the screen) or render their "
+        "Markdown or reStructuredText markup (never links, images or HTML: shown as text)",
+    )
+    parser.add_argument(
+        "--text-width",
+        metavar="COLUMNS",
+        type=_text_width,
+        default=None,
+        help="reading width of documents, 0 for the whole width (default 100, or the config's "
+        "ui.text_width; the key w changes it and remembers it)",
+    )
+
+
+def _text_width(value: str) -> int:
+    from goldset_tui.config import MAX_TEXT_WIDTH, MIN_TEXT_WIDTH, valid_text_width
+
+    try:
+        width = int(value)
+    except ValueError:
+        width = -1
+    if not valid_text_width(width):
+        raise argparse.ArgumentTypeError(
+            f"expected 0 (the whole width) or {MIN_TEXT_WIDTH}-{MAX_TEXT_WIDTH} columns, got {value!r}"
+        )
+    return width
 
 
 @dataclass
@@ -302,6 +339,8 @@ def make_screen(
     repeat: float = 0.0,
     seed: int | None = None,
     order: str = "blind",
+    render: str | None = None,
+    text_width: int | None = None,
 ):  # noqa: ANN201
     """The judging screen for a prepared project; the writer opens here (lock: one per labeller)."""
     from goldset_tui.judging import JudgingSession
@@ -336,6 +375,8 @@ def make_screen(
         reveal=reveal,
         warnings=warnings,
         writer=writer,
+        render=render,
+        text_width=text_width,
     )
 
 
@@ -360,7 +401,13 @@ def run(args: argparse.Namespace) -> int:
     for warning in prepared.warnings:
         print(f"goldset: warning: {warning}", file=sys.stderr)
     screen = make_screen(
-        prepared, reveal=args.reveal, repeat=args.repeat, seed=args.seed, order=args.order
+        prepared,
+        reveal=args.reveal,
+        repeat=args.repeat,
+        seed=args.seed,
+        order=args.order,
+        render=args.render,
+        text_width=args.text_width,
     )
     try:
         return run_app(lambda: screen)

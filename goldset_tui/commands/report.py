@@ -11,7 +11,7 @@ import polars as pl
 
 from goldset_tui.errors import InputError
 from goldset_tui.progress import working
-from goldset_tui.specs import parse_named_path, parse_named_paths
+from goldset_tui.specs import parse_named_path
 from goldset_tui.text import visible
 
 NAME = "report"
@@ -76,7 +76,8 @@ def add_input_arguments(p: argparse.ArgumentParser, *, runs_required: bool = Tru
         action="append",
         default=[],
         metavar="NAME=PATH",
-        help="a TREC run, repeatable; NAME defaults to the file name without .gz and extension",
+        help="a TREC run, repeatable; NAME defaults to the file name without .gz and extension, "
+        "or to the run's tag when the file name says nothing (- and pipes too, as eval)",
     )
     p.add_argument(
         "--strata",
@@ -169,6 +170,7 @@ def merge_qrels(base: pl.DataFrame, new: pl.DataFrame) -> pl.DataFrame:
 
 def load_inputs(args: argparse.Namespace) -> ReportInputs:
     """Read and check every input before anything is computed or any screen opens."""
+    from goldset_tui.commands.eval import open_runs
     from goldset_tui.eval.strata import read_strata, read_traffic
     from goldset_tui.io.trec import read_run
 
@@ -176,11 +178,12 @@ def load_inputs(args: argparse.Namespace) -> ReportInputs:
         raise InputError(None, "give at least one --run NAME=PATH")
     if args.samples < 1:
         raise InputError(None, "--samples must be at least 1")
-    runs: dict[str, pl.DataFrame] = {}
-    for name, path in parse_named_paths(args.run, "--run", path_alone=True).items():
-        runs[name] = read_run(
-            path, tag=False, order=False
-        )  # neither the tag nor the sort is needed here
+    # Opened and named as `goldset eval` does: '-', a pipe or <(zcat run.gz) read once, a bare
+    # path named by its file name or, when that says nothing, by the run's tag (its runid).
+    runs: dict[str, pl.DataFrame] = {
+        name: read_run(r.source, tag=False, order=False)  # neither the tag nor the sort needed
+        for name, r in open_runs(args.run).items()
+    }
     _check_metric(args.metric)
     manifest = getattr(args, "sampling_manifest", None)
     return ReportInputs(

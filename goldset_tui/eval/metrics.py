@@ -18,17 +18,17 @@ Where ir_measures defines a name differently from trec_eval, its definition wins
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from typing import Literal
 
 import polars as pl
 
+from goldset_tui.eval.kernels import INFAP_EPSILON  # one constant for both paths
+from goldset_tui.eval.means import MIN_GEO_MEAN as MIN_GEO_MEAN  # re-exported
+from goldset_tui.eval.means import mean_rows
 from goldset_tui.eval.measures import Measure, parse_measures
 from goldset_tui.eval.more_measures import EXTRA, FRAMES, NEEDS_NUM_RET
 
-INFAP_EPSILON = 0.00001  # trec_eval's infAP.c
-MIN_GEO_MEAN = 0.00001  # trec_eval's trec_eval.h: the floor of a value in a geometric mean
 RANK_COLUMNS = ("query_id", "doc_id", "rank")
 
 
@@ -195,10 +195,15 @@ def evaluate_wide(
     measures: Iterable[str | Measure],
     *,
     only_run_queries: bool = False,
+    num_ret: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
     """One row per query (every query in the qrels, a query missing from the run scoring 0 —
     or, with ``only_run_queries``, those in both, as trec_eval without -c), one column per
-    measure named as given. Sorted by query_id."""
+    measure named as given. Sorted by query_id.
+
+    ``num_ret`` (``query_id, num_ret``: documents retrieved per query, every query of the run)
+    says the run is lean (``io.run_lean``): only its judged rows, with their ranks in the whole
+    run, which is all any measure but Compat and alpha_nDCG looks at."""
     given = list(measures)  # iterated twice below: a generator would be empty the second time
     ms = [m for m in given if isinstance(m, Measure)]
     parsed = (
@@ -214,7 +219,11 @@ def evaluate_wide(
     stats = _query_stats(qrels, parsed)
     ranked = _ranked(run)
     rows = _rows(qrels, ranked, stats, parsed)
-    if any(m.name in NEEDS_NUM_RET for m in parsed):
+    if num_ret is not None:
+        if any(m.name in FRAMES for m in parsed):
+            raise ValueError("Compat and alpha_nDCG need the whole run, not a lean one")
+        retrieved = num_ret.select("query_id", "num_ret")
+    elif any(m.name in NEEDS_NUM_RET for m in parsed):
         retrieved = ranked.group_by("query_id").agg(pl.len().alias("num_ret"))
     else:
         # Ranks are 1..n in every query: rank 1 names each query once, with no grouping pass.
@@ -247,9 +256,10 @@ def evaluate(
     measures: Iterable[str | Measure],
     *,
     only_run_queries: bool = False,
+    num_ret: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
     """Per-query values, long: ``query_id, measure, value``. See :func:`evaluate_wide`."""
-    wide = evaluate_wide(qrels, run, measures, only_run_queries=only_run_queries)
+    wide = evaluate_wide(qrels, run, measures, only_run_queries=only_run_queries, num_ret=num_ret)
     names = [c for c in wide.columns if c != "query_id"]
     return wide.unpivot(
         index="query_id", on=names, variable_name="measure", value_name="value"
@@ -263,37 +273,10 @@ def relevant_queries(qrels: pl.DataFrame) -> pl.Series:
 
 def aggregate(per_query: pl.DataFrame, queries: pl.Series | None = None) -> dict[str, float]:
     """The ``all`` line: the mean over ``queries`` (default: every query in ``per_query``), a
-    query absent from ``per_query`` counting 0; counts (NumRet, NumRel, NumRelRet, NumQ) are
-    summed, as trec_eval prints them; GMAP is the geometric mean of AP floored at 1e-5
-    (trec_eval's gm_map, where a query absent counts as that floor)."""
-    from goldset_tui.eval.measures import parse_measure
-
-    order = list(dict.fromkeys(per_query.get_column("measure").to_list()))
-    if queries is not None:
-        per_query = per_query.filter(pl.col("query_id").is_in(queries.implode()))
-        n = queries.len()
-    else:
-        n = per_query.get_column("query_id").n_unique()
-    value = pl.col("value")
-    kinds = {name: parse_measure(name).aggregation for name in order}
-    # gm_map: log(max(AP, MIN_GEO_MEAN)) summed, a missing query adding log(MIN_GEO_MEAN).
-    logs = pl.when(pl.col("measure").is_in([k for k, v in kinds.items() if v == "gmean"]))
-    summed = per_query.with_columns(
-        logs.then(value.clip(lower_bound=MIN_GEO_MEAN).log()).otherwise(value).alias("value")
-    )
-    totals = summed.group_by("measure").agg(value.sum(), pl.len().alias("n"))
-    sums = {row[0]: (row[1], row[2]) for row in totals.iter_rows()}
-    out = {}
-    for name in order:
-        total, seen = sums.get(name, (0.0, 0))
-        if kinds[name] == "sum":
-            out[name] = float(total)
-        elif kinds[name] == "gmean":
-            total += (n - seen) * math.log(MIN_GEO_MEAN)
-            out[name] = math.exp(total / n) if n else 0.0
-        else:
-            out[name] = float(total) / n if n else 0.0
-    return out
+    query absent from ``per_query`` counting 0; counts summed, GMAP geometric (the rules:
+    :func:`goldset_tui.eval.means.mean_rows`, shared with the small-input path)."""
+    rows = per_query.select("query_id", "measure", "value").iter_rows()
+    return mean_rows(rows, None if queries is None else set(queries.to_list()))
 
 
 def mean_scores(

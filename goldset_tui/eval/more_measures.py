@@ -43,11 +43,10 @@ from collections.abc import Callable
 
 import polars as pl
 
+from goldset_tui.eval.kernels import ELEVEN_POINTS, ERR_MAX_GRADE  # shared with the small path
 from goldset_tui.eval.measures import Measure
 from goldset_tui.scalar import as_int
 
-ERR_MAX_GRADE = 4  # gdeval.pl's $MAX_JUDGMENT
-ELEVEN_POINTS = tuple(i / 10 for i in range(11))
 # Measures whose final value needs the number of documents the run returned for the query.
 NEEDS_NUM_RET = frozenset({"NumRet", "Judged", "SetP", "SetF"})
 

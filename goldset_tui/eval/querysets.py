@@ -24,9 +24,12 @@ up, as trec_eval's ``form_res_rels.c`` does: ``-M`` first, then ``-J``).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import polars as pl
+if TYPE_CHECKING:  # imported where used: the small-input path of `goldset eval` runs without it
+    import polars as pl
 
 MODES = ("relevant", "complete", "both")
 
@@ -35,7 +38,7 @@ MODES = ("relevant", "complete", "both")
 class QuerySets:
     """For one run: the averaged queries, and the mismatches worth a warning (sorted ids)."""
 
-    evaluated: pl.Series
+    evaluated: list[str]
     missing_from_run: list[str]
     only_in_run: list[str]
     # Judged queries with no document at the relevance level, which ``relevant`` leaves out of
@@ -46,27 +49,37 @@ class QuerySets:
 def query_sets(
     qrels: pl.DataFrame, run_queries: pl.Series, mode: str = "relevant", level: int = 1
 ) -> QuerySets:
-    """The queries ``mode`` averages over for a run retrieving for ``run_queries``.
+    """The queries ``mode`` averages over for a run retrieving for ``run_queries``: see
+    :func:`sets_of`."""
+    import polars as pl
+
+    judged = set(qrels.get_column("query_id").unique().to_list())
+    relevant = set(qrels.filter(pl.col("grade") >= level).get_column("query_id").to_list())
+    return sets_of(judged, relevant, set(run_queries.to_list()), mode)
+
+
+def sets_of(
+    judged: Collection[str], relevant: Collection[str], ran: Collection[str], mode: str
+) -> QuerySets:
+    """The queries ``mode`` averages over, from the queries in the qrels (``judged``), those
+    with a document at the relevance level (``relevant``) and those in the run (``ran``).
 
     ``missing_from_run``: the queries the mode would average over if the run had them all
     (scored 0 in ``relevant`` and ``complete``, left out in ``both``). ``only_in_run``: run
     queries absent from the qrels (ignored). ``left_out_no_relevant``: in ``relevant`` mode,
-    the judged queries without a document at ``level``, left out of the mean."""
+    the judged queries without a document at the level, left out of the mean. Plain Python
+    (sets of ids), shared by both evaluation paths."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
-    judged = qrels.get_column("query_id").unique()
-    relevant = qrels.filter(pl.col("grade") >= level).get_column("query_id").unique()
-    base = relevant if mode == "relevant" else judged
-    ran = run_queries.unique()
-    missing = base.filter(~base.is_in(ran.implode()))
-    only = ran.filter(~ran.is_in(judged.implode()))
-    evaluated = base.filter(base.is_in(ran.implode())) if mode == "both" else base
-    no_relevant = judged.filter(~judged.is_in(relevant.implode())) if mode == "relevant" else None
+    base = set(relevant) if mode == "relevant" else set(judged)
+    ran = set(ran)
+    evaluated = base & ran if mode == "both" else base
+    no_relevant = set(judged) - set(relevant) if mode == "relevant" else set()
     return QuerySets(
-        evaluated=evaluated.sort().rename("query_id"),
-        missing_from_run=missing.sort().to_list(),
-        only_in_run=only.sort().to_list(),
-        left_out_no_relevant=[] if no_relevant is None else no_relevant.sort().to_list(),
+        evaluated=sorted(evaluated),
+        missing_from_run=sorted(base - ran),
+        only_in_run=sorted(ran - set(judged)),
+        left_out_no_relevant=sorted(no_relevant),
     )
 
 
@@ -79,6 +92,8 @@ def cut_run(
 ) -> pl.DataFrame:
     """The run as trec_eval's ``-M max_docs`` and ``-J`` see it (``query_id, doc_id, score,
     rank``; ``rank`` is recomputed after ``-J``)."""
+    import polars as pl
+
     from goldset_tui.io.trec import rank_run
 
     if max_docs is None and not judged_only:
@@ -94,3 +109,35 @@ def cut_run(
         )
         run = rank_run(kept, order=False)
     return run
+
+
+def cut_lean(
+    judged: pl.DataFrame,
+    num_ret: pl.DataFrame,
+    qrels: pl.DataFrame,
+    *,
+    max_docs: int | None = None,
+    judged_only: bool = False,
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """:func:`cut_run` for a lean run (``io.run_lean``: its judged rows with their ranks, and
+    the documents retrieved per query): the same rows, ranks and counts as cutting the whole
+    run. -M keeps the rows ranked <= N and counts min(retrieved, N); -J keeps the documents
+    graded >= 0 and ranks them again among themselves (only they are left above each other)."""
+    import polars as pl
+
+    from goldset_tui.io.trec import rank_run
+
+    if max_docs is not None:
+        judged = judged.filter(pl.col("rank") <= max_docs)
+        num_ret = num_ret.with_columns(pl.col("num_ret").clip(upper_bound=max_docs))
+    if judged_only:
+        graded = qrels.filter(pl.col("grade") >= 0).select("query_id", "doc_id")
+        kept = judged.select("query_id", "doc_id", "score").join(
+            graded, on=["query_id", "doc_id"], how="semi"
+        )
+        judged = rank_run(kept, order=False)
+        left = judged.group_by("query_id").agg(pl.len().cast(pl.Int64).alias("kept"))
+        num_ret = num_ret.join(left, on="query_id", how="left").select(
+            "query_id", pl.col("kept").fill_null(0).alias("num_ret")
+        )
+    return judged, num_ret

@@ -32,16 +32,9 @@ from pathlib import Path
 
 import polars as pl
 
-from goldset_tui.io.trec import (
-    _GZIP_MAGIC,
-    RUN_FIELDS,
-    SEPARATORS,
-    STDIN,
-    open_source,
-    parse_separated,
-    rank_run,
-    read_run,
-)
+from goldset_tui.io.sources import GZIP_MAGIC as _GZIP_MAGIC
+from goldset_tui.io.sources import STDIN, open_source
+from goldset_tui.io.trec import RUN_FIELDS, SEPARATORS, parse_separated, rank_run, read_run
 
 # Bytes per slice. Large enough that Polars' parallel parser has work for every core, small
 # enough that one slice and its parse stay a fraction of the run (a 261 MB run is 16 slices), and

@@ -12,16 +12,15 @@ Parquet.
 from __future__ import annotations
 
 import csv
-import errno
 import io
 import json
-import stat
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import polars as pl
 
 from goldset_tui.errors import InputError
+from goldset_tui.io.sources import check_file as check_file  # re-exported: every table reader
 from goldset_tui.io.values import check_jsonl_bytes, check_scalar, check_text, reject_constant
 from goldset_tui.scalar import as_int
 
@@ -54,39 +53,6 @@ def table_format(path: Path) -> str:
         path,
         f"unknown file type {suffix or '(no extension)'!r}; expected one of {', '.join(SUPPORTED)}",
     )
-
-
-_NOT_REGULAR = (
-    (stat.S_ISFIFO, "a named pipe (FIFO)"),
-    (stat.S_ISSOCK, "a socket"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-)
-
-
-def check_file(path: str | Path) -> Path:
-    """A readable, non-empty regular file, or an InputError saying which of those it is not."""
-    p = Path(path)
-    try:
-        info = p.stat()
-    except FileNotFoundError:
-        if p.is_symlink():
-            raise InputError(p, "is a symbolic link to a file that does not exist") from None
-        raise InputError(p, "no such file") from None
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise InputError(p, "is a loop of symbolic links (each points to the next)") from None
-        raise InputError(p, exc.strerror or type(exc).__name__) from None
-    if stat.S_ISDIR(info.st_mode):
-        raise InputError(p, "is a directory, expected a file")
-    for test, kind in _NOT_REGULAR:
-        # A pipe's size is always 0: "file is empty" would be untrue. Reading it here would also
-        # consume it, and these readers need a file they can read twice (data, then the error).
-        if test(info.st_mode):
-            raise InputError(p, f"is {kind}, not a regular file; save its contents to a file first")
-    if info.st_size == 0:
-        raise InputError(p, "file is empty")
-    return p
 
 
 def first_bad_utf8(data: bytes) -> tuple[int, int] | None:

@@ -22,18 +22,15 @@ vectorised; only when it fails do we look for the first offending line to name i
 
 from __future__ import annotations
 
-import gzip
-import stat
-import sys
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
 import polars as pl
 
 from goldset_tui.errors import InputError
-from goldset_tui.io.tables import check_file, raise_if_not_utf8
+from goldset_tui.io.sources import STDIN, STDIN_NAME, Source, open_source, run_tag
+from goldset_tui.io.tables import raise_if_not_utf8
 
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 
@@ -47,71 +44,15 @@ RUN_SCHEMA = {
     "tag": pl.String,
 }
 QRELS_SCHEMA = {"query_id": pl.String, "doc_id": pl.String, "grade": pl.Int64}
+# Opening a path (literal; `-`, FIFOs, gzip) lives in goldset_tui.io.sources, without Polars.
+__all__ = ["STDIN", "STDIN_NAME", "Source", "open_source", "read_qrels", "read_run", "run_tag"]
 
-_GZIP_MAGIC = b"\x1f\x8b"
 # The layouts the fast path tries, in this order.
 SEPARATORS = (" ", "\t")
 
 
 class _Unparsed(Exception):
     """The fast path could not read the file; the careful path will say why."""
-
-
-STDIN = "-"  # the path that means standard input, as for trec_eval 10 and most Unix tools
-STDIN_NAME = "<stdin>"  # how standard input is named in messages
-
-
-@dataclass(frozen=True)
-class Source:
-    """What a reader parses: ``data`` is the path itself (a regular, uncompressed file, read by
-    Polars in place) or the bytes (decompressed, or read from a stream); ``path`` names it in
-    messages."""
-
-    path: Path | str
-    data: Path | bytes
-
-
-def open_source(path: str | Path) -> Source:
-    """The input behind ``path``, read literally: ``-`` is standard input; a FIFO or character
-    device (``<(zcat run.gz)``, ``/dev/stdin``) is read to its end once; a gzipped stream or file
-    is decompressed. A missing, empty or directory path is an InputError."""
-    if str(path) == STDIN:
-        return _stream_source(STDIN_NAME, sys.stdin.buffer.read())
-    p = Path(path)
-    try:
-        mode = p.stat().st_mode
-    except FileNotFoundError:
-        raise InputError(p, "no such file") from None
-    except OSError as exc:
-        raise InputError(p, f"cannot be read: {exc.strerror or exc}") from None
-    if stat.S_ISFIFO(mode) or stat.S_ISCHR(mode):
-        # A pipe has no size (st_size is 0 even with data in it): read it, then judge.
-        try:
-            with p.open("rb") as fh:
-                return _stream_source(p, fh.read())
-        except OSError as exc:
-            raise InputError(p, f"cannot be read: {exc.strerror or exc}") from None
-    p = check_file(p)
-    with p.open("rb") as fh:
-        magic = fh.read(2)
-    if magic != _GZIP_MAGIC:
-        return Source(p, p)
-    return Source(p, _gunzip(p, p.read_bytes()))
-
-
-def _stream_source(name: Path | str, data: bytes) -> Source:
-    if data[:2] == _GZIP_MAGIC:
-        data = _gunzip(name, data)
-    if not data.strip():
-        raise InputError(name, "no data: the input is empty")
-    return Source(name, data)
-
-
-def _gunzip(name: Path | str, data: bytes) -> bytes:
-    try:
-        return gzip.decompress(data)
-    except (OSError, EOFError) as exc:
-        raise InputError(name, f"looks gzipped but cannot be decompressed ({exc})") from None
 
 
 def parse_separated(
@@ -142,16 +83,23 @@ def parse_separated(
                 truncate_ragged_lines=True,
                 missing_columns="insert",
             )
-            .select(*keep, "_extra")
+            .select(*keep, "_extra", _missing(f for f in fields if f not in keep))
             .collect()
         )
     except (pl.exceptions.PolarsError, OSError, ValueError):
         return None
-    # An empty field (double separator, trailing space) or a short line shows up as a null.
+    # An empty field (double separator, trailing space) or a short line shows up as a null, in
+    # a column kept or not: `q Q0 d 1 0.5` is a short line even when the tag is not wanted.
     nulls = frame.null_count().row(0)
-    if any(nulls[:-1]) or nulls[-1] != frame.height:
+    if any(nulls[:-2]) or nulls[-2] != frame.height or frame.get_column("_missing").any():
         return None
-    return frame.drop("_extra")
+    return frame.drop("_extra", "_missing")
+
+
+def _missing(unkept: Iterable[str]) -> pl.Expr:
+    """Whether a line lacks one of the fields no column is kept for (a boolean, not the text)."""
+    checks = [pl.col(f).is_null() for f in unkept]
+    return (pl.any_horizontal(checks) if checks else pl.lit(False)).alias("_missing")
 
 
 def _fast(
@@ -256,24 +204,6 @@ def _first_non_finite_line(src: Source) -> InputError:
     return InputError(
         path, f"score {row['score']!r} is not a finite number", line=row["line"], column="score"
     )
-
-
-def run_tag(src: Source) -> str | None:
-    """The tag (sixth field) of the run's first record: trec_eval's ``runid``. None when that
-    line has no sixth field (the reader will say why)."""
-    if isinstance(src.data, bytes):
-        return _first_tag(src.data.splitlines())
-    with Path(src.data).open("rb") as fh:
-        return _first_tag(fh)
-
-
-def _first_tag(lines: Iterable[bytes]) -> str | None:
-    for raw in lines:
-        text = raw.strip()
-        if text and not text.startswith(b"#"):
-            fields = text.split()
-            return fields[5].decode("utf-8", errors="replace") if len(fields) > 5 else None
-    return None
 
 
 def rank_run(run: FrameT, *, order: bool = True) -> FrameT:

@@ -4,7 +4,7 @@ query is first asked about and kept with its view."""
 from __future__ import annotations
 
 from goldset_tui import neardup
-from goldset_tui.judging.state import SessionState
+from goldset_tui.judging.state import SessionState, _QueryView
 
 
 class DuplicateGroups(SessionState):
@@ -13,6 +13,17 @@ class DuplicateGroups(SessionState):
         if view.dup_label is None:
             view.dup_label = neardup.groups([r.get("text") for r in view.rows])
         return view.dup_label
+
+    def preload(self, qi: int) -> _QueryView:
+        """Query ``qi``'s view with its near-duplicate groups, built without touching the
+        session's state: safe in a worker thread. Hand it to :meth:`adopt` on the UI thread.
+
+        Finding near-duplicates is most of the cost of moving to a new query (a few ms of Polars
+        joins); done ahead, while the labeller reads, the key that finishes a query costs no more
+        than any other."""
+        view = self._load_view(qi)
+        view.dup_label = neardup.groups([r.get("text") for r in view.rows])
+        return view
 
     def duplicates_of(self, pos: int | None = None) -> list[int]:
         """Shown positions of the other members of the candidate's near-duplicate group."""

@@ -164,15 +164,45 @@ class SessionState:
         qid = self.query_ids[qi]
         view = self._views.get(qid)
         if view is None:
-            rows = self._pool.slice(self._starts[qi], self._sizes[qi]).to_dicts()
-            order = blind_order(self.labeller, qid, [r["doc_id"] for r in rows])
-            s, n = self._jstarts.get(qid, (0, 0))
-            part = self._judged.slice(s, n)
-            grades = dict(zip(part["doc_id"].to_list(), part["grade"].to_list(), strict=True))
-            view = _QueryView(rows=[rows[i] for i in order], grades=grades)
+            view = self._load_view(qi)
             self._evict()
             self._views[qid] = view
         return view
+
+    def _load_view(self, qi: int) -> _QueryView:
+        """Query ``qi``'s candidates and grades as the pool and store had them when the session
+        opened. Reads only what never changes after ``__init__``, so a worker thread may call it
+        (``preload``) while the UI thread judges."""
+        qid = self.query_ids[qi]
+        rows = self._pool.slice(self._starts[qi], self._sizes[qi]).to_dicts()
+        order = blind_order(self.labeller, qid, [r["doc_id"] for r in rows])
+        s, n = self._jstarts.get(qid, (0, 0))
+        part = self._judged.slice(s, n)
+        grades = dict(zip(part["doc_id"].to_list(), part["grade"].to_list(), strict=True))
+        return _QueryView(rows=[rows[i] for i in order], grades=grades)
+
+    def upcoming_query(self) -> int | None:
+        """The query grading goes on to when this one is finished (the next unfinished one after
+        it, wrapping), None when there is none. What ``preload`` is worth calling on."""
+        count = len(self.query_ids)
+        for step in range(1, count):
+            qi = (self.qi + step) % count
+            if self._done_counts[qi] < self._sizes[qi]:
+                return qi
+        return None
+
+    def is_loaded(self, qi: int) -> bool:
+        return self.query_ids[qi] in self._views
+
+    def adopt(self, qi: int, view: _QueryView) -> bool:
+        """Keep a view loaded ahead (``preload``) unless the query was visited meanwhile (then
+        the one in use holds the truth). UI thread only. True when it was kept."""
+        qid = self.query_ids[qi]
+        if qid in self._views:
+            return False
+        self._evict()
+        self._views[qid] = view
+        return True
 
     def _evict(self) -> None:
         # Keep memory flat on huge pools: only recently visited queries stay loaded, except those

@@ -243,10 +243,25 @@ class Journal:
 
     def append(self, record: dict[str, Any]) -> None:
         """Write ``record`` as one JSON line, then fdatasync: durable when this returns."""
+        self.append_many([record])
+
+    def append_many(self, records: list[dict[str, Any]]) -> None:
+        """Write ``records`` as JSON lines with one ``write`` and one fdatasync: all of them are
+        durable when this returns, or (on an error) none of them is left in the file.
+
+        One fsync for a batch is what makes grading thousands of near-duplicates take seconds, not
+        minutes. A crash during the write leaves complete lines of the batch plus at worst one torn
+        line: those records were never acknowledged, so keeping them loses nothing and the torn
+        tail is cut on the next open exactly as for a single record."""
         if self._fd is None:
             raise ValueError(f"{self.path}: journal is closed")
-        line = json.dumps(record, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-        data = line.encode("utf-8") + b"\n"
+        if not records:
+            return
+        data = b"".join(
+            json.dumps(r, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
+            + b"\n"
+            for r in records
+        )
         size = os.fstat(self._fd).st_size
         try:
             self._write_all(data)

@@ -123,6 +123,10 @@ class JudgmentWriter:
         self._next_seq += 1
         self._wrote = True
         self._pending.append(record)
+        self._compact_if_due()
+        return seq
+
+    def _compact_if_due(self) -> None:
         if len(self._pending) >= self._compact_at:
             try:
                 self.compact()
@@ -130,7 +134,6 @@ class JudgmentWriter:
                 # The record is already durable; a failed compaction must not turn a successful
                 # save into an error (whatever the error's type). The journal keeps everything.
                 self._compaction_failed(exc)
-        return seq
 
     def _compaction_failed(self, exc: Exception) -> None:
         """Note a failed compaction and put off the next try by ``COMPACT_EVERY`` saves."""
@@ -154,6 +157,28 @@ class JudgmentWriter:
     @_serialised
     def record(self, j: Judgment) -> int:
         """Save a judgment (or a ``repeat``); durable on disk when this returns. Returns its seq."""
+        return self._append(self._checked(j))
+
+    @_serialised
+    def record_many(self, judgments: list[Judgment]) -> list[int]:
+        """Save several judgments with one journal write and one fsync; every one is durable when
+        this returns, and on an error none of them is saved (all are checked before any is
+        written). Returns their seqs. For a near-duplicate group graded in one key."""
+        records = [self._checked(j) for j in judgments]
+        if not records:
+            return []
+        first = self._next_seq
+        for offset, record in enumerate(records):
+            record["seq"] = first + offset
+        self._journal.append_many(records)  # durable from here on
+        self._next_seq += len(records)
+        self._wrote = True
+        self._pending.extend(records)
+        self._compact_if_due()
+        return [r["seq"] for r in records]
+
+    def _checked(self, j: Judgment) -> dict[str, Any]:
+        """The journal record of a judgment, every field checked (InputError/ValueError if not)."""
         path = self.journal_path
         if j.labeller != self.labeller:
             raise ValueError(f"this writer saves {self.labeller!r}'s judgments, not {j.labeller!r}")
@@ -180,19 +205,17 @@ class JudgmentWriter:
             raise InputError(
                 path, f"a note must be text, got {type(j.note).__name__}", column="note"
             )
-        return self._append(
-            {
-                "kind": j.kind,
-                "labeller": self.labeller,
-                "query_id": check_id(j.query_id, "query_id", path),
-                "doc_id": check_id(j.doc_id, "doc_id", path),
-                "grade": check_grade(j.grade, self.scale, path),
-                "time": j.time or now_iso(),
-                "seconds": seconds,
-                "position": j.position,
-                "note": j.note,
-            }
-        )
+        return {
+            "kind": j.kind,
+            "labeller": self.labeller,
+            "query_id": check_id(j.query_id, "query_id", path),
+            "doc_id": check_id(j.doc_id, "doc_id", path),
+            "grade": check_grade(j.grade, self.scale, path),
+            "time": j.time or now_iso(),
+            "seconds": seconds,
+            "position": j.position,
+            "note": j.note,
+        }
 
     def _grades_in_force(self, query_id: str, doc_id: str) -> list[tuple[str, int]]:
         """The (kind, grade) stack of this pair after its undos, oldest first."""

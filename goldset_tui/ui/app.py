@@ -117,6 +117,15 @@ class GoldsetApp(App[int]):
         if self._config.theme and self._config.theme in self.available_themes:
             self.theme = self._config.theme
 
+    @property
+    def config(self) -> Config:
+        """The user's config as checked at start (a screen may update it: the reading width)."""
+        return self._config
+
+    @config.setter
+    def config(self, config: Config) -> None:
+        self._config = config
+
     def on_mount(self) -> None:
         self._install_signal_handlers()
         self._watch_terminal()

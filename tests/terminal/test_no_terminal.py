@@ -89,3 +89,23 @@ def test_commands_without_a_screen_still_work_in_scripts(tmp_path: Path) -> None
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_the_demo_refusal_points_at_a_pool_every_install_has(tmp_path: Path) -> None:
+    # It used to say "sample_data/", which only a source checkout has. What it names now works
+    # from any folder without a terminal: goldset demo --pool-path, then goldset check on it.
+    env = {**os.environ, "GOLDSET_DATA_DIR": str(tmp_path / "data")}
+    run = dict(capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60)
+    refused = subprocess.run(_argv(["demo"], tmp_path), stdin=subprocess.DEVNULL, **run)
+    assert refused.returncode == 2
+    assert "sample_data" not in refused.stderr
+    assert 'goldset check "$(goldset demo --pool-path)"' in refused.stderr
+    where = subprocess.run(
+        _argv(["demo", "--pool-path"], tmp_path), stdin=subprocess.DEVNULL, **run
+    )
+    assert where.returncode == 0, where.stderr
+    pool = Path(where.stdout.strip())
+    assert pool.is_file() and pool.is_relative_to(tmp_path / "data")
+    checked = subprocess.run(_argv(["check", str(pool)], tmp_path), **run)
+    assert checked.returncode == 0, checked.stderr
+    assert "42" in checked.stdout  # the sample's 42 queries

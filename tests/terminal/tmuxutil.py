@@ -84,7 +84,9 @@ class Tmux:
         assignments = " ".join(f"{k}={shlex.quote(v)}" for k, v in (env or {}).items())
         wrapper = [sys.executable, "-c", _WRAPPER, str(self.status_file), str(self.pid_file), *argv]
         command = (
-            f"cd {shlex.quote(str(cwd or os.getcwd()))} && exec env -u COLORTERM TERM={shlex.quote(term)} "
+            # COLUMNS/LINES (set in the test process by a plugin) would override the pane's size.
+            f"cd {shlex.quote(str(cwd or os.getcwd()))} && exec env -u COLORTERM -u COLUMNS -u LINES"
+            f" TERM={shlex.quote(term)} "
             f"{assignments} {shlex.join(wrapper)}"
         )
         # Keep the pane after the program exits, to read its last screen: set that on an idle

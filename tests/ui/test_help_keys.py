@@ -60,4 +60,48 @@ async def test_other_keys_in_the_guidelines_do_nothing_to_the_pool() -> None:
         assert isinstance(app.screen, HelpScreen) and s.judged_count == 0
 
 
+async def test_q_in_the_help_keeps_its_meaning_quit_here_and_escape_closes_it() -> None:
+    # The help used to take q as "close"; q means back home (or quit) on every screen.
+    w = MemoryWriter()
+    s = JudgingSession(tiny_pool(), "alice", writer=w)
+    app = GoldsetApp(lambda: JudgeScreen(s, show_guidelines=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        keys = rendered(app.screen.query_one("#help-keys").content, 60)
+        assert "q Save and quit" in keys  # what q does in the dialog too
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, JudgeScreen) and app.is_running
+        await pilot.press("question_mark", "q")
+        await pilot.pause()
+        assert not app.is_running
+    assert w.closed == 1  # flushed on the way out
+
+
+async def test_q_in_the_help_over_judging_goes_back_home(tmp_path) -> None:  # noqa: ANN001
+    from test_home import make_graded_project, settle
+
+    from goldset_tui.ui.screens.home import HomeScreen
+
+    make_graded_project(tmp_path)
+    app = GoldsetApp(HomeScreen)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        judge = app.screen
+        assert isinstance(judge, JudgeScreen)
+        await pilot.press("question_mark")
+        await settle(app, pilot)
+        assert isinstance(app.screen, HelpScreen)
+        keys = rendered(app.screen.query_one("#help-keys").content, 60)
+        assert "q Save, back to home" in keys
+        await pilot.press("q")
+        await settle(app, pilot)
+        assert isinstance(app.screen, HomeScreen) and app.is_running
+        assert judge._writer_closed
+
+
 run_async_tests(globals())

@@ -67,7 +67,10 @@ def keys_table(screen: Screen, *, ids: bool | None = None) -> Table:
 
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [
-        Binding("escape,question_mark,q,enter", "close", "Close", id="help.close"),
+        Binding("escape,question_mark,enter", "close", "Close", id="help.close"),
+        # q keeps its meaning everywhere (ui/leaving.py): back to home, or quit without one; the
+        # screens under the dialog flush on the way, so nothing judged is lost.
+        Binding("q", "app.go_home", "home", id="help.home", tooltip="Save, back to home"),
     ]
 
     def __init__(
@@ -94,6 +97,7 @@ class HelpScreen(ModalScreen[None]):
                     yield Static(literal(self._guidelines), id="help-guidelines")
                 with VerticalScroll(id="help-keys-box"):
                     yield Static(self._keys, id="help-keys")
+            # q is in the key list beside this (it does there what it does here): no room to repeat.
             hint = "Escape, Enter or ? closes"
             yield Static(f"{hint}; {self._hint}" if self._hint else hint, classes="dialog-hint")
 

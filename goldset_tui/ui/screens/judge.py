@@ -30,6 +30,9 @@ from goldset_tui.ui.screens.help import HelpScreen, keys_table
 from goldset_tui.ui.screens.prompts import QueryPicker, TextPrompt
 from goldset_tui.ui.widgets import judge_parts as parts
 from goldset_tui.ui.widgets.judge_group import GroupGrading
+from goldset_tui.ui.widgets.judge_prefetch import Prefetch
+from goldset_tui.ui.widgets.judge_reading import ReadingWidth
+from goldset_tui.ui.widgets.judge_updates import put, put_sized
 
 if TYPE_CHECKING:
     from goldset_tui.store.writer import JudgmentWriter
@@ -55,7 +58,7 @@ def _grade_bindings() -> list[Binding]:
     ]
 
 
-class JudgeScreen(GroupGrading, LeaveKeys, Screen[None]):
+class JudgeScreen(GroupGrading, ReadingWidth, Prefetch, LeaveKeys, Screen[None]):
     CSS_PATH: ClassVar[CSSPathType | None] = "judge.tcss"
 
     # The footer must fit 80 columns: the grade keys share one entry, pairs share one (j/k, n/p),
@@ -94,6 +97,14 @@ class JudgeScreen(GroupGrading, LeaveKeys, Screen[None]):
         *leave_bindings("back", "quit", show_back=False),
         Binding("m", "more", "more text", show=False, id="more", tooltip="More of a long text"),
         Binding(
+            "w",
+            "text_width",
+            "width",
+            show=False,
+            id="text_width",
+            tooltip="Text width (remembered)",
+        ),
+        Binding(
             "pagedown,space",
             "scroll_doc(1)",
             "page down",
@@ -121,8 +132,12 @@ class JudgeScreen(GroupGrading, LeaveKeys, Screen[None]):
         clock: Callable[[], datetime] = datetime.now,
         warnings: list[str] | None = None,
         writer: JudgmentWriter | None = None,
+        render: str | None = None,
+        text_width: int | None = None,
     ) -> None:
         super().__init__()
+        self._render_mode = render  # None: the config's, else plain (judge_reading.py)
+        self._text_width = text_width  # None: the config's, else the default
         self._make_session = (
             session if callable(session) and not isinstance(session, JudgingSession) else None
         )
@@ -163,6 +178,7 @@ class JudgeScreen(GroupGrading, LeaveKeys, Screen[None]):
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
+        self.apply_reading_width()
         if self.session is not None:
             self._ready(self.session)
         elif self._make_session is not None:
@@ -187,6 +203,7 @@ class JudgeScreen(GroupGrading, LeaveKeys, Screen[None]):
 
     def _ready(self, session: JudgingSession) -> None:
         self.session = session
+        self.settle_heap()
         self.refresh_bindings()
         self.refresh_view()
         # The store's warnings on open (a torn journal tail cut and kept, a changed pool): each in
@@ -208,18 +225,19 @@ class JudgeScreen(GroupGrading, LeaveKeys, Screen[None]):
         if s is None:
             return
         candidate = s.current
-        self.query_one("#query", Static).update(parts.query_line(s))
-        self.query_one("#candidate", Static).update(
-            parts.candidate_line(s, candidate, reveal=self.reveal)
-        )
+        # As little redrawing and layout as each key needs (judge_updates.py).
+        put(self.query_one("#query", Static), parts.query_line(s))
+        candidate_line = parts.candidate_line(s, candidate, reveal=self.reveal)
+        put_sized(self.query_one("#candidate", Static), candidate_line, cap=3)  # judge.tcss
         key = (candidate.query_id, candidate.doc_id)
         if key != self._shown:
             self._text_limit = parts.TEXT_PAGE
             self._show_text()
             self._shown = key
-        self.query_one("#strip", Static).update(parts.strip_line(s, self.size.width or 80))
-        self.query_one("#scale", Static).update(parts.scale_line(s))
+        put(self.query_one("#strip", Static), parts.strip_line(s, self.size.width or 80))
+        put(self.query_one("#scale", Static), parts.scale_line(s))
         self._show_status()
+        self.prefetch_upcoming()
 
     def _show_status(self) -> None:
         assert self.session is not None
@@ -231,8 +249,10 @@ class JudgeScreen(GroupGrading, LeaveKeys, Screen[None]):
             line.truncate(max(room, 1), overflow="ellipsis")
         else:
             line = parts.status_line(self.session, max(room, 1))
-        self.query_one("#status", Static).update(line)
-        self.query_one("#saved", Static).update(self._saved)
+        put(self.query_one("#status", Static), line)
+        saved = self.query_one("#saved", Static)
+        # The saved cell is as wide as its text: a layout pass only when that width changes.
+        saved.update(self._saved, layout=self._saved.cell_len + 2 != saved.outer_size.width)
 
     def say(self, message: str, *, seconds: float = 5.0) -> None:
         """A routine message in the status line (toasts would cover the saved cell)."""
@@ -251,11 +271,7 @@ class JudgeScreen(GroupGrading, LeaveKeys, Screen[None]):
 
     def _show_text(self) -> None:
         assert self.session is not None
-        self.query_one("#text", Static).update(
-            parts.highlighted(
-                self.session.current.text, self.session.query_text, limit=self._text_limit
-            )
-        )
+        put_sized(self.query_one("#text", Static), self.document_view())
         self.query_one("#doc", VerticalScroll).scroll_home(animate=False, immediate=True)
 
     def on_resize(self) -> None:
@@ -272,7 +288,7 @@ class JudgeScreen(GroupGrading, LeaveKeys, Screen[None]):
                 return False
             # False hides the key: a 1-5 scale has no 0 key and no 6-9 keys.
             return parameters[0] in self.session.scale
-        if action in {"more", "scroll_doc", "help"}:
+        if action in {"more", "scroll_doc", "help", "text_width"}:
             return True
         if self._grouping is not None:
             return None  # a near-duplicate group is being graded in a worker: keys wait (dimmed)
@@ -421,11 +437,7 @@ class JudgeScreen(GroupGrading, LeaveKeys, Screen[None]):
     def action_more(self) -> None:
         if self.session is not None and len(self.session.current.text) > self._text_limit:
             self._text_limit += parts.TEXT_PAGE
-            self.query_one("#text", Static).update(
-                parts.highlighted(
-                    self.session.current.text, self.session.query_text, limit=self._text_limit
-                )
-            )
+            self.query_one("#text", Static).update(self.document_view())
 
     def action_scroll_doc(self, direction: int) -> None:
         doc = self.query_one("#doc", VerticalScroll)

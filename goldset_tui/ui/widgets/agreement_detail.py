@@ -16,6 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from goldset_tui.agreement.details import PairDetails, seconds_text
+from goldset_tui.reflow import reflow
 from goldset_tui.ui.safe import literal
 
 
@@ -47,7 +48,7 @@ def details_renderable(details: PairDetails, labels: dict[int, str] | None = Non
         doc.append_text(literal(details.title, style="italic", keep_newlines=False))
     parts.append(doc)
     if details.text is not None:
-        parts.append(literal(details.text))
+        parts.append(literal(reflow(details.text)))  # hard-wrapped documents fill the width
     else:
         parts.append(Text("(no text: the pool file is not available)", style="dim"))
     parts += [

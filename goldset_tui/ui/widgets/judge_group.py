@@ -3,9 +3,10 @@
 Which group: the current candidate's when it is graded; otherwise the one just graded in this
 query (grading moves on, often onto the next member of the group, so ``d`` right after a grade
 means "the same for its duplicates"). A group of more than ``INLINE_LIMIT`` candidates is graded in
-a worker thread, one durable judgment at a time, with progress in the status line; the screen
-takes no other key until it is done (the session is not shared between threads), and leaving
-stops it between two judgments. Every judgment is on disk before the screen counts it.
+a worker thread, in durable batches (``GROUP_BATCH`` judgments to one fsync), with progress in the
+status line after each batch; the screen takes no other key until it is done (the session is not
+shared between threads), and leaving stops it between two batches. Every judgment is on disk before
+the screen counts it.
 """
 
 from __future__ import annotations

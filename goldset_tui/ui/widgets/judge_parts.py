@@ -152,10 +152,18 @@ def strip_line(session: JudgingSession, width: int = 78) -> Text:
     start = max(0, min(session.pos - room // 2, len(grades) - room))
     if start > 0:
         line.append("\u2026")
+    # Runs of one style are appended as one span: a span per mark made this line the costliest
+    # part of redrawing the screen after a key.
+    run, run_style = "", ""
     for i in range(start, min(len(grades), start + room)):
         mark = "\u00b7" if grades[i] is None else str(grades[i])
         style = "bold reverse" if i == session.pos else ("bold" if grades[i] is not None else "dim")
-        line.append(mark, style=style)
+        if style != run_style and run:
+            line.append(run, style=run_style)
+            run = ""
+        run, run_style = run + mark, style
+    if run:
+        line.append(run, style=run_style)
     if start + room < len(grades):
         line.append("\u2026")
     return line

@@ -107,6 +107,36 @@ def test_trec_readers_read_or_refuse_in_one_line(
         outcome(read, path, path)
 
 
+@pytest.mark.parametrize(("name", "fields"), [("run", 6), ("qrels", 4)])
+@FUZZ
+@given(data=st.data())
+def test_small_trec_readers_doubt_or_agree_with_polars(
+    name: str, fields: int, data: st.DataObject
+) -> None:
+    # The plain-Python readers of small inputs (goldset eval without Polars) never decide on
+    # their own: a hostile file is either read exactly as read_run/read_qrels read it, or left
+    # to them (Doubt), which then read it or name the bad line.
+    from goldset_tui.io.small_trec import Doubt, read_qrels_small, read_run_small
+    from goldset_tui.io.sources import Source
+
+    src = Source(f"x.{name}", data.draw(trec_file(fields), label="file").data)
+    try:
+        frame = read_run(src, tag=False) if name == "run" else read_qrels(src)
+    except InputError:
+        frame = None
+    try:
+        plain = read_run_small(src) if name == "run" else read_qrels_small(src)
+    except Doubt:
+        return
+    assert frame is not None, "the small reader accepted a file the Polars reader refuses"
+    if name == "run":
+        got = {(q, d, s) for q, pairs in plain.items() for s, d in pairs}
+        assert got == set(frame.select("query_id", "doc_id", "score").iter_rows())
+    else:
+        got = {(q, d, g) for q, grades in plain.items() for d, g in grades.items()}
+        assert got == set(frame.iter_rows())
+
+
 @FUZZ
 @given(data=st.data())
 def test_config_reads_or_refuses_in_one_line(data: st.DataObject) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import gzip
 import io
 import os
+import select
 import subprocess
 import sys
 import threading
@@ -215,3 +216,27 @@ def test_standard_input_only_once(tmp_path, capsys, monkeypatch):
     _stdin(monkeypatch, RUN.encode())
     code, _, err = run_cli(capsys, "eval", "-", "-", "-m", "RR")
     assert code == 2 and "only once" in err and err.count("\n") == 1
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+def test_a_fifo_without_writer_is_announced_on_stderr(tmp_path):
+    # Opening a FIFO blocks until a writer comes; goldset must not hang in silence.
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    fifo = tmp_path / "run.fifo"
+    os.mkfifo(fifo)
+    command = [sys.executable, "-m", "goldset_tui", "eval", str(tmp_path / "qrels.txt")]
+    child = subprocess.Popen(
+        [*command, str(fifo), "-m", "RR"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    try:
+        # goldset says something within a minute (about a second, unless the machine is loaded)
+        ready, _, _ = select.select([child.stderr], [], [], 60)
+        waited = child.stderr.readline().decode() if ready else ""
+        with open(fifo, "wb") as fh:  # then a writer comes, and the evaluation goes on
+            fh.write(RUN.encode())
+        out, err = child.communicate(timeout=120)
+    finally:
+        child.kill()
+    assert "waiting for a writer" in waited and str(fifo) in waited
+    assert child.returncode == 0, err
+    assert out.decode().splitlines()[-1].split("\t")[-1] == "0.7500"

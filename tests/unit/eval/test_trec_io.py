@@ -210,3 +210,22 @@ def test_ranks_equal_a_plain_python_sort_in_trec_eval_order():
     assert ordered.select("query_id", "rank").rows() == sorted(
         ordered.select("query_id", "rank").rows()
     )
+
+
+@pytest.mark.parametrize("tag", [True, False], ids=["with_tag", "tag_not_kept"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "q Q0 d 1 1.0 t\nq Q0 e 2 0.5\n",  # no tag: the field not kept is still required
+        "q Q0 d 1 1.0 t\nq  e 2 0.5 t\n",  # no Q0 (two spaces: an empty field, not a field)
+        "q Q0 d 1 1.0 t\nq Q0 e  0.5 t\n",  # no rank
+    ],
+    ids=["no_tag", "no_q0", "no_rank"],
+)
+def test_five_field_run_line_is_an_error_whatever_is_kept(tmp_path, text, tag):
+    # read_run(tag=False) once accepted a line without its sixth field: the fast path only
+    # checked the columns it kept.
+    e = error(lambda p: read_run(p, tag=tag, order=False), write(tmp_path, "run.txt", text))
+    assert e.line == 2
+    assert "expected 6" in e.message and "found 5" in e.message
+    assert e.path == tmp_path / "run.txt"

@@ -5,6 +5,8 @@
 MODE ``stream``: save judgments forever, printing ``ack QID DOCID GRADE`` after each durable save
 (N, if given, is where the numbering of documents starts). MODE ``stream-compact`` is the same
 with a compaction every 5 saves, so that a kill often lands inside one.
+MODE ``stream-batch``: save judgments forever in batches of 50 (``record_many``, one fsync each),
+printing an ``ack`` line for each judgment of a batch once the batch returned.
 MODE ``hold``: open the writer, print ``locked``, then sleep (lock tests).
 MODE ``hold-manifest``: take the manifest's lock, print ``locked``, then sleep (the parent stops it).
 MODE ``die-in-replace`` / ``die-in-truncate`` / ``die-in-merge``: save N judgments with compaction
@@ -64,6 +66,19 @@ def main() -> None:
         assert original
     streaming = mode.startswith("stream")
     i = count if streaming else 0
+    if mode == "stream-batch":
+        while True:
+            batch = [
+                Judgment(labeller, f"q{k % 97}", f"d{k}", k % 4, files.now_iso(), position=k % 40)
+                for k in range(i, i + 50)
+            ]
+            w.record_many(batch)
+            print(
+                "".join(f"ack {j.query_id} {j.doc_id} {j.grade}\n" for j in batch),
+                end="",
+                flush=True,
+            )
+            i += 50
     while streaming or i < count:
         qid, did, grade = f"q{i % 97}", f"d{i}", i % 4
         w.record(Judgment(labeller, qid, did, grade, files.now_iso(), seconds=1.5, position=i % 40))

@@ -184,3 +184,42 @@ def test_a_failed_write_leaves_no_partial_line(tmp_path: Path, monkeypatch) -> N
         monkeypatch.setattr(journal_module.os, "write", real_write)
         journal.append({"seq": 3})
     assert replay(path) == ([{"seq": 1}, {"seq": 3}], [])
+
+
+def test_append_many_is_one_write_and_one_fsync(tmp_path: Path, monkeypatch) -> None:
+    import goldset_tui.store.journal as journal_module
+
+    syncs: list[int] = []
+    real_fsync = journal_module.fsync_fd
+    monkeypatch.setattr(journal_module, "fsync_fd", lambda fd: (syncs.append(fd), real_fsync(fd)))
+    path = tmp_path / "j.jsonl"
+    records = [{"seq": i, "text": f"line {i} [bold]"} for i in range(1, 501)]
+    with Journal(path) as journal:
+        syncs.clear()  # opening may sync the folder
+        journal.append_many(records)
+        assert len(syncs) == 1
+        journal.append_many([])  # nothing to write: no fsync either
+        assert len(syncs) == 1
+    assert replay(path) == (records, [])
+
+
+def test_a_failed_batch_leaves_none_of_its_lines(tmp_path: Path, monkeypatch) -> None:
+    import errno
+
+    import goldset_tui.store.journal as journal_module
+
+    path = tmp_path / "j.jsonl"
+    real_write = os.write
+    with Journal(path) as journal:
+        journal.append({"seq": 1})
+
+        def most_then_full(fd, data):
+            real_write(fd, bytes(data[: len(data) * 3 // 4]))  # whole lines and a torn one
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        monkeypatch.setattr(journal_module.os, "write", most_then_full)
+        with pytest.raises(OSError):
+            journal.append_many([{"seq": n} for n in range(2, 40)])
+        monkeypatch.setattr(journal_module.os, "write", real_write)
+        journal.append({"seq": 40})
+    assert replay(path) == ([{"seq": 1}, {"seq": 40}], [])

@@ -1,0 +1,236 @@
+"""How `goldset eval` scores runs: the query sets, their warnings, per-query values and means,
+for Polars frames or the plain dicts of the small-input path (a helper, not a command)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from goldset_tui.errors import InputError
+from goldset_tui.text import visible
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from goldset_tui.commands._eval_output import RunResult
+    from goldset_tui.eval.measures import Measure
+    from goldset_tui.eval.querysets import QuerySets
+    from goldset_tui.io.small_trec import Qrels, Run
+
+
+def warn_query_mismatch(
+    name: str,
+    sets: QuerySets,
+    run_queries: int,
+    *,
+    mode: str,
+    qrels_path: str | Path | None,
+    run_path: str | Path | None,
+) -> None:
+    """A run sharing no query with the qrels is an InputError naming both files; a partial
+    mismatch is one warning line on stderr, with the counts and the first ids."""
+    if len(sets.only_in_run) == run_queries:
+        raise InputError(
+            run_path,
+            f"run {name!r} shares no query with the qrels {qrels_path} "
+            f"({run_queries} run queries, none judged): is it the right qrels file?",
+        )
+    parts = []
+    if sets.missing_from_run:
+        fate = "left out of the mean" if mode == "both" else "scored 0"
+        parts.append(
+            f"{len(sets.missing_from_run)} qrels queries missing from the run ({fate}: "
+            f"{_first_ids(sets.missing_from_run)})"
+        )
+    if sets.only_in_run:
+        parts.append(
+            f"{len(sets.only_in_run)} run queries not in the qrels (ignored: "
+            f"{_first_ids(sets.only_in_run)})"
+        )
+    if parts:
+        shown = visible(name, keep_newlines=False)
+        print(f"goldset: warning: run {shown!r}: " + "; ".join(parts), file=sys.stderr)
+
+
+def warn_left_out(sets: QuerySets, *, level: int, qrels_path: str | Path | None) -> None:
+    """One line when judged queries without a relevant document are left out of the mean: the
+    default differs there from trec_eval (-c counts them 0), and -l can move many of them."""
+    ids = sets.left_out_no_relevant
+    if ids:
+        print(
+            f"goldset: warning: {len(ids)} judged queries in {qrels_path} have no document "
+            f"graded >= {level} and are left out of the mean ({_first_ids(ids)}); "
+            "-c counts them as 0, as trec_eval -c does",
+            file=sys.stderr,
+        )
+
+
+def _first_ids(ids: list[str], n: int = 5) -> str:
+    shown = ", ".join(visible(i, keep_newlines=False) for i in ids[:n])
+    return shown + (", ..." if len(ids) > n else "")
+
+
+def score_runs(
+    qrels: pl.DataFrame | Qrels,
+    runs: Mapping[str, pl.DataFrame | Run],
+    measures: list[Measure],
+    *,
+    mode: str = "relevant",
+    level: int = 1,
+    max_docs: int | None = None,
+    judged_only: bool = False,
+    qrels_path: str | Path | None = None,
+    run_paths: Mapping[str, str | Path] | None = None,
+    tags: Mapping[str, str | None] | None = None,
+    trec_eval_quirks: bool = False,
+) -> dict[str, RunResult]:
+    """Each run scored over the queries ``mode`` averages (``eval.querysets``). ``qrels`` and
+    the runs are Polars frames, or the plain dicts of ``io.small_trec`` (the small path,
+    ``eval.small``): the same steps either way, only the per-query values differ in who
+    computes them.
+
+    Nothing to average over is an input error, never an empty mean: the qrels have no relevant
+    document at all (goldset's mean), or a run shares no query with the qrels, which is almost
+    always the wrong qrels file (trec_eval itself stops there: "No queries with both results
+    and relevance info")."""
+    from goldset_tui.commands._eval_output import RunResult
+    from goldset_tui.eval.means import mean_rows
+    from goldset_tui.eval.querysets import sets_of
+
+    small = isinstance(qrels, dict)
+    judged, relevant, positive = (_small_ids if small else _frame_ids)(qrels, level)
+    if mode == "relevant" and not relevant:
+        raise InputError(
+            qrels_path,
+            f"the qrels have no query with a relevant document (grade >= {level}): "
+            "nothing to average",
+        )
+    out = {}
+    warned = False
+    for name, run in runs.items():
+        ran = set(run) if isinstance(run, dict) else _frame_run_queries(run)
+        sets = sets_of(judged, relevant, ran, mode)
+        warn_query_mismatch(
+            name,
+            sets,
+            len(ran),
+            mode=mode,
+            qrels_path=qrels_path,
+            run_path=(run_paths or {}).get(name),
+        )
+        if not warned:  # a property of the qrels: once, not once per run
+            warn_left_out(sets, level=level, qrels_path=qrels_path)
+            warned = True
+        rows = (_small_rows if small else _frame_rows)(
+            qrels, run, measures, sets.evaluated, max_docs, judged_only
+        )
+        means = mean_rows(rows, set(sets.evaluated))
+        if trec_eval_quirks and mode == "complete":
+            # trec_eval's m_num_rel.c: with -c, the `all` num_rel is re-counted from the whole
+            # qrels file as grades > 0, whatever -l says (the per-query lines do follow -l).
+            means |= {str(m): float(positive) for m in measures if m.name == "NumRel"}
+        out[name] = RunResult(rows, means, sets, (tags or {}).get(name))
+    return out
+
+
+def _small_ids(qrels, level: int) -> tuple[set[str], set[str], int]:  # noqa: ANN001 - Qrels
+    from goldset_tui.eval.small import positive_judgments, query_ids
+
+    return *query_ids(qrels, level), positive_judgments(qrels)
+
+
+def _frame_ids(qrels, level: int) -> tuple[set[str], set[str], int]:  # noqa: ANN001 - a frame
+    import polars as pl
+
+    if "subtopic" in qrels.columns:  # diversity qrels: one grade a document for the rest
+        from goldset_tui.io.trec import plain_qrels
+
+        qrels = plain_qrels(qrels)
+    judged = set(qrels.get_column("query_id").unique().to_list())
+    relevant = set(qrels.filter(pl.col("grade") >= level).get_column("query_id").to_list())
+    return judged, relevant, qrels.filter(pl.col("grade") > 0).height
+
+
+def _frame_run_queries(run) -> set[str]:  # noqa: ANN001 - a frame or an io.run_lean.LeanRun
+    import polars as pl
+
+    if not isinstance(run, pl.DataFrame):  # a lean run counts every query it retrieved for
+        return set(run.num_ret.get_column("query_id").to_list())
+    # Ranks are 1..n in every query: rank 1 names each query once, with no grouping pass.
+    ids = run.filter(pl.col("rank") == 1) if "rank" in run.columns else run.unique("query_id")
+    return set(ids.get_column("query_id").to_list())
+
+
+def _small_rows(qrels, run, measures, evaluated, max_docs, judged_only):  # noqa: ANN001, ANN202
+    from goldset_tui.eval.small import evaluate_small
+
+    return evaluate_small(
+        qrels, run, measures, evaluated, max_docs=max_docs, judged_only=judged_only
+    )
+
+
+def _frame_rows(qrels, run, measures, evaluated, max_docs, judged_only):  # noqa: ANN001, ANN202
+    import polars as pl
+
+    from goldset_tui.eval.metrics import evaluate
+    from goldset_tui.eval.querysets import cut_lean, cut_run
+
+    plain = qrels
+    if "subtopic" in qrels.columns:
+        from goldset_tui.io.trec import plain_qrels
+
+        plain = plain_qrels(qrels)
+    if isinstance(run, pl.DataFrame):
+        cut = cut_run(run, plain, max_docs=max_docs, judged_only=judged_only)
+        per_query = evaluate(qrels, cut, measures)
+    else:  # lean: the judged rows and the documents retrieved per query (io.run_lean)
+        rows, num_ret = cut_lean(
+            run.judged, run.num_ret, plain, max_docs=max_docs, judged_only=judged_only
+        )
+        per_query = evaluate(qrels, rows, measures, num_ret=num_ret)
+    wanted = pl.Series("query_id", evaluated, dtype=pl.String).implode()
+    return list(per_query.filter(pl.col("query_id").is_in(wanted)).iter_rows())
+
+
+def unjudged_shares(qrels, runs, results, depth: int) -> dict[str, float]:  # noqa: ANN001
+    """Per run, the share of its top ``depth`` documents over the evaluated queries that the
+    qrels do not grade (>= 0): what the unjudged advice after `goldset eval` is about (nan when
+    the run has no document there). For every form the runs take: plain dicts (the small path,
+    no Polars), lean runs (their judged rows and counts), whole frames."""
+    out = {}
+    for name, result in results.items():
+        evaluated = set(result.queries.evaluated)
+        if not evaluated:
+            continue
+        run = runs[name]
+        if isinstance(qrels, dict):
+            from goldset_tui.eval.small import ranked
+
+            total = judged = 0
+            for qid in evaluated & set(run):
+                top = ranked(run[qid])[:depth]  # a C sort: cheaper here than heapq's loop
+                grades = qrels.get(qid, {})
+                total += len(top)
+                judged += sum(1 for doc in top if grades.get(doc, -1) >= 0)
+        else:
+            total, judged = _frame_counts(qrels, run, evaluated, depth)
+        out[name] = 1.0 - judged / total if total else float("nan")
+    return out
+
+
+def _frame_counts(qrels, run, evaluated: set[str], depth: int) -> tuple[int, int]:  # noqa: ANN001
+    import polars as pl
+
+    wanted = pl.Series(sorted(evaluated), dtype=pl.String).implode()
+    graded = qrels.filter(pl.col("grade") >= 0).select("query_id", "doc_id").unique()
+    if isinstance(run, pl.DataFrame):
+        top = run.filter((pl.col("rank") <= depth) & pl.col("query_id").is_in(wanted))
+        total = top.height
+    else:  # lean: every document counted, only the judged ones listed
+        counts = run.num_ret.filter(pl.col("query_id").is_in(wanted))
+        total = int(counts.select(pl.col("num_ret").clip(upper_bound=depth).sum()).item() or 0)
+        top = run.judged.filter((pl.col("rank") <= depth) & pl.col("query_id").is_in(wanted))
+    judged = top.join(graded, on=["query_id", "doc_id"], how="semi").height
+    return total, judged

@@ -1,0 +1,76 @@
+"""Evaluation of small inputs in plain Python: ``goldset eval`` without importing Polars.
+
+Below :data:`SMALL_INPUT_BYTES` of runs and qrels together, and when every measure has a kernel
+(``eval.kernels``), ``goldset eval`` reads the files with ``io.small_trec`` and scores them here:
+the same per-query values as ``metrics.evaluate`` after ``querysets.cut_run`` (held equal by
+tests/unit/eval/test_small_path.py), at a fraction of the start-up cost (importing Polars alone
+costs more CPU than pytrec_eval's whole evaluation of Robust 2003). Anything else, and any
+doubt about a file, goes to the Polars path, which is the reference.
+
+Ranking is trec_eval's: score descending, ties by document id descending (Python compares
+strings by code point, the order of their UTF-8 bytes, which is how Polars and trec_eval's
+strcmp order them; -0.0 ties with 0.0).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Sequence
+
+from goldset_tui.eval.kernels import Query, evaluate_query, has_kernels
+from goldset_tui.eval.means import Row
+from goldset_tui.eval.measures import Measure
+from goldset_tui.io.small_trec import Qrels, Run
+
+# Runs and qrels together, in bytes (decompressed for a stream or a gzipped file). Chosen by
+# measurement (bench/eval_speed.py --data robust03; generated runs of 60 and 200 queries): on
+# Robust 2003 (6.3 MB) the plain path takes 0.50 s of CPU against 0.65 s through Polars, which
+# pays about 0.35 s to start; a shuffled run costs the plain path more (io.small_trec sends one
+# over 4 MB to Polars).
+SMALL_INPUT_BYTES = 8_000_000
+
+
+def fits(total_bytes: int, measures: Iterable[Measure]) -> bool:
+    """Whether the small path takes this evaluation."""
+    return total_bytes <= SMALL_INPUT_BYTES and has_kernels(measures)
+
+
+def ranked(pairs: Iterable[tuple[float, str]]) -> list[str]:
+    """Document ids in trec_eval order."""
+    return [doc for _, doc in sorted(pairs, reverse=True)]
+
+
+def query_ids(qrels: Qrels, level: int) -> tuple[set[str], set[str]]:
+    """(queries in the qrels, queries with a document graded >= ``level``)."""
+    relevant = {q for q, grades in qrels.items() if any(g >= level for g in grades.values())}
+    return set(qrels), relevant
+
+
+def positive_judgments(qrels: Qrels) -> int:
+    return sum(1 for grades in qrels.values() for g in grades.values() if g > 0)
+
+
+def evaluate_small(
+    qrels: Qrels,
+    run: Run,
+    measures: Sequence[Measure],
+    queries: Collection[str],
+    *,
+    max_docs: int | None = None,
+    judged_only: bool = False,
+) -> list[Row]:
+    """``(query_id, measure, value)`` for each of ``queries`` (sorted) that is in the qrels, a
+    query missing from the run scoring as an empty ranking; ``max_docs`` and ``judged_only`` are
+    trec_eval's -M and -J (-M first, then -J, as ``querysets.cut_run``)."""
+    names = [str(m) for m in measures]
+    rows: list[Row] = []
+    for qid in sorted(q for q in queries if q in qrels):
+        grades = qrels[qid]
+        docs = ranked(run.get(qid, ()))
+        if max_docs is not None:
+            docs = docs[:max_docs]
+        if judged_only:
+            docs = [d for d in docs if grades.get(d, -1) >= 0]
+        judged = [(rank, grades[d]) for rank, d in enumerate(docs, start=1) if d in grades]
+        values = evaluate_query(measures, Query(judged, list(grades.values()), len(docs)))
+        rows.extend(zip([qid] * len(names), names, values, strict=True))
+    return rows

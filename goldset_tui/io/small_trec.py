@@ -1,0 +1,188 @@
+"""Read a small TREC run or qrels file in plain Python, or say that Polars must read it.
+
+``goldset eval`` on a small input (Robust 2003: 100 topics, 100,000 lines) spent more time
+importing Polars than evaluating. These readers parse such inputs without Polars and accept
+exactly a subset of what :mod:`goldset_tui.io.trec` accepts, with the same values: any doubt
+(a line that is not plainly N whitespace-separated fields, a number written in a form other
+than plain decimal digits, sign, point and exponent, a non-finite score, a repeated document, a
+byte that is not UTF-8, an unusual whitespace character, no record) raises :class:`Doubt`, and
+the caller hands the same :class:`~goldset_tui.io.sources.Source` to the Polars reader, which
+gives the same answer or the one-line error. So no error message is written twice, and the two
+paths cannot disagree on what a file holds (tests/unit/eval/test_small_path.py checks it on
+every peer file and on generated files).
+
+Layout rules, those of read_run: a line is stripped; blank lines and lines whose first character
+is ``#`` are skipped; fields are split on runs of spaces, or on runs of tabs (a file holding both
+is Polars' to read).
+
+Speed: the common layout (one space or one tab between fields, nothing else) is checked and
+split with whole-text string methods and column slices, no Python loop over lines; any other
+layout goes through a loop over lines.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from itertools import compress, repeat
+from operator import itemgetter, ne
+from typing import Any
+
+from goldset_tui.io.sources import Source
+
+RUN_FIELD_COUNT = 6  # query_id Q0 doc_id rank score tag
+QRELS_FIELD_COUNT = 4  # query_id iteration doc_id grade
+# Python's float() and int() read these characters exactly as Polars does (no `_`, `nan`,
+# `inf`, other scripts' digits or surrounding spaces can get through); anything else is Polars'.
+_SCORE_CHARS = str.maketrans("", "", "0123456789.eE+-")
+_GRADE_CHARS = str.maketrans("", "", "0123456789+-")
+_INT64 = 2**63
+# A run whose lines are not grouped by query costs the plain reader a sort: above about 4 MB
+# Polars is then faster (measured: a shuffled 2.1 MB run 0.23 s of CPU here against 0.46 s with
+# Polars, a shuffled 7.2 MB one 1.09 s against 0.58 s; a grouped 3.6 MB run with its 2.7 MB
+# qrels 0.50 s against 0.65 s).
+SHUFFLED_BYTES = 4_000_000
+# Whitespace other than space, tab and newline: Python's str.split, Polars' CSV reader and its
+# regular expressions do not agree on it.
+_ODD_ASCII_SPACE = "\r\x0b\x0c\x1c\x1d\x1e\x1f"
+
+Run = dict[str, list[tuple[float, str]]]  # query -> (score, doc) in file order
+Qrels = dict[str, dict[str, int]]  # query -> doc -> grade, in file order
+
+
+class Doubt(Exception):
+    """Polars must read this input: it gives the answer or the error."""
+
+
+def _text(src: Source) -> str:
+    try:
+        text = src.read_bytes().decode("utf-8")
+    except (UnicodeDecodeError, OSError):
+        raise Doubt from None
+    # Non-ASCII text (ids in other scripts) is Polars' to read: Unicode whitespace is where
+    # the readers could disagree, and small inputs are nearly always ASCII.
+    if not text.isascii() or any(c in text for c in _ODD_ASCII_SPACE):
+        raise Doubt
+    return text
+
+
+def _columns(text: str, fields: int) -> list[str]:
+    """Every field of every record, flat (record i is ``[i * fields:(i + 1) * fields]``)."""
+    body = text[:-1] if text.endswith("\n") else text
+    for sep, other in ((" ", "\t"), ("\t", " ")):
+        if not body or other in body or "\n#" in body or body[0] == "#":
+            continue  # the other separator, or a comment line: the loop below reads them
+        # Each line holding exactly fields - 1 separators, and the text as many fields as
+        # that makes, means no line has an empty field (doubled, leading or trailing
+        # separator) and none is blank: the plain layout, split at once.
+        if set(map(str.count, body.split("\n"), repeat(sep))) == {fields - 1}:
+            tokens = body.split()
+            if len(tokens) == fields * (body.count("\n") + 1):
+                return tokens
+        break
+    return list(_careful(text, fields))
+
+
+def _careful(text: str, fields: int) -> Iterator[str]:
+    both = " " in text and "\t" in text
+    for line in text.split("\n"):
+        parts = line.split()
+        if not parts or parts[0].startswith("#"):
+            continue
+        if len(parts) != fields or (both and _ambiguous(line, fields)):
+            raise Doubt
+        yield from parts
+
+
+def _ambiguous(line: str, fields: int) -> bool:
+    """Whether Polars' single-separator reader could read this line with a space inside a
+    tab-separated field, or a tab inside a space-separated one (`q Q0 \td 1 0.5 t` read on
+    spaces has the document '\td', where a whitespace split has 'd')."""
+    # Only the id fields matter: a number padded with the other separator (trec_eval's own
+    # `302\tQ0\tdoc\t1\t  1.58\tSTANDARD`) has one value either way, and any other field
+    # holding it has too many fields once split on whitespace.
+    for sep, other in ((" ", "\t"), ("\t", " ")):
+        parts = line.split(sep)
+        whole = len(parts) >= fields and all(parts[:fields]) and not any(parts[fields:])
+        if whole and (other in parts[0] or other in parts[2]):
+            return True
+    return False
+
+
+def _grouped(qids: list[str], *columns: list[Any], size: int = 0) -> tuple[list[Any], ...]:
+    """The columns with each query's lines together: as they are when the file is grouped by
+    query (TREC runs usually are), else in a stable sort by query (a shuffled run would make a
+    block of every line). A shuffled file over :data:`SHUFFLED_BYTES` is Polars' to read."""
+    changes = sum(map(ne, qids[1:], qids[:-1]))
+    if changes < 2 * len(set(qids)):
+        return (qids, *columns)
+    if size > SHUFFLED_BYTES:
+        raise Doubt
+    order = sorted(range(len(qids)), key=qids.__getitem__)
+    pick = itemgetter(*order)
+    return tuple(list(pick(column)) if len(order) > 1 else column for column in (qids, *columns))
+
+
+def _blocks(qids: list[str]) -> Iterator[tuple[str, int, int]]:
+    """(query, start, end) of each run of equal consecutive ids (C-level comparisons)."""
+    starts = [0, *compress(range(1, len(qids)), map(ne, qids[1:], qids[:-1])), len(qids)]
+    for a, b in zip(starts, starts[1:], strict=False):
+        yield qids[a], a, b
+
+
+def read_run_small(src: Source) -> Run:
+    """Each query's ``(score, doc_id)`` pairs, in file order."""
+    tokens = _columns(_text(src), RUN_FIELD_COUNT)
+    qids, docs, texts = tokens[0::6], tokens[2::6], tokens[4::6]
+    if not qids or "".join(texts).translate(_SCORE_CHARS):
+        raise Doubt
+    try:
+        scores = list(map(float, texts))
+    except ValueError:
+        raise Doubt from None
+    if not all(map(math.isfinite, scores)):
+        raise Doubt
+    qids, docs, scores = _grouped(qids, docs, scores, size=src.size())
+    run: Run = {}
+    split: set[str] = set()  # queries whose lines are in more than one place
+    for qid, a, b in _blocks(qids):
+        block = docs[a:b]
+        if qid in run:
+            split.add(qid)
+            run[qid].extend(zip(scores[a:b], block, strict=True))
+        elif len(set(block)) != len(block):
+            raise Doubt  # a document twice: read_run names the line
+        else:
+            run[qid] = list(zip(scores[a:b], block, strict=True))
+    if any(len({doc for _, doc in run[qid]}) != len(run[qid]) for qid in split):
+        raise Doubt
+    return run
+
+
+def read_qrels_small(src: Source) -> Qrels:
+    """Each query's grades by document; the same judgment repeated is kept once, and two
+    different grades for one document are read_qrels' error to name."""
+    tokens = _columns(_text(src), QRELS_FIELD_COUNT)
+    qids, docs, texts = tokens[0::4], tokens[2::4], tokens[3::4]
+    if not qids or "".join(texts).translate(_GRADE_CHARS):
+        raise Doubt
+    try:
+        grades = list(map(int, texts))
+    except ValueError:
+        raise Doubt from None
+    if not -_INT64 <= min(grades) <= max(grades) < _INT64:
+        raise Doubt
+    qids, docs, grades = _grouped(qids, docs, grades, size=src.size())
+    qrels: Qrels = {}
+    for qid, a, b in _blocks(qids):
+        block = dict(zip(docs[a:b], grades[a:b], strict=True))
+        if len(block) != b - a and len(set(zip(docs[a:b], grades[a:b], strict=True))) != len(block):
+            raise Doubt  # one document, two grades
+        if qid in qrels:  # the query's lines are in two places: check across both
+            earlier = qrels[qid]
+            if any(earlier.get(d, g) != g for d, g in block.items()):
+                raise Doubt
+            earlier.update(block)
+        else:
+            qrels[qid] = block
+    return qrels

@@ -1,0 +1,102 @@
+"""The lean reading of a run for evaluation (io/run_lean.py: judged rows ranked in the whole run,
+documents retrieved per query) against the whole run read by read_run: the same rows, ranks and
+counts, and every measure the same under trec_eval's -M and -J, on every peer pair of qrels and
+run and on generated runs full of score ties."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_small_path import CUTS, MEASURES_, PAIRS
+
+from goldset_tui.cli import main
+from goldset_tui.eval import small
+from goldset_tui.eval.metrics import evaluate
+from goldset_tui.eval.querysets import cut_lean, cut_run
+from goldset_tui.io.run_lean import Doubt, read_run_lean
+from goldset_tui.io.sources import Source, open_source
+from goldset_tui.io.trec import read_qrels, read_run
+
+# Runs whose layout only read_run's careful path reads (padded or mixed whitespace): the lean
+# reader, which uses its single-separator parser, leaves them to it.
+LEFT_TO_READ_RUN = {"ir_measures/compat.run", "ir_measures/cwl.run"}
+
+
+def _same_reading(qrels: pl.DataFrame, src: Source) -> None:
+    full = read_run(src, tag=False)
+    lean = read_run_lean(src, qrels)
+    pairs = qrels.select("query_id", "doc_id").unique()
+    expected = full.join(pairs, on=["query_id", "doc_id"], how="semi")
+    columns = ["query_id", "doc_id", "score", "rank"]
+    assert (
+        lean.judged.select(columns)
+        .sort("query_id", "doc_id")
+        .equals(expected.select(columns).sort("query_id", "doc_id"))
+    )
+    counts = full.group_by("query_id").agg(pl.len().cast(pl.Int64).alias("num_ret"))
+    assert lean.num_ret.sort("query_id").equals(counts.sort("query_id"))
+
+
+def _values(frame: pl.DataFrame) -> dict:
+    return {(q, m): v for q, m, v in frame.iter_rows()}
+
+
+@pytest.mark.parametrize("pair", PAIRS, ids=lambda p: f"{p[0]}+{p[1]}".replace("/", "-"))
+def test_lean_run_scores_as_the_whole_run_on_peer_data(peers, pair):
+    qrels, src = read_qrels(peers / pair[0]), open_source(peers / pair[1])
+    if pair[1] in LEFT_TO_READ_RUN:
+        with pytest.raises(Doubt):
+            read_run_lean(src, qrels)
+        return
+    _same_reading(qrels, src)
+    full, lean = read_run(src, tag=False, order=False), read_run_lean(src, qrels)
+    for max_docs, judged_only in CUTS:
+        cut = cut_run(full, qrels, max_docs=max_docs, judged_only=judged_only)
+        expected = _values(evaluate(qrels, cut, MEASURES_))
+        rows, num_ret = cut_lean(
+            lean.judged, lean.num_ret, qrels, max_docs=max_docs, judged_only=judged_only
+        )
+        got = _values(evaluate(qrels, rows, MEASURES_, num_ret=num_ret))
+        assert got.keys() == expected.keys()
+        wrong = {k: (expected[k], got[k]) for k in expected if abs(expected[k] - got[k]) > 1e-12}
+        assert not wrong, list(wrong.items())[:5]
+
+
+@st.composite
+def tied_runs(draw):
+    """Runs whose scores tie a lot (a handful of values), lines in any order, and qrels judging
+    some of the documents (a negative grade too), some queries in one and not the other."""
+    lines, qrels = [], []
+    for q in ["q1", "q2", "q3"]:
+        docs = draw(st.lists(st.sampled_from([f"d{i}" for i in range(15)]), unique=True))
+        lines += [f"{q} Q0 {d} 0 {draw(st.sampled_from(['1', '0.5', '2', '-1']))} t" for d in docs]
+        judged = draw(st.lists(st.sampled_from([f"d{i}" for i in range(15)]), unique=True))
+        qrels += [f"{q} 0 {d} {draw(st.integers(-1, 2))}" for d in judged]
+    order = draw(st.permutations(range(len(lines))))
+    return "\n".join(lines[i] for i in order) + "\n", "\n".join(qrels) + "\n"
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tied_runs())
+def test_lean_ranks_break_ties_as_read_run(data):
+    run_text, qrels_text = data
+    if not run_text.strip() or not qrels_text.strip():
+        return
+    _same_reading(read_qrels(Source("q", qrels_text.encode())), Source("r", run_text.encode()))
+
+
+def test_a_bad_run_is_left_to_read_run(tmp_path):
+    qrels = read_qrels(Source("q", b"q1 0 d1 1\n"))
+    with pytest.raises(Doubt):
+        read_run_lean(Source("r", b"q1 Q0 d1 1 0.5 t\nq1 Q0 d1 2 0.4 t\n"), qrels)
+
+
+def test_large_path_evaluation_names_a_bad_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(small, "SMALL_INPUT_BYTES", 0)  # as if large: Polars, lean
+    (tmp_path / "qrels.txt").write_text("q1 0 d1 1\n")
+    (tmp_path / "bad.run").write_text("q1 Q0 d1 1 0.5 t\nq1 Q0 d1 2 0.4 t\n")
+    code = main(["eval", str(tmp_path / "qrels.txt"), str(tmp_path / "bad.run")])
+    err = capsys.readouterr().err
+    assert code == 2 and f"{tmp_path / 'bad.run'}:2" in err and "appears twice" in err

@@ -1,0 +1,346 @@
+"""The plain-Python path of `goldset eval` (small inputs, no Polars) against the Polars path,
+measure by measure: the guard that keeps eval/kernels.py and io/small_trec.py from drifting away
+from eval/metrics.py and io/trec.py.
+
+- Readers: on every peer file, the small reader accepts it and holds exactly what read_run /
+  read_qrels hold; on generated text (layouts, odd numbers, duplicates, comments), whatever the
+  small reader accepts, Polars accepts with the same content, and what Polars refuses the small
+  reader never accepts.
+- Measures: every measure with a kernel, on every peer pair of qrels and run and under
+  trec_eval's -M and -J, and on generated rankings (ties, negative grades, missing queries),
+  gives the Polars value to 1e-9.
+- The command: a small evaluation does not import Polars, and prints what the Polars path
+  prints (text and JSON) under goldset's, trec_eval's and -c averaging.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from goldset_tui.cli import main
+from goldset_tui.errors import InputError
+from goldset_tui.eval import small
+from goldset_tui.eval.kernels import KERNELS
+from goldset_tui.eval.measures import MEASURES, parse_measures
+from goldset_tui.eval.metrics import evaluate
+from goldset_tui.eval.querysets import cut_run
+from goldset_tui.io.small_trec import Doubt, read_qrels_small, read_run_small
+from goldset_tui.io.sources import Source, open_source
+from goldset_tui.io.trec import read_qrels, read_run
+
+# Measures that need whole frames (and so send an evaluation to Polars).
+NO_KERNEL = {"Compat", "alpha_nDCG"}
+MEASURE_NAMES = [
+    *["P@1", "P@5", "P@10", "P@1000", "P(rel=2)@10", "R@10", "R@100", "R(rel=2)@1000"],
+    *["Success@1", "Success@10", "RR", "RR@10", "RR(rel=2)", "AP", "AP@100", "AP(rel=2)"],
+    *["GMAP", "nDCG", "nDCG@3", "nDCG@10", "nDCG@1000", "nDCG(dcg='exp-log2')@10"],
+    *["Rprec", "Rprec(rel=2)", "Bpref", "Bpref(rel=2)", "infAP", "infAP(rel=2)"],
+    *["Judged@10", "Judged@100", "NumRet", "NumRel", "NumRel(rel=2)", "NumRelRet"],
+    *["NumRelRet(rel=2)", "NumQ", "IPrec@0", "IPrec@0.1", "IPrec@0.5", "IPrec@1", "IPrecAvg"],
+    *["SetP", "SetR", "SetF", "SetF(beta=0.5)", "SetP(rel=2)", "ERR@10", "ERR@20"],
+    *["RBP", "RBP(p=0.5)", "RBP(rel=2)", "RBPResid", "RBPResid(p=0.9)"],
+]
+MEASURES_ = parse_measures(MEASURE_NAMES)
+CUTS = [(None, False), (3, False), (None, True), (100, True)]  # trec_eval's -M N and -J
+
+# (qrels, run) pairs from the reference tools' test folders (tests/data/peers).
+PAIRS = [
+    ("trec_eval/qrels.test", "trec_eval/results.test"),
+    ("trec_eval/qrels.rel_level", "trec_eval/results.test"),
+    ("trec_eval/qrels-302.test", "trec_eval/results-302.test"),
+    ("trec_eval/qrels.comment.test", "trec_eval/results.comment.test"),
+    ("trec_eval/generated/ties.qrels", "trec_eval/generated/ties.run"),
+    ("trectools/qrel1.txt", "trectools/r1.run"),
+    ("trectools/qrel1.txt", "trectools/r2.run"),
+    ("trectools/qrel1.txt", "trectools/r3.run"),
+    ("trectools/qrel1.txt", "trectools/r4.run"),
+    ("trectools/robust03_cs_qrels.txt.gz", "trectools/input.uic0301.gz"),
+    ("trectools/robust03_cs_qrels.txt.gz", "trectools/input.uic0301_top30"),
+    ("ir_measures/compat.qrels", "ir_measures/compat.run"),
+    ("ir_measures/cwl.qrels", "ir_measures/cwl.run"),
+]
+
+
+def test_every_measure_has_a_kernel_or_is_known_to_need_polars():
+    assert set(MEASURES) == set(KERNELS) | NO_KERNEL
+    assert not small.fits(1, parse_measures(["Compat"]))
+    assert {m.name for m in MEASURES_} == set(KERNELS)  # the lists below cover every kernel
+
+
+def _run_set(frame: pl.DataFrame) -> set[tuple[str, str, float]]:
+    return set(frame.select("query_id", "doc_id", "score").iter_rows())
+
+
+def _small_run_set(run: dict[str, list[tuple[float, str]]]) -> set[tuple[str, str, float]]:
+    return {(q, d, s) for q, pairs in run.items() for s, d in pairs}
+
+
+def _small_qrels_set(qrels: dict[str, dict[str, int]]) -> set[tuple[str, str, int]]:
+    return {(q, d, g) for q, grades in qrels.items() for d, g in grades.items()}
+
+
+@pytest.mark.parametrize(
+    "name", sorted({p for pair in PAIRS for p in pair}), ids=lambda n: n.replace("/", "-")
+)
+def test_small_reader_reads_every_peer_file_as_polars_does(peers, name):
+    src = open_source(peers / name)
+    if "qrels" in name or name.endswith("qrel1.txt"):
+        frame = read_qrels(src)
+        assert _small_qrels_set(read_qrels_small(src)) == set(frame.iter_rows())
+    else:
+        assert _small_run_set(read_run_small(src)) == _run_set(read_run(src, tag=False))
+
+
+def test_peer_files_the_small_reader_leaves_to_polars(peers):
+    # qrels.123 grades some documents twice, differently (three assessors): an error to name.
+    src = open_source(peers / "trec_eval/qrels.123")
+    with pytest.raises(InputError):
+        read_qrels(src)
+    with pytest.raises(Doubt):
+        read_qrels_small(src)
+    # results.trunc has tab-separated lines whose tag holds spaces ("STANDARD more junk at"):
+    # Polars reads the tab layout; split on any whitespace the line has too many fields.
+    src = open_source(peers / "trec_eval/results.trunc")
+    assert read_run(src, tag=False).height > 0
+    with pytest.raises(Doubt):
+        read_run_small(src)
+
+
+def _polars_rows(qrels, run, measures, max_docs, judged_only):
+    cut = cut_run(run, qrels, max_docs=max_docs, judged_only=judged_only)
+    return {(q, m): v for q, m, v in evaluate(qrels, cut, measures).iter_rows()}
+
+
+def _small_rows(qrels, run, measures, max_docs, judged_only):
+    rows = small.evaluate_small(
+        qrels, run, measures, set(qrels), max_docs=max_docs, judged_only=judged_only
+    )
+    return {(q, m): v for q, m, v in rows}
+
+
+def _assert_same(expected: dict, got: dict) -> None:
+    assert got.keys() == expected.keys()
+    wrong = {k: (expected[k], got[k]) for k in expected if abs(expected[k] - got[k]) > 1e-9}
+    assert not wrong, f"{len(wrong)} values differ, e.g. {list(wrong.items())[:5]}"
+
+
+@pytest.mark.parametrize("pair", PAIRS, ids=lambda p: f"{p[0]}+{p[1]}".replace("/", "-"))
+def test_every_kernel_equals_polars_on_peer_data(peers, pair):
+    qrels_src, run_src = open_source(peers / pair[0]), open_source(peers / pair[1])
+    qrels, run = read_qrels(qrels_src), read_run(run_src, tag=False, order=False)
+    plain_qrels, plain_run = read_qrels_small(qrels_src), read_run_small(run_src)
+    for max_docs, judged_only in CUTS:
+        _assert_same(
+            _polars_rows(qrels, run, MEASURES_, max_docs, judged_only),
+            _small_rows(plain_qrels, plain_run, MEASURES_, max_docs, judged_only),
+        )
+
+
+# Generated text: fields, separators and numbers in the forms users write, good and bad.
+IDS = st.sampled_from(["q1", "q2", "10", "d1", "d2", "D3", "x#y", "é", "a\u00a0b"])
+SCORES = st.one_of(
+    st.floats(allow_nan=False, allow_infinity=False, width=32).map(repr),
+    st.sampled_from(["1", "0", "-0", "+1", "1.", ".5", "1e2", "1E-2", "nan", "inf", "1_0"]),
+    st.sampled_from(["0x1", "1e400", "--1", "1.2.3", "", "١"]),
+)
+GRADES = st.one_of(
+    st.integers(-2, 4).map(str),
+    st.sampled_from(["+1", "007", "-0", "1.0", "1_0", "9223372036854775808", "x", ""]),
+)
+SEPARATORS = st.sampled_from([" ", "\t", " ", "\t", "  ", " \t", "\u00a0", "\r"])
+
+
+@st.composite
+def trec_text(draw, fields: int) -> bytes:
+    lines = []
+    for _ in range(draw(st.integers(0, 12))):
+        kind = draw(st.sampled_from(["record"] * 8 + ["blank", "comment", "short", "long"]))
+        if kind == "blank":
+            lines.append(draw(st.sampled_from(["", " ", "\t"])))
+            continue
+        if kind == "comment":
+            lines.append(draw(st.sampled_from(["# note", " # note", "#"])))
+            continue
+        count = fields + {"record": 0, "short": -1, "long": 1}[kind]
+        values = [draw(IDS), "Q0" if fields == 6 else "0", draw(IDS)]
+        values += [draw(st.integers(0, 5).map(str)), draw(SCORES), "tag"] if fields == 6 else []
+        values += [draw(GRADES)] if fields == 4 else []
+        values = (values + ["extra"] * 2)[:count]
+        text = values[0]
+        for value in values[1:]:
+            text += draw(SEPARATORS) + value
+        pad = draw(st.sampled_from(["", "", " ", "\t"]))
+        lines.append(pad + text + draw(st.sampled_from(["", "", " "])))
+    end = draw(st.sampled_from(["\n", "", "\r\n"]))
+    return ("\n".join(lines) + end).encode()
+
+
+def _read_both(reader, small_reader, data: bytes):
+    src = Source("generated", data)
+    try:
+        expected = reader(src)
+    except InputError:
+        expected = None
+    try:
+        got = small_reader(src)
+    except Doubt:
+        got = None
+    return expected, got
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(trec_text(6))
+def test_small_run_reader_accepts_only_what_polars_reads_alike(data):
+    expected, got = _read_both(lambda s: read_run(s, tag=False), read_run_small, data)
+    if got is not None:
+        assert expected is not None, "the small reader accepted a run Polars refuses"
+        assert _small_run_set(got) == _run_set(expected)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(trec_text(4))
+def test_small_qrels_reader_accepts_only_what_polars_reads_alike(data):
+    expected, got = _read_both(read_qrels, read_qrels_small, data)
+    if got is not None:
+        assert expected is not None, "the small reader accepted qrels Polars refuses"
+        assert _small_qrels_set(got) == set(expected.iter_rows())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "q1 Q0 d1 1 0.5 t\nq1 Q0 d2 2 0.25 t\n",  # one space
+        "q1\tQ0\td1\t1\t0.5\tt\nq1\tQ0\td2\t2\t0.25\tt",  # tabs, no final newline
+        "  q1 Q0 d1 1 0.5 t \n\n# a comment\nq1  Q0 d2 2 0.25 t\n",  # padded, comment
+        "q1 Q0 d1 1 0.5 t\nq2 Q0 d1 1 0.5 t\nq1 Q0 d2 2 0.25 t\n",  # a query in two places
+    ],
+)
+def test_small_reader_takes_the_usual_layouts(text):
+    # Not only "if it accepts, it agrees": these plain files are really read without Polars.
+    src = Source("run", text.encode())
+    assert _small_run_set(read_run_small(src)) == _run_set(read_run(src, tag=False))
+
+
+@st.composite
+def rankings(draw):
+    """A run frame and qrels frame over a few queries: score ties, negative grades, queries
+    missing from the run or only in it, documents unjudged."""
+    docs = [f"d{i}" for i in range(12)]
+    run_rows, qrels_rows = [], []
+    for q in ["q1", "q2", "q3", "q4"]:
+        if draw(st.booleans()):
+            for d in draw(st.lists(st.sampled_from(docs), unique=True, max_size=12)):
+                run_rows.append((q, d, float(draw(st.integers(-3, 3))) / 2))
+        if draw(st.booleans()):
+            for d in draw(st.lists(st.sampled_from(docs), unique=True, max_size=8)):
+                qrels_rows.append((q, d, draw(st.integers(-1, 3))))
+    return run_rows, qrels_rows
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rankings(), st.sampled_from(CUTS))
+def test_every_kernel_equals_polars_on_generated_rankings(data, cut):
+    run_rows, qrels_rows = data
+    if not qrels_rows:
+        return
+    run = pl.DataFrame(
+        run_rows,
+        schema={"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64},
+        orient="row",
+    )
+    qrels = pl.DataFrame(
+        qrels_rows,
+        schema={"query_id": pl.String, "doc_id": pl.String, "grade": pl.Int64},
+        orient="row",
+    )
+    plain_run: dict = {}
+    for q, d, s in run_rows:
+        plain_run.setdefault(q, []).append((s, d))
+    plain_qrels: dict = {}
+    for q, d, g in qrels_rows:
+        plain_qrels.setdefault(q, {})[d] = g
+    _assert_same(
+        _polars_rows(qrels, run, MEASURES_, *cut),
+        _small_rows(plain_qrels, plain_run, MEASURES_, *cut),
+    )
+
+
+def _goldset(capsys, *argv) -> tuple[int, str]:
+    code = main([str(a) for a in argv])
+    return code, capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        [],
+        ["-q", "--format", "json"],
+        ["--trec-eval-compat", "-q"],
+        ["-c", "-q", "-l", "2"],
+        ["--trec-eval-compat", "-c", "-J", "-M", "50", "-q"],
+    ],
+    ids=["default", "json", "compat", "complete_l2", "compat_cJM"],
+)
+def test_command_prints_the_same_on_both_paths(peers, tmp_path, capsys, monkeypatch, options):
+    qrels, run = peers / "trectools/robust03_cs_qrels.txt.gz", peers / "trectools/input.uic0301.gz"
+    measures = [a for m in ["nDCG@10", "AP", "RR", "R@100", "P@10", "Bpref"] for a in ("-m", m)]
+    argv = ["eval", qrels, run, *measures, *options]
+    code, fast = _goldset(capsys, *argv)
+    monkeypatch.setattr(small, "SMALL_INPUT_BYTES", 0)  # every input is "large": Polars
+    code_polars, slow = _goldset(capsys, *argv)
+    assert code == code_polars == 0
+    if "json" in options:
+        fast_doc, slow_doc = json.loads(fast), json.loads(slow)
+        assert fast_doc.keys() == slow_doc.keys()
+        for name, entry in fast_doc["runs"].items():
+            other = slow_doc["runs"][name]
+            assert entry["queries"] == other["queries"]
+            for key, value in entry["mean"].items():
+                assert value == pytest.approx(other["mean"][key], abs=1e-12)
+    else:
+        assert fast == slow
+
+
+def test_small_evaluation_does_not_import_polars(peers):
+    qrels = peers / "trec_eval/qrels.test"
+    run = peers / "trec_eval/results.test"
+    code = (
+        "import sys\nfrom goldset_tui.cli import main\n"
+        f"status = main(['eval', {str(qrels)!r}, {str(run)!r}, '-m', 'AP', '-q'])\n"
+        "assert status == 0\nprint('polars' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "False"
+
+
+def test_a_bad_line_in_a_small_file_is_named_as_before(tmp_path, capsys):
+    # The small reader only doubts; the message comes from read_run, with its line number.
+    (tmp_path / "qrels.txt").write_text("q1 0 d1 1\n")
+    (tmp_path / "bad.run").write_text("q1 Q0 d1 1 0.5 t\nq1 Q0 d2 2 high t\n")
+    code = main(["eval", str(tmp_path / "qrels.txt"), str(tmp_path / "bad.run")])
+    err = capsys.readouterr().err
+    assert code == 2 and f"{tmp_path / 'bad.run'}:2" in err and "'high'" in err
+
+
+def _size(path: Path) -> int:
+    return path.stat().st_size
+
+
+def test_a_shuffled_run_is_grouped_or_left_to_polars(monkeypatch):
+    lines = [f"q{i % 3} Q0 d{i} {i} {i / 7:.3f} t" for i in range(30)]  # queries interleaved
+    src = Source("run", "\n".join(lines).encode())
+    assert _small_run_set(read_run_small(src)) == _run_set(read_run(src, tag=False))
+    from goldset_tui.io import small_trec
+
+    monkeypatch.setattr(small_trec, "SHUFFLED_BYTES", 10)  # as if it were large
+    with pytest.raises(Doubt):
+        read_run_small(src)
