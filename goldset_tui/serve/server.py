@@ -144,7 +144,7 @@ class JudgingProcess(AppService):
                 await process.stdin.wait_closed()
         if not ready:
             lines = tail.decode("utf-8", "replace").strip().splitlines()
-            self.refusal = lines[-1] if lines else f"exit status {self.returncode}"
+            self.refusal = lines[-1] if lines else _ended(self.returncode)
             with contextlib.suppress(ConnectionError, RuntimeError):
                 await self.remote_write_bytes(_terminal_text(self.refusal))
         with contextlib.suppress(ConnectionError, RuntimeError):
@@ -194,6 +194,16 @@ def _size(value: object, low: int, high: int, default: int) -> int:
         return default
     number = to_int(value, default) if isinstance(value, str) else value
     return min(max(number, low), high)
+
+
+def _ended(returncode: int | None) -> str:
+    """How a judging process ended, for the log: a negative status is a signal's number."""
+    if returncode is not None and returncode < 0:
+        try:
+            return f"ended by {signal.Signals(-returncode).name}"
+        except ValueError:
+            return f"ended by signal {-returncode}"
+    return f"exit status {returncode}"
 
 
 def _terminal_text(message: str) -> bytes:
@@ -348,7 +358,7 @@ class JudgingServer(Server):
         await process.stop()
         if self.live.get(name) is process:
             del self.live[name]
-        outcome = process.refusal or f"exit status {process.returncode}"
+        outcome = process.refusal or _ended(process.returncode)
         say(f"{name}'s judging screen closed ({outcome})")
         with contextlib.suppress(ConnectionError, RuntimeError):
             await websocket.close()

@@ -244,3 +244,26 @@ def test_after_quick_reloads_the_last_page_gets_the_screen(tmp_path: Path) -> No
 
     run(server, scenario)
     assert calls == ["alice"] * 3
+
+
+def test_a_screen_hung_up_before_it_opened_is_logged_by_its_signal(tmp_path: Path, capsys) -> None:
+    # A browser gone while the screen was still starting: SIGHUP ends it before the app set its
+    # handler. The log said "exit status -1"; it names the signal.
+    still_starting = "import time; time.sleep(30)"
+    server, tokens, _ = make_server(tmp_path, argv=[sys.executable, "-c", still_starting])
+
+    async def scenario(client: TestClient) -> None:
+        page = await client.get("/", params={"token": tokens["alice"]})
+        ws = await client.ws_connect(f"/ws/{TICKET.findall(await page.text())[0]}")
+        for _ in range(100):
+            if server.started == 1:
+                break
+            await asyncio.sleep(0.05)
+        await ws.close()
+        for _ in range(200):
+            if not server.live:
+                break
+            await asyncio.sleep(0.05)
+
+    run(server, scenario)
+    assert "alice's judging screen closed (ended by SIGHUP)" in capsys.readouterr().err
