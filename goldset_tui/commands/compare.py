@@ -8,6 +8,7 @@ from pathlib import Path
 
 import polars as pl
 
+from goldset_tui.commands._args import seed as seed_type
 from goldset_tui.commands.eval import (
     add_qrels_argument,
     open_runs,
@@ -49,7 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--seed",
-        type=int,
+        type=seed_type,
         default=0,
         help="seed of the bootstrap and the randomization test (default 0)",
     )

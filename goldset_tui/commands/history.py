@@ -6,10 +6,11 @@ import argparse
 import json
 import sys
 
+from goldset_tui.commands._args import MAX_SEED
+from goldset_tui.commands._args import seed as seed_type
 from goldset_tui.errors import InputError
 from goldset_tui.text import visible
 
-MAX_SEED = 2**62
 NAME = "history"
 HELP = "the golden set over time: releases, paired changes between them, recurring failures"
 DESCRIPTION = """\
@@ -46,7 +47,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="K/N",
         help="a recurring failure scored 0 in at least K of the last N releases (default 3/5)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the paired tests (default 0)")
+    parser.add_argument(
+        "--seed", type=seed_type, default=0, help="seed of the paired tests (default 0)"
+    )
     parser.add_argument(
         "--samples", type=int, default=2000, help="bootstrap / permutation samples (default 2000)"
     )
