@@ -6,7 +6,6 @@ import argparse
 import json
 import sys
 
-from goldset_tui.commands._args import seed as seed_type
 from goldset_tui.errors import InputError
 
 NAME = "agreement"
@@ -99,7 +98,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--seed",
-        type=seed_type,
+        type=int,
         metavar="N",
         default=0,
         help="random seed for redrawing queries (default 0): the same seed gives the same intervals",

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import polars as pl
 
-from goldset_tui.commands._args import seed as seed_type
 from goldset_tui.commands.eval import (
     add_qrels_argument,
     open_runs,
@@ -50,7 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--seed",
-        type=seed_type,
+        type=int,
         default=0,
         help="seed of the bootstrap and the randomization test (default 0)",
     )

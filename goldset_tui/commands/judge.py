@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from goldset_tui.commands._args import seed as seed_type
 from goldset_tui.errors import InputError
 from goldset_tui.text import visible
 
@@ -100,7 +99,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--seed",
-        type=seed_type,
+        type=int,
         default=None,
         help="seed of the --assign split and --repeat choice (default 0; the split's is remembered in the store)",
     )

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import polars as pl
 
-from goldset_tui.commands._args import seed as seed_type
 from goldset_tui.errors import InputError
 from goldset_tui.progress import working
 from goldset_tui.specs import parse_named_path
@@ -94,7 +93,7 @@ def add_input_arguments(p: argparse.ArgumentParser, *, runs_required: bool = Tru
     p.add_argument("--metric", default="Success@10", help="measure to report (default Success@10)")
     p.add_argument(
         "--seed",
-        type=seed_type,
+        type=int,
         default=0,
         help="seed of the bootstrap and randomisation tests (default 0)",
     )

@@ -12,7 +12,6 @@ if TYPE_CHECKING:
     from goldset_tui.sampling.plan import PlanRow
     from goldset_tui.sampling.sample import SampleResult
 
-from goldset_tui.commands._args import seed as seed_type
 from goldset_tui.progress import working
 
 NAME = "sample"
@@ -100,7 +99,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="with --emit-sql --vocab: the table (column word) to load the vocabulary into",
     )
     parser.add_argument("-o", "--output", type=Path, help="SAMPLE file to write (.csv or .parquet)")
-    parser.add_argument("--seed", type=seed_type, help="random seed (required to write a sample)")
+    parser.add_argument("--seed", type=int, help="random seed (required to write a sample)")
     sizes = parser.add_mutually_exclusive_group()  # one is needed, except with --finish
     sizes.add_argument("--targets", metavar="STRATUM=N,...", help="queries per stratum")
     sizes.add_argument("--total", type=int, metavar="N", help="set size, split by traffic share")

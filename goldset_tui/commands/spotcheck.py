@@ -9,8 +9,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from goldset_tui.commands._args import seed as seed_type
-
 if TYPE_CHECKING:
     from goldset_tui.sampling.spotcheck import Agreement
 
@@ -58,7 +56,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"check a seeded uniform sample of N distinct queries (default {DEFAULT_SAMPLE}; 0 for all)",
     )
     parser.add_argument(
-        "--seed", type=seed_type, default=0, help="seed for the sample and its order (default 0)"
+        "--seed", type=int, default=0, help="seed for the sample and its order (default 0)"
     )
     parser.add_argument(
         "--store", type=Path, help="store folder (default: one per LABELS file in the data folder)"
