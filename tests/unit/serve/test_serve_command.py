@@ -101,3 +101,21 @@ def test_without_the_serve_extra_it_says_what_to_install(tmp_path: Path) -> None
         "goldset: error: goldset serve needs the web packages (textual_serve is missing):"
         " pip install 'goldset-tui[serve]'"
     ]
+
+
+def test_a_judging_process_does_not_import_from_the_servers_working_folder(
+    tmp_path: Path, monkeypatch
+) -> None:
+    # A `goldset_tui` package planted in the folder the server was started in must not be the
+    # one every labeller's process imports: the child runs with -P.
+    from goldset_tui.commands.serve import _child_argv
+
+    planted = tmp_path / "goldset_tui"
+    planted.mkdir()
+    (planted / "__init__.py").write_text("raise SystemExit('planted module imported')\n")
+    argv = _child_argv(tmp_path / "pool.jsonl", tmp_path / "store", None)("alice")
+    probe = [argv[0], *argv[1:2], "-c", "import goldset_tui, sys; print(goldset_tui.__file__)"]
+    assert argv[1] == "-P"
+    done = subprocess.run(probe, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert not done.stdout.strip().startswith(str(tmp_path))
