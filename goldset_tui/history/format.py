@@ -12,6 +12,7 @@ from typing import Any
 
 from goldset_tui.history.timeline import History
 from goldset_tui.markdown_text import md_literal
+from goldset_tui.pvalue import p_value_text
 from goldset_tui.text import visible
 
 
@@ -39,7 +40,7 @@ def change_text(change: dict[str, Any]) -> str:
     mark = " *" if change["significant"] else ""
     return (
         f"{change['mean_diff']:+.3f} {_signed_ci(change['ci95'])} "
-        f"p={change['p_value']:.3g} on {change['n']}{mark}"
+        f"p {p_value_text(change['p_value'])} on {change['n']}{mark}"
     )
 
 
