@@ -201,8 +201,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     # Imported after parsing: `--help` and `--version` exit above without needing them.
+    from goldset_tui.commands._args import seed_problem
     from goldset_tui.errors import InputError, StoreLockedError
 
+    problem = seed_problem(args)  # one check for every command's --seed, before any work
+    if problem:
+        return error(problem)
     run = getattr(args, "_run", None)
     if run is None:
         from goldset_tui.commands._home import run as run_home

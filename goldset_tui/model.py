@@ -69,6 +69,18 @@ class GradeScale:
         labels = {g: DEFAULT_GRADE_LABELS.get(g, str(g)) for g in range(lo, hi + 1)}
         return cls(labels)
 
+    def all_relevant_at(self, level: int = 1) -> str | None:
+        """Why relevance at grade >= ``level`` (trec_eval's convention, level 1) misreads this
+        scale, or None: on a scale that starts at ``level`` or above (1-5, say) every judged
+        document counts as relevant, so P, R, AP, RR and the relevance line of validate's
+        "what if" say nothing. The grades are not shifted: the caller warns (docs/eval.md)."""
+        if self.min < level:
+            return None
+        return (
+            f"the grades run {self.min}-{self.max}: with grade >= {level} relevant (trec_eval's "
+            "convention) every judged document counts as relevant"
+        )
+
     def to_toml(self) -> dict[str, str]:
         # TOML keys are strings.
         return {str(g): label for g, label in sorted(self.labels.items())}

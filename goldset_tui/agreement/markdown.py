@@ -10,6 +10,7 @@ from typing import Any
 import polars as pl
 
 from goldset_tui.markdown_text import md_literal
+from goldset_tui.pvalue import p_value_text
 
 
 def num(x: float | None, digits: int = 3) -> str:
@@ -200,9 +201,8 @@ def plural(count: int, one: str, many: str) -> str:
 
 
 def p_text(p: float | None) -> str:
-    if p is None:
-        return "p -"
-    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+    text = p_value_text(p, 3)
+    return f"p {text}" if text == "-" or text.startswith("<") else f"p = {text}"
 
 
 def position_lines(report: dict[str, Any]) -> list[str]:

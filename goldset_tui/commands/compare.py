@@ -16,6 +16,7 @@ from goldset_tui.commands.eval import (
     warn_query_mismatch,
 )
 from goldset_tui.errors import InputError
+from goldset_tui.pvalue import p_value_text
 from goldset_tui.text import visible
 
 NAME = "compare"
@@ -163,14 +164,14 @@ def run(args: argparse.Namespace) -> int:
         f"mean {shown_b}\t{r.mean_b:.4f}",
         f"difference ({shown_a} - {shown_b})\t{r.mean_diff:+.4f}",
         f"95% interval (paired bootstrap)\t[{r.ci95[0]:+.4f}, {r.ci95[1]:+.4f}]",
-        f"p-value (paired randomization)\t{r.p_value:.4f}",
+        f"p-value (paired randomization)\t{p_value_text(r.p_value)}",
         f"wins / losses / ties ({shown_a})\t{r.wins} / {r.losses} / {r.ties}",
     ]
     if r.discordant is not None:
         lines.append(
             f"discordant (only {shown_a} / only {shown_b})\t{r.discordant[0]} / {r.discordant[1]}"
         )
-        lines.append(f"McNemar exact p\t{r.mcnemar_p:.4f}")
+        lines.append(f"McNemar exact p\t{p_value_text(r.mcnemar_p)}")
     lines.append(f"seed {r.seed}, {r.samples} samples")
     print("\n".join(lines))
     return 0

@@ -325,6 +325,18 @@ def chosen_measures(args: argparse.Namespace) -> list[Measure]:
     return list({str(x): x for x in (with_rel_level(m, level) for m in measures)}.values())
 
 
+def warn_scale(store: Path, level: int) -> None:
+    """One warning line when the store's scale starts at or above the relevance level."""
+    if not (store / "manifest.toml").is_file():
+        return
+    from goldset_tui.store.project import Project
+
+    scale = Project.open(store).scale
+    if (why := scale.all_relevant_at(level)) is not None:
+        advice = f"; pass -l {scale.min + 1} if grade {scale.min} means not relevant"
+        print(f"goldset: warning: {store}: {why}{advice}", file=sys.stderr)
+
+
 def check_modes(args: argparse.Namespace) -> None:
     if args.rel_level is not None and args.rel_level < 1:
         raise InputError(None, "-l/--rel-level must be at least 1 (grade >= N is relevant)")
@@ -340,6 +352,8 @@ def run(args: argparse.Namespace) -> int:
     from goldset_tui.commands import _history_hooks
 
     _history_hooks.check(args)  # a wrong --store/--release is refused before the work
+    for store in {args.qrels, getattr(args, "store", None)} - {None}:
+        warn_scale(Path(store), args.rel_level or 1)
     measures = chosen_measures(args)
     if args.qrels == "-" and "-" in args.runs:
         raise InputError(None, "standard input ('-') can be read only once")

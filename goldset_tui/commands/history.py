@@ -73,6 +73,13 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(
             store, f"no release recorded with {args.metric!r} (recorded: {', '.join(known)})"
         )
+    systems = sorted({r.system for r in records})
+    if args.system is not None and records and args.system not in systems:
+        shown = ", ".join(repr(visible(s, keep_newlines=False)) for s in systems)
+        raise InputError(
+            store,
+            f"no system {visible(args.system, keep_newlines=False)!r} recorded (recorded: {shown})",
+        )
     history = build_history(
         records,
         metric=args.metric,

@@ -192,4 +192,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.flush()
     for warning in project.warnings:
         print(f"goldset: warning: {visible(warning, keep_newlines=False)}", file=sys.stderr)
+    if (why := project.scale.all_relevant_at()) is not None:
+        advice = f"; evaluate with trec_eval -l {project.scale.min + 1} (goldset eval -l)"
+        print(f"goldset: warning: {why}{advice}", file=sys.stderr)
     return 0

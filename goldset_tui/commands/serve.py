@@ -125,7 +125,9 @@ def _manage_users(args: argparse.Namespace) -> int:
 def _child_argv(pool: Path, store: Path, corpus: Path | None):  # noqa: ANN202
     def argv(labeller: str) -> list[str]:
         # An argument list, never a shell line; `--labeller=` keeps a name starting with "-" a value.
-        out = [sys.executable, "-m", "goldset_tui.serve.child", str(pool)]
+        # -P: the server's working folder is not put on the import path, so a writable folder it
+        # was started in cannot shadow goldset's modules in every labeller's process.
+        out = [sys.executable, "-P", "-m", "goldset_tui.serve.child", str(pool)]
         out += [f"--labeller={labeller}", f"--store={store}", f"--parent={os.getpid()}"]
         return out + ([f"--corpus={corpus}"] if corpus else [])
 

@@ -76,6 +76,9 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(project.path, "the store's pool cannot be read: the pool copies its rows")
     refuse_store_pool(out, project)
     labels = machine_labels(project, args.labeller)
+    all_relevant = project.scale.all_relevant_at() if args.run else None
+    if all_relevant is not None:  # the "what if" moves grades across grade 1, as trec_eval does
+        print(f"goldset: warning: {all_relevant}; the orders tested use that line", file=sys.stderr)
     machines = set(machine_labellers(project.manifest))
     human = data.ratings.filter(~pl.col("labeller").is_in(list(machines)))
     runs = read_runs(args.run) if args.run else None

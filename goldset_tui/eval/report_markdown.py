@@ -22,6 +22,7 @@ from goldset_tui.eval.report_words import (
 )
 from goldset_tui.eval.strata import SMALL_STRATUM
 from goldset_tui.markdown_text import md_literal
+from goldset_tui.pvalue import p_value_text
 
 
 def to_markdown(report: Report) -> str:
@@ -252,7 +253,7 @@ def _paired(report: Report) -> list[str]:
         lines.append(
             f"| {md_literal(p['a'])} | {md_literal(p['b'])} | {p['mean_diff']:+.3f}"
             f" | {_ci(p['ci95'])}{' ‡' if ci_disagrees_with_p(p) else ''}"
-            f" | {fmt_fixed(p['p_value'], 4)} | {fmt_fixed(p.get('p_adjusted'), 4)}"
+            f" | {p_value_text(p['p_value'])} | {p_value_text(p.get('p_adjusted'))}"
             f" | {'-' if w is None else f'{w:+.3f}'} | {_ci(p.get('weighted_ci95'))}"
             f" | {p['wins']} | {p['losses']} | {p['ties']} |"
         )
@@ -283,7 +284,7 @@ def _by_stratum(report: Report) -> list[str]:
         )
         lines.append(
             f"| {md_literal(r['stratum'])} | {md_literal(r['a'])} | {md_literal(r['b'])} | {r['n']}"
-            f" | {float(r['mean_diff']):+.3f} | {disc} | {fmt_fixed(r['p_value'], 4)}"
-            f" | {fmt_fixed(adjusted, 4)} | {reading} |"
+            f" | {float(r['mean_diff']):+.3f} | {disc} | {p_value_text(r['p_value'])}"
+            f" | {p_value_text(adjusted)} | {reading} |"
         )
     return lines

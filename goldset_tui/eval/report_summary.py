@@ -22,6 +22,7 @@ from goldset_tui.eval.report_words import (
     fusion_sentence,
     rescue_sentence,
 )
+from goldset_tui.pvalue import p_value_text
 
 Section = tuple[str, list[str]]
 
@@ -96,7 +97,7 @@ def paired_lines(report: Report) -> list[str]:
         mark = " ‡" if ci_disagrees_with_p(p) else ""
         line = (
             f"{p['a']} - {p['b']}: {p['mean_diff']:+.3f} {ci_text(p['ci95'])}{mark} · "
-            f"p {fmt_fixed(p['p_value'], 4)} · p Holm {fmt_fixed(p.get('p_adjusted'), 4)}"
+            f"p {p_value_text(p['p_value'])} · p Holm {p_value_text(p.get('p_adjusted'))}"
         )
         w = p.get("weighted_mean_diff")
         if w is not None:
@@ -120,7 +121,7 @@ def by_stratum_lines(report: Report) -> list[str]:
         disc = "" if r["only_a"] is None else f" · only a {r['only_a']}, only b {r['only_b']}"
         lines.append(
             f"{r['stratum']} · {r['a']} - {r['b']}: {float(r['mean_diff']):+.3f}{disc} · "
-            f"p {fmt_fixed(r['p_value'], 4)} · p Holm {fmt_fixed(adjusted, 4)} · {reading}"
+            f"p {p_value_text(r['p_value'])} · p Holm {p_value_text(adjusted)} · {reading}"
         )
     return lines
 

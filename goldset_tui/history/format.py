@@ -12,6 +12,12 @@ from typing import Any
 
 from goldset_tui.history.timeline import History
 from goldset_tui.markdown_text import md_literal
+from goldset_tui.pvalue import p_value_text
+from goldset_tui.text import visible
+
+
+def _shown(name: str) -> str:
+    return visible(name, keep_newlines=False)
 
 
 def _num(value: float | None) -> str:
@@ -34,7 +40,7 @@ def change_text(change: dict[str, Any]) -> str:
     mark = " *" if change["significant"] else ""
     return (
         f"{change['mean_diff']:+.3f} {_signed_ci(change['ci95'])} "
-        f"p={change['p_value']:.3g} on {change['n']}{mark}"
+        f"p {p_value_text(change['p_value'])} on {change['n']}{mark}"
     )
 
 
@@ -61,14 +67,16 @@ def to_text(history: History, *, recurring: tuple[int, int]) -> str:
     out.append("* the paired 95% interval of the change excludes 0")
     for system in _systems(history):
         out += ["", f"system {system}"]
-        width = max(7, *(len(r["release"]) for r, _ in rows_of(history, system)))
+        # Padded as shown: the command turns an ESC or a bidi mark into a visible placeholder,
+        # so a name's width on screen is that of its visible form.
+        width = max(7, *(len(_shown(r["release"])) for r, _ in rows_of(history, system)))
         out.append(
             f"  {'release':<{width}}  {'version':<12}  {'n':>4}  {'mean':>6}  {'95% CI':<16}  "
             "change from previous release (paired)"
         )
         for rel, change in rows_of(history, system):
             out.append(
-                f"  {rel['release']:<{width}}  {rel['version']:<12}  {rel['n']:>4}  "
+                f"  {_shown(rel['release']):<{width}}  {rel['version']:<12}  {rel['n']:>4}  "
                 f"{_num(rel['mean']):>6}  {_ci(rel['ci95']):<16}  "
                 f"{change_text(change) if change else ''}".rstrip()
             )

@@ -47,6 +47,7 @@ def record_systems(
     topk: pl.DataFrame | None = None,
 ) -> list[str]:
     """Record every system of ``scores`` (``system, query_id, value``); the lines to print."""
+    check_same_queries(store, qrels)
     version = golden_set_version(read_manifest(store), qrels)
     lines = []
     recs: list[Record] = []
@@ -71,6 +72,34 @@ def record_systems(
         )
     lines += regression_lines(store, recs)
     return lines
+
+
+def check_same_queries(store: Path, qrels: pl.DataFrame) -> None:
+    """Refuse to record, into a store, runs scored on none of its pool's queries: a --store of
+    another golden set would otherwise get a history its version says was scored on its pool."""
+    pool = store_pool(store)
+    queries = _pool_queries(pool)
+    if queries is None or qrels.height == 0:
+        return  # the pool file is gone or unreadable: nothing to check against
+    scored = set(qrels.get_column("query_id").cast(pl.String).unique().to_list())
+    if not scored & queries:
+        raise InputError(
+            store,
+            f"none of the {len(scored)} queries these runs were scored on is in this store's pool"
+            f" ({pool}, {len(queries)} queries): is it the store of another golden set?",
+        )
+
+
+def _pool_queries(pool: str | None) -> set[str] | None:
+    from goldset_tui.io.tables import read_table
+
+    if pool is None or not Path(pool).is_file():
+        return None
+    try:
+        frame = read_table(pool, required=["query_id"])
+    except InputError:
+        return None
+    return set(frame.get_column("query_id").cast(pl.String).unique().to_list())
 
 
 def regression_lines(store: Path, recs: Sequence[Record]) -> list[str]:

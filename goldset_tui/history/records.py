@@ -168,7 +168,13 @@ def _field(data: Mapping[str, Any], name: str, kind: type, path: Path) -> Any:
     value = data.get(name)
     if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
         raise InputError(path, f"history record lacks a valid {name!r}", column=name)
+    if isinstance(value, str) and not value.strip():  # as make_record refuses a blank --release
+        raise InputError(path, f"history record has an empty {name!r}", column=name)
     return value
+
+
+def _finite(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def read_record(path: Path) -> Record:
@@ -180,8 +186,9 @@ def read_record(path: Path) -> Record:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InputError(path, "not a goldset history record (format 1)")
     scores = _field(data, "scores", dict, path)
-    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in scores.values()):
-        raise InputError(path, "every score must be a number", column="scores")
+    if not all(_finite(v) for v in scores.values()):
+        # json reads NaN and Infinity: a hand edit must not turn a change into "+nan ... *".
+        raise InputError(path, "every score must be a finite number", column="scores")
     topk = _field(data, "topk", dict, path)
     for rows in topk.values():
         if not isinstance(rows, list) or not all(_top_row(r) for r in rows):

@@ -24,6 +24,7 @@ from goldset_tui.history.records import Record
 from goldset_tui.io.tomlfile import parse_toml
 from goldset_tui.store.files import atomic_write_bytes, now_iso
 from goldset_tui.store.manifest import manifest_lock, read_manifest
+from goldset_tui.text import visible
 
 REGRESSIONS = "regressions.toml"
 
@@ -91,6 +92,10 @@ def promote(
     read_manifest(store)
     if not name.strip():
         raise InputError(None, "--name must not be empty")
+    if visible(name, keep_newlines=False) != name:
+        # A case's name is printed by every later report and eval: keep it plain text.
+        shown = visible(name, keep_newlines=False)
+        raise InputError(None, f"--name {shown!r}: a case's name cannot hold control characters")
     seen = [r for r in records if query_id in r.scores]
     if not seen:
         raise InputError(

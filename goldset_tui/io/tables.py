@@ -201,6 +201,7 @@ def _read_jsonl(p: Path, text_columns: Sequence[str] = ()) -> pl.DataFrame:
         # Polars says what but not where: find the line ourselves.
         raise_if_not_utf8(p, data)
         check_jsonl_bytes(p, data, ())
+        rows: list[tuple[int, dict[str, object]]] = []
         for number, raw in enumerate(data.decode("utf-8").split("\n"), start=1):
             if not raw.strip():
                 continue
@@ -216,7 +217,38 @@ def _read_jsonl(p: Path, text_columns: Sequence[str] = ()) -> pl.DataFrame:
                 raise InputError(
                     p, f"expected a JSON object, found {type(value).__name__}", line=number
                 ) from None
+            rows.append((number, value))
+        check_kinds(p, rows)
         raise InputError(p, f"could not be read as JSON lines ({_short(exc)})") from None
+
+
+def _kind(value: object) -> str | None:
+    """The kind of a JSON value as one column can hold it: text absorbs every other kind (Polars
+    reads such a column as text), integers and decimals are both numbers, null fits anywhere."""
+    if value is None or isinstance(value, str):
+        return None
+    if isinstance(value, bool):  # before int: bool is an int in Python
+        return "true/false"
+    if isinstance(value, int | float):
+        return "a number"
+    return "an object" if isinstance(value, dict) else "a list"
+
+
+def check_kinds(p: Path, rows: list[tuple[int, dict[str, object]]]) -> None:
+    """Raise on the first line where a field holds another kind of value than on an earlier line
+    (``{"grade": 1}`` then ``{"grade": true}``): Polars refuses the column without saying where.
+    A field that is text on any line is read as text and fits every kind."""
+    text = {field for _, row in rows for field, value in row.items() if isinstance(value, str)}
+    seen: dict[str, tuple[str, int]] = {}
+    for number, row in rows:
+        for field, value in row.items():
+            kind = None if field in text else _kind(value)
+            if kind is None:
+                continue
+            first = seen.setdefault(field, (kind, number))
+            if first[0] != kind:
+                message = f"{kind} here but {first[0]} on line {first[1]}: one column, one kind"
+                raise InputError(p, message, line=number, column=field)
 
 
 def _read_delimited(p: Path, sep: str) -> pl.DataFrame:

@@ -86,10 +86,14 @@ def features(queries: pl.DataFrame, vocab: frozenset[str] | None) -> pl.DataFram
     if vocab is not None:
         vocab_series = pl.Series(sorted(vocab), dtype=pl.Utf8).implode()
         letters = pl.col("query").str.extract_all(r"\p{L}+")
+        # A query without a word ("404", "!!!") has no share: null, left out, rather than 0/0.
         frame = frame.with_columns(
-            (
+            pl.when(letters.list.len() > 0)
+            .then(
                 letters.list.eval(pl.element().is_in(vocab_series)).list.sum() / letters.list.len()
-            ).alias("in_vocab")
+            )
+            .otherwise(None)
+            .alias("in_vocab")
         )
     else:
         frame = frame.with_columns(pl.lit(None, pl.Float64).alias("in_vocab"))
@@ -151,6 +155,10 @@ def _mix(w: Mapping[str, float], order: Sequence[str]) -> str:
     return " ".join(f"{k} {w.get(k, 0.0) / total:.0%}" for k in order if w.get(k, 0.0) > 0)
 
 
+def _share(value: float) -> str:
+    return "-" if math.isnan(value) else f"{value:.0%}"  # no query of that side has a word
+
+
 def compare_frames(
     real: pl.DataFrame, synthetic: pl.DataFrame, vocab: frozenset[str] | None
 ) -> list[Row]:
@@ -172,8 +180,8 @@ def compare_frames(
         rows.append(
             Row(
                 "words in the corpus vocabulary (mean share)",
-                f"{weighted_mean(a, 'in_vocab'):.0%}",
-                f"{weighted_mean(b, 'in_vocab'):.0%}",
+                _share(weighted_mean(a, "in_vocab")),
+                _share(weighted_mean(b, "in_vocab")),
                 js_divergence(sa, sb),
             )
         )

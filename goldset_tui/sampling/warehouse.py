@@ -22,14 +22,18 @@ import polars as pl
 import tomli_w
 
 from goldset_tui import __version__
-from goldset_tui.closure import ClosureCheck
 from goldset_tui.errors import InputError
 from goldset_tui.io.tables import check_file, read_table, table_format
 from goldset_tui.io.tomlfile import parse_toml
 from goldset_tui.sampling.files import atomic_write_bytes, check_folder, sha256_file, write_frame
 from goldset_tui.sampling.manifest import METHOD
 from goldset_tui.sampling.normalise import parse_counts
-from goldset_tui.sampling.sample import SampleResult, StratumRow, add_probabilities
+from goldset_tui.sampling.sample import (
+    SampleResult,
+    StratumRow,
+    add_probabilities,
+    sample_closure_checks,
+)
 from goldset_tui.sampling.sql import CAVEATS, LogTable, sample_sql, weights_sql
 
 
@@ -176,20 +180,5 @@ def finish_sample(
             result.notes.append(
                 f"stratum {s!r}: only {sampled.get(s, 0)} for a target of {targets[s]}"
             )
-    rows_ = result.rows
-    result.closure = [
-        ClosureCheck("traffic shares sum to 1", 1.0, sum(r.share for r in rows_)),
-        ClosureCheck(
-            "sample sizes sum to the set size",
-            float(sample.get_column("query").n_unique()),
-            float(sum(r.sampled for r in rows_)),
-            tolerance=0,
-        ),
-        ClosureCheck(
-            "set size reaches the requested size",
-            float(result.requested),
-            float(sum(r.sampled for r in rows_)),
-            tolerance=0,
-        ),
-    ]
+    result.closure = sample_closure_checks(result)
     return result, bundle

@@ -48,6 +48,9 @@ STOP_SECONDS = 10.0
 _PRELUDE_LINES = 20
 _READY = b"__GANGLION__\n"
 _STDERR_KEEP = 8192
+# A reload closes the old page's websocket only once the new page has arrived: how long the new
+# page's websocket waits for the old screen to start closing before calling it a second tab.
+RELOAD_SECONDS = 1.5
 # Token checks cost scrypt's memory and time: a few at once, whatever the number of requests.
 _CHECKS_AT_ONCE = 2
 
@@ -88,6 +91,13 @@ class JudgingProcess(AppService):
     async def set_terminal_size(self, width: object, height: object) -> None:
         # The browser's numbers, passed on to the app: whole numbers in a sane range only.
         await super().set_terminal_size(_size(width, 20, 1000, 80), _size(height, 5, 500, 24))
+
+    @property
+    def closing(self) -> bool:
+        """Told to close (hung up), leaving on its own (q), or gone."""
+        process = self._process
+        gone = process is None or process.returncode is not None
+        return self._hung_up or self._leaving or gone
 
     @property
     def pid(self) -> int | None:
@@ -134,7 +144,7 @@ class JudgingProcess(AppService):
                 await process.stdin.wait_closed()
         if not ready:
             lines = tail.decode("utf-8", "replace").strip().splitlines()
-            self.refusal = lines[-1] if lines else f"exit status {self.returncode}"
+            self.refusal = lines[-1] if lines else _ended(self.returncode)
             with contextlib.suppress(ConnectionError, RuntimeError):
                 await self.remote_write_bytes(_terminal_text(self.refusal))
         with contextlib.suppress(ConnectionError, RuntimeError):
@@ -184,6 +194,16 @@ def _size(value: object, low: int, high: int, default: int) -> int:
         return default
     number = to_int(value, default) if isinstance(value, str) else value
     return min(max(number, low), high)
+
+
+def _ended(returncode: int | None) -> str:
+    """How a judging process ended, for the log: a negative status is a signal's number."""
+    if returncode is not None and returncode < 0:
+        try:
+            return f"ended by {signal.Signals(-returncode).name}"
+        except ValueError:
+            return f"ended by signal {-returncode}"
+    return f"exit status {returncode}"
 
 
 def _terminal_text(message: str) -> bytes:
@@ -252,6 +272,19 @@ class JudgingServer(Server):
     def _busy(self, name: str) -> bool:
         return name in self.live or self.is_busy(name)
 
+    async def _let_closing_screen_go(self, name: str) -> None:
+        """Wait while ``name`` has a screen that is closing (or starts to, within
+        ``RELOAD_SECONDS``): a labeller's own reload must not be refused as a second tab. The
+        screen is looked up afresh each time: after quick reloads, the one to wait for may be
+        another page's, started meanwhile."""
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        while (process := self.live.get(name)) is not None:
+            patience = STOP_SECONDS + 1.0 if process.closing else RELOAD_SECONDS
+            if loop.time() - start > patience:
+                return
+            await asyncio.sleep(0.05)
+
     # --- pages ------------------------------------------------------------------------------
     def _page(self, status: int, render: Callable[[str], str]) -> web.Response:
         nonce = secrets.token_urlsafe(16)
@@ -273,7 +306,9 @@ class JudgingServer(Server):
                     nonce,
                 ),
             )
-        if self._busy(name):
+        # A screen this server runs for them may be this very tab's, being reloaded: the browser
+        # closes its websocket only once this page arrives, so the websocket decides (below).
+        if name not in self.live and self.is_busy(name):
             return self._page(409, lambda nonce: refusal_page(*_already_open(name), nonce))
         ticket = self._issue_ticket(name)
         return self._page(200, lambda nonce: judging_page(name, ticket, nonce))
@@ -284,10 +319,14 @@ class JudgingServer(Server):
             raise web.HTTPForbidden(text="reload the page with your link to judge\n")
         websocket = web.WebSocketResponse(heartbeat=15)
         await websocket.prepare(request)
+        await self._let_closing_screen_go(name)
+        if request.transport is None or request.transport.is_closing():
+            return websocket  # this page went while it waited (reloaded again): start nothing
         if self._busy(name):
             _, message = _already_open(name)
-            await websocket.send_bytes(_terminal_text(message))
-            await websocket.close()
+            with contextlib.suppress(ConnectionError, RuntimeError):  # that tab may be gone too
+                await websocket.send_bytes(_terminal_text(message))
+                await websocket.close()
             return websocket
         width = _size(request.query.get("width", "80"), 20, 1000, 80)
         height = _size(request.query.get("height", "24"), 5, 500, 24)
@@ -319,7 +358,7 @@ class JudgingServer(Server):
         await process.stop()
         if self.live.get(name) is process:
             del self.live[name]
-        outcome = process.refusal or f"exit status {process.returncode}"
+        outcome = process.refusal or _ended(process.returncode)
         say(f"{name}'s judging screen closed ({outcome})")
         with contextlib.suppress(ConnectionError, RuntimeError):
             await websocket.close()
@@ -339,7 +378,13 @@ class JudgingServer(Server):
             loop.add_signal_handler(sig, stop.set)
         try:
             site = web.TCPSite(runner, self.host, self.port)
-            await site.start()
+            try:
+                await site.start()
+            except OSError as exc:  # a port in use, a host name that does not resolve
+                reason = exc.strerror or str(exc)
+                raise InputError(
+                    None, f"--host {self.host} --port {self.port}: cannot listen there: {reason}"
+                ) from None
             on_listening([_url(address) for address in runner.addresses])
             await stop.wait()
             say("stopping: closing every open judging screen")

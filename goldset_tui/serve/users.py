@@ -221,6 +221,10 @@ def add_labeller(path: str | Path, name: str) -> str:
     stored nowhere: the caller shows it once. A name already there is refused."""
     path = Path(path)
     check_name(name)
+    if not path.parent.is_dir():
+        # A mistyped folder would get a labellers file that the server, given the right path,
+        # never reads: the new labeller's token would then be refused with no clue why.
+        raise InputError(path, "its folder does not exist; create it first or fix the path")
     data, known = _read_table(path)
     if any(entry.name == name for entry in known.values()):
         raise InputError(

@@ -12,5 +12,10 @@ from rich.text import Text
 from goldset_tui.text import visible
 
 
-def literal(text: object, *, style: str = "", keep_newlines: bool = True) -> Text:
-    return Text(visible(text, keep_newlines=keep_newlines), style=style, no_wrap=False)
+def literal(
+    text: object, *, style: str = "", keep_newlines: bool = True, reading: bool = False
+) -> Text:
+    """``reading=True`` for a document's or a query's words (joiners between non-ASCII letters
+    kept, see ``text.visible``); never for ids, paths or names."""
+    shown = visible(text, keep_newlines=keep_newlines, reading=reading)
+    return Text(shown, style=style, no_wrap=False)

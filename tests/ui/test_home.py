@@ -477,4 +477,17 @@ async def test_alike_long_names_stay_apart_and_the_selected_pool_is_named(tmp_pa
         assert rows[0].pool_sha[:12] != rows[1].pool_sha[:12]
 
 
+async def test_last_session_fits_its_column_at_80_columns(tmp_path: Path) -> None:
+    # The full "2026-11-30 19:41" was cut to "2026-11-30 19:" at 80 columns: the minutes lost.
+    from datetime import datetime
+
+    make_project(tmp_path, {"alice": 1})
+    last = datetime.fromisoformat(scan()[0].last).astimezone()  # just judged: today, local time
+    app = GoldsetApp(HomeScreen)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        svg = app.export_screenshot()
+    assert f"today&#160;{last:%H:%M}" in svg
+
+
 run_async_tests(globals())

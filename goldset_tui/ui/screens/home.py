@@ -25,12 +25,14 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 from textual.worker import get_current_worker
 
-from goldset_tui import locations
+from goldset_tui import locations, when
+from goldset_tui.project_names import distinct_names
 from goldset_tui.shorten import distinct_forms, middle
 from goldset_tui.text import visible
 from goldset_tui.ui.leaving import LeaveKeys
 from goldset_tui.ui.safe import literal
 from goldset_tui.ui.screens.report import ReportScreen, ReviewContext
+from goldset_tui.when import WIDTH, short_time
 
 if TYPE_CHECKING:
     from goldset_tui.ui.screens.judge import JudgeScreen
@@ -77,41 +79,13 @@ def scan(root: Path | None = None) -> list[Row]:
                     project.pool_path,
                     person["labeller"] if person else None,
                     int(person["judged"]) if person else 0,
-                    (person.get("last") or "")[:16].replace("T", " ") if person else "",
+                    (person.get("last") or "") if person else "",  # shown by when.short_time
                     created,
                     project.pool_sha256,
                 )
             )
     names = distinct_names({r.store: (r.project, r.pool) for r in rows})
     return [replace(r, project=names[r.store]) for r in rows]
-
-
-def distinct_names(projects: dict[Path, tuple[str, Path]]) -> dict[Path, str]:
-    """A name per store that tells projects apart: the project's own name when it is unique, else
-    it prefixed with as many of its pool's folders as it takes ("runs-a/pool", "runs-b/pool"); two
-    stores of the very same pool file get their store folder's name after it."""
-    by_name: dict[str, list[Path]] = {}
-    for store, (name, _) in projects.items():
-        by_name.setdefault(name, []).append(store)
-    names: dict[Path, str] = {}
-    for name, stores in by_name.items():
-        if len(stores) == 1:
-            names[stores[0]] = name
-            continue
-        folders = {store: projects[store][1].parent.parts for store in stores}
-        depth = max(len(f) for f in folders.values())
-        for n in range(1, depth + 1):
-            labels = {store: "/".join([*folders[store][-n:], name]).lstrip("/") for store in stores}
-            if len(set(labels.values())) == len(stores):
-                names.update(labels)
-                break
-        else:
-            files = {store: projects[store][1].name for store in stores}
-            if len(set(files.values())) == len(stores):  # same folder: pool.csv and pool.jsonl
-                names.update(files)
-            else:  # the same pool file in two stores: the store folders differ, by definition
-                names.update({store: f"{name} ({store.name})" for store in stores})
-    return names
 
 
 class HomeScreen(LeaveKeys, Screen[None]):
@@ -189,7 +163,7 @@ class HomeScreen(LeaveKeys, Screen[None]):
             ("judged", "judged", 8),
             ("of", "of", 9),
             ("pct", "%", 4),
-            ("last", "last session", 16),
+            ("last", "last session", WIDTH),
             ("pool", "pool", None),
         ]
         for key, label, width in columns:
@@ -201,6 +175,7 @@ class HomeScreen(LeaveKeys, Screen[None]):
         self._rows = scan(self._root)
         table = self.query_one(DataTable)
         table.clear()
+        now = when.local_now()
         # Long names cut in the middle, every one kept distinct ("runs-2024-a…/pool" against
         # "runs-2024-b…/pool", not two "…/pool"): what tells them apart survives the cut.
         shown = distinct_forms(
@@ -213,7 +188,7 @@ class HomeScreen(LeaveKeys, Screen[None]):
                 Text(f"{row.judged:,}", justify="right"),
                 Text("...", justify="right"),
                 Text("", justify="right"),
-                Text(row.last),
+                Text(short_time(row.last, now)),
                 literal(str(row.pool), keep_newlines=False),
                 key=str(i),
             )

@@ -41,14 +41,16 @@ def details_renderable(details: PairDetails, labels: dict[int, str] | None = Non
     heading = Text.assemble(("query ", "bold"), literal(details.query_id, keep_newlines=False))
     parts: list = [heading]
     if details.query is not None:
-        parts.append(literal(details.query))
+        parts.append(literal(details.query, reading=True))
     doc = Text.assemble(("\ncandidate ", "bold"), literal(details.doc_id, keep_newlines=False))
     if details.title:
         doc.append("  ")
         doc.append_text(literal(details.title, style="italic", keep_newlines=False))
     parts.append(doc)
     if details.text is not None:
-        parts.append(literal(reflow(details.text)))  # hard-wrapped documents fill the width
+        parts.append(
+            literal(reflow(details.text), reading=True)
+        )  # hard-wrapped documents fill the width
     else:
         parts.append(Text("(no text: the pool file is not available)", style="dim"))
     parts += [

@@ -27,7 +27,7 @@ HEADINGS = {1: "bold underline", 2: "bold", 3: "bold italic"}
 
 def piece(text: Text, data: object, style: str = "") -> None:
     """Append untrusted ``data`` to ``text`` literally (controls made visible, no markup)."""
-    text.append(visible(data), style=style or None)
+    text.append(visible(data, reading=True), style=style or None)
 
 
 @dataclass

@@ -54,7 +54,7 @@ def document(
         else None
     )
     if render == "plain":
-        body = literal(reflow(shown))
+        body = literal(reflow(shown), reading=True)
         if pattern is not None:
             body.highlight_regex(pattern, style="bold reverse")
         if more is not None:

@@ -102,7 +102,7 @@ def query_line(session: JudgingSession) -> Text:
     if session.is_finished() and session.repeating is None:  # a blind repeat gives nothing away
         line.append("  \u2713 finished", style="bold green")
     line.append("\n")
-    line.append_text(literal(session.query_text, keep_newlines=False, style="bold"))
+    line.append_text(literal(session.query_text, keep_newlines=False, style="bold", reading=True))
     return line
 
 

@@ -17,6 +17,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from goldset_tui.pvalue import p_value_text
 from goldset_tui.ui.safe import literal
 
 
@@ -31,7 +32,7 @@ def trend_text(trend: dict[str, Any], unit: str) -> Text:
             f"too few judgments for a trend ({trend['judgments']}; {trend['min_judgments']} needed)"
         )
     p = trend["grade_p_value"]
-    p_text = "-" if p is None else ("<0.001" if p < 0.001 else f"{p:.3f}")
+    p_text = p_value_text(p, 3)
     return Text(f"grade {_num(trend['grade_per_10'], '+.2f')} per 10 {unit} (p {p_text})")
 
 

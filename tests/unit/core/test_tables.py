@@ -107,3 +107,27 @@ def test_paths_are_literal_never_globs(tmp_path: Path, name: str) -> None:
     (tmp_path / "poolX.jsonl").write_text('{"query_id":"q9","doc_id":"d9","text":"other"}\n')
     df = read_table(target, required=REQ, non_empty=REQ)
     assert df.get_column("query_id").to_list() == ["q1"]
+
+
+@pytest.mark.parametrize(
+    ("second", "words"),
+    [
+        ('"grade": true', ("true/false here", "a number on line 1")),
+        ('"grade": {"x": 1}', ("an object here", "a number on line 1")),
+    ],
+)
+def test_jsonl_column_mixing_kinds_names_the_line(tmp_path: Path, second, words) -> None:
+    head = '{"query_id": "q", "doc_id": "d", "text": "t", '
+    rows = [head + '"grade": 1}'] * 3
+    rows.insert(2, head + second + "}")
+    e = err(write(tmp_path, "p.jsonl", "\n".join(rows) + "\n"))
+    assert (e.line, e.column) == (3, "grade")
+    assert all(w in str(e) for w in words)
+
+
+def test_jsonl_text_beside_numbers_is_still_read_as_text(tmp_path: Path) -> None:
+    # Polars reads a column holding text anywhere as text: no kind error for it.
+    rows = ['{"query_id": "q", "doc_id": "d1", "text": "t", "n": 1}']
+    rows += ['{"query_id": "q", "doc_id": "d2", "text": "t", "n": "two"}']
+    df = read_table(write(tmp_path, "p.jsonl", "\n".join(rows) + "\n"), required=REQ)
+    assert df.get_column("n").to_list() == ["1", "two"]

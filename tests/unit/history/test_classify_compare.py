@@ -46,6 +46,20 @@ def test_features_by_hand(tmp_path):
     assert rows["length in tokens (mean)"].divergence == pytest.approx(expected)
 
 
+def test_queries_without_words_have_no_vocabulary_share(tmp_path):
+    # "404" and "!!!" have no letters: no share (was 0/0 = NaN, and a traceback).
+    real = tmp_path / "real.txt"
+    real.write_text("rotate key\n404\n", encoding="utf-8")
+    synthetic = tmp_path / "synthetic.txt"
+    synthetic.write_text("!!!\n12345\n", encoding="utf-8")
+    vocab = frozenset({"rotate"})
+    rows = {r.feature: r for r in compare_logs(real, synthetic, vocab)}
+    share = rows["words in the corpus vocabulary (mean share)"]
+    # By hand: real's only query with words, "rotate key", has 1 of 2 in the vocabulary: 50%;
+    # the synthetic side has none, so nothing to compare.
+    assert (share.real, share.synthetic, share.verdict) == ("50%", "-", "not measured")
+
+
 def test_the_command_prints_json_and_refuses_bad_combinations(tmp_path, capsys):
     real = tmp_path / "real.txt"
     real.write_text("a b\nc\n", encoding="utf-8")

@@ -162,3 +162,39 @@ def test_eval_names_the_pool_extend_command_above_a_fifth_unjudged(tmp_path, cap
     (line,) = [x for x in err.splitlines() if "--extend" in x]  # minilm's top 10 is all judged
     assert f"dense-v2: {_unjudged_share(pool):.0%} of its top 10 is unjudged" in line
     assert f"--run dense-v2={new} --depth 10" in line and f"--store {store}" in line
+
+
+def test_recording_into_the_store_of_another_pool_is_refused(tmp_path, capsys):
+    other = tmp_path / "other.csv"
+    other.write_text("query_id,query,doc_id,text\nz1,a,d1,x\n", encoding="utf-8")
+    store = tmp_path / "store"
+    Project.create(store, pool_path=other, pool_sha256=sha256_file(other))
+    qrels = SAMPLE / "judgments" / "alice.qrels"
+    run = f"bm25={REL / '2026.1' / 'bm25.run'}"
+    args = ["eval", str(qrels), run, "-m", "nDCG@10", "--store", str(store), "--release", "r1"]
+    assert main(args) == 2
+    (line,) = [x for x in capsys.readouterr().err.splitlines() if "error" in x]
+    assert f"{store}: none of the 42 queries these runs were scored on" in line
+    assert not (store / "history").exists()
+
+
+def test_a_bad_seed_or_an_unknown_system_is_one_line_and_exit_2(tmp_path, capsys):
+    store = tmp_path / "store"
+    pool = SAMPLE / "pool.jsonl"
+    Project.create(store, pool_path=pool, pool_sha256=sha256_file(pool)).add_grades(
+        "alice", _grades(read_qrels(SAMPLE / "judgments" / "alice.qrels"))
+    )
+    for release in ("2026.1", "2026.2"):  # two releases: one paired change, seeded
+        runs = [f"bm25={REL / release / 'bm25.run'}"]
+        args = ["eval", str(store), *runs, "-m", "nDCG@10", "--store", str(store)]
+        assert main([*args, "--release", release]) == 0
+    capsys.readouterr()
+    cases = {
+        "--seed -5: expected a whole number": ["--seed", "-5"],  # was a Polars traceback
+        "--seed 99999999999999999999: expected": ["--seed", "99999999999999999999"],
+        "no system 'bm52' recorded (recorded: 'bm25')": ["--system", "bm52"],  # was exit 0
+    }
+    for expected, extra in cases.items():
+        assert main(["history", "--store", str(store), *extra]) == 2, expected
+        err = capsys.readouterr().err
+        assert expected in err and len(err.strip().splitlines()) == 1, err

@@ -56,6 +56,25 @@ def test_a_damaged_record_is_one_line_naming_it(store):
     assert err.value.path == path
 
 
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ('"q1": 1.0', '"q1": NaN'),  # json writes and reads NaN: the change would be "+nan ... *"
+        ('"q1": 1.0', '"q1": Infinity'),
+        ('"release": "r1"', '"release": " "'),
+    ],
+)
+def test_a_hand_edited_score_or_name_that_means_nothing_is_refused(store, before, after):
+    record(store, _rec(store))
+    (path,) = (store / "history").iterdir()
+    text = path.read_text(encoding="utf-8")
+    assert before in text
+    path.write_text(text.replace(before, after), encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        load_records(store)
+    assert err.value.path == path
+
+
 def test_the_version_follows_the_qrels_not_their_order():
     shuffled = QRELS.reverse()
     assert qrels_digest(shuffled) == qrels_digest(QRELS)
@@ -82,6 +101,8 @@ def test_promoting_a_case_and_its_status(store):
         promote(store, "q1", "error-page", "", load_records(store))
     with pytest.raises(InputError):  # not in any recorded evaluation: a typo
         promote(store, "q9", "typo", "", load_records(store))
+    with pytest.raises(InputError, match="control characters"):  # an escape in the name
+        promote(store, "q1", "stop\x1b[2J", "", load_records(store))
     assert [c.name for c in load_cases(store)] == ["error-page"]
     record(store, _rec(store, release="r2", values=(1.0, 0.5)))
     latest = [r for r in load_records(store) if r.release == "r2"]

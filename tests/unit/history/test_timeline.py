@@ -171,3 +171,18 @@ def test_text_and_markdown_name_the_change_and_escape_pipes():
     text = to_text(history, recurring=(3, 5))
     assert "^ the golden set changed here: 14 judgments added" in text
     assert "-0.500" in text  # (0 - 1 + 0 - 0) / 2 on the two common queries
+
+
+def test_text_columns_stay_aligned_under_a_name_with_an_escape_or_a_bidi_mark():
+    from goldset_tui.history.format import to_text
+    from goldset_tui.text import visible
+
+    records = [
+        rec("r\x1b[31m\u202e1", "t1", {"q1": 1.0, "q2": 0.0}),
+        rec("r2", "t2", {"q1": 0.0, "q2": 0.0}),
+    ]
+    shown = visible(to_text(build_history(records, samples=100), recurring=(3, 5)))
+    (header,) = [line for line in shown.splitlines() if line.startswith("  release ")]
+    rows = [line for line in shown.splitlines() if V1["id"] in line]
+    assert len(rows) == 2 and "r␛[31m<U+202E>1" in rows[0]
+    assert {row.index(V1["id"]) for row in rows} == {header.index("version")}

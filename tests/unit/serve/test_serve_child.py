@@ -45,7 +45,8 @@ def test_killing_the_server_hangs_up_its_judging_processes(tmp_path: Path) -> No
     parent.kill()
     parent.wait(timeout=30)
     deadline = time.monotonic() + 20
-    while not marker.exists() and time.monotonic() < deadline:
+    # The handler creates the file, then writes it: wait for the text, not just the file.
+    while not (marker.exists() and marker.read_text()) and time.monotonic() < deadline:
         time.sleep(0.05)
     try:
         assert marker.read_text() == "SIGHUP"

@@ -3,6 +3,7 @@ before anything listens."""
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -66,6 +67,17 @@ def test_mistakes_are_one_line_and_exit_2_before_listening(tmp_path: Path, capsy
     assert not (tmp_path / "x").exists()
 
 
+def test_a_port_in_use_is_one_line_naming_the_address(tmp_path: Path, capsys) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(_serve(tmp_path, "--port", str(port))) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    # The store is checked (and its lines said) before listening; the failure is the last line.
+    assert err[-1].startswith(f"goldset: error: --host 127.0.0.1 --port {port}: cannot listen")
+
+
 def test_an_empty_labellers_file_is_refused(tmp_path: Path, capsys) -> None:
     users = tmp_path / "team.toml"
     users.write_text("", encoding="utf-8")
@@ -89,3 +101,21 @@ def test_without_the_serve_extra_it_says_what_to_install(tmp_path: Path) -> None
         "goldset: error: goldset serve needs the web packages (textual_serve is missing):"
         " pip install 'goldset-tui[serve]'"
     ]
+
+
+def test_a_judging_process_does_not_import_from_the_servers_working_folder(
+    tmp_path: Path, monkeypatch
+) -> None:
+    # A `goldset_tui` package planted in the folder the server was started in must not be the
+    # one every labeller's process imports: the child runs with -P.
+    from goldset_tui.commands.serve import _child_argv
+
+    planted = tmp_path / "goldset_tui"
+    planted.mkdir()
+    (planted / "__init__.py").write_text("raise SystemExit('planted module imported')\n")
+    argv = _child_argv(tmp_path / "pool.jsonl", tmp_path / "store", None)("alice")
+    probe = [argv[0], *argv[1:2], "-c", "import goldset_tui, sys; print(goldset_tui.__file__)"]
+    assert argv[1] == "-P"
+    done = subprocess.run(probe, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert not done.stdout.strip().startswith(str(tmp_path))

@@ -112,12 +112,15 @@ def test_a_second_screen_of_the_same_labeller_is_refused(tmp_path: Path) -> None
                 break
             await asyncio.sleep(0.05)
         assert "alice" in server.live
-        # A page asked for now is refused outright; a page loaded before the first one opened
-        # gets the refusal on its websocket, and no second process.
+        # A page asked for now may be this tab's own reload, so it gets a page; its websocket
+        # (like that of a page loaded before the first one opened) gets the refusal once the
+        # first screen has not closed within RELOAD_SECONDS, and no second process.
         third = await client.get("/", params={"token": tokens["alice"]})
-        assert third.status == 409 and "already has a judging screen open" in await third.text()
-        ws2 = await client.ws_connect(f"/ws/{tickets[1]}")
-        assert "already has a judging screen open" in await received(ws2)
+        assert third.status == 200
+        tickets.append(TICKET.findall(await third.text())[0])
+        for ticket in tickets[1:]:
+            ws2 = await client.ws_connect(f"/ws/{ticket}")
+            assert "already has a judging screen open" in await received(ws2)
         # Busy in the store (a terminal session holds bob's journal lock): refused the same way.
         bob = await client.get("/", params={"token": tokens["bob"]})
         assert bob.status == 409
@@ -163,3 +166,108 @@ def test_keys_go_to_the_screen_as_input_and_sizes_are_clamped(tmp_path: Path) ->
         assert lines[2] == 'M:{"type": "resize", "width": 80, "height": 24}'
 
     run(server, scenario)
+
+
+def test_a_reload_reopens_the_screen_instead_of_refusing_it_as_a_second_tab(
+    tmp_path: Path,
+) -> None:
+    # A browser's reload asks for the new page while the old page's websocket is still open, and
+    # closes that websocket only once the new page has arrived.
+    waits = "import sys; print('__GANGLION__', flush=True); sys.stdin.read()"
+    server, tokens, calls = make_server(tmp_path, argv=[sys.executable, "-c", waits])
+
+    async def scenario(client: TestClient) -> None:
+        first = await client.get("/", params={"token": tokens["alice"]})
+        ws = await client.ws_connect(f"/ws/{TICKET.findall(await first.text())[0]}")
+        for _ in range(100):
+            if "alice" in server.live:
+                break
+            await asyncio.sleep(0.05)
+        reloaded = await client.get("/", params={"token": tokens["alice"]})
+        assert reloaded.status == 200  # was 409: "already judging elsewhere"
+        (ticket,) = TICKET.findall(await reloaded.text())
+        await ws.close()  # the old page goes; the new one opens its websocket
+        ws2 = await client.ws_connect(f"/ws/{ticket}")
+        for _ in range(200):
+            if server.started == 2:
+                break
+            await asyncio.sleep(0.05)
+        assert server.started == 2 and "alice" in server.live
+        await ws2.close()
+        for _ in range(200):
+            if not server.live:
+                break
+            await asyncio.sleep(0.05)
+
+    run(server, scenario)
+    assert calls == ["alice", "alice"]
+
+
+def test_after_quick_reloads_the_last_page_gets_the_screen(tmp_path: Path) -> None:
+    # Two reloads in a row: pages B and C both wait for A's screen to go; whichever starts its
+    # screen first is then closed by the browser (the page went), and the other must wait for
+    # that screen too rather than being refused as a second tab.
+    server, tokens, calls = make_server(tmp_path, argv=[sys.executable, "-c", ECHO_PACKETS])
+
+    async def ticket(client: TestClient) -> str:
+        page = await client.get("/", params={"token": tokens["alice"]})
+        return TICKET.findall(await page.text())[0]
+
+    async def until(check) -> None:
+        for _ in range(200):
+            if check():
+                return
+            await asyncio.sleep(0.05)
+
+    async def echo(ws: aiohttp.ClientWebSocketResponse) -> str:
+        message = await ws.receive(timeout=60)
+        text = message.data.decode() if message.type == aiohttp.WSMsgType.BINARY else ""
+        assert "already has a judging screen open" not in text  # neither page is a second tab
+        return text
+
+    async def scenario(client: TestClient) -> None:
+        a = await client.ws_connect(f"/ws/{await ticket(client)}")
+        await until(lambda: server.started == 1)
+        b = await client.ws_connect(f"/ws/{await ticket(client)}")
+        c = await client.ws_connect(f"/ws/{await ticket(client)}")
+        await a.close()
+        # Only a page with a screen echoes what it types; the other's words wait, unread.
+        await b.send_json(["stdin", "B"])
+        await c.send_json(["stdin", "C"])
+        pending = {asyncio.ensure_future(echo(ws)): ws for ws in (b, c)}
+        done, _ = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+        (first,) = done
+        winner = pending.pop(first)
+        (waiting, other) = next(iter(pending.items()))
+        await winner.close()  # the browser unloads that page
+        # The other page gets a screen, which reads what it typed: not "already has a screen".
+        assert ("C" if other is c else "B") in await waiting
+        assert server.started == 3
+        await other.close()
+        await until(lambda: not server.live)
+
+    run(server, scenario)
+    assert calls == ["alice"] * 3
+
+
+def test_a_screen_hung_up_before_it_opened_is_logged_by_its_signal(tmp_path: Path, capsys) -> None:
+    # A browser gone while the screen was still starting: SIGHUP ends it before the app set its
+    # handler. The log said "exit status -1"; it names the signal.
+    still_starting = "import time; time.sleep(30)"
+    server, tokens, _ = make_server(tmp_path, argv=[sys.executable, "-c", still_starting])
+
+    async def scenario(client: TestClient) -> None:
+        page = await client.get("/", params={"token": tokens["alice"]})
+        ws = await client.ws_connect(f"/ws/{TICKET.findall(await page.text())[0]}")
+        for _ in range(100):
+            if server.started == 1:
+                break
+            await asyncio.sleep(0.05)
+        await ws.close()
+        for _ in range(200):
+            if not server.live:
+                break
+            await asyncio.sleep(0.05)
+
+    run(server, scenario)
+    assert "alice's judging screen closed (ended by SIGHUP)" in capsys.readouterr().err

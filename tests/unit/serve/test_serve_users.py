@@ -128,3 +128,12 @@ def test_add_user_prints_the_token_once_on_stdout(tmp_path: Path, capsys) -> Non
     assert token not in err and "shown only this once" in err
     assert main(["serve", "--remove-user", "alice", "--users", str(users)]) == 0
     assert read_labellers(users) == {}
+
+
+def test_add_user_into_a_folder_that_does_not_exist_is_refused(tmp_path: Path, capsys) -> None:
+    # It used to create the folders: a mistyped path left the token in a file no server reads.
+    users = tmp_path / "typo" / "team.toml"
+    assert main(["serve", "--add-user", "alice", "--users", str(users)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "folder does not exist" in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "typo").exists()
