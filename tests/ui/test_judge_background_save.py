@@ -50,11 +50,13 @@ async def test_next_candidate_before_the_fsync_returns_and_saved_only_after(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     project, writer = _store(tmp_path)
-    returned = threading.Event()
+    # The fsync is held until the test lets it go: a sleep would race with a loaded machine,
+    # where the key's own handling can outlast it (seen in CI).
+    gate, returned = threading.Event(), threading.Event()
     real = files_module._datasync
 
     def slow(fd: int) -> None:
-        time.sleep(0.2)
+        gate.wait(10)
         real(fd)
         returned.set()
 
@@ -72,6 +74,7 @@ async def test_next_candidate_before_the_fsync_returns_and_saved_only_after(
         assert after != first and after in shown
         assert str(screen._saved).startswith("saving\u2026") and "saved" not in str(screen._saved)
         # ... and "✓ saved" appears only once it has.
+        gate.set()
         await _until(pilot, lambda: "\u2713 saved" in str(screen._saved))
         assert returned.is_set()
         assert str(screen._saved).startswith("\u2713 saved #")
@@ -120,11 +123,11 @@ async def test_quitting_waits_for_the_pending_save(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     project, writer = _store(tmp_path)
-    returned = threading.Event()
+    gate, returned = threading.Event(), threading.Event()
     real = files_module._datasync
 
     def slow(fd: int) -> None:
-        time.sleep(0.3)
+        gate.wait(10)  # held by the test, not a sleep that a loaded machine can outlast
         real(fd)
         returned.set()
 
@@ -134,6 +137,7 @@ async def test_quitting_waits_for_the_pending_save(
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("3")
         assert not returned.is_set()  # still on its way to the disk when q is pressed
+        threading.Timer(0.3, gate.set).start()  # the disk answers while quitting waits
         await pilot.press("q")
         await pilot.pause()
     assert returned.is_set()
