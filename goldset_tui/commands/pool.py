@@ -93,7 +93,6 @@ def parse_runs(specs: list[str]) -> dict[str, Path]:
 def run(args: argparse.Namespace) -> int:
     from goldset_tui.io.corpus import read_corpus
     from goldset_tui.io.pools import read_topics, write_pool
-    from goldset_tui.io.run_scan import scan_run
     from goldset_tui.io.tables import table_format
     from goldset_tui.pooling import build_pool, pool_sizes
 
@@ -113,14 +112,7 @@ def run(args: argparse.Namespace) -> int:
     progress = Steps(len(specs) + 3 + bool(args.corpus))  # topics, runs, pooling, corpus, write
     progress(f"reading topics {args.topics}")
     topics = read_topics(args.topics)
-    runs = {}
-    for n, (name, path) in enumerate(specs.items(), start=1):
-        progress(f"reading run {n}/{len(specs)}: {name} ({path})")
-        # Each run is read in slices keeping only each query's top K so far (every line still
-        # checked as read_run checks it), so memory holds a slice and the candidates, not a run.
-        # build_pool takes each run's top K by these ranks (trec_eval's order).
-        top = scan_run(path, depth=args.depth)
-        runs[name] = top.select("query_id", "doc_id", "rank")
+    runs = _read_runs(specs, args.depth, progress)
     progress("pooling")
     pool = build_pool(runs, args.depth)
     pool, skipped, empty = _restrict_to_topics(pool, topics)
@@ -173,6 +165,31 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return 0
+
+
+def _read_runs(specs: dict[str, Path], depth: int, progress: Steps) -> dict[str, pl.DataFrame]:
+    """Each run's top ``depth`` per query with its ranks (trec_eval's order), two runs at a time.
+
+    Each run is read in slices keeping only each query's top K so far (every line still checked
+    as read_run checks it), so memory holds two slices and the candidates, not a run. Two at a
+    time, because half of a run's reading is single-threaded (Python between Polars calls, or
+    one Polars operation on one core) and a second run fills the other core. Results, and the
+    first error, come in the order of the runs, as if read one after the other."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from goldset_tui.io.run_scan import scan_run
+
+    runs = {}
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        futures = {name: pool.submit(scan_run, path, depth=depth) for name, path in specs.items()}
+        try:
+            for n, (name, path) in enumerate(specs.items(), start=1):
+                progress(f"reading run {n}/{len(specs)}: {name} ({path})")
+                runs[name] = futures[name].result().select("query_id", "doc_id", "rank")
+        finally:
+            for future in futures.values():
+                future.cancel()  # after an error, the runs not started yet are not read
+    return runs
 
 
 def _restrict_to_topics(
