@@ -72,8 +72,8 @@ def read_run_lean(src: Source, qrels: pl.DataFrame) -> LeanRun:
     # lookup a row, then checked exactly once at the end (a collision is only a candidate).
     judged_hashes = pairs.select(run_scan._PAIR).to_series().implode()
     others: list[pl.DataFrame] = []  # counts of the queries not in the qrels
-    hashes: list[pl.Series] = []  # their pairs' hashes, for the duplicate check
-    thin: list[pl.DataFrame] = []  # the qrels' queries: query code, score, pair hash
+    hashes: list[pl.Series] = []  # every pair's hash, for the duplicate check
+    thin: list[pl.DataFrame] = []  # the qrels' queries: query code and score
     judged: list[pl.DataFrame] = []
     for frame in _frames(src):
         frame = frame.with_columns(
@@ -86,19 +86,17 @@ def read_run_lean(src: Source, qrels: pl.DataFrame) -> LeanRun:
             others.append(rest.group_by("query_id").agg(pl.len().cast(pl.Int64).alias("num_ret")))
             hashes.append(rest.get_column("_pair"))
             frame = frame.filter(pl.col("_code").is_not_null())
-        thin.append(frame.select("_code", "score", "_pair"))
+        hashes.append(frame.get_column("_pair"))
+        thin.append(frame.select("_code", "score"))
     if not thin:
         raise Doubt  # no record: read_run says so
-    scores = pl.concat(thin, rechunk=False)  # no copy of the 7 million rows
-    del thin
-    every = pl.concat([scores.get_column("_pair"), *hashes], rechunk=False)
+    every = pl.concat(hashes, rechunk=False)
     if every.n_unique() != every.len():  # a repeated pair, or a collision: read_run decides
         raise Doubt
     del every, hashes
     found = pl.concat(judged).join(pairs, on=["query_id", "doc_id"], how="semi")
     del judged
-    counted, found = _ranks(scores.drop("_pair"), found)
-    del scores
+    counted, found = _ranks(thin, found)
     num_ret = pl.concat(
         [
             counted.select(pl.col("_code").cast(pl.String).alias("query_id"), "num_ret"),
@@ -110,49 +108,72 @@ def read_run_lean(src: Source, qrels: pl.DataFrame) -> LeanRun:
     return LeanRun(found.select("query_id", "doc_id", "score", "rank"), num_ret)
 
 
-def _ranks(scores: pl.DataFrame, found: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+# The queries are ranked in this many batches (by query code), so that the grouping's copies
+# of the rows are a quarter of the run at a time (issue 11: evaluation under 500 MB).
+_BATCHES = 4
+
+
+def _ranks(thin: list[pl.DataFrame], found: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Each query's row count (``num_ret``), and each judged row's rank: 1 + the rows of its
     query scored higher, with ``_tied`` when another row of its query has the same score (the
-    document ids then decide, in :func:`_break_ties`).
+    document ids then decide, in :func:`_break_ties`). ``thin`` is emptied as it is used.
 
     One grouping of every row by query, with the judged rows' scores put in as probes: each
     query's scores are sorted (a thousand or so, in cache) and the probes looked up in them. No
-    rank of every row (two window ranks over 7 million rows cost twice as much)."""
-    found = found.with_row_index("_row")
-    probe = pl.col("_row").is_not_null()
+    rank of every row (two window ranks over 7 million rows cost half as much again)."""
+    batch = (pl.col("_code").to_physical() % _BATCHES).alias("_batch")
+    parts = [part.with_columns(batch) for part in thin]
+    thin.clear()
+    found = found.with_columns(batch)
+    counted, ranked = [], []
+    for number in range(_BATCHES):
+        rows = [part.filter(pl.col("_batch") == number).drop("_batch") for part in parts]
+        if number == _BATCHES - 1:
+            parts.clear()
+        probes = found.filter(pl.col("_batch") == number).drop("_batch")
+        counts, probes = _rank_batch(rows, probes)
+        counted.append(counts)
+        ranked.append(probes)
+    return pl.concat(counted), pl.concat(ranked)
+
+
+def _rank_batch(rows: list[pl.DataFrame], found: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    probe = pl.col("_probe")
+    # The probes in the order the grouping keeps within a query: the judged rows by query.
+    found = found.sort("_code", maintain_order=True)
     both = pl.concat(
         [
-            scores.with_columns(pl.lit(None, pl.UInt32).alias("_row")),
-            found.select("_code", "score", "_row"),
+            *(part.with_columns(pl.lit(False).alias("_probe")) for part in rows),
+            found.select("_code", "score", pl.lit(True).alias("_probe")),
         ]
     )
+    rows.clear()
     groups = both.group_by("_code").agg(
         (~probe).sum().cast(pl.Int64).alias("num_ret"),
-        pl.col("_row").filter(probe),
         pl.col("score")
         .filter(~probe)
         .sort()
         .search_sorted(pl.col("score").filter(probe), side="right")
         .alias("_upto"),
     )
-    del both
-    at = (
-        groups.select("num_ret", "_row", "_upto")
-        .explode("_row", "_upto")
-        .drop_nulls("_row")
-        .select("_row", (pl.col("num_ret") - pl.col("_upto") + 1).cast(pl.Int64).alias("rank"))
-    )
     # A tie needs two rows of one query with one score: count the rows of the judged scores.
     judged_scores = found.get_column("score").unique().implode()
     shared = (
-        scores.filter(pl.col("score").is_in(judged_scores))
+        both.filter(~probe & pl.col("score").is_in(judged_scores))
         .group_by("_code", "score")
         .agg((pl.len() > 1).alias("_tied"))
     )
+    del both
+    upto = (
+        groups.filter(pl.col("_upto").list.len() > 0)
+        .sort("_code")
+        .explode("_upto")
+        .select((pl.col("num_ret") - pl.col("_upto") + 1).cast(pl.Int64).alias("rank"))
+    )
     found = (
-        found.join(at, on="_row", how="left")
+        found.with_columns(upto.get_column("rank"))
         .join(shared, on=["_code", "score"], how="left")
-        .drop("_row", "_code")
+        .drop("_code")
     )
     return groups.select("_code", "num_ret"), found
 
