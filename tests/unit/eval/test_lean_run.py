@@ -69,9 +69,12 @@ def tied_runs(draw):
     """Runs whose scores tie a lot (a handful of values), lines in any order, and qrels judging
     some of the documents (a negative grade too), some queries in one and not the other."""
     lines, qrels = [], []
-    for q in ["q1", "q2", "q3"]:
+    # Six queries: more than the lean reader's batches of queries (io/run_lean.py, _BATCHES), so
+    # every batch has some; -0 and 0 are one score to trec_eval.
+    for q in ["q1", "q2", "q3", "q4", "q5", "q6"]:
         docs = draw(st.lists(st.sampled_from([f"d{i}" for i in range(15)]), unique=True))
-        lines += [f"{q} Q0 {d} 0 {draw(st.sampled_from(['1', '0.5', '2', '-1']))} t" for d in docs]
+        scores = st.sampled_from(["1", "0.5", "2", "-1", "0", "-0", "0.0"])
+        lines += [f"{q} Q0 {d} 0 {draw(scores)} t" for d in docs]
         judged = draw(st.lists(st.sampled_from([f"d{i}" for i in range(15)]), unique=True))
         qrels += [f"{q} 0 {d} {draw(st.integers(-1, 2))}" for d in judged]
     order = draw(st.permutations(range(len(lines))))
@@ -100,3 +103,26 @@ def test_large_path_evaluation_names_a_bad_line(tmp_path, capsys, monkeypatch):
     code = main(["eval", str(tmp_path / "qrels.txt"), str(tmp_path / "bad.run")])
     err = capsys.readouterr().err
     assert code == 2 and f"{tmp_path / 'bad.run'}:2" in err and "appears twice" in err
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_shuffled_runs_in_many_slices(seed, monkeypatch):
+    # Forty queries (every batch of queries has several), lines shuffled, two-decimal scores
+    # (ties everywhere), a third of the queries not judged, read in slices of 2 kB.
+    import random
+
+    from goldset_tui.io import run_scan
+
+    monkeypatch.setattr(run_scan, "SLICE_BYTES", 2048)
+    rng = random.Random(seed)
+    lines, qrels = [], []
+    for q in range(40):
+        for d in rng.sample(range(300), rng.randint(1, 80)):
+            lines.append(f"q{q} Q0 d{d} 0 {round(rng.uniform(0, 1), 2)} t")
+            if q % 3 and rng.random() < 0.3:
+                qrels.append(f"q{q} 0 d{d} {rng.randint(-1, 3)}")
+        if q % 3:
+            qrels.append(f"q{q} 0 unretrieved{q} 1")
+    rng.shuffle(lines)
+    run = Source("r", ("\n".join(lines) + "\n").encode())
+    _same_reading(read_qrels(Source("q", ("\n".join(qrels) + "\n").encode())), run)

@@ -329,3 +329,17 @@ def test_many_queries_print_a_summary_unless_per_query(tmp_path: Path, inputs, c
     assert status == 0 and "add --per-query" in stdout and "m44" not in stdout
     status, stdout, _ = cli(*pool_args(inputs, out, "--per-query"))
     assert status == 0 and sum(line.startswith("m") for line in stdout.splitlines()) == 45
+
+
+def test_pool_names_the_first_bad_run_in_command_order(tmp_path: Path, inputs, cli) -> None:
+    # Runs are read two at a time; the error is still the first run's, as if read in turn,
+    # even when the second run is small and fails first.
+    inputs["bm25"].write_text(
+        "".join(f"q1 Q0 d{i} {i} {i / 1000} bm25\n" for i in range(20_000)) + "q1 Q0 x 1 bm25\n"
+    )
+    inputs["dense"].write_text("q1 Q0 d1 1 high dense\n")
+    message = one_line_error(*cli(*pool_args(inputs, tmp_path / "p.csv")))
+    assert f"{inputs['bm25']}:20001" in message and str(inputs["dense"]) not in message
+    inputs["bm25"].write_text(BM25_RUN)
+    message = one_line_error(*cli(*pool_args(inputs, tmp_path / "p.csv")))
+    assert f"{inputs['dense']}:1" in message
