@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -101,19 +102,29 @@ def generate(directory: Path, queries: int, docs: int, seed: int = 11) -> tuple[
 
 
 def measure(child: str, payload: list | dict, repeat: int) -> dict:
+    """Medians over ``repeat`` fresh processes: wall seconds of the work (timed inside the
+    child, start-up excluded), CPU seconds of the whole process (user + system, its threads
+    included, from os.wait4: what a loaded machine does not inflate much) and peak memory."""
     runs = []
     for _ in range(repeat):
-        out = subprocess.run(
-            [sys.executable, "-c", child, json.dumps(payload)],
-            capture_output=True,
-            text=True,
-            cwd=ROOT,
-        )
-        if out.returncode:
-            raise SystemExit(out.stderr)
-        runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+        with tempfile.TemporaryFile() as out_file, tempfile.TemporaryFile() as err_file:
+            child_process = subprocess.Popen(
+                [sys.executable, "-c", child, json.dumps(payload)],
+                stdout=out_file,
+                stderr=err_file,
+                cwd=ROOT,
+            )
+            _, status, usage = os.wait4(child_process.pid, 0)
+            out_file.seek(0)
+            err_file.seek(0)
+            if os.waitstatus_to_exitcode(status):
+                raise SystemExit(err_file.read().decode())
+            result = json.loads(out_file.read().decode().strip().splitlines()[-1])
+        result["cpu"] = usage.ru_utime + usage.ru_stime
+        runs.append(result)
     return {
         "seconds": statistics.median(r["seconds"] for r in runs),
+        "cpu": statistics.median(r["cpu"] for r in runs),
         "peak_mb": statistics.median(r["peak_kb"] for r in runs) / 1024,
     }
 
@@ -155,8 +166,15 @@ def main() -> None:
         f"{len(runs)} runs x {args.queries:,} queries x {args.docs:,} documents"
         f" = {len(runs) * lines:,} lines ({size:,.0f} MB)"
     )
-    print(f"median of {args.repeat} runs, each in a fresh process; peak = ru_maxrss")
-    header = f"{'depth':>5} {'tool':<24} {'seconds':>8} {'x goldset':>9} {'peak MB':>8} {'pool rows':>10}"
+    print(
+        f"median of {args.repeat} runs, each in a fresh process; wall = the work inside the process,"
+        f" cpu = user + system of the whole process (os.wait4), peak = ru_maxrss;"
+        f" load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    )
+    header = (
+        f"{'depth':>5} {'tool':<24} {'wall s':>7} {'cpu s':>6} {'cpu x goldset':>13}"
+        f" {'peak MB':>8} {'pool rows':>10}"
+    )
     print(header)
     print("-" * len(header))
     for depth in args.depth:
@@ -190,9 +208,10 @@ def main() -> None:
         rows = sum(1 for _ in ours_out.open()) - 1
         for name, m in (("goldset pool", ours), ("plain Python (dicts)", peer)):
             print(
-                f"{depth:>5} {name:<24} {m['seconds']:>8.2f} {m['seconds'] / ours['seconds']:>9.2f}"
-                f" {m['peak_mb']:>8.0f} {rows:>10,}"
+                f"{depth:>5} {name:<24} {m['seconds']:>7.2f} {m['cpu']:>6.2f}"
+                f" {m['cpu'] / ours['cpu']:>13.2f} {m['peak_mb']:>8.0f} {rows:>10,}"
             )
+    print(f"load average at the end: {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":
