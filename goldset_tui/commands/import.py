@@ -1,4 +1,5 @@
-"""`goldset import`: bring a machine judge's labels into a store, marked as a machine's."""
+"""`goldset import`: bring existing judgments into a store: a person's (--human) or a machine
+judge's (--machine, marked as a machine's)."""
 
 from __future__ import annotations
 
@@ -10,16 +11,29 @@ from goldset_tui.errors import InputError
 from goldset_tui.text import visible
 
 NAME = "import"
-HELP = "import a machine judge's labels (TREC qrels, CSV, JSONL, Parquet) into a store"
+HELP = "import existing judgments (a person's, or a machine judge's) into a store"
 DESCRIPTION = """\
-Import the labels of a machine judge (an LLM, a classifier) into a store as labeller NAME, marked
-as a machine in the manifest. The file is TREC qrels (`qid 0 docid grade`), or a CSV, TSV, JSONL
-or Parquet table with the columns query_id, doc_id, grade and optionally confidence (0 to 1) and
-rationale.
+Bring judgments made elsewhere into a store as labeller NAME: with --human FILE, a person's (TREC
+qrels from an earlier campaign, a spreadsheet of graded pairs); with --machine FILE, a machine
+judge's (an LLM, a classifier), marked as a machine in the manifest. The file is TREC qrels
+(`qid 0 docid grade`), or a CSV, TSV, JSONL or Parquet table with the columns query_id, doc_id,
+grade and optionally note (--human) or confidence (0 to 1) and rationale (--machine).
 
 Every label is checked before anything is written: a grade off the store's scale, a confidence
-outside 0-1, a pair labelled twice, a pair not in the store's pool is refused on one line naming
-the file and its line (or Parquet row), exit status 2, and the store is left as it was.
+outside 0-1, a pair labelled twice (for --human: twice with different grades; an identical
+repeated line counts once), a pair not in the store's pool is refused on one line naming the file
+and its line (or Parquet row), exit status 2, and the store is left as it was.
+
+A person's judgments count like judgments made on the judging screen: in `goldset qrels
+--consensus`, `goldset agreement`, `goldset report --qrels STORE`, and `goldset judge --labeller
+NAME` resumes at the first pair the file did not grade. The import holds NAME's writer lock, so
+it is refused while NAME is judging (`goldset judge`, `goldset serve`). The file's sha256 and the
+time of the import are kept in the manifest, and each imported judgment carries that time (and no
+seconds spent), so it can be told from a judgment given on the screen. A pair NAME already graded
+differently is refused, naming the pair (--on-conflict keep imports only the other pairs;
+--on-conflict replace lets the file's grade stand, the earlier grade staying in the history).
+Importing the same file again writes nothing. A name cannot be a person in one import and a
+machine in another.
 
 The labels keep their provenance: the file's sha256 and --model in the manifest, each label's
 confidence and rationale in STORE/machine/NAME/. Importing a file this labeller already imported
@@ -30,6 +44,10 @@ out; --include-machine puts it in), never a judging row on the home screen, and 
 refuses its name. `goldset agreement` reports it as one more rater, under "machine".
 
 examples:
+  goldset import --store ~/stores/docs-pool --labeller alice --human alice-2024.qrels
+  goldset import --store ~/stores/docs-pool --labeller bob --human bob-grades.csv
+  goldset import --store ~/stores/docs-pool --labeller bob --human fixed.csv --on-conflict replace
+  goldset qrels --store ~/stores/docs-pool --consensus -o consensus.qrels
   goldset import --store ~/stores/docs-pool --labeller llm --machine llm.qrels --model gpt-4o
   goldset import --store ~/stores/docs-pool --labeller llm --machine llm-labels.jsonl
   goldset agreement --store ~/stores/docs-pool --format json
@@ -39,23 +57,52 @@ examples:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--store", metavar="DIR", required=True, help="the project folder")
     parser.add_argument(
-        "--labeller", metavar="NAME", required=True, help="the machine judge's name in the store"
+        "--labeller", metavar="NAME", required=True, help="the person's or machine's name"
     )
-    parser.add_argument(
+    # Whose judgments they are is said where the file is named: one of the two, never a default,
+    # since a person counted as a machine (or the reverse) silently changes the consensus.
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument(
+        "--human",
+        metavar="FILE",
+        help="a person's grades: TREC qrels, or CSV/TSV/JSONL/Parquet with query_id, doc_id, grade",
+    )
+    source.add_argument(
         "--machine",
         metavar="FILE",
-        required=True,
-        help="the labels: TREC qrels, or CSV/TSV/JSONL/Parquet with query_id, doc_id, grade",
+        help="a machine judge's labels: TREC qrels, or CSV/TSV/JSONL/Parquet with query_id, "
+        "doc_id, grade",
     )
-    parser.add_argument("--model", metavar="NAME", help="the model that produced the labels")
+    parser.add_argument(
+        "--model", metavar="NAME", help="the model that produced the labels (--machine only)"
+    )
+    parser.add_argument(
+        "--on-conflict",
+        choices=("refuse", "keep", "replace"),
+        help="--human only: a pair NAME already graded differently is refused (the default), "
+        "kept at NAME's grade, or replaced by the file's",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    from goldset_tui.io.pools import load_pool
     from goldset_tui.store import Project
-    from goldset_tui.store.machine import import_machine
 
+    if args.human is not None and args.model is not None:
+        raise InputError(None, "--model names a machine judge's model; it goes with --machine")
+    if args.machine is not None and args.on_conflict is not None:
+        raise InputError(
+            None, "--on-conflict goes with --human (a machine's new file replaces its grades)"
+        )
     project = Project.open(Path(args.store))
+    pool_pairs = _pool_pairs(project)
+    if args.human is not None:
+        return _human(project, args, pool_pairs)
+    return _machine(project, args, pool_pairs)
+
+
+def _pool_pairs(project):  # noqa: ANN001, ANN202 - an open Project; a query_id, doc_id frame
+    from goldset_tui.io.pools import load_pool
+
     pool_table = project.manifest.get("pool", {})
     try:
         pool = load_pool(pool_table["path"], corpus=pool_table.get("corpus"), scale=project.scale)
@@ -65,12 +112,49 @@ def run(args: argparse.Namespace) -> int:
             project.path,
             f"the store's pool cannot be read ({exc}); labels are checked against it",
         ) from None
-    result = import_machine(
+    return pool.frame.select("query_id", "doc_id")
+
+
+def _human(project, args: argparse.Namespace, pool_pairs) -> int:  # noqa: ANN001
+    from goldset_tui.store.human import import_human
+
+    result = import_human(
         project,
         args.labeller,
-        Path(args.machine),
-        pool_pairs=pool.frame.select("query_id", "doc_id"),
-        model=args.model,
+        Path(args.human),
+        pool_pairs=pool_pairs,
+        on_conflict=args.on_conflict or "refuse",
+    )
+    who = visible(result.labeller)
+    if result.already:
+        print(
+            f"{visible(args.human)} (sha256 {result.sha256[:12]}...) was already imported for "
+            f"{who}: nothing written",
+            file=sys.stderr,
+        )
+        return 0
+    extra = [
+        f"{n} already at the file's grade" if what == "unchanged" else f"{n} {what}"
+        for what, n in (
+            ("unchanged", result.unchanged),
+            ("kept at the earlier grade", result.kept),
+            ("replaced", result.replaced),
+        )
+        if n
+    ]
+    print(
+        f"imported {result.written} judgment{'s' * (result.written != 1)} of "
+        f"{result.labels} for {who}" + (f" ({', '.join(extra)})" if extra else ""),
+        file=sys.stderr,
+    )
+    return 0
+
+
+def _machine(project, args: argparse.Namespace, pool_pairs) -> int:  # noqa: ANN001
+    from goldset_tui.store.machine import import_machine
+
+    result = import_machine(
+        project, args.labeller, Path(args.machine), pool_pairs=pool_pairs, model=args.model
     )
     who = visible(result.labeller)
     if result.already:

@@ -1,0 +1,225 @@
+"""People's judgments made elsewhere (TREC qrels from an earlier campaign, a spreadsheet of graded
+pairs) brought into a store as a named **human** labeller.
+
+An imported person is an ordinary labeller: their grades count in the consensus, in agreement and
+in every export, and ``goldset judge`` resumes after them. What marks the imported judgments is
+their manifest table::
+
+    [labellers.alice]
+    name = "alice"
+    first = "..."
+    imports = [{file = "...", sha256 = "...", time = "...", labels = 120, written = 118}]
+
+Every judgment an import writes carries that record's ``time`` and no ``seconds`` (a grade given
+on the screen always records the seconds spent on it), so :func:`imported_judgments` can tell
+them from screen judgments, and the link survives ``goldset merge`` (which keeps every event's
+time and unions the records).
+
+Contract of :func:`import_human`:
+
+- **Checked before anything is written**: the file entirely (grade off the store's scale, a pair
+  given twice with different grades, a pair not in the pool: one InputError naming the file and
+  line or row), the name (not a machine labeller, not ``consensus``), and, under the labeller's
+  writer lock, every pair the labeller already graded differently (refused by default, naming the
+  pair and the line; ``on_conflict="keep"`` imports only the other pairs, ``"replace"`` lets the
+  file's grade stand, the earlier one staying in the history).
+- **The labeller's writer lock is held** from the comparison to the last write, so an import
+  cannot interleave with a live ``goldset judge`` or ``goldset serve`` of the same labeller: it is
+  refused (StoreLockedError) while one is open.
+- **All or nothing, SIGKILL-safe.** Two durable steps: the manifest record (an atomic replace),
+  then every judgment as one Parquet part (one atomic rename, :meth:`JudgmentWriter.write_batch`).
+  Killed after the first, the store holds a record whose judgments never landed: it links nothing
+  (no judgment has its time), and the next import of this labeller drops it, so importing the same
+  file again writes it in full. Killed after the second, the import is complete.
+- **Idempotent**: a file whose sha256 this labeller already imported (and whose judgments landed)
+  writes nothing, even if the labeller re-graded some of those pairs on the screen since.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from goldset_tui.errors import InputError, StoreLockedError
+from goldset_tui.io.machine import read_human_labels
+from goldset_tui.store.files import now_iso, safe_name, sha256_file
+from goldset_tui.store.frames import latest
+from goldset_tui.store.machine import CONSENSUS, CONSENSUS_TAKEN, is_machine
+from goldset_tui.store.manifest import update_manifest
+from goldset_tui.text import visible
+
+if TYPE_CHECKING:
+    from goldset_tui.store.project import Project
+
+ON_CONFLICT = ("refuse", "keep", "replace")
+PAIR = ["query_id", "doc_id"]
+
+
+@dataclass(frozen=True)
+class HumanImportResult:
+    labeller: str
+    labels: int  # distinct pairs in the file
+    written: int  # judgments written: pairs new to the labeller, plus any replaced
+    unchanged: int  # pairs the labeller already had at the file's grade
+    kept: int  # pairs the labeller graded differently, left as they were (on_conflict="keep")
+    replaced: int  # pairs the labeller graded differently, now at the file's grade ("replace")
+    sha256: str
+    already: bool  # this file was imported for this labeller before: nothing written
+
+
+def _name_checks(project: Project, labeller: str) -> str:
+    if not labeller.strip():
+        raise InputError(None, "--labeller must not be empty")
+    if labeller == CONSENSUS:
+        raise InputError(None, CONSENSUS_TAKEN, column="labeller")
+    try:
+        safe = safe_name(labeller)
+    except ValueError as exc:
+        raise InputError(project.path, str(exc), column="labeller") from None
+    _refuse_machine(project, safe, labeller)
+    return safe
+
+
+def _refuse_machine(project: Project, safe: str, labeller: str) -> None:
+    if is_machine(project.manifest.get("labellers", {}).get(safe)):
+        raise InputError(
+            project.path,
+            f"{visible(labeller)!r} is a machine labeller in this store (goldset import "
+            "--machine); import a person's judgments under the person's own name",
+            column="labeller",
+        )
+
+
+def _landed(history: pl.DataFrame, record: dict[str, Any]) -> bool:
+    """Whether an import record's judgments are in the store (not cut off by a crash)."""
+    mine = history.filter(
+        (pl.col("kind") == "judge")
+        & pl.col("seconds").is_null()
+        & (pl.col("time") == str(record.get("time")))
+    )
+    return mine.height == record.get("written")
+
+
+def import_human(
+    project: Project,
+    labeller: str,
+    path: str | Path,
+    *,
+    pool_pairs: pl.DataFrame | None,
+    on_conflict: str = "refuse",
+) -> HumanImportResult:
+    """Validate ``path`` entirely, then store its grades as human labeller ``labeller``."""
+    if on_conflict not in ON_CONFLICT:
+        raise InputError(None, f"--on-conflict {on_conflict!r}: expected one of {ON_CONFLICT}")
+    safe = _name_checks(project, labeller)
+    labels = read_human_labels(path, project.scale, pool_pairs)
+    digest = sha256_file(labels.path)
+    try:
+        writer = project.writer(labeller)  # registers a new labeller: after every file check
+    except StoreLockedError as exc:
+        raise StoreLockedError(
+            f"{visible(labeller)!r} is judging in {project.path} right now, and an import must "
+            f"not interleave with it: {exc}"
+        ) from None
+    with writer:
+        project.reload()
+        _refuse_machine(project, safe, labeller)  # a machine import may have won the name
+        history = project.judgments(labeller, history=True)
+        records = list(project.manifest["labellers"][safe].get("imports", []))
+        landed = [r for r in records if _landed(history, r)]
+        if any(r.get("sha256") == digest for r in landed):
+            return HumanImportResult(labeller, labels.frame.height, 0, 0, 0, 0, digest, True)
+        have = latest(history).select(*PAIR, pl.col("grade").alias("have"))
+        compared = labels.frame.join(have, on=PAIR, how="left", maintain_order="left")
+        differs = compared.filter(
+            pl.col("have").is_not_null() & (pl.col("grade") != pl.col("have"))
+        )
+        if differs.height and on_conflict == "refuse":
+            labels.refuse(
+                differs,
+                f"{{pair}} is graded {{grade}} here, but {visible(labeller)} already graded it "
+                "{have} in this store; nothing imported (--on-conflict keep imports only the "
+                "other pairs, --on-conflict replace lets this file's grades stand)",
+                "grade",
+            )
+        new = compared.filter(pl.col("have").is_null())
+        chosen = pl.concat([new, differs]) if on_conflict == "replace" else new
+        stamp = now_iso()
+        record = {
+            "file": str(labels.path.resolve()),
+            "sha256": digest,
+            "time": stamp,
+            "labels": labels.frame.height,
+            "written": chosen.height,
+        }
+
+        def remember(data: dict[str, Any]) -> None:
+            entry = data["labellers"][safe]
+            # A record whose judgments a crash cut off links nothing: dropped, not kept as if.
+            entry["imports"] = [*landed, record]
+
+        # The record first: every imported judgment is linked to its file from the moment it
+        # exists, whatever moment the process is killed at (see the module docstring).
+        project.manifest = update_manifest(project.path, remember)
+        writer.write_batch(
+            chosen.sort("_i").select(
+                pl.lit(labeller).alias("labeller"),
+                *PAIR,
+                "grade",
+                pl.lit(stamp).alias("time"),
+                pl.lit(None, pl.Float64).alias("seconds"),
+                pl.lit(None, pl.Int64).alias("position"),
+                "note",
+                pl.lit("judge").alias("kind"),
+            )
+        )
+    unchanged = compared.height - new.height - differs.height
+    kept = differs.height if on_conflict == "keep" else 0
+    replaced = differs.height if on_conflict == "replace" else 0
+    return HumanImportResult(
+        labeller, labels.frame.height, chosen.height, unchanged, kept, replaced, digest, False
+    )
+
+
+def imported_judgments(project: Project, labeller: str | None = None) -> pl.DataFrame:
+    """Every judgment event an import of a person's file wrote: ``labeller, query_id, doc_id,
+    grade, seq, file, sha256`` (the file it came from). Judgments given on the screen are not in
+    it. ``labeller`` None: every labeller's."""
+    project.reload()
+    rows: list[dict[str, Any]] = [
+        {
+            "labeller": str(entry["name"]),
+            "time": str(record["time"]),
+            "file": str(record.get("file", "")),
+            "sha256": str(record.get("sha256", "")),
+        }
+        for entry in project.manifest.get("labellers", {}).values()
+        if not is_machine(entry) and (labeller is None or entry["name"] == labeller)
+        for record in entry.get("imports", [])
+        if "time" in record
+    ]
+    schema = {"labeller": pl.String, "time": pl.String, "file": pl.String, "sha256": pl.String}
+    records = pl.DataFrame(rows, schema=schema)
+    if labeller is not None and not rows:
+        project.judgments(labeller)  # an unknown name is refused, naming the labellers
+    history = project.judgments(labeller, history=True) if records.height else None
+    if history is None:
+        return pl.DataFrame(
+            schema={
+                "labeller": pl.String,
+                "query_id": pl.String,
+                "doc_id": pl.String,
+                "grade": pl.Int64,
+                "seq": pl.Int64,
+                "file": pl.String,
+                "sha256": pl.String,
+            }
+        )
+    return (
+        history.filter((pl.col("kind") == "judge") & pl.col("seconds").is_null())
+        .join(records, on=["labeller", "time"], how="inner", maintain_order="left")
+        .select("labeller", *PAIR, "grade", "seq", "file", "sha256")
+    )
