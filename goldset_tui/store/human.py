@@ -103,6 +103,15 @@ def _landed(history: pl.DataFrame, record: dict[str, Any]) -> bool:
     return mine.height == record.get("written")
 
 
+def _imported_before(project: Project, safe: str, labeller: str, digest: str) -> bool:
+    entry = project.manifest.get("labellers", {}).get(safe)
+    records = [r for r in (entry or {}).get("imports", []) if r.get("sha256") == digest]
+    if not records:
+        return False
+    history = project.judgments(labeller, history=True)
+    return any(_landed(history, r) for r in records)
+
+
 def import_human(
     project: Project,
     labeller: str,
@@ -117,6 +126,11 @@ def import_human(
     safe = _name_checks(project, labeller)
     labels = read_human_labels(path, project.scale, pool_pairs)
     digest = sha256_file(labels.path)
+    already = HumanImportResult(labeller, labels.frame.height, 0, 0, 0, 0, digest, True)
+    # Checked lock-free first: importing the same file again writes nothing at all, not even
+    # the lock file, and says so even while the labeller is judging.
+    if _imported_before(project, safe, labeller, digest):
+        return already
     try:
         writer = project.writer(labeller)  # registers a new labeller: after every file check
     except StoreLockedError as exc:
@@ -131,7 +145,7 @@ def import_human(
         records = list(project.manifest["labellers"][safe].get("imports", []))
         landed = [r for r in records if _landed(history, r)]
         if any(r.get("sha256") == digest for r in landed):
-            return HumanImportResult(labeller, labels.frame.height, 0, 0, 0, 0, digest, True)
+            return already
         have = latest(history).select(*PAIR, pl.col("grade").alias("have"))
         compared = labels.frame.join(have, on=PAIR, how="left", maintain_order="left")
         differs = compared.filter(
