@@ -23,6 +23,7 @@ POOL = pl.DataFrame(PAIRS, schema=["query_id", "doc_id"], orient="row")
 
 
 def make(tmp_path: Path) -> Project:
+    tmp_path.mkdir(parents=True, exist_ok=True)
     pool = tmp_path / "pool.jsonl"
     pool.write_text(
         "".join(
@@ -287,3 +288,22 @@ def test_options_of_the_other_kind_are_refused(tmp_path: Path, capsys) -> None:
         main([*machine, "--human", str(path)])
     assert info.value.code == 2
     assert "not allowed with argument" in capsys.readouterr().err
+
+
+def test_merging_stores_keeps_every_import_linked_to_its_file(tmp_path: Path) -> None:
+    # alice imported one file on her laptop and another into the team's store.
+    team, laptop = make(tmp_path / "team"), make(tmp_path / "laptop")
+    first = write(tmp_path / "first.qrels", "q1 0 d1 2\nq1 0 d2 0\n")
+    second = write(tmp_path / "second.qrels", "q2 0 d1 1\nq2 0 d3 3\n")
+    import_human(team, "alice", first, pool_pairs=POOL)
+    import_human(laptop, "alice", second, pool_pairs=POOL)
+    assert main(["merge", "--into", str(team.path), str(laptop.path)]) == 0
+    merged = Project.open(team.path)
+    got = imported_judgments(merged, "alice").sort("query_id", "doc_id")
+    assert got.select("query_id", "doc_id", "file").rows() == [
+        ("q1", "d1", str(first.resolve())),
+        ("q1", "d2", str(first.resolve())),
+        ("q2", "d1", str(second.resolve())),
+        ("q2", "d3", str(second.resolve())),
+    ]
+    assert import_human(merged, "alice", second, pool_pairs=POOL).already  # nothing twice
