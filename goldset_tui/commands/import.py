@@ -55,7 +55,18 @@ examples:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--store", metavar="DIR", required=True, help="the project folder")
+    parser.add_argument(
+        "--store",
+        metavar="DIR",
+        help="the store (default with --pool: the pool's own store, where `goldset judge POOL` "
+        "keeps it)",
+    )
+    parser.add_argument(
+        "--pool",
+        metavar="POOL",
+        help="the pool the judgments were made on: a store that does not exist yet is made from "
+        "it (an existing store must have been made from this same pool)",
+    )
     parser.add_argument(
         "--labeller", metavar="NAME", required=True, help="the person's or machine's name"
     )
@@ -85,19 +96,53 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from goldset_tui.store import Project
-
     if args.human is not None and args.model is not None:
         raise InputError(None, "--model names a machine judge's model; it goes with --machine")
     if args.machine is not None and args.on_conflict is not None:
         raise InputError(
             None, "--on-conflict goes with --human (a machine's new file replaces its grades)"
         )
-    project = Project.open(Path(args.store))
-    pool_pairs = _pool_pairs(project)
+    project, pool_pairs = _open_store(args)
     if args.human is not None:
         return _human(project, args, pool_pairs)
     return _machine(project, args, pool_pairs)
+
+
+def _open_store(args: argparse.Namespace):  # noqa: ANN202 - (Project, query_id/doc_id frame)
+    """The store to import into, and the pool's pairs. A store that does not exist yet is made
+    from --pool, but only after the pool and the whole file passed every check."""
+    from goldset_tui.io.machine import read_human_labels, read_machine_labels
+    from goldset_tui.io.pools import load_pool
+    from goldset_tui.io.tables import check_file
+    from goldset_tui.model import GradeScale
+    from goldset_tui.store import Project, default_store_for, sha256_file
+    from goldset_tui.store.manifest import manifest_path
+    from goldset_tui.store.project import refuse_busy_folder
+
+    if args.store is None and args.pool is None:
+        raise InputError(None, "give --store DIR, or --pool POOL (its store is made if need be)")
+    store = Path(args.store) if args.store else default_store_for(args.pool)
+    if args.pool is None or manifest_path(store).exists():
+        project = Project.open(store)
+        if args.pool is not None and sha256_file(check_file(args.pool)) != project.pool_sha256:
+            raise InputError(
+                args.pool,
+                f"is not the pool the store {store} was made from ({project.pool_path}); the "
+                "judgments are checked against the store's pool: leave out --pool",
+            )
+        return project, _pool_pairs(project)
+    refuse_busy_folder(store)
+    pool = load_pool(args.pool)
+    pairs = pool.frame.select("query_id", "doc_id")
+    if args.human is not None:
+        read_human_labels(args.human, GradeScale(), pairs)
+    else:
+        read_machine_labels(args.machine, GradeScale(), pairs)
+    project = Project.open_or_create(store, pool_path=pool.path, pool_sha256=pool.sha256)
+    print(
+        f"made the store {visible(str(store))} for the pool {visible(args.pool)}", file=sys.stderr
+    )
+    return project, pairs
 
 
 def _pool_pairs(project):  # noqa: ANN001, ANN202 - an open Project; a query_id, doc_id frame

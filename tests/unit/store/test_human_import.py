@@ -307,3 +307,36 @@ def test_merging_stores_keeps_every_import_linked_to_its_file(tmp_path: Path) ->
         ("q2", "d3", str(second.resolve())),
     ]
     assert import_human(merged, "alice", second, pool_pairs=POOL).already  # nothing twice
+
+
+def test_pool_makes_the_store_judge_then_uses(tmp_path: Path, capsys) -> None:
+    # A team with a pool and last year's qrels, and no store yet: the import makes the pool's
+    # default store, the one `goldset judge POOL` opens, only once every check has passed.
+    from goldset_tui.commands.judge import prepare
+    from goldset_tui.store import default_store_for
+
+    pool = make(tmp_path).pool_path
+    bad = write(tmp_path / "bad.qrels", "q1 0 d1 2\nq7 0 d1 1\n")
+    argv = ["import", "--pool", str(pool), "--labeller", "alice", "--human"]
+    assert main([*argv, str(bad)]) == 2
+    assert "bad.qrels:2" in capsys.readouterr().err
+    assert not default_store_for(pool).exists()  # refused: no store made
+    good = write(tmp_path / "good.qrels", "q1 0 d1 2\nq2 0 d3 1\n")
+    assert main([*argv, str(good)]) == 0
+    assert f"made the store {default_store_for(pool)}" in capsys.readouterr().err
+    prepared = prepare(pool, "alice")
+    assert prepared.project.path == default_store_for(pool)
+    assert prepared.project.qrels("alice").rows() == [("q1", "d1", 2), ("q2", "d3", 1)]
+    assert main([*argv, str(good)]) == 0  # the store exists now: opened, not made again
+    assert "already imported" in capsys.readouterr().err
+
+
+def test_pool_of_an_existing_store_must_be_its_own(tmp_path: Path, capsys) -> None:
+    project = make(tmp_path)
+    other = write(tmp_path / "other.jsonl", project.pool_path.read_text() + "\n")
+    path = write(tmp_path / "a.qrels", "q1 0 d1 2\n")
+    before = snapshot(project.path)
+    assert run_import(project, path, "--pool", str(other)) == 2
+    assert "is not the pool the store" in capsys.readouterr().err
+    assert snapshot(project.path) == before
+    assert run_import(project, path, "--pool", str(project.pool_path)) == 0
