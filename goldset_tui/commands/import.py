@@ -15,36 +15,35 @@ HELP = "import existing judgments (a person's, or a machine judge's) into a stor
 DESCRIPTION = """\
 Bring judgments made elsewhere into a store as labeller NAME: with --human FILE, a person's (TREC
 qrels from an earlier campaign, a spreadsheet of graded pairs); with --machine FILE, a machine
-judge's (an LLM, a classifier), marked as a machine in the manifest. The file is TREC qrels
-(`qid 0 docid grade`), or a CSV, TSV, JSONL or Parquet table with the columns query_id, doc_id,
-grade and optionally note (--human) or confidence (0 to 1) and rationale (--machine).
+judge's (an LLM, a classifier), marked as a machine. The file is TREC qrels (`qid 0 docid grade`),
+or a CSV, TSV, JSONL or Parquet table with the columns query_id, doc_id, grade and optionally note
+(--human) or confidence (0 to 1) and rationale (--machine). With --pool POOL and no store yet, the
+store is made (by default the pool's own, the one `goldset judge POOL` opens).
 
 Every label is checked before anything is written: a grade off the store's scale, a confidence
-outside 0-1, a pair labelled twice (for --human: twice with different grades; an identical
-repeated line counts once), a pair not in the store's pool is refused on one line naming the file
-and its line (or Parquet row), exit status 2, and the store is left as it was.
+outside 0-1, a pair labelled twice (--human: twice with different grades; an identical repeated
+line counts once), a pair not in the store's pool is refused on one line naming the file and its
+line (or Parquet row), exit status 2, and the store is left as it was (or not made).
 
-A person's judgments count like judgments made on the judging screen: in `goldset qrels
---consensus`, `goldset agreement`, `goldset report --qrels STORE`, and `goldset judge --labeller
-NAME` resumes at the first pair the file did not grade. The import holds NAME's writer lock, so
-it is refused while NAME is judging (`goldset judge`, `goldset serve`). The file's sha256 and the
-time of the import are kept in the manifest, and each imported judgment carries that time (and no
-seconds spent), so it can be told from a judgment given on the screen. A pair NAME already graded
-differently is refused, naming the pair (--on-conflict keep imports only the other pairs;
---on-conflict replace lets the file's grade stand, the earlier grade staying in the history).
-Importing the same file again writes nothing. A name cannot be a person in one import and a
-machine in another.
+--human: the person's judgments count like judgments made on the judging screen, in `goldset
+qrels --consensus`, `goldset agreement` and `goldset report --qrels STORE`; `goldset judge
+--labeller NAME` resumes at the first pair the file did not grade. The import holds NAME's writer
+lock, so it is refused while NAME is judging. The file's sha256 and the import's time are kept in
+the manifest, and each imported judgment carries that time and no seconds spent, which tells it
+from a grade given on the screen. A pair NAME already graded differently is refused, naming the
+pair (--on-conflict keep imports only the other pairs; replace lets the file's grade stand, the
+earlier one staying in the history). Importing the same file again writes nothing.
 
-The labels keep their provenance: the file's sha256 and --model in the manifest, each label's
-confidence and rationale in STORE/machine/NAME/. Importing a file this labeller already imported
-(same sha256) writes nothing and says so; a new file replaces the grades that changed.
-
-A machine labeller is never part of the human consensus (`goldset qrels --consensus` leaves it
-out; --include-machine puts it in), never a judging row on the home screen, and `goldset judge`
-refuses its name. `goldset agreement` reports it as one more rater, under "machine".
+--machine: the file's sha256 and --model go in the manifest, each label's confidence and
+rationale in STORE/machine/NAME/. Importing the same file again writes nothing; a new file
+replaces the grades that changed. A machine labeller is never part of the human consensus
+(`goldset qrels --consensus` leaves it out; --include-machine puts it in), never a judging row on
+the home screen, and `goldset judge` refuses its name. `goldset agreement` reports it as one more
+rater, under "machine". A name cannot be a person in one import and a machine in another.
 
 examples:
-  goldset import --store ~/stores/docs-pool --labeller alice --human alice-2024.qrels
+  goldset import --pool pool.jsonl --labeller alice --human alice-2024.qrels
+  goldset judge pool.jsonl --labeller alice          # resumes after alice's imported pairs
   goldset import --store ~/stores/docs-pool --labeller bob --human bob-grades.csv
   goldset import --store ~/stores/docs-pool --labeller bob --human fixed.csv --on-conflict replace
   goldset qrels --store ~/stores/docs-pool --consensus -o consensus.qrels
@@ -91,7 +90,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--on-conflict",
         choices=("refuse", "keep", "replace"),
         help="--human only: a pair NAME already graded differently is refused (the default), "
-        "kept at NAME's grade, or replaced by the file's",
+        "kept at NAME's grade, or replaced by the file's grade",
     )
 
 
