@@ -67,6 +67,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "it (an existing store must have been made from this same pool)",
     )
     parser.add_argument(
+        "--corpus",
+        metavar="FILE",
+        help="for a pool that lists only document ids: the corpus with their texts (as `goldset "
+        "judge --corpus`); default: the corpus the store records",
+    )
+    parser.add_argument(
         "--labeller", metavar="NAME", required=True, help="the person's or machine's name"
     )
     # Whose judgments they are is said where the file is named: one of the two, never a default,
@@ -129,9 +135,9 @@ def _open_store(args: argparse.Namespace):  # noqa: ANN202 - (Project, query_id/
                 f"is not the pool the store {store} was made from ({project.pool_path}); the "
                 "judgments are checked against the store's pool: leave out --pool",
             )
-        return project, _pool_pairs(project)
+        return project, _pool_pairs(project, args.corpus)
     refuse_busy_folder(store)
-    pool = load_pool(args.pool)
+    pool = load_pool(args.pool, corpus=args.corpus)
     pairs = pool.frame.select("query_id", "doc_id")
     if args.human is not None:
         read_human_labels(args.human, GradeScale(), pairs)
@@ -144,12 +150,15 @@ def _open_store(args: argparse.Namespace):  # noqa: ANN202 - (Project, query_id/
     return project, pairs
 
 
-def _pool_pairs(project):  # noqa: ANN001, ANN202 - an open Project; a query_id, doc_id frame
+def _pool_pairs(project, corpus: str | None):  # noqa: ANN001, ANN202 - a Project; the pairs
     from goldset_tui.io.pools import load_pool
 
     pool_table = project.manifest.get("pool", {})
     try:
-        pool = load_pool(pool_table["path"], corpus=pool_table.get("corpus"), scale=project.scale)
+        # A pool of ids only needs its corpus: --corpus, else the one the store records.
+        recorded = project.manifest.get("corpus", {}).get("path")
+        corpus = corpus or pool_table.get("corpus") or recorded
+        pool = load_pool(pool_table["path"], corpus=corpus, scale=project.scale)
     except (InputError, OSError) as exc:
         # Without the pool a label for a pair nobody pooled cannot be told apart: refuse.
         raise InputError(

@@ -135,8 +135,8 @@ def import_human(
         writer = project.writer(labeller)  # registers a new labeller: after every file check
     except StoreLockedError as exc:
         raise StoreLockedError(
-            f"{visible(labeller)!r} is judging in {project.path} right now, and an import must "
-            f"not interleave with it: {exc}"
+            f"{visible(labeller)!r} is being judged or imported in {project.path} right now, and "
+            f"an import must not interleave with it: {exc}"
         ) from None
     with writer:
         project.reload()

@@ -247,7 +247,7 @@ def test_refused_while_the_labeller_is_judging(tmp_path: Path, capsys) -> None:
             import_human(Project.open(project.path), "alice", path, pool_pairs=POOL)
         assert run_import(project, path) == 2
         err = capsys.readouterr().err
-        assert "'alice' is judging" in err and f"pid={os.getpid()}" not in err
+        assert "'alice' is being judged or imported" in err and f"pid={os.getpid()}" not in err
         assert len(err.strip().splitlines()) == 1
         assert snapshot(project.path) == before
     assert run_import(project, path) == 0  # once the session is closed
@@ -340,3 +340,22 @@ def test_pool_of_an_existing_store_must_be_its_own(tmp_path: Path, capsys) -> No
     assert "is not the pool the store" in capsys.readouterr().err
     assert snapshot(project.path) == before
     assert run_import(project, path, "--pool", str(project.pool_path)) == 0
+
+
+def test_a_pool_of_ids_only_takes_its_texts_from_the_corpus(tmp_path: Path, capsys) -> None:
+    sample = Path(__file__).resolve().parents[3] / "sample_data"
+    corpus = sample / "corpus.jsonl"
+    pool = write(
+        tmp_path / "ids.tsv", "query_id\tquery\tdoc_id\nq01\tjson error\tjson#JSONDecodeError\n"
+    )
+    qrels = write(tmp_path / "a.qrels", "q01 0 json#JSONDecodeError 3\n")
+    store = tmp_path / "store"
+    argv = ["import", "--store", str(store), "--labeller", "alice", "--human", str(qrels)]
+    assert main([*argv, "--pool", str(pool)]) == 2  # the texts are missing: no store made
+    assert "needs --corpus" in capsys.readouterr().err and not store.exists()
+    assert main([*argv, "--pool", str(pool), "--corpus", str(corpus)]) == 0
+    bob = ["import", "--store", str(store), "--labeller", "bob", "--human", str(qrels)]
+    assert main(bob) == 2  # the store does not know the corpus
+    Project.open(store).update_manifest(corpus={"path": str(corpus), "sha256": sha256_file(corpus)})
+    assert main(bob) == 0  # it does now (as `goldset pool --extend --corpus` records it)
+    assert Project.open(store).qrels("bob").rows() == [("q01", "json#JSONDecodeError", 3)]
