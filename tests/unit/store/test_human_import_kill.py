@@ -85,3 +85,27 @@ def test_a_kill_leaves_none_or_all_and_a_rerun_completes(
     assert (records[0] == record) == landed
     assert imported_judgments(project, "alice").height == len(expected())
     assert not list((store / "judgments" / "alice").glob(".tmp-*"))  # a torn part is cleared
+
+
+def test_refused_while_another_process_judges_the_labeller(tmp_path: Path, capsys) -> None:
+    pool = SAMPLE / "pool.jsonl"
+    store = tmp_path / "store"
+    Project.create(store, pool_path=pool, pool_sha256=sha256_file(pool))
+    holder = subprocess.Popen(
+        [sys.executable, str(HERE / "store_child.py"), str(store), "alice", "hold"],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=child_env(),
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        argv = ["import", "--store", str(store), "--labeller", "alice", "--human", str(QRELS)]
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert f"process {holder.pid}" in err and len(err.strip().splitlines()) == 1
+        assert Project.open(store).judgments("alice").height == 0
+    finally:
+        holder.kill()
+        holder.wait()
+    assert main(argv) == 0  # the session ended (even killed): the lock is free
+    assert set(Project.open(store).qrels("alice").rows()) == expected()
