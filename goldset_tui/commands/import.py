@@ -168,6 +168,14 @@ def _pool_pairs(project, corpus: str | None):  # noqa: ANN001, ANN202 - a Projec
     return pool.frame.select("query_id", "doc_id")
 
 
+def _already(path: str, sha256: str, who: str) -> int:
+    print(
+        f"{visible(path)} (sha256 {sha256[:12]}...) was already imported for {who}: nothing written",
+        file=sys.stderr,
+    )
+    return 0
+
+
 def _human(project, args: argparse.Namespace, pool_pairs) -> int:  # noqa: ANN001
     from goldset_tui.store.human import import_human
 
@@ -180,12 +188,7 @@ def _human(project, args: argparse.Namespace, pool_pairs) -> int:  # noqa: ANN00
     )
     who = visible(result.labeller)
     if result.already:
-        print(
-            f"{visible(args.human)} (sha256 {result.sha256[:12]}...) was already imported for "
-            f"{who}: nothing written",
-            file=sys.stderr,
-        )
-        return 0
+        return _already(args.human, result.sha256, who)
     extra = [
         f"{n} already at the file's grade" if what == "unchanged" else f"{n} {what}"
         for what, n in (
@@ -211,11 +214,7 @@ def _machine(project, args: argparse.Namespace, pool_pairs) -> int:  # noqa: ANN
     )
     who = visible(result.labeller)
     if result.already:
-        print(
-            f"{visible(args.machine)} (sha256 {result.sha256[:12]}...) was already imported for "
-            f"{who}: nothing written",
-            file=sys.stderr,
-        )
+        _already(args.machine, result.sha256, who)
     else:
         print(
             f"imported {result.labels} label{'s' * (result.labels != 1)} for machine labeller "

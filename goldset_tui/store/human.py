@@ -45,9 +45,9 @@ import polars as pl
 
 from goldset_tui.errors import InputError, StoreLockedError
 from goldset_tui.io.machine import read_human_labels
-from goldset_tui.store.files import now_iso, safe_name, sha256_file
+from goldset_tui.store.files import now_iso, sha256_file
 from goldset_tui.store.frames import latest
-from goldset_tui.store.machine import CONSENSUS, CONSENSUS_TAKEN, is_machine
+from goldset_tui.store.machine import import_name, is_machine
 from goldset_tui.store.manifest import update_manifest
 from goldset_tui.text import visible
 
@@ -68,19 +68,6 @@ class HumanImportResult:
     replaced: int  # pairs the labeller graded differently, now at the file's grade ("replace")
     sha256: str
     already: bool  # this file was imported for this labeller before: nothing written
-
-
-def _name_checks(project: Project, labeller: str) -> str:
-    if not labeller.strip():
-        raise InputError(None, "--labeller must not be empty")
-    if labeller == CONSENSUS:
-        raise InputError(None, CONSENSUS_TAKEN, column="labeller")
-    try:
-        safe = safe_name(labeller)
-    except ValueError as exc:
-        raise InputError(project.path, str(exc), column="labeller") from None
-    _refuse_machine(project, safe, labeller)
-    return safe
 
 
 def _refuse_machine(project: Project, safe: str, labeller: str) -> None:
@@ -123,7 +110,8 @@ def import_human(
     """Validate ``path`` entirely, then store its grades as human labeller ``labeller``."""
     if on_conflict not in ON_CONFLICT:
         raise InputError(None, f"--on-conflict {on_conflict!r}: expected one of {ON_CONFLICT}")
-    safe = _name_checks(project, labeller)
+    safe = import_name(project, labeller)
+    _refuse_machine(project, safe, labeller)
     labels = read_human_labels(path, project.scale, pool_pairs)
     digest = sha256_file(labels.path)
     already = HumanImportResult(labeller, labels.frame.height, 0, 0, 0, 0, digest, True)
