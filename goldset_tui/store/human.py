@@ -186,10 +186,21 @@ def import_human(
     )
 
 
+IMPORTED_SCHEMA = {
+    "labeller": pl.String,
+    "query_id": pl.String,
+    "doc_id": pl.String,
+    "grade": pl.Int64,
+    "seq": pl.Int64,
+    "file": pl.String,
+    "sha256": pl.String,
+}
+
+
 def imported_judgments(project: Project, labeller: str | None = None) -> pl.DataFrame:
     """Every judgment event an import of a person's file wrote: ``labeller, query_id, doc_id,
-    grade, seq, file, sha256`` (the file it came from). Judgments given on the screen are not in
-    it. ``labeller`` None: every labeller's."""
+    grade, seq, file, sha256`` (the file it came from), in each labeller's seq order. Judgments
+    given on the screen are not in it. ``labeller`` None: every labeller's."""
     project.reload()
     rows: list[dict[str, Any]] = [
         {
@@ -199,29 +210,17 @@ def imported_judgments(project: Project, labeller: str | None = None) -> pl.Data
             "sha256": str(record.get("sha256", "")),
         }
         for entry in project.manifest.get("labellers", {}).values()
-        if not is_machine(entry) and (labeller is None or entry["name"] == labeller)
+        if not is_machine(entry) and labeller in (None, entry["name"])
         for record in entry.get("imports", [])
         if "time" in record
     ]
-    schema = {"labeller": pl.String, "time": pl.String, "file": pl.String, "sha256": pl.String}
-    records = pl.DataFrame(rows, schema=schema)
-    if labeller is not None and not rows:
-        project.judgments(labeller)  # an unknown name is refused, naming the labellers
-    history = project.judgments(labeller, history=True) if records.height else None
-    if history is None:
-        return pl.DataFrame(
-            schema={
-                "labeller": pl.String,
-                "query_id": pl.String,
-                "doc_id": pl.String,
-                "grade": pl.Int64,
-                "seq": pl.Int64,
-                "file": pl.String,
-                "sha256": pl.String,
-            }
-        )
+    if not rows:
+        return pl.DataFrame(schema=IMPORTED_SCHEMA)
+    records = pl.DataFrame(rows)
+    names = records["labeller"].unique(maintain_order=True).to_list()
+    history = pl.concat([project.judgments(name, history=True) for name in names])
     return (
         history.filter((pl.col("kind") == "judge") & pl.col("seconds").is_null())
         .join(records, on=["labeller", "time"], how="inner", maintain_order="left")
-        .select("labeller", *PAIR, "grade", "seq", "file", "sha256")
+        .select(list(IMPORTED_SCHEMA))
     )
