@@ -112,8 +112,10 @@ def import_human(
         raise InputError(None, f"--on-conflict {on_conflict!r}: expected one of {ON_CONFLICT}")
     safe = import_name(project, labeller)
     _refuse_machine(project, safe, labeller)
+    digest = sha256_file(Path(path)) if Path(path).is_file() else ""
     labels = read_human_labels(path, project.scale, pool_pairs)
-    digest = sha256_file(labels.path)
+    if sha256_file(labels.path) != digest:  # the sha256 recorded must be of what was read
+        raise InputError(labels.path, "changed while it was being read; import it again")
     already = HumanImportResult(labeller, labels.frame.height, 0, 0, 0, 0, digest, True)
     # Checked lock-free first: importing the same file again writes nothing at all, not even
     # the lock file, and says so even while the labeller is judging.

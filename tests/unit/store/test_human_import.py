@@ -359,3 +359,24 @@ def test_a_pool_of_ids_only_takes_its_texts_from_the_corpus(tmp_path: Path, caps
     Project.open(store).update_manifest(corpus={"path": str(corpus), "sha256": sha256_file(corpus)})
     assert main(bob) == 0  # it does now (as `goldset pool --extend --corpus` records it)
     assert Project.open(store).qrels("bob").rows() == [("q01", "json#JSONDecodeError", 3)]
+
+
+def test_a_file_changed_while_being_read_is_refused(tmp_path: Path, monkeypatch) -> None:
+    # The sha256 in the manifest must be that of the grades imported, not of a later version.
+    import goldset_tui.store.human as human
+
+    project = make(tmp_path)
+    path = write(tmp_path / "a.qrels", "q1 0 d1 2\n")
+    real = human.read_human_labels
+
+    def read_then_edit(*args, **kwargs):
+        labels = real(*args, **kwargs)
+        path.write_text("q1 0 d1 3\n")  # someone saves the spreadsheet again meanwhile
+        return labels
+
+    monkeypatch.setattr(human, "read_human_labels", read_then_edit)
+    before = snapshot(project.path)
+    with pytest.raises(InputError) as info:
+        import_human(project, "alice", path, pool_pairs=POOL)
+    assert info.value.path == path and "changed while it was being read" in info.value.message
+    assert snapshot(project.path) == before
