@@ -329,6 +329,11 @@ def test_pool_makes_the_store_judge_then_uses(tmp_path: Path, capsys) -> None:
     assert prepared.project.qrels("alice").rows() == [("q1", "d1", 2), ("q2", "d3", 1)]
     assert main([*argv, str(good)]) == 0  # the store exists now: opened, not made again
     assert "already imported" in capsys.readouterr().err
+    fresh = tmp_path / "machine-store"  # --machine makes its store the same way
+    machine = ["import", "--pool", str(pool), "--store", str(fresh), "--labeller", "llm"]
+    assert main([*machine, "--machine", str(bad)]) == 2 and not fresh.exists()
+    assert main([*machine, "--machine", str(good)]) == 0
+    assert Project.open(fresh).manifest["labellers"]["llm"]["machine"] is True
 
 
 def test_pool_of_an_existing_store_must_be_its_own(tmp_path: Path, capsys) -> None:
