@@ -143,10 +143,11 @@ def import_human(
         )
         if differs.height and on_conflict == "refuse":
             labels.refuse(
-                differs,
-                f"{{pair}} is graded {{grade}} here, but {visible(labeller)} already graded it "
-                "{have} in this store; nothing imported (--on-conflict keep imports only the "
-                "other pairs, --on-conflict replace lets this file's grades stand)",
+                # The name is a field, not part of the template: a name may hold { and }.
+                differs.with_columns(who=pl.lit(visible(labeller))),
+                "{pair} is graded {grade} here, but {who} already graded it {have} in this "
+                "store; nothing imported (--on-conflict keep imports only the other pairs, "
+                "--on-conflict replace lets this file's grades stand)",
                 "grade",
             )
         new = compared.filter(pl.col("have").is_null())

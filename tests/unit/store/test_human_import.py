@@ -385,3 +385,15 @@ def test_a_file_changed_while_being_read_is_refused(tmp_path: Path, monkeypatch)
         import_human(project, "alice", path, pool_pairs=POOL)
     assert info.value.path == path and "changed while it was being read" in info.value.message
     assert snapshot(project.path) == before
+
+
+def test_a_name_with_braces_is_named_literally_in_a_refusal(tmp_path: Path, capsys) -> None:
+    # The refusal's text is a template filled with the pair's fields: a name holding { } once
+    # raised KeyError (a traceback) instead of the one-line refusal.
+    project = make(tmp_path)
+    first = write(tmp_path / "a.qrels", "q1 0 d1 1\n")
+    second = write(tmp_path / "b.qrels", "q1 0 d1 2\n")
+    assert run_import(project, first, labeller="a{b}") == 0
+    assert run_import(project, second, labeller="a{b}") == 2
+    err = capsys.readouterr().err
+    assert "but a{b} already graded it 1" in err and "Traceback" not in err
