@@ -47,7 +47,7 @@ from goldset_tui.errors import InputError, StoreLockedError
 from goldset_tui.io.machine import read_human_labels
 from goldset_tui.store.files import now_iso, sha256_file
 from goldset_tui.store.frames import latest
-from goldset_tui.store.machine import import_name, is_machine
+from goldset_tui.store.machine import import_name, is_machine, recorded_path
 from goldset_tui.store.manifest import update_manifest
 from goldset_tui.text import visible
 
@@ -154,7 +154,7 @@ def import_human(
         chosen = pl.concat([new, differs]) if on_conflict == "replace" else new
         stamp = now_iso()
         record = {
-            "file": str(labels.path.resolve()),
+            "file": recorded_path(labels.path),
             "sha256": digest,
             "time": stamp,
             "labels": labels.frame.height,

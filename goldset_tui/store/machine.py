@@ -102,6 +102,14 @@ def import_name(project: Project, labeller: str) -> str:
         raise InputError(project.path, str(exc), column="labeller") from None
 
 
+def recorded_path(path: str | Path) -> str:
+    """The imported file's absolute path as manifest text. A file name that is not UTF-8 (bytes
+    Python keeps as lone surrogates) cannot go into TOML: its odd bytes are written as ``\\xff``
+    escapes; the sha256 beside it is what identifies the file anyway."""
+    raw = str(Path(path).resolve()).encode("utf-8", "surrogateescape")
+    return raw.decode("utf-8", "backslashreplace")
+
+
 def import_machine(
     project: Project,
     labeller: str,
@@ -155,7 +163,7 @@ def import_machine(
     side.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(side, lambda tmp: labels.write_parquet(tmp))
     record: dict[str, Any] = {
-        "file": str(Path(path).resolve()),
+        "file": recorded_path(path),
         "sha256": digest,
         "time": stamp,
         "labels": labels.height,

@@ -397,3 +397,18 @@ def test_a_name_with_braces_is_named_literally_in_a_refusal(tmp_path: Path, caps
     assert run_import(project, second, labeller="a{b}") == 2
     err = capsys.readouterr().err
     assert "but a{b} already graded it 1" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("kind", ["--human", "--machine"])
+def test_a_file_name_that_is_not_utf8_is_recorded_escaped(tmp_path: Path, kind: str) -> None:
+    # Such a name once reached TOML as lone surrogates: a UnicodeEncodeError traceback (and, for
+    # --machine, grades left in the store without their import record).
+    project = make(tmp_path)
+    raw = os.fsencode(tmp_path) + b"/odd\xffname.qrels"
+    with open(raw, "wb") as handle:
+        handle.write(b"q1 0 d1 2\n")
+    name = os.fsdecode(raw)
+    assert main(["import", "--store", str(project.path), "--labeller", "x", kind, name]) == 0
+    (record,) = Project.open(project.path).manifest["labellers"]["x"]["imports"]
+    assert record["file"] == str(tmp_path.resolve()) + "/odd\\xffname.qrels"
+    assert record["sha256"] == hashlib.sha256(b"q1 0 d1 2\n").hexdigest()
