@@ -52,7 +52,6 @@ from goldset_tui.eval.intervals import (
     STUDENT_T,
     WILSON,
     dispersion,
-    interval_method,
     t_quantile,
     wilson_form,
     z_value,
@@ -212,12 +211,11 @@ def weighted_estimates(
     *,
     population: dict[str, float] | None = None,
     confidence: float = DEFAULT_CONFIDENCE,
-    binary: bool | None = None,
+    method: str,
 ) -> dict[str, WeightedEstimate]:
     """Per system, the traffic-weighted mean of ``scores`` (system, query_id, value) with its
-    stratified interval: Wilson-based for a 0/1 measure, score-t for one in [0, 1], Student t
-    otherwise (one method for every system, as in the table)."""
-    method = interval_method(scores.get_column("value"), binary=binary)
+    stratified interval by ``method`` (the table's, ``intervals.method_for``): Wilson-based for a
+    0/1 measure, score-t for one in [0, 1], Student t otherwise."""
     joined = scores.join(strata.select("query_id", "stratum"), on="query_id", how="inner")
     out = {}
     for (system,), part in joined.partition_by("system", as_dict=True, maintain_order=True).items():
@@ -235,13 +233,15 @@ def weighted_difference(
     *,
     population: dict[str, float] | None = None,
     confidence: float = DEFAULT_CONFIDENCE,
+    bounded: bool = True,
 ) -> WeightedEstimate:
     """Traffic-weighted mean of a - b, paired per query within each stratum, with its interval.
 
     For a measure in [0, 1] a difference lies in [-1, 1]: it is carried to (d + 1) / 2 in
     [0, 1], given the score-t stratified interval there (ties and +-1 count as the discrete
     values, so a stratum of all ties keeps two pseudo-observations of spread) and carried back,
-    so the interval never leaves [-1, 1]. Other measures get the Student t interval."""
+    so the interval never leaves [-1, 1]. A measure not ``bounded`` in [0, 1] by definition (a
+    count) gets the Student t interval."""
     wide = (
         scores.filter(pl.col("system").is_in([a, b]))
         .pivot(on="system", index="query_id", values="value")
@@ -249,7 +249,7 @@ def weighted_difference(
         .join(strata.select("query_id", "stratum"), on="query_id", how="inner")
         .select("stratum", value=pl.col(a) - pl.col(b))
     )
-    if interval_method(scores.get_column("value")) == STUDENT_T:
+    if not bounded:
         return stratified_estimate(
             _cells(wide, traffic, population, []), confidence, method=STUDENT_T
         )

@@ -46,8 +46,13 @@ def record_systems(
     strata: pl.DataFrame | None = None,
     topk: pl.DataFrame | None = None,
 ) -> list[str]:
-    """Record every system of ``scores`` (``system, query_id, value``); the lines to print."""
+    """Record every system of ``scores`` (``system, query_id, value``); the lines to print.
+    ``binary`` (default: from the measure's definition and the qrels) is stored with each record."""
     check_same_queries(store, qrels)
+    if binary is None:
+        from goldset_tui.eval.measure_kind import is_binary_measure
+
+        binary = is_binary_measure(measure, qrels, scores.get_column("query_id").unique())
     version = golden_set_version(read_manifest(store), qrels)
     lines = []
     recs: list[Record] = []
