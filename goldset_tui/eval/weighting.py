@@ -293,7 +293,18 @@ def hajek_estimates(
     sum_h n_h / (n_h - 1) sum_{i in h} (z_i - zbar_h)^2 over the sampling strata h (no
     finite-population correction: the draw was without replacement, so this slightly overstates
     the variance). The interval is mean +- t x se with the design's degrees of freedom n - H
-    (``degf``, as ``confint(..., df = degf(design))``), cut to ``bounds`` (the measure's range).
+    (``degf``, as ``confint(..., df = degf(design))``) for a measure with no known range
+    (``bounds`` None).
+
+    For a measure in [0, 1] (``bounds``) that symmetric interval leaves the range and, when every
+    sampled query scores the same (seven queries at nDCG@10 = 1.0), is a point: the interval is
+    then the score interval (``intervals.score_from``) with the design in it. The design's
+    dispersion n x var / (p (1 - p)) (Kish's design effect times score-t's dispersion: with one
+    stratum and equal probabilities it is exactly s^2 / (m (1 - m))) is shrunk toward 1 by
+    ``intervals.dispersion``'s pseudo-observations, and Wilson's formula is applied at the Hajek
+    mean with n / dispersion queries and t(n - H). With one stratum and equal probabilities this
+    is exactly the stratum's ``score-t`` interval; it stays inside the range and keeps a width
+    when every query scores the same. The standard error stays the survey's.
     A stratum with a single query has no within-stratum variance (``survey`` stops there too):
     the interval is then nan. Without ``strata`` the whole set is one stratum.
     """
@@ -331,8 +342,23 @@ def _hajek(
         return WeightedEstimate(mean=mean, se=math.nan, df=math.nan, ci=(math.nan, math.nan))
     var = as_float((per.get_column("n") / (per.get_column("n") - 1) * per.get_column("ss")).sum())
     se = math.sqrt(max(0.0, var))
-    half = t_quantile(0.5 + confidence / 2.0, df) * se
-    lo, hi = mean - half, mean + half
-    if bounds is not None:
-        lo, hi = max(bounds[0], lo), min(bounds[1], hi)
-    return WeightedEstimate(mean=mean, se=se, df=df, ci=(lo, hi))
+    q = t_quantile(0.5 + confidence / 2.0, df)
+    if bounds is None:
+        return WeightedEstimate(mean=mean, se=se, df=df, ci=(mean - q * se, mean + q * se))
+    low, high = bounds
+    p = (mean - low) / (high - low)
+    n = part.height
+    # Bounded: the score interval with the design's dispersion (module docstring), never a
+    # point: n x var / (p (1 - p)) is what score-t's s^2 / (m (1 - m)) becomes under the design,
+    # shrunk toward 1 by the same pseudo-observations, all of them when var is 0.
+    at_bounds = as_float(part.get_column("value").is_in([low, high]).mean())
+    scaled = var / (high - low) ** 2
+    n_eff = n / dispersion(n, p, n * scaled, at_bounds)
+    lo, hi = wilson_form(p, n_eff, q)
+    return WeightedEstimate(
+        mean=mean,
+        se=se,
+        df=df,
+        ci=(low + lo * (high - low), low + hi * (high - low)),
+        n_effective=n_eff,
+    )

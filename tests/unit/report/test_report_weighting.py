@@ -294,10 +294,17 @@ def test_hajek_interval_by_taylor_linearisation_by_hand(tmp_path) -> None:
     o = to_dict(report)["overall"]["a"]
     assert o["design_weighted_mean"] == pytest.approx(mean)
     assert o["design_weighted_se"] == pytest.approx(math.sqrt(var))
-    # Cut to the measure's range [0, 1]: here the lower end would be -0.07.
-    assert o["design_weighted_ci95"] == pytest.approx(
-        [max(0.0, mean - half), min(1.0, mean + half)]
-    )
+    # The survey's symmetric interval leaves [0, 1] here (its lower end is -0.07); the report's
+    # is Wilson's formula at the Hajek mean with the design's dispersion n x var / (m (1 - m)),
+    # shrunk toward 1 by two pseudo-observations (every value is 0 or 1), and t(n - H).
+    assert mean - half < 0
+    n = len(y)
+    phi = (n * (n * var / (mean * (1 - mean))) + 2) / (n + 2)
+    n_eff, t = n / phi, stats.t.ppf(0.975, 9 - 2)
+    centre = (mean + t**2 / (2 * n_eff)) / (1 + t**2 / n_eff)
+    width = t / (1 + t**2 / n_eff) * math.sqrt(mean * (1 - mean) / n_eff + t**2 / (4 * n_eff**2))
+    assert o["design_weighted_ci95"] == pytest.approx([centre - width, centre + width])
+    assert 0 < centre - width
     md = to_markdown(report)
     lo, hi = o["design_weighted_ci95"]
     assert f"[{lo:.3f}, {hi:.3f}]" in md
@@ -308,3 +315,36 @@ def test_hajek_interval_by_taylor_linearisation_by_hand(tmp_path) -> None:
         for v in (np.array([z[q] for q in y if stratum[q] == h]) for h in ("x", "y"))
     )
     assert second == pytest.approx(var)
+
+
+def test_hajek_interval_keeps_a_width_when_every_query_scores_the_same(tmp_path) -> None:
+    # Seven queries at nDCG@10 = 1.0: the linearised variance is 0 and the survey's interval the
+    # point [1, 1] (the old report's answer). Seven queries do not show the eighth scores 1.
+    path = tmp_path / "strata.csv"
+    qids = [f"q{i}" for i in range(7)]
+    path.write_text(
+        "query_id,stratum,inclusion_probability\n"
+        + "".join(
+            f"{q},{'a' if i < 4 else 'b'},{0.5 if i < 4 else 0.2}\n" for i, q in enumerate(qids)
+        )
+    )
+    scores = pl.DataFrame({"system": "a", "query_id": qids, "value": [1.0] * 7})
+    o = to_dict(assemble_report(scores, read_strata(path), metric="nDCG@10"))["overall"]["a"]
+    lo, hi = o["design_weighted_ci95"]
+    assert o["design_weighted_mean"] == 1.0 and o["design_weighted_se"] == 0.0
+    assert hi == 1.0 and lo < 0.6
+
+
+def test_hajek_interval_with_one_stratum_and_equal_probabilities_is_score_t(tmp_path) -> None:
+    from goldset_tui.eval.intervals import score_interval
+
+    values = [0.0, 0.3, 0.55, 0.9, 1.0, 0.0, 0.62, 0.0]
+    qids = [f"q{i}" for i in range(len(values))]
+    path = tmp_path / "strata.csv"
+    path.write_text(
+        "query_id,stratum,inclusion_probability\n" + "".join(f"{q},a,0.25\n" for q in qids)
+    )
+    scores = pl.DataFrame({"system": "a", "query_id": qids, "value": values})
+    o = to_dict(assemble_report(scores, read_strata(path), metric="nDCG@10"))["overall"]["a"]
+    assert o["design_weighted_ci95"] == pytest.approx(list(score_interval(values)))
+    assert o["ci95"] == pytest.approx(o["design_weighted_ci95"])
