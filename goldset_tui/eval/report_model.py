@@ -15,13 +15,19 @@ from typing import Any
 import polars as pl
 
 from goldset_tui.closure import ClosureCheck, all_ok
+from goldset_tui.eval.defaults import DEFAULT_K, DEFAULT_METRIC, UNJUDGED_WARNING
 from goldset_tui.eval.intervals import method_for
 
-# Seed 000: once more than about a fifth of a run's top k is unjudged, its numbers drift away
-# from what the pool was built to measure.
-UNJUDGED_WARNING = 0.20
-DEFAULT_METRIC = "Success@10"
-DEFAULT_K = 10
+__all__ = [
+    "DEFAULT_K",
+    "DEFAULT_METRIC",
+    "FUSED_NAME",
+    "UNJUDGED_WARNING",
+    "Report",
+    "cutoff",
+    "explicit_cutoff",
+]
+
 FUSED_NAME = "rrf"
 
 
