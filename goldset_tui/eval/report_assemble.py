@@ -206,6 +206,7 @@ def assemble_report(
             strata,
             confidence=confidence,
             bounds=(0.0, 1.0) if report.method != STUDENT_T else None,
+            method=report.method,
         )
         report.design = {name: e.mean for name, e in design.items()}
         report.design_ci = {name: e.ci for name, e in design.items()}

@@ -16,7 +16,7 @@ from goldset_tui.errors import InputError
 from goldset_tui.eval.report import assemble_report, to_dict, to_markdown
 from goldset_tui.eval.stats import holm, stratum_comparisons
 from goldset_tui.eval.strata import read_strata, read_traffic
-from goldset_tui.eval.weighting import stratified_estimate
+from goldset_tui.eval.weighting import Cell, stratified_estimate
 
 from .seed_data import SEED_000_TARGETS, SEED_000_TRAFFIC
 
@@ -294,17 +294,23 @@ def test_hajek_interval_by_taylor_linearisation_by_hand(tmp_path) -> None:
     o = to_dict(report)["overall"]["a"]
     assert o["design_weighted_mean"] == pytest.approx(mean)
     assert o["design_weighted_se"] == pytest.approx(math.sqrt(var))
-    # The survey's symmetric interval leaves [0, 1] here (its lower end is -0.07); the report's
-    # is Wilson's formula at the Hajek mean with the design's dispersion n x var / (m (1 - m)),
-    # shrunk toward 1 by two pseudo-observations (every value is 0 or 1), and t(n - H).
+    # The survey's symmetric interval leaves [0, 1] here (its lower end is -0.07). The report's is
+    # the stratified score interval (checked by hand above) on one cell per sampling stratum,
+    # each written out here: share sum(w_h) / sum(w), weighted mean, and within-stratum variance
+    # n_h V_h / share^2, V_h the stratum's term of the survey variance.
     assert mean - half < 0
-    n = len(y)
-    phi = (n * (n * var / (mean * (1 - mean))) + 2) / (n + 2)
-    n_eff, t = n / phi, stats.t.ppf(0.975, 9 - 2)
-    centre = (mean + t**2 / (2 * n_eff)) / (1 + t**2 / n_eff)
-    width = t / (1 + t**2 / n_eff) * math.sqrt(mean * (1 - mean) / n_eff + t**2 / (4 * n_eff**2))
-    assert o["design_weighted_ci95"] == pytest.approx([centre - width, centre + width])
-    assert centre - width > 0
+    cells = []
+    for h in ("x", "y"):
+        qs = [q for q in y if stratum[q] == h]
+        share = sum(w[q] for q in qs) / sum(w.values())
+        m_h = sum(w[q] * y[q] for q in qs) / sum(w[q] for q in qs)
+        zs = np.array([z[q] for q in qs])
+        v_h = len(zs) / (len(zs) - 1) * ((zs - zs.mean()) ** 2).sum()
+        cells.append(Cell(share, len(qs), m_h, len(qs) * v_h / share**2, None, 1.0))
+    assert sum(c.share * c.mean for c in cells) == pytest.approx(mean)
+    expected = stratified_estimate(cells, method="wilson").ci  # Success@10: 0/1
+    assert o["design_weighted_ci95"] == pytest.approx(list(expected))
+    assert 0 < expected[0] < mean < expected[1] < 1
     md = to_markdown(report)
     lo, hi = o["design_weighted_ci95"]
     assert f"[{lo:.3f}, {hi:.3f}]" in md
