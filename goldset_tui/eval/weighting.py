@@ -368,6 +368,7 @@ def _hajek(
         mean=mean,
         se=se,
         df=df,
-        ci=(low + lo * span, low + hi * span),
+        # The shares sum to 1 up to rounding: an end at 1.0000000000000002 is 1.
+        ci=(max(low, low + lo * span), min(high, low + hi * span)),
         n_effective=est.n_effective,
     )
