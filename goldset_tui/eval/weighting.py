@@ -298,7 +298,7 @@ def hajek_estimates(
     (``degf``, as ``confint(..., df = degf(design))``).
 
     For a measure in ``bounds`` ([0, 1]) that symmetric interval leaves the range and is a point
-    when every sampled query scores the same (seven queries at nDCG@10 = 1.0): it covered 65-70%
+    when every sampled query scores the same (seven queries at nDCG@10 = 1.0): it covered 69-71%
     when a small stratum near 0 or 1 carried the population (bench/interval_coverage.py --only
     design). The interval is then the **stratified score interval** of
     :func:`stratified_estimate`, the traffic-weighted headline's, on one cell per sampling

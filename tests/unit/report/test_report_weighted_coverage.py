@@ -112,7 +112,7 @@ def test_weighted_difference_covers_and_stays_in_range() -> None:
 # --- the design-weighted (Hajek) headline ----------------------------------------------------
 # The same strata sampled from a log whose stratum sizes follow the shares (inclusion probability
 # n_h / N_h): the Hajek mean estimates the population-weighted true mean. The survey's t interval
-# cut to [0, 1] covered 64-70% where the small stratum carried the population and was a point when
+# cut to [0, 1] covered 69-71% where the small stratum carried the population and was a point when
 # every query scored the same; the report's must cover 93% and never be a point.
 DESIGN_REPS = 400  # each set is a Polars call: fewer sets, rows whose coverage sits well above 93%
 
