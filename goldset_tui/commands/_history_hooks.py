@@ -64,6 +64,7 @@ def after_report(args: argparse.Namespace, inputs, report) -> None:  # noqa: ANN
                     scores=report.scores,
                     systems=report.systems,
                     label="this report",
+                    binary=report.binary,
                 )
             )
         return

@@ -119,9 +119,16 @@ def regression_lines(store: Path, recs: Sequence[Record]) -> list[str]:
 
 
 def case_lines(
-    store: Path, *, measure: str, scores: pl.DataFrame, systems: Sequence[str], label: str
+    store: Path,
+    *,
+    measure: str,
+    scores: pl.DataFrame,
+    systems: Sequence[str],
+    label: str,
+    binary: bool = False,
 ) -> list[str]:
-    """The named cases' status in a run that is not recorded (``label`` names it)."""
+    """The named cases' status in a run that is not recorded (``label`` names it); ``binary``
+    is the report's (by the measure's definition: an R@k record cannot tell without it)."""
     if not load_cases(store):
         return []
     recs = [
@@ -131,6 +138,7 @@ def case_lines(
             measure=measure,
             version={},
             scores=scores.filter(pl.col("system") == system),
+            binary=binary,
         )
         for system in systems
     ]
