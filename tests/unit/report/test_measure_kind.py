@@ -129,3 +129,47 @@ def test_recall_record_needs_the_definition() -> None:
     scores = pl.DataFrame({"query_id": QUERIES, "value": [1.0] * 7})
     with pytest.raises(ValueError, match="one relevant document"):
         make_record(release="r", system="s", measure="R@10", version={"id": "v"}, scores=scores)
+
+
+# --- the definition against the engine --------------------------------------------------------
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from goldset_tui.eval.metrics import evaluate, relevant_queries  # noqa: E402
+
+ALWAYS = ["Success@1", "Success@5", "P@1", "RR@1", "Judged@1", "P(rel=2)@1", "Success(rel=2)@3"]
+WITH_ONE_RELEVANT = ["R@5", "R@1", "SetR", "Rprec", "R(rel=2)@5", "Rprec(rel=2)"]
+DOCS = [f"d{i}" for i in range(6)]
+
+
+@st.composite
+def qrels_and_run(draw):  # noqa: ANN001, ANN201
+    rows, ranked = [], []
+    for q in ("q1", "q2", "q3"):
+        grades = draw(st.lists(st.integers(-1, 3), min_size=6, max_size=6))
+        rows += [(q, d, g) for d, g in zip(DOCS, grades, strict=True) if draw(st.booleans())]
+        docs = draw(st.permutations(DOCS))[: draw(st.integers(0, 6))]
+        ranked += [(q, d, float(10 - r), r) for r, d in enumerate(docs, start=1)]
+    qrels = pl.DataFrame(
+        rows, schema={"query_id": pl.Utf8, "doc_id": pl.Utf8, "grade": pl.Int64}, orient="row"
+    )
+    run = pl.DataFrame(
+        ranked,
+        schema={"query_id": pl.Utf8, "doc_id": pl.Utf8, "score": pl.Float64, "rank": pl.Int64},
+        orient="row",
+    )
+    return qrels, run
+
+
+@settings(max_examples=60, deadline=None)
+@given(qrels_and_run())
+def test_a_measure_called_binary_scores_only_0_or_1(data) -> None:  # noqa: ANN001
+    # Whatever the engine computes for a measure the definition calls binary is 0 or 1 on every
+    # evaluated query: the claim "binary" is never made for a measure that can score 0.5.
+    qrels, run = data
+    queries = relevant_queries(qrels)
+    if queries.len() == 0 or run.height == 0:
+        return
+    names = ALWAYS + [m for m in WITH_ONE_RELEVANT if is_binary_measure(m, qrels, queries)]
+    values = evaluate(qrels, run, names).filter(pl.col("query_id").is_in(queries.implode()))
+    assert values.get_column("value").is_in([0.0, 1.0]).all(), values
