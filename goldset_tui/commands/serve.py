@@ -39,6 +39,7 @@ examples:
   goldset serve --add-user alice --users team.toml
   goldset serve pool.jsonl --store ~/golden/docs-store --users team.toml
   goldset serve pool.jsonl --store ~/golden/docs-store --users team.toml --port 8080
+  goldset serve pool.jsonl --store ~/golden/docs-store --users team.toml --behind-proxy
   goldset serve --remove-user alice --users team.toml
 """
 
@@ -65,6 +66,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--allow-remote",
         action="store_true",
         help="allow a --host other machines can reach (unencrypted: put HTTPS in front)",
+    )
+    parser.add_argument(
+        "--behind-proxy",
+        action="store_true",
+        help="a reverse proxy on this machine passes the requests on: limit wrong tokens by the"
+        " client address it puts last in X-Forwarded-For, not by the proxy's own",
     )
     parser.add_argument(
         "--add-user", metavar="NAME", help="add a labeller and print their token (shown once)"
@@ -196,5 +203,6 @@ def _prepare(args: argparse.Namespace, server_class):  # noqa: ANN001, ANN202
         is_busy=lambda name: is_locked(project.labeller_paths(name)[0]),
         host=args.host.strip("[]"),  # "[::1]" as in a URL, "::1" for the socket
         port=args.port,
+        behind_proxy=args.behind_proxy,
     )
     return server, labellers
