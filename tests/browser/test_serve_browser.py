@@ -244,6 +244,26 @@ def test_judge_with_the_keyboard_then_close_the_browser_mid_judgment(browser, sh
     again.close()
 
 
+def test_the_token_is_in_neither_the_address_bar_nor_the_history(browser, shared) -> None:
+    served = shared
+    tab = Tab(browser, served.link("bob"))
+    tab.wait_for("Guidelines")
+    # The sign-in step replaced its own URL (the token's) by the same address without the token;
+    # the session's cookie opened the judging page there.
+    assert tab.page.url == served.url
+    assert served.tokens["bob"] not in tab.page.content()
+    # Back leads to the new tab's blank page: the token's URL is no entry of the history.
+    tab.page.go_back()
+    assert tab.page.url == "about:blank"
+    wait_until(lambda: "bob's judging screen closed" in served.log(), "the screen to close")
+    # Forward (as a reload) opens the screen again from the cookie, without the token.
+    tab.page.go_forward()
+    assert tab.page.url == served.url
+    tab.wait_for("Guidelines")  # bob has graded nothing yet: the guidelines again
+    tab.close()
+    wait_until(lambda: served.log().count("bob's judging screen closed") == 2, "it to close")
+
+
 def test_without_a_token_no_judging_screen_starts_and_nothing_of_the_pool_is_sent(
     browser, shared
 ) -> None:
