@@ -1,9 +1,10 @@
 """How the judging screen shows a document: reflowed up to a reading width, plain or rendered.
 
 ``w`` cycles the reading width (``doc_text.READING_WIDTHS``) and remembers it in the user's config
-file (``[ui] text_width``), so the next session opens the same way; ``--text-width`` on the command
-line overrides it for one session (and under `goldset serve`, where the config file is the
-server account's, shared by every web labeller, ``w`` lasts for the session only), ``--render`` (or ``[ui] render``) chooses plain, markdown or rst.
+file (``[ui] text_width``), so the next session opens the same way (under `goldset serve`, where
+that file is the server account's, shared by every web labeller, it lasts for the session only);
+``--text-width`` on the command line overrides it for one session, ``--render`` (or
+``[ui] render``) chooses plain, markdown or rst.
 """
 
 from __future__ import annotations
