@@ -187,8 +187,11 @@ def _prepare(args: argparse.Namespace, server_class):  # noqa: ANN001, ANN202
             args.users, f"no labellers yet: goldset serve --add-user NAME --users {args.users}"
         )
     checked_config()
-    prepared = prepare(args.pool, labellers[0], store=args.store, corpus=args.corpus)
-    for name in labellers[1:]:
+    # For no labeller in particular (the first by name used to stand in for all): the pool and the
+    # store are checked once; each labeller's own checks follow, and each judging process makes
+    # them again when it starts.
+    prepared = prepare(args.pool, None, store=args.store, corpus=args.corpus)
+    for name in labellers:
         refuse_machine(prepared.project, name)
     for warning in prepared.warnings:
         print(f"goldset: warning: {warning}", file=sys.stderr)
