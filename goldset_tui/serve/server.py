@@ -299,20 +299,23 @@ class JudgingServer(Server):
         labellers = self._labellers()
         name = await self.checks.run(lambda: self.check_token(labellers, token))
         if not isinstance(name, str):
-            return self._page(
-                403,
-                lambda nonce: refusal_page(
-                    "a labeller's link is needed",
-                    "Open the link with your token that whoever runs goldset serve gave you.",
-                    nonce,
-                ),
-            )
+            return self._no_labeller()
         self.failures.give_back(address)
         key = self.sessions.open(name, token.split(".", 1)[0])  # the id the token matched
         response = self._page(200, signing_in_page)
         https = request.secure or request.headers.get("X-Forwarded-Proto", "") == "https"
         response.set_cookie(SESSION_COOKIE, key, httponly=True, samesite="Strict", secure=https)
         return response
+
+    def _no_labeller(self) -> web.Response:
+        return self._page(
+            403,
+            lambda nonce: refusal_page(
+                "a labeller's link is needed",
+                "Open the link with your token that whoever runs goldset serve gave you.",
+                nonce,
+            ),
+        )
 
     def _refused(self, status: int, title: str, seconds: int, whence: str) -> web.Response:
         message = f"Too many token checks {whence}; open your link again in {seconds} s."
@@ -363,14 +366,7 @@ class JudgingServer(Server):
             return await self._login(request, token)
         name = self._session(request)
         if name is None:
-            return self._page(
-                403,
-                lambda nonce: refusal_page(
-                    "a labeller's link is needed",
-                    "Open the link with your token that whoever runs goldset serve gave you.",
-                    nonce,
-                ),
-            )
+            return self._no_labeller()
         # A screen this server runs for them may be this very tab's, being reloaded: the browser
         # closes its websocket only once this page arrives, so the websocket decides (below).
         if name not in self.live and self.is_busy(name):
