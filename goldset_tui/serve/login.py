@@ -9,7 +9,9 @@ out. So, answered before any scrypt work:
   right, so only wrong tokens use the bucket, and a burst of wrong tokens sent at once cannot all
   pass it before the first is found wrong. An empty bucket: 429 with Retry-After.
 - :class:`CheckSlots`: at most ``at_once`` checks run and ``waiting`` more wait; anything beyond is
-  answered 503 with Retry-After at once instead of queueing without bound.
+  answered 503 with Retry-After at once instead of queueing without bound. One address may have
+  only ``per_address`` checks under way (429 beyond), so a burst from one client cannot take
+  every place in the queue and turn everyone else away.
 - :class:`Sessions`: a passed check opens a session, kept in a cookie (random, HttpOnly,
   SameSite=Strict, Secure under https), so the token leaves the address bar and the history, and
   a reload needs no token and no scrypt check.
@@ -34,6 +36,7 @@ REFILL_SECONDS = 6.0
 # Checks running at once (each holds scrypt's 16 MiB) and checks allowed to wait for them.
 CHECKS_AT_ONCE = 2
 CHECKS_WAITING = 8
+CHECKS_PER_ADDRESS = 2
 # How long a login lasts without a new token: a working day, whatever the tab does.
 SESSION_SECONDS = 12 * 3600.0
 # Addresses and sessions kept at most: bounded memory whatever the number of clients.
@@ -105,27 +108,43 @@ class FailureLimit:
 
 
 class CheckSlots:
-    """At most ``at_once`` token checks run and ``waiting`` wait; ``enter`` refuses the rest."""
+    """At most ``at_once`` token checks run and ``waiting`` wait, ``per_address`` of them from
+    one client address; ``enter`` refuses the rest."""
 
-    def __init__(self, *, at_once: int = CHECKS_AT_ONCE, waiting: int = CHECKS_WAITING) -> None:
+    def __init__(
+        self,
+        *,
+        at_once: int = CHECKS_AT_ONCE,
+        waiting: int = CHECKS_WAITING,
+        per_address: int = CHECKS_PER_ADDRESS,
+    ) -> None:
         self._running = asyncio.Semaphore(at_once)
         self._limit = at_once + waiting
+        self._per_address = per_address
+        self._of: dict[str, int] = {}  # checks under way per address (only addresses with some)
         self.admitted = 0  # running or waiting (tests read it)
 
-    def enter(self) -> bool:
-        """Admit one check (the caller then runs it inside ``run``), or False when full."""
+    def enter(self, address: str) -> str | None:
+        """Admit one check from ``address`` (the caller then runs it with ``run``): None, or why
+        not: ``"address"`` (that client has its share under way) or ``"full"``."""
+        if self._of.get(address, 0) >= self._per_address:
+            return "address"
         if self.admitted >= self._limit:
-            return False
+            return "full"
         self.admitted += 1
-        return True
+        self._of[address] = self._of.get(address, 0) + 1
+        return None
 
-    async def run(self, check: Callable[[], object]) -> object:
+    async def run(self, address: str, check: Callable[[], object]) -> object:
         """Run an admitted check in a thread once a slot is free; always frees the admission."""
         try:
             async with self._running:
                 return await asyncio.to_thread(check)
         finally:
             self.admitted -= 1
+            left = self._of.pop(address) - 1
+            if left:
+                self._of[address] = left
 
 
 @dataclass(frozen=True)

@@ -293,11 +293,14 @@ class JudgingServer(Server):
         wait = self.failures.take(address)
         if wait is not None:
             return self._refused(429, "too many wrong tokens", wait, "from your address")
-        if not self.checks.enter():
-            self.failures.give_back(address)  # not this client's failure
+        refused = self.checks.enter(address)
+        if refused is not None:
+            self.failures.give_back(address)  # no check was made: no try used
+            if refused == "address":
+                return self._refused(429, "too many tokens at once", 1, "from your address")
             return self._refused(503, "too busy to check tokens", 1, "at the moment")
         labellers = self._labellers()
-        name = await self.checks.run(lambda: self.check_token(labellers, token))
+        name = await self.checks.run(address, lambda: self.check_token(labellers, token))
         if not isinstance(name, str):
             return self._no_labeller()
         self.failures.give_back(address)

@@ -13,7 +13,13 @@ from pathlib import Path
 from aiohttp.test_utils import TestClient, TestServer
 from test_serve_http import TICKET, open_page
 
-from goldset_tui.serve.login import BURST, CHECKS_AT_ONCE, CHECKS_WAITING, REFILL_SECONDS
+from goldset_tui.serve.login import (
+    BURST,
+    CHECKS_AT_ONCE,
+    CHECKS_PER_ADDRESS,
+    CHECKS_WAITING,
+    REFILL_SECONDS,
+)
 from goldset_tui.serve.server import SESSION_COOKIE, JudgingServer
 from goldset_tui.serve.users import add_labeller, labeller_for, remove_labeller
 
@@ -194,6 +200,55 @@ def test_checks_beyond_the_cap_are_answered_503_at_once_not_queued(tmp_path: Pat
         assert server.checks.admitted == 0
         # The refused client's try was given back: its address is not limited for it.
         assert server.failures.take("198.51.100.7") is None
+
+    try:
+        run(server, scenario)
+    finally:
+        gate.set()
+
+
+def test_one_address_cannot_take_every_place_in_the_queue(tmp_path: Path) -> None:
+    # A burst from one client filled all ten places (2 running, 8 waiting): a labeller arriving
+    # meanwhile from elsewhere got 503. Now one address has CHECKS_PER_ADDRESS checks under way.
+    gate = threading.Event()
+    started = threading.Semaphore(0)
+
+    def held_check(labellers, token):
+        started.release()
+        gate.wait(timeout=60)
+        return labeller_for(labellers, token)
+
+    server, tokens, _, _ = make(tmp_path, check_token=held_check, behind_proxy=True)
+    wrong = tokens["alice"].split(".")[0] + "." + "A" * 43
+
+    async def get(token: str, address: str, client: TestClient):
+        headers = {"X-Forwarded-For": address}
+        return await client.get("/", params={"token": token}, headers=headers)
+
+    async def scenario(client: TestClient) -> None:
+        loop = asyncio.get_running_loop()
+        flood = [
+            asyncio.ensure_future(get(wrong, "192.0.2.66", client))
+            for _ in range(CHECKS_PER_ADDRESS)
+        ]
+        for _ in range(CHECKS_PER_ADDRESS):
+            assert await loop.run_in_executor(None, started.acquire, True, 60)
+        more = await asyncio.wait_for(get(wrong, "192.0.2.66", client), 30)
+        assert more.status == 429 and more.headers["Retry-After"] == "1"
+        # The labeller from elsewhere is admitted (and served once the checks go on).
+        labeller = asyncio.ensure_future(get(tokens["bob"], "198.51.100.7", client))
+        for _ in range(100_000):
+            if server.checks.admitted == CHECKS_PER_ADDRESS + 1:
+                break
+            await asyncio.sleep(0)
+        assert server.checks.admitted == CHECKS_PER_ADDRESS + 1
+        gate.set()
+        assert (await labeller).status == 200
+        assert [r.status for r in await asyncio.gather(*flood)] == [403] * CHECKS_PER_ADDRESS
+        # The refused one used no try: BURST - CHECKS_PER_ADDRESS are left at that address.
+        for _ in range(BURST - CHECKS_PER_ADDRESS):
+            assert server.failures.take("192.0.2.66") is None
+        assert server.failures.take("192.0.2.66") is not None
 
     try:
         run(server, scenario)
