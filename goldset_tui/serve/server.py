@@ -58,6 +58,8 @@ _STDERR_KEEP = 8192
 # A reload closes the old page's websocket only once the new page has arrived: how long the new
 # page's websocket waits for the old screen to start closing before calling it a second tab.
 RELOAD_SECONDS = 1.5
+# A cookie is sent to every port of its host: each server's port is in its name, so two servers on
+# one machine (two pools) keep their sessions apart.
 SESSION_COOKIE = "goldset_session"
 
 
@@ -246,6 +248,7 @@ class JudgingServer(Server):
         self.failures = FailureLimit(clock=clock)
         self.checks = CheckSlots()
         self.sessions = Sessions(clock=clock)
+        self.cookie_name = f"{SESSION_COOKIE}_{port}"
 
     async def make_app(self) -> web.Application:
         app = web.Application()
@@ -282,7 +285,7 @@ class JudgingServer(Server):
 
     def _session(self, request: web.Request) -> str | None:
         """The labeller of this browser's session, while USERS.toml still has them by that id."""
-        session = self.sessions.find(request.cookies.get(SESSION_COOKIE, ""))
+        session = self.sessions.find(request.cookies.get(self.cookie_name, ""))
         if session is None:
             return None
         entry = self._labellers().get(session.id)
@@ -307,7 +310,7 @@ class JudgingServer(Server):
         key = self.sessions.open(name, token.split(".", 1)[0])  # the id the token matched
         response = self._page(200, signing_in_page)
         https = request.secure or request.headers.get("X-Forwarded-Proto", "") == "https"
-        response.set_cookie(SESSION_COOKIE, key, httponly=True, samesite="Strict", secure=https)
+        response.set_cookie(self.cookie_name, key, httponly=True, samesite="Strict", secure=https)
         return response
 
     def _no_labeller(self) -> web.Response:

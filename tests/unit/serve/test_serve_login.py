@@ -20,7 +20,7 @@ from goldset_tui.serve.login import (
     CHECKS_WAITING,
     REFILL_SECONDS,
 )
-from goldset_tui.serve.server import SESSION_COOKIE, JudgingServer
+from goldset_tui.serve.server import JudgingServer
 from goldset_tui.serve.users import add_labeller, labeller_for, remove_labeller
 
 REFUSES = (
@@ -72,7 +72,7 @@ def test_the_token_leaves_the_address_for_an_http_only_strict_cookie(tmp_path: P
         assert "ws/" not in body and tokens["alice"] not in body
         assert "window.location.replace" in body and 'url.search = ""' in body
         cookie = first.headers["Set-Cookie"]
-        assert cookie.startswith(f"{SESSION_COOKIE}=")
+        assert cookie.startswith(f"{server.cookie_name}=") and "8000" in server.cookie_name
         assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
         assert "Secure" not in cookie  # plain http here: a Secure cookie would never come back
         assert first.headers["Cache-Control"] == "no-store"
