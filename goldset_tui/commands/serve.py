@@ -22,6 +22,9 @@ Serve the judging screen to web browsers, for labellers who cannot use a termina
 opens http://HOST:PORT/?token=THEIR-TOKEN and judges POOL with the keyboard, exactly as with
 `goldset judge`: every grade is on disk before the screen says saved, and one labeller can have
 only one judging screen open at a time. The name judgments are kept under comes from the token.
+The token then leaves the address bar: a session cookie keeps the labeller in for reloads (12
+hours, or until the server restarts). Wrong tokens are limited per client address (behind a
+reverse proxy, add --behind-proxy so that the client is told apart from the proxy).
 
 Give each labeller a token first: --add-user prints it once (USERS.toml keeps only a salted
 hash of it), --remove-user takes it back. Tokens are read from USERS.toml at every login, so
