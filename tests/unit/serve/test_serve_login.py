@@ -118,29 +118,30 @@ def test_wrong_tokens_from_one_address_are_limited_before_any_scrypt_work(tmp_pa
     server, tokens, calls, _ = make(tmp_path, clock=clock, behind_proxy=True)
     wrong = tokens["alice"].split(".")[0] + "." + "A" * 43
 
-    async def get(token: str, client_address: str, client: TestClient):
+    async def forwarded(token: str, client_address: str, client: TestClient):
+        # The client's own (made-up) entry first, then the one the proxy adds: the last counts.
         return await client.get(
             "/", params={"token": token}, headers={"X-Forwarded-For": f"10.9.9.9, {client_address}"}
         )
 
     async def scenario(client: TestClient) -> None:
         for _ in range(BURST):
-            assert (await get(wrong, "192.0.2.1", client)).status == 403
+            assert (await forwarded(wrong, "192.0.2.1", client)).status == 403
         limited = await get(wrong, "192.0.2.1", client)
         assert limited.status == 429
         assert limited.headers["Retry-After"] == str(int(REFILL_SECONDS))
         assert len(calls) == BURST  # the refused try cost no scrypt check
         # Even the right token waits at that address; another address is not held back.
-        assert (await get(tokens["bob"], "192.0.2.1", client)).status == 429
-        assert (await get(tokens["bob"], "198.51.100.7", client)).status == 200
+        assert (await forwarded(tokens["bob"], "192.0.2.1", client)).status == 429
+        assert (await forwarded(tokens["bob"], "198.51.100.7", client)).status == 200
         assert len(calls) == BURST + 1
         # One try comes back every REFILL_SECONDS.
         clock.now += REFILL_SECONDS
-        assert (await get(wrong, "192.0.2.1", client)).status == 403
-        assert (await get(wrong, "192.0.2.1", client)).status == 429
+        assert (await forwarded(wrong, "192.0.2.1", client)).status == 403
+        assert (await forwarded(wrong, "192.0.2.1", client)).status == 429
         # Right tokens use no try: a labeller logging in again and again is never limited.
         for _ in range(BURST + 5):
-            assert (await get(tokens["alice"], "203.0.113.5", client)).status == 200
+            assert (await forwarded(tokens["alice"], "203.0.113.5", client)).status == 200
 
     run(server, scenario)
 
@@ -159,7 +160,8 @@ def test_without_behind_proxy_the_forwarded_header_is_not_believed(tmp_path: Pat
     run(server, scenario)
 
 
-def test_checks_beyond_the_cap_are_answered_503_at_once_not_queued(tmp_path: Path) -> None:
+def held():
+    """(the gate, a count of checks begun, a token check that waits for the gate)."""
     gate = threading.Event()
     started = threading.Semaphore(0)
 
@@ -168,12 +170,18 @@ def test_checks_beyond_the_cap_are_answered_503_at_once_not_queued(tmp_path: Pat
         gate.wait(timeout=60)
         return labeller_for(labellers, token)
 
+    return gate, started, held_check
+
+
+async def get(token: str, address: str, client: TestClient):
+    """A login from ``address``, as a local proxy says it (the server runs with behind_proxy)."""
+    return await client.get("/", params={"token": token}, headers={"X-Forwarded-For": address})
+
+
+def test_checks_beyond_the_cap_are_answered_503_at_once_not_queued(tmp_path: Path) -> None:
+    gate, started, held_check = held()
     server, tokens, _, _ = make(tmp_path, check_token=held_check, behind_proxy=True)
     admitted = CHECKS_AT_ONCE + CHECKS_WAITING
-
-    async def get(token: str, address: str, client: TestClient):
-        headers = {"X-Forwarded-For": address}
-        return await client.get("/", params={"token": token}, headers=headers)
 
     async def scenario(client: TestClient) -> None:
         loop = asyncio.get_running_loop()
@@ -210,20 +218,9 @@ def test_checks_beyond_the_cap_are_answered_503_at_once_not_queued(tmp_path: Pat
 def test_one_address_cannot_take_every_place_in_the_queue(tmp_path: Path) -> None:
     # A burst from one client filled all ten places (2 running, 8 waiting): a labeller arriving
     # meanwhile from elsewhere got 503. Now one address has CHECKS_PER_ADDRESS checks under way.
-    gate = threading.Event()
-    started = threading.Semaphore(0)
-
-    def held_check(labellers, token):
-        started.release()
-        gate.wait(timeout=60)
-        return labeller_for(labellers, token)
-
+    gate, started, held_check = held()
     server, tokens, _, _ = make(tmp_path, check_token=held_check, behind_proxy=True)
     wrong = tokens["alice"].split(".")[0] + "." + "A" * 43
-
-    async def get(token: str, address: str, client: TestClient):
-        headers = {"X-Forwarded-For": address}
-        return await client.get("/", params={"token": token}, headers=headers)
 
     async def scenario(client: TestClient) -> None:
         loop = asyncio.get_running_loop()
