@@ -203,6 +203,20 @@ def _human(project, args: argparse.Namespace, pool_pairs) -> int:  # noqa: ANN00
         f"{result.labels} for {who}" + (f" ({', '.join(extra)})" if extra else ""),
         file=sys.stderr,
     )
+    graded = project.qrels(result.labeller).select("query_id", "doc_id")
+    left = pool_pairs.unique().join(graded, on=["query_id", "doc_id"], how="anti").height
+    if left:  # what `goldset judge` will serve next, as a command to paste
+        import shlex
+
+        command = shlex.join(
+            ["goldset", "judge", str(project.pool_path), "--store", str(project.path)]
+            + ["--labeller", result.labeller]
+        )
+        print(
+            f"{left:,} of the pool's {pool_pairs.unique().height:,} pairs are left for {who}: "
+            f"{visible(command)}",
+            file=sys.stderr,
+        )
     return 0
 
 

@@ -5,6 +5,7 @@ person's judgments count: `goldset qrels` (their own and --consensus), `goldset 
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 import pytest
@@ -31,6 +32,23 @@ def store(tmp_path: Path) -> Path:
         argv = ["import", "--store", str(tmp_path / "store"), "--labeller", name]
         assert main([*argv, "--human", str(path)]) == 0
     return tmp_path / "store"
+
+
+def test_the_import_says_what_is_left_to_judge(tmp_path: Path, capsys) -> None:
+    pool = SAMPLE / "pool.jsonl"
+    store = tmp_path / "my store"  # a space: the command printed must still paste
+    Project.create(store, pool_path=pool, pool_sha256=sha256_file(pool))
+    assert main(["import", "--store", str(store), "--labeller", "bob", "--human", str(BOB)]) == 0
+    err = capsys.readouterr().err
+    pooled = sum(1 for line in pool.read_text().splitlines() if line.strip())
+    left = pooled - len(read(BOB))  # bob graded only pooled pairs, each once
+    assert f"{left:,} of the pool's {pooled:,} pairs are left for bob" in err
+    command = shlex.split(err[err.index("goldset judge") :])
+    assert command == ["goldset", "judge", str(pool), "--store", str(store), "--labeller", "bob"]
+    assert (
+        main(["import", "--store", str(store), "--labeller", "alice", "--human", str(ALICE)]) == 0
+    )
+    assert "left for" not in capsys.readouterr().err  # alice graded the whole pool
 
 
 def test_each_persons_qrels_come_back_exactly(store: Path, tmp_path: Path) -> None:
