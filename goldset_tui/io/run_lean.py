@@ -10,10 +10,12 @@ the run in slices (``io.run_scan``'s, with every check read_run makes) and keeps
 - ``num_ret``: how many documents the run retrieved for each query (every query of the run).
 
 A judged document's rank is 1 + the documents of its query with a higher score + those with the
-same score and a larger id. The first count comes from each row's query and score alone (12
-bytes a row, the query as a code over the qrels' queries; rows of other queries only count);
-document ids are needed only for scores tied with a judged document's, and are then fetched by a
-second pass over the slices, for those scores only.
+same score and a larger id. The first count comes from each row's query and score alone (10
+bytes a row, the query as a code over the qrels' queries; rows of other queries only count),
+by looking the judged scores up in each query's sorted scores (:func:`_ranks`); document ids are
+needed only for scores tied with a judged document's, and are then fetched by a second pass over
+the slices, for those scores only. The duplicate check keeps an 8-byte hash a line, apart, and
+drops it once done.
 
 Its contract: ``judged`` holds exactly the rows and ranks of ``read_run(path)`` restricted to
 the qrels' (query, document) pairs, and ``num_ret`` its row count per query; any doubt (a slice
