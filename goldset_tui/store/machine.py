@@ -183,9 +183,9 @@ def machine_labels(project: Project, labeller: str) -> pl.DataFrame:
         side = provenance_file(project, labeller, str(record.get("sha256", "")))
         if side.exists():
             parts.append(
-                pl.read_parquet(side, columns=["query_id", "doc_id", "confidence"]).with_columns(
-                    pl.lit(order).alias("_import")
-                )
+                pl.read_parquet(
+                    side, columns=["query_id", "doc_id", "confidence"], glob=False
+                ).with_columns(pl.lit(order).alias("_import"))
             )
     if not parts:
         return grades.with_columns(pl.lit(None, pl.Float64).alias("confidence"))
