@@ -297,7 +297,9 @@ def _parse_canonical(text: str, match: re.Match[str] | None) -> Measure:
                 persistence = -1.0
             if not 0.0 < persistence < 1.0:
                 raise _unknown(
-                    text, f"p={value!r} is not a number between 0 and 1", f"{name}(p=0.8)"
+                    text,
+                    f"p={value!r} is not a number between 0 and 1",
+                    f"{name}(p={DEFAULT_P[name]:g})",
                 )
         elif key == "alpha":
             try:

@@ -48,6 +48,9 @@ def test_parse(text, name, cutoff, rel, dcg):
         ("Succes@10", "Success@10"),
         ("AP(rel=0)", "AP"),
         ("nDCG(dcg='exp')@5", "nDCG(dcg='exp-log2')@5"),
+        # A bad persistence suggests the measure's own default: Compat's is 0.95, not RBP's 0.8.
+        ("Compat(p=0)", "Compat(p=0.95)"),
+        ("RBP(p=1.5)", "RBP(p=0.8)"),
     ],
 )
 def test_bad_names_suggest_the_closest(text, suggestion):
