@@ -116,4 +116,33 @@ async def test_judging_from_home_at_80_columns_shows_q_home_whole(tmp_path: Path
         assert footer.rstrip().endswith("home"), footer
 
 
+
+async def test_q_in_a_dialog_over_agreement_goes_home_as_the_footer_says(tmp_path: Path) -> None:
+    # The agreement screen's footer reads "q home" under its dialogs too. The help dialog goes
+    # home on q, but a disagreement's detail (Enter) only closed itself: q meant two things.
+    key = "enter"
+    make_graded_project(tmp_path)
+    app = GoldsetApp(HomeScreen)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await open_route(app, pilot, "A", 0)
+        assert type(app.screen).__name__ == "AgreementScreen"
+        await pilot.press(key)
+        await settle(app, pilot)
+        assert [type(s).__name__ for s in app.screen_stack][-2:] == [
+            "AgreementScreen",
+            "PairDetailScreen",
+        ]
+        await pilot.press("q")
+        await settle(app, pilot)
+        assert isinstance(app.screen, HomeScreen) and app.is_running
+        # Escape on the dialog is one screen back: the agreement screen.
+        await open_route(app, pilot, "A", 0)
+        await pilot.press(key)
+        await settle(app, pilot)
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert type(app.screen).__name__ == "AgreementScreen"
+
+
 run_async_tests(globals())

@@ -83,12 +83,14 @@ class PairDetailView(VerticalScroll):
 class PairDetailScreen(ModalScreen[None]):
     BINDINGS = [
         Binding(
-            "escape,enter,q",
+            "escape,enter",
             "close",
             "close",
             id="agreement_detail.close",
             tooltip="Back to the list",
         ),
+        # q keeps its meaning everywhere (ui/leaving.py): home, or quit without one.
+        Binding("q", "app.go_home", "home", id="agreement_detail.home", tooltip="Back to home"),
     ]
 
     DEFAULT_CSS = """
