@@ -116,7 +116,6 @@ async def test_judging_from_home_at_80_columns_shows_q_home_whole(tmp_path: Path
         assert footer.rstrip().endswith("home"), footer
 
 
-
 async def test_q_in_a_dialog_over_agreement_goes_home_as_the_footer_says(tmp_path: Path) -> None:
     # The agreement screen's footer reads "q home" under its dialogs too. The help dialog goes
     # home on q, but a disagreement's detail (Enter) only closed itself: q meant two things.
