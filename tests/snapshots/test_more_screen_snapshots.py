@@ -1,20 +1,20 @@
 """Snapshots, at 80x24 and 120x40, of the screens and dialogs no other snapshot file shows (issue 12:
-"snapshots at 80x24 and 120x40 cover every screen"): the empty home screen and its Enter, the
-"judge as" prompt, the judging screen's go-to and note prompts and its help with the store's
-warnings on open, the agreement screen's position-bias dialog, the report's warnings and
+"snapshots at 80x24 and 120x40 cover every screen"): the empty home screen and its Enter, its keys
+(?), the "judge as" prompt, the judging screen's go-to and note prompts and its help with the
+store's warnings on open, the agreement screen's position-bias dialog, the report's warnings and
 full-ids dialogs, judging the report's missing pairs, and the spot-check help.
 
-Every screen reachable from home or opened by a command, and where its snapshots are:
-home (test_home_snapshots, here empty), judge-as prompt (here), judging (test_judge_snapshots,
-test_judge_text_snapshots; its help, search, go-to and note prompts), agreement, its pair detail
-(test_agreement_snapshots) and position bias (here), system ranking
+Every screen reachable from home or opened by a command, and where its snapshots are: home
+(test_home_snapshots, here empty and its keys), judge-as prompt (here), judging
+(test_judge_snapshots, test_judge_text_snapshots; its help, search, go-to and note prompts),
+agreement, its pair detail (test_agreement_snapshots) and position bias (here), system ranking
 (test_system_ranking_snapshots), report, failing queries, top k, summary, closure
 (test_report_snapshots; warnings, full ids and judging from the report here), history and its
 drill-down (test_history_snapshots), adjudication (test_agreement_snapshots), spot-check
 (test_spotcheck_snapshots; its help here).
 
-Regenerate with `pytest tests/snapshots/test_more_screen_snapshots.py --snapshot-update` and look
-at the SVGs before committing them.
+Regenerate with `pytest tests/snapshots/test_more_screen_snapshots.py --snapshot-update` and look at
+the SVGs before committing them.
 """
 
 from __future__ import annotations
@@ -69,6 +69,11 @@ def test_home_empty_after_enter(snap_compare, monkeypatch, size) -> None:
 @pytest.mark.parametrize("size", SIZES, ids=IDS)
 def test_home_judge_as_prompt(snap_compare, monkeypatch, size) -> None:
     assert snap_compare(home_app(monkeypatch, ROWS), terminal_size=size, press=["a"])
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+def test_home_keys(snap_compare, monkeypatch, size) -> None:
+    assert snap_compare(home_app(monkeypatch, ROWS), terminal_size=size, press=["question_mark"])
 
 
 def judge_app(warnings: list[str] | None = None) -> GoldsetApp:
