@@ -490,7 +490,6 @@ async def test_last_session_fits_its_column_at_80_columns(tmp_path: Path) -> Non
     assert f"today&#160;{last:%H:%M}" in svg
 
 
-
 async def test_question_mark_lists_every_key_of_home_history_included(tmp_path: Path) -> None:
     # `h` (history) is kept out of the full 80-column footer "because it is listed under ?", but
     # home had no ? at all: the history screen could only be found in the palette.
