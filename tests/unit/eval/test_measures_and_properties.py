@@ -131,6 +131,17 @@ def test_parse_measures_keeps_order_and_drops_repeats():
     assert [str(m) for m in parse_measures(["AP", "P@5", "AP"])] == ["AP", "P@5"]
 
 
+def test_one_measure_spelled_twice_is_scored_once_under_one_name():
+    # `-m "nDCG(dcg=exp-log2)@10" -m "nDCG(dcg='exp-log2')@10"` printed the same value twice
+    # under two names, and ir_measures' alias NDCG(...) came out without the quotes.
+    given = ["nDCG(dcg=exp-log2)@10", "nDCG(dcg='exp-log2')@10", "NDCG(dcg=exp-log2)@10"]
+    assert [str(m) for m in parse_measures(given)] == ["nDCG(dcg=exp-log2)@10"]
+    assert str(parse_measure("NDCG(dcg=exp-log2)@10")) == "nDCG(dcg='exp-log2')@10"
+    assert [str(m) for m in parse_measures(["P@10", "P@010", "P_10"])] == ["P@10"]
+    # Apart under -l: the written rel=1 stays 1, P@10 follows the level.
+    assert len(parse_measures(["P@10", "P(rel=1)@10"])) == 2
+
+
 # --- properties -----------------------------------------------------------------------------
 
 DOCS = [f"d{i}" for i in range(12)]
