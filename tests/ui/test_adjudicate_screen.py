@@ -71,7 +71,6 @@ async def walk(store, keys: list[str], rule: str = UMA, checks=None) -> Adjudica
         writer.close()
 
 
-
 @synchronously
 async def test_the_grades_are_on_screen_at_80x24_above_a_long_document(store) -> None:
     # The grades table came after the document's text: with a real document (the sample data's
