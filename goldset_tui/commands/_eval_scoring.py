@@ -206,11 +206,9 @@ def unjudged_shares(qrels, runs, results, depth: int) -> dict[str, float]:  # no
             continue
         run = runs[name]
         if isinstance(qrels, dict):
-            from goldset_tui.eval.small import ranked
-
             total = judged = 0
             for qid in evaluated & set(run):
-                top = ranked(run[qid])[:depth]  # a C sort: cheaper here than heapq's loop
+                top = run[qid].docs[:depth]  # ranked by the reader (io.small_trec.ranking)
                 grades = qrels.get(qid, {})
                 total += len(top)
                 judged += sum(1 for doc in top if grades.get(doc, -1) >= 0)

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from itertools import compress, repeat
-from operator import itemgetter, ne
+from itertools import compress
+from operator import eq, ge, gt, itemgetter, ne
 from typing import Any
 
 from goldset_tui.io.sources import Source
@@ -46,7 +46,6 @@ SHUFFLED_BYTES = 4_000_000
 # regular expressions do not agree on it.
 _ODD_ASCII_SPACE = "\r\x0b\x0c\x1c\x1d\x1e\x1f"
 
-Run = dict[str, list[tuple[float, str]]]  # query -> (score, doc) in file order
 Qrels = dict[str, dict[str, int]]  # query -> doc -> grade, in file order
 
 
@@ -67,18 +66,24 @@ def _text(src: Source) -> str:
 
 
 def _columns(text: str, fields: int) -> list[str]:
-    """Every field of every record, flat (record i is ``[i * fields:(i + 1) * fields]``)."""
+    """Every field of every record, flat, each record followed by a ``"\n"`` token (record i
+    is ``[i * (fields + 1):i * (fields + 1) + fields]``; the last one's may be missing)."""
     body = text[:-1] if text.endswith("\n") else text
     for sep, other in ((" ", "\t"), ("\t", " ")):
         if not body or other in body or "\n#" in body or body[0] == "#":
             continue  # the other separator, or a comment line: the loop below reads them
-        # Each line holding exactly fields - 1 separators, and the text as many fields as
-        # that makes, means no line has an empty field (doubled, leading or trailing
-        # separator) and none is blank: the plain layout, split at once.
-        if set(map(str.count, body.split("\n"), repeat(sep))) == {fields - 1}:
-            tokens = body.split()
-            if len(tokens) == fields * (body.count("\n") + 1):
-                return tokens
+        # Each newline becomes a lone "\n" token between records: one C-level split of the
+        # whole text, and where those markers fall proves the layout.
+        marked = body.replace("\n", sep + "\n" + sep)
+        if sep + sep in marked or marked[0] == sep or marked[-1] == sep:
+            break  # an empty field: a doubled separator, one at either end of a line, a blank line
+        tokens = marked.split(sep)
+        lines = body.count("\n") + 1
+        step = fields + 1
+        if len(tokens) == step * lines - 1 and tokens[fields::step].count("\n") == lines - 1:
+            # No field holds a newline, so the text's lines - 1 markers are exactly those
+            # found at the end of each record of ``fields`` tokens: every line has ``fields``.
+            return tokens
         break
     return list(_careful(text, fields))
 
@@ -92,6 +97,7 @@ def _careful(text: str, fields: int) -> Iterator[str]:
         if len(parts) != fields or (both and _ambiguous(line, fields)):
             raise Doubt
         yield from parts
+        yield "\n"
 
 
 def _ambiguous(line: str, fields: int) -> bool:
@@ -109,31 +115,70 @@ def _ambiguous(line: str, fields: int) -> bool:
     return False
 
 
-def _grouped(qids: list[str], *columns: list[Any], size: int = 0) -> tuple[list[Any], ...]:
-    """The columns with each query's lines together: as they are when the file is grouped by
-    query (TREC runs usually are), else in a stable sort by query (a shuffled run would make a
-    block of every line). A shuffled file over :data:`SHUFFLED_BYTES` is Polars' to read."""
-    changes = sum(map(ne, qids[1:], qids[:-1]))
-    if changes < 2 * len(set(qids)):
-        return (qids, *columns)
+def _blocks(qids: list[str], *columns: list[Any], size: int = 0) -> tuple[list[Any], ...]:
+    """The columns with each query's lines together, and the starts of each run of equal
+    consecutive ids (then the end): as they are when the file is grouped by query (TREC runs
+    usually are), else after a stable sort by query (a shuffled run would make a block of
+    every line). A shuffled file over :data:`SHUFFLED_BYTES` is Polars' to read."""
+    starts = _starts(qids)
+    if len(starts) - 1 < 2 * len({qids[i] for i in starts[:-1]}):  # few queries in two places
+        return (starts, qids, *columns)
     if size > SHUFFLED_BYTES:
         raise Doubt
     order = sorted(range(len(qids)), key=qids.__getitem__)
-    pick = itemgetter(*order)
-    return tuple(list(pick(column)) if len(order) > 1 else column for column in (qids, *columns))
+    pick = itemgetter(*order)  # several lines (two blocks at least): it gives tuples
+    picked = [list(pick(column)) for column in (qids, *columns)]
+    return (_starts(picked[0]), *picked)
 
 
-def _blocks(qids: list[str]) -> Iterator[tuple[str, int, int]]:
-    """(query, start, end) of each run of equal consecutive ids (C-level comparisons)."""
-    starts = [0, *compress(range(1, len(qids)), map(ne, qids[1:], qids[:-1])), len(qids)]
-    for a, b in zip(starts, starts[1:], strict=False):
-        yield qids[a], a, b
+def _starts(qids: list[str]) -> list[int]:
+    """Where each run of equal consecutive ids starts, then the end (C-level comparisons)."""
+    return [0, *compress(range(1, len(qids)), map(ne, qids[1:], qids[:-1])), len(qids)]
+
+
+class Ranking:
+    """One query's documents in trec_eval's order (score descending, ties by document id
+    descending) and their scores; iterating gives ``(score, doc_id)`` pairs."""
+
+    __slots__ = ("docs", "scores")
+
+    def __init__(self, docs: list[str], scores: list[float]):
+        self.docs = docs
+        self.scores = scores
+
+    def __iter__(self) -> Iterator[tuple[float, str]]:
+        return zip(self.scores, self.docs, strict=True)
+
+    def __len__(self) -> int:
+        return len(self.docs)
+
+
+def ranking(scores: list[float], docs: list[str]) -> Ranking:
+    """``docs`` (distinct) ranked by ``scores``. Runs are usually written in this order: a
+    block already in it is recognised with C-level comparisons and kept as it is (Python
+    compares strings by code point, the order of their UTF-8 bytes, as Polars and trec_eval's
+    strcmp; -0.0 ties with 0.0); any other is sorted."""
+    after = scores[1:]
+    if not all(map(gt, scores, after)):  # ties, or not in order
+        ties = list(map(eq, scores, after))
+        ordered = all(map(ge, scores, after)) and all(
+            map(gt, compress(docs, ties), compress(docs[1:], ties))
+        )
+        if not ordered:
+            pairs = sorted(zip(scores, docs, strict=True), reverse=True)
+            scores, docs = [s for s, _ in pairs], [d for _, d in pairs]
+    return Ranking(docs, scores)
+
+
+Run = dict[str, Ranking]  # query -> its documents ranked
 
 
 def read_run_small(src: Source) -> Run:
-    """Each query's ``(score, doc_id)`` pairs, in file order."""
+    """Each query's documents ranked, with their scores."""
     tokens = _columns(_text(src), RUN_FIELD_COUNT)
-    qids, docs, texts = tokens[0::6], tokens[2::6], tokens[4::6]
+    step = RUN_FIELD_COUNT + 1
+    qids, docs, texts = tokens[0::step], tokens[2::step], tokens[4::step]
+    del tokens  # the other fields, freed now
     if not qids or "".join(texts).translate(_SCORE_CHARS):
         raise Doubt
     try:
@@ -142,20 +187,20 @@ def read_run_small(src: Source) -> Run:
         raise Doubt from None
     if not all(map(math.isfinite, scores)):
         raise Doubt
-    qids, docs, scores = _grouped(qids, docs, scores, size=src.size())
-    run: Run = {}
-    split: set[str] = set()  # queries whose lines are in more than one place
-    for qid, a, b in _blocks(qids):
-        block = docs[a:b]
-        if qid in run:
-            split.add(qid)
-            run[qid].extend(zip(scores[a:b], block, strict=True))
-        elif len(set(block)) != len(block):
-            raise Doubt  # a document twice: read_run names the line
+    starts, qids, docs, scores = _blocks(qids, docs, scores, size=src.size())
+    blocks: dict[str, tuple[list[float], list[str]]] = {}
+    for a, b in zip(starts, starts[1:], strict=False):
+        qid = qids[a]
+        if qid in blocks:  # the query's lines are in two places (a run only mostly grouped)
+            blocks[qid][0].extend(scores[a:b])
+            blocks[qid][1].extend(docs[a:b])
         else:
-            run[qid] = list(zip(scores[a:b], block, strict=True))
-    if any(len({doc for _, doc in run[qid]}) != len(run[qid]) for qid in split):
-        raise Doubt
+            blocks[qid] = (scores[a:b], docs[a:b])
+    run: Run = {}
+    for qid, (block_scores, block_docs) in blocks.items():
+        if len(set(block_docs)) != len(block_docs):
+            raise Doubt  # a document twice: read_run names the line
+        run[qid] = ranking(block_scores, block_docs)
     return run
 
 
@@ -163,18 +208,24 @@ def read_qrels_small(src: Source) -> Qrels:
     """Each query's grades by document; the same judgment repeated is kept once, and two
     different grades for one document are read_qrels' error to name."""
     tokens = _columns(_text(src), QRELS_FIELD_COUNT)
-    qids, docs, texts = tokens[0::4], tokens[2::4], tokens[3::4]
-    if not qids or "".join(texts).translate(_GRADE_CHARS):
+    step = QRELS_FIELD_COUNT + 1
+    qids, docs, texts = tokens[0::step], tokens[2::step], tokens[3::step]
+    del tokens
+    # A few distinct grades: each read once, then looked up.
+    distinct = set(texts)
+    if not qids or "".join(distinct).translate(_GRADE_CHARS):
         raise Doubt
     try:
-        grades = list(map(int, texts))
+        values = {text: int(text) for text in distinct}
     except ValueError:
         raise Doubt from None
-    if not -_INT64 <= min(grades) <= max(grades) < _INT64:
+    if not all(-_INT64 <= v < _INT64 for v in values.values()):
         raise Doubt
-    qids, docs, grades = _grouped(qids, docs, grades, size=src.size())
+    grades = list(map(values.__getitem__, texts))
+    starts, qids, docs, grades = _blocks(qids, docs, grades, size=src.size())
     qrels: Qrels = {}
-    for qid, a, b in _blocks(qids):
+    for a, b in zip(starts, starts[1:], strict=False):
+        qid = qids[a]
         block = dict(zip(docs[a:b], grades[a:b], strict=True))
         if len(block) != b - a and len(set(zip(docs[a:b], grades[a:b], strict=True))) != len(block):
             raise Doubt  # one document, two grades

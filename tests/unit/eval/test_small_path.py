@@ -32,7 +32,7 @@ from goldset_tui.eval.kernels import KERNELS
 from goldset_tui.eval.measures import MEASURES, parse_measures
 from goldset_tui.eval.metrics import evaluate
 from goldset_tui.eval.querysets import cut_run
-from goldset_tui.io.small_trec import Doubt, read_qrels_small, read_run_small
+from goldset_tui.io.small_trec import Doubt, Run, ranking, read_qrels_small, read_run_small
 from goldset_tui.io.sources import Source, open_source
 from goldset_tui.io.trec import read_qrels, read_run
 
@@ -79,8 +79,8 @@ def _run_set(frame: pl.DataFrame) -> set[tuple[str, str, float]]:
     return set(frame.select("query_id", "doc_id", "score").iter_rows())
 
 
-def _small_run_set(run: dict[str, list[tuple[float, str]]]) -> set[tuple[str, str, float]]:
-    return {(q, d, s) for q, pairs in run.items() for s, d in pairs}
+def _small_run_set(run: Run) -> set[tuple[str, str, float]]:
+    return {(q, d, s) for q, ranking in run.items() for s, d in ranking}
 
 
 def _small_qrels_set(qrels: dict[str, dict[str, int]]) -> set[tuple[str, str, int]]:
@@ -261,9 +261,10 @@ def test_every_kernel_equals_polars_on_generated_rankings(data, cut):
         schema={"query_id": pl.String, "doc_id": pl.String, "grade": pl.Int64},
         orient="row",
     )
-    plain_run: dict = {}
+    pairs: dict = {}
     for q, d, s in run_rows:
-        plain_run.setdefault(q, []).append((s, d))
+        pairs.setdefault(q, []).append((s, d))
+    plain_run = {q: ranking([s for s, _ in p], [d for _, d in p]) for q, p in pairs.items()}
     plain_qrels: dict = {}
     for q, d, g in qrels_rows:
         plain_qrels.setdefault(q, {})[d] = g
