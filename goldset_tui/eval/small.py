@@ -14,11 +14,11 @@ by document id descending.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
-from itertools import compress, count, repeat
-from operator import is_not
+from itertools import compress, repeat
+from operator import ge
 from typing import TYPE_CHECKING
 
-from goldset_tui.eval.kernels import Query, evaluate_query, has_kernels
+from goldset_tui.eval.kernels import ABSENT, Query, evaluate_query, has_kernels
 from goldset_tui.eval.means import Row
 from goldset_tui.eval.measures import Measure
 
@@ -64,21 +64,14 @@ def evaluate_small(
     trec_eval's -M and -J (-M first, then -J, as ``querysets.cut_run``)."""
     names = [str(m) for m in measures]
     rows: list[Row] = []
-    none = repeat(None)
     for qid in sorted(q for q in queries if q in qrels):
         grades = qrels[qid]
         docs = run[qid].docs if qid in run else []  # ranked by the reader
         if max_docs is not None:
             docs = docs[:max_docs]
-        found: list[Any] = list(map(grades.get, docs))  # each one's grade, None if not judged
+        found: list[Any] = list(map(grades.get, docs, repeat(ABSENT)))
         if judged_only:
-            found = [g for g in found if g is not None and g >= 0]
-            judged = list(enumerate(found, start=1))
-            num_ret = len(found)
-        else:
-            hit = list(map(is_not, found, none))
-            judged = list(zip(compress(count(1), hit), compress(found, hit), strict=False))
-            num_ret = len(docs)
-        values = evaluate_query(measures, Query(judged, list(grades.values()), num_ret))
+            found = list(compress(found, map(ge, found, repeat(0))))
+        values = evaluate_query(measures, Query(found, grades.values()))
         rows.extend(zip([qid] * len(names), names, values, strict=True))
     return rows
