@@ -15,9 +15,12 @@ Layout rules, those of read_run: a line is stripped; blank lines and lines whose
 is ``#`` are skipped; fields are split on runs of spaces, or on runs of tabs (a file holding both
 is Polars' to read).
 
-Speed: the common layout (one space or one tab between fields, nothing else) is checked and
-split with whole-text string methods and column slices, no Python loop over lines; any other
-layout goes through a loop over lines.
+Speed: the text stays bytes (ASCII only: anything else is Polars' to read), whose objects
+cost less to make than strings; query ids become strings, document ids stay bytes (the run's and
+the qrels' alike, compared and looked up as such; ASCII bytes order as their text does). The
+common layout (one space or one tab between fields, nothing else) is checked and split with
+whole-text methods and column slices, no Python loop over lines; any other layout goes through
+a loop over lines.
 """
 
 from __future__ import annotations
@@ -34,53 +37,54 @@ RUN_FIELD_COUNT = 6  # query_id Q0 doc_id rank score tag
 QRELS_FIELD_COUNT = 4  # query_id iteration doc_id grade
 # Python's float() and int() read these characters exactly as Polars does (no `_`, `nan`,
 # `inf`, other scripts' digits or surrounding spaces can get through); anything else is Polars'.
-_SCORE_CHARS = str.maketrans("", "", "0123456789.eE+-")
-_GRADE_CHARS = str.maketrans("", "", "0123456789+-")
+_SCORE_CHARS = b"0123456789.eE+-"
+_GRADE_CHARS = b"0123456789+-"
 _INT64 = 2**63
 # A run whose lines are not grouped by query costs the plain reader a sort: above about 4 MB
 # Polars is then faster (measured: a shuffled 2.1 MB run 0.23 s of CPU here against 0.46 s with
 # Polars, a shuffled 7.2 MB one 1.09 s against 0.58 s; a grouped 3.6 MB run with its 2.7 MB
 # qrels 0.50 s against 0.65 s).
 SHUFFLED_BYTES = 4_000_000
-# Whitespace other than space, tab and newline: Python's str.split, Polars' CSV reader and its
+# Whitespace other than space, tab and newline: Python's split, Polars' CSV reader and its
 # regular expressions do not agree on it.
-_ODD_ASCII_SPACE = "\r\x0b\x0c\x1c\x1d\x1e\x1f"
+_ODD_ASCII_SPACE = b"\r\x0b\x0c\x1c\x1d\x1e\x1f"
 
-Qrels = dict[str, dict[str, int]]  # query -> doc -> grade, in file order
+Qrels = dict[str, dict[bytes, int]]  # query -> doc (ASCII bytes) -> grade, in file order
 
 
 class Doubt(Exception):
     """Polars must read this input: it gives the answer or the error."""
 
 
-def _text(src: Source) -> str:
+def _text(src: Source) -> bytes:
     try:
-        text = src.read_bytes().decode("utf-8")
-    except (UnicodeDecodeError, OSError):
+        data = src.read_bytes()
+    except OSError:
         raise Doubt from None
-    # Non-ASCII text (ids in other scripts) is Polars' to read: Unicode whitespace is where
-    # the readers could disagree, and small inputs are nearly always ASCII.
-    if not text.isascii() or any(c in text for c in _ODD_ASCII_SPACE):
+    # Non-ASCII text (ids in other scripts, bytes that are not UTF-8) is Polars' to read:
+    # Unicode whitespace is where the readers could disagree, and small inputs are nearly
+    # always ASCII.
+    if not data.isascii() or any(c in data for c in _ODD_ASCII_SPACE):
         raise Doubt
-    return text
+    return data
 
 
-def _columns(text: str, fields: int) -> list[str]:
-    """Every field of every record, flat, each record followed by a ``"\n"`` token (record i
+def _columns(text: bytes, fields: int) -> list[bytes]:
+    """Every field of every record, flat, each record followed by a ``b"\n"`` token (record i
     is ``[i * (fields + 1):i * (fields + 1) + fields]``; the last one's may be missing)."""
-    body = text[:-1] if text.endswith("\n") else text
-    for sep, other in ((" ", "\t"), ("\t", " ")):
-        if not body or other in body or "\n#" in body or body[0] == "#":
+    body = text[:-1] if text.endswith(b"\n") else text
+    for sep, other in ((b" ", b"\t"), (b"\t", b" ")):
+        if not body or other in body or body[:1] == b"#" or (b"#" in body and b"\n#" in body):
             continue  # the other separator, or a comment line: the loop below reads them
         # Each newline becomes a lone "\n" token between records: one C-level split of the
         # whole text, and where those markers fall proves the layout.
-        marked = body.replace("\n", sep + "\n" + sep)
-        if sep + sep in marked or marked[0] == sep or marked[-1] == sep:
+        marked = body.replace(b"\n", sep + b"\n" + sep)
+        if sep + sep in marked or marked[:1] == sep or marked[-1:] == sep:
             break  # an empty field: a doubled separator, one at either end of a line, a blank line
         tokens = marked.split(sep)
-        lines = body.count("\n") + 1
+        lines = (len(marked) - len(body)) // 2 + 1  # each newline made two bytes longer
         step = fields + 1
-        if len(tokens) == step * lines - 1 and tokens[fields::step].count("\n") == lines - 1:
+        if len(tokens) == step * lines - 1 and tokens[fields::step].count(b"\n") == lines - 1:
             # No field holds a newline, so the text's lines - 1 markers are exactly those
             # found at the end of each record of ``fields`` tokens: every line has ``fields``.
             return tokens
@@ -88,26 +92,26 @@ def _columns(text: str, fields: int) -> list[str]:
     return list(_careful(text, fields))
 
 
-def _careful(text: str, fields: int) -> Iterator[str]:
-    both = " " in text and "\t" in text
-    for line in text.split("\n"):
-        parts = line.split()
-        if not parts or parts[0].startswith("#"):
+def _careful(text: bytes, fields: int) -> Iterator[bytes]:
+    both = b" " in text and b"\t" in text
+    for line in text.split(b"\n"):
+        parts = line.split()  # on spaces, tabs (and the odd whitespace, refused above)
+        if not parts or parts[0].startswith(b"#"):
             continue
         if len(parts) != fields or (both and _ambiguous(line, fields)):
             raise Doubt
         yield from parts
-        yield "\n"
+        yield b"\n"
 
 
-def _ambiguous(line: str, fields: int) -> bool:
+def _ambiguous(line: bytes, fields: int) -> bool:
     """Whether Polars' single-separator reader could read this line with a space inside a
     tab-separated field, or a tab inside a space-separated one (`q Q0 \td 1 0.5 t` read on
     spaces has the document '\td', where a whitespace split has 'd')."""
     # Only the id fields matter: a number padded with the other separator (trec_eval's own
     # `302\tQ0\tdoc\t1\t  1.58\tSTANDARD`) has one value either way, and any other field
     # holding it has too many fields once split on whitespace.
-    for sep, other in ((" ", "\t"), ("\t", " ")):
+    for sep, other in ((b" ", b"\t"), (b"\t", b" ")):
         parts = line.split(sep)
         whole = len(parts) >= fields and all(parts[:fields]) and not any(parts[fields:])
         if whole and (other in parts[0] or other in parts[2]):
@@ -115,7 +119,7 @@ def _ambiguous(line: str, fields: int) -> bool:
     return False
 
 
-def _blocks(qids: list[str], *columns: list[Any], size: int = 0) -> tuple[list[Any], ...]:
+def _blocks(qids: list[bytes], *columns: list[Any], size: int = 0) -> tuple[list[Any], ...]:
     """The columns with each query's lines together, and the starts of each run of equal
     consecutive ids (then the end): as they are when the file is grouped by query (TREC runs
     usually are), else after a stable sort by query (a shuffled run would make a block of
@@ -131,29 +135,30 @@ def _blocks(qids: list[str], *columns: list[Any], size: int = 0) -> tuple[list[A
     return (_starts(picked[0]), *picked)
 
 
-def _starts(qids: list[str]) -> list[int]:
+def _starts(qids: list[bytes]) -> list[int]:
     """Where each run of equal consecutive ids starts, then the end (C-level comparisons)."""
     return [0, *compress(range(1, len(qids)), map(ne, qids[1:], qids[:-1])), len(qids)]
 
 
 class Ranking:
-    """One query's documents in trec_eval's order (score descending, ties by document id
-    descending) and their scores; iterating gives ``(score, doc_id)`` pairs."""
+    """One query's documents (ASCII bytes) in trec_eval's order (score descending, ties by
+    document id descending) and their scores; iterating gives ``(score, doc_id)`` pairs, the
+    id as text (for tests and tools: the evaluation uses ``docs``)."""
 
     __slots__ = ("docs", "scores")
 
-    def __init__(self, docs: list[str], scores: list[float]):
+    def __init__(self, docs: list[bytes], scores: list[float]):
         self.docs = docs
         self.scores = scores
 
     def __iter__(self) -> Iterator[tuple[float, str]]:
-        return zip(self.scores, self.docs, strict=True)
+        return zip(self.scores, (d.decode() for d in self.docs), strict=True)
 
     def __len__(self) -> int:
         return len(self.docs)
 
 
-def ranking(scores: list[float], docs: list[str]) -> Ranking:
+def ranking(scores: list[float], docs: list[bytes]) -> Ranking:
     """``docs`` (distinct) ranked by ``scores``. Runs are usually written in this order: a
     block already in it is recognised with C-level comparisons and kept as it is (Python
     compares strings by code point, the order of their UTF-8 bytes, as Polars and trec_eval's
@@ -179,18 +184,18 @@ def read_run_small(src: Source) -> Run:
     step = RUN_FIELD_COUNT + 1
     qids, docs, texts = tokens[0::step], tokens[2::step], tokens[4::step]
     del tokens  # the other fields, freed now
-    if not qids or "".join(texts).translate(_SCORE_CHARS):
+    if not qids or b"".join(texts).translate(None, _SCORE_CHARS):
         raise Doubt
     try:
         scores = list(map(float, texts))
     except ValueError:
         raise Doubt from None
-    if not all(map(math.isfinite, scores)):
+    if not -math.inf < min(scores) <= max(scores) < math.inf:  # 1e999 is read as inf
         raise Doubt
     starts, qids, docs, scores = _blocks(qids, docs, scores, size=src.size())
-    blocks: dict[str, tuple[list[float], list[str]]] = {}
+    blocks: dict[str, tuple[list[float], list[bytes]]] = {}
     for a, b in zip(starts, starts[1:], strict=False):
-        qid = qids[a]
+        qid = qids[a].decode()
         if qid in blocks:  # the query's lines are in two places (a run only mostly grouped)
             blocks[qid][0].extend(scores[a:b])
             blocks[qid][1].extend(docs[a:b])
@@ -213,7 +218,7 @@ def read_qrels_small(src: Source) -> Qrels:
     del tokens
     # A few distinct grades: each read once, then looked up.
     distinct = set(texts)
-    if not qids or "".join(distinct).translate(_GRADE_CHARS):
+    if not qids or b"".join(distinct).translate(None, _GRADE_CHARS):
         raise Doubt
     try:
         values = {text: int(text) for text in distinct}
@@ -225,7 +230,7 @@ def read_qrels_small(src: Source) -> Qrels:
     starts, qids, docs, grades = _blocks(qids, docs, grades, size=src.size())
     qrels: Qrels = {}
     for a, b in zip(starts, starts[1:], strict=False):
-        qid = qids[a]
+        qid = qids[a].decode()
         block = dict(zip(docs[a:b], grades[a:b], strict=True))
         if len(block) != b - a and len(set(zip(docs[a:b], grades[a:b], strict=True))) != len(block):
             raise Doubt  # one document, two grades

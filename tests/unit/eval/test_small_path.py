@@ -32,7 +32,14 @@ from goldset_tui.eval.kernels import KERNELS
 from goldset_tui.eval.measures import MEASURES, parse_measures
 from goldset_tui.eval.metrics import evaluate
 from goldset_tui.eval.querysets import cut_run
-from goldset_tui.io.small_trec import Doubt, Run, ranking, read_qrels_small, read_run_small
+from goldset_tui.io.small_trec import (
+    Doubt,
+    Qrels,
+    Run,
+    ranking,
+    read_qrels_small,
+    read_run_small,
+)
 from goldset_tui.io.sources import Source, open_source
 from goldset_tui.io.trec import read_qrels, read_run
 
@@ -83,8 +90,8 @@ def _small_run_set(run: Run) -> set[tuple[str, str, float]]:
     return {(q, d, s) for q, ranking in run.items() for s, d in ranking}
 
 
-def _small_qrels_set(qrels: dict[str, dict[str, int]]) -> set[tuple[str, str, int]]:
-    return {(q, d, g) for q, grades in qrels.items() for d, g in grades.items()}
+def _small_qrels_set(qrels: Qrels) -> set[tuple[str, str, int]]:
+    return {(q, d.decode(), g) for q, grades in qrels.items() for d, g in grades.items()}
 
 
 @pytest.mark.parametrize(
@@ -263,11 +270,11 @@ def test_every_kernel_equals_polars_on_generated_rankings(data, cut):
     )
     pairs: dict = {}
     for q, d, s in run_rows:
-        pairs.setdefault(q, []).append((s, d))
+        pairs.setdefault(q, []).append((s, d.encode()))  # ids are bytes on the small path
     plain_run = {q: ranking([s for s, _ in p], [d for _, d in p]) for q, p in pairs.items()}
     plain_qrels: dict = {}
     for q, d, g in qrels_rows:
-        plain_qrels.setdefault(q, {})[d] = g
+        plain_qrels.setdefault(q, {})[d.encode()] = g
     _assert_same(
         _polars_rows(qrels, run, MEASURES_, *cut),
         _small_rows(plain_qrels, plain_run, MEASURES_, *cut),
