@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 from itertools import compress, repeat
-from operator import ge
+from operator import ge, gt
 from typing import TYPE_CHECKING
 
 from goldset_tui.eval.kernels import ABSENT, Query, evaluate_query, has_kernels
@@ -42,12 +42,12 @@ def fits(total_bytes: int, measures: Iterable[Measure]) -> bool:
 
 def query_ids(qrels: Qrels, level: int) -> tuple[set[str], set[str]]:
     """(queries in the qrels, queries with a document graded >= ``level``)."""
-    relevant = {q for q, grades in qrels.items() if any(g >= level for g in grades.values())}
+    relevant = {q for q, grades in qrels.items() if max(grades.values()) >= level}
     return set(qrels), relevant
 
 
 def positive_judgments(qrels: Qrels) -> int:
-    return sum(1 for grades in qrels.values() for g in grades.values() if g > 0)
+    return sum(sum(map(gt, grades.values(), repeat(0))) for grades in qrels.values())
 
 
 def evaluate_small(

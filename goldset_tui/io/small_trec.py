@@ -17,10 +17,10 @@ is Polars' to read).
 
 Speed: the text stays bytes (ASCII only: anything else is Polars' to read), whose objects
 cost less to make than strings; query ids become strings, document ids stay bytes (the run's and
-the qrels' alike, compared and looked up as such; ASCII bytes order as their text does). The
-common layout (one space or one tab between fields, nothing else) is checked and split with
-whole-text methods and column slices, no Python loop over lines; any other layout goes through
-a loop over lines.
+the qrels' alike, compared and looked up as such; ASCII bytes order as their text does). A
+file whose fields are separated by spaces or by tabs (one kind only), with no comment line, is
+checked and split with whole-text methods and column slices, no Python loop over lines; any
+other goes through a loop over lines.
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ SHUFFLED_BYTES = 4_000_000
 # Whitespace other than space, tab and newline: Python's split, Polars' CSV reader and its
 # regular expressions do not agree on it.
 _ODD_ASCII_SPACE = b"\r\x0b\x0c\x1c\x1d\x1e\x1f"
+_MARK = b"\x00"  # the end of a record among the fields (a text holding one is read line by line)
 
 Qrels = dict[str, dict[bytes, int]]  # query -> doc (ASCII bytes) -> grade, in file order
 
@@ -70,26 +71,26 @@ def _text(src: Source) -> bytes:
 
 
 def _columns(text: bytes, fields: int) -> list[bytes]:
-    """Every field of every record, flat, each record followed by a ``b"\n"`` token (record i
-    is ``[i * (fields + 1):i * (fields + 1) + fields]``; the last one's may be missing)."""
-    body = text[:-1] if text.endswith(b"\n") else text
-    for sep, other in ((b" ", b"\t"), (b"\t", b" ")):
-        if not body or other in body or body[:1] == b"#" or (b"#" in body and b"\n#" in body):
-            continue  # the other separator, or a comment line: the loop below reads them
-        # Each newline becomes a lone "\n" token between records: one C-level split of the
-        # whole text, and where those markers fall proves the layout.
-        marked = body.replace(b"\n", sep + b"\n" + sep)
-        if sep + sep in marked or marked[:1] == sep or marked[-1:] == sep:
-            break  # an empty field: a doubled separator, one at either end of a line, a blank line
-        tokens = marked.split(sep)
-        lines = (len(marked) - len(body)) // 2 + 1  # each newline made two bytes longer
-        step = fields + 1
-        if len(tokens) == step * lines - 1 and tokens[fields::step].count(b"\n") == lines - 1:
-            # No field holds a newline, so the text's lines - 1 markers are exactly those
-            # found at the end of each record of ``fields`` tokens: every line has ``fields``.
-            return tokens
-        break
-    return list(_careful(text, fields))
+    """Every field of every record, flat, each record followed by a :data:`_MARK` token
+    (record i is ``[i * (fields + 1):i * (fields + 1) + fields]``; the last one's may be
+    missing)."""
+    if (b" " in text and b"\t" in text) or _MARK in text:
+        return list(_careful(text, fields))  # both separators: each line is checked
+    # Each newline gets a marker token: one C-level split of the whole text on runs of
+    # whitespace (lines stripped, as read_run does), and where the markers fall proves the
+    # layout: no field holds one, so if every (fields + 1)-th token is a marker, and there are
+    # as many as newlines, every line holds exactly ``fields`` fields (a blank line would put
+    # two markers side by side).
+    marked = text.replace(b"\n", b"\n" + _MARK + b"\n")
+    tokens = marked.split()
+    newlines = (len(marked) - len(text)) // 2
+    step = fields + 1
+    in_place = tokens[fields::step].count(_MARK) == newlines
+    if not (in_place and len(tokens) in (step * newlines, step * newlines + fields)):
+        return list(_careful(text, fields))
+    if b"#" in text and b"\n#" in b"\n" + b"\n".join(tokens[0::step]):
+        return list(_careful(text, fields))  # a comment line: skipped there
+    return tokens
 
 
 def _careful(text: bytes, fields: int) -> Iterator[bytes]:
@@ -101,7 +102,7 @@ def _careful(text: bytes, fields: int) -> Iterator[bytes]:
         if len(parts) != fields or (both and _ambiguous(line, fields)):
             raise Doubt
         yield from parts
-        yield b"\n"
+        yield _MARK
 
 
 def _ambiguous(line: bytes, fields: int) -> bool:
