@@ -27,17 +27,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from itertools import compress
-from operator import eq, ge, gt, itemgetter, ne
+from itertools import accumulate, compress, groupby
+from operator import eq, ge, gt, itemgetter
 from typing import Any
 
 from goldset_tui.io.sources import Source
 
 RUN_FIELD_COUNT = 6  # query_id Q0 doc_id rank score tag
 QRELS_FIELD_COUNT = 4  # query_id iteration doc_id grade
-# Python's float() and int() read these characters exactly as Polars does (no `_`, `nan`,
-# `inf`, other scripts' digits or surrounding spaces can get through); anything else is Polars'.
-_SCORE_CHARS = b"0123456789.eE+-"
+# Python's int() reads these characters exactly as Polars does (no `_`, other scripts' digits
+# or surrounding spaces can get through); anything else is Polars'. Scores: see read_run_small.
 _GRADE_CHARS = b"0123456789+-"
 _INT64 = 2**63
 # A run whose lines are not grouped by query costs the plain reader a sort: above about 4 MB
@@ -138,7 +137,7 @@ def _blocks(qids: list[bytes], *columns: list[Any], size: int = 0) -> tuple[list
 
 def _starts(qids: list[bytes]) -> list[int]:
     """Where each run of equal consecutive ids starts, then the end (C-level comparisons)."""
-    return [0, *compress(range(1, len(qids)), map(ne, qids[1:], qids[:-1])), len(qids)]
+    return [0, *accumulate(len(list(run)) for _, run in groupby(qids))]
 
 
 class Ranking:
@@ -181,17 +180,21 @@ Run = dict[str, Ranking]  # query -> its documents ranked
 
 def read_run_small(src: Source) -> Run:
     """Each query's documents ranked, with their scores."""
-    tokens = _columns(_text(src), RUN_FIELD_COUNT)
+    text = _text(src)
+    tokens = _columns(text, RUN_FIELD_COUNT)
     step = RUN_FIELD_COUNT + 1
     qids, docs, texts = tokens[0::step], tokens[2::step], tokens[4::step]
     del tokens  # the other fields, freed now
-    if not qids or b"".join(texts).translate(None, _SCORE_CHARS):
+    if not qids:
         raise Doubt
     try:
         scores = list(map(float, texts))
     except ValueError:
         raise Doubt from None
-    if not -math.inf < min(scores) <= max(scores) < math.inf:  # 1e999 is read as inf
+    # float() reads what Polars reads, and more: `nan`, `inf` (and 1e999, read as inf), and
+    # `_` between digits. A finite sum rules out the first two (an overflowing one only sends
+    # the file to Polars); an underscore anywhere is looked for in the scores.
+    if not math.isfinite(sum(scores)) or (b"_" in text and b"_" in b"".join(texts)):
         raise Doubt
     starts, qids, docs, scores = _blocks(qids, docs, scores, size=src.size())
     blocks: dict[str, tuple[list[float], list[bytes]]] = {}
