@@ -19,7 +19,6 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from itertools import compress, count, repeat
 from operator import ge, gt, ne, truediv
-from typing import Any
 
 from goldset_tui.eval.measures import Measure
 
@@ -28,7 +27,10 @@ ERR_MAX_GRADE = 4  # gdeval.pl's $MAX_JUDGMENT
 ELEVEN_POINTS = tuple(i / 10 for i in range(11))
 
 
-ABSENT = float("-inf")  # the grade of a retrieved document the qrels do not hold
+# The grade of a retrieved document the qrels do not hold: below any grade a qrels file can
+# give (io.small_trec and io.trec read 64-bit integers), and an int, which compares faster with
+# the grades than a float would.
+ABSENT = -(2**63) - 1
 
 
 class Query:
@@ -42,7 +44,7 @@ class Query:
 
     __slots__ = ("_judged", "_ranks", "_sorted", "found", "grades", "num_ret")
 
-    def __init__(self, found: list[Any], grades: Iterable[int]):  # found: ints and ABSENT
+    def __init__(self, found: list[int], grades: Iterable[int]):
         self.found = found
         self.grades = grades
         self.num_ret = len(found)

@@ -23,8 +23,6 @@ from goldset_tui.eval.means import Row
 from goldset_tui.eval.measures import Measure
 
 if TYPE_CHECKING:
-    from typing import Any
-
     from goldset_tui.io.small_trec import Qrels, Run
 
 # Runs and qrels together, in bytes (decompressed for a stream or a gzipped file). Chosen by
@@ -69,7 +67,7 @@ def evaluate_small(
         docs = run[qid].docs if qid in run else []  # ranked by the reader
         if max_docs is not None:
             docs = docs[:max_docs]
-        found: list[Any] = list(map(grades.get, docs, repeat(ABSENT)))
+        found = list(map(grades.get, docs, repeat(ABSENT)))
         if judged_only:
             found = list(compress(found, map(ge, found, repeat(0))))
         values = evaluate_query(measures, Query(found, grades.values()))
