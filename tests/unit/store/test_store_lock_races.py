@@ -1,0 +1,182 @@
+"""Lock races that used to refuse a labeller with a wrong reason.
+
+- Opening a store while another process finishes an interrupted merge: the opening waits for it
+  (bounded) and then reads the merged store, instead of skipping the recovery, reading on and
+  being refused as "already open for writing" by the recovering process; past the bound it
+  refuses in one line naming the merge, and reads nothing.
+- A busy check (``is_locked``, `goldset serve`'s) holds a shared lock for an instant: a writer
+  locking at that instant is not refused.
+
+Synchronised with a pipe to a child process and with events; nothing sleeps to wait for the other
+side.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from test_store_merge import HERE, env, events, tree_digest
+from test_store_merge_recovery import leftover
+
+import goldset_tui.store.journal as journal
+import goldset_tui.store.staging as staging
+from goldset_tui.cli import main
+from goldset_tui.errors import StoreLockedError
+from goldset_tui.store import Project
+from goldset_tui.store.journal import Journal, is_locked, lock_path_for
+
+WAIT = 60  # seconds an event may take on a loaded machine before the test gives up
+
+
+@contextmanager
+def recovering(store: Path) -> Iterator[subprocess.Popen]:
+    """Another process finishing the store's interrupted merge, stopped just before it applies
+    it, holding the merge lock and the writer locks (``recovery_child.py``); a line on its stdin
+    lets it go on."""
+    child = subprocess.Popen(
+        [sys.executable, str(HERE / "recovery_child.py"), str(store)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env(),
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline() == "applying\n", child.stderr.read()  # type: ignore[union-attr]
+        yield child
+    finally:
+        if child.poll() is None:
+            child.kill()
+        child.wait(WAIT)
+
+
+def go_on(child: subprocess.Popen) -> None:
+    assert child.stdin is not None and child.stdout is not None
+    child.stdin.write("\n")
+    child.stdin.flush()
+    assert child.stdout.readline() == "done\n"
+
+
+def test_opening_during_another_process_recovery_waits_and_reads_the_merged_store(
+    tmp_path: Path, monkeypatch
+) -> None:
+    target, before, after = leftover(tmp_path, monkeypatch, committed=True)
+    waiting = threading.Event()
+    real_pause = staging._pause
+
+    def pause() -> None:
+        waiting.set()  # the opening found the merge lock taken and is waiting for it
+        real_pause()
+
+    monkeypatch.setattr(staging, "_pause", pause, raising=False)
+    outcome: dict[str, object] = {}
+
+    def judge_opens() -> None:  # what `goldset judge` does: open the store, then the writer
+        try:
+            project = Project.open(target)
+            with project.writer("alice"):
+                outcome["events"] = sorted(events(project))
+        except Exception as exc:  # noqa: BLE001 - reported by the assertions below
+            outcome["error"] = exc
+        finally:
+            waiting.set()
+
+    with recovering(target) as child:
+        opener = threading.Thread(target=judge_opens)
+        opener.start()
+        assert waiting.wait(WAIT)
+        assert "error" not in outcome, outcome["error"]  # was: already open for writing by N
+        assert "events" not in outcome  # nothing read while the other process is mid-way
+        go_on(child)
+        opener.join(WAIT)
+    assert "error" not in outcome, outcome["error"]
+    assert outcome["events"] == after != before
+    assert not (target / staging.STAGING).exists()
+
+
+def test_past_the_wait_the_opening_is_refused_in_one_line_naming_the_merge(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    target, _, after = leftover(tmp_path, monkeypatch, committed=True)
+    monkeypatch.setattr(staging, "MERGE_WAIT", 0.0)
+    with recovering(target) as child:
+        untouched = tree_digest(target)
+        with pytest.raises(StoreLockedError) as refused:
+            Project.open(target)  # was: no error, the store read half-way through the merge
+        message = str(refused.value)
+        assert "a merge into this store is running" in message
+        assert f"process {child.pid}" in message and "already open" not in message
+        capsys.readouterr()
+        assert main(["qrels", "--store", str(target)]) == 2
+        err = capsys.readouterr().err
+        assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+        assert f"process {child.pid}" in err
+        assert tree_digest(target) == untouched
+        go_on(child)
+    assert sorted(events(Project.open(target))) == after
+
+
+def test_a_busy_check_at_the_instant_a_writer_locks_does_not_refuse_it(
+    tmp_path: Path, monkeypatch
+) -> None:
+    path = tmp_path / "journal" / "alice.jsonl"
+    path.parent.mkdir()
+    # The busy check's instant, held: the shared lock is_locked takes, on its own open file (as in
+    # the server's process; flock locks belong to open files, so this one conflicts all the same).
+    check = os.open(lock_path_for(path), os.O_RDWR | os.O_CREAT, 0o666)
+    fcntl.flock(check, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    retrying = threading.Event()
+    real_pause = journal._pause
+
+    def pause() -> None:
+        retrying.set()  # the writer met the check's lock and is trying again
+        real_pause()
+
+    monkeypatch.setattr(journal, "_pause", pause, raising=False)
+    outcome: dict[str, object] = {}
+
+    def writer_opens() -> None:
+        try:
+            outcome["journal"] = Journal(path)
+        except Exception as exc:  # noqa: BLE001 - reported by the assertions below
+            outcome["error"] = exc
+        finally:
+            retrying.set()
+
+    opener = threading.Thread(target=writer_opens)
+    try:
+        opener.start()
+        assert retrying.wait(WAIT)
+        assert "error" not in outcome, outcome["error"]  # was: "already open for writing"
+    finally:
+        os.close(check)  # the check is over
+        opener.join(WAIT)
+    assert "error" not in outcome, outcome["error"]
+    session = outcome["journal"]
+    assert isinstance(session, Journal)
+    try:
+        assert is_locked(path)
+    finally:
+        session.close()
+    assert not is_locked(path)
+
+
+def test_a_second_writer_is_still_refused_at_once(tmp_path: Path, monkeypatch) -> None:
+    path = tmp_path / "journal" / "alice.jsonl"
+    pauses: list[None] = []
+    monkeypatch.setattr(journal, "_pause", lambda: pauses.append(None))
+    with Journal(path), pytest.raises(StoreLockedError) as refused:
+        Journal(path)
+    assert f"({os.getpid()})" in str(refused.value) and "already open for writing" in str(
+        refused.value
+    )
+    assert pauses == []  # a writer's lock is told from a check's without trying again
