@@ -52,7 +52,7 @@ def agreement_report(
         "pairs": [pair_report(ratings, a, b, grades, ci, p) for p, (a, b) in enumerate(pairs)],
         "alpha": alpha,
         "fleiss_kappa": co.fleiss_kappa(rating_table(ratings, grades)),
-        "binary": binary_report(vals, grades, ci),
+        "binary": binary_report(vals, grades, ci, graded=o),
         "strata": strata_report(ratings, strata, grades, replicates=replicates, seed=seed)
         if strata is not None
         else [],
@@ -106,17 +106,27 @@ def pair_report(
 
 
 def binary_report(
-    vals: pl.DataFrame, grades: list[int], ci: dict[str, Interval] | None = None
+    vals: pl.DataFrame,
+    grades: list[int],
+    ci: dict[str, Interval] | None = None,
+    *,
+    graded: co.Coincidence | None = None,
 ) -> list[dict[str, Any]]:
     """Relevant = grade >= threshold, for every cut-off above the lowest grade.
 
     TREC Deep Learning counts grade 1 as not relevant for its binary measures, so both >= 1 and
-    >= 2 matter: labellers can agree well at one cut-off and poorly at the other.
+    >= 2 matter: labellers can agree well at one cut-off and poorly at the other. Given the graded
+    coincidence matrix (``graded``), each cut-off's is summed from its cells, as the intervals do
+    (a unit's binary value pairs are its graded pairs, relabelled), instead of read from every
+    rating again.
     """
     out = []
     for threshold in grades[1:]:
-        binary = vals.with_columns(value=(pl.col("value") >= threshold).cast(pl.Int64))
-        o = co.coincidences(binary)
+        if graded is not None:
+            o = co.binarised(graded, threshold)
+        else:
+            binary = vals.with_columns(value=(pl.col("value") >= threshold).cast(pl.Int64))
+            o = co.coincidences(binary)
         out.append(
             {
                 "threshold": threshold,
