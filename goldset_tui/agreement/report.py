@@ -51,12 +51,22 @@ def agreement_report(
         "ci_method": method_text(replicates, seed) if replicates > 0 else None,
         "pairs": [pair_report(ratings, a, b, grades, ci, p) for p, (a, b) in enumerate(pairs)],
         "alpha": alpha,
-        "fleiss_kappa": co.fleiss_kappa(rating_table(ratings, grades)),
+        "fleiss_kappa": fleiss(ratings, grades),
         "binary": binary_report(vals, grades, ci, graded=o),
         "strata": strata_report(ratings, strata, grades, replicates=replicates, seed=seed)
         if strata is not None
         else [],
     }
+
+
+def fleiss(ratings: pl.DataFrame, grades: list[int]) -> float | None:
+    """Fleiss' kappa, or ``None`` at once when the units rated twice or more carry different
+    numbers of ratings (the usual case under overlap with gaps), which ``co.fleiss_kappa`` would
+    only find after the whole units x grades table had been built in Python."""
+    per_unit = ratings.group_by("unit").len().filter(pl.col("len") >= 2).get_column("len")
+    if per_unit.n_unique() > 1:
+        return None
+    return co.fleiss_kappa(rating_table(ratings, grades))
 
 
 def solo_report(ratings: pl.DataFrame, scale: GradeScale) -> dict[str, Any]:
