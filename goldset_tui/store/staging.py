@@ -31,9 +31,10 @@ import fcntl
 import json
 import os
 import shutil
+import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -83,7 +84,10 @@ def _take(fd: int, path: Path) -> bool:
 
 def _wait_for(fd: int, path: Path, store: Path, wait: float) -> bool:
     deadline = time.monotonic() + wait
-    with working(f"waiting for a merge into {store} to finish ({holder(path)})"):
+    message = f"waiting for a merge into {store} to finish ({holder(path)})"
+    # Inside a full-screen app (the home screen opens stores) stderr is the app's capture, which
+    # claims to be a terminal: a spinner there would fight the screen, so it waits silently.
+    with working(message) if sys.stderr is sys.__stderr__ else nullcontext():
         while time.monotonic() < deadline:
             _pause()
             if _take(fd, path):

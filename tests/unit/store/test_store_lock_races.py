@@ -80,6 +80,15 @@ def test_opening_during_another_process_recovery_waits_and_reads_the_merged_stor
         real_pause()
 
     monkeypatch.setattr(staging, "_pause", pause, raising=False)
+    said: list[str] = []
+
+    @contextmanager
+    def working(message: str) -> Iterator[None]:  # the spinner a terminal shows meanwhile
+        said.append(message)
+        yield
+
+    monkeypatch.setattr(staging, "working", working, raising=False)
+    monkeypatch.setattr(sys, "stderr", sys.__stderr__)  # as in a terminal, not a full-screen app
     outcome: dict[str, object] = {}
 
     def judge_opens() -> None:  # what `goldset judge` does: open the store, then the writer
@@ -103,6 +112,8 @@ def test_opening_during_another_process_recovery_waits_and_reads_the_merged_stor
     assert "error" not in outcome, outcome["error"]
     assert outcome["events"] == after != before
     assert not (target / staging.STAGING).exists()
+    assert len(said) == 1, said  # one message while waiting, naming the merge and its process
+    assert said[0].startswith(f"waiting for a merge into {target} to finish (process {child.pid}")
 
 
 def test_past_the_wait_the_opening_is_refused_in_one_line_naming_the_merge(
