@@ -151,13 +151,23 @@ def _pause() -> None:
     time.sleep(0.001)  # a busy check holds its shared lock for microseconds
 
 
-def holder(lock_path: Path) -> str:
-    """Who holds a lock, from the text its holder wrote into the lock file (pid, host, since)."""
+def _holder_info(lock_path: Path) -> dict[str, str]:
     try:
         text = lock_path.read_text(encoding="utf-8", errors="replace").strip()
     except OSError:
         text = ""
-    info = dict(part.split("=", 1) for part in text.split() if "=" in part)
+    return dict(part.split("=", 1) for part in text.split() if "=" in part)
+
+
+def holder_id(lock_path: Path) -> tuple[str, str] | None:
+    """(pid, host) of the last process that took a lock, from its text; None if it says none."""
+    info = _holder_info(lock_path)
+    return (info["pid"], info.get("host", "")) if info.get("pid") else None
+
+
+def holder(lock_path: Path) -> str:
+    """Who holds a lock, from the text its holder wrote into the lock file (pid, host, since)."""
+    info = _holder_info(lock_path)
     if not info.get("pid"):
         return "another process"
     who = f"process {info['pid']}"

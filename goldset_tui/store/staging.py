@@ -41,7 +41,13 @@ from typing import Any
 from goldset_tui.errors import InputError, StoreLockedError
 from goldset_tui.progress import working
 from goldset_tui.store.files import atomic_write_bytes, fsync_path, naming
-from goldset_tui.store.journal import holder, lock_path_for, take_exclusive, write_holder
+from goldset_tui.store.journal import (
+    holder,
+    holder_id,
+    lock_path_for,
+    take_exclusive,
+    write_holder,
+)
 from goldset_tui.store.manifest import update_manifest
 
 STAGING = ".merge-pending"
@@ -255,4 +261,18 @@ def refuse_if_merging(store: Path) -> None:
     raise StoreLockedError(
         f"{Path(store) / MERGE_LOCK}: a merge into this store is running ({merge_holder(store)}); "
         "wait for it to finish"
+    )
+
+
+def naming_the_merge(store: Path, journal: Path, refused: StoreLockedError) -> StoreLockedError:
+    """``refused`` (a labeller's journal is already open), told truly when the process holding
+    that journal is the one that took the store's merge lock: a merge holds every labeller it
+    writes while it reads their histories, and "already open for writing by process N" would send
+    the labeller looking for a judging session that does not exist."""
+    held_by = holder_id(lock_path_for(journal))
+    if held_by is None or held_by != holder_id(Path(store) / MERGE_LOCK):
+        return refused
+    return StoreLockedError(
+        f"{journal}: a merge into this store is running ({merge_holder(store)}) and holds this "
+        "labeller's journal while it merges; open it again when the merge has finished"
     )

@@ -4,6 +4,8 @@
   (bounded) and then reads the merged store, instead of skipping the recovery, reading on and
   being refused as "already open for writing" by the recovering process; past the bound it
   refuses in one line naming the merge, and reads nothing.
+- `goldset judge` while a merge runs in the store (it holds the labellers it writes): refused as
+  a merge running, naming its process, not as "already open for writing" by it.
 - A busy check (``is_locked``, `goldset serve`'s) holds a shared lock for an instant: a writer
   locking at that instant is not refused.
 
@@ -19,11 +21,11 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 import pytest
-from test_store_merge import HERE, env, events, tree_digest
+from test_store_merge import HERE, env, events, judge, pool, store, t, tree_digest
 from test_store_merge_recovery import leftover
 
 import goldset_tui.store.journal as journal
@@ -37,12 +39,11 @@ WAIT = 60  # seconds an event may take on a loaded machine before the test gives
 
 
 @contextmanager
-def recovering(store: Path) -> Iterator[subprocess.Popen]:
-    """Another process finishing the store's interrupted merge, stopped just before it applies
-    it, holding the merge lock and the writer locks (``recovery_child.py``); a line on its stdin
-    lets it go on."""
+def stopped(*args: str) -> Iterator[subprocess.Popen]:
+    """Another process working on a store (``gated_child.py ARGS``), stopped once it holds its
+    locks, before it changes anything; a line on its stdin lets it go on."""
     child = subprocess.Popen(
-        [sys.executable, str(HERE / "recovery_child.py"), str(store)],
+        [sys.executable, str(HERE / "gated_child.py"), *args],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -51,12 +52,18 @@ def recovering(store: Path) -> Iterator[subprocess.Popen]:
     )
     try:
         assert child.stdout is not None
-        assert child.stdout.readline() == "applying\n", child.stderr.read()  # type: ignore[union-attr]
+        assert child.stdout.readline() == "waiting\n", child.stderr.read()  # type: ignore[union-attr]
         yield child
     finally:
         if child.poll() is None:
             child.kill()
         child.wait(WAIT)
+
+
+def recovering(store: Path) -> AbstractContextManager[subprocess.Popen]:
+    """Another process finishing the store's interrupted merge, holding the merge lock and the
+    writer locks, stopped just before it applies the merge."""
+    return stopped(str(store))
 
 
 def go_on(child: subprocess.Popen) -> None:
@@ -136,6 +143,26 @@ def test_past_the_wait_the_opening_is_refused_in_one_line_naming_the_merge(
         assert tree_digest(target) == untouched
         go_on(child)
     assert sorted(events(Project.open(target))) == after
+
+
+def test_a_labeller_opening_while_a_merge_holds_their_journal_is_told_it_is_a_merge(
+    tmp_path: Path, capsys
+) -> None:
+    p = pool(tmp_path)
+    a, b = store(tmp_path, "a", p), store(tmp_path, "b", p)
+    judge(a, "alice", [("q1", "d1", 2, t(1))])
+    judge(b, "alice", [("q1", "d2", 1, t(2))])
+    with stopped("--merge", str(a.path), str(b.path)) as child:  # reading alice's histories
+        with pytest.raises(StoreLockedError) as refused:
+            Project.open(a.path).writer("alice")
+        message = str(refused.value)
+        assert f"a merge into this store is running (process {child.pid}" in message
+        assert "already open for writing" not in message  # was: "... by process N"
+        capsys.readouterr()
+        assert main(["qrels", "--store", str(a.path)]) == 0  # reading is not refused
+        go_on(child)
+    with Project.open(a.path).writer("alice"):  # the merge over, alice judges again
+        pass
 
 
 def test_a_busy_check_at_the_instant_a_writer_locks_does_not_refuse_it(
