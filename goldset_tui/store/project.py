@@ -43,7 +43,7 @@ from goldset_tui.store.manifest import (
     write_manifest,
 )
 from goldset_tui.store.parts import read_parts
-from goldset_tui.store.staging import recover
+from goldset_tui.store.staging import naming_the_merge, recover
 from goldset_tui.store.writer import JudgmentWriter
 from goldset_tui.text import visible
 
@@ -288,6 +288,8 @@ class Project:
         try:
             self._register(labeller)
             writer = self._open_writer(labeller)
+        except StoreLockedError as exc:  # held by a merge, not by a session: say so
+            raise naming_the_merge(self.path, self.labeller_paths(labeller)[0], exc) from None
         except OSError as exc:
             if exc.errno not in _CANNOT_WRITE:
                 raise
