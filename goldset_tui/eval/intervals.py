@@ -322,6 +322,8 @@ def difference_interval(
     mean = float(u.mean()) if n else math.nan  # type: ignore[arg-type]
     var = float(u.var(ddof=1)) if n > 1 else math.nan  # type: ignore[arg-type]
     at = float(u.is_in(list(DIFFERENCE_DISCRETE)).mean()) if n else math.nan  # type: ignore[arg-type]
+    if n < 2:
+        return (math.nan, math.nan)
     lo, hi = score_from(n, mean, var, at, confidence, DIFFERENCE_PSEUDO_COUNT)
     return (max(-1.0, 2.0 * lo - 1.0), min(1.0, 2.0 * hi - 1.0))
 
@@ -355,10 +357,12 @@ def wilson_form(p: float, n_eff: float, q: float) -> tuple[float, float]:
 WILSON = "wilson"
 SCORE_T = "score-t"
 STUDENT_T = "student-t"
+DIFFERENCE_SCORE = "difference-score-t"
 METHOD_TEXT = {
     WILSON: "Wilson score interval (binary measure)",
     SCORE_T: "score interval for a mean in [0, 1], dispersion-scaled, Student t quantile",
     STUDENT_T: "Student t interval of the mean",
+    DIFFERENCE_SCORE: "score interval of (d + 1) / 2 for a difference d in [-1, 1], carried back",
 }
 
 

@@ -77,8 +77,6 @@ class WeightedEstimate:
     n_effective: float = math.nan
 
 
-
-
 class Cell(NamedTuple):
     """One stratum: traffic share, n, mean, sample variance (ddof = 1), population N (None:
     unknown, no correction) and the share of its values at 0 or 1 (for differences: at -1, 0
