@@ -18,6 +18,13 @@ plain Kish / Dean-Pagano effective n, and the report's (``weighting.stratified_e
     python bench/interval_coverage.py --reps 1000     # quicker, noisier (+-0.7 points)
     python bench/interval_coverage.py --only weighted # the weighted part alone (about 2 minutes)
     python bench/interval_coverage.py --only design --reps 1000  # the design-weighted (Hajek) part
+    python bench/interval_coverage.py --only paired --reps 4000  # the paired difference (6.5 minutes)
+
+The paired difference (``goldset compare``, the report's paired rows, the history's changes): one
+set of 5, 7, 10, 20 or 50 queries scored by two systems, true mean differences near 0, near +-1
+and with many ties, 0/1 and graded; the percentile bootstrap the comparison used before, BCa,
+Student t and the library's ``intervals.difference_interval``, with the share of point intervals
+and the mean widths (rows of ``--reps / 2`` sets).
 
 The design-weighted (Hajek) headline: the same three strata, sampled from populations whose sizes
 follow the shares (inclusion probability n_h / N_h), so the Hajek mean estimates the
