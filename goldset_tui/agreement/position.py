@@ -28,7 +28,8 @@ Contract: plain dicts with fixed keys (``null`` where a figure is undefined: few
 judgments in any query, or no spread in grade or position; and every trend figure ``null``, with
 ``too_few`` true, when fewer than ``MIN_TREND_JUDGMENTS`` (30) judgments sit in queries judged at
 least twice); one labeller is enough. Judgments with
-no recorded position, or a time that does not parse, are left out of that part. ``None`` from
+no recorded position, or a time that does not parse, are left out of that part; grades imported
+from a file (``goldset import``: no seconds spent) have no sitting and are left out of the time. ``None`` from
 ``position_bias_of`` when the source holds no positions (qrels files).
 """
 
@@ -166,7 +167,12 @@ def position_bias(
     graded = judgments.filter(pl.col("grade").is_not_null()).with_columns(
         relevant=(pl.col("grade") >= threshold).cast(pl.Int64)
     )
-    minutes = sitting_minutes(history if history is not None else judgments, gap_minutes)
+    events = history if history is not None else judgments
+    if {"kind", "seconds"} <= set(events.columns):  # imported grades (no seconds): no sitting
+        events = events.filter(
+            ~(pl.col("kind").is_in(["judge", "repeat"]) & pl.col("seconds").is_null())
+        )
+    minutes = sitting_minutes(events, gap_minutes)
     out = []
     for labeller in sorted(graded.get_column("labeller").unique().to_list()):
         mine = graded.filter(pl.col("labeller") == labeller)

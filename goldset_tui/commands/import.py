@@ -1,4 +1,5 @@
-"""`goldset import`: bring a machine judge's labels into a store, marked as a machine's."""
+"""`goldset import`: bring existing judgments into a store: a person's (--human) or a machine
+judge's (--machine, marked as a machine's)."""
 
 from __future__ import annotations
 
@@ -10,26 +11,42 @@ from goldset_tui.errors import InputError
 from goldset_tui.text import visible
 
 NAME = "import"
-HELP = "import a machine judge's labels (TREC qrels, CSV, JSONL, Parquet) into a store"
+HELP = "import existing judgments (a person's, or a machine judge's) into a store"
 DESCRIPTION = """\
-Import the labels of a machine judge (an LLM, a classifier) into a store as labeller NAME, marked
-as a machine in the manifest. The file is TREC qrels (`qid 0 docid grade`), or a CSV, TSV, JSONL
-or Parquet table with the columns query_id, doc_id, grade and optionally confidence (0 to 1) and
-rationale.
+Bring judgments made elsewhere into a store as labeller NAME: with --human FILE, a person's (TREC
+qrels from an earlier campaign, a spreadsheet of graded pairs); with --machine FILE, a machine
+judge's (an LLM, a classifier), marked as a machine. The file is TREC qrels (`qid 0 docid grade`),
+or a CSV, TSV, JSONL or Parquet table with the columns query_id, doc_id, grade and optionally note
+(--human) or confidence (0 to 1) and rationale (--machine). With --pool POOL and no store yet, the
+store is made (by default the pool's own, the one `goldset judge POOL` opens).
 
 Every label is checked before anything is written: a grade off the store's scale, a confidence
-outside 0-1, a pair labelled twice, a pair not in the store's pool is refused on one line naming
-the file and its line (or Parquet row), exit status 2, and the store is left as it was.
+outside 0-1, a pair labelled twice (--human: twice with different grades; an identical repeated
+line counts once), a pair not in the store's pool is refused on one line naming the file and its
+line (or Parquet row), exit status 2, and the store is left as it was (or not made).
 
-The labels keep their provenance: the file's sha256 and --model in the manifest, each label's
-confidence and rationale in STORE/machine/NAME/. Importing a file this labeller already imported
-(same sha256) writes nothing and says so; a new file replaces the grades that changed.
+--human: the person's judgments count like judgments made on the judging screen, in `goldset
+qrels --consensus`, `goldset agreement` and `goldset report --qrels STORE`; `goldset judge
+--labeller NAME` resumes at the first pair the file did not grade. The import holds NAME's writer
+lock, so it is refused while NAME is judging. The file's sha256 and the import's time are kept in
+the manifest, and each imported judgment carries that time and no seconds spent, which tells it
+from a grade given on the screen. A pair NAME already graded differently is refused, naming the
+pair (--on-conflict keep imports only the other pairs; replace lets the file's grade stand, the
+earlier one staying in the history). Importing the same file again writes nothing.
 
-A machine labeller is never part of the human consensus (`goldset qrels --consensus` leaves it
-out; --include-machine puts it in), never a judging row on the home screen, and `goldset judge`
-refuses its name. `goldset agreement` reports it as one more rater, under "machine".
+--machine: the file's sha256 and --model go in the manifest, each label's confidence and
+rationale in STORE/machine/NAME/. Importing the same file again writes nothing; a new file
+replaces the grades that changed. A machine labeller is never part of the human consensus
+(`goldset qrels --consensus` leaves it out; --include-machine puts it in), never a judging row on
+the home screen, and `goldset judge` refuses its name. `goldset agreement` reports it as one more
+rater, under "machine". A name cannot be a person in one import and a machine in another.
 
 examples:
+  goldset import --pool pool.jsonl --labeller alice --human alice-2024.qrels
+  goldset judge pool.jsonl --labeller alice          # resumes after alice's imported pairs
+  goldset import --store ~/stores/docs-pool --labeller bob --human bob-grades.csv
+  goldset import --store ~/stores/docs-pool --labeller bob --human fixed.csv --on-conflict replace
+  goldset qrels --store ~/stores/docs-pool --consensus -o consensus.qrels
   goldset import --store ~/stores/docs-pool --labeller llm --machine llm.qrels --model gpt-4o
   goldset import --store ~/stores/docs-pool --labeller llm --machine llm-labels.jsonl
   goldset agreement --store ~/stores/docs-pool --format json
@@ -37,48 +54,181 @@ examples:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--store", metavar="DIR", required=True, help="the project folder")
     parser.add_argument(
-        "--labeller", metavar="NAME", required=True, help="the machine judge's name in the store"
+        "--store",
+        metavar="DIR",
+        help="the store (default with --pool: the pool's own store, where `goldset judge POOL` "
+        "keeps it)",
     )
     parser.add_argument(
+        "--pool",
+        metavar="POOL",
+        help="the pool the judgments were made on: a store that does not exist yet is made from "
+        "it (an existing store must have been made from this same pool)",
+    )
+    parser.add_argument(
+        "--corpus",
+        metavar="FILE",
+        help="for a pool that lists only document ids: the corpus with their texts (as `goldset "
+        "judge --corpus`); default: the corpus the store records",
+    )
+    parser.add_argument(
+        "--labeller", metavar="NAME", required=True, help="the person's or machine's name"
+    )
+    # Whose judgments they are is said where the file is named: one of the two, never a default,
+    # since a person counted as a machine (or the reverse) silently changes the consensus.
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument(
+        "--human",
+        metavar="FILE",
+        help="a person's grades: TREC qrels, or CSV/TSV/JSONL/Parquet with query_id, doc_id, grade",
+    )
+    source.add_argument(
         "--machine",
         metavar="FILE",
-        required=True,
-        help="the labels: TREC qrels, or CSV/TSV/JSONL/Parquet with query_id, doc_id, grade",
+        help="a machine judge's labels: TREC qrels, or CSV/TSV/JSONL/Parquet with query_id, "
+        "doc_id, grade",
     )
-    parser.add_argument("--model", metavar="NAME", help="the model that produced the labels")
+    parser.add_argument(
+        "--model", metavar="NAME", help="the model that produced the labels (--machine only)"
+    )
+    parser.add_argument(
+        "--on-conflict",
+        choices=("refuse", "keep", "replace"),
+        help="--human only: a pair NAME already graded differently is refused (the default), "
+        "kept at NAME's grade, or replaced by the file's grade",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    from goldset_tui.io.pools import load_pool
-    from goldset_tui.store import Project
-    from goldset_tui.store.machine import import_machine
+    if args.human is not None and args.model is not None:
+        raise InputError(None, "--model names a machine judge's model; it goes with --machine")
+    if args.machine is not None and args.on_conflict is not None:
+        raise InputError(
+            None, "--on-conflict goes with --human (a machine's new file replaces its grades)"
+        )
+    project, pool_pairs = _open_store(args)
+    if args.human is not None:
+        return _human(project, args, pool_pairs)
+    return _machine(project, args, pool_pairs)
 
-    project = Project.open(Path(args.store))
+
+def _open_store(args: argparse.Namespace):  # noqa: ANN202 - (Project, query_id/doc_id frame)
+    """The store to import into, and the pool's pairs. A store that does not exist yet is made
+    from --pool, but only after the pool and the whole file passed every check."""
+    from goldset_tui.io.machine import read_human_labels, read_machine_labels
+    from goldset_tui.io.pools import load_pool
+    from goldset_tui.io.tables import check_file
+    from goldset_tui.model import GradeScale
+    from goldset_tui.store import Project, default_store_for, sha256_file
+    from goldset_tui.store.manifest import manifest_path
+    from goldset_tui.store.project import refuse_busy_folder
+
+    if args.store is None and args.pool is None:
+        raise InputError(None, "give --store DIR, or --pool POOL (its store is made if need be)")
+    store = Path(args.store) if args.store else default_store_for(args.pool)
+    if args.pool is None or manifest_path(store).exists():
+        project = Project.open(store)
+        if args.pool is not None and sha256_file(check_file(args.pool)) != project.pool_sha256:
+            raise InputError(
+                args.pool,
+                f"is not the pool the store {store} was made from ({project.pool_path}); the "
+                "judgments are checked against the store's pool: leave out --pool",
+            )
+        return project, _pool_pairs(project, args.corpus)
+    refuse_busy_folder(store)
+    pool = load_pool(args.pool, corpus=args.corpus)
+    pairs = pool.frame.select("query_id", "doc_id")
+    if args.human is not None:
+        read_human_labels(args.human, GradeScale(), pairs)
+    else:
+        read_machine_labels(args.machine, GradeScale(), pairs)
+    project = Project.open_or_create(store, pool_path=pool.path, pool_sha256=pool.sha256)
+    print(
+        f"made the store {visible(str(store))} for the pool {visible(args.pool)}", file=sys.stderr
+    )
+    return project, pairs
+
+
+def _pool_pairs(project, corpus: str | None):  # noqa: ANN001, ANN202 - a Project; the pairs
+    from goldset_tui.io.pools import load_pool
+
     pool_table = project.manifest.get("pool", {})
     try:
-        pool = load_pool(pool_table["path"], corpus=pool_table.get("corpus"), scale=project.scale)
+        # A pool of ids only needs its corpus: --corpus, else the one the store records.
+        recorded = project.manifest.get("corpus", {}).get("path")
+        corpus = corpus or pool_table.get("corpus") or recorded
+        pool = load_pool(pool_table["path"], corpus=corpus, scale=project.scale)
     except (InputError, OSError) as exc:
         # Without the pool a label for a pair nobody pooled cannot be told apart: refuse.
         raise InputError(
             project.path,
             f"the store's pool cannot be read ({exc}); labels are checked against it",
         ) from None
-    result = import_machine(
+    return pool.frame.select("query_id", "doc_id")
+
+
+def _already(path: str, sha256: str, who: str) -> int:
+    print(
+        f"{visible(path)} (sha256 {sha256[:12]}...) was already imported for {who}: nothing written",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def _human(project, args: argparse.Namespace, pool_pairs) -> int:  # noqa: ANN001
+    from goldset_tui.store.human import import_human
+
+    result = import_human(
         project,
         args.labeller,
-        Path(args.machine),
-        pool_pairs=pool.frame.select("query_id", "doc_id"),
-        model=args.model,
+        Path(args.human),
+        pool_pairs=pool_pairs,
+        on_conflict=args.on_conflict or "refuse",
     )
     who = visible(result.labeller)
     if result.already:
+        return _already(args.human, result.sha256, who)
+    extra = [
+        f"{n} already at the file's grade" if what == "unchanged" else f"{n} {what}"
+        for what, n in (
+            ("unchanged", result.unchanged),
+            ("kept at the earlier grade", result.kept),
+            ("replaced", result.replaced),
+        )
+        if n
+    ]
+    print(
+        f"imported {result.written} judgment{'s' * (result.written != 1)} of "
+        f"{result.labels} for {who}" + (f" ({', '.join(extra)})" if extra else ""),
+        file=sys.stderr,
+    )
+    graded = project.qrels(result.labeller).select("query_id", "doc_id")
+    left = pool_pairs.unique().join(graded, on=["query_id", "doc_id"], how="anti").height
+    if left:  # what `goldset judge` will serve next, as a command to paste
+        import shlex
+
+        command = shlex.join(
+            ["goldset", "judge", str(project.pool_path), "--store", str(project.path)]
+            + ["--labeller", result.labeller]
+        )
         print(
-            f"{visible(args.machine)} (sha256 {result.sha256[:12]}...) was already imported for "
-            f"{who}: nothing written",
+            f"{left:,} of the pool's {pool_pairs.unique().height:,} pairs are left for {who}: "
+            f"{visible(command)}",
             file=sys.stderr,
         )
+    return 0
+
+
+def _machine(project, args: argparse.Namespace, pool_pairs) -> int:  # noqa: ANN001
+    from goldset_tui.store.machine import import_machine
+
+    result = import_machine(
+        project, args.labeller, Path(args.machine), pool_pairs=pool_pairs, model=args.model
+    )
+    who = visible(result.labeller)
+    if result.already:
+        _already(args.machine, result.sha256, who)
     else:
         print(
             f"imported {result.labels} label{'s' * (result.labels != 1)} for machine labeller "

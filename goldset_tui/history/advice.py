@@ -36,8 +36,23 @@ def extend_command(
         "--depth", str(depth), "-o", new_pool,
     ]  # fmt: skip
     if store:
-        parts += ["--store", str(store)]
+        parts += ["--store", str(store), *_recorded_corpus(store)]
     return " ".join(shlex.quote(p) for p in parts)
+
+
+def _recorded_corpus(store: Any) -> list[str]:
+    """``--corpus PATH`` when the store records the corpus its pool was extended with, so that
+    running the advice keeps the golden set's versioned setup (the corpus snapshot)."""
+    from goldset_tui.errors import InputError
+    from goldset_tui.store.manifest import read_manifest  # only with a store: eval stays light
+
+    try:
+        corpus = read_manifest(Path(store)).get("corpus")
+    except (InputError, OSError):
+        return []
+    return (
+        ["--corpus", str(corpus["path"])] if isinstance(corpus, dict) and corpus.get("path") else []
+    )
 
 
 def unjudged_advice(

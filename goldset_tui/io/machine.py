@@ -1,11 +1,16 @@
-"""Read a machine judge's labels: TREC qrels, or a CSV/TSV/JSONL/Parquet table.
+"""Read graded labels from a file: TREC qrels, or a CSV/TSV/JSONL/Parquet table.
 
 Contract: :func:`read_machine_labels` returns ``query_id, doc_id, grade, confidence, rationale``
-or raises one
+and :func:`read_human_labels` ``query_id, doc_id, grade, note`` (plus ``_i``, where each label
+was), or raise one
 :class:`~goldset_tui.errors.InputError` naming the file and the line (text) or row (Parquet) of the
 first problem: a grade that is not a whole number on the scale, a confidence outside 0-1, an empty
-id, a pair given twice, a pair not in the pool. It writes nothing; the caller writes only after
+id, a pair given twice, a pair not in the pool. They write nothing; the caller writes only after
 everything here has passed.
+
+A machine labelling a pair twice is refused even with the same grade (see below); a person's
+qrels from an earlier campaign often repeat a line verbatim when files were concatenated, so
+:func:`read_human_labels` counts an identical repeat once and refuses only a different grade.
 
 TREC qrels are read here line by line rather than with :func:`goldset_tui.io.trec.read_qrels`,
 which quietly keeps one copy of a repeated line: a machine judge that labels a pair twice is a bug
@@ -14,7 +19,9 @@ in the pipeline that produced the file, worth a refusal that names the second li
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 import polars as pl
 
@@ -81,14 +88,16 @@ def _read_trec(path: Path) -> pl.DataFrame:
     return pl.DataFrame(rows, schema=SCHEMA)
 
 
-def _read_tabular(path: Path) -> tuple[pl.DataFrame, str]:
+def _read_tabular(path: Path, text: str = "rationale") -> tuple[pl.DataFrame, str]:
+    """``text``: the free-text column kept (a machine's rationale, a person's note); it comes
+    back under the name ``rationale``."""
     fmt = table_format(path)
     table = read_table(
         path,
         required=("query_id", "doc_id", "grade"),
         non_empty=("query_id", "doc_id", "grade"),
-        string_columns=("query_id", "doc_id", "rationale"),
-        scalar=("confidence", "rationale"),
+        string_columns=("query_id", "doc_id", text),
+        scalar=("confidence", text),
     )
     for name in ("grade", "confidence"):
         # Polars casts true to 1.0: a yes/no would pass as grade 1 or full confidence.
@@ -136,47 +145,84 @@ def _read_tabular(path: Path) -> tuple[pl.DataFrame, str]:
             if "confidence" in table.columns
             else pl.lit(None, pl.Float64)
         ).alias("confidence"),
-        (
-            pl.col("rationale").cast(pl.String)
-            if "rationale" in table.columns
-            else pl.lit(None, pl.String)
-        ).alias("rationale"),
+        (pl.col(text).cast(pl.String) if text in table.columns else pl.lit(None, pl.String)).alias(
+            "rationale"
+        ),
         pl.col("_i").cast(pl.Int64),
     )
     return out, fmt
 
 
-def read_machine_labels(
-    path: str | Path, scale: GradeScale, pool_pairs: pl.DataFrame | None
-) -> pl.DataFrame:
+@dataclass(frozen=True)
+class Labels:
+    """Checked labels of one file, each with ``_i`` (its line, or its 0-based Parquet data row),
+    so a later check (the store's own grades) can still name where a label came from."""
+
+    path: Path
+    fmt: str
+    frame: pl.DataFrame
+
+    def refuse(self, bad: pl.DataFrame, message: str, column: str | None = None) -> NoReturn:
+        """InputError at the first row of ``bad``; ``message`` may use ``{pair}`` and any of its
+        columns (``{grade}``...)."""
+        first = bad.row(0, named=True)
+        # Located only on this error path: a CSV with quoted newlines needs a rescan of the file.
+        at = (
+            {"line": int(first["_i"])}
+            if self.fmt == "trec"
+            else location(self.fmt, int(first["_i"]), self.path)
+        )
+        pair = f"({first['query_id']}, {first['doc_id']})"
+        more = f" ({bad.height} such labels)" if bad.height > 1 else ""
+        raise InputError(
+            self.path, f"{message.format(pair=pair, **first)}{more}", column=column, **at
+        )
+
+
+def read_labels(
+    path: str | Path,
+    scale: GradeScale,
+    pool_pairs: pl.DataFrame | None,
+    *,
+    text: str = "rationale",
+    identical_repeats: bool = False,
+) -> Labels:
     """Every label of ``path``, checked against ``scale`` and (unless None) ``pool_pairs``
-    (``query_id, doc_id``). See the module docstring for what is refused."""
+    (``query_id, doc_id``). ``identical_repeats``: a pair given twice with the same grade counts
+    once (a different grade is still refused). See the module docstring for what is refused."""
     p = check_file(path)
     if is_table(p):
-        frame, fmt = _read_tabular(p)
+        frame, fmt = _read_tabular(p, text)
     else:
         frame, fmt = _read_trec(p), "trec"
     if frame.height == 0:
         raise InputError(p, "holds no labels")
-
-    def refuse(bad: pl.DataFrame, message: str, column: str | None = None) -> None:
-        first = bad.row(0, named=True)
-        # Located only on this error path: a CSV with quoted newlines needs a rescan of the file.
-        at = {"line": int(first["_i"])} if fmt == "trec" else location(fmt, int(first["_i"]), p)
-        pair = f"({first['query_id']}, {first['doc_id']})"
-        more = f" ({bad.height} such labels)" if bad.height > 1 else ""
-        raise InputError(p, f"{message.format(pair=pair, **first)}{more}", column=column, **at)
-
+    labels = Labels(p, fmt, frame)
     outside = frame.filter((pl.col("grade") < scale.min) | (pl.col("grade") > scale.max))
     if outside.height:
-        refuse(
+        labels.refuse(
             outside,
             f"grade {{grade}} for {{pair}} is outside the store's scale {scale.min}-{scale.max}",
             "grade",
         )
+    if identical_repeats:
+        frame = frame.unique(["query_id", "doc_id", "grade"], keep="first", maintain_order=True)
+        labels = Labels(p, fmt, frame)
     twice = frame.filter(pl.int_range(pl.len()).over("query_id", "doc_id") > 0)
     if twice.height:
-        refuse(twice, "{pair} is labelled a second time (one label per pair)")
+        if identical_repeats:
+            labels.refuse(
+                twice.join(
+                    frame.unique(["query_id", "doc_id"], keep="first").select(
+                        "query_id", "doc_id", pl.col("grade").alias("first_grade")
+                    ),
+                    on=["query_id", "doc_id"],
+                    maintain_order="left",
+                ),
+                "{pair} is graded {grade} here but {first_grade} on an earlier line",
+                "grade",
+            )
+        labels.refuse(twice, "{pair} is labelled a second time (one label per pair)")
     if pool_pairs is not None:
         stray = frame.join(
             pool_pairs.select("query_id", "doc_id").unique(),
@@ -185,5 +231,25 @@ def read_machine_labels(
             maintain_order="left",
         )
         if stray.height:
-            refuse(stray, "{pair} is not in the store's pool")
-    return frame.drop("_i")
+            labels.refuse(stray, "{pair} is not in the store's pool")
+    return labels
+
+
+def read_machine_labels(
+    path: str | Path, scale: GradeScale, pool_pairs: pl.DataFrame | None
+) -> pl.DataFrame:
+    """Every label of ``path``, checked against ``scale`` and (unless None) ``pool_pairs``
+    (``query_id, doc_id``). See the module docstring for what is refused."""
+    return read_labels(path, scale, pool_pairs).frame.drop("_i")
+
+
+def read_human_labels(
+    path: str | Path, scale: GradeScale, pool_pairs: pl.DataFrame | None
+) -> Labels:
+    """A person's grades: like :func:`read_machine_labels`, with an optional ``note`` column
+    instead of confidence and rationale, and identical repeated lines counted once."""
+    labels = read_labels(path, scale, pool_pairs, text="note", identical_repeats=True)
+    frame = labels.frame.select(
+        "query_id", "doc_id", "grade", pl.col("rationale").alias("note"), "_i"
+    )
+    return Labels(labels.path, labels.fmt, frame)

@@ -89,6 +89,27 @@ def provenance_file(project: Project, labeller: str, sha256: str) -> Path:
     return project.path / MACHINE / safe_name(labeller) / f"{sha256[:16]}.parquet"
 
 
+def import_name(project: Project, labeller: str) -> str:
+    """The store-safe name of an import's labeller (a machine's or a person's), or InputError: not
+    empty, not the consensus's name, usable as a file name."""
+    if not labeller.strip():
+        raise InputError(None, "--labeller must not be empty")
+    if labeller == CONSENSUS:
+        raise InputError(None, CONSENSUS_TAKEN, column="labeller")
+    try:
+        return safe_name(labeller)
+    except ValueError as exc:
+        raise InputError(project.path, str(exc), column="labeller") from None
+
+
+def recorded_path(path: str | Path) -> str:
+    """The imported file's absolute path as manifest text. A file name that is not UTF-8 (bytes
+    Python keeps as lone surrogates) cannot go into TOML: its odd bytes are written as ``\\xff``
+    escapes; the sha256 beside it is what identifies the file anyway."""
+    raw = str(Path(path).resolve()).encode("utf-8", "surrogateescape")
+    return raw.decode("utf-8", "backslashreplace")
+
+
 def import_machine(
     project: Project,
     labeller: str,
@@ -98,16 +119,9 @@ def import_machine(
     model: str | None = None,
 ) -> ImportResult:
     """Validate ``path`` entirely, then store its labels as machine labeller ``labeller``."""
-    if not labeller.strip():
-        raise InputError(None, "--labeller must not be empty")
+    safe = import_name(project, labeller)
     if model is not None and not model.strip():
         raise InputError(None, "--model must not be empty")
-    if labeller == CONSENSUS:
-        raise InputError(None, CONSENSUS_TAKEN, column="labeller")
-    try:
-        safe = safe_name(labeller)
-    except ValueError as exc:
-        raise InputError(project.path, str(exc), column="labeller") from None
     entry = project.manifest.get("labellers", {}).get(safe)
     if entry is not None and not is_machine(entry):
         raise InputError(
@@ -149,7 +163,7 @@ def import_machine(
     side.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(side, lambda tmp: labels.write_parquet(tmp))
     record: dict[str, Any] = {
-        "file": str(Path(path).resolve()),
+        "file": recorded_path(path),
         "sha256": digest,
         "time": stamp,
         "labels": labels.height,

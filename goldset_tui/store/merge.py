@@ -6,8 +6,8 @@ Contract:
   use the same grade scale; anything else is refused before anything is written. A pool file that
   changed on disk since a store was made is reported (judgments are keyed by pair and stay valid).
 - **Labellers are unioned**; their manifest tables merged (first session the earliest, last the
-  latest; a machine's imports unioned; a name that is a machine in one store and a person in
-  another is refused).
+  latest; imports unioned, a machine's or a person's; a name that is a machine in one store and a
+  person in another is refused).
 - **Every event keeps its history and time.** An event is identified by its content (labeller,
   pair, kind, grade, time, seconds, position, note): the same event found in two stores (a store
   merged twice, or a copy) counts once, so merging the same store again changes nothing.
@@ -165,15 +165,15 @@ def _merged_entry(safe: str, entries: list[dict[str, Any]], where: Path) -> dict
         entry["first"] = min(firsts)
     if lasts:
         entry["last"] = max(lasts)
+    imports: list[dict[str, Any]] = []  # a machine's, or a person's (goldset import --human)
+    for e in entries:
+        for item in e.get("imports", []):
+            if item not in imports:
+                imports.append(item)
     if machines == {True}:
-        imports: list[dict[str, Any]] = []
-        for e in entries:
-            for item in e.get("imports", []):
-                if item not in imports:
-                    imports.append(item)
         entry[MACHINE] = True
-        if imports:
-            entry["imports"] = imports
+    if imports:
+        entry["imports"] = imports
     return entry
 
 

@@ -28,9 +28,10 @@ from goldset_tui.config import load_config
 from goldset_tui.errors import InputError
 from goldset_tui.eval.strata import read_strata, read_traffic
 from goldset_tui.io.corpus import read_corpus
+from goldset_tui.io.machine import read_human_labels
 from goldset_tui.io.pools import load_pool, read_topics
 from goldset_tui.io.trec import read_qrels, read_run
-from goldset_tui.model import Judgment
+from goldset_tui.model import GradeScale, Judgment
 from goldset_tui.sampling.labels import read_labels
 from goldset_tui.sampling.normalise import read_log
 from goldset_tui.sampling.stream import count_raw
@@ -59,6 +60,12 @@ TABLES: dict[str, tuple[list[str], list[str], Callable[[Path], object]]] = {
     "labels": (["csv", "parquet"], ["query", "count", "stratum", "spelling"], read_labels),
     "strata": (["csv", "tsv", "parquet"], ["query_id", "stratum"], read_strata),
     "traffic": (["csv", "parquet"], ["stratum", "share"], read_traffic),
+    # goldset import --human
+    "human_labels": (
+        ["jsonl", "csv", "tsv", "parquet"],
+        ["query_id", "doc_id", "grade", "note"],
+        lambda path: read_human_labels(path, GradeScale(), None),
+    ),
 }
 
 
@@ -93,14 +100,18 @@ def test_table_readers_read_or_refuse_in_one_line(name: str, data: st.DataObject
             assert got <= allowed, (got, allowed)
 
 
-@pytest.mark.parametrize(("name", "fields"), [("run", 6), ("qrels", 4)])
+@pytest.mark.parametrize(("name", "fields"), [("run", 6), ("qrels", 4), ("human_qrels", 4)])
 @FUZZ
 @given(data=st.data())
 def test_trec_readers_read_or_refuse_in_one_line(
     name: str, fields: int, data: st.DataObject
 ) -> None:
     written = data.draw(trec_file(fields), label="file")
-    read = read_run if name == "run" else read_qrels
+    read = {
+        "run": read_run,
+        "qrels": read_qrels,
+        "human_qrels": lambda path: read_human_labels(path, GradeScale(), None),
+    }[name]
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / f"x.{name}"
         path.write_bytes(written.data)
