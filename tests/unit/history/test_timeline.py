@@ -216,3 +216,22 @@ def test_text_columns_stay_aligned_under_a_name_with_an_escape_or_a_bidi_mark():
     rows = [line for line in shown.splitlines() if V1["id"] in line]
     assert len(rows) == 2 and "r␛[31m<U+202E>1" in rows[0]
     assert {row.index(V1["id"]) for row in rows} == {header.index("version")}
+
+
+def test_a_change_whose_interval_and_p_disagree_says_why():
+    # 5 of 42 queries from 0 to 1, the rest tied: the interval excludes 0 (by hand, [+0.007,
+    # +0.228]: see tests/unit/report/test_report_paired.py) while five sign flips cannot give a
+    # p under 2/32 = 0.0625. The history marks the change and says why in words (issue 12).
+    from goldset_tui.history.format import DISAGREE_LINE, to_markdown, to_text
+
+    old = rec("r1", "t1", {f"q{i:02d}": 0.0 for i in range(42)})
+    new = rec("r2", "t2", {f"q{i:02d}": 1.0 if i < 5 else 0.0 for i in range(42)})
+    history = build_history([old, new], samples=2000)
+    (change,) = history.changes
+    assert change["ci95"][0] > 0 and change["p_value"] > 0.05 and change["significant"] is True
+    text = to_text(history, recurring=(3, 5))
+    assert "on 42 * ‡" in text and DISAGREE_LINE in text
+    assert DISAGREE_LINE in to_markdown(history, recurring=(3, 5))
+    # Where they agree, no mark and no line.
+    agree = build_history([old, old], samples=200)
+    assert "‡" not in to_text(agree, recurring=(3, 5))
