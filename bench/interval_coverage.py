@@ -401,10 +401,23 @@ PAIRED_ONE = {
         _swap(_paired_independent(_NEAR_1[0], _NEAR_1[1], _NEAR_0[0], _NEAR_0[1])),
     ),
 }
+
+
+def t_floor(d: np.ndarray) -> tuple[float, float]:
+    """Student t on the differences with the variance floored at 1 / (n + 1) (one pseudo-query of
+    full spread among n + 1, the floor the score interval gets from its pseudo-count), cut to
+    [-1, 1]: the symmetric candidate."""
+    n = len(d)
+    var = max(float(d.var(ddof=1)), 1.0 / (n + 1))
+    half = t_quantile(0.975, n - 1) * math.sqrt(var / n)
+    return max(-1.0, float(d.mean()) - half), min(1.0, float(d.mean()) + half)
+
+
 PAIRED_METHODS = {
     "percentile bootstrap (before)": lambda d, rng: percentile(d, rng),
     "BCa": lambda d, rng: bca(d, rng),
     "Student t": lambda d, rng: student_t(d.tolist()),
+    "Student t, variance floor": lambda d, rng: t_floor(d),
     "report (difference_interval)": lambda d, rng: difference_interval(d.tolist()),
 }
 

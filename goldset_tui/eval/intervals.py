@@ -9,6 +9,9 @@ measures and keeps Wald only to show the seed's arithmetic. Graded means (nDCG, 
 percentile bootstrap, which covered 87% at 7 queries (issue 10); :func:`score_interval` replaces
 it, chosen by the coverage study in bench/interval_coverage.py (table in docs/report.md) and held
 to 93% or more by tests/unit/report/test_report_coverage.py. The bootstrap stays for callers.
+The mean of paired differences a - b of a measure in [0, 1] gets the same score interval on
+(d + 1) / 2 (:func:`difference_interval`), which replaced the paired comparison's percentile
+bootstrap (a point when every query moved the same way; bench/interval_coverage.py --only paired).
 
 Pure functions, no numpy or scipy: the standard library's NormalDist gives the normal quantile,
 the Student t quantile comes from the regularized incomplete beta function below (checked against
@@ -319,11 +322,10 @@ def difference_interval(
     below two queries."""
     u = difference_to_unit(_series(diffs))
     n = u.len()
-    mean = float(u.mean()) if n else math.nan  # type: ignore[arg-type]
-    var = float(u.var(ddof=1)) if n > 1 else math.nan  # type: ignore[arg-type]
-    at = float(u.is_in(list(DIFFERENCE_DISCRETE)).mean()) if n else math.nan  # type: ignore[arg-type]
     if n < 2:
         return (math.nan, math.nan)
+    mean, var = as_float(u.mean()), as_float(u.var(ddof=1))
+    at = as_float(u.is_in(list(DIFFERENCE_DISCRETE)).mean())
     lo, hi = score_from(n, mean, var, at, confidence, DIFFERENCE_PSEUDO_COUNT)
     return (max(-1.0, 2.0 * lo - 1.0), min(1.0, 2.0 * hi - 1.0))
 
