@@ -382,6 +382,7 @@ def make_screen(
 ):  # noqa: ANN201
     """The judging screen for a prepared project; the writer opens here (lock: one per labeller)."""
     from goldset_tui.judging import JudgingSession
+    from goldset_tui.store.human import judged_on_screen
     from goldset_tui.ui.screens.judge import JudgeScreen
 
     project = prepared.project
@@ -393,6 +394,9 @@ def make_screen(
     warnings = list(dict.fromkeys([*prepared.warnings, *project.warnings]))
     repeats = repeat_candidates(project, prepared.labeller, judged, repeat, seed or 0)
     notes = latest_notes(project, prepared.labeller)
+    # The guidelines open on the first sitting at the screen, even when imported grades (which
+    # count as judged) came before it.
+    first_sitting = not judged_on_screen(project.judgments(prepared.labeller, history=True))
 
     def build() -> JudgingSession:
         return JudgingSession(
@@ -410,6 +414,7 @@ def make_screen(
     return JudgeScreen(
         build,
         guidelines=project.guidelines,
+        show_guidelines=first_sitting,
         reveal=reveal,
         warnings=warnings,
         writer=writer,

@@ -179,6 +179,17 @@ def import_human(
     )
 
 
+def judged_on_screen(history: pl.DataFrame) -> bool:
+    """Whether a labeller's events (``Project.judgments(NAME, history=True)``) hold anything done
+    on the judging screen: a grade, an undo or a repeat (each records the position it was shown
+    at), or a note. An import (a person's file, a machine's, a pool's prior grades) records no
+    position, so a labeller whose only grades were imported has not had a first sitting yet
+    (and is shown the guidelines)."""
+    return bool(
+        history.filter(pl.col("position").is_not_null() | (pl.col("kind") == "note")).height
+    )
+
+
 IMPORTED_SCHEMA = {
     "labeller": pl.String,
     "query_id": pl.String,
