@@ -396,7 +396,7 @@ def make_screen(
     notes = latest_notes(project, prepared.labeller)
     # The guidelines open on the first sitting at the screen, even when imported grades (which
     # count as judged) came before it.
-    first_sitting = not judged_on_screen(project.judgments(prepared.labeller, history=True))
+    first_sitting = not judged_on_screen(project, prepared.labeller)
 
     def build() -> JudgingSession:
         return JudgingSession(

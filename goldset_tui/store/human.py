@@ -45,7 +45,7 @@ import polars as pl
 
 from goldset_tui.errors import InputError, StoreLockedError
 from goldset_tui.io.machine import read_human_labels
-from goldset_tui.store.files import now_iso, sha256_file
+from goldset_tui.store.files import now_iso, safe_name, sha256_file
 from goldset_tui.store.frames import latest
 from goldset_tui.store.machine import import_landed, import_name, is_machine, recorded_path
 from goldset_tui.store.manifest import update_manifest
@@ -179,15 +179,21 @@ def import_human(
     )
 
 
-def judged_on_screen(history: pl.DataFrame) -> bool:
-    """Whether a labeller's events (``Project.judgments(NAME, history=True)``) hold anything done
-    on the judging screen: a grade, an undo or a repeat (each records the position it was shown
-    at), or a note. An import (a person's file, a machine's, a pool's prior grades) records no
-    position, so a labeller whose only grades were imported has not had a first sitting yet
-    (and is shown the guidelines)."""
-    return bool(
-        history.filter(pl.col("position").is_not_null() | (pl.col("kind") == "note")).height
+def judged_on_screen(project: Project, labeller: str) -> bool:
+    """Whether ``labeller`` did anything but imports in this store: a grade, undo, repeat or note
+    given on the judging screen. An import's judgments are the ones linked to one of the
+    labeller's import records (a person's file or a machine's: kind judge, no seconds, the
+    record's time), so a labeller whose only grades were imported has not had a first sitting
+    yet (the screen shows the guidelines then)."""
+    if labeller not in project.labellers():
+        return False
+    entry = project.manifest.get("labellers", {}).get(safe_name(labeller), {})
+    times = [str(r["time"]) for r in entry.get("imports", []) if "time" in r]
+    history = project.judgments(labeller, history=True)
+    imported = (
+        (pl.col("kind") == "judge") & pl.col("seconds").is_null() & pl.col("time").is_in(times)
     )
+    return bool(history.filter(~imported).height)
 
 
 IMPORTED_SCHEMA = {

@@ -64,7 +64,7 @@ async def test_guidelines_open_on_the_first_sitting_after_an_import(tmp_path: Pa
     assert await opens_on_guidelines(store, "bob")  # the first sitting: guidelines
     assert await opens_on_guidelines(store, "bob", grade="2")  # opened and left: still first
     assert not await opens_on_guidelines(store, "bob")  # he graded on the screen: not again
-    # A machine's labels or a pool's prior grades are imports too; a new labeller sees them.
+    # A labeller new to the store sees them too, as before.
     assert await opens_on_guidelines(store, "cy")
 
 
