@@ -18,7 +18,9 @@ qrels from an earlier campaign, a spreadsheet of graded pairs); with --machine F
 judge's (an LLM, a classifier), marked as a machine. The file is TREC qrels (`qid 0 docid grade`),
 or a CSV, TSV, JSONL or Parquet table with the columns query_id, doc_id, grade and optionally note
 (--human) or confidence (0 to 1) and rationale (--machine). With --pool POOL and no store yet, the
-store is made (by default the pool's own, the one `goldset judge POOL` opens).
+store is made (by default the pool's own, the one `goldset judge POOL` opens), on the grade scale
+--scale LO-HI (default 0-3: give 0-4 or 1-5 for such qrels). --corpus is recorded in the store:
+later commands on it find the texts without it.
 
 Every label is checked before anything is written: a grade off the store's scale, a confidence
 outside 0-1, a pair labelled twice (--human: twice with different grades; an identical repeated
@@ -43,6 +45,7 @@ rater, under "machine". A name cannot be a person in one import and a machine in
 
 examples:
   goldset import --pool pool.jsonl --labeller alice --human alice-2024.qrels
+  goldset import --pool pool.jsonl --labeller dee --human dee-1to5.qrels --scale 1-5
   goldset judge pool.jsonl --labeller alice          # resumes after alice's imported pairs
   goldset import --store ~/stores/docs-pool --labeller bob --human bob-grades.csv
   goldset import --store ~/stores/docs-pool --labeller bob --human fixed.csv --on-conflict replace
