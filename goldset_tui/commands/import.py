@@ -130,9 +130,9 @@ def _open_store(args: argparse.Namespace):  # noqa: ANN202 - (Project, query_id/
     from goldset_tui.io.machine import read_human_labels, read_machine_labels
     from goldset_tui.io.pools import load_pool
     from goldset_tui.io.tables import check_file
-    from goldset_tui.model import GradeScale, guidelines_for
+    from goldset_tui.model import GradeScale
     from goldset_tui.store import Project, default_store_for, sha256_file
-    from goldset_tui.store.manifest import corpus_table, manifest_path
+    from goldset_tui.store.manifest import manifest_path, new_store_fields
     from goldset_tui.store.project import refuse_busy_folder
 
     if args.store is None and args.pool is None:
@@ -158,12 +158,7 @@ def _open_store(args: argparse.Namespace):  # noqa: ANN202 - (Project, query_id/
     else:
         read_machine_labels(args.machine, scale, pairs)
     project = Project.open_or_create(
-        store,
-        pool_path=pool.path,
-        pool_sha256=pool.sha256,
-        scale=scale,
-        guidelines=guidelines_for(scale),
-        corpus=corpus_table(args.corpus) if args.corpus is not None else None,
+        store, pool_path=pool.path, pool_sha256=pool.sha256, **new_store_fields(scale, args.corpus)
     )
     print(
         f"made the store {visible(str(store))} for the pool {visible(args.pool)}", file=sys.stderr

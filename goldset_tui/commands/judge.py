@@ -189,12 +189,11 @@ def prepare(
     checks each of its labellers): nothing is checked or done in any labeller's name."""
     from goldset_tui.commands._args import refuse_other_scale, store_scale
     from goldset_tui.io.pools import load_pool
-    from goldset_tui.model import GradeScale, guidelines_for
     from goldset_tui.store import Project, default_store_for
     from goldset_tui.store.machine import refuse_machine
     from goldset_tui.store.manifest import (
-        corpus_table,
         manifest_path,
+        new_store_fields,
         recorded_corpus,
         remember_corpus,
     )
@@ -231,14 +230,11 @@ def prepare(
         else (None, None)
     )
     if existing is None:
-        made = new_scale or GradeScale()
         project = Project.open_or_create(
             store_path,
             pool_path=pool.path,
             pool_sha256=pool.sha256,
-            scale=made,
-            guidelines=guidelines_for(made),
-            corpus=corpus_table(corpus) if corpus is not None else None,
+            **new_store_fields(new_scale, corpus),
         )
     else:
         project = existing

@@ -24,7 +24,7 @@ import tomli_w
 
 from goldset_tui.errors import InputError, StoreLockedError
 from goldset_tui.io.tomlfile import parse_toml
-from goldset_tui.model import GradeScale
+from goldset_tui.model import GradeScale, guidelines_for
 from goldset_tui.store.files import atomic_write_bytes, naming, sha256_file
 from goldset_tui.store.journal import holder, write_holder
 
@@ -188,3 +188,14 @@ def remember_corpus(store: Path, manifest: dict[str, Any], corpus: str | Path) -
         data["corpus"] = table
 
     return update_manifest(store, change)
+
+
+def new_store_fields(scale: GradeScale | None, corpus: str | Path | None) -> dict[str, Any]:
+    """``Project.create``'s keywords for a store made by a command given ``--scale`` (None: 0-3)
+    and ``--corpus``: the scale, guidelines that list its grades, and the corpus recorded."""
+    scale = scale or GradeScale()
+    return {
+        "scale": scale,
+        "guidelines": guidelines_for(scale),
+        "corpus": corpus_table(corpus) if corpus is not None else None,
+    }

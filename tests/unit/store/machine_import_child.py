@@ -11,18 +11,14 @@ MODE ``after-part``: the part renamed into place, killed before the writer close
 
 from __future__ import annotations
 
-import os
-import signal
 import sys
+
+from human_import_child import die  # this folder is the script's: sys.path[0]
 
 import goldset_tui.store.files as files
 import goldset_tui.store.machine as machine_module
 import goldset_tui.store.writer as writer_module
 from goldset_tui.cli import main
-
-
-def die(*_args, **_kwargs):
-    os.kill(os.getpid(), signal.SIGKILL)
 
 
 def run() -> None:

@@ -12,23 +12,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_human_import_kill import HERE, QRELS, SAMPLE, child_env
 
 from goldset_tui.cli import main
 from goldset_tui.store import Project, sha256_file
 from goldset_tui.store.machine import landed_imports, machine_labellers, machine_labels
-
-HERE = Path(__file__).parent
-ROOT = HERE.parents[2]
-SAMPLE = ROOT / "sample_data"
-QRELS = SAMPLE / "judgments" / "alice.qrels"
-
-
-def child_env() -> dict[str, str]:
-    import os
-
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    return env
 
 
 def killed_import(store: Path, labels: Path, mode: str) -> None:
