@@ -73,6 +73,18 @@ def test_import_records_the_corpus_of_a_store_it_makes_or_was_given(tmp_path: Pa
     assert Project.open(old).manifest["corpus"]["path"] == str(CORPUS.resolve())
 
 
+def test_a_store_merged_into_a_new_one_keeps_the_corpus_and_the_scale(tmp_path: Path) -> None:
+    from goldset_tui.store.merge import merge_stores
+
+    pool = ids_pool(tmp_path)
+    prepare(pool, "alice", store=tmp_path / "a", corpus=CORPUS, scale="1-5")
+    merge_stores(tmp_path / "new", [tmp_path / "a"])
+    merged = Project.open(tmp_path / "new")
+    assert merged.manifest["corpus"] == Project.open(tmp_path / "a").manifest["corpus"]
+    assert merged.scale.grades == [1, 2, 3, 4, 5]
+    assert prepare(pool, "bob", store=tmp_path / "new").pool.frame.height == len(PAIRS)
+
+
 def test_a_recorded_corpus_gone_does_not_stop_a_pool_with_texts(tmp_path: Path) -> None:
     pool, store = SAMPLE / "pool.jsonl", tmp_path / "store"
     copy = tmp_path / "corpus.jsonl"
