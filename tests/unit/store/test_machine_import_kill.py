@@ -114,3 +114,35 @@ def test_a_kill_in_a_second_import_keeps_the_first_whole(tmp_path: Path, capsys)
         sha256_file(QRELS),
         sha256_file(second),
     ]
+
+
+def test_a_record_from_before_the_count_still_counts(tmp_path: Path, capsys) -> None:
+    """Stores imported into before ``written`` was recorded wrote grades first, record last: such
+    a record is whole, its confidences stand and its file is not imported twice."""
+    from goldset_tui.store.manifest import update_manifest
+
+    pool = SAMPLE / "pool.jsonl"
+    store = tmp_path / "store"
+    Project.create(store, pool_path=pool, pool_sha256=sha256_file(pool))
+    labels = tmp_path / "llm.tsv"
+    rows = sorted(labels_of(QRELS))[:3]
+    labels.write_text(
+        "query_id\tdoc_id\tgrade\tconfidence\n"
+        + "".join(f"{q}\t{d}\t{g}\t0.{i + 5}\n" for i, (q, d, g) in enumerate(rows))
+    )
+    argv = ["import", "--store", str(store), "--labeller", "llm", "--machine", str(labels)]
+    assert main(argv) == 0
+
+    def legacy(data: dict) -> None:
+        del data["labellers"]["llm"]["imports"][0]["written"]
+
+    update_manifest(store, legacy)
+    project = Project.open(store)
+    assert sorted(machine_labels(project, "llm").get_column("confidence").to_list()) == [
+        0.5,
+        0.6,
+        0.7,
+    ]
+    capsys.readouterr()
+    assert main(argv) == 0
+    assert "already imported" in capsys.readouterr().err
