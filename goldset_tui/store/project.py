@@ -106,6 +106,7 @@ class Project:
         scale: GradeScale | None = None,
         guidelines: str = DEFAULT_GUIDELINES,
         name: str | None = None,
+        corpus: dict[str, str] | None = None,  # [corpus]: manifest.corpus_table(FILE)
     ) -> Project:
         store = Path(path)
         if store.exists() and not store.is_dir():
@@ -127,6 +128,8 @@ class Project:
                 "scale": (scale or GradeScale()).to_toml(),
                 "labellers": {},
             }
+            if corpus is not None:
+                manifest["corpus"] = corpus
             write_manifest(store, manifest)
         return cls(store, manifest)
 
