@@ -18,14 +18,24 @@ where start-up and imports dominate; the measures are the four above and P@10. I
 score ties, which ranx breaks its own way (see docs/eval.md): its means may differ.
 
 CPU time is user + system time of the whole process (its threads included), from os.wait4, as
-is its peak resident memory (ru_maxrss). The data are generated in a child process: this parent
-stays small, since a child's ru_maxrss can include what it shared with a large parent at fork
-(goldset's evaluation, 475 MB on its own, once read 933 MB when the data were made in this
-process; the peers' peaks, larger than the parent's, were not affected).
+is its peak resident memory (ru_maxrss). On a shared machine CPU time still moves with the load
+(caches, frequency): ``--callgrind`` also counts each tool's instructions once under valgrind
+(``valgrind --tool=callgrind --trace-children=no``), which a load does not change.
+
+goldset's modules are compiled to bytecode first (``python -m compileall``), as ``pip install``
+does for an installed package and did for the peers: in a development checkout under
+PYTHONDONTWRITEBYTECODE=1 nothing is ever cached, and every process compiled goldset's modules
+again (about 0.1 G instructions, 0.02-0.03 s on Robust 2003), which is not what a user runs.
+
+The data are generated in a child process: this parent stays small, since a child's ru_maxrss
+can include what it shared with a large parent at fork (goldset's evaluation, 475 MB on its own,
+once read 933 MB when the data were made in this process; the peers' peaks, larger than the
+parent's, were not affected).
 
     .venv/bin/python bench/eval_speed.py                    # the full size, 3 repeats
     .venv/bin/python bench/eval_speed.py --queries 500 --repeat 1   # a quick look
     .venv/bin/python bench/eval_speed.py --data robust03 --repeat 9  # small data
+    .venv/bin/python bench/eval_speed.py --data robust03 --repeat 5 --callgrind  # + instructions
 """
 
 from __future__ import annotations
@@ -154,11 +164,7 @@ def goldset_command(qrels: Path, run: Path) -> list[str]:
 
 def run_tool(name: str, qrels: Path, run: Path) -> tuple[float, float, float, list[float]]:
     """(wall seconds, CPU seconds, peak MB, the means) of one whole process."""
-    if name == "goldset":
-        command = goldset_command(qrels, run)
-    else:
-        script = f"QRELS = {str(qrels)!r}\nRUN = {str(run)!r}\n" + SCRIPTS[name] + FOOTER
-        command = [sys.executable, "-c", script]
+    command = command_of(name, qrels, run)
     with tempfile.TemporaryFile() as out_file, tempfile.TemporaryFile() as err_file:
         start = time.perf_counter()
         child = subprocess.Popen(command, stdout=out_file, stderr=err_file)
@@ -179,6 +185,35 @@ def run_tool(name: str, qrels: Path, run: Path) -> tuple[float, float, float, li
     return elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, means
 
 
+def compile_goldset() -> None:
+    """goldset's bytecode, written next to its sources (see the module's docstring)."""
+    import goldset_tui
+
+    folder = Path(goldset_tui.__file__).parent
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(folder)], check=True)
+
+
+def command_of(name: str, qrels: Path, run: Path) -> list[str]:
+    if name == "goldset":
+        return goldset_command(qrels, run)
+    script = f"QRELS = {str(qrels)!r}\nRUN = {str(run)!r}\n" + SCRIPTS[name] + FOOTER
+    return [sys.executable, "-c", script]
+
+
+def instructions(name: str, qrels: Path, run: Path) -> int:
+    """Instructions one whole process of the tool executes, counted by callgrind."""
+    with tempfile.TemporaryDirectory() as tmp:
+        done = subprocess.run(
+            ["valgrind", "--tool=callgrind", "--trace-children=no"]
+            + [f"--callgrind-out-file={tmp}/callgrind.out", *command_of(name, qrels, run)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    collected = [line for line in done.stderr.splitlines() if "Collected :" in line]
+    return int(collected[-1].split(":")[-1])
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -193,6 +228,11 @@ def main() -> int:
         "compilation alone takes a minute of CPU)",
     )
     parser.add_argument("--keep", metavar="DIR", help="generate the files here and keep them")
+    parser.add_argument(
+        "--callgrind",
+        action="store_true",
+        help="also count each tool's instructions once under valgrind (slow: about 50x)",
+    )
     parser.add_argument("--generate-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.generate_only:
@@ -221,11 +261,14 @@ def main() -> int:
             f"{what}: run {run.stat().st_size / 1e6:.1f} MB, qrels {qrels.stat().st_size / 1e6:.1f} MB;"
             f" median of {args.repeat}, each tool a whole process, tools taking turns"
         )
+        if "goldset" in tools:
+            compile_goldset()
         samples: dict[str, list[tuple[float, float, float, list[float]]]] = {t: [] for t in tools}
         # Round-robin, so that a change in the machine's load falls on every tool alike.
         for _ in range(args.repeat):
             for name in tools:
                 samples[name].append(run_tool(name, qrels, run))
+        counted = {name: instructions(name, qrels, run) for name in tools} if args.callgrind else {}
     results = {}
     for name, runs in samples.items():
         results[name] = (
@@ -254,6 +297,11 @@ def main() -> int:
             f"{name:<12} {seconds:>7.2f} {cpu:>6.2f} {peak:>8.0f} {ratio:>12} {cpu_ratio:>11}"
             f"  {shown}  {'yes' if equal else 'NO'}"
         )
+    if counted:
+        print("\ninstructions (callgrind, one run each):")
+        for name, count in counted.items():
+            share = f" ({count / counted['goldset']:.2f}x goldset)" if "goldset" in counted else ""
+            print(f"  {name:<12} {count / 1e9:.3f} G{share}")
     peers = [(t, c) for n, (t, c, _, _) in results.items() if n != "goldset"]
     if peers and base:
         print(

@@ -18,6 +18,13 @@ plain Kish / Dean-Pagano effective n, and the report's (``weighting.stratified_e
     python bench/interval_coverage.py --reps 1000     # quicker, noisier (+-0.7 points)
     python bench/interval_coverage.py --only weighted # the weighted part alone (about 2 minutes)
     python bench/interval_coverage.py --only design --reps 1000  # the design-weighted (Hajek) part
+    python bench/interval_coverage.py --only paired --reps 4000  # the paired difference (6.5 minutes)
+
+The paired difference (``goldset compare``, the report's paired rows, the history's changes): one
+set of 5, 7, 10, 20 or 50 queries scored by two systems, true mean differences near 0, near +-1
+and with many ties, 0/1 and graded; the percentile bootstrap the comparison used before, BCa,
+Student t and the library's ``intervals.difference_interval``, with the share of point intervals
+and the mean widths (rows of ``--reps / 2`` sets).
 
 The design-weighted (Hajek) headline: the same three strata, sampled from populations whose sizes
 follow the shares (inclusion probability n_h / N_h), so the Hajek mean estimates the
@@ -36,7 +43,14 @@ import time
 import numpy as np
 import polars as pl
 
-from goldset_tui.eval.intervals import mean_interval, student_t, t_quantile, wilson, wilson_form
+from goldset_tui.eval.intervals import (
+    difference_interval,
+    mean_interval,
+    student_t,
+    t_quantile,
+    wilson,
+    wilson_form,
+)
 from goldset_tui.eval.weighting import (
     Cell,
     hajek_estimates,
@@ -316,6 +330,144 @@ def paired_table(reps: int, rng: np.random.Generator) -> None:
             )
 
 
+# --- the paired comparison (goldset compare, the report's paired rows, history's changes) ----
+# One set of n queries scored by two systems; the target is the true mean difference a - b. The
+# old interval was the percentile bootstrap of the mean difference (``stats.paired_comparison``
+# before; the same method here with numpy's generator); the report's is ``difference_interval``.
+
+PAIRED_SIZES = (5, 7, 10, 20, 50)
+
+
+def _paired_independent(draw_a, mean_a: float, draw_b, mean_b: float):  # noqa: ANN001, ANN202
+    """a and b drawn independently per query: true difference mean_a - mean_b."""
+
+    def draw(rng: np.random.Generator, size: int) -> tuple[np.ndarray, np.ndarray]:
+        return draw_a(rng, size), draw_b(rng, size)
+
+    return draw, mean_a - mean_b
+
+
+def _paired_shrunk(tie: float):  # noqa: ANN202
+    """a uniform; b = a with probability ``tie``, else a x U (b never above a): true difference
+    (1 - tie) x E[a] x E[1 - U] = (1 - tie) / 4."""
+
+    def draw(rng: np.random.Generator, size: int) -> tuple[np.ndarray, np.ndarray]:
+        a = rng.random(size)
+        b = np.where(rng.random(size) < tie, a, a * rng.random(size))
+        return a, b
+
+    return draw, (1.0 - tie) / 4.0
+
+
+def _swap(pair):  # noqa: ANN001, ANN202
+    draw, mu = pair
+
+    def swapped(rng: np.random.Generator, size: int) -> tuple[np.ndarray, np.ndarray]:
+        a, b = draw(rng, size)
+        return b, a
+
+    return swapped, -mu
+
+
+_NEAR_1 = (_ones(0.9), 0.95)
+_NEAR_0 = GRADED["85% zeros, else uniform"]
+PAIRED_ONE = {
+    "binary, no difference, 10% discordant each way": (True, _paired_binary(0.1, 0.1, 0.4)),
+    "binary, many ties, 3% discordant one way": (True, _paired_binary(0.03, 0.0, 0.5)),
+    "binary, a ahead by .30": (True, _paired_binary(0.35, 0.05, 0.3)),
+    "binary, near +1 (.95 only a, .02 only b)": (True, _paired_binary(0.95, 0.02, 0.0)),
+    "binary, near -1 (.02 only a, .95 only b)": (True, _paired_binary(0.02, 0.95, 0.0)),
+    "graded, no difference, 70% ties, nDCG steps": (
+        False,
+        _paired_graded(0.7, GRADED["nDCG-like steps 0/.39/.5/.63/1"][0]),
+    ),
+    "graded, no difference, 90% ties, 70% zeros": (
+        False,
+        _paired_graded(0.9, GRADED["70% zeros, else uniform"][0]),
+    ),
+    "graded, 80% ties, else b below a (diff .05)": (False, _paired_shrunk(0.8)),
+    "graded, a better (beta(5,2) vs beta(2,5))": (
+        False,
+        _paired_independent(
+            lambda rng, s: rng.beta(5, 2, s), 5 / 7, lambda rng, s: rng.beta(2, 5, s), 2 / 7
+        ),
+    ),
+    "graded, near +1 (90% ones vs 85% zeros)": (
+        False,
+        _paired_independent(_NEAR_1[0], _NEAR_1[1], _NEAR_0[0], _NEAR_0[1]),
+    ),
+    "graded, near -1 (85% zeros vs 90% ones)": (
+        False,
+        _swap(_paired_independent(_NEAR_1[0], _NEAR_1[1], _NEAR_0[0], _NEAR_0[1])),
+    ),
+}
+
+
+def t_floor(d: np.ndarray) -> tuple[float, float]:
+    """Student t on the differences with the variance floored at 1 / (n + 1) (one pseudo-query of
+    full spread among n + 1, the floor the score interval gets from its pseudo-count), cut to
+    [-1, 1]: the symmetric candidate."""
+    n = len(d)
+    var = max(float(d.var(ddof=1)), 1.0 / (n + 1))
+    half = t_quantile(0.975, n - 1) * math.sqrt(var / n)
+    return max(-1.0, float(d.mean()) - half), min(1.0, float(d.mean()) + half)
+
+
+PAIRED_METHODS = {
+    "percentile bootstrap (before)": lambda d, rng: percentile(d, rng),
+    "BCa": lambda d, rng: bca(d, rng),
+    "Student t": lambda d, rng: student_t(d.tolist()),
+    "Student t, variance floor": lambda d, rng: t_floor(d),
+    "report (difference_interval)": lambda d, rng: difference_interval(d.tolist()),
+}
+
+
+def paired_one_table(reps: int, rng: np.random.Generator) -> None:
+    print(f"\nPaired difference a - b on one set of n queries, {reps} sets per row:\n")
+    print(
+        "| pairs | n | "
+        + " | ".join(PAIRED_METHODS)
+        + " | before: point intervals | report: point intervals | before width | report width |"
+    )
+    print("|---|---:|" + "---:|" * (len(PAIRED_METHODS) + 4))
+    worst = dict.fromkeys(PAIRED_METHODS, 1.0)
+    widths: dict[str, list[float]] = {m: [] for m in PAIRED_METHODS}
+    for name, (_binary, (draw, mu)) in PAIRED_ONE.items():
+        for n in PAIRED_SIZES:
+            a, b = draw(rng, reps * n)
+            d = (a - b).reshape(reps, n)
+            covered = dict.fromkeys(PAIRED_METHODS, 0)
+            width = dict.fromkeys(PAIRED_METHODS, 0.0)
+            points = dict.fromkeys(PAIRED_METHODS, 0)
+            for x in d:
+                for m, fn in PAIRED_METHODS.items():
+                    lo, hi = fn(x, rng)
+                    lo = lo if lo == lo else -math.inf  # nan never claims coverage
+                    covered[m] += lo - 1e-12 <= mu <= hi + 1e-12
+                    width[m] += hi - lo if math.isfinite(hi - lo) else 2.0
+                    points[m] += hi - lo <= 1e-12
+            for m in PAIRED_METHODS:
+                worst[m] = min(worst[m], covered[m] / reps)
+                widths[m].append(width[m] / reps)
+            first, last = next(iter(PAIRED_METHODS)), list(PAIRED_METHODS)[-1]
+            print(
+                f"| {name} | {n} | "
+                + " | ".join(f"{covered[m] / reps:.3f}" for m in PAIRED_METHODS)
+                + f" | {points[first] / reps:.3f} | {points[last] / reps:.3f}"
+                + f" | {width[first] / reps:.3f} | {width[last] / reps:.3f} |"
+            )
+    print(
+        "| **worst cell** | | "
+        + " | ".join(f"**{worst[m]:.3f}**" for m in PAIRED_METHODS)
+        + " | | | | |"
+    )
+    print(
+        "| mean width | | "
+        + " | ".join(f"{sum(w) / len(w):.3f}" for w in widths.values())
+        + " | | | | |"
+    )
+
+
 POPULATION = 2000  # queries in the log the design samples from, split by the shares
 
 
@@ -369,13 +521,18 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=20261130)
     ap.add_argument(
         "--only",
-        choices=("stratum", "weighted", "design"),
-        help="one part: the per-stratum intervals, the weighted headline and difference, or the "
-        "design-weighted (Hajek) headline",
+        choices=("stratum", "weighted", "design", "paired"),
+        help="one part: the per-stratum intervals, the weighted headline and difference, the "
+        "design-weighted (Hajek) headline, or the paired difference on one set of queries",
     )
     args = ap.parse_args()
     rng = np.random.default_rng(args.seed)
     start = time.perf_counter()
+    if args.only in (None, "paired"):
+        paired_one_table(max(1, args.reps // 2), rng)
+        if args.only == "paired":
+            print(f"\n{time.perf_counter() - start:.0f} s")
+            return
     if args.only in (None, "design"):
         design_table(args.reps, rng)
         if args.only == "design":

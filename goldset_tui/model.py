@@ -90,6 +90,42 @@ class GradeScale:
         return cls({int(g): str(label) for g, label in table.items()})
 
 
+def relevance_scale(lo: int, hi: int) -> GradeScale:
+    """The scale a store is made with (``--scale LO-HI``): 0-3 is the default scale; other
+    ranges get relevance words on the grades a ladder of that length has (2 to 5 grades), else
+    words on both ends and the number between (the manifest's ``[scale]`` can rename any)."""
+    if (lo, hi) == (0, 3):
+        return GradeScale()
+    n = hi - lo + 1
+    words = _LADDERS.get(n) or (
+        "not relevant",
+        *(str(g) for g in range(lo + 1, hi)),
+        "perfectly relevant",
+    )
+    return GradeScale(dict(zip(range(lo, hi + 1), words, strict=True)))
+
+
+_LADDERS: dict[int, tuple[str, ...]] = {
+    2: ("not relevant", "relevant"),
+    3: ("not relevant", "related", "highly relevant"),
+    4: tuple(DEFAULT_GRADE_LABELS.values()),
+    5: ("not relevant", "related", "relevant", "highly relevant", "perfectly relevant"),
+}
+
+
+def guidelines_for(scale: GradeScale) -> str:
+    """The guidelines a new store starts with: the default ones on the default scale; on another
+    scale the same instruction, then one line per grade of that scale (the 0-3 lines would name
+    grades the store does not have, and keys the screen does not take)."""
+    if scale == GradeScale():
+        return DEFAULT_GUIDELINES
+    instruction = DEFAULT_GUIDELINES.split("\n\n0 ")[0]
+    grades = "\n".join(
+        f"{g} {scale.labels[g]}." if scale.labels[g] != str(g) else f"{g}." for g in scale.grades
+    )
+    return f"{instruction}\n\nGrades {scale.min}-{scale.max}:\n{grades}"
+
+
 @dataclass(frozen=True)
 class Judgment:
     """One grade given by one labeller to one (query, document) pair.

@@ -30,6 +30,8 @@ from collections.abc import Iterator, Sequence
 
 import polars as pl
 
+from goldset_tui.scalar import as_float
+
 DEFAULT_REPLICATES = 1000
 DEFAULT_CONFIDENCE = 0.95
 # Rows drawn per Polars call: keeps memory flat however many queries there are.
@@ -79,8 +81,13 @@ def draw_counts(n_queries: int, replicates: int, seed: int) -> Iterator[pl.DataF
 
 def resample_sums(per_query: pl.DataFrame, *, replicates: int, seed: int) -> pl.DataFrame:
     """One row per replicate: ``rep`` and, for every column of ``per_query`` (one row per query,
-    numeric columns), its sum over the queries drawn in that replicate, repeats counted."""
+    numeric columns), its sum over the queries drawn in that replicate, repeats counted.
+
+    Columns of whole numbers (the confusion counts, most of the columns) are summed as integers:
+    exactly, and in 32 bits when no replicate's sum can pass 2^31, which halves what is gathered.
+    """
     columns = per_query.columns
+    per_query, counts = _narrowed(per_query)
     # Gathered rows x columns per step: many labeller pairs mean many columns (16 per pair on a
     # 0-3 scale), and the gathered block must stay well under a gigabyte.
     step = max(1, _CELLS_PER_STEP // max(1, len(columns)))
@@ -89,7 +96,10 @@ def resample_sums(per_query: pl.DataFrame, *, replicates: int, seed: int) -> pl.
         for offset in range(0, draws.height, step):
             piece = draws.slice(offset, step)
             gathered = per_query.select(pl.all().gather(piece.get_column("query")))
-            weighted = pl.concat([piece.select("rep", "count"), gathered], how="horizontal")
+            # Draws come sorted by replicate: saying so lets the group-by sum contiguous slices
+            # instead of hashing every row.
+            keys = piece.select(pl.col("rep").set_sorted(), pl.col("count").cast(counts))
+            weighted = pl.concat([keys, gathered], how="horizontal")
             parts.append(
                 weighted.group_by("rep").agg(
                     [(pl.col(c) * pl.col("count")).sum().cast(pl.Float64).alias(c) for c in columns]
@@ -99,6 +109,30 @@ def resample_sums(per_query: pl.DataFrame, *, replicates: int, seed: int) -> pl.
         return pl.DataFrame(schema={"rep": pl.Int64, **dict.fromkeys(columns, pl.Float64)})
     # A replicate cut between two steps has two partial rows: add them up.
     return pl.concat(parts).group_by("rep").agg(pl.all().sum()).sort("rep")
+
+
+def _narrowed(per_query: pl.DataFrame) -> tuple[pl.DataFrame, type[pl.DataType]]:
+    """``per_query`` with its whole-number columns as integers, and the type of the draw counts.
+
+    A replicate draws ``height`` queries, so no sum (nor any count times value) exceeds
+    ``height`` times the column's largest value: under 2^31 the columns and the counts are Int32,
+    else Int64 (under 2^62), else the column stays Float64.
+    """
+    if per_query.height == 0:
+        return per_query, pl.Int64
+    whole = [
+        c
+        for c in per_query.columns
+        if per_query.get_column(c).dtype.is_float()
+        and bool(per_query.select((pl.col(c) == pl.col(c).round()).all()).item())
+    ]
+    bound = per_query.height * max(
+        (as_float(per_query.get_column(c).abs().max() or 0.0) for c in whole), default=0.0
+    )
+    if not whole or bound >= 2**62:
+        return per_query, pl.Int64
+    narrow: type[pl.DataType] = pl.Int32 if bound < 2**31 else pl.Int64
+    return per_query.with_columns(pl.col(whole).cast(narrow)), narrow
 
 
 def percentile_interval(

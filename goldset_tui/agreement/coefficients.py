@@ -143,6 +143,16 @@ def coincidences(ratings: pl.DataFrame) -> Coincidence:
     return {(c, k): o for c, k, o in pairs.iter_rows() if o}
 
 
+def binarised(o: Coincidence, threshold: int) -> Coincidence:
+    """The coincidence matrix of "grade >= threshold" (values 0 and 1) from the graded one: a
+    unit's binary value pairs are its graded pairs relabelled, so each cell is a sum of cells."""
+    out: Coincidence = {}
+    for (c, k), v in o.items():
+        key = (int(c >= threshold), int(k >= threshold))
+        out[key] = out.get(key, 0.0) + v
+    return {key: v for key, v in out.items() if v}
+
+
 def pairable_counts(ratings: pl.DataFrame) -> pl.DataFrame:
     """``unit, value, count, m``: value counts of the units holding at least two values."""
     return (

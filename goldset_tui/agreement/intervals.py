@@ -21,6 +21,8 @@ another sample of this stratum's queries had been judged".
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
+from operator import mul
 
 import polars as pl
 
@@ -107,25 +109,22 @@ def per_query_table(cells: pl.DataFrame) -> pl.DataFrame:
 def figures(sums: dict[str, float], grades: Sequence[int], n_pairs: int) -> dict[str, float | None]:
     """Every figure from one set of summed count tables (a replicate, or the whole sample)."""
     k = len(grades)
+    coincidence_names, pair_names = _cell_names(k, n_pairs)
     o: co.Coincidence = {}
-    for i in range(k):
-        for j in range(k):
-            v = sums.get(f"o{i}_{j}", 0.0)
-            if v:
-                o[grades[i], grades[j]] = v
+    for (i, j), name in coincidence_names:
+        v = sums.get(name, 0.0)
+        if v:
+            o[grades[i], grades[j]] = v
     out: dict[str, float | None] = {
         f"alpha.{level}": co.alpha_from_coincidences(o, level, grades) for level in co.LEVELS
     }
     for t in grades[1:]:
-        binary: co.Coincidence = {}
-        for (c, kk), v in o.items():
-            key = (int(c >= t), int(kk >= t))
-            binary[key] = binary.get(key, 0.0) + v
+        binary = co.binarised(o, t)
         out[f"binary.{t}.alpha"] = co.alpha_from_coincidences(binary, "nominal", [0, 1])
         out[f"binary.{t}.agreement"] = co.coincidence_agreement(binary)
     weights = [co.kappa_weights(k, w) for w in co.KAPPA_WEIGHTS]
-    for p in range(n_pairs):
-        confusion = [[sums.get(f"p{p}_{i}_{j}", 0.0) for j in range(k)] for i in range(k)]
+    for p, rows in enumerate(pair_names):
+        confusion = [[sums.get(name, 0.0) for name in row] for row in rows]
         out[f"pair.{p}.agreement"] = co.raw_agreement(confusion)
         for name, value in zip(KAPPA_NAMES, kappas(confusion, weights), strict=True):
             out[f"pair.{p}.{name}"] = value
@@ -133,6 +132,16 @@ def figures(sums: dict[str, float], grades: Sequence[int], n_pairs: int) -> dict
 
 
 KAPPA_NAMES = ("kappa", "kappa_linear", "kappa_quadratic")  # in co.KAPPA_WEIGHTS order
+
+
+@cache
+def _cell_names(
+    k: int, n_pairs: int
+) -> tuple[list[tuple[tuple[int, int], str]], list[list[list[str]]]]:
+    """The column names of the cells, made once rather than in every replicate."""
+    coincidence = [((i, j), f"o{i}_{j}") for i in range(k) for j in range(k)]
+    pairs = [[[f"p{p}_{i}_{j}" for j in range(k)] for i in range(k)] for p in range(n_pairs)]
+    return coincidence, pairs
 
 
 def kappas(confusion: list[list[float]], weights: list[co.Matrix]) -> list[float | None]:
@@ -144,11 +153,15 @@ def kappas(confusion: list[list[float]], weights: list[co.Matrix]) -> list[float
         return [None] * len(weights)
     rows = [sum(r) for r in confusion]
     cols = [sum(confusion[i][j] for i in range(k)) for j in range(k)]
-    cells = [(i, j, confusion[i][j], rows[i] * cols[j] / n) for i in range(k) for j in range(k)]
+    # Flattened in row order and summed in that order: the same products added in the same order
+    # as the generator expressions this replaced, so every replicate's value is bit for bit the same.
+    observed_cells = [confusion[i][j] for i in range(k) for j in range(k)]
+    expected_cells = [rows[i] * cols[j] / n for i in range(k) for j in range(k)]
     out: list[float | None] = []
     for w in weights:
-        observed = sum(w[i][j] * o for i, j, o, _ in cells)
-        expected = sum(w[i][j] * e for i, j, _, e in cells)
+        flat = [w[i][j] for i in range(k) for j in range(k)]
+        observed = sum(map(mul, flat, observed_cells))
+        expected = sum(map(mul, flat, expected_cells))
         out.append(None if expected == 0 else 1.0 - observed / expected)
     return out
 

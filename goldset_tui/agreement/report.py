@@ -51,12 +51,22 @@ def agreement_report(
         "ci_method": method_text(replicates, seed) if replicates > 0 else None,
         "pairs": [pair_report(ratings, a, b, grades, ci, p) for p, (a, b) in enumerate(pairs)],
         "alpha": alpha,
-        "fleiss_kappa": co.fleiss_kappa(rating_table(ratings, grades)),
-        "binary": binary_report(vals, grades, ci),
+        "fleiss_kappa": fleiss(ratings, grades),
+        "binary": binary_report(vals, grades, ci, graded=o),
         "strata": strata_report(ratings, strata, grades, replicates=replicates, seed=seed)
         if strata is not None
         else [],
     }
+
+
+def fleiss(ratings: pl.DataFrame, grades: list[int]) -> float | None:
+    """Fleiss' kappa, or ``None`` at once when the units rated twice or more carry different
+    numbers of ratings (the usual case under overlap with gaps), which ``co.fleiss_kappa`` would
+    only find after the whole units x grades table had been built in Python."""
+    per_unit = ratings.group_by("unit").len().filter(pl.col("len") >= 2).get_column("len")
+    if per_unit.n_unique() > 1:
+        return None
+    return co.fleiss_kappa(rating_table(ratings, grades))
 
 
 def solo_report(ratings: pl.DataFrame, scale: GradeScale) -> dict[str, Any]:
@@ -106,17 +116,27 @@ def pair_report(
 
 
 def binary_report(
-    vals: pl.DataFrame, grades: list[int], ci: dict[str, Interval] | None = None
+    vals: pl.DataFrame,
+    grades: list[int],
+    ci: dict[str, Interval] | None = None,
+    *,
+    graded: co.Coincidence | None = None,
 ) -> list[dict[str, Any]]:
     """Relevant = grade >= threshold, for every cut-off above the lowest grade.
 
     TREC Deep Learning counts grade 1 as not relevant for its binary measures, so both >= 1 and
-    >= 2 matter: labellers can agree well at one cut-off and poorly at the other.
+    >= 2 matter: labellers can agree well at one cut-off and poorly at the other. Given the graded
+    coincidence matrix (``graded``), each cut-off's is summed from its cells, as the intervals do
+    (a unit's binary value pairs are its graded pairs, relabelled), instead of read from every
+    rating again.
     """
     out = []
     for threshold in grades[1:]:
-        binary = vals.with_columns(value=(pl.col("value") >= threshold).cast(pl.Int64))
-        o = co.coincidences(binary)
+        if graded is not None:
+            o = co.binarised(graded, threshold)
+        else:
+            binary = vals.with_columns(value=(pl.col("value") >= threshold).cast(pl.Int64))
+            o = co.coincidences(binary)
         out.append(
             {
                 "threshold": threshold,

@@ -161,10 +161,11 @@ def store_pool(project: Project) -> pl.DataFrame | None:
     """The store's pool frame, or None when the pool file is gone or unreadable (agreement does
     not need it; only strata and the candidate texts come from it)."""
     from goldset_tui.io.pools import load_pool
+    from goldset_tui.store.manifest import recorded_corpus
 
     pool_table = project.manifest.get("pool", {})
     try:
-        pool = load_pool(pool_table["path"], corpus=pool_table.get("corpus"))
+        pool = load_pool(pool_table["path"], corpus=recorded_corpus(project.manifest))
     except (InputError, KeyError, OSError):
         return None
     return pool.frame

@@ -3,6 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from goldset_tui.model import GradeScale
 
 # Polars' and random's seeds are unsigned 64-bit, and some commands offset the seed per batch or
 # per query: 2**62 leaves room for that. A negative seed used to reach Polars and end in an
@@ -16,3 +23,31 @@ def seed_problem(args: argparse.Namespace) -> str | None:
     if seed is None or 0 <= seed <= MAX_SEED:
         return None
     return f"--seed {seed}: expected a whole number from 0 to {MAX_SEED}"
+
+
+def store_scale(text: str) -> GradeScale:
+    """``--scale LO-HI`` of a store being made (judge, import --pool): whole grades LO < HI, each
+    a key of the judging screen (0-9). InputError, one line, otherwise."""
+    from goldset_tui.errors import InputError
+    from goldset_tui.model import relevance_scale
+
+    m = re.fullmatch(r"\s*(\d+)\s*-\s*(\d+)\s*", text)
+    if not m or not int(m.group(1)) < int(m.group(2)) <= 9:
+        raise InputError(
+            None,
+            f"--scale {text!r}: expected LO-HI, whole grades from 0 to 9 with LO < HI (each is "
+            "a key on the judging screen), e.g. 0-3, 0-4 or 1-5",
+        )
+    return relevance_scale(int(m.group(1)), int(m.group(2)))
+
+
+def refuse_other_scale(store: Path, have: GradeScale, wanted: GradeScale | None) -> None:
+    """An existing store keeps the scale it was made with: --scale naming another is refused."""
+    from goldset_tui.errors import InputError
+
+    if wanted is not None and wanted.grades != have.grades:
+        raise InputError(
+            store,
+            f"the store's grade scale is {have.min}-{have.max}, not {wanted.min}-{wanted.max}: "
+            "a store keeps the scale it was made with (leave out --scale)",
+        )

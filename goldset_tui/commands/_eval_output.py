@@ -12,7 +12,6 @@ in trec_eval's output, so a script reading trec_eval's output reads this one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from goldset_tui.eval.means import Row
@@ -36,16 +35,17 @@ TREC_EVAL_ORDER = (
 )
 
 
-@dataclass
 class RunResult:
     """One run's scores: ``(query_id, measure, value)`` over the averaged queries (sorted by
     query, measures in order), the means, the query sets, and the run's tag (trec_eval's
     runid). Plain lists: the small-input path never builds a frame."""
 
-    rows: list[Row]
-    means: dict[str, float]
-    queries: QuerySets
-    tag: str | None
+    __slots__ = ("means", "queries", "rows", "tag")  # a plain class: `dataclasses` is slow to load
+
+    def __init__(
+        self, rows: list[Row], means: dict[str, float], queries: QuerySets, tag: str | None
+    ) -> None:
+        self.rows, self.means, self.queries, self.tag = rows, means, queries, tag
 
     def frame(self) -> pl.DataFrame:
         """The rows as a ``query_id, measure, value`` frame (to save them as Parquet)."""

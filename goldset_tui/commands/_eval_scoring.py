@@ -100,7 +100,7 @@ def score_runs(
     from goldset_tui.eval.querysets import sets_of
 
     small = isinstance(qrels, dict)
-    judged, relevant, positive = (_small_ids if small else _frame_ids)(qrels, level)
+    judged, relevant = (_small_ids if small else _frame_ids)(qrels, level)
     if mode == "relevant" and not relevant:
         raise InputError(
             qrels_path,
@@ -130,27 +130,45 @@ def score_runs(
         if trec_eval_quirks and mode == "complete":
             # trec_eval's m_num_rel.c: with -c, the `all` num_rel is re-counted from the whole
             # qrels file as grades > 0, whatever -l says (the per-query lines do follow -l).
+            positive = _small_positive(qrels) if small else _frame_positive(qrels)
             means |= {str(m): float(positive) for m in measures if m.name == "NumRel"}
         out[name] = RunResult(rows, means, sets, (tags or {}).get(name))
     return out
 
 
-def _small_ids(qrels, level: int) -> tuple[set[str], set[str], int]:  # noqa: ANN001 - Qrels
-    from goldset_tui.eval.small import positive_judgments, query_ids
+def _small_ids(qrels, level: int) -> tuple[set[str], set[str]]:  # noqa: ANN001 - Qrels
+    from goldset_tui.eval.small import query_ids
 
-    return *query_ids(qrels, level), positive_judgments(qrels)
+    return query_ids(qrels, level)
 
 
-def _frame_ids(qrels, level: int) -> tuple[set[str], set[str], int]:  # noqa: ANN001 - a frame
+def _small_positive(qrels) -> int:  # noqa: ANN001 - Qrels
+    from goldset_tui.eval.small import positive_judgments
+
+    return positive_judgments(qrels)
+
+
+def _frame_ids(qrels, level: int) -> tuple[set[str], set[str]]:  # noqa: ANN001 - a frame
     import polars as pl
 
+    qrels = _plain_frame(qrels)
+    judged = set(qrels.get_column("query_id").unique().to_list())
+    relevant = set(qrels.filter(pl.col("grade") >= level).get_column("query_id").to_list())
+    return judged, relevant
+
+
+def _frame_positive(qrels) -> int:  # noqa: ANN001 - a frame
+    import polars as pl
+
+    return _plain_frame(qrels).filter(pl.col("grade") > 0).height
+
+
+def _plain_frame(qrels):  # noqa: ANN001, ANN202 - a frame in and out
     if "subtopic" in qrels.columns:  # diversity qrels: one grade a document for the rest
         from goldset_tui.io.trec import plain_qrels
 
-        qrels = plain_qrels(qrels)
-    judged = set(qrels.get_column("query_id").unique().to_list())
-    relevant = set(qrels.filter(pl.col("grade") >= level).get_column("query_id").to_list())
-    return judged, relevant, qrels.filter(pl.col("grade") > 0).height
+        return plain_qrels(qrels)
+    return qrels
 
 
 def _frame_run_queries(run) -> set[str]:  # noqa: ANN001 - a frame or an io.run_lean.LeanRun
@@ -206,11 +224,9 @@ def unjudged_shares(qrels, runs, results, depth: int) -> dict[str, float]:  # no
             continue
         run = runs[name]
         if isinstance(qrels, dict):
-            from goldset_tui.eval.small import ranked
-
             total = judged = 0
             for qid in evaluated & set(run):
-                top = ranked(run[qid])[:depth]  # a C sort: cheaper here than heapq's loop
+                top = run[qid].docs[:depth]  # ranked by the reader (io.small_trec.ranking)
                 grades = qrels.get(qid, {})
                 total += len(top)
                 judged += sum(1 for doc in top if grades.get(doc, -1) >= 0)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 from pathlib import Path
 
 import polars as pl
@@ -19,13 +20,20 @@ from goldset_tui.errors import InputError
 from goldset_tui.pvalue import p_value_text
 from goldset_tui.text import visible
 
+# Short names of ``PairedResult.ci_method`` for the text output (docs/eval.md says more).
+_METHOD_WORDS = {
+    "difference-score-t": "score interval on the differences",
+    "student-t": "Student t on the differences",
+}
+
 NAME = "compare"
-HELP = "compare two runs query by query: mean difference, bootstrap interval, randomization test"
+HELP = "compare two runs query by query: mean difference, its interval, randomization test"
 DESCRIPTION = """\
-Compare RUN_A with RUN_B on one measure, pairing the queries: the mean difference A - B, a seeded
-paired bootstrap 95% interval for it (queries resampled with replacement), the p-value of a
-seeded paired randomization test (signs of the per-query differences flipped at random;
-two-sided), and the queries A wins, loses and ties. For a measure that is 0 or 1 per query by
+Compare RUN_A with RUN_B on one measure, pairing the queries: the mean difference A - B, a 95%
+interval for it (a score interval on the per-query differences, which stays inside [-1, 1] and
+keeps a width when every query moves the same way or every query ties), the p-value of a seeded
+paired randomization test (signs of the per-query differences flipped at random; two-sided),
+and the queries A wins, loses and ties. For a measure that is 0 or 1 per query by
 its definition (Success@k, P@1, R@k with one relevant document a query) it adds the
 discordant queries (only A / only B succeed) and McNemar's exact p.
 
@@ -53,13 +61,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--seed",
         type=int,
         default=0,
-        help="seed of the bootstrap and the randomization test (default 0)",
+        help="seed of the randomization test (default 0)",
     )
     parser.add_argument(
         "--samples",
         type=int,
         default=10_000,
-        help="bootstrap and randomization samples (default 10000)",
+        help="randomization test samples (default 10000)",
     )
     parser.add_argument("--format", choices=("text", "json"), default="text")
 
@@ -103,6 +111,7 @@ def check_query_sets(
 
 def run(args: argparse.Namespace) -> int:
     from goldset_tui.eval.measures import parse_measure
+    from goldset_tui.eval.report_words import TESTS_DISAGREE_SHORT, ci_disagrees_with_p
     from goldset_tui.eval.stats import paired_comparison
 
     given = args.measure or ["nDCG@10"]
@@ -129,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
     check_query_sets(qrels, runs, args.qrels, {n: r.source.path for n, r in inputs.items()})
     (a, b) = runs
     table = paired_scores(qrels, runs, str(measure))
-    from goldset_tui.eval.measure_kind import is_binary_measure
+    from goldset_tui.eval.measure_kind import is_binary_measure, is_bounded_measure
 
     # McNemar only for a measure that is 0 or 1 by definition, not one that happened to be.
     binary = is_binary_measure(measure, qrels, table.get_column("query_id"))
@@ -139,7 +148,9 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         samples=args.samples,
         binary=binary,
+        bounded=is_bounded_measure(measure),
     )
+    lo, hi = (None if math.isnan(x) else x for x in r.ci95)
     if args.format == "json":
         doc = {
             "measure": str(measure),
@@ -149,7 +160,8 @@ def run(args: argparse.Namespace) -> int:
             "mean_a": r.mean_a,
             "mean_b": r.mean_b,
             "mean_diff": r.mean_diff,
-            "ci95": list(r.ci95),
+            "ci95": [lo, hi],
+            "ci_method": r.ci_method,
             "p_value": r.p_value,
             "wins": r.wins,
             "losses": r.losses,
@@ -172,7 +184,8 @@ def run(args: argparse.Namespace) -> int:
         f"mean {shown_a}\t{r.mean_a:.4f}",
         f"mean {shown_b}\t{r.mean_b:.4f}",
         f"difference ({shown_a} - {shown_b})\t{r.mean_diff:+.4f}",
-        f"95% interval (paired bootstrap)\t[{r.ci95[0]:+.4f}, {r.ci95[1]:+.4f}]",
+        f"95% interval ({_METHOD_WORDS[r.ci_method]})\t"
+        + ("undefined" if lo is None or hi is None else f"[{lo:+.4f}, {hi:+.4f}]"),
         f"p-value (paired randomization)\t{p_value_text(r.p_value)}",
         f"wins / losses / ties ({shown_a})\t{r.wins} / {r.losses} / {r.ties}",
     ]
@@ -181,6 +194,8 @@ def run(args: argparse.Namespace) -> int:
             f"discordant (only {shown_a} / only {shown_b})\t{r.discordant[0]} / {r.discordant[1]}"
         )
         lines.append(f"McNemar exact p\t{p_value_text(r.mcnemar_p)}")
+    if ci_disagrees_with_p({"ci95": [lo, hi], "p_value": r.p_value}):
+        lines.append(f"note\t{TESTS_DISAGREE_SHORT}")
     lines.append(f"seed {r.seed}, {r.samples} samples")
     print("\n".join(lines))
     return 0

@@ -7,14 +7,12 @@ import gc
 import json
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from goldset_tui.commands._eval_scoring import score_runs as score_runs  # re-exported
 from goldset_tui.commands._eval_scoring import warn_query_mismatch as warn_query_mismatch
 from goldset_tui.errors import InputError
-from goldset_tui.progress import working
 from goldset_tui.specs import given_twice, name_from_path, parse_named_paths, split_named_path
 
 if TYPE_CHECKING:  # imported lazily: `goldset --help` and a small evaluation never load Polars
@@ -211,13 +209,13 @@ def parse_run_specs(specs: list[str]) -> dict[str, Path]:
     return parse_named_paths(specs, "run", path_alone=True)
 
 
-@dataclass(frozen=True)
 class RunInput:
     """A run on the command line: its name, its opened input and its tag (runid)."""
 
-    name: str
-    source: Source
-    tag: str | None
+    __slots__ = ("name", "source", "tag")  # a plain class: `dataclasses` costs start-up time
+
+    def __init__(self, name: str, source: Source, tag: str | None) -> None:
+        self.name, self.source, self.tag = name, source, tag
 
 
 def open_runs(specs: list[str]) -> dict[str, RunInput]:
@@ -287,6 +285,8 @@ def read_inputs(
             finally:
                 gc.enable()
     frame = read_qrels_arg(qrels, labeller, subtopics=any(m.needs_subtopics for m in measures))
+    from goldset_tui.progress import working  # its imports (shutil, bz2, lzma) take time
+
     with working("reading the runs"):
         if (
             whole

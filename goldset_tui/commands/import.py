@@ -18,7 +18,9 @@ qrels from an earlier campaign, a spreadsheet of graded pairs); with --machine F
 judge's (an LLM, a classifier), marked as a machine. The file is TREC qrels (`qid 0 docid grade`),
 or a CSV, TSV, JSONL or Parquet table with the columns query_id, doc_id, grade and optionally note
 (--human) or confidence (0 to 1) and rationale (--machine). With --pool POOL and no store yet, the
-store is made (by default the pool's own, the one `goldset judge POOL` opens).
+store is made (by default the pool's own, the one `goldset judge POOL` opens), on the grade scale
+--scale LO-HI (default 0-3: give 0-4 or 1-5 for such qrels). --corpus is recorded in the store:
+later commands on it find the texts without it.
 
 Every label is checked before anything is written: a grade off the store's scale, a confidence
 outside 0-1, a pair labelled twice (--human: twice with different grades; an identical repeated
@@ -43,6 +45,7 @@ rater, under "machine". A name cannot be a person in one import and a machine in
 
 examples:
   goldset import --pool pool.jsonl --labeller alice --human alice-2024.qrels
+  goldset import --pool pool.jsonl --labeller dee --human dee-1to5.qrels --scale 1-5
   goldset judge pool.jsonl --labeller alice          # resumes after alice's imported pairs
   goldset import --store ~/stores/docs-pool --labeller bob --human bob-grades.csv
   goldset import --store ~/stores/docs-pool --labeller bob --human fixed.csv --on-conflict replace
@@ -70,7 +73,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--corpus",
         metavar="FILE",
         help="for a pool that lists only document ids: the corpus with their texts (as `goldset "
-        "judge --corpus`); default: the corpus the store records",
+        "judge --corpus`; recorded in the store); default: the corpus the store records",
+    )
+    parser.add_argument(
+        "--scale",
+        metavar="LO-HI",
+        help="with --pool, the grade scale of the store being made, e.g. 0-4 or 1-5 (default "
+        "0-3); an existing store keeps its own",
     )
     parser.add_argument(
         "--labeller", metavar="NAME", required=True, help="the person's or machine's name"
@@ -115,20 +124,24 @@ def run(args: argparse.Namespace) -> int:
 
 def _open_store(args: argparse.Namespace):  # noqa: ANN202 - (Project, query_id/doc_id frame)
     """The store to import into, and the pool's pairs. A store that does not exist yet is made
-    from --pool, but only after the pool and the whole file passed every check."""
+    from --pool (with --scale, and recording --corpus), but only after the pool and the whole
+    file passed every check."""
+    from goldset_tui.commands._args import refuse_other_scale, store_scale
     from goldset_tui.io.machine import read_human_labels, read_machine_labels
     from goldset_tui.io.pools import load_pool
     from goldset_tui.io.tables import check_file
     from goldset_tui.model import GradeScale
     from goldset_tui.store import Project, default_store_for, sha256_file
-    from goldset_tui.store.manifest import manifest_path
+    from goldset_tui.store.manifest import manifest_path, new_store_fields
     from goldset_tui.store.project import refuse_busy_folder
 
     if args.store is None and args.pool is None:
         raise InputError(None, "give --store DIR, or --pool POOL (its store is made if need be)")
+    scale = store_scale(args.scale) if args.scale is not None else None
     store = Path(args.store) if args.store else default_store_for(args.pool)
     if args.pool is None or manifest_path(store).exists():
         project = Project.open(store)
+        refuse_other_scale(store, project.scale, scale)
         if args.pool is not None and sha256_file(check_file(args.pool)) != project.pool_sha256:
             raise InputError(
                 args.pool,
@@ -137,13 +150,16 @@ def _open_store(args: argparse.Namespace):  # noqa: ANN202 - (Project, query_id/
             )
         return project, _pool_pairs(project, args.corpus)
     refuse_busy_folder(store)
-    pool = load_pool(args.pool, corpus=args.corpus)
+    scale = scale or GradeScale()
+    pool = load_pool(args.pool, corpus=args.corpus, scale=scale)
     pairs = pool.frame.select("query_id", "doc_id")
     if args.human is not None:
-        read_human_labels(args.human, GradeScale(), pairs)
+        read_human_labels(args.human, scale, pairs)
     else:
-        read_machine_labels(args.machine, GradeScale(), pairs)
-    project = Project.open_or_create(store, pool_path=pool.path, pool_sha256=pool.sha256)
+        read_machine_labels(args.machine, scale, pairs)
+    project = Project.open_or_create(
+        store, pool_path=pool.path, pool_sha256=pool.sha256, **new_store_fields(scale, args.corpus)
+    )
     print(
         f"made the store {visible(str(store))} for the pool {visible(args.pool)}", file=sys.stderr
     )
@@ -152,19 +168,23 @@ def _open_store(args: argparse.Namespace):  # noqa: ANN202 - (Project, query_id/
 
 def _pool_pairs(project, corpus: str | None):  # noqa: ANN001, ANN202 - a Project; the pairs
     from goldset_tui.io.pools import load_pool
+    from goldset_tui.store.manifest import recorded_corpus, remember_corpus
 
-    pool_table = project.manifest.get("pool", {})
     try:
         # A pool of ids only needs its corpus: --corpus, else the one the store records.
-        recorded = project.manifest.get("corpus", {}).get("path")
-        corpus = corpus or pool_table.get("corpus") or recorded
-        pool = load_pool(pool_table["path"], corpus=corpus, scale=project.scale)
+        pool = load_pool(
+            project.manifest["pool"]["path"],
+            corpus=corpus or recorded_corpus(project.manifest),
+            scale=project.scale,
+        )
     except (InputError, OSError) as exc:
         # Without the pool a label for a pair nobody pooled cannot be told apart: refuse.
         raise InputError(
             project.path,
             f"the store's pool cannot be read ({exc}); labels are checked against it",
         ) from None
+    if corpus is not None:  # the next command on the store finds the texts without --corpus
+        project.manifest = remember_corpus(project.path, project.manifest, corpus)
     return pool.frame.select("query_id", "doc_id")
 
 

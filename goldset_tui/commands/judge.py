@@ -64,7 +64,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the store (project folder); default: one per pool under the user data folder",
     )
     parser.add_argument(
-        "--corpus", metavar="FILE", help="document texts for a pool that lists ids only"
+        "--corpus",
+        metavar="FILE",
+        help="document texts for a pool that lists ids only (recorded in the store: later "
+        "commands on it find the texts without --corpus)",
+    )
+    parser.add_argument(
+        "--scale",
+        metavar="LO-HI",
+        help="the grade scale of a store being made, e.g. 0-4 or 1-5 (default 0-3; the keys, "
+        "help and guidelines follow it); an existing store keeps its own",
     )
     parser.add_argument(
         "--reveal",
@@ -173,14 +182,21 @@ def prepare(
     team: str | None = None,
     seed: int | None = None,
     order: str = "blind",
+    scale: str | None = None,
 ) -> Prepared:
     """Validate everything and open the store; raises InputError on bad input (nothing written).
     ``labeller`` None: for no labeller in particular (`goldset serve` at start-up, which then
     checks each of its labellers): nothing is checked or done in any labeller's name."""
+    from goldset_tui.commands._args import refuse_other_scale, store_scale
     from goldset_tui.io.pools import load_pool
     from goldset_tui.store import Project, default_store_for
     from goldset_tui.store.machine import refuse_machine
-    from goldset_tui.store.manifest import manifest_path
+    from goldset_tui.store.manifest import (
+        manifest_path,
+        new_store_fields,
+        recorded_corpus,
+        remember_corpus,
+    )
     from goldset_tui.store.project import refuse_busy_folder
 
     # Every argument is checked before anything is created: a refused command leaves no store,
@@ -188,17 +204,24 @@ def prepare(
     if labeller is not None and not labeller.strip():
         raise InputError(None, "--labeller must not be empty")
     overlap = parse_assign(assign) if assign else None
+    new_scale = store_scale(scale) if scale is not None else None
     store_path = Path(store) if store else default_store_for(pool_path)
     existing = Project.open(store_path) if manifest_path(store_path).exists() else None
     if existing is None:
         refuse_busy_folder(store_path)
+    else:
+        refuse_other_scale(store_path, existing.scale, new_scale)
     saved_team = existing.manifest.get("assignment", {}).get("labellers") if existing else None
     if overlap is not None and not (team and team.strip(" ,")) and not saved_team:
         raise InputError(
             None,
             "--assign needs the team: --team alice,bob,... (remembered in the store afterwards)",
         )
-    pool = load_pool(pool_path, corpus=corpus, scale=existing.scale if existing else None)
+    # Without --corpus, the corpus the store records (an ids-only pool has no texts of its own).
+    recorded = recorded_corpus(existing.manifest) if existing and corpus is None else None
+    pool = load_pool(
+        pool_path, corpus=corpus or recorded, scale=existing.scale if existing else new_scale
+    )
     refuse_order(pool, order)  # before the store is made: a refused pool leaves no project
     saved = existing.manifest.get("assignment", {}) if existing else {}
     plan, query_ids = (
@@ -206,9 +229,17 @@ def prepare(
         if overlap is not None and labeller is not None
         else (None, None)
     )
-    project = existing or Project.open_or_create(
-        store_path, pool_path=pool.path, pool_sha256=pool.sha256
-    )
+    if existing is None:
+        project = Project.open_or_create(
+            store_path,
+            pool_path=pool.path,
+            pool_sha256=pool.sha256,
+            **new_store_fields(new_scale, corpus),
+        )
+    else:
+        project = existing
+        if corpus is not None:  # made before, or with another corpus: remember this one
+            project.manifest = remember_corpus(project.path, project.manifest, corpus)
     if labeller is not None:
         refuse_machine(project, labeller)
     warnings = []
@@ -347,6 +378,7 @@ def make_screen(
 ):  # noqa: ANN201
     """The judging screen for a prepared project; the writer opens here (lock: one per labeller)."""
     from goldset_tui.judging import JudgingSession
+    from goldset_tui.store.human import judged_on_screen
     from goldset_tui.ui.screens.judge import JudgeScreen
 
     project = prepared.project
@@ -358,6 +390,9 @@ def make_screen(
     warnings = list(dict.fromkeys([*prepared.warnings, *project.warnings]))
     repeats = repeat_candidates(project, prepared.labeller, judged, repeat, seed or 0)
     notes = latest_notes(project, prepared.labeller)
+    # The guidelines open on the first sitting at the screen, even when imported grades (which
+    # count as judged) came before it.
+    first_sitting = not judged_on_screen(project, prepared.labeller)
 
     def build() -> JudgingSession:
         return JudgingSession(
@@ -375,6 +410,7 @@ def make_screen(
     return JudgeScreen(
         build,
         guidelines=project.guidelines,
+        show_guidelines=first_sitting,
         reveal=reveal,
         warnings=warnings,
         writer=writer,
@@ -401,6 +437,7 @@ def run(args: argparse.Namespace) -> int:
         team=args.team,
         seed=args.seed,
         order=args.order,
+        scale=args.scale,
     )
     for warning in prepared.warnings:
         print(f"goldset: warning: {warning}", file=sys.stderr)

@@ -9,6 +9,9 @@ measures and keeps Wald only to show the seed's arithmetic. Graded means (nDCG, 
 percentile bootstrap, which covered 87% at 7 queries (issue 10); :func:`score_interval` replaces
 it, chosen by the coverage study in bench/interval_coverage.py (table in docs/report.md) and held
 to 93% or more by tests/unit/report/test_report_coverage.py. The bootstrap stays for callers.
+The mean of paired differences a - b of a measure in [0, 1] gets the same score interval on
+(d + 1) / 2 (:func:`difference_interval`), which replaced the paired comparison's percentile
+bootstrap (a point when every query moved the same way; bench/interval_coverage.py --only paired).
 
 Pure functions, no numpy or scipy: the standard library's NormalDist gives the normal quantile,
 the Student t quantile comes from the regularized incomplete beta function below (checked against
@@ -22,6 +25,7 @@ import math
 from collections.abc import Sequence
 from functools import lru_cache
 from statistics import NormalDist
+from typing import TypeVar
 
 import polars as pl
 
@@ -273,14 +277,57 @@ def score_interval(
 
 
 def score_from(
-    n: int, mean: float, var: float, at_bounds: float, confidence: float = DEFAULT_CONFIDENCE
+    n: int,
+    mean: float,
+    var: float,
+    at_bounds: float,
+    confidence: float = DEFAULT_CONFIDENCE,
+    pseudo_count: float = DISPERSION_PSEUDO_COUNT,
 ) -> tuple[float, float]:
     """:func:`score_interval` from the count, mean, sample variance (ddof = 1) and the share of
     values exactly 0 or 1."""
     if n < 2:
         return (math.nan, math.nan)
-    n_eff = n / dispersion(n, mean, var, at_bounds)
+    n_eff = n / dispersion(n, mean, var, at_bounds, pseudo_count)
     return wilson_form(mean, n_eff, t_value(n, confidence))
+
+
+# --- differences of a measure in [0, 1] -----------------------------------------------------
+# d = a - b lies in [-1, 1]; u = (d + 1) / 2 lies in [0, 1] and gets the score interval there,
+# with ties (u = 0.5) and flips (u = 0 or 1) as its discrete values and one pseudo-query of full
+# spread where all of them sit (seven tied queries do not show the eighth ties). The paired
+# comparison (``stats.paired_comparison``) and the traffic-weighted difference
+# (``weighting.weighted_difference``, one cell per stratum) both use these; with one stratum the
+# two give the same interval. The pseudo-count was chosen by bench/interval_coverage.py
+# (docs/report.md): two widened every interval by up to a quarter for no coverage needed; a half
+# fell to 0.945 where a small stratum carried the traffic and one system was truly ahead there.
+DIFFERENCE_PSEUDO_COUNT = 1.0
+DIFFERENCE_DISCRETE = (0.0, 0.5, 1.0)  # -1, 0 and +1 carried to [0, 1]
+
+
+_Diff = TypeVar("_Diff", float, pl.Series, pl.Expr)
+
+
+def difference_to_unit(d: _Diff) -> _Diff:
+    """A difference in [-1, 1] carried to [0, 1] (a value, a series or a Polars expression)."""
+    return (d + 1.0) / 2.0
+
+
+def difference_interval(
+    diffs: Sequence[float] | pl.Series, confidence: float = DEFAULT_CONFIDENCE
+) -> tuple[float, float]:
+    """Interval for the mean of per-query differences ``diffs`` of a measure in [0, 1]: the score
+    interval of (d + 1) / 2 carried back to [-1, 1] (see above). Never leaves [-1, 1] and keeps a
+    width when every difference is the same (7 of 7 queries from 0 to 1, or all ties); (nan, nan)
+    below two queries."""
+    u = difference_to_unit(_series(diffs))
+    n = u.len()
+    if n < 2:
+        return (math.nan, math.nan)
+    mean, var = as_float(u.mean()), as_float(u.var(ddof=1))
+    at = as_float(u.is_in(list(DIFFERENCE_DISCRETE)).mean())
+    lo, hi = score_from(n, mean, var, at, confidence, DIFFERENCE_PSEUDO_COUNT)
+    return (max(-1.0, 2.0 * lo - 1.0), min(1.0, 2.0 * hi - 1.0))
 
 
 def dispersion(
@@ -312,10 +359,12 @@ def wilson_form(p: float, n_eff: float, q: float) -> tuple[float, float]:
 WILSON = "wilson"
 SCORE_T = "score-t"
 STUDENT_T = "student-t"
+DIFFERENCE_SCORE = "difference-score-t"
 METHOD_TEXT = {
     WILSON: "Wilson score interval (binary measure)",
     SCORE_T: "score interval for a mean in [0, 1], dispersion-scaled, Student t quantile",
     STUDENT_T: "Student t interval of the mean",
+    DIFFERENCE_SCORE: "score interval of (d + 1) / 2 for a difference d in [-1, 1], carried back",
 }
 
 

@@ -15,7 +15,10 @@ trec_eval's behaviours are those listed in ``metrics.py``; constants are shared 
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
+from itertools import compress, count, repeat
+from operator import ge, gt, ne, truediv
 
 from goldset_tui.eval.measures import Measure
 
@@ -24,40 +27,64 @@ ERR_MAX_GRADE = 4  # gdeval.pl's $MAX_JUDGMENT
 ELEVEN_POINTS = tuple(i / 10 for i in range(11))
 
 
+# The grade of a retrieved document the qrels do not hold: below any grade a qrels file can
+# give (io.small_trec and io.trec read 64-bit integers), and an int, which compares faster with
+# the grades than a float would.
+ABSENT = -(2**63) - 1
+
+
 class Query:
-    """One query's ranking as the measures see it: ``judged`` holds (rank, grade) of each
-    retrieved document in the qrels (negative grades included), in rank order; ``grades`` the
-    grade of each document in the query's qrels; ``num_ret`` how many documents were ranked."""
+    """One query's ranking as the measures see it: ``found`` holds the grade of each ranked
+    document in rank order, :data:`ABSENT` for one not in the qrels (a negative grade is in the
+    qrels, pooled but unjudged); ``grades`` the grade of each document in the query's qrels.
 
-    __slots__ = ("_nnon", "_nrel", "grades", "judged", "num_ret")
+    What the measures ask for is computed once and with C-level loops: the ranks of the
+    relevant documents at a level, the qrels' grades sorted (counts by bisection), and only
+    for the measures that walk every judged document, ``judged``: (rank, grade) pairs."""
 
-    def __init__(self, judged: list[tuple[int, int]], grades: Sequence[int], num_ret: int):
-        self.judged = judged
+    __slots__ = ("_judged", "_ranks", "_sorted", "found", "grades", "num_ret")
+
+    def __init__(self, found: list[int], grades: Iterable[int]):
+        self.found = found
         self.grades = grades
-        self.num_ret = num_ret
-        self._nrel: dict[int, int] = {}
-        self._nnon: dict[int, int] = {}
+        self.num_ret = len(found)
+        self._ranks: dict[int, list[int]] = {}
+        self._sorted: list[int] | None = None
+        self._judged: list[tuple[int, int]] | None = None
+
+    @property
+    def judged(self) -> list[tuple[int, int]]:
+        """(rank, grade) of each ranked document in the qrels, in rank order."""
+        if self._judged is None:
+            hit = list(map(ne, self.found, repeat(ABSENT)))
+            pairs = zip(compress(count(1), hit), compress(self.found, hit), strict=False)
+            self._judged = list(pairs)
+        return self._judged
+
+    def ranks(self, level: int) -> list[int]:
+        """The ranks of the documents graded ``level`` or more, ascending."""
+        if level not in self._ranks:
+            self._ranks[level] = list(compress(count(1), map(ge, self.found, repeat(level))))
+        return self._ranks[level]
+
+    def hits(self, level: int, cutoff: int | None = None) -> int:
+        """Relevant documents at rank ``cutoff`` or above (all without one)."""
+        ranks = self.ranks(level)
+        return len(ranks) if cutoff is None else bisect_right(ranks, cutoff)
+
+    def sorted_grades(self) -> list[int]:
+        if self._sorted is None:
+            self._sorted = sorted(self.grades)
+        return self._sorted
 
     def nrel(self, level: int) -> int:
-        if level not in self._nrel:
-            self._nrel[level] = sum(1 for g in self.grades if g >= level)
-        return self._nrel[level]
+        grades = self.sorted_grades()
+        return len(grades) - bisect_left(grades, level)
 
     def nnon(self, level: int) -> int:
         """Judged non-relevant documents: 0 <= grade < level."""
-        if level not in self._nnon:
-            self._nnon[level] = sum(1 for g in self.grades if 0 <= g < level)
-        return self._nnon[level]
-
-    def rel_ranks(self, level: int, cutoff: int | None = None) -> list[tuple[int, int]]:
-        """(rank, relevant documents at or above it) for each relevant document."""
-        out, seen = [], 0
-        for rank, grade in self.judged:
-            if grade >= level:
-                seen += 1
-                if cutoff is None or rank <= cutoff:
-                    out.append((rank, seen))
-        return out
+        grades = self.sorted_grades()
+        return bisect_left(grades, level) - bisect_left(grades, 0)
 
 
 def _div(num: float, den: float) -> float:
@@ -75,41 +102,48 @@ def _discount(rank: int) -> float:
 
 def _p(m: Measure, q: Query) -> float:
     assert m.cutoff is not None
-    return len(q.rel_ranks(m.rel, m.cutoff)) / m.cutoff
+    return q.hits(m.rel, m.cutoff) / m.cutoff
 
 
 def _r(m: Measure, q: Query) -> float:
-    return _div(len(q.rel_ranks(m.rel, m.cutoff)), q.nrel(m.rel))
+    return _div(q.hits(m.rel, m.cutoff), q.nrel(m.rel))
 
 
 def _num_rel_ret(m: Measure, q: Query) -> float:
-    return float(len(q.rel_ranks(m.rel, m.cutoff)))
+    return float(q.hits(m.rel, m.cutoff))
 
 
 def _success(m: Measure, q: Query) -> float:
-    return 1.0 if q.rel_ranks(m.rel, m.cutoff) else 0.0
+    return 1.0 if q.hits(m.rel, m.cutoff) else 0.0
 
 
 def _rr(m: Measure, q: Query) -> float:
-    hits = q.rel_ranks(m.rel, m.cutoff)
-    return 1.0 / hits[0][0] if hits else 0.0
+    return 1.0 / q.ranks(m.rel)[0] if q.hits(m.rel, m.cutoff) else 0.0
 
 
 def _ap(m: Measure, q: Query) -> float:
-    return _div(sum(seen / rank for rank, seen in q.rel_ranks(m.rel, m.cutoff)), q.nrel(m.rel))
+    # The precision at each relevant document: (relevant seen so far) / rank, summed in rank
+    # order as metrics.py does.
+    ranks = q.ranks(m.rel)[: q.hits(m.rel, m.cutoff)]
+    return _div(sum(map(truediv, count(1), ranks)), q.nrel(m.rel))
 
 
 def _ndcg(m: Measure, q: Query) -> float:
-    k = m.cutoff
-    dcg = sum(_gain(g, m.dcg) / _discount(r) for r, g in q.judged if k is None or r <= k)
-    ideal = sorted((g for g in q.grades if g > 0), reverse=True)[:k]
+    # Only documents with a positive grade gain anything (the others add 0.0, which changes
+    # no sum): their ranks and grades in the top k.
+    top = q.found[: m.cutoff]
+    gained = list(map(gt, top, repeat(0)))
+    pairs = zip(compress(count(1), gained), compress(top, gained), strict=False)
+    dcg = sum(_gain(g, m.dcg) / _discount(r) for r, g in pairs)
+    grades = q.sorted_grades()
+    ideal = grades[bisect_right(grades, 0) :][::-1][: m.cutoff]  # positive, descending
     idcg = sum(_gain(g, m.dcg) / _discount(i) for i, g in enumerate(ideal, start=1))
     return _div(dcg, idcg)
 
 
 def _rprec(m: Measure, q: Query) -> float:
     r = q.nrel(m.rel)
-    return _div(len(q.rel_ranks(m.rel, r)), r)
+    return _div(q.hits(m.rel, r), r)
 
 
 def _bpref(m: Measure, q: Query) -> float:
@@ -154,8 +188,8 @@ def _judged(m: Measure, q: Query) -> float:
 
 def _iprec_at(m: Measure, q: Query, level: float) -> float:
     needed = math.floor(level * q.nrel(m.rel) + 0.5)  # lround, as more_measures._iprec_agg
-    best = [seen / rank for rank, seen in q.rel_ranks(m.rel) if seen >= needed]
-    return max(best) if best else 0.0
+    start = max(needed, 1)  # the precision at the start-th relevant document onwards
+    return max(map(truediv, count(start), q.ranks(m.rel)[start - 1 :]), default=0.0)
 
 
 def _iprec(m: Measure, q: Query) -> float:
@@ -168,7 +202,7 @@ def _iprec_avg(m: Measure, q: Query) -> float:
 
 
 def _set(m: Measure, q: Query) -> float:
-    a = len(q.rel_ranks(m.rel))
+    a = q.hits(m.rel)
     precision, recall = _div(a, q.num_ret), _div(a, q.nrel(m.rel))
     if m.name == "SetP":
         return precision

@@ -228,7 +228,8 @@ def parse_measure(text: str) -> Measure:
         resolved = aliases.resolve(text)
         if resolved is None:
             raise _unknown(text, "unknown measure")
-        return replace(_parse_canonical(resolved[0], _SYNTAX.match(resolved[0])), alias=text)
+        m = _parse_canonical(resolved[0], _SYNTAX.match(resolved[0]))
+        return replace(m, alias=text, text=canonical(m))  # printed as ir_measures spells it
     return _parse_canonical(text, match)
 
 
@@ -292,7 +293,9 @@ def _parse_canonical(text: str, match: re.Match[str] | None) -> Measure:
                 persistence = -1.0
             if not 0.0 < persistence < 1.0:
                 raise _unknown(
-                    text, f"p={value!r} is not a number between 0 and 1", f"{name}(p=0.8)"
+                    text,
+                    f"p={value!r} is not a number between 0 and 1",
+                    f"{name}(p={DEFAULT_P[name]:g})",
                 )
         elif key == "alpha":
             try:
@@ -326,9 +329,11 @@ def _parse_canonical(text: str, match: re.Match[str] | None) -> Measure:
 
 
 def parse_measures(texts: list[str]) -> list[Measure]:
-    """Parse and de-duplicate, keeping the given order."""
-    seen: dict[str, Measure] = {}
+    """Parse and de-duplicate, keeping the given order: one measure spelled twice (``P@10`` and
+    ``P_10``, quoted or not) is scored once, under its first spelling."""
+    seen: dict[tuple[str, bool], Measure] = {}
     for text in texts:
         m = parse_measure(text)
-        seen.setdefault(str(m), m)
+        # `P(rel=1)@10` is not `P@10` once -l moves the line: a written rel= keeps them apart.
+        seen.setdefault((canonical(m), m.rel_given), m)
     return list(seen.values())

@@ -15,6 +15,7 @@ from typing import Any
 import polars as pl
 
 from goldset_tui.eval.intervals import DEFAULT_SAMPLES, DEFAULT_SEED
+from goldset_tui.eval.measure_kind import is_bounded_measure
 from goldset_tui.eval.report_assemble import assemble_report
 from goldset_tui.eval.report_model import (
     DEFAULT_METRIC,
@@ -107,7 +108,9 @@ def compute_report(
         qrels, all_runs, k, queries
     )  # also gives each run's judged share of its top k
     judged = judged_shares(topk, list(all_runs))
-    paired = paired_comparisons(scores, list(all_runs), seed=seed, samples=samples)
+    paired = paired_comparisons(
+        scores, list(all_runs), seed=seed, samples=samples, bounded=is_bounded_measure(measure)
+    )
     bounds = unjudged_bounds(qrels, all_runs, metric, queries, topk, scores, max(1, measure.rel))
     report = assemble_report(
         scores,
@@ -272,9 +275,10 @@ def missing_pool(
 
 
 def paired_comparisons(
-    scores: pl.DataFrame, systems: list[str], *, seed: int, samples: int
+    scores: pl.DataFrame, systems: list[str], *, seed: int, samples: int, bounded: bool = True
 ) -> list[dict[str, Any]]:
-    """The engine's paired comparison for every pair, on the same queries in the same order."""
+    """The engine's paired comparison for every pair, on the same queries in the same order;
+    ``bounded``: the measure lies in [0, 1] by definition (the interval's method, ``ci_method``)."""
     from itertools import combinations
 
     from goldset_tui.eval.stats import paired_comparison
@@ -282,13 +286,16 @@ def paired_comparisons(
     w = scores.pivot(on="system", index="query_id", values="value").sort("query_id").fill_null(0.0)
     out = []
     for a, b in combinations(systems, 2):
-        r = paired_comparison(w.get_column(a), w.get_column(b), seed=seed, samples=samples)
+        r = paired_comparison(
+            w.get_column(a), w.get_column(b), seed=seed, samples=samples, bounded=bounded
+        )
         out.append(
             {
                 "a": a,
                 "b": b,
                 "mean_diff": float(r.mean_diff),
                 "ci95": [float(x) for x in r.ci95],
+                "ci_method": r.ci_method,
                 "p_value": float(r.p_value),
                 "wins": int(r.wins),
                 "losses": int(r.losses),

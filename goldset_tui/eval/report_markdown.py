@@ -233,7 +233,8 @@ def _paired(report: Report) -> list[str]:
         "",
         "## Paired comparisons",
         "",
-        "Per query, a - b: paired bootstrap 95% interval, randomization p, and Holm's adjustment "
+        "Per query, a - b: 95% score interval of the per-query differences, randomization p, and "
+        "Holm's adjustment "
         "over every pair (*p Holm*). *Weighted*: the traffic-weighted difference, paired within "
         "each stratum, with its stratified interval.",
     ]

@@ -11,6 +11,7 @@ Data (system and stratum names) is raw text: the screen shows it literally.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from goldset_tui.eval.overlap import stratum_overlap
@@ -28,7 +29,8 @@ Section = tuple[str, list[str]]
 
 
 def ci_text(ci: Any) -> str:
-    if not ci or any(not isinstance(x, (int, float)) for x in ci[:2]):
+    # No interval (None in the JSON, nan before it: a pair compared on one query) shows as [-].
+    if not ci or any(not isinstance(x, (int, float)) or math.isnan(x) for x in ci[:2]):
         return "[-]"
     return f"[{ci[0]:.3f}, {ci[1]:.3f}]"
 

@@ -19,11 +19,19 @@ ALPHA = 0.05
 TESTS_DISAGREE = (
     "The interval and the p-value come from different procedures and can disagree near the "
     "edge: an interval that just excludes 0 beside p >= 0.05 (or just includes it beside "
-    "p < 0.05). The interval is a percentile bootstrap over queries, which runs narrow when few "
-    "queries differ; the p-value is a randomization (or exact McNemar) test, exact under the "
-    "hypothesis of no difference. Read p Holm for whether the two differ and the interval for "
-    "roughly how much; rows marked ‡ disagree, and are not evidence of a difference unless p "
-    "Holm is under 0.05."
+    "p < 0.05). The interval is a score interval on the per-query differences, an approximation "
+    "built to hold the true difference 95% of the time on small sets, whose width comes from "
+    "every query, ties included; the p-value is a randomization (or exact McNemar) test, exact "
+    "under the hypothesis of no difference, which looks only at the queries that moved and on "
+    "few of them cannot go low (five queries all moving one way give p = 0.0625 at best). Read "
+    "p Holm for whether the two differ and the interval for roughly how much; rows marked ‡ "
+    "disagree, and are not evidence of a difference unless p Holm is under 0.05."
+)
+
+# One line for `goldset compare` when its interval and p-value point different ways.
+TESTS_DISAGREE_SHORT = (
+    "the interval and the p-value disagree: the interval approximates from every query, the "
+    "test is exact on the queries that moved; read p for whether, the interval for how much"
 )
 
 
@@ -97,7 +105,7 @@ def rescue_sentence(report: Report, a: str, b: str) -> str:
 
 
 def ci_disagrees_with_p(p: dict[str, Any]) -> bool:
-    """The bootstrap interval and the test point different ways: the interval excludes 0 while
+    """The interval and the test point different ways: the interval excludes 0 while
     p >= 0.05, or includes 0 while p < 0.05 (the raw p, which the interval is comparable with)."""
     lo, hi = (p.get("ci95") or [None, None])[:2]
     pv = p.get("p_value")

@@ -7,19 +7,23 @@ tests/unit/eval/test_small_path.py), at a fraction of the start-up cost (importi
 costs more CPU than pytrec_eval's whole evaluation of Robust 2003). Anything else, and any
 doubt about a file, goes to the Polars path, which is the reference.
 
-Ranking is trec_eval's: score descending, ties by document id descending (Python compares
-strings by code point, the order of their UTF-8 bytes, which is how Polars and trec_eval's
-strcmp order them; -0.0 ties with 0.0).
+Ranking is trec_eval's, done by the reader (``io.small_trec.ranking``): score descending, ties
+by document id descending.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
+from itertools import compress, repeat
+from operator import ge, gt
+from typing import TYPE_CHECKING
 
-from goldset_tui.eval.kernels import Query, evaluate_query, has_kernels
+from goldset_tui.eval.kernels import ABSENT, Query, evaluate_query, has_kernels
 from goldset_tui.eval.means import Row
 from goldset_tui.eval.measures import Measure
-from goldset_tui.io.small_trec import Qrels, Run
+
+if TYPE_CHECKING:
+    from goldset_tui.io.small_trec import Qrels, Run
 
 # Runs and qrels together, in bytes (decompressed for a stream or a gzipped file). Chosen by
 # measurement (bench/eval_speed.py --data robust03; generated runs of 60 and 200 queries): on
@@ -34,19 +38,14 @@ def fits(total_bytes: int, measures: Iterable[Measure]) -> bool:
     return total_bytes <= SMALL_INPUT_BYTES and has_kernels(measures)
 
 
-def ranked(pairs: Iterable[tuple[float, str]]) -> list[str]:
-    """Document ids in trec_eval order."""
-    return [doc for _, doc in sorted(pairs, reverse=True)]
-
-
 def query_ids(qrels: Qrels, level: int) -> tuple[set[str], set[str]]:
     """(queries in the qrels, queries with a document graded >= ``level``)."""
-    relevant = {q for q, grades in qrels.items() if any(g >= level for g in grades.values())}
+    relevant = {q for q, grades in qrels.items() if max(grades.values()) >= level}
     return set(qrels), relevant
 
 
 def positive_judgments(qrels: Qrels) -> int:
-    return sum(1 for grades in qrels.values() for g in grades.values() if g > 0)
+    return sum(sum(map(gt, grades.values(), repeat(0))) for grades in qrels.values())
 
 
 def evaluate_small(
@@ -65,12 +64,12 @@ def evaluate_small(
     rows: list[Row] = []
     for qid in sorted(q for q in queries if q in qrels):
         grades = qrels[qid]
-        docs = ranked(run.get(qid, ()))
+        docs = run[qid].docs if qid in run else []  # ranked by the reader
         if max_docs is not None:
             docs = docs[:max_docs]
+        found = list(map(grades.get, docs, repeat(ABSENT)))
         if judged_only:
-            docs = [d for d in docs if grades.get(d, -1) >= 0]
-        judged = [(rank, grades[d]) for rank, d in enumerate(docs, start=1) if d in grades]
-        values = evaluate_query(measures, Query(judged, list(grades.values()), len(docs)))
+            found = list(compress(found, map(ge, found, repeat(0))))
+        values = evaluate_query(measures, Query(found, grades.values()))
         rows.extend(zip([qid] * len(names), names, values, strict=True))
     return rows

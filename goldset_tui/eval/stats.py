@@ -1,11 +1,21 @@
 """Paired comparison of two systems on the same queries (seed 000: every comparison is paired).
 
-Per-query scores of A and B become differences d = a - b. The mean difference gets a seeded
-paired bootstrap 95% percentile interval (resampling queries), and a seeded paired randomization
-test (sign flips: under the null hypothesis the labels A and B are exchangeable within a query)
-gives a two-sided p-value, (1 + #{|mean flipped| >= |mean observed|}) / (1 + samples) so that it is
-never 0. Wins, losses and ties count queries; for binary measures the discordant pairs and the
-exact McNemar p-value are added.
+Per-query scores of A and B become differences d = a - b. The mean difference gets a 95%
+interval, and a seeded paired randomization test (sign flips: under the null hypothesis the
+labels A and B are exchangeable within a query) gives a two-sided p-value,
+(1 + #{|mean flipped| >= |observed|}) / (1 + samples) so that it is never 0. Wins, losses and
+ties count queries; for binary measures the discordant pairs and the exact McNemar p-value are
+added.
+
+The interval, for a measure bounded in [0, 1] (``eval.measure_kind``; d in [-1, 1]), is
+``intervals.difference_interval``: the score interval of (d + 1) / 2 carried back to [-1, 1], the
+one the traffic-weighted difference uses on each stratum. It replaced a percentile bootstrap of
+the mean difference, which is a point whenever every difference is the same (7 of 7 queries from
+0 to 1 gave [1, 1]; a run tied everywhere but on unsampled queries gave [0, 0]) and covered 11-83%
+where few queries differ or the difference is near +-1 (bench/interval_coverage.py --only paired,
+docs/report.md). A measure with no known range (a count) gets Student's t on the differences,
+and no interval (nan) when every difference is the same: with no range and no spread seen there is
+nothing honest to say about the next query.
 
 :func:`stratum_comparisons` runs the same question on each stratum (exact McNemar for 0/1
 measures, the randomization test otherwise) and :func:`holm` adjusts a family of p-values for
@@ -24,6 +34,12 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from goldset_tui.eval.intervals import (
+    DIFFERENCE_SCORE,
+    STUDENT_T,
+    difference_interval,
+    student_t,
+)
 from goldset_tui.scalar import as_float
 
 DEFAULT_SAMPLES = 10_000
@@ -48,6 +64,8 @@ class PairedResult:
     # Binary measures only: queries where only A / only B scored 1, and McNemar's exact p.
     discordant: tuple[int, int] | None = None
     mcnemar_p: float | None = None
+    # How ci95 was computed: ``intervals.DIFFERENCE_SCORE`` (bounded measure) or ``STUDENT_T``.
+    ci_method: str = DIFFERENCE_SCORE
 
 
 def _as_series(values: pl.Series | Sequence[float], name: str) -> pl.Series:
@@ -61,17 +79,6 @@ def _as_series(values: pl.Series | Sequence[float], name: str) -> pl.Series:
 def _batches(n: int, samples: int) -> list[tuple[int, int]]:
     per = max(1, _BATCH_CELLS // max(n, 1))
     return [(start, min(per, samples - start)) for start in range(0, samples, per)]
-
-
-def bootstrap_means(diff: pl.Series, *, samples: int, seed: int) -> pl.Series:
-    """Means of ``samples`` resamples (with replacement, same size) of ``diff``."""
-    n = diff.len()
-    means = []
-    for index, (_start, count) in enumerate(_batches(n, samples)):
-        draws = diff.sample(n * count, with_replacement=True, seed=seed + index)
-        frame = pl.DataFrame({"d": draws, "s": pl.int_range(n * count, eager=True) // n})
-        means.append(frame.group_by("s").agg(pl.col("d").mean()).sort("s").get_column("d"))
-    return pl.concat(means) if means else pl.Series("d", [], dtype=pl.Float64)
 
 
 def sign_flip_means(diff: pl.Series, *, samples: int, seed: int) -> pl.Series:
@@ -105,11 +112,14 @@ def paired_comparison(
     seed: int = DEFAULT_SEED,
     samples: int = DEFAULT_SAMPLES,
     binary: bool = False,
+    bounded: bool = True,
 ) -> PairedResult:
     """Compare per-query scores ``a`` and ``b`` (same queries, same order). ``binary``: the
     measure is 0 or 1 per query by definition (``eval.measure_kind``), which adds the discordant
     counts and McNemar's exact p; never inferred from the values (nDCG@10 at 0 or 1 on every
-    query of a small set is still graded)."""
+    query of a small set is still graded). ``bounded``: every per-query value lies in [0, 1] by
+    definition, which gives the difference's score interval; otherwise Student's t (module
+    docstring). The interval is (nan, nan) below two queries."""
     sa, sb = _as_series(a, "a"), _as_series(b, "b")
     if sa.len() != sb.len():
         raise ValueError(
@@ -122,8 +132,15 @@ def paired_comparison(
     diff = (sa - sb).rename("d")
     n = diff.len()
     observed = as_float(diff.mean())
-    boot = bootstrap_means(diff, samples=samples, seed=seed)
-    lo, hi = boot.quantile(0.025, "linear"), boot.quantile(0.975, "linear")
+    if bounded:
+        inside = sa.is_between(-_TIE, 1.0 + _TIE).all() and sb.is_between(-_TIE, 1.0 + _TIE).all()
+        if not inside:
+            raise ValueError("bounded measure, but the scores hold values outside [0, 1]")
+        ci, method = difference_interval(diff), DIFFERENCE_SCORE
+    else:
+        spread = as_float(diff.var(ddof=1)) if n > 1 else 0.0
+        ci = student_t(diff) if spread > 0.0 else (math.nan, math.nan)
+        method = STUDENT_T
     flipped = sign_flip_means(diff, samples=samples, seed=seed)
     extreme = int((flipped.abs() >= abs(observed) - _TIE).sum())
     wins = int((diff > _TIE).sum())
@@ -140,7 +157,7 @@ def paired_comparison(
         mean_a=as_float(sa.mean()),
         mean_b=as_float(sb.mean()),
         mean_diff=observed,
-        ci95=(as_float(lo), as_float(hi)),
+        ci95=ci,
         p_value=(1 + extreme) / (1 + samples),
         wins=wins,
         losses=losses,
@@ -149,6 +166,7 @@ def paired_comparison(
         seed=seed,
         discordant=discordant,
         mcnemar_p=mcnemar,
+        ci_method=method,
     )
 
 

@@ -26,7 +26,9 @@ stratum it is exactly that stratum's Wilson (t for z) or score-t interval. Only 
 A weighted *difference* of two systems pairs them per query within each stratum (d = a - b): the
 query difficulty cancels inside each stratum (seed 000: every comparison is paired). d in [-1, 1]
 is carried to (d + 1) / 2, given the score interval there and carried back, so it stays in
-[-1, 1]; a stratum of ties keeps one pseudo-query of spread (``DIFFERENCE_PSEUDO_COUNT``).
+[-1, 1]; a stratum of ties keeps one pseudo-query of spread (``DIFFERENCE_PSEUDO_COUNT``). The
+mapping and the pseudo-count live in ``intervals`` (:func:`intervals.difference_interval`), shared
+with the paired comparison: with one stratum the two give the same interval.
 
 The Hajek estimate sum(y / pi) / sum(1 / pi) weights each query by the inverse of the probability
 that the sampling design drew it (``inclusion_probability`` in the strata file). It answers "the
@@ -47,10 +49,13 @@ import polars as pl
 
 from goldset_tui.eval.intervals import (
     DEFAULT_CONFIDENCE,
+    DIFFERENCE_DISCRETE,
+    DIFFERENCE_PSEUDO_COUNT,
     DISPERSION_PSEUDO_COUNT,
     SCORE_T,
     STUDENT_T,
     WILSON,
+    difference_to_unit,
     dispersion,
     t_quantile,
     wilson_form,
@@ -70,13 +75,6 @@ class WeightedEstimate:
     df: float
     ci: tuple[float, float]
     n_effective: float = math.nan
-
-
-# A weighted difference's stratum of all ties keeps one pseudo-query of full spread: seven tied
-# queries do not show the eighth ties. Chosen by bench/interval_coverage.py (docs/report.md): two
-# widened every interval by up to a quarter for no coverage needed; a half fell to 0.945 where a
-# small stratum carried the traffic and one system was truly ahead there.
-DIFFERENCE_PSEUDO_COUNT = 1.0
 
 
 class Cell(NamedTuple):
@@ -253,9 +251,9 @@ def weighted_difference(
         return stratified_estimate(
             _cells(wide, traffic, population, []), confidence, method=STUDENT_T
         )
-    half = wide.with_columns(value=(pl.col("value") + 1.0) / 2.0)
+    half = wide.with_columns(value=difference_to_unit(pl.col("value")))
     est = stratified_estimate(
-        _cells(half, traffic, population, [0.0, 0.5, 1.0]),
+        _cells(half, traffic, population, list(DIFFERENCE_DISCRETE)),
         confidence,
         method=SCORE_T,
         pseudo_count=DIFFERENCE_PSEUDO_COUNT,

@@ -10,6 +10,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from goldset_tui.eval.report_words import TESTS_DISAGREE_SHORT, ci_disagrees_with_p
 from goldset_tui.history.timeline import History
 from goldset_tui.markdown_text import md_literal
 from goldset_tui.pvalue import p_value_text
@@ -30,14 +31,26 @@ def _ci(ci: Sequence[float] | None) -> str:
     return f"[{ci[0]:.3f}, {ci[1]:.3f}]"
 
 
-def _signed_ci(ci: Sequence[float] | None) -> str:
-    return "-" if not ci else f"[{ci[0]:+.3f}, {ci[1]:+.3f}]"
+def _signed_ci(ci: Sequence[float | None] | None) -> str:
+    if not ci or any(v is None or math.isnan(v) for v in ci):
+        return "-"  # one query in common: no interval
+    return f"[{ci[0]:+.3f}, {ci[1]:+.3f}]"
+
+
+def _disagrees(change: dict[str, Any] | None) -> bool:
+    if not change or change["mean_diff"] is None:
+        return False
+    return ci_disagrees_with_p(change)
+
+
+# Under the table when some change's interval and p-value point different ways (marked ‡).
+DISAGREE_LINE = "‡ " + TESTS_DISAGREE_SHORT
 
 
 def change_text(change: dict[str, Any]) -> str:
     if change["mean_diff"] is None:
         return "no query in common"
-    mark = " *" if change["significant"] else ""
+    mark = (" *" if change["significant"] else "") + (" ‡" if _disagrees(change) else "")
     return (
         f"{change['mean_diff']:+.3f} {_signed_ci(change['ci95'])} "
         f"p {p_value_text(change['p_value'])} on {change['n']}{mark}"
@@ -65,6 +78,8 @@ def to_text(history: History, *, recurring: tuple[int, int]) -> str:
         return f"no recorded evaluation of {history.metric or 'any measure'} in this store\n"
     out = [f"history of {history.metric} (releases in the order first recorded)"]
     out.append("* the paired 95% interval of the change excludes 0")
+    if any(_disagrees(c) for c in history.changes):
+        out.append(DISAGREE_LINE)
     for system in _systems(history):
         out += ["", f"system {system}"]
         # Padded as shown: the command turns an ESC or a bidi mark into a visible placeholder,
@@ -132,6 +147,9 @@ def to_markdown(history: History, *, recurring: tuple[int, int]) -> str:
     if not history.releases:
         return f"No recorded evaluation of {history.metric or 'any measure'} in this store.\n"
     out = [f"# History of {history.metric}", ""]
+    out += ["\\* the paired 95% interval of the change excludes 0", ""]
+    if any(_disagrees(c) for c in history.changes):
+        out += [DISAGREE_LINE, ""]
     for system in _systems(history):
         out += [
             f"## {_md(system)}",

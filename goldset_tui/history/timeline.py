@@ -8,8 +8,10 @@ Releases are ordered by when they were first recorded. For each system:
   (:func:`measure_kind`), so that two releases are always read with the same interval;
 - between consecutive releases, the **paired** difference on the queries both were evaluated on
   (seed 000: comparisons on the same queries are paired, and most of the variance, query
-  difficulty, cancels), with the paired bootstrap interval and the randomization p-value of
-  ``eval.stats.paired_comparison``; ``significant`` when the interval excludes 0;
+  difficulty, cancels), with the interval and the randomization p-value of
+  ``eval.stats.paired_comparison`` (for a measure in [0, 1], the score interval of the
+  differences: never a point, even when every query moved the same way); ``significant`` when the
+  interval excludes 0;
 - where the golden set's version differs between the two, what changed
   (``version.describe_change``), so that a drop is never read as a regression when the set moved.
 
@@ -142,9 +144,11 @@ def by_system(records: Sequence[Record], metric: str) -> dict[str, list[Record]]
 
 
 def paired_change(
-    old: Record, new: Record, *, seed: int = 0, samples: int = CHANGE_SAMPLES
+    old: Record, new: Record, *, seed: int = 0, samples: int = CHANGE_SAMPLES, bounded: bool = True
 ) -> dict[str, Any]:
-    """``new - old`` on the queries both were evaluated on, paired per query."""
+    """``new - old`` on the queries both were evaluated on, paired per query; ``bounded``: the
+    history's measure lies in [0, 1] by definition (:func:`measure_kind`), which decides the
+    interval (``eval.stats.paired_comparison``)."""
     common = sorted(set(old.scores) & set(new.scores))
     row: dict[str, Any] = {
         "system": new.system,
@@ -153,6 +157,7 @@ def paired_change(
         "n": len(common),
         "mean_diff": None,
         "ci95": None,
+        "ci_method": None,
         "p_value": None,
         "significant": False,
         "set_changed": describe_change(old.version, new.version),
@@ -163,11 +168,13 @@ def paired_change(
             [old.scores[q] for q in common],
             seed=seed,
             samples=samples,
+            bounded=bounded,
         )
         lo, hi = result.ci95
         row |= {
             "mean_diff": result.mean_diff,
             "ci95": [lo, hi],
+            "ci_method": result.ci_method,
             "p_value": result.p_value,
             "significant": bool(lo > 0 or hi < 0),
         }
@@ -225,7 +232,7 @@ def build_history(
     for recs in systems.values():
         releases += [release_row(r, binary, bounded) for r in recs]
         changes += [
-            paired_change(a, b, seed=seed, samples=samples)
+            paired_change(a, b, seed=seed, samples=samples, bounded=bounded)
             for a, b in zip(recs, recs[1:], strict=False)
         ]
         recur += recurring_failures(recs, k, n)

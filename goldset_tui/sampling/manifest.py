@@ -136,7 +136,7 @@ def build_classify_manifest(
     """What ``goldset classify`` read and wrote, and with which code."""
     source = inspect.getsourcefile(rules if rules is not None else classify_frame)
     rules_entry: dict[str, Any] = {
-        "name": rules_spec or "default: goldset_tui.sampling.rules (seed 004's six strata)"
+        "name": rules_spec or "default: goldset_tui.sampling.rules (the six query-shape strata)"
     }
     if source is not None and Path(source).is_file():
         rules_entry.update(file_entry(source))

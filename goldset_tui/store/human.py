@@ -45,9 +45,9 @@ import polars as pl
 
 from goldset_tui.errors import InputError, StoreLockedError
 from goldset_tui.io.machine import read_human_labels
-from goldset_tui.store.files import now_iso, sha256_file
+from goldset_tui.store.files import now_iso, safe_name, sha256_file
 from goldset_tui.store.frames import latest
-from goldset_tui.store.machine import import_name, is_machine, recorded_path
+from goldset_tui.store.machine import import_landed, import_name, is_machine, recorded_path
 from goldset_tui.store.manifest import update_manifest
 from goldset_tui.text import visible
 
@@ -80,23 +80,13 @@ def _refuse_machine(project: Project, safe: str, labeller: str) -> None:
         )
 
 
-def _landed(history: pl.DataFrame, record: dict[str, Any]) -> bool:
-    """Whether an import record's judgments are in the store (not cut off by a crash)."""
-    mine = history.filter(
-        (pl.col("kind") == "judge")
-        & pl.col("seconds").is_null()
-        & (pl.col("time") == str(record.get("time")))
-    )
-    return mine.height == record.get("written")
-
-
 def _imported_before(project: Project, safe: str, labeller: str, digest: str) -> bool:
     entry = project.manifest.get("labellers", {}).get(safe)
     records = [r for r in (entry or {}).get("imports", []) if r.get("sha256") == digest]
     if not records:
         return False
     history = project.judgments(labeller, history=True)
-    return any(_landed(history, r) for r in records)
+    return any(import_landed(history, r) for r in records)
 
 
 def import_human(
@@ -133,7 +123,7 @@ def import_human(
         _refuse_machine(project, safe, labeller)  # a machine import may have won the name
         history = project.judgments(labeller, history=True)
         records = list(project.manifest["labellers"][safe].get("imports", []))
-        landed = [r for r in records if _landed(history, r)]
+        landed = [r for r in records if import_landed(history, r)]
         if any(r.get("sha256") == digest for r in landed):
             return already
         have = latest(history).select(*PAIR, pl.col("grade").alias("have"))
@@ -187,6 +177,23 @@ def import_human(
     return HumanImportResult(
         labeller, labels.frame.height, chosen.height, unchanged, kept, replaced, digest, False
     )
+
+
+def judged_on_screen(project: Project, labeller: str) -> bool:
+    """Whether ``labeller`` did anything but imports in this store: a grade, undo, repeat or note
+    given on the judging screen. An import's judgments are the ones linked to one of the
+    labeller's import records (a person's file or a machine's: kind judge, no seconds, the
+    record's time), so a labeller whose only grades were imported has not had a first sitting
+    yet (the screen shows the guidelines then)."""
+    if labeller not in project.labellers():
+        return False
+    entry = project.manifest.get("labellers", {}).get(safe_name(labeller), {})
+    times = [str(r["time"]) for r in entry.get("imports", []) if "time" in r]
+    history = project.judgments(labeller, history=True)
+    imported = (
+        (pl.col("kind") == "judge") & pl.col("seconds").is_null() & pl.col("time").is_in(times)
+    )
+    return bool(history.filter(~imported).height)
 
 
 IMPORTED_SCHEMA = {

@@ -13,6 +13,8 @@ edit) and is reported as an :class:`InputError` naming the line, never skipped s
 Locking. One writer per journal, enforced with ``flock`` on a sibling ``.lock`` file. The kernel
 drops the lock when its holder dies, even on SIGKILL, so a crashed session never blocks the next
 one. The lock file's text (pid, host, time) only serves the message shown to the refused process.
+A busy check (:func:`is_locked`) holds a shared lock for an instant; a writer that meets only
+shared holders tries again (:func:`take_exclusive`), so a check is never mistaken for a writer.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import fcntl
 import json
 import os
 import socket
+import time
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +33,10 @@ from goldset_tui.errors import InputError, StoreLockedError
 from goldset_tui.store.files import fsync_fd, fsync_path, naming, now_iso
 
 _TAIL_CHUNK = 1 << 16
+_BUSY = (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES)
+# How long a writer keeps trying while only busy checks hold the lock: each holds it for the time
+# of one open and one close, so a second means something else (a check stopped mid-way).
+CHECK_WAIT = 1.0
 
 
 def lock_path_for(path: Path) -> Path:
@@ -109,13 +116,58 @@ def is_locked(path: str | Path) -> bool:
     return False
 
 
-def holder(lock_path: Path) -> str:
-    """Who holds a lock, from the text its holder wrote into the lock file (pid, host, since)."""
+def take_exclusive(fd: int, lock_path: Path) -> bool:
+    """Take the writer lock on ``fd`` without waiting for a writer; False when a writer holds it.
+
+    :func:`is_locked` takes a shared lock for an instant, and a writer locking at that instant
+    would be refused as if another writer held the lock. So when the exclusive lock is refused, a
+    shared one is tried: granted means that only busy checks hold the lock (writers never hold it
+    shared), and the exclusive lock is tried again, for up to ``CHECK_WAIT`` seconds; refused
+    means a writer holds it, and the answer is immediate.
+    """
+    deadline: float | None = None
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except OSError as exc:
+            if exc.errno not in _BUSY:
+                raise naming(exc, lock_path) from exc
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError as exc:
+            if exc.errno not in _BUSY:
+                raise naming(exc, lock_path) from exc
+            return False  # held exclusively: a writer
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        now = time.monotonic()
+        deadline = deadline if deadline is not None else now + CHECK_WAIT
+        if now >= deadline:
+            return False
+        _pause()
+
+
+def _pause() -> None:
+    time.sleep(0.001)  # a busy check holds its shared lock for microseconds
+
+
+def _holder_info(lock_path: Path) -> dict[str, str]:
     try:
         text = lock_path.read_text(encoding="utf-8", errors="replace").strip()
     except OSError:
         text = ""
-    info = dict(part.split("=", 1) for part in text.split() if "=" in part)
+    return dict(part.split("=", 1) for part in text.split() if "=" in part)
+
+
+def holder_id(lock_path: Path) -> tuple[str, str] | None:
+    """(pid, host) of the last process that took a lock, from its text; None if it says none."""
+    info = _holder_info(lock_path)
+    return (info["pid"], info.get("host", "")) if info.get("pid") else None
+
+
+def holder(lock_path: Path) -> str:
+    """Who holds a lock, from the text its holder wrote into the lock file (pid, host, since)."""
+    info = _holder_info(lock_path)
     if not info.get("pid"):
         return "another process"
     who = f"process {info['pid']}"
@@ -170,15 +222,16 @@ class Journal:
         lock_path = lock_path_for(self.path)
         fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o666)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as exc:
+            taken = take_exclusive(fd, lock_path)
+        except BaseException:
             os.close(fd)
-            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                raise StoreLockedError(
-                    f"{self.path}: already open for writing by {holder(lock_path)}; "
-                    "close that session first (a crashed session does not hold the lock)"
-                ) from None
-            raise naming(exc, lock_path) from exc
+            raise
+        if not taken:
+            os.close(fd)
+            raise StoreLockedError(
+                f"{self.path}: already open for writing by {holder(lock_path)}; "
+                "close that session first (a crashed session does not hold the lock)"
+            )
         self._lock_fd = fd
         write_holder(fd)
 

@@ -9,7 +9,7 @@ so::
     first = "..."
     machine = true
     model = "gpt-x"                       # when given
-    imports = [{file = "...", sha256 = "...", model = "...", time = "...", labels = 120}]
+    imports = [{file = "...", sha256 = "...", model = "...", time = "...", labels = 120, written = 118}]
 
 Its labels keep their provenance: the import's file sha256 and model in the manifest, and every
 label's confidence and rationale in ``STORE/machine/<safe>/<sha256[:16]>.parquet``; the rationale
@@ -17,10 +17,16 @@ is also the judgment's note.
 
 Contract: :func:`import_machine` writes nothing unless the whole file passed the checks of
 :func:`goldset_tui.io.machine.read_machine_labels`. Importing a file whose sha256 this labeller
-already imported writes nothing and says so (``ImportResult.already``); a new file writes only the
-pairs whose grade differs from the labeller's current one, so a re-run after a crash between the
-batch and the manifest update adds nothing twice. A human labeller's name cannot be reused for a
-machine, nor a machine's by ``goldset judge``.
+already imported (and whose grades landed) writes nothing and says so (``ImportResult.already``);
+a new file writes only the pairs whose grade differs from the labeller's current one. A human
+labeller's name cannot be reused for a machine, nor a machine's by ``goldset judge``.
+
+**All or nothing, SIGKILL-safe**, in the human import's order, under the labeller's writer lock:
+the provenance file (alone, a file no record names), then the machine mark and the import's record
+in one atomic manifest write, then every grade as one Parquet part (one atomic rename). Killed
+between the last two, the record links no grade (each grade carries its record's ``time`` and no
+seconds; ``written`` says how many): :func:`landed_imports` leaves it out for every reader, and
+the next import drops it. Grades never sit in the store without their record.
 
 Who reads the mark: :func:`machine_labellers` (consensus leaves them out unless asked, the home
 screen lists no judging row for them, agreement reports them under ``machine``).
@@ -34,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from goldset_tui.errors import InputError
+from goldset_tui.errors import InputError, StoreLockedError
 from goldset_tui.io.machine import read_machine_labels
 from goldset_tui.store.files import atomic_write, now_iso, safe_name, sha256_file
 from goldset_tui.store.manifest import update_manifest
@@ -110,6 +116,41 @@ def recorded_path(path: str | Path) -> str:
     return raw.decode("utf-8", "backslashreplace")
 
 
+def import_landed(history: pl.DataFrame, record: dict[str, Any]) -> bool:
+    """Whether an import record's grades are in the store, not cut off by a crash: the record
+    says how many judgments it ``written``, each carrying its ``time`` and no seconds. A record
+    without ``written`` predates the count and was only ever written after its grades."""
+    if "written" not in record:
+        return True
+    mine = history.filter(
+        (pl.col("kind") == "judge")
+        & pl.col("seconds").is_null()
+        & (pl.col("time") == str(record.get("time")))
+    )
+    return mine.height == record.get("written")
+
+
+def landed_imports(project: Project, labeller: str) -> list[dict[str, Any]]:
+    """The labeller's import records whose grades landed (an orphan record is left out)."""
+    entry = project.manifest.get("labellers", {}).get(safe_name(labeller))
+    records = list((entry or {}).get("imports", []))
+    if not records:
+        return []
+    history = project.judgments(labeller, history=True)
+    return [r for r in records if import_landed(history, r)]
+
+
+def _refuse_human(project: Project, safe: str, labeller: str) -> None:
+    entry = project.manifest.get("labellers", {}).get(safe)
+    if entry is not None and not is_machine(entry):
+        raise InputError(
+            project.path,
+            f"{visible(labeller)!r} is a human labeller in this store; give the machine judge a "
+            "name of its own",
+            column="labeller",
+        )
+
+
 def import_machine(
     project: Project,
     labeller: str,
@@ -122,59 +163,86 @@ def import_machine(
     safe = import_name(project, labeller)
     if model is not None and not model.strip():
         raise InputError(None, "--model must not be empty")
-    entry = project.manifest.get("labellers", {}).get(safe)
-    if entry is not None and not is_machine(entry):
-        raise InputError(
-            project.path,
-            f"{visible(labeller)!r} is a human labeller in this store; give the machine judge a "
-            "name of its own",
-            column="labeller",
-        )
+    _refuse_human(project, safe, labeller)
+    digest = sha256_file(Path(path)) if Path(path).is_file() else ""
     labels = read_machine_labels(path, project.scale, pool_pairs)
-    digest = sha256_file(Path(path))
-    if entry is not None and any(i.get("sha256") == digest for i in entry.get("imports", [])):
-        return ImportResult(labeller, labels.height, 0, digest, True, None)
-
-    def mark(data: dict[str, Any]) -> None:
-        entries = data.setdefault("labellers", {})
-        current = entries.get(safe)
-        if current is not None and not is_machine(current):  # someone judged meanwhile
-            raise InputError(project.path, f"{visible(labeller)!r} is a human labeller here")
-        current = entries.setdefault(safe, {"name": labeller, "first": now_iso()})
-        current[MACHINE] = True
+    if sha256_file(Path(path)) != digest:  # the sha256 recorded must be of what was read
+        raise InputError(path, "changed while it was being read; import it again")
+    already = ImportResult(labeller, labels.height, 0, digest, True, None)
+    known = safe in project.manifest.get("labellers", {})
+    # Checked lock-free first: the same file again writes nothing, not even the lock file.
+    if known and any(r.get("sha256") == digest for r in landed_imports(project, labeller)):
+        return already
+    try:
+        # Not project.writer(): it would register the name as a person's, and a kill before
+        # the mark would leave it so. The entry is made below, mark and record in one write.
+        writer = project._open_writer(labeller)
+    except StoreLockedError as exc:
+        raise StoreLockedError(
+            f"{visible(labeller)!r} is being imported in {project.path} right now: {exc}"
+        ) from None
+    with writer:
+        project.reload()
+        _refuse_human(project, safe, labeller)  # someone judged under the name meanwhile
+        known = safe in project.manifest.get("labellers", {})
+        landed = landed_imports(project, labeller) if known else []
+        if any(r.get("sha256") == digest for r in landed):
+            return already
+        have = (
+            project.judgments(labeller).select("query_id", "doc_id", "grade")
+            if known
+            else pl.DataFrame(
+                schema={"query_id": pl.String, "doc_id": pl.String, "grade": pl.Int64}
+            )
+        )
+        new = labels.join(
+            have, on=["query_id", "doc_id", "grade"], how="anti", maintain_order="left"
+        )
+        # The provenance first: alone (killed right after) it is a file no record points at,
+        # and the next import of the same file writes it again, byte for byte.
+        side = provenance_file(project, labeller, digest)
+        side.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(side, lambda tmp: labels.write_parquet(tmp))
+        stamp = now_iso()
+        record: dict[str, Any] = {
+            "file": recorded_path(path),
+            "sha256": digest,
+            "time": stamp,
+            "labels": labels.height,
+            "written": new.height,
+        }
         if model is not None:
-            current["model"] = model
+            record["model"] = model
 
-    # Marked before any judgment is written: a crash right after must not leave machine grades
-    # under a labeller that reads as a person.
-    project.manifest = update_manifest(project.path, mark)
-    stamp = now_iso()
-    written = project.add_grades(
-        labeller,
-        labels.select(
-            "query_id",
-            "doc_id",
-            "grade",
-            pl.lit(stamp).alias("time"),
-            pl.col("rationale").alias("note"),
-        ),
-    )
-    side = provenance_file(project, labeller, digest)
-    side.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(side, lambda tmp: labels.write_parquet(tmp))
-    record: dict[str, Any] = {
-        "file": recorded_path(path),
-        "sha256": digest,
-        "time": stamp,
-        "labels": labels.height,
-    }
-    if model is not None:
-        record["model"] = model
+        def remember(data: dict[str, Any]) -> None:
+            entries = data.setdefault("labellers", {})
+            current = entries.get(safe)
+            if current is not None and not is_machine(current):  # someone judged meanwhile
+                raise InputError(project.path, f"{visible(labeller)!r} is a human labeller here")
+            current = entries.setdefault(safe, {"name": labeller, "first": now_iso()})
+            current[MACHINE] = True
+            if model is not None:
+                current["model"] = model
+            # A record whose grades a kill cut off links nothing: dropped, not kept as if.
+            current["imports"] = [*landed, record]
 
-    def remember(data: dict[str, Any]) -> None:
-        data["labellers"][safe].setdefault("imports", []).append(record)
-
-    project.manifest = update_manifest(project.path, remember)
+        # The mark and the record in one atomic write, then every grade as one Parquet part
+        # (one atomic rename). Killed between the two, the record links no grade (none carries
+        # its time): every reader ignores it (landed_imports), the next import drops it.
+        project.manifest = update_manifest(project.path, remember)
+        written = writer.write_batch(
+            new.select(
+                pl.lit(labeller).alias("labeller"),
+                "query_id",
+                "doc_id",
+                "grade",
+                pl.lit(stamp).alias("time"),
+                pl.lit(None, pl.Float64).alias("seconds"),
+                pl.lit(None, pl.Int64).alias("position"),
+                pl.col("rationale").alias("note"),
+                pl.lit("judge").alias("kind"),
+            )
+        )
     return ImportResult(labeller, labels.height, written, digest, False, side)
 
 
@@ -193,13 +261,13 @@ def machine_labels(project: Project, labeller: str) -> pl.DataFrame:
         )
     grades = project.qrels(labeller)
     parts = []
-    for order, record in enumerate(entry.get("imports", [])):
+    for order, record in enumerate(landed_imports(project, labeller)):
         side = provenance_file(project, labeller, str(record.get("sha256", "")))
         if side.exists():
             parts.append(
-                pl.read_parquet(side, columns=["query_id", "doc_id", "confidence"]).with_columns(
-                    pl.lit(order).alias("_import")
-                )
+                pl.read_parquet(
+                    side, columns=["query_id", "doc_id", "confidence"], glob=False
+                ).with_columns(pl.lit(order).alias("_import"))
             )
     if not parts:
         return grades.with_columns(pl.lit(None, pl.Float64).alias("confidence"))

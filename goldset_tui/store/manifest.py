@@ -24,8 +24,8 @@ import tomli_w
 
 from goldset_tui.errors import InputError, StoreLockedError
 from goldset_tui.io.tomlfile import parse_toml
-from goldset_tui.model import GradeScale
-from goldset_tui.store.files import atomic_write_bytes, naming
+from goldset_tui.model import GradeScale, guidelines_for
+from goldset_tui.store.files import atomic_write_bytes, naming, sha256_file
 from goldset_tui.store.journal import holder, write_holder
 
 MANIFEST = "manifest.toml"
@@ -160,3 +160,42 @@ def update_manifest(store: Path, change: Callable[[dict[str, Any]], None]) -> di
         change(data)
         write_manifest(store, data)
         return data
+
+
+def corpus_table(corpus: str | Path) -> dict[str, str]:
+    """The manifest's ``[corpus]``: the corpus file a store's ids-only pool takes its texts from,
+    and its sha256 (part of the golden set's version, docs/history.md)."""
+    return {"path": str(Path(corpus).expanduser().resolve()), "sha256": sha256_file(Path(corpus))}
+
+
+def recorded_corpus(manifest: dict[str, Any]) -> str | None:
+    """The corpus file the store records, for a command given no --corpus (None: none recorded,
+    or no longer there: a pool with texts of its own does not need it, and an ids-only pool is
+    then refused asking for --corpus)."""
+    corpus = manifest.get("corpus")
+    path = corpus.get("path") if isinstance(corpus, dict) else None
+    return path if isinstance(path, str) and path and Path(path).is_file() else None
+
+
+def remember_corpus(store: Path, manifest: dict[str, Any], corpus: str | Path) -> dict[str, Any]:
+    """Record ``corpus`` as the store's (when it is not already the one recorded), so the next
+    command on the store finds the texts without --corpus; returns the manifest."""
+    table = corpus_table(corpus)
+    if manifest.get("corpus") == table:
+        return manifest  # nothing to write: a read-only store can still be judged as before
+
+    def change(data: dict[str, Any]) -> None:
+        data["corpus"] = table
+
+    return update_manifest(store, change)
+
+
+def new_store_fields(scale: GradeScale | None, corpus: str | Path | None) -> dict[str, Any]:
+    """``Project.create``'s keywords for a store made by a command given ``--scale`` (None: 0-3)
+    and ``--corpus``: the scale, guidelines that list its grades, and the corpus recorded."""
+    scale = scale or GradeScale()
+    return {
+        "scale": scale,
+        "guidelines": guidelines_for(scale),
+        "corpus": corpus_table(corpus) if corpus is not None else None,
+    }

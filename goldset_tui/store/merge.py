@@ -241,6 +241,7 @@ def _merge_into_new(path: Path, others: list[Project]) -> MergeResult:
         scale=first.scale,
         guidelines=first.guidelines,
         name=first.name,
+        corpus=first.manifest.get("corpus"),  # where an ids-only pool's texts are
     )
     for source in others:
         _check_source(target, source)

@@ -43,7 +43,7 @@ from goldset_tui.store.manifest import (
     write_manifest,
 )
 from goldset_tui.store.parts import read_parts
-from goldset_tui.store.staging import recover
+from goldset_tui.store.staging import naming_the_merge, recover
 from goldset_tui.store.writer import JudgmentWriter
 from goldset_tui.text import visible
 
@@ -106,6 +106,7 @@ class Project:
         scale: GradeScale | None = None,
         guidelines: str = DEFAULT_GUIDELINES,
         name: str | None = None,
+        corpus: dict[str, str] | None = None,  # [corpus]: manifest.corpus_table(FILE)
     ) -> Project:
         store = Path(path)
         if store.exists() and not store.is_dir():
@@ -127,6 +128,8 @@ class Project:
                 "scale": (scale or GradeScale()).to_toml(),
                 "labellers": {},
             }
+            if corpus is not None:
+                manifest["corpus"] = corpus
             write_manifest(store, manifest)
         return cls(store, manifest)
 
@@ -288,6 +291,8 @@ class Project:
         try:
             self._register(labeller)
             writer = self._open_writer(labeller)
+        except StoreLockedError as exc:  # held by a merge, not by a session: say so
+            raise naming_the_merge(self.path, self.labeller_paths(labeller)[0], exc) from None
         except OSError as exc:
             if exc.errno not in _CANNOT_WRITE:
                 raise

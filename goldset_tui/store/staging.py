@@ -12,7 +12,11 @@ machine files), so a crash anywhere is repaired the next time the store is opene
 - with ``COMMIT.json``: the steps are applied (again); the store is then fully merged.
 
 Recovery runs in :meth:`Project.open` and before every merge, under ``.merge.lock`` (held by a
-merge for its whole run), so a live merge is never "recovered" by another process. Finishing a
+merge for its whole run), so a live merge is never "recovered" by another process. While another
+process holds that lock (a merge, or another opening finishing one), a leftover means the store
+may be changing under the reader: ``recover`` waits for the lock, up to ``MERGE_WAIT`` seconds
+(saying so on a terminal), then finds the work done; past that it refuses in one line naming the
+process, and nothing is read. Finishing a
 committed merge also holds the writer lock of every labeller whose folder it swaps, as the merge
 did: a labeller judging in the store meanwhile (a session opened while the merge ran, before it
 died) makes recovery refuse in one line, and nothing is changed. A store that cannot be written (a
@@ -27,42 +31,78 @@ import fcntl
 import json
 import os
 import shutil
+import sys
+import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
 from goldset_tui.errors import InputError, StoreLockedError
+from goldset_tui.progress import working
 from goldset_tui.store.files import atomic_write_bytes, fsync_path, naming
-from goldset_tui.store.journal import holder, lock_path_for, write_holder
+from goldset_tui.store.journal import (
+    holder,
+    holder_id,
+    lock_path_for,
+    take_exclusive,
+    write_holder,
+)
 from goldset_tui.store.manifest import update_manifest
 
 STAGING = ".merge-pending"
 COMMIT = "COMMIT.json"
 MERGE_LOCK = ".merge.lock"
+# How long opening a store waits for another process's merge (or its finishing of one) to end:
+# merging two stores of a golden set takes seconds; a merge stopped for longer is reported.
+MERGE_WAIT = 30.0
 
 
 @contextmanager
-def merge_lock(store: Path, *, wait: bool = False) -> Iterator[bool]:
-    """Hold the store's merge lock; yields False (without it) when another process holds it and
-    ``wait`` is False. A second merge into the same store is refused by the caller."""
+def merge_lock(store: Path, *, wait: float = 0.0) -> Iterator[bool]:
+    """Hold the store's merge lock, waiting up to ``wait`` seconds for another process to release
+    it; yields False (without it) if it is still held then. A second merge into the same store is
+    refused by the caller."""
     path = Path(store) / MERGE_LOCK
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
     except OSError as exc:
         raise naming(exc, path) from exc
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
-        except OSError as exc:
-            if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                raise naming(exc, path) from exc
+        if not _take(fd, path) and not (wait > 0 and _wait_for(fd, path, store, wait)):
             yield False
             return
         write_holder(fd)
         yield True
     finally:
         os.close(fd)
+
+
+def _take(fd: int, path: Path) -> bool:
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+            raise naming(exc, path) from exc
+        return False
+    return True
+
+
+def _wait_for(fd: int, path: Path, store: Path, wait: float) -> bool:
+    deadline = time.monotonic() + wait
+    message = f"waiting for a merge into {store} to finish ({holder(path)})"
+    # Inside a full-screen app (the home screen opens stores) stderr is the app's capture, which
+    # claims to be a terminal: a spinner there would fight the screen, so it waits silently.
+    with working(message) if sys.stderr is sys.__stderr__ else nullcontext():
+        while time.monotonic() < deadline:
+            _pause()
+            if _take(fd, path):
+                return True
+    return False
+
+
+def _pause() -> None:
+    time.sleep(0.02)
 
 
 def merge_holder(store: Path) -> str:
@@ -134,17 +174,27 @@ def apply(store: Path) -> None:
     discard(store)
 
 
-def recover(store: Path) -> None:
-    """Finish or undo a merge that a crash interrupted; nothing to do in the usual case."""
+def recover(store: Path, *, wait: float | None = None) -> None:
+    """Finish or undo a merge that a crash interrupted; nothing to do in the usual case.
+
+    With a leftover while another process holds the merge lock (a live merge, or another opening
+    finishing this one), waits for it up to ``wait`` seconds (default ``MERGE_WAIT``), then
+    StoreLockedError naming that process: the store is not to be read half-changed."""
     store = Path(store)
     staged = staging_dir(store)
     if not staged.exists():
         return
     applying = False  # whether the live files may have begun to change
     try:
-        with merge_lock(store) as held:
+        with merge_lock(store, wait=MERGE_WAIT if wait is None else wait) as held:
             if not held:
-                return  # a merge is running right now: it finishes its own work
+                raise StoreLockedError(
+                    f"{store / MERGE_LOCK}: a merge into this store is running or being "
+                    f"finished ({merge_holder(store)}) and has not ended; the store cannot be "
+                    "read meanwhile: open it again when that process is done (nothing was changed)"
+                )
+            if not staged.exists():
+                return  # the process that held the lock finished (or undid) the merge
             if not (staged / COMMIT).exists():
                 discard(store)  # the staged files only: the store itself is as before
                 return
@@ -183,11 +233,12 @@ def _labellers_locked(store: Path, safes: list[str]) -> Iterator[None]:
             except OSError as exc:
                 raise naming(exc, lock) from exc
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError as exc:
+                taken = take_exclusive(fd, lock)  # a busy check at this instant is no labeller
+            except BaseException:
                 os.close(fd)
-                if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                    raise naming(exc, lock) from exc
+                raise
+            if not taken:
+                os.close(fd)
                 busy.append(f"{safe!r} ({holder(lock)})")
                 continue
             held.append(fd)
@@ -210,4 +261,18 @@ def refuse_if_merging(store: Path) -> None:
     raise StoreLockedError(
         f"{Path(store) / MERGE_LOCK}: a merge into this store is running ({merge_holder(store)}); "
         "wait for it to finish"
+    )
+
+
+def naming_the_merge(store: Path, journal: Path, refused: StoreLockedError) -> StoreLockedError:
+    """``refused`` (a labeller's journal is already open), told truly when the process holding
+    that journal is the one that took the store's merge lock: a merge holds every labeller it
+    writes while it reads their histories, and "already open for writing by process N" would send
+    the labeller looking for a judging session that does not exist."""
+    held_by = holder_id(lock_path_for(journal))
+    if held_by is None or held_by != holder_id(Path(store) / MERGE_LOCK):
+        return refused
+    return StoreLockedError(
+        f"{journal}: a merge into this store is running ({merge_holder(store)}) and holds this "
+        "labeller's journal while it merges; open it again when the merge has finished"
     )

@@ -1,4 +1,5 @@
-"""Snapshot of the history screen at 80x24 (three illustrative releases of the sample).
+"""Snapshots of the history screen and its drill-down at 80x24 and 120x40 (three illustrative
+releases of the sample).
 
 Regenerate with `pytest tests/snapshots/test_history_snapshots.py --snapshot-update` and look at
 the SVG before committing it.
@@ -9,6 +10,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).parents[1] / "ui"))
 
 from history_support import recorded_store  # noqa: E402
@@ -16,8 +19,12 @@ from history_support import recorded_store  # noqa: E402
 from goldset_tui.ui.app import GoldsetApp  # noqa: E402
 from goldset_tui.ui.screens.history import HistoryScreen  # noqa: E402
 
+SIZES = [(80, 24), (120, 40)]
+IDS = [f"{w}x{h}" for w, h in SIZES]
 
-def test_history_screen_80x24(snap_compare):
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+def test_history_screen(snap_compare, size):
     store = recorded_store()
 
     async def loaded(pilot):
@@ -26,10 +33,11 @@ def test_history_screen_80x24(snap_compare):
         await pilot.pause()
 
     app = GoldsetApp(lambda: HistoryScreen(store))
-    assert snap_compare(app, terminal_size=(80, 24), run_before=loaded)
+    assert snap_compare(app, terminal_size=size, run_before=loaded)
 
 
-def test_history_drill_80x24(snap_compare):
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+def test_history_drill(snap_compare, size):
     store = recorded_store()
 
     async def drilled(pilot):
@@ -41,4 +49,4 @@ def test_history_drill_80x24(snap_compare):
         await pilot.pause()
 
     app = GoldsetApp(lambda: HistoryScreen(store))
-    assert snap_compare(app, terminal_size=(80, 24), run_before=drilled)
+    assert snap_compare(app, terminal_size=size, run_before=drilled)

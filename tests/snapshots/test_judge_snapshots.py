@@ -114,9 +114,11 @@ def test_judge_light_theme(snap_compare, size) -> None:
     assert snap_compare(make_app(theme="textual-light"), terminal_size=size, press=["3"])
 
 
-def test_judge_guidelines_on_first_open(snap_compare) -> None:
-    assert snap_compare(make_app(show_guidelines=True), terminal_size=(80, 24))
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_judge_guidelines_on_first_open(snap_compare, size) -> None:
+    assert snap_compare(make_app(show_guidelines=True), terminal_size=size)
 
 
-def test_judge_query_search(snap_compare) -> None:
-    assert snap_compare(make_app(), terminal_size=(80, 24), press=["slash", "s", "q", "l"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_judge_query_search(snap_compare, size) -> None:
+    assert snap_compare(make_app(), terminal_size=size, press=["slash", "s", "q", "l"])

@@ -1,4 +1,4 @@
-"""Snapshot of the system-ranking screen at 80x24: three systems ranked under a human label set
+"""Snapshots of the system-ranking screen at 80x24 and 120x40: three systems ranked under a human label set
 and a machine's, every pair flipped (the case of tests/ui/test_system_ranking_screen.py).
 
 Regenerate with `pytest tests/snapshots/test_system_ranking_snapshots.py --snapshot-update` and
@@ -10,6 +10,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
 
 from test_system_ranking_screen import ranking  # noqa: E402
@@ -18,6 +20,7 @@ from goldset_tui.ui.app import GoldsetApp  # noqa: E402
 from goldset_tui.ui.screens.system_ranking import SystemRankingScreen  # noqa: E402
 
 
-def test_system_ranking_screen(snap_compare) -> None:
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+def test_system_ranking_screen(snap_compare, size) -> None:
     app = GoldsetApp(lambda: SystemRankingScreen(ranking()))
-    assert snap_compare(app, terminal_size=(80, 24))
+    assert snap_compare(app, terminal_size=size)

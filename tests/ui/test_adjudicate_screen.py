@@ -72,6 +72,28 @@ async def walk(store, keys: list[str], rule: str = UMA, checks=None) -> Adjudica
 
 
 @synchronously
+async def test_the_grades_are_on_screen_at_80x24_above_a_long_document(store) -> None:
+    # The grades table came after the document's text: with a real document (the sample data's
+    # JSONDecoder.__init__, 20 lines) nobody's grade was on an 80x24 screen, so the adjudicator
+    # was asked to decide without seeing what the labellers said.
+    import polars as pl
+
+    data = from_store(store)
+    long_text = "\n\n".join(f"Paragraph {i}: " + "word " * 60 for i in range(12))
+    data.pool = data.pool.with_columns(pl.lit(long_text).alias("text"))
+    writer = AdjudicationWriter(store, "dee", UMA)
+    app = GoldsetApp(lambda: AdjudicateScreen(data, writer, store=store, rule=UMA))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        shown = "\n".join(
+            "".join(segment.text for segment in strip)
+            for strip in app.screen._compositor.render_strips()
+        )
+        assert "grades (spread" in shown
+        assert all(name in shown for name in ("ann", "bob", "cy")), shown
+
+
+@synchronously
 async def test_biggest_disagreement_first_and_each_decision_on_disk_when_saved_shows(store) -> None:
     seen: list[tuple[str, list]] = []
 

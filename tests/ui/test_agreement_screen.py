@@ -78,7 +78,7 @@ async def test_matrix_summary_and_disagreements_ranked(data) -> None:
         listing = screen.query_one("#agreement-disagreements", DataTable)
         assert listing.row_count == 6
         assert str(listing.get_cell_at((0, 0))).strip() == "3"
-        assert str(listing.get_cell_at((0, 2))) == "errors/conn-reset"
+        assert str(listing.get_cell_at((0, 3))) == "errors/conn-reset"
 
 
 @synchronously
@@ -139,6 +139,23 @@ async def test_self_consistency_shown_when_the_store_has_repeats(tmp_path) -> No
         summary = plain(app.screen.query_one("#agreement-summary", Static))
         # bob first gave 3 and 0: one of two repeats agrees, shifted down by 0.5 on average.
         assert "Self-consistency" in summary and "bob 0.500 of 2 (-0.50)" in summary
+
+
+@synchronously
+async def test_disagreement_grades_stay_on_screen_at_80_columns_with_long_ids(data) -> None:
+    # The grades came after the document column: with the sample data's ids (up to 50
+    # characters) an 80-column screen showed "alice=1 bob=" and never bob's grade.
+    long = "documentation/library/json#JSONDecoder.object_pairs_hook.__init__/2"
+    data.ratings = data.ratings.with_columns(pl.lit(long).alias("doc_id") + pl.col("doc_id"))
+    app = make_app(data)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        listing = app.screen.query_one("#agreement-disagreements", DataTable)
+        grades = str(listing.get_cell_at((0, 2)))
+        assert grades == "ann=3 bob=0 cy=1"
+        assert grades in screen_text(app)
 
 
 @synchronously

@@ -12,6 +12,7 @@ from goldset_tui.cli import main
 from goldset_tui.store import Project, sha256_file
 from goldset_tui.store.human import imported_judgments
 from goldset_tui.ui.app import GoldsetApp
+from goldset_tui.ui.screens.help import HelpScreen
 from goldset_tui.ui.screens.judge import JudgeScreen
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_data"
@@ -35,7 +36,11 @@ async def test_judging_resumes_after_the_imported_pairs(tmp_path: Path) -> None:
     async with GoldsetApp(lambda: screen).run_test() as pilot:
         await pilot.pause()
         await pilot.pause()
-        assert isinstance(pilot.app.screen, JudgeScreen)  # no guidelines: bob has judged before
+        # bob's first sitting at the screen: the guidelines open, though his file graded pairs.
+        assert isinstance(pilot.app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, JudgeScreen)
         session = screen.session
         assert session.overall_progress() == (len(graded), total)
         first = (session.query_id, session.current.doc_id)

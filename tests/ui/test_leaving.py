@@ -116,4 +116,68 @@ async def test_judging_from_home_at_80_columns_shows_q_home_whole(tmp_path: Path
         assert footer.rstrip().endswith("home"), footer
 
 
+async def test_q_in_a_dialog_over_agreement_goes_home_as_the_footer_says(tmp_path: Path) -> None:
+    # The agreement screen's footer reads "q home" under its dialogs too. The help dialog goes
+    # home on q, but a disagreement's detail (Enter) only closed itself: q meant two things.
+    key = "enter"
+    make_graded_project(tmp_path)
+    app = GoldsetApp(HomeScreen)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await open_route(app, pilot, "A", 0)
+        assert type(app.screen).__name__ == "AgreementScreen"
+        await pilot.press(key)
+        await settle(app, pilot)
+        assert [type(s).__name__ for s in app.screen_stack][-2:] == [
+            "AgreementScreen",
+            "PairDetailScreen",
+        ]
+        await pilot.press("q")
+        await settle(app, pilot)
+        assert isinstance(app.screen, HomeScreen) and app.is_running
+        # Escape on the dialog is one screen back: the agreement screen.
+        await open_route(app, pilot, "A", 0)
+        await pilot.press(key)
+        await settle(app, pilot)
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert type(app.screen).__name__ == "AgreementScreen"
+
+
+# The other screens reachable from home: (key on home, keys from there, the stack above home).
+MORE_ROUTES = {
+    "history": ("h", [], ["HistoryScreen"]),
+    "summary": ("v", ["s"], ["ReportScreen", "ReportSummaryScreen"]),
+    "closure from the report": ("v", ["c"], ["ReportScreen", "ClosureScreen"]),
+    "report warnings": ("v", ["w"], ["ReportScreen", "HelpScreen"]),
+    "top k ids in full": ("v", ["right", "right", "right", "enter", "enter", "i"], None),
+}
+
+
+@pytest.mark.parametrize("route", list(MORE_ROUTES))
+async def test_every_other_screen_from_home_escape_back_q_home(tmp_path: Path, route: str) -> None:
+    make_graded_project(tmp_path)
+    first, keys, names = MORE_ROUTES[route]
+    names = names or ["ReportScreen", "FailuresScreen", "TopKScreen", "HelpScreen"]
+    app = GoldsetApp(HomeScreen)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        for leave in ("escape", "q"):
+            await open_route(app, pilot, first, 0)
+            for key in keys:
+                await pilot.press(key)
+                await settle(app, pilot)
+            assert [type(s).__name__ for s in app.screen_stack[2:]] == names
+            if len(names) > 1 or leave == "q":
+                assert "q home" in footer_text(app), footer_text(app)
+            await pilot.press(leave)
+            await settle(app, pilot)
+            if leave == "escape":  # one screen back
+                assert [type(s).__name__ for s in app.screen_stack[2:]] == names[:-1]
+                for _ in names[:-1]:
+                    await pilot.press("escape")
+                    await settle(app, pilot)
+            assert isinstance(app.screen, HomeScreen) and app.is_running
+
+
 run_async_tests(globals())

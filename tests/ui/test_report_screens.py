@@ -274,6 +274,28 @@ async def test_closure_table_fits_80_columns_with_long_check_names() -> None:
 
 
 @_sync
+async def test_closure_notes_wrap_at_80_columns_never_cut() -> None:
+    # "Wrap or scroll, never cut" (issue 12, item 13): the notes under the closure table were
+    # one line cut with an ellipsis, so at 80x24 the sampling manifest's name read "short.m…".
+    import html
+    import re
+
+    source = "runs/2026-11/golden-set-for-the-docs-search.manifest.toml"
+    report = ui_data.make_report()
+    app = _app(ReviewContext(report, sampling_closure=LONG_SAMPLING, sampling_source=source))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("c")
+        await pilot.pause()
+        notes = app.screen.query_one("#closure-notes", Static)
+        svg = app.export_screenshot()
+        shown = html.unescape(" ".join(re.findall(r"<text[^>]*>(.*?)</text>", svg)))
+        shown = re.sub(r"\s+", "", shown.replace("\xa0", " "))  # lines joined, spaces aside
+        assert re.sub(r"\s+", "", f"sampling: {source}") in shown
+        assert notes.region.width <= 80 and notes.region.height >= 3  # border + two lines
+
+
+@_sync
 async def test_broken_table_is_announced_and_warnings_listed() -> None:
     report = ui_data.make_report()
     report.closure[0] = type(report.closure[0])("n column sums to the query count", 12.0, 11.0)

@@ -50,3 +50,16 @@ def test_help_examples_have_no_runs_of_spaces_inside_a_command() -> None:
     assert {name: lines for name, lines in joined.items() if lines} == {}
     (spotcheck,) = [m for m in command_modules() if m.NAME == "spotcheck"]
     assert "--format json \\\n      --targets" in spotcheck.DESCRIPTION
+
+
+def test_classify_manifest_names_the_rules_plainly(tmp_path: Path) -> None:
+    # The manifest `goldset classify` writes beside LABELS is read by users too: it called the
+    # default rules "seed 004's six strata".
+    from goldset_tui.cli import main
+
+    log = tmp_path / "log.txt"
+    log.write_text("ERR_4021 on checkout\nhow do i rotate a key\n", encoding="utf-8")
+    assert main(["classify", str(log), "-o", str(tmp_path / "labels.csv")]) == 0
+    manifest = (tmp_path / "labels.manifest.toml").read_text(encoding="utf-8")
+    assert SEED.findall(manifest) == []
+    assert "six query-shape strata" in manifest

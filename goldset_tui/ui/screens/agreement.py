@@ -141,13 +141,15 @@ class AgreementScreen(LeaveKeys, Screen[None]):
         scale = f"{self.data.scale.min}-{self.data.scale.max}"
         self.sub_title = f"{labellers} labellers, {units} units judged, scale {scale}"
         table = self.query_one("#agreement-disagreements", DataTable)
-        table.add_columns("spread", "query", "document", "grades")
+        # The grades before the document: a long id would push them off an 80-column screen,
+        # and the id is cut at the right edge with the whole of it one Enter away.
+        table.add_columns("spread", "query", "grades", "document")
         for row in self.ranked.iter_rows(named=True):
             table.add_row(
                 Text(str(row["spread"]), justify="right"),
                 literal(row["query_id"], keep_newlines=False),
-                literal(row["doc_id"], keep_newlines=False),
                 literal(" ".join(row["grades"]), keep_newlines=False),
+                literal(row["doc_id"], keep_newlines=False),
             )
         table.focus()
         self.compute()

@@ -137,6 +137,14 @@ class HomeScreen(LeaveKeys, Screen[None]):
             tooltip="Recorded releases of the selected project over time, and recurring failures",
             show=False,  # the footer is full at 80 columns: listed under ? and in the palette
         ),
+        Binding(
+            "question_mark",
+            "keys",
+            "keys",
+            id="home.keys",
+            tooltip="Every key of this screen",
+            show=False,  # named in the hint line instead: the footer is full at 80 columns
+        ),
         Binding("r", "rescan", "refresh", id="home.refresh", tooltip="Look for projects again"),
         Binding("q", "app.go_home", "quit", id="home.quit", tooltip="Quit"),
     ]
@@ -169,6 +177,16 @@ class HomeScreen(LeaveKeys, Screen[None]):
         for key, label, width in columns:
             table.add_column(label, key=key, width=width)
         self.action_rescan()
+
+    def action_keys(self) -> None:
+        from goldset_tui.ui.screens.help import HelpScreen, keys_table
+
+        text = (
+            "Every project in the store folder, one row per labeller. "
+            "Enter judges the selected row as its labeller; the other keys open the same "
+            "project's screens."
+        )
+        self.app.push_screen(HelpScreen(text, keys_table(self), title="Keys"))
 
     def action_rescan(self) -> None:
         before = self._selected()  # the cursor stays on the same project and labeller
@@ -208,7 +226,7 @@ class HomeScreen(LeaveKeys, Screen[None]):
         else:
             hint.append(f"{len({r.store for r in self._rows})} project(s) in ")
             hint.append_text(literal(str(where)))
-            hint.append(". Enter judges the selected row; v reviews it.")
+            hint.append(". Enter judges the selected row; v reviews it; ? lists every key.")
         self.query_one("#home-hint", Static).update(hint)
         self._show_detail()
         self._measure()

@@ -1,4 +1,4 @@
-"""One disputed pair, shown in full: query, candidate, every labeller's grade, note and time.
+"""One disputed pair, shown in full: query, every labeller's grade, note and time, then the candidate.
 
 ``PairDetailView`` is embedded by the adjudication screen; ``PairDetailScreen`` opens it as a modal
 from the agreement screen's disagreement list. All data goes through ``literal`` (never markup).
@@ -42,6 +42,12 @@ def details_renderable(details: PairDetails, labels: dict[int, str] | None = Non
     parts: list = [heading]
     if details.query is not None:
         parts.append(literal(details.query, reading=True))
+    # The grades before the document: a long text would push them below the fold, and they are
+    # what the reader (an adjudicator deciding) came for; the text scrolls under them.
+    parts += [
+        Text(f"\ngrades (spread {details.spread})", style="bold"),
+        grades_table(details, labels),
+    ]
     doc = Text.assemble(("\ncandidate ", "bold"), literal(details.doc_id, keep_newlines=False))
     if details.title:
         doc.append("  ")
@@ -53,10 +59,6 @@ def details_renderable(details: PairDetails, labels: dict[int, str] | None = Non
         )  # hard-wrapped documents fill the width
     else:
         parts.append(Text("(no text: the pool file is not available)", style="dim"))
-    parts += [
-        Text(f"\ngrades (spread {details.spread})", style="bold"),
-        grades_table(details, labels),
-    ]
     return Group(*parts)
 
 
@@ -83,12 +85,14 @@ class PairDetailView(VerticalScroll):
 class PairDetailScreen(ModalScreen[None]):
     BINDINGS = [
         Binding(
-            "escape,enter,q",
+            "escape,enter",
             "close",
             "close",
             id="agreement_detail.close",
             tooltip="Back to the list",
         ),
+        # q keeps its meaning everywhere (ui/leaving.py): home, or quit without one.
+        Binding("q", "app.go_home", "home", id="agreement_detail.home", tooltip="Back to home"),
     ]
 
     DEFAULT_CSS = """

@@ -87,12 +87,14 @@ def bias_renderable(bias: list[dict[str, Any]]) -> Group:
 class PositionBiasScreen(ModalScreen[None]):
     BINDINGS = [
         Binding(
-            "escape,b,q",
+            "escape,b",
             "close",
             "close",
             id="position_bias.close",
             tooltip="Back to the agreement screen",
         ),
+        # q keeps its meaning everywhere (ui/leaving.py): home, or quit without one.
+        Binding("q", "app.go_home", "home", id="position_bias.home", tooltip="Back to home"),
     ]
 
     DEFAULT_CSS = """

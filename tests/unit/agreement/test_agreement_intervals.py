@@ -285,3 +285,28 @@ def test_sums_do_not_depend_on_how_the_gathered_rows_are_split(monkeypatch) -> N
     whole = resample_sums(table, replicates=50, seed=3)
     monkeypatch.setattr(bootstrap, "_CELLS_PER_STEP", 4)  # two rows per step: replicates split
     assert resample_sums(table, replicates=50, seed=3).equals(whole)
+
+
+@pytest.mark.parametrize("big", [3.0, 3e9, 3e17])  # Int32, Int64, beyond: left in Float64
+def test_sums_equal_a_plain_loop_over_the_draws_whatever_the_size_of_the_counts(big) -> None:
+    # Whole-number columns are summed as integers, in 32 bits when no sum can pass 2^31: a count
+    # near 2^31 / queries must move them to 64 bits, never wrap around.
+    rng = np.random.default_rng(5)
+    queries = 200
+    table = pl.DataFrame(
+        {
+            "whole": rng.integers(0, 40, queries).astype(float),
+            "big": np.where(rng.random(queries) < 0.5, big, 1.0),
+            "fraction": rng.integers(0, 40, queries) / 3.0,
+        }
+    )
+    sums = resample_sums(table, replicates=30, seed=7)
+    expected = np.zeros((30, 3))
+    columns = table.to_numpy()
+    for draws in draw_counts(queries, 30, 7):
+        for rep, query, count in draws.iter_rows():
+            expected[rep] += count * columns[query]
+    for i, name in enumerate(table.columns):
+        assert sums.get_column(name).dtype == pl.Float64
+        np.testing.assert_allclose(sums.get_column(name).to_numpy(), expected[:, i], rtol=1e-12)
+    assert sums.get_column("whole").to_list() == expected[:, 0].tolist()  # integers: exact

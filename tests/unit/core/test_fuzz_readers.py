@@ -144,7 +144,7 @@ def test_small_trec_readers_doubt_or_agree_with_polars(
         got = {(q, d, s) for q, pairs in plain.items() for s, d in pairs}
         assert got == set(frame.select("query_id", "doc_id", "score").iter_rows())
     else:
-        got = {(q, d, g) for q, grades in plain.items() for d, g in grades.items()}
+        got = {(q, d.decode(), g) for q, grades in plain.items() for d, g in grades.items()}
         assert got == set(frame.iter_rows())
 
 

@@ -48,6 +48,9 @@ def test_parse(text, name, cutoff, rel, dcg):
         ("Succes@10", "Success@10"),
         ("AP(rel=0)", "AP"),
         ("nDCG(dcg='exp')@5", "nDCG(dcg='exp-log2')@5"),
+        # A bad persistence suggests the measure's own default: Compat's is 0.95, not RBP's 0.8.
+        ("Compat(p=0)", "Compat(p=0.95)"),
+        ("RBP(p=1.5)", "RBP(p=0.8)"),
     ],
 )
 def test_bad_names_suggest_the_closest(text, suggestion):
@@ -126,6 +129,17 @@ def test_ir_measures_agrees_with_our_alias_table():
 
 def test_parse_measures_keeps_order_and_drops_repeats():
     assert [str(m) for m in parse_measures(["AP", "P@5", "AP"])] == ["AP", "P@5"]
+
+
+def test_one_measure_spelled_twice_is_scored_once_under_one_name():
+    # `-m "nDCG(dcg=exp-log2)@10" -m "nDCG(dcg='exp-log2')@10"` printed the same value twice
+    # under two names, and ir_measures' alias NDCG(...) came out without the quotes.
+    given = ["nDCG(dcg=exp-log2)@10", "nDCG(dcg='exp-log2')@10", "NDCG(dcg=exp-log2)@10"]
+    assert [str(m) for m in parse_measures(given)] == ["nDCG(dcg=exp-log2)@10"]
+    assert str(parse_measure("NDCG(dcg=exp-log2)@10")) == "nDCG(dcg='exp-log2')@10"
+    assert [str(m) for m in parse_measures(["P@10", "P@010", "P_10"])] == ["P@10"]
+    # Apart under -l: the written rel=1 stays 1, P@10 follows the level.
+    assert len(parse_measures(["P@10", "P(rel=1)@10"])) == 2
 
 
 # --- properties -----------------------------------------------------------------------------

@@ -32,7 +32,14 @@ from goldset_tui.eval.kernels import KERNELS
 from goldset_tui.eval.measures import MEASURES, parse_measures
 from goldset_tui.eval.metrics import evaluate
 from goldset_tui.eval.querysets import cut_run
-from goldset_tui.io.small_trec import Doubt, read_qrels_small, read_run_small
+from goldset_tui.io.small_trec import (
+    Doubt,
+    Qrels,
+    Run,
+    ranking,
+    read_qrels_small,
+    read_run_small,
+)
 from goldset_tui.io.sources import Source, open_source
 from goldset_tui.io.trec import read_qrels, read_run
 
@@ -79,12 +86,12 @@ def _run_set(frame: pl.DataFrame) -> set[tuple[str, str, float]]:
     return set(frame.select("query_id", "doc_id", "score").iter_rows())
 
 
-def _small_run_set(run: dict[str, list[tuple[float, str]]]) -> set[tuple[str, str, float]]:
-    return {(q, d, s) for q, pairs in run.items() for s, d in pairs}
+def _small_run_set(run: Run) -> set[tuple[str, str, float]]:
+    return {(q, d, s) for q, ranking in run.items() for s, d in ranking}
 
 
-def _small_qrels_set(qrels: dict[str, dict[str, int]]) -> set[tuple[str, str, int]]:
-    return {(q, d, g) for q, grades in qrels.items() for d, g in grades.items()}
+def _small_qrels_set(qrels: Qrels) -> set[tuple[str, str, int]]:
+    return {(q, d.decode(), g) for q, grades in qrels.items() for d, g in grades.items()}
 
 
 @pytest.mark.parametrize(
@@ -261,12 +268,13 @@ def test_every_kernel_equals_polars_on_generated_rankings(data, cut):
         schema={"query_id": pl.String, "doc_id": pl.String, "grade": pl.Int64},
         orient="row",
     )
-    plain_run: dict = {}
+    pairs: dict = {}
     for q, d, s in run_rows:
-        plain_run.setdefault(q, []).append((s, d))
+        pairs.setdefault(q, []).append((s, d.encode()))  # ids are bytes on the small path
+    plain_run = {q: ranking([s for s, _ in p], [d for _, d in p]) for q, p in pairs.items()}
     plain_qrels: dict = {}
     for q, d, g in qrels_rows:
-        plain_qrels.setdefault(q, {})[d] = g
+        plain_qrels.setdefault(q, {})[d.encode()] = g
     _assert_same(
         _polars_rows(qrels, run, MEASURES_, *cut),
         _small_rows(plain_qrels, plain_run, MEASURES_, *cut),
@@ -344,3 +352,118 @@ def test_a_shuffled_run_is_grouped_or_left_to_polars(monkeypatch):
     monkeypatch.setattr(small_trec, "SHUFFLED_BYTES", 10)  # as if it were large
     with pytest.raises(Doubt):
         read_run_small(src)
+
+
+# The fast paths of io/small_trec.py, each against the slow way it replaces.
+PAIRS_WITH_TIES = st.lists(
+    st.tuples(
+        st.sampled_from([-1.0, -0.0, 0.0, 0.5, 1.0, 2.0]),
+        st.sampled_from([b"d0", b"d1", b"d2", b"D3", b"d10", b"x", b"a#b"]),
+    ),
+    unique_by=lambda pair: pair[1],  # a document once per query, as the reader checks
+    max_size=7,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(PAIRS_WITH_TIES, st.sampled_from(["shuffled", "ranked", "reversed"]))
+def test_ranking_keeps_a_ranked_block_and_sorts_any_other(pairs, order):
+    # trec_eval's order is a sort of (score, doc) pairs, descending: the check that keeps a
+    # block as it is (score ties, -0.0 against 0.0 included) must agree with that sort.
+    expected = sorted(pairs, reverse=True)
+    given_pairs = {
+        "shuffled": pairs,
+        "ranked": expected,
+        "reversed": expected[::-1],
+    }[order]
+    docs = [d for _, d in given_pairs]
+    got = ranking([s for s, _ in given_pairs], docs)
+    assert list(zip(got.scores, got.docs, strict=True)) == expected
+    if order == "ranked":
+        assert got.docs is docs  # recognised as ranked: kept, not sorted again
+
+
+def test_ranking_in_file_order_and_in_trec_eval_order_score_alike(peers):
+    # uic0301 is written in trec_eval's order (the reader keeps its blocks); the same lines
+    # reversed must be sorted back, to the same values under every cut.
+    src = open_source(peers / "trectools/input.uic0301_top30")
+    qrels = read_qrels_small(open_source(peers / "trectools/robust03_cs_qrels.txt.gz"))
+    lines = src.read_bytes().decode().splitlines()
+    reverse = Source("reversed", "\n".join(reversed(lines)).encode())
+    kept, rebuilt = read_run_small(src), read_run_small(reverse)
+    assert all(kept[q].docs == rebuilt[q].docs for q in kept)
+    for max_docs, judged_only in CUTS:
+        assert _small_rows(qrels, kept, MEASURES_, max_docs, judged_only) == _small_rows(
+            qrels, rebuilt, MEASURES_, max_docs, judged_only
+        )
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(trec_text(6), trec_text(4)), st.sampled_from([6, 4]))
+def test_whole_text_split_equals_the_line_by_line_reading(data, fields):
+    # _columns takes the whole-text split when the markers prove the layout; the line loop is
+    # the definition. Whenever both give an answer they give the same tokens.
+    from goldset_tui.io import small_trec
+
+    try:
+        careful = list(small_trec._careful(data, fields))
+    except Doubt:
+        return
+    step = fields + 1
+    got = small_trec._columns(data, fields)
+    records = len(careful) // step
+    assert [got[i * step : i * step + fields] for i in range(records)] == [
+        careful[i * step : i * step + fields] for i in range(records)
+    ]
+    assert len(got) in (len(careful), len(careful) - 1)  # the last marker may be missing
+
+
+@pytest.mark.parametrize(
+    "score", ["nan", "inf", "-inf", "1e999", "1_0", "NaN", "infinity", "0x1", "1.5f"]
+)
+@pytest.mark.parametrize("doc", ["d2", "d_2"])  # an underscore elsewhere in the file, or not
+def test_scores_float_reads_and_polars_does_not_are_doubted(score, doc):
+    src = Source("run", f"q1 Q0 d1 1 0.5 t\nq1 Q0 {doc} 2 {score} t\n".encode())
+    with pytest.raises(Doubt):
+        read_run_small(src)
+    with pytest.raises(InputError):
+        read_run(src, tag=False)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "q1  Q0 d1 1 0.5 t\n  q1 Q0 d2 2 0.25 t  \n",  # runs of spaces, padded lines
+        "q1\t\tQ0\td1\t1\t0.5\tt\n\tq1\tQ0\td2\t2\t0.25\tt\n",  # runs of tabs, padded
+        "q1 Q0 d1 1 0.5 t\n  # a comment\nq1 Q0 d2 2 0.25 t\n",  # an indented comment
+        "q1 Q0 d1 1 0.5 t\n#q1 Q0 d2 2 0.25 t\n",  # a comment shaped like a record
+        "q1 Q0 d#1 1 0.5 t\nq1 Q0 d2 2 0.25 t\n",  # '#' inside an id: not a comment
+        "q1 Q0 d1 1 0.5 t\n\n\nq1 Q0 d2 2 0.25 t\n\n",  # blank lines
+        "q1 Q0 d\x001 1 0.5 t\nq1 Q0 d2 2 0.25 t\n",  # a NUL byte (the marker's value)
+        "q1 Q0 d1 1 0.5 t\nq1 Q0 d2 2 0.25\n",  # a short line
+        "q1 Q0 d1 1 0.5 t x\nq1 Q0 d2 2 0.25\n",  # a long line, then a short one: as many fields
+    ],
+)
+def test_layouts_read_as_polars_reads_them(text):
+    src = Source("run", text.encode())
+    try:
+        expected = _run_set(read_run(src, tag=False))
+    except InputError:
+        with pytest.raises(Doubt):
+            read_run_small(src)
+        return
+    assert _small_run_set(read_run_small(src)) == expected
+
+
+@pytest.mark.parametrize("sep", [" ", "\t", "  ", "\t\t"])
+def test_plain_layouts_take_the_whole_text_split(monkeypatch, sep):
+    from goldset_tui.io import small_trec
+
+    def no_loop(text, fields):
+        raise AssertionError("read line by line")
+
+    monkeypatch.setattr(small_trec, "_careful", no_loop)
+    lines = [sep.join(["q1", "Q0", f"d{i}", str(i), str(1 / (i + 1)), "t"]) for i in range(5)]
+    for text in ("\n".join(lines), "\n".join(lines) + "\n", " " * (sep == " ") + lines[0]):
+        run = read_run_small(Source("run", text.encode()))
+        assert run["q1"].docs[0] == b"d0"

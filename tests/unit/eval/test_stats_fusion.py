@@ -32,17 +32,66 @@ def test_randomization_p_matches_scipy_exact_permutation_test():
     assert 0 < exact < 0.2  # a case where the answer matters
 
 
-def test_bootstrap_interval_matches_scipy_percentile_bootstrap():
-    from scipy.stats import bootstrap
+def _difference_interval_by_hand(d: np.ndarray) -> tuple[float, float]:
+    """docs/report.md's difference interval written out with numpy and scipy: u = (d + 1) / 2,
+    dispersion phi = s^2 / (m (1 - m)) shrunk toward 1 by one pseudo-query in proportion to the
+    share of u at 0, 1/2 or 1 (all of it when s = 0), Wilson's formula at m with n / phi queries
+    and t(n - 1) for 1.96, carried back by 2u - 1."""
+    from scipy.stats import t
 
-    d = np.array(A) - np.array(B)
-    ref = bootstrap(
-        (d,), np.mean, method="percentile", n_resamples=20_000, random_state=1
-    ).confidence_interval
-    r = paired_comparison(A, B, seed=5, samples=20_000)
-    assert r.ci95[0] == pytest.approx(ref.low, abs=0.01)
-    assert r.ci95[1] == pytest.approx(ref.high, abs=0.01)
-    assert r.ci95[0] < r.mean_diff < r.ci95[1]
+    u = (d + 1) / 2
+    n, m, var = len(u), u.mean(), u.var(ddof=1)
+    at = 1.0 if var == 0 else np.isin(u, (0.0, 0.5, 1.0)).mean()
+    phi0 = var / (m * (1 - m)) if 0 < m < 1 else 1.0
+    n_eff = n / ((n * phi0 + at) / (n + at))
+    q = t.ppf(0.975, n - 1)
+    centre = (m + q * q / (2 * n_eff)) / (1 + q * q / n_eff)
+    half = q / (1 + q * q / n_eff) * math.sqrt(m * (1 - m) / n_eff + q * q / (4 * n_eff**2))
+    return max(-1.0, 2 * (centre - half) - 1), min(1.0, 2 * (centre + half) - 1)
+
+
+def test_interval_is_the_difference_score_interval_written_out_by_hand():
+    for a, b in [(A, B), ([1.0] * 7, [0.0] * 7), ([0.4] * 9, [0.4] * 9), ([1, 0, 1], [0, 1, 1])]:
+        r = paired_comparison(a, b, seed=5, samples=200)
+        expected = _difference_interval_by_hand(np.array(a, float) - np.array(b, float))
+        assert r.ci95 == pytest.approx(expected, abs=1e-9)
+        assert r.ci_method == "difference-score-t"
+
+
+def test_seven_of_seven_from_0_to_1_is_not_a_point_and_stays_in_range():
+    # The old percentile bootstrap gave [1, 1]: every resample of seven 1s has mean 1.
+    r = paired_comparison([1.0] * 7, [0.0] * 7, seed=0, samples=500, binary=True)
+    lo, hi = r.ci95
+    assert -1.0 <= lo < hi <= 1.0
+    assert hi == 1.0 and lo < 0.5  # Wilson at 7 of 7 with t(6): 7 / (7 + 2.447^2) = 0.539 on [0, 1]
+    assert lo == pytest.approx(2 * 7 / (7 + 2.4469118511449692**2) - 1, abs=1e-9)
+    back = paired_comparison([0.0] * 7, [1.0] * 7, seed=0, samples=500, binary=True)
+    assert back.ci95 == pytest.approx((-hi, -lo))
+
+
+def test_ties_everywhere_keep_a_width_around_0():
+    # The old interval was [0, 0]: seven tied queries do not show that the eighth ties.
+    r = paired_comparison([0.3, 1, 0, 0.5, 0.2, 0.9, 0.7], [0.3, 1, 0, 0.5, 0.2, 0.9, 0.7])
+    lo, hi = r.ci95
+    assert -1.0 < lo < 0.0 < hi < 1.0 and lo == pytest.approx(-hi)
+    # Ties but one query: still around the mean, and not a point.
+    one = paired_comparison([0.0] * 9 + [1.0], [0.0] * 10, seed=0, samples=500)
+    assert one.ci95[0] < 0.0 < 0.1 < one.ci95[1] < 1.0
+
+
+def test_a_measure_with_no_known_range_gets_student_t_and_no_point():
+    from scipy.stats import t
+
+    a, b = [3.0, 5.0, 2.0, 8.0, 4.0], [1.0, 5.0, 3.0, 2.0, 1.0]
+    r = paired_comparison(a, b, seed=0, samples=200, bounded=False)
+    d = np.array(a) - np.array(b)
+    half = t.ppf(0.975, 4) * d.std(ddof=1) / math.sqrt(5)
+    assert r.ci95 == pytest.approx((d.mean() - half, d.mean() + half))
+    assert r.ci_method == "student-t"
+    same = paired_comparison([3.0, 5.0], [1.0, 3.0], seed=0, samples=200, bounded=False)
+    assert all(math.isnan(x) for x in same.ci95)  # no range, no spread seen: no interval
+    with pytest.raises(ValueError, match="outside"):
+        paired_comparison(a, b, seed=0, samples=10)  # bounded by default: 8 is out of [0, 1]
 
 
 def test_counts_and_means():
@@ -87,7 +136,7 @@ def test_graded_values_at_0_or_1_get_no_mcnemar():
 def test_seeded_and_reproducible():
     one = paired_comparison(A, B, seed=11, samples=3000)
     assert paired_comparison(A, B, seed=11, samples=3000) == one
-    assert paired_comparison(A, B, seed=12, samples=3000).ci95 != one.ci95
+    assert paired_comparison(A, B, seed=12, samples=3000).p_value != one.p_value
 
 
 def test_bad_pairs():
@@ -101,7 +150,11 @@ def test_bad_pairs():
 @given(st.lists(st.floats(0, 1, allow_nan=False), min_size=1, max_size=40), st.integers(0, 2**31))
 def test_a_run_against_itself(values, seed):
     r = paired_comparison(values, values, seed=seed, samples=200)
-    assert r.mean_diff == 0.0 and r.ci95 == (0.0, 0.0) and r.p_value == 1.0
+    assert r.mean_diff == 0.0 and r.p_value == 1.0
+    if len(values) >= 2:  # a width around 0, never the point [0, 0]
+        assert -1.0 < r.ci95[0] < 0.0 < r.ci95[1] < 1.0
+    else:
+        assert all(math.isnan(x) for x in r.ci95)
     assert (r.wins, r.losses, r.ties) == (0, 0, len(values))
 
 

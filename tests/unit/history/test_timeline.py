@@ -66,11 +66,20 @@ def test_paired_change_is_on_the_common_queries_only():
     ).pvalue
     assert exact == pytest.approx(0.25)
     assert change["p_value"] == pytest.approx(exact, abs=0.015)
-    # Every difference is >= 0, so every resampled mean lies in [0, 0.4]; a resample of the two
-    # zeros alone has probability (2/5)^5 = 1.0% < 2.5%, so the interval's lower end is above 0.
+    # The interval, by hand (docs/report.md): u = (d + 1) / 2 = .6, .5, .65, .5, .7; two of five
+    # at 0.5 (ties) take 2/5 of a pseudo-query of spread; Wilson at mean(u) with n / phi queries
+    # and t(4). It holds 0, as the test's p = 0.25 does. (The percentile bootstrap it replaced
+    # gave (0.04, 0.32) and called this change significant on five queries, three of them moved.)
+    u = (a - b + 1) / 2
+    m, var = u.mean(), u.var(ddof=1)
+    phi = (5 * var / (m * (1 - m)) + 2 / 5) / (5 + 2 / 5)
+    n_eff, q = 5 / phi, stats.t.ppf(0.975, 4)
+    centre = (m + q * q / (2 * n_eff)) / (1 + q * q / n_eff)
+    half = q / (1 + q * q / n_eff) * math.sqrt(m * (1 - m) / n_eff + q * q / (4 * n_eff**2))
+    assert change["ci95"] == pytest.approx([2 * (centre - half) - 1, 2 * (centre + half) - 1])
     lo, hi = change["ci95"]
-    assert 0 < lo <= 0.18 <= hi <= 0.4
-    assert change["significant"] is True
+    assert lo < 0 < 0.18 < hi < 1
+    assert change["significant"] is False and change["ci_method"] == "difference-score-t"
     assert change["set_changed"] == []
 
 
@@ -80,6 +89,27 @@ def test_a_change_of_golden_set_is_named():
     change = paired_change(old, new, samples=200)
     assert change["set_changed"] == ["14 judgments added", "pool extended by run dense-v2"]
     assert change["mean_diff"] == pytest.approx(-0.5)  # (0 - 1 + 0 - 0) / 2
+
+
+def test_every_query_moving_the_same_way_is_not_a_point():
+    # Seven queries from 0 to 1: the percentile bootstrap gave [1, 1] (every resample is seven 1s).
+    old = rec("r1", "t1", {f"q{i}": 0.0 for i in range(7)})
+    new = rec("r2", "t2", {f"q{i}": 1.0 for i in range(7)})
+    lo, hi = paired_change(old, new, samples=200)["ci95"]
+    assert -1 <= lo < hi == 1 and lo == pytest.approx(2 * 7 / (7 + stats.t.ppf(0.975, 6) ** 2) - 1)
+    # A release that changed nothing: [0, 0] before, now a width around 0.
+    lo, hi = paired_change(old, old, samples=200)["ci95"]
+    assert -1 < lo < 0 < hi < 1 and lo == pytest.approx(-hi)
+
+
+def test_a_measure_with_no_known_range_keeps_student_t():
+    old = rec("r1", "t1", {"q1": 3.0, "q2": 5.0, "q3": 1.0})
+    new = rec("r2", "t2", {"q1": 4.0, "q2": 9.0, "q3": 2.0})
+    change = paired_change(old, new, samples=200, bounded=False)
+    d = np.array([1.0, 4.0, 1.0])
+    half = stats.t.ppf(0.975, 2) * d.std(ddof=1) / math.sqrt(3)
+    assert change["ci95"] == pytest.approx([d.mean() - half, d.mean() + half])
+    assert change["ci_method"] == "student-t"
 
 
 def test_no_query_in_common_gives_no_difference():
@@ -186,3 +216,22 @@ def test_text_columns_stay_aligned_under_a_name_with_an_escape_or_a_bidi_mark():
     rows = [line for line in shown.splitlines() if V1["id"] in line]
     assert len(rows) == 2 and "r␛[31m<U+202E>1" in rows[0]
     assert {row.index(V1["id"]) for row in rows} == {header.index("version")}
+
+
+def test_a_change_whose_interval_and_p_disagree_says_why():
+    # 5 of 42 queries from 0 to 1, the rest tied: the interval excludes 0 (by hand, [+0.007,
+    # +0.228]: see tests/unit/report/test_report_paired.py) while five sign flips cannot give a
+    # p under 2/32 = 0.0625. The history marks the change and says why in words (issue 12).
+    from goldset_tui.history.format import DISAGREE_LINE, to_markdown, to_text
+
+    old = rec("r1", "t1", {f"q{i:02d}": 0.0 for i in range(42)})
+    new = rec("r2", "t2", {f"q{i:02d}": 1.0 if i < 5 else 0.0 for i in range(42)})
+    history = build_history([old, new], samples=2000)
+    (change,) = history.changes
+    assert change["ci95"][0] > 0 and change["p_value"] > 0.05 and change["significant"] is True
+    text = to_text(history, recurring=(3, 5))
+    assert "on 42 * ‡" in text and DISAGREE_LINE in text
+    assert DISAGREE_LINE in to_markdown(history, recurring=(3, 5))
+    # Where they agree, no mark and no line.
+    agree = build_history([old, old], samples=200)
+    assert "‡" not in to_text(agree, recurring=(3, 5))

@@ -22,7 +22,7 @@ from goldset_tui.eval.report import (
 
 from .seed_data import seed_004_frames
 
-PAIR_KEYS = {"a", "b", "mean_diff", "ci95", "p_value", "wins", "losses", "ties"}
+PAIR_KEYS = {"a", "b", "mean_diff", "ci95", "ci_method", "p_value", "wins", "losses", "ties"}
 PAIR_KEYS |= {"p_adjusted", "weighted_mean_diff", "weighted_ci95"}
 
 
@@ -54,6 +54,7 @@ def test_report_reproduces_seed_004() -> None:
             "b": "dense",
             "mean_diff": 0.0,
             "ci95": [-0.05, 0.05],
+            "ci_method": "difference-score-t",
             "p_value": 1.0,
             "wins": 47,
             "losses": 47,

@@ -15,6 +15,7 @@ ir_measures = pytest.importorskip("ir_measures")
 
 from goldset_tui.cli import main  # noqa: E402
 
+from .paired_by_hand import difference_interval_by_hand  # noqa: E402
 from .seed_data import SEED_004, seed_004_frames  # noqa: E402
 
 K = 10
@@ -184,10 +185,16 @@ def test_report_json_matches_independent_computation(files, capsys, tmp_path) ->
         assert d["judged"][name] == pytest.approx(judged)
     assert d["judged"]["bm25"] == 1.0 and d["judged"]["dense"] < 0.8
     assert "dense:" in err and "unjudged" in err and "bm25: " not in err.split("unjudged")[0][-40:]
-    keys = {"a", "b", "mean_diff", "ci95", "p_value", "wins", "losses", "ties"}
+    keys = {"a", "b", "mean_diff", "ci95", "ci_method", "p_value", "wins", "losses", "ties"}
     keys |= {"p_adjusted", "weighted_mean_diff", "weighted_ci95"}
     bd = next(p for p in d["paired"] if (p["a"], p["b"]) == ("bm25", "dense"))
     assert set(bd) == keys
+    # The paired interval is the difference score interval of the per-query differences
+    # (docs/report.md), written out by hand from the wins, losses and ties counted below.
+    diffs = [1.0] * len(miss_b - miss_a) + [-1.0] * len(miss_a - miss_b)
+    diffs += [0.0] * (300 - len(diffs))
+    assert bd["ci_method"] == "difference-score-t"
+    assert bd["ci95"] == pytest.approx(list(difference_interval_by_hand(diffs)))
     _check_issue_10_statistics(files, d, bm25, dense, fused)
     assert bd["mean_diff"] == pytest.approx(0.0)
     assert (bd["wins"], bd["losses"], bd["ties"]) == (

@@ -1,0 +1,41 @@
+"""Another process working on a store, stopped half-way (run as a script, not collected), for the
+lock-race tests.
+
+    python gated_child.py STORE                 finishing STORE's interrupted merge
+    python gated_child.py --merge TARGET SOURCE merging SOURCE into TARGET
+
+Once it holds its locks (the merge lock, and the writer locks of the labellers it changes), just
+before it applies the merge (or, merging, before it reads the first labeller's histories), it
+prints ``waiting`` and waits for a line on stdin; then it goes on, prints ``done`` and exits.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import goldset_tui.store.merge as merge
+import goldset_tui.store.staging as staging
+
+
+def gate(real):  # noqa: ANN001, ANN201
+    def gated(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        print("waiting", flush=True)
+        sys.stdin.readline()
+        return real(*args, **kwargs)
+
+    return gated
+
+
+def main() -> None:
+    if sys.argv[1] == "--merge":
+        merge.merge_histories = gate(merge.merge_histories)
+        merge.merge_stores(Path(sys.argv[2]), [Path(sys.argv[3])])
+    else:
+        staging.apply = gate(staging.apply)
+        staging.recover(Path(sys.argv[1]))
+    print("done", flush=True)
+
+
+if __name__ == "__main__":
+    main()

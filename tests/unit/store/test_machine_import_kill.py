@@ -1,0 +1,148 @@
+"""`goldset import --machine` killed with SIGKILL at each of its durable steps (the provenance
+file, the manifest's mark and record, the grades' Parquet part): the store stays readable, holds
+none or all of the file's labels with their record (never grades without their provenance
+record, which the old order, grades first, left behind), every reader ignores a record whose
+grades never landed, and importing the file again completes it (or writes nothing)."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_human_import_kill import HERE, QRELS, SAMPLE, child_env
+
+from goldset_tui.cli import main
+from goldset_tui.store import Project, sha256_file
+from goldset_tui.store.machine import landed_imports, machine_labellers, machine_labels
+
+
+def killed_import(store: Path, labels: Path, mode: str) -> None:
+    proc = subprocess.run(
+        [sys.executable, str(HERE / "machine_import_child.py"), str(store), "llm", str(labels)]
+        + [mode],
+        capture_output=True,
+        text=True,
+        env=child_env(),
+        timeout=120,
+    )
+    assert proc.returncode == -signal.SIGKILL, proc.stdout + proc.stderr
+
+
+def labels_of(path: Path) -> set[tuple[str, str, int]]:
+    rows = (line.split() for line in path.read_text().splitlines() if line.strip())
+    return {(q, d, int(g)) for q, _, d, g in rows}
+
+
+def grades(store: Path) -> set[tuple[str, str, int]]:
+    project = Project.open(store)
+    if "llm" not in project.labellers():
+        return set()
+    return set(project.qrels("llm").rows())
+
+
+MODES = [
+    ("after-provenance", False),
+    ("before-part", False),
+    ("in-rename", False),
+    ("after-part", True),
+]
+
+
+@pytest.mark.parametrize(("mode", "landed"), MODES)
+def test_a_kill_leaves_none_or_all_with_their_record(
+    tmp_path: Path, mode: str, landed: bool, capsys
+) -> None:
+    pool = SAMPLE / "pool.jsonl"
+    store = tmp_path / "store"
+    Project.create(store, pool_path=pool, pool_sha256=sha256_file(pool))
+    killed_import(store, QRELS, mode)
+    assert bool(list((store / "judgments" / "llm").glob(".tmp-*"))) == (mode == "in-rename")
+
+    project = Project.open(store)
+    entry = project.manifest.get("labellers", {}).get("llm")
+    records = (entry or {}).get("imports", [])
+    assert grades(store) == (labels_of(QRELS) if landed else set())  # all or nothing
+    if grades(store):  # grades never sit in the store without their provenance record
+        assert [r["sha256"] for r in records] == [sha256_file(QRELS)]
+        assert machine_labellers(project.manifest) == ["llm"]
+    # A record whose grades never landed is ignored by every reader.
+    assert len(landed_imports(project, "llm") if entry else []) == int(landed)
+    if entry is not None:
+        assert machine_labels(project, "llm").height == len(grades(store))
+
+    argv = ["import", "--store", str(store), "--labeller", "llm", "--machine", str(QRELS)]
+    assert main(argv) == 0
+    assert ("already imported" in capsys.readouterr().err) == landed
+    project = Project.open(store)
+    assert grades(store) == labels_of(QRELS)
+    (record,) = project.manifest["labellers"]["llm"]["imports"]  # an orphan record is dropped
+    assert record["written"] == len(labels_of(QRELS))
+    assert machine_labellers(project.manifest) == ["llm"]
+    assert not list((store / "judgments" / "llm").glob(".tmp-*"))
+
+
+def test_a_kill_in_a_second_import_keeps_the_first_whole(tmp_path: Path, capsys) -> None:
+    """A second file killed before its grades land: the first import's grades and record stand,
+    the orphan record gives no confidence to anything, and the rerun writes only the changes."""
+    pool = SAMPLE / "pool.jsonl"
+    store = tmp_path / "store"
+    Project.create(store, pool_path=pool, pool_sha256=sha256_file(pool))
+    first = labels_of(QRELS)
+    argv = ["import", "--store", str(store), "--labeller", "llm", "--machine", str(QRELS)]
+    assert main(argv) == 0
+    changed = sorted(first)
+    q, d, g = changed[0]
+    second = tmp_path / "second.qrels"
+    rows = [(q, d, 1 if g != 1 else 2), *changed[1:]]
+    second.write_text("".join(f"{a} 0 {b} {c}\n" for a, b, c in rows))
+    killed_import(store, second, "before-part")
+
+    project = Project.open(store)
+    assert grades(store) == first
+    assert len(project.manifest["labellers"]["llm"]["imports"]) == 2  # the orphan is on disk
+    assert [r["sha256"] for r in landed_imports(project, "llm")] == [sha256_file(QRELS)]
+
+    argv[-1] = str(second)
+    assert main(argv) == 0
+    assert "(1 new or changed grade)" in capsys.readouterr().err
+    project = Project.open(store)
+    assert grades(store) == set(rows)
+    assert [r["sha256"] for r in project.manifest["labellers"]["llm"]["imports"]] == [
+        sha256_file(QRELS),
+        sha256_file(second),
+    ]
+
+
+def test_a_record_from_before_the_count_still_counts(tmp_path: Path, capsys) -> None:
+    """Stores imported into before ``written`` was recorded wrote grades first, record last: such
+    a record is whole, its confidences stand and its file is not imported twice."""
+    from goldset_tui.store.manifest import update_manifest
+
+    pool = SAMPLE / "pool.jsonl"
+    store = tmp_path / "store"
+    Project.create(store, pool_path=pool, pool_sha256=sha256_file(pool))
+    labels = tmp_path / "llm.tsv"
+    rows = sorted(labels_of(QRELS))[:3]
+    labels.write_text(
+        "query_id\tdoc_id\tgrade\tconfidence\n"
+        + "".join(f"{q}\t{d}\t{g}\t0.{i + 5}\n" for i, (q, d, g) in enumerate(rows))
+    )
+    argv = ["import", "--store", str(store), "--labeller", "llm", "--machine", str(labels)]
+    assert main(argv) == 0
+
+    def legacy(data: dict) -> None:
+        del data["labellers"]["llm"]["imports"][0]["written"]
+
+    update_manifest(store, legacy)
+    project = Project.open(store)
+    assert sorted(machine_labels(project, "llm").get_column("confidence").to_list()) == [
+        0.5,
+        0.6,
+        0.7,
+    ]
+    capsys.readouterr()
+    assert main(argv) == 0
+    assert "already imported" in capsys.readouterr().err
