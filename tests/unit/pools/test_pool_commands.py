@@ -332,8 +332,8 @@ def test_many_queries_print_a_summary_unless_per_query(tmp_path: Path, inputs, c
 
 
 def test_pool_names_the_first_bad_run_in_command_order(tmp_path: Path, inputs, cli) -> None:
-    # The error is the first bad run's in command order (also if runs are ever read in
-    # parallel: here the second run is small and would fail first).
+    # Runs are read two at a time; the error is still the first run's, as if read in turn,
+    # even when the second run is small and fails first.
     inputs["bm25"].write_text(
         "".join(f"q1 Q0 d{i} {i} {i / 1000} bm25\n" for i in range(20_000)) + "q1 Q0 x 1 bm25\n"
     )
