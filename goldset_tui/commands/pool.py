@@ -173,8 +173,9 @@ def _read_runs(specs: dict[str, Path], depth: int, progress: Steps) -> dict[str,
     Each run is read in slices keeping only each query's top K so far (every line still checked
     as read_run checks it), so memory holds two slices and the candidates, not a run. Two at a
     time, because half of a run's reading is single-threaded (Python between Polars calls, or
-    one Polars operation on one core) and a second run fills the other core. Results, and the
-    first error, come in the order of the runs, as if read one after the other."""
+    one Polars operation on one core) and a second run fills the other core: on a quiet machine,
+    four 7,000-query runs in 9.0-9.9 s instead of 10.4-12.3 s, at 545 MB instead of 355 MB.
+    Results, and the first error, come in the order of the runs, as if read one after the other."""
     from concurrent.futures import ThreadPoolExecutor
 
     from goldset_tui.io.run_scan import scan_run
