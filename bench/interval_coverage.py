@@ -17,6 +17,12 @@ plain Kish / Dean-Pagano effective n, and the report's (``weighting.stratified_e
     python bench/interval_coverage.py                 # 4000 strata per cell: 35 minutes on a loaded 2-core machine
     python bench/interval_coverage.py --reps 1000     # quicker, noisier (+-0.7 points)
     python bench/interval_coverage.py --only weighted # the weighted part alone (about 2 minutes)
+    python bench/interval_coverage.py --only design --reps 1000  # the design-weighted (Hajek) part
+
+The design-weighted (Hajek) headline: the same three strata, sampled from populations whose sizes
+follow the shares (inclusion probability n_h / N_h), so the Hajek mean estimates the
+population-weighted true mean; the survey's Taylor interval cut to [0, 1] (before) against the
+report's (``weighting.hajek_estimates``).
 
 numpy is used here for the bootstrap peers only; the library's intervals are pure Python/Polars.
 """
@@ -30,8 +36,13 @@ import time
 import numpy as np
 import polars as pl
 
-from goldset_tui.eval.intervals import mean_interval, student_t, wilson, wilson_form
-from goldset_tui.eval.weighting import Cell, stratified_estimate, weighted_difference
+from goldset_tui.eval.intervals import mean_interval, student_t, t_quantile, wilson, wilson_form
+from goldset_tui.eval.weighting import (
+    Cell,
+    hajek_estimates,
+    stratified_estimate,
+    weighted_difference,
+)
 
 SIZES = (7, 18, 40)
 BOOT = 2000
@@ -305,18 +316,71 @@ def paired_table(reps: int, rng: np.random.Generator) -> None:
             )
 
 
+POPULATION = 2000  # queries in the log the design samples from, split by the shares
+
+
+def design_table(reps: int, rng: np.random.Generator) -> None:
+    print(f"\nDesign-weighted (Hajek) headline, strata of {WEIGHTED_SIZES}, {reps} sets per row:\n")
+    print(
+        "| distributions | population shares | survey t, cut to [0,1] (before) | "
+        "report (design_weighted_ci95) | report point intervals | report width |"
+    )
+    print("|---|---|---:|---:|---:|---:|")
+    n_all = sum(WEIGHTED_SIZES)
+    qids = [f"q{i}" for i in range(n_all)]
+    names = [f"s{h}" for h, n in enumerate(WEIGHTED_SIZES) for _ in range(n)]
+    for name, (_, dists) in WEIGHTED.items():
+        for label, shares in SHARES.items():
+            mu = sum(w * m for w, (_, m) in zip(shares, dists, strict=True))
+            pi = [n / (w * POPULATION) for n, w in zip(WEIGHTED_SIZES, shares, strict=True)]
+            probabilities = pl.DataFrame(
+                {
+                    "query_id": qids,
+                    "inclusion_probability": [
+                        p for p, n in zip(pi, WEIGHTED_SIZES, strict=True) for _ in range(n)
+                    ],
+                }
+            )
+            strata = pl.DataFrame({"query_id": qids, "stratum": names})
+            draws = [d(rng, (reps, n)) for (d, _), n in zip(dists, WEIGHTED_SIZES, strict=True)]
+            before = report = points = 0
+            width = 0.0
+            for r in range(reps):
+                values = np.concatenate([x[r] for x in draws])
+                scores = pl.DataFrame({"system": "a", "query_id": qids, "value": values})
+                est = hajek_estimates(scores, probabilities, strata)["a"]
+                lo, hi = est.ci
+                report += lo - 1e-12 <= mu <= hi + 1e-12
+                points += hi - lo <= 1e-12
+                width += hi - lo
+                half = t_quantile(0.975, est.df) * est.se
+                before += (
+                    max(0.0, est.mean - half) - 1e-12 <= mu <= min(1.0, est.mean + half) + 1e-12
+                )
+            print(
+                f"| {name} | {label} | {before / reps:.3f} | {report / reps:.3f} | "
+                f"{points / reps:.3f} | {width / reps:.3f} |"
+            )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=4000, help="strata drawn per cell (default 4000)")
     ap.add_argument("--seed", type=int, default=20261130)
     ap.add_argument(
         "--only",
-        choices=("stratum", "weighted"),
-        help="one part: the per-stratum intervals, or the weighted headline and difference",
+        choices=("stratum", "weighted", "design"),
+        help="one part: the per-stratum intervals, the weighted headline and difference, or the "
+        "design-weighted (Hajek) headline",
     )
     args = ap.parse_args()
     rng = np.random.default_rng(args.seed)
     start = time.perf_counter()
+    if args.only in (None, "design"):
+        design_table(args.reps, rng)
+        if args.only == "design":
+            print(f"\n{time.perf_counter() - start:.0f} s")
+            return
     if args.only != "stratum":
         weighted_table(args.reps, rng)
         paired_table(max(1, args.reps // 4), rng)

@@ -39,6 +39,9 @@ class Config:
     # Where the keymap came from, so a mistake found later can name the file and the line.
     path: Path | None = field(default=None, compare=False)
     keymap_lines: dict[str, int] = field(default_factory=dict, compare=False)
+    # The file belongs to an account several people use (the server's, under goldset serve): what
+    # one changes on screen (w's reading width) lasts for their session and is never written.
+    shared: bool = field(default=False, compare=False)
 
 
 def load_config(path: Path | None = None) -> Config:

@@ -72,8 +72,8 @@ class GradeScale:
     def all_relevant_at(self, level: int = 1) -> str | None:
         """Why relevance at grade >= ``level`` (trec_eval's convention, level 1) misreads this
         scale, or None: on a scale that starts at ``level`` or above (1-5, say) every judged
-        document counts as relevant, so P, R, AP, RR and the relevance line of validate's
-        "what if" say nothing. The grades are not shifted: the caller warns (docs/eval.md)."""
+        document counts as relevant, so P, R, AP and RR say nothing (validate's "what if" is
+        refused there). The grades are not shifted: the caller warns (docs/eval.md)."""
         if self.min < level:
             return None
         return (

@@ -6,11 +6,15 @@ Given a machine judge's labels (``query_id, doc_id, grade`` and a ``confidence``
 1. **Does its grade decide the order of two systems?** With runs and a measure, every run is
    scored per query under the machine's labels and averaged as ``goldset eval`` does (over the
    queries with a relevant document). For each labelled pair the grade is then changed to the
-   nearest grade on the other side of the relevance line (a relevant label, grade >= 1, becomes
-   0; a non-relevant one becomes 1), the pair's query is re-scored for every run, and the means
-   are recomputed exactly (the query entering or leaving the average included). ``flips`` counts
-   the pairs of systems whose order that one change reverses (a tie counts as a reversal). A
-   person's grade on such a pair can change which system wins: those are checked first.
+   nearest grade on the other side of the measure's relevance line L (its ``rel``, 1 as
+   trec_eval's, nDCG's too): a relevant label (grade >= L) becomes L - 1, a non-relevant one L;
+   on 0-3 with L = 1 that is 1+ -> 0 and 0 -> 1. Both must be grades of the store's scale
+   (:func:`relevance_line`): on 1-5 at L = 1 no grade is below the line, and a label moved to 0
+   would be a grade the scale does not have, so that is refused, not guessed. The pair's query
+   is re-scored for every run, and the means are recomputed exactly (the query entering or
+   leaving the average included). ``flips`` counts the pairs of systems whose order that one
+   change reverses (a tie counts as a reversal). A person's grade on such a pair can change
+   which system wins: those are checked first.
 2. **How sure was the machine?** Then the lowest ``confidence`` first; a label without one
    comes after those with one (nothing says it is doubtful).
 3. **Every stratum gets checks.** The strata take turns, in name order, each giving its best
@@ -34,15 +38,44 @@ from collections.abc import Mapping
 import polars as pl
 
 from goldset_tui.agreement.system_ranking import per_query
+from goldset_tui.errors import InputError
+from goldset_tui.eval.measures import parse_measure
 from goldset_tui.eval.metrics import evaluate_wide
 
 NO_STRATUM = "(no stratum)"
 _SEP = "\x1f"  # joins query and doc into the id of a "what if" query; not in any id (see io)
 
 
-def _what_if_qrels(labels: pl.DataFrame) -> pl.DataFrame:
+DEFAULT_SCALE = (0, 3)
+
+
+def relevance_line(measure: str, scale: tuple[int, int] = DEFAULT_SCALE) -> int:
+    """The grade L from which ``measure`` counts a document relevant (its ``rel``; 1 for a
+    measure without one, as trec_eval and nDCG's gain), checked against the store's ``scale``
+    (lowest, highest grade): the "what if" moves a label to L - 1 or to L, so both must be
+    grades of the scale. Otherwise one InputError line naming what is unsupported."""
+    m = parse_measure(measure)
+    line, (low, high) = m.rel, scale
+    if line - 1 < low:
+        raise InputError(
+            None,
+            f"the store's grades run {low}-{high} and {m} counts grade >= {line} as relevant: no "
+            "grade of the scale is below that line, so a label cannot be moved across it; give -m "
+            f"a relevance level inside the scale, e.g. -m 'P(rel={low + 1})@10'",
+        )
+    if line > high:
+        raise InputError(
+            None,
+            f"the store's grades run {low}-{high} and {m} counts grade >= {line} as relevant: no "
+            f"grade of the scale reaches that line; give -m a relevance level of at most {high}",
+        )
+    return line
+
+
+def _what_if_qrels(labels: pl.DataFrame, line: int = 1) -> pl.DataFrame:
     """One copy of each query's labels per labelled pair of it, with that pair's grade moved
-    across the relevance line; the copy's query id is ``query<SEP>doc``."""
+    to the nearest grade across the relevance line ``line`` (``line - 1`` or ``line``); the
+    copy's query id is ``query<SEP>doc``."""
     variants = labels.select(
         "query_id", pl.col("doc_id").alias("_changed"), pl.col("grade").alias("_old")
     )
@@ -52,7 +85,7 @@ def _what_if_qrels(labels: pl.DataFrame) -> pl.DataFrame:
         (pl.col("query_id") + _SEP + pl.col("_changed")).alias("query_id"),
         "doc_id",
         pl.when(changed)
-        .then(pl.when(pl.col("grade") >= 1).then(0).otherwise(1))
+        .then(pl.when(pl.col("grade") >= line).then(line - 1).otherwise(line))
         .otherwise(pl.col("grade"))
         .cast(pl.Int64)
         .alias("grade"),
@@ -60,9 +93,14 @@ def _what_if_qrels(labels: pl.DataFrame) -> pl.DataFrame:
 
 
 def flip_counts(
-    labels: pl.DataFrame, runs: Mapping[str, pl.DataFrame], measure: str
+    labels: pl.DataFrame,
+    runs: Mapping[str, pl.DataFrame],
+    measure: str,
+    scale: tuple[int, int] = DEFAULT_SCALE,
 ) -> pl.DataFrame:
-    """``query_id, doc_id, flips``: how many pairs of systems one changed grade reorders."""
+    """``query_id, doc_id, flips``: how many pairs of systems one changed grade reorders, on
+    the grading ``scale`` (lowest, highest grade) the labels are on."""
+    line = relevance_line(measure, scale)
     systems = list(runs)
     qrels = labels.select("query_id", "doc_id", pl.col("grade").cast(pl.Int64))
     table = per_query(qrels, runs, measure)  # query_id + one column per system
@@ -70,7 +108,7 @@ def flip_counts(
     sums = {s: float(table[s].sum()) if n else 0.0 for s in systems}
     old_q = dict(zip(table["query_id"].to_list(), table.select(systems).rows(), strict=True))
 
-    what_if = _what_if_qrels(qrels)
+    what_if = _what_if_qrels(qrels, line)
     new_cols = []
     for s in systems:
         run = runs[s].select(
@@ -122,8 +160,10 @@ def choose_for_validation(
     runs: Mapping[str, pl.DataFrame] | None = None,
     measure: str = "nDCG@10",
     exclude: pl.DataFrame | None = None,
+    scale: tuple[int, int] = DEFAULT_SCALE,
 ) -> pl.DataFrame:
-    """The pairs to check, best first within each stratum, strata taking turns (module doc)."""
+    """The pairs to check, best first within each stratum, strata taking turns (module doc).
+    ``scale``: the store's lowest and highest grade, which the "what if" stays on."""
     cand = labels.select(
         pl.col("query_id").cast(pl.Utf8),
         pl.col("doc_id").cast(pl.Utf8),
@@ -135,7 +175,9 @@ def choose_for_validation(
         ),
     )
     if runs:
-        cand = cand.join(flip_counts(cand, runs, measure), on=["query_id", "doc_id"], how="left")
+        cand = cand.join(
+            flip_counts(cand, runs, measure, scale), on=["query_id", "doc_id"], how="left"
+        )
         cand = cand.with_columns(pl.col("flips").fill_null(0))
     else:
         cand = cand.with_columns(pl.lit(0, pl.Int64).alias("flips"))

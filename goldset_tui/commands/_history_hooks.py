@@ -9,7 +9,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from goldset_tui.history.advice import UNJUDGED_ADVICE
+from goldset_tui.eval.defaults import DEFAULT_K, UNJUDGED_WARNING
 from goldset_tui.text import visible
 
 
@@ -30,11 +30,6 @@ def add_release_arguments(parser: argparse.ArgumentParser, *, store: bool = True
 def _say(lines: list[str]) -> None:
     for line in lines:
         print(f"goldset: {visible(line, keep_newlines=False)}", file=sys.stderr)
-
-
-# report_model.DEFAULT_K, here without the Polars that module imports: a small `goldset eval`
-# runs without Polars (test_history_hooks_constants). history.advice imports neither.
-DEFAULT_K = 10
 
 
 def check(args: argparse.Namespace) -> Path | None:
@@ -69,6 +64,7 @@ def after_report(args: argparse.Namespace, inputs, report) -> None:  # noqa: ANN
                     scores=report.scores,
                     systems=report.systems,
                     label="this report",
+                    binary=report.binary,
                 )
             )
         return
@@ -102,7 +98,7 @@ def after_eval(args: argparse.Namespace, qrels, runs, results, measures) -> None
     if not isinstance(qrels, dict) and "subtopic" in qrels.columns:
         return  # diversity qrels: neither advice nor history (grades per subtopic)
     unjudged = unjudged_shares(qrels, runs, results, depth)
-    if store is None and not any(share > UNJUDGED_ADVICE for share in unjudged.values()):
+    if store is None and not any(share > UNJUDGED_WARNING for share in unjudged.values()):
         return  # nothing to say, nothing to record
     import polars as pl
 

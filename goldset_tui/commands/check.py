@@ -1,9 +1,22 @@
-"""`goldset check`: validate a pool and summarise it before anyone spends a day judging it."""
+"""`goldset check`: validate a pool and summarise it before anyone spends a day judging it.
+
+A pool may come from a pipe (``goldset check --format jsonl <(zcat pool.jsonl.gz)``, or ``-``
+for standard input): it is read once, to its end (``io.sources.open_source``: gzip undone), into
+a private temporary file that the pool reader then reads as often as it needs; messages name the
+pipe, never that file. A pipe has no extension to go by, so it needs ``--format``; a regular file
+takes its format from its extension unless ``--format`` says otherwise.
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import dataclasses
+import os
 import statistics
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
 
 import polars as pl
 
@@ -20,14 +33,33 @@ strata and their sizes, the systems that were pooled and how much their results 
 prior judgments the file carries. Every problem is reported on one line naming file, line or row
 and column, with exit status 2 (the same validation `goldset judge` runs).
 
+A pool can come from a pipe or standard input (-), read once; give its --format then, since a
+pipe has no extension to go by. A gzipped pool is decompressed.
+
 examples:
   goldset check pool.parquet
   goldset check pool.jsonl --corpus corpus.jsonl
+  goldset check --format jsonl <(zcat pool.jsonl.gz)
+  zcat pool.csv.gz | goldset check --format csv -
+  goldset check --format tsv pool.txt
 """
+
+# The pool formats and the extension the pool reader knows each by (json: one nested document).
+FORMATS = {"jsonl": ".jsonl", "json": ".json", "csv": ".csv", "tsv": ".tsv", "parquet": ".parquet"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("pool", metavar="POOL", help="the pool file")
+    parser.add_argument(
+        "pool",
+        metavar="POOL",
+        help="the pool file; - for standard input, or a pipe (with --format)",
+    )
+    parser.add_argument(
+        "--format",
+        choices=sorted(FORMATS),
+        help="the pool's format, when its name does not say it (a pipe, standard input, an odd"
+        " extension); jsonl covers flat rows and nested queries alike",
+    )
     parser.add_argument(
         "--corpus",
         metavar="FILE",
@@ -57,10 +89,52 @@ def parse_grades(spec: str):  # noqa: ANN201 - GradeScale
 def run(args: argparse.Namespace) -> int:
     from goldset_tui.io.pools import load_pool
 
-    pool = load_pool(args.pool, corpus=args.corpus, scale=parse_grades(args.grades))
+    scale = parse_grades(args.grades)
+    with _readable(args.pool, args.format) as (path, shown):
+        try:
+            pool = load_pool(path, corpus=args.corpus, scale=scale)
+        except InputError as exc:
+            raise _naming(exc, path, shown) from None
+        pool.path = shown
     for line in summary_lines(pool):
         print(line)
     return 0
+
+
+@contextlib.contextmanager
+def _readable(given: str, fmt: str | None) -> Iterator[tuple[Path, Path]]:
+    """(a path the pool reader can read as often as it likes, the name to show). A regular file
+    named by its extension is itself; a stream (read once, here) or a file whose format
+    ``--format`` gives is reached through a private folder, under a name with that extension."""
+    from goldset_tui.io.sources import STDIN_NAME, is_stream, open_source
+
+    shown = Path(STDIN_NAME if given == "-" else given)
+    stream = is_stream(given)
+    if stream and fmt is None:
+        what = "standard input" if given == "-" else "a pipe"
+        raise InputError(
+            shown,
+            f"is {what}, which has no extension to tell its format: give --format"
+            f" {'|'.join(sorted(FORMATS))}",
+        )
+    if fmt is None:
+        yield Path(given), shown
+        return
+    source = open_source(given)  # a stream is read here, once; gzip is undone
+    with tempfile.TemporaryDirectory(prefix="goldset-check-") as folder:
+        path = Path(folder) / f"pool{FORMATS[fmt]}"
+        if isinstance(source.data, bytes):
+            path.write_bytes(source.data)
+        else:  # a regular file read in place: only its name changes
+            os.symlink(Path(source.data).resolve(), path)
+        yield path, shown
+
+
+def _naming(exc: InputError, path: Path, shown: Path) -> InputError:
+    """The reader's error about the temporary name, naming what the user gave instead."""
+    if exc.path is None or Path(exc.path) != path:
+        return exc
+    return dataclasses.replace(exc, path=shown, message=exc.message.replace(str(path), str(shown)))
 
 
 def summary_lines(pool) -> list[str]:  # noqa: ANN001 - Pool

@@ -25,8 +25,9 @@ DESCRIPTION = """\
 Compare RUN_A with RUN_B on one measure, pairing the queries: the mean difference A - B, a seeded
 paired bootstrap 95% interval for it (queries resampled with replacement), the p-value of a
 seeded paired randomization test (signs of the per-query differences flipped at random;
-two-sided), and the queries A wins, loses and ties. For a measure that is 0 or 1 per query
-(Success@k) it adds the discordant queries (only A / only B succeed) and McNemar's exact p.
+two-sided), and the queries A wins, loses and ties. For a measure that is 0 or 1 per query by
+its definition (Success@k, P@1, R@k with one relevant document a query) it adds the
+discordant queries (only A / only B succeed) and McNemar's exact p.
 
 The queries are those of `goldset eval`: every query in the qrels with a document of grade >= 1,
 a query missing from a run counting 0. Same seed, same numbers.
@@ -128,8 +129,16 @@ def run(args: argparse.Namespace) -> int:
     check_query_sets(qrels, runs, args.qrels, {n: r.source.path for n, r in inputs.items()})
     (a, b) = runs
     table = paired_scores(qrels, runs, str(measure))
+    from goldset_tui.eval.measure_kind import is_binary_measure
+
+    # McNemar only for a measure that is 0 or 1 by definition, not one that happened to be.
+    binary = is_binary_measure(measure, qrels, table.get_column("query_id"))
     r = paired_comparison(
-        table.get_column(a), table.get_column(b), seed=args.seed, samples=args.samples
+        table.get_column(a),
+        table.get_column(b),
+        seed=args.seed,
+        samples=args.samples,
+        binary=binary,
     )
     if args.format == "json":
         doc = {

@@ -165,7 +165,7 @@ def parse_assign(spec: str) -> float:
 
 def prepare(
     pool_path: str | Path,
-    labeller: str,
+    labeller: str | None,
     *,
     store: str | Path | None = None,
     corpus: str | Path | None = None,
@@ -174,7 +174,9 @@ def prepare(
     seed: int | None = None,
     order: str = "blind",
 ) -> Prepared:
-    """Validate everything and open the store; raises InputError on bad input (nothing written)."""
+    """Validate everything and open the store; raises InputError on bad input (nothing written).
+    ``labeller`` None: for no labeller in particular (`goldset serve` at start-up, which then
+    checks each of its labellers): nothing is checked or done in any labeller's name."""
     from goldset_tui.io.pools import load_pool
     from goldset_tui.store import Project, default_store_for
     from goldset_tui.store.machine import refuse_machine
@@ -183,7 +185,7 @@ def prepare(
 
     # Every argument is checked before anything is created: a refused command leaves no store,
     # no manifest and no lock file behind.
-    if not labeller.strip():
+    if labeller is not None and not labeller.strip():
         raise InputError(None, "--labeller must not be empty")
     overlap = parse_assign(assign) if assign else None
     store_path = Path(store) if store else default_store_for(pool_path)
@@ -201,13 +203,14 @@ def prepare(
     saved = existing.manifest.get("assignment", {}) if existing else {}
     plan, query_ids = (
         _assignment(store_path, saved, pool, labeller, overlap, team, seed)
-        if overlap is not None
+        if overlap is not None and labeller is not None
         else (None, None)
     )
     project = existing or Project.open_or_create(
         store_path, pool_path=pool.path, pool_sha256=pool.sha256
     )
-    refuse_machine(project, labeller)
+    if labeller is not None:
+        refuse_machine(project, labeller)
     warnings = []
     warning = project.pool_warning(pool.sha256, Path(pool.path))
     if warning:
@@ -217,7 +220,7 @@ def prepare(
         project.update_manifest(assignment=plan)
     if pool.prior is not None and pool.prior.height:
         project.import_prior(pool.prior, labeller=pool.prior_labeller)
-    return Prepared(project, pool, labeller, query_ids, warnings)
+    return Prepared(project, pool, labeller or "", query_ids, warnings)
 
 
 def _assignment(

@@ -22,6 +22,9 @@ Serve the judging screen to web browsers, for labellers who cannot use a termina
 opens http://HOST:PORT/?token=THEIR-TOKEN and judges POOL with the keyboard, exactly as with
 `goldset judge`: every grade is on disk before the screen says saved, and one labeller can have
 only one judging screen open at a time. The name judgments are kept under comes from the token.
+The token then leaves the address bar: a session cookie keeps the labeller in for reloads (12
+hours, or until the server restarts). Wrong tokens are limited per client address (behind a
+reverse proxy, add --behind-proxy so that the client is told apart from the proxy).
 
 Give each labeller a token first: --add-user prints it once (USERS.toml keeps only a salted
 hash of it), --remove-user takes it back. Tokens are read from USERS.toml at every login, so
@@ -39,6 +42,7 @@ examples:
   goldset serve --add-user alice --users team.toml
   goldset serve pool.jsonl --store ~/golden/docs-store --users team.toml
   goldset serve pool.jsonl --store ~/golden/docs-store --users team.toml --port 8080
+  goldset serve pool.jsonl --store ~/golden/docs-store --users team.toml --behind-proxy
   goldset serve --remove-user alice --users team.toml
 """
 
@@ -65,6 +69,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--allow-remote",
         action="store_true",
         help="allow a --host other machines can reach (unencrypted: put HTTPS in front)",
+    )
+    parser.add_argument(
+        "--behind-proxy",
+        action="store_true",
+        help="a reverse proxy on this machine passes the requests on: limit wrong tokens by the"
+        " client address it puts last in X-Forwarded-For, not by the proxy's own",
     )
     parser.add_argument(
         "--add-user", metavar="NAME", help="add a labeller and print their token (shown once)"
@@ -180,8 +190,11 @@ def _prepare(args: argparse.Namespace, server_class):  # noqa: ANN001, ANN202
             args.users, f"no labellers yet: goldset serve --add-user NAME --users {args.users}"
         )
     checked_config()
-    prepared = prepare(args.pool, labellers[0], store=args.store, corpus=args.corpus)
-    for name in labellers[1:]:
+    # For no labeller in particular (the first by name used to stand in for all): the pool and the
+    # store are checked once; each labeller's own checks follow, and each judging process makes
+    # them again when it starts.
+    prepared = prepare(args.pool, None, store=args.store, corpus=args.corpus)
+    for name in labellers:
         refuse_machine(prepared.project, name)
     for warning in prepared.warnings:
         print(f"goldset: warning: {warning}", file=sys.stderr)
@@ -196,5 +209,6 @@ def _prepare(args: argparse.Namespace, server_class):  # noqa: ANN001, ANN202
         is_busy=lambda name: is_locked(project.labeller_paths(name)[0]),
         host=args.host.strip("[]"),  # "[::1]" as in a URL, "::1" for the socket
         port=args.port,
+        behind_proxy=args.behind_proxy,
     )
     return server, labellers

@@ -17,7 +17,9 @@ goldset agreement compares the machine with those human grades.
 
 How the pairs are chosen (docs/agreement.md, "Validating a machine judge"):
   1. with --run and -m: pairs whose grade decides the order of two systems (moving the grade
-     across the relevance line, 0 <-> 1+, reverses the order of their means) come first;
+     to the nearest grade across the measure's relevance line, 0 <-> 1+ on a 0-3 scale,
+     reverses the order of their means) come first; on a scale with no grade below the line
+     (1-5 with grade >= 1 relevant) give -m a relevance level inside it, e.g. 'P(rel=2)@10';
   2. then the machine's lowest confidence first (labels without one come after);
   3. the strata take turns, so every stratum gets checks (the pool's stratum column, or --strata).
 Pairs a person has already graded in the store are never chosen. The pool written has no machine
@@ -54,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     import polars as pl
 
     from goldset_tui.agreement.sources import from_store, strata_of
-    from goldset_tui.agreement.validation import choose_for_validation
+    from goldset_tui.agreement.validation import choose_for_validation, relevance_line
     from goldset_tui.commands.eval import read_runs
     from goldset_tui.eval.measures import parse_measure
     from goldset_tui.io.pools import write_pool
@@ -75,10 +77,10 @@ def run(args: argparse.Namespace) -> int:
     if data.pool is None:
         raise InputError(project.path, "the store's pool cannot be read: the pool copies its rows")
     refuse_store_pool(out, project)
+    scale = (project.scale.min, project.scale.max)
+    if args.run:  # the "what if" moves grades across the measure's line: refused off the scale
+        relevance_line(args.measure, scale)
     labels = machine_labels(project, args.labeller)
-    all_relevant = project.scale.all_relevant_at() if args.run else None
-    if all_relevant is not None:  # the "what if" moves grades across grade 1, as trec_eval does
-        print(f"goldset: warning: {all_relevant}; the orders tested use that line", file=sys.stderr)
     machines = set(machine_labellers(project.manifest))
     human = data.ratings.filter(~pl.col("labeller").is_in(list(machines)))
     runs = read_runs(args.run) if args.run else None
@@ -91,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
         runs=runs,
         measure=args.measure,
         exclude=human.select("query_id", "doc_id").unique(),
+        scale=scale,
     )
     if chosen.height == 0:
         raise InputError(

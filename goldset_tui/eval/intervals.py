@@ -319,32 +319,28 @@ METHOD_TEXT = {
 }
 
 
-def interval_method(values: Sequence[float] | pl.Series, *, binary: bool | None = None) -> str:
-    """Which interval :func:`mean_interval` gives these values: ``wilson`` when every value is
-    0 or 1, ``score-t`` when they lie in [0, 1], ``student-t`` otherwise (a count measure)."""
-    s = _series(values)
-    if binary is None:
-        binary = bool(s.len() > 0 and s.is_in([0.0, 1.0]).all())
+def method_for(*, binary: bool, bounded: bool = True) -> str:
+    """The interval a mean carries, from what the measure *is* (``eval.measure_kind``), never
+    from the values it took: ``wilson`` for a binary measure, ``score-t`` for one bounded in
+    [0, 1], ``student-t`` otherwise (a count)."""
     if binary:
         return WILSON
-    if s.len() == 0 or bool(((s >= 0.0) & (s <= 1.0)).all()):
-        return SCORE_T
-    return STUDENT_T
+    return SCORE_T if bounded else STUDENT_T
 
 
 def mean_interval(
     values: Sequence[float] | pl.Series,
     *,
     binary: bool,
+    bounded: bool = True,
     confidence: float = DEFAULT_CONFIDENCE,
-    method: str | None = None,
 ) -> tuple[float, float]:
     """The report's interval for a mean: Wilson for hits, the score-t interval for graded values in
-    [0, 1], Student t otherwise (``method`` forces one, so a table uses one method throughout)."""
-    s = _series(values)
-    method = method or interval_method(s, binary=binary)
-    n, mean, var, at_bounds = summary(s)
-    return interval_from(method, n, mean, var, at_bounds, confidence)
+    [0, 1], Student t otherwise (``binary`` and ``bounded`` say what the measure is)."""
+    n, mean, var, at_bounds = summary(_series(values))
+    return interval_from(
+        method_for(binary=binary, bounded=bounded), n, mean, var, at_bounds, confidence
+    )
 
 
 def interval_from(
@@ -366,9 +362,3 @@ def interval_from(
     if method == STUDENT_T:
         return student_t_from(n, mean, var, confidence)
     raise ValueError(f"unknown interval method {method!r}")
-
-
-def method_name(binary: bool) -> str:
-    """The method name for a binary measure or a graded one in [0, 1] (kept for callers that only
-    know whether the measure is binary)."""
-    return WILSON if binary else SCORE_T

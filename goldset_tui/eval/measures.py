@@ -138,11 +138,6 @@ class Measure:
         """trec_eval's name for this measure at its relevance level, or None."""
         return aliases.trec_eval_name(self.name, self.cutoff, self.level, self.beta, self.dcg)
 
-    @property
-    def is_binary(self) -> bool:
-        """Per-query values are only ever 0 or 1 (discordant counts make sense)."""
-        return self.name == "Success"
-
     def __str__(self) -> str:
         return self.text or canonical(self)
 

@@ -13,6 +13,7 @@ from typing import Any
 import polars as pl
 
 from goldset_tui.eval.intervals import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, DEFAULT_SEED, STUDENT_T
+from goldset_tui.eval.measure_kind import is_binary_measure, is_bounded_measure
 from goldset_tui.eval.overlap import failure_overlap, headroom_collected, oracle_mean
 from goldset_tui.eval.report_format import fmt_num
 from goldset_tui.eval.report_model import (
@@ -31,7 +32,6 @@ from goldset_tui.eval.strata import (
     dropped_queries,
     empty_strata,
     failing_queries,
-    is_binary,
     overall_table,
     strata_order,
     stratum_table,
@@ -92,30 +92,42 @@ def assemble_report(
     fusion_depth: int | None = None,
     qrels: pl.DataFrame | None = None,
     unjudged_bounds: dict[str, dict[str, Any]] | None = None,
+    binary: bool | None = None,
 ) -> Report:
     """Everything but the engine's work. ``scores`` must hold every evaluated query for every
     system (including the fused one, named ``fused``); ``systems`` are the single runs.
     ``strata`` may carry ``inclusion_probability`` (the design-weighted headline) and ``traffic``
-    ``population`` (the finite-population correction of the weighted interval)."""
+    ``population`` (the finite-population correction of the weighted interval).
+
+    Whether ``metric`` is binary (hits, Wilson, McNemar) comes from its definition and, for a
+    recall-like measure, the ``qrels`` (``eval.measure_kind``), never from the values: nDCG@10 at
+    1.0 on every query is still graded. ``binary`` overrides it for synthetic scores without qrels.
+    """
     probabilities = (
         strata.select("query_id", INCLUSION).drop_nulls() if INCLUSION in strata.columns else None
     )
     strata = strata.select("query_id", "stratum")
     every = scores.get_column("system").unique(maintain_order=True).to_list()
     systems = systems or [s for s in every if s != fused]
-    binary = is_binary(scores)
+    queries = scores.get_column("query_id").unique()
+    binary = is_binary_measure(metric, qrels, queries) if binary is None else binary
+    bounded = is_bounded_measure(metric)
+    if binary and not scores.get_column("value").is_in([0.0, 1.0]).all():
+        # A caller's contradiction (scores of another measure), not a guess to make quietly.
+        raise ValueError(f"{metric} is binary by definition, but the scores hold other values")
     order = strata_order(strata, traffic)
     table = stratum_table(
         scores,
         strata,
         binary=binary,
+        bounded=bounded,
         confidence=confidence,
         seed=seed,
         samples=samples,
         order=order,
     )
     overall = overall_table(
-        scores, binary=binary, confidence=confidence, seed=seed, samples=samples
+        scores, binary=binary, bounded=bounded, confidence=confidence, seed=seed, samples=samples
     )
     checks = closure_checks(scores, strata, table, traffic, binary=binary)
     in_table = set(table.get_column("stratum").to_list())
@@ -139,6 +151,7 @@ def assemble_report(
         strata_frame=strata,
         dropped=dropped_queries(strata, scores, qrels),
         fusion_depth=fusion_depth,
+        bounded=bounded,
     )
     if fused and len(systems) >= 2:
         means = dict(overall.select("system", "mean").iter_rows())
@@ -164,7 +177,12 @@ def assemble_report(
             else None
         )
         estimates = weighted_estimates(
-            scores, strata, traffic, population=population, confidence=confidence, binary=binary
+            scores,
+            strata,
+            traffic,
+            population=population,
+            confidence=confidence,
+            method=report.method,
         )
         report.weighted_ci = {name: e.ci for name, e in estimates.items()}
         report.fpc = population is not None
@@ -177,6 +195,7 @@ def assemble_report(
                 p["b"],
                 population=population,
                 confidence=confidence,
+                bounded=bounded,
             )
             p["weighted_mean_diff"] = diff.mean
             p["weighted_ci95"] = list(diff.ci)
@@ -187,6 +206,7 @@ def assemble_report(
             strata,
             confidence=confidence,
             bounds=(0.0, 1.0) if report.method != STUDENT_T else None,
+            method=report.method,
         )
         report.design = {name: e.mean for name, e in design.items()}
         report.design_ci = {name: e.ci for name, e in design.items()}

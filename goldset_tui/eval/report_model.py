@@ -15,13 +15,19 @@ from typing import Any
 import polars as pl
 
 from goldset_tui.closure import ClosureCheck, all_ok
-from goldset_tui.eval.intervals import interval_method
+from goldset_tui.eval.defaults import DEFAULT_K, DEFAULT_METRIC, UNJUDGED_WARNING
+from goldset_tui.eval.intervals import method_for
 
-# Seed 000: once more than about a fifth of a run's top k is unjudged, its numbers drift away
-# from what the pool was built to measure.
-UNJUDGED_WARNING = 0.20
-DEFAULT_METRIC = "Success@10"
-DEFAULT_K = 10
+__all__ = [
+    "DEFAULT_K",
+    "DEFAULT_METRIC",
+    "FUSED_NAME",
+    "UNJUDGED_WARNING",
+    "Report",
+    "cutoff",
+    "explicit_cutoff",
+]
+
 FUSED_NAME = "rrf"
 
 
@@ -30,7 +36,7 @@ class Report:
     metric: str
     k: int
     n: int
-    binary: bool
+    binary: bool  # by the measure's definition and the qrels (eval.measure_kind), not the values
     systems: list[str]  # the runs given, in order
     fused: str | None  # name of the fused system, when there is one
     table: pl.DataFrame  # stratum, system, n, hits, mean, ci_lo, ci_hi, small
@@ -71,11 +77,12 @@ class Report:
     # Per system: the mean with its top k's unjudged documents counted not relevant (as scored)
     # and counted relevant (at the measure's lowest relevant grade), and how many there were.
     unjudged_bounds: dict[str, dict[str, Any]] = field(default_factory=dict)
+    bounded: bool = True  # every per-query value in [0, 1] by definition (not a count)
 
     @property
     def method(self) -> str:
         """The interval every mean in the table carries (``ci_method`` in JSON)."""
-        return interval_method(self.scores.get_column("value"), binary=self.binary)
+        return method_for(binary=self.binary, bounded=self.bounded)
 
     @property
     def all_systems(self) -> list[str]:

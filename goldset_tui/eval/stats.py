@@ -104,8 +104,12 @@ def paired_comparison(
     *,
     seed: int = DEFAULT_SEED,
     samples: int = DEFAULT_SAMPLES,
+    binary: bool = False,
 ) -> PairedResult:
-    """Compare per-query scores ``a`` and ``b`` (same queries, same order)."""
+    """Compare per-query scores ``a`` and ``b`` (same queries, same order). ``binary``: the
+    measure is 0 or 1 per query by definition (``eval.measure_kind``), which adds the discordant
+    counts and McNemar's exact p; never inferred from the values (nDCG@10 at 0 or 1 on every
+    query of a small set is still graded)."""
     sa, sb = _as_series(a, "a"), _as_series(b, "b")
     if sa.len() != sb.len():
         raise ValueError(
@@ -125,7 +129,9 @@ def paired_comparison(
     wins = int((diff > _TIE).sum())
     losses = int((diff < -_TIE).sum())
     discordant = mcnemar = None
-    if sa.is_in([0.0, 1.0]).all() and sb.is_in([0.0, 1.0]).all():
+    if binary:
+        if not (sa.is_in([0.0, 1.0]).all() and sb.is_in([0.0, 1.0]).all()):
+            raise ValueError("binary measure, but the scores hold values other than 0 and 1")
         only_a = int(((sa == 1.0) & (sb == 0.0)).sum())
         only_b = int(((sa == 0.0) & (sb == 1.0)).sum())
         discordant, mcnemar = (only_a, only_b), mcnemar_exact(only_a, only_b)

@@ -22,7 +22,7 @@ from goldset_tui.eval.intervals import (
     DEFAULT_SAMPLES,
     DEFAULT_SEED,
     interval_from,
-    interval_method,
+    method_for,
 )
 from goldset_tui.io.tables import location, location_text, read_table, table_format
 from goldset_tui.scalar import as_int
@@ -146,15 +146,6 @@ def read_traffic(path: str | Path) -> pl.DataFrame:
 # --- the table -------------------------------------------------------------------------------
 
 
-def is_binary(scores: pl.DataFrame) -> bool:
-    """True when every per-query value is 0 or 1, so a mean is a proportion and hits are counts.
-
-    Success@k always is; R@10 is when each query has one relevant document (seed 004's recall).
-    """
-    v = scores.get_column("value")
-    return bool(v.len() > 0 and v.is_in([0.0, 1.0]).all())
-
-
 def strata_order(strata: pl.DataFrame, traffic: pl.DataFrame | None = None) -> list[str]:
     """Strata in the order the strata file names them, then any only in the traffic file."""
     names = strata.get_column("stratum").unique(maintain_order=True).to_list()
@@ -169,14 +160,16 @@ def _with_interval(
     keys: list[str],
     *,
     binary: bool,
+    bounded: bool,
     confidence: float,
     seed: int,
     samples: int,
 ) -> pl.DataFrame:
-    # One interval per (stratum, system) cell, one method for the whole table. The intervals are
-    # closed-form (see intervals.py), so seed and samples no longer matter; kept for callers.
+    # One interval per (stratum, system) cell, one method for the whole table, chosen by what the
+    # measure is (eval.measure_kind), not by the values. The intervals are closed-form (see
+    # intervals.py), so seed and samples no longer matter; kept for callers.
     del seed, samples
-    method = interval_method(values.get_column("value"), binary=binary)
+    method = method_for(binary=binary, bounded=bounded)
     stats = values.group_by(keys).agg(
         _n=pl.len(),
         _mean=pl.col("value").mean(),
@@ -199,15 +192,16 @@ def stratum_table(
     scores: pl.DataFrame,
     strata: pl.DataFrame,
     *,
-    binary: bool | None = None,
+    binary: bool,
+    bounded: bool = True,
     confidence: float = DEFAULT_CONFIDENCE,
     seed: int = DEFAULT_SEED,
     samples: int = DEFAULT_SAMPLES,
     order: list[str] | None = None,
 ) -> pl.DataFrame:
     """One row per (stratum, system): stratum, system, n, hits (null unless binary), mean,
-    ci_lo, ci_hi, small. Rows follow ``order`` (default: strata file order), systems as given."""
-    binary = is_binary(scores) if binary is None else binary
+    ci_lo, ci_hi, small. Rows follow ``order`` (default: strata file order), systems as given.
+    ``binary`` and ``bounded`` say what the measure is (``eval.measure_kind``)."""
     joined = scores.join(strata, on="query_id", how="inner")
     systems = scores.get_column("system").unique(maintain_order=True).to_list()
     groups = joined.group_by("stratum", "system").agg(
@@ -235,6 +229,7 @@ def stratum_table(
         joined,
         ["stratum", "system"],
         binary=binary,
+        bounded=bounded,
         confidence=confidence,
         seed=seed,
         samples=samples,
@@ -245,13 +240,13 @@ def stratum_table(
 def overall_table(
     scores: pl.DataFrame,
     *,
-    binary: bool | None = None,
+    binary: bool,
+    bounded: bool = True,
     confidence: float = DEFAULT_CONFIDENCE,
     seed: int = DEFAULT_SEED,
     samples: int = DEFAULT_SAMPLES,
 ) -> pl.DataFrame:
     """One row per system over every evaluated query: system, n, hits, mean, ci_lo, ci_hi."""
-    binary = is_binary(scores) if binary is None else binary
     groups = scores.group_by("system", maintain_order=True).agg(
         n=pl.len().cast(pl.Int64),
         hits=pl.col("value").sum().round(0).cast(pl.Int64)
@@ -260,7 +255,14 @@ def overall_table(
         mean=pl.col("value").mean(),
     )
     return _with_interval(
-        groups, scores, ["system"], binary=binary, confidence=confidence, seed=seed, samples=samples
+        groups,
+        scores,
+        ["system"],
+        binary=binary,
+        bounded=bounded,
+        confidence=confidence,
+        seed=seed,
+        samples=samples,
     )
 
 
@@ -298,13 +300,12 @@ def closure_checks(
     table: pl.DataFrame,
     traffic: pl.DataFrame | None = None,
     *,
-    binary: bool | None = None,
+    binary: bool,
 ) -> list[ClosureCheck]:
     """Does the table close? Seeds 000 and 004: n sums to the query count, each system's hits sum
     to its overall hits, overall rate = hits / n, shares sum to 1, every query in exactly one
     stratum and every stratum holding queries. Overall figures come from ``scores`` directly, not
     from the table, so that the two are independent."""
-    binary = is_binary(scores) if binary is None else binary
     queries = scores.get_column("query_id").unique()
     q = queries.len()
     known = strata.filter(pl.col("query_id").is_in(queries.implode()))

@@ -52,7 +52,6 @@ from goldset_tui.eval.intervals import (
     STUDENT_T,
     WILSON,
     dispersion,
-    interval_method,
     t_quantile,
     wilson_form,
     z_value,
@@ -212,12 +211,11 @@ def weighted_estimates(
     *,
     population: dict[str, float] | None = None,
     confidence: float = DEFAULT_CONFIDENCE,
-    binary: bool | None = None,
+    method: str,
 ) -> dict[str, WeightedEstimate]:
     """Per system, the traffic-weighted mean of ``scores`` (system, query_id, value) with its
-    stratified interval: Wilson-based for a 0/1 measure, score-t for one in [0, 1], Student t
-    otherwise (one method for every system, as in the table)."""
-    method = interval_method(scores.get_column("value"), binary=binary)
+    stratified interval by ``method`` (the table's, ``intervals.method_for``): Wilson-based for a
+    0/1 measure, score-t for one in [0, 1], Student t otherwise."""
     joined = scores.join(strata.select("query_id", "stratum"), on="query_id", how="inner")
     out = {}
     for (system,), part in joined.partition_by("system", as_dict=True, maintain_order=True).items():
@@ -235,13 +233,15 @@ def weighted_difference(
     *,
     population: dict[str, float] | None = None,
     confidence: float = DEFAULT_CONFIDENCE,
+    bounded: bool = True,
 ) -> WeightedEstimate:
     """Traffic-weighted mean of a - b, paired per query within each stratum, with its interval.
 
     For a measure in [0, 1] a difference lies in [-1, 1]: it is carried to (d + 1) / 2 in
     [0, 1], given the score-t stratified interval there (ties and +-1 count as the discrete
     values, so a stratum of all ties keeps two pseudo-observations of spread) and carried back,
-    so the interval never leaves [-1, 1]. Other measures get the Student t interval."""
+    so the interval never leaves [-1, 1]. A measure not ``bounded`` in [0, 1] by definition (a
+    count) gets the Student t interval."""
     wide = (
         scores.filter(pl.col("system").is_in([a, b]))
         .pivot(on="system", index="query_id", values="value")
@@ -249,7 +249,7 @@ def weighted_difference(
         .join(strata.select("query_id", "stratum"), on="query_id", how="inner")
         .select("stratum", value=pl.col(a) - pl.col(b))
     )
-    if interval_method(scores.get_column("value")) == STUDENT_T:
+    if not bounded:
         return stratified_estimate(
             _cells(wide, traffic, population, []), confidence, method=STUDENT_T
         )
@@ -284,16 +284,31 @@ def hajek_estimates(
     *,
     confidence: float = DEFAULT_CONFIDENCE,
     bounds: tuple[float, float] | None = (0.0, 1.0),
+    method: str = SCORE_T,
 ) -> dict[str, WeightedEstimate]:
     """Per system, the Hajek mean with its Taylor-linearised standard error and interval.
 
-    What R's ``survey`` package computes for ``svymean(~y, svydesign(ids = ~1, strata =
-    ~stratum, probs = ~pi))``: the ratio estimator sum(w y) / sum(w), w = 1 / pi, is linearised to
-    z_i = w_i (y_i - mean) / sum(w), and its variance is the **with-replacement** approximation
-    sum_h n_h / (n_h - 1) sum_{i in h} (z_i - zbar_h)^2 over the sampling strata h (no
-    finite-population correction: the draw was without replacement, so this slightly overstates
-    the variance). The interval is mean +- t x se with the design's degrees of freedom n - H
-    (``degf``, as ``confint(..., df = degf(design))``), cut to ``bounds`` (the measure's range).
+    The standard error is what R's ``survey`` package computes for ``svymean(~y, svydesign(ids =
+    ~1, strata = ~stratum, probs = ~pi))``: the ratio estimator sum(w y) / sum(w), w = 1 / pi, is
+    linearised to z_i = w_i (y_i - mean) / sum(w), and its variance is the **with-replacement**
+    approximation V = sum_h V_h, V_h = n_h / (n_h - 1) sum_{i in h} (z_i - zbar_h)^2 over the
+    sampling strata h (no finite-population correction: the draw was without replacement, so
+    this slightly overstates the variance). For a measure with no known range (``bounds`` None)
+    the interval is ``survey``'s mean +- t x se with the design's degrees of freedom n - H
+    (``degf``, as ``confint(..., df = degf(design))``).
+
+    For a measure in ``bounds`` ([0, 1]) that symmetric interval leaves the range and is a point
+    when every sampled query scores the same (seven queries at nDCG@10 = 1.0): it covered 69-71%
+    when a small stratum near 0 or 1 carried the population (bench/interval_coverage.py --only
+    design). The interval is then the **stratified score interval** of
+    :func:`stratified_estimate`, the traffic-weighted headline's, on one cell per sampling
+    stratum: share W_h = sum_{i in h} w_i / sum(w), the stratum's weighted mean, and the
+    within-stratum variance n_h V_h / W_h^2 (the design's: with equal probabilities inside a
+    stratum it is the plain s_h^2, and the whole is exactly the stratified interval with those
+    shares; with one stratum, that stratum's Wilson or ``score-t`` interval), by ``method``
+    (``wilson`` for a 0/1 measure, ``score-t`` otherwise). It keeps a width when every query
+    scores the same and stays inside the range. The standard error stays the survey's.
+
     A stratum with a single query has no within-stratum variance (``survey`` stops there too):
     the interval is then nan. Without ``strata`` the whole set is one stratum.
     """
@@ -311,28 +326,49 @@ def hajek_estimates(
     )
     out: dict[str, WeightedEstimate] = {}
     for (system,), part in joined.partition_by("system", as_dict=True, maintain_order=True).items():
-        out[str(system)] = _hajek(part, confidence, bounds)
+        out[str(system)] = _hajek(part, confidence, bounds, method)
     return out
 
 
 def _hajek(
-    part: pl.DataFrame, confidence: float, bounds: tuple[float, float] | None
+    part: pl.DataFrame, confidence: float, bounds: tuple[float, float] | None, method: str
 ) -> WeightedEstimate:
     total = as_float(part.get_column("w").sum())
     mean = as_float((part.get_column("w") * part.get_column("value")).sum()) / total
     per = (
         part.with_columns(z=pl.col("w") * (pl.col("value") - mean) / total)
         .group_by("stratum")
-        .agg(n=pl.len(), ss=((pl.col("z") - pl.col("z").mean()) ** 2).sum())
+        .agg(
+            n=pl.len(),
+            ss=((pl.col("z") - pl.col("z").mean()) ** 2).sum(),
+            share=pl.col("w").sum() / total,
+            mean=(pl.col("w") * pl.col("value")).sum() / pl.col("w").sum(),
+            at_bounds=pl.col("value").is_in(list(bounds or ())).mean(),
+        )
+        .with_columns(v=pl.col("n") / (pl.col("n") - 1) * pl.col("ss"))
     )
     sizes = per.get_column("n")
     df = float(part.height - per.height)
     if bool((sizes < 2).any()) or df < 1:
         return WeightedEstimate(mean=mean, se=math.nan, df=math.nan, ci=(math.nan, math.nan))
-    var = as_float((per.get_column("n") / (per.get_column("n") - 1) * per.get_column("ss")).sum())
+    var = as_float(per.get_column("v").sum())
     se = math.sqrt(max(0.0, var))
-    half = t_quantile(0.5 + confidence / 2.0, df) * se
-    lo, hi = mean - half, mean + half
-    if bounds is not None:
-        lo, hi = max(bounds[0], lo), min(bounds[1], hi)
-    return WeightedEstimate(mean=mean, se=se, df=df, ci=(lo, hi))
+    if bounds is None:
+        half = t_quantile(0.5 + confidence / 2.0, df) * se
+        return WeightedEstimate(mean=mean, se=se, df=df, ci=(mean - half, mean + half))
+    low, high = bounds
+    span = high - low
+    cells = [
+        Cell(share, int(n), (m - low) / span, n * v / (share * share) / span**2, None, at)
+        for n, share, m, v, at in per.select("n", "share", "mean", "v", "at_bounds").iter_rows()
+    ]
+    est = stratified_estimate(cells, confidence, method=method)
+    lo, hi = est.ci
+    return WeightedEstimate(
+        mean=mean,
+        se=se,
+        df=df,
+        # The shares sum to 1 up to rounding: an end at 1.0000000000000002 is 1.
+        ci=(max(low, low + lo * span), min(high, low + hi * span)),
+        n_effective=est.n_effective,
+    )

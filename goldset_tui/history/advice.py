@@ -12,7 +12,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-UNJUDGED_ADVICE = 0.20  # the report's threshold (report_model.UNJUDGED_WARNING), seed 000
+from goldset_tui.eval.defaults import UNJUDGED_WARNING
+
+# The report's threshold itself (seed 000), under the name this module has always exported.
+UNJUDGED_ADVICE = UNJUDGED_WARNING
 
 __all__ = ["UNJUDGED_ADVICE", "extend_command", "unjudged_advice"]
 

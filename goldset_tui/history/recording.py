@@ -46,8 +46,13 @@ def record_systems(
     strata: pl.DataFrame | None = None,
     topk: pl.DataFrame | None = None,
 ) -> list[str]:
-    """Record every system of ``scores`` (``system, query_id, value``); the lines to print."""
+    """Record every system of ``scores`` (``system, query_id, value``); the lines to print.
+    ``binary`` (default: from the measure's definition and the qrels) is stored with each record."""
     check_same_queries(store, qrels)
+    if binary is None:
+        from goldset_tui.eval.measure_kind import is_binary_measure
+
+        binary = is_binary_measure(measure, qrels, scores.get_column("query_id").unique())
     version = golden_set_version(read_manifest(store), qrels)
     lines = []
     recs: list[Record] = []
@@ -114,9 +119,16 @@ def regression_lines(store: Path, recs: Sequence[Record]) -> list[str]:
 
 
 def case_lines(
-    store: Path, *, measure: str, scores: pl.DataFrame, systems: Sequence[str], label: str
+    store: Path,
+    *,
+    measure: str,
+    scores: pl.DataFrame,
+    systems: Sequence[str],
+    label: str,
+    binary: bool = False,
 ) -> list[str]:
-    """The named cases' status in a run that is not recorded (``label`` names it)."""
+    """The named cases' status in a run that is not recorded (``label`` names it); ``binary``
+    is the report's (by the measure's definition: an R@k record cannot tell without it)."""
     if not load_cases(store):
         return []
     recs = [
@@ -126,6 +138,7 @@ def case_lines(
             measure=measure,
             version={},
             scores=scores.filter(pl.col("system") == system),
+            binary=binary,
         )
         for system in systems
     ]

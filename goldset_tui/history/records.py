@@ -101,7 +101,12 @@ def make_record(
     time: str | None = None,
 ) -> Record:
     """A record from ``scores`` (``query_id, value``), ``strata`` (``query_id, stratum``) and
-    ``topk`` (``query_id, rank, doc_id, grade``: this system's rows)."""
+    ``topk`` (``query_id, rank, doc_id, grade``: this system's rows).
+
+    ``binary`` is what the measure is (``eval.measure_kind``: Success@k yes, nDCG@10 no, R@k
+    when each query has one relevant document), never read off the values: a release where
+    nDCG@10 is 1.0 on every query is still graded. When None it comes from the measure's name,
+    and a measure that needs the qrels to tell (R@k) must be given it."""
     if not release.strip():
         raise InputError(None, "--release must not be empty")
     values = {str(q): float(v) for q, v in scores.select("query_id", "value").iter_rows()}
@@ -119,7 +124,13 @@ def make_record(
         for qid, rank, doc, grade in topk.select("query_id", "rank", "doc_id", "grade").iter_rows():
             tops.setdefault(str(qid), []).append([int(rank), str(doc), grade])
     if binary is None:
-        binary = all(v in (0.0, 1.0) for v in values.values())
+        from goldset_tui.eval.measure_kind import binary_by_name
+
+        binary = binary_by_name(measure)
+        if binary is None:
+            raise ValueError(
+                f"{measure}: binary only with one relevant document a query; pass binary"
+            )
     return Record(
         release=release,
         system=system,

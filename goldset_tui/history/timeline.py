@@ -3,7 +3,9 @@
 Releases are ordered by when they were first recorded. For each system:
 
 - each release's mean over its queries with the report's interval (Wilson for 0/1 measures, the
-  score-t interval for graded ones: ``eval.intervals.mean_interval``), and the same per stratum;
+  score-t interval for graded ones: ``eval.intervals.mean_interval``), and the same per stratum.
+  One method for the whole history of a measure, chosen by what the measure is
+  (:func:`measure_kind`), so that two releases are always read with the same interval;
 - between consecutive releases, the **paired** difference on the queries both were evaluated on
   (seed 000: comparisons on the same queries are paired, and most of the variance, query
   difficulty, cancels), with the paired bootstrap interval and the randomization p-value of
@@ -22,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from goldset_tui.errors import InputError
 from goldset_tui.eval.intervals import mean_interval
 from goldset_tui.eval.stats import paired_comparison
 from goldset_tui.history.records import Record
@@ -62,22 +65,41 @@ def release_order(records: Sequence[Record]) -> list[str]:
     return sorted(first, key=lambda name: (first[name], name))
 
 
-def _mean_ci(values: list[float], binary: bool) -> tuple[float, list[float]]:
+def measure_kind(records: Sequence[Record], metric: str) -> tuple[bool, bool]:
+    """(binary, bounded) for the history of ``metric``: from its definition when the name settles
+    it (Success@k binary, nDCG@10 graded, whatever the records say: records written before the
+    definition decided held a guess from their values); for a recall-like measure (R@k) binary
+    only when every record of it was (each query one relevant document in every release), so
+    that one method serves every release. A name that no longer parses: graded, unbounded."""
+    from goldset_tui.eval.measure_kind import binary_by_name, is_bounded_measure
+
+    try:
+        known, bounded = binary_by_name(metric), is_bounded_measure(metric)
+    except InputError:
+        return False, False
+    if known is not None:
+        return known, bounded
+    flags = [r.binary for r in records if r.measure == metric]
+    return bool(flags) and all(flags), bounded
+
+
+def _mean_ci(values: list[float], binary: bool, bounded: bool) -> tuple[float, list[float]]:
     mean = sum(values) / len(values)
-    lo, hi = mean_interval(values, binary=binary)
+    lo, hi = mean_interval(values, binary=binary, bounded=bounded)
     return mean, [lo, hi]
 
 
-def release_row(rec: Record) -> dict[str, Any]:
-    """One release of one system: headline and per-stratum means with intervals."""
+def release_row(rec: Record, binary: bool, bounded: bool = True) -> dict[str, Any]:
+    """One release of one system: headline and per-stratum means with intervals, by the
+    history's one method (:func:`measure_kind`)."""
     values = list(rec.scores.values())
-    mean, ci = _mean_ci(values, rec.binary) if values else (float("nan"), [])
+    mean, ci = _mean_ci(values, binary, bounded) if values else (float("nan"), [])
     by_stratum: dict[str, list[float]] = {}
     for qid, value in rec.scores.items():
         by_stratum.setdefault(rec.stratum_of(qid), []).append(value)
     strata = {}
     for stratum, vals in sorted(by_stratum.items()):
-        s_mean, s_ci = _mean_ci(vals, rec.binary)
+        s_mean, s_ci = _mean_ci(vals, binary, bounded)
         strata[stratum] = {"n": len(vals), "mean": s_mean, "ci95": s_ci}
     return {
         "release": rec.release,
@@ -199,8 +221,9 @@ def build_history(
         systems = {s: rs for s, rs in systems.items() if s == system}
     releases, changes, recur = [], [], []
     k, n = recurring
+    binary, bounded = measure_kind(records, metric)
     for recs in systems.values():
-        releases += [release_row(r) for r in recs]
+        releases += [release_row(r, binary, bounded) for r in recs]
         changes += [
             paired_change(a, b, seed=seed, samples=samples)
             for a, b in zip(recs, recs[1:], strict=False)

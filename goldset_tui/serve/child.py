@@ -6,6 +6,9 @@ labeller's name from USERS.toml). It is `goldset judge` without the terminal che
 per-labeller journal lock), run by the same app, whose SIGHUP/SIGTERM handler flushes every screen
 and exits. Textual's web driver is chosen by the server through ``TEXTUAL_DRIVER``.
 
+The server account's config file is read (keymap, theme, reading width) but never written: it is
+every web labeller's, so ``w`` changes the reading width for that session only.
+
 Anything refused before the screen opens (the lock held by another session, a bad keymap, a pool
 that no longer reads) is one line on stderr and exit status 2; the server shows that line in the
 browser. If the server dies without closing this process (SIGKILL), the kernel sends it SIGHUP
@@ -16,9 +19,14 @@ from __future__ import annotations
 
 import argparse
 import ctypes
+import dataclasses
 import os
 import signal
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from goldset_tui.config import Config
 
 _PR_SET_PDEATHSIG = 1
 
@@ -45,6 +53,12 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def labeller_config(config: Config) -> Config:
+    """The server account's config, read but never written: every web labeller shares that file,
+    so what one changes on screen (``w``'s reading width) lasts for their session only."""
+    return dataclasses.replace(config, shared=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     _hang_up_with_parent(args.parent)
@@ -53,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     from goldset_tui.ui.app import GoldsetApp, checked_config
 
     try:
-        config = checked_config()
+        config = labeller_config(checked_config())
         prepared = prepare(args.pool, args.labeller, store=args.store, corpus=args.corpus)
         screen = make_screen(prepared)
     except (InputError, StoreLockedError) as exc:

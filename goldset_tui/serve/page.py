@@ -1,4 +1,4 @@
-"""The two HTML pages `goldset serve` sends: the judging page and the refusal.
+"""The HTML pages `goldset serve` sends: the judging page, the sign-in step and the refusal.
 
 The judging page holds no data from the pool: only textual-serve's terminal script, which opens a
 websocket to ``ws/<ticket>`` (relative, so it works behind a reverse proxy and under https) and
@@ -49,6 +49,30 @@ Reload this page to open it again.</div>
 </html>
 """
 
+# Sent once for a valid token, with the session's cookie: it replaces itself (the token's URL) in
+# the tab's history by the same address without the token. A navigation started by this page is
+# same-site, so the SameSite=Strict cookie goes with it even when the link was clicked in a mail or
+# a chat, where a redirect (still counted as started by that other site) would lose it.
+_SIGNING_IN = """\
+<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="referrer" content="no-referrer">
+<title>goldset: signing in</title>
+<style nonce="{nonce}">{style}</style>
+<script nonce="{nonce}">
+const url = new URL(".", window.location.href);
+url.search = "";
+url.hash = "";
+window.location.replace(url.href);
+</script>
+</head>
+<body><main><p>Signing in&hellip;</p>
+<noscript><p>The judging screen needs JavaScript.</p></noscript></main></body>
+</html>
+"""
+
 _REFUSAL = """\
 <!DOCTYPE html>
 <html lang="en">
@@ -66,6 +90,10 @@ _REFUSAL = """\
 def judging_page(name: str, ticket: str, nonce: str) -> str:
     esc = html.escape
     return _JUDGING.format(name=esc(name), ticket=esc(ticket), nonce=esc(nonce), style=_STYLE)
+
+
+def signing_in_page(nonce: str) -> str:
+    return _SIGNING_IN.format(nonce=html.escape(nonce), style=_STYLE)
 
 
 def refusal_page(title: str, message: str, nonce: str) -> str:

@@ -4,9 +4,14 @@ textual-serve runs a Textual app as a subprocess per websocket and relays its sc
 ``textual.js`` in the browser. goldset uses its process protocol (``AppService``), its message
 loop and its static files, and replaces what decides who gets a process:
 
-- ``GET /?token=T``: the token is checked against USERS.toml (``serve.users``). A bad or missing
-  token gets a 403 page and nothing else: no process, nothing of the pool. A good one gets the
-  judging page with a one-use ticket, valid for ``TICKET_SECONDS``, naming that labeller.
+- ``GET /?token=T``: the token is checked against USERS.toml (``serve.users``), within the limits
+  of ``serve.login`` (tries per client address: 429; checks at once: 503; both before any scrypt
+  work). A bad token gets a 403 page and nothing else: no process, nothing of the pool. A good one
+  opens a session (an HttpOnly, SameSite=Strict cookie) and a page that replaces the token's URL
+  by the same address without it, so the token stays in neither the address bar nor the history.
+- ``GET /`` with the session's cookie: the judging page with a one-use ticket, valid for
+  ``TICKET_SECONDS``, naming that labeller; without a live session (or once the labeller is
+  removed from USERS.toml), the 403 page. A reload comes here: no token, no scrypt check.
 - ``GET /ws/<ticket>``: the websocket. An unknown, used or expired ticket is refused before the
   upgrade. Otherwise the judging screen starts as ``python -m goldset_tui.serve.child`` with an
   argument list built here (no shell; the labeller's name comes from the ticket, which came from
@@ -17,13 +22,14 @@ loop and its static files, and replaces what decides who gets a process:
 - A closed tab, and the server's own SIGINT/SIGTERM/SIGHUP, send SIGHUP to the judging process,
   which the app handles like a dropped terminal: flush, close the writer, exit.
 
-The access log is off: URLs carry tokens and tickets.
+The access log is off: a first URL carries a token, websocket URLs carry tickets.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import os
 import secrets
@@ -38,7 +44,8 @@ from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
 from goldset_tui.errors import InputError
-from goldset_tui.serve.page import judging_page, refusal_page, security_headers
+from goldset_tui.serve.login import CheckSlots, FailureLimit, Sessions
+from goldset_tui.serve.page import judging_page, refusal_page, security_headers, signing_in_page
 from goldset_tui.serve.users import Labeller, labeller_for, read_labellers
 from goldset_tui.ui import FRAME_RATE  # sets nothing but the frame-rate variable; no Textual
 
@@ -53,8 +60,9 @@ _STDERR_KEEP = 8192
 # A reload closes the old page's websocket only once the new page has arrived: how long the new
 # page's websocket waits for the old screen to start closing before calling it a second tab.
 RELOAD_SECONDS = 1.5
-# Token checks cost scrypt's memory and time: a few at once, whatever the number of requests.
-_CHECKS_AT_ONCE = 2
+# A cookie is sent to every port of its host: each server's port is in its name, so two servers on
+# one machine (two pools) keep their sessions apart.
+SESSION_COOKIE = "goldset_session"
 
 
 def say(message: str) -> None:
@@ -228,15 +236,24 @@ class JudgingServer(Server):
         is_busy: Callable[[str], bool] = lambda name: False,
         host: str = "127.0.0.1",
         port: int = 8000,
+        behind_proxy: bool = False,
+        clock: Callable[[], float] = time.monotonic,
+        check_token: Callable[[dict[str, Labeller], str], str | None] = labeller_for,
     ) -> None:
         super().__init__(command="goldset judge", host=host, port=port, title="goldset")
         self.users_path = users_path
         self.child_argv = child_argv
         self.is_busy = is_busy
+        self.behind_proxy = behind_proxy
+        self.clock = clock
+        self.check_token = check_token  # the scrypt check (tests hold it on an event)
         self.live: dict[str, JudgingProcess] = {}
         self.started = 0  # judging processes started so far (tests read it)
         self._tickets: dict[str, tuple[str, float]] = {}
-        self._checks = asyncio.Semaphore(_CHECKS_AT_ONCE)
+        self.failures = FailureLimit(clock=clock)
+        self.checks = CheckSlots()
+        self.sessions = Sessions(clock=clock)
+        self.cookie_name = f"{SESSION_COOKIE}_{port}"
 
     async def make_app(self) -> web.Application:
         app = web.Application()
@@ -258,13 +275,67 @@ class JudgingServer(Server):
             say(f"cannot read the labellers file, so nobody gets in: {exc}")
             return {}
 
-    async def labeller_for(self, token: str) -> str | None:
+    def client_address(self, request: web.Request) -> str:
+        """Whose tries a login uses. Behind a reverse proxy on this machine every request comes
+        from the proxy's address, so (with ``behind_proxy``) the last X-Forwarded-For entry,
+        the one the proxy added, names the client; a client's own entries come before it. Only a
+        request from this machine (the proxy) is believed: another could write any header."""
+        remote = request.remote or "?"
+        if self.behind_proxy and _loopback(remote):
+            forwarded = request.headers.getall("X-Forwarded-For", [])
+            hops = [h.strip() for h in ",".join(forwarded).split(",") if h.strip()]
+            if hops:
+                return hops[-1]
+        return remote
+
+    def _session(self, request: web.Request) -> str | None:
+        """The labeller of this browser's session, while USERS.toml still has them by that id."""
+        session = self.sessions.find(request.cookies.get(self.cookie_name, ""))
+        if session is None:
+            return None
+        entry = self._labellers().get(session.id)
+        return session.name if entry is not None and entry.name == session.name else None
+
+    async def _login(self, request: web.Request, token: str) -> web.Response:
+        address = self.client_address(request)
+        wait = self.failures.take(address)
+        if wait is not None:
+            return self._refused(429, "too many wrong tokens", wait, "from your address")
+        refused = self.checks.enter(address)
+        if refused is not None:
+            self.failures.give_back(address)  # no check was made: no try used
+            if refused == "address":
+                return self._refused(429, "too many tokens at once", 1, "from your address")
+            return self._refused(503, "too busy to check tokens", 1, "at the moment")
         labellers = self._labellers()
-        async with self._checks:
-            return await asyncio.to_thread(labeller_for, labellers, token)
+        name = await self.checks.run(address, lambda: self.check_token(labellers, token))
+        if not isinstance(name, str):
+            return self._no_labeller()
+        self.failures.give_back(address)
+        key = self.sessions.open(name, token.split(".", 1)[0])  # the id the token matched
+        response = self._page(200, signing_in_page)
+        https = request.secure or request.headers.get("X-Forwarded-Proto", "") == "https"
+        response.set_cookie(self.cookie_name, key, httponly=True, samesite="Strict", secure=https)
+        return response
+
+    def _no_labeller(self) -> web.Response:
+        return self._page(
+            403,
+            lambda nonce: refusal_page(
+                "a labeller's link is needed",
+                "Open the link with your token that whoever runs goldset serve gave you.",
+                nonce,
+            ),
+        )
+
+    def _refused(self, status: int, title: str, seconds: int, whence: str) -> web.Response:
+        message = f"Too many token checks {whence}; open your link again in {seconds} s."
+        response = self._page(status, lambda nonce: refusal_page(title, message, nonce))
+        response.headers["Retry-After"] = str(seconds)
+        return response
 
     def _issue_ticket(self, name: str) -> str:
-        now = time.monotonic()
+        now = self.clock()
         self._tickets = {t: v for t, v in self._tickets.items() if v[1] > now}
         ticket = secrets.token_urlsafe(32)
         self._tickets[ticket] = (name, now + TICKET_SECONDS)
@@ -272,7 +343,7 @@ class JudgingServer(Server):
 
     def _redeem(self, ticket: str) -> str | None:
         name, expires = self._tickets.pop(ticket, (None, 0.0))
-        return name if name is not None and expires > time.monotonic() else None
+        return name if name is not None and expires > self.clock() else None
 
     def _busy(self, name: str) -> bool:
         return name in self.live or self.is_busy(name)
@@ -301,16 +372,12 @@ class JudgingServer(Server):
         )
 
     async def handle_index(self, request: web.Request) -> web.Response:
-        name = await self.labeller_for(request.query.get("token", ""))
+        token = request.query.get("token")
+        if token is not None:
+            return await self._login(request, token)
+        name = self._session(request)
         if name is None:
-            return self._page(
-                403,
-                lambda nonce: refusal_page(
-                    "a labeller's link is needed",
-                    "Open the link with your token that whoever runs goldset serve gave you.",
-                    nonce,
-                ),
-            )
+            return self._no_labeller()
         # A screen this server runs for them may be this very tab's, being reloaded: the browser
         # closes its websocket only once this page arrives, so the websocket decides (below).
         if name not in self.live and self.is_busy(name):
@@ -404,6 +471,13 @@ def _already_open(name: str) -> tuple[str, str]:
         f"{name} already has a judging screen open (another tab, or a terminal); close it first,"
         " then reload this page.",
     )
+
+
+def _loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
 
 
 def _url(address: object) -> str:

@@ -12,7 +12,12 @@ machine files), so a crash anywhere is repaired the next time the store is opene
 - with ``COMMIT.json``: the steps are applied (again); the store is then fully merged.
 
 Recovery runs in :meth:`Project.open` and before every merge, under ``.merge.lock`` (held by a
-merge for its whole run), so a live merge is never "recovered" by another process.
+merge for its whole run), so a live merge is never "recovered" by another process. Finishing a
+committed merge also holds the writer lock of every labeller whose folder it swaps, as the merge
+did: a labeller judging in the store meanwhile (a session opened while the merge ran, before it
+died) makes recovery refuse in one line, and nothing is changed. A store that cannot be written (a
+read-only mount) with a leftover is refused in one line too: it cannot be read before the merge is
+finished or undone, and nothing is changed.
 """
 
 from __future__ import annotations
@@ -27,9 +32,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from goldset_tui.errors import StoreLockedError
+from goldset_tui.errors import InputError, StoreLockedError
 from goldset_tui.store.files import atomic_write_bytes, fsync_path, naming
-from goldset_tui.store.journal import holder, write_holder
+from goldset_tui.store.journal import holder, lock_path_for, write_holder
 from goldset_tui.store.manifest import update_manifest
 
 STAGING = ".merge-pending"
@@ -132,15 +137,72 @@ def apply(store: Path) -> None:
 def recover(store: Path) -> None:
     """Finish or undo a merge that a crash interrupted; nothing to do in the usual case."""
     store = Path(store)
-    if not staging_dir(store).exists():
+    staged = staging_dir(store)
+    if not staged.exists():
         return
-    with merge_lock(store) as held:
-        if not held:
-            return  # a merge is running right now: it finishes its own work
-        if (staging_dir(store) / COMMIT).exists():
-            apply(store)
-        else:
-            discard(store)
+    applying = False  # whether the live files may have begun to change
+    try:
+        with merge_lock(store) as held:
+            if not held:
+                return  # a merge is running right now: it finishes its own work
+            if not (staged / COMMIT).exists():
+                discard(store)  # the staged files only: the store itself is as before
+                return
+            swap = json.loads((staged / COMMIT).read_text(encoding="utf-8"))["swap"]
+            with _labellers_locked(store, swap):
+                applying = True
+                apply(store)
+    except OSError as exc:
+        committed = (staged / COMMIT).exists()
+        raise InputError(
+            exc.filename or staged,
+            f"a merge into this store was interrupted, and {_what_now(committed)} failed here "
+            f"({exc.strerror or exc}): the store cannot be read until it is; open it once where "
+            "it can be written"
+            + (" (the merge is committed: it will be completed)" if applying else "")
+            + ("" if applying else " (nothing was changed)"),
+        ) from None
+
+
+def _what_now(committed: bool) -> str:
+    return "finishing it (it was committed)" if committed else "undoing it (it was not committed)"
+
+
+@contextmanager
+def _labellers_locked(store: Path, safes: list[str]) -> Iterator[None]:
+    """Hold the writer lock of each labeller folder a committed merge swaps; refused, naming who
+    holds them, before anything changes."""
+    held: list[int] = []
+    busy: list[str] = []
+    try:
+        for safe in sorted(safes):
+            lock = lock_path_for(store / "journal" / f"{safe}.jsonl")
+            lock.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
+            except OSError as exc:
+                raise naming(exc, lock) from exc
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as exc:
+                os.close(fd)
+                if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                    raise naming(exc, lock) from exc
+                busy.append(f"{safe!r} ({holder(lock)})")
+                continue
+            held.append(fd)
+        if busy:
+            raise StoreLockedError(
+                f"{store}: a merge into this store was interrupted and must be finished, but "
+                f"{', '.join(busy)} {'is' if len(busy) == 1 else 'are'} judging in it right now; "
+                "close that session, then open the store again (nothing was changed)"
+            )
+        for fd in held:
+            write_holder(fd)
+        yield
+    finally:
+        for fd in held:
+            os.close(fd)
 
 
 def refuse_if_merging(store: Path) -> None:

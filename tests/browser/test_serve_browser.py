@@ -94,11 +94,21 @@ class Served:
         self.tokens = {name: add_labeller(users, name) for name in ("alice", "bob")}
         self.store = tmp_path / "store"
         self.log_path = tmp_path / "server.log"
+        # The server account's config and data folders: this test's own (a module-scoped server
+        # starts before the per-test isolation of tests/conftest.py would apply).
+        self.config_file = tmp_path / "config" / "config.toml"
+        environment = dict(os.environ)
+        environment["GOLDSET_CONFIG_DIR"] = str(self.config_file.parent)
+        environment["GOLDSET_DATA_DIR"] = str(tmp_path / "data")
         argv = [sys.executable, "-m", "goldset_tui", "serve", str(pool)]
         argv += ["--store", str(self.store), "--users", str(users), "--port", "0"]
         with self.log_path.open("wb") as log:
             self.process = subprocess.Popen(
-                argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log
+                argv,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+                env=environment,
             )
         found = wait_until(lambda: LISTENING.search(self.log()), "the server to listen", 60)
         self.url = found.group(1)  # type: ignore[union-attr]
@@ -242,6 +252,33 @@ def test_judge_with_the_keyboard_then_close_the_browser_mid_judgment(browser, sh
     wait_until(lambda: "alice's judging screen closed (exit status 0)" in served.log(), "q")
     assert served.compacted("alice") and served.children() == []
     again.close()
+
+
+def test_the_token_is_in_neither_the_address_bar_nor_the_history(browser, shared) -> None:
+    served = shared
+    tab = Tab(browser, served.link("bob"))
+    tab.wait_for("Guidelines")
+    # The sign-in step replaced its own URL (the token's) by the same address without the token;
+    # the session's cookie opened the judging page there.
+    assert tab.page.url == served.url
+    assert served.tokens["bob"] not in tab.page.content()
+    # w changes bob's reading width for his session: the server account's config, shared by
+    # every web labeller, is not written.
+    tab.press("Escape")
+    tab.wait_for("query 0/8")
+    tab.press("w")
+    tab.wait_for("for this session")
+    assert not served.config_file.exists()
+    # Back leads to the new tab's blank page: the token's URL is no entry of the history.
+    tab.page.go_back()
+    assert tab.page.url == "about:blank"
+    wait_until(lambda: "bob's judging screen closed" in served.log(), "the screen to close")
+    # Forward (as a reload) opens the screen again from the cookie, without the token.
+    tab.page.go_forward()
+    assert tab.page.url == served.url
+    tab.wait_for("Guidelines")  # bob has graded nothing yet: the guidelines again
+    tab.close()
+    wait_until(lambda: served.log().count("bob's judging screen closed") == 2, "it to close")
 
 
 def test_without_a_token_no_judging_screen_starts_and_nothing_of_the_pool_is_sent(

@@ -1,8 +1,10 @@
 """How the judging screen shows a document: reflowed up to a reading width, plain or rendered.
 
 ``w`` cycles the reading width (``doc_text.READING_WIDTHS``) and remembers it in the user's config
-file (``[ui] text_width``), so the next session opens the same way; ``--text-width`` on the command
-line overrides it for one session, ``--render`` (or ``[ui] render``) chooses plain, markdown or rst.
+file (``[ui] text_width``), so the next session opens the same way (under `goldset serve`, where
+that file is the server account's, shared by every web labeller, it lasts for the session only);
+``--text-width`` on the command line overrides it for one session, ``--render`` (or
+``[ui] render``) chooses plain, markdown or rst.
 """
 
 from __future__ import annotations
@@ -61,6 +63,9 @@ class ReadingWidth:
         self._text_width = width
         self.apply_reading_width()
         label = doc_text.width_label(width)
+        if self._config().shared:  # goldset serve: the config is every web labeller's
+            self.say(f"Reading width: {label} (for this session)")  # type: ignore[attr-defined]
+            return
         try:
             path = remember_text_width(width, self._config().path)
         except InputError as exc:  # the width applies now; saying why it is not remembered

@@ -53,3 +53,66 @@ def test_joiners_between_non_ascii_are_kept_only_for_reading():
 
 def test_bidi_controls_still_escaped():
     assert visible("a\u202eb\u2066c", reading=True) == "a<U+202E>b<U+2066>c"
+
+
+# --- characters that show as nothing without being format characters ---------------------------
+
+FILLERS = ["\u3164", "\uffa0", "\u115f", "\u1160", "\u034f"]
+
+
+@pytest.mark.parametrize("ch", FILLERS)
+def test_hangul_fillers_and_the_grapheme_joiner_keep_two_ids_apart(ch):
+    # They were shown as they are: blank, so "q1" and "q<filler>1" read alike and "<filler>"
+    # alone read as an empty id.
+    assert visible(f"q{ch}1") == f"q<U+{ord(ch):04X}>1" != visible("q1")
+    assert visible(ch, keep_newlines=False) == f"<U+{ord(ch):04X}>"
+    assert visible(f"q{ch}1", reading=True) == f"q<U+{ord(ch):04X}>1"  # between ASCII too
+
+
+def test_every_default_ignorable_code_point_is_escaped_in_ids():
+    # Independent reference: the `regex` package's table of Unicode's Default_Ignorable_Code_Point
+    # (DerivedCoreProperties.txt), which unicodedata does not expose.
+    import regex
+
+    ignorable = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+    found = [c for c in range(sys.maxunicode + 1) if ignorable.match(chr(c))]
+    assert len(found) > 4000  # the property table is really there (the tag block alone: 4,096)
+    missed = [f"U+{c:04X}" for c in found if visible(chr(c)) != f"<U+{c:04X}>"]
+    assert missed == []
+
+
+@pytest.mark.parametrize("ch", ["\u2800", "\ufffc", "\u2028", "\u2029", "\U000e0000", "\u2065"])
+def test_other_blank_characters_are_escaped_in_ids(ch):
+    assert visible(f"d{ch}7") == f"d<U+{ord(ch):04X}>7"
+
+
+def test_the_braille_blank_is_kept_for_reading():
+    braille = "\u2813\u2811\u2807\u2807\u2815\u2800\u283a\u2815\u2817\u2807\u2819"  # "hello world"
+    assert visible(braille, reading=True) == braille
+    assert "<U+2800>" in visible(braille)
+
+
+def test_variation_selectors_are_kept_only_after_what_they_vary():
+    heart = "\u2764\ufe0f"  # red heart, emoji presentation
+    keycap = "1\ufe0f\u20e3"
+    flag = "\U0001f3f3\ufe0f\u200d\U0001f308"  # rainbow flag: selector, then a joiner
+    ideograph = "\u845b\U000e0100"  # an ideographic variation sequence (Adobe-Japan1)
+    mongolian = "\u1820\u180b"
+    for text in [heart, keycap, flag, ideograph, mongolian]:
+        assert visible(text, reading=True) == text
+        assert "<U+" in visible(text)  # an id: shown
+    # After ASCII, doubled, or leading: hidden data (the "emoji smuggling" trick), so shown.
+    assert visible("a\ufe0fb", reading=True) == "a<U+FE0F>b"
+    assert visible(f"{heart}\ufe0f", reading=True) == f"{heart}<U+FE0F>"
+    assert visible("\U000e0100x", reading=True) == "<U+E0100>x"
+
+
+def test_hangul_fillers_in_an_old_hangul_syllable_are_kept_for_reading():
+    no_initial = "\u115f\u1161"  # choseong filler + vowel: a syllable without its first jamo
+    no_vowel = "\u1100\u1160"  # initial consonant + jungseong filler
+    for text in [no_initial, no_vowel]:
+        assert visible(text, reading=True) == text
+        assert "<U+11" in visible(text)
+    # The compatibility fillers have no such use: escaped everywhere.
+    assert visible("\uac00\u3164\uac00", reading=True) == "\uac00<U+3164>\uac00"
+    assert visible("\u115f ", reading=True) == "<U+115F> "

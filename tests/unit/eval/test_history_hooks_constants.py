@@ -1,17 +1,22 @@
-"""The eval hook's copies of the report's depth and unjudged threshold stay equal to theirs (the
-hook keeps its own so that a small `goldset eval` never imports Polars), and its unjudged share
-is the report's on every form a run takes (whole frame, lean, the small path's dicts)."""
+"""The eval hook, the report and the unjudged advice read the report's depth and unjudged
+threshold from one Polars-free module (eval/defaults.py; a small `goldset eval` never imports
+Polars), and the hook's unjudged share is the report's on every form a run takes (whole frame,
+lean, the small path's dicts)."""
 
 from __future__ import annotations
 
 import math
+import re
+from pathlib import Path
 
 import polars as pl
 import pytest
 
+import goldset_tui
 from goldset_tui.commands import _history_hooks
 from goldset_tui.commands._eval_output import RunResult
 from goldset_tui.commands._eval_scoring import unjudged_shares
+from goldset_tui.eval import defaults
 from goldset_tui.eval.querysets import sets_of
 from goldset_tui.eval.report_compute import judged_shares, topk_frame
 from goldset_tui.eval.report_model import DEFAULT_K, UNJUDGED_WARNING
@@ -22,9 +27,20 @@ from goldset_tui.io.sources import open_source
 from goldset_tui.io.trec import read_qrels, read_run
 
 
-def test_constants_equal_the_reports():
-    assert _history_hooks.DEFAULT_K == DEFAULT_K
-    assert _history_hooks.UNJUDGED_ADVICE == UNJUDGED_ADVICE == UNJUDGED_WARNING
+def test_constants_have_one_home():
+    # Imported, not copied: the three modules hold the defaults module's values ...
+    assert _history_hooks.DEFAULT_K is DEFAULT_K is defaults.DEFAULT_K
+    assert _history_hooks.UNJUDGED_WARNING is UNJUDGED_ADVICE is UNJUDGED_WARNING
+    assert UNJUDGED_WARNING is defaults.UNJUDGED_WARNING
+    # ... and no module of the package assigns a number to those names but eval/defaults.py.
+    assigned = re.compile(
+        r"^(DEFAULT_K|UNJUDGED_WARNING|UNJUDGED_ADVICE|DEFAULT_METRIC)\s*=\s*[\d\"]", re.M
+    )
+    root = Path(goldset_tui.__file__).parent
+    homes = sorted(
+        str(p.relative_to(root)) for p in root.rglob("*.py") if assigned.search(p.read_text())
+    )
+    assert homes == ["eval/defaults.py"]
 
 
 @pytest.mark.parametrize("depth", [5, 10, 100])

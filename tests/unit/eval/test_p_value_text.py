@@ -28,8 +28,8 @@ def clear_win(tmp_path: Path) -> list[Path]:
     return [qrels, a, b]
 
 
-def compare(capsys, files: list[Path], fmt: str) -> str:
-    argv = ["compare", *map(str, files), "-m", "RR", "--samples", str(SAMPLES), "--format", fmt]
+def compare(capsys, files: list[Path], fmt: str, measure: str = "R@10") -> str:
+    argv = ["compare", *map(str, files), "-m", measure, "--samples", str(SAMPLES), "--format", fmt]
     assert main(argv) == 0
     out: str = capsys.readouterr().out
     return out
@@ -41,9 +41,13 @@ def test_compare_text_never_prints_a_zero_p_value(clear_win, capsys):
     text = compare(capsys, clear_win, "text")
     line = next(x for x in text.splitlines() if x.startswith("p-value"))
     assert line.endswith("\t< 0.0001"), line
-    # RR is 0 or 1 here, so the exact McNemar test is printed too: 2 / 2**30, not 0 either.
+    # R@10 with one relevant document a query is 0 or 1 by definition, so the exact McNemar test
+    # is printed too: 2 / 2**30, not 0 either.
     mcnemar = next(x for x in text.splitlines() if x.startswith("McNemar"))
     assert mcnemar.endswith("\t< 0.0001"), mcnemar
+    # RR takes the same values here (1 or 0) but is graded by definition: no McNemar.
+    graded = compare(capsys, clear_win, "text", "RR")
+    assert not any(x.startswith(("McNemar", "discordant")) for x in graded.splitlines())
 
 
 @pytest.mark.parametrize(

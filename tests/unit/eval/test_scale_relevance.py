@@ -1,6 +1,8 @@
 """A store graded 1-5: trec_eval's relevance line (grade >= 1) makes every judged document
-relevant. `goldset eval`, `goldset qrels` and `goldset validate --run` say so in one warning line;
-the numbers are trec_eval's, unchanged (docs/eval.md, "Scales that do not start at 0")."""
+relevant. `goldset eval` and `goldset qrels` say so in one warning line; the numbers are
+trec_eval's, unchanged (docs/eval.md, "Scales that do not start at 0"). `goldset validate --run`
+refuses a relevance line with no grade of the scale below it (its "what if" would move a label to
+0, off the scale) and asks for a line inside the scale."""
 
 from __future__ import annotations
 
@@ -65,7 +67,7 @@ def test_qrels_export_of_a_1_to_5_store_warns(tmp_path, capsys):
     assert "grades run" not in capsys.readouterr().err
 
 
-def test_validate_with_runs_on_a_1_to_5_store_warns(tmp_path, capsys):
+def test_validate_with_runs_on_a_1_to_5_store_refuses_a_line_off_the_scale(tmp_path, capsys):
     pool = tmp_path / "pool.jsonl"
     pool.write_text(
         '{"query_id": "q1", "query": "q", "doc_id": "poor", "text": "x"}\n'
@@ -87,7 +89,11 @@ def test_validate_with_runs_on_a_1_to_5_store_warns(tmp_path, capsys):
         runs += ["--run", f"{name}={tmp_path / name}"]
     capsys.readouterr()
     args = ["validate", "--store", str(store), "--labeller", "llm", "--budget", "2"]
-    assert main([*args, "-o", str(tmp_path / "check.jsonl"), *runs, "-m", "P@1"]) == 0
-    assert "grades run 1-5" in capsys.readouterr().err
+    assert main([*args, "-o", str(tmp_path / "check.jsonl"), *runs, "-m", "P@1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "grades run 1-5" in err and "Traceback" not in err
+    assert not (tmp_path / "check.jsonl").exists()
+    assert main([*args, "-o", str(tmp_path / "check.jsonl"), *runs, "-m", "P(rel=2)@1"]) == 0
+    assert "grades run" not in capsys.readouterr().err
     assert main([*args, "-o", str(tmp_path / "check2.jsonl")]) == 0  # no runs: no relevance line
     assert "grades run" not in capsys.readouterr().err

@@ -62,7 +62,7 @@ def test_binary_measure_gets_discordant_counts_and_mcnemar_like_statsmodels():
 
     a = [1, 1, 0, 1, 0, 1, 1, 1, 0, 1, 1, 1]
     b = [1, 0, 0, 0, 0, 1, 0, 1, 1, 0, 0, 1]
-    r = paired_comparison(a, b, seed=0, samples=500)
+    r = paired_comparison(a, b, seed=0, samples=500, binary=True)
     assert r.discordant == (5, 1)
     table = [[4, 5], [1, 2]]
     assert r.mcnemar_p == pytest.approx(mcnemar(table, exact=True).pvalue)
@@ -71,6 +71,17 @@ def test_binary_measure_gets_discordant_counts_and_mcnemar_like_statsmodels():
             1.0 if only_a + only_b == 0 else mcnemar([[0, only_a], [only_b, 0]], exact=True).pvalue
         )
         assert mcnemar_exact(only_a, only_b) == pytest.approx(expected)
+
+
+def test_graded_values_at_0_or_1_get_no_mcnemar():
+    # nDCG@10 that happens to be 0 or 1 on every query is still graded: McNemar's test is for a
+    # measure that is 0 or 1 by definition (the old code guessed from the values and added it).
+    a = [1, 1, 0, 1, 0, 1, 1, 1, 0, 1, 1, 1]
+    b = [1, 0, 0, 0, 0, 1, 0, 1, 1, 0, 0, 1]
+    r = paired_comparison(a, b, seed=0, samples=500)
+    assert r.discordant is None and r.mcnemar_p is None
+    with pytest.raises(ValueError, match="other than 0 and 1"):
+        paired_comparison([0.5, 1.0], [0.0, 1.0], seed=0, samples=10, binary=True)
 
 
 def test_seeded_and_reproducible():

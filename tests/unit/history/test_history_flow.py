@@ -124,6 +124,14 @@ def test_a_quarter_on_the_sample(tmp_path, capsys):
     assert "regression case 'q36-para' (query q36): fails for minilm in this report" in (
         capsys.readouterr().err
     )
+    # Recall, whose 0/1-ness needs the qrels (one relevant document a query?): the unrecorded
+    # report's cases are read with the report's own answer, not a guess that cannot be made.
+    recall = _report(store, "x", runs_of="2026.3")[:-4]
+    recall[recall.index("nDCG@10")] = "R@10"
+    assert main(recall) == 0
+    assert "regression case 'q36-para' (query q36): fails for minilm in this report" in (
+        capsys.readouterr().err
+    )
 
     text_args = ["history", "--store", str(store), "--system", "bm25", "--samples", "300"]
     assert main(text_args) == 0
@@ -198,3 +206,28 @@ def test_a_bad_seed_or_an_unknown_system_is_one_line_and_exit_2(tmp_path, capsys
         assert main(["history", "--store", str(store), *extra]) == 2, expected
         err = capsys.readouterr().err
         assert expected in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_eval_records_recall_as_binary_only_with_one_relevant_document(tmp_path, capsys):
+    # The record's binary flag comes from the qrels, counted here by hand from alice's file:
+    # R@10 is 0 or 1 only if no query has two documents graded >= 1.
+    store = tmp_path / "store"
+    pool = SAMPLE / "pool.jsonl"
+    alice = SAMPLE / "judgments" / "alice.qrels"
+    Project.create(store, pool_path=pool, pool_sha256=sha256_file(pool)).add_grades(
+        "alice", _grades(read_qrels(alice))
+    )
+    relevant: dict[str, set[str]] = {}
+    for line in alice.read_text(encoding="utf-8").splitlines():
+        q, _, d, g = line.split()
+        if int(g) >= 1:
+            relevant.setdefault(q, set()).add(d)
+    one_each = all(len(docs) == 1 for docs in relevant.values())
+    runs = [f"bm25={REL / '2026.1' / 'bm25.run'}"]
+    args = ["eval", str(store), *runs, "-m", "R@10", "--store", str(store), "--release", "r"]
+    assert main(args) == 0
+    (path,) = (store / "history").glob("*.json")
+    assert json.loads(path.read_text())["binary"] is one_each
+    capsys.readouterr()
+    assert main(["history", "--store", str(store), "--format", "json", "--samples", "50"]) == 0
+    assert json.loads(capsys.readouterr().out)["metric"] == "R@10"

@@ -65,3 +65,43 @@ def test_why_onto_the_output_pool_is_refused(tmp_path: Path, capsys) -> None:
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--why" in err
     assert not out.exists()
+
+
+def test_validate_on_a_1_to_5_store(tmp_path: Path, capsys) -> None:
+    # A store graded 1-5: the "what if" of nDCG@10 (grade >= 1 relevant) would move labels to 0,
+    # off the scale (the old command only warned and did it). Refused in one line; with a line
+    # inside the scale (P(rel=2)@10) it runs, and every label stays on the scale.
+    import json
+    import shutil
+
+    from goldset_tui.io.pools import load_pool
+    from goldset_tui.model import GradeScale
+    from goldset_tui.store.project import Project
+
+    pool_path = tmp_path / "pool.jsonl"
+    shutil.copyfile(SAMPLE / "pool.jsonl", pool_path)
+    store = tmp_path / "store"
+    Project.create(
+        store,
+        pool_path=pool_path,
+        pool_sha256=load_pool(pool_path).sha256,
+        scale=GradeScale.from_range(1, 5),
+    )
+    labels = tmp_path / "llm.jsonl"
+    rows = [json.loads(x) for x in (SAMPLE / "judgments" / "llm.jsonl").read_text().splitlines()]
+    labels.write_text("".join(json.dumps(r | {"grade": r["grade"] + 1}) + "\n" for r in rows))
+    assert (
+        main(["import", "--store", str(store), "--labeller", "llm", "--machine", str(labels)]) == 0
+    )
+    runs = [f"--run={name}={SAMPLE / 'runs' / (name + '.run')}" for name in ("bm25", "minilm")]
+    args = ["validate", "--store", str(store), "--labeller", "llm", "--budget", "5", *runs]
+    capsys.readouterr()
+    assert main([*args, "-o", str(tmp_path / "a.jsonl"), "-m", "nDCG@10"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "1-5" in err and "P(rel=2)@10" in err
+    assert not (tmp_path / "a.jsonl").exists()
+    why = tmp_path / "why.csv"
+    out = tmp_path / "b.jsonl"
+    assert main([*args, "-o", str(out), "-m", "P(rel=2)@10", "--why", str(why)]) == 0
+    assert len(out.read_text().splitlines()) == 5
+    assert all(1 <= int(line.split(",")[3]) <= 5 for line in why.read_text().splitlines()[1:])

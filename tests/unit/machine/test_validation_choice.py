@@ -116,3 +116,64 @@ def test_labels_without_confidence_or_strata() -> None:
     assert chosen["doc_id"].to_list() == ["d1", "d2"]  # nothing to rank by: id order
     assert chosen["stratum"].to_list() == ["(no stratum)"] * 2
     assert choose_for_validation(LABELS, 0).height == 0
+
+
+# --- a 1-5 grading scale ---------------------------------------------------------------------
+# The same case one grade up (0 -> 1, 1 -> 2) on a 1-5 scale, judged by P(rel=2)@1: grade 1 is the
+# scale's "not relevant". The old "what if" moved every label of grade >= 1 to 0 (a grade the
+# scale does not have): a non-relevant 1 stayed non-relevant at rel=2, so d2, e1 and g2 decided
+# nothing. Now a relevant label (>= 2) goes to 1 and a non-relevant one (1) to 2.
+SHIFTED = LABELS.with_columns(pl.col("grade") + 1)
+
+
+def test_what_if_stays_on_a_1_to_5_scale() -> None:
+    from goldset_tui.agreement.validation import _what_if_qrels
+
+    moved = _what_if_qrels(SHIFTED, 2)
+    assert set(moved["grade"].to_list()) <= {1, 2, 3, 4, 5}
+    changed = moved.filter(
+        pl.col("query_id").str.split("\x1f").list.last() == pl.col("doc_id")
+    ).sort("doc_id")
+    # relevant (2) -> 1, not relevant (1) -> 2, written out per pair
+    assert dict(zip(changed["doc_id"], changed["grade"], strict=True)) == {
+        "d1": 1, "d2": 2, "e1": 2, "e2": 1, "f1": 1, "f2": 1, "g1": 1, "g2": 2,
+    }  # fmt: skip
+
+
+def test_flip_counts_on_a_1_to_5_scale_against_re_evaluating_each_change() -> None:
+    measure = "P(rel=2)@1"
+
+    def order_signs(qrels: pl.DataFrame) -> list[int]:
+        m = {n: mean_scores(qrels, r, [measure])[measure] for n, r in runs().items()}
+        return [(m[x] > m[y]) - (m[x] < m[y]) for x, y in (("A", "B"), ("A", "C"), ("B", "C"))]
+
+    got = flip_counts(SHIFTED, runs(), measure, (1, 5))
+    flips = dict(zip(got["doc_id"], got["flips"], strict=True))
+    base = order_signs(SHIFTED)
+    for doc, grade in zip(SHIFTED["doc_id"], SHIFTED["grade"], strict=True):
+        other = 1 if grade >= 2 else 2  # the nearest grade across the line at 2
+        after = order_signs(
+            SHIFTED.with_columns(
+                pl.when(pl.col("doc_id") == doc)
+                .then(other)
+                .otherwise(pl.col("grade"))
+                .alias("grade")
+            )
+        )
+        assert flips[doc] == sum(a != b for a, b in zip(base, after, strict=True)), doc
+    assert flips["d2"] == flips["e1"] == flips["g2"] == 1  # the old what-if found 0 here
+
+
+def test_a_line_with_no_grade_of_the_scale_below_it_is_refused() -> None:
+    import pytest
+
+    from goldset_tui.agreement.validation import relevance_line
+    from goldset_tui.errors import InputError
+
+    assert relevance_line("nDCG@10", (0, 3)) == 1 and relevance_line("P(rel=2)@10", (1, 5)) == 2
+    with pytest.raises(InputError, match=r"grades run 1-5 .* no grade of the scale is below"):
+        relevance_line("nDCG@10", (1, 5))
+    with pytest.raises(InputError, match="reaches that line"):
+        relevance_line("P(rel=4)@10", (0, 3))
+    with pytest.raises(InputError, match="below"):
+        choose_for_validation(SHIFTED, 3, runs=runs(), measure="P@1", scale=(1, 5))

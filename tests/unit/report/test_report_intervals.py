@@ -12,8 +12,8 @@ from statsmodels.stats.proportion import proportion_confint
 
 from goldset_tui.eval.intervals import (
     bootstrap_mean_ci,
-    interval_method,
     mean_interval,
+    method_for,
     proportion_se,
     score_interval,
     standard_error,
@@ -106,11 +106,14 @@ def test_bootstrap_is_seeded_and_covers_the_mean() -> None:
 def test_mean_interval_picks_the_method() -> None:
     assert mean_interval([1, 0, 1, 1], binary=True) == wilson(3, 4)
     assert mean_interval([0.2, 0.4, 0.9], binary=False) == score_interval([0.2, 0.4, 0.9])
-    assert interval_method([0.2, 0.4, 0.9]) == "score-t"
-    assert interval_method([0.0, 1.0, 1.0]) == "wilson"
-    # A count measure is not a mean in [0, 1]: the plain t interval.
-    assert interval_method([3.0, 0.0, 7.0]) == "student-t"
-    assert mean_interval([3.0, 0.0, 7.0], binary=False) == student_t([3.0, 0.0, 7.0])
+    # The method follows what the measure is, never the values: graded values that all sit at
+    # 0 or 1 still get the graded interval, and a count gets the plain t interval.
+    assert method_for(binary=False) == "score-t"
+    assert method_for(binary=True) == "wilson"
+    assert method_for(binary=False, bounded=False) == "student-t"
+    assert mean_interval([0.0, 1.0, 1.0], binary=False) == score_interval([0.0, 1.0, 1.0])
+    assert mean_interval([0.0, 1.0, 1.0], binary=False) != wilson(2, 3)
+    assert mean_interval([3.0, 0.0, 7.0], binary=False, bounded=False) == student_t([3.0, 0.0, 7.0])
 
 
 def test_t_quantile_and_cdf_match_scipy() -> None:

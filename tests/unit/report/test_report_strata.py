@@ -19,7 +19,6 @@ from goldset_tui.eval.overlap import (
 from goldset_tui.eval.strata import (
     closure_checks,
     failing_queries,
-    is_binary,
     overall_table,
     read_strata,
     read_traffic,
@@ -32,7 +31,7 @@ from .seed_data import SEED_000_TARGETS, SEED_000_TRAFFIC, SEED_004, seed_004_fr
 
 def test_seed_004_table_closes_with_the_seeds_numbers() -> None:
     scores, strata = seed_004_frames()
-    table = stratum_table(scores, strata)
+    table = stratum_table(scores, strata, binary=True)
     bm25 = table.filter(pl.col("system") == "bm25")
     assert bm25.get_column("stratum").to_list() == list(SEED_004)
     assert bm25.get_column("n").to_list() == [54, 61, 22, 96, 49, 18]
@@ -46,18 +45,18 @@ def test_seed_004_table_closes_with_the_seeds_numbers() -> None:
         "misspelled",
         "negation",
     ]
-    checks = closure_checks(scores, strata, table)
+    checks = closure_checks(scores, strata, table, binary=True)
     assert all_ok(checks), [c for c in checks if not c.ok]
     by_name = {c.name: c for c in checks}
     assert by_name["n column sums to the query count"].actual == 300
     assert by_name["bm25: stratum hits sum to overall hits"].expected == 222
-    overall = overall_table(scores)
+    overall = overall_table(scores, binary=True)
     assert overall.get_column("mean").to_list() == pytest.approx([0.74, 0.74])
 
 
 def test_negation_row_interval_is_wilson_for_8_of_18() -> None:
     scores, strata = seed_004_frames()
-    row = stratum_table(scores, strata).filter(
+    row = stratum_table(scores, strata, binary=True).filter(
         (pl.col("system") == "bm25") & (pl.col("stratum") == "negation")
     )
     assert row.get_column("mean").item() == pytest.approx(8 / 18)
@@ -137,13 +136,13 @@ def test_weighted_mean_is_seed_000s_formula(tmp_path) -> None:
     )
     traffic = read_traffic(traffic_file)
     assert traffic.get_column("share").sum() == pytest.approx(1.0)
-    table = stratum_table(scores, strata)
+    table = stratum_table(scores, strata, binary=True)
     got = weighted_means(table, traffic)["sys"]
     expected = seed_000_weighted_mean({s: hits[s] / n for s, n in SEED_000_TARGETS.items()})
     assert got == pytest.approx(expected)
     unweighted = sum(hits.values()) / 160
     assert got != pytest.approx(unweighted)
-    checks = closure_checks(scores, strata, table, traffic)
+    checks = closure_checks(scores, strata, table, traffic, binary=True)
     assert all_ok(checks)
     assert {"traffic shares sum to 1", "strata without a traffic share"} <= {c.name for c in checks}
 
@@ -156,7 +155,10 @@ def test_traffic_short_of_the_whole_fails_closure(tmp_path) -> None:
     )
     traffic = read_traffic(f)
     checks = {
-        c.name: c for c in closure_checks(scores, strata, stratum_table(scores, strata), traffic)
+        c.name: c
+        for c in closure_checks(
+            scores, strata, stratum_table(scores, strata, binary=True), traffic, binary=True
+        )
     }
     assert checks["traffic shares sum to 1"].residual == pytest.approx(-0.08)
     assert (
@@ -214,11 +216,10 @@ def test_non_binary_measure_uses_bootstrap_and_null_hits() -> None:
     strata = pl.DataFrame(
         {"query_id": [f"q{i}" for i in range(6)], "stratum": ["a"] * 3 + ["b"] * 3}
     )
-    assert not is_binary(scores)
-    table = stratum_table(scores, strata)
+    table = stratum_table(scores, strata, binary=False)
     assert table.get_column("hits").null_count() == 2
     assert all(lo <= m <= hi for lo, m, hi in table.select("ci_lo", "mean", "ci_hi").iter_rows())
-    assert all_ok(closure_checks(scores, strata, table))
+    assert all_ok(closure_checks(scores, strata, table, binary=False))
 
 
 # --- properties ------------------------------------------------------------------------------

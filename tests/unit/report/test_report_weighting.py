@@ -16,7 +16,7 @@ from goldset_tui.errors import InputError
 from goldset_tui.eval.report import assemble_report, to_dict, to_markdown
 from goldset_tui.eval.stats import holm, stratum_comparisons
 from goldset_tui.eval.strata import read_strata, read_traffic
-from goldset_tui.eval.weighting import stratified_estimate
+from goldset_tui.eval.weighting import Cell, stratified_estimate
 
 from .seed_data import SEED_000_TARGETS, SEED_000_TRAFFIC
 
@@ -294,10 +294,23 @@ def test_hajek_interval_by_taylor_linearisation_by_hand(tmp_path) -> None:
     o = to_dict(report)["overall"]["a"]
     assert o["design_weighted_mean"] == pytest.approx(mean)
     assert o["design_weighted_se"] == pytest.approx(math.sqrt(var))
-    # Cut to the measure's range [0, 1]: here the lower end would be -0.07.
-    assert o["design_weighted_ci95"] == pytest.approx(
-        [max(0.0, mean - half), min(1.0, mean + half)]
-    )
+    # The survey's symmetric interval leaves [0, 1] here (its lower end is -0.07). The report's is
+    # the stratified score interval (checked by hand above) on one cell per sampling stratum,
+    # each written out here: share sum(w_h) / sum(w), weighted mean, and within-stratum variance
+    # n_h V_h / share^2, V_h the stratum's term of the survey variance.
+    assert mean - half < 0
+    cells = []
+    for h in ("x", "y"):
+        qs = [q for q in y if stratum[q] == h]
+        share = sum(w[q] for q in qs) / sum(w.values())
+        m_h = sum(w[q] * y[q] for q in qs) / sum(w[q] for q in qs)
+        zs = np.array([z[q] for q in qs])
+        v_h = len(zs) / (len(zs) - 1) * ((zs - zs.mean()) ** 2).sum()
+        cells.append(Cell(share, len(qs), m_h, len(qs) * v_h / share**2, None, 1.0))
+    assert sum(c.share * c.mean for c in cells) == pytest.approx(mean)
+    expected = stratified_estimate(cells, method="wilson").ci  # Success@10: 0/1
+    assert o["design_weighted_ci95"] == pytest.approx(list(expected))
+    assert 0 < expected[0] < mean < expected[1] < 1
     md = to_markdown(report)
     lo, hi = o["design_weighted_ci95"]
     assert f"[{lo:.3f}, {hi:.3f}]" in md
@@ -308,3 +321,36 @@ def test_hajek_interval_by_taylor_linearisation_by_hand(tmp_path) -> None:
         for v in (np.array([z[q] for q in y if stratum[q] == h]) for h in ("x", "y"))
     )
     assert second == pytest.approx(var)
+
+
+def test_hajek_interval_keeps_a_width_when_every_query_scores_the_same(tmp_path) -> None:
+    # Seven queries at nDCG@10 = 1.0: the linearised variance is 0 and the survey's interval the
+    # point [1, 1] (the old report's answer). Seven queries do not show the eighth scores 1.
+    path = tmp_path / "strata.csv"
+    qids = [f"q{i}" for i in range(7)]
+    path.write_text(
+        "query_id,stratum,inclusion_probability\n"
+        + "".join(
+            f"{q},{'a' if i < 4 else 'b'},{0.5 if i < 4 else 0.2}\n" for i, q in enumerate(qids)
+        )
+    )
+    scores = pl.DataFrame({"system": "a", "query_id": qids, "value": [1.0] * 7})
+    o = to_dict(assemble_report(scores, read_strata(path), metric="nDCG@10"))["overall"]["a"]
+    lo, hi = o["design_weighted_ci95"]
+    assert o["design_weighted_mean"] == 1.0 and o["design_weighted_se"] == 0.0
+    assert hi == 1.0 and lo < 0.6
+
+
+def test_hajek_interval_with_one_stratum_and_equal_probabilities_is_score_t(tmp_path) -> None:
+    from goldset_tui.eval.intervals import score_interval
+
+    values = [0.0, 0.3, 0.55, 0.9, 1.0, 0.0, 0.62, 0.0]
+    qids = [f"q{i}" for i in range(len(values))]
+    path = tmp_path / "strata.csv"
+    path.write_text(
+        "query_id,stratum,inclusion_probability\n" + "".join(f"{q},a,0.25\n" for q in qids)
+    )
+    scores = pl.DataFrame({"system": "a", "query_id": qids, "value": values})
+    o = to_dict(assemble_report(scores, read_strata(path), metric="nDCG@10"))["overall"]["a"]
+    assert o["design_weighted_ci95"] == pytest.approx(list(score_interval(values)))
+    assert o["ci95"] == pytest.approx(o["design_weighted_ci95"])

@@ -119,3 +119,46 @@ def test_a_judging_process_does_not_import_from_the_servers_working_folder(
     done = subprocess.run(probe, cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert not done.stdout.strip().startswith(str(tmp_path))
+
+
+def test_start_up_prepares_for_no_labeller_in_particular(tmp_path: Path, monkeypatch) -> None:
+    # It ran `prepare` as the first labeller by name. That touched none of alice's files (no
+    # lock, no position), but only by chance of what prepare did; now it is for nobody, and each
+    # labeller's own checks are made for each.
+    import argparse
+
+    from goldset_tui.commands import judge, serve
+    from goldset_tui.store import Project
+
+    users = tmp_path / "team.toml"
+    for name in ("bob", "alice"):
+        add_labeller(users, name)
+    store = tmp_path / "store"
+    seen: list[object] = []
+    real = judge.prepare
+
+    def spy(pool, labeller, **kwargs):
+        seen.append(labeller)
+        return real(pool, labeller, **kwargs)
+
+    monkeypatch.setattr(judge, "prepare", spy)
+    args = argparse.Namespace(
+        pool=str(POOL),
+        store=str(store),
+        users=str(users),
+        corpus=None,
+        host="127.0.0.1",
+        port=0,
+        behind_proxy=False,
+    )
+    serve._prepare(args, lambda **kwargs: kwargs)  # makes the store
+    # alice judges in a terminal (her lock held, a grade durable) while the server starts again.
+    project = Project.open(store)
+    journal, parts = project.labeller_paths("alice")
+    with project.writer("alice"):
+        before = journal.read_bytes(), sorted(parts.glob("*")) if parts.exists() else []
+        server, labellers = serve._prepare(args, lambda **kwargs: kwargs)
+        after = journal.read_bytes(), sorted(parts.glob("*")) if parts.exists() else []
+        assert server["is_busy"]("alice") and not server["is_busy"]("bob")
+    assert seen == [None, None] and labellers == ["alice", "bob"]
+    assert before == after

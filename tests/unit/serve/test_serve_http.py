@@ -49,6 +49,16 @@ def run(server: JudgingServer, scenario) -> None:
     asyncio.run(go())
 
 
+async def open_page(client: TestClient, token: str):
+    """What a browser does with a labeller's link: the token is checked once, the page that comes
+    back sets the session's cookie and goes to the same address without the token."""
+    signing_in = await client.get("/", params={"token": token})
+    if signing_in.status != 200:
+        return signing_in
+    assert "window.location.replace" in await signing_in.text()
+    return await client.get("/")
+
+
 async def received(ws: aiohttp.ClientWebSocketResponse) -> str:
     text = ""
     async for message in ws:
@@ -80,7 +90,7 @@ def test_a_ticket_opens_one_websocket_once_with_the_name_from_users_toml(tmp_pat
     server, tokens, calls = make_server(tmp_path)
 
     async def scenario(client: TestClient) -> None:
-        page = await client.get("/", params={"token": tokens["bob"]})
+        page = await open_page(client, tokens["bob"])
         assert page.status == 200
         assert "frame-ancestors 'none'" in page.headers["Content-Security-Policy"]
         (ticket,) = TICKET.findall(await page.text())
@@ -103,8 +113,8 @@ def test_a_second_screen_of_the_same_labeller_is_refused(tmp_path: Path) -> None
     server, tokens, calls = make_server(tmp_path, argv=[sys.executable, "-c", waits], busy={"bob"})
 
     async def scenario(client: TestClient) -> None:
-        first = await client.get("/", params={"token": tokens["alice"]})
-        second = await client.get("/", params={"token": tokens["alice"]})
+        first = await open_page(client, tokens["alice"])
+        second = await open_page(client, tokens["alice"])
         tickets = [TICKET.findall(await r.text())[0] for r in (first, second)]
         ws = await client.ws_connect(f"/ws/{tickets[0]}")
         for _ in range(100):
@@ -115,14 +125,14 @@ def test_a_second_screen_of_the_same_labeller_is_refused(tmp_path: Path) -> None
         # A page asked for now may be this tab's own reload, so it gets a page; its websocket
         # (like that of a page loaded before the first one opened) gets the refusal once the
         # first screen has not closed within RELOAD_SECONDS, and no second process.
-        third = await client.get("/", params={"token": tokens["alice"]})
+        third = await open_page(client, tokens["alice"])
         assert third.status == 200
         tickets.append(TICKET.findall(await third.text())[0])
         for ticket in tickets[1:]:
             ws2 = await client.ws_connect(f"/ws/{ticket}")
             assert "already has a judging screen open" in await received(ws2)
         # Busy in the store (a terminal session holds bob's journal lock): refused the same way.
-        bob = await client.get("/", params={"token": tokens["bob"]})
+        bob = await open_page(client, tokens["bob"])
         assert bob.status == 409
         await ws.close()
         for _ in range(200):
@@ -149,7 +159,7 @@ def test_keys_go_to_the_screen_as_input_and_sizes_are_clamped(tmp_path: Path) ->
     server, tokens, _ = make_server(tmp_path, argv=[sys.executable, "-c", ECHO_PACKETS])
 
     async def scenario(client: TestClient) -> None:
-        page = await client.get("/", params={"token": tokens["alice"]})
+        page = await open_page(client, tokens["alice"])
         (ticket,) = TICKET.findall(await page.text())
         ws = await client.ws_connect(f"/ws/{ticket}")
         await ws.send_json(["stdin", "2; --labeller=bob"])
@@ -177,13 +187,13 @@ def test_a_reload_reopens_the_screen_instead_of_refusing_it_as_a_second_tab(
     server, tokens, calls = make_server(tmp_path, argv=[sys.executable, "-c", waits])
 
     async def scenario(client: TestClient) -> None:
-        first = await client.get("/", params={"token": tokens["alice"]})
+        first = await open_page(client, tokens["alice"])
         ws = await client.ws_connect(f"/ws/{TICKET.findall(await first.text())[0]}")
         for _ in range(100):
             if "alice" in server.live:
                 break
             await asyncio.sleep(0.05)
-        reloaded = await client.get("/", params={"token": tokens["alice"]})
+        reloaded = await client.get("/")  # a reload: the session's cookie, no token
         assert reloaded.status == 200  # was 409: "already judging elsewhere"
         (ticket,) = TICKET.findall(await reloaded.text())
         await ws.close()  # the old page goes; the new one opens its websocket
@@ -210,7 +220,7 @@ def test_after_quick_reloads_the_last_page_gets_the_screen(tmp_path: Path) -> No
     server, tokens, calls = make_server(tmp_path, argv=[sys.executable, "-c", ECHO_PACKETS])
 
     async def ticket(client: TestClient) -> str:
-        page = await client.get("/", params={"token": tokens["alice"]})
+        page = await open_page(client, tokens["alice"])
         return TICKET.findall(await page.text())[0]
 
     async def until(check) -> None:
@@ -257,7 +267,7 @@ def test_a_screen_hung_up_before_it_opened_is_logged_by_its_signal(tmp_path: Pat
     server, tokens, _ = make_server(tmp_path, argv=[sys.executable, "-c", still_starting])
 
     async def scenario(client: TestClient) -> None:
-        page = await client.get("/", params={"token": tokens["alice"]})
+        page = await open_page(client, tokens["alice"])
         ws = await client.ws_connect(f"/ws/{TICKET.findall(await page.text())[0]}")
         for _ in range(100):
             if server.started == 1:
