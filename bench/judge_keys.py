@@ -6,11 +6,12 @@ fsynced before the screen says saved). This script plays the labeller: it sends 
 times until the bytes of the *next* candidate (its id, in the candidate line) arrive from the
 terminal; then the next key. About one key in 40 finishes a query, so moving to the next query is
 inside the numbers. Between keys it waits ``--think`` ms (50) as a reader would: Textual draws at
-most 60 frames a second, so a key sent the instant a frame arrived would wait for the next frame
-tick (up to 16.7 ms) and the script would measure the frame rate. Reported: median, p99 and max,
-with the machine's load average before and after (the machine is shared: wall-clock tails move
-with other people's work), and the child's CPU time per key (``wait4`` rusage), which moves much
-less.
+most ``TEXTUAL_FPS`` frames a second (goldset sets 240, goldset_tui/ui; ``--fps`` gives the child
+another), so a key sent the instant a frame arrived could wait for the next frame tick and the
+script would measure the frame rate. Reported: median, p99 and max, with the machine's load
+average before and after (the machine is shared: wall-clock tails move with other people's work),
+the child's CPU per key from the first key to the last (``/proc``, all its threads), which moves
+much less, and its CPU while nobody types (``--idle`` seconds after the last key).
 
 The repeatable CPU-side figure is measured in-process (``--no-in-process`` skips it): the same
 screen under Textual's Pilot, timing with ``time.thread_time`` (CPU of the UI thread, not wall)
@@ -19,7 +20,8 @@ median/p99/max, and the same for the key that changes query, apart.
 
     .venv/bin/python bench/judge_keys.py                                # the full run
     .venv/bin/python bench/judge_keys.py --queries 2500 --presses 400    # quick look
-    .venv/bin/python bench/judge_keys.py --think 0    # keys back to back: the 60 fps frame pacing
+    .venv/bin/python bench/judge_keys.py --think 0    # keys back to back (a held-down key)
+    .venv/bin/python bench/judge_keys.py --presses 1000 --no-in-process --fps 60   # Textual's default
 """
 
 from __future__ import annotations
@@ -259,8 +261,8 @@ def main() -> None:
         default=50.0,
         metavar="MS",
         help="pause after a candidate appears before the next key (default 50 ms; a labeller reads"
-        " for seconds). Textual draws at most 60 frames a second, so with 0 a key sent right after"
-        " a frame waits up to 16.7 ms for the next one: that measures the frame rate, not goldset",
+        " for seconds). With 0 the keys come back to back, as from a held-down key, and a key sent"
+        " right after a frame may wait for the next frame tick (1/TEXTUAL_FPS)",
     )
     parser.add_argument(
         "--fps",
