@@ -79,7 +79,10 @@ class BackgroundSaving:
         if ok and self._save_failures == failures:
             me._clear_message()  # the waiting line goes; the saved cell says the rest
             return True
-        me.say("Stayed: a grade was not saved (NOT SAVED, right); grade it again.", seconds=30)
+        me.say(
+            "Stayed: a grade was not saved (see NOT SAVED); grade it again, or leave again without it.",
+            seconds=30,
+        )
         return False
 
     def settle_saves(self) -> bool:
