@@ -97,7 +97,7 @@ async def one_run(presses: int, think: float) -> None:
                 await asyncio.sleep(0.0005)
             wall.append(drawn[0] - start)
             await asyncio.sleep(think)
-    screen.flush()
+        screen.flush()  # while the app runs: the last save's "saved" is drawn on it
     w, k = sorted(waits), sorted(wall)
     p99 = lambda xs: xs[min(len(xs) - 1, round(0.99 * (len(xs) - 1)))]  # noqa: E731
     waited = sum(x > 0.001 for x in w)
