@@ -6,11 +6,12 @@ fsynced before the screen says saved). This script plays the labeller: it sends 
 times until the bytes of the *next* candidate (its id, in the candidate line) arrive from the
 terminal; then the next key. About one key in 40 finishes a query, so moving to the next query is
 inside the numbers. Between keys it waits ``--think`` ms (50) as a reader would: Textual draws at
-most 60 frames a second, so a key sent the instant a frame arrived would wait for the next frame
-tick (up to 16.7 ms) and the script would measure the frame rate. Reported: median, p99 and max,
-with the machine's load average before and after (the machine is shared: wall-clock tails move
-with other people's work), and the child's CPU time per key (``wait4`` rusage), which moves much
-less.
+most ``TEXTUAL_FPS`` frames a second (goldset sets 240, goldset_tui/ui; ``--fps`` gives the child
+another), so a key sent the instant a frame arrived could wait for the next frame tick and the
+script would measure the frame rate. Reported: median, p99 and max, with the machine's load
+average before and after (the machine is shared: wall-clock tails move with other people's work),
+the child's CPU per key from the first key to the last (``/proc``, all its threads), which moves
+much less, and its CPU while nobody types (``--idle`` seconds after the last key).
 
 The repeatable CPU-side figure is measured in-process (``--no-in-process`` skips it): the same
 screen under Textual's Pilot, timing with ``time.thread_time`` (CPU of the UI thread, not wall)
@@ -19,7 +20,8 @@ median/p99/max, and the same for the key that changes query, apart.
 
     .venv/bin/python bench/judge_keys.py                                # the full run
     .venv/bin/python bench/judge_keys.py --queries 2500 --presses 400    # quick look
-    .venv/bin/python bench/judge_keys.py --think 0    # keys back to back: the 60 fps frame pacing
+    .venv/bin/python bench/judge_keys.py --think 0    # keys back to back (a held-down key)
+    .venv/bin/python bench/judge_keys.py --presses 1000 --no-in-process --fps 60   # Textual's default
 """
 
 from __future__ import annotations
@@ -115,6 +117,11 @@ class Terminal:
     def send(self, keys: bytes) -> None:
         os.write(self.fd, keys)
 
+    def cpu(self) -> float:
+        """The child's CPU seconds so far (user + system, all its threads), from /proc."""
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def finish(self) -> tuple[int, float]:
         """Quit (q), and return the exit status and the child's CPU seconds."""
         self.send(b"q")
@@ -132,9 +139,13 @@ def current_doc(text: str) -> str | None:
     return f"d{found[-1][0]}-{found[-1][1]}" if found else None
 
 
-def in_terminal(pool: Path, store: Path, presses: int, think: float) -> dict[str, object]:
+def in_terminal(
+    pool: Path, store: Path, presses: int, think: float, fps: int | None, idle: float
+) -> dict[str, object]:
     env = {k: v for k, v in os.environ.items() if k not in {"COLUMNS", "LINES", "COLORTERM"}}
     env["TERM"] = "xterm-256color"
+    if fps is not None:
+        env["TEXTUAL_FPS"] = str(fps)
     # This checkout's goldset (not whatever `goldset` is installed), so two checkouts compare.
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     argv = [sys.executable, "-m", "goldset_tui", "judge", str(pool), "--labeller", "bench"]
@@ -150,6 +161,7 @@ def in_terminal(pool: Path, store: Path, presses: int, think: float) -> dict[str
     times: list[float] = []
     query_changes: list[float] = []
     load_before = load()
+    cpu_before = term.cpu()
     for i in range(presses):
         before = shown
         t0 = time.perf_counter()
@@ -178,13 +190,23 @@ def in_terminal(pool: Path, store: Path, presses: int, think: float) -> dict[str
         while term.read(0.002) or time.perf_counter() < pause_until:
             pass
     load_after = load()
+    cpu_keys = term.cpu() - cpu_before
+    # Nobody typing: what the open screen costs per second (timers, the terminal check).
+    term.settle()
+    idle_before = term.cpu()
+    idle_until = time.monotonic() + idle
+    while time.monotonic() < idle_until:
+        term.read(0.1)
+    idle_ms_per_s = 1000 * (term.cpu() - idle_before) / max(idle, 1e-9)
     status, cpu = term.finish()
     return {
         "times": times,
         "query_changes": query_changes,
         "open_s": open_s,
         "status": status,
-        "cpu_per_key_ms": 1000 * cpu / max(1, presses),
+        "cpu_per_key_ms": 1000 * cpu_keys / max(1, presses),
+        "cpu_session_per_key_ms": 1000 * cpu / max(1, presses),
+        "idle_ms_per_s": idle_ms_per_s,
         "load": (load_before, load_after),
     }
 
@@ -239,8 +261,21 @@ def main() -> None:
         default=50.0,
         metavar="MS",
         help="pause after a candidate appears before the next key (default 50 ms; a labeller reads"
-        " for seconds). Textual draws at most 60 frames a second, so with 0 a key sent right after"
-        " a frame waits up to 16.7 ms for the next one: that measures the frame rate, not goldset",
+        " for seconds). With 0 the keys come back to back, as from a held-down key, and a key sent"
+        " right after a frame may wait for the next frame tick (1/TEXTUAL_FPS)",
+    )
+    parser.add_argument(
+        "--fps",
+        type=int,
+        metavar="N",
+        help="TEXTUAL_FPS for the child (default: the program's own choice, see goldset_tui/ui)",
+    )
+    parser.add_argument(
+        "--idle",
+        type=float,
+        default=5.0,
+        metavar="S",
+        help="seconds of nobody typing after the keys, to measure the idle CPU (default 5)",
     )
     parser.add_argument("--no-in-process", dest="in_process", action="store_false")
     args = parser.parse_args()
@@ -249,7 +284,7 @@ def main() -> None:
         pool = Path(tmp) / "pool.parquet"
         make_pool(pool, args.queries, args.per_query)
         store = Path(tmp) / "store"
-        result = in_terminal(pool, store, args.presses, args.think / 1000)
+        result = in_terminal(pool, store, args.presses, args.think / 1000, args.fps, args.idle)
         from goldset_tui.store import Project
 
         saved = Project.open(store).qrels("bench").height
@@ -264,6 +299,8 @@ def main() -> None:
         f"pool: {rows:,} rows ({args.queries:,} queries x {args.per_query}); real `goldset judge` "
         f"on an 80x24 pty; {args.presses:,} grade keys, {args.think:g} ms after each candidate"
     )
+    fps = args.fps if args.fps is not None else os.environ.get("TEXTUAL_FPS", "program default")
+    print(f"frame rate cap (TEXTUAL_FPS): {fps}")
     print(f"load average (1, 5, 15 min) before: {result['load'][0]}   after: {result['load'][1]}")
     print(f"open to the first screen (read, validate, index the pool): {result['open_s']:.2f} s")
     print()
@@ -280,8 +317,11 @@ def main() -> None:
                 f"  {name:<50}{len(values):>6}{median * 1e3:>9.2f}{p99 * 1e3:>9.2f}{top * 1e3:>9.2f}"
             )
     print(
-        f"  child CPU per key (user+sys, whole session / keys): {result['cpu_per_key_ms']:.2f} ms"
+        f"  child CPU per key (user+sys, all threads, first key to last): "
+        f"{result['cpu_per_key_ms']:.2f} ms (whole session incl. open / keys: "
+        f"{result['cpu_session_per_key_ms']:.2f} ms)"
     )
+    print(f"  child CPU with nobody typing: {result['idle_ms_per_s']:.2f} ms per second")
     if cpu:
         print()
         print(

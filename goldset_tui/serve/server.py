@@ -31,6 +31,7 @@ import asyncio
 import contextlib
 import ipaddress
 import json
+import os
 import secrets
 import signal
 import sys
@@ -46,6 +47,7 @@ from goldset_tui.errors import InputError
 from goldset_tui.serve.login import CheckSlots, FailureLimit, Sessions
 from goldset_tui.serve.page import judging_page, refusal_page, security_headers, signing_in_page
 from goldset_tui.serve.users import Labeller, labeller_for, read_labellers
+from goldset_tui.ui import FRAME_RATE  # sets nothing but the frame-rate variable; no Textual
 
 TICKET_SECONDS = 60.0
 # How long a judging process may take to flush and exit after SIGHUP (its own watchdog leaves
@@ -82,6 +84,9 @@ class JudgingProcess(AppService):
     async def _open_app_process(self, width: int = 80, height: int = 24):
         # textual-serve starts the command through a shell; here it is an argument list.
         environment = self._build_environment(width=width, height=height)
+        # textual-serve pins TEXTUAL_FPS to 60; the judging screen's own cap (goldset_tui/ui)
+        # applies in a browser too, unless the server was started with one of the user's own.
+        environment["TEXTUAL_FPS"] = os.environ.get("TEXTUAL_FPS") or str(FRAME_RATE)
         self._process = process = await asyncio.create_subprocess_exec(
             *self.argv,
             stdin=asyncio.subprocess.PIPE,

@@ -148,10 +148,23 @@ class GoldsetApp(App[int]):
                     )
 
     async def action_quit(self) -> None:
+        # A save that fails while quitting waits for it keeps the screen, as leaving does: the
+        # labeller sees it and can grade again (q again quits). A signal quits without waiting.
+        if not await self._settle(list(reversed(self.screen_stack))):
+            return
         self.flush_screens()
         self.exit(0)
 
     # ----- leaving a screen: Escape back one, q home (ui/leaving.py) ------------------------
+    async def _settle(self, screens: list[Screen]) -> bool:
+        """Let each screen finish what is on its way to the disk while it still draws (judging
+        says "waiting for N grades"); False if one must stay (a save failed, shown on it)."""
+        for screen in screens:
+            settle = getattr(screen, "settle_before_leaving", None)
+            if callable(settle) and not await settle():
+                return False
+        return True
+
     def _flush_one(self, screen: Screen) -> None:
         flush = getattr(screen, "flush", None)
         if callable(flush):
@@ -166,7 +179,7 @@ class GoldsetApp(App[int]):
     async def action_back(self) -> None:
         """Back one screen, the one that opened this (its callback runs: a report recomputes)."""
         screen = self.screen
-        if len(self.screen_stack) <= 2:
+        if len(self.screen_stack) <= 2 or not await self._settle([screen]):
             return
         self._flush_one(screen)
         screen.dismiss(None)
@@ -177,7 +190,10 @@ class GoldsetApp(App[int]):
         if home is None:
             await self.action_quit()
             return
-        for screen in reversed(self.screen_stack[self.screen_stack.index(home) + 1 :]):
+        leaving = list(reversed(self.screen_stack[self.screen_stack.index(home) + 1 :]))
+        if not await self._settle(leaving):
+            return
+        for screen in leaving:
             self._flush_one(screen)
         home.pop_until_active()
 

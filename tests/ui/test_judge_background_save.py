@@ -6,12 +6,16 @@ fdatasync (the journal's ``fsync_fd`` calls ``files._datasync``)."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from pathlib import Path
 
 import pytest
 from test_judge_support import FakeClock, run_async_tests, tiny_pool
+from textual.app import ComposeResult
+from textual.screen import Screen
+from textual.widgets import Static
 
 import goldset_tui.store.files as files_module
 from goldset_tui.judging import JudgingSession
@@ -144,20 +148,54 @@ async def test_quitting_waits_for_the_pending_save(
     assert _grades(project) == [3]
 
 
-async def test_a_save_that_fails_while_quitting_is_said_on_exit(
+async def test_a_save_that_fails_while_q_waits_keeps_the_screen_and_q_again_quits(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     project, writer = _store(tmp_path)
+    gate = threading.Event()
 
     def broken(fd: int) -> None:
-        time.sleep(0.2)
+        gate.wait(10)
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(files_module, "_datasync", broken)
     screen = _screen(writer)
     app = GoldsetApp(lambda: screen)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("3", "q")
+        await pilot.press("3")
+        quitting = asyncio.create_task(pilot.press("q"))  # returns once the wait is over
+        await _until(pilot, lambda: "Waiting for 1 grade" in _status(screen))
+        gate.set()
+        await quitting
+        await pilot.pause()
+        assert app.is_running and "NOT SAVED" in str(screen._saved)
+        assert "No space left" in str(screen._saved)
+        await pilot.press("q")  # seen, not graded again: q again quits
+        await _until(pilot, lambda: not app.is_running)
+    assert app.flush_errors == []
+    assert _grades(project) == []
+
+
+async def test_a_save_that_fails_while_a_signal_quits_is_said_on_exit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # SIGTERM/SIGHUP quit without waiting on screen (the terminal may be gone): flush_screens
+    # waits for the save, and what failed is printed after the screen closes.
+    project, writer = _store(tmp_path)
+    gate = threading.Event()
+
+    def broken(fd: int) -> None:
+        gate.wait(10)
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(files_module, "_datasync", broken)
+    screen = _screen(writer)
+    app = GoldsetApp(lambda: screen)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("3")
+        gate.set()
+        app.flush_screens()  # what _on_signal does before it exits
+        app.exit(143)
         await pilot.pause()
     monkeypatch.undo()
     assert any("could not be saved" in m and "No space left" in m for m in app.flush_errors)
@@ -183,6 +221,92 @@ async def test_undo_waits_for_the_pending_save_and_undoes_it(
         assert screen.session is not None and screen.session.judged_count == 1
         assert "undo #2" in str(screen._saved)
     assert _grades(project) == [1]
+
+
+def _status(screen: JudgeScreen) -> str:
+    return str(screen.query_one("#status", Static).content)
+
+
+async def test_quitting_says_it_waits_for_the_saves_still_on_their_way(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project, writer = _store(tmp_path)
+    gate, returned = threading.Event(), threading.Event()
+    real = files_module._datasync
+
+    def slow(fd: int) -> None:
+        gate.wait(10)  # the disk answers when the test says so
+        real(fd)
+        returned.set()
+
+    monkeypatch.setattr(files_module, "_datasync", slow)
+    screen = _screen(writer)
+    app = GoldsetApp(lambda: screen)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("3")
+        # Pilot's press returns once the app handled the key, that is once the wait is over: the
+        # key goes in from a task, and the test watches the screen meanwhile.
+        quitting = asyncio.create_task(pilot.press("q"))
+        # The screen still draws while it waits, and says why it has not quit yet.
+        await _until(pilot, lambda: "Waiting for 1 grade" in _status(screen))
+        assert app.is_running and not returned.is_set()
+        gate.set()
+        await quitting
+        await _until(pilot, lambda: not app.is_running)
+    assert returned.is_set()
+    assert _grades(project) == [3]  # durable before the program ended
+
+
+class _Home(Screen[None]):
+    IS_HOME = True
+
+    def compose(self) -> ComposeResult:
+        yield Static("home")
+
+
+async def test_a_save_failing_while_leaving_for_home_keeps_the_screen_and_its_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project, writer = _store(tmp_path)
+    gate = threading.Event()
+    real = files_module._datasync
+    failing = [True]
+
+    def flaky(fd: int) -> None:
+        if failing[0]:
+            gate.wait(10)
+            raise OSError(5, "Input/output error")
+        real(fd)
+
+    monkeypatch.setattr(files_module, "_datasync", flaky)
+    screen = _screen(writer)
+    app = GoldsetApp(_Home)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(screen)
+        await pilot.pause()
+        session = screen.session
+        assert session is not None
+        first = session.current.doc_id
+        await pilot.press("3")
+        leaving = asyncio.create_task(pilot.press("q"))  # returns once the wait is over
+        await _until(pilot, lambda: "Waiting for 1 grade" in _status(screen))
+        gate.set()  # the pending grade's fsync fails while q waits for it
+        await leaving
+        await _until(pilot, lambda: "NOT SAVED" in str(screen._saved))
+        await pilot.pause()
+        # Still judging, the store open, one line saying why, the labeller on the lost grade.
+        assert app.screen is screen and not screen._writer_closed
+        assert str(screen._saved).startswith("\u2717 NOT SAVED: grade 3 for #1 of q1")
+        # The status line says why the screen stayed (when the NOT SAVED cell leaves it room).
+        assert str(screen._message).startswith("Stayed: a grade was not saved")
+        assert session.current.doc_id == first and session.current_grade is None
+        failing[0] = False
+        await pilot.press("2")  # graded again: saved into the store that stayed open
+        await _until(pilot, lambda: "\u2713 saved" in str(screen._saved))
+        await pilot.press("q")  # and now leaving works
+        await _until(pilot, lambda: isinstance(app.screen, _Home))
+        assert screen._writer_closed
+    assert _grades(project) == [2]
 
 
 run_async_tests(globals())

@@ -4,7 +4,9 @@ a worker with progress in the status line, each judgment durable, the screen nev
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 from pathlib import Path
 
 import polars as pl
@@ -112,6 +114,55 @@ async def test_leaving_during_a_group_run_stops_it_and_keeps_what_was_saved(tmp_
         await pilot.pause()
     judged = Project.open(tmp_path / "store").judgments("ana")
     assert judged.height >= 1 and set(judged["grade"].to_list()) == {1}
+
+
+async def test_grade_keys_during_a_group_run_are_refused_and_said(tmp_path: Path) -> None:
+    # The worker holds the session while it grades the group: a grade key on the UI thread at
+    # that moment would change the same counts from two threads. The worker is held inside its
+    # first batch by a gate (no sleeps), the key pressed, then the worker let go.
+    path = tmp_path / "pool.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in pool(600).to_dicts()), encoding="utf-8")
+    screen = make_screen(prepare(path, "ana", store=tmp_path / "store"))
+    app = GoldsetApp(lambda: screen)
+    entered, gate = threading.Event(), threading.Event()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.press("escape")  # the guidelines of a first open
+        s = screen.session
+        while not s.current.doc_id.startswith("same"):
+            await pilot.press("j")
+        real = s.writer.record_many
+
+        def held(judgments: list) -> list:
+            entered.set()
+            gate.wait(10)
+            return real(judgments)
+
+        s.writer.record_many = held
+        await pilot.press("3", "d")
+        assert await asyncio.to_thread(entered.wait, 10)  # the worker is inside its first batch
+        counted, current = s.judged_count, s.current.doc_id
+        await pilot.press("1", "0")
+        await pilot.pause()
+        assert s.judged_count == counted and s.current.doc_id == current  # nothing graded
+        assert status(app).startswith("Keys wait:"), status(app)
+        assert "near-duplicates" in status(app)
+        gate.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen._grouping is None
+        assert "599 near-duplicate(s) = 3" in str(screen.query_one("#saved", Static).content)
+        while s.current.doc_id.startswith("same"):  # keys work again once it is done
+            await pilot.press("j")
+        await pilot.press("2")
+        await pilot.pause()
+        assert s.judged_count == 601
+    screen.flush()
+    judged = Project.open(tmp_path / "store").judgments("ana")
+    assert judged.filter(pl.col("doc_id").str.starts_with("same"))["grade"].to_list() == [3] * 600
+    assert judged["grade"].to_list().count(2) == 1 and 1 not in judged["grade"].to_list()
 
 
 run_async_tests(globals())

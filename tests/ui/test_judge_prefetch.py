@@ -5,6 +5,7 @@ below moves down."""
 from __future__ import annotations
 
 import polars as pl
+import pytest
 from test_judge_support import MemoryWriter, run_async_tests, tiny_pool
 
 from goldset_tui.judging import JudgingSession
@@ -26,6 +27,43 @@ async def test_landing_in_a_query_loads_the_next_one_ahead() -> None:
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert s.qi == 1 and s.is_loaded(2)
+
+
+async def test_the_next_query_is_loaded_only_after_the_new_querys_frame_is_drawn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The worker's Python holds the GIL for a few ms: started inside the key that lands in a new
+    # query, it delayed that key's frame. The order of events is recorded on the UI thread.
+    s = JudgingSession(tiny_pool(4), "ana", writer=MemoryWriter())
+    screen = JudgeScreen(s, show_guidelines=False)
+    app = GoldsetApp(lambda: screen)
+    order: list[str] = []
+    real_display = GoldsetApp._display
+    real_preload = JudgeScreen._preload
+
+    def display(self: GoldsetApp, *args: object) -> None:
+        order.append("frame")
+        real_display(self, *args)  # type: ignore[arg-type]
+
+    def preload(self: JudgeScreen, session: JudgingSession, qi: int) -> object:
+        order.append(f"preload q{qi + 1}")
+        return real_preload(self, session, qi)
+
+    monkeypatch.setattr(GoldsetApp, "_display", display)
+    monkeypatch.setattr(JudgeScreen, "_preload", preload)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.press("2", "2", "2")
+        await pilot.pause()
+        order.clear()
+        await pilot.press("2")  # finishes q1: on into q2, and q3 is loaded ahead
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert s.qi == 1 and s.is_loaded(2)
+        assert "preload q3" in order and "frame" in order[: order.index("preload q3")], order
 
 
 async def test_a_candidate_line_that_grows_gets_its_lines() -> None:

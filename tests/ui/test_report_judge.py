@@ -132,6 +132,65 @@ def test_escape_in_judging_from_the_report_goes_back_and_q_quits(tmp_path) -> No
     )  # the grade was saved on the way out
 
 
+def test_judging_from_the_report_saves_off_the_key_and_says_saved_only_after_the_fsync(
+    tmp_path, monkeypatch
+) -> None:
+    """Review's judging screen saves as `goldset judge` does: the next candidate at once, the
+    grade's fsync on the ordered background writer, "saving…" until it returned. The fsync is
+    held on an event the test releases (no sleeps)."""
+    import threading
+
+    import goldset_tui.store.files as files_module
+    from goldset_tui.store.ordered import OrderedWriter
+
+    pool = tmp_path / "pool.csv"
+    pool.write_text("query_id,query,doc_id,text\nq01,x,a,b\n")
+    project = Project.create(tmp_path / "store", pool_path=pool, pool_sha256="0" * 64)
+    context = ReviewContext(
+        ui_data.make_report(),
+        topics=ui_data.make_topics(),
+        judge=judge_hook(project, "ana", ui_data.make_topics(), _corpus(), tmp_path / "pairs.csv"),
+    )
+    gate, returned = threading.Event(), threading.Event()
+    real = files_module._datasync
+
+    def held(fd: int) -> None:
+        gate.wait(5)
+        real(fd)
+        returned.set()
+
+    async def drive() -> None:
+        app = GoldsetApp(lambda: ReportScreen(context))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("right", "right", "down", "down", "enter", "enter", "J")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            judge = app.screen
+            assert type(judge).__name__ == "ReviewJudgeScreen"
+            assert isinstance(judge.session.writer, OrderedWriter)  # the judge command's writer
+            monkeypatch.setattr(files_module, "_datasync", held)
+            first = judge.session.current.doc_id
+            await pilot.press("2")
+            await pilot.pause()
+            # On to the next candidate while the disk has not answered: "saving…", not saved.
+            assert judge.session.current.doc_id != first and not returned.is_set()
+            assert str(judge._saved).startswith("saving\u2026")
+            gate.set()
+            for _ in range(250):  # until the writer's message arrives (bounded, not a sleep)
+                if "\u2713 saved" in str(judge._saved):
+                    break
+                await pilot.pause(0.02)
+            assert returned.is_set() and str(judge._saved).startswith("\u2713 saved #")
+            await pilot.press("escape")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert isinstance(app.screen, TopKScreen)
+
+    asyncio.run(drive())
+    assert Project.open(tmp_path / "store").judgments("ana")["grade"].to_list() == [2]
+
+
 def test_pairs_file_is_named_by_its_full_path(tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     context = ReviewContext(

@@ -294,11 +294,14 @@ class JudgeScreen(BackgroundSaving, GroupGrading, ReadingWidth, Prefetch, LeaveK
             if self.session is None:
                 return False
             # False hides the key: a 1-5 scale has no 0 key and no 6-9 keys.
-            return parameters[0] in self.session.scale
-        if action in {"more", "scroll_doc", "help", "text_width"}:
+            if parameters[0] not in self.session.scale:
+                return False
+        elif action in {"more", "scroll_doc", "help", "text_width"}:
             return True
         if self._grouping is not None:
-            return None  # a near-duplicate group is being graded in a worker: keys wait (dimmed)
+            # A near-duplicate group is being graded in a worker, which owns the session until it
+            # is done: keys that change it are dimmed, and pressing one says so (judge_group.py).
+            return None
         return True if self.session is not None else None  # dimmed while loading
 
     def _saved_text(self, message: str) -> Text:

@@ -4,9 +4,10 @@ Which group: the current candidate's when it is graded; otherwise the one just g
 query (grading moves on, often onto the next member of the group, so ``d`` right after a grade
 means "the same for its duplicates"). A group of more than ``INLINE_LIMIT`` candidates is graded in
 a worker thread, in durable batches (``GROUP_BATCH`` judgments to one fsync), with progress in the
-status line after each batch; the screen takes no other key until it is done (the session is not
-shared between threads), and leaving stops it between two batches. Every judgment is on disk before
-the screen counts it.
+status line after each batch; the screen takes no key that changes the session until it is done
+(the session is not shared between threads: grade keys are disabled too, and a key pressed
+meanwhile turns the progress into "Keys wait: ..."), and leaving stops it between two batches.
+Every judgment is on disk before the screen counts it.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from textual import work
+from textual import events, work
 from textual.message import Message
 
 from goldset_tui.judging import JudgingSession
@@ -76,8 +77,8 @@ class GroupGrading:
                 return
             self._group_done(done, grade, len(todo), False)
             return
-        self._grouping = _Run()
-        self.say(f"Grading {len(todo):,} near-duplicates {grade}: 0/{len(todo):,}", seconds=3600)  # type: ignore[attr-defined]
+        self._grouping = _Run(total=len(todo), grade=grade)
+        self._say_progress(self._grouping)
         self.refresh_bindings()  # type: ignore[attr-defined]
         self._grade_group_in_worker(source, grade, len(todo), self._grouping)
 
@@ -116,9 +117,28 @@ class GroupGrading:
         self.post_message(GroupGrading.Finished(judged, grade, total, error))  # type: ignore[attr-defined]
 
     def on_group_grading_progress(self, message: GroupGrading.Progress) -> None:
-        if self._grouping is not None:
-            text = f"Grading {message.total:,} near-duplicates {message.grade}: "
-            self.say(f"{text}{message.done:,}/{message.total:,} saved", seconds=3600)  # type: ignore[attr-defined]
+        run = self._grouping
+        if run is not None:
+            run.done, run.total, run.grade = message.done, message.total, message.grade
+            self._say_progress(run)
+
+    def _say_progress(self, run: _Run) -> None:
+        if run.refused:  # a key was pressed meanwhile: say why it did nothing, first
+            text = f"Keys wait: {run.done:,}/{run.total:,} near-duplicates graded {run.grade}"
+        else:
+            text = f"Grading {run.total:,} near-duplicates {run.grade}: {run.done:,}/{run.total:,} saved"
+        self.say(text, seconds=3600)  # type: ignore[attr-defined]
+
+    def on_key(self, event: events.Key) -> None:
+        # While the worker grades a group, the keys that would change the session are disabled
+        # (check_action), so Textual drops them without a word; the labeller is told instead.
+        run = self._grouping
+        if run is None:
+            return
+        active = self.active_bindings.get(event.key)  # type: ignore[attr-defined]
+        if active is not None and not active.enabled:
+            run.refused = True
+            self._say_progress(run)
 
     def on_group_grading_finished(self, message: GroupGrading.Finished) -> None:
         run, self._grouping = self._grouping, None
@@ -147,5 +167,9 @@ class GroupGrading:
 
 @dataclass
 class _Run:
+    total: int = 0
+    grade: int | None = None
+    done: int = 0
+    refused: bool = False  # a key was pressed during the run (and did nothing): say so
     stop: threading.Event = field(default_factory=threading.Event)
     idle: threading.Event = field(default_factory=threading.Event)

@@ -6,8 +6,9 @@ from the pool, put in the labeller's blind order, and above all their near-dupli
 and that was the tail of keypress-to-screen on a million-row pool (``bench/judge_keys.py``). Now,
 whenever the screen lands in a query, a worker thread builds the view of the query that comes
 after it (``JudgingSession.preload``: it reads only what never changes, and most of its time is in
-Polars, which runs without the GIL) and the UI thread adopts it. Nothing is saved here: grading,
-and its fsync before "saved", are untouched.
+Polars, which runs without the GIL) and the UI thread adopts it. The worker starts after the frame
+of the key that landed there has been drawn, so it never competes with that frame for the GIL.
+Nothing is saved here: grading, and its fsync before "saved", are untouched.
 
 After a large pool is indexed the objects created so far (the app, the index) will live as long
 as the session: ``gc.freeze`` moves them out of the collector's way, so the full collections that
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+from typing import Any
 
 from textual import work
 
@@ -40,7 +42,11 @@ class Prefetch:
         self._prefetched_after = s.qi
         upcoming = s.upcoming_query()
         if upcoming is not None and not s.is_loaded(upcoming):
-            self._preload(s, upcoming)
+            # Started once this key's frame is drawn: begun inside the key, the worker's Python
+            # (near-duplicate shingles) took the GIL from the UI thread while it drew the new
+            # query, the slowest frame there is.
+            me: Any = self
+            me.call_after_refresh(self._preload, s, upcoming)
 
     @work(thread=True, exclusive=True, group="prefetch", exit_on_error=False)
     def _preload(self, session: JudgingSession, qi: int) -> None:

@@ -5,10 +5,15 @@ The saved cell says "saving…" until the fsync of that grade returned, and "✓
 (no judgment is ever shown as saved before it is on disk). A failed save is shown at once: the
 grade is taken back (it does not count), the labeller is brought back to that candidate, and the
 saved cell says NOT SAVED. Undo, and leaving, first wait for every pending grade.
+
+Leaving (back, home, quit) waits with the screen still drawing: the status line says how many
+grades are still on their way to the disk, and if one of them fails the screen stays, its store
+open, with the labeller on that candidate (``settle_before_leaving``; the app calls it).
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from rich.text import Text
@@ -28,6 +33,8 @@ class BackgroundSaving:
 
     session: JudgingSession | None
     _saved: Text
+    _save_failures: int = 0  # failed saves shown so far (a leave that waited compares them)
+    _waiting_to_leave: bool = False
 
     def start_background_saving(self, session: JudgingSession) -> None:
         if session.writer is None or hasattr(session.writer, "submit"):
@@ -41,6 +48,42 @@ class BackgroundSaving:
 
     def on_saves_settled(self, _message: SavesSettled) -> None:
         self.settle_saves()
+        if self._waiting_to_leave:
+            self._say_waiting()
+
+    def _say_waiting(self) -> None:
+        n = self.session.unsaved if self.session is not None else 0
+        if n:
+            grades = "grade" if n == 1 else "grades"
+            me: Any = self
+            me.say(f"Waiting for {n:,} {grades} to reach the disk before leaving\u2026")
+
+    async def settle_before_leaving(self) -> bool:
+        """Wait for every grade still on its way to the disk, saying so in the status line while
+        the screen keeps drawing (a slow disk can take seconds). False if one of them failed: it
+        is shown (NOT SAVED, the labeller back on it) and the screen should stay, store open."""
+        s = self.session
+        drain = getattr(s.writer, "drain", None) if s is not None else None
+        if drain is None:
+            return True
+        failures = self._save_failures
+        if s is not None and s.unsaved:
+            self._waiting_to_leave = True
+            self._say_waiting()
+            try:
+                await asyncio.to_thread(drain)
+            finally:
+                self._waiting_to_leave = False
+        ok = self.settle_saves()
+        me: Any = self
+        if ok and self._save_failures == failures:
+            me._clear_message()  # the waiting line goes; the saved cell says the rest
+            return True
+        me.say(
+            "Stayed: a grade was not saved (see NOT SAVED); grade it again, or leave again without it.",
+            seconds=30,
+        )
+        return False
 
     def settle_saves(self) -> bool:
         """Show what the background writer finished; False if a grade failed to save."""
@@ -50,6 +93,7 @@ class BackgroundSaving:
         saved, failed = s.settle()
         me: Any = self
         if failed:
+            self._save_failures += len(failed)
             judgment, exc = failed[0]
             more = f" (and {len(failed) - 1} after it)" if len(failed) > 1 else ""
             me._not_saved(

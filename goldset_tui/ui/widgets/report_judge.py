@@ -44,8 +44,16 @@ def judge_screen(
         # recomputes it); q goes home, or quits: the rule of every screen (ui/leaving.py).
         CSS_PATH = [str(here / p) for p in css_paths]
 
+    # Saved as `goldset judge` saves: the ordered background writer, "saving…" until the fsync
+    # returned (one path to trust, and no fsync on the key); leaving waits for it, so the report
+    # recomputed on the way back sees every grade.
     return ReviewJudgeScreen(
-        session, guidelines=guidelines, show_guidelines=False, writer=writer, warnings=warnings
+        session,
+        guidelines=guidelines,
+        show_guidelines=False,
+        writer=writer,
+        warnings=warnings,
+        background=True,
     )
 
 
