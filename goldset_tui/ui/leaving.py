@@ -14,7 +14,9 @@ A screen takes part by inheriting :class:`LeaveKeys` first and listing
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import ClassVar
 
+from textual import events, on
 from textual.binding import ActiveBinding, Binding
 from textual.screen import Screen
 
@@ -54,17 +56,33 @@ def quits(screen: Screen) -> bool:
 class LeaveKeys(Screen):  # a mixin: the screen's own Screen[...] base gives the result type
     """Labels ``q`` by what it does here: "home" with a home screen below, else "quit"."""
 
+    # A footer too full for "esc back" below some width: (the ids of the footer entries that give
+    # way to it there, that width). They stay keys, listed under ?; None: always room.
+    BACK_TAKES_PLACE_OF: ClassVar[tuple[frozenset[str], int] | None] = None
+
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
         active = super().active_bindings
         stack = self.app.screen_stack
         first = stack.index(self) <= 1 if self in stack else True
         quitting = quits(self)
+        narrow = self.BACK_TAKES_PLACE_OF
+        if first or narrow is None or self.app.size.width >= narrow[1]:
+            narrow = None
         for key, item in list(active.items()):
             if item.binding.action == "app.back" and first:
                 # The app decides by the active screen, which may be a dialog over this one.
                 del active[key]
+            elif narrow is not None and item.binding.id in narrow[0] and item.binding.show:
+                binding = replace(item.binding, show=False)
+                active[key] = item._replace(binding=binding)
             elif item.binding.action == "app.go_home" and quitting:
                 binding = replace(item.binding, description="quit", tooltip="Save and quit")
                 active[key] = item._replace(binding=binding, tooltip=binding.tooltip)
         return active
+
+    @on(events.Resize)
+    def _footer_follows_width(self, event: events.Resize) -> None:
+        # Which entry the footer shows can change with the width (BACK_TAKES_PLACE_OF).
+        if self.BACK_TAKES_PLACE_OF is not None:
+            self.refresh_bindings()

@@ -165,4 +165,76 @@ async def test_grade_keys_during_a_group_run_are_refused_and_said(tmp_path: Path
     assert judged["grade"].to_list().count(2) == 1 and 1 not in judged["grade"].to_list()
 
 
+def candidate(app: GoldsetApp) -> str:
+    return str(app.screen.query_one("#candidate", Static).content)
+
+
+def two_groups() -> pl.DataFrame:
+    # Shown order is the labeller's blind order: the test finds positions by doc id.
+    rows = [
+        {"query_id": "q1", "query": "rotate key", "doc_id": f"a{i}", "text": SAME} for i in range(3)
+    ]
+    other = "Configure the proxy timeout in the settings file and restart the daemon to apply it."
+    rows += [
+        {"query_id": "q1", "query": "rotate key", "doc_id": f"b{i}", "text": other}
+        for i in range(2)
+    ]
+    rows += [
+        {"query_id": "q1", "query": "rotate key", "doc_id": f"z{i}", "text": f"Alone {i} " * 9}
+        for i in range(3)
+    ]
+    return pl.DataFrame(rows)
+
+
+async def test_after_grading_a_lone_candidate_the_line_and_d_both_mean_the_current_one() -> None:
+    # The audit's case: #1 (no near-duplicates) graded, the screen moved to a candidate with
+    # near-duplicates and said "d: grade all alike", while d answered about #1.
+    s = JudgingSession(two_groups(), "ana", writer=MemoryWriter())
+    app = GoldsetApp(lambda: JudgeScreen(s, show_guidelines=False))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        rows = s._view(0).rows
+        lone = next(i for i, r in enumerate(rows) if r["doc_id"].startswith("z"))
+        dup = next(i for i, r in enumerate(rows) if r["doc_id"].startswith("a"))
+        s.move(lone - s.pos)
+        await pilot.press("1")  # graded the lone one; now onto an ungraded candidate
+        s.move(dup - s.pos)
+        app.screen.refresh_view()
+        await pilot.pause()
+        line = candidate(app)
+        assert "near-duplicate of" in line and "grade it, then d grades them alike" in line, line
+        await pilot.press("d")
+        await pilot.pause()
+        assert f"Grade #{dup + 1} first" in status(app), status(app)
+        assert all(s.grade_at(i) is None for i, r in enumerate(rows) if r["doc_id"][0] == "a")
+        await pilot.press("2")  # as the line said: grade it, then d
+        await pilot.pause()  # on the next unjudged candidate: d means the one just graded
+        assert s.current_grade is None
+        assert f"d: grade #{dup + 1}'s 2 near-duplicates 2" in candidate(app), candidate(app)
+
+
+async def test_after_grading_one_of_a_group_the_line_names_it_and_d_grades_its_group() -> None:
+    s = JudgingSession(two_groups(), "ana", writer=MemoryWriter())
+    app = GoldsetApp(lambda: JudgeScreen(s, show_guidelines=False))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        rows = s._view(0).rows
+        a = next(i for i, r in enumerate(rows) if r["doc_id"].startswith("a"))
+        b = next(i for i, r in enumerate(rows) if r["doc_id"].startswith("b"))
+        s.move(a - s.pos)
+        await pilot.press("3")
+        s.move(b - s.pos)  # an ungraded candidate of another group
+        app.screen.refresh_view()
+        await pilot.pause()
+        line = candidate(app)
+        assert f"(d: grade #{a + 1}'s 2 near-duplicates 3)" in line, line
+        await pilot.press("d")
+        await pilot.pause()
+        grades = {r["doc_id"]: s.grade_at(i) for i, r in enumerate(rows)}
+        assert [grades[f"a{i}"] for i in range(3)] == [3, 3, 3], grades
+        assert [grades[f"b{i}"] for i in range(2)] == [None, None], grades
+        # Done: the line no longer offers it; it speaks of the current candidate's group.
+        assert "grade it, then d grades them alike" in candidate(app), candidate(app)
+
+
 run_async_tests(globals())

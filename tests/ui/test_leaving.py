@@ -58,8 +58,8 @@ async def test_escape_goes_back_one_screen_and_q_goes_home(tmp_path: Path, key: 
         assert [type(s).__name__ for s in app.screen_stack[2:]] == names
         footer = footer_text(app)
         assert "q home" in footer, footer
-        # Escape is in the footer too, except judging's, which has no room left at 80 columns.
-        assert ("back" in footer) != isinstance(app.screen, JudgeScreen), footer
+        # Escape is in the footer too, judging's included (it used to be left out at any width).
+        assert "escape back" in footer, footer
         # Escape: one screen back at a time, all the way home.
         for depth in range(len(names), 0, -1):
             assert type(app.screen).__name__ == names[depth - 1]
@@ -98,22 +98,49 @@ async def test_a_screen_opened_directly_says_q_quits_and_escape_is_unused(tmp_pa
         assert not app.is_running
 
 
-async def test_judging_from_home_at_80_columns_shows_q_home_whole(tmp_path: Path) -> None:
+@pytest.mark.parametrize("width", [80, 89, 90, 120, 160])
+async def test_judging_from_home_shows_esc_back_and_q_home_whole(
+    tmp_path: Path, width: int
+) -> None:
+    # The footer as laid out: "esc back" at every width, beside the grade keys and a whole
+    # "q home", every entry inside the screen; below 90 columns "g goto" and "/ find" give way.
     import html
     import re
 
+    from textual.widgets import Footer
+
     make_graded_project(tmp_path)
     app = GoldsetApp(HomeScreen)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(width, 24)) as pilot:
         await settle(app, pilot)
         await open_route(app, pilot, "enter", 0)
         assert isinstance(app.screen, JudgeScreen)
-        svg = app.export_screenshot()
-        rows: dict[str, str] = {}
-        for y, text in re.findall(r'<text[^>]*? y="([\d.]+)"[^>]*>(.*?)</text>', svg):
-            rows[y] = rows.get(y, "") + html.unescape(text).replace("\xa0", " ")
-        footer = rows[max(rows, key=float)]
-        assert footer.rstrip().endswith("home"), footer
+        entries = app.screen.query_one(Footer).query_children("FooterKey")
+        assert all(entry.region.right <= width for entry in entries)
+        footer = " ".join(f"{e.key_display} {e.description}" for e in entries)
+        assert footer.startswith("j/k move n/p query u undo d dups c note"), footer
+        assert footer.endswith("? help esc back q home"), footer
+        assert ("g goto / find" in footer) == (width >= 90), footer
+        grades = app.screen.query_one(Footer).query("KeyGroup")
+        assert len(grades) == 1 and grades.first().region.right <= width
+        if width == 160:  # a terminal made narrow while judging: the footer follows
+            await pilot.resize_terminal(80, 24)
+            await settle(app, pilot)
+            entries = app.screen.query_one(Footer).query_children("FooterKey")
+            assert all(entry.region.right <= 80 for entry in entries)
+            assert [e.description for e in entries][-4:] == ["note", "help", "back", "home"]
+
+        def screen_rows() -> list[str]:
+            rows: dict[str, str] = {}
+            svg = app.export_screenshot()
+            for y, text in re.findall(r'<text[^>]*? y="([\d.]+)"[^>]*>(.*?)</text>', svg):
+                rows[y] = rows.get(y, "") + html.unescape(text).replace("\xa0", " ")
+            return [rows[y] for y in sorted(rows, key=float)]
+
+        await pilot.press("question_mark")  # still keys, listed under ?
+        await settle(app, pilot)
+        shown = "\n".join(screen_rows())
+        assert "Go to a query by id" in shown and "Search queries" in shown, shown
 
 
 async def test_q_in_a_dialog_over_agreement_goes_home_as_the_footer_says(tmp_path: Path) -> None:

@@ -31,7 +31,7 @@ from goldset_tui.ui.safe import literal
 from goldset_tui.ui.screens.help import HelpScreen, keys_table
 from goldset_tui.ui.screens.prompts import QueryPicker, TextPrompt
 from goldset_tui.ui.widgets import judge_parts as parts
-from goldset_tui.ui.widgets.judge_group import GroupGrading
+from goldset_tui.ui.widgets.judge_group import GroupGrading, d_hint
 from goldset_tui.ui.widgets.judge_prefetch import Prefetch
 from goldset_tui.ui.widgets.judge_reading import ReadingWidth
 from goldset_tui.ui.widgets.judge_saving import BackgroundSaving
@@ -65,7 +65,10 @@ class JudgeScreen(BackgroundSaving, GroupGrading, ReadingWidth, Prefetch, LeaveK
     CSS_PATH: ClassVar[CSSPathType | None] = "judge.tcss"
 
     # The footer must fit 80 columns: the grade keys share one entry, pairs share one (j/k, n/p),
-    # and the palette (ctrl+p) is listed under ? instead. Every binding still has an id.
+    # and the palette (ctrl+p) is listed under ? instead. Every binding still has an id. Below
+    # 90 columns "g goto" and "/ find" give way to "esc back" (the way back to a report): "/" is
+    # where a labeller looks for search anyway, and both are under ?.
+    BACK_TAKES_PLACE_OF = (frozenset({"goto", "search"}), 90)
     BINDINGS = [
         *_grade_bindings(),
         Binding(
@@ -96,8 +99,7 @@ class JudgeScreen(BackgroundSaving, GroupGrading, ReadingWidth, Prefetch, LeaveK
         Binding("slash", "search", "find", id="search", tooltip="Search queries, id or text"),
         Binding("question_mark", "help", "help", id="help", tooltip="Guidelines and keys"),
         # Escape: back one screen; q: save and go home, or quit without one (ui/leaving.py).
-        # The footer has no room for "esc back" at 80 columns: "q home" must stay whole.
-        *leave_bindings("back", "quit", show_back=False),
+        *leave_bindings("back", "quit"),
         Binding("m", "more", "more text", show=False, id="more", tooltip="More of a long text"),
         Binding(
             "w",
@@ -234,7 +236,8 @@ class JudgeScreen(BackgroundSaving, GroupGrading, ReadingWidth, Prefetch, LeaveK
         candidate = s.current
         # As little redrawing and layout as each key needs (judge_updates.py).
         put(self.query_one("#query", Static), parts.query_line(s))
-        candidate_line = parts.candidate_line(s, candidate, reveal=self.reveal)
+        hint = d_hint(self.group_target())  # what d does here, named (judge_group.py)
+        candidate_line = parts.candidate_line(s, candidate, reveal=self.reveal, d_hint=hint)
         put_sized(self.query_one("#candidate", Static), candidate_line, cap=3)  # judge.tcss
         key = (candidate.query_id, candidate.doc_id)
         if key != self._shown:

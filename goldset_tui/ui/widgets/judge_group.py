@@ -1,6 +1,6 @@
 """``d`` on the judging screen: give a near-duplicate group one grade, without freezing the screen.
 
-Which group: the current candidate's when it is graded; otherwise the one just graded in this
+Which group (group_target; the candidate line names it): the current if graded, else the one just graded in this
 query (grading moves on, often onto the next member of the group, so ``d`` right after a grade
 means "the same for its duplicates"). A group of more than ``INLINE_LIMIT`` candidates is graded in
 a worker thread, in durable batches (``GROUP_BATCH`` judgments to one fsync), with progress in the
@@ -35,18 +35,10 @@ class GroupGrading:
     _last_graded: tuple[str, int] | None
     _grouping: _Run | None
 
-    def group_source(self) -> int | None:
-        """The shown position whose group ``d`` grades, or None when there is none yet."""
-        s = self.session
-        if s is None:
-            return None
-        if s.current_grade is not None:
-            return s.pos
-        if self._last_graded is not None:
-            query_id, pos = self._last_graded
-            if query_id == s.query_id and s.grade_at(pos) is not None:
-                return pos
-        return None
+    def group_target(self) -> GroupTarget:
+        """What ``d`` does now; the candidate line says the same (``d_hint``)."""
+        assert self.session is not None
+        return group_target(self.session, self._last_graded)
 
     def action_grade_group(self) -> None:
         s = self.session
@@ -54,17 +46,22 @@ class GroupGrading:
             return
         if not self.wait_for_saves():  # type: ignore[attr-defined]
             return  # the grade d would copy failed to save: the labeller is back on it, told
-        source = self.group_source()
+        target = self.group_target()
+        source, grade = target.source, target.grade
+        if s.repeating is not None:
+            self.say("A repeat is graded blind, on its own: d works on first grades.")  # type: ignore[attr-defined]
+            return
         if source is None:
             self.say(  # type: ignore[attr-defined]
-                "Grade this candidate first; d then gives its near-duplicates the same grade."
+                f"Grade #{s.pos + 1} first; d then gives its near-duplicates the same grade."
+                if target.group
+                else "This candidate has no near-duplicates in this query."
             )
             return
-        group = s.duplicates_of(source)
-        if not group:
+        if not target.group:
             self.say("This candidate has no near-duplicates in this query.")  # type: ignore[attr-defined]
             return
-        grade = s.grade_at(source)
+        group = s.duplicates_of(source)
         todo = [p for p in group if s.grade_at(p) != grade]
         if not todo:
             self.say(f"Its {len(group):,} near-duplicate(s) already have grade {grade}.")  # type: ignore[attr-defined]
@@ -163,6 +160,50 @@ class GroupGrading:
         if self._grouping is not None:
             self._grouping.stop.set()
             self._grouping.idle.wait(timeout)
+
+
+@dataclass(frozen=True)
+class GroupTarget:
+    """What ``d`` does now: give the ``todo`` of the ``group`` near-duplicates of shown position
+    ``source`` (0-based) that lack its ``grade`` that grade. ``source`` None: nothing yet (the
+    current candidate, with ``group`` near-duplicates, is to be graded first)."""
+
+    source: int | None
+    grade: int | None = None
+    group: int = 0
+    todo: int = 0
+
+
+def group_target(s: JudgingSession, last_graded: tuple[str, int] | None) -> GroupTarget:
+    """The current candidate's group when it is graded; else the one just graded in this query,
+    while some of its near-duplicates lack its grade (grade, then d: the labeller's order);
+    else nothing until the current one is graded (d never guesses a grade)."""
+    if s.repeating is None and s.current_grade is not None:
+        return _target(s, s.pos)
+    if s.repeating is None and last_graded is not None:
+        query_id, pos = last_graded
+        if query_id == s.query_id and s.grade_at(pos) is not None:
+            target = _target(s, pos)
+            if target.todo:
+                return target
+    return GroupTarget(None, group=len(s.duplicates_of()))
+
+
+def _target(s: JudgingSession, pos: int) -> GroupTarget:
+    grade = s.grade_at(pos)
+    group = s.duplicates_of(pos)
+    todo = sum(1 for p in group if s.grade_at(p) != grade)
+    return GroupTarget(pos, grade, len(group), todo)
+
+
+def d_hint(target: GroupTarget) -> str:
+    """The candidate line's words for what ``d`` does here ("" when it does nothing)."""
+    if target.source is None:
+        return "grade it, then d grades them alike" if target.group else ""
+    if not target.todo:
+        return ""
+    many = "near-duplicate" if target.todo == 1 else "near-duplicates"
+    return f"d: grade #{target.source + 1}'s {target.todo:,} {many} {target.grade}"
 
 
 @dataclass

@@ -106,7 +106,11 @@ def query_line(session: JudgingSession) -> Text:
     return line
 
 
-def candidate_line(session: JudgingSession, candidate: Candidate, *, reveal: bool) -> Text:
+def candidate_line(
+    session: JudgingSession, candidate: Candidate, *, reveal: bool, d_hint: str = ""
+) -> Text:
+    """``d_hint``: what the ``d`` key does here, in words (judge_group.d_hint), after the
+    near-duplicate mark; it may name another candidate, the one just graded."""
     line = Text()
     line.append(f"#{candidate.position + 1}/{session.size} ", style="bold")
     if candidate.title:
@@ -116,9 +120,10 @@ def candidate_line(session: JudgingSession, candidate: Candidate, *, reveal: boo
     dups = session.duplicates_of()
     if dups:
         where = ", ".join(f"#{p + 1}" for p in dups[:6]) + (" ..." if len(dups) > 6 else "")
-        line.append(
-            f"  \u2248 near-duplicate of {where} (d: grade all alike)", style="bold magenta"
-        )
+        hint = f" ({d_hint})" if d_hint else ""
+        line.append(f"  \u2248 near-duplicate of {where}{hint}", style="bold magenta")
+    elif d_hint:
+        line.append(f"  {d_hint}", style="bold magenta")
     note = session.current_note
     if note:
         line.append("  \u270e ", style="bold")
