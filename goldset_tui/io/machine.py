@@ -19,6 +19,7 @@ in the pipeline that produced the file, worth a refusal that names the second li
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn
@@ -50,6 +51,9 @@ SCHEMA = {
 }
 
 
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+
+
 def is_table(path: Path) -> bool:
     suffix = path.suffix.lower()
     return suffix in TEXT_FORMATS or suffix in JSONL_SUFFIXES or suffix in PARQUET_SUFFIXES
@@ -73,12 +77,19 @@ def _read_trec(path: Path) -> pl.DataFrame:
                 f"expected 4 fields (query_id iteration doc_id grade), found {len(fields)}",
                 line=number,
             )
-        try:
-            grade = int(fields[3])
-        except ValueError:
+        # ASCII digits only, as `goldset eval` reads qrels: Python's int() would read 0_2 as 2.
+        if not _WHOLE.fullmatch(fields[3]):
             raise InputError(
                 path, f"grade {fields[3]!r} is not a whole number", line=number, column="grade"
-            ) from None
+            )
+        grade = int(fields[3])
+        if abs(grade) >= 2**63:  # beyond the Int64 column (a traceback before)
+            raise InputError(
+                path,
+                f"grade {fields[3]!r} is outside every grade scale (0-9 at most)",
+                line=number,
+                column="grade",
+            )
         rows["query_id"].append(fields[0])
         rows["doc_id"].append(fields[2])
         rows["grade"].append(grade)
@@ -86,6 +97,14 @@ def _read_trec(path: Path) -> pl.DataFrame:
         rows["rationale"].append(None)
         rows["_i"].append(number)
     return pl.DataFrame(rows, schema=SCHEMA)
+
+
+def grade_value(text: object) -> float | None:
+    """The number a grade cell holds, if any (to tell a huge whole number from no number)."""
+    try:
+        return float(str(text))
+    except ValueError:
+        return None
 
 
 def _read_tabular(path: Path, text: str = "rationale") -> tuple[pl.DataFrame, str]:
@@ -111,12 +130,18 @@ def _read_tabular(path: Path, text: str = "rationale") -> tuple[pl.DataFrame, st
     indexed = table.with_row_index("_i")
     raw_grade = pl.col("grade")
     grade = raw_grade.cast(pl.Float64, strict=False)
-    bad = indexed.filter(grade.is_null() | (grade != grade.round()))
+    # NaN equals itself in Polars and inf rounds to itself: both pass the round test, then
+    # fail the cast to Int64 (a traceback), as a number beyond 64 bits does.
+    bad = indexed.filter(
+        grade.is_null() | ~grade.is_finite() | (grade != grade.round()) | (grade.abs() >= 2.0**63)
+    )
     if bad.height:
         first = bad.row(0, named=True)
+        huge = (value := grade_value(first["grade"])) is not None and abs(value) >= 2.0**63
         raise InputError(
             path,
-            f"grade {first['grade']!r} is not a whole number",
+            f"grade {first['grade']!r} is "
+            + ("outside every grade scale (0-9 at most)" if huge else "not a whole number"),
             column="grade",
             **location(fmt, int(first["_i"]), path),
         )
