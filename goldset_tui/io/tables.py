@@ -68,7 +68,24 @@ def raise_if_not_utf8(path: Path, data: bytes) -> None:
     bad = first_bad_utf8(data)
     if bad is not None:
         line, offset = bad
-        raise InputError(path, f"bytes that are not UTF-8 (byte {offset})", line=line)
+        hint = "; the file is UTF-16: save it as UTF-8" if data[:2] in _UTF16_BOMS else ""
+        raise InputError(path, f"bytes that are not UTF-8 (byte {offset}){hint}", line=line)
+
+
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
+def raise_if_not_text(path: Path, data: bytes) -> None:
+    """Not UTF-8, or a NUL byte: UTF-16 without its byte order mark is valid UTF-8, a NUL
+    before every ASCII character, which a CSV reader splits into rows of the wrong width."""
+    raise_if_not_utf8(path, data)
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        raise InputError(
+            path,
+            f"a NUL byte (byte {nul}): not UTF-8 text (UTF-16? save it as UTF-8)",
+            line=data.count(b"\n", 0, nul) + 1,
+        )
 
 
 def location(fmt: str, row_index: int, path: Path | None = None) -> dict[str, int]:
@@ -143,6 +160,8 @@ def read_table(
         raise InputError(p, "has a header but no rows" if df.width else "has no rows")
     missing = [c for c in required if c not in df.columns]
     if missing:
+        if fmt in ("csv", "tsv") and any("\x00" in c for c in df.columns):
+            raise_if_not_text(p, p.read_bytes())  # UTF-16: its header reads as NUL-split names
         found = ", ".join(df.columns) or "none"
         raise InputError(
             p, f"missing required column {missing[0]!r} (found columns: {found})", column=missing[0]
@@ -275,7 +294,8 @@ def _read_delimited(p: Path, sep: str) -> pl.DataFrame:
 
 
 def _raise_ragged(p: Path, data: bytes, sep: str) -> None:
-    text = data.decode("utf-8", errors="replace")
+    raise_if_not_text(p, data)  # a UTF-16 file reads as ragged rows: say what it is instead
+    text = data.decode("utf-8")
     if sep == ",":
         reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep)
     else:
