@@ -20,6 +20,7 @@ in the pipeline that produced the file, worth a refusal that names the second li
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn
@@ -256,8 +257,31 @@ def read_labels(
             maintain_order="left",
         )
         if stray.height:
-            labels.refuse(stray, "{pair} is not in the store's pool")
+            hint = _near_miss(stray.row(0, named=True), pool_pairs)
+            labels.refuse(stray, "{pair} is not in the store's pool" + hint)
     return labels
+
+
+def _near_miss(label: dict[str, object], pool_pairs: pl.DataFrame) -> str:
+    """Why a pair that looks like one of the pool's is not it: ids are compared exactly, but
+    another Unicode form (NFD from a Mac export) or spaces around an id print the same."""
+    q, d = str(label["query_id"]), str(label["doc_id"])
+
+    def loose(text: str) -> str:
+        return unicodedata.normalize("NFC", text).strip()
+
+    def loose_col(name: str) -> pl.Expr:
+        return pl.col(name).str.normalize("NFC").str.strip_chars()
+
+    near = pool_pairs.filter(
+        (loose_col("query_id") == loose(q)) & (loose_col("doc_id") == loose(d))
+    )
+    if not near.height:
+        return ""
+    pq, pd = near.row(0)
+    if (pq.strip(), pd.strip()) == (q.strip(), d.strip()):
+        return f" (the pool has ({pq}, {pd}): ids are compared exactly, spaces included)"
+    return f" (the pool has ({pq}, {pd}) in another Unicode form: ids are compared exactly)"
 
 
 def read_machine_labels(
