@@ -128,6 +128,13 @@ def _read_tabular(path: Path, text: str = "rationale") -> tuple[pl.DataFrame, st
                 column=name,
                 **location(fmt, 0, path),
             )
+    # A dictionary-encoded Parquet column reads as Categorical, which Polars will not cast to a
+    # number: read its values as the text they are.
+    table = table.with_columns(
+        pl.col(c).cast(pl.String)
+        for c in ("grade", "confidence")
+        if c in table.columns and isinstance(table.schema[c], (pl.Categorical, pl.Enum))
+    )
     indexed = table.with_row_index("_i")
     raw_grade = pl.col("grade")
     grade = raw_grade.cast(pl.Float64, strict=False)

@@ -72,3 +72,34 @@ def test_the_command_exits_2_with_one_line(tmp_path: Path, capsys: pytest.Captur
     assert code == 2
     assert err.count("\n") == 1 and f"{labels}:2" in err, err
     assert not store.exists()  # nothing made
+
+
+@pytest.mark.parametrize("who", sorted(READERS))
+def test_a_categorical_grade_column_is_read(tmp_path: Path, who: str) -> None:
+    # Parquet from a dictionary-encoded (categorical) grade column: a Polars traceback before.
+    import polars as pl
+
+    path = tmp_path / "labels.parquet"
+    pl.DataFrame(
+        {
+            "query_id": ["q1", "q1", "q2"],
+            "doc_id": ["d1", "d2", "d1"],
+            "grade": pl.Series(["2", "0", "3"], dtype=pl.Categorical),
+        }
+    ).write_parquet(path)
+    got = READERS[who](path, GradeScale(), None)
+    frame = got.frame if hasattr(got, "frame") else got
+    assert frame.get_column("grade").to_list() == [2, 0, 3]
+
+
+def test_a_categorical_grade_that_is_no_number_is_refused(tmp_path: Path) -> None:
+    import polars as pl
+
+    path = tmp_path / "labels.parquet"
+    grades = pl.Series(["2", "high"], dtype=pl.Categorical)
+    pl.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["d1", "d2"], "grade": grades}).write_parquet(
+        path
+    )
+    with pytest.raises(InputError) as caught:
+        read_human_labels(path, GradeScale(), None)
+    assert (caught.value.row, caught.value.column) == (2, "grade"), str(caught.value)
