@@ -34,7 +34,8 @@ lock, so it is refused while NAME is judging. The file's sha256 and the import's
 the manifest, and each imported judgment carries that time and no seconds spent, which tells it
 from a grade given on the screen. A pair NAME already graded differently is refused, naming the
 pair (--on-conflict keep imports only the other pairs; replace lets the file's grade stand, the
-earlier one staying in the history). Importing the same file again writes nothing.
+earlier one staying in the history). Importing the same file again writes nothing (with
+--on-conflict replace, it puts the file's grades back over any given since).
 
 --machine: the file's sha256 and --model go in the manifest, each label's confidence and
 rationale in STORE/machine/NAME/. Importing the same file again writes nothing; a new file
