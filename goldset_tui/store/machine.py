@@ -70,8 +70,15 @@ def machine_labellers(manifest: dict[str, Any]) -> list[str]:
     return sorted(str(e["name"]) for e in entries.values() if is_machine(e))
 
 
+def refuse_consensus(labeller: str) -> None:
+    if labeller == CONSENSUS:
+        raise InputError(None, CONSENSUS_TAKEN, column="labeller")
+
+
 def refuse_machine(project: Project, labeller: str) -> None:
-    """For ``goldset judge``: a machine labeller's name is not a person's to judge under."""
+    """For ``goldset judge`` and ``serve``: a machine labeller's name is not a person's to judge
+    under, nor the consensus's."""
+    refuse_consensus(labeller)
     if labeller in machine_labellers(project.manifest):
         raise InputError(
             project.path,
@@ -100,8 +107,7 @@ def import_name(project: Project, labeller: str) -> str:
     empty, not the consensus's name, usable as a file name."""
     if not labeller.strip():
         raise InputError(None, "--labeller must not be empty")
-    if labeller == CONSENSUS:
-        raise InputError(None, CONSENSUS_TAKEN, column="labeller")
+    refuse_consensus(labeller)
     try:
         return safe_name(labeller)
     except ValueError as exc:
