@@ -49,7 +49,10 @@ Measures (ir_measures names): P@k R@k Success@k RR RR@k AP AP@k GMAP nDCG nDCG@k
 infAP IPrec@r IPrecAvg SetP SetR SetF ERR@k RBP RBPResid Compat alpha_nDCG@k Judged@k NumQ
 NumRet NumRel NumRelRet; parameters rel=N, nDCG's dcg='exp-log2', SetF's beta, RBP's and
 Compat's p, alpha_nDCG's alpha (it reads QRELS as diversity qrels: query subtopic doc grade).
-trec_eval's names (map, ndcg_cut_10, P_10, ...) and ranx's (ndcg@10, mrr@10, ...) are aliases.
+trec_eval's names (map, ndcg_cut_10, P_10, ...) and ranx's (ndcg@10, mrr@10, ...) are aliases,
+and so are trec_eval's -m forms: a family alone (recall, ndcg_cut, map_cut, success,
+iprec_at_recall; P under --trec-eval-compat) is its default cut-offs, P.5,10 a list of them,
+official and all_trec its groups (what goldset lacks is named on stderr), runid the run's tag.
 
 Per-query scores are saved as Parquet (system, query_id, measure, value): under -o DIR, or in
 STORE/scores/ when QRELS is a store.
@@ -60,6 +63,7 @@ examples:
   goldset eval ~/stores/docs-pool bm25.run -m "P(rel=2)@10" --format json -o scores/
   goldset eval --trec-eval-compat -c -q qrels.txt input.uic0301.gz     # = trec_eval -c -q
   zcat run.gz | goldset eval qrels.txt - -m map -m ndcg_cut_10
+  goldset eval --trec-eval-compat qrels.txt run.txt -m runid -m P.5,10 -m ndcg_cut
 """
 
 DEFAULT_MEASURES = ["nDCG@10", "AP", "RR", "R@100"]
