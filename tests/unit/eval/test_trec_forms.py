@@ -190,11 +190,22 @@ def test_all_trec_prints_every_measure_goldset_has_as_trec_eval_did(te, capsys):
     assert said[0].endswith("left out: " + ", ".join(LACKING))
 
 
-def test_all_trec_per_query_as_trec_eval(te, capsys):
-    code, out, _ = _eval(capsys, te, "--trec-eval-compat", "-q", "-m", "all_trec")
+@pytest.mark.parametrize(
+    ("expected", "qrels", "run", "extra"),
+    [
+        # quicktest_commands.txt: trec_eval -m all_trec -q [-c [-M100]] [-l2] QRELS RUN
+        ("out.test.aq", "qrels.test", "results.test", []),
+        ("out.test.aqc", "qrels.test", "results.trunc", ["-c"]),
+        ("out.test.aqcM", "qrels.test", "results.trunc", ["-c", "-M", "100"]),
+        ("out.test.aql", "qrels.rel_level", "results.test", ["-l", "2"]),
+    ],
+)
+def test_all_trec_per_query_as_trec_eval(te, capsys, expected, qrels, run, extra):
+    args = ["--trec-eval-compat", "-q", "-m", "all_trec", *extra]
+    code, out, _ = _eval(capsys, te, *args, qrels=qrels, run=run)
     assert code == 0
-    expected = _lines((te / "out.test.aq").read_text())
-    _same(_lines(out), [line for line in expected if _family(line[0]) not in LACKING])
+    lines = _lines((te / expected).read_text())
+    _same(_lines(out), [line for line in lines if _family(line[0]) not in LACKING])
 
 
 @pytest.mark.parametrize("extra", [[], ["-c"]])
