@@ -190,6 +190,19 @@ def test_all_trec_prints_every_measure_goldset_has_as_trec_eval_did(te, capsys):
     assert said[0].endswith("left out: " + ", ".join(LACKING))
 
 
+def test_set_group_as_trec_eval(te, capsys):
+    # measures.c: set = runid num_q num_ret num_rel num_rel_ret utility set_P set_recall
+    # set_relative_P set_map set_F; trec_eval prints all of them in out.test.a.
+    code, out, err = _eval(capsys, te, "--trec-eval-compat", "-m", "set")
+    assert code == 0
+    names = {"runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "set_P", "set_recall", "set_F"}
+    _same(
+        _lines(out), [line for line in _lines((te / "out.test.a").read_text()) if line[0] in names]
+    )
+    said = [line for line in err.splitlines() if "not in goldset" in line]
+    assert len(said) == 1 and said[0].endswith("left out: utility, set_relative_P, set_map")
+
+
 @pytest.mark.parametrize(
     ("expected", "qrels", "run", "extra"),
     [
