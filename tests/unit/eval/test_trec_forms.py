@@ -109,6 +109,14 @@ def test_a_bare_family_is_its_default_cutoffs_as_trec_eval_prints_them(te, capsy
 def test_bare_p_without_compat_keeps_ir_measures_meaning(te, capsys):
     # ir_measures' P requires its cut-off (ir_measures/measures/p.py: required=True): outside
     # --trec-eval-compat, `P` stays the error it was, with the suggestion.
+    import ir_measures
+
+    with pytest.raises(AssertionError, match="invalid param cutoff"):
+        list(
+            ir_measures.iter_calc(
+                [ir_measures.parse_measure("P")], {"q": {"a": 1}}, {"q": {"a": 1.0}}
+            )
+        )
     code, out, err = _eval(capsys, te, "-m", "P")
     assert code == 2 and out == ""
     assert "P needs a cutoff; did you mean 'P@10'?" in err and err.count("\n") == 1
