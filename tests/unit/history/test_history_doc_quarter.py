@@ -37,7 +37,7 @@ def _doc_block(heading: str) -> list[str]:
     """The lines of the first fenced block after ``heading`` in the doc."""
     text = DOC.read_text(encoding="utf-8")
     after = text[text.index(heading) :]
-    start = after.index("```\n") + 4
+    start = after.index("\n", after.index("```")) + 1  # past the fence and its language
     return after[start : after.index("```", start)].rstrip("\n").split("\n")
 
 
@@ -106,3 +106,17 @@ def test_the_quarter_of_the_doc_prints_what_the_doc_says(tmp_path, capsys):
     # The recurring failures the doc shows, as printed.
     recurring = [x.rstrip() for x in _doc_block("### Recurring failures become named")]
     assert [x for x in recurring if x not in printed] == []
+    # The [version] table the doc shows is the store's after the quarter (digests abbreviated).
+    from goldset_tui.store.manifest import read_manifest
+
+    version = read_manifest(store)["version"]
+    checked = set()
+    for line in _doc_block("## The golden set's version"):
+        key, _, value = (part.strip() for part in line.split("#")[0].partition("="))
+        if key in {"id", "judgments", "goldset"} or key.endswith("sha256"):
+            assert str(version[key]).startswith(value.strip('".')), line
+            checked.add(key)
+    assert checked == {"id", "judgments", "goldset", "pool_sha256", "qrels_sha256"} | {
+        "guidelines_sha256",
+        "corpus_sha256",
+    }
