@@ -15,6 +15,7 @@ from goldset_tui.commands.eval import (
     read_qrels_arg,
     read_run_paths,
     warn_query_mismatch,
+    warn_scale,
 )
 from goldset_tui.errors import InputError
 from goldset_tui.pvalue import p_value_text
@@ -37,8 +38,9 @@ and the queries A wins, loses and ties. For a measure that is 0 or 1 per query b
 its definition (Success@k, P@1, R@k with one relevant document a query) it adds the
 discordant queries (only A / only B succeed) and McNemar's exact p.
 
-The queries are those of `goldset eval`: every query in the qrels with a document of grade >= 1,
-a query missing from a run counting 0. Same seed, same numbers.
+The queries are those of `goldset eval`: every query in the qrels with a document of grade >= 1
+(>= N with -l N, as eval -l: on a 1-5 scale whose 1 means not relevant, give -l 2), a query
+missing from a run counting 0. Same seed, same numbers.
 
 examples:
   goldset compare qrels.txt bm25.run dense.run -m nDCG@10
@@ -69,16 +71,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=10_000,
         help="randomization test samples (default 10000)",
     )
+    parser.add_argument(
+        "-l",
+        "--rel-level",
+        type=int,
+        metavar="N",
+        help="as goldset eval -l: grade >= N is relevant (e.g. 2 on a 1-5 scale whose 1 means "
+        "not relevant); the mean is over the queries with such a grade",
+    )
     parser.add_argument("--format", choices=("text", "json"), default="text")
 
 
-def paired_scores(qrels: pl.DataFrame, runs: dict[str, pl.DataFrame], measure: str) -> pl.DataFrame:
-    """query_id and one column per run, over the averaged queries (missing from a run: 0)."""
+def paired_scores(
+    qrels: pl.DataFrame, runs: dict[str, pl.DataFrame], measure: str, level: int = 1
+) -> pl.DataFrame:
+    """query_id and one column per run, over the averaged queries (missing from a run: 0):
+    those with a grade >= ``level``, as `goldset eval -l` averages."""
     from goldset_tui.eval.metrics import evaluate_wide, relevant_queries
 
-    queries = pl.DataFrame({"query_id": relevant_queries(qrels)})
+    queries = pl.DataFrame({"query_id": relevant_queries(qrels.filter(pl.col("grade") >= level))})
     if queries.height == 0:
-        raise InputError(None, "the qrels have no query with a relevant document (grade >= 1)")
+        raise InputError(
+            None, f"the qrels have no query with a relevant document (grade >= {level})"
+        )
     table = queries
     for name, run in runs.items():
         wide = evaluate_wide(qrels, run, [measure]).rename({measure: name})
@@ -110,7 +125,7 @@ def check_query_sets(
 
 
 def run(args: argparse.Namespace) -> int:
-    from goldset_tui.eval.measures import parse_measure
+    from goldset_tui.eval.measures import parse_measure, with_rel_level
     from goldset_tui.eval.report_words import TESTS_DISAGREE_SHORT, ci_disagrees_with_p
     from goldset_tui.eval.stats import paired_comparison
 
@@ -123,7 +138,11 @@ def run(args: argparse.Namespace) -> int:
             f"compare takes one measure (-m given {len(given)} times: {', '.join(map(repr, given))}); "
             "run compare once per measure",
         )
-    measure = parse_measure(given[0])
+    if args.rel_level is not None and args.rel_level < 1:
+        raise InputError(None, "-l/--rel-level must be at least 1 (grade >= N is relevant)")
+    level = args.rel_level or 1
+    warn_scale(Path(args.qrels), level)  # a 1-5 store: grade 1 would count as relevant
+    measure = with_rel_level(parse_measure(given[0]), level)
     if measure.is_count:
         raise InputError(
             None, f"measure {given[0]!r}: compare needs a per-query score, not a count"
@@ -137,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(None, "RUN_A and RUN_B have the same name; name them with NAME=PATH")
     check_query_sets(qrels, runs, args.qrels, {n: r.source.path for n, r in inputs.items()})
     (a, b) = runs
-    table = paired_scores(qrels, runs, str(measure))
+    table = paired_scores(qrels, runs, str(measure), level)
     from goldset_tui.eval.measure_kind import is_binary_measure, is_bounded_measure
 
     # McNemar only for a measure that is 0 or 1 by definition, not one that happened to be.
