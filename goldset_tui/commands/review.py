@@ -103,6 +103,7 @@ def inputs_from_store(args: argparse.Namespace):
     from goldset_tui.io.pools import load_pool
     from goldset_tui.store.project import Project
 
+    metric = check_metric(args.metric)  # a typo or a form for several measures: before the work
     project = Project.open(args.store)
     pool = load_pool(project.pool_path, corpus=args.corpus, scale=project.scale)
     runs = runs_from_pool(pool.frame)
@@ -127,7 +128,7 @@ def inputs_from_store(args: argparse.Namespace):
         runs=runs,
         strata=strata,
         traffic=read_traffic(args.traffic) if args.traffic else None,
-        metric=check_metric(args.metric),
+        metric=metric,
         seed=args.seed,
         samples=args.samples,
         fuse=not args.no_fusion,

@@ -207,3 +207,25 @@ def test_expanding_forms_imports_neither_polars_nor_textual():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_review_from_a_store_checks_its_metric_as_report_does(tmp_path):
+    # `goldset review --store DIR` builds the report's inputs from the store, not from files:
+    # its --metric is checked by the same rule before any work.
+    import argparse
+    from pathlib import Path
+
+    from goldset_tui.commands import review
+    from goldset_tui.io.trec import read_qrels
+    from goldset_tui.store.files import sha256_file
+    from goldset_tui.store.project import Project
+
+    pool = Path(__file__).resolve().parents[3] / "sample_data" / "pool.jsonl"
+    store = tmp_path / "store"
+    project = Project.create(store, pool_path=pool, pool_sha256=sha256_file(pool))
+    project.import_prior(read_qrels(pool.parent / "judgments" / "alice.qrels"))
+    parser = argparse.ArgumentParser()
+    review.add_arguments(parser)
+    args = ["--store", str(store), "--labeller", "ana", "--metric", "P.5,10"]
+    with pytest.raises(InputError, match=r"'P\.5,10' stands for 2 measures \(P@5, P@10\)"):
+        review.build_context(parser.parse_args(args))
