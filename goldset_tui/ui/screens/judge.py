@@ -10,6 +10,7 @@ the labeller brought back to it, see widgets/judge_saving.py); elsewhere the sav
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar
@@ -25,7 +26,6 @@ from textual.widgets import Footer, Static
 
 from goldset_tui.judging import JudgingSession
 from goldset_tui.model import DEFAULT_GUIDELINES
-from goldset_tui.text import visible
 from goldset_tui.ui.leaving import LeaveKeys, leave_bindings, quits
 from goldset_tui.ui.safe import literal
 from goldset_tui.ui.screens.help import HelpScreen, keys_table
@@ -307,21 +307,6 @@ class JudgeScreen(BackgroundSaving, GroupGrading, ReadingWidth, Prefetch, LeaveK
             return None
         return True if self.session is not None else None  # dimmed while loading
 
-    def _saved_text(self, message: str) -> Text:
-        # Saved, but the writer may have one thing to say (a full disk that stopped compaction).
-        notice = getattr(self._writer, "take_notice", lambda: None)()
-        if notice:
-            self.notify(visible(notice), severity="warning", markup=False, timeout=30)
-        # The clock only when there is room: at 80 columns the progress needs the space.
-        when = f" {self._wall():%H:%M:%S}" if (self.size.width or 80) >= 100 else ""
-        return Text(f"\u2713 saved {message}{when}", style="bold green")
-
-    def _not_saved(self, exc: Exception) -> None:
-        reason = visible(exc, keep_newlines=False)  # an OS error can quote a path from the data
-        self._saved = Text(f"\u2717 NOT SAVED: {reason}", style="bold white on red")
-        self.notify(f"Not saved: {reason}", severity="error", markup=False, timeout=10)
-        self.refresh_view()
-
     def action_grade(self, grade: int) -> None:
         if self.session is None:
             return
@@ -490,6 +475,7 @@ class JudgeScreen(BackgroundSaving, GroupGrading, ReadingWidth, Prefetch, LeaveK
             ok = self.wait_for_saves()
             self.session.close()
             if not ok:
-                raise OSError(f"a grade could not be saved: {self._saved.plain}")
+                # With its strerror set, so the CLI's one line says which grade and why.
+                raise OSError(errno.EIO, f"a grade could not be saved: {self._saved.plain}")
         elif self._writer is not None:
             self._writer.close()
