@@ -251,8 +251,11 @@ class JudgeScreen(BackgroundSaving, GroupGrading, ReadingWidth, Prefetch, LeaveK
 
     def _show_status(self) -> None:
         assert self.session is not None
-        # The saved cell takes what it needs; the progress gets the rest (both cells pad 1+1).
-        room = (self.size.width or 80) - self._saved.cell_len - 4
+        # The saved cell takes what it needs, short of the progress's least (a long NOT SAVED
+        # reason is cut, its start kept; whole in the notice); the progress gets the rest.
+        width = self.size.width or 80
+        shown = parts.fitted_saved(self._saved, width)
+        room = width - shown.cell_len - 4  # both cells pad 1+1
         if self._message is not None:
             # A routine message takes the progress's place for a moment, never the saved cell's.
             line = self._message.copy()
@@ -262,7 +265,7 @@ class JudgeScreen(BackgroundSaving, GroupGrading, ReadingWidth, Prefetch, LeaveK
         put(self.query_one("#status", Static), line)
         saved = self.query_one("#saved", Static)
         # The saved cell is as wide as its text: a layout pass only when that width changes.
-        saved.update(self._saved, layout=self._saved.cell_len + 2 != saved.outer_size.width)
+        saved.update(shown, layout=shown.cell_len + 2 != saved.outer_size.width)
 
     def say(self, message: str, *, seconds: float = 5.0) -> None:
         """A routine message in the status line (toasts would cover the saved cell)."""
@@ -415,11 +418,13 @@ class JudgeScreen(BackgroundSaving, GroupGrading, ReadingWidth, Prefetch, LeaveK
     def action_help(self) -> None:
         grades = "".join(str(g) for g in self.session.scale.grades) if self.session else ""
         warned = "".join(f"\u26a0 {w}\n\n" for w in self._warnings)
+        text = f"Warnings when the store opened:\n\n{warned}" if warned else ""
+        # A NOT SAVED reason too long for the status bar is cut there: here it is whole.
+        if self._saved.plain.startswith("\u2717"):
+            text = f"{self._saved.plain}\n\n{text}"
         self.app.push_screen(
             HelpScreen(
-                f"Warnings when the store opened:\n\n{warned}{self.guidelines}"
-                if warned
-                else self.guidelines,
+                text + self.guidelines,
                 keys_table(self),
                 passthrough=self._grade_from_help,
                 passthrough_hint=f"a grade key ({grades}) closes this and grades" if grades else "",
