@@ -37,6 +37,11 @@ class BackgroundSaving:
     _save_failures: int = 0  # failed saves shown so far (a leave that waited compares them)
     _waiting_to_leave: bool = False
 
+    @property
+    def left(self) -> bool:
+        """The screen was left for good: every grade settled and the store closed (``flush``)."""
+        return bool(getattr(self, "_writer_closed", False))
+
     def start_background_saving(self, session: JudgingSession) -> None:
         if session.writer is None or hasattr(session.writer, "submit"):
             return
