@@ -9,26 +9,17 @@ The fsync is held on an event the test releases once the app is closed (no sleep
 from __future__ import annotations
 
 import asyncio
-import threading
 from pathlib import Path
 
 import pytest
+from save_gates import HeldFsync, store
 from test_judge_support import FakeClock, run_async_tests, tiny_pool
 
-import goldset_tui.store.files as files_module
 from goldset_tui.judging import JudgingSession
-from goldset_tui.store import Project, sha256_file
+from goldset_tui.store import Project
 from goldset_tui.store.journal import is_locked
 from goldset_tui.ui.app import GoldsetApp
 from goldset_tui.ui.screens.judge import JudgeScreen
-
-
-def _project(tmp_path: Path) -> Project:
-    pool_file = tmp_path / "pool.jsonl"
-    pool_file.write_text('{"query_id": "q1"}\n')
-    return Project.create(
-        tmp_path / "store", pool_path=pool_file, pool_sha256=sha256_file(pool_file)
-    )
 
 
 async def _grade_then_exit_without_flushing(screen: JudgeScreen, keys: str) -> None:
@@ -44,20 +35,12 @@ async def _grade_then_exit_without_flushing(screen: JudgeScreen, keys: str) -> N
 def test_a_save_settling_after_the_app_closed_is_kept_and_flush_closes_the_store(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    project = _project(tmp_path)
-    writer = project.writer("alice")
-    gate = threading.Event()
-    real = files_module._datasync
-
-    def held(fd: int) -> None:
-        gate.wait(10)  # released by the test once the app has closed
-        real(fd)
-
-    monkeypatch.setattr(files_module, "_datasync", held)
+    project, writer = store(tmp_path)
+    fsync = HeldFsync(monkeypatch)  # opened by the test once the app has closed
     session = JudgingSession(tiny_pool(), "alice", writer=writer, clock=FakeClock(step=3.0))
     screen = JudgeScreen(session, show_guidelines=False, writer=writer, background=True)
     asyncio.run(_grade_then_exit_without_flushing(screen, "23"))
-    gate.set()  # the disk answers now: both grades settle on a screen that is gone
+    fsync.open()  # the disk answers now: both grades settle on a screen that is gone
     screen.flush()  # what commands/judge.py's finally does; used to raise NoActiveAppError
     assert session.unsaved == 0
     assert "\u2713 saved #2=3" in screen._saved.plain  # the cell's state is still kept
@@ -70,19 +53,12 @@ def test_a_save_settling_after_the_app_closed_is_kept_and_flush_closes_the_store
 def test_a_save_failing_after_the_app_closed_is_one_os_error_naming_the_grade(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    project = _project(tmp_path)
-    writer = project.writer("alice")
-    gate = threading.Event()
-
-    def broken(fd: int) -> None:
-        gate.wait(10)
-        raise OSError(28, "No space left on device")
-
-    monkeypatch.setattr(files_module, "_datasync", broken)
+    project, writer = store(tmp_path)
+    fsync = HeldFsync(monkeypatch, OSError(28, "No space left on device"))
     session = JudgingSession(tiny_pool(), "alice", writer=writer, clock=FakeClock(step=3.0))
     screen = JudgeScreen(session, show_guidelines=False, writer=writer, background=True)
     asyncio.run(_grade_then_exit_without_flushing(screen, "3"))
-    gate.set()
+    fsync.open()
     with pytest.raises(OSError) as caught:
         screen.flush()
     monkeypatch.undo()

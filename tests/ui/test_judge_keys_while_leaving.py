@@ -11,11 +11,10 @@ The fsync is held on an event; the keys go into the app's queue while the wait i
 from __future__ import annotations
 
 import asyncio
-import threading
-import time
 from pathlib import Path
 
 import pytest
+from save_gates import HeldFsync, store, until
 from test_judge_support import FakeClock, run_async_tests, tiny_pool
 from textual import events
 from textual.app import ComposeResult
@@ -23,10 +22,8 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Static
 
-import goldset_tui.store.files as files_module
 from goldset_tui.judging import JudgingSession
-from goldset_tui.store import Project, sha256_file
-from goldset_tui.store.writer import JudgmentWriter
+from goldset_tui.store import Project
 from goldset_tui.ui.app import GoldsetApp
 from goldset_tui.ui.screens.judge import JudgeScreen
 
@@ -52,22 +49,6 @@ class _Home(Screen[None]):
         self.typed.append(key)
 
 
-def _store(tmp_path: Path) -> tuple[Project, JudgmentWriter]:
-    pool_file = tmp_path / "pool.jsonl"
-    pool_file.write_text('{"query_id": "q1"}\n')
-    project = Project.create(
-        tmp_path / "store", pool_path=pool_file, pool_sha256=sha256_file(pool_file)
-    )
-    return project, project.writer("alice")
-
-
-async def _until(pilot: object, condition: object, seconds: float = 10.0) -> None:
-    end = time.monotonic() + seconds
-    while not condition() and time.monotonic() < end:  # type: ignore[operator]
-        await pilot.pause(0.02)  # type: ignore[attr-defined]
-    assert condition(), "not reached in time"  # type: ignore[operator]
-
-
 def _status(screen: JudgeScreen) -> str:
     return str(screen.query_one("#status", Static).content)
 
@@ -81,15 +62,8 @@ def _type_now(app: GoldsetApp, *keys: str) -> None:
 async def test_keys_typed_while_leaving_for_home_waits_do_nothing_on_home(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    project, writer = _store(tmp_path)
-    gate = threading.Event()
-    real = files_module._datasync
-
-    def held(fd: int) -> None:
-        gate.wait(10)
-        real(fd)
-
-    monkeypatch.setattr(files_module, "_datasync", held)
+    project, writer = store(tmp_path)
+    fsync = HeldFsync(monkeypatch)
     session = JudgingSession(tiny_pool(), "alice", writer=writer, clock=FakeClock(step=3.0))
     screen = JudgeScreen(session, show_guidelines=False, writer=writer, background=True)
     home = _Home()
@@ -99,11 +73,11 @@ async def test_keys_typed_while_leaving_for_home_waits_do_nothing_on_home(
         await pilot.pause()
         await pilot.press("3")
         leaving = asyncio.create_task(pilot.press("q"))
-        await _until(pilot, lambda: "Waiting for 1 grade" in _status(screen))
+        await until(pilot, lambda: "Waiting for 1 grade" in _status(screen))
         _type_now(app, "2", "j", "q")  # a grade, a move, and q again (which quits from home)
-        gate.set()
+        fsync.open()
         await leaving
-        await _until(pilot, lambda: app.screen is home)
+        await until(pilot, lambda: app.screen is home)
         await pilot.pause()
         assert app.is_running  # the second q did not quit the app from home
         assert home.typed == []  # nor did 2 or j act there
@@ -115,18 +89,8 @@ async def test_keys_typed_while_leaving_for_home_waits_do_nothing_on_home(
 async def test_a_grade_typed_while_the_wait_fails_does_not_grade_the_candidate_brought_back(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    project, writer = _store(tmp_path)
-    gate = threading.Event()
-    real = files_module._datasync
-    failing = [True]
-
-    def flaky(fd: int) -> None:
-        if failing[0]:
-            gate.wait(10)
-            raise OSError(5, "Input/output error")
-        real(fd)
-
-    monkeypatch.setattr(files_module, "_datasync", flaky)
+    project, writer = store(tmp_path)
+    fsync = HeldFsync(monkeypatch, OSError(5, "Input/output error"))
     session = JudgingSession(tiny_pool(), "alice", writer=writer, clock=FakeClock(step=3.0))
     screen = JudgeScreen(session, show_guidelines=False, writer=writer, background=True)
     app = GoldsetApp(_Home)
@@ -137,19 +101,19 @@ async def test_a_grade_typed_while_the_wait_fails_does_not_grade_the_candidate_b
         await pilot.press("3")
         assert session.current.doc_id != first  # the labeller sees the second candidate ...
         leaving = asyncio.create_task(pilot.press("q"))
-        await _until(pilot, lambda: "Waiting for 1 grade" in _status(screen))
+        await until(pilot, lambda: "Waiting for 1 grade" in _status(screen))
         _type_now(app, "1")  # ... and types a grade for it while the screen says it waits
-        failing[0] = False  # the next save works: a grade that slipped through would be kept
-        gate.set()  # the pending save of 3 fails: the screen stays, back on the first candidate
+        fsync.error = None  # the next save works: a grade that slipped through would be kept
+        fsync.open()  # the pending save of 3 fails: the screen stays, back on the first candidate
         await leaving
         await pilot.pause()
-        await _until(pilot, lambda: session.unsaved == 0)  # whatever was typed has settled
+        await until(pilot, lambda: session.unsaved == 0)  # whatever was typed has settled
         assert app.screen is screen
         assert session.judged_count == 0  # 1 did not land on the candidate brought back
         assert session.current.doc_id == first and session.current_grade is None
         assert "NOT SAVED" in str(screen._saved)  # what the labeller sees, still
         await pilot.press("2")  # typed after the wait, having seen NOT SAVED: it grades
-        await _until(pilot, lambda: "\u2713 saved" in str(screen._saved))
+        await until(pilot, lambda: "\u2713 saved" in str(screen._saved))
         assert session.judged_count == 1
     assert Project.open(project.path).qrels("alice")["grade"].to_list() == [2]
 

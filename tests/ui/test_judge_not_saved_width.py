@@ -6,18 +6,15 @@ parts. Checked on the rows the app's compositor draws, with the real store's fai
 
 from __future__ import annotations
 
-import threading
-import time
 from pathlib import Path
 
 import pytest
+from save_gates import HeldFsync, store, until
 from test_judge_status import graded, screen_line
 from test_judge_support import FakeClock, run_async_tests, tiny_pool
 from textual.widgets import Static
 
-import goldset_tui.store.files as files_module
 from goldset_tui.judging import JudgingSession
-from goldset_tui.store import Project, sha256_file
 from goldset_tui.ui.app import GoldsetApp
 from goldset_tui.ui.screens.judge import JudgeScreen
 from goldset_tui.ui.widgets.judge_parts import PROGRESS_LEAST, status_line
@@ -28,28 +25,15 @@ LONG_PATH = "/home/labeller/golden/docs-store/journal/" + "very-long-labeller-na
 async def test_at_80x24_a_long_not_saved_leaves_the_progress_on_screen(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    pool_file = tmp_path / "pool.jsonl"
-    pool_file.write_text('{"query_id": "q1"}\n')
-    project = Project.create(
-        tmp_path / "store", pool_path=pool_file, pool_sha256=sha256_file(pool_file)
-    )
-    writer = project.writer("alice")
-    gate = threading.Event()
-
-    def full(fd: int) -> None:
-        gate.wait(10)
-        raise OSError(28, "No space left on device", LONG_PATH)
-
-    monkeypatch.setattr(files_module, "_datasync", full)
+    _, writer = store(tmp_path)
+    fsync = HeldFsync(monkeypatch, OSError(28, "No space left on device", LONG_PATH))
     session = JudgingSession(tiny_pool(), "alice", writer=writer, clock=FakeClock(step=3.0))
     screen = JudgeScreen(session, show_guidelines=False, writer=writer, background=True)
     app = GoldsetApp(lambda: screen)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("3")
-        gate.set()
-        end = time.monotonic() + 10
-        while "NOT SAVED" not in screen._saved.plain and time.monotonic() < end:
-            await pilot.pause(0.02)
+        fsync.open()
+        await until(pilot, lambda: "NOT SAVED" in screen._saved.plain)
         await pilot.pause()
         # The reason really is longer than the terminal: this is the case being tested.
         assert LONG_PATH in screen._saved.plain and screen._saved.cell_len > 80
