@@ -252,7 +252,8 @@ class JudgeScreen(BackgroundSaving, GroupGrading, ReadingWidth, Prefetch, LeaveK
     def _show_status(self) -> None:
         assert self.session is not None
         # The saved cell takes what it needs, short of the progress's least (a long NOT SAVED
-        # reason is cut, its start kept; whole in the notice); the progress gets the rest.
+        # reason is cut, its start kept; whole in the notice and under ?); the progress gets
+        # the rest.
         width = self.size.width or 80
         shown = parts.fitted_saved(self._saved, width)
         room = width - shown.cell_len - 4  # both cells pad 1+1

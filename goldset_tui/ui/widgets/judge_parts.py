@@ -234,8 +234,9 @@ def status_line(session: JudgingSession, width: int = 0) -> Text:
     return line
 
 
-# The least the progress keeps beside the saved cell ("q 12/40 · queries 3/42" fits), and the
-# least the saved cell keeps ("✗ NOT SAVED: …" and a word of why) on a very narrow terminal.
+# The least the progress keeps beside the saved cell (this query's count always, "q 12/40", and
+# the finished queries when they fit, "q 3/4 · queries 0/3"), and the least the saved cell keeps
+# ("✗ NOT SAVED: …" and a word of why) on a very narrow terminal.
 PROGRESS_LEAST = 20
 SAVED_LEAST = 16
 
