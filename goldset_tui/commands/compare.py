@@ -123,7 +123,8 @@ def check_query_sets(
 def chosen_measures(given: list[str]) -> list[Measure]:
     """The measures -m names, trec_eval's forms expanded (``P.5,10``: P@5 and P@10; a family
     alone: its default cut-offs), each once. The run's tag, a group (it holds the tag and
-    counts) and counts are refused: compare needs a per-query score."""
+    counts), counts and GMAP (a geometric mean) are refused: compare needs a per-query score
+    whose mean is arithmetic."""
     from goldset_tui.eval.measures import parse_measures
     from goldset_tui.eval.trec_forms import GROUPS, RUNID, expand
 
@@ -147,6 +148,14 @@ def chosen_measures(given: list[str]) -> list[Measure]:
                 None,
                 f"measure {measure.alias or measure.text!r}: compare needs a per-query "
                 "score, not a count",
+            )
+        if measure.aggregation != "mean":
+            # It printed AP's arithmetic mean under GMAP's name (0.1785 where trec_eval's
+            # gm_map is 0.1051 on its own test files): the test and interval are of means.
+            raise InputError(
+                None,
+                f"measure {measure.alias or measure.text!r}: its mean is geometric, and "
+                "compare's difference, interval and test are of arithmetic means; compare on AP",
             )
     return measures
 

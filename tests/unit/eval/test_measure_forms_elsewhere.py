@@ -100,6 +100,17 @@ def test_compare_refuses_the_run_s_tag_and_groups_in_one_line(te, capsys, form, 
     assert f"measure {form!r}" in err and why in err and "Traceback" not in err
 
 
+def test_compare_refuses_gmap_whose_mean_is_not_the_mean_it_compares(te, capsys):
+    # compare printed AP's arithmetic mean as GMAP's: 0.1785 for results.test, where trec_eval's
+    # gm_map is 0.1051 (out.test.a); its interval and test are of arithmetic means.
+    assert _trec_eval_all(te, "gm_map") == pytest.approx(0.1051)
+    assert _trec_eval_all(te, "map") == pytest.approx(0.1785)
+    for name in ("GMAP", "gm_map"):
+        code, out, err = _compare(capsys, te, "-m", name)
+        assert code == 2 and out == "" and err.count("\n") == 1
+        assert f"measure {name!r}: its mean is geometric" in err
+
+
 # report --metric
 
 
