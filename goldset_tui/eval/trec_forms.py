@@ -7,7 +7,10 @@ run's tag, a line of text, not a number). :func:`expand` rewrites a ``-m`` list 
 measures written with trec_eval's own names (``P_5``, ``iprec_at_recall_0.10``), which
 ``measures.parse_measures`` reads as aliases: parsing stays in the registry, this module only
 says what each form stands for. It guarantees the order of the list (each form replaced where it
-stands) and leaves de-duplication to the parser.
+stands) and leaves de-duplication to the parser. For callers past the parser:
+:func:`expand_measures` gives the canonical names (the notebook's entry, exported by
+``goldset_tui.eval``), :func:`one_measure` the single measure an option that takes one names
+(``report --metric``), refusing a form that stands for several.
 
 The rules are trec_eval 10's (``trec_eval.c`` mark_measure, ``meas_init.c``, ``measures.c``):
 - defaults: P, recall, ndcg_cut and map_cut 5,10,15,20,30,100,200,500,1000; success 1,5,10;
