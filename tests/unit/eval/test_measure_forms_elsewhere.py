@@ -240,3 +240,12 @@ def test_review_from_a_store_checks_its_metric_as_report_does(tmp_path):
     args = ["--store", str(store), "--labeller", "ana", "--metric", "P.5,10"]
     with pytest.raises(InputError, match=r"'P\.5,10' stands for 2 measures \(P@5, P@10\)"):
         review.build_context(parser.parse_args(args))
+
+
+@pytest.mark.parametrize("form", ["GMAP", "gm_map"])
+def test_report_metric_refuses_a_geometric_mean(report_files, capsys, form):
+    # It printed AP's arithmetic mean under GMAP's name (the sample's bm25: 0.917, where its
+    # GMAP is 0.902): the report's strata, intervals and weighting are arithmetic means.
+    code, out, err = _report(capsys, report_files, form)
+    assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert "its mean is geometric" in err and "report on AP" in err
