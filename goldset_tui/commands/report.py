@@ -203,7 +203,7 @@ def check_metric(metric: str) -> str:
     """The one measure --metric names, canonical. The engine owns measure names; ask it early
     so a typo, or a trec_eval form standing for several measures (`P.5,10`, `ndcg_cut`), is one
     line, not a late failure nor silently the first of them."""
-    from goldset_tui.eval.measures import parse_measure
+    from goldset_tui.eval.measures import arithmetic_measure
     from goldset_tui.eval.trec_forms import one_measure
 
     try:
@@ -212,15 +212,10 @@ def check_metric(metric: str) -> str:
         raise
     except (ValueError, KeyError) as exc:
         raise InputError(None, f"--metric {metric!r}: {exc}") from None
-    if parse_measure(name).aggregation == "gmean":
-        # The report's strata, intervals and weighting are of arithmetic means: it printed AP's
-        # arithmetic mean under GMAP's name (0.917 where GMAP is 0.902 on the sample's bm25).
-        raise InputError(
-            None,
-            f"--metric {metric!r}: its mean is geometric, and the report's strata, intervals "
-            "and traffic weighting are arithmetic means; report on AP (goldset eval -m GMAP "
-            "gives the geometric mean)",
-        )
+    # It printed AP's arithmetic mean under GMAP's name (0.917 where GMAP is 0.902, sample bm25).
+    arithmetic_measure(
+        name, option="--metric", does="the report's strata, intervals and weighting are"
+    )
     return name
 
 

@@ -13,6 +13,7 @@ import json
 import subprocess
 import sys
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -248,4 +249,21 @@ def test_report_metric_refuses_a_geometric_mean(report_files, capsys, form):
     # GMAP is 0.902): the report's strata, intervals and weighting are arithmetic means.
     code, out, err = _report(capsys, report_files, form)
     assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
-    assert "its mean is geometric" in err and "report on AP" in err
+    assert "its mean is geometric" in err and "use AP" in err
+
+
+def test_commands_that_rank_systems_by_their_means_refuse_gmap(capsys):
+    # Each ranked the systems by the arithmetic mean of AP while naming GMAP (agreement's
+    # system ranking printed those means; simulate's tau ranked by them).
+    sample = Path(__file__).resolve().parents[3] / "sample_data"
+    qrels = sample / "judgments" / "alice.qrels"
+    runs = [f"{r}={sample / 'runs' / f'{r}.run'}" for r in ("bm25", "minilm")]
+    agreement = ("agreement", "--qrels", f"alice={qrels}")
+    agreement += ("--qrels", f"bob={sample / 'judgments' / 'bob.qrels'}", "--scale", "0-3")
+    agreement += ("--run", runs[0], "--run", runs[1], "--measure", "GMAP", "--format", "json")
+    simulate = ("simulate", "--qrels", qrels, "--run", runs[0], "--run", runs[1])
+    simulate += ("--budget", "50", "-m", "gm_map")
+    for argv in (agreement, simulate):
+        code, out, err = _run(capsys, *argv)
+        assert code == 2 and out == "" and err.count("\n") == 1, (argv[0], err)
+        assert "its mean is geometric" in err and "use AP" in err, err
