@@ -294,11 +294,12 @@ def ranking_part(args: argparse.Namespace, data, machines: list[str]) -> dict:  
     from goldset_tui.agreement.runs import qrels_by_judge
     from goldset_tui.agreement.sources import strata_of
     from goldset_tui.agreement.system_ranking import system_ranking
-    from goldset_tui.eval.measures import parse_measure
+    from goldset_tui.eval.measures import arithmetic_measure
     from goldset_tui.io.trec import read_run
     from goldset_tui.specs import parse_named_paths
 
-    parse_measure(args.measure)  # refuses an unknown measure with a suggestion
+    # refuses an unknown measure with a suggestion, and GMAP (systems ranked by arithmetic means)
+    arithmetic_measure(args.measure, option="--measure", does="the system ranking compares")
     humans = humans_only(data, machines) if machines else data
     try:
         sets, _ = qrels_by_judge(humans, args.rule)

@@ -61,7 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from goldset_tui.agreement.simulate import simulate
-    from goldset_tui.eval.measures import parse_measure
+    from goldset_tui.eval.measures import arithmetic_measure
     from goldset_tui.io.trec import read_qrels, read_run
     from goldset_tui.specs import parse_named_paths
     from goldset_tui.text import visible
@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(None, "--budget must be at least 1")
     if args.step is not None and args.step < 1:
         raise InputError(None, "--step must be at least 1")
-    parse_measure(args.measure)
+    arithmetic_measure(args.measure, option="-m", does="simulate ranks the systems by")
     qrels = read_qrels(args.qrels)
     runs = {n: read_run(p, tag=False) for n, p in parse_named_paths(args.run, "--run").items()}
     judged = set(qrels.get_column("query_id").unique().to_list())

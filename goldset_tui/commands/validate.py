@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     from goldset_tui.agreement.sources import from_store, strata_of
     from goldset_tui.agreement.validation import choose_for_validation, relevance_line
     from goldset_tui.commands.eval import read_runs
-    from goldset_tui.eval.measures import parse_measure
+    from goldset_tui.eval.measures import arithmetic_measure
     from goldset_tui.io.pools import write_pool
     from goldset_tui.io.tables import table_format
     from goldset_tui.store.files import atomic_write
@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     table_format(out)  # an unknown extension fails before any work
     if args.why and Path(args.why).resolve() == out.resolve():
         raise InputError(out, "--why and -o name the same file: the reasons would replace the pool")
-    parse_measure(args.measure)
+    arithmetic_measure(args.measure, option="-m", does="validate orders the systems by")
     data = from_store(args.store)
     project = data.project
     assert project is not None  # from_store always opens one

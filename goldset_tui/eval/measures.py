@@ -337,3 +337,17 @@ def parse_measures(texts: list[str]) -> list[Measure]:
         # `P(rel=1)@10` is not `P@10` once -l moves the line: a written rel= keeps them apart.
         seen.setdefault((canonical(m), m.rel_given), m)
     return list(seen.values())
+
+
+def arithmetic_measure(text: str, *, option: str, does: str) -> Measure:
+    """The measure ``text`` names, for a command that averages its per-query values (a report,
+    a comparison, a ranking of systems by their means): GMAP's mean is geometric, so those
+    commands would print AP's arithmetic mean under GMAP's name. Refused in one line."""
+    measure = parse_measure(text)
+    if measure.aggregation == "gmean":
+        raise InputError(
+            None,
+            f"{option} {text.strip()!r}: its mean is geometric, and {does} arithmetic means of "
+            "per-query values; use AP (goldset eval -m GMAP gives the geometric mean)",
+        )
+    return measure

@@ -7,7 +7,10 @@ run's tag, a line of text, not a number). :func:`expand` rewrites a ``-m`` list 
 measures written with trec_eval's own names (``P_5``, ``iprec_at_recall_0.10``), which
 ``measures.parse_measures`` reads as aliases: parsing stays in the registry, this module only
 says what each form stands for. It guarantees the order of the list (each form replaced where it
-stands) and leaves de-duplication to the parser.
+stands) and leaves de-duplication to the parser. For callers past the parser:
+:func:`expand_measures` gives the canonical names (the notebook's entry, exported by
+``goldset_tui.eval``), :func:`one_measure` the single measure an option that takes one names
+(``report --metric``), refusing a form that stands for several.
 
 The rules are trec_eval 10's (``trec_eval.c`` mark_measure, ``meas_init.c``, ``measures.c``):
 - defaults: P, recall, ndcg_cut and map_cut 5,10,15,20,30,100,200,500,1000; success 1,5,10;
@@ -26,8 +29,12 @@ trec_eval's names alone and expand in either mode.
 
 from __future__ import annotations
 
+import warnings
+from collections.abc import Iterable
+
 from goldset_tui.errors import InputError
 from goldset_tui.eval import aliases
+from goldset_tui.eval.measures import parse_measures
 
 _CUTS = ("5", "10", "15", "20", "30", "100", "200", "500", "1000")
 # Base name -> its default parameters (measures.c and each m_*.c's default array).
@@ -118,6 +125,50 @@ def expand(given: list[str], *, compat: bool) -> Forms:
         else:
             out.texts.append(text)  # a single measure: the registry parses it
     return out
+
+
+def expand_measures(forms: str | Iterable[str], *, trec_eval_compat: bool = False) -> list[str]:
+    """The measures a ``-m`` form (a string: ``"P.5,10"``) or list of forms (as ``-m`` given
+    several times) stands for, as the canonical names ``evaluate`` and ``mean_scores`` take
+    (``["P@5", "P@10"]``), in order, each once. ``runid`` is the run's tag, not a measure: it
+    is never in the list. The measures of a group (``all_trec``) goldset lacks are left out
+    with a ``UserWarning`` naming them, never silently; an unknown name raises ``InputError``.
+    ``trec_eval_compat``: a name trec_eval shares with ir_measures (``P``) takes trec_eval's
+    meaning, as ``goldset eval --trec-eval-compat`` does."""
+    given = [forms] if isinstance(forms, str) else list(forms)
+    found = expand(given, compat=trec_eval_compat)
+    if found.lacking:
+        warnings.warn(
+            f"{len(found.lacking)} of trec_eval's measures are not in goldset and are left out: "
+            + ", ".join(found.lacking),
+            stacklevel=2,
+        )
+    return [str(m) for m in parse_measures(found.texts)]
+
+
+def one_measure(text: str, *, option: str) -> str:
+    """The canonical name of the one measure ``text`` names, for an option that takes exactly
+    one (the report is about one number). A form standing for one measure (``ndcg_cut.10``) is
+    that measure; one standing for several, or for the run's tag, is refused in one line naming
+    the form and what it stands for (never a traceback, never silently the first)."""
+    found = expand([text], compat=False)
+    names = [str(m) for m in parse_measures(found.texts)]
+    if len(names) == 1 and not found.runid and not found.lacking:
+        return names[0]
+    parts = [_listed(names)] if names else []
+    if found.runid:
+        parts.append("the run's tag (runid, a line of text, not a measure)")
+    if found.lacking:
+        parts.append(f"{len(found.lacking)} measures goldset lacks")
+    example = f", e.g. {names[0]}" if names and text.strip() not in GROUPS else ""
+    takes = f"; {option} takes one measure{example}"
+    raise InputError(None, f"{option} {text.strip()!r} stands for {' and '.join(parts)}{takes}")
+
+
+def _listed(names: list[str]) -> str:
+    """``names`` for a one-line message: all of them up to 12, else the first 10 and a count."""
+    shown = names if len(names) <= 12 else [*names[:10], f"... {len(names) - 10} more"]
+    return f"{len(names)} measure{'s' * (len(names) != 1)} ({', '.join(shown)})"
 
 
 def _is_family(name: str) -> bool:
