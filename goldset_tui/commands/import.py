@@ -111,6 +111,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from goldset_tui.store.machine import refuse_consensus
+
+    # The name first: with --pool a refused name used to leave a new, empty store behind.
+    if not args.labeller.strip():
+        raise InputError(None, "--labeller must not be empty")
+    refuse_consensus(args.labeller)
     if args.human is not None and args.model is not None:
         raise InputError(None, "--model names a machine judge's model; it goes with --machine")
     if args.machine is not None and args.on_conflict is not None:

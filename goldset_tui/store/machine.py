@@ -71,8 +71,19 @@ def machine_labellers(manifest: dict[str, Any]) -> list[str]:
 
 
 def refuse_consensus(labeller: str) -> None:
+    """A person's name to judge or import under: not the consensus's, and shown as it is (no
+    control or invisible character, no space at either end: `goldset serve` refuses those too,
+    and a printed `goldset judge --labeller NAME` command must run as printed)."""
     if labeller == CONSENSUS:
         raise InputError(None, CONSENSUS_TAKEN, column="labeller")
+    shown = visible(labeller, keep_newlines=False)
+    if shown != labeller or labeller != labeller.strip():
+        raise InputError(
+            None,
+            f"--labeller {shown!r}: a labeller's name cannot hold control or invisible "
+            "characters, nor spaces at either end",
+            column="labeller",
+        )
 
 
 def refuse_machine(project: Project, labeller: str) -> None:

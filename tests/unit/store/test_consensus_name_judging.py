@@ -49,3 +49,19 @@ def test_a_served_labeller_may_not_be_called_consensus(tmp_path: Path) -> None:
         refuse_machine(project, "consensus")
     assert caught.value.column == "labeller"
     refuse_machine(project, "Consensus team")  # another name: fine
+
+
+@pytest.mark.parametrize("name", ["consensus", " "])
+def test_import_with_pool_refuses_the_name_before_making_the_store(
+    tmp_path: Path, capsys, name: str
+) -> None:
+    # It made the store (and said so), then refused the name: an empty store was left behind.
+    from goldset_tui.cli import main
+
+    qrels = tmp_path / "old.qrels"
+    qrels.write_text("q1 0 d1 2\n")
+    store = tmp_path / "store"
+    argv = ["import", "--pool", str(pool_file(tmp_path)), "--store", str(store)]
+    assert main([*argv, "--labeller", name, "--human", str(qrels)]) == 2
+    assert "made the store" not in capsys.readouterr().err
+    assert not store.exists()
