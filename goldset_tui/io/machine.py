@@ -73,9 +73,15 @@ def _read_trec(path: Path) -> pl.DataFrame:
         if not fields:
             continue
         if len(fields) != 4:
+            # More fields than four is most often an id holding spaces ("doc a").
+            hint = (
+                "; ids with spaces cannot be in TREC qrels: give a CSV, TSV or JSONL file"
+                if len(fields) > 4
+                else ""
+            )
             raise InputError(
                 path,
-                f"expected 4 fields (query_id iteration doc_id grade), found {len(fields)}",
+                f"expected 4 fields (query_id iteration doc_id grade), found {len(fields)}{hint}",
                 line=number,
             )
         # ASCII digits only, as `goldset eval` reads qrels: Python's int() would read 0_2 as 2.

@@ -103,3 +103,14 @@ def test_a_categorical_grade_that_is_no_number_is_refused(tmp_path: Path) -> Non
     with pytest.raises(InputError) as caught:
         read_human_labels(path, GradeScale(), None)
     assert (caught.value.row, caught.value.column) == (2, "grade"), str(caught.value)
+
+
+def test_a_qrels_line_with_an_id_holding_spaces_says_so(tmp_path: Path) -> None:
+    # "expected 4 fields, found 5" alone sent a user with ids like "doc a" looking for a bug in
+    # their export; the refusal now names the way such ids can come in.
+    path = tmp_path / "labels.qrels"
+    path.write_text("q1 0 d1 2\nq1 0 doc a 1\n")
+    with pytest.raises(InputError) as caught:
+        read_human_labels(path, GradeScale(), None)
+    assert caught.value.line == 2
+    assert "found 5" in caught.value.message and "CSV" in caught.value.message
