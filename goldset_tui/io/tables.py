@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -286,6 +287,16 @@ def _read_delimited(p: Path, sep: str) -> pl.DataFrame:
         raise InputError(
             p, f"could not be read as {'TSV' if sep == chr(9) else 'CSV'} ({_short(exc)})"
         ) from None
+    for name in df.columns:
+        # Polars renames a repeated header name (grade, grade_duplicated_0): one would be lost.
+        twice = re.fullmatch(r"(.*)_duplicated_\d+", name)
+        if twice and twice.group(1) in df.columns:
+            raise InputError(
+                p,
+                f"column {twice.group(1)!r} appears twice in the header",
+                line=1,
+                column=twice.group(1),
+            )
     # Polars pads short rows with nulls instead of failing. A null in the last column is either
     # a short row or an empty last field; only then do we pay for a scan that tells them apart.
     if df.height and df.width and df.get_column(df.columns[-1]).null_count() > 0:
