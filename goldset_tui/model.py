@@ -66,8 +66,19 @@ class GradeScale:
 
     @classmethod
     def from_range(cls, lo: int, hi: int) -> GradeScale:
-        labels = {g: DEFAULT_GRADE_LABELS.get(g, str(g)) for g in range(lo, hi + 1)}
-        return cls(labels)
+        """Grades ``lo`` to ``hi``, each labelled by its place on the scale, as a store made with
+        ``--scale LO-HI`` is (:func:`relevance_scale`): on 1-5, grade 1 is "not relevant". (Looking
+        each grade up by its number in the 0-3 labels read 1 as "related" and 3 as "perfectly
+        relevant" there.) Grades below 0 (TREC's junk and spam) keep their number, 0 stays
+        "not relevant"; one grade alone is its number; ``lo > hi`` is no scale (ValueError)."""
+        if lo > hi:
+            return cls({})  # refused by __post_init__: a scale needs a grade
+        if lo == hi:
+            return cls({lo: str(lo)})
+        below = {g: str(g) for g in range(lo, min(0, hi + 1))}
+        if hi <= 0:
+            return cls({**below, 0: DEFAULT_GRADE_LABELS[0]} if hi == 0 else below)
+        return cls({**below, **relevance_scale(max(lo, 0), hi).labels})
 
     def all_relevant_at(self, level: int = 1) -> str | None:
         """Why relevance at grade >= ``level`` (trec_eval's convention, level 1) misreads this

@@ -5,8 +5,9 @@ Text is trec_eval's: the measure name left-aligned in 22 characters, a tab, the 
 ``all``), a tab, the value (counts as integers, the rest with 4 decimals). With
 ``--trec-eval-compat`` the names are trec_eval's (``map``, ``P_10``; a measure trec_eval does not
 have keeps goldset's name), in trec_eval's order (its table of measures, query by query), a
-``runid`` line comes first among the ``all`` lines (the run's tag column) for trec_eval's
-default measures but not for a -m list, and ``num_q`` and ``gm_map`` have no per-query line, as
+``runid`` line comes first among the ``all`` lines (the run's tag column) when it is asked for
+(``-m runid``, a trec_eval group such as ``official``, or trec_eval's default set), and
+``num_q`` and ``gm_map`` have no per-query line, as
 in trec_eval's output, so a script reading trec_eval's output reads this one.
 """
 
@@ -99,8 +100,8 @@ def text_lines(
 ) -> list[str]:
     """trec_eval's layout; a run-name column first when there are several runs. Under
     ``compat`` the measures come in trec_eval's order, and the ``runid`` line comes first
-    among the ``all`` lines when ``runid`` (trec_eval prints it for its default measures, not
-    for a -m list without it)."""
+    among the ``all`` lines when ``runid`` (trec_eval prints it for its default measures and
+    for ``-m runid``, not for a -m list without it; so does goldset, with or without compat)."""
     several = len(results) > 1
     by_name = {str(m): m for m in measures}
     if compat:

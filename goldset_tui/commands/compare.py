@@ -6,6 +6,7 @@ import argparse
 import json
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import polars as pl
 
@@ -20,6 +21,9 @@ from goldset_tui.errors import InputError
 from goldset_tui.pvalue import p_value_text
 from goldset_tui.text import visible
 
+if TYPE_CHECKING:
+    from goldset_tui.eval.measures import Measure
+
 # Short names of ``PairedResult.ci_method`` for the text output (docs/eval.md says more).
 _METHOD_WORDS = {
     "difference-score-t": "score interval on the differences",
@@ -29,7 +33,7 @@ _METHOD_WORDS = {
 NAME = "compare"
 HELP = "compare two runs query by query: mean difference, its interval, randomization test"
 DESCRIPTION = """\
-Compare RUN_A with RUN_B on one measure, pairing the queries: the mean difference A - B, a 95%
+Compare RUN_A with RUN_B on each measure given, pairing the queries: the mean difference A - B, a 95%
 interval for it (a score interval on the per-query differences, which stays inside [-1, 1] and
 keeps a width when every query moves the same way or every query ties), the p-value of a seeded
 paired randomization test (signs of the per-query differences flipped at random; two-sided),
@@ -40,9 +44,16 @@ discordant queries (only A / only B succeed) and McNemar's exact p.
 The queries are those of `goldset eval`: every query in the qrels with a document of grade >= 1,
 a query missing from a run counting 0. Same seed, same numbers.
 
+-m is repeatable, and takes trec_eval's forms: a list (P.5,10) or a family alone (ndcg_cut: its
+cut-offs 5 ... 1000) stands for several measures. Each is compared on its own, with the same
+seed, in blocks separated by a blank line (JSON: a list of the objects); each p-value is for its
+measure alone, not corrected for comparing several. runid and the groups (official, all_trec)
+are refused: the run's tag and counts are not per-query scores.
+
 examples:
   goldset compare qrels.txt bm25.run dense.run -m nDCG@10
   goldset compare ~/stores/docs-pool a=bm25.run b=dense.run -m Success@10 --samples 20000 --seed 7
+  goldset compare qrels.txt bm25.run dense.run -m P.5,10 -m AP --format json
 """
 
 
@@ -55,7 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--measure",
         action="append",
         metavar="MEASURE",
-        help="the one measure to compare on (default nDCG@10)",
+        help="a measure to compare on; repeatable, and a list (P.5,10) compares each (default nDCG@10)",
     )
     parser.add_argument(
         "--seed",
@@ -109,93 +120,140 @@ def check_query_sets(
         )
 
 
-def run(args: argparse.Namespace) -> int:
-    from goldset_tui.eval.measures import parse_measure
-    from goldset_tui.eval.report_words import TESTS_DISAGREE_SHORT, ci_disagrees_with_p
-    from goldset_tui.eval.stats import paired_comparison
+def chosen_measures(given: list[str]) -> list[Measure]:
+    """The measures -m names, trec_eval's forms expanded (``P.5,10``: P@5 and P@10; a family
+    alone: its default cut-offs), each once. The run's tag, a group (it holds the tag and
+    counts), counts and GMAP (a geometric mean) are refused: compare needs a per-query score
+    whose mean is arithmetic."""
+    from goldset_tui.eval.measures import parse_measures
+    from goldset_tui.eval.trec_forms import GROUPS, RUNID, expand
 
-    given = args.measure or ["nDCG@10"]
-    if len(given) > 1:
-        # argparse would keep only the last -m silently; one comparison per measure keeps each
-        # result's seed, interval and p-value unambiguous.
-        raise InputError(
-            None,
-            f"compare takes one measure (-m given {len(given)} times: {', '.join(map(repr, given))}); "
-            "run compare once per measure",
-        )
-    measure = parse_measure(given[0])
-    if measure.is_count:
-        raise InputError(
-            None, f"measure {given[0]!r}: compare needs a per-query score, not a count"
-        )
+    for text in given:
+        if text.strip() in GROUPS:
+            raise InputError(
+                None,
+                f"measure {text.strip()!r}: a group of trec_eval's measures, with the run's tag "
+                "and counts compare cannot compare; name the measures (e.g. -m map -m P.5,10)",
+            )
+        if text.strip() == RUNID:
+            raise InputError(
+                None,
+                "measure 'runid': the run's tag is a line of text, not a per-query score; "
+                "compare has nothing to compare there",
+            )
+    measures = parse_measures(expand(given, compat=False).texts)
+    for measure in measures:
+        if measure.is_count:
+            raise InputError(
+                None,
+                f"measure {measure.alias or measure.text!r}: compare needs a per-query "
+                "score, not a count",
+            )
+        if measure.aggregation != "mean":
+            # It printed AP's arithmetic mean under GMAP's name (0.1785 where trec_eval's
+            # gm_map is 0.1051 on its own test files): the test and interval are of means.
+            raise InputError(
+                None,
+                f"measure {measure.alias or measure.text!r}: its mean is geometric, and "
+                "compare's difference, interval and test are of arithmetic means; compare on AP",
+            )
+    return measures
+
+
+def run(args: argparse.Namespace) -> int:
     if args.samples < 1:
         raise InputError(None, "--samples must be at least 1")
-    qrels = read_qrels_arg(args.qrels, args.labeller, subtopics=measure.needs_subtopics)
+    # Several -m (or a form standing for several, `P.5,10`): one comparison per measure, each
+    # with the seed given, so each block is what `compare -m` that measure alone prints.
+    measures = chosen_measures(args.measure or ["nDCG@10"])
+    qrels = read_qrels_arg(
+        args.qrels, args.labeller, subtopics=any(m.needs_subtopics for m in measures)
+    )
     inputs = open_runs([args.run_a, args.run_b])
     runs = read_run_paths({name: r.source for name, r in inputs.items()})
     if len(runs) != 2:
         raise InputError(None, "RUN_A and RUN_B have the same name; name them with NAME=PATH")
     check_query_sets(qrels, runs, args.qrels, {n: r.source.path for n, r in inputs.items()})
+    docs = [compare_one(qrels, runs, m, seed=args.seed, samples=args.samples) for m in measures]
+    if args.format == "json":
+        # One measure: the object, as always; several: a list of them, in the order of -m.
+        print(json.dumps(docs[0] if len(docs) == 1 else docs, indent=2))
+    else:
+        print("\n\n".join("\n".join(text_block(doc)) for doc in docs))
+    return 0
+
+
+def compare_one(
+    qrels: pl.DataFrame, runs: dict[str, pl.DataFrame], measure: Measure, *, seed: int, samples: int
+) -> dict:
+    """The comparison of the two runs on one measure, as compare's JSON object."""
+    from goldset_tui.eval.measure_kind import is_binary_measure, is_bounded_measure
+    from goldset_tui.eval.stats import paired_comparison
+
     (a, b) = runs
     table = paired_scores(qrels, runs, str(measure))
-    from goldset_tui.eval.measure_kind import is_binary_measure, is_bounded_measure
-
     # McNemar only for a measure that is 0 or 1 by definition, not one that happened to be.
     binary = is_binary_measure(measure, qrels, table.get_column("query_id"))
     r = paired_comparison(
         table.get_column(a),
         table.get_column(b),
-        seed=args.seed,
-        samples=args.samples,
+        seed=seed,
+        samples=samples,
         binary=binary,
         bounded=is_bounded_measure(measure),
     )
     lo, hi = (None if math.isnan(x) else x for x in r.ci95)
-    if args.format == "json":
-        doc = {
-            "measure": str(measure),
-            "a": a,
-            "b": b,
-            "queries": r.n,
-            "mean_a": r.mean_a,
-            "mean_b": r.mean_b,
-            "mean_diff": r.mean_diff,
-            "ci95": [lo, hi],
-            "ci_method": r.ci_method,
-            "p_value": r.p_value,
-            "wins": r.wins,
-            "losses": r.losses,
-            "ties": r.ties,
-            "seed": r.seed,
-            "samples": r.samples,
-        }
-        if r.discordant is not None:
-            doc |= {
-                "discordant": {"only_a": r.discordant[0], "only_b": r.discordant[1]},
-                "mcnemar_p": r.mcnemar_p,
-            }
-        print(json.dumps(doc, indent=2))
-        return 0
-    # Run names come from file names and the command line: shown, never interpreted.
-    shown_a, shown_b = visible(a, keep_newlines=False), visible(b, keep_newlines=False)
-    lines = [
-        f"measure\t{measure}",
-        f"queries\t{r.n}",
-        f"mean {shown_a}\t{r.mean_a:.4f}",
-        f"mean {shown_b}\t{r.mean_b:.4f}",
-        f"difference ({shown_a} - {shown_b})\t{r.mean_diff:+.4f}",
-        f"95% interval ({_METHOD_WORDS[r.ci_method]})\t"
-        + ("undefined" if lo is None or hi is None else f"[{lo:+.4f}, {hi:+.4f}]"),
-        f"p-value (paired randomization)\t{p_value_text(r.p_value)}",
-        f"wins / losses / ties ({shown_a})\t{r.wins} / {r.losses} / {r.ties}",
-    ]
+    doc = {
+        "measure": str(measure),
+        "a": a,
+        "b": b,
+        "queries": r.n,
+        "mean_a": r.mean_a,
+        "mean_b": r.mean_b,
+        "mean_diff": r.mean_diff,
+        "ci95": [lo, hi],
+        "ci_method": r.ci_method,
+        "p_value": r.p_value,
+        "wins": r.wins,
+        "losses": r.losses,
+        "ties": r.ties,
+        "seed": r.seed,
+        "samples": r.samples,
+    }
     if r.discordant is not None:
-        lines.append(
-            f"discordant (only {shown_a} / only {shown_b})\t{r.discordant[0]} / {r.discordant[1]}"
-        )
-        lines.append(f"McNemar exact p\t{p_value_text(r.mcnemar_p)}")
-    if ci_disagrees_with_p({"ci95": [lo, hi], "p_value": r.p_value}):
+        doc |= {
+            "discordant": {"only_a": r.discordant[0], "only_b": r.discordant[1]},
+            "mcnemar_p": r.mcnemar_p,
+        }
+    return doc
+
+
+def text_block(doc: dict) -> list[str]:
+    """One comparison's text lines."""
+    from goldset_tui.eval.report_words import TESTS_DISAGREE_SHORT, ci_disagrees_with_p
+
+    # Run names come from file names and the command line: shown, never interpreted.
+    shown_a, shown_b = (
+        visible(doc["a"], keep_newlines=False),
+        visible(doc["b"], keep_newlines=False),
+    )
+    lo, hi = doc["ci95"]
+    lines = [
+        f"measure\t{doc['measure']}",
+        f"queries\t{doc['queries']}",
+        f"mean {shown_a}\t{doc['mean_a']:.4f}",
+        f"mean {shown_b}\t{doc['mean_b']:.4f}",
+        f"difference ({shown_a} - {shown_b})\t{doc['mean_diff']:+.4f}",
+        f"95% interval ({_METHOD_WORDS[doc['ci_method']]})\t"
+        + ("undefined" if lo is None or hi is None else f"[{lo:+.4f}, {hi:+.4f}]"),
+        f"p-value (paired randomization)\t{p_value_text(doc['p_value'])}",
+        f"wins / losses / ties ({shown_a})\t{doc['wins']} / {doc['losses']} / {doc['ties']}",
+    ]
+    if "discordant" in doc:
+        only_a, only_b = doc["discordant"]["only_a"], doc["discordant"]["only_b"]
+        lines.append(f"discordant (only {shown_a} / only {shown_b})\t{only_a} / {only_b}")
+        lines.append(f"McNemar exact p\t{p_value_text(doc['mcnemar_p'])}")
+    if ci_disagrees_with_p(doc):
         lines.append(f"note\t{TESTS_DISAGREE_SHORT}")
-    lines.append(f"seed {r.seed}, {r.samples} samples")
-    print("\n".join(lines))
-    return 0
+    lines.append(f"seed {doc['seed']}, {doc['samples']} samples")
+    return lines

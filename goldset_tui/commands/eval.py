@@ -49,7 +49,10 @@ Measures (ir_measures names): P@k R@k Success@k RR RR@k AP AP@k GMAP nDCG nDCG@k
 infAP IPrec@r IPrecAvg SetP SetR SetF ERR@k RBP RBPResid Compat alpha_nDCG@k Judged@k NumQ
 NumRet NumRel NumRelRet; parameters rel=N, nDCG's dcg='exp-log2', SetF's beta, RBP's and
 Compat's p, alpha_nDCG's alpha (it reads QRELS as diversity qrels: query subtopic doc grade).
-trec_eval's names (map, ndcg_cut_10, P_10, ...) and ranx's (ndcg@10, mrr@10, ...) are aliases.
+trec_eval's names (map, ndcg_cut_10, P_10, ...) and ranx's (ndcg@10, mrr@10, ...) are aliases,
+and so are trec_eval's -m forms: a family alone (recall, ndcg_cut, map_cut, success,
+iprec_at_recall; P under --trec-eval-compat) is its default cut-offs, P.5,10 a list of them,
+official and all_trec its groups (what goldset lacks is named on stderr), runid the run's tag.
 
 Per-query scores are saved as Parquet (system, query_id, measure, value): under -o DIR, or in
 STORE/scores/ when QRELS is a store.
@@ -60,23 +63,12 @@ examples:
   goldset eval ~/stores/docs-pool bm25.run -m "P(rel=2)@10" --format json -o scores/
   goldset eval --trec-eval-compat -c -q qrels.txt input.uic0301.gz     # = trec_eval -c -q
   zcat run.gz | goldset eval qrels.txt - -m map -m ndcg_cut_10
+  goldset eval --trec-eval-compat qrels.txt run.txt -m runid -m P.5,10 -m ndcg_cut
 """
 
 DEFAULT_MEASURES = ["nDCG@10", "AP", "RR", "R@100"]
-# trec_eval's default ("official") measures, in its order, for --trec-eval-compat without -m.
-TREC_EVAL_OFFICIAL = [
-    "NumQ",
-    "NumRet",
-    "NumRel",
-    "NumRelRet",
-    "AP",
-    "GMAP",
-    "Rprec",
-    "Bpref",
-    "RR",
-    *[f"IPrec@{i / 10:g}" for i in range(11)],
-    *[f"P@{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)],
-]
+# --trec-eval-compat without -m: what trec_eval prints without -m (runid, num_q ... P_1000).
+TREC_EVAL_DEFAULT = "official"
 # A file name this plain says nothing about the system: the run's tag names it instead.
 PLAIN_FILE_NAMES = frozenset(
     {"input", "run", "runs", "result", "results", "output", "out", "submission", "stdin", "-"}
@@ -309,20 +301,36 @@ def read_lean(source: Source, qrels: pl.DataFrame):  # noqa: ANN201 - LeanRun | 
         return read_run(source, tag=False, order=False)  # the answer, or the bad line named
 
 
-def chosen_measures(args: argparse.Namespace) -> list[Measure]:
-    """The -m measures (or the defaults) at the -l level, trec_eval's counts first under
-    --trec-eval-compat; each alias resolved is noted on stderr."""
-    from goldset_tui.eval.measures import parse_measures, with_rel_level
+def chosen_measures(args: argparse.Namespace) -> tuple[list[Measure], bool]:
+    """The -m measures (or the defaults) at the -l level, and whether the runid line is asked
+    for. trec_eval's forms (`P`, `P.5,10`, `official`, `all_trec`, `runid`) are expanded
+    (``eval.trec_forms``); each alias or form read is noted on stderr, and the measures of a
+    trec_eval group that goldset lacks are named in one warning line."""
+    from goldset_tui.eval.measures import parse_measure, parse_measures, with_rel_level
+    from goldset_tui.eval.trec_forms import GROUPS, expand
 
     # Under --trec-eval-compat, -m lists exactly what is printed, as trec_eval's -m does
     # (its default "official" set starts with runid and the counts).
-    given = args.measures or (TREC_EVAL_OFFICIAL if args.trec_eval_compat else DEFAULT_MEASURES)
-    measures = parse_measures(given)
+    given = args.measures or ([TREC_EVAL_DEFAULT] if args.trec_eval_compat else DEFAULT_MEASURES)
+    forms = expand(given, compat=args.trec_eval_compat)
+    measures = parse_measures(forms.texts)
+    if forms.lacking:
+        print(
+            f"goldset: warning: {len(forms.lacking)} of trec_eval's measures are not in goldset "
+            f"and are left out: {', '.join(forms.lacking)}",
+            file=sys.stderr,
+        )
+    for form, members in forms.read_as.items():
+        if form not in GROUPS:  # a group's members are many: its warning says what matters
+            shown = ", ".join(str(parse_measure(t)) for t in members)
+            print(f"goldset: note: measure {form!r} read as {shown}", file=sys.stderr)
+    grouped = {t for members in forms.read_as.values() for t in members}
     for m in measures:
-        if m.alias:
+        if m.alias and m.alias not in grouped:
             print(f"goldset: note: measure {m.alias!r} read as {str(m)!r}", file=sys.stderr)
     level = args.rel_level or 1
-    return list({str(x): x for x in (with_rel_level(m, level) for m in measures)}.values())
+    chosen = list({str(x): x for x in (with_rel_level(m, level) for m in measures)}.values())
+    return chosen, forms.runid
 
 
 def warn_scale(store: Path, level: int) -> None:
@@ -354,7 +362,7 @@ def run(args: argparse.Namespace) -> int:
     _history_hooks.check(args)  # a wrong --store/--release is refused before the work
     for store in {args.qrels, getattr(args, "store", None)} - {None}:
         warn_scale(Path(store), args.rel_level or 1)
-    measures = chosen_measures(args)
+    measures, runid = chosen_measures(args)
     if args.qrels == "-" and "-" in args.runs:
         raise InputError(None, "standard input ('-') can be read only once")
     subtopics = any(m.needs_subtopics for m in measures)
@@ -393,7 +401,7 @@ def run(args: argparse.Namespace) -> int:
             per_query=args.per_query,
             compat=args.trec_eval_compat,
             level=args.rel_level or 1,
-            runid=args.trec_eval_compat and not args.measures,
+            runid=runid,
         )
         sys.stdout.write("\n".join(lines) + "\n")
     folder = (

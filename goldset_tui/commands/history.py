@@ -17,9 +17,9 @@ same on `goldset eval`), per system, release by release, in the order the releas
 recorded: the mean with its 95% interval (Wilson for 0/1 measures, score-t for graded ones) and
 per stratum; the paired difference from the previous release on the queries both were evaluated
 on (score interval of the per-query differences, randomization p-value; `*` when the interval
-excludes 0); and, where the golden set's version changed between the two, what changed ("14
-judgments added, pool extended by run X"), so that a drop is not read as a regression when the
-set moved.
+excludes 0, `‡` when the interval and the p-value disagree, with a line saying why); and, where
+the golden set's version changed between the two, what changed ("14 judgments added, pool
+extended by run X"), so that a drop is not read as a regression when the set moved.
 
 Recurring failures: queries that scored 0 in at least K of a system's last N releases
 (--recurring K/N, default 3/5). Name one with `goldset regressions --promote`.

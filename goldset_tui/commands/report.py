@@ -176,6 +176,7 @@ def load_inputs(args: argparse.Namespace) -> ReportInputs:
 
     if not args.run:
         raise InputError(None, "give at least one --run NAME=PATH")
+    metric = check_metric(args.metric)  # before reading any run
     if args.samples < 1:
         raise InputError(None, "--samples must be at least 1")
     # Opened and named as `goldset eval` does: '-', a pipe or <(zcat run.gz) read once, a bare
@@ -184,14 +185,13 @@ def load_inputs(args: argparse.Namespace) -> ReportInputs:
         name: read_run(r.source, tag=False, order=False)  # neither the tag nor the sort needed
         for name, r in open_runs(args.run).items()
     }
-    _check_metric(args.metric)
     manifest = getattr(args, "sampling_manifest", None)
     return ReportInputs(
         qrels=read_qrels_arg(args.qrels, getattr(args, "labeller", None)),
         runs=runs,
         strata=read_strata(args.strata),
         traffic=read_traffic(args.traffic) if args.traffic else None,
-        metric=args.metric,
+        metric=metric,
         seed=args.seed,
         samples=args.samples,
         fuse=not args.no_fusion,
@@ -199,16 +199,29 @@ def load_inputs(args: argparse.Namespace) -> ReportInputs:
     )
 
 
-def _check_metric(metric: str) -> None:
-    # The engine owns measure names; ask it early so a typo is one line, not a late failure.
+def check_metric(metric: str) -> str:
+    """The one measure --metric names, canonical. The engine owns measure names; ask it early
+    so a typo, or a trec_eval form standing for several measures (`P.5,10`, `ndcg_cut`), is one
+    line, not a late failure nor silently the first of them."""
     from goldset_tui.eval.measures import parse_measure
+    from goldset_tui.eval.trec_forms import one_measure
 
     try:
-        parse_measure(metric)
+        name = one_measure(metric, option="--metric")
     except InputError:
         raise
     except (ValueError, KeyError) as exc:
         raise InputError(None, f"--metric {metric!r}: {exc}") from None
+    if parse_measure(name).aggregation == "gmean":
+        # The report's strata, intervals and weighting are of arithmetic means: it printed AP's
+        # arithmetic mean under GMAP's name (0.917 where GMAP is 0.902 on the sample's bm25).
+        raise InputError(
+            None,
+            f"--metric {metric!r}: its mean is geometric, and the report's strata, intervals "
+            "and traffic weighting are arithmetic means; report on AP (goldset eval -m GMAP "
+            "gives the geometric mean)",
+        )
+    return name
 
 
 def build(inputs: ReportInputs):

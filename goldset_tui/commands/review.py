@@ -18,6 +18,7 @@ from goldset_tui.commands.report import (
     ReportInputs,
     add_input_arguments,
     build,
+    check_metric,
     load_inputs,
     merge_qrels,
     store_grades_in_force,
@@ -102,6 +103,7 @@ def inputs_from_store(args: argparse.Namespace):
     from goldset_tui.io.pools import load_pool
     from goldset_tui.store.project import Project
 
+    metric = check_metric(args.metric)  # a typo or a form for several measures: before the work
     project = Project.open(args.store)
     pool = load_pool(project.pool_path, corpus=args.corpus, scale=project.scale)
     runs = runs_from_pool(pool.frame)
@@ -126,7 +128,7 @@ def inputs_from_store(args: argparse.Namespace):
         runs=runs,
         strata=strata,
         traffic=read_traffic(args.traffic) if args.traffic else None,
-        metric=args.metric,
+        metric=metric,
         seed=args.seed,
         samples=args.samples,
         fuse=not args.no_fusion,

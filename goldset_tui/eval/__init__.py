@@ -6,6 +6,7 @@
     qrels, run = read_qrels("qrels.txt"), read_run("bm25.run")
     evaluate(qrels, run, ["nDCG@10", "AP", "RR", "R@100"])   # query_id, measure, value
     mean_scores(qrels, run, ["nDCG@10"])                      # {"nDCG@10": 0.41...}
+    expand_measures("P.5,10")                                 # ["P@5", "P@10"]: trec_eval's -m forms
 
 Imports are lazy so that ``import goldset_tui.eval.strata`` does not pay for the rest.
 """
@@ -23,6 +24,7 @@ _EXPORTS = {
     "relevant_queries": "metrics",
     "parse_measure": "measures",
     "parse_measures": "measures",
+    "expand_measures": "trec_forms",
     "Measure": "measures",
     "paired_comparison": "stats",
     "PairedResult": "stats",

@@ -184,7 +184,9 @@ def _compat_frame(qrels: pl.DataFrame, ranked: pl.DataFrame, m: Measure, key: st
     value = pl.when(best > 0).then(score / best).otherwise(_safe_div(score, normaliser))
     if not m.normalize:
         value = _safe_div(score, normaliser)
-    return per_query.select("query_id", value.alias(key))
+    # Both are ratios in [0, 1], but the sums are prefix sums subtracted and divided: a perfect
+    # ranking came out as 1.0000000000000007 (two documents, p = 0.95, raw). Never past a bound.
+    return per_query.select("query_id", value.clip(0.0, 1.0).alias(key))
 
 
 def _alpha_ndcg_frame(

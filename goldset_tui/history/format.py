@@ -37,20 +37,22 @@ def _signed_ci(ci: Sequence[float | None] | None) -> str:
     return f"[{ci[0]:+.3f}, {ci[1]:+.3f}]"
 
 
-def _disagrees(change: dict[str, Any] | None) -> bool:
+def disagrees(change: dict[str, Any] | None) -> bool:
+    """The change's interval and p-value point different ways (marked ``‡``)."""
     if not change or change["mean_diff"] is None:
         return False
     return ci_disagrees_with_p(change)
 
 
-# Under the table when some change's interval and p-value point different ways (marked ‡).
+# Under the legend when some change's interval and p-value point different ways (marked ‡): the
+# text, the Markdown and the screen say it in the words of `goldset compare`'s note.
 DISAGREE_LINE = "‡ " + TESTS_DISAGREE_SHORT
 
 
 def change_text(change: dict[str, Any]) -> str:
     if change["mean_diff"] is None:
         return "no query in common"
-    mark = (" *" if change["significant"] else "") + (" ‡" if _disagrees(change) else "")
+    mark = (" *" if change["significant"] else "") + (" ‡" if disagrees(change) else "")
     return (
         f"{change['mean_diff']:+.3f} {_signed_ci(change['ci95'])} "
         f"p {p_value_text(change['p_value'])} on {change['n']}{mark}"
@@ -78,7 +80,7 @@ def to_text(history: History, *, recurring: tuple[int, int]) -> str:
         return f"no recorded evaluation of {history.metric or 'any measure'} in this store\n"
     out = [f"history of {history.metric} (releases in the order first recorded)"]
     out.append("* the paired 95% interval of the change excludes 0")
-    if any(_disagrees(c) for c in history.changes):
+    if any(disagrees(c) for c in history.changes):
         out.append(DISAGREE_LINE)
     for system in _systems(history):
         out += ["", f"system {system}"]
@@ -148,7 +150,7 @@ def to_markdown(history: History, *, recurring: tuple[int, int]) -> str:
         return f"No recorded evaluation of {history.metric or 'any measure'} in this store.\n"
     out = [f"# History of {history.metric}", ""]
     out += ["\\* the paired 95% interval of the change excludes 0", ""]
-    if any(_disagrees(c) for c in history.changes):
+    if any(disagrees(c) for c in history.changes):
         out += [DISAGREE_LINE, ""]
     for system in _systems(history):
         out += [

@@ -174,9 +174,9 @@ def import_machine(
     if known and any(r.get("sha256") == digest for r in landed_imports(project, labeller)):
         return already
     try:
-        # Not project.writer(): it would register the name as a person's, and a kill before
+        # Not registered as it opens: that would enter the name as a person's, and a kill before
         # the mark would leave it so. The entry is made below, mark and record in one write.
-        writer = project._open_writer(labeller)
+        writer = project.writer(labeller, register=False)
     except StoreLockedError as exc:
         raise StoreLockedError(
             f"{visible(labeller)!r} is being imported in {project.path} right now: {exc}"

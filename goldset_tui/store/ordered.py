@@ -10,6 +10,7 @@ call (undo, note, a batch, close) first waits for the queue, so it lands after e
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
 from collections.abc import Callable
@@ -64,7 +65,11 @@ class OrderedWriter:
                 self._settled.append((ticket, judgment, error))
                 self._finished += 1
                 self._cond.notify_all()
-            self._on_settled()
+            # Telling the screen is a courtesy; saving is the job. The screen's post can fail once
+            # the app has closed (a late settle), and a dead thread would leave every grade
+            # queued behind it unsaved and drain() waiting forever.
+            with contextlib.suppress(Exception):
+                self._on_settled()
 
     @property
     def pending(self) -> int:

@@ -43,6 +43,7 @@ from goldset_tui.store.manifest import (
     write_manifest,
 )
 from goldset_tui.store.parts import read_parts
+from goldset_tui.store.prior import checked_prior
 from goldset_tui.store.staging import naming_the_merge, recover
 from goldset_tui.store.writer import JudgmentWriter
 from goldset_tui.text import visible
@@ -285,11 +286,14 @@ class Project:
             )
 
     # --- writing ------------------------------------------------------------------------------
-    def writer(self, labeller: str) -> JudgmentWriter:
+    def writer(self, labeller: str, *, register: bool = True) -> JudgmentWriter:
         """Open the labeller's writer; StoreLockedError if another session holds it, InputError
-        naming the file if the store cannot be written (it can still be read)."""
+        naming the file if the store cannot be written (it can still be read). ``register=False``
+        leaves the manifest alone: the caller enters the name itself (a machine import marks it
+        a machine in the same write, so a kill never leaves it looking like a person's)."""
         try:
-            self._register(labeller)
+            if register:
+                self._register(labeller)
             writer = self._open_writer(labeller)
         except StoreLockedError as exc:  # held by a merge, not by a session: say so
             raise naming_the_merge(self.path, self.labeller_paths(labeller)[0], exc) from None
@@ -309,67 +313,8 @@ class Project:
         """Store prior grades (``query_id``, ``doc_id``, ``grade``; optional ``time``, ``note``) as
         judgments of ``labeller``. Only grades that differ from what the labeller already has are
         written, so importing the same pool again adds nothing. Returns how many were written."""
-        where = self.pool_path
-        missing = [c for c in ("query_id", "doc_id", "grade") if c not in frame.columns]
-        if missing:
-            raise InputError(where, f"prior judgments lack column(s) {', '.join(missing)}")
-        if frame.height == 0:
-            return 0
-        prior = frame.with_row_index("_row", offset=1).select(
-            "_row",
-            pl.col("query_id").cast(pl.String),
-            pl.col("doc_id").cast(pl.String),
-            pl.col("grade").alias("_raw"),
-            pl.col("grade").cast(pl.Float64, strict=False).alias("_grade"),
-            (
-                pl.col("time").cast(pl.String)
-                if "time" in frame.columns
-                else pl.lit(None, pl.String)
-            ).alias("time"),
-            (
-                pl.col("note").cast(pl.String)
-                if "note" in frame.columns
-                else pl.lit(None, pl.String)
-            ).alias("note"),
-        )
-        scale = self.scale
-        bad_id = prior.filter(
-            pl.col("query_id").is_null()
-            | pl.col("doc_id").is_null()
-            | (pl.col("query_id").str.strip_chars() == "")
-            | (pl.col("doc_id").str.strip_chars() == "")
-        )
-        if bad_id.height:
-            raise InputError(
-                where, "prior judgment without a query_id or doc_id", row=bad_id["_row"][0]
-            )
-        bad = prior.filter(
-            pl.col("_grade").is_null()
-            | (pl.col("_grade") != pl.col("_grade").round())
-            | (pl.col("_grade") < scale.min)
-            | (pl.col("_grade") > scale.max)
-        )
-        if bad.height:
-            row = bad.row(0, named=True)
-            raise InputError(
-                where,
-                f"prior grade {row['_raw']!r} for ({row['query_id']}, {row['doc_id']}) is outside the "
-                f"scale {scale.min}-{scale.max}",
-                row=row["_row"],
-                column="grade",
-            )
-        prior = prior.with_columns(pl.col("_grade").cast(pl.Int64).alias("grade")).unique(
-            ["query_id", "doc_id", "grade"], keep="first", maintain_order=True
-        )
-        clash = prior.filter(pl.len().over("query_id", "doc_id") > 1)
-        if clash.height:
-            row = clash.row(0, named=True)
-            raise InputError(
-                where,
-                f"prior judgments give ({row['query_id']}, {row['doc_id']}) different grades",
-                row=row["_row"],
-            )
-        return self.add_grades(labeller, prior)
+        prior = checked_prior(frame, self.scale, self.pool_path)  # InputError naming the row
+        return self.add_grades(labeller, prior) if prior.height else 0
 
     def add_grades(self, labeller: str, frame: pl.DataFrame) -> int:
         """Write the grades of ``frame`` (``query_id``, ``doc_id``, ``grade``, ``time`` (null:

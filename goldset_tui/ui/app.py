@@ -27,10 +27,12 @@ import threading
 from collections.abc import Callable, Iterable
 from functools import partial
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.keys import _character_to_key
+from textual.message import Message
 from textual.screen import Screen
 
 from goldset_tui.config import Config, check_keymap, load_config
@@ -98,6 +100,15 @@ def binding_table() -> tuple[dict[str, dict[str, tuple[str, ...]]], set[str]]:
     return table, known
 
 
+class LeaveFinished(Message):
+    """Posted by the app to itself when a leave (back, home, quit) has finished: the input queued
+    ahead of it was typed while the leave waited, and is dropped (``GoldsetApp.on_event``)."""
+
+
+# Input that acts: a key, a mouse button. Moves and scrolls do nothing worth dropping.
+_ACTING_INPUT = (events.Key, events.MouseDown, events.MouseUp)
+
+
 class GoldsetApp(App[int]):
     TITLE = "goldset"
     CSS_PATH = "app.tcss"
@@ -109,6 +120,7 @@ class GoldsetApp(App[int]):
         self._make_screen = make_screen
         self._config = config if config is not None else Config()
         self._flushed = False
+        self._dropping_input = False  # between the end of a leave and its LeaveFinished
         self.flush_errors: list[str] = []  # printed by run_app once the terminal is back
         if self._config.keymap:
             self.set_keymap(
@@ -150,10 +162,37 @@ class GoldsetApp(App[int]):
     async def action_quit(self) -> None:
         # A save that fails while quitting waits for it keeps the screen, as leaving does: the
         # labeller sees it and can grade again (q again quits). A signal quits without waiting.
-        if not await self._settle(list(reversed(self.screen_stack))):
+        try:
+            if not await self._settle(list(reversed(self.screen_stack))):
+                return
+            self.flush_screens()
+            self.exit(0)
+        finally:
+            self._drop_input_typed_meanwhile()
+
+    # ----- input typed while leaving ----------------------------------------------------------
+    def _drop_input_typed_meanwhile(self) -> None:
+        """Keys (and clicks) typed while a leave waited (for the disk: "Waiting for N grades";
+        for a compaction) sit in the app's queue behind the action, and would act afterwards on
+        whatever screen is then shown: a grade key on the home screen, a second q quitting the
+        app, or, when a failed save keeps the judging screen, a grade typed for the candidate
+        that was on screen landing on the one the labeller is brought back to. None of them was
+        typed for what it would hit, so they are dropped: everything queued ahead of the
+        LeaveFinished posted here. Keys typed after it act as usual."""
+        self._dropping_input = True
+        self.post_message(LeaveFinished())
+
+    def on_leave_finished(self, _message: LeaveFinished) -> None:
+        self._dropping_input = False
+
+    async def on_event(self, event: events.Event) -> None:
+        if (
+            self._dropping_input
+            and isinstance(event, _ACTING_INPUT)
+            and not event.is_forwarded  # straight from the terminal, not bubbled from a screen
+        ):
             return
-        self.flush_screens()
-        self.exit(0)
+        await super().on_event(event)
 
     # ----- leaving a screen: Escape back one, q home (ui/leaving.py) ------------------------
     async def _settle(self, screens: list[Screen]) -> bool:
@@ -179,10 +218,15 @@ class GoldsetApp(App[int]):
     async def action_back(self) -> None:
         """Back one screen, the one that opened this (its callback runs: a report recomputes)."""
         screen = self.screen
-        if len(self.screen_stack) <= 2 or not await self._settle([screen]):
+        if len(self.screen_stack) <= 2:
             return
-        self._flush_one(screen)
-        screen.dismiss(None)
+        try:
+            if not await self._settle([screen]):
+                return
+            self._flush_one(screen)
+            screen.dismiss(None)
+        finally:
+            self._drop_input_typed_meanwhile()
 
     async def action_go_home(self) -> None:
         """Back to the home screen, flushing every screen on the way; quit if there is none."""
@@ -191,11 +235,14 @@ class GoldsetApp(App[int]):
             await self.action_quit()
             return
         leaving = list(reversed(self.screen_stack[self.screen_stack.index(home) + 1 :]))
-        if not await self._settle(leaving):
-            return
-        for screen in leaving:
-            self._flush_one(screen)
-        home.pop_until_active()
+        try:
+            if not await self._settle(leaving):
+                return
+            for screen in leaving:
+                self._flush_one(screen)
+            home.pop_until_active()
+        finally:
+            self._drop_input_typed_meanwhile()
 
     def _install_signal_handlers(self) -> None:
         # A dropped SSH connection sends SIGHUP; a supervisor sends SIGTERM. Both must flush.

@@ -29,3 +29,35 @@ def recorded_store() -> Path:
         args += ["--metric", "nDCG@10", "--samples", "50", "--store", str(store)]
         assert main([*args, "--release", release]) == 0
     return store
+
+
+def disagreeing_store(root: Path) -> Path:
+    """A store whose one recorded change has an interval and a p-value that disagree: 5 of 42
+    queries go from 0 to 1 between r1 and r2, the rest tie. The interval excludes 0 (by hand,
+    [+0.007, +0.228]: tests/unit/report/test_report_paired.py) while five sign flips cannot give a
+    p under 2/32 = 0.0625 (tests/unit/history/test_timeline.py checks both)."""
+    from goldset_tui.history.records import make_record, record
+
+    pool = root / "pool.csv"
+    rows = [f"q{i:02d},query {i},d{i},text {i}" for i in range(42)]
+    pool.write_text("query_id,query,doc_id,text\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    store = root / "store"
+    Project.create(store, pool_path=pool, pool_sha256=sha256_file(pool))
+    queries = [f"q{i:02d}" for i in range(42)]
+    for release, time, moved in (
+        ("r1", "2026-01-01T00:00:00Z", 0),
+        ("r2", "2026-02-01T00:00:00Z", 5),
+    ):
+        values = [1.0 if i < moved else 0.0 for i in range(42)]
+        record(
+            store,
+            make_record(
+                release=release,
+                system="bm25",
+                measure="nDCG@10",
+                version={"id": "v1"},
+                scores=pl.DataFrame({"query_id": queries, "value": values}),
+                time=time,
+            ),
+        )
+    return store

@@ -3,7 +3,7 @@ change, the recurring failures; Enter on one drills into every release's top k w
 
 from __future__ import annotations
 
-from history_support import recorded_store
+from history_support import disagreeing_store, recorded_store
 from test_judge_support import run_async_tests
 
 from goldset_tui.ui.app import GoldsetApp
@@ -84,6 +84,44 @@ async def test_names_from_data_are_shown_literally(tmp_path) -> None:
         assert cells[1].startswith("[bold]r1[/bold]") and "\x1b" not in cells[1]
         recurring = app.screen.query_one("#history-recurring")
         assert [str(c) for c in recurring.get_row_at(0)][1:3] == ["q[b]1", "[i]s"]
+
+
+async def test_the_disagreement_mark_has_its_legend_on_screen(tmp_path) -> None:
+    # The change of r2 is marked ‡ in the table and in the detail line; the legend under the
+    # title says what ‡ means, in the words of `goldset compare`'s note and `goldset history`'s.
+    from goldset_tui.eval.report_words import TESTS_DISAGREE_SHORT
+    from goldset_tui.history.format import DISAGREE_LINE
+
+    app = GoldsetApp(lambda: HistoryScreen(disagreeing_store(tmp_path)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        (change,) = screen.history.changes
+        assert change["ci95"][0] > 0 and change["p_value"] >= 0.05  # they disagree
+        table = screen.query_one("#history-releases")
+        assert str(table.get_row_at(1)[5]) == f"{change['mean_diff']:+.3f}*‡"
+        table.move_cursor(row=1)
+        await pilot.pause()
+        assert "‡" in str(screen.query_one("#history-detail").render())
+        legend = screen.query_one("#history-legend")
+        assert legend.display and legend.region.height >= 1  # on screen, not only in the DOM
+        assert DISAGREE_LINE == "‡ " + TESTS_DISAGREE_SHORT
+        assert str(legend.render()) == DISAGREE_LINE
+
+
+async def test_no_legend_without_the_mark() -> None:
+    # The sample's releases: every change's interval and p-value agree, so no ‡ and no legend.
+    app = GoldsetApp(lambda: HistoryScreen(recorded_store()))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        table = app.screen.query_one("#history-releases")
+        cells = [str(table.get_row_at(i)[5]) for i in range(table.row_count)]
+        assert cells[1] and not any("‡" in c for c in cells)
+        assert not app.screen.query_one("#history-legend").display
 
 
 run_async_tests(globals())

@@ -1,6 +1,7 @@
 """The history screen (issue 14): per system, every recorded release's headline with its 95%
-interval, the paired change from the previous release (``*`` when its interval excludes 0) and
-where the golden set changed; the highlighted release's change and per-stratum means below; the
+interval, the paired change from the previous release (``*`` when its interval excludes 0, ``‡``
+when the interval and the p-value disagree, with a legend line saying why) and where the golden
+set changed; the highlighted release's change and per-stratum means below; the
 recurring failures at the bottom, where Enter drills into a query (every release's top k with
 grades). A thin screen over ``goldset_tui.history``; the numbers are `goldset history`'s."""
 
@@ -15,7 +16,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from goldset_tui.history.format import change_text, set_change_text
+from goldset_tui.history.format import DISAGREE_LINE, change_text, disagrees, set_change_text
 from goldset_tui.history.records import Record, load_records
 from goldset_tui.history.timeline import DEFAULT_RECURRING, History, build_history
 from goldset_tui.text import visible
@@ -37,6 +38,7 @@ class HistoryScreen(LeaveKeys, Screen[None]):
     HistoryScreen #history-detail { height: auto; max-height: 5; padding: 0 1; }
     HistoryScreen #history-recurring { height: auto; max-height: 6; }
     HistoryScreen .history-title { padding: 0 1; text-style: bold; }
+    HistoryScreen #history-legend { padding: 0 1; display: none; }
     """
     BINDINGS = [
         Binding(
@@ -58,6 +60,8 @@ class HistoryScreen(LeaveKeys, Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(Text("history: reading..."), id="history-title", classes="history-title")
+        # Under the title that explains *: what ‡ means, shown only when a change carries it.
+        yield Static(Text(DISAGREE_LINE), id="history-legend")
         yield DataTable(id="history-releases", cursor_type="row", zebra_stripes=True)
         yield Static(Text(""), id="history-detail")
         yield Static(Text(""), id="history-recurring-title", classes="history-title")
@@ -112,6 +116,9 @@ class HistoryScreen(LeaveKeys, Screen[None]):
             else "history: no evaluation recorded yet (goldset report ... --store DIR --release NAME)"
         )
         self.query_one("#history-title", Static).update(literal(title, keep_newlines=False))
+        self.query_one("#history-legend", Static).display = any(
+            disagrees(c) for c in history.changes
+        )
         table = self.query_one("#history-releases", DataTable)
         changes = {(c["system"], c["to"]): c for c in history.changes}
         for i, rel in enumerate(history.releases):
@@ -119,6 +126,7 @@ class HistoryScreen(LeaveKeys, Screen[None]):
             diff = ""
             if change and change["mean_diff"] is not None:
                 diff = f"{change['mean_diff']:+.3f}" + ("*" if change["significant"] else "")
+                diff += "‡" if disagrees(change) else ""
             table.add_row(
                 literal(rel["system"], keep_newlines=False),
                 literal(rel["release"], keep_newlines=False),

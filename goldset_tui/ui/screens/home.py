@@ -344,8 +344,10 @@ class HomeScreen(LeaveKeys, Screen[None]):
 
     async def _leave_then_review(self, screen: JudgeScreen, row: Row, *, closure: bool) -> None:
         await screen.action_leave()  # flushes the writer, so the report sees every grade
-        if screen in self.app.screen_stack:
-            return  # judging stayed: a grade failed to save, and the labeller is on it
+        if not screen.left:
+            # Judging stayed: a grade failed to save, and the labeller is on it. (Still on the
+            # stack is no sign: Textual pops the screens it leaves a moment later.)
+            return
         self._start_review(row, closure=closure)
 
     def action_agreement(self) -> None:

@@ -10,6 +10,7 @@ the labeller brought back to it, see widgets/judge_saving.py); elsewhere the sav
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar
@@ -25,7 +26,6 @@ from textual.widgets import Footer, Static
 
 from goldset_tui.judging import JudgingSession
 from goldset_tui.model import DEFAULT_GUIDELINES
-from goldset_tui.text import visible
 from goldset_tui.ui.leaving import LeaveKeys, leave_bindings, quits
 from goldset_tui.ui.safe import literal
 from goldset_tui.ui.screens.help import HelpScreen, keys_table
@@ -251,8 +251,12 @@ class JudgeScreen(BackgroundSaving, GroupGrading, ReadingWidth, Prefetch, LeaveK
 
     def _show_status(self) -> None:
         assert self.session is not None
-        # The saved cell takes what it needs; the progress gets the rest (both cells pad 1+1).
-        room = (self.size.width or 80) - self._saved.cell_len - 4
+        # The saved cell takes what it needs, short of the progress's least (a long NOT SAVED
+        # reason is cut, its start kept; whole in the notice and under ?); the progress gets
+        # the rest.
+        width = self.size.width or 80
+        shown = parts.fitted_saved(self._saved, width)
+        room = width - shown.cell_len - 4  # both cells pad 1+1
         if self._message is not None:
             # A routine message takes the progress's place for a moment, never the saved cell's.
             line = self._message.copy()
@@ -262,7 +266,7 @@ class JudgeScreen(BackgroundSaving, GroupGrading, ReadingWidth, Prefetch, LeaveK
         put(self.query_one("#status", Static), line)
         saved = self.query_one("#saved", Static)
         # The saved cell is as wide as its text: a layout pass only when that width changes.
-        saved.update(self._saved, layout=self._saved.cell_len + 2 != saved.outer_size.width)
+        saved.update(shown, layout=shown.cell_len + 2 != saved.outer_size.width)
 
     def say(self, message: str, *, seconds: float = 5.0) -> None:
         """A routine message in the status line (toasts would cover the saved cell)."""
@@ -306,21 +310,6 @@ class JudgeScreen(BackgroundSaving, GroupGrading, ReadingWidth, Prefetch, LeaveK
             # is done: keys that change it are dimmed, and pressing one says so (judge_group.py).
             return None
         return True if self.session is not None else None  # dimmed while loading
-
-    def _saved_text(self, message: str) -> Text:
-        # Saved, but the writer may have one thing to say (a full disk that stopped compaction).
-        notice = getattr(self._writer, "take_notice", lambda: None)()
-        if notice:
-            self.notify(visible(notice), severity="warning", markup=False, timeout=30)
-        # The clock only when there is room: at 80 columns the progress needs the space.
-        when = f" {self._wall():%H:%M:%S}" if (self.size.width or 80) >= 100 else ""
-        return Text(f"\u2713 saved {message}{when}", style="bold green")
-
-    def _not_saved(self, exc: Exception) -> None:
-        reason = visible(exc, keep_newlines=False)  # an OS error can quote a path from the data
-        self._saved = Text(f"\u2717 NOT SAVED: {reason}", style="bold white on red")
-        self.notify(f"Not saved: {reason}", severity="error", markup=False, timeout=10)
-        self.refresh_view()
 
     def action_grade(self, grade: int) -> None:
         if self.session is None:
@@ -430,11 +419,13 @@ class JudgeScreen(BackgroundSaving, GroupGrading, ReadingWidth, Prefetch, LeaveK
     def action_help(self) -> None:
         grades = "".join(str(g) for g in self.session.scale.grades) if self.session else ""
         warned = "".join(f"\u26a0 {w}\n\n" for w in self._warnings)
+        text = f"Warnings when the store opened:\n\n{warned}" if warned else ""
+        # A NOT SAVED reason too long for the status bar is cut there: here it is whole.
+        if self._saved.plain.startswith("\u2717"):
+            text = f"{self._saved.plain}\n\n{text}"
         self.app.push_screen(
             HelpScreen(
-                f"Warnings when the store opened:\n\n{warned}{self.guidelines}"
-                if warned
-                else self.guidelines,
+                text + self.guidelines,
                 keys_table(self),
                 passthrough=self._grade_from_help,
                 passthrough_hint=f"a grade key ({grades}) closes this and grades" if grades else "",
@@ -490,6 +481,7 @@ class JudgeScreen(BackgroundSaving, GroupGrading, ReadingWidth, Prefetch, LeaveK
             ok = self.wait_for_saves()
             self.session.close()
             if not ok:
-                raise OSError(f"a grade could not be saved: {self._saved.plain}")
+                # With its strerror set, so the CLI's one line says which grade and why.
+                raise OSError(errno.EIO, f"a grade could not be saved: {self._saved.plain}")
         elif self._writer is not None:
             self._writer.close()

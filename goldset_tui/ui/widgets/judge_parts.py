@@ -223,9 +223,34 @@ def status_line(session: JudgingSession, width: int = 0) -> Text:
         if not width or len(_joined(variant)) <= width:
             chosen = variant
             break
+    # Narrower than the shortest (a long NOT SAVED beside it): whole parts go from the end, so
+    # no count is ever cut to a different-looking number; the first part is cut last, marked.
+    while width and len(_joined(chosen)) > width and len(chosen) > 1:
+        chosen = chosen[:-1]
     line = Text(chosen[0], style="bold")
     line.append(_joined(chosen)[len(chosen[0]) :])
+    if width:
+        line.truncate(width, overflow="ellipsis")
     return line
+
+
+# The least the progress keeps beside the saved cell (this query's count always, "q 12/40", and
+# the finished queries when they fit, "q 3/4 · queries 0/3"), and the least the saved cell keeps
+# ("✗ NOT SAVED: …" and a word of why) on a very narrow terminal.
+PROGRESS_LEAST = 20
+SAVED_LEAST = 16
+
+
+def fitted_saved(saved: Text, width: int) -> Text:
+    """The saved cell's text for a status bar ``width`` wide: whole when it leaves the progress
+    ``PROGRESS_LEAST`` columns (both cells pad 1+1), else cut at the end with an ellipsis, so a
+    long NOT SAVED reason never pushes the progress off the screen, nor itself off it."""
+    limit = max(width - 4 - PROGRESS_LEAST, SAVED_LEAST)
+    if saved.cell_len <= limit:
+        return saved
+    cut = saved.copy()
+    cut.truncate(limit, overflow="ellipsis")
+    return cut
 
 
 def _joined(parts: tuple[str, ...]) -> str:

@@ -21,6 +21,7 @@ from textual.message import Message
 
 from goldset_tui.judging import JudgingSession
 from goldset_tui.store.ordered import OrderedWriter
+from goldset_tui.text import visible
 
 
 class SavesSettled(Message):
@@ -28,19 +29,48 @@ class SavesSettled(Message):
 
 
 class BackgroundSaving:
-    """Mixin for the judging screen (which provides ``session``, ``_saved``, ``_saved_text``,
-    ``_not_saved``, ``_show_status`` and ``post_message``)."""
+    """Mixin for the judging screen (which provides ``session``, ``_saved``, ``_writer``,
+    ``_wall``, ``_show_status``, ``refresh_view`` and ``post_message``)."""
 
     session: JudgingSession | None
     _saved: Text
     _save_failures: int = 0  # failed saves shown so far (a leave that waited compares them)
     _waiting_to_leave: bool = False
 
+    @property
+    def left(self) -> bool:
+        """The screen was left for good: every grade settled and the store closed (``flush``)."""
+        return bool(getattr(self, "_writer_closed", False))
+
     def start_background_saving(self, session: JudgingSession) -> None:
         if session.writer is None or hasattr(session.writer, "submit"):
             return
         post: Any = getattr(self, "post_message")  # noqa: B009 (thread-safe in Textual)
         session.writer = OrderedWriter(session.writer, on_settled=lambda: post(SavesSettled()))
+
+    def _drawn(self) -> bool:
+        """False once the app has exited: a grade settling late, or ``flush()`` called after
+        ``run_app`` returned, then only updates the state (nothing to draw, no app to ask)."""
+        me: Any = self
+        return bool(me.is_attached)
+
+    def _saved_text(self, message: str) -> Text:
+        me: Any = self
+        # Saved, but the writer may have one thing to say (a full disk that stopped compaction).
+        if self._drawn() and (notice := getattr(me._writer, "take_notice", lambda: None)()):
+            me.notify(visible(notice), severity="warning", markup=False, timeout=30)
+        # The clock only when there is room: at 80 columns the progress needs the space.
+        wide = self._drawn() and (me.size.width or 80) >= 100
+        when = f" {me._wall():%H:%M:%S}" if wide else ""
+        return Text(f"\u2713 saved {message}{when}", style="bold green")
+
+    def _not_saved(self, exc: Exception) -> None:
+        reason = visible(exc, keep_newlines=False)  # an OS error can quote a path from the data
+        self._saved = Text(f"\u2717 NOT SAVED: {reason}", style="bold white on red")
+        if self._drawn():
+            me: Any = self
+            me.notify(f"Not saved: {reason}", severity="error", markup=False, timeout=10)
+            me.refresh_view()
 
     def saving_text(self, label: str) -> Text:
         # As wide as "✓ saved " so the cell does not need a layout pass when it turns to saved.
@@ -96,7 +126,7 @@ class BackgroundSaving:
             self._save_failures += len(failed)
             judgment, exc = failed[0]
             more = f" (and {len(failed) - 1} after it)" if len(failed) > 1 else ""
-            me._not_saved(
+            self._not_saved(
                 OSError(
                     f"grade {judgment.grade} for #{(judgment.position or 0) + 1} of "
                     f"{judgment.query_id}{more}: {exc}; grade it again"
@@ -105,8 +135,9 @@ class BackgroundSaving:
             return False
         if saved and s.unsaved == 0:
             last = saved[-1]
-            self._saved = me._saved_text(f"#{(last.position or 0) + 1}={last.grade}")
-            me._show_status()
+            self._saved = self._saved_text(f"#{(last.position or 0) + 1}={last.grade}")
+            if self._drawn():
+                me._show_status()
         return True
 
     def wait_for_saves(self) -> bool:

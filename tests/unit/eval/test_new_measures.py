@@ -183,6 +183,27 @@ def test_compat_equals_ir_measures_on_its_test_files(peers, measure):
         assert got[qid] == pytest.approx(value, abs=1e-12)  # prefix sums cancel at ~1e-14
 
 
+@pytest.mark.parametrize(
+    ("measure", "n"), [("Compat(p=0.95,normalize=false)", 2), ("Compat(p=0.5,normalize=false)", 20)]
+)
+def test_compat_of_a_perfect_ranking_is_one_and_never_more(tmp_path, capsys, measure, n):
+    # The run is the ideal ranking itself (every document relevant, in order): at each depth d
+    # the overlap is d / d = 1, so the raw RBO is sum p^(d-1) over d <= n, exactly its own
+    # normaliser (1 - p^n) / (1 - p): 1. For n = 2, p = 0.95: (1 + 0.95) / 1.95. The prefix sums
+    # gave 1.0000000000000007 (n = 2) and 1.0000000000000036 (n = 20), printed as such in JSON.
+    import json
+
+    from goldset_tui.cli import main
+
+    (tmp_path / "q.qrels").write_text("".join(f"q 0 d{i:02} 1\n" for i in range(n)))
+    (tmp_path / "r.run").write_text("".join(f"q Q0 d{i:02} {i} {n - i} r\n" for i in range(n)))
+    argv = ["eval", str(tmp_path / "q.qrels"), str(tmp_path / "r.run"), "-m", measure, "-q"]
+    assert main([*argv, "--format", "json"]) == 0
+    run = json.loads(capsys.readouterr().out)["runs"]["r"]
+    assert run["per_query"]["q"][measure] == 1.0
+    assert run["mean"][measure] == 1.0
+
+
 @st.composite
 def untied(draw):
     # Distinct positive scores: ir_measures breaks ties by doc id ascending (trec_eval: descending)
