@@ -140,12 +140,12 @@ def _top(frame: pl.DataFrame, depth: int) -> pl.DataFrame:
 
 
 def _top_of_runs(frame: pl.DataFrame, depth: int) -> pl.DataFrame:
-    """A slice cut down as it arrives, at a third of :func:`_top`'s cost: the threshold is taken
-    per run of consecutive lines of one query (integer groups, no hashing of the ids). Each such
-    run holds part of one query, and the ``depth``-th best score of a part is never above the
-    query's, so every row of the query's top ``depth`` survives (the exact order comes last). A
-    run grouped by query, as runs are, keeps about ``depth`` rows a query; a shuffled one keeps
-    most rows here, and :func:`_top` cuts them when the slices are merged."""
+    """A slice cut down as it arrives, at two thirds of :func:`_top`'s cost: the threshold is
+    taken per stretch of consecutive lines of one query (integer groups, no hashing of the ids).
+    Each stretch holds part of one query, and the ``depth``-th best score of a part is never
+    above the query's, so every row of the query's top ``depth`` survives (the exact order comes
+    last). A run grouped by query, as runs are, keeps about ``depth`` rows a query; a shuffled
+    one keeps most rows here, and :func:`_top` cuts them when the slices are merged."""
     groups = pl.col("query_id").rle_id()
     return frame.filter(pl.col("score") >= pl.col("score").top_k(depth).min().over(groups))
 
