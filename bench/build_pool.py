@@ -39,6 +39,23 @@ assert status == 0, status
 print(json.dumps({"seconds": seconds, "peak_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
 """
 
+# The floor: Polars reading the three columns a pool needs from every run, on its own thread
+# pool, checking nothing and ranking nothing. What `goldset pool` costs beyond it is the checks
+# (every line: fields, finite scores, duplicates), the top K and writing the pool.
+FLOOR_CHILD = r"""
+import json, resource, sys, time
+import polars as pl
+runs = json.loads(sys.argv[1])
+start = time.perf_counter()
+schema = {"query_id": pl.String, "q0": pl.String, "doc_id": pl.String, "rank": pl.String,
+          "score": pl.Float64, "tag": pl.String}
+for path in runs:
+    pl.scan_csv(path, has_header=False, separator=" ", quote_char=None, schema=schema).select(
+        "query_id", "doc_id", "score").collect()
+seconds = time.perf_counter() - start
+print(json.dumps({"seconds": seconds, "peak_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
+"""
+
 # The peer: what a careful person writes in plain Python. trec_eval order: score descending,
 # ties by doc id descending (sorting (score, doc) pairs in reverse does exactly that).
 PYTHON_CHILD = r"""
@@ -150,6 +167,11 @@ def main() -> None:
     parser.add_argument("--depth", type=int, nargs="+", default=[20, 100])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()) / "goldset-bench")
+    parser.add_argument(
+        "--no-peer",
+        action="store_true",
+        help="skip the plain-Python peer (45 s of CPU): for before/after runs of goldset alone",
+    )
     parser.add_argument("--generate-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     args.dir.mkdir(parents=True, exist_ok=True)
@@ -179,7 +201,6 @@ def main() -> None:
     print("-" * len(header))
     for depth in args.depth:
         ours_out = args.dir / f"pool_goldset_{depth}.csv"
-        peer_out = args.dir / f"pool_python_{depth}.csv"
         argv = [
             "pool",
             *[a for name, p in zip(SYSTEMS, runs, strict=True) for a in ("--run", f"{name}={p}")],
@@ -191,27 +212,40 @@ def main() -> None:
             str(ours_out),
         ]
         ours = measure(GOLDSET_CHILD, argv, args.repeat)
-        peer = measure(
-            PYTHON_CHILD,
-            [
-                [[n, str(p)] for n, p in zip(SYSTEMS, runs, strict=True)],
-                depth,
-                str(topics),
-                str(peer_out),
-            ],
-            args.repeat,
-        )
-        if not same_pool(ours_out, peer_out):
-            raise SystemExit(
-                f"depth {depth}: goldset and the plain-Python peer disagree on the pool"
-            )
         rows = sum(1 for _ in ours_out.open()) - 1
-        for name, m in (("goldset pool", ours), ("plain Python (dicts)", peer)):
+        table = [("goldset pool", ours, f"{rows:,}")]
+        floor = measure(FLOOR_CHILD, [str(p) for p in runs], args.repeat)
+        table.append(("Polars read, no checks", floor, "-"))
+        if not args.no_peer:
+            table.append(
+                ("plain Python (dicts)", _peer(args, runs, depth, topics, ours_out), f"{rows:,}")
+            )
+        for name, m, shown in table:
             print(
                 f"{depth:>5} {name:<24} {m['seconds']:>7.2f} {m['cpu']:>6.2f}"
-                f" {m['cpu'] / ours['cpu']:>13.2f} {m['peak_mb']:>8.0f} {rows:>10,}"
+                f" {m['cpu'] / ours['cpu']:>13.2f} {m['peak_mb']:>8.0f} {shown:>10}"
             )
     print(f"load average at the end: {os.getloadavg()[0]:.1f}")
+
+
+def _peer(
+    args: argparse.Namespace, runs: list[Path], depth: int, topics: Path, ours_out: Path
+) -> dict:
+    """The plain-Python peer's measurement, after checking it builds the same pool."""
+    peer_out = args.dir / f"pool_python_{depth}.csv"
+    peer = measure(
+        PYTHON_CHILD,
+        [
+            [[n, str(p)] for n, p in zip(SYSTEMS, runs, strict=True)],
+            depth,
+            str(topics),
+            str(peer_out),
+        ],
+        args.repeat,
+    )
+    if not same_pool(ours_out, peer_out):
+        raise SystemExit(f"depth {depth}: goldset and the plain-Python peer disagree on the pool")
+    return peer
 
 
 if __name__ == "__main__":

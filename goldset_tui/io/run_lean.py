@@ -93,7 +93,7 @@ def read_run_lean(src: Source, qrels: pl.DataFrame) -> LeanRun:
     if not thin:
         raise Doubt  # no record: read_run says so
     every = pl.concat(hashes, rechunk=False)
-    if every.n_unique() != every.len():  # a repeated pair, or a collision: read_run decides
+    if run_scan._repeats(every):  # a repeated pair, or a collision: read_run decides
         raise Doubt
     del every, hashes
     found = pl.concat(judged).join(pairs, on=["query_id", "doc_id"], how="semi")

@@ -22,6 +22,7 @@ vectorised; only when it fails do we look for the first offending line to name i
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TypeVar
@@ -49,6 +50,12 @@ __all__ = ["STDIN", "STDIN_NAME", "Source", "open_source", "read_qrels", "read_r
 
 # The layouts the fast path tries, in this order.
 SEPARATORS = (" ", "\t")
+
+
+# "Two separators in a row" as compiled patterns: `b"  " in text` runs CPython's generic search,
+# which stops at every separator (a sixth of a run's bytes); re's literal search takes a quarter
+# less CPU on a 7-million-line run (0.19-0.22 s against 0.27-0.29 s, min of 5, three times).
+_TWO_IN_A_ROW = {sep: re.compile(re.escape((sep * 2).encode())) for sep in SEPARATORS}
 
 
 class _Unparsed(Exception):
@@ -113,7 +120,7 @@ def _parse_clean(
     this holds, the full check would pass and give the same kept columns; when not, it decides.
     Polars refuses text that is not UTF-8 even in the fields it skips (tests/unit/eval/
     test_clean_parse.py holds it to that, with a bad byte in the Q0 and tag fields)."""
-    if (separator * 2).encode() in source:
+    if _TWO_IN_A_ROW[separator].search(source):
         return None
     last = fields[-1]
     columns = [*keep, *([] if last in keep else [last])]
