@@ -207,6 +207,33 @@ def _read_parquet(p: Path) -> pl.DataFrame:
 UTF8_BOM = b"\xef\xbb\xbf"
 
 
+def _raise_repeated_key(p: Path, data: bytes, frame: pl.DataFrame) -> None:
+    """A key given twice in one object: Polars keeps the first value, Python's json the last.
+    Only when a key occurs more often than the rows that hold it are lines parsed again."""
+    for name in frame.columns:
+        key = json.dumps(name).encode()
+        if data.count(key) <= frame.height - frame.get_column(name).null_count():
+            continue
+        for number, raw in enumerate(data.split(b"\n"), start=1):
+            if raw.count(key) < 2:
+                continue
+            try:
+                pairs = json.loads(raw, object_pairs_hook=list)
+            except ValueError:
+                continue
+            keys = (
+                [kv[0] for kv in pairs if isinstance(kv, tuple)] if isinstance(pairs, list) else []
+            )
+            if keys.count(name) > 1:
+                raise InputError(
+                    p,
+                    f"key {name!r} is given twice in one object (JSON readers disagree on which "
+                    "value counts)",
+                    line=number,
+                    column=name,
+                )
+
+
 def _read_jsonl(p: Path, text_columns: Sequence[str] = ()) -> pl.DataFrame:
     # A BOM is an encoding mark, not JSON: Polars' JSON reader refuses it (its CSV reader skips
     # it), so it is dropped before anything reads the bytes; it sits on line 1, so lines still count.
@@ -216,6 +243,7 @@ def _read_jsonl(p: Path, text_columns: Sequence[str] = ()) -> pl.DataFrame:
         # would change without a word (a lone surrogate, a struct id: goldset_tui.io.values).
         frame = pl.read_ndjson(io.BytesIO(data), infer_schema_length=None)
         check_jsonl_bytes(p, data, text_columns, frame)
+        _raise_repeated_key(p, data, frame)
         return frame
     except (pl.exceptions.PolarsError, OSError, ValueError) as exc:
         # Polars says what but not where: find the line ourselves.
