@@ -117,6 +117,13 @@ def run(args: argparse.Namespace) -> int:
     if not args.labeller.strip():
         raise InputError(None, "--labeller must not be empty")
     refuse_consensus(args.labeller)
+    if "-" in (args.human, args.machine):
+        raise InputError(
+            None,
+            f"{'--human' if args.human == '-' else '--machine'} -: standard input cannot be "
+            "imported (the file's sha256 is kept, to know it when it comes again); save it to a "
+            "file first",
+        )
     if args.human is not None and args.model is not None:
         raise InputError(None, "--model names a machine judge's model; it goes with --machine")
     if args.machine is not None and args.on_conflict is not None:
