@@ -143,6 +143,10 @@ def check_name(name: str) -> str:
     """A labeller name as typed on the command line, refused when it could not be shown plainly."""
     if not _plain(name):
         raise InputError(None, f"--add-user {visible(name, keep_newlines=False)!r}: {_NAME_RULE}")
+    from goldset_tui.store.machine import CONSENSUS, CONSENSUS_TAKEN
+
+    if name == CONSENSUS:  # the server, which checks every labeller, would not start
+        raise InputError(None, f"--add-user {name!r}: {CONSENSUS_TAKEN}")
     return name
 
 

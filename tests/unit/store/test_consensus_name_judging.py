@@ -65,3 +65,13 @@ def test_import_with_pool_refuses_the_name_before_making_the_store(
     assert main([*argv, "--labeller", name, "--human", str(qrels)]) == 2
     assert "made the store" not in capsys.readouterr().err
     assert not store.exists()
+
+
+def test_serve_add_user_refuses_the_consensus_name(tmp_path: Path) -> None:
+    # It added the user, and then the server (which checks every labeller) refused to start.
+    from goldset_tui.serve.users import add_labeller
+
+    with pytest.raises(InputError) as caught:
+        add_labeller(tmp_path / "team.toml", "consensus")
+    assert "consensus" in caught.value.message
+    assert not (tmp_path / "team.toml").exists()
