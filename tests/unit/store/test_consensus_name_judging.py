@@ -75,3 +75,18 @@ def test_serve_add_user_refuses_the_consensus_name(tmp_path: Path) -> None:
         add_labeller(tmp_path / "team.toml", "consensus")
     assert "consensus" in caught.value.message
     assert not (tmp_path / "team.toml").exists()
+
+
+def test_a_users_file_written_before_the_rule_is_refused_naming_the_file(tmp_path: Path) -> None:
+    # A USERS.toml from before the rule: serve stopped at start-up with a message about the
+    # labeller that named neither the file nor its line.
+    from goldset_tui.serve.users import add_labeller, read_labellers
+
+    users = tmp_path / "team.toml"
+    add_labeller(users, "ana")
+    text = users.read_text(encoding="utf-8").replace("[labellers.ana]", "[labellers.consensus]")
+    users.write_text(text, encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        read_labellers(users)
+    assert caught.value.path == users and caught.value.line is not None
+    assert "'consensus' is the name goldset gives the human consensus" in caught.value.message
