@@ -69,6 +69,13 @@ class PairedResult:
 
 
 def _as_series(values: pl.Series | Sequence[float], name: str) -> pl.Series:
+    # A frame from evaluate() is the natural thing to pass from a notebook; Polars would then
+    # fail casting its rows (structs) to floats, naming neither the argument nor the fix.
+    if isinstance(values, pl.DataFrame):
+        raise TypeError(
+            f"paired_comparison's {name} is one score per query (a Series or a list), not a frame:"
+            ' pass one measure\'s column, e.g. evaluate_wide(qrels, run, ["nDCG@10"])["nDCG@10"]'
+        )
     return (
         pl.Series(name, values, dtype=pl.Float64)
         if not isinstance(values, pl.Series)

@@ -146,6 +146,29 @@ def test_bad_pairs():
         paired_comparison([], [])
 
 
+def test_a_frame_from_evaluate_is_refused_naming_the_column_to_pass():
+    # docs/eval.md's notebook line passes per-query scores; the frame evaluate() returns used to
+    # reach Polars and fail as "conversion from struct[3] to struct[3] failed in column 'a'".
+    from goldset_tui.eval import evaluate, evaluate_wide
+
+    qrels = pl.DataFrame(
+        {"query_id": ["q1", "q1", "q2"], "doc_id": ["d1", "d2", "d1"], "grade": [1, 0, 1]}
+    )
+    run_a = pl.DataFrame(
+        {"query_id": ["q1", "q1", "q2"], "doc_id": ["d1", "d2", "d1"], "score": [2.0, 1.0, 1.0]}
+    )
+    run_b = run_a.with_columns(pl.Series("score", [1.0, 2.0, 1.0]))
+    long_a, long_b = evaluate(qrels, run_a, ["RR"]), evaluate(qrels, run_b, ["RR"])
+    with pytest.raises(TypeError, match=r"one score per query.*evaluate_wide"):
+        paired_comparison(long_a, long_b, seed=0, samples=10)
+    column_a = evaluate_wide(qrels, run_a, ["RR"])["RR"]
+    column_b = evaluate_wide(qrels, run_b, ["RR"])["RR"]
+    # RR by hand: a ranks d1 first on both queries (1, 1); b ranks d2 first on q1 (1/2, 1).
+    assert paired_comparison(column_a, column_b, seed=0, samples=10).mean_diff == pytest.approx(
+        (0.5 + 0.0) / 2
+    )
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.lists(st.floats(0, 1, allow_nan=False), min_size=1, max_size=40), st.integers(0, 2**31))
 def test_a_run_against_itself(values, seed):
