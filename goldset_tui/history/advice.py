@@ -31,13 +31,36 @@ def extend_command(
         str(Path(pool_text).with_name(f"{stem}+{name}{suffix}")) if pool else f"pool+{name}.parquet"
     )
     run_text = str(run_path) if run_path and str(run_path) != "-" else "RUN"
+    system = _unpooled_name(name, depth, pool)
+    if system != name:
+        new_pool = new_pool.replace(f"+{name}", f"+{system}")
     parts = [
-        "goldset", "pool", "--extend", pool_text, "--run", f"{name}={run_text}",
+        "goldset", "pool", "--extend", pool_text, "--run", f"{system}={run_text}",
         "--depth", str(depth), "-o", new_pool,
     ]  # fmt: skip
     if store:
         parts += ["--store", str(store), *_recorded_corpus(store)]
     return " ".join(shlex.quote(p) for p in parts)
+
+
+def _unpooled_name(name: str, depth: int, pool: str | Path | None) -> str:
+    """``name``, or ``name-topK`` when the pool already holds ``name`` (pooled shallower than the
+    depth evaluated): `pool --extend` refuses a system already in the pool, so the advice under
+    the same name was a command that could only fail."""
+    if not pool or not Path(pool).is_file():
+        return name
+    from goldset_tui.errors import InputError
+    from goldset_tui.io.pools import load_pool  # only with a pool: eval stays light
+    from goldset_tui.pool_extension import systems_in
+
+    try:
+        pooled = systems_in(load_pool(pool).frame)
+    except (InputError, OSError):
+        return name
+    candidate, extra = f"{name}-top{depth}", 2
+    while name in pooled and candidate in pooled:
+        candidate, extra = f"{name}-top{depth}-{extra}", extra + 1
+    return candidate if name in pooled else name
 
 
 def _recorded_corpus(store: Any) -> list[str]:

@@ -37,3 +37,26 @@ def test_the_advised_command_carries_the_recorded_corpus_and_runs(tmp_path: Path
     assert command[command.index("--extend") + 1] == str(first)  # the store's pool now
     assert main(command[1:]) == 0  # verbatim
     assert "dense-v2" in {e["run"] for e in Project.open(store).manifest["pool_extensions"]}
+
+
+def test_a_run_already_pooled_is_advised_under_a_new_name_and_the_command_runs(
+    tmp_path: Path, capsys
+) -> None:
+    # bm25 made the sample pool at depth 20; R@100 reads its top 100, two thirds unjudged. The
+    # advice named it 'bm25' again, and `pool --extend` refuses a system already in the pool
+    # ("system 'bm25' is already in the pool", exit 2): the printed fix could only fail.
+    store, pool = tmp_path / "store", SAMPLE / "pool.jsonl"
+    project = Project.create(store, pool_path=pool, pool_sha256=sha256_file(pool))
+    project.add_grades(
+        "alice", read_qrels(SAMPLE / "judgments" / "alice.qrels").with_columns(time=None, note=None)
+    )
+    bm25 = SAMPLE / "runs" / "bm25.run"
+    assert main(["eval", str(store), f"bm25={bm25}", "-m", "R@100"]) == 0
+    (line,) = [x for x in capsys.readouterr().err.splitlines() if "--extend" in x]
+    command = shlex.split(line[line.index("goldset pool") :])
+    assert command[command.index("--run") + 1] == f"bm25-top100={bm25}"
+    corpus = ["--corpus", str(SAMPLE / "corpus.jsonl")]  # the store records none here
+    assert main([*command[1:], *corpus]) == 0  # verbatim, plus the texts of the new candidates
+    (extension,) = Project.open(store).manifest["pool_extensions"]
+    assert extension["run"] == "bm25-top100"
+    assert extension["depth"] == 100
