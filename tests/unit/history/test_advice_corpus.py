@@ -45,7 +45,8 @@ def test_a_run_already_pooled_is_advised_under_a_new_name_and_the_command_runs(
     # bm25 made the sample pool at depth 20; R@100 reads its top 100, two thirds unjudged. The
     # advice named it 'bm25' again, and `pool --extend` refuses a system already in the pool
     # ("system 'bm25' is already in the pool", exit 2): the printed fix could only fail.
-    store, pool = tmp_path / "store", SAMPLE / "pool.jsonl"
+    store, pool = tmp_path / "store", tmp_path / "pool.jsonl"  # the new pool goes beside it
+    pool.write_bytes((SAMPLE / "pool.jsonl").read_bytes())
     project = Project.create(store, pool_path=pool, pool_sha256=sha256_file(pool))
     project.add_grades(
         "alice", read_qrels(SAMPLE / "judgments" / "alice.qrels").with_columns(time=None, note=None)
@@ -60,3 +61,4 @@ def test_a_run_already_pooled_is_advised_under_a_new_name_and_the_command_runs(
     (extension,) = Project.open(store).manifest["pool_extensions"]
     assert extension["run"] == "bm25-top100"
     assert extension["depth"] == 100
+    assert (tmp_path / "pool+bm25-top100.jsonl").is_file()
