@@ -16,6 +16,7 @@ from goldset_tui.commands.eval import (
     read_qrels_arg,
     read_run_paths,
     warn_query_mismatch,
+    warn_scale,
 )
 from goldset_tui.errors import InputError
 from goldset_tui.pvalue import p_value_text
@@ -41,8 +42,9 @@ and the queries A wins, loses and ties. For a measure that is 0 or 1 per query b
 its definition (Success@k, P@1, R@k with one relevant document a query) it adds the
 discordant queries (only A / only B succeed) and McNemar's exact p.
 
-The queries are those of `goldset eval`: every query in the qrels with a document of grade >= 1,
-a query missing from a run counting 0. Same seed, same numbers.
+The queries are those of `goldset eval`: every query in the qrels with a document of grade >= 1
+(>= N with -l N, as eval -l: on a 1-5 scale whose 1 means not relevant, give -l 2), a query
+missing from a run counting 0. Same seed, same numbers.
 
 -m is repeatable, and takes trec_eval's forms: a list (P.5,10) or a family alone (ndcg_cut: its
 cut-offs 5 ... 1000) stands for several measures. Each is compared on its own, with the same
@@ -80,16 +82,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=10_000,
         help="randomization test samples (default 10000)",
     )
+    parser.add_argument(
+        "-l",
+        "--rel-level",
+        type=int,
+        metavar="N",
+        help="as goldset eval -l: grade >= N is relevant (e.g. 2 on a 1-5 scale whose 1 means "
+        "not relevant); the mean is over the queries with such a grade",
+    )
     parser.add_argument("--format", choices=("text", "json"), default="text")
 
 
-def paired_scores(qrels: pl.DataFrame, runs: dict[str, pl.DataFrame], measure: str) -> pl.DataFrame:
-    """query_id and one column per run, over the averaged queries (missing from a run: 0)."""
+def paired_scores(
+    qrels: pl.DataFrame, runs: dict[str, pl.DataFrame], measure: str, level: int = 1
+) -> pl.DataFrame:
+    """query_id and one column per run, over the averaged queries (missing from a run: 0):
+    those with a grade >= ``level``, as `goldset eval -l` averages."""
     from goldset_tui.eval.metrics import evaluate_wide, relevant_queries
 
-    queries = pl.DataFrame({"query_id": relevant_queries(qrels)})
+    queries = pl.DataFrame({"query_id": relevant_queries(qrels.filter(pl.col("grade") >= level))})
     if queries.height == 0:
-        raise InputError(None, "the qrels have no query with a relevant document (grade >= 1)")
+        raise InputError(
+            None, f"the qrels have no query with a relevant document (grade >= {level})"
+        )
     table = queries
     for name, run in runs.items():
         wide = evaluate_wide(qrels, run, [measure]).rename({measure: name})
@@ -157,11 +172,17 @@ def chosen_measures(given: list[str]) -> list[Measure]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from goldset_tui.eval.measures import with_rel_level
+
     if args.samples < 1:
         raise InputError(None, "--samples must be at least 1")
+    if args.rel_level is not None and args.rel_level < 1:
+        raise InputError(None, "-l/--rel-level must be at least 1 (grade >= N is relevant)")
+    level = args.rel_level or 1
+    warn_scale(Path(args.qrels), level)  # a 1-5 store: grade 1 would count as relevant
     # Several -m (or a form standing for several, `P.5,10`): one comparison per measure, each
     # with the seed given, so each block is what `compare -m` that measure alone prints.
-    measures = chosen_measures(args.measure or ["nDCG@10"])
+    measures = [with_rel_level(m, level) for m in chosen_measures(args.measure or ["nDCG@10"])]
     qrels = read_qrels_arg(
         args.qrels, args.labeller, subtopics=any(m.needs_subtopics for m in measures)
     )
@@ -170,7 +191,10 @@ def run(args: argparse.Namespace) -> int:
     if len(runs) != 2:
         raise InputError(None, "RUN_A and RUN_B have the same name; name them with NAME=PATH")
     check_query_sets(qrels, runs, args.qrels, {n: r.source.path for n, r in inputs.items()})
-    docs = [compare_one(qrels, runs, m, seed=args.seed, samples=args.samples) for m in measures]
+    docs = [
+        compare_one(qrels, runs, m, seed=args.seed, samples=args.samples, level=level)
+        for m in measures
+    ]
     if args.format == "json":
         # One measure: the object, as always; several: a list of them, in the order of -m.
         print(json.dumps(docs[0] if len(docs) == 1 else docs, indent=2))
@@ -180,14 +204,20 @@ def run(args: argparse.Namespace) -> int:
 
 
 def compare_one(
-    qrels: pl.DataFrame, runs: dict[str, pl.DataFrame], measure: Measure, *, seed: int, samples: int
+    qrels: pl.DataFrame,
+    runs: dict[str, pl.DataFrame],
+    measure: Measure,
+    *,
+    seed: int,
+    samples: int,
+    level: int = 1,
 ) -> dict:
     """The comparison of the two runs on one measure, as compare's JSON object."""
     from goldset_tui.eval.measure_kind import is_binary_measure, is_bounded_measure
     from goldset_tui.eval.stats import paired_comparison
 
     (a, b) = runs
-    table = paired_scores(qrels, runs, str(measure))
+    table = paired_scores(qrels, runs, str(measure), level)
     # McNemar only for a measure that is 0 or 1 by definition, not one that happened to be.
     binary = is_binary_measure(measure, qrels, table.get_column("query_id"))
     r = paired_comparison(

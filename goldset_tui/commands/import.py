@@ -34,7 +34,8 @@ lock, so it is refused while NAME is judging. The file's sha256 and the import's
 the manifest, and each imported judgment carries that time and no seconds spent, which tells it
 from a grade given on the screen. A pair NAME already graded differently is refused, naming the
 pair (--on-conflict keep imports only the other pairs; replace lets the file's grade stand, the
-earlier one staying in the history). Importing the same file again writes nothing.
+earlier one staying in the history). Importing the same file again writes nothing (with
+--on-conflict replace, it puts the file's grades back over any given since).
 
 --machine: the file's sha256 and --model go in the manifest, each label's confidence and
 rationale in STORE/machine/NAME/. Importing the same file again writes nothing; a new file
@@ -110,6 +111,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from goldset_tui.store.machine import refuse_consensus
+
+    # The name first: with --pool a refused name used to leave a new, empty store behind.
+    if not args.labeller.strip():
+        raise InputError(None, "--labeller must not be empty")
+    refuse_consensus(args.labeller)
+    if "-" in (args.human, args.machine):
+        raise InputError(
+            None,
+            f"{'--human' if args.human == '-' else '--machine'} -: standard input cannot be "
+            "imported (the file's sha256 is kept, to know it when it comes again); save it to a "
+            "file first",
+        )
     if args.human is not None and args.model is not None:
         raise InputError(None, "--model names a machine judge's model; it goes with --machine")
     if args.machine is not None and args.on_conflict is not None:

@@ -190,7 +190,7 @@ def prepare(
     from goldset_tui.commands._args import refuse_other_scale, store_scale
     from goldset_tui.io.pools import load_pool
     from goldset_tui.store import Project, default_store_for
-    from goldset_tui.store.machine import refuse_machine
+    from goldset_tui.store.machine import refuse_consensus, refuse_machine
     from goldset_tui.store.manifest import (
         manifest_path,
         new_store_fields,
@@ -203,6 +203,8 @@ def prepare(
     # no manifest and no lock file behind.
     if labeller is not None and not labeller.strip():
         raise InputError(None, "--labeller must not be empty")
+    if labeller is not None:
+        refuse_consensus(labeller)  # before a store is made
     overlap = parse_assign(assign) if assign else None
     new_scale = store_scale(scale) if scale is not None else None
     store_path = Path(store) if store else default_store_for(pool_path)

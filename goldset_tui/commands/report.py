@@ -264,7 +264,8 @@ def run(args: argparse.Namespace) -> int:
     from goldset_tui.eval.report import to_csv, to_json, to_markdown
 
     _history_hooks.check(args)  # a wrong --store/--release is refused before the work
-    inputs = load_inputs(args)
+    inputs = load_inputs(args)  # checks --metric first
+    _warn_scale(args.qrels, args.metric)
     if args.output:
         from goldset_tui.commands.eval import output_folder
 
@@ -281,3 +282,29 @@ def run(args: argparse.Namespace) -> int:
         print(f"goldset: warning: {visible(warning, keep_newlines=False)}", file=sys.stderr)
     _history_hooks.after_report(args, inputs, report)
     return 0
+
+
+def _warn_scale(qrels: str, metric: str) -> None:
+    """As `goldset eval`: one warning when the store's lowest grade would count as relevant
+    (a 1-5 scale) and the metric did not set its own level (the report has no -l)."""
+    from goldset_tui.eval.measures import parse_measure, with_rel_level
+    from goldset_tui.store.manifest import manifest_path
+
+    if not manifest_path(Path(qrels)).is_file():
+        return
+    from goldset_tui.store.project import Project
+
+    scale = Project.open(Path(qrels)).scale
+    try:
+        measure = parse_measure(metric)
+    except (InputError, ValueError):
+        return  # a name for several measures (a trec_eval form): their own checks speak
+    why = scale.all_relevant_at(1)
+    if why is None or with_rel_level(measure, scale.min + 1) == measure:
+        return  # relevance is set by the metric itself, or the measure reads grades as gains
+    example = with_rel_level(measure, scale.min + 1)
+    print(
+        f"goldset: warning: {qrels}: {why}; if grade {scale.min} means not relevant, give the "
+        f"metric its level: --metric '{example}'",
+        file=sys.stderr,
+    )

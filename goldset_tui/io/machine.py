@@ -19,6 +19,8 @@ in the pipeline that produced the file, worth a refusal that names the second li
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn
@@ -50,6 +52,9 @@ SCHEMA = {
 }
 
 
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+
+
 def is_table(path: Path) -> bool:
     suffix = path.suffix.lower()
     return suffix in TEXT_FORMATS or suffix in JSONL_SUFFIXES or suffix in PARQUET_SUFFIXES
@@ -68,17 +73,30 @@ def _read_trec(path: Path) -> pl.DataFrame:
         if not fields:
             continue
         if len(fields) != 4:
+            # More fields than four is most often an id holding spaces ("doc a").
+            hint = (
+                "; ids with spaces cannot be in TREC qrels: give a CSV, TSV or JSONL file"
+                if len(fields) > 4
+                else ""
+            )
             raise InputError(
                 path,
-                f"expected 4 fields (query_id iteration doc_id grade), found {len(fields)}",
+                f"expected 4 fields (query_id iteration doc_id grade), found {len(fields)}{hint}",
                 line=number,
             )
-        try:
-            grade = int(fields[3])
-        except ValueError:
+        # ASCII digits only, as `goldset eval` reads qrels: Python's int() would read 0_2 as 2.
+        if not _WHOLE.fullmatch(fields[3]):
             raise InputError(
                 path, f"grade {fields[3]!r} is not a whole number", line=number, column="grade"
-            ) from None
+            )
+        grade = int(fields[3])
+        if abs(grade) >= 2**63:  # beyond the Int64 column (a traceback before)
+            raise InputError(
+                path,
+                f"grade {fields[3]!r} is outside every grade scale (0-9 at most)",
+                line=number,
+                column="grade",
+            )
         rows["query_id"].append(fields[0])
         rows["doc_id"].append(fields[2])
         rows["grade"].append(grade)
@@ -86,6 +104,14 @@ def _read_trec(path: Path) -> pl.DataFrame:
         rows["rationale"].append(None)
         rows["_i"].append(number)
     return pl.DataFrame(rows, schema=SCHEMA)
+
+
+def grade_value(text: object) -> float | None:
+    """The number a grade cell holds, if any (to tell a huge whole number from no number)."""
+    try:
+        return float(str(text))
+    except ValueError:
+        return None
 
 
 def _read_tabular(path: Path, text: str = "rationale") -> tuple[pl.DataFrame, str]:
@@ -108,15 +134,28 @@ def _read_tabular(path: Path, text: str = "rationale") -> tuple[pl.DataFrame, st
                 column=name,
                 **location(fmt, 0, path),
             )
+    # A dictionary-encoded Parquet column reads as Categorical, which Polars will not cast to a
+    # number: read its values as the text they are.
+    table = table.with_columns(
+        pl.col(c).cast(pl.String)
+        for c in ("grade", "confidence")
+        if c in table.columns and isinstance(table.schema[c], (pl.Categorical, pl.Enum))
+    )
     indexed = table.with_row_index("_i")
     raw_grade = pl.col("grade")
     grade = raw_grade.cast(pl.Float64, strict=False)
-    bad = indexed.filter(grade.is_null() | (grade != grade.round()))
+    # NaN equals itself in Polars and inf rounds to itself: both pass the round test, then
+    # fail the cast to Int64 (a traceback), as a number beyond 64 bits does.
+    bad = indexed.filter(
+        grade.is_null() | ~grade.is_finite() | (grade != grade.round()) | (grade.abs() >= 2.0**63)
+    )
     if bad.height:
         first = bad.row(0, named=True)
+        huge = (value := grade_value(first["grade"])) is not None and abs(value) >= 2.0**63
         raise InputError(
             path,
-            f"grade {first['grade']!r} is not a whole number",
+            f"grade {first['grade']!r} is "
+            + ("outside every grade scale (0-9 at most)" if huge else "not a whole number"),
             column="grade",
             **location(fmt, int(first["_i"]), path),
         )
@@ -231,8 +270,31 @@ def read_labels(
             maintain_order="left",
         )
         if stray.height:
-            labels.refuse(stray, "{pair} is not in the store's pool")
+            hint = _near_miss(stray.row(0, named=True), pool_pairs)
+            labels.refuse(stray, "{pair} is not in the store's pool" + hint)
     return labels
+
+
+def _near_miss(label: dict[str, object], pool_pairs: pl.DataFrame) -> str:
+    """Why a pair that looks like one of the pool's is not it: ids are compared exactly, but
+    another Unicode form (NFD from a Mac export) or spaces around an id print the same."""
+    q, d = str(label["query_id"]), str(label["doc_id"])
+
+    def loose(text: str) -> str:
+        return unicodedata.normalize("NFC", text).strip()
+
+    def loose_col(name: str) -> pl.Expr:
+        return pl.col(name).str.normalize("NFC").str.strip_chars()
+
+    near = pool_pairs.filter(
+        (loose_col("query_id") == loose(q)) & (loose_col("doc_id") == loose(d))
+    )
+    if not near.height:
+        return ""
+    pq, pd = near.row(0)
+    if (pq.strip(), pd.strip()) == (q.strip(), d.strip()):
+        return f" (the pool has ({pq}, {pd}): ids are compared exactly, spaces included)"
+    return f" (the pool has ({pq}, {pd}) in another Unicode form: ids are compared exactly)"
 
 
 def read_machine_labels(

@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -68,7 +69,24 @@ def raise_if_not_utf8(path: Path, data: bytes) -> None:
     bad = first_bad_utf8(data)
     if bad is not None:
         line, offset = bad
-        raise InputError(path, f"bytes that are not UTF-8 (byte {offset})", line=line)
+        hint = "; the file is UTF-16: save it as UTF-8" if data[:2] in _UTF16_BOMS else ""
+        raise InputError(path, f"bytes that are not UTF-8 (byte {offset}){hint}", line=line)
+
+
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
+def raise_if_not_text(path: Path, data: bytes) -> None:
+    """Not UTF-8, or a NUL byte: UTF-16 without its byte order mark is valid UTF-8, a NUL
+    before every ASCII character, which a CSV reader splits into rows of the wrong width."""
+    raise_if_not_utf8(path, data)
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        raise InputError(
+            path,
+            f"a NUL byte (byte {nul}): not UTF-8 text (UTF-16? save it as UTF-8)",
+            line=data.count(b"\n", 0, nul) + 1,
+        )
 
 
 def location(fmt: str, row_index: int, path: Path | None = None) -> dict[str, int]:
@@ -143,6 +161,8 @@ def read_table(
         raise InputError(p, "has a header but no rows" if df.width else "has no rows")
     missing = [c for c in required if c not in df.columns]
     if missing:
+        if fmt in ("csv", "tsv") and any("\x00" in c for c in df.columns):
+            raise_if_not_text(p, p.read_bytes())  # UTF-16: its header reads as NUL-split names
         found = ", ".join(df.columns) or "none"
         raise InputError(
             p, f"missing required column {missing[0]!r} (found columns: {found})", column=missing[0]
@@ -187,6 +207,33 @@ def _read_parquet(p: Path) -> pl.DataFrame:
 UTF8_BOM = b"\xef\xbb\xbf"
 
 
+def _raise_repeated_key(p: Path, data: bytes, frame: pl.DataFrame) -> None:
+    """A key given twice in one object: Polars keeps the first value, Python's json the last.
+    Only when a key occurs more often than the rows that hold it are lines parsed again."""
+    for name in frame.columns:
+        key = json.dumps(name).encode()
+        if data.count(key) <= frame.height - frame.get_column(name).null_count():
+            continue
+        for number, raw in enumerate(data.split(b"\n"), start=1):
+            if raw.count(key) < 2:
+                continue
+            try:
+                pairs = json.loads(raw, object_pairs_hook=list)
+            except ValueError:
+                continue
+            keys = (
+                [kv[0] for kv in pairs if isinstance(kv, tuple)] if isinstance(pairs, list) else []
+            )
+            if keys.count(name) > 1:
+                raise InputError(
+                    p,
+                    f"key {name!r} is given twice in one object (JSON readers disagree on which "
+                    "value counts)",
+                    line=number,
+                    column=name,
+                )
+
+
 def _read_jsonl(p: Path, text_columns: Sequence[str] = ()) -> pl.DataFrame:
     # A BOM is an encoding mark, not JSON: Polars' JSON reader refuses it (its CSV reader skips
     # it), so it is dropped before anything reads the bytes; it sits on line 1, so lines still count.
@@ -196,6 +243,7 @@ def _read_jsonl(p: Path, text_columns: Sequence[str] = ()) -> pl.DataFrame:
         # would change without a word (a lone surrogate, a struct id: goldset_tui.io.values).
         frame = pl.read_ndjson(io.BytesIO(data), infer_schema_length=None)
         check_jsonl_bytes(p, data, text_columns, frame)
+        _raise_repeated_key(p, data, frame)
         return frame
     except (pl.exceptions.PolarsError, OSError, ValueError) as exc:
         # Polars says what but not where: find the line ourselves.
@@ -267,6 +315,16 @@ def _read_delimited(p: Path, sep: str) -> pl.DataFrame:
         raise InputError(
             p, f"could not be read as {'TSV' if sep == chr(9) else 'CSV'} ({_short(exc)})"
         ) from None
+    for name in df.columns:
+        # Polars renames a repeated header name (grade, grade_duplicated_0): one would be lost.
+        twice = re.fullmatch(r"(.*)_duplicated_\d+", name)
+        if twice and twice.group(1) in df.columns:
+            raise InputError(
+                p,
+                f"column {twice.group(1)!r} appears twice in the header",
+                line=1,
+                column=twice.group(1),
+            )
     # Polars pads short rows with nulls instead of failing. A null in the last column is either
     # a short row or an empty last field; only then do we pay for a scan that tells them apart.
     if df.height and df.width and df.get_column(df.columns[-1]).null_count() > 0:
@@ -275,7 +333,8 @@ def _read_delimited(p: Path, sep: str) -> pl.DataFrame:
 
 
 def _raise_ragged(p: Path, data: bytes, sep: str) -> None:
-    text = data.decode("utf-8", errors="replace")
+    raise_if_not_text(p, data)  # a UTF-16 file reads as ragged rows: say what it is instead
+    text = data.decode("utf-8")
     if sep == ",":
         reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep)
     else:

@@ -143,6 +143,10 @@ def check_name(name: str) -> str:
     """A labeller name as typed on the command line, refused when it could not be shown plainly."""
     if not _plain(name):
         raise InputError(None, f"--add-user {visible(name, keep_newlines=False)!r}: {_NAME_RULE}")
+    from goldset_tui.store.machine import CONSENSUS, CONSENSUS_TAKEN  # (imports Polars)
+
+    if name == CONSENSUS:  # the server, which checks every labeller, would not start
+        raise InputError(None, f"--add-user {name!r}: {CONSENSUS_TAKEN}")
     return name
 
 
@@ -175,6 +179,8 @@ def read_labellers(path: str | Path) -> dict[str, Labeller]:
 
 
 def _labellers(path: Path, raw: bytes, data: dict[str, Any]) -> dict[str, Labeller]:
+    from goldset_tui.store.machine import CONSENSUS, CONSENSUS_TAKEN  # (imports Polars)
+
     table = data.get("labellers", {})
     if not isinstance(table, dict):
         raise InputError(path, "'labellers' must be a table of [labellers.NAME] entries")
@@ -189,6 +195,10 @@ def _labellers(path: Path, raw: bytes, data: dict[str, Any]) -> dict[str, Labell
             raise InputError(
                 path, f"labeller {shown!r}: {_NAME_RULE}", line=line, column="labellers"
             )
+        if name == CONSENSUS:
+            # Written before goldset refused the name: the server would stop at start-up on
+            # this labeller with a message that did not name this file.
+            raise InputError(path, f"labeller {name!r}: {CONSENSUS_TAKEN}", line=line)
         ident, stored = entry.get("id"), entry.get("hash")
         if not isinstance(ident, str) or not _ID.fullmatch(ident):
             raise InputError(path, f"labeller {shown!r}: id must be 12 hex digits", line=line)

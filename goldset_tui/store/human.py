@@ -108,8 +108,9 @@ def import_human(
         raise InputError(labels.path, "changed while it was being read; import it again")
     already = HumanImportResult(labeller, labels.frame.height, 0, 0, 0, 0, digest, True)
     # Checked lock-free first: importing the same file again writes nothing at all, not even
-    # the lock file, and says so even while the labeller is judging.
-    if _imported_before(project, safe, labeller, digest):
+    # the lock file, and says so even while the labeller is judging. Except under replace,
+    # which asks for the file's grades to stand over any given since (checked below).
+    if on_conflict != "replace" and _imported_before(project, safe, labeller, digest):
         return already
     try:
         writer = project.writer(labeller)  # registers a new labeller: after every file check
@@ -124,13 +125,15 @@ def import_human(
         history = project.judgments(labeller, history=True)
         records = list(project.manifest["labellers"][safe].get("imports", []))
         landed = [r for r in records if import_landed(history, r)]
-        if any(r.get("sha256") == digest for r in landed):
-            return already
         have = latest(history).select(*PAIR, pl.col("grade").alias("have"))
         compared = labels.frame.join(have, on=PAIR, how="left", maintain_order="left")
         differs = compared.filter(
             pl.col("have").is_not_null() & (pl.col("grade") != pl.col("have"))
         )
+        if any(r.get("sha256") == digest for r in landed) and (
+            on_conflict != "replace" or not differs.height
+        ):
+            return already
         if differs.height and on_conflict == "refuse":
             labels.refuse(
                 # The name is a field, not part of the template: a name may hold { and }.

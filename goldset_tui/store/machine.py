@@ -70,8 +70,26 @@ def machine_labellers(manifest: dict[str, Any]) -> list[str]:
     return sorted(str(e["name"]) for e in entries.values() if is_machine(e))
 
 
+def refuse_consensus(labeller: str) -> None:
+    """A person's name to judge or import under: not the consensus's, and shown as it is (no
+    control or invisible character, no space at either end: `goldset serve` refuses those too,
+    and a printed `goldset judge --labeller NAME` command must run as printed)."""
+    if labeller == CONSENSUS:
+        raise InputError(None, CONSENSUS_TAKEN, column="labeller")
+    shown = visible(labeller, keep_newlines=False)
+    if shown != labeller or labeller != labeller.strip():
+        raise InputError(
+            None,
+            f"--labeller {shown!r}: a labeller's name cannot hold control or invisible "
+            "characters, nor spaces at either end",
+            column="labeller",
+        )
+
+
 def refuse_machine(project: Project, labeller: str) -> None:
-    """For ``goldset judge``: a machine labeller's name is not a person's to judge under."""
+    """For ``goldset judge`` and ``serve``: a machine labeller's name is not a person's to judge
+    under, nor the consensus's."""
+    refuse_consensus(labeller)
     if labeller in machine_labellers(project.manifest):
         raise InputError(
             project.path,
@@ -100,8 +118,7 @@ def import_name(project: Project, labeller: str) -> str:
     empty, not the consensus's name, usable as a file name."""
     if not labeller.strip():
         raise InputError(None, "--labeller must not be empty")
-    if labeller == CONSENSUS:
-        raise InputError(None, CONSENSUS_TAKEN, column="labeller")
+    refuse_consensus(labeller)
     try:
         return safe_name(labeller)
     except ValueError as exc:

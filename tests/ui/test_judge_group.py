@@ -223,6 +223,8 @@ async def test_after_grading_a_lone_candidate_the_line_and_d_both_mean_the_curre
         await pilot.pause()  # on the next unjudged candidate: d means the one just graded
         assert s.current_grade is None
         assert f"d: grade #{dup + 1}'s 2 near-duplicates 2" in candidate(app), candidate(app)
+        # Done as it asked: the status line no longer says to grade it first (it stayed 5 s).
+        assert "first" not in status(app), status(app)
 
 
 async def test_after_grading_one_of_a_group_the_line_names_it_and_d_grades_its_group() -> None:

@@ -31,7 +31,7 @@ from goldset_tui.ui.safe import literal
 from goldset_tui.ui.screens.help import HelpScreen, keys_table
 from goldset_tui.ui.screens.prompts import QueryPicker, TextPrompt
 from goldset_tui.ui.widgets import judge_parts as parts
-from goldset_tui.ui.widgets.judge_group import GroupGrading, d_hint
+from goldset_tui.ui.widgets.judge_group import GRADE_FIRST, GroupGrading, d_hint
 from goldset_tui.ui.widgets.judge_prefetch import Prefetch
 from goldset_tui.ui.widgets.judge_reading import ReadingWidth
 from goldset_tui.ui.widgets.judge_saving import BackgroundSaving
@@ -326,6 +326,8 @@ class JudgeScreen(BackgroundSaving, GroupGrading, ReadingWidth, Prefetch, LeaveK
         label = f"#{(j.position or 0) + 1}={j.grade}"
         # Saved by the background writer: "saving…" until its fsync returned (judge_saving.py).
         self._saved = self.saving_text(label) if self.session.unsaved else self._saved_text(label)
+        if self._message is not None and self._message.plain.startswith(GRADE_FIRST):
+            self._clear_message()  # done as it asked: it would now speak of another candidate
         if step.all_done:
             self.say("Every candidate in the pool is judged. Thank you!")
         elif step.moved_query:

@@ -24,6 +24,7 @@ from goldset_tui.model import Judgment
 from goldset_tui.text import visible
 
 # Up to this many, grading runs on the UI thread (a few fsyncs: no visible pause).
+GRADE_FIRST = "Grade #"  # the start of what d says pressed before its candidate is graded
 INLINE_LIMIT = 200
 PROGRESS_EVERY_SECONDS = 0.1
 
@@ -53,7 +54,7 @@ class GroupGrading:
             return
         if source is None:
             self.say(  # type: ignore[attr-defined]
-                f"Grade #{s.pos + 1} first; d then gives its near-duplicates the same grade."
+                f"{GRADE_FIRST}{s.pos + 1} first; d then gives its near-duplicates the same grade."
                 if target.group
                 else "This candidate has no near-duplicates in this query."
             )
