@@ -140,7 +140,7 @@ def chosen_measures(given: list[str]) -> list[Measure]:
     alone: its default cut-offs), each once. The run's tag, a group (it holds the tag and
     counts), counts and GMAP (a geometric mean) are refused: compare needs a per-query score
     whose mean is arithmetic."""
-    from goldset_tui.eval.measures import parse_measures
+    from goldset_tui.eval.measures import arithmetic_measure, parse_measures
     from goldset_tui.eval.trec_forms import GROUPS, RUNID, expand
 
     for text in given:
@@ -156,23 +156,19 @@ def chosen_measures(given: list[str]) -> list[Measure]:
                 "measure 'runid': the run's tag is a line of text, not a per-query score; "
                 "compare has nothing to compare there",
             )
-    measures = parse_measures(expand(given, compat=False).texts)
-    for measure in measures:
+    texts = expand(given, compat=False).texts
+    for text in texts:  # in the order given, so the first bad measure is the one named
+        # GMAP: it printed AP's arithmetic mean under GMAP's name (0.1785 where trec_eval's
+        # gm_map is 0.1051 on its own test files): the test and interval are of means.
+        does = "compare's difference, interval and test are of"
+        measure = arithmetic_measure(text, option="measure", does=does)
         if measure.is_count:
             raise InputError(
                 None,
                 f"measure {measure.alias or measure.text!r}: compare needs a per-query "
                 "score, not a count",
             )
-        if measure.aggregation != "mean":
-            # It printed AP's arithmetic mean under GMAP's name (0.1785 where trec_eval's
-            # gm_map is 0.1051 on its own test files): the test and interval are of means.
-            raise InputError(
-                None,
-                f"measure {measure.alias or measure.text!r}: its mean is geometric, and "
-                "compare's difference, interval and test are of arithmetic means; compare on AP",
-            )
-    return measures
+    return parse_measures(texts)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -31,12 +31,17 @@ from pathlib import Path
 
 import polars as pl
 
-from goldset_tui.io import run_scan
+from goldset_tui.io.run_scan import (
+    PAIR_HASH,
+    Doubt,
+    file_slices,
+    has_repeats,
+    parse_slice,
+    split_slices,
+)
 from goldset_tui.io.sources import Source
 
-
-class Doubt(Exception):
-    """read_run must read this run: it gives the answer or the error."""
+__all__ = ["Doubt", "LeanRun", "read_run_lean"]
 
 
 @dataclass(frozen=True)
@@ -47,22 +52,19 @@ class LeanRun:
 
 def _pieces(src: Source) -> Iterator[bytes]:
     if isinstance(src.data, bytes):
-        return run_scan._split(src.data)
-    return run_scan._slices(Path(src.data))
+        return split_slices(src.data)
+    return file_slices(Path(src.data))
 
 
 def _frames(src: Source) -> Iterator[pl.DataFrame]:
     """Each slice's ``query_id, doc_id, score``, checked as read_run checks them."""
     separator: str | None = None
-    try:
-        for piece in _pieces(src):
-            frame, separator = run_scan._parse(piece, separator)
-            if frame.height:
-                if not frame.get_column("score").is_finite().all():
-                    raise Doubt
-                yield frame
-    except run_scan._Doubt:
-        raise Doubt from None
+    for piece in _pieces(src):
+        frame, separator = parse_slice(piece, separator)
+        if frame.height:
+            if not frame.get_column("score").is_finite().all():
+                raise Doubt
+            yield frame
 
 
 def read_run_lean(src: Source, qrels: pl.DataFrame) -> LeanRun:
@@ -72,7 +74,7 @@ def read_run_lean(src: Source, qrels: pl.DataFrame) -> LeanRun:
     pairs = qrels.select("query_id", "doc_id").unique()
     # The pairs by the duplicate check's hash: a slice's judged rows are found by one integer
     # lookup a row, then checked exactly once at the end (a collision is only a candidate).
-    judged_hashes = pairs.select(run_scan._PAIR).to_series().implode()
+    judged_hashes = pairs.select(PAIR_HASH).to_series().implode()
     others: list[pl.DataFrame] = []  # counts of the queries not in the qrels
     hashes: list[pl.Series] = []  # every pair's hash, for the duplicate check
     thin: list[pl.DataFrame] = []  # the qrels' queries: query code and score
@@ -80,7 +82,7 @@ def read_run_lean(src: Source, qrels: pl.DataFrame) -> LeanRun:
     for frame in _frames(src):
         frame = frame.with_columns(
             pl.col("query_id").cast(codes, strict=False).alias("_code"),
-            run_scan._PAIR.alias("_pair"),
+            PAIR_HASH.alias("_pair"),
         )
         judged.append(frame.filter(pl.col("_pair").is_in(judged_hashes)).drop("_pair"))
         if frame.get_column("_code").null_count():  # not the common case: a query not judged
@@ -93,7 +95,7 @@ def read_run_lean(src: Source, qrels: pl.DataFrame) -> LeanRun:
     if not thin:
         raise Doubt  # no record: read_run says so
     every = pl.concat(hashes, rechunk=False)
-    if run_scan._repeats(every):  # a repeated pair, or a collision: read_run decides
+    if has_repeats(every):  # a repeated pair, or a collision: read_run decides
         raise Doubt
     del every, hashes
     found = pl.concat(judged).join(pairs, on=["query_id", "doc_id"], how="semi")

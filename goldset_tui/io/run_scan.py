@@ -50,12 +50,15 @@ _KEEP: dict[str, type[pl.DataType]] = {
     "score": pl.Float64,
 }
 _COLUMNS = ["query_id", "doc_id", "score", "rank"]
-# The same pair hash as read_run's duplicate check; collisions only cause a fallback.
-_PAIR = pl.col("query_id").hash(11) ^ pl.col("doc_id").hash(13)
+# A row's (query, document) as one integer, the same hash as read_run's duplicate check: equal
+# pairs always hash equal, so no repeated pair is missed; different pairs may collide, so a
+# repeated hash only means "let read_run decide", never "a duplicate".
+PAIR_HASH = pl.col("query_id").hash(11) ^ pl.col("doc_id").hash(13)
 
 
-class _Doubt(Exception):
-    """Something read_run must look at: it will give the answer or the error."""
+class Doubt(Exception):
+    """Something read_run must look at: it will give the answer or the error. Raised by every
+    reader here (and :mod:`goldset_tui.io.run_lean`) instead of any message of its own."""
 
 
 def scan_run(
@@ -75,7 +78,7 @@ def scan_run(
     p = Path(path)
     try:
         frame = _scan(p, depth, wanted)
-    except _Doubt:
+    except Doubt:
         frame = read_run(p, tag=False, order=False, depth=depth)
         if wanted is not None:
             frame = frame.filter(pl.col("query_id").is_in(wanted.implode()))
@@ -88,14 +91,14 @@ def _scan(path: Path, depth: int | None, wanted: pl.Series | None) -> pl.DataFra
     separator: str | None = None
     rows = 0
     limit = _MERGE_ROWS
-    for piece in _slices(path):
-        frame, separator = _parse(piece, separator)
+    for piece in file_slices(path):
+        frame, separator = parse_slice(piece, separator)
         if frame.height == 0:
             continue
         if not frame.get_column("score").is_finite().all():
-            raise _Doubt
+            raise Doubt
         # Every line, kept or not: a duplicate can hide outside the top k or the queries kept.
-        pairs.append(frame.select(_PAIR).to_series())
+        pairs.append(frame.select(PAIR_HASH).to_series())
         height = frame.height
         if depth is not None:  # file order, to give the top k back in read_run's row order
             frame = _top_of_runs(frame.with_row_index("_row", offset=rows), depth)
@@ -110,10 +113,10 @@ def _scan(path: Path, depth: int | None, wanted: pl.Series | None) -> pl.DataFra
             # of each slice, and cutting after every slice would redo them again and again.
             limit = max(_MERGE_ROWS, 4 * kept[0].height)
     if rows == 0:
-        raise _Doubt  # no record: read_run says so
+        raise Doubt  # no record: read_run says so
     hashes = pl.concat(pairs)
-    if _repeats(hashes):  # a repeated pair, or a collision read_run clears
-        raise _Doubt
+    if has_repeats(hashes):  # a repeated pair, or a collision read_run clears
+        raise Doubt
     del pairs, hashes
     result = pl.concat(kept)
     del kept
@@ -123,8 +126,8 @@ def _scan(path: Path, depth: int | None, wanted: pl.Series | None) -> pl.DataFra
     return rank_run(result, order=False).select(_COLUMNS)
 
 
-def _repeats(hashes: pl.Series) -> bool:
-    """Whether some value occurs twice. Sorted on one thread, then counted in one pass: two
+def has_repeats(hashes: pl.Series) -> bool:
+    """Whether some value occurs twice (exact: no value is missed). Sorted on one thread, then counted in one pass: two
     thirds of the CPU of ``n_unique`` (which sorts too, on both cores) on 7 million hashes, and
     the other core is reading the next run anyway."""
     return hashes.sort(multithreaded=False).n_unique() != hashes.len()
@@ -150,32 +153,37 @@ def _top_of_runs(frame: pl.DataFrame, depth: int) -> pl.DataFrame:
     return frame.filter(pl.col("score") >= pl.col("score").top_k(depth).min().over(groups))
 
 
-def _parse(piece: bytes, separator: str | None) -> tuple[pl.DataFrame, str]:
-    """A slice parsed with the run's separator (the first slice chooses it, as read_run's fast
-    path would for the whole file: space first, then tab)."""
+def parse_slice(piece: bytes, separator: str | None) -> tuple[pl.DataFrame, str]:
+    """A slice's ``query_id, doc_id, score`` (file order) and the run's separator: the first
+    slice (``separator=None``) chooses it as read_run's fast path would for the whole file (space
+    first, then tab), later slices must parse with it. Raises :class:`Doubt` on anything
+    read_run's parser refuses; it does not check scores are finite or pairs are unique."""
     for sep in SEPARATORS if separator is None else (separator,):
         frame = parse_separated(piece, RUN_FIELDS, _KEEP, sep)
         if frame is not None and (frame.height or separator is not None):
             return frame, sep
-    raise _Doubt
+    raise Doubt
 
 
-def _slices(path: Path) -> Iterator[bytes]:
-    """The file in slices that end at a line break; a regular file is read as it goes."""
+def file_slices(path: Path) -> Iterator[bytes]:
+    """The file in slices of whole lines (each ends at a line break, the last one at the end of
+    the file), together the file's bytes exactly; a regular file is read as it goes, a gzipped
+    one decompressed whole as read_run does it. Raises :class:`Doubt` for standard input, a
+    missing, empty or not regular file: read_run handles or names them."""
     if str(path) == STDIN:
-        raise _Doubt  # standard input, even if a file is named '-'
+        raise Doubt  # standard input, even if a file is named '-'
     try:
         info = os.stat(path)
     except OSError:
-        raise _Doubt from None
+        raise Doubt from None
     if not stat.S_ISREG(info.st_mode) or info.st_size == 0:
-        raise _Doubt
+        raise Doubt
     with open(path, "rb", buffering=0) as fh:
         gzipped = fh.read(2) == _GZIP_MAGIC
         if gzipped:
             source = open_source(path).data  # read_run's decompression, and its error
             assert isinstance(source, bytes)
-            yield from _split(source)
+            yield from split_slices(source)
             return
         fh.seek(0)
         while block := fh.read(SLICE_BYTES):
@@ -186,7 +194,9 @@ def _slices(path: Path) -> Iterator[bytes]:
             yield block
 
 
-def _split(data: bytes) -> Iterator[bytes]:
+def split_slices(data: bytes) -> Iterator[bytes]:
+    """``data`` in slices of whole lines of about :data:`SLICE_BYTES` (each ends at a line break,
+    the last one at the end of ``data``), together ``data`` exactly."""
     start = 0
     while start < len(data):
         end = data.find(b"\n", start + SLICE_BYTES - 1) + 1 or len(data)

@@ -28,10 +28,12 @@ def store(tmp_path: Path) -> tuple[Project, JudgmentWriter]:
 
 class HeldFsync:
     """Every fdatasync of the journal waits until ``open()``; then it returns, or raises the
-    ``error`` that was set when it started (so changing ``error`` later spares the held one)."""
+    ``error`` that was set when it started (so changing ``error`` later spares the held one).
+    ``returned`` is set once a held fdatasync has reached the disk and returned."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch, error: OSError | None = None) -> None:
         self.error = error
+        self.returned = threading.Event()
         self._gate = threading.Event()
         real = files_module._datasync
 
@@ -41,6 +43,7 @@ class HeldFsync:
             if error is not None:
                 raise error
             real(fd)
+            self.returned.set()
 
         monkeypatch.setattr(files_module, "_datasync", held)
 

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from save_gates import HeldFsync, store, until
 from test_judge_support import FakeClock, run_async_tests, tiny_pool
 from textual.app import ComposeResult
 from textual.screen import Screen
@@ -19,31 +20,15 @@ from textual.widgets import Static
 
 import goldset_tui.store.files as files_module
 from goldset_tui.judging import JudgingSession
-from goldset_tui.store import Project, sha256_file
+from goldset_tui.store import Project
 from goldset_tui.store.writer import JudgmentWriter
 from goldset_tui.ui.app import GoldsetApp
 from goldset_tui.ui.screens.judge import JudgeScreen
 
 
-def _store(tmp_path: Path) -> tuple[Project, JudgmentWriter]:
-    pool_file = tmp_path / "pool.jsonl"
-    pool_file.write_text('{"query_id": "q1"}\n')
-    project = Project.create(
-        tmp_path / "store", pool_path=pool_file, pool_sha256=sha256_file(pool_file)
-    )
-    return project, project.writer("alice")
-
-
 def _screen(writer: JudgmentWriter) -> JudgeScreen:
     session = JudgingSession(tiny_pool(), "alice", writer=writer, clock=FakeClock(step=3.0))
     return JudgeScreen(session, show_guidelines=False, writer=writer, background=True)
-
-
-async def _until(pilot: object, condition: object, seconds: float = 5.0) -> None:
-    end = time.monotonic() + seconds
-    while not condition() and time.monotonic() < end:  # type: ignore[operator]
-        await pilot.pause(0.02)  # type: ignore[attr-defined]
-    assert condition(), "not reached in time"  # type: ignore[operator]
 
 
 def _grades(project: Project) -> list[int]:
@@ -53,18 +38,10 @@ def _grades(project: Project) -> list[int]:
 async def test_next_candidate_before_the_fsync_returns_and_saved_only_after(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    project, writer = _store(tmp_path)
+    project, writer = store(tmp_path)
     # The fsync is held until the test lets it go: a sleep would race with a loaded machine,
     # where the key's own handling can outlast it (seen in CI).
-    gate, returned = threading.Event(), threading.Event()
-    real = files_module._datasync
-
-    def slow(fd: int) -> None:
-        gate.wait(10)
-        real(fd)
-        returned.set()
-
-    monkeypatch.setattr(files_module, "_datasync", slow)
+    fsync = HeldFsync(monkeypatch)
     screen = _screen(writer)
     app = GoldsetApp(lambda: screen)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -74,13 +51,13 @@ async def test_next_candidate_before_the_fsync_returns_and_saved_only_after(
         shown = str(screen.query_one("#candidate").render())
         after = screen.session.current.doc_id  # type: ignore[union-attr]
         # The next candidate is drawn while the grade's fsync has not returned yet ...
-        assert not returned.is_set()
+        assert not fsync.returned.is_set()
         assert after != first and after in shown
         assert str(screen._saved).startswith("saving\u2026") and "saved" not in str(screen._saved)
         # ... and "✓ saved" appears only once it has.
-        gate.set()
-        await _until(pilot, lambda: "\u2713 saved" in str(screen._saved))
-        assert returned.is_set()
+        fsync.open()
+        await until(pilot, lambda: "\u2713 saved" in str(screen._saved))
+        assert fsync.returned.is_set()
         assert str(screen._saved).startswith("\u2713 saved #")
     assert _grades(project) == [2]
 
@@ -88,7 +65,7 @@ async def test_next_candidate_before_the_fsync_returns_and_saved_only_after(
 async def test_a_failed_save_is_shown_not_counted_and_the_labeller_brought_back(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    project, writer = _store(tmp_path)
+    project, writer = store(tmp_path)
     screen = _screen(writer)
     app = GoldsetApp(lambda: screen)
     said: list[str] = []
@@ -103,7 +80,7 @@ async def test_a_failed_save_is_shown_not_counted_and_the_labeller_brought_back(
         session = screen.session
         assert session is not None
         await pilot.press("1")
-        await _until(pilot, lambda: "\u2713 saved" in str(screen._saved))
+        await until(pilot, lambda: "\u2713 saved" in str(screen._saved))
 
         def broken(fd: int) -> None:
             time.sleep(0.1)  # the screen moves on first
@@ -112,66 +89,52 @@ async def test_a_failed_save_is_shown_not_counted_and_the_labeller_brought_back(
         monkeypatch.setattr(files_module, "_datasync", broken)
         failing = session.current.doc_id
         await pilot.press("3", "0")  # the second one is queued behind the failing one
-        await _until(pilot, lambda: "NOT SAVED" in str(screen._saved))
+        await until(pilot, lambda: "NOT SAVED" in str(screen._saved))
         monkeypatch.undo()
         assert session.current.doc_id == failing  # back on the candidate whose save failed
         assert session.current_grade is None  # not counted ...
         assert session.judged_count == 1 and session.unsaved == 0
         assert any(s.startswith("Not saved") and "Input/output error" in s for s in said)
         await pilot.press("2")  # graded again, saved this time
-        await _until(pilot, lambda: "\u2713 saved" in str(screen._saved))
+        await until(pilot, lambda: "\u2713 saved" in str(screen._saved))
     assert sorted(_grades(project)) == [1, 2]  # ... and never written: no 3, no 0
 
 
 async def test_quitting_waits_for_the_pending_save(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    project, writer = _store(tmp_path)
-    gate, returned = threading.Event(), threading.Event()
-    real = files_module._datasync
-
-    def slow(fd: int) -> None:
-        gate.wait(10)  # held by the test, not a sleep that a loaded machine can outlast
-        real(fd)
-        returned.set()
-
-    monkeypatch.setattr(files_module, "_datasync", slow)
+    project, writer = store(tmp_path)
+    fsync = HeldFsync(monkeypatch)  # held by the test, not a sleep a loaded machine can outlast
     screen = _screen(writer)
     app = GoldsetApp(lambda: screen)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("3")
-        assert not returned.is_set()  # still on its way to the disk when q is pressed
-        threading.Timer(0.3, gate.set).start()  # the disk answers while quitting waits
+        assert not fsync.returned.is_set()  # still on its way to the disk when q is pressed
+        threading.Timer(0.3, fsync.open).start()  # the disk answers while quitting waits
         await pilot.press("q")
         await pilot.pause()
-    assert returned.is_set()
+    assert fsync.returned.is_set()
     assert _grades(project) == [3]
 
 
 async def test_a_save_that_fails_while_q_waits_keeps_the_screen_and_q_again_quits(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    project, writer = _store(tmp_path)
-    gate = threading.Event()
-
-    def broken(fd: int) -> None:
-        gate.wait(10)
-        raise OSError(28, "No space left on device")
-
-    monkeypatch.setattr(files_module, "_datasync", broken)
+    project, writer = store(tmp_path)
+    fsync = HeldFsync(monkeypatch, OSError(28, "No space left on device"))
     screen = _screen(writer)
     app = GoldsetApp(lambda: screen)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("3")
         quitting = asyncio.create_task(pilot.press("q"))  # returns once the wait is over
-        await _until(pilot, lambda: "Waiting for 1 grade" in _status(screen))
-        gate.set()
+        await until(pilot, lambda: "Waiting for 1 grade" in _status(screen))
+        fsync.open()
         await quitting
         await pilot.pause()
         assert app.is_running and "NOT SAVED" in str(screen._saved)
         assert "No space left" in str(screen._saved)
         await pilot.press("q")  # seen, not graded again: q again quits
-        await _until(pilot, lambda: not app.is_running)
+        await until(pilot, lambda: not app.is_running)
     assert app.flush_errors == []
     assert _grades(project) == []
 
@@ -181,19 +144,13 @@ async def test_a_save_that_fails_while_a_signal_quits_is_said_on_exit(
 ) -> None:
     # SIGTERM/SIGHUP quit without waiting on screen (the terminal may be gone): flush_screens
     # waits for the save, and what failed is printed after the screen closes.
-    project, writer = _store(tmp_path)
-    gate = threading.Event()
-
-    def broken(fd: int) -> None:
-        gate.wait(10)
-        raise OSError(28, "No space left on device")
-
-    monkeypatch.setattr(files_module, "_datasync", broken)
+    project, writer = store(tmp_path)
+    fsync = HeldFsync(monkeypatch, OSError(28, "No space left on device"))
     screen = _screen(writer)
     app = GoldsetApp(lambda: screen)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("3")
-        gate.set()
+        fsync.open()
         app.flush_screens()  # what _on_signal does before it exits
         app.exit(143)
         await pilot.pause()
@@ -205,7 +162,7 @@ async def test_a_save_that_fails_while_a_signal_quits_is_said_on_exit(
 async def test_undo_waits_for_the_pending_save_and_undoes_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    project, writer = _store(tmp_path)
+    project, writer = store(tmp_path)
     real = files_module._datasync
 
     def slow(fd: int) -> None:
@@ -230,16 +187,8 @@ def _status(screen: JudgeScreen) -> str:
 async def test_quitting_says_it_waits_for_the_saves_still_on_their_way(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    project, writer = _store(tmp_path)
-    gate, returned = threading.Event(), threading.Event()
-    real = files_module._datasync
-
-    def slow(fd: int) -> None:
-        gate.wait(10)  # the disk answers when the test says so
-        real(fd)
-        returned.set()
-
-    monkeypatch.setattr(files_module, "_datasync", slow)
+    project, writer = store(tmp_path)
+    fsync = HeldFsync(monkeypatch)  # the disk answers when the test says so
     screen = _screen(writer)
     app = GoldsetApp(lambda: screen)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -248,12 +197,12 @@ async def test_quitting_says_it_waits_for_the_saves_still_on_their_way(
         # key goes in from a task, and the test watches the screen meanwhile.
         quitting = asyncio.create_task(pilot.press("q"))
         # The screen still draws while it waits, and says why it has not quit yet.
-        await _until(pilot, lambda: "Waiting for 1 grade" in _status(screen))
-        assert app.is_running and not returned.is_set()
-        gate.set()
+        await until(pilot, lambda: "Waiting for 1 grade" in _status(screen))
+        assert app.is_running and not fsync.returned.is_set()
+        fsync.open()
         await quitting
-        await _until(pilot, lambda: not app.is_running)
-    assert returned.is_set()
+        await until(pilot, lambda: not app.is_running)
+    assert fsync.returned.is_set()
     assert _grades(project) == [3]  # durable before the program ended
 
 
@@ -267,18 +216,8 @@ class _Home(Screen[None]):
 async def test_a_save_failing_while_leaving_for_home_keeps_the_screen_and_its_store(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    project, writer = _store(tmp_path)
-    gate = threading.Event()
-    real = files_module._datasync
-    failing = [True]
-
-    def flaky(fd: int) -> None:
-        if failing[0]:
-            gate.wait(10)
-            raise OSError(5, "Input/output error")
-        real(fd)
-
-    monkeypatch.setattr(files_module, "_datasync", flaky)
+    project, writer = store(tmp_path)
+    fsync = HeldFsync(monkeypatch, OSError(5, "Input/output error"))
     screen = _screen(writer)
     app = GoldsetApp(_Home)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -289,10 +228,10 @@ async def test_a_save_failing_while_leaving_for_home_keeps_the_screen_and_its_st
         first = session.current.doc_id
         await pilot.press("3")
         leaving = asyncio.create_task(pilot.press("q"))  # returns once the wait is over
-        await _until(pilot, lambda: "Waiting for 1 grade" in _status(screen))
-        gate.set()  # the pending grade's fsync fails while q waits for it
+        await until(pilot, lambda: "Waiting for 1 grade" in _status(screen))
+        fsync.open()  # the pending grade's fsync fails while q waits for it
         await leaving
-        await _until(pilot, lambda: "NOT SAVED" in str(screen._saved))
+        await until(pilot, lambda: "NOT SAVED" in str(screen._saved))
         await pilot.pause()
         # Still judging, the store open, one line saying why, the labeller on the lost grade.
         assert app.screen is screen and not screen._writer_closed
@@ -300,11 +239,11 @@ async def test_a_save_failing_while_leaving_for_home_keeps_the_screen_and_its_st
         # The status line says why the screen stayed (when the NOT SAVED cell leaves it room).
         assert str(screen._message).startswith("Stayed: a grade was not saved")
         assert session.current.doc_id == first and session.current_grade is None
-        failing[0] = False
+        fsync.error = None  # the disk works again
         await pilot.press("2")  # graded again: saved into the store that stayed open
-        await _until(pilot, lambda: "\u2713 saved" in str(screen._saved))
+        await until(pilot, lambda: "\u2713 saved" in str(screen._saved))
         await pilot.press("q")  # and now leaving works
-        await _until(pilot, lambda: isinstance(app.screen, _Home))
+        await until(pilot, lambda: isinstance(app.screen, _Home))
         assert screen._writer_closed
     assert _grades(project) == [2]
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import polars as pl
 from test_judge_support import MemoryWriter, run_async_tests
+from textual.pilot import Pilot
 from textual.widgets import Static
 
 from goldset_tui.commands.judge import make_screen, prepare
@@ -186,21 +187,32 @@ def two_groups() -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
+async def graded_then_moved(
+    pilot: Pilot, s: JudgingSession, *, graded: str, key: str, to: str
+) -> tuple[list[dict], int, int]:
+    """Grade (with ``key``) the first shown candidate whose doc id starts with ``graded``, then
+    go to the first starting with ``to`` and redraw: the shown rows and the two positions."""
+    await pilot.pause()
+    rows = s._view(0).rows
+    first, then = (
+        next(i for i, r in enumerate(rows) if r["doc_id"].startswith(p)) for p in (graded, to)
+    )
+    s.move(first - s.pos)
+    await pilot.press(key)
+    s.move(then - s.pos)
+    pilot.app.screen.refresh_view()
+    await pilot.pause()
+    return rows, first, then
+
+
 async def test_after_grading_a_lone_candidate_the_line_and_d_both_mean_the_current_one() -> None:
     # The audit's case: #1 (no near-duplicates) graded, the screen moved to a candidate with
     # near-duplicates and said "d: grade all alike", while d answered about #1.
     s = JudgingSession(two_groups(), "ana", writer=MemoryWriter())
     app = GoldsetApp(lambda: JudgeScreen(s, show_guidelines=False))
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        rows = s._view(0).rows
-        lone = next(i for i, r in enumerate(rows) if r["doc_id"].startswith("z"))
-        dup = next(i for i, r in enumerate(rows) if r["doc_id"].startswith("a"))
-        s.move(lone - s.pos)
-        await pilot.press("1")  # graded the lone one; now onto an ungraded candidate
-        s.move(dup - s.pos)
-        app.screen.refresh_view()
-        await pilot.pause()
+        # Graded the lone one; now onto an ungraded candidate with near-duplicates.
+        rows, _, dup = await graded_then_moved(pilot, s, graded="z", key="1", to="a")
         line = candidate(app)
         assert "near-duplicate of" in line and "grade it, then d grades them alike" in line, line
         await pilot.press("d")
@@ -219,15 +231,8 @@ async def test_after_grading_one_of_a_group_the_line_names_it_and_d_grades_its_g
     s = JudgingSession(two_groups(), "ana", writer=MemoryWriter())
     app = GoldsetApp(lambda: JudgeScreen(s, show_guidelines=False))
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        rows = s._view(0).rows
-        a = next(i for i, r in enumerate(rows) if r["doc_id"].startswith("a"))
-        b = next(i for i, r in enumerate(rows) if r["doc_id"].startswith("b"))
-        s.move(a - s.pos)
-        await pilot.press("3")
-        s.move(b - s.pos)  # an ungraded candidate of another group
-        app.screen.refresh_view()
-        await pilot.pause()
+        # One of group a graded, then onto an ungraded candidate of another group.
+        rows, a, _ = await graded_then_moved(pilot, s, graded="a", key="3", to="b")
         line = candidate(app)
         assert f"(d: grade #{a + 1}'s 2 near-duplicates 3)" in line, line
         await pilot.press("d")

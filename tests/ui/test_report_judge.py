@@ -9,6 +9,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from save_gates import HeldFsync, until
 
 pytest.importorskip("goldset_tui.ui.screens.judge")
 pytest.importorskip("goldset_tui.judging")
@@ -32,22 +33,27 @@ def _corpus() -> pl.DataFrame:
     return pl.DataFrame({"doc_id": docs, "text": [f"text of {d}" for d in docs], "title": docs})
 
 
-def test_judging_the_missing_pairs_lands_in_the_store(tmp_path) -> None:
+def _judging_context(tmp_path: Path, **hooks: object) -> ReviewContext:
+    """The sample report, its missing pairs judged as ana into a new store at ``tmp_path/store``
+    (a one-line pool), with ``hooks`` (``on_judged``) passed on."""
     pool = tmp_path / "pool.csv"
     pool.write_text("query_id,query,doc_id,text\nq01,x,a,b\n")
     project = Project.create(tmp_path / "store", pool_path=pool, pool_sha256="0" * 64)
-    recomputed: list[int] = []
-
-    def on_judged():
-        recomputed.append(len(project.judgments("ana")))
-        return None
-
-    context = ReviewContext(
+    return ReviewContext(
         ui_data.make_report(),
         topics=ui_data.make_topics(),
         judge=judge_hook(project, "ana", ui_data.make_topics(), _corpus(), tmp_path / "pairs.csv"),
-        on_judged=on_judged,
+        **hooks,
     )
+
+
+def test_judging_the_missing_pairs_lands_in_the_store(tmp_path) -> None:
+    recomputed: list[int] = []
+
+    def on_judged():
+        recomputed.append(len(Project.open(tmp_path / "store").judgments("ana")))
+
+    context = _judging_context(tmp_path, on_judged=on_judged)
 
     async def drive() -> None:
         app = GoldsetApp(lambda: ReportScreen(context))
@@ -98,14 +104,7 @@ def test_without_texts_the_pairs_are_written_to_a_file(tmp_path) -> None:
 def test_escape_in_judging_from_the_report_goes_back_and_q_quits(tmp_path) -> None:
     """The rule of every screen: Escape back one screen, q home, or out when there is no home
     (`goldset review` opened the report directly). Both save first."""
-    pool = tmp_path / "pool.csv"
-    pool.write_text("query_id,query,doc_id,text\nq01,x,a,b\n")
-    project = Project.create(tmp_path / "store", pool_path=pool, pool_sha256="0" * 64)
-    context = ReviewContext(
-        ui_data.make_report(),
-        topics=ui_data.make_topics(),
-        judge=judge_hook(project, "ana", ui_data.make_topics(), _corpus(), tmp_path / "pairs.csv"),
-    )
+    context = _judging_context(tmp_path)
     seen: list[str] = []
 
     async def drive() -> None:
@@ -138,26 +137,9 @@ def test_judging_from_the_report_saves_off_the_key_and_says_saved_only_after_the
     """Review's judging screen saves as `goldset judge` does: the next candidate at once, the
     grade's fsync on the ordered background writer, "saving…" until it returned. The fsync is
     held on an event the test releases (no sleeps)."""
-    import threading
-
-    import goldset_tui.store.files as files_module
     from goldset_tui.store.ordered import OrderedWriter
 
-    pool = tmp_path / "pool.csv"
-    pool.write_text("query_id,query,doc_id,text\nq01,x,a,b\n")
-    project = Project.create(tmp_path / "store", pool_path=pool, pool_sha256="0" * 64)
-    context = ReviewContext(
-        ui_data.make_report(),
-        topics=ui_data.make_topics(),
-        judge=judge_hook(project, "ana", ui_data.make_topics(), _corpus(), tmp_path / "pairs.csv"),
-    )
-    gate, returned = threading.Event(), threading.Event()
-    real = files_module._datasync
-
-    def held(fd: int) -> None:
-        gate.wait(5)
-        real(fd)
-        returned.set()
+    context = _judging_context(tmp_path)
 
     async def drive() -> None:
         app = GoldsetApp(lambda: ReportScreen(context))
@@ -169,19 +151,16 @@ def test_judging_from_the_report_saves_off_the_key_and_says_saved_only_after_the
             judge = app.screen
             assert type(judge).__name__ == "ReviewJudgeScreen"
             assert isinstance(judge.session.writer, OrderedWriter)  # the judge command's writer
-            monkeypatch.setattr(files_module, "_datasync", held)
+            fsync = HeldFsync(monkeypatch)  # held from here on, not while the screen opened
             first = judge.session.current.doc_id
             await pilot.press("2")
             await pilot.pause()
             # On to the next candidate while the disk has not answered: "saving…", not saved.
-            assert judge.session.current.doc_id != first and not returned.is_set()
+            assert judge.session.current.doc_id != first and not fsync.returned.is_set()
             assert str(judge._saved).startswith("saving\u2026")
-            gate.set()
-            for _ in range(250):  # until the writer's message arrives (bounded, not a sleep)
-                if "\u2713 saved" in str(judge._saved):
-                    break
-                await pilot.pause(0.02)
-            assert returned.is_set() and str(judge._saved).startswith("\u2713 saved #")
+            fsync.open()
+            await until(pilot, lambda: "\u2713 saved" in str(judge._saved))
+            assert fsync.returned.is_set() and str(judge._saved).startswith("\u2713 saved #")
             await pilot.press("escape")
             await app.workers.wait_for_complete()
             await pilot.pause()

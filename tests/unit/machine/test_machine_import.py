@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from pathlib import Path
 
 import polars as pl
@@ -13,36 +14,21 @@ import pytest
 from goldset_tui.cli import main
 from goldset_tui.errors import InputError
 from goldset_tui.model import Judgment
-from goldset_tui.store import Project, sha256_file
+from goldset_tui.store import Project
 from goldset_tui.store.machine import import_machine, machine_labellers
 
-PAIRS = [("q1", "d1"), ("q1", "d2"), ("q2", "d1"), ("q2", "d3")]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "store"))
+from import_support import PAIRS, POOL, pool_store, snapshot  # noqa: E402
 
 
 def make(tmp_path: Path) -> Project:
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    pool = tmp_path / "pool.jsonl"
-    pool.write_text(
-        "".join(
-            json.dumps({"query_id": q, "query": f"query {q}", "doc_id": d, "text": f"text {d}"})
-            + "\n"
-            for q, d in PAIRS
-        )
-    )
-    project = Project.create(tmp_path / "store", pool_path=pool, pool_sha256=sha256_file(pool))
+    """The shared four-pair store, with alice's and bob's grades."""
+    project = pool_store(tmp_path)
     for name, grades in {"alice": [3, 0, 1, 2], "bob": [3, 1, 1, 0]}.items():
         with project.writer(name) as w:
             for (q, d), g in zip(PAIRS, grades, strict=True):
                 w.record(Judgment(name, q, d, g, "2026-01-01T00:00:00Z"))
     return project
-
-
-def snapshot(store: Path) -> dict[str, bytes]:
-    return {
-        str(p.relative_to(store)): p.read_bytes()
-        for p in sorted(store.rglob("*"))
-        if p.is_file() and not p.name.startswith(".")
-    }
 
 
 def run_import(project: Project, path: Path, *extra: str) -> int:
@@ -88,7 +74,7 @@ def test_table_with_confidence_and_rationale(tmp_path: Path) -> None:
         project,
         "llm",
         labels,
-        pool_pairs=pl.DataFrame(PAIRS, schema=["query_id", "doc_id"], orient="row"),
+        pool_pairs=POOL,
     )
     assert result.written == 2 and not result.already and result.provenance is not None
     side = pl.read_parquet(result.provenance)
@@ -172,7 +158,7 @@ def test_bad_labels_refused_naming_the_line_and_nothing_written(
             project,
             "llm",
             labels,
-            pool_pairs=pl.DataFrame(PAIRS, schema=["query_id", "doc_id"], orient="row"),
+            pool_pairs=POOL,
         )
     assert info.value.path == labels
     assert {k: getattr(info.value, k) for k in where} == where

@@ -23,8 +23,10 @@ def die(*_args, **_kwargs):
     os.kill(os.getpid(), signal.SIGKILL)
 
 
-def run() -> None:
-    store, labeller, path, mode = sys.argv[1:5]
+def kill_at_the_part(mode: str) -> None:
+    """The writer's judgments' part kills this process at ``mode``'s step (``before-part``,
+    ``in-rename``, else once the part is in place, before the writer closes). Shared with
+    machine_import_child.py, whose import writes its part the same way."""
     original = writer_module.write_part
 
     def write_part(folder, frame):
@@ -37,6 +39,11 @@ def run() -> None:
         return written
 
     writer_module.write_part = write_part
+
+
+def run() -> None:
+    store, labeller, path, mode = sys.argv[1:5]
+    kill_at_the_part(mode)
     main(["import", "--store", store, "--labeller", labeller, "--human", path])
     print("not killed", flush=True)
 

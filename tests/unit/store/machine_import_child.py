@@ -13,17 +13,14 @@ from __future__ import annotations
 
 import sys
 
-from human_import_child import die  # this folder is the script's: sys.path[0]
+from human_import_child import die, kill_at_the_part  # this folder is the script's: sys.path[0]
 
-import goldset_tui.store.files as files
 import goldset_tui.store.machine as machine_module
-import goldset_tui.store.writer as writer_module
 from goldset_tui.cli import main
 
 
 def run() -> None:
     store, labeller, path, mode = sys.argv[1:5]
-    original_part = writer_module.write_part
     original_side = machine_module.atomic_write
 
     def atomic_write(target, write):
@@ -31,17 +28,8 @@ def run() -> None:
         if mode == "after-provenance":
             die()
 
-    def write_part(folder, frame):
-        if mode == "before-part":
-            die()
-        if mode == "in-rename":
-            files.os.replace = die
-        written = original_part(folder, frame)
-        die()
-        return written
-
     machine_module.atomic_write = atomic_write
-    writer_module.write_part = write_part
+    kill_at_the_part(mode)
     main(["import", "--store", store, "--labeller", labeller, "--machine", path])
     print("not killed", flush=True)
 

@@ -5,43 +5,18 @@ lock, names that are machines, and provenance that tells imported judgments from
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from pathlib import Path
 
 import polars as pl
 import pytest
+from import_support import POOL, pool_store, snapshot
 
 from goldset_tui.cli import main
 from goldset_tui.errors import InputError, StoreLockedError
 from goldset_tui.model import Judgment
 from goldset_tui.store import Project, sha256_file
 from goldset_tui.store.human import import_human, imported_judgments
-
-PAIRS = [("q1", "d1"), ("q1", "d2"), ("q2", "d1"), ("q2", "d3")]
-POOL = pl.DataFrame(PAIRS, schema=["query_id", "doc_id"], orient="row")
-
-
-def make(tmp_path: Path) -> Project:
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    pool = tmp_path / "pool.jsonl"
-    pool.write_text(
-        "".join(
-            json.dumps({"query_id": q, "query": f"query {q}", "doc_id": d, "text": f"text {d}"})
-            + "\n"
-            for q, d in PAIRS
-        )
-    )
-    return Project.create(tmp_path / "store", pool_path=pool, pool_sha256=sha256_file(pool))
-
-
-def snapshot(store: Path) -> dict[str, bytes]:
-    # A lock file's text only says who last held it (for the message a refused process shows).
-    return {
-        str(p.relative_to(store)): p.read_bytes()
-        for p in sorted(store.rglob("*"))
-        if p.is_file() and not p.name.startswith(".") and p.suffix != ".lock"
-    }
 
 
 def run_import(project: Project, path: Path, *extra: str, labeller: str = "alice") -> int:
@@ -60,7 +35,7 @@ def screen_grade(project: Project, q: str, d: str, grade: int, who: str = "alice
 
 
 def test_trec_qrels_become_a_human_labeller_with_provenance(tmp_path: Path, capsys) -> None:
-    project = make(tmp_path)
+    project = pool_store(tmp_path)
     qrels = write(tmp_path / "alice.qrels", "q1 0 d1 3\nq1 0 d2 0\n\nq2 0 d3 2\n")
     assert run_import(project, qrels) == 0
     assert "imported 3 judgments of 3 for alice" in capsys.readouterr().err
@@ -79,7 +54,7 @@ def test_trec_qrels_become_a_human_labeller_with_provenance(tmp_path: Path, caps
 
 @pytest.mark.parametrize("suffix", ["csv", "tsv", "jsonl", "parquet"])
 def test_tables_with_an_optional_note(tmp_path: Path, suffix: str) -> None:
-    project = make(tmp_path)
+    project = pool_store(tmp_path)
     frame = pl.DataFrame(
         {
             "query_id": ["q1", "q2"],
@@ -127,7 +102,7 @@ def test_tables_with_an_optional_note(tmp_path: Path, suffix: str) -> None:
 def test_bad_files_refused_on_one_line_and_nothing_written(
     tmp_path: Path, name: str, content: str, where: dict, column: str | None, words: str, capsys
 ) -> None:
-    project = make(tmp_path)
+    project = pool_store(tmp_path)
     path = write(tmp_path / name, content)
     before = snapshot(project.path)
     with pytest.raises(InputError) as info:
@@ -143,7 +118,7 @@ def test_bad_files_refused_on_one_line_and_nothing_written(
 
 
 def test_parquet_errors_name_the_row(tmp_path: Path) -> None:
-    project = make(tmp_path)
+    project = pool_store(tmp_path)
     path = tmp_path / "a.parquet"
     pl.DataFrame({"query_id": ["q1", "q2"], "doc_id": ["d1", "d9"], "grade": [1, 1]}).write_parquet(
         path
@@ -155,7 +130,7 @@ def test_parquet_errors_name_the_row(tmp_path: Path) -> None:
 
 def test_an_identical_repeated_line_counts_once(tmp_path: Path) -> None:
     # Concatenated qrels files repeat lines verbatim; the same grade twice is one judgment.
-    project = make(tmp_path)
+    project = pool_store(tmp_path)
     path = write(tmp_path / "a.qrels", "q1 0 d1 2\nq1 0 d1 2\nq2 0 d1 0\n")
     result = import_human(project, "alice", path, pool_pairs=POOL)
     assert (result.labels, result.written) == (2, 2)
@@ -163,7 +138,7 @@ def test_an_identical_repeated_line_counts_once(tmp_path: Path) -> None:
 
 
 def test_the_same_file_again_writes_nothing(tmp_path: Path, capsys) -> None:
-    project = make(tmp_path)
+    project = pool_store(tmp_path)
     path = write(tmp_path / "a.qrels", "q1 0 d1 2\nq2 0 d1 0\n")
     assert run_import(project, path) == 0
     before = snapshot(project.path)
@@ -173,7 +148,7 @@ def test_the_same_file_again_writes_nothing(tmp_path: Path, capsys) -> None:
 
 
 def test_screen_regrades_survive_importing_the_same_file_again(tmp_path: Path) -> None:
-    project = make(tmp_path)
+    project = pool_store(tmp_path)
     path = write(tmp_path / "a.qrels", "q1 0 d1 2\n")
     import_human(project, "alice", path, pool_pairs=POOL)
     screen_grade(Project.open(project.path), "q1", "d1", 0)
@@ -182,7 +157,7 @@ def test_screen_regrades_survive_importing_the_same_file_again(tmp_path: Path) -
 
 
 def test_a_pair_graded_differently_on_screen_is_refused_naming_it(tmp_path: Path, capsys) -> None:
-    project = make(tmp_path)
+    project = pool_store(tmp_path)
     screen_grade(project, "q1", "d2", 3)
     path = write(tmp_path / "a.qrels", "q1 0 d1 2\nq1 0 d2 1\nq2 0 d1 0\n")
     before = snapshot(project.path)
@@ -196,7 +171,7 @@ def test_a_pair_graded_differently_on_screen_is_refused_naming_it(tmp_path: Path
 
 
 def test_keep_imports_only_the_pairs_not_yet_graded(tmp_path: Path) -> None:
-    project = make(tmp_path)
+    project = pool_store(tmp_path)
     screen_grade(project, "q1", "d2", 3)
     screen_grade(project, "q2", "d1", 0)
     path = write(tmp_path / "a.qrels", "q1 0 d1 2\nq1 0 d2 1\nq2 0 d1 0\n")
@@ -212,7 +187,7 @@ def test_keep_imports_only_the_pairs_not_yet_graded(tmp_path: Path) -> None:
 
 
 def test_replace_lets_the_file_stand_and_keeps_the_old_grade_in_history(tmp_path: Path) -> None:
-    project = make(tmp_path)
+    project = pool_store(tmp_path)
     screen_grade(project, "q1", "d2", 3)
     path = write(tmp_path / "a.qrels", "q1 0 d1 2\nq1 0 d2 1\n")
     assert run_import(project, path, "--on-conflict", "replace") == 0
@@ -223,7 +198,7 @@ def test_replace_lets_the_file_stand_and_keeps_the_old_grade_in_history(tmp_path
 
 
 def test_imported_judgments_are_told_from_screen_ones(tmp_path: Path) -> None:
-    project = make(tmp_path)
+    project = pool_store(tmp_path)
     path = write(tmp_path / "a.qrels", "q1 0 d1 2\nq2 0 d3 1\n")
     import_human(project, "alice", path, pool_pairs=POOL)
     screen_grade(Project.open(project.path), "q2", "d1", 1)
@@ -239,7 +214,7 @@ def test_imported_judgments_are_told_from_screen_ones(tmp_path: Path) -> None:
 
 
 def test_refused_while_the_labeller_is_judging(tmp_path: Path, capsys) -> None:
-    project = make(tmp_path)
+    project = pool_store(tmp_path)
     path = write(tmp_path / "a.qrels", "q1 0 d1 2\n")
     with Project.open(project.path).writer("alice"):  # a live judging session of alice
         before = snapshot(project.path)
@@ -256,7 +231,7 @@ def test_refused_while_the_labeller_is_judging(tmp_path: Path, capsys) -> None:
 def test_machine_and_human_names_do_not_cross(tmp_path: Path, capsys) -> None:
     from goldset_tui.commands.judge import prepare
 
-    project = make(tmp_path)
+    project = pool_store(tmp_path)
     path = write(tmp_path / "a.qrels", "q1 0 d1 2\n")
     assert (
         main(["import", "--store", str(project.path), "--labeller", "llm", "--machine", str(path)])
@@ -278,7 +253,7 @@ def test_machine_and_human_names_do_not_cross(tmp_path: Path, capsys) -> None:
 
 
 def test_options_of_the_other_kind_are_refused(tmp_path: Path, capsys) -> None:
-    project = make(tmp_path)
+    project = pool_store(tmp_path)
     path = write(tmp_path / "a.qrels", "q1 0 d1 2\n")
     assert run_import(project, path, "--model", "gpt-x") == 2
     assert "--model" in capsys.readouterr().err
@@ -292,7 +267,7 @@ def test_options_of_the_other_kind_are_refused(tmp_path: Path, capsys) -> None:
 
 def test_merging_stores_keeps_every_import_linked_to_its_file(tmp_path: Path) -> None:
     # alice imported one file on her laptop and another into the team's store.
-    team, laptop = make(tmp_path / "team"), make(tmp_path / "laptop")
+    team, laptop = pool_store(tmp_path / "team"), pool_store(tmp_path / "laptop")
     first = write(tmp_path / "first.qrels", "q1 0 d1 2\nq1 0 d2 0\n")
     second = write(tmp_path / "second.qrels", "q2 0 d1 1\nq2 0 d3 3\n")
     import_human(team, "alice", first, pool_pairs=POOL)
@@ -315,7 +290,7 @@ def test_pool_makes_the_store_judge_then_uses(tmp_path: Path, capsys) -> None:
     from goldset_tui.commands.judge import prepare
     from goldset_tui.store import default_store_for
 
-    pool = make(tmp_path).pool_path
+    pool = pool_store(tmp_path).pool_path
     bad = write(tmp_path / "bad.qrels", "q1 0 d1 2\nq7 0 d1 1\n")
     argv = ["import", "--pool", str(pool), "--labeller", "alice", "--human"]
     assert main([*argv, str(bad)]) == 2
@@ -337,7 +312,7 @@ def test_pool_makes_the_store_judge_then_uses(tmp_path: Path, capsys) -> None:
 
 
 def test_pool_of_an_existing_store_must_be_its_own(tmp_path: Path, capsys) -> None:
-    project = make(tmp_path)
+    project = pool_store(tmp_path)
     other = write(tmp_path / "other.jsonl", project.pool_path.read_text() + "\n")
     path = write(tmp_path / "a.qrels", "q1 0 d1 2\n")
     before = snapshot(project.path)
@@ -372,7 +347,7 @@ def test_a_file_changed_while_being_read_is_refused(tmp_path: Path, monkeypatch)
     # The sha256 in the manifest must be that of the grades imported, not of a later version.
     import goldset_tui.store.human as human
 
-    project = make(tmp_path)
+    project = pool_store(tmp_path)
     path = write(tmp_path / "a.qrels", "q1 0 d1 2\n")
     real = human.read_human_labels
 
@@ -392,7 +367,7 @@ def test_a_file_changed_while_being_read_is_refused(tmp_path: Path, monkeypatch)
 def test_a_name_with_braces_is_named_literally_in_a_refusal(tmp_path: Path, capsys) -> None:
     # The refusal's text is a template filled with the pair's fields: a name holding { } once
     # raised KeyError (a traceback) instead of the one-line refusal.
-    project = make(tmp_path)
+    project = pool_store(tmp_path)
     first = write(tmp_path / "a.qrels", "q1 0 d1 1\n")
     second = write(tmp_path / "b.qrels", "q1 0 d1 2\n")
     assert run_import(project, first, labeller="a{b}") == 0
@@ -405,7 +380,7 @@ def test_a_name_with_braces_is_named_literally_in_a_refusal(tmp_path: Path, caps
 def test_a_file_name_that_is_not_utf8_is_recorded_escaped(tmp_path: Path, kind: str) -> None:
     # Such a name once reached TOML as lone surrogates: a UnicodeEncodeError traceback (and, for
     # --machine, grades left in the store without their import record).
-    project = make(tmp_path)
+    project = pool_store(tmp_path)
     raw = os.fsencode(tmp_path) + b"/odd\xffname.qrels"
     with open(raw, "wb") as handle:
         handle.write(b"q1 0 d1 2\n")

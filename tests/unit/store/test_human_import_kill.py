@@ -30,16 +30,10 @@ def child_env() -> dict[str, str]:
     return env
 
 
-def killed_import(store: Path, mode: str) -> None:
+def killed(child: str, *args: object) -> None:
+    """The script ``child`` of this folder run with ``args``: it must die by SIGKILL."""
     proc = subprocess.run(
-        [
-            sys.executable,
-            str(HERE / "human_import_child.py"),
-            str(store),
-            "alice",
-            str(QRELS),
-            mode,
-        ],
+        [sys.executable, str(HERE / child), *map(str, args)],
         capture_output=True,
         text=True,
         env=child_env(),
@@ -48,9 +42,18 @@ def killed_import(store: Path, mode: str) -> None:
     assert proc.returncode == -signal.SIGKILL, proc.stdout + proc.stderr
 
 
-def expected() -> set[tuple[str, str, int]]:
-    rows = (line.split() for line in QRELS.read_text().splitlines() if line.strip())
+def labels_of(path: Path) -> set[tuple[str, str, int]]:
+    """The (query, document, grade) of a qrels file."""
+    rows = (line.split() for line in path.read_text().splitlines() if line.strip())
     return {(q, d, int(g)) for q, _, d, g in rows}
+
+
+def sample_store(tmp_path: Path) -> Path:
+    """A new store at ``tmp_path/store`` over the sample pool, nobody's grades."""
+    pool = SAMPLE / "pool.jsonl"
+    store = tmp_path / "store"
+    Project.create(store, pool_path=pool, pool_sha256=sha256_file(pool))
+    return store
 
 
 @pytest.mark.parametrize(
@@ -59,17 +62,15 @@ def expected() -> set[tuple[str, str, int]]:
 def test_a_kill_leaves_none_or_all_and_a_rerun_completes(
     tmp_path: Path, mode: str, landed: bool, capsys
 ) -> None:
-    pool = SAMPLE / "pool.jsonl"
-    store = tmp_path / "store"
-    Project.create(store, pool_path=pool, pool_sha256=sha256_file(pool))
-    killed_import(store, mode)
+    store = sample_store(tmp_path)
+    killed("human_import_child.py", store, "alice", QRELS, mode)
     torn = list((store / "judgments" / "alice").glob(".tmp-*"))
     assert bool(torn) == (mode == "in-rename")  # killed inside the part's rename, not before
 
     project = Project.open(store)
     (record,) = project.manifest["labellers"]["alice"]["imports"]  # written first, always there
     have = set(project.qrels("alice").rows())
-    assert have == (expected() if landed else set())  # all or nothing
+    assert have == (labels_of(QRELS) if landed else set())  # all or nothing
     linked = imported_judgments(project, "alice")
     assert linked.height == len(have)  # every imported judgment linked to its file, no other
 
@@ -79,18 +80,16 @@ def test_a_kill_leaves_none_or_all_and_a_rerun_completes(
     err = capsys.readouterr().err
     assert ("already imported" in err) == landed
     project = Project.open(store)
-    assert set(project.qrels("alice").rows()) == expected()
+    assert set(project.qrels("alice").rows()) == labels_of(QRELS)
     records = project.manifest["labellers"]["alice"]["imports"]
     assert len(records) == 1  # a record whose judgments never landed is dropped, not kept
     assert (records[0] == record) == landed
-    assert imported_judgments(project, "alice").height == len(expected())
+    assert imported_judgments(project, "alice").height == len(labels_of(QRELS))
     assert not list((store / "judgments" / "alice").glob(".tmp-*"))  # a torn part is cleared
 
 
 def test_refused_while_another_process_judges_the_labeller(tmp_path: Path, capsys) -> None:
-    pool = SAMPLE / "pool.jsonl"
-    store = tmp_path / "store"
-    Project.create(store, pool_path=pool, pool_sha256=sha256_file(pool))
+    store = sample_store(tmp_path)
     holder = subprocess.Popen(
         [sys.executable, str(HERE / "store_child.py"), str(store), "alice", "hold"],
         stdout=subprocess.PIPE,
@@ -108,4 +107,4 @@ def test_refused_while_another_process_judges_the_labeller(tmp_path: Path, capsy
         holder.kill()
         holder.wait()
     assert main(argv) == 0  # the session ended (even killed): the lock is free
-    assert set(Project.open(store).qrels("alice").rows()) == expected()
+    assert set(Project.open(store).qrels("alice").rows()) == labels_of(QRELS)

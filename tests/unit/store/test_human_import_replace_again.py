@@ -10,14 +10,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import polars as pl
-from test_human_import import POOL, make, run_import, screen_grade, snapshot, write
+from import_support import POOL, pool_store, snapshot
+from test_human_import import run_import, screen_grade, write
 
 from goldset_tui.store import Project
 from goldset_tui.store.human import import_human, imported_judgments
 
 
 def test_replace_brings_the_files_grades_back(tmp_path: Path, capsys) -> None:
-    project = make(tmp_path)
+    project = pool_store(tmp_path)
     first = write(tmp_path / "a.csv", "query_id,doc_id,grade\nq1,d1,2\nq1,d2,3\n")
     fixed = write(tmp_path / "b.csv", "query_id,doc_id,grade\nq1,d1,0\nq1,d2,2\n")
     assert run_import(project, first) == 0
@@ -34,7 +35,7 @@ def test_replace_brings_the_files_grades_back(tmp_path: Path, capsys) -> None:
 
 
 def test_replace_over_a_screen_regrade_of_an_imported_pair(tmp_path: Path) -> None:
-    project = make(tmp_path)
+    project = pool_store(tmp_path)
     path = write(tmp_path / "a.qrels", "q1 0 d1 2\nq2 0 d1 1\n")
     import_human(project, "alice", path, pool_pairs=POOL)
     screen_grade(Project.open(project.path), "q1", "d1", 0)
@@ -46,7 +47,7 @@ def test_replace_over_a_screen_regrade_of_an_imported_pair(tmp_path: Path) -> No
 
 
 def test_replace_with_nothing_to_replace_still_writes_nothing(tmp_path: Path, capsys) -> None:
-    project = make(tmp_path)
+    project = pool_store(tmp_path)
     path = write(tmp_path / "a.qrels", "q1 0 d1 2\nq2 0 d1 0\n")
     assert run_import(project, path) == 0
     before = snapshot(project.path)

@@ -6,34 +6,14 @@ grades never landed, and importing the file again completes it (or writes nothin
 
 from __future__ import annotations
 
-import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from test_human_import_kill import HERE, QRELS, SAMPLE, child_env
+from test_human_import_kill import QRELS, killed, labels_of, sample_store
 
 from goldset_tui.cli import main
 from goldset_tui.store import Project, sha256_file
 from goldset_tui.store.machine import landed_imports, machine_labellers, machine_labels
-
-
-def killed_import(store: Path, labels: Path, mode: str) -> None:
-    proc = subprocess.run(
-        [sys.executable, str(HERE / "machine_import_child.py"), str(store), "llm", str(labels)]
-        + [mode],
-        capture_output=True,
-        text=True,
-        env=child_env(),
-        timeout=120,
-    )
-    assert proc.returncode == -signal.SIGKILL, proc.stdout + proc.stderr
-
-
-def labels_of(path: Path) -> set[tuple[str, str, int]]:
-    rows = (line.split() for line in path.read_text().splitlines() if line.strip())
-    return {(q, d, int(g)) for q, _, d, g in rows}
 
 
 def grades(store: Path) -> set[tuple[str, str, int]]:
@@ -55,10 +35,8 @@ MODES = [
 def test_a_kill_leaves_none_or_all_with_their_record(
     tmp_path: Path, mode: str, landed: bool, capsys
 ) -> None:
-    pool = SAMPLE / "pool.jsonl"
-    store = tmp_path / "store"
-    Project.create(store, pool_path=pool, pool_sha256=sha256_file(pool))
-    killed_import(store, QRELS, mode)
+    store = sample_store(tmp_path)
+    killed("machine_import_child.py", store, "llm", QRELS, mode)
     assert bool(list((store / "judgments" / "llm").glob(".tmp-*"))) == (mode == "in-rename")
 
     project = Project.open(store)
@@ -87,9 +65,7 @@ def test_a_kill_leaves_none_or_all_with_their_record(
 def test_a_kill_in_a_second_import_keeps_the_first_whole(tmp_path: Path, capsys) -> None:
     """A second file killed before its grades land: the first import's grades and record stand,
     the orphan record gives no confidence to anything, and the rerun writes only the changes."""
-    pool = SAMPLE / "pool.jsonl"
-    store = tmp_path / "store"
-    Project.create(store, pool_path=pool, pool_sha256=sha256_file(pool))
+    store = sample_store(tmp_path)
     first = labels_of(QRELS)
     argv = ["import", "--store", str(store), "--labeller", "llm", "--machine", str(QRELS)]
     assert main(argv) == 0
@@ -98,7 +74,7 @@ def test_a_kill_in_a_second_import_keeps_the_first_whole(tmp_path: Path, capsys)
     second = tmp_path / "second.qrels"
     rows = [(q, d, 1 if g != 1 else 2), *changed[1:]]
     second.write_text("".join(f"{a} 0 {b} {c}\n" for a, b, c in rows))
-    killed_import(store, second, "before-part")
+    killed("machine_import_child.py", store, "llm", second, "before-part")
 
     project = Project.open(store)
     assert grades(store) == first
@@ -121,9 +97,7 @@ def test_a_record_from_before_the_count_still_counts(tmp_path: Path, capsys) -> 
     a record is whole, its confidences stand and its file is not imported twice."""
     from goldset_tui.store.manifest import update_manifest
 
-    pool = SAMPLE / "pool.jsonl"
-    store = tmp_path / "store"
-    Project.create(store, pool_path=pool, pool_sha256=sha256_file(pool))
+    store = sample_store(tmp_path)
     labels = tmp_path / "llm.tsv"
     rows = sorted(labels_of(QRELS))[:3]
     labels.write_text(
