@@ -162,7 +162,13 @@ class _CommandParser(argparse.ArgumentParser):
         self, args: Any = None, namespace: argparse.Namespace | None = None
     ) -> tuple[argparse.Namespace, list[str]]:
         self._load()
-        return super().parse_known_args(args, namespace)
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            # Said here, not by the top parser after this returns: its message came under
+            # `usage: goldset [-h] [--version] COMMAND ...`, which shows none of this command's
+            # options (`goldset eval --qrels Q RUN`: nothing said eval takes QRELS first).
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
 
     def format_usage(self) -> str:
         self._load()

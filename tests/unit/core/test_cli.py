@@ -59,3 +59,16 @@ def test_run_names_are_compared_after_trimming_spaces(tmp_path: Path) -> None:
     ):
         with pytest.raises(InputError, match="given twice"):
             parse_run_specs(specs)
+
+
+def test_an_unknown_option_is_refused_under_the_commands_own_usage(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # docs/sample_data.md said `goldset eval --qrels`: the refusal came under the top parser's
+    # `usage: goldset [-h] [--version] COMMAND ...`, which shows none of eval's arguments.
+    with pytest.raises(SystemExit) as exit_info:
+        main(["eval", "--qrels", "alice.qrels", "bm25.run"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: goldset eval ")
+    assert err.splitlines()[-1] == "goldset eval: error: unrecognized arguments: --qrels"
