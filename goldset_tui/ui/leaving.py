@@ -79,7 +79,19 @@ class LeaveKeys(Screen):  # a mixin: the screen's own Screen[...] base gives the
             elif item.binding.action == "app.go_home" and quitting:
                 binding = replace(item.binding, description="quit", tooltip="Save and quit")
                 active[key] = item._replace(binding=binding, tooltip=binding.tooltip)
-        return active
+        return self._in_declared_order(active)
+
+    def _in_declared_order(self, active: dict[str, ActiveBinding]) -> dict[str, ActiveBinding]:
+        # A user's keymap re-adds each rebound binding at the end (Textual's apply_keymap): at 80
+        # columns "move" fell off the footer and "0" left the "0123 grade" entry. The footer
+        # follows this order, so keep the screen's own. Bindings it does not declare go last.
+        order: dict[str, int] = {}
+        for cls in type(self).__mro__:
+            for binding in cls.__dict__.get("BINDINGS", []):
+                if isinstance(binding, Binding) and binding.id and binding.id not in order:
+                    order[binding.id] = len(order)
+        items = sorted(active.items(), key=lambda kv: order.get(kv[1].binding.id or "", len(order)))
+        return dict(items)
 
     @on(events.Resize)
     def _footer_follows_width(self, event: events.Resize) -> None:

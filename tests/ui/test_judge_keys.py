@@ -266,6 +266,28 @@ async def test_keymap_from_config_remaps_grade_and_move(tmp_path: Path) -> None:
         assert [j.grade for j in w.records] == [2]
 
 
+async def test_a_keymap_keeps_the_footer_in_order_at_80_columns(tmp_path: Path) -> None:
+    # The README's own config example: Textual re-adds rebound bindings at the end, so at 80
+    # columns "move" fell off the footer and "0" stood apart ("... q quit 0 grade 0").
+    from textual.widgets._footer import FooterKey
+
+    from goldset_tui.config import load_config
+
+    cfg = tmp_path / "config.toml"
+    cfg.write_text('[keymap]\ngrade_0 = "0,a"\nnext = "l,down"\n', encoding="utf-8")
+    s = JudgingSession(tiny_pool(), "alice", writer=MemoryWriter())
+    app = GoldsetApp(lambda: JudgeScreen(s, show_guidelines=False), config=load_config(cfg))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        shown = [(k.description, k.region) for k in app.screen.query(FooterKey) if k.region.width]
+        names = [name for name, _ in shown]
+        assert "move" in names and "grade 0" not in names, names
+        assert all(region.right <= 80 for _, region in shown), shown
+        assert names.index("move") < names.index("undo"), names  # where the screen puts it
+        await pilot.press("a")
+        assert [j.grade for j in s.writer.records] == [0]  # type: ignore[union-attr]
+
+
 async def test_scroll_and_more_keys_on_a_long_document() -> None:
     from goldset_tui.ui.widgets.judge_parts import TEXT_PAGE
 
