@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # imported lazily: `goldset --help` and a small evaluation ne
     from goldset_tui.eval.measures import Measure
     from goldset_tui.io.small_trec import Qrels, Run
     from goldset_tui.io.sources import Source
+    from goldset_tui.model import GradeScale
 
 NAME = "eval"
 HELP = "evaluate runs against qrels or a store (trec_eval-exact; nDCG@10, AP, RR, R@100 ...)"
@@ -333,14 +334,22 @@ def chosen_measures(args: argparse.Namespace) -> tuple[list[Measure], bool]:
     return chosen, forms.runid
 
 
-def warn_scale(store: Path, level: int) -> None:
-    """One warning line when the store's scale starts at or above the relevance level."""
+def scale_misread(store: Path, level: int) -> tuple[GradeScale, str] | None:
+    """A store's scale and why relevance at grade >= ``level`` misreads it (a 1-5 scale: every
+    judged document relevant); None for qrels that are not a store, or a scale read right."""
     if not (store / "manifest.toml").is_file():
-        return
+        return None
     from goldset_tui.store.project import Project
 
     scale = Project.open(store).scale
-    if (why := scale.all_relevant_at(level)) is not None:
+    why = scale.all_relevant_at(level)
+    return None if why is None else (scale, why)
+
+
+def warn_scale(store: Path, level: int) -> None:
+    """One warning line when the store's scale starts at or above the relevance level."""
+    if (found := scale_misread(store, level)) is not None:
+        scale, why = found
         advice = f"; pass -l {scale.min + 1} if grade {scale.min} means not relevant"
         print(f"goldset: warning: {store}: {why}{advice}", file=sys.stderr)
 

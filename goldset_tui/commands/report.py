@@ -265,7 +265,7 @@ def run(args: argparse.Namespace) -> int:
 
     _history_hooks.check(args)  # a wrong --store/--release is refused before the work
     inputs = load_inputs(args)  # checks --metric first
-    _warn_scale(args.qrels, args.metric)
+    _warn_scale(args.qrels, inputs.metric)
     if args.output:
         from goldset_tui.commands.eval import output_folder
 
@@ -286,23 +286,18 @@ def run(args: argparse.Namespace) -> int:
 
 def _warn_scale(qrels: str, metric: str) -> None:
     """As `goldset eval`: one warning when the store's lowest grade would count as relevant
-    (a 1-5 scale) and the metric did not set its own level (the report has no -l)."""
+    (a 1-5 scale) and the metric (canonical: ``check_metric``) did not set its own level (the
+    report has no -l)."""
+    from goldset_tui.commands.eval import scale_misread
     from goldset_tui.eval.measures import parse_measure, with_rel_level
-    from goldset_tui.store.manifest import manifest_path
 
-    if not manifest_path(Path(qrels)).is_file():
+    if (found := scale_misread(Path(qrels), 1)) is None:
         return
-    from goldset_tui.store.project import Project
-
-    scale = Project.open(Path(qrels)).scale
-    try:
-        measure = parse_measure(metric)
-    except (InputError, ValueError):
-        return  # a name for several measures (a trec_eval form): their own checks speak
-    why = scale.all_relevant_at(1)
-    if why is None or with_rel_level(measure, scale.min + 1) == measure:
-        return  # relevance is set by the metric itself, or the measure reads grades as gains
+    scale, why = found
+    measure = parse_measure(metric)
     example = with_rel_level(measure, scale.min + 1)
+    if example == measure:
+        return  # relevance is set by the metric itself, or the measure reads grades as gains
     print(
         f"goldset: warning: {qrels}: {why}; if grade {scale.min} means not relevant, give the "
         f"metric its level: --metric '{example}'",

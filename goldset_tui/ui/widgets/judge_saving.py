@@ -36,11 +36,12 @@ class BackgroundSaving:
     _saved: Text
     _save_failures: int = 0  # failed saves shown so far (a leave that waited compares them)
     _waiting_to_leave: bool = False
+    _writer_closed: bool = False  # set by the screen's flush
 
     @property
     def left(self) -> bool:
         """The screen was left for good: every grade settled and the store closed (``flush``)."""
-        return bool(getattr(self, "_writer_closed", False))
+        return self._writer_closed
 
     def start_background_saving(self, session: JudgingSession) -> None:
         if session.writer is None or hasattr(session.writer, "submit"):
