@@ -31,6 +31,7 @@ from test_judge_snapshots import Ticks, pool
 from test_report_snapshots import TO_FAILURES
 from test_report_snapshots import _app as report_app
 from test_spotcheck_snapshots import make_app as spotcheck_app
+from textual.widgets import Input
 
 from goldset_tui import when
 from goldset_tui.agreement.example import build_example_store
@@ -161,3 +162,16 @@ def test_report_judging_the_missing_pairs(snap_compare, tmp_path, size) -> None:
 @pytest.mark.parametrize("size", SIZES, ids=IDS)
 def test_spotcheck_help(snap_compare, tmp_path, size) -> None:
     assert snap_compare(spotcheck_app(tmp_path), terminal_size=size, press=["question_mark"])
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+def test_judge_note_prompt_after_a_blink_tick(snap_compare, size) -> None:
+    # The picture a slow machine takes: the cursor's blink timer has fired before it. It must be
+    # the same picture as test_judge_note_prompt's (the same snapshot file is compared).
+    async def blink_then(pilot) -> None:
+        for key in ("2", "k", "c"):
+            await pilot.press(key)
+        await pilot.pause()
+        pilot.app.screen.query_one(Input)._toggle_cursor()
+
+    assert snap_compare(judge_app(), terminal_size=size, run_before=blink_then)

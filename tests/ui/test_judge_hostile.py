@@ -1,9 +1,7 @@
 """Hostile text in every field is shown literally: no markup parsed, no control sequence let
-through, a 1 MB document does not make keys slow, right-to-left and wide characters survive."""
+through, a 1 MB document is laid out a page at a time, right-to-left and wide characters survive."""
 
 from __future__ import annotations
-
-import time
 
 import polars as pl
 from test_judge_support import MemoryWriter, run_async_tests
@@ -11,6 +9,7 @@ from test_judge_support import MemoryWriter, run_async_tests
 from goldset_tui.judging import JudgingSession
 from goldset_tui.ui.app import GoldsetApp
 from goldset_tui.ui.screens.judge import JudgeScreen
+from goldset_tui.ui.widgets.judge_parts import TEXT_PAGE
 
 MARKUP = "[bold]B[/bold] [@click=app.quit]click me[/] [link=https://evil.example]x[/link]"
 ESCAPES = "\x1b[2J\x1b]0;pwned\x07\x9b31m\x00\x7f"
@@ -72,21 +71,23 @@ async def test_every_field_is_literal_and_controls_are_placeholders() -> None:
         assert app.is_running
 
 
-async def test_megabyte_document_keeps_keys_fast() -> None:
+async def test_megabyte_document_is_laid_out_one_page_at_a_time() -> None:
+    # What keeps keys fast on a 1 MB text is that only its first page is laid out; the seconds
+    # themselves are measured in bench/big_documents.py, never asserted here.
     s = JudgingSession(hostile_pool(), "alice", writer=MemoryWriter())
     app = GoldsetApp(lambda: JudgeScreen(s, show_guidelines=False))
     async with app.run_test(size=(80, 24)) as pilot:
         while s.current.doc_id != "big":
             await pilot.press("j")
         await pilot.pause()
-        assert "of 1,048,576 characters" in screen_text(app)
-        t = time.perf_counter()
+        shown = str(app.screen.query_one("#text").render())
+        assert "of 1,048,576 characters" in shown
+        assert len(shown) < TEXT_PAGE + 200
         await pilot.press("j")
         await pilot.pause()
         await pilot.press("k")
         await pilot.pause()
-        # Generous bound for a loaded CI machine; typically tens of milliseconds.
-        assert time.perf_counter() - t < 5.0
+        assert s.current.doc_id == "big"
         await pilot.press("2")
         assert s.overall_progress()[0] == 1
 

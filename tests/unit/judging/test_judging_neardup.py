@@ -65,11 +65,12 @@ def test_groups_are_transitive() -> None:
     assert neardup.groups([BASE, " ".join(b), " ".join(c), "unrelated text here"]) == [0, 0, 0, 3]
 
 
-def test_megabyte_document_is_cheap_and_still_matches_itself() -> None:
-    import time
-
+def test_megabyte_document_is_sampled_and_still_matches_itself() -> None:
+    # A long text keeps one shingle in SAMPLE_MOD, which bounds the self-join's work; the seconds
+    # are measured in bench/big_documents.py, never asserted here.
     big = " ".join(f"w{i % 5000} v{i}" for i in range(100_000))  # ~1.2 MB
-    t = time.perf_counter()
-    labels = neardup.groups([big, big + " tail", "short text"])
-    assert time.perf_counter() - t < 5.0
-    assert labels == [0, 0, 2]
+    words = len(big.split())
+    kept = neardup.shingles(neardup.normalise([big])[0])
+    assert words > neardup.SAMPLE_ABOVE_WORDS
+    assert 0 < len(kept) < 2 * words / neardup.SAMPLE_MOD
+    assert neardup.groups([big, big + " tail", "short text"]) == [0, 0, 2]
