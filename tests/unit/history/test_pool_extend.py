@@ -4,11 +4,9 @@ judging session serves only the new pairs; a SIGKILL at any moment leaves a cons
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import polars as pl
@@ -61,6 +59,9 @@ def test_extend_keeps_provenance_and_adds_ranks():
     assert counts.rows() == [("q1", 2, 1, 3), ("q2", 1, 0, 1)]
     with pytest.raises(ValueError, match="already in the pool"):
         extend_pool(pool, run, "dense", 2)
+
+
+KILL_CHILD = Path(__file__).with_name("kill_child.py")
 
 
 def _judged_store(tmp_path: Path) -> Path:
@@ -125,52 +126,52 @@ def test_the_store_keeps_every_judgment_and_judging_serves_only_new_pairs(tmp_pa
 
 
 def test_a_kill_at_any_moment_leaves_the_old_state_or_the_new(tmp_path):
-    """SIGKILL `goldset pool --extend` at spread-out moments; after each kill the manifest is
-    whole and names the old pool or the new one (whose file is then complete), every judgment is
-    there, and running the command again finishes the job."""
+    """SIGKILL `goldset pool --extend` just before each call that changes the disk (kill_child.py
+    counts them); after each kill the manifest is whole and names the old pool or the new one
+    (whose file is then complete), every judgment is there, and running the command again finishes
+    the job."""
     store = _judged_store(tmp_path)
     judged = Project.open(store).qrels("alice")
     old_sha = sha256_file(SAMPLE / "pool.jsonl")
-    reference = tmp_path / "reference.jsonl"
-    ref_store = _judged_store(tmp_path / "ref")
-    started = time.monotonic()
-    subprocess.run(
-        [sys.executable, "-m", "goldset_tui", *_extend_args(ref_store, reference)],
-        check=True,
-        capture_output=True,
-    )
-    took = time.monotonic() - started  # the kills below are spread over this run time
-    new_sha = sha256_file(reference)
     out = tmp_path / "pool2.jsonl"
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    manifest_text = (store / "manifest.toml").read_text(encoding="utf-8")
+
+    def child(kill_at: int) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, str(KILL_CHILD), str(kill_at), "-", *_extend_args(store, out)]
+        return subprocess.run(command, capture_output=True, text=True)
+
+    counted = child(-1)  # from the store as every killed run below starts
+    assert counted.returncode == 0, counted.stderr
+    calls = int(counted.stdout.strip().splitlines()[-1].removeprefix("calls: "))
+    new_sha = sha256_file(out)
+    assert calls >= 6  # the new pool and the manifest: a file, its fsync and a rename apiece
     outcomes = []
-    for delay in [took * (0.4 + 0.05 * i) for i in range(14)]:
+    for kill_at in range(calls):
         out.unlink(missing_ok=True)
-        manifest_text = (store / "manifest.toml").read_text(encoding="utf-8")
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "goldset_tui", *_extend_args(store, out)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            env=env,
-        )
-        time.sleep(delay)
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
+        (store / "manifest.toml").write_text(manifest_text, encoding="utf-8")
+        killed = child(kill_at)
+        assert killed.returncode == -signal.SIGKILL, (kill_at, killed.stdout, killed.stderr)
         manifest = read_manifest(store)
         sha = manifest["pool"]["sha256"]
         assert sha in (old_sha, new_sha)
         if sha == new_sha:
             assert out.exists() and sha256_file(out) == new_sha
             assert len(manifest["pool_extensions"]) == 1
-            outcomes.append("new" if proc.returncode == 0 else "new, killed after the switch")
+            outcomes.append("new")
         else:
             assert "pool_extensions" not in manifest
             assert not out.exists() or sha256_file(out) == new_sha
-            outcomes.append("old" if not out.exists() else "killed between the two steps")
+            outcomes.append("old" if not out.exists() else "between")
         assert Project.open(store).qrels("alice").equals(judged)
-        if sha == new_sha:  # put the store back to try a later moment
-            (store / "manifest.toml").write_text(manifest_text, encoding="utf-8")
+    # The kills span the command: the first leaves the old state, and they never go back.
+    assert outcomes[0] == "old"
+    order = ["old", "between", "new"]
+    assert outcomes == sorted(outcomes, key=order.index)
     print(f"\npool --extend under SIGKILL: {outcomes}")
+    # Running it again after a kill between the two steps finishes the job.
+    out.unlink(missing_ok=True)
+    (store / "manifest.toml").write_text(manifest_text, encoding="utf-8")
+    assert child(outcomes.index("between")).returncode == -signal.SIGKILL
     assert main(_extend_args(store, out)) == 0
     assert read_manifest(store)["pool"]["sha256"] == new_sha
     assert sha256_file(out) == new_sha

@@ -1,5 +1,5 @@
 """Recording under SIGKILL: `goldset report --store --release` killed just before each call that
-changes the disk while it records (record_kill_child.py counts them) leaves every history record
+changes the disk while it records (kill_child.py counts them) leaves every history record
 whole (or absent) and the manifest readable; running it again records the release once."""
 
 from __future__ import annotations
@@ -18,7 +18,9 @@ from goldset_tui.store import Project, sha256_file
 from goldset_tui.store.manifest import read_manifest
 
 SAMPLE = Path(__file__).resolve().parents[3] / "sample_data"
-CHILD = Path(__file__).with_name("record_kill_child.py")
+CHILD = Path(__file__).with_name("kill_child.py")
+# Only the recording counts: reading the runs and computing the report change nothing on disk.
+RECORDING = "goldset_tui.history.recording:record"
 
 
 def test_a_kill_at_every_write_while_recording_leaves_whole_records(tmp_path):
@@ -39,7 +41,7 @@ def test_a_kill_at_every_write_while_recording_leaves_whole_records(tmp_path):
     ]  # fmt: skip
 
     def child(kill_at: int) -> subprocess.CompletedProcess[str]:
-        command = [sys.executable, str(CHILD), str(kill_at), *report]
+        command = [sys.executable, str(CHILD), str(kill_at), RECORDING, *report]
         return subprocess.run(command, capture_output=True, text=True)
 
     counted = child(-1)  # from a store with no history yet, as every killed run below starts
