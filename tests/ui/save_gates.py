@@ -51,8 +51,9 @@ class HeldFsync:
         self._gate.set()
 
 
-async def until(pilot: object, condition: Callable[[], bool], seconds: float = 10.0) -> None:
-    """Let the app run until ``condition()`` holds (an assertion error after ``seconds``)."""
+async def until(pilot: object, condition: Callable[[], bool], seconds: float = 120.0) -> None:
+    """Let the app run until ``condition()`` holds (an assertion error after ``seconds``: only a
+    guard against a hang, long enough that a loaded machine never reaches it while all is well)."""
     end = time.monotonic() + seconds
     while not condition() and time.monotonic() < end:
         await pilot.pause(0.02)  # type: ignore[attr-defined]

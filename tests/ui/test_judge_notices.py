@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from save_gates import until
 from test_judge_support import MemoryWriter, run_async_tests, tiny_pool
 from textual.widgets import Static
 from textual.widgets._toast import Toast
@@ -50,8 +51,7 @@ async def test_an_error_notice_does_not_cover_the_saved_cell() -> None:
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await pilot.pause()
         await pilot.press("1")
-        await pilot.pause(0.3)
-        assert list(app.screen.query(Toast))  # the error is a notice...
+        await until(pilot, lambda: bool(list(app.screen.query(Toast))))  # the error is a notice...
         assert covered(app) == []  # ...that leaves "✗ NOT SAVED" in view
         assert "NOT SAVED" in str(app.screen.query_one("#saved", Static).content)
 
