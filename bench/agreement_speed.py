@@ -36,6 +36,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from _needs import require  # bench/ is sys.path[0] when a script runs
+
 SIZES = {
     "small": (2, 6_400, 0.0),  # a 160-query golden set, 40 candidates each, two labellers
     "medium": (3, 10_000, 0.2),
@@ -205,6 +207,7 @@ def _count_ratings(folder: Path) -> int:
 
 
 def main() -> None:
+    require("numpy", "krippendorff", "sklearn")
     if sys.argv[1:2] == ["--child"]:
         child(sys.argv[2], Path(sys.argv[3]), int(sys.argv[4]))
         return

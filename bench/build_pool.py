@@ -24,6 +24,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from _needs import require  # bench/ is sys.path[0] when a script runs
+
 ROOT = Path(__file__).resolve().parents[1]
 SYSTEMS = ("bm25", "bm25_synonyms", "dense_e5", "hybrid_rrf")
 
@@ -159,6 +161,7 @@ def same_pool(ours: Path, peer: Path) -> bool:
 
 
 def main() -> None:
+    require("numpy")
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )

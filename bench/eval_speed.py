@@ -51,6 +51,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _needs import require  # bench/ is sys.path[0] when a script runs
+
 MEASURES = ["nDCG@10", "AP", "RR", "R@100", "P@10"]
 PEERS = Path(__file__).resolve().parents[1] / "tests" / "data" / "peers" / "trectools"
 
@@ -240,6 +242,7 @@ def main() -> int:
         return 0
     default = "goldset,pytrec_eval,ir_measures" + (",ranx" if args.data == "generated" else "")
     tools = (args.tools or default).split(",")
+    require("numpy", *(t for t in tools if t != "goldset"))  # each peer is its module
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(args.keep or tmp)
         folder.mkdir(parents=True, exist_ok=True)

@@ -29,6 +29,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from _needs import require  # bench/ is sys.path[0] when a script runs
+
 ROOT = Path(__file__).resolve().parents[1]
 
 FOOTER = """
@@ -183,6 +185,7 @@ def main() -> int:
         "--dir", type=Path, default=Path(tempfile.gettempdir()) / "goldset-bench-fusion"
     )
     args = parser.parse_args()
+    require("numpy", *(["ranx"] if "ranx" in args.tools.split(",") else []))
     args.dir.mkdir(parents=True, exist_ok=True)
     # Generate in another process so the children do not inherit this one's peak memory.
     subprocess.run(

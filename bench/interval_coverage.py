@@ -40,8 +40,8 @@ import argparse
 import math
 import time
 
-import numpy as np
 import polars as pl
+from _needs import require  # bench/ is sys.path[0] when a script runs
 
 from goldset_tui.eval.intervals import (
     difference_interval,
@@ -57,6 +57,10 @@ from goldset_tui.eval.weighting import (
     stratified_estimate,
     weighted_difference,
 )
+
+require("numpy")  # before the import below, so a missing extra is one line, not a traceback
+
+import numpy as np  # noqa: E402
 
 SIZES = (7, 18, 40)
 BOOT = 2000

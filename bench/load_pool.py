@@ -20,6 +20,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from _needs import require  # bench/ is sys.path[0] when a script runs
+
 ROOT = Path(__file__).resolve().parents[1]
 
 CHILD = r"""
@@ -113,6 +115,7 @@ def measure(method: str, path: Path, repeat: int) -> dict:
 
 
 def main() -> None:
+    require("numpy")
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
