@@ -54,11 +54,11 @@ def parse_named_path(text: str, option: str) -> tuple[str, Path]:
 
 def from_store(store: str | Path, scale: GradeScale | None = None) -> AgreementData:
     from goldset_tui.store.frames import latest
+    from goldset_tui.store.manifest import read_manifest
     from goldset_tui.store.project import Project
 
     path = Path(store)
-    if not (path / "manifest.toml").exists():
-        raise InputError(path, "is not a goldset store (no manifest.toml)")
+    read_manifest(path)  # a missing folder, or one that is no store, said as every command says it
     project = Project.open(path)
     history = project.judgments(history=True)
     ratings = ratings_from_judgments(

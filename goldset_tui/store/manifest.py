@@ -140,7 +140,7 @@ def read_manifest(store: Path) -> dict[str, Any]:
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        raise InputError(store, f"not a goldset store (no {MANIFEST})") from None
+        raise InputError(store, f"is not a goldset store (no {MANIFEST})") from None
     data = parse_toml(path, raw, what="manifest")
     check_manifest(data, path)
     return data
