@@ -302,11 +302,12 @@ def read_lean(source: Source, qrels: pl.DataFrame):  # noqa: ANN201 - LeanRun | 
         return read_run(source, tag=False, order=False)  # the answer, or the bad line named
 
 
-def chosen_measures(args: argparse.Namespace) -> tuple[list[Measure], bool]:
-    """The -m measures (or the defaults) at the -l level, and whether the runid line is asked
-    for. trec_eval's forms (`P`, `P.5,10`, `official`, `all_trec`, `runid`) are expanded
-    (``eval.trec_forms``); each alias or form read is noted on stderr, and the measures of a
-    trec_eval group that goldset lacks are named in one warning line."""
+def chosen_measures(args: argparse.Namespace) -> tuple[list[Measure], bool, list[str]]:
+    """The -m measures (or the defaults) at the -l level, whether the runid line is asked for, and
+    the lines to say on stderr once the inputs have been read. trec_eval's forms (`P`, `P.5,10`,
+    `official`, `all_trec`, `runid`) are expanded (``eval.trec_forms``); each alias or form read
+    is noted, and the measures of a trec_eval group that goldset lacks are named in one warning.
+    The lines wait: a command that then fails on its input says one line, the error."""
     from goldset_tui.eval.measures import parse_measure, parse_measures, with_rel_level
     from goldset_tui.eval.trec_forms import GROUPS, expand
 
@@ -315,23 +316,23 @@ def chosen_measures(args: argparse.Namespace) -> tuple[list[Measure], bool]:
     given = args.measures or ([TREC_EVAL_DEFAULT] if args.trec_eval_compat else DEFAULT_MEASURES)
     forms = expand(given, compat=args.trec_eval_compat)
     measures = parse_measures(forms.texts)
+    said = []
     if forms.lacking:
-        print(
+        said.append(
             f"goldset: warning: {len(forms.lacking)} of trec_eval's measures are not in goldset "
-            f"and are left out: {', '.join(forms.lacking)}",
-            file=sys.stderr,
+            f"and are left out: {', '.join(forms.lacking)}"
         )
     for form, members in forms.read_as.items():
         if form not in GROUPS:  # a group's members are many: its warning says what matters
             shown = ", ".join(str(parse_measure(t)) for t in members)
-            print(f"goldset: note: measure {form!r} read as {shown}", file=sys.stderr)
+            said.append(f"goldset: note: measure {form!r} read as {shown}")
     grouped = {t for members in forms.read_as.values() for t in members}
     for m in measures:
         if m.alias and m.alias not in grouped:
-            print(f"goldset: note: measure {m.alias!r} read as {str(m)!r}", file=sys.stderr)
+            said.append(f"goldset: note: measure {m.alias!r} read as {str(m)!r}")
     level = args.rel_level or 1
     chosen = list({str(x): x for x in (with_rel_level(m, level) for m in measures)}.values())
-    return chosen, forms.runid
+    return chosen, forms.runid, said
 
 
 def scale_misread(store: Path, level: int) -> tuple[GradeScale, str] | None:
@@ -371,7 +372,7 @@ def run(args: argparse.Namespace) -> int:
     _history_hooks.check(args)  # a wrong --store/--release is refused before the work
     for store in {args.qrels, getattr(args, "store", None)} - {None}:
         warn_scale(Path(store), args.rel_level or 1)
-    measures, runid = chosen_measures(args)
+    measures, runid, said = chosen_measures(args)
     if args.qrels == "-" and "-" in args.runs:
         raise InputError(None, "standard input ('-') can be read only once")
     subtopics = any(m.needs_subtopics for m in measures)
@@ -387,6 +388,8 @@ def run(args: argparse.Namespace) -> int:
     # Recording into a store (--store/--release) needs every run whole, as read_run reads it.
     whole = getattr(args, "store", None) is not None
     qrels, runs = read_inputs(qrels_input, inputs, measures, args.labeller, whole=whole)
+    for line in said:
+        print(line, file=sys.stderr)
     results = score_runs(
         qrels,
         runs,

@@ -275,3 +275,15 @@ def test_one_measure_from_two_forms_is_printed_once(te, capsys):
     )
     assert code == 0
     assert [name for name, _, _ in _lines(out)] == ["P_5", "P_10"]
+
+
+def test_an_error_after_measure_notes_is_the_only_line(tmp_path, capsys) -> None:
+    # The notes on how -m forms were read wait for the inputs: a missing qrels file is one line.
+    from goldset_tui.cli import main
+
+    missing = tmp_path / "qrels.txt"
+    run = tmp_path / "run.txt"
+    run.write_text("q1 Q0 d1 1 1.0 r\n")
+    args = ["eval", str(missing), str(run), "--trec-eval-compat", "-m", "all_trec", "-m", "P.5,10"]
+    assert main(args) == 2
+    assert capsys.readouterr().err == f"goldset: error: {missing}: no such file\n"
