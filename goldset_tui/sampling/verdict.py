@@ -29,7 +29,7 @@ What this module guarantees, and why:
   the Wilson interval at ``e`` over ``N``. When the band lies inside that range, the stratum's own
   misfiled share can land on either side of it whatever the checks say: checks beyond ``N`` cannot
   tell, and checking the stratum's ``N`` queries themselves (and correcting them) is what can.
-  Equivalently, the checks that would settle ``e`` number more than ``N``: "about 2674 checks
+  Equivalently, the checks that would settle ``e`` number more than ``N``: "about 14870 checks
   would tell" for a stratum of 15 was advice with no meaning. docs/sampling.md works an example.
 - The shift is stated as the point estimate with the interval's upper end beside it ("about 20
   points, up to 37 at the interval's upper end"): the point alone read as a bound ("at most").

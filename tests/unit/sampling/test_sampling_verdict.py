@@ -206,7 +206,7 @@ def test_the_shift_is_an_estimate_with_the_upper_end_beside_it() -> None:
 )
 def test_no_number_of_checks_is_advised_beyond_the_stratum(size, wrong, checked) -> None:
     # A 15-query stratum with 9 of 40 misfiled (22.5%) against a +-23-point band: the old advice
-    # was thousands of checks. The rule: no advice past the stratum's size; "no number of checks
+    # was "about 14870 checks" (3 of 14: 2377). The rule: no advice past the stratum's size; "no number of checks
     # can tell" exactly when the band lies inside the Wilson range at the seen rate over the size.
     answers = [Answer(f"n{i}", "howto", "tail" if i < wrong else "howto") for i in range(checked)]
     result = agreement(answers, STRATA)
