@@ -209,9 +209,10 @@ def position_bias(
 # sum, and a labeller passes it after two or three queries of a normal pool.
 MIN_TREND_JUDGMENTS = 30
 # A time trend is quoted per 10 minutes, so the judgments it is read from must cover at least
-# 10 minutes into a sitting: from a one-minute sitting, "+10.23 per 10 minutes" is a slope
-# measured over one minute and stretched ten times past the data, and fatigue (what the trend is
-# for) does not show in a minute anyway. Below the span: no trend, and the report says why.
+# 10 minutes into a sitting: forty judgments in one minute printed "-37.52 per 10 minutes", a
+# slope measured over one minute and stretched ten times past the data, and fatigue (what the
+# trend is for) does not show in a minute anyway. Below the span: no trend, and the report says
+# why.
 MIN_TREND_MINUTES = 10.0
 
 
