@@ -9,6 +9,7 @@ from typing import Any
 
 import polars as pl
 
+from goldset_tui.agreement.position import MIN_TREND_MINUTES
 from goldset_tui.markdown_text import md_literal
 from goldset_tui.pvalue import p_value_text
 
@@ -242,6 +243,13 @@ def position_lines(report: dict[str, Any]) -> list[str]:
                     f"{t['min_judgments']} needed){sittings}"
                 )
                 continue
+            if t.get("too_short"):
+                lines.append(
+                    f"- {md_literal(r['labeller'])}: sittings too short for a trend (the "
+                    f"judgments {within} span {t['span']:.1f} minutes into a sitting; at least "
+                    f"{t['min_span']:g} needed){sittings}"
+                )
+                continue
             lines.append(
                 f"- {md_literal(r['labeller'])}: grade {signed(t['grade_per_10'])} per 10 {unit} "
                 f"({p_text(t['grade_p_value'])}), relevant rate {signed(t['relevant_per_10'])} "
@@ -256,7 +264,8 @@ def position_lines(report: dict[str, Any]) -> list[str]:
         "anchoring), not the documents'. The trends and p-values compare positions only within a "
         "query (Mantel's test, the normal approximation to reshuffling the shown order within each "
         f"query), and need at least {first['position_trend'].get('min_judgments', 30)} judgments "
-        "in queries judged twice or more. "
+        "in queries judged twice or more; a time trend also needs them to span "
+        f"{first['time_trend'].get('min_span') or MIN_TREND_MINUTES:g} minutes into a sitting. "
         f"A sitting ends after {first['gap_minutes']:g} idle minutes.",
     ]
     return lines

@@ -27,7 +27,8 @@ For each labeller, over the grades in force (``store.frames.latest``), ``positio
 Contract: plain dicts with fixed keys (``null`` where a figure is undefined: fewer than two
 judgments in any query, or no spread in grade or position; and every trend figure ``null``, with
 ``too_few`` true, when fewer than ``MIN_TREND_JUDGMENTS`` (30) judgments sit in queries judged at
-least twice); one labeller is enough. Judgments with
+least twice; every time-trend figure ``null``, with ``too_short`` true, when those judgments
+span less than ``MIN_TREND_MINUTES`` (10) minutes into a sitting); one labeller is enough. Judgments with
 no recorded position, or a time that does not parse, are left out of that part; grades imported
 from a file (``goldset import``: no seconds spent) have no sitting and are left out of the time. ``None`` from
 ``position_bias_of`` when the source holds no positions (qrels files).
@@ -195,7 +196,7 @@ def position_bias(
                 "gap_minutes": gap_minutes,
                 "sittings": as_int(mine_minutes["sitting"].max()) + 1 if mine_minutes.height else 0,
                 "by_time": bands(timed, "minutes", TIME_BANDS),
-                "time_trend": trend_pair(timed, "minutes"),
+                "time_trend": trend_pair(timed, "minutes", min_span=MIN_TREND_MINUTES),
             }
         )
     return out
@@ -207,24 +208,39 @@ def position_bias(
 # the permutation p-value it stands for; 30 is the usual floor for a normal approximation to a
 # sum, and a labeller passes it after two or three queries of a normal pool.
 MIN_TREND_JUDGMENTS = 30
+# A time trend is quoted per 10 minutes, so the judgments it is read from must cover at least
+# 10 minutes into a sitting: forty judgments in one minute printed "-37.52 per 10 minutes", a
+# slope measured over one minute and stretched ten times past the data, and fatigue (what the
+# trend is for) does not show in a minute anyway. Below the span: no trend, and the report says
+# why.
+MIN_TREND_MINUTES = 10.0
 
 
-def trend_pair(frame: pl.DataFrame, score: str) -> dict[str, Any]:
+def trend_pair(frame: pl.DataFrame, score: str, *, min_span: float | None = None) -> dict[str, Any]:
     """The trend of the grade and of the relevant rate, per 10 positions or 10 minutes; every
-    figure ``None`` and ``too_few`` true below ``MIN_TREND_JUDGMENTS`` judgments."""
+    figure ``None`` and ``too_few`` true below ``MIN_TREND_JUDGMENTS`` judgments, or
+    ``too_short`` true when the judgments compared span less than ``min_span`` of ``score``
+    (``span``: the highest minus the lowest, among the judgments in queries judged twice)."""
     within = frame.filter(pl.len().over("query_id") >= 2)
     too_few = within.height < MIN_TREND_JUDGMENTS
+    values = within.get_column(score).cast(pl.Float64) if within.height else None
+    span = as_float(values.max()) - as_float(values.min()) if values is not None else 0.0
+    too_short = min_span is not None and span < min_span
     grade = trend(frame, score, "grade")
     relevant = trend(frame, score, "relevant")
+    none = too_few or too_short
     return {
         "queries": within.get_column("query_id").n_unique(),
         "judgments": within.height,
         "min_judgments": MIN_TREND_JUDGMENTS,
         "too_few": too_few,
-        "grade_per_10": None if too_few else grade["slope"],
-        "grade_p_value": None if too_few else grade["p_value"],
-        "relevant_per_10": None if too_few else relevant["slope"],
-        "relevant_p_value": None if too_few else relevant["p_value"],
+        "span": span,
+        "min_span": min_span,
+        "too_short": too_short,
+        "grade_per_10": None if none else grade["slope"],
+        "grade_p_value": None if none else grade["p_value"],
+        "relevant_per_10": None if none else relevant["slope"],
+        "relevant_p_value": None if none else relevant["p_value"],
     }
 
 

@@ -24,6 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_compare(args: argparse.Namespace) -> int:
     from goldset_tui.errors import InputError
+    from goldset_tui.pvalue import p_value_text
     from goldset_tui.sampling.classify import read_vocab
     from goldset_tui.sampling.compare import compare_logs, summary
 
@@ -37,14 +38,25 @@ def run_compare(args: argparse.Namespace) -> int:
         print(json.dumps(doc, indent=2))
         return 0
     width = max(len(r.feature) for r in rows)
-    print(f"{'feature':<{width}}  {'divergence':>10}  verdict          real | synthetic")
-    for r in rows:
-        div = "-" if r.divergence != r.divergence else f"{r.divergence:.3f}"
+    effects = [r.effect_text() for r in rows]
+    wide = max(10, *(len(e) for e in effects))
+    print(
+        f"{'feature':<{width}}  {'odds ratio':>{wide}}  {'p':>6}  verdict          real | synthetic"
+    )
+    for r, effect in zip(rows, effects, strict=True):
+        p = p_value_text(r.p_value, 3)
         print(
-            visible(f"{r.feature:<{width}}  {div:>10}  {r.verdict:<15}  {r.real} | {r.synthetic}")
+            visible(
+                f"{r.feature:<{width}}  {effect:>{wide}}  {p:>6}  {r.verdict:<15}  "
+                f"{r.real} | {r.synthetic}"
+            )
         )
     print()
     print(visible(summary(rows)))
+    print(
+        "odds ratio: the largest of one bin against the rest, real against synthetic (either "
+        "way up); p: chi-square test of the bins, each side's occurrences as searches"
+    )
     if vocab is None:
         print("note: no --vocab given, so the vocabulary share was not measured", file=sys.stderr)
     return 0

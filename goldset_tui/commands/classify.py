@@ -25,7 +25,8 @@ the rules, and the versions of goldset, Python and Polars.
 
 --compare REAL_LOG SYNTHETIC_QUERIES holds a generated query set against real traffic: stratum
 mix, length in tokens, share of words in the corpus vocabulary (with --vocab), identifier and
-negation rates, side by side, each with a divergence (Jensen-Shannon, bits) and a verdict.
+negation rates, side by side, each with its largest odds ratio (one bin against the rest), a
+chi-square test of the bins and a verdict: a doubled rate is never "alike" (docs/sampling.md).
 
 examples:
   goldset classify queries.txt -o labels.csv --vocab corpus.parquet

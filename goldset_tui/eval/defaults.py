@@ -12,3 +12,15 @@ UNJUDGED_WARNING = 0.20
 # The report's measure, and the depth for a measure without a cutoff (AP, RR).
 DEFAULT_METRIC = "Success@10"
 DEFAULT_K = 10
+
+
+def percent_against(value: float, threshold: float, *, most: int = 6) -> str:
+    """``value`` as a percentage with as few decimals as make it read differently from
+    ``threshold`` at the same precision: a share just over the warning line prints "20.5%", not
+    "20%", so the sentence "(above 20%)" beside it never contradicts itself. Whole percents when
+    they already differ; at most ``most`` decimals."""
+    for digits in range(most + 1):
+        shown, line = f"{value:.{digits}%}", f"{threshold:.{digits}%}"
+        if shown != line:
+            return shown
+    return f"{value:.{most}%}"

@@ -8,10 +8,12 @@ notebooks can feed it synthetic data; :mod:`goldset_tui.eval.report_compute` doe
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import polars as pl
 
+from goldset_tui.eval.defaults import percent_against
 from goldset_tui.eval.intervals import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, DEFAULT_SEED, STUDENT_T
 from goldset_tui.eval.measure_kind import is_binary_measure, is_bounded_measure
 from goldset_tui.eval.overlap import failure_overlap, headroom_collected, oracle_mean
@@ -197,7 +199,7 @@ def assemble_report(
                 confidence=confidence,
                 bounded=bounded,
             )
-            p["weighted_mean_diff"] = diff.mean
+            p["weighted_mean_diff"] = _difference_of_headlines(report, p["a"], p["b"], diff.mean)
             p["weighted_ci95"] = list(diff.ci)
     if probabilities is not None and probabilities.height:
         design = hajek_estimates(
@@ -246,13 +248,30 @@ def _dropped_line(rows: pl.DataFrame, what: str) -> str:
     )
 
 
+def _difference_of_headlines(report: Report, a: str, b: str, paired_mean: float) -> float:
+    """The weighted difference: its own paired mean, or, where that is undefined (a stratum of
+    one query has no variance, so the stratified estimate gives nan for mean and interval alike),
+    the difference of the two traffic-weighted headlines the report prints beside it. Both
+    systems are scored on the same queries, so the share-weighted mean of the per-query
+    differences is the difference of the share-weighted means: the point exists even where the
+    interval does not, and the interval alone shows as "-"."""
+    if math.isfinite(paired_mean):
+        return paired_mean
+    weighted = report.weighted or {}
+    wa, wb = weighted.get(a), weighted.get(b)
+    if wa is None or wb is None or not (math.isfinite(wa) and math.isfinite(wb)):
+        return paired_mean
+    return wa - wb
+
+
 def _warnings(report: Report, strata: pl.DataFrame, traffic: pl.DataFrame | None) -> list[str]:
     out: list[str] = []
     for name, fraction in report.judged.items():
         unjudged = 1.0 - fraction
         if unjudged > UNJUDGED_WARNING:
             out.append(
-                f"{name}: {unjudged:.0%} of its top {report.k} is unjudged (above {UNJUDGED_WARNING:.0%}): "
+                f"{name}: {percent_against(unjudged, UNJUDGED_WARNING)} of its top {report.k} is "
+                f"unjudged (above {UNJUDGED_WARNING:.0%}): "
                 "unjudged documents count as not relevant, so its numbers are biased low; judge the missing pairs"
             )
     failed = [c for c in report.closure if not c.ok]

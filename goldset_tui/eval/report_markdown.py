@@ -148,7 +148,8 @@ def to_markdown(report: Report) -> str:
 
 
 def _ci(ci: list[object] | tuple[object, ...] | None, digits: int = 3) -> str:
-    if ci is None or any(not isinstance(x, (int, float)) for x in ci):
+    # No interval (None in the JSON, nan before it) is one "-", like any other missing cell.
+    if ci is None or any(not isinstance(x, (int, float)) or x != x for x in ci):
         return "-"
     lo, hi = (float(x) for x in ci)  # type: ignore[arg-type]
     return f"[{fmt_fixed(lo, digits)}, {fmt_fixed(hi, digits)}]"
@@ -255,7 +256,7 @@ def _paired(report: Report) -> list[str]:
             f"| {md_literal(p['a'])} | {md_literal(p['b'])} | {p['mean_diff']:+.3f}"
             f" | {_ci(p['ci95'])}{' ‡' if ci_disagrees_with_p(p) else ''}"
             f" | {p_value_text(p['p_value'])} | {p_value_text(p.get('p_adjusted'))}"
-            f" | {'-' if w is None else f'{w:+.3f}'} | {_ci(p.get('weighted_ci95'))}"
+            f" | {'-' if w is None or w != w else f'{w:+.3f}'} | {_ci(p.get('weighted_ci95'))}"
             f" | {p['wins']} | {p['losses']} | {p['ties']} |"
         )
     return lines

@@ -102,7 +102,7 @@ def paired_lines(report: Report) -> list[str]:
             f"p {p_value_text(p['p_value'])} · p Holm {p_value_text(p.get('p_adjusted'))}"
         )
         w = p.get("weighted_mean_diff")
-        if w is not None:
+        if w is not None and w == w:  # nan: no weighted difference to show
             line += f" · traffic-weighted {w:+.3f} {ci_text(p.get('weighted_ci95'))}"
         line += f" · {p['wins']} wins, {p['losses']} losses, {p['ties']} ties"
         lines.append(line)

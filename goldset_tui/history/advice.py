@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from goldset_tui.eval.defaults import UNJUDGED_WARNING
+from goldset_tui.eval.defaults import UNJUDGED_WARNING, percent_against
 
 # The report's threshold itself (seed 000), under the name this module has always exported.
 UNJUDGED_ADVICE = UNJUDGED_WARNING
@@ -92,7 +92,7 @@ def unjudged_advice(
         if share > UNJUDGED_ADVICE:
             command = extend_command(name, run_paths.get(name), depth, pool, store)
             out.append(
-                f"{name}: {share:.0%} of its top {depth} is unjudged (above "
+                f"{name}: {percent_against(share, UNJUDGED_ADVICE)} of its top {depth} is unjudged (above "
                 f"{UNJUDGED_ADVICE:.0%}); add its documents to the pool and judge them: {command}"
             )
     return out

@@ -53,10 +53,27 @@ def change_text(change: dict[str, Any]) -> str:
     if change["mean_diff"] is None:
         return "no query in common"
     mark = (" *" if change["significant"] else "") + (" ‡" if disagrees(change) else "")
+    words = moved_words(change)
     return (
         f"{change['mean_diff']:+.3f} {_signed_ci(change['ci95'])} "
         f"p {p_value_text(change['p_value'])} on {change['n']}{mark}"
+        + (f" ({words})" if words else "")
     )
+
+
+def moved_words(change: dict[str, Any]) -> str | None:
+    """The queries' directions in words when they all went one way (or none moved): an interval
+    that covers at its level must reach across 0 on a few queries, and "[-0.295, +0.210]" alone
+    reads as "could be better or worse" where no query improved. A mixed change has no such
+    sentence: its interval already says it."""
+    up, down = change.get("improved"), change.get("worse")
+    if up is None or down is None or (up and down):
+        return None
+    if not up and not down:
+        return "no query changed"
+    if not up:
+        return f"no query improved; {down} got worse"
+    return f"no query got worse; {up} improved"
 
 
 def set_change_text(change: dict[str, Any]) -> str | None:

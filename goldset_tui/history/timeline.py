@@ -11,7 +11,9 @@ Releases are ordered by when they were first recorded. For each system:
   difficulty, cancels), with the interval and the randomization p-value of
   ``eval.stats.paired_comparison`` (for a measure in [0, 1], the score interval of the
   differences: never a point, even when every query moved the same way); ``significant`` when the
-  interval excludes 0;
+  interval excludes 0; ``improved`` and ``worse``, the queries that moved each way, so that the
+  words can say what a covering interval reaching across 0 does not: that on seven queries none
+  improved and three got worse;
 - where the golden set's version differs between the two, what changed
   (``version.describe_change``), so that a drop is never read as a regression when the set moved.
 
@@ -160,6 +162,8 @@ def paired_change(
         "ci_method": None,
         "p_value": None,
         "significant": False,
+        "improved": 0,
+        "worse": 0,
         "set_changed": describe_change(old.version, new.version),
     }
     if common:
@@ -171,7 +175,10 @@ def paired_change(
             bounded=bounded,
         )
         lo, hi = result.ci95
+        moves = [new.scores[q] - old.scores[q] for q in common]
         row |= {
+            "improved": sum(1 for d in moves if d > 0),
+            "worse": sum(1 for d in moves if d < 0),
             "mean_diff": result.mean_diff,
             "ci95": [lo, hi],
             "ci_method": result.ci_method,

@@ -13,10 +13,11 @@ Five features, each side by side with a divergence and a verdict:
 - the identifier rate and the negation rate (a query holds an identifier / a negation word, by
   the same rules' patterns).
 
-The divergence is the Jensen-Shannon divergence in bits (0: the same distribution, 1: disjoint):
-symmetric and finite when one side has a bin the other lacks, unlike Kullback-Leibler. Verdict:
-below 0.02 bits "alike", below 0.10 "differ somewhat", else "differ a lot" (for a yes/no rate,
-0.02 bits is about 15 points between 0.30 and 0.45).
+Each feature is judged by ``sampling.shape_tests``: the largest one-bin-against-the-rest odds
+ratio (the effect) and a chi-square test of homogeneity on the bins at each side's
+occurrences; one rule for two bins and for seven, so a doubled rate is never "alike". The
+Jensen-Shannon divergence in bits is still reported (0: the same distribution, 1: disjoint) but
+decides nothing: one threshold on it called 10% against 20% alike.
 """
 
 from __future__ import annotations
@@ -37,9 +38,15 @@ from goldset_tui.sampling.rules import (
     STRATA,
     classify_frame,
 )
+from goldset_tui.sampling.shape_tests import (
+    A_LOT,
+    MAY_DIFFER,
+    SOMEWHAT,
+    effect,
+    shape_verdict,
+)
+from goldset_tui.scalar import as_float
 
-ALIKE = 0.02
-SOMEWHAT = 0.10
 LENGTH_BINS = ("1", "2", "3", "4", "5", "6-8", "9+")
 SHARE_BINS = ("0-20%", "20-40%", "40-60%", "60-80%", "80-100%")
 
@@ -60,14 +67,6 @@ def js_divergence(p: Mapping[str, float], q: Mapping[str, float]) -> float:
         if b > 0:
             out += 0.5 * b * math.log2(b / m)
     return max(0.0, out)
-
-
-def verdict(divergence: float) -> str:
-    if math.isnan(divergence):
-        return "not measured"
-    if divergence < ALIKE:
-        return "alike"
-    return "differ somewhat" if divergence < SOMEWHAT else "differ a lot"
 
 
 def features(queries: pl.DataFrame, vocab: frozenset[str] | None) -> pl.DataFrame:
@@ -115,9 +114,16 @@ def features(queries: pl.DataFrame, vocab: frozenset[str] | None) -> pl.DataFram
 
 
 def weights(frame: pl.DataFrame, column: str) -> dict[str, float]:
-    """Occurrences per value of ``column`` (nulls left out)."""
+    """Occurrences per value of ``column`` (nulls left out); a yes/no column's keys are
+    ``yes`` and ``no``."""
     grouped = frame.filter(pl.col(column).is_not_null()).group_by(column).agg(pl.col("count").sum())
-    return {str(k): float(v) for k, v in grouped.iter_rows()}
+    named = {True: "yes", False: "no"}
+    return {named[k] if isinstance(k, bool) else str(k): float(v) for k, v in grouped.iter_rows()}
+
+
+def searches(frame: pl.DataFrame, column: str) -> float:
+    """The occurrences behind the mix of ``column`` (queries where it is null left out)."""
+    return as_float(frame.filter(pl.col(column).is_not_null()).get_column("count").sum())
 
 
 def weighted_mean(frame: pl.DataFrame, column: str) -> float:
@@ -131,23 +137,77 @@ def weighted_mean(frame: pl.DataFrame, column: str) -> float:
 
 @dataclass(frozen=True)
 class Row:
+    """One feature side by side: what each side shows, the effect (largest odds ratio, with the
+    bin it is in; None for a yes/no rate), the chi-square test's p-value at ``df`` degrees of
+    freedom on the two sides' occurrences (``sizes``), and the Jensen-Shannon divergence for
+    reference."""
+
     feature: str
     real: str
     synthetic: str
     divergence: float
+    odds_ratio: float = math.nan
+    bin: str | None = None
+    p_value: float = math.nan
+    df: int = 0
+    sizes: tuple[float, float] = (math.nan, math.nan)
 
     @property
     def verdict(self) -> str:
-        return verdict(self.divergence)
+        return shape_verdict(self.odds_ratio, self.p_value)
+
+    def effect_text(self) -> str:
+        if math.isnan(self.odds_ratio):
+            return "-"
+        ratio = "inf" if math.isinf(self.odds_ratio) else f"{self.odds_ratio:.2f}"
+        return ratio + (f" ({self.bin})" if self.bin else "")
 
     def to_dict(self) -> dict[str, Any]:
+        def number(x: float) -> float | None:
+            return None if math.isnan(x) else x
+
         return {
             "feature": self.feature,
             "real": self.real,
             "synthetic": self.synthetic,
-            "divergence": None if math.isnan(self.divergence) else self.divergence,
+            "odds_ratio": None if math.isinf(self.odds_ratio) else number(self.odds_ratio),
+            "one_sided": math.isinf(self.odds_ratio),
+            "bin": self.bin,
+            "test": f"chi-square, {self.df} df" if self.df else None,
+            "p_value": number(self.p_value),
+            "searches": [number(x) for x in self.sizes],
+            "divergence": number(self.divergence),
             "verdict": self.verdict,
         }
+
+
+def judged(
+    feature: str,
+    real: str,
+    synthetic: str,
+    mixes: tuple[Mapping[str, float], Mapping[str, float]],
+    sizes: tuple[float, float],
+    *,
+    binary: bool = False,
+) -> Row:
+    """A row judged by ``shape_tests``: ``mixes`` are the two sides' weights by bin, ``sizes``
+    their occurrences; ``binary``: a yes/no rate (the bin goes unnamed)."""
+    wa, wb = mixes
+    divergence = js_divergence(wa, wb)
+    if math.isnan(divergence):
+        return Row(feature, real, synthetic, divergence, sizes=sizes)
+    ratio, where, p_value, df = effect(wa, wb, *sizes)
+    return Row(
+        feature,
+        real,
+        synthetic,
+        divergence,
+        odds_ratio=ratio,
+        bin=None if binary else where,
+        p_value=p_value,
+        df=df,
+        sizes=sizes,
+    )
 
 
 def _mix(w: Mapping[str, float], order: Sequence[str]) -> str:
@@ -163,59 +223,90 @@ def compare_frames(
     real: pl.DataFrame, synthetic: pl.DataFrame, vocab: frozenset[str] | None
 ) -> list[Row]:
     a, b = features(real, vocab), features(synthetic, vocab)
-    rows = []
-    wa, wb = weights(a, "stratum"), weights(b, "stratum")
-    rows.append(Row("stratum mix", _mix(wa, STRATA), _mix(wb, STRATA), js_divergence(wa, wb)))
-    la, lb = weights(a, "length_bin"), weights(b, "length_bin")
-    rows.append(
-        Row(
+
+    def mixes(column: str) -> tuple[dict[str, float], dict[str, float]]:
+        return weights(a, column), weights(b, column)
+
+    def sizes(column: str) -> tuple[float, float]:
+        return searches(a, column), searches(b, column)
+
+    wa, wb = mixes("stratum")
+    rows = [
+        judged("stratum mix", _mix(wa, STRATA), _mix(wb, STRATA), (wa, wb), sizes("stratum")),
+        judged(
             "length in tokens (mean)",
             f"{weighted_mean(a, 'tokens'):.1f}",
             f"{weighted_mean(b, 'tokens'):.1f}",
-            js_divergence(la, lb),
-        )
-    )
+            mixes("length_bin"),
+            sizes("length_bin"),
+        ),
+    ]
     if vocab is not None:
-        sa, sb = weights(a, "share_bin"), weights(b, "share_bin")
         rows.append(
-            Row(
+            judged(
                 "words in the corpus vocabulary (mean share)",
                 _share(weighted_mean(a, "in_vocab")),
                 _share(weighted_mean(b, "in_vocab")),
-                js_divergence(sa, sb),
+                mixes("share_bin"),
+                sizes("share_bin"),
             )
         )
     for column, name in (("identifier", "identifier rate"), ("negation", "negation rate")):
         ra, rb = weighted_mean(a, column), weighted_mean(b, column)
         rows.append(
-            Row(
+            judged(
                 name,
-                f"{ra:.0%}",
-                f"{rb:.0%}",
-                js_divergence({"yes": ra, "no": 1 - ra}, {"yes": rb, "no": 1 - rb}),
+                _rate(ra),
+                _rate(rb),
+                mixes(column),
+                sizes(column),
+                binary=True,
             )
         )
     return rows
 
 
+def _rate(value: float) -> str:
+    """A rate to the whole percent, or to the tenth under 10% (2.4% against 4.9% read "2%" and
+    "5%"); "-" when there is none."""
+    if math.isnan(value):
+        return "-"
+    return f"{value:.1%}" if 0 < value < 0.1 else f"{value:.0%}"
+
+
 def summary(rows: Sequence[Row]) -> str:
     """The plain-words verdict: which features differ, and what that does to offline scores."""
-    differing = [r for r in rows if r.verdict in ("differ somewhat", "differ a lot")]
+
+    def named(chosen: Sequence[Row]) -> str:
+        return ", ".join(
+            r.feature
+            if r.feature == "stratum mix"
+            else f"{r.feature}: {r.real} real, {r.synthetic} synthetic"
+            for r in chosen
+        )
+
+    differing = [r for r in rows if r.verdict in (SOMEWHAT, A_LOT)]
+    unsure = [r for r in rows if r.verdict == MAY_DIFFER]
+    unsure_text = (
+        f"{named(unsure)} may differ as much, but too few queries to tell it from chance"
+        if unsure
+        else ""
+    )
     if not differing:
+        if unsure:
+            return (
+                f"no feature measured here differs beyond chance; {unsure_text}: compare more "
+                "queries before reading offline scores on them as scores on real traffic"
+            )
         return (
             "the synthetic queries look like real traffic on every feature measured here; "
             "offline scores on them should read like scores on real queries"
         )
-    named = ", ".join(
-        r.feature
-        if r.feature == "stratum mix"
-        else f"{r.feature}: {r.real} real, {r.synthetic} synthetic"
-        for r in differing
-    )
     return (
-        f"the synthetic queries differ from real traffic in {named}; queries that mirror the "
-        "source wording are easier to retrieve than what users type and inflate offline scores: "
-        "report on real queries, or regenerate from users who have not seen the documents"
+        f"the synthetic queries differ from real traffic in {named(differing)}; queries that "
+        "mirror the source wording are easier to retrieve than what users type and inflate "
+        "offline scores: report on real queries, or regenerate from users who have not seen the "
+        "documents" + (f" ({unsure_text})" if unsure else "")
     )
 
 

@@ -23,6 +23,16 @@ What this module guarantees, and why:
   ``outside`` when the whole interval is above it, and ``too few checks`` otherwise (5 of 5 right
   still allows a 43% error): the verdict never claims more than the checks show. For those strata
   ``checks_needed`` says roughly how many checks, at the rate seen so far, would settle it.
+- Some strata no number of checks can settle (``cannot_tell``): what moves the stratum's rate is
+  how many of its ``N`` golden-set queries are misfiled, and even with ``e`` known exactly (a
+  perfect, endless spot-check) that count is drawn, so the share it makes has its own 95% range,
+  the Wilson interval at ``e`` over ``N``. When the band lies inside that range, the stratum's own
+  misfiled share can land on either side of it whatever the checks say: checks beyond ``N`` cannot
+  tell, and checking the stratum's ``N`` queries themselves (and correcting them) is what can.
+  Equivalently, the checks that would settle ``e`` number more than ``N``: "about 14870 checks
+  would tell" for a stratum of 15 was advice with no meaning. docs/sampling.md works an example.
+- The shift is stated as the point estimate with the interval's upper end beside it ("about 20
+  points, up to 37 at the interval's upper end"): the point alone read as a bound ("at most").
 """
 
 from __future__ import annotations
@@ -106,19 +116,38 @@ class Verdict:
         return TOO_FEW
 
     @property
+    def set_range(self) -> tuple[float, float]:
+        """The 95% range of the misfiled share among the stratum's ``size`` queries were the
+        misfile rate exactly the one seen so far: the Wilson interval at ``e`` over ``size``."""
+        e = self.misfile_rate if self.misfile_rate is not None else 0.0
+        return _wilson_at(e, self.size)
+
+    @property
+    def cannot_tell(self) -> bool:
+        """Too few checks, and no number of them can settle it: the band lies inside
+        :attr:`set_range` (module docstring)."""
+        if self.status != TOO_FEW:
+            return False
+        lo, hi = self.set_range
+        return lo <= self.band < hi
+
+    @property
     def checks_needed(self) -> int | None:
         """About how many checks of this stratum, at the misfile rate seen so far, would put the
-        whole Wilson interval on one side of the band (None when settled or out of reach)."""
-        if self.status != TOO_FEW:
+        whole Wilson interval on one side of the band (None when settled, or when no number of
+        checks can: :attr:`cannot_tell`). Never more than the stratum's size, since by then the
+        interval is no wider than :attr:`set_range`, which leaves the band out."""
+        if self.status != TOO_FEW or self.cannot_tell:
             return None
         e = self.misfile_rate if self.misfile_rate is not None else 0.0
         n = max(self.checked, 1)
-        while n <= MAX_CHECKS:
+        last = min(self.size, MAX_CHECKS)
+        while n < last:
             lo, hi = _wilson_at(e, n)
             if hi <= self.band or lo > self.band:
                 return n
             n = n + max(1, n // 8)
-        return None
+        return last
 
     def to_json(self) -> dict[str, Any]:
         ci = self.misfile_ci
@@ -136,6 +165,8 @@ class Verdict:
             "status": self.status,
             "inside": self.status == INSIDE,
             "checks_needed": self.checks_needed,
+            "cannot_tell": self.cannot_tell,
+            "set_range": list(self.set_range) if self.checked else None,
         }
 
 
@@ -188,8 +219,8 @@ def stratum_sentence(v: Verdict) -> str:
     head = (
         f"{v.stratum} ({v.size} in the set): {v.checked - v.agree} of {v.checked} checked were "
         f"misfiled ({e:.0%}, 95% interval {lo:.0%} to {hi:.0%}), so about {v.misfiled or 0:.1f} of "
-        f"its {v.size} queries sit in the wrong bucket, shifting its rate by {e * 100:.0f} points "
-        f"at most, against {band}."
+        f"its {v.size} queries sit in the wrong bucket, shifting its rate by about "
+        f"{e * 100:.0f} points (up to {hi * 100:.0f} at the interval's upper end), against {band}."
     )
     if v.status == INSIDE:
         return head + " Inside the noise."
@@ -200,6 +231,14 @@ def stratum_sentence(v: Verdict) -> str:
         )
     more = v.checks_needed
     advice = f" About {more} checks of this stratum would tell." if more else ""
+    if v.cannot_tell:
+        low, high = v.set_range
+        advice = (
+            f" No number of checks can tell: even at a misfile rate known exactly, the misfiled "
+            f"share of its {v.size} queries would fall anywhere from {low:.0%} to {high:.0%} "
+            f"(95%), on both sides of the band. Check its {v.size} queries by hand instead (the "
+            "spot-check can export them)."
+        )
     leaning = "inside" if e <= v.band else "outside"
     return head + (
         f" Too few checks to tell: {leaning} on the rate seen so far, but its interval reaches "
@@ -230,9 +269,10 @@ def verdict_text(
         return head + " " + NEEDS_SIZES
     rows = verdicts(result, sizes, rate)
     groups = {
-        status: [v.stratum for v in rows if v.status == status]
+        status: [v.stratum for v in rows if v.status == status and not v.cannot_tell]
         for status in (INSIDE, OUTSIDE, TOO_FEW)
     }
+    beyond = [v.stratum for v in rows if v.cannot_tell]
     parts = [head, "Each stratum by its own checks:"]
     parts += [stratum_sentence(v) for v in rows]
     if rows and len(groups[INSIDE]) == len(rows):
@@ -247,6 +287,7 @@ def verdict_text(
                 ("inside the noise", groups[INSIDE]),
                 ("outside the noise", groups[OUTSIDE]),
                 ("too few checks to tell", groups[TOO_FEW]),
+                ("no number of checks can tell", beyond),
             )
             if names
         ]

@@ -218,3 +218,12 @@ def test_position_bias_tables_show_labeller_names_literally() -> None:
     text = console.export_text()
     assert "[bold]ann" in text and "[@click=app.quit]x" in text
     assert "\x1b" not in text  # the escape is shown as a visible placeholder
+
+
+def test_the_position_bias_screen_says_a_sitting_was_too_short_for_a_time_trend() -> None:
+    from goldset_tui.ui.widgets.position_bias import trend_text
+
+    short = {"judgments": 40, "min_judgments": 30, "too_few": False, "too_short": True}
+    short |= {"span": 0.975, "min_span": 10.0, "grade_per_10": None, "grade_p_value": None}
+    text = trend_text(short, "minutes").plain
+    assert text == "sittings too short for a trend (judgments span 1.0 minutes; 10 needed)"

@@ -31,6 +31,11 @@ def trend_text(trend: dict[str, Any], unit: str) -> Text:
         return Text(
             f"too few judgments for a trend ({trend['judgments']}; {trend['min_judgments']} needed)"
         )
+    if trend.get("too_short"):  # a slope per 10 minutes from a shorter sitting (agreement.position)
+        return Text(
+            f"sittings too short for a trend (judgments span {trend['span']:.1f} minutes; "
+            f"{trend['min_span']:g} needed)"
+        )
     p = trend["grade_p_value"]
     p_text = p_value_text(p, 3)
     return Text(f"grade {_num(trend['grade_per_10'], '+.2f')} per 10 {unit} (p {p_text})")

@@ -300,3 +300,42 @@ def test_signed_never_prints_minus_zero() -> None:
     }
     text = "\n".join(position_lines(report))
     assert "-0.00" not in text and "grade 0.00 per 10 positions" in text and "| 0.00 |" in text
+
+
+def test_a_one_minute_sitting_carries_no_time_trend(tmp_path, capsys) -> None:
+    # Forty judgments of one query in 58.5 seconds, grades falling from 3 to 0: the fitted slope
+    # per minute, stretched to "per 10 minutes", was printed as a finding (-37.52 per 10
+    # minutes here) from a sitting a tenth that long.
+    pool = tmp_path / "pool.jsonl"
+    docs = [f"d{i}" for i in range(40)]
+    pool.write_text("".join(f'{{"query_id": "q1", "doc_id": "{d}"}}\n' for d in docs))
+    project = Project.create(tmp_path / "store", pool_path=pool, pool_sha256=sha256_file(pool))
+    grades = [3, 2, 1, 0] * 10
+    grades.sort(reverse=True)
+    with project.writer("rae") as w:
+        for pos, (doc, grade) in enumerate(zip(docs, grades, strict=True)):
+            seconds = pos * 1.5
+            time = f"2026-01-05T09:00:{int(seconds):02d}.{int(seconds * 10) % 10}00Z"
+            w.record(Judgment("rae", "q1", doc, grade, time, seconds=1.5, position=pos))
+    assert main(["agreement", "--store", str(project.path), "--format", "json"]) == 0
+    (rae,) = json.loads(capsys.readouterr().out)["position_bias"]
+    t = rae["time_trend"]
+    assert not t["too_few"] and t["judgments"] == 40  # enough judgments: the span is what fails
+    assert t["too_short"] and t["span"] == pytest.approx(39 * 1.5 / 60) and t["min_span"] == 10
+    assert t["grade_per_10"] is None and t["grade_p_value"] is None
+    # The position trend, over 40 positions, is still read.
+    assert rae["position_trend"]["grade_per_10"] is not None
+    assert main(["agreement", "--store", str(project.path)]) == 0
+    md = capsys.readouterr().out
+    assert "- rae: sittings too short for a trend (the judgments within 1 query span 1.0 " in md
+    assert "per 10 minutes" not in md
+
+
+def test_a_long_enough_sitting_keeps_its_time_trend(tmp_path, capsys) -> None:
+    # The planted-fatigue store: 300 judgments a minute apart, one 299-minute sitting.
+    store = store_with_fatigue(tmp_path, ["ann"], drop=0.04)
+    assert main(["agreement", "--store", str(store), "--format", "json"]) == 0
+    (ann,) = json.loads(capsys.readouterr().out)["position_bias"]
+    t = ann["time_trend"]
+    assert not t["too_short"] and t["span"] == pytest.approx(299.0)
+    assert t["grade_per_10"] is not None

@@ -235,3 +235,33 @@ def test_a_change_whose_interval_and_p_disagree_says_why():
     # Where they agree, no mark and no line.
     agree = build_history([old, old], samples=200)
     assert "‡" not in to_text(agree, recurring=(3, 5))
+
+
+def test_a_one_way_change_says_so_in_words_beside_its_interval():
+    from goldset_tui.history.format import change_text, to_markdown, to_text
+
+    # Seven queries, none better, three worse by 0.2: the covering interval reaches across 0
+    # (kept: it is what covers at 95%), and the words say what it cannot.
+    before = [0.5, 0.6, 0.7, 0.4, 0.3, 0.9, 0.8]
+    after = [0.5, 0.6, 0.7, 0.4, 0.1, 0.7, 0.6]
+    old = rec("r1", "t1", {f"q{i}": v for i, v in enumerate(before)})
+    new = rec("r2", "t2", {f"q{i}": v for i, v in enumerate(after)})
+    change = paired_change(old, new)
+    lo, hi = change["ci95"]
+    assert lo < 0 < hi  # the interval alone reads "better or worse"
+    # Counted independently of the module: the signs of the differences.
+    signs = np.sign(np.array(after) - np.array(before))
+    assert (change["improved"], change["worse"]) == (int((signs > 0).sum()), int((signs < 0).sum()))
+    assert (change["improved"], change["worse"]) == (0, 3)
+    text = change_text(change)
+    assert "on 7 (no query improved; 3 got worse)" in text
+    assert f"[{lo:+.3f}, {hi:+.3f}]" in text
+    history = build_history([old, new])
+    assert "no query improved; 3 got worse" in to_text(history, recurring=(3, 5))
+    assert "no query improved; 3 got worse" in to_markdown(history, recurring=(3, 5))
+    # The other way, nothing moved, and a mixed change (no sentence: its interval says it).
+    up = paired_change(new, old)
+    assert "(no query got worse; 3 improved)" in change_text(up)
+    assert "(no query changed)" in change_text(paired_change(old, old))
+    mixed = rec("r3", "t3", {f"q{i}": v for i, v in enumerate([0.6, *after[1:6], 0.5])})
+    assert "(" not in change_text(paired_change(new, mixed)).split(" on 7")[1]

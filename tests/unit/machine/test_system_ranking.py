@@ -172,3 +172,54 @@ def test_tau_ap_is_undefined_when_the_reference_ties_every_system() -> None:
     # evaluated order c, b, a; reference a = b > c. C(2) = 0/1 (c above b, but c < b), C(3) =
     # 0/2 (neither c nor b is above a under the reference) -> 2/2 * 0 - 1 = -1.
     assert tau_ap({"a": 0.9, "b": 0.9, "c": 0.1}, {"a": 0.1, "b": 0.2, "c": 0.3}) == -1.0
+
+
+def _tau_ap_strict(truth: dict[str, float], ranked: list[str]) -> float:
+    """Yilmaz, Aslam & Robertson's formula on one strict ordering ``ranked`` (best first), written
+    out here apart from the module: 2 / (N - 1) * sum_{i=2..N} C(i) / (i - 1) - 1."""
+    n = len(ranked)
+    total = 0.0
+    for i in range(2, n + 1):
+        x = ranked[i - 1]
+        total += sum(1 for y in ranked[: i - 1] if truth[y] > truth[x]) / (i - 1)
+    return 2 / (n - 1) * total - 1
+
+
+def _tau_ap_over_tie_orders(truth: dict[str, float], scores: dict[str, float]) -> float:
+    """The average of the strict formula over every ordering of the systems that ``scores``
+    allows (tied systems in every order), listed by brute force."""
+    values = [
+        _tau_ap_strict(truth, list(perm))
+        for perm in itertools.permutations(scores)
+        if all(scores[a] >= scores[b] for a, b in itertools.pairwise(perm))
+    ]
+    return sum(values) / len(values)
+
+
+def test_tau_ap_with_ties_in_the_evaluated_scores_does_not_depend_on_names() -> None:
+    # a > b > c against a = b > c: breaking the tie by name gave 1.0, and 0.0 once the names
+    # sorted the other way. Both orders of the tie are equally likely: (1 + 0) / 2.
+    truth = {"a": 3.0, "b": 2.0, "c": 1.0}
+    tied = {"a": 2.0, "b": 2.0, "c": 1.0}
+    renamed_truth = {"z": 3.0, "b": 2.0, "c": 1.0}
+    renamed_tied = {"z": 2.0, "b": 2.0, "c": 1.0}
+    assert tau_ap(truth, tied) == pytest.approx(0.5)
+    assert tau_ap(renamed_truth, renamed_tied) == pytest.approx(0.5)
+    assert _tau_ap_over_tie_orders(truth, tied) == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_tau_ap_with_ties_is_the_average_over_every_tie_order(seed: int) -> None:
+    rng = random.Random(seed)
+    names = [f"s{i}" for i in range(rng.randint(3, 7))]
+    # Few distinct values, so both orderings tie, in groups of every size.
+    truth = {n: float(rng.randint(0, 3)) for n in names}
+    scores = {n: float(rng.randint(0, 2)) for n in names}
+    if len(set(truth.values())) == 1:
+        truth[names[0]] += 1.0  # a reference tying everything has no ordering (None)
+    assert tau_ap(truth, scores) == pytest.approx(_tau_ap_over_tie_orders(truth, scores))
+    # Renaming the systems (reversing the names' sort order) changes nothing.
+    rename = {n: f"t{len(names) - i}" for i, n in enumerate(names)}
+    assert tau_ap(
+        {rename[n]: v for n, v in truth.items()}, {rename[n]: v for n, v in scores.items()}
+    ) == pytest.approx(tau_ap(truth, scores))

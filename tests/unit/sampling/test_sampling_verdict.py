@@ -141,7 +141,12 @@ def test_each_stratum_is_judged_by_its_own_misfile_rate(
     assert rows["entity_attr"]["status"] == INSIDE
     text = data["verdict"]["text"]
     assert "outside the noise: howto;" in text
-    assert "too few checks to tell: navigational, error" in text
+    # navigational: even at 20% known exactly, 30 queries hold a misfiled share of 10% to 37%
+    # (Wilson at 6 of 30), across the band: no number of checks can tell (it said "about 410").
+    assert nav["cannot_tell"] and nav["checks_needed"] is None
+    assert nav["set_range"] == pytest.approx([nlo, nhi])
+    assert "too few checks to tell: error; no number of checks can tell: navigational" in text
+    assert not err["cannot_tell"] and err["checks_needed"] <= SIZES["error"]
     # Per-stratum precision carries its Wilson interval too.
     per = {p["stratum"]: p for p in data["per_stratum"]}
     assert per["howto"]["precision_ci95"] == pytest.approx(
@@ -163,14 +168,61 @@ def test_the_spot_check_reasoning_spelled_out_for_one_stratum() -> None:
     assert round(v.band * 100) == 18
     # 3 of 36 misfiled: 8.3%, below the band, but the Wilson upper end (22%) is above it.
     assert proportion_confint(3, 36, method="wilson")[1] > v.band and v.status == TOO_FEW
-    # The advice: at the rate seen so far, that many checks put the whole interval inside.
-    need = v.checks_needed
-    assert need is not None
-    assert proportion_confint(need * 3 / 36, need, method="wilson")[1] <= v.band
+    # No number of checks settles it: even at 3/36 known exactly, the misfiled share of the 25
+    # queries has a 95% range (Wilson at 25 x 3/36 of 25) that holds the band.
+    lo25, hi25 = proportion_confint(25 * 3 / 36, 25, method="wilson")
+    assert lo25 <= v.band < hi25 and v.cannot_tell and v.checks_needed is None
     text = verdict_text(result, {"entity_attr": 25})
     assert "agreed on 183 of 200" in text and "about 1 in 12" in text
     assert "about 2.1 of its 25 queries sit in the wrong bucket" in text
     assert "+-18 points" in text and "inside on the rate seen so far" in text
+    assert f"anywhere from {lo25:.0%} to {hi25:.0%} (95%)" in text
+    assert "Check its 25 queries by hand" in text and "would tell" not in text
+    # With 400 in the set the same rate can be settled: the advice is a number of checks, at
+    # most the stratum's size, that puts the whole interval on one side of the band.
+    (big,) = verdicts(result, {"entity_attr": 400})
+    need = big.checks_needed
+    assert need is not None and not big.cannot_tell and 36 < need <= 400
+    nlo, nhi = proportion_confint(need * 3 / 36, need, method="wilson")
+    assert nhi <= big.band or nlo > big.band
+    assert f"About {need} checks of this stratum would tell." in verdict_text(
+        result, {"entity_attr": 400}
+    )
+
+
+def test_the_shift_is_an_estimate_with_the_upper_end_beside_it() -> None:
+    # 6 of 30 misfiled: the shift is about 20 points, but the interval reaches 37; "by 20
+    # points at most" read the point estimate as a bound.
+    answers = [Answer(f"n{i}", "howto", "tail" if i < 6 else "howto") for i in range(30)]
+    text = verdict_text(agreement(answers, STRATA), {"howto": 30})
+    hi = proportion_confint(6, 30, method="wilson")[1]
+    assert round(hi * 100) == 37
+    assert "shifting its rate by about 20 points (up to 37 at the interval's upper end)" in text
+    assert "at most" not in text
+
+
+@pytest.mark.parametrize(
+    ("size", "wrong", "checked"), [(15, 9, 40), (15, 3, 14), (60, 5, 40), (200, 0, 10)]
+)
+def test_no_number_of_checks_is_advised_beyond_the_stratum(size, wrong, checked) -> None:
+    # A 15-query stratum with 9 of 40 misfiled (22.5%) against a +-23-point band: the old advice
+    # was "about 14870 checks" (3 of 14: 2377). The rule: no advice past the stratum's size; "no number of checks
+    # can tell" exactly when the band lies inside the Wilson range at the seen rate over the size.
+    answers = [Answer(f"n{i}", "howto", "tail" if i < wrong else "howto") for i in range(checked)]
+    result = agreement(answers, STRATA)
+    (v,) = verdicts(result, {"howto": size})
+    lo, hi = proportion_confint(size * wrong / checked, size, method="wilson")
+    assert v.cannot_tell == (v.status == TOO_FEW and lo <= v.band < hi)
+    if v.checks_needed is not None:
+        assert v.checks_needed <= size
+        nlo, nhi = proportion_confint(
+            v.checks_needed * wrong / checked, v.checks_needed, method="wilson"
+        )
+        assert nhi <= v.band or nlo > v.band
+    text = verdict_text(result, {"howto": size})
+    if v.cannot_tell:
+        assert "No number of checks can tell" in text and "would tell" not in text
+    assert v.cannot_tell == (size < 200)  # the last case is settled by 57 checks of its 200
 
 
 def test_all_strata_inside_gives_the_reasonings_conclusion() -> None:
