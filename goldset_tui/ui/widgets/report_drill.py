@@ -16,6 +16,8 @@ from textual.widgets import DataTable, Footer, Static
 from textual.widgets.data_table import CursorType
 
 from goldset_tui.eval.report import missing_pairs
+from goldset_tui.eval.report_holes import UNJUDGED as UNJUDGED_STATUS
+from goldset_tui.eval.report_holes import hole_counts
 from goldset_tui.shorten import distinct_forms
 from goldset_tui.text import visible
 from goldset_tui.ui.leaving import LeaveKeys, leave_bindings
@@ -84,27 +86,38 @@ class FailuresScreen(_DrillScreen):
         self.system = system
         self.stratum = stratum
 
-    def failing_ids(self) -> list[str]:
+    def failing_rows(self) -> pl.DataFrame:
+        """This list's rows of the report's failing frame: ``fails`` (scored 0) and ``unjudged``
+        (out of the table, with unjudged documents in some run's top k: eval.report_holes)."""
         f = self.context.report.failing.filter(pl.col("system") == self.system)
         if self.stratum is not None:
             f = f.filter(pl.col("stratum") == self.stratum)
-        return f.get_column("query_id").to_list()
+        return f
+
+    def failing_ids(self) -> list[str]:
+        return self.failing_rows().get_column("query_id").to_list()
 
     def refresh_view(self) -> None:
         r = self.context.report
-        ids = self.failing_ids()
+        rows = self.failing_rows()
+        ids = rows.get_column("query_id").to_list()
+        status = dict(rows.select("query_id", "status").iter_rows())
+        # Counted from the top k on screen (a report assembled by hand has no counts in its
+        # failing frame).
+        holes = dict(hole_counts(r.topk).iter_rows()) if r.topk is not None else {}
+        outside = sum(1 for q in ids if status.get(q) == UNJUDGED_STATUS)
         where = self.stratum if self.stratum is not None else "all strata"
         total = r.n
         if self.stratum is not None:
             n = r.table.filter(pl.col("stratum") == self.stratum).get_column("n")
             total = int(n[0]) if n.len() else 0
-        title = literal(
-            f"{self.system} · {where}: {len(ids)} failing of {total}", keep_newlines=False
-        )
-        self.query_one("#drill-title", Static).update(title)
+        line = f"{self.system} · {where}: {len(ids) - outside} failing of {total}"
+        if outside:
+            line += f" · {outside} unjudged (no relevant grade yet, not in the table)"
+        self.query_one("#drill-title", Static).update(literal(line, keep_newlines=False))
         systems = r.all_systems
         # The query text gets what the id and value columns leave, so nothing scrolls sideways.
-        text_width = max(12, self.app.size.width - 12 - 8 * len(systems) - 4)
+        text_width = max(12, self.app.size.width - 12 - 10 - 8 * len(systems) - 4)
         values = r.scores.filter(pl.col("query_id").is_in(ids)).pivot(
             on="system", index="query_id", values="value"
         )
@@ -113,12 +126,16 @@ class FailuresScreen(_DrillScreen):
             self.query_one(DataTable)
         ) as table:  # the cursor stays across a refresh after judging
             table.add_column(Text("query"), key="query_id")
+            table.add_column(Text("holes"), key="holes")
             if self.context.topics is not None:
                 table.add_column(Text("text"), key="text")
             add_system_columns(table, systems)
             for qid in ids:
                 row = by_id.get(qid, {})
-                cells = [literal(qid, keep_newlines=False)]
+                cells = [
+                    literal(qid, keep_newlines=False),
+                    _holes_cell(status.get(qid), holes.get(qid)),
+                ]
                 if self.context.topics is not None:
                     cells.append(
                         _fit(
@@ -195,9 +212,13 @@ class TopKScreen(_DrillScreen):
             .select("system", "value")
             .iter_rows()
         )
-        title += Text("\n") + literal(
-            " · ".join(f"{s} {values.get(s, 0.0):.2f}" for s in r.all_systems), keep_newlines=False
-        )
+        if values:
+            line = " · ".join(f"{s} {values.get(s, 0.0):.2f}" for s in r.all_systems)
+        else:
+            # A golden-set query out of the table: no relevant grade yet, so no system is scored
+            # on it; its unjudged documents below are what could change that.
+            line = "not in the table: no relevant grade yet (unjudged documents marked ?)"
+        title += Text("\n") + literal(line, keep_newlines=False)
         self.query_one("#drill-title", Static).update(title)
         top = (
             r.topk.filter(pl.col("query_id") == self.query_id)
@@ -272,6 +293,16 @@ class TopKScreen(_DrillScreen):
     def action_judge(self) -> None:
         top = self.context.report.topk
         start_judging(self, missing_pairs(top, [self.query_id]) if top is not None else None)
+
+
+def _holes_cell(status: str | None, unjudged: int | None) -> Text:
+    """``unjudged`` for a query out of the table that only judging can score; ``2 ?`` for a
+    failing query whose top k lists still hold two unjudged documents."""
+    if status == UNJUDGED_STATUS:
+        return Text(UNJUDGED_STATUS, style="bold yellow")
+    if unjudged:
+        return Text(f"{unjudged} {UNJUDGED}", style="yellow")
+    return Text("")
 
 
 def _fit(text: Text, width: int) -> Text:
