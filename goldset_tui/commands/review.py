@@ -139,22 +139,32 @@ def inputs_from_store(args: argparse.Namespace):
 
 def build_context(args: argparse.Namespace):
     """Read and check every input, compute the report: the ReviewContext the screens share."""
+    from goldset_tui.commands._review_sources import GradeSources, file_name
     from goldset_tui.eval.report import read_sampling_closure
 
     project = None
     pool_frame = None
     if args.store and not args.run:
         inputs, project, pool_frame = inputs_from_store(args)
+        sources = GradeSources(inputs, project, judge_as=args.labeller)
     else:
         if not args.qrels or not args.strata:
             raise InputError(
                 None, "give --qrels, --run and --strata (as for `goldset report`), or --store DIR"
             )
         inputs = load_inputs(args)
+        sources = GradeSources(inputs, base=inputs.qrels, file_name=file_name(args.qrels))
         if args.store:
             from goldset_tui.store.project import Project
 
             project = Project.open(args.store)
+            sources = GradeSources(
+                inputs,
+                project,
+                base=inputs.qrels,
+                file_name=file_name(args.qrels),
+                judge_as=args.labeller,
+            )
             # The store's grades are in force from the first frame, not only after judging.
             if args.labeller and args.labeller in project.labellers():
                 inputs.qrels = merge_qrels(inputs.qrels, project.qrels(args.labeller))
@@ -164,30 +174,36 @@ def build_context(args: argparse.Namespace):
     corpus = _corpus(args, pool_frame)
     sampling = read_sampling_closure(inputs.sampling_manifest) if inputs.sampling_manifest else None
     report = build(inputs)
+    key = args.labeller if project is not None else None
 
     from goldset_tui.ui.screens.report import ReviewContext
     from goldset_tui.ui.widgets.report_judge import judge_hook
 
-    def recompute():
-        if project is None:
-            return None
-        fresh = (
-            project.qrels(args.labeller) if args.labeller in project.labellers() else inputs.qrels
-        )
-        inputs.qrels = merge_qrels(inputs.qrels, fresh)
-        return build(inputs)
-
-    return ReviewContext(
+    context = ReviewContext(
         report,
         topics=topics,
         sampling_closure=sampling,
         sampling_source=str(inputs.sampling_manifest) if inputs.sampling_manifest else None,
         judge=judge_hook(project, args.labeller, topics, corpus, Path(args.pairs_out)),
-        on_judged=recompute,
         # A torn journal tail cut on open, or the like: said on the report screen too, not only
         # once judging opens (issue 12).
         store_warnings=list(dict.fromkeys(project.warnings)) if project is not None else [],
+        source=sources.label(key),
+        source_key=key,
+        sources=sources.keys(),
+        rebuild=sources.build,
+        judge_as=args.labeller if project is not None else None,
     )
+
+    def recompute():
+        # After judging: the grades in force now (the store's fresh ones), on the screen's
+        # source and metric.
+        if project is None:
+            return None
+        return sources.build(context.source_key, context.report.metric)[0]
+
+    context.on_judged = recompute
+    return context
 
 
 def review_screen_for_store(store: str | Path, labeller: str, *, metric: str = "Success@10"):

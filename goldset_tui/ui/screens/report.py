@@ -58,6 +58,20 @@ class ReportScreen(LeaveKeys, Screen[None]):
             tooltip="Headlines, fusion, failure overlap and the oracle, judged shares, paired tests",
         ),
         Binding("w", "warnings", "warnings", id="report_warnings", tooltip="Show every warning"),
+        Binding(
+            "l",
+            "next_source",
+            "grades",
+            id="report_source",
+            tooltip="Whose grades: the next labeller of the store, or its consensus",
+        ),
+        Binding(
+            "m",
+            "next_metric",
+            "metric",
+            id="report_metric",
+            tooltip="The next measure at this k (Success, nDCG, P, R, RR, then AP)",
+        ),
         *leave_bindings("report_back", "report_quit"),  # Escape back, q home (ui/leaving.py)
     ]
 
@@ -86,7 +100,7 @@ class ReportScreen(LeaveKeys, Screen[None]):
             if r.closes
             else Text("table DOES NOT close ✗", style="bold red")
         )
-        title = literal(f"{r.metric} · {r.n} queries · 95% {r.method} intervals · ") + closes
+        title = literal(f"{header(self.context)} · 95% {r.method} intervals · ") + closes
         self.query_one("#report-title", Static).update(title)
         self._fill_table()
         # Wrapped, never cut (issue 12: the headline used to end in an ellipsis and hide fusion).
@@ -205,3 +219,71 @@ class ReportScreen(LeaveKeys, Screen[None]):
     def report_changed(self, report: Report) -> None:
         self.context.report = report
         self.refresh_report()
+
+    def action_next_source(self) -> None:
+        c = self.context
+        if c.rebuild is None or len(c.sources) < 2:
+            self.notify(
+                f"Grades in force: {c.source or 'as given'}. Only a store (goldset review "
+                "--store DIR) has labellers and a consensus to switch between.",
+                markup=False,
+            )
+            return
+        at = c.sources.index(c.source_key) + 1 if c.source_key in c.sources else 0
+        self._rebuild(c.sources[at % len(c.sources)], self.report.metric)
+
+    def action_next_metric(self) -> None:
+        if self.context.rebuild is None:
+            self.notify("This report was given without its runs: the measure cannot change here.")
+            return
+        names = metric_cycle(self.report.metric, self.report.k)
+        at = names.index(self.report.metric) + 1 if self.report.metric in names else 0
+        self._rebuild(self.context.source_key, names[at % len(names)])
+
+    def _rebuild(self, key: str | None, metric: str) -> None:
+        """Recompute on source ``key`` and ``metric`` off the UI thread, then put the report in
+        force on every review screen; a source with nothing to report leaves it as it was."""
+        from goldset_tui.errors import InputError
+
+        context, app = self.context, self.app
+        rebuild = context.rebuild
+        assert rebuild is not None
+        self.notify(f"Recomputing: {metric} on {key or 'the same grades'}…", markup=False)
+
+        def done(report: Report, label: str) -> None:
+            context.source, context.source_key = label, key
+            context.apply(app, report)
+
+        def work() -> None:
+            try:
+                report, label = rebuild(key, metric)
+            except InputError as exc:
+                app.call_from_thread(
+                    self.notify, f"{key or metric}: {exc}", severity="warning", markup=False
+                )
+                return
+            app.call_from_thread(done, report, label)
+
+        app.run_worker(
+            work, thread=True, exclusive=True, group="report-recompute", exit_on_error=False
+        )
+
+
+def header(context: ReviewContext) -> str:
+    """The measure, whose grades, how many queries (and whose grades J writes, when another's
+    are shown)."""
+    r = context.report
+    parts = [r.metric]
+    if context.source:
+        parts.append(context.source)
+    parts.append(f"{r.n} queries")
+    if context.judge_as and context.source_key != context.judge_as:
+        parts.append(f"J judges as {context.judge_as}")
+    return " · ".join(parts)
+
+
+def metric_cycle(metric: str, k: int) -> list[str]:
+    """The measures ``m`` steps through, at the report's k, the current one first when it is not
+    among them: Success, nDCG, P, R and RR at k, then AP."""
+    names = [f"Success@{k}", f"nDCG@{k}", f"P@{k}", f"R@{k}", f"RR@{k}", "AP"]
+    return names if metric in names else [metric, *names]

@@ -341,11 +341,7 @@ def start_judging(screen: _DrillScreen, pairs: pl.DataFrame | None) -> None:
         return
 
     def apply(report) -> None:
-        context.report = report
-        for s in screen.app.screen_stack:
-            refresh = getattr(s, "report_changed", None)
-            if callable(refresh):
-                refresh(report)
+        context.apply(screen.app, report)
 
     def recompute() -> None:
         # Re-evaluating large runs takes seconds: off the UI thread, results back by call_from_thread.
