@@ -131,6 +131,7 @@ def test_a_query_the_labeller_never_judged_is_listed_and_counted(tmp_path) -> No
             body = _text(app, "#summary-body")
             # bob never judged g5: 3 of lex's 18 top-3 slots have no grade.
             assert "lex: judged 0.833 of its top 3" in body
+            assert "holes in 1 query not in the table yet" in body
             await pilot.press("escape")
             await pilot.pause()
             await pilot.press("right", "right", "down", "down", "enter")
