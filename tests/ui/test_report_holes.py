@@ -149,3 +149,36 @@ def test_a_query_the_labeller_never_judged_is_listed_and_counted(tmp_path) -> No
             }
 
     asyncio.run(drive())
+
+
+def test_n_and_p_step_through_the_failing_list_from_the_top_k(tmp_path) -> None:
+    context = _file_context(tmp_path)
+
+    async def drive() -> None:
+        app = GoldsetApp(lambda: ReportScreen(context))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("right", "right", "down", "down", "enter", "enter")
+            await pilot.pause()
+            top = app.screen
+            assert isinstance(top, TopKScreen) and top.query_id == "g1"
+            assert "(1 of 3, n/p)" in _text(app, "#drill-title")
+            await pilot.press("n")
+            await pilot.pause()
+            assert top.query_id == "g3" and _text(app, "#drill-title").startswith("g3 (2 of 3")
+            # g3's own top 3: lex d11 d12 d06, the hole at rank 3.
+            assert str(top.query_one(DataTable).get_cell_at((2, 1))) == "[?] d06"
+            await pilot.press("n", "n")  # g4, then the end of the list: stays
+            await pilot.pause()
+            assert top.query_id == "g4"
+            await pilot.press("p")
+            await pilot.pause()
+            assert top.query_id == "g3"
+            await pilot.press("escape")
+            await pilot.pause()
+            failures = app.screen
+            assert isinstance(failures, FailuresScreen)
+            table = failures.query_one(DataTable)
+            assert table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value == "g3"
+
+    asyncio.run(drive())

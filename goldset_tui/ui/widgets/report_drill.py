@@ -5,6 +5,7 @@ seed 000: unjudged documents count as not relevant, so holes in the pool bias th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 import polars as pl
@@ -161,7 +162,17 @@ class FailuresScreen(_DrillScreen):
 
     def _open(self, query_id: str | None) -> None:
         if query_id is not None:
-            self.app.push_screen(TopKScreen(self.context, query_id))
+            self.app.push_screen(
+                TopKScreen(self.context, query_id, queue=self.failing_ids, moved=self.select)
+            )
+
+    def select(self, query_id: str) -> None:
+        """Put the cursor on ``query_id``'s row (the top-k view moved to it with n/p)."""
+        table = self.query_one(DataTable)
+        try:
+            table.move_cursor(row=table.get_row_index(query_id))
+        except Exception:  # noqa: BLE001 - the row left the list (rescued by judging): stay
+            return
 
     def action_judge(self) -> None:
         start_judging(
@@ -192,19 +203,61 @@ class TopKScreen(_DrillScreen):
             id="topk_full_ids",
             tooltip="Every document id on this screen in full (the table cuts long ones)",
         ),
+        Binding("n", "step(1)", "next", id="topk_next", tooltip="The next query of the list"),
+        Binding(
+            "p",
+            "step(-1)",
+            "previous",
+            id="topk_previous",
+            tooltip="The previous query of the list",
+        ),
         *leave_bindings("topk_back", "topk_quit", back_keys="escape,backspace"),
     ]
 
-    def __init__(self, context: ReviewContext, query_id: str) -> None:
+    def __init__(
+        self,
+        context: ReviewContext,
+        query_id: str,
+        *,
+        queue: Callable[[], list[str]] | None = None,
+        moved: Callable[[str], None] | None = None,
+    ) -> None:
         super().__init__(context)
         self.query_id = query_id
         self.grid: dict[tuple[str, int], dict] = {}
         self.forms: dict[str, str] = {}
+        # The failing list this view was opened from (asked afresh: judging can rescue a query
+        # and take it off the list), and who to tell when n/p move along it.
+        self.queue = queue
+        self.moved = moved
+        self.position = 0
+
+    def action_step(self, by: int) -> None:
+        """n/p: the next or previous query of the failing list, without going back to it."""
+        ids = self.queue() if self.queue is not None else []
+        if not ids:
+            self.notify("Opened on its own: no list to step through.")
+            return
+        if self.query_id in ids:
+            self.position = ids.index(self.query_id)
+            at = self.position + by
+        else:  # rescued and gone from the list: the one now at its old place, or before it
+            at = self.position if by > 0 else self.position - 1
+        if not 0 <= at < len(ids):
+            self.notify(f"The {'last' if by > 0 else 'first'} query of the list ({len(ids)}).")
+            return
+        self.query_id, self.position = ids[at], at
+        self.refresh_view()
+        if self.moved is not None:
+            self.moved(self.query_id)
 
     def refresh_view(self) -> None:
         r = self.context.report
         text = self.context.query_text(self.query_id)
         title = literal(self.query_id, keep_newlines=False)
+        ids = self.queue() if self.queue is not None else []
+        if self.query_id in ids:
+            title.append(f" ({ids.index(self.query_id) + 1} of {len(ids)}, n/p)", style="dim")
         if text:
             title += literal(f" · {text}", keep_newlines=False)
         values = dict(
