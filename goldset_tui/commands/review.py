@@ -31,8 +31,9 @@ DESCRIPTION = """\
 Opens the stratified report (each interval drawn as a bar). Enter on a cell lists that stratum's
 failing queries for that system; Enter on a query shows every system's top k with each document's
 grade, unjudged ones marked [?] (n/p: the next/previous failing query); J judges the missing
-pairs (with --store and --labeller) and the report is recomputed when you come back (Escape). c opens the closure screen (with the sampling
-manifest's checks when --sampling-manifest is given); s the whole report beyond the table
+pairs (with --store and --labeller) and the report is recomputed when you come back (Escape).
+c opens the closure screen (with the sampling manifest's checks when --sampling-manifest is
+given); s the whole report beyond the table
 (headlines with intervals, fusion against the best single run and the oracle, failure overlap,
 judged shares, paired tests), every figure as `goldset report --format json` gives it; i on a top
 k lists its document ids in full (the table cuts long ones in the middle). The header names the
