@@ -8,6 +8,7 @@ system top k, and from there judging the missing pairs (see ``ui/widgets/report_
 
 from __future__ import annotations
 
+import polars as pl
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -15,7 +16,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from goldset_tui.eval.report import Report
-from goldset_tui.eval.report_format import dropped_rows
+from goldset_tui.eval.report_format import cell_text, dropped_rows
 from goldset_tui.eval.report_summary import headline_lines
 from goldset_tui.eval.report_words import fusion_brief
 from goldset_tui.eval.strata import SMALL_STRATUM
@@ -25,6 +26,15 @@ from goldset_tui.ui.safe import literal
 from goldset_tui.ui.widgets.report_bar import SYSTEM_KEY, add_system_columns, cell, refilling
 
 ALL_ROW = "\x00all"  # row key of the overall row: cannot collide with a stratum name from a file
+
+
+# A cell's figures ("18/18 · 1.000 [0.824, 1.000]" is 28 characters) and a bar of at least 20.
+FIGURES = 28
+FIGURES_AND_BAR = 8 + FIGURES + 20
+
+
+def _figures(row: dict) -> str:
+    return cell_text(row["hits"], row["n"], row["mean"], row["ci_lo"], row["ci_hi"], row["small"])
 
 
 def bar_width(total_width: int, systems: int) -> int:
@@ -103,8 +113,16 @@ class ReportScreen(LeaveKeys, Screen[None]):
         title = literal(f"{header(self.context)} · 95% {r.method} intervals · ") + closes
         self.query_one("#report-title", Static).update(title)
         self._fill_table()
+        self._show_notes()
+
+    def _show_notes(self) -> None:
+        r = self.report
         # Wrapped, never cut (issue 12: the headline used to end in an ellipsis and hide fusion).
         notes = Text()
+        line = self._cell_line()
+        if line is not None:
+            notes.append_text(line)
+            notes.append("\n")
         notes.append_text(literal("\n".join(headline_lines(r)), keep_newlines=True))
         fusion = fusion_brief(r)
         if fusion:
@@ -124,6 +142,44 @@ class ReportScreen(LeaveKeys, Screen[None]):
             notes.append("\nno warnings", style="dim")
         self.query_one("#report-notes", Static).update(notes)
 
+    def _cell_line(self) -> Text | None:
+        """The highlighted cell in numbers, as the Markdown writes it (``4/5 · 0.800 [0.376,
+        0.964]``): the bars show the shape, this the figures to quote."""
+        table = self.query_one(DataTable)
+        if table.row_count == 0 or not table.columns:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate)
+        row, column = key.row_key.value, key.column_key.value
+        r = self.report
+        systems = r.all_systems
+        if column and column.startswith(SYSTEM_KEY):
+            system = column.removeprefix(SYSTEM_KEY)
+        elif systems:
+            system = systems[0]
+        else:
+            return None
+        if row == ALL_ROW:
+            label = "all"
+            rows = r.overall.filter(pl.col("system") == system).with_columns(
+                small=pl.col("n") < SMALL_STRATUM
+            )
+        else:
+            label = str(row)
+            rows = r.table.filter((pl.col("stratum") == row) & (pl.col("system") == system))
+        if rows.height == 0:
+            return None
+        x = rows.row(0, named=True)
+        figures = cell_text(x["hits"], x["n"], x["mean"], x["ci_lo"], x["ci_hi"], x["small"])
+        line = Text("▸ ", style="bold")
+        line.append_text(literal(f"{label} · {system}: ", keep_newlines=False))
+        line.append(figures, style="bold")
+        line.append(f" · 95% {r.method}" + (" · †" if x["small"] else ""), style="dim")
+        return line
+
+    def on_data_table_cell_highlighted(self, event: DataTable.CellHighlighted) -> None:
+        event.stop()
+        self._show_notes()
+
     def warnings(self) -> list[str]:
         """The store's warnings on open (a torn journal tail, a changed pool), then the report's."""
         return [*self.context.store_warnings, *self.report.warnings]
@@ -132,6 +188,11 @@ class ReportScreen(LeaveKeys, Screen[None]):
         r = self.report
         systems = r.all_systems
         width = bar_width(self.app.size.width, len(systems))
+        # Wide enough (200 columns, three systems): each cell carries its figures beside the bar.
+        per = (self.app.size.width - 26) // max(1, len(systems))
+        wide = per >= FIGURES_AND_BAR
+        if wide:
+            width = max(6, min(30, per - 8 - FIGURES))
         # Refilled after judging (a worker recomputes): the cursor stays where it was.
         with refilling(self.query_one(DataTable)) as table:
             table.add_column(Text("stratum"), key="stratum")
@@ -153,6 +214,7 @@ class ReportScreen(LeaveKeys, Screen[None]):
                         hits=x["hits"],
                         n=x["n"],
                         small=x["small"],
+                        figures=_figures(x) if wide else None,
                     )
                     if x
                     else Text("-")
@@ -161,7 +223,14 @@ class ReportScreen(LeaveKeys, Screen[None]):
                 table.add_row(label, Text(str(first["n"]), justify="right"), *values, key=stratum)
             over = {row["system"]: row for row in r.overall.iter_rows(named=True)}
             values = [
-                cell(over[s]["mean"], over[s]["ci_lo"], over[s]["ci_hi"], width) for s in systems
+                cell(
+                    over[s]["mean"],
+                    over[s]["ci_lo"],
+                    over[s]["ci_hi"],
+                    width,
+                    figures=_figures({**over[s], "small": False}) if wide else None,
+                )
+                for s in systems
             ]
             table.add_row(
                 Text("all", style="bold"), Text(str(r.n), justify="right"), *values, key=ALL_ROW
