@@ -84,6 +84,15 @@ def test_header_names_the_labeller_and_switches_labeller_consensus_and_metric(tm
             overall = dict(context.report.overall.select("system", "mean").iter_rows())
             for name in planted.RUNS:
                 assert overall[name] == pytest.approx(_ndcg3(planted.BOB, name))
+            # Two quick presses step twice (bob -> consensus -> alice), the measure kept.
+            await pilot.press("l", "l")
+            await pilot.pause()
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert context.source_key == "alice" and context.report.metric == "nDCG@3"
+            assert "nDCG@3 · alice's grades" in _title(app)
+            await _press(app, pilot, "s")
+            assert "alice's grades" in str(app.screen.query_one("#summary-title", Static).render())
 
     asyncio.run(drive())
 

@@ -88,6 +88,7 @@ class ReportScreen(LeaveKeys, Screen[None]):
     def __init__(self, context: ReviewContext) -> None:
         super().__init__()
         self.context = context
+        self._target: tuple[str | None, str] | None = None  # a recomputation under way
 
     @property
     def report(self) -> Report:
@@ -283,11 +284,16 @@ class ReportScreen(LeaveKeys, Screen[None]):
     def action_summary(self) -> None:
         from goldset_tui.ui.screens.report_summary import ReportSummaryScreen
 
-        self.app.push_screen(ReportSummaryScreen(self.report))
+        self.app.push_screen(ReportSummaryScreen(self.report, source=self.context.source))
 
     def report_changed(self, report: Report) -> None:
         self.context.report = report
         self.refresh_report()
+
+    def _aim(self) -> tuple[str | None, str]:
+        """The source and metric in force, or those a recomputation under way is heading for
+        (two quick presses of l step twice, not to the same source twice)."""
+        return self._target or (self.context.source_key, self.report.metric)
 
     def action_next_source(self) -> None:
         c = self.context
@@ -298,40 +304,57 @@ class ReportScreen(LeaveKeys, Screen[None]):
                 markup=False,
             )
             return
-        at = c.sources.index(c.source_key) + 1 if c.source_key in c.sources else 0
-        self._rebuild(c.sources[at % len(c.sources)], self.report.metric)
+        key, metric = self._aim()
+        at = c.sources.index(key) + 1 if key in c.sources else 0
+        self._rebuild(c.sources[at % len(c.sources)], metric)
 
     def action_next_metric(self) -> None:
         if self.context.rebuild is None:
             self.notify("This report was given without its runs: the measure cannot change here.")
             return
-        names = metric_cycle(self.report.metric, self.report.k)
-        at = names.index(self.report.metric) + 1 if self.report.metric in names else 0
-        self._rebuild(self.context.source_key, names[at % len(names)])
+        key, metric = self._aim()
+        names = metric_cycle(metric, self.report.k)
+        at = names.index(metric) + 1 if metric in names else 0
+        self._rebuild(key, names[at % len(names)])
 
     def _rebuild(self, key: str | None, metric: str) -> None:
         """Recompute on source ``key`` and ``metric`` off the UI thread, then put the report in
-        force on every review screen; a source with nothing to report leaves it as it was."""
+        force on every review screen; a source with nothing to report leaves it as it was. Only
+        the last of several quick presses is put in force."""
+        from textual.worker import get_current_worker
+
         from goldset_tui.errors import InputError
 
         context, app = self.context, self.app
         rebuild = context.rebuild
         assert rebuild is not None
+        target = (key, metric)
+        self._target = target
         self.notify(f"Recomputing: {metric} on {key or 'the same grades'}…", markup=False)
 
+        def settle() -> bool:
+            if self._target != target:
+                return False  # a later press is under way: it decides
+            self._target = None
+            return True
+
         def done(report: Report, label: str) -> None:
-            context.source, context.source_key = label, key
-            context.apply(app, report)
+            if settle():
+                context.source, context.source_key = label, key
+                context.apply(app, report)
+
+        def failed(message: str) -> None:
+            if settle():
+                self.notify(message, severity="warning", markup=False)
 
         def work() -> None:
             try:
                 report, label = rebuild(key, metric)
             except InputError as exc:
-                app.call_from_thread(
-                    self.notify, f"{key or metric}: {exc}", severity="warning", markup=False
-                )
+                app.call_from_thread(failed, f"{key or metric}: {exc}")
                 return
-            app.call_from_thread(done, report, label)
+            if not get_current_worker().is_cancelled:
+                app.call_from_thread(done, report, label)
 
         app.run_worker(
             work, thread=True, exclusive=True, group="report-recompute", exit_on_error=False
