@@ -32,7 +32,7 @@ class GradeSources:
     inputs: ReportInputs  # runs, strata, traffic, settings; its qrels are the first frame's
     project: Any = None  # a store.Project when a store is reviewed
     base: pl.DataFrame | None = None  # the --qrels file's grades, under the store's
-    file_name: str | None = None  # that file's name, for the header
+    file_name: str | None = None  # how the header names that file (file_name below)
     judge_as: str | None = None  # --labeller: whose grades J writes
 
     def keys(self) -> list[str]:
@@ -66,7 +66,7 @@ class GradeSources:
         """The header's words for source ``key``."""
         over = f" over {self.file_name}" if self.base is not None and self.file_name else ""
         if self.project is None or key is None:
-            return f"qrels {self.file_name}" if self.file_name else "qrels"
+            return self.file_name or "qrels"
         if key == CONSENSUS:
             from goldset_tui.agreement.consensus import store_rule
 
@@ -80,5 +80,13 @@ class GradeSources:
         return build(inputs), self.label(key)
 
 
-def file_name(value: str | None) -> str | None:
-    return Path(value).name if value else None
+def file_name(value: str | None, labeller: str | None = None) -> str | None:
+    """How the header names --qrels: ``qrels NAME`` for a file; for a store given as --qrels,
+    whose grades from which store (as `goldset report --qrels DIR --labeller NAME` reads it)."""
+    if not value:
+        return None
+    path = Path(value)
+    if path.is_dir():
+        whose = f"{labeller}'s grades" if labeller else "grades"
+        return f"{whose} (store {path.name})"
+    return f"qrels {path.name}"

@@ -157,7 +157,9 @@ def build_context(args: argparse.Namespace):
                 None, "give --qrels, --run and --strata (as for `goldset report`), or --store DIR"
             )
         inputs = load_inputs(args)
-        sources = GradeSources(inputs, base=inputs.qrels, file_name=file_name(args.qrels))
+        sources = GradeSources(
+            inputs, base=inputs.qrels, file_name=file_name(args.qrels, args.labeller)
+        )
         if args.store:
             from goldset_tui.store.project import Project
 
@@ -166,7 +168,7 @@ def build_context(args: argparse.Namespace):
                 inputs,
                 project,
                 base=inputs.qrels,
-                file_name=file_name(args.qrels),
+                file_name=file_name(args.qrels, args.labeller),
                 judge_as=args.labeller,
             )
             # The store's grades are in force from the first frame, not only after judging.

@@ -131,3 +131,27 @@ def test_a_qrels_file_is_named_and_the_metric_still_switches(tmp_path) -> None:
             assert overall["lex"] == pytest.approx(_ndcg3(grades, "lex"))
 
     asyncio.run(drive())
+
+
+def test_a_store_given_as_qrels_is_named_by_its_labeller(tmp_path) -> None:
+    paths = planted.write_files(tmp_path / "files")
+    store = planted.make_store(tmp_path / "s")
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(
+        [
+            "--qrels",
+            str(store),
+            "--labeller",
+            "bob",
+            "--run",
+            f"lex={paths['lex']}",
+            "--strata",
+            str(paths["strata"]),
+            "--metric",
+            planted.METRIC,
+        ]
+    )
+    context = build_context(args)
+    assert context.source == "bob's grades (store store)"
+    assert context.report.n == len(_scored(planted.BOB))
