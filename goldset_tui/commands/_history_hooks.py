@@ -42,6 +42,8 @@ def check(args: argparse.Namespace) -> Path | None:
 
 def after_report(args: argparse.Namespace, inputs, report) -> None:  # noqa: ANN001
     """Record the report's runs (not the fused one) and print the advice and the case status."""
+    import polars as pl
+
     from goldset_tui.history.advice import unjudged_advice
     from goldset_tui.history.recording import (
         case_lines,
@@ -79,7 +81,13 @@ def after_report(args: argparse.Namespace, inputs, report) -> None:  # noqa: ANN
             k=report.k,
             binary=report.binary,
             strata=report.strata_frame,
-            topk=report.topk,
+            # The report's top k also covers golden-set queries out of the table (their holes);
+            # a release records the evaluated queries only.
+            topk=report.topk.filter(
+                pl.col("query_id").is_in(report.scores.get_column("query_id").unique().implode())
+            )
+            if report.topk is not None
+            else None,
         )
     )
 

@@ -30,12 +30,16 @@ HELP = "open the report and closure screens; drill into failing queries and judg
 DESCRIPTION = """\
 Opens the stratified report (each interval drawn as a bar). Enter on a cell lists that stratum's
 failing queries for that system; Enter on a query shows every system's top k with each document's
-grade, unjudged ones marked [?]; J judges the missing pairs (with --store and --labeller) and the
-report is recomputed when you come back (Escape). c opens the closure screen (with the sampling
-manifest's checks when --sampling-manifest is given); s the whole report beyond the table
+grade, unjudged ones marked [?] (n/p: the next/previous failing query); J judges the missing
+pairs (with --store and --labeller) and the report is recomputed when you come back (Escape).
+c opens the closure screen (with the sampling manifest's checks when --sampling-manifest is
+given); s the whole report beyond the table
 (headlines with intervals, fusion against the best single run and the oracle, failure overlap,
 judged shares, paired tests), every figure as `goldset report --format json` gives it; i on a top
-k lists its document ids in full (the table cuts long ones in the middle).
+k lists its document ids in full (the table cuts long ones in the middle). The header names the
+measure and whose grades are in force; l switches to the store's next labeller or its consensus,
+m to the next measure. A golden-set query with no relevant grade yet but unjudged documents in a
+top k stays in the failing lists, marked unjudged, for J to reach.
 
 examples:
   goldset review --qrels qrels.txt --run bm25=bm25.run --run dense=dense.run --strata strata.csv
@@ -139,22 +143,34 @@ def inputs_from_store(args: argparse.Namespace):
 
 def build_context(args: argparse.Namespace):
     """Read and check every input, compute the report: the ReviewContext the screens share."""
+    from goldset_tui.commands._review_sources import GradeSources, file_name
     from goldset_tui.eval.report import read_sampling_closure
 
     project = None
     pool_frame = None
     if args.store and not args.run:
         inputs, project, pool_frame = inputs_from_store(args)
+        sources = GradeSources(inputs, project, judge_as=args.labeller)
     else:
         if not args.qrels or not args.strata:
             raise InputError(
                 None, "give --qrels, --run and --strata (as for `goldset report`), or --store DIR"
             )
         inputs = load_inputs(args)
+        sources = GradeSources(
+            inputs, base=inputs.qrels, file_name=file_name(args.qrels, args.labeller)
+        )
         if args.store:
             from goldset_tui.store.project import Project
 
             project = Project.open(args.store)
+            sources = GradeSources(
+                inputs,
+                project,
+                base=inputs.qrels,
+                file_name=file_name(args.qrels, args.labeller),
+                judge_as=args.labeller,
+            )
             # The store's grades are in force from the first frame, not only after judging.
             if args.labeller and args.labeller in project.labellers():
                 inputs.qrels = merge_qrels(inputs.qrels, project.qrels(args.labeller))
@@ -164,30 +180,36 @@ def build_context(args: argparse.Namespace):
     corpus = _corpus(args, pool_frame)
     sampling = read_sampling_closure(inputs.sampling_manifest) if inputs.sampling_manifest else None
     report = build(inputs)
+    key = args.labeller if project is not None else None
 
     from goldset_tui.ui.screens.report import ReviewContext
     from goldset_tui.ui.widgets.report_judge import judge_hook
 
-    def recompute():
-        if project is None:
-            return None
-        fresh = (
-            project.qrels(args.labeller) if args.labeller in project.labellers() else inputs.qrels
-        )
-        inputs.qrels = merge_qrels(inputs.qrels, fresh)
-        return build(inputs)
-
-    return ReviewContext(
+    context = ReviewContext(
         report,
         topics=topics,
         sampling_closure=sampling,
         sampling_source=str(inputs.sampling_manifest) if inputs.sampling_manifest else None,
         judge=judge_hook(project, args.labeller, topics, corpus, Path(args.pairs_out)),
-        on_judged=recompute,
         # A torn journal tail cut on open, or the like: said on the report screen too, not only
         # once judging opens (issue 12).
         store_warnings=list(dict.fromkeys(project.warnings)) if project is not None else [],
+        source=sources.label(key),
+        source_key=key,
+        sources=sources.keys(),
+        rebuild=sources.build,
+        judge_as=args.labeller if project is not None else None,
     )
+
+    def recompute():
+        # After judging: the grades in force now (the store's fresh ones), on the screen's
+        # source and metric.
+        if project is None:
+            return None
+        return sources.build(context.source_key, context.report.metric)[0]
+
+    context.on_judged = recompute
+    return context
 
 
 def review_screen_for_store(store: str | Path, labeller: str, *, metric: str = "Success@10"):

@@ -18,6 +18,7 @@ from goldset_tui.eval.intervals import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, DEFA
 from goldset_tui.eval.measure_kind import is_binary_measure, is_bounded_measure
 from goldset_tui.eval.overlap import failure_overlap, headroom_collected, oracle_mean
 from goldset_tui.eval.report_format import fmt_num
+from goldset_tui.eval.report_holes import dropped_with_holes, failing_with_holes
 from goldset_tui.eval.report_model import (
     DEFAULT_METRIC,
     UNJUDGED_WARNING,
@@ -95,6 +96,7 @@ def assemble_report(
     qrels: pl.DataFrame | None = None,
     unjudged_bounds: dict[str, dict[str, Any]] | None = None,
     binary: bool | None = None,
+    topk: pl.DataFrame | None = None,
 ) -> Report:
     """Everything but the engine's work. ``scores`` must hold every evaluated query for every
     system (including the fused one, named ``fused``); ``systems`` are the single runs.
@@ -145,15 +147,18 @@ def assemble_report(
         closure=checks,
         strata=[s for s in order if s in in_table],
         scores=scores,
-        failing=failing_queries(scores, strata),
+        failing=failing_with_holes(failing_queries(scores, strata), scores, strata, topk),
         weighted=weighted_means(table, traffic) if traffic is not None else None,
         overlap=failure_overlap(scores, systems + ([fused] if fused else [])),
         judged=dict(judged or {}),
         paired=list(paired or []),
         strata_frame=strata,
-        dropped=dropped_queries(strata, scores, qrels),
+        dropped=dropped_with_holes(
+            dropped_queries(strata, scores, qrels), topk, k if k is not None else cutoff(metric)
+        ),
         fusion_depth=fusion_depth,
         bounded=bounded,
+        topk=topk,
     )
     if fused and len(systems) >= 2:
         means = dict(overall.select("system", "mean").iter_rows())

@@ -17,6 +17,7 @@ import polars as pl
 from goldset_tui.eval.intervals import DEFAULT_SAMPLES, DEFAULT_SEED
 from goldset_tui.eval.measure_kind import is_bounded_measure
 from goldset_tui.eval.report_assemble import assemble_report
+from goldset_tui.eval.report_holes import listed_queries
 from goldset_tui.eval.report_model import (
     DEFAULT_METRIC,
     FUSED_NAME,
@@ -104,14 +105,18 @@ def compute_report(
     scores = pl.concat(
         [per_query(qrels, run, metric, queries, name) for name, run in all_runs.items()]
     )
-    topk = topk_frame(
-        qrels, all_runs, k, queries
-    )  # also gives each run's judged share of its top k
+    # Every run's top k on the evaluated queries and on the golden set: a golden-set query out of
+    # the table (no relevant grade) may hold the very holes the judged share and the bounds must
+    # count, and the review must list (eval.report_holes).
+    listed = listed_queries(queries, strata)
+    topk = topk_frame(qrels, all_runs, k, listed)
     judged = judged_shares(topk, list(all_runs))
     paired = paired_comparisons(
         scores, list(all_runs), seed=seed, samples=samples, bounded=is_bounded_measure(measure)
     )
-    bounds = unjudged_bounds(qrels, all_runs, metric, queries, topk, scores, max(1, measure.rel))
+    bounds = unjudged_bounds(
+        qrels, all_runs, metric, queries, topk, scores, max(1, measure.rel), listed=listed
+    )
     report = assemble_report(
         scores,
         strata,
@@ -127,8 +132,8 @@ def compute_report(
         fusion_depth=depth if fused else None,
         qrels=qrels,
         unjudged_bounds=bounds,
+        topk=topk,
     )
-    report.topk = topk
     golden = strata.get_column("query_id").unique(maintain_order=True)
     report.golden_size = golden.len()
     report.missing_from_runs = missing_from_runs(runs, golden)
@@ -178,17 +183,26 @@ def unjudged_bounds(
     topk: pl.DataFrame,
     scores: pl.DataFrame,
     grade: int,
+    *,
+    listed: pl.Series | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Per system: its mean as scored (unjudged documents count as not relevant, as trec_eval
     scores them) and its mean had every unjudged document of its own top k been judged relevant
     at ``grade`` (the measure's lowest relevant grade), with the count of those documents.
+
+    ``topk`` may hold queries out of the table (``listed``: the golden set too). Their holes are
+    counted, and judged relevant they bring their query into the mean: the second mean is over
+    the evaluated queries and those (``n_as_relevant``; ``queries_outside_table`` counts them).
 
     The two bracket what judging the holes could do to a measure that only counts hits in the top
     k (Success@k, P@k). For a measure that also grows its ideal (nDCG@k, R@k) the second is what
     those grades would give, not a strict ceiling: a relevant document at rank 10 adds more to
     the ideal ranking than to the run's.
     """
+    from goldset_tui.eval.metrics import relevant_queries
+
     means = dict(scores.group_by("system").agg(pl.col("value").mean()).iter_rows())
+    scored = queries.implode()
     out: dict[str, dict[str, Any]] = {}
     for name, run in runs.items():
         holes = (
@@ -196,6 +210,7 @@ def unjudged_bounds(
             .select("query_id", "doc_id")
             .unique()
         )
+        upper_queries = queries
         if holes.height:
             # A "pooled but unjudged" negative grade is replaced, not kept beside the new one.
             kept = qrels.join(holes, on=["query_id", "doc_id"], how="anti")
@@ -203,14 +218,21 @@ def unjudged_bounds(
                 [kept, holes.with_columns(grade=pl.lit(grade, dtype=pl.Int64))],
                 how="diagonal_relaxed",
             ).select("query_id", "doc_id", "grade")
-            upper = float(per_query(filled, run, metric, queries, name).get_column("value").mean())  # type: ignore[arg-type]
+            if listed is not None:
+                now = relevant_queries(filled)
+                upper_queries = now.filter(now.is_in(listed.implode()))
+            values = per_query(filled, run, metric, upper_queries, name).get_column("value")
+            upper = float(values.mean())  # type: ignore[arg-type]
         else:
             upper = float(means[name])
+        outside = holes.filter(~pl.col("query_id").is_in(scored)).get_column("query_id")
         out[name] = {
             "unjudged_as_nonrelevant": float(means[name]),
             "unjudged_as_relevant": upper,
             "unjudged": holes.height,
             "grade": grade,
+            "queries_outside_table": outside.n_unique(),
+            "n_as_relevant": upper_queries.len(),
         }
     return out
 

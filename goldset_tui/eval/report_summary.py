@@ -84,6 +84,12 @@ def judged_lines(report: Report) -> list[str]:
                 f" · {b['unjudged']} unjudged · as scored {low:.3f}, if they were relevant "
                 f"{high:.3f} (could move by {high - low:+.3f})"
             )
+            outside = b.get("queries_outside_table")
+            if outside:
+                # Holes of queries with no relevant grade yet: judged relevant, they would join
+                # the table (eval.report_holes).
+                word = "query" if outside == 1 else "queries"
+                line += f" · holes in {outside} {word} not in the table yet"
         lines.append(line)
     return lines
 

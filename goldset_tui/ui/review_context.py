@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import polars as pl
+from textual.app import App
 from textual.screen import Screen
 
 from goldset_tui.eval.report import Report
@@ -28,6 +29,24 @@ class ReviewContext:
     # report's own warnings.
     store_warnings: list[str] = field(default_factory=list)
     extra: dict = field(default_factory=dict)
+    # Whose grades are in force, for the header ("bob's grades", "consensus (uma)", "qrels
+    # holes.qrels"), the key it was built from, and the other keys `l` cycles through (a store's
+    # labellers and its consensus; none for a file).
+    source: str | None = None
+    source_key: str | None = None
+    sources: list[str] = field(default_factory=list)
+    # (source key, metric) -> (report, its source's words): recomputes on other grades or
+    # another measure; None when the screens were given a report alone.
+    rebuild: Callable[[str | None, str], tuple[Report, str]] | None = None
+    judge_as: str | None = None  # whose grades J writes (--labeller), whatever is shown
+
+    def apply(self, app: App, report: Report) -> None:
+        """Put ``report`` in force on every review screen of ``app``'s stack."""
+        self.report = report
+        for screen in app.screen_stack:
+            refresh = getattr(screen, "report_changed", None)
+            if callable(refresh):
+                refresh(report)
 
     def query_text(self, query_id: str) -> str | None:
         if self.topics is None:

@@ -58,6 +58,11 @@ def test_report_table(snap_compare, size) -> None:
     assert snap_compare(_app(), terminal_size=size)
 
 
+def test_report_table_wide_cells_carry_their_figures(snap_compare) -> None:
+    # At 200 columns each cell has room for its figures beside the bar.
+    assert snap_compare(_app(), terminal_size=(200, 50))
+
+
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_report_failing_queries(snap_compare, size) -> None:
     assert snap_compare(_app(), terminal_size=size, press=TO_FAILURES)

@@ -359,3 +359,36 @@ async def test_cursor_stays_put_when_the_report_is_recomputed() -> None:
         top.report_changed(context.report)
         await pilot.pause()
         assert drill.cursor_coordinate == before and before.row == 2
+
+
+@_sync
+async def test_the_highlighted_cell_and_wide_cells_show_the_interval_in_numbers() -> None:
+    from statsmodels.stats.proportion import proportion_confint
+
+    from goldset_tui.eval.report import to_markdown
+
+    report = ui_data.make_report()
+    # bm25 on identifier: 4 hits of 5 (ui_data.BM25); Wilson's interval from statsmodels.
+    lo, hi = proportion_confint(4, 5, alpha=0.05, method="wilson")
+    figures = f"4/5 · 0.800 [{lo:.3f}, {hi:.3f}]"
+    assert figures in to_markdown(report)  # the Markdown's own words for that cell
+    app = _app(ReviewContext(report))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("right", "right")
+        await pilot.pause()
+        assert f"identifier · bm25: {figures}" in _text(app, "#report-notes")
+        await pilot.press("down", "right")  # dense on paraphrase: 4 of 4
+        await pilot.pause()
+        lo, hi = proportion_confint(4, 4, alpha=0.05, method="wilson")
+        assert f"paraphrase · dense: 4/4 · 1.000 [{lo:.3f}, {hi:.3f}]" in _text(
+            app, "#report-notes"
+        )
+    app = _app(ReviewContext(ui_data.make_report()))
+    async with app.run_test(size=(200, 50)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one(DataTable)
+        assert str(table.get_cell_at((0, 2))).startswith(figures + " ")
+        # The overall row: 7 hits of 12 for bm25.
+        lo, hi = proportion_confint(7, 12, alpha=0.05, method="wilson")
+        assert str(table.get_cell_at((3, 2))).startswith(f"7/12 · 0.583 [{lo:.3f}, {hi:.3f}] ")

@@ -36,9 +36,10 @@ class ReportSummaryScreen(LeaveKeys, Screen[None]):
     CSS_PATH = "report.tcss"
     BINDINGS = [*leave_bindings("summary_back", "summary_quit", back_keys="escape,backspace")]
 
-    def __init__(self, report: Report) -> None:
+    def __init__(self, report: Report, *, source: str | None = None) -> None:
         super().__init__()
         self.report = report
+        self.source = source  # whose grades (the report screen's header says the same)
 
     def compose(self) -> ComposeResult:
         yield Static(id="summary-title")
@@ -52,7 +53,11 @@ class ReportSummaryScreen(LeaveKeys, Screen[None]):
 
     def show(self, report: Report) -> None:
         self.report = report
-        title = literal(f"{report.metric} · {report.n} queries · the report beyond its table")
+        whose = f"{self.source} · " if self.source else ""
+        title = literal(
+            f"{report.metric} · {whose}{report.n} queries · the report beyond its table",
+            keep_newlines=False,
+        )
         title.append("  ↑↓ PgUp PgDn scroll", style="dim")
         self.query_one("#summary-title", Static).update(title)
         self.query_one("#summary-body", Static).update(summary_text(report))

@@ -53,9 +53,14 @@ def cell(
     hits: int | None = None,
     n: int | None = None,
     small: bool = False,
+    figures: str | None = None,
 ) -> Text:
-    """A table cell: the mean (or for a small binary stratum the count first) then the bar."""
-    if small and hits is not None and n is not None:
+    """A table cell: the mean (or for a small binary stratum the count first) then the bar;
+    ``figures`` (the Markdown's ``4/5 · 0.800 [0.376, 0.964]``) in place of the mean when the
+    screen is wide enough for both."""
+    if figures is not None:
+        head = Text(f"{figures} ", style="bold" if small else "")
+    elif small and hits is not None and n is not None:
         head = Text(f"{hits}/{n} ", style="bold")
     else:
         head = Text(f"{mean:.2f} " if math.isfinite(mean) else "  -  ")

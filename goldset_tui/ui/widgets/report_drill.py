@@ -5,6 +5,7 @@ seed 000: unjudged documents count as not relevant, so holes in the pool bias th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 import polars as pl
@@ -16,6 +17,8 @@ from textual.widgets import DataTable, Footer, Static
 from textual.widgets.data_table import CursorType
 
 from goldset_tui.eval.report import missing_pairs
+from goldset_tui.eval.report_holes import UNJUDGED as UNJUDGED_STATUS
+from goldset_tui.eval.report_holes import hole_counts
 from goldset_tui.shorten import distinct_forms
 from goldset_tui.text import visible
 from goldset_tui.ui.leaving import LeaveKeys, leave_bindings
@@ -84,27 +87,38 @@ class FailuresScreen(_DrillScreen):
         self.system = system
         self.stratum = stratum
 
-    def failing_ids(self) -> list[str]:
+    def failing_rows(self) -> pl.DataFrame:
+        """This list's rows of the report's failing frame: ``fails`` (scored 0) and ``unjudged``
+        (out of the table, with unjudged documents in some run's top k: eval.report_holes)."""
         f = self.context.report.failing.filter(pl.col("system") == self.system)
         if self.stratum is not None:
             f = f.filter(pl.col("stratum") == self.stratum)
-        return f.get_column("query_id").to_list()
+        return f
+
+    def failing_ids(self) -> list[str]:
+        return self.failing_rows().get_column("query_id").to_list()
 
     def refresh_view(self) -> None:
         r = self.context.report
-        ids = self.failing_ids()
+        rows = self.failing_rows()
+        ids = rows.get_column("query_id").to_list()
+        status = dict(rows.select("query_id", "status").iter_rows())
+        # Counted from the top k on screen (a report assembled by hand has no counts in its
+        # failing frame).
+        holes = dict(hole_counts(r.topk).iter_rows()) if r.topk is not None else {}
+        outside = sum(1 for q in ids if status.get(q) == UNJUDGED_STATUS)
         where = self.stratum if self.stratum is not None else "all strata"
         total = r.n
         if self.stratum is not None:
             n = r.table.filter(pl.col("stratum") == self.stratum).get_column("n")
             total = int(n[0]) if n.len() else 0
-        title = literal(
-            f"{self.system} · {where}: {len(ids)} failing of {total}", keep_newlines=False
-        )
-        self.query_one("#drill-title", Static).update(title)
+        line = f"{self.system} · {where}: {len(ids) - outside} failing of {total}"
+        if outside:
+            line += f" · {outside} unjudged (no relevant grade yet, not in the table)"
+        self.query_one("#drill-title", Static).update(literal(line, keep_newlines=False))
         systems = r.all_systems
         # The query text gets what the id and value columns leave, so nothing scrolls sideways.
-        text_width = max(12, self.app.size.width - 12 - 8 * len(systems) - 4)
+        text_width = max(12, self.app.size.width - 12 - 10 - 8 * len(systems) - 4)
         values = r.scores.filter(pl.col("query_id").is_in(ids)).pivot(
             on="system", index="query_id", values="value"
         )
@@ -113,12 +127,16 @@ class FailuresScreen(_DrillScreen):
             self.query_one(DataTable)
         ) as table:  # the cursor stays across a refresh after judging
             table.add_column(Text("query"), key="query_id")
+            table.add_column(Text("holes"), key="holes")
             if self.context.topics is not None:
                 table.add_column(Text("text"), key="text")
             add_system_columns(table, systems)
             for qid in ids:
                 row = by_id.get(qid, {})
-                cells = [literal(qid, keep_newlines=False)]
+                cells = [
+                    literal(qid, keep_newlines=False),
+                    _holes_cell(status.get(qid), holes.get(qid)),
+                ]
                 if self.context.topics is not None:
                     cells.append(
                         _fit(
@@ -144,7 +162,17 @@ class FailuresScreen(_DrillScreen):
 
     def _open(self, query_id: str | None) -> None:
         if query_id is not None:
-            self.app.push_screen(TopKScreen(self.context, query_id))
+            self.app.push_screen(
+                TopKScreen(self.context, query_id, queue=self.failing_ids, moved=self.select)
+            )
+
+    def select(self, query_id: str) -> None:
+        """Put the cursor on ``query_id``'s row (the top-k view moved to it with n/p)."""
+        table = self.query_one(DataTable)
+        try:
+            table.move_cursor(row=table.get_row_index(query_id))
+        except Exception:  # noqa: BLE001 - the row left the list (rescued by judging): stay
+            return
 
     def action_judge(self) -> None:
         start_judging(
@@ -175,19 +203,61 @@ class TopKScreen(_DrillScreen):
             id="topk_full_ids",
             tooltip="Every document id on this screen in full (the table cuts long ones)",
         ),
+        Binding("n", "step(1)", "next", id="topk_next", tooltip="The next query of the list"),
+        Binding(
+            "p",
+            "step(-1)",
+            "previous",
+            id="topk_previous",
+            tooltip="The previous query of the list",
+        ),
         *leave_bindings("topk_back", "topk_quit", back_keys="escape,backspace"),
     ]
 
-    def __init__(self, context: ReviewContext, query_id: str) -> None:
+    def __init__(
+        self,
+        context: ReviewContext,
+        query_id: str,
+        *,
+        queue: Callable[[], list[str]] | None = None,
+        moved: Callable[[str], None] | None = None,
+    ) -> None:
         super().__init__(context)
         self.query_id = query_id
         self.grid: dict[tuple[str, int], dict] = {}
         self.forms: dict[str, str] = {}
+        # The failing list this view was opened from (asked afresh: judging can rescue a query
+        # and take it off the list), and who to tell when n/p move along it.
+        self.queue = queue
+        self.moved = moved
+        self.position = 0
+
+    def action_step(self, by: int) -> None:
+        """n/p: the next or previous query of the failing list, without going back to it."""
+        ids = self.queue() if self.queue is not None else []
+        if not ids:
+            self.notify("Opened on its own: no list to step through.")
+            return
+        if self.query_id in ids:
+            self.position = ids.index(self.query_id)
+            at = self.position + by
+        else:  # rescued and gone from the list: the one now at its old place, or before it
+            at = self.position if by > 0 else self.position - 1
+        if not 0 <= at < len(ids):
+            self.notify(f"The {'last' if by > 0 else 'first'} query of the list ({len(ids)}).")
+            return
+        self.query_id, self.position = ids[at], at
+        self.refresh_view()
+        if self.moved is not None:
+            self.moved(self.query_id)
 
     def refresh_view(self) -> None:
         r = self.context.report
         text = self.context.query_text(self.query_id)
         title = literal(self.query_id, keep_newlines=False)
+        ids = self.queue() if self.queue is not None else []
+        if self.query_id in ids:
+            title.append(f" ({ids.index(self.query_id) + 1} of {len(ids)}, n/p)", style="dim")
         if text:
             title += literal(f" · {text}", keep_newlines=False)
         values = dict(
@@ -195,9 +265,13 @@ class TopKScreen(_DrillScreen):
             .select("system", "value")
             .iter_rows()
         )
-        title += Text("\n") + literal(
-            " · ".join(f"{s} {values.get(s, 0.0):.2f}" for s in r.all_systems), keep_newlines=False
-        )
+        if values:
+            line = " · ".join(f"{s} {values.get(s, 0.0):.2f}" for s in r.all_systems)
+        else:
+            # A golden-set query out of the table: no relevant grade yet, so no system is scored
+            # on it; its unjudged documents below are what could change that.
+            line = "not in the table: no relevant grade yet (unjudged documents marked ?)"
+        title += Text("\n") + literal(line, keep_newlines=False)
         self.query_one("#drill-title", Static).update(title)
         top = (
             r.topk.filter(pl.col("query_id") == self.query_id)
@@ -274,6 +348,16 @@ class TopKScreen(_DrillScreen):
         start_judging(self, missing_pairs(top, [self.query_id]) if top is not None else None)
 
 
+def _holes_cell(status: str | None, unjudged: int | None) -> Text:
+    """``unjudged`` for a query out of the table that only judging can score; ``2 ?`` for a
+    failing query whose top k lists still hold two unjudged documents."""
+    if status == UNJUDGED_STATUS:
+        return Text(UNJUDGED_STATUS, style="bold yellow")
+    if unjudged:
+        return Text(f"{unjudged} {UNJUDGED}", style="yellow")
+    return Text("")
+
+
 def _fit(text: Text, width: int) -> Text:
     text.truncate(width, overflow="ellipsis")
     return text
@@ -310,11 +394,7 @@ def start_judging(screen: _DrillScreen, pairs: pl.DataFrame | None) -> None:
         return
 
     def apply(report) -> None:
-        context.report = report
-        for s in screen.app.screen_stack:
-            refresh = getattr(s, "report_changed", None)
-            if callable(refresh):
-                refresh(report)
+        context.apply(screen.app, report)
 
     def recompute() -> None:
         # Re-evaluating large runs takes seconds: off the UI thread, results back by call_from_thread.

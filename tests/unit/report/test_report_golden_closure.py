@@ -57,7 +57,9 @@ def test_dropped_golden_set_queries_fail_closure(tmp_path, capsys) -> None:
         {
             "query_id": "q5",
             "stratum": "error",
-            "why": "no relevant document (1 judged, none graded >= 1)",
+            # b, at rank 2 of the run, was never judged: a hole the review must point at.
+            "why": "no relevant document (1 judged, none graded >= 1); "
+            "1 unjudged in the runs' top 10: judge them",
         },
         {"query_id": "q6", "stratum": "howto", "why": "no judgments"},
         {"query_id": "q7", "stratum": "error", "why": "no judgments"},

@@ -1,0 +1,92 @@
+"""Whose grades the review shows, and switching them (and the metric) without leaving it.
+
+A review reads one of: a qrels file; one labeller's grades in a store (laid over the file, or over
+the pool's prior judgments, as `goldset report --qrels DIR` does); or the store's consensus (as
+`goldset qrels --consensus` decides it, undecided disagreements left out, so they show as holes).
+:class:`GradeSources` names the source in force for the screen's header and rebuilds the report on
+another source or metric. Judging from the review always writes as ``--labeller``: switching the
+grades shown never changes whose grades J records.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from goldset_tui.commands.report import (
+    ReportInputs,
+    build,
+    check_metric,
+    merge_qrels,
+    store_grades_in_force,
+)
+
+CONSENSUS = "consensus"
+
+
+@dataclass
+class GradeSources:
+    inputs: ReportInputs  # runs, strata, traffic, settings; its qrels are the first frame's
+    project: Any = None  # a store.Project when a store is reviewed
+    base: pl.DataFrame | None = None  # the --qrels file's grades, under the store's
+    file_name: str | None = None  # how the header names that file (file_name below)
+    judge_as: str | None = None  # --labeller: whose grades J writes
+
+    def keys(self) -> list[str]:
+        """The sources to cycle through: the store's labellers with grades, then the consensus
+        (none without a store: a file is the only source)."""
+        if self.project is None:
+            return []
+        summary = self.project.summary()
+        graded = summary.filter(pl.col("judged") > 0).get_column("labeller").to_list()
+        names = list(dict.fromkeys([*graded, *([self.judge_as] if self.judge_as else [])]))
+        return [*names, CONSENSUS]
+
+    def qrels(self, key: str | None) -> pl.DataFrame:
+        """The grades of source ``key`` (a labeller, CONSENSUS, or None: the file alone)."""
+        if self.project is None or key is None:
+            assert self.base is not None
+            return self.base
+        if key == CONSENSUS:
+            from goldset_tui.agreement.consensus import consensus_with_provenance
+
+            grades = consensus_with_provenance(self.project)[0]
+        elif self.base is None:
+            return store_grades_in_force(self.project, key)
+        else:
+            grades = (
+                self.project.qrels(key) if key in self.project.labellers() else self.base.head(0)
+            )
+        return grades if self.base is None else merge_qrels(self.base, grades)
+
+    def label(self, key: str | None) -> str:
+        """The header's words for source ``key``."""
+        over = f" over {self.file_name}" if self.base is not None and self.file_name else ""
+        if self.project is None or key is None:
+            return self.file_name or "qrels"
+        if key == CONSENSUS:
+            from goldset_tui.agreement.consensus import store_rule
+
+            return f"consensus ({store_rule(self.project)}){over}"
+        return f"{key}'s grades{over}"
+
+    def build(self, key: str | None, metric: str) -> tuple[Any, str]:
+        """(the report on source ``key`` and ``metric``, its label); InputError when that source
+        has nothing to report (no relevant grade) or the metric is unknown."""
+        inputs = replace(self.inputs, qrels=self.qrels(key), metric=check_metric(metric))
+        return build(inputs), self.label(key)
+
+
+def file_name(value: str | None, labeller: str | None = None) -> str | None:
+    """How the header names --qrels: ``qrels NAME`` for a file; for a store given as --qrels,
+    whose grades from which store (as `goldset report --qrels DIR --labeller NAME` reads it)."""
+    if not value:
+        return None
+    path = Path(value)
+    if path.is_dir():
+        whose = f"{labeller}'s grades" if labeller else "grades"
+        return f"{whose} (store {path.name})"
+    return f"qrels {path.name}"
