@@ -188,8 +188,9 @@ def prepare(
     ``labeller`` None: for no labeller in particular (`goldset serve` at start-up, which then
     checks each of its labellers): nothing is checked or done in any labeller's name."""
     from goldset_tui.commands._args import refuse_other_scale, store_scale
+    from goldset_tui.commands._store_choice import choose_store, remembered_overlap
     from goldset_tui.io.pools import load_pool
-    from goldset_tui.store import Project, default_store_for
+    from goldset_tui.store import Project
     from goldset_tui.store.machine import refuse_consensus, refuse_machine
     from goldset_tui.store.manifest import (
         manifest_path,
@@ -207,8 +208,11 @@ def prepare(
         refuse_consensus(labeller)  # before a store is made
     overlap = parse_assign(assign) if assign else None
     new_scale = store_scale(scale) if scale is not None else None
-    store_path = Path(store) if store else default_store_for(pool_path)
+    chosen = None if store else choose_store(pool_path, labeller)  # store/registry.py
+    store_path = chosen.store if chosen is not None else Path(store or "")
     existing = Project.open(store_path) if manifest_path(store_path).exists() else None
+    if overlap is None and existing is not None and labeller is not None:
+        overlap = remembered_overlap(existing.manifest, labeller)  # the share stays the share
     if existing is None:
         refuse_busy_folder(store_path)
     else:
@@ -244,7 +248,7 @@ def prepare(
             project.manifest = remember_corpus(project.path, project.manifest, corpus)
     if labeller is not None:
         refuse_machine(project, labeller)
-    warnings = []
+    warnings = [chosen.said] if chosen is not None and chosen.said else []
     warning = project.pool_warning(pool.sha256, Path(pool.path))
     if warning:
         warnings.append(warning)
