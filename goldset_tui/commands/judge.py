@@ -112,6 +112,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="seed of the --assign split and --repeat choice (default 0; the split's is remembered in the store)",
     )
+    parser.add_argument(
+        "--only-new",
+        action="store_true",
+        help="only the pairs the store's last `goldset pool --extend` added (they are marked "
+        "+new on the screen either way)",
+    )
     add_display_arguments(parser)
 
 
@@ -381,8 +387,10 @@ def make_screen(
     order: str = "blind",
     render: str | None = None,
     text_width: int | None = None,
+    only_new: bool = False,
 ):  # noqa: ANN201
     """The judging screen for a prepared project; the writer opens here (lock: one per labeller)."""
+    from goldset_tui.commands._judge_marks import keep_only_new, marks_for
     from goldset_tui.judging import JudgingSession
     from goldset_tui.store.human import judged_on_screen
     from goldset_tui.ui.screens.judge import JudgeScreen
@@ -390,6 +398,9 @@ def make_screen(
     project = prepared.project
     check_repeat(repeat)
     check_order(prepared, order)
+    marks = marks_for(prepared)  # on the whole pool: the overlap is the whole pool's
+    if only_new:
+        keep_only_new(prepared)
     writer = project.writer(prepared.labeller)  # StoreLockedError -> one line, exit 2
     judged = project.judgments(prepared.labeller)
     # Opening the writer may have cut a torn journal tail (kept in .torn): the labeller is told.
@@ -413,7 +424,7 @@ def make_screen(
             order=order,
         )
 
-    return JudgeScreen(
+    screen = JudgeScreen(
         build,
         guidelines=project.guidelines,
         show_guidelines=first_sitting,
@@ -424,6 +435,8 @@ def make_screen(
         text_width=text_width,
         background=True,  # the grade's fsync off the key's path, "saving…" until it returns
     )
+    screen.marks = marks  # +new and shared (ui/widgets/marks.py)
+    return screen
 
 
 def run(args: argparse.Namespace) -> int:
@@ -455,6 +468,7 @@ def run(args: argparse.Namespace) -> int:
         order=args.order,
         render=args.render,
         text_width=args.text_width,
+        only_new=args.only_new,
     )
     try:
         return run_app(lambda: screen)
