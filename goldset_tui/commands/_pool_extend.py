@@ -31,8 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--store",
         metavar="DIR",
-        help="with --extend: the store to switch to the new pool (default: POOL's default store, "
-        "when there is one); it records the extension and keeps every judgment",
+        help="with --extend: the store to switch to the new pool (default: the one store known to "
+        "hold POOL, as `goldset judge POOL` finds it); it records the extension and keeps every "
+        "judgment",
     )
 
 

@@ -24,9 +24,10 @@ if TYPE_CHECKING:
 NAME = "judge"
 HELP = "judge a pool in the terminal: keyboard-only graded judging, crash-safe"
 DESCRIPTION = """\
-Open the judging screen on POOL as labeller NAME. Judgments go to the pool's default store (under
-the user data folder) or to --store DIR, and each one is on disk before the screen says saved.
-Reopening resumes at the first candidate you have not judged.
+Open the judging screen on POOL as labeller NAME. Judgments go to --store DIR; without it, to the
+store goldset knows holds this pool and NAME has judged in (it says which; several are named and
+nothing opens), else the pool's default store under the user data folder. Each one is on disk
+before the screen says saved. Reopening resumes at the first candidate you have not judged.
 
 Candidates are shown blind, in an order seeded by (labeller, query), without system names or
 ranks; the position shown is recorded with each judgment. --reveal shows which systems returned
@@ -45,6 +46,7 @@ examples:
   goldset judge pool.jsonl --labeller alice --repeat 0.02    # 2% of your judged pairs come back, blind
   goldset judge pool.jsonl --labeller alice --order adaptive  # likely-relevant candidates first
   goldset judge pool.jsonl --labeller alice --render markdown --text-width 88
+  goldset judge pool+dense-v2.jsonl --labeller alice --store ~/golden/docs-store --only-new
 """
 
 

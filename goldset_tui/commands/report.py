@@ -39,9 +39,11 @@ otherwise), with Holm-adjusted p-values beside the raw ones.
 Queries evaluated: every query in the qrels with at least one relevant document (grade >= 1); a
 query missing from a run counts 0 for it.
 
-example:
+examples:
   goldset report --qrels qrels.txt --run bm25=bm25.run --run dense=dense.run \\
       --strata strata.csv --traffic traffic.csv --metric Success@10 -o out/
+  goldset report --qrels ~/golden/docs-store --run bm25=bm25.run --strata strata.csv \\
+      -m nDCG@10 -m P@10 --store ~/golden/docs-store --release 2026.4
 """
 
 
