@@ -9,7 +9,11 @@ candidates, the default store among them when it exists:
 
 - the one store the labeller has judged in (or is on the planned team of) is opened, and the
   command says which;
-- with no such store, the only store holding the pool is opened, and the command says which;
+- with no such store, the only store made from this very file (same path, same sha256) is
+  opened, and the command says which: a new labeller joins the team's store. A copy of the pool
+  elsewhere is not enough to join a stranger's store: `goldset demo` keeps a copy of the sample
+  pool, and `goldset judge sample_data/pool.jsonl` must not land in the demo's store (which is
+  never a candidate);
 - when several fit, nothing is opened: one line names them and says to choose with ``--store``;
 - with none, the default store, as before (made on first use).
 """
@@ -47,6 +51,14 @@ def _members(manifest: dict) -> set[str]:
     return {n for n in [*names, *team] if isinstance(n, str)}
 
 
+def _same_file(manifest: dict, pool_path: str | Path) -> bool:
+    recorded = Path(str(manifest.get("pool", {}).get("path", "")))
+    try:
+        return recorded.samefile(pool_path)
+    except OSError:  # the recorded file moved: not this one
+        return False
+
+
 def _judged(store: Path, labeller: str) -> int:
     from goldset_tui.store import Project
 
@@ -59,6 +71,7 @@ def _judged(store: Path, labeller: str) -> int:
 def choose_store(pool_path: str | Path, labeller: str | None) -> Choice:
     """The store to open for ``pool_path`` (see the module's docstring); InputError when several
     stores fit and the labeller must choose."""
+    from goldset_tui.locations import projects_dir
     from goldset_tui.store import default_store_for
     from goldset_tui.store.files import sha256_file
     from goldset_tui.store.registry import known_stores
@@ -68,10 +81,13 @@ def choose_store(pool_path: str | Path, labeller: str | None) -> Choice:
         sha = sha256_file(pool_path)
     except OSError:
         return Choice(default, None)  # the pool's reader says what is wrong with it
-    found = {s: m for s in known_stores() if (m := _holds(s, sha)) is not None}
+    demo = (projects_dir() / "demo").resolve()  # commands/demo.py: a practice store
+    found = {s: m for s in known_stores() if s != demo and (m := _holds(s, sha)) is not None}
+    mine = [s for s, m in found.items() if labeller is not None and labeller in _members(m)]
+    if not mine:  # joining: only a store made from this very file
+        found = {s: m for s, m in found.items() if _same_file(m, pool_path)}
     if not found:
         return Choice(default, None)
-    mine = [s for s, m in found.items() if labeller is not None and labeller in _members(m)]
     who = visible(labeller or "", keep_newlines=False)
     if len(mine) == 1 or (not mine and len(found) == 1):
         (store,) = mine or list(found)

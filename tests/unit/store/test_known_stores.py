@@ -129,3 +129,30 @@ def test_an_unwritable_data_folder_never_stops_a_store(
     Project.create(store, pool_path=SAMPLE / "pool.jsonl", pool_sha256="x")
     assert Project.open(store).path == store
     assert known_stores() == []
+
+
+def test_the_demo_store_is_never_joined(
+    tmp_path: Path, opened: list, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `goldset demo` judges a copy of the sample pool, byte for byte the same file.
+    assert main(["demo"]) == 0
+    assert main(["judge", str(SAMPLE / "pool.jsonl"), "--labeller", "ana"]) == 0
+    demo, mine = opened
+    assert mine.overall_progress()[0] == 0
+    assert default_store_for(SAMPLE / "pool.jsonl").exists()  # her own store, as before
+    assert "opening" not in capsys.readouterr().err
+
+
+def test_a_copy_of_the_pool_elsewhere_does_not_join_a_strangers_store(
+    tmp_path: Path, opened: list
+) -> None:
+    copy = tmp_path / "copy" / "pool.jsonl"
+    copy.parent.mkdir()
+    copy.write_bytes((SAMPLE / "pool.jsonl").read_bytes())
+    argv = ["import", "--pool", str(copy), "--store", str(tmp_path / "S"), "--labeller", "ana"]
+    assert main([*argv, "--human", str(a_few_grades(tmp_path))]) == 0
+    assert main(["judge", str(SAMPLE / "pool.jsonl"), "--labeller", "bob"]) == 0
+    assert "bob" not in Project.open(tmp_path / "S").labellers()
+    assert main(["judge", str(SAMPLE / "pool.jsonl"), "--labeller", "ana"]) == 0
+    bob, ana = opened
+    assert ana.overall_progress()[0] == 112  # her own grades are found from any copy
