@@ -1,6 +1,6 @@
-"""The home screen (`goldset` alone): every project in the default store folder, each labeller's
-progress, and from there judging, the agreement screen, and the report and closure screens of
-`goldset review` on the selected project's store.
+"""The home screen (`goldset` alone): every store goldset knows (home_scan.py; `goldset --store
+DIR`: that one), each labeller's progress, and from there judging, the agreement screen, and the
+report and closure screens of `goldset review` on the selected project's store.
 
 Progress needs each pool's size, which means reading the pool: that runs in a worker, one project
 at a time, and fills the table in as it goes; the list itself shows at once. The report reads the
@@ -145,7 +145,7 @@ class HomeScreen(LeaveKeys, Screen[None]):
         from goldset_tui.ui.screens.help import HelpScreen, keys_table
 
         text = (
-            "Every project in the store folder, one row per labeller. "
+            "Every store goldset has made or opened, one row per labeller. "
             "Enter judges the selected row as its labeller; the other keys open the same "
             "project's screens."
         )
