@@ -118,3 +118,24 @@ def test_only_new_on_a_store_never_extended_is_one_line(tmp_path: Path, capsys) 
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--only-new" in err
+
+
+def test_only_new_on_a_pool_without_provenance_compares_with_the_old_pool(
+    tmp_path: Path, screens: list[dict]
+) -> None:
+    # A pool file without systems: an old pair the new run also returns gets the new run alone
+    # as its provenance, like a new pair; the old pool file tells them apart.
+    pool = tmp_path / "pool.csv"
+    pool.write_text("query_id,query,doc_id,text\nq1,one,d1,t1\nq1,one,d2,t2\nq2,two,d3,t3\n")
+    run = tmp_path / "new.run"
+    run.write_text("q1 Q0 d2 1 2.0 new\nq1 Q0 d9 2 1.0 new\nq2 Q0 d3 1 1.0 new\n")
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text('{"_id": "d9", "text": "t9"}\n')
+    store, out = tmp_path / "S", tmp_path / "pool2.csv"
+    assert main(["judge", str(pool), "--labeller", "ana", "--store", str(store)]) == 0
+    argv = ["pool", "--extend", str(pool), "--run", f"new={run}", "--depth", "5"]
+    assert main([*argv, "--corpus", str(corpus), "-o", str(out), "--store", str(store)]) == 0
+    argv = ["judge", str(out), "--labeller", "ana", "--store", str(store), "--only-new"]
+    assert main(argv) == 0
+    _, shown = screens
+    assert shown["marks"] == {("q1", "d9")} and shown["progress"] == (0, 1)
