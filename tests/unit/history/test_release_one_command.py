@@ -33,11 +33,11 @@ def store(tmp_path: Path) -> Path:
     return store
 
 
-def report(qrels: str | Path, *extra: str) -> list[str]:
+def report(qrels: str | Path, *extra: str, form: str = "json") -> list[str]:
     runs = [a for n in ("bm25", "minilm") for a in ("--run", f"{n}={REL / (n + '.run')}")]
     return [
         "report", "--qrels", str(qrels), "--strata", str(SAMPLE / "strata.csv"), *runs,
-        "--samples", "50", "--format", "json", *extra,
+        "--samples", "50", "--format", form, *extra,
     ]  # fmt: skip
 
 
@@ -82,3 +82,16 @@ def test_an_adjudicated_store_gives_its_consensus_and_records_each_measure(
         assert json.loads(capsys.readouterr().out) == from_store[i]
     recorded = {(r.release, r.system, r.measure) for r in load_records(store)}
     assert recorded == {("r1", s, m) for s in ("bm25", "minilm") for m in ("nDCG@10", "P@10")}
+
+
+def test_several_measures_as_csv_and_in_folders(tmp_path: Path, capsys) -> None:
+    qrels = SAMPLE / "judgments" / "alice.qrels"
+    out = tmp_path / "out"
+    assert main(report(qrels, "-m", "nDCG@10", "-m", "P@10", "-o", str(out), form="csv")) == 0
+    both = pl.read_csv(capsys.readouterr().out.encode(), infer_schema=False)
+    for measure, folder in (("nDCG@10", "ndcg-10"), ("P@10", "p-10")):
+        assert main(report(qrels, "--metric", measure, form="csv")) == 0
+        text = capsys.readouterr().out
+        alone = pl.read_csv(text.encode(), infer_schema=False)
+        assert both.filter(pl.col("measure") == measure).drop("measure").equals(alone)
+        assert (out / folder / "report.csv").read_text() == text
