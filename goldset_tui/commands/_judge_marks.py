@@ -16,8 +16,18 @@ import polars as pl
 from goldset_tui.errors import InputError
 
 if TYPE_CHECKING:
-    from goldset_tui.commands.judge import Prepared
+    from typing import Protocol
+
+    from goldset_tui.io.pools import Pool
+    from goldset_tui.store.project import Project
     from goldset_tui.ui.widgets.marks import Marks
+
+    class Prepared(Protocol):
+        """What these need of judge.Prepared (named here, not imported: judge imports this)."""
+
+        project: Project
+        pool: Pool
+        query_ids: list[str] | None
 
 
 def new_pairs(prepared: Prepared) -> pl.DataFrame | None:
