@@ -187,6 +187,13 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"goldset {__version__}")
+    parser.add_argument(
+        "--store",
+        metavar="DIR",
+        dest="home_store",
+        help="with no command: open the home screen on this store (its judging, history, review, "
+        "agreement and closure screens), wherever it is",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_CommandParser)
     for name, help_line, command in _listing():
         sub.add_parser(
@@ -214,6 +221,11 @@ def main(argv: list[str] | None = None) -> int:
     if problem:
         return error(problem)
     run = getattr(args, "_run", None)
+    if run is not None and getattr(args, "home_store", None) is not None:
+        # `goldset --store S judge ...` would have used the pool's store, not S: said, not guessed.
+        return error(
+            f"--store before a command opens the home screen; give it after: goldset {args.command} ... --store DIR"
+        )
     if run is None:
         from goldset_tui.commands._home import run as run_home
 

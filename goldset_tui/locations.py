@@ -32,3 +32,8 @@ def projects_dir() -> Path:
 def config_file() -> Path:
     """The user's TOML config: key remapping and preferences."""
     return config_dir() / "config.toml"
+
+
+def known_stores_file() -> Path:
+    """The stores goldset has made or opened, wherever they are (``store.registry``)."""
+    return data_dir() / "stores.json"

@@ -11,6 +11,8 @@ the new ones.
 
 from __future__ import annotations
 
+from typing import Any
+
 import polars as pl
 
 from goldset_tui.pooling import top_k
@@ -107,3 +109,25 @@ def extend_pool(
         .select("query_id", "before", "new", "after")
     )
     return extended, counts
+
+
+def last_extension(manifest: dict[str, Any]) -> dict[str, Any] | None:
+    """The store's latest ``[[pool_extensions]]`` entry, or None when it was never extended."""
+    extensions = manifest.get("pool_extensions") or []
+    return extensions[-1] if extensions and isinstance(extensions[-1], dict) else None
+
+
+def added_by(pool: pl.DataFrame, extension: dict[str, Any]) -> pl.DataFrame | None:
+    """``query_id, doc_id`` of the pairs ``extension`` added to ``pool`` (the pool it made).
+
+    :func:`extend_pool` gives a pair it adds the provenance ``[run]`` alone; a pair the pool had
+    keeps its systems first. So the pairs whose systems are exactly ``[run]`` are the new ones,
+    unless the old pool had candidates without provenance (then an old pair the run also returned
+    looks new). The count recorded with the extension tells: None when it does not match, and
+    the caller compares with the old pool file instead."""
+    if "systems" not in pool.columns:
+        return None
+    added = pool.filter(
+        (pl.col("systems").list.len() == 1) & (pl.col("systems").list.first() == extension["run"])
+    ).select("query_id", "doc_id")
+    return added if added.height == int(extension.get("new_pairs", -1)) else None

@@ -31,19 +31,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--store",
         metavar="DIR",
-        help="with --extend: the store to switch to the new pool (default: POOL's default store, "
-        "when there is one); it records the extension and keeps every judgment",
+        help="with --extend: the store to switch to the new pool (default: the one store known to "
+        "hold POOL, as `goldset judge POOL` finds it); it records the extension and keeps every "
+        "judgment",
     )
 
 
 def _store_for(args: argparse.Namespace, pool_path: Path) -> Path | None:
-    from goldset_tui.store import default_store_for
+    """--store, else the one store known to hold POOL (as `goldset judge POOL` finds it)."""
+    from goldset_tui.commands._store_choice import choose_store
     from goldset_tui.store.manifest import manifest_path
 
     if args.store:
         return Path(args.store)
-    default = default_store_for(pool_path)
-    return default if manifest_path(default).exists() else None
+    found = choose_store(pool_path, None).store
+    return found if manifest_path(found).exists() else None
 
 
 def _check_store(store: Path, pool_sha: str, name: str) -> bool:
@@ -157,12 +159,41 @@ def run_extend(args: argparse.Namespace) -> int:
     }
     corpus = {"path": str(Path(args.corpus).resolve()), "sha256": sha256_file(args.corpus)}
     _switch_store(store, entry, corpus if args.corpus else None)  # step 2: one atomic write
+    _say_how_to_judge(store, out, int(entry["new_pairs"]))
+    return 0
+
+
+def _say_how_to_judge(store: Path, out: Path, new: int) -> None:
+    """Commands that run as printed, one per labeller of the store (judging needs --labeller):
+    --only-new for the new pairs alone; without it, every pair not judged yet, old and new."""
+    import getpass
+    import shlex
+
+    from goldset_tui.io.pool_schema import PRIOR_LABELLER
+    from goldset_tui.store.machine import machine_labellers
+    from goldset_tui.store.manifest import read_manifest
+
+    manifest = read_manifest(store)
+    machines = set(machine_labellers(manifest))
+    people = sorted(
+        {e["name"] for e in manifest.get("labellers", {}).values()} - machines - {PRIOR_LABELLER}
+    )
+    try:
+        people = people or [getpass.getuser()]
+    except (KeyError, OSError):  # no user name to be had (a container without one)
+        people = people or ["NAME"]
     print(
-        f"the store {store} now judges {out}; its judgments are kept, and `goldset judge {out} "
-        f"--store {store}` serves only the {entry['new_pairs']} new pairs",
+        f"the store {store} now judges {out}; its judgments are kept. To judge only the {new:,} "
+        "new pairs (marked +new on the screen):",
         file=sys.stderr,
     )
-    return 0
+    for name in people:
+        words = ["goldset", "judge", str(out), "--store", str(store), "--labeller", name]
+        print("  " + shlex.join([*words, "--only-new"]), file=sys.stderr)
+    print(
+        "without --only-new, judging serves every pair not judged yet, old and new",
+        file=sys.stderr,
+    )
 
 
 def _switch_store(store: Path, entry: dict[str, Any], corpus: dict[str, str] | None) -> None:

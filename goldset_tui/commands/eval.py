@@ -151,9 +151,11 @@ def read_qrels_arg(
     if isinstance(value, str) and path.is_dir():
         if subtopics:
             raise InputError(path, "alpha_nDCG needs diversity qrels (query subtopic doc grade)")
+        from goldset_tui.commands._store_qrels import qrels_without_labeller
         from goldset_tui.store.project import Project  # lazily: only a store needs it
 
-        qrels = Project.open(path).qrels(labeller)
+        project = Project.open(path)
+        qrels = project.qrels(labeller) if labeller else qrels_without_labeller(project)
         if qrels.height == 0:
             raise InputError(path, "the store holds no judgments yet")
         return qrels

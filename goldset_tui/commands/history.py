@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(history.to_json(), indent=2))
     elif args.format == "md":
-        sys.stdout.write(visible(to_markdown(history, recurring=recurring)))
+        sys.stdout.write(visible(to_markdown(history, recurring=recurring, store=args.store)))
     else:
-        sys.stdout.write(visible(to_text(history, recurring=recurring)))
+        sys.stdout.write(visible(to_text(history, recurring=recurring, store=args.store)))
     return 0

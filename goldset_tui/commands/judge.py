@@ -24,9 +24,10 @@ if TYPE_CHECKING:
 NAME = "judge"
 HELP = "judge a pool in the terminal: keyboard-only graded judging, crash-safe"
 DESCRIPTION = """\
-Open the judging screen on POOL as labeller NAME. Judgments go to the pool's default store (under
-the user data folder) or to --store DIR, and each one is on disk before the screen says saved.
-Reopening resumes at the first candidate you have not judged.
+Open the judging screen on POOL as labeller NAME. Judgments go to --store DIR; without it, to the
+store goldset knows holds this pool and NAME has judged in (it says which; several are named and
+nothing opens), else the pool's default store under the user data folder. Each one is on disk
+before the screen says saved. Reopening resumes at the first candidate you have not judged.
 
 Candidates are shown blind, in an order seeded by (labeller, query), without system names or
 ranks; the position shown is recorded with each judgment. --reveal shows which systems returned
@@ -45,6 +46,7 @@ examples:
   goldset judge pool.jsonl --labeller alice --repeat 0.02    # 2% of your judged pairs come back, blind
   goldset judge pool.jsonl --labeller alice --order adaptive  # likely-relevant candidates first
   goldset judge pool.jsonl --labeller alice --render markdown --text-width 88
+  goldset judge pool+dense-v2.jsonl --labeller alice --store ~/golden/docs-store --only-new
 """
 
 
@@ -111,6 +113,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=None,
         help="seed of the --assign split and --repeat choice (default 0; the split's is remembered in the store)",
+    )
+    parser.add_argument(
+        "--only-new",
+        action="store_true",
+        help="only the pairs the store's last `goldset pool --extend` added (they are marked "
+        "+new on the screen either way)",
     )
     add_display_arguments(parser)
 
@@ -188,8 +196,9 @@ def prepare(
     ``labeller`` None: for no labeller in particular (`goldset serve` at start-up, which then
     checks each of its labellers): nothing is checked or done in any labeller's name."""
     from goldset_tui.commands._args import refuse_other_scale, store_scale
+    from goldset_tui.commands._store_choice import choose_store, remembered_overlap
     from goldset_tui.io.pools import load_pool
-    from goldset_tui.store import Project, default_store_for
+    from goldset_tui.store import Project
     from goldset_tui.store.machine import refuse_consensus, refuse_machine
     from goldset_tui.store.manifest import (
         manifest_path,
@@ -207,8 +216,11 @@ def prepare(
         refuse_consensus(labeller)  # before a store is made
     overlap = parse_assign(assign) if assign else None
     new_scale = store_scale(scale) if scale is not None else None
-    store_path = Path(store) if store else default_store_for(pool_path)
+    chosen = None if store else choose_store(pool_path, labeller)  # store/registry.py
+    store_path = chosen.store if chosen is not None else Path(store or "")
     existing = Project.open(store_path) if manifest_path(store_path).exists() else None
+    if overlap is None and existing is not None and labeller is not None:
+        overlap = remembered_overlap(existing.manifest, labeller)  # the share stays the share
     if existing is None:
         refuse_busy_folder(store_path)
     else:
@@ -244,7 +256,7 @@ def prepare(
             project.manifest = remember_corpus(project.path, project.manifest, corpus)
     if labeller is not None:
         refuse_machine(project, labeller)
-    warnings = []
+    warnings = [chosen.said] if chosen is not None and chosen.said else []
     warning = project.pool_warning(pool.sha256, Path(pool.path))
     if warning:
         warnings.append(warning)
@@ -377,8 +389,10 @@ def make_screen(
     order: str = "blind",
     render: str | None = None,
     text_width: int | None = None,
+    only_new: bool = False,
 ):  # noqa: ANN201
     """The judging screen for a prepared project; the writer opens here (lock: one per labeller)."""
+    from goldset_tui.commands._judge_marks import keep_only_new, marks_for
     from goldset_tui.judging import JudgingSession
     from goldset_tui.store.human import judged_on_screen
     from goldset_tui.ui.screens.judge import JudgeScreen
@@ -386,6 +400,9 @@ def make_screen(
     project = prepared.project
     check_repeat(repeat)
     check_order(prepared, order)
+    marks = marks_for(prepared)  # on the whole pool: the overlap is the whole pool's
+    if only_new:
+        keep_only_new(prepared)
     writer = project.writer(prepared.labeller)  # StoreLockedError -> one line, exit 2
     judged = project.judgments(prepared.labeller)
     # Opening the writer may have cut a torn journal tail (kept in .torn): the labeller is told.
@@ -409,7 +426,7 @@ def make_screen(
             order=order,
         )
 
-    return JudgeScreen(
+    screen = JudgeScreen(
         build,
         guidelines=project.guidelines,
         show_guidelines=first_sitting,
@@ -420,6 +437,8 @@ def make_screen(
         text_width=text_width,
         background=True,  # the grade's fsync off the key's path, "saving…" until it returns
     )
+    screen.marks = marks  # +new and shared (ui/widgets/marks.py)
+    return screen
 
 
 def run(args: argparse.Namespace) -> int:
@@ -451,6 +470,7 @@ def run(args: argparse.Namespace) -> int:
         order=args.order,
         render=args.render,
         text_width=args.text_width,
+        only_new=args.only_new,
     )
     try:
         return run_app(lambda: screen)

@@ -39,9 +39,11 @@ otherwise), with Holm-adjusted p-values beside the raw ones.
 Queries evaluated: every query in the qrels with at least one relevant document (grade >= 1); a
 query missing from a run counts 0 for it.
 
-example:
+examples:
   goldset report --qrels qrels.txt --run bm25=bm25.run --run dense=dense.run \\
       --strata strata.csv --traffic traffic.csv --metric Success@10 -o out/
+  goldset report --qrels ~/golden/docs-store --run bm25=bm25.run --strata strata.csv \\
+      -m nDCG@10 -m P@10 --store ~/golden/docs-store --release 2026.4
 """
 
 
@@ -58,8 +60,10 @@ class ReportInputs:
     sampling_manifest: Path | None = None
 
 
-def add_input_arguments(p: argparse.ArgumentParser, *, runs_required: bool = True) -> None:
-    """Arguments shared with `goldset review`."""
+def add_input_arguments(
+    p: argparse.ArgumentParser, *, runs_required: bool = True, several: bool = False
+) -> None:
+    """Arguments shared with `goldset review` (``several``: -m repeats, for `goldset report`)."""
     p.add_argument(
         "--qrels",
         required=runs_required,
@@ -90,7 +94,18 @@ def add_input_arguments(p: argparse.ArgumentParser, *, runs_required: bool = Tru
         metavar="FILE",
         help="stratum,share (0.31 or 31%%)[,population] for the weighted headline and its interval",
     )
-    p.add_argument("--metric", default="Success@10", help="measure to report (default Success@10)")
+    if several:
+        p.add_argument(
+            "-m",
+            "--metric",
+            action="append",
+            help="measure to report (default Success@10); repeat it for one report per measure, "
+            "each recorded with --release",
+        )
+    else:
+        p.add_argument(
+            "--metric", default="Success@10", help="measure to report (default Success@10)"
+        )
     p.add_argument(
         "--seed",
         type=int,
@@ -106,7 +121,7 @@ def add_input_arguments(p: argparse.ArgumentParser, *, runs_required: bool = Tru
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    add_input_arguments(p)
+    add_input_arguments(p, several=True)
     p.add_argument(
         "--format", choices=("md", "json", "csv"), default="md", help="what to print (default md)"
     )
@@ -140,7 +155,10 @@ def read_qrels_arg(value: str, labeller: str | None = None) -> pl.DataFrame:
 def store_qrels(project, labeller: str | None) -> pl.DataFrame:  # noqa: ANN001 - a store.Project
     """``labeller``'s qrels if the store knows that labeller, else the store's only labeller's;
     a store without judgments is an error."""
-    qrels = project.qrels(labeller if labeller in project.labellers() else None)
+    from goldset_tui.commands._store_qrels import qrels_without_labeller
+
+    known = labeller is not None and labeller in project.labellers()
+    qrels = project.qrels(labeller) if known else qrels_without_labeller(project)
     if qrels.height == 0:
         raise InputError(project.path, "the store holds no judgments yet")
     return qrels
@@ -260,28 +278,65 @@ def write_outputs(report, out: Path) -> list[Path]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
     from goldset_tui.commands import _history_hooks
     from goldset_tui.eval.report import to_csv, to_json, to_markdown
 
     _history_hooks.check(args)  # a wrong --store/--release is refused before the work
-    inputs = load_inputs(args)  # checks --metric first
-    _warn_scale(args.qrels, inputs.metric)
+    # Every measure checked before any run is read; the runs are read once for all of them.
+    metrics = list(dict.fromkeys(check_metric(m) for m in (args.metric or ["Success@10"])))
+    args.metric = metrics[0]
+    inputs = load_inputs(args)
     if args.output:
         from goldset_tui.commands.eval import output_folder
 
         output_folder(args.output)  # a bad -o is refused before the work, not after it
-    with working("computing the report"):
-        report = build(inputs)
     render = {"md": to_markdown, "json": to_json, "csv": to_csv}[args.format]
-    sys.stdout.write(render(report))
-    if args.output:
-        written = write_outputs(report, Path(args.output))
-        print(f"wrote {', '.join(str(p) for p in written)}", file=sys.stderr)
-    for warning in report.warnings:
-        # Warnings name strata and systems from the data: shown, never interpreted by the terminal.
-        print(f"goldset: warning: {visible(warning, keep_newlines=False)}", file=sys.stderr)
-    _history_hooks.after_report(args, inputs, report)
+    texts = []
+    for metric in metrics:
+        each = replace(inputs, metric=metric)
+        _warn_scale(args.qrels, metric)
+        with working(f"computing the report ({metric})"):
+            report = build(each)
+        texts.append(render(report))
+        if args.output:
+            # One measure: DIR as always; several: DIR/<measure>/ each, side by side.
+            out = Path(args.output) / (slug(metric) if len(metrics) > 1 else "")
+            written = write_outputs(report, out)
+            print(f"wrote {', '.join(str(p) for p in written)}", file=sys.stderr)
+        for warning in report.warnings:
+            # Warnings name strata and systems from the data: shown, never interpreted.
+            print(f"goldset: warning: {visible(warning, keep_newlines=False)}", file=sys.stderr)
+        _history_hooks.after_report(args, each, report)
+    sys.stdout.write(joined(texts, metrics, args.format))
     return 0
+
+
+def slug(metric: str) -> str:
+    from goldset_tui.store.files import slug as file_slug
+
+    return file_slug(metric) or "measure"
+
+
+def joined(texts: list[str], metrics: list[str], form: str) -> str:
+    """One measure: its report as ever. Several: Markdown one after another; JSON a list; CSV
+    one table with the measure first on each row."""
+    if len(texts) == 1:
+        return texts[0]
+    if form == "md":
+        return "\n".join(texts)
+    if form == "json":
+        import json
+
+        return json.dumps([json.loads(t) for t in texts], indent=2) + "\n"
+    import io
+
+    frames = [
+        pl.read_csv(io.StringIO(t), infer_schema=False).select(pl.lit(m).alias("measure"), pl.all())
+        for t, m in zip(texts, metrics, strict=True)
+    ]
+    return pl.concat(frames).write_csv()
 
 
 def _warn_scale(qrels: str, metric: str) -> None:

@@ -7,6 +7,7 @@ reaches a terminal (the command does), and Markdown cells escape ``|``.
 from __future__ import annotations
 
 import math
+import shlex
 from collections.abc import Sequence
 from typing import Any
 
@@ -92,7 +93,7 @@ def rows_of(history: History, system: str) -> list[tuple[dict[str, Any], dict[st
     return [(r, changes.get(r["release"])) for r in rels]
 
 
-def to_text(history: History, *, recurring: tuple[int, int]) -> str:
+def to_text(history: History, *, recurring: tuple[int, int], store: str | None = None) -> str:
     if not history.releases:
         return f"no recorded evaluation of {history.metric or 'any measure'} in this store\n"
     out = [f"history of {history.metric} (releases in the order first recorded)"]
@@ -118,7 +119,7 @@ def to_text(history: History, *, recurring: tuple[int, int]) -> str:
             if moved:
                 out.append(f"  {'':<{width}}  ^ {moved}")
         out += _strata_lines(history, system)
-    out += ["", *_recurring_lines(history, recurring)]
+    out += ["", *_recurring_lines(history, recurring, store)]
     return "\n".join(out) + "\n"
 
 
@@ -141,7 +142,9 @@ def _strata_lines(history: History, system: str) -> list[str]:
     return out
 
 
-def _recurring_lines(history: History, recurring: tuple[int, int]) -> list[str]:
+def _recurring_lines(
+    history: History, recurring: tuple[int, int], store: str | None = None
+) -> list[str]:
     k, n = recurring
     head = f"recurring failures (scored 0 in at least {k} of a system's last {n} releases)"
     if not history.recurring:
@@ -152,7 +155,9 @@ def _recurring_lines(history: History, recurring: tuple[int, int]) -> list[str]:
             f"  {r['system']}  {r['query_id']}  ({r['stratum']})  failed in "
             + ", ".join(r["failed_in"])
         )
-    lines.append("  name one: goldset regressions --store DIR --promote QUERY_ID --name NAME")
+    # The store's own path, quoted for a shell: the line is a command to paste, not a template.
+    where = shlex.quote(store) if store else "DIR"
+    lines.append(f"  name one: goldset regressions --store {where} --promote QUERY_ID --name NAME")
     return lines
 
 
@@ -162,7 +167,7 @@ def _md(text: str) -> str:
     return md_literal(text)
 
 
-def to_markdown(history: History, *, recurring: tuple[int, int]) -> str:
+def to_markdown(history: History, *, recurring: tuple[int, int], store: str | None = None) -> str:
     if not history.releases:
         return f"No recorded evaluation of {history.metric or 'any measure'} in this store.\n"
     out = [f"# History of {history.metric}", ""]
@@ -184,6 +189,6 @@ def to_markdown(history: History, *, recurring: tuple[int, int]) -> str:
                 f"| {_md(moved)} |"
             )
         out.append("")
-    recur = _recurring_lines(history, recurring)
+    recur = _recurring_lines(history, recurring, store)
     out += [f"## {recur[0]}", "", *(_md(line) for line in recur[1:])]
     return "\n".join(out) + "\n"

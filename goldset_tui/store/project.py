@@ -44,6 +44,7 @@ from goldset_tui.store.manifest import (
 )
 from goldset_tui.store.parts import read_parts
 from goldset_tui.store.prior import checked_prior
+from goldset_tui.store.registry import remember
 from goldset_tui.store.staging import naming_the_merge, recover
 from goldset_tui.store.writer import JudgmentWriter
 from goldset_tui.text import visible
@@ -132,6 +133,7 @@ class Project:
             if corpus is not None:
                 manifest["corpus"] = corpus
             write_manifest(store, manifest)
+        remember(store)  # found again by `goldset judge POOL` and home, wherever it is
         return cls(store, manifest)
 
     @classmethod
@@ -140,6 +142,7 @@ class Project:
         recover(store)  # a merge a crash interrupted is finished or undone before any read
         manifest = read_manifest(store)
         check_layout(store, manifest)
+        remember(store)
         return cls(store, manifest)
 
     @classmethod

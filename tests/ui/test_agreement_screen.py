@@ -78,7 +78,7 @@ async def test_matrix_summary_and_disagreements_ranked(data) -> None:
         listing = screen.query_one("#agreement-disagreements", DataTable)
         assert listing.row_count == 6
         assert str(listing.get_cell_at((0, 0))).strip() == "3"
-        assert str(listing.get_cell_at((0, 3))) == "errors/conn-reset"
+        assert str(listing.get_cell_at((0, 4))) == "errors/conn-reset"
 
 
 @synchronously

@@ -469,8 +469,9 @@ async def test_alike_long_names_stay_apart_and_the_selected_pool_is_named(tmp_pa
             detail = str(app.screen.query_one("#home-detail").render())
             row = rows[i]
             assert row.created
-            first, second = detail.split("\n")
+            first, store, second = detail.split("\n")  # stores from anywhere: folder named
             assert first.startswith("pool: ") and len(first) <= 78
+            assert store.startswith("store: ") and len(store) <= 78
             assert ("alpha" if "alpha" in str(row.pool) else "omega") in first
             assert second == f"created {row.created} · pool sha256 {row.pool_sha[:12]}"
         # The two pools differ in content, so their sha256 prefixes differ too.

@@ -110,6 +110,7 @@ class AgreementScreen(LeaveKeys, Screen[None]):
         self.replicates = replicates
         self.report: dict | None = None
         self.ranked = disagreements(data.ratings)
+        self.decided = decisions_of(data)  # (query, doc) -> the adjudicator's grade
         self.measure_index = 0
         self.intervals = False
 
@@ -121,11 +122,18 @@ class AgreementScreen(LeaveKeys, Screen[None]):
             with VerticalScroll(id="agreement-summary-box"):
                 yield Static(Text("computing..."), id="agreement-summary")
         yield Static(
-            Text(f"Disagreements, biggest first ({self.ranked.height}); Enter opens one"),
+            Text(
+                f"Disagreements, biggest first ({self.ranked.height}; {self._decided_count()} "
+                "adjudicated); Enter opens one"
+            ),
             id="agreement-list-title",
         )
         yield DataTable(id="agreement-disagreements", cursor_type="row", zebra_stripes=True)
         yield Footer()
+
+    def _decided_count(self) -> int:
+        pairs = self.ranked.select("query_id", "doc_id").iter_rows()
+        return sum(1 for pair in pairs if pair in self.decided)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "system_ranking":
@@ -143,12 +151,15 @@ class AgreementScreen(LeaveKeys, Screen[None]):
         table = self.query_one("#agreement-disagreements", DataTable)
         # The grades before the document: a long id would push them off an 80-column screen,
         # and the id is cut at the right edge with the whole of it one Enter away.
-        table.add_columns("spread", "query", "grades", "document")
+        # "decided": the adjudicated grade beside the grades it settles (empty: pending).
+        table.add_columns("spread", "query", "grades", "decided", "document")
         for row in self.ranked.iter_rows(named=True):
+            decided = self.decided.get((row["query_id"], row["doc_id"]))
             table.add_row(
                 Text(str(row["spread"]), justify="right"),
                 literal(row["query_id"], keep_newlines=False),
                 literal(" ".join(row["grades"]), keep_newlines=False),
+                Text("" if decided is None else str(decided), justify="center", style="bold"),
                 literal(row["doc_id"], keep_newlines=False),
             )
         table.focus()
@@ -233,6 +244,21 @@ class AgreementScreen(LeaveKeys, Screen[None]):
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         if event.data_table.id == "agreement-disagreements":
             self.action_open()
+
+
+def decisions_of(data: AgreementData) -> dict[tuple[str, str], int]:
+    """The adjudicated grade in force per pair, for a store (none for files, or on a bad journal:
+    the screen still shows the disagreements, `goldset adjudicate` reports the journal)."""
+    if data.project is None:
+        return {}
+    from goldset_tui.agreement.adjudication import load_adjudications
+    from goldset_tui.errors import InputError
+
+    try:
+        frame = load_adjudications(data.project.path)
+    except (InputError, OSError):
+        return {}
+    return {(q, d): int(g) for q, d, g in frame.select("query_id", "doc_id", "grade").iter_rows()}
 
 
 def with_ci(x: float | None, ci: list[float] | None) -> str:

@@ -7,6 +7,7 @@ grades). A thin screen over ``goldset_tui.history``; the numbers are `goldset hi
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 from rich.text import Text
@@ -109,11 +110,15 @@ class HistoryScreen(LeaveKeys, Screen[None]):
     def _show(self, records: list[Record], history: History) -> None:
         self.records, self.history = records, history
         k, n = DEFAULT_RECURRING
+        # Releases and systems counted apart: the table has a row per system and release.
+        releases = len({r["release"] for r in history.releases})
+        systems = len({r["system"] for r in history.releases})
         title = (
-            f"history of {history.metric}, {len(history.releases)} releases "
-            "(* paired change excludes 0)"
+            f"history of {history.metric}, {releases} release{'s' * (releases != 1)} of "
+            f"{systems} system{'s' * (systems != 1)} (* paired change excludes 0)"
             if history.releases
-            else "history: no evaluation recorded yet (goldset report ... --store DIR --release NAME)"
+            else "history: no evaluation recorded yet (goldset report ... --store "
+            f"{shlex.quote(str(self.store))} --release NAME)"
         )
         self.query_one("#history-title", Static).update(literal(title, keep_newlines=False))
         self.query_one("#history-legend", Static).display = any(

@@ -1,6 +1,6 @@
-"""The home screen (`goldset` alone): every project in the default store folder, each labeller's
-progress, and from there judging, the agreement screen, and the report and closure screens of
-`goldset review` on the selected project's store.
+"""The home screen (`goldset` alone): every store goldset knows (home_scan.py; `goldset --store
+DIR`: that one), each labeller's progress, and from there judging, the agreement screen, and the
+report and closure screens of `goldset review` on the selected project's store.
 
 Progress needs each pool's size, which means reading the pool: that runs in a worker, one project
 at a time, and fills the table in as it goes; the list itself shows at once. The report reads the
@@ -12,10 +12,10 @@ they were drawn from, so a session cannot be rebuilt from here (`goldset spotche
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import work
@@ -31,6 +31,7 @@ from goldset_tui.shorten import distinct_forms, middle
 from goldset_tui.text import visible
 from goldset_tui.ui.leaving import LeaveKeys
 from goldset_tui.ui.safe import literal
+from goldset_tui.ui.screens.home_scan import Row, pairs_per_query, scan, share_size
 from goldset_tui.ui.screens.report import ReportScreen, ReviewContext
 from goldset_tui.when import WIDTH, short_time
 
@@ -38,54 +39,12 @@ if TYPE_CHECKING:
     from goldset_tui.ui.screens.judge import JudgeScreen
 
 PROJECT_WIDTH = 22
-
-
-@dataclass(frozen=True)
-class Row:
-    store: Path
-    project: str
-    pool: Path
-    labeller: str | None
-    judged: int
-    last: str
-    created: str = ""  # when the store was made (manifest), to tell two alike projects apart
-    pool_sha: str = ""  # the pool file's sha256 the store was made from
-
-
-def scan(root: Path | None = None) -> list[Row]:
-    """One row per (project, labeller); a project nobody judged yet gets one row without one."""
-    from goldset_tui.store import Project, find_stores
-    from goldset_tui.store.machine import machine_labellers
-
-    rows: list[Row] = []
-    for store in find_stores(root):
-        try:
-            project = Project.open(store)
-            summary = project.summary()
-        except Exception:  # a damaged store is listed, not fatal for the home screen
-            rows.append(Row(store, store.name + " (unreadable)", Path(""), None, 0, ""))
-            continue
-        # A machine judge's labels were imported, not judged here: no row to resume judging.
-        machines = set(machine_labellers(project.manifest))
-        people: list[dict[str, Any] | None] = [
-            p for p in summary.to_dicts() if p["labeller"] not in machines
-        ]
-        created = str(project.manifest.get("created") or "")[:16].replace("T", " ")
-        for person in people or [None]:
-            rows.append(
-                Row(
-                    store,
-                    project.name,
-                    project.pool_path,
-                    person["labeller"] if person else None,
-                    int(person["judged"]) if person else 0,
-                    (person.get("last") or "") if person else "",  # shown by when.short_time
-                    created,
-                    project.pool_sha256,
-                )
-            )
-    names = distinct_names({r.store: (r.project, r.pool) for r in rows})
-    return [replace(r, project=names[r.store]) for r in rows]
+__all__ = [
+    "HomeScreen",
+    "Row",
+    "distinct_names",
+    "scan",
+]  # scan and Row live in home_scan.py (no Textual there)
 
 
 class HomeScreen(LeaveKeys, Screen[None]):
@@ -149,11 +108,15 @@ class HomeScreen(LeaveKeys, Screen[None]):
         Binding("q", "app.go_home", "quit", id="home.quit", tooltip="Quit"),
     ]
 
-    def __init__(self, root: Path | None = None) -> None:
+    def __init__(self, root: Path | None = None, *, stores: list[Path] | None = None) -> None:
+        """``root``: list the stores in that folder only; ``stores``: exactly these (`goldset
+        --store DIR`); neither: every store goldset knows (home_scan.py)."""
         super().__init__()
         self._root = root
+        self._stores = stores
         self._rows: list[Row] = []
-        self._sizes: dict[Path, int | None] = {}
+        self._sizes: dict[Path, dict[str, int] | None] = {}  # pairs per query of each pool
+        self._assigned: dict[tuple[Path, str | None], int | None] = {}
         self._shown_once = False
 
     def compose(self) -> ComposeResult:
@@ -182,7 +145,7 @@ class HomeScreen(LeaveKeys, Screen[None]):
         from goldset_tui.ui.screens.help import HelpScreen, keys_table
 
         text = (
-            "Every project in the store folder, one row per labeller. "
+            "Every store goldset has made or opened, one row per labeller. "
             "Enter judges the selected row as its labeller; the other keys open the same "
             "project's screens."
         )
@@ -190,7 +153,7 @@ class HomeScreen(LeaveKeys, Screen[None]):
 
     def action_rescan(self) -> None:
         before = self._selected()  # the cursor stays on the same project and labeller
-        self._rows = scan(self._root)
+        self._rows = scan(self._root) if self._stores is None else scan(stores=self._stores)
         table = self.query_one(DataTable)
         table.clear()
         now = when.local_now()
@@ -224,8 +187,14 @@ class HomeScreen(LeaveKeys, Screen[None]):
                 ". Start one with `goldset judge POOL --labeller NAME`, or try `goldset demo`."
             )
         else:
-            hint.append(f"{len({r.store for r in self._rows})} project(s) in ")
-            hint.append_text(literal(str(where)))
+            count = len({r.store for r in self._rows})
+            if self._root is not None:
+                hint.append(f"{count} project(s) in ")
+                hint.append_text(literal(str(where)))
+            elif self._stores is not None:
+                hint.append_text(literal(str(self._stores[0]) if count == 1 else f"{count} stores"))
+            else:  # wherever they are: the detail line names the selected one's folder
+                hint.append(f"{count} project(s) goldset has made or opened")
             hint.append(". Enter judges the selected row; v reviews it; ? lists every key.")
         self.query_one("#home-hint", Static).update(hint)
         self._show_detail()
@@ -243,6 +212,18 @@ class HomeScreen(LeaveKeys, Screen[None]):
             room = max(12, (self.size.width or 80) - 2 - len("pool: "))
             detail.append("pool: ", style="dim")
             detail.append_text(literal(middle(visible(row.pool, keep_newlines=False), room)))
+            if self._root is None:  # stores from anywhere: say which folder this one is
+                detail.append("\nstore: ", style="dim")
+                shown = middle(visible(row.store, keep_newlines=False), room - 1)
+                detail.append_text(literal(shown))
+            assigned = self._assigned.get((row.store, row.labeller))
+            if row.plan is not None and assigned is not None:
+                others = [n for n in row.plan.labellers if n != row.labeller]
+                detail.append(
+                    f"\n{visible(row.labeller or '')} {row.judged:,} of {assigned:,} assigned "
+                    f"(overlap {row.plan.overlap:g} shared with {', '.join(others) or 'nobody'})",
+                    style="dim",
+                )
             facts = [f"created {row.created}"] if row.created else []
             facts += [f"pool sha256 {row.pool_sha[:12]}"] if row.pool_sha else []
             if facts:
@@ -251,30 +232,31 @@ class HomeScreen(LeaveKeys, Screen[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False)
     def _measure(self) -> None:
-        from goldset_tui.io.pools import load_pool
-
         for store in dict.fromkeys(r.store for r in self._rows):
-            if store in self._sizes:
-                size = self._sizes[store]
-            else:
+            if store not in self._sizes:
                 pool = next(r.pool for r in self._rows if r.store == store)
-                try:
-                    size = load_pool(pool).frame.height
-                except Exception:
-                    size = None  # pool moved or broken: shown as "?"
-                self._sizes[store] = size
-            self.app.call_from_thread(self._show_size, store, size)
+                self._sizes[store] = pairs_per_query(pool)
+            sizes = {
+                r.labeller: share_size(r, self._sizes[store])
+                for r in self._rows
+                if r.store == store
+            }
+            self.app.call_from_thread(self._show_size, store, sizes)
 
-    def _show_size(self, store: Path, size: int | None) -> None:
+    def _show_size(self, store: Path, sizes: dict[str | None, int | None]) -> None:
         table = self.query_one(DataTable)
         for i, row in enumerate(self._rows):
             if row.store != store:
                 continue
-            table.update_cell(
-                str(i), "of", Text("?" if size is None else f"{size:,}", justify="right")
-            )
+            size = sizes.get(row.labeller)
+            self._assigned[(store, row.labeller)] = size if row.plan is not None else None
+            # A planned share is what the labeller has to do: 112 of 1,195 assigned, not of
+            # the pool's 2,005 (the detail line says which it is).
+            of = "?" if size is None else f"{size:,}" + (" a" if row.plan is not None else "")
+            table.update_cell(str(i), "of", Text(of, justify="right"))
             pct = f"{100 * row.judged / size:.0f}%" if size else ""
             table.update_cell(str(i), "pct", Text(pct, justify="right"))
+        self._show_detail()
 
     def _selected(self) -> Row | None:
         table = self.query_one(DataTable)

@@ -36,6 +36,7 @@ from goldset_tui.ui.widgets.judge_prefetch import Prefetch
 from goldset_tui.ui.widgets.judge_reading import ReadingWidth
 from goldset_tui.ui.widgets.judge_saving import BackgroundSaving
 from goldset_tui.ui.widgets.judge_updates import put, put_sized
+from goldset_tui.ui.widgets.marks import NO_MARKS, Marks, mark_candidate, mark_query
 
 if TYPE_CHECKING:
     from goldset_tui.store.writer import JudgmentWriter
@@ -63,6 +64,7 @@ def _grade_bindings() -> list[Binding]:
 
 class JudgeScreen(BackgroundSaving, GroupGrading, ReadingWidth, Prefetch, LeaveKeys, Screen[None]):
     CSS_PATH: ClassVar[CSSPathType | None] = "judge.tcss"
+    marks: Marks = NO_MARKS  # set by `goldset judge`: +new pairs, shared queries (marks.py)
 
     # The footer must fit 80 columns: the grade keys share one entry, pairs share one (j/k, n/p),
     # and the palette (ctrl+p) is listed under ? instead. Every binding still has an id. Below
@@ -235,9 +237,13 @@ class JudgeScreen(BackgroundSaving, GroupGrading, ReadingWidth, Prefetch, LeaveK
             return
         candidate = s.current
         # As little redrawing and layout as each key needs (judge_updates.py).
-        put(self.query_one("#query", Static), parts.query_line(s))
+        put(
+            self.query_one("#query", Static),
+            mark_query(parts.query_line(s), self.marks, s.query_id),
+        )
         hint = d_hint(self.group_target())  # what d does here, named (judge_group.py)
         candidate_line = parts.candidate_line(s, candidate, reveal=self.reveal, d_hint=hint)
+        candidate_line = mark_candidate(candidate_line, self.marks, s.query_id, candidate.doc_id)
         put_sized(self.query_one("#candidate", Static), candidate_line, cap=3)  # judge.tcss
         key = (candidate.query_id, candidate.doc_id)
         if key != self._shown:
