@@ -19,6 +19,7 @@ plain Kish / Dean-Pagano effective n, and the report's (``weighting.stratified_e
     python bench/interval_coverage.py --only weighted # the weighted part alone (about 2 minutes)
     python bench/interval_coverage.py --only design --reps 1000  # the design-weighted (Hajek) part
     python bench/interval_coverage.py --only paired --reps 4000  # the paired difference (6.5 minutes)
+    python bench/interval_coverage.py --only headline --reps 500  # both headlines on goldset's own samples
 
 The paired difference (``goldset compare``, the report's paired rows, the history's changes): one
 set of 5, 7, 10, 20 or 50 queries scored by two systems, true mean differences near 0, near +-1
@@ -43,6 +44,7 @@ import time
 import numpy as np
 import polars as pl
 
+from goldset_tui.eval.headline import hajek_estimates
 from goldset_tui.eval.intervals import (
     difference_interval,
     mean_interval,
@@ -53,7 +55,6 @@ from goldset_tui.eval.intervals import (
 )
 from goldset_tui.eval.weighting import (
     Cell,
-    hajek_estimates,
     stratified_estimate,
     weighted_difference,
 )
@@ -521,13 +522,21 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=20261130)
     ap.add_argument(
         "--only",
-        choices=("stratum", "weighted", "design", "paired"),
+        choices=("stratum", "weighted", "design", "paired", "headline"),
         help="one part: the per-stratum intervals, the weighted headline and difference, the "
         "design-weighted (Hajek) headline, or the paired difference on one set of queries",
     )
     args = ap.parse_args()
     rng = np.random.default_rng(args.seed)
     start = time.perf_counter()
+    if args.only in (None, "headline"):
+        # The two headlines on goldset's own samples of count-dependent logs (headline_coverage.py).
+        from headline_coverage import headline_table
+
+        headline_table(min(args.reps, 500))
+        if args.only == "headline":
+            print(f"\n{time.perf_counter() - start:.0f} s")
+            return
     if args.only in (None, "paired"):
         paired_one_table(max(1, args.reps // 2), rng)
         if args.only == "paired":

@@ -37,7 +37,8 @@ def ci_text(ci: Any) -> str:
 
 def headline_lines(report: Report) -> list[str]:
     """One line per system: the mean and its interval, then the traffic-weighted mean and its
-    stratified interval (``weighted_ci95``), then the design-weighted mean when there is one."""
+    interval (``weighted_ci95``), then the design-weighted one when there is one; then one line
+    naming what each weighted headline estimates (``estimands``)."""
     lines = []
     for r in report.overall.iter_rows(named=True):
         s = r["system"]
@@ -46,8 +47,16 @@ def headline_lines(report: Report) -> list[str]:
             ci = report.weighted_ci.get(s) if report.weighted_ci is not None else None
             line += f" · traffic-weighted {fmt_fixed(report.weighted[s])} {ci_text(ci)}"
         if report.design is not None and s in report.design:
-            line += f" · design-weighted {fmt_fixed(report.design[s])}"
+            ci = report.design_ci.get(s) if report.design_ci is not None else None
+            line += f" · design-weighted {fmt_fixed(report.design[s])} {ci_text(ci)}"
         lines.append(line)
+    said = [
+        f"{name}: {report.estimands[key]}"
+        for key, name in (("weighted", "traffic-weighted"), ("design_weighted", "design-weighted"))
+        if key in report.estimands
+    ]
+    if said:
+        lines.append("Estimates " + "; ".join(said))
     return lines
 
 

@@ -48,6 +48,9 @@ DEFAULT_CAP = 50  # seed 000: weights = min(count, 50)
 QUERY_ID = "query_id"
 # The column `goldset report` reads for its Horvitz-Thompson headline: the name is the contract.
 PROBABILITY = "inclusion_probability"
+# Per stratum in the traffic file: the design effects of the two headlines (``design_effects``).
+DEFF_SEARCH = "design_effect_per_search"
+DEFF_QUERY = "design_effect_per_query"
 DEFAULT_MIN_PER_STRATUM = 15  # seed 000: fifteen takes a stratum's resolution to 6.7 points
 
 
@@ -59,6 +62,10 @@ class StratumRow:
     share: float
     target: int
     sampled: int
+    # The design effects `goldset report` floors its headline variances with (``design_effects``);
+    # None when the draw did not see the whole stratum's counts (a warehouse draw).
+    deff_search: float | None = None
+    deff_query: float | None = None
 
     @property
     def shortfall(self) -> int:
@@ -222,6 +229,30 @@ def draw_stratum(pool: pl.DataFrame, k: int, seed: int, stratum: str, cap: int) 
     )
 
 
+def design_effects(pool: pl.DataFrame, k: int, cap: int) -> tuple[float, float]:
+    """What drawing ``k`` of ``pool`` (query, count) does to the variance of the report's two
+    Hajek headlines, from every query of the stratum, drawn or not (Kish's design effect of the
+    weights, with 1 - pi: a query drawn for certain adds no sampling error):
+
+        per search:  k x sum((1 - pi) c^2 / pi) / (sum c)^2
+        per query:   k x sum((1 - pi) / pi) / N^2
+
+    The report cannot compute these from the sample when its heavy queries were not drawn,
+    which is exactly when the sample's own variance runs small (docs/report.md)."""
+    if k >= pool.height or k <= 0:
+        return 0.0, 0.0
+    counts = pool.get_column("count").cast(pl.Float64).to_list()
+    weights = [min(int(c), cap) for c in pool.get_column("count").to_list()]
+    by_weight = probability_of_weight(weights, k)
+    search = query = 0.0
+    for c, w in zip(counts, weights, strict=True):
+        pi = by_weight[w]
+        search += (1.0 - pi) * c * c / pi
+        query += (1.0 - pi) / pi
+    total = sum(counts)
+    return k * search / (total * total), k * query / (pool.height * pool.height)
+
+
 def probability_of_weight(weights: list[int], k: int) -> dict[int, float]:
     """Each weight's inclusion probability when ``k`` of these are drawn. Queries of the same
     weight share one; computed over the weights in ascending order, so a warehouse's table of
@@ -307,10 +338,13 @@ def stratified_sample(
     for s in order:
         info = by_name.get(s, {"distinct": 0, "occurrences": 0, "share": 0.0})
         target = targets.get(s, 0)
+        deff: tuple[float | None, float | None] = (None, None)
         if s in by_name and target:
-            drawn = draw_stratum(labels.filter(pl.col("stratum") == s), target, seed, s, cap)
+            pool = labels.filter(pl.col("stratum") == s)
+            drawn = draw_stratum(pool, target, seed, s, cap)
             parts.append(drawn)
             sampled = drawn.height
+            deff = design_effects(pool, target, cap)
         else:
             sampled = 0
         if sampled < target and s in by_name:
@@ -325,6 +359,7 @@ def stratified_sample(
                 float(info["share"]),
                 target,
                 sampled,
+                *deff,
             )
         )
     empty = labels.head(0).with_columns(pl.lit(None, dtype=pl.Float64).alias(PROBABILITY))
@@ -347,18 +382,24 @@ def stratified_sample(
 
 
 def report_frames(result: SampleResult) -> dict[str, pl.DataFrame]:
-    """What ``goldset report`` reads: per sampled query its stratum and inclusion probability
-    (``--strata``), and per stratum of the log its traffic share (``--traffic``). Every stratum
+    """What ``goldset report`` reads: per sampled query its stratum, its count in the log and
+    its inclusion probability (``--strata``: with count / pi the report estimates the per-search
+    rate, with 1 / pi the distinct-query mean), and per stratum of the log its traffic share
+    (``--traffic``). Every stratum
     of the log is listed, sampled or not, so the shares add to 1 and a stratum left out of the
     sample shows up in the report's closure checks instead of vanishing from the weighting."""
-    strata = result.sample.select(QUERY_ID, "stratum", PROBABILITY)
-    traffic = pl.DataFrame(
-        {
-            "stratum": [r.stratum for r in result.rows if r.distinct],
-            "share": [r.share for r in result.rows if r.distinct],
-        },
-        schema={"stratum": pl.Utf8, "share": pl.Float64},
-    ).sort("stratum")
+    strata = result.sample.select(QUERY_ID, "stratum", "count", PROBABILITY)
+    listed = [r for r in result.rows if r.distinct]
+    columns: dict[str, list[object]] = {
+        "stratum": [r.stratum for r in listed],
+        "share": [r.share for r in listed],
+    }
+    schema = {"stratum": pl.Utf8, "share": pl.Float64}
+    if any(r.deff_search is not None for r in listed):
+        columns[DEFF_SEARCH] = [r.deff_search for r in listed]
+        columns[DEFF_QUERY] = [r.deff_query for r in listed]
+        schema |= {DEFF_SEARCH: pl.Float64, DEFF_QUERY: pl.Float64}
+    traffic = pl.DataFrame(columns, schema=schema).sort("stratum")
     return {"strata": strata, "traffic": traffic}
 
 
