@@ -9,8 +9,10 @@ weights min(count, 50), without replacement, seed = the repetition) and reads it
 ``sampling.sample.report_frames``, exactly the files `goldset report` reads, then computes:
 
 - the traffic-weighted headline before (the strata's plain means weighted by traffic share,
-  ``weighting.weighted_estimates``) and now (``headline.per_search_estimates``: Hajek ratios
-  with weights count / pi), against the log's per-search rate sum(c y) / sum(c);
+  ``weighting.weighted_estimates``), as one Hajek ratio per stratum (weights count / pi), and as
+  the report computes it (``headline.per_search_estimates``: each stratum's head and tail as two
+  Hajek ratios weighted by their known traffic shares), against the log's per-search rate
+  sum(c y) / sum(c);
 - the design-weighted headline before (the stratified Wilson interval with dispersion 1 on the
   Hajek cells, which dropped the design effect) and now (``headline.per_query_estimates``),
   against the log's distinct-query mean;
@@ -92,7 +94,7 @@ def one_log(name: str, reps: int, seed: int) -> list[str]:
     per_query = float(log["y"].mean())
     cols = {
         m: {"mean": 0.0, "cover": 0, "width": 0.0}
-        for m in ("ts before", "ts now", "ts lin-t", "dq before", "dq now", "dq lin-t")
+        for m in ("ts before", "ts one", "ts now", "ts lin-t", "dq before", "dq now", "dq lin-t")
     }
     y = dict(zip(log["query"].to_list(), log["y"].to_list(), strict=True))
     for r in range(reps):
@@ -106,9 +108,13 @@ def one_log(name: str, reps: int, seed: int) -> list[str]:
         )
         plain = weighted_estimates(scores, strata, traffic, method="wilson")["a"]
         now = per_search_estimates(scores, strata, traffic, binary=True)["a"]
+        # One ratio per stratum: the traffic file without its head and tail columns.
+        whole = traffic.select("stratum", "share", "design_effect_per_search")
+        one = per_search_estimates(scores, strata, whole, binary=True)["a"]
         design = per_query_estimates(scores, strata, binary=True)["a"]
         found = {
             "ts before": (plain.mean, plain.ci, per_search),
+            "ts one": (one.mean, one.ci, per_search),
             "ts now": (now.mean, now.ci, per_search),
             "ts lin-t": (now.mean, _linearised_t(now.mean, now.se, scores.height, 3), per_search),
             "dq before": (design.mean, _old_design(scores, strata), per_query),
@@ -128,8 +134,9 @@ def one_log(name: str, reps: int, seed: int) -> list[str]:
         truth = per_search if m.startswith("ts") else per_query
         what = {
             "ts before": "traffic-weighted, plain stratum means (before)",
-            "ts now": "traffic-weighted, Hajek count / pi (report)",
-            "ts lin-t": "traffic-weighted, Hajek, linearised t(n - H)",
+            "ts one": "traffic-weighted, Hajek count / pi, one ratio per stratum",
+            "ts now": "traffic-weighted, Hajek count / pi, head and tail (report)",
+            "ts lin-t": "traffic-weighted, head and tail, linearised t(n - H)",
             "dq before": "design-weighted, Wilson with dispersion 1 (before)",
             "dq now": "design-weighted, Hajek 1 / pi (report)",
             "dq lin-t": "design-weighted, Hajek, linearised t(n - H)",

@@ -482,7 +482,7 @@ def design_table(reps: int, rng: np.random.Generator) -> None:
     n_all = sum(WEIGHTED_SIZES)
     qids = [f"q{i}" for i in range(n_all)]
     names = [f"s{h}" for h, n in enumerate(WEIGHTED_SIZES) for _ in range(n)]
-    for name, (_, dists) in WEIGHTED.items():
+    for name, (binary, dists) in WEIGHTED.items():
         for label, shares in SHARES.items():
             mu = sum(w * m for w, (_, m) in zip(shares, dists, strict=True))
             pi = [n / (w * POPULATION) for n, w in zip(WEIGHTED_SIZES, shares, strict=True)]
@@ -501,7 +501,7 @@ def design_table(reps: int, rng: np.random.Generator) -> None:
             for r in range(reps):
                 values = np.concatenate([x[r] for x in draws])
                 scores = pl.DataFrame({"system": "a", "query_id": qids, "value": values})
-                est = hajek_estimates(scores, probabilities, strata)["a"]
+                est = hajek_estimates(scores, probabilities, strata, binary=binary)["a"]
                 lo, hi = est.ci
                 report += lo - 1e-12 <= mu <= hi + 1e-12
                 points += hi - lo <= 1e-12

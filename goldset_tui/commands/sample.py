@@ -387,7 +387,9 @@ def finish(args: argparse.Namespace) -> int:
     return 0
 
 
-def print_table(result: SampleResult, out: TextIO = sys.stdout) -> None:
+def print_table(result: SampleResult, out: TextIO | None = None) -> None:
+    # sys.stdout looked up per call, not bound once at import (a test's captured stream).
+    out = out or sys.stdout
     print(
         f"{'stratum':<18} {'distinct':>9} {'occurrences':>12} {'share':>7} {'target':>7} "
         f"{'sampled':>8}",

@@ -16,21 +16,31 @@ that sample (docs/report.md works an example by hand):
   R^_h = sum(w y) / sum(w) with w_i = c_i / pi_i, then sum_h W_h R^_h. The plain stratum mean
   the report gave before weights every drawn query alike, so it estimates neither number when
   the draw favours the head (it averaged 0.44 where the per-search rate was 0.61, table in
-  docs/report.md);
+  docs/report.md). The sampler caps the weight at 50, so a stratum's head (every query searched
+  50 times or more) is drawn with one small probability while it carries much of the traffic:
+  one ratio over the stratum then gives the head the weight of the heads that happened to be
+  drawn, and ran 0.02-0.04 low. `goldset sample` writes the head's share of each stratum's
+  traffic (``head_share``, with ``head_count``), so the head and the tail are estimated as two
+  ratios and weighted by their known shares (post-stratification), which halved that bias
+  (bench/interval_coverage.py ``--only headline``). A stratum whose head or tail carries
+  traffic but had no query drawn stays one ratio;
 - **design-weighted** (:func:`per_query_estimates`): sum(w y) / sum(w) over the whole sample with
   w_i = 1 / pi_i, the distinct-query mean.
 
-Both are ratio estimators and get the same interval. Per stratum h, the linearised variance of
+Both are ratio estimators and get the same interval. Per cell h (a stratum, or its head or
+tail), the linearised variance of
 the ratio (the Taylor form R's ``survey`` computes: z_i = w_i (y_i - R^) / sum(w), with-
 replacement variance n_h / (n_h - 1) sum (z_i - zbar_h)^2) carries the design effect of unequal
 weights. But it is small exactly when the heavy queries were not drawn (then the estimate is low
 too) and 0 when every drawn query of a stratum scores the same, so it is floored by the variance
 the design implies for a stratum of that rate: D_h phi_h r_h (1 - r_h) / n_h. D_h is Kish's design
 effect of the weights with the finite-population factor, k_h sum((1 - pi) c^2 / pi) / (sum c)^2
-over **every** query of the stratum (c = 1 for the distinct-query mean), which `goldset sample`
-computes from the log and writes to the traffic file (``design_effect_per_search``,
-``design_effect_per_query``); without them, its estimate from the drawn queries,
-n_h sum((1 - pi) w^2) / (sum w)^2. A query drawn for certain adds nothing (1 - pi = 0). r_h is the
+over **every** query of the cell (c = 1 for the distinct-query mean; k_h the stratum's drawn
+queries), which `goldset sample` computes from the log and writes to the traffic file
+(``design_effect_per_search``, ``design_effect_per_query``, ``design_effect_head``,
+``design_effect_tail``); without them, its estimate from the drawn queries,
+n_h sum((1 - pi) w^2) / (sum w)^2. A head of one drawn query has no variance of its own and the
+floor stands in for it. A query drawn for certain adds nothing (1 - pi = 0). r_h is the
 stratum's rate pulled in by z^2/2 pseudo-queries each side (Agresti-Coull: 7 of 7 keeps a
 variance) and phi_h the graded measure's dispersion (``intervals.dispersion``; 1 for a 0/1
 measure). The interval is Wilson's form at the estimate with the effective number of queries
@@ -48,7 +58,7 @@ no variance (interval nan, as the ``survey`` package stops there too).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import polars as pl
@@ -60,7 +70,16 @@ from goldset_tui.eval.intervals import (
     wilson_form,
     z_value,
 )
-from goldset_tui.eval.strata import COUNT, DEFF_QUERY, DEFF_SEARCH, INCLUSION
+from goldset_tui.eval.strata import (
+    COUNT,
+    DEFF_HEAD,
+    DEFF_QUERY,
+    DEFF_SEARCH,
+    DEFF_TAIL,
+    HEAD_COUNT,
+    HEAD_SHARE,
+    INCLUSION,
+)
 from goldset_tui.eval.weighting import WeightedEstimate
 
 PER_SEARCH = "per_search"
@@ -93,33 +112,44 @@ def estimand_text(kind: str, metric: str, *, binary: bool) -> str:
     )
 
 
+def estimand_brief(kind: str, *, binary: bool) -> str:
+    """:func:`estimand_text` short enough for a line under the report screen's table."""
+    if kind == PER_SEARCH:
+        return "share of searches answered" if binary else "mean per search"
+    if kind == PER_QUERY:
+        return "share of distinct queries answered" if binary else "mean per distinct query"
+    return "stratum means by share (per search only if sampled in proportion to traffic)"
+
+
 @dataclass(frozen=True)
 class RatioCell:
-    """One stratum of a ratio estimate: ``share`` its weight in the headline, ``n`` drawn
-    queries, ``mean`` the stratum's weighted mean (on [0, 1] when bounded), ``variance`` the
-    linearised variance of that mean, ``deff`` Kish's design effect of its weights (with 1 - pi),
-    ``phi`` the values' dispersion, ``census`` every pi = 1."""
+    """One cell of a ratio estimate (a stratum, or the head or tail of one): ``share`` its
+    weight in the headline, ``n`` drawn queries, ``mean`` its weighted mean (on [0, 1] when
+    bounded), ``variance`` the linearised variance of that mean, ``floor`` the variance per unit
+    of phi r (1 - r) the design implies (design effect / the stratum's drawn queries), ``phi`` the
+    values' dispersion, ``census`` every pi = 1, ``lone`` a cell of one query that still has an
+    interval (the head of a stratum: its floor stands in for the variance one query cannot show)."""
 
     share: float
     n: int
     mean: float
     variance: float
-    deff: float
+    floor: float
     phi: float
     census: bool
+    lone: bool = False
 
 
-def _stratum_stats(frame: pl.DataFrame, centre: pl.Expr | None) -> pl.DataFrame:
-    """Per stratum of ``frame`` (stratum, value, w, pi): n, sums, the weighted mean, the
-    linearised variance (about ``centre``, each stratum's own mean when None) and the pieces
-    of the floor."""
+def _cell_stats(frame: pl.DataFrame, centre: pl.Expr | None, key: str = "stratum") -> pl.DataFrame:
+    """Per ``key`` of ``frame`` (key, value, w, pi): n, sums, the weighted mean, the linearised
+    sum of squares (about ``centre``, each group's own mean when None) and the pieces of the
+    floor."""
     sw = pl.col("w").sum()
     mean_h = (pl.col("w") * pl.col("value")).sum() / sw
     per = frame.with_columns(
-        _c=(mean_h.over("stratum") if centre is None else centre),
-        _sw=sw.over("stratum"),
+        _c=(mean_h.over(key) if centre is None else centre),
     ).with_columns(_z=pl.col("w") * (pl.col("value") - pl.col("_c")))
-    return per.group_by("stratum", maintain_order=True).agg(
+    return per.group_by(key, maintain_order=True).agg(
         n=pl.len(),
         sw=sw,
         mean=mean_h,
@@ -133,12 +163,18 @@ def _stratum_stats(frame: pl.DataFrame, centre: pl.Expr | None) -> pl.DataFrame:
 
 
 def _cell(
-    row: dict[str, Any], share: float, scale: float, binary: bool, deff: float | None
+    row: dict[str, Any],
+    share: float,
+    scale: float,
+    binary: bool,
+    deff: float | None,
+    drawn: int | None = None,
 ) -> RatioCell:
-    """A :class:`RatioCell` from one row of :func:`_stratum_stats`; ``scale`` divides the
-    linearised sum of squares (sum(w)^2 of the stratum, or of the whole sample for the
-    combined ratio, where the stratum's term is then divided by its share squared). ``deff``:
-    the design effect `goldset sample` computed from the whole stratum, else the sample's."""
+    """A :class:`RatioCell` from one row of :func:`_cell_stats`; ``scale`` divides the
+    linearised sum of squares (sum(w)^2 of the cell, or of the whole sample for the combined
+    ratio, where the stratum's term is then divided by its share squared). ``deff``: the design
+    effect `goldset sample` computed from the whole stratum (or cell), relative to ``drawn``
+    queries (the stratum's; default the cell's); None: the sample's own estimate."""
     n = int(row["n"])
     sw = float(row["sw"])
     zz = float(row["zz"])
@@ -154,12 +190,17 @@ def _cell(
             float(row["at_bounds"]),
         )
     )
+    floor = (
+        float(row["sw2f"]) / (sw * sw)  # the sample's design effect over n, n cancelled
+        if deff is None or math.isnan(deff)
+        else deff / (drawn or n)
+    )
     return RatioCell(
         share=share,
         n=n,
         mean=float(row["mean"]),
         variance=variance,
-        deff=n * float(row["sw2f"]) / (sw * sw) if deff is None or math.isnan(deff) else deff,
+        floor=floor,
         phi=phi,
         census=bool(row["census"]),
     )
@@ -178,7 +219,7 @@ def ratio_interval(
     mean = sum(c.share * c.mean for c in cells)
     total = sum(c.share for c in cells)
     nan = WeightedEstimate(mean=mean, se=math.nan, df=math.nan, ci=(math.nan, math.nan))
-    if not cells or total <= 0.0 or any(c.n < 2 and not c.census for c in cells):
+    if not cells or total <= 0.0 or any(c.n < 2 and not (c.census or c.lone) for c in cells):
         return nan
     var = 0.0
     linear = 0.0
@@ -188,10 +229,10 @@ def ratio_interval(
             continue
         w = c.share / total
         r = (c.n * c.mean + z * z / 2.0) / (c.n + z * z)
-        floor = c.deff * c.phi * r * (1.0 - r) / c.n if bounded else 0.0
-        term = w * w * max(c.variance, floor)
-        var += term
-        linear += c.share * c.share * c.variance
+        floor = c.floor * c.phi * r * (1.0 - r) if bounded else 0.0
+        variance = 0.0 if math.isnan(c.variance) else c.variance  # a lone cell: the floor alone
+        var += w * w * max(variance, floor)
+        linear += c.share * c.share * variance
         centre += w * r
     if var <= 0.0:
         return WeightedEstimate(
@@ -243,7 +284,7 @@ def _prepared(
         w=weight,
         pi=pl.col(INCLUSION),
         value=(pl.col("value") - low) / (high - low),
-    ).select("system", "stratum", "value", "w", "pi")
+    ).select("system", "stratum", "value", "w", "pi", *([COUNT] if COUNT in joined.columns else []))
 
 
 def _back(est: WeightedEstimate, bounds: tuple[float, float] | None) -> WeightedEstimate:
@@ -270,28 +311,65 @@ def per_search_estimates(
 ) -> dict[str, WeightedEstimate]:
     """Per system, the per-search (per-occurrence) rate: sum_h W_h R^_h, R^_h the Hajek ratio
     with weights count / inclusion_probability (``strata``: query_id, stratum, count,
-    inclusion_probability; ``traffic``: stratum, share). Strata without a share are left out,
-    as the closure checks report them. ``bounds`` None: a measure with no known range."""
+    inclusion_probability; ``traffic``: stratum, share). With the traffic file's ``head_count``
+    and ``head_share`` each stratum is split into its head and tail (module docstring) when both
+    were drawn. Strata without a share are left out, as the closure checks report them.
+    ``bounds`` None: a measure with no known range."""
     shares = dict(traffic.select("stratum", "share").iter_rows())
-    deffs = _column(traffic, DEFF_SEARCH)
+    info = {
+        c: _column(traffic, c) for c in (DEFF_SEARCH, HEAD_COUNT, HEAD_SHARE, DEFF_HEAD, DEFF_TAIL)
+    }
     frame = _prepared(scores, strata, pl.col(COUNT) / pl.col(INCLUSION), bounds)
+    limit = info[HEAD_COUNT]
+    frame = frame.with_columns(
+        head=pl.col(COUNT) >= pl.col("stratum").replace_strict(limit, default=math.inf)
+    )
     out: dict[str, WeightedEstimate] = {}
     for (system,), part in frame.partition_by("system", as_dict=True, maintain_order=True).items():
-        cells = [
-            _cell(
-                row,
-                float(shares[row["stratum"]]),
-                float(row["sw"]) ** 2,
-                binary,
-                deffs.get(row["stratum"]),
+        cells: list[RatioCell] = []
+        whole = {r["stratum"]: r for r in _cell_stats(part, None).iter_rows(named=True)}
+        split = {
+            (r["stratum"], r["head"]): r
+            for r in _cell_stats(
+                part.with_columns(cell=pl.struct("stratum", "head")), None, key="cell"
             )
-            for row in _stratum_stats(part, None).iter_rows(named=True)
-            if row["stratum"] in shares
-        ]
+            .unnest("cell")
+            .iter_rows(named=True)
+        }
+        for stratum, row in whole.items():
+            if stratum not in shares:
+                continue
+            share = float(shares[stratum])
+            cells += _head_and_tail(stratum, share, row, split, info, binary)
         out[str(system)] = _back(
             ratio_interval(cells, confidence, bounded=bounds is not None), bounds
         )
     return out
+
+
+def _head_and_tail(
+    stratum: str,
+    share: float,
+    row: dict[str, Any],
+    split: dict[tuple[str, bool], dict[str, Any]],
+    info: dict[str, dict[str, float]],
+    binary: bool,
+) -> list[RatioCell]:
+    """The stratum as two cells, its head and its tail, each carrying its known share of the
+    stratum's traffic (post-stratification), when both were drawn; else as one cell."""
+    head_share = info[HEAD_SHARE].get(stratum)
+    whole = [_cell(row, share, float(row["sw"]) ** 2, binary, info[DEFF_SEARCH].get(stratum))]
+    if head_share is None:
+        return whole
+    parts = [(True, head_share, info[DEFF_HEAD]), (False, 1.0 - head_share, info[DEFF_TAIL])]
+    present = [(split.get((stratum, h)), a, d.get(stratum)) for h, a, d in parts if a > 0.0]
+    cells = []
+    for r, a, d in present:
+        if r is None:
+            return whole  # a part carrying traffic went undrawn: the stratum as one ratio
+        cell = _cell(r, share * a, float(r["sw"]) ** 2, binary, d, int(row["n"]))
+        cells.append(replace(cell, lone=True))
+    return cells
 
 
 def per_query_estimates(
@@ -313,7 +391,7 @@ def per_query_estimates(
         total = float(part.get_column("w").sum())
         overall = float((part.get_column("w") * part.get_column("value")).sum()) / total
         cells = []
-        for row in _stratum_stats(part, pl.lit(overall)).iter_rows(named=True):
+        for row in _cell_stats(part, pl.lit(overall)).iter_rows(named=True):
             share = float(row["sw"]) / total
             # The combined ratio's linearised term for this stratum, sum(z^2) / sum(w)^2 over the
             # whole sample, is share^2 x the variance of the stratum's mean.

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from goldset_tui.eval.headline import PER_QUERY, estimand_brief
 from goldset_tui.eval.overlap import stratum_overlap
 from goldset_tui.eval.report_format import fmt_fixed, fused_note
 from goldset_tui.eval.report_model import UNJUDGED_WARNING, Report
@@ -50,13 +51,14 @@ def headline_lines(report: Report) -> list[str]:
             ci = report.design_ci.get(s) if report.design_ci is not None else None
             line += f" · design-weighted {fmt_fixed(report.design[s])} {ci_text(ci)}"
         lines.append(line)
-    said = [
-        f"{name}: {report.estimands[key]}"
-        for key, name in (("weighted", "traffic-weighted"), ("design_weighted", "design-weighted"))
-        if key in report.estimands
-    ]
+    said = []
+    if report.weighted_kind is not None:
+        brief = estimand_brief(report.weighted_kind, binary=report.binary)
+        said.append(f"traffic-weighted: {brief}")
+    if report.design is not None:
+        said.append(f"design-weighted: {estimand_brief(PER_QUERY, binary=report.binary)}")
     if said:
-        lines.append("Estimates " + "; ".join(said))
+        lines.append("Estimates " + " · ".join(said))
     return lines
 
 

@@ -42,6 +42,13 @@ POPULATION = "population"
 # effects that floor the two headlines' variances (``eval.headline``).
 DEFF_SEARCH = "design_effect_per_search"
 DEFF_QUERY = "design_effect_per_query"
+# The stratum's head (queries searched at least head_count times, all drawn with one
+# probability), its share of the stratum's traffic and the design effects of head and tail.
+HEAD_COUNT = "head_count"
+HEAD_SHARE = "head_share"
+DEFF_HEAD = "design_effect_head"
+DEFF_TAIL = "design_effect_tail"
+OPTIONAL_NUMBERS = (DEFF_SEARCH, DEFF_QUERY, HEAD_COUNT, HEAD_SHARE, DEFF_HEAD, DEFF_TAIL)
 
 
 def _numbers(df: pl.DataFrame, path: Path, column: str, ok: pl.Expr, wanted: str) -> pl.Series:
@@ -152,7 +159,7 @@ def read_traffic(path: str | Path) -> pl.DataFrame:
         frame = frame.with_columns(
             _numbers(df, p, POPULATION, (n >= 1) & (n == n.floor()), "a whole number >= 1")
         )
-    for column in (DEFF_SEARCH, DEFF_QUERY):
+    for column in OPTIONAL_NUMBERS:
         if column in df.columns:
             # Empty for a stratum the sample did not draw from; else a number >= 0.
             raw = df.get_column(column).cast(pl.Utf8).str.strip_chars().fill_null("")

@@ -48,9 +48,16 @@ DEFAULT_CAP = 50  # seed 000: weights = min(count, 50)
 QUERY_ID = "query_id"
 # The column `goldset report` reads for its Horvitz-Thompson headline: the name is the contract.
 PROBABILITY = "inclusion_probability"
-# Per stratum in the traffic file: the design effects of the two headlines (``design_effects``).
+# Per stratum in the traffic file (``design_effects``): the design effects of the two headlines,
+# the stratum's head (queries searched at least head_count times), its share of the stratum's
+# traffic, and the per-search design effects of head and tail. Names as eval.strata reads them.
 DEFF_SEARCH = "design_effect_per_search"
 DEFF_QUERY = "design_effect_per_query"
+HEAD_COUNT = "head_count"
+HEAD_SHARE = "head_share"
+DEFF_HEAD = "design_effect_head"
+DEFF_TAIL = "design_effect_tail"
+DESIGN_COLUMNS = (DEFF_SEARCH, DEFF_QUERY, HEAD_COUNT, HEAD_SHARE, DEFF_HEAD, DEFF_TAIL)
 DEFAULT_MIN_PER_STRATUM = 15  # seed 000: fifteen takes a stratum's resolution to 6.7 points
 
 
@@ -64,8 +71,7 @@ class StratumRow:
     sampled: int
     # The design effects `goldset report` floors its headline variances with (``design_effects``);
     # None when the draw did not see the whole stratum's counts (a warehouse draw).
-    deff_search: float | None = None
-    deff_query: float | None = None
+    design: dict[str, float] | None = None
 
     @property
     def shortfall(self) -> int:
@@ -229,7 +235,7 @@ def draw_stratum(pool: pl.DataFrame, k: int, seed: int, stratum: str, cap: int) 
     )
 
 
-def design_effects(pool: pl.DataFrame, k: int, cap: int) -> tuple[float, float]:
+def design_effects(pool: pl.DataFrame, k: int, cap: int) -> dict[str, float]:
     """What drawing ``k`` of ``pool`` (query, count) does to the variance of the report's two
     Hajek headlines, from every query of the stratum, drawn or not (Kish's design effect of the
     weights, with 1 - pi: a query drawn for certain adds no sampling error):
@@ -237,20 +243,32 @@ def design_effects(pool: pl.DataFrame, k: int, cap: int) -> tuple[float, float]:
         per search:  k x sum((1 - pi) c^2 / pi) / (sum c)^2
         per query:   k x sum((1 - pi) / pi) / N^2
 
-    The report cannot compute these from the sample when its heavy queries were not drawn,
-    which is exactly when the sample's own variance runs small (docs/report.md)."""
-    if k >= pool.height or k <= 0:
-        return 0.0, 0.0
-    counts = pool.get_column("count").cast(pl.Float64).to_list()
-    weights = [min(int(c), cap) for c in pool.get_column("count").to_list()]
-    by_weight = probability_of_weight(weights, k)
-    search = query = 0.0
-    for c, w in zip(counts, weights, strict=True):
-        pi = by_weight[w]
-        search += (1.0 - pi) * c * c / pi
-        query += (1.0 - pi) / pi
+    and the same per-search sum over the stratum's head (the queries searched ``cap`` times or
+    more, all drawn with one probability) and over its tail, with the head's share of the
+    stratum's traffic: the report weights head and tail by their known shares. The report cannot
+    compute these from the sample when its heavy queries were not drawn, which is exactly when
+    the sample's own variance runs small (docs/report.md)."""
+    counts = [float(c) for c in pool.get_column("count").to_list()]
+    head = [c >= cap for c in counts]
     total = sum(counts)
-    return k * search / (total * total), k * query / (pool.height * pool.height)
+    top = sum(c for c, h in zip(counts, head, strict=True) if h)
+    out = {DEFF_SEARCH: 0.0, DEFF_QUERY: 0.0, DEFF_HEAD: 0.0, DEFF_TAIL: 0.0}
+    out |= {HEAD_COUNT: float(cap), HEAD_SHARE: top / total if total else 0.0}
+    if k >= pool.height or k <= 0:
+        return out  # taken in full: no sampling error
+    weights = [min(int(c), cap) for c in counts]
+    by_weight = probability_of_weight(weights, k)
+    sums = dict.fromkeys((DEFF_SEARCH, DEFF_QUERY, DEFF_HEAD, DEFF_TAIL), 0.0)
+    for c, w, h in zip(counts, weights, head, strict=True):
+        pi = by_weight[w]
+        sums[DEFF_SEARCH] += (1.0 - pi) * c * c / pi
+        sums[DEFF_QUERY] += (1.0 - pi) / pi
+        sums[DEFF_HEAD if h else DEFF_TAIL] += (1.0 - pi) * c * c / pi
+    out[DEFF_SEARCH] = k * sums[DEFF_SEARCH] / (total * total)
+    out[DEFF_QUERY] = k * sums[DEFF_QUERY] / (pool.height * pool.height)
+    out[DEFF_HEAD] = k * sums[DEFF_HEAD] / (top * top) if top else 0.0
+    out[DEFF_TAIL] = k * sums[DEFF_TAIL] / ((total - top) ** 2) if total > top else 0.0
+    return out
 
 
 def probability_of_weight(weights: list[int], k: int) -> dict[int, float]:
@@ -338,13 +356,13 @@ def stratified_sample(
     for s in order:
         info = by_name.get(s, {"distinct": 0, "occurrences": 0, "share": 0.0})
         target = targets.get(s, 0)
-        deff: tuple[float | None, float | None] = (None, None)
+        design: dict[str, float] | None = None
         if s in by_name and target:
             pool = labels.filter(pl.col("stratum") == s)
             drawn = draw_stratum(pool, target, seed, s, cap)
             parts.append(drawn)
             sampled = drawn.height
-            deff = design_effects(pool, target, cap)
+            design = design_effects(pool, target, cap)
         else:
             sampled = 0
         if sampled < target and s in by_name:
@@ -359,7 +377,7 @@ def stratified_sample(
                 float(info["share"]),
                 target,
                 sampled,
-                *deff,
+                design,
             )
         )
     empty = labels.head(0).with_columns(pl.lit(None, dtype=pl.Float64).alias(PROBABILITY))
@@ -395,10 +413,10 @@ def report_frames(result: SampleResult) -> dict[str, pl.DataFrame]:
         "share": [r.share for r in listed],
     }
     schema = {"stratum": pl.Utf8, "share": pl.Float64}
-    if any(r.deff_search is not None for r in listed):
-        columns[DEFF_SEARCH] = [r.deff_search for r in listed]
-        columns[DEFF_QUERY] = [r.deff_query for r in listed]
-        schema |= {DEFF_SEARCH: pl.Float64, DEFF_QUERY: pl.Float64}
+    if any(r.design is not None for r in listed):
+        for name in DESIGN_COLUMNS:
+            columns[name] = [None if r.design is None else r.design[name] for r in listed]
+            schema[name] = pl.Float64
     traffic = pl.DataFrame(columns, schema=schema).sort("stratum")
     return {"strata": strata, "traffic": traffic}
 

@@ -76,31 +76,46 @@ def test_headlines_estimate_the_log_on_goldsets_own_samples() -> None:
     assert covered_design / reps >= 0.93, covered_design / reps
 
 
-def _by_hand(frame: pl.DataFrame, shares: dict[str, float], deff: dict[str, float] | None):  # noqa: ANN202
+def _by_hand(frame: pl.DataFrame, shares: dict[str, float], traffic: pl.DataFrame | None):  # noqa: ANN202
     """The per-search estimate, its linearised se and its interval, from docs/report.md's
-    formulas with numpy and scipy."""
+    formulas with numpy and scipy. With ``traffic`` (what `goldset sample` writes): each stratum
+    split into head (count >= head_count) and tail, weighted by head_share, each with its design
+    effect; without it one ratio per stratum with the sample's own design effect."""
     from scipy import stats
 
     z = stats.norm.ppf(0.975)
-    mean = var = linear = centre = 0.0
-    for h, g in frame.group_by("stratum"):
-        y = g["value"].to_numpy()
-        c = g["count"].to_numpy().astype(float)
-        pi = g["inclusion_probability"].to_numpy()
-        w = c / pi
-        n = len(y)
-        r_hat = (w * y).sum() / w.sum()
-        zs = w * (y - r_hat) / w.sum()
-        v = n / (n - 1) * ((zs - zs.mean()) ** 2).sum()
-        d = n * ((1 - pi) * w**2).sum() / w.sum() ** 2 if deff is None else deff[h[0]]
-        r = (n * r_hat + z * z / 2) / (n + z * z)
-        share = shares[h[0]]
-        mean += share * r_hat
-        linear += share**2 * v
-        var += share**2 * max(v, d * r * (1 - r) / n)
-        centre += share * r
+    info = {} if traffic is None else {r["stratum"]: r for r in traffic.iter_rows(named=True)}
+    cells = []  # (share, n, mean, linearised variance, floor per unit r (1 - r))
+    for (h,), g in frame.group_by("stratum"):
+        k = g.height
+        parts = [(g, 1.0, None)]
+        if h in info:
+            head = g["count"].to_numpy() >= info[h]["head_count"]
+            a = info[h]["head_share"]
+            split = [(g.filter(head), a, "design_effect_head")]
+            split.append((g.filter(~head), 1 - a, "design_effect_tail"))
+            split = [p for p in split if p[1] > 0]
+            whole = [(g, 1.0, "design_effect_per_search")]
+            parts = split if all(p[0].height for p in split) else whole
+        for part, a, deff in parts:
+            y = part["value"].to_numpy()
+            pi = part["inclusion_probability"].to_numpy()
+            w = part["count"].to_numpy() / pi
+            n = len(y)
+            r_hat = (w * y).sum() / w.sum()
+            zs = w * (y - r_hat) / w.sum()
+            v = n / (n - 1) * ((zs - zs.mean()) ** 2).sum() if n > 1 else 0.0
+            floor = ((1 - pi) * w**2).sum() / w.sum() ** 2 if deff is None else info[h][deff] / k
+            cells.append((shares[h] * a, n, r_hat, v, floor))
+    mean = sum(s * m for s, _, m, _, _ in cells)
+    linear = sum(s * s * v for s, _, _, v, _ in cells)
+    var = centre = 0.0
+    for s, n, m, v, floor in cells:
+        r = (n * m + z * z / 2) / (n + z * z)
+        var += s * s * max(v, floor * r * (1 - r))
+        centre += s * r
     n_eff = centre * (1 - centre) / var
-    q = stats.t.ppf(0.975, frame.height - frame["stratum"].n_unique())
+    q = stats.t.ppf(0.975, frame.height - len(cells))
     q2 = q * q
     mid = (mean + q2 / (2 * n_eff)) / (1 + q2 / n_eff)
     half = q / (1 + q2 / n_eff) * math.sqrt(mean * (1 - mean) / n_eff + q2 / (4 * n_eff**2))
@@ -144,13 +159,15 @@ def test_per_search_estimate_against_statsmodels_and_by_hand() -> None:
     assert est.mean == pytest.approx(hand_mean, abs=1e-12)
     assert est.se == pytest.approx(hand_se, rel=1e-9)
     assert est.ci == pytest.approx(hand_ci, rel=1e-6)
-    # With them (what `goldset sample` writes), the floor uses the whole stratum's.
-    deff = {
-        str(s): float(v)
-        for s, v in frames["traffic"].select("stratum", "design_effect_per_search").iter_rows()
-    }
+    # With what `goldset sample` writes: head and tail post-stratified, the log's design effects.
     est = per_search_estimates(scores, frames["strata"], frames["traffic"], binary=True)["a"]
-    assert est.ci == pytest.approx(_by_hand(frame, shares, deff)[2], rel=1e-6)
+    hand_mean, _, hand_ci = _by_hand(frame, shares, frames["traffic"])
+    assert est.mean == pytest.approx(hand_mean, abs=1e-12)
+    assert est.ci == pytest.approx(hand_ci, rel=1e-6)
+    # The head is the queries at the sampler's cap. This sample drew heads in two strata (split
+    # into head and tail) and none in the third (one ratio): both paths are checked above.
+    assert frames["traffic"]["head_count"].to_list() == [50.0] * 3
+    assert frame.filter(pl.col("count") >= 50)["stratum"].n_unique() == 2
 
 
 def test_design_effects_by_hand() -> None:
@@ -161,11 +178,18 @@ def test_design_effects_by_hand() -> None:
     cap, k = 50, 3
     c = np.array(pool["count"].to_list(), dtype=float)
     pi = np.array(inclusion_probabilities([min(int(x), cap) for x in c], k))
-    search = k * ((1 - pi) * c**2 / pi).sum() / c.sum() ** 2
-    query = k * ((1 - pi) / pi).sum() / len(c) ** 2
-    assert design_effects(pool, k, cap) == pytest.approx((search, query), rel=1e-12)
+    head = c >= cap
+    f = (1 - pi) * c**2 / pi
+    got = design_effects(pool, k, cap)
+    assert got["design_effect_per_search"] == pytest.approx(k * f.sum() / c.sum() ** 2)
+    assert got["design_effect_per_query"] == pytest.approx(k * ((1 - pi) / pi).sum() / 8**2)
+    assert got["head_share"] == pytest.approx((900 + 120) / c.sum())
+    assert got["design_effect_head"] == pytest.approx(k * f[head].sum() / c[head].sum() ** 2)
+    assert got["design_effect_tail"] == pytest.approx(k * f[~head].sum() / c[~head].sum() ** 2)
+    assert got["head_count"] == cap
     # A stratum taken in full has no sampling error.
-    assert design_effects(pool, 8, cap) == (0.0, 0.0)
+    full = design_effects(pool, 8, cap)
+    assert full["design_effect_per_search"] == full["design_effect_head"] == 0.0
 
 
 def test_upper_end_stays_at_one_when_shares_sum_past_one() -> None:
@@ -276,14 +300,12 @@ def test_sample_then_report_end_to_end(tmp_path, capsys) -> None:
     assert code == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["headlines"]["weighted"]["estimand"] == "share of searches answered"
-    # The figure is the Hajek ratio with count / pi, by hand.
-    joined = strata.join(drawn.select("query_id", "query"), on="query_id").with_columns(
-        y=pl.col("query").replace_strict(y, return_dtype=pl.Float64),
-        w=pl.col("count") / pl.col("inclusion_probability"),
+    # The figure and its interval by hand, from the two files.
+    frame = strata.join(drawn.select("query_id", "query"), on="query_id").with_columns(
+        value=pl.col("query").replace_strict(y, return_dtype=pl.Float64)
     )
-    shares = dict(pl.read_csv(traffic_path).select("stratum", "share").iter_rows())
-    expected = sum(
-        shares[h] * float((g["w"] * g["y"]).sum() / g["w"].sum())
-        for (h,), g in joined.group_by("stratum")
-    )
-    assert doc["overall"]["a"]["weighted_mean"] == pytest.approx(expected)
+    traffic = pl.read_csv(traffic_path)
+    shares = dict(traffic.select("stratum", "share").iter_rows())
+    mean, _, ci = _by_hand(frame, shares, traffic)
+    assert doc["overall"]["a"]["weighted_mean"] == pytest.approx(mean)
+    assert doc["overall"]["a"]["weighted_ci95"] == pytest.approx(list(ci), rel=1e-6)
