@@ -171,13 +171,15 @@ def _headline(report: Report, means: dict[str, float]) -> list[str]:
 def _headline_method(report: Report) -> str:
     ratio = (
         "its 95% interval is Wilson's form at the estimate with the linearised variance of the "
-        "ratio (the design effect of unequal weights included), floored per stratum by the design "
-        "effect of the weights, t with n - strata degrees of freedom, inside the measure's range"
+        "ratio (the design effect of unequal weights included), floored per cell by the variance "
+        "the design effect of the weights implies, t with n - cells degrees of freedom, inside "
+        "the measure's range"
     )
     if report.weighted_kind == PER_SEARCH:
         text = (
             "*Traffic-weighted*: within each stratum every query weighted by its count / its "
-            "inclusion probability (a Hajek ratio), the strata combined by traffic share; " + ratio
+            "inclusion probability (a Hajek ratio; the stratum's head and tail apart, weighted by "
+            "their known shares of its traffic), the strata combined by traffic share; " + ratio
         )
     elif report.weighted_kind is not None:
         text = (

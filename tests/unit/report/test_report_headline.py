@@ -309,3 +309,37 @@ def test_sample_then_report_end_to_end(tmp_path, capsys) -> None:
     mean, _, ci = _by_hand(frame, shares, traffic)
     assert doc["overall"]["a"]["weighted_mean"] == pytest.approx(mean)
     assert doc["overall"]["a"]["weighted_ci95"] == pytest.approx(list(ci), rel=1e-6)
+
+
+def test_docs_worked_example() -> None:
+    # docs/report.md's seven queries, fed to the report: each bold figure the page quotes.
+    from pathlib import Path
+
+    rows = [
+        ("q1", "howto", 400, 0.5, 1.0),
+        ("q2", "howto", 20, 0.2, 1.0),
+        ("q3", "howto", 2, 0.02, 0.0),
+        ("q4", "howto", 1, 0.01, 0.0),
+        ("q5", "error", 100, 0.5, 1.0),
+        ("q6", "error", 3, 0.025, 0.0),
+        ("q7", "error", 1, 0.01, 1.0),
+    ]
+    q, st, c, pi, y = (list(col) for col in zip(*rows, strict=True))
+    strata = pl.DataFrame({"query_id": q, "stratum": st, "count": c, "inclusion_probability": pi})
+    scores = pl.DataFrame({"system": "a", "query_id": q, "value": y})
+    traffic = pl.DataFrame(
+        {"stratum": ["howto", "error"], "share": [0.7, 0.3], "head_count": [50.0, 50.0]}
+    ).with_columns(head_share=pl.Series([0.6, 0.5]))
+    o = to_dict(assemble_report(scores, strata, traffic=traffic, binary=True))["overall"]["a"]
+    plain = to_dict(
+        assemble_report(scores, strata.select("query_id", "stratum"), traffic=traffic, binary=True)
+    )["overall"]["a"]
+    # By hand, as the page does it.
+    per_search = 0.7 * (0.6 * 1 + 0.4 * 100 / 300) + 0.3 * (0.5 * 1 + 0.5 * 100 / 220)
+    per_query = 109 / 299
+    assert o["weighted_mean"] == pytest.approx(per_search)
+    assert o["design_weighted_mean"] == pytest.approx(per_query)
+    assert plain["weighted_mean"] == pytest.approx(0.7 * 2 / 4 + 0.3 * 2 / 3)
+    page = (Path(__file__).parents[3] / "docs" / "report.md").read_text(encoding="utf-8")
+    for value in (o["weighted_mean"], o["design_weighted_mean"], plain["weighted_mean"]):
+        assert f"**{value:.3f}**" in page
