@@ -104,12 +104,12 @@ def estimand_text(kind: str, metric: str, *, binary: bool) -> str:
     # A strata file without counts and inclusion probabilities: only the strata's plain means.
     return (
         "traffic-share-weighted mean of the strata's plain means: the share of searches answered "
-        "only if each stratum was sampled in proportion to its traffic (the strata file has no "
-        "count and inclusion_probability, which `goldset sample` writes)"
+        "only if each stratum was sampled in proportion to its traffic (the strata file lacks "
+        "count or inclusion_probability, which `goldset sample` writes)"
         if binary
         else f"traffic-share-weighted mean of the strata's plain {metric} means: the mean per "
         "search only if each stratum was sampled in proportion to its traffic (the strata file "
-        "has no count and inclusion_probability, which `goldset sample` writes)"
+        "lacks count or inclusion_probability, which `goldset sample` writes)"
     )
 
 

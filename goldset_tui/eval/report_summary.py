@@ -145,7 +145,8 @@ def summary_sections(report: Report) -> list[Section]:
     sections: list[Section] = [
         (
             f"Headline: mean [95% {report.method}]"
-            + (", traffic-weighted mean [stratified 95%]" if report.weighted is not None else ""),
+            + (", traffic-weighted mean [95%]" if report.weighted is not None else "")
+            + (", design-weighted mean [95%]" if report.design is not None else ""),
             headline_lines(report),
         ),
         ("Fusion", [s for s in [fusion_sentence(report)] if s]),

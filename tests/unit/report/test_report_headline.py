@@ -343,3 +343,55 @@ def test_docs_worked_example() -> None:
     page = (Path(__file__).parents[3] / "docs" / "report.md").read_text(encoding="utf-8")
     for value in (o["weighted_mean"], o["design_weighted_mean"], plain["weighted_mean"]):
         assert f"**{value:.3f}**" in page
+
+
+def test_weighted_difference_on_the_per_search_path() -> None:
+    # Two systems on a sample of goldset's: the weighted difference is the difference of the two
+    # per-search headlines (the estimator is linear in the values for fixed weights), and its
+    # interval stays inside [-1, 1] around it.
+    log, y = count_log(800, 300.0, seed=4)
+    result = stratified_sample(log, {"a": 15, "b": 12, "c": 10}, seed=2)
+    frames = report_frames(result)
+    rng = np.random.default_rng(0)
+    base = result.sample.select(
+        "query_id", value=pl.col("query").replace_strict(y, return_dtype=pl.Float64)
+    )
+    flipped = base.with_columns(
+        value=pl.when(pl.Series(rng.random(base.height) < 0.2))
+        .then(1.0 - pl.col("value"))
+        .otherwise(pl.col("value"))
+    )
+    scores = pl.concat(
+        [
+            base.select("query_id", "value", system=pl.lit("a")),
+            flipped.select("query_id", "value", system=pl.lit("b")),
+        ]
+    ).select("system", "query_id", "value")
+    report = assemble_report(
+        scores,
+        frames["strata"],
+        traffic=frames["traffic"],
+        binary=True,
+        paired=[
+            {"a": "a", "b": "b", "mean_diff": 0.0, "ci95": [0.0, 0.0], "p_value": 1.0},
+        ],
+    )
+    d = to_dict(report)
+    (p,) = d["paired"]
+    expected = d["overall"]["a"]["weighted_mean"] - d["overall"]["b"]["weighted_mean"]
+    assert p["weighted_mean_diff"] == pytest.approx(expected, abs=1e-12)
+    lo, hi = p["weighted_ci95"]
+    assert -1.0 <= lo < expected < hi <= 1.0
+
+
+def test_count_column_is_checked(tmp_path) -> None:
+    from goldset_tui.errors import InputError
+    from goldset_tui.eval.strata import read_strata
+
+    path = tmp_path / "strata.csv"
+    path.write_text("query_id,stratum,count,inclusion_probability\nq1,x,3,0.5\nq2,x,0,0.5\n")
+    with pytest.raises(InputError) as err:
+        read_strata(path)
+    assert (err.value.line, err.value.column) == (3, "count")
+    path.write_text("query_id,stratum,count,inclusion_probability\nq1,x,3,0.5\nq2,x,7,0.5\n")
+    assert read_strata(path)["count"].to_list() == [3.0, 7.0]
