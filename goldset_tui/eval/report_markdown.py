@@ -199,9 +199,10 @@ def _headline_method(report: Report) -> str:
     else:
         text = ""
     if report.design is not None:
-        text += (" " if text else "") + (
+        text += (". " if text else "") + (
             "*Design-weighted*: each query weighted by 1 / its inclusion probability from the "
-            "strata file (a Hajek ratio over the whole set); " + ratio
+            "strata file (a Hajek ratio over the whole set); "
+            + ("its interval likewise" if report.weighted_kind == PER_SEARCH else ratio)
         )
     return (text + ".") if text else ""
 
