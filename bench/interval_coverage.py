@@ -19,6 +19,7 @@ plain Kish / Dean-Pagano effective n, and the report's (``weighting.stratified_e
     python bench/interval_coverage.py --only weighted # the weighted part alone (about 2 minutes)
     python bench/interval_coverage.py --only design --reps 1000  # the design-weighted (Hajek) part
     python bench/interval_coverage.py --only paired --reps 4000  # the paired difference (6.5 minutes)
+    python bench/interval_coverage.py --only headline --reps 500  # both headlines on goldset's own samples
 
 The paired difference (``goldset compare``, the report's paired rows, the history's changes): one
 set of 5, 7, 10, 20 or 50 queries scored by two systems, true mean differences near 0, near +-1
@@ -43,6 +44,7 @@ import time
 import polars as pl
 from _needs import require  # bench/ is sys.path[0] when a script runs
 
+from goldset_tui.eval.headline import hajek_estimates
 from goldset_tui.eval.intervals import (
     difference_interval,
     mean_interval,
@@ -53,7 +55,6 @@ from goldset_tui.eval.intervals import (
 )
 from goldset_tui.eval.weighting import (
     Cell,
-    hajek_estimates,
     stratified_estimate,
     weighted_difference,
 )
@@ -485,7 +486,7 @@ def design_table(reps: int, rng: np.random.Generator) -> None:
     n_all = sum(WEIGHTED_SIZES)
     qids = [f"q{i}" for i in range(n_all)]
     names = [f"s{h}" for h, n in enumerate(WEIGHTED_SIZES) for _ in range(n)]
-    for name, (_, dists) in WEIGHTED.items():
+    for name, (binary, dists) in WEIGHTED.items():
         for label, shares in SHARES.items():
             mu = sum(w * m for w, (_, m) in zip(shares, dists, strict=True))
             pi = [n / (w * POPULATION) for n, w in zip(WEIGHTED_SIZES, shares, strict=True)]
@@ -504,7 +505,7 @@ def design_table(reps: int, rng: np.random.Generator) -> None:
             for r in range(reps):
                 values = np.concatenate([x[r] for x in draws])
                 scores = pl.DataFrame({"system": "a", "query_id": qids, "value": values})
-                est = hajek_estimates(scores, probabilities, strata)["a"]
+                est = hajek_estimates(scores, probabilities, strata, binary=binary)["a"]
                 lo, hi = est.ci
                 report += lo - 1e-12 <= mu <= hi + 1e-12
                 points += hi - lo <= 1e-12
@@ -525,13 +526,21 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=20261130)
     ap.add_argument(
         "--only",
-        choices=("stratum", "weighted", "design", "paired"),
+        choices=("stratum", "weighted", "design", "paired", "headline"),
         help="one part: the per-stratum intervals, the weighted headline and difference, the "
         "design-weighted (Hajek) headline, or the paired difference on one set of queries",
     )
     args = ap.parse_args()
     rng = np.random.default_rng(args.seed)
     start = time.perf_counter()
+    if args.only in (None, "headline"):
+        # The two headlines on goldset's own samples of count-dependent logs (headline_coverage.py).
+        from headline_coverage import headline_table
+
+        headline_table(min(args.reps, 500))
+        if args.only == "headline":
+            print(f"\n{time.perf_counter() - start:.0f} s")
+            return
     if args.only in (None, "paired"):
         paired_one_table(max(1, args.reps // 2), rng)
         if args.only == "paired":

@@ -24,8 +24,9 @@ byte-identical SAMPLE: LABELS's columns with a stable query_id first and each qu
 inclusion_probability (its chance of being drawn) last. Beside it: SAMPLE's stem + .manifest.toml
 with the seed, targets, per-stratum counts and traffic shares, every sampled query with its count
 and probability, sha256 of inputs and outputs, and closure checks; SAMPLE's stem + .strata.csv
-(query_id, stratum, inclusion_probability) and .traffic.csv (stratum, share), the files
-`goldset report --strata/--traffic` reads.
+(query_id, stratum, count, inclusion_probability) and .traffic.csv (stratum, share and the two
+headlines' design effects), the files `goldset report --strata/--traffic` reads: with them the
+report estimates the share of searches answered and the share of distinct queries answered.
 --plan prints, per stratum and for the set, the 95% half-width at an assumed rate (with the
 finite-population correction), the smallest change one query makes, the size a requested
 half-width needs, the band of the traffic-weighted headline, and the smallest difference between
@@ -386,7 +387,9 @@ def finish(args: argparse.Namespace) -> int:
     return 0
 
 
-def print_table(result: SampleResult, out: TextIO = sys.stdout) -> None:
+def print_table(result: SampleResult, out: TextIO | None = None) -> None:
+    # sys.stdout looked up per call, not bound once at import (a test's captured stream).
+    out = out or sys.stdout
     print(
         f"{'stratum':<18} {'distinct':>9} {'occurrences':>12} {'share':>7} {'target':>7} "
         f"{'sampled':>8}",

@@ -14,7 +14,18 @@ from typing import Any
 import polars as pl
 
 from goldset_tui.eval.defaults import percent_against
-from goldset_tui.eval.intervals import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, DEFAULT_SEED, STUDENT_T
+from goldset_tui.eval.headline import (
+    PER_QUERY,
+    PER_SEARCH,
+    STRATUM_MEANS,
+    UNWEIGHTED,
+    design_effects_of,
+    estimand_text,
+    per_query_estimates,
+    per_search_difference,
+    per_search_estimates,
+)
+from goldset_tui.eval.intervals import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, DEFAULT_SEED
 from goldset_tui.eval.measure_kind import is_binary_measure, is_bounded_measure
 from goldset_tui.eval.overlap import failure_overlap, headroom_collected, oracle_mean
 from goldset_tui.eval.report_format import fmt_num
@@ -28,6 +39,7 @@ from goldset_tui.eval.report_model import (
 )
 from goldset_tui.eval.stats import holm, stratum_comparisons
 from goldset_tui.eval.strata import (
+    COUNT,
     INCLUSION,
     POPULATION,
     SMALL_STRATUM,
@@ -40,7 +52,7 @@ from goldset_tui.eval.strata import (
     stratum_table,
     weighted_means,
 )
-from goldset_tui.eval.weighting import hajek_estimates, weighted_difference, weighted_estimates
+from goldset_tui.eval.weighting import weighted_difference, weighted_estimates
 
 NO_CUTOFF_HEADROOM = (
     "{metric} has no cutoff, so the oracle is no bound on fusion: a fused list can score above or "
@@ -107,9 +119,7 @@ def assemble_report(
     recall-like measure, the ``qrels`` (``eval.measure_kind``), never from the values: nDCG@10 at
     1.0 on every query is still graded. ``binary`` overrides it for synthetic scores without qrels.
     """
-    probabilities = (
-        strata.select("query_id", INCLUSION).drop_nulls() if INCLUSION in strata.columns else None
-    )
+    design_frame = _design_frame(strata)
     strata = strata.select("query_id", "stratum")
     every = scores.get_column("system").unique(maintain_order=True).to_list()
     systems = systems or [s for s in every if s != fused]
@@ -148,7 +158,6 @@ def assemble_report(
         strata=[s for s in order if s in in_table],
         scores=scores,
         failing=failing_with_holes(failing_queries(scores, strata), scores, strata, topk),
-        weighted=weighted_means(table, traffic) if traffic is not None else None,
         overlap=failure_overlap(scores, systems + ([fused] if fused else [])),
         judged=dict(judged or {}),
         paired=list(paired or []),
@@ -177,7 +186,76 @@ def assemble_report(
         }
     everyone = systems + ([fused] if fused else [])
     report.paired = _with_adjusted(report.paired)
+    report.estimands["unweighted"] = estimand_text(UNWEIGHTED, metric, binary=binary)
     if traffic is not None:
+        _traffic_weighted(report, scores, strata, traffic, design_frame, confidence)
+    if design_frame is not None:
+        design = per_query_estimates(
+            scores,
+            design_frame,
+            bounds=(0.0, 1.0) if bounded else None,
+            binary=binary,
+            confidence=confidence,
+            design_effects=design_effects_of(traffic),
+        )
+        report.design = {name: e.mean for name, e in design.items()}
+        report.design_ci = {name: e.ci for name, e in design.items()}
+        report.design_se = {name: e.se for name, e in design.items()}
+        report.estimands["design_weighted"] = estimand_text(PER_QUERY, metric, binary=binary)
+    report.by_stratum = stratum_comparisons(
+        scores, strata, everyone, binary=binary, seed=seed, samples=samples
+    )
+    report.unjudged_bounds = dict(unjudged_bounds or {})
+    report.warnings = _warnings(report, strata, traffic)
+    return report
+
+
+def _design_frame(strata: pl.DataFrame) -> pl.DataFrame | None:
+    """query_id, stratum, inclusion_probability (and count when the file has it) of the queries
+    with a probability; None when the strata file has none (a hand-made one)."""
+    if INCLUSION not in strata.columns:
+        return None
+    keep = ["query_id", "stratum", INCLUSION] + ([COUNT] if COUNT in strata.columns else [])
+    frame = strata.select(keep).drop_nulls(INCLUSION)
+    return frame if frame.height else None
+
+
+def _traffic_weighted(
+    report: Report,
+    scores: pl.DataFrame,
+    strata: pl.DataFrame,
+    traffic: pl.DataFrame,
+    design: pl.DataFrame | None,
+    confidence: float,
+) -> None:
+    """The traffic-weighted headline and differences: the per-search rate from counts and
+    inclusion probabilities when every drawn query has both, else the strata's plain means
+    weighted by share (all a hand-made strata file allows), said as such in ``estimands``."""
+    bounded = report.bounded
+    counted = (
+        design is not None
+        and COUNT in design.columns
+        and design.height == strata.height  # every query of the set has a probability
+        and design.get_column(COUNT).null_count() == 0
+    )
+    if design is not None and counted:
+        estimates = per_search_estimates(
+            scores,
+            design,
+            traffic,
+            bounds=(0.0, 1.0) if bounded else None,
+            binary=report.binary,
+            confidence=confidence,
+        )
+        report.weighted = {name: e.mean for name, e in estimates.items()}
+        report.weighted_kind = PER_SEARCH
+        for p in report.paired:
+            diff = per_search_difference(
+                scores, design, traffic, p["a"], p["b"], bounded=bounded, confidence=confidence
+            )
+            p["weighted_mean_diff"] = _difference_of_headlines(report, p["a"], p["b"], diff.mean)
+            p["weighted_ci95"] = list(diff.ci)
+    else:
         population = (
             {str(a): float(b) for a, b in traffic.select("stratum", POPULATION).iter_rows()}
             if POPULATION in traffic.columns
@@ -191,7 +269,8 @@ def assemble_report(
             confidence=confidence,
             method=report.method,
         )
-        report.weighted_ci = {name: e.ci for name, e in estimates.items()}
+        report.weighted = weighted_means(report.table, traffic)
+        report.weighted_kind = STRATUM_MEANS
         report.fpc = population is not None
         for p in report.paired:
             diff = weighted_difference(
@@ -206,24 +285,10 @@ def assemble_report(
             )
             p["weighted_mean_diff"] = _difference_of_headlines(report, p["a"], p["b"], diff.mean)
             p["weighted_ci95"] = list(diff.ci)
-    if probabilities is not None and probabilities.height:
-        design = hajek_estimates(
-            scores,
-            probabilities,
-            strata,
-            confidence=confidence,
-            bounds=(0.0, 1.0) if report.method != STUDENT_T else None,
-            method=report.method,
-        )
-        report.design = {name: e.mean for name, e in design.items()}
-        report.design_ci = {name: e.ci for name, e in design.items()}
-        report.design_se = {name: e.se for name, e in design.items()}
-    report.by_stratum = stratum_comparisons(
-        scores, strata, everyone, binary=binary, seed=seed, samples=samples
+    report.weighted_ci = {name: e.ci for name, e in estimates.items()}
+    report.estimands["weighted"] = estimand_text(
+        report.weighted_kind, report.metric, binary=report.binary
     )
-    report.unjudged_bounds = dict(unjudged_bounds or {})
-    report.warnings = _warnings(report, strata, traffic)
-    return report
 
 
 def _with_adjusted(paired: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -71,6 +71,7 @@ def to_dict(report: Report) -> dict[str, Any]:
         "ci_method": report.method,
         "strata": strata,
         "overall": overall,
+        "headlines": headlines(report),
         "closure": {
             "ok": report.closes,
             "checks": [
@@ -95,6 +96,21 @@ def to_dict(report: Report) -> dict[str, Any]:
             name: {"missing": len(ids), "golden_set": report.golden_size, "query_ids": ids}
             for name, ids in report.missing_from_runs.items()
         },
+    }
+
+
+def headlines(report: Report) -> dict[str, dict[str, Any]]:
+    """Per headline the report gives (``unweighted``, ``weighted``, ``design_weighted``): what
+    it estimates (``estimand``), in plain words, and its fields in ``overall``."""
+    fields = {
+        "unweighted": ("mean", "ci95"),
+        "weighted": ("weighted_mean", "weighted_ci95"),
+        "design_weighted": ("design_weighted_mean", "design_weighted_ci95"),
+    }
+    return {
+        name: {"estimand": text, "mean": fields[name][0], "ci95": fields[name][1]}
+        | ({"basis": report.weighted_kind} if name == "weighted" else {})
+        for name, text in report.estimands.items()
     }
 
 

@@ -4,6 +4,7 @@ made visible and pipes escaped, since the Markdown is read in terminals."""
 
 from __future__ import annotations
 
+from goldset_tui.eval.headline import PER_SEARCH
 from goldset_tui.eval.intervals import METHOD_TEXT
 from goldset_tui.eval.overlap import stratum_overlap
 from goldset_tui.eval.report_format import (
@@ -156,34 +157,63 @@ def _ci(ci: list[object] | tuple[object, ...] | None, digits: int = 3) -> str:
 
 
 def _headline(report: Report, means: dict[str, float]) -> list[str]:
-    lines = [
-        "",
-        "## Headline",
-        "",
-        "*Unweighted*: the mean over the golden set's queries. *Traffic-weighted*: the sum over "
-        "strata of traffic share x stratum mean, with a stratified 95% interval "
-        + (
-            "(share^2 x s^2 / n summed over strata, t with Welch-Satterthwaite degrees of freedom"
-            if report.method == "student-t"
-            else "(Wilson's formula at an effective number of queries from the strata's "
-            "variances, t with Welch-Satterthwaite degrees of freedom; inside the measure's range"
+    names = {
+        "unweighted": "Unweighted",
+        "weighted": "Traffic-weighted",
+        "design_weighted": "Design-weighted (Hajek)",
+    }
+    lines = ["", "## Headline", "", "What each headline estimates:", ""]
+    lines += [f"- *{names[k]}*: {md_literal(v)}." for k, v in report.estimands.items()]
+    method = _headline_method(report)
+    lines += ["", method, ""] if method else [""]
+    return lines + _headline_table(report, means)
+
+
+def _headline_method(report: Report) -> str:
+    ratio = (
+        "its 95% interval is Wilson's form at the estimate with the linearised variance of the "
+        "ratio (the design effect of unequal weights included), floored per cell by the variance "
+        "the design effect of the weights implies, t with n - cells degrees of freedom, inside "
+        "the measure's range"
+    )
+    if report.weighted_kind == PER_SEARCH:
+        text = (
+            "*Traffic-weighted*: within each stratum every query weighted by its count / its "
+            "inclusion probability (a Hajek ratio; the stratum's head and tail apart, weighted by "
+            "their known shares of its traffic), the strata combined by traffic share; " + ratio
         )
-        + ("; finite-population corrected" if report.fpc else "")
-        + ")."
-        + (
-            " *Design-weighted (Hajek)*: each query weighted by 1 / its inclusion probability "
-            "from the strata file, the mean over the log's queries as the sample design drew them; "
-            "its interval by Taylor linearisation (with-replacement approximation, t with n - "
-            "strata degrees of freedom)."
-            if report.design is not None
-            else ""
-        ),
-        "",
-    ]
+    elif report.weighted_kind is not None:
+        text = (
+            "*Traffic-weighted*: the sum over strata of traffic share x stratum mean, with a "
+            "stratified 95% interval "
+            + (
+                "(share^2 x s^2 / n summed over strata, t with Welch-Satterthwaite degrees of "
+                "freedom"
+                if report.method == "student-t"
+                else "(Wilson's formula at an effective number of queries from the strata's "
+                "variances, t with Welch-Satterthwaite degrees of freedom; inside the measure's "
+                "range"
+            )
+            + ("; finite-population corrected" if report.fpc else "")
+            + ")"
+        )
+    else:
+        text = ""
+    if report.design is not None:
+        text += (". " if text else "") + (
+            "*Design-weighted*: each query weighted by 1 / its inclusion probability from the "
+            "strata file (a Hajek ratio over the whole set); "
+            + ("its interval likewise" if report.weighted_kind == PER_SEARCH else ratio)
+        )
+    return (text + ".") if text else ""
+
+
+def _headline_table(report: Report, means: dict[str, float]) -> list[str]:
+    lines: list[str] = []
     head = "| system | unweighted | traffic-weighted | 95% CI | difference |"
     rule = "|---|---:|---:|---|---:|"
     if report.design is not None:
-        head += " design-weighted (Hajek) | 95% CI (Taylor) |"
+        head += " design-weighted (Hajek) | 95% CI |"
         rule += "---:|---|"
     lines += [head, rule]
     for s, mean in means.items():

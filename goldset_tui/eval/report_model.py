@@ -63,11 +63,16 @@ class Report:
     weighted_ci: dict[str, tuple[float, float]] | None = None
     fpc: bool = False  # the weighted intervals carry the finite-population correction
     # Per system, the design-weighted (Hajek) mean, when the strata file has inclusion
-    # probabilities (None otherwise).
+    # probabilities (None otherwise): an estimate of the distinct-query mean.
     design: dict[str, float] | None = None
-    # Its Taylor-linearised 95% interval and standard error (eval.weighting.hajek_estimates).
+    # Its 95% interval and linearised standard error (eval.headline.per_query_estimates).
     design_ci: dict[str, tuple[float, float]] | None = None
     design_se: dict[str, float] | None = None
+    # What the traffic-weighted headline estimates (eval.headline: PER_SEARCH from counts and
+    # inclusion probabilities, STRATUM_MEANS from a strata file without them); None: no traffic.
+    weighted_kind: str | None = None
+    # Per headline ("unweighted", "weighted", "design_weighted"), what it estimates in plain words.
+    estimands: dict[str, str] = field(default_factory=dict)
     # Per run given, the golden-set queries (strata file order) it has no line for: each counts 0
     # for that run (eval.report_compute.missing_from_runs); golden_size is the set's size.
     missing_from_runs: dict[str, list[str]] = field(default_factory=dict)

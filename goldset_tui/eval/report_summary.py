@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from goldset_tui.eval.headline import PER_QUERY, estimand_brief
 from goldset_tui.eval.overlap import stratum_overlap
 from goldset_tui.eval.report_format import fmt_fixed, fused_note
 from goldset_tui.eval.report_model import UNJUDGED_WARNING, Report
@@ -37,7 +38,8 @@ def ci_text(ci: Any) -> str:
 
 def headline_lines(report: Report) -> list[str]:
     """One line per system: the mean and its interval, then the traffic-weighted mean and its
-    stratified interval (``weighted_ci95``), then the design-weighted mean when there is one."""
+    interval (``weighted_ci95``), then the design-weighted one when there is one; then one line
+    naming what each weighted headline estimates (``estimands``)."""
     lines = []
     for r in report.overall.iter_rows(named=True):
         s = r["system"]
@@ -46,8 +48,17 @@ def headline_lines(report: Report) -> list[str]:
             ci = report.weighted_ci.get(s) if report.weighted_ci is not None else None
             line += f" · traffic-weighted {fmt_fixed(report.weighted[s])} {ci_text(ci)}"
         if report.design is not None and s in report.design:
-            line += f" · design-weighted {fmt_fixed(report.design[s])}"
+            ci = report.design_ci.get(s) if report.design_ci is not None else None
+            line += f" · design-weighted {fmt_fixed(report.design[s])} {ci_text(ci)}"
         lines.append(line)
+    said = []
+    if report.weighted_kind is not None:
+        brief = estimand_brief(report.weighted_kind, binary=report.binary)
+        said.append(f"traffic-weighted: {brief}")
+    if report.design is not None:
+        said.append(f"design-weighted: {estimand_brief(PER_QUERY, binary=report.binary)}")
+    if said:
+        lines.append("Estimates " + " · ".join(said))
     return lines
 
 
@@ -140,7 +151,8 @@ def summary_sections(report: Report) -> list[Section]:
     sections: list[Section] = [
         (
             f"Headline: mean [95% {report.method}]"
-            + (", traffic-weighted mean [stratified 95%]" if report.weighted is not None else ""),
+            + (", traffic-weighted mean [95%]" if report.weighted is not None else "")
+            + (", design-weighted mean [95%]" if report.design is not None else ""),
             headline_lines(report),
         ),
         ("Fusion", [s for s in [fusion_sentence(report)] if s]),

@@ -36,7 +36,19 @@ SMALL_STRATUM = 40
 
 
 INCLUSION = "inclusion_probability"
+COUNT = "count"  # times the query was searched in the log (`goldset sample` writes it)
 POPULATION = "population"
+# Per stratum, written by `goldset sample` (``sampling.sample.design_effects``): the design
+# effects that floor the two headlines' variances (``eval.headline``).
+DEFF_SEARCH = "design_effect_per_search"
+DEFF_QUERY = "design_effect_per_query"
+# The stratum's head (queries searched at least head_count times, all drawn with one
+# probability), its share of the stratum's traffic and the design effects of head and tail.
+HEAD_COUNT = "head_count"
+HEAD_SHARE = "head_share"
+DEFF_HEAD = "design_effect_head"
+DEFF_TAIL = "design_effect_tail"
+OPTIONAL_NUMBERS = (DEFF_SEARCH, DEFF_QUERY, HEAD_COUNT, HEAD_SHARE, DEFF_HEAD, DEFF_TAIL)
 
 
 def _numbers(df: pl.DataFrame, path: Path, column: str, ok: pl.Expr, wanted: str) -> pl.Series:
@@ -63,7 +75,9 @@ def _numbers(df: pl.DataFrame, path: Path, column: str, ok: pl.Expr, wanted: str
 def read_strata(path: str | Path) -> pl.DataFrame:
     """``query_id, stratum`` (text), exact duplicate rows dropped, file order kept, plus
     ``inclusion_probability`` (float in (0, 1]) when the file has that column: the probability the
-    sampling design drew the query, for the design-weighted (Hajek) headline.
+    sampling design drew the query, for the design-weighted (Hajek) headline; and ``count`` (a
+    number > 0: how often the query was searched in the log) when the file has it. With both, the
+    traffic-weighted headline estimates the per-search rate (``eval.headline``).
 
     A query listed under two different strata is kept twice: the closure checks report it
     (the strata then overlap and the n column no longer sums to the query count).
@@ -84,6 +98,11 @@ def read_strata(path: str | Path) -> pl.DataFrame:
             _numbers(df, p, INCLUSION, (prob > 0) & (prob <= 1), "a probability in (0, 1]")
         )
         columns.append(INCLUSION)
+    if COUNT in df.columns:
+        # A weight count / pi: 0 would drop a drawn query, a negative one is no count.
+        n = pl.col(COUNT)
+        df = df.with_columns(_numbers(df, p, COUNT, (n > 0) & n.is_finite(), "a count > 0"))
+        columns.append(COUNT)
     return df.select(columns).unique(maintain_order=True)
 
 
@@ -140,6 +159,21 @@ def read_traffic(path: str | Path) -> pl.DataFrame:
         frame = frame.with_columns(
             _numbers(df, p, POPULATION, (n >= 1) & (n == n.floor()), "a whole number >= 1")
         )
+    for column in OPTIONAL_NUMBERS:
+        if column in df.columns:
+            # Empty for a stratum the sample did not draw from; else a number >= 0.
+            raw = df.get_column(column).cast(pl.Utf8).str.strip_chars().fill_null("")
+            values = raw.replace("", None).cast(pl.Float64, strict=False)
+            bad = (raw != "") & (values.is_null() | values.is_nan() | (values < 0)).fill_null(True)
+            if bad.any():
+                i = as_int(bad.arg_max())
+                raise InputError(
+                    p,
+                    f"{column} {raw[i]!r} is not a number >= 0",
+                    column=column,
+                    **location(fmt, i, p),
+                )
+            frame = frame.with_columns(values.alias(column))
     return frame
 
 

@@ -1,5 +1,5 @@
-"""Weighted headlines and their intervals: the traffic-weighted (stratified) mean, the weighted
-difference between two systems, and the design-weighted (Hajek) mean from inclusion probabilities.
+"""The stratified (traffic-weighted) mean of plain stratum means and its interval, and the weighted
+difference between two systems.
 
 Stratified estimation (Cochran, *Sampling Techniques*, ch. 5): with traffic shares W_h, stratum
 sizes n_h and per-query sample variances s_h^2 (ddof = 1),
@@ -30,10 +30,11 @@ is carried to (d + 1) / 2, given the score interval there and carried back, so i
 mapping and the pseudo-count live in ``intervals`` (:func:`intervals.difference_interval`), shared
 with the paired comparison: with one stratum the two give the same interval.
 
-The Hajek estimate sum(y / pi) / sum(1 / pi) weights each query by the inverse of the probability
-that the sampling design drew it (``inclusion_probability`` in the strata file). It answers "the
-mean over the log's queries as the design drew them", the stratum-weighted headline answers "the
-mean over traffic as the shares weight the strata"; the report shows both and says which is which.
+This is the traffic-weighted headline of a strata file that carries no counts or inclusion
+probabilities (a hand-made one): the plain stratum means weighted by traffic share, which is the
+per-search rate only when each stratum was sampled in proportion to its traffic. With the counts
+and probabilities ``goldset sample`` writes, ``eval.headline`` estimates the per-search rate and
+the distinct-query mean from the draw itself (Hajek ratios).
 
 Pure Python over Polars frames; the caller guarantees shares and probabilities were validated.
 """
@@ -61,7 +62,6 @@ from goldset_tui.eval.intervals import (
     wilson_form,
     z_value,
 )
-from goldset_tui.scalar import as_float
 
 
 @dataclass(frozen=True)
@@ -163,7 +163,12 @@ def _bounded(
     q = t_quantile(0.5 + confidence / 2.0, _df_grid(df))
     lo, hi = wilson_form(p, n_eff, q)
     se = math.sqrt(var) * total  # at the shrunk rates: not 0 at 7 of 7
-    return WeightedEstimate(mean=mean, se=se, df=df, ci=(lo * total, hi * total), n_effective=n_eff)
+    # Shares that sum to 1 only in floating point (0.31 + 0.22 + ... = 1.0000000000000002) must
+    # not carry the upper end past 1.
+    top = 1.0 if abs(total - 1.0) < 1e-9 else total
+    return WeightedEstimate(
+        mean=mean, se=se, df=df, ci=(lo * total, min(top, hi * total)), n_effective=n_eff
+    )
 
 
 def _df_grid(df: float) -> float:
@@ -265,108 +270,5 @@ def weighted_difference(
         se=2.0 * est.se,
         df=est.df,
         ci=(2.0 * lo - total, 2.0 * hi - total),
-        n_effective=est.n_effective,
-    )
-
-
-def hajek_means(scores: pl.DataFrame, probabilities: pl.DataFrame) -> dict[str, float]:
-    """Per system, sum(value / pi) / sum(1 / pi) over the queries with an inclusion probability
-    (``probabilities``: query_id, inclusion_probability)."""
-    return {name: e.mean for name, e in hajek_estimates(scores, probabilities).items()}
-
-
-def hajek_estimates(
-    scores: pl.DataFrame,
-    probabilities: pl.DataFrame,
-    strata: pl.DataFrame | None = None,
-    *,
-    confidence: float = DEFAULT_CONFIDENCE,
-    bounds: tuple[float, float] | None = (0.0, 1.0),
-    method: str = SCORE_T,
-) -> dict[str, WeightedEstimate]:
-    """Per system, the Hajek mean with its Taylor-linearised standard error and interval.
-
-    The standard error is what R's ``survey`` package computes for ``svymean(~y, svydesign(ids =
-    ~1, strata = ~stratum, probs = ~pi))``: the ratio estimator sum(w y) / sum(w), w = 1 / pi, is
-    linearised to z_i = w_i (y_i - mean) / sum(w), and its variance is the **with-replacement**
-    approximation V = sum_h V_h, V_h = n_h / (n_h - 1) sum_{i in h} (z_i - zbar_h)^2 over the
-    sampling strata h (no finite-population correction: the draw was without replacement, so
-    this slightly overstates the variance). For a measure with no known range (``bounds`` None)
-    the interval is ``survey``'s mean +- t x se with the design's degrees of freedom n - H
-    (``degf``, as ``confint(..., df = degf(design))``).
-
-    For a measure in ``bounds`` ([0, 1]) that symmetric interval leaves the range and is a point
-    when every sampled query scores the same (seven queries at nDCG@10 = 1.0): it covered 69-71%
-    when a small stratum near 0 or 1 carried the population (bench/interval_coverage.py --only
-    design). The interval is then the **stratified score interval** of
-    :func:`stratified_estimate`, the traffic-weighted headline's, on one cell per sampling
-    stratum: share W_h = sum_{i in h} w_i / sum(w), the stratum's weighted mean, and the
-    within-stratum variance n_h V_h / W_h^2 (the design's: with equal probabilities inside a
-    stratum it is the plain s_h^2, and the whole is exactly the stratified interval with those
-    shares; with one stratum, that stratum's Wilson or ``score-t`` interval), by ``method``
-    (``wilson`` for a 0/1 measure, ``score-t`` otherwise). It keeps a width when every query
-    scores the same and stays inside the range. The standard error stays the survey's.
-
-    A stratum with a single query has no within-stratum variance (``survey`` stops there too):
-    the interval is then nan. Without ``strata`` the whole set is one stratum.
-    """
-    joined = scores.join(
-        probabilities.select("query_id", "inclusion_probability").unique("query_id"),
-        on="query_id",
-        how="inner",
-    )
-    if strata is not None:
-        joined = joined.join(strata.select("query_id", "stratum"), on="query_id", how="left")
-    else:
-        joined = joined.with_columns(stratum=pl.lit(""))
-    joined = joined.with_columns(
-        w=1.0 / pl.col("inclusion_probability"), stratum=pl.col("stratum").fill_null("")
-    )
-    out: dict[str, WeightedEstimate] = {}
-    for (system,), part in joined.partition_by("system", as_dict=True, maintain_order=True).items():
-        out[str(system)] = _hajek(part, confidence, bounds, method)
-    return out
-
-
-def _hajek(
-    part: pl.DataFrame, confidence: float, bounds: tuple[float, float] | None, method: str
-) -> WeightedEstimate:
-    total = as_float(part.get_column("w").sum())
-    mean = as_float((part.get_column("w") * part.get_column("value")).sum()) / total
-    per = (
-        part.with_columns(z=pl.col("w") * (pl.col("value") - mean) / total)
-        .group_by("stratum")
-        .agg(
-            n=pl.len(),
-            ss=((pl.col("z") - pl.col("z").mean()) ** 2).sum(),
-            share=pl.col("w").sum() / total,
-            mean=(pl.col("w") * pl.col("value")).sum() / pl.col("w").sum(),
-            at_bounds=pl.col("value").is_in(list(bounds or ())).mean(),
-        )
-        .with_columns(v=pl.col("n") / (pl.col("n") - 1) * pl.col("ss"))
-    )
-    sizes = per.get_column("n")
-    df = float(part.height - per.height)
-    if bool((sizes < 2).any()) or df < 1:
-        return WeightedEstimate(mean=mean, se=math.nan, df=math.nan, ci=(math.nan, math.nan))
-    var = as_float(per.get_column("v").sum())
-    se = math.sqrt(max(0.0, var))
-    if bounds is None:
-        half = t_quantile(0.5 + confidence / 2.0, df) * se
-        return WeightedEstimate(mean=mean, se=se, df=df, ci=(mean - half, mean + half))
-    low, high = bounds
-    span = high - low
-    cells = [
-        Cell(share, int(n), (m - low) / span, n * v / (share * share) / span**2, None, at)
-        for n, share, m, v, at in per.select("n", "share", "mean", "v", "at_bounds").iter_rows()
-    ]
-    est = stratified_estimate(cells, confidence, method=method)
-    lo, hi = est.ci
-    return WeightedEstimate(
-        mean=mean,
-        se=se,
-        df=df,
-        # The shares sum to 1 up to rounding: an end at 1.0000000000000002 is 1.
-        ci=(max(low, low + lo * span), min(high, low + hi * span)),
         n_effective=est.n_effective,
     )

@@ -48,6 +48,16 @@ DEFAULT_CAP = 50  # seed 000: weights = min(count, 50)
 QUERY_ID = "query_id"
 # The column `goldset report` reads for its Horvitz-Thompson headline: the name is the contract.
 PROBABILITY = "inclusion_probability"
+# Per stratum in the traffic file (``design_effects``): the design effects of the two headlines,
+# the stratum's head (queries searched at least head_count times), its share of the stratum's
+# traffic, and the per-search design effects of head and tail. Names as eval.strata reads them.
+DEFF_SEARCH = "design_effect_per_search"
+DEFF_QUERY = "design_effect_per_query"
+HEAD_COUNT = "head_count"
+HEAD_SHARE = "head_share"
+DEFF_HEAD = "design_effect_head"
+DEFF_TAIL = "design_effect_tail"
+DESIGN_COLUMNS = (DEFF_SEARCH, DEFF_QUERY, HEAD_COUNT, HEAD_SHARE, DEFF_HEAD, DEFF_TAIL)
 DEFAULT_MIN_PER_STRATUM = 15  # seed 000: fifteen takes a stratum's resolution to 6.7 points
 
 
@@ -59,6 +69,9 @@ class StratumRow:
     share: float
     target: int
     sampled: int
+    # The design effects `goldset report` floors its headline variances with (``design_effects``);
+    # None when the draw did not see the whole stratum's counts (a warehouse draw).
+    design: dict[str, float] | None = None
 
     @property
     def shortfall(self) -> int:
@@ -222,6 +235,42 @@ def draw_stratum(pool: pl.DataFrame, k: int, seed: int, stratum: str, cap: int) 
     )
 
 
+def design_effects(pool: pl.DataFrame, k: int, cap: int) -> dict[str, float]:
+    """What drawing ``k`` of ``pool`` (query, count) does to the variance of the report's two
+    Hajek headlines, from every query of the stratum, drawn or not (Kish's design effect of the
+    weights, with 1 - pi: a query drawn for certain adds no sampling error):
+
+        per search:  k x sum((1 - pi) c^2 / pi) / (sum c)^2
+        per query:   k x sum((1 - pi) / pi) / N^2
+
+    and the same per-search sum over the stratum's head (the queries searched ``cap`` times or
+    more, all drawn with one probability) and over its tail, with the head's share of the
+    stratum's traffic: the report weights head and tail by their known shares. The report cannot
+    compute these from the sample when its heavy queries were not drawn, which is exactly when
+    the sample's own variance runs small (docs/report.md)."""
+    counts = [float(c) for c in pool.get_column("count").to_list()]
+    head = [c >= cap for c in counts]
+    total = sum(counts)
+    top = sum(c for c, h in zip(counts, head, strict=True) if h)
+    out = {DEFF_SEARCH: 0.0, DEFF_QUERY: 0.0, DEFF_HEAD: 0.0, DEFF_TAIL: 0.0}
+    out |= {HEAD_COUNT: float(cap), HEAD_SHARE: top / total if total else 0.0}
+    if k >= pool.height or k <= 0:
+        return out  # taken in full: no sampling error
+    weights = [min(int(c), cap) for c in counts]
+    by_weight = probability_of_weight(weights, k)
+    sums = dict.fromkeys((DEFF_SEARCH, DEFF_QUERY, DEFF_HEAD, DEFF_TAIL), 0.0)
+    for c, w, h in zip(counts, weights, head, strict=True):
+        pi = by_weight[w]
+        sums[DEFF_SEARCH] += (1.0 - pi) * c * c / pi
+        sums[DEFF_QUERY] += (1.0 - pi) / pi
+        sums[DEFF_HEAD if h else DEFF_TAIL] += (1.0 - pi) * c * c / pi
+    out[DEFF_SEARCH] = k * sums[DEFF_SEARCH] / (total * total)
+    out[DEFF_QUERY] = k * sums[DEFF_QUERY] / (pool.height * pool.height)
+    out[DEFF_HEAD] = k * sums[DEFF_HEAD] / (top * top) if top else 0.0
+    out[DEFF_TAIL] = k * sums[DEFF_TAIL] / ((total - top) ** 2) if total > top else 0.0
+    return out
+
+
 def probability_of_weight(weights: list[int], k: int) -> dict[int, float]:
     """Each weight's inclusion probability when ``k`` of these are drawn. Queries of the same
     weight share one; computed over the weights in ascending order, so a warehouse's table of
@@ -307,10 +356,13 @@ def stratified_sample(
     for s in order:
         info = by_name.get(s, {"distinct": 0, "occurrences": 0, "share": 0.0})
         target = targets.get(s, 0)
+        design: dict[str, float] | None = None
         if s in by_name and target:
-            drawn = draw_stratum(labels.filter(pl.col("stratum") == s), target, seed, s, cap)
+            pool = labels.filter(pl.col("stratum") == s)
+            drawn = draw_stratum(pool, target, seed, s, cap)
             parts.append(drawn)
             sampled = drawn.height
+            design = design_effects(pool, target, cap)
         else:
             sampled = 0
         if sampled < target and s in by_name:
@@ -325,6 +377,7 @@ def stratified_sample(
                 float(info["share"]),
                 target,
                 sampled,
+                design,
             )
         )
     empty = labels.head(0).with_columns(pl.lit(None, dtype=pl.Float64).alias(PROBABILITY))
@@ -347,18 +400,24 @@ def stratified_sample(
 
 
 def report_frames(result: SampleResult) -> dict[str, pl.DataFrame]:
-    """What ``goldset report`` reads: per sampled query its stratum and inclusion probability
-    (``--strata``), and per stratum of the log its traffic share (``--traffic``). Every stratum
+    """What ``goldset report`` reads: per sampled query its stratum, its count in the log and
+    its inclusion probability (``--strata``: with count / pi the report estimates the per-search
+    rate, with 1 / pi the distinct-query mean), and per stratum of the log its traffic share
+    (``--traffic``). Every stratum
     of the log is listed, sampled or not, so the shares add to 1 and a stratum left out of the
     sample shows up in the report's closure checks instead of vanishing from the weighting."""
-    strata = result.sample.select(QUERY_ID, "stratum", PROBABILITY)
-    traffic = pl.DataFrame(
-        {
-            "stratum": [r.stratum for r in result.rows if r.distinct],
-            "share": [r.share for r in result.rows if r.distinct],
-        },
-        schema={"stratum": pl.Utf8, "share": pl.Float64},
-    ).sort("stratum")
+    strata = result.sample.select(QUERY_ID, "stratum", "count", PROBABILITY)
+    listed = [r for r in result.rows if r.distinct]
+    columns: dict[str, list[object]] = {
+        "stratum": [r.stratum for r in listed],
+        "share": [r.share for r in listed],
+    }
+    schema = {"stratum": pl.Utf8, "share": pl.Float64}
+    if any(r.design is not None for r in listed):
+        for name in DESIGN_COLUMNS:
+            columns[name] = [None if r.design is None else r.design[name] for r in listed]
+            schema[name] = pl.Float64
+    traffic = pl.DataFrame(columns, schema=schema).sort("stratum")
     return {"strata": strata, "traffic": traffic}
 
 

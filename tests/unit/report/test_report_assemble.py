@@ -78,6 +78,7 @@ def test_report_reproduces_seed_004() -> None:
         "ci_method",
         "strata",
         "overall",
+        "headlines",
         "closure",
         "overlap",
         "fusion",

@@ -119,7 +119,7 @@ DESIGN_REPS = 400  # each set is a Polars call: fewer sets, rows whose coverage 
 
 @pytest.mark.parametrize("name", ["0/1 near 1", "graded near 1"])
 def test_design_weighted_headline_covers_and_keeps_a_width(name: str) -> None:
-    from goldset_tui.eval.weighting import hajek_estimates
+    from goldset_tui.eval.headline import hajek_estimates
 
     binary, dists = ROWS[name]
     rng = np.random.default_rng(20261201 + len(name))
@@ -141,9 +141,7 @@ def test_design_weighted_headline_covers_and_keeps_a_width(name: str) -> None:
     for r in range(DESIGN_REPS):
         values = np.concatenate([x[r] for x in draws])
         scores = pl.DataFrame({"system": "a", "query_id": qids, "value": values})
-        est = hajek_estimates(
-            scores, probabilities, strata, method="wilson" if binary else "score-t"
-        )["a"]
+        est = hajek_estimates(scores, probabilities, strata, binary=binary)["a"]
         lo, hi = est.ci
         assert 0.0 <= lo < hi <= 1.0
         covered += lo <= mu <= hi

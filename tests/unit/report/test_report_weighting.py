@@ -16,7 +16,7 @@ from goldset_tui.errors import InputError
 from goldset_tui.eval.report import assemble_report, to_dict, to_markdown
 from goldset_tui.eval.stats import holm, stratum_comparisons
 from goldset_tui.eval.strata import read_strata, read_traffic
-from goldset_tui.eval.weighting import Cell, stratified_estimate
+from goldset_tui.eval.weighting import stratified_estimate
 
 from .seed_data import SEED_000_TARGETS, SEED_000_TRAFFIC
 
@@ -294,22 +294,32 @@ def test_hajek_interval_by_taylor_linearisation_by_hand(tmp_path) -> None:
     o = to_dict(report)["overall"]["a"]
     assert o["design_weighted_mean"] == pytest.approx(mean)
     assert o["design_weighted_se"] == pytest.approx(math.sqrt(var))
-    # The survey's symmetric interval leaves [0, 1] here (its lower end is -0.07). The report's is
-    # the stratified score interval (checked by hand above) on one cell per sampling stratum,
-    # each written out here: share sum(w_h) / sum(w), weighted mean, and within-stratum variance
-    # n_h V_h / share^2, V_h the stratum's term of the survey variance.
+    # The survey's symmetric interval leaves [0, 1] here (its lower end is -0.07). The report's:
+    # per sampling stratum the linearised term V_h floored by share_h^2 x D_h r_h (1 - r_h) / n_h
+    # (D_h = n_h sum((1 - pi) w^2) / sum(w)^2 over the stratum's drawn queries, r_h the stratum's
+    # Hajek mean pulled in by z^2 / 2 pseudo-queries each side), then Wilson's form at the mean with
+    # n_eff = r (1 - r) / var and t(n - H) -- each written out here from docs/report.md.
     assert mean - half < 0
-    cells = []
+    z975 = stats.norm.ppf(0.975)
+    total_var = centre = 0.0
     for h in ("x", "y"):
         qs = [q for q in y if stratum[q] == h]
-        share = sum(w[q] for q in qs) / sum(w.values())
-        m_h = sum(w[q] * y[q] for q in qs) / sum(w[q] for q in qs)
+        n_h = len(qs)
+        sw = sum(w[q] for q in qs)
+        share = sw / sum(w.values())
+        m_h = sum(w[q] * y[q] for q in qs) / sw
         zs = np.array([z[q] for q in qs])
-        v_h = len(zs) / (len(zs) - 1) * ((zs - zs.mean()) ** 2).sum()
-        cells.append(Cell(share, len(qs), m_h, len(qs) * v_h / share**2, None, 1.0))
-    assert sum(c.share * c.mean for c in cells) == pytest.approx(mean)
-    expected = stratified_estimate(cells, method="wilson").ci  # Success@10: 0/1
-    assert o["design_weighted_ci95"] == pytest.approx(list(expected))
+        v_h = n_h / (n_h - 1) * ((zs - zs.mean()) ** 2).sum()
+        d_h = n_h * sum((1 - pi[q]) * w[q] ** 2 for q in qs) / sw**2
+        r_h = (n_h * m_h + z975**2 / 2) / (n_h + z975**2)
+        total_var += max(v_h, share**2 * d_h * r_h * (1 - r_h) / n_h)
+        centre += share * r_h
+    n_eff = centre * (1 - centre) / total_var
+    q = stats.t.ppf(0.975, 9 - 2)
+    mid = (mean + q**2 / (2 * n_eff)) / (1 + q**2 / n_eff)
+    spread = q / (1 + q**2 / n_eff) * math.sqrt(mean * (1 - mean) / n_eff + q**2 / (4 * n_eff**2))
+    expected = (mid - spread, mid + spread)
+    assert o["design_weighted_ci95"] == pytest.approx(list(expected), rel=1e-6)
     assert 0 < expected[0] < mean < expected[1] < 1
     md = to_markdown(report)
     lo, hi = o["design_weighted_ci95"]
@@ -341,9 +351,9 @@ def test_hajek_interval_keeps_a_width_when_every_query_scores_the_same(tmp_path)
     assert hi == 1.0 and lo < 0.6
 
 
-def test_hajek_interval_with_one_stratum_and_equal_probabilities_is_score_t(tmp_path) -> None:
-    from goldset_tui.eval.intervals import score_interval
-
+def test_hajek_with_one_stratum_and_equal_probabilities_is_the_plain_mean(tmp_path) -> None:
+    # Equal probabilities in one stratum: the Hajek mean is the plain mean and its linearised
+    # variance (with replacement) is s^2 / n, by numpy.
     values = [0.0, 0.3, 0.55, 0.9, 1.0, 0.0, 0.62, 0.0]
     qids = [f"q{i}" for i in range(len(values))]
     path = tmp_path / "strata.csv"
@@ -352,5 +362,7 @@ def test_hajek_interval_with_one_stratum_and_equal_probabilities_is_score_t(tmp_
     )
     scores = pl.DataFrame({"system": "a", "query_id": qids, "value": values})
     o = to_dict(assemble_report(scores, read_strata(path), metric="nDCG@10"))["overall"]["a"]
-    assert o["design_weighted_ci95"] == pytest.approx(list(score_interval(values)))
-    assert o["ci95"] == pytest.approx(o["design_weighted_ci95"])
+    assert o["design_weighted_mean"] == pytest.approx(np.mean(values))
+    assert o["design_weighted_se"] == pytest.approx(math.sqrt(np.var(values, ddof=1) / 8))
+    lo, hi = o["design_weighted_ci95"]
+    assert 0.0 <= lo < np.mean(values) < hi <= 1.0

@@ -135,6 +135,7 @@ def test_report_reads_the_strata_and_traffic_files_unchanged(
     assert pl.read_csv(tmp_path / "golden.strata.csv").columns == [
         "query_id",
         "stratum",
+        "count",
         "inclusion_probability",
     ]
     assert strata["query_id"].to_list() == sample["query_id"].to_list()
