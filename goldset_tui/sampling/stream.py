@@ -79,7 +79,12 @@ def _count_text(p: Path) -> pl.DataFrame:
         first = head.split(b"\n", 1)[0].decode("utf-8", errors="replace").removesuffix("\r")
         if len(first.encode()) >= HEAD_BYTES - 1:
             raise NeedsCarefulRead  # a first line longer than the head: let the reader do it
-        moved = pl.DataFrame({"raw": [first, first[1:]], "count": [-1, 1]})
+        # A file that is the BOM alone holds no line at all, as the careful reader reads it.
+        after = [] if head == BOM else [first[1:]]
+        moved = pl.DataFrame(
+            {"raw": [first, *after], "count": [-1] + [1] * len(after)},
+            schema={"raw": pl.String, "count": pl.Int64},
+        )
         counted = (
             pl.concat([counted, moved])
             .group_by("raw")

@@ -137,3 +137,10 @@ def test_csv_and_parquet_logs_stream_as_the_careful_reader_reads_them(
     except InputError as exc:
         got = str(exc)
     assert got == want
+
+
+def test_a_log_that_is_a_bom_alone_counts_no_query(tmp_path: Path) -> None:
+    # Found by the property above: the streamed count read the BOM's line as one empty query.
+    path = tmp_path / "log.txt"
+    path.write_bytes(b"\xef\xbb\xbf")
+    assert streamed(path) == careful(path) == {}
