@@ -55,6 +55,7 @@ from goldset_tui.eval.intervals import (
     SCORE_T,
     STUDENT_T,
     WILSON,
+    WILSON_CC,
     difference_to_unit,
     dispersion,
     t_quantile,
@@ -115,7 +116,9 @@ def stratified_estimate(
         return WeightedEstimate(mean=math.nan, se=math.nan, df=math.nan, ci=(math.nan, math.nan))
     if method == STUDENT_T:
         return _student_t(rows, mean, confidence)
-    return _bounded(rows, mean, confidence, binary=method == WILSON, pseudo_count=pseudo_count)
+    return _bounded(
+        rows, mean, confidence, binary=method in (WILSON, WILSON_CC), pseudo_count=pseudo_count
+    )
 
 
 def _student_t(rows: list[Cell], mean: float, confidence: float) -> WeightedEstimate:

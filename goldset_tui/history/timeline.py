@@ -144,11 +144,17 @@ def by_system(records: Sequence[Record], metric: str) -> dict[str, list[Record]]
 
 
 def paired_change(
-    old: Record, new: Record, *, seed: int = 0, samples: int = CHANGE_SAMPLES, bounded: bool = True
+    old: Record,
+    new: Record,
+    *,
+    seed: int = 0,
+    samples: int = CHANGE_SAMPLES,
+    bounded: bool = True,
+    binary: bool = False,
 ) -> dict[str, Any]:
-    """``new - old`` on the queries both were evaluated on, paired per query; ``bounded``: the
-    history's measure lies in [0, 1] by definition (:func:`measure_kind`), which decides the
-    interval (``eval.stats.paired_comparison``)."""
+    """``new - old`` on the queries both were evaluated on, paired per query; ``bounded`` and
+    ``binary``: the history's measure lies in [0, 1], is 0 or 1, by definition
+    (:func:`measure_kind`), which decides the interval (``eval.stats.paired_comparison``)."""
     common = sorted(set(old.scores) & set(new.scores))
     row: dict[str, Any] = {
         "system": new.system,
@@ -169,6 +175,7 @@ def paired_change(
             seed=seed,
             samples=samples,
             bounded=bounded,
+            binary=binary,
         )
         lo, hi = result.ci95
         row |= {
@@ -232,7 +239,7 @@ def build_history(
     for recs in systems.values():
         releases += [release_row(r, binary, bounded) for r in recs]
         changes += [
-            paired_change(a, b, seed=seed, samples=samples, bounded=bounded)
+            paired_change(a, b, seed=seed, samples=samples, bounded=bounded, binary=binary)
             for a, b in zip(recs, recs[1:], strict=False)
         ]
         recur += recurring_failures(recs, k, n)

@@ -23,6 +23,7 @@ from goldset_tui.eval.intervals import (
     t_value,
     wald,
     wilson,
+    wilson_cc,
     z_value,
 )
 
@@ -104,12 +105,12 @@ def test_bootstrap_is_seeded_and_covers_the_mean() -> None:
 
 
 def test_mean_interval_picks_the_method() -> None:
-    assert mean_interval([1, 0, 1, 1], binary=True) == wilson(3, 4)
+    assert mean_interval([1, 0, 1, 1], binary=True) == wilson_cc(3, 4)
     assert mean_interval([0.2, 0.4, 0.9], binary=False) == score_interval([0.2, 0.4, 0.9])
     # The method follows what the measure is, never the values: graded values that all sit at
     # 0 or 1 still get the graded interval, and a count gets the plain t interval.
     assert method_for(binary=False) == "score-t"
-    assert method_for(binary=True) == "wilson"
+    assert method_for(binary=True) == "wilson-cc"
     assert method_for(binary=False, bounded=False) == "student-t"
     assert mean_interval([0.0, 1.0, 1.0], binary=False) == score_interval([0.0, 1.0, 1.0])
     assert mean_interval([0.0, 1.0, 1.0], binary=False) != wilson(2, 3)
