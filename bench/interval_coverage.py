@@ -19,6 +19,10 @@ plain Kish / Dean-Pagano effective n, and the report's (``weighting.stratified_e
     python bench/interval_coverage.py --only weighted # the weighted part alone (about 2 minutes)
     python bench/interval_coverage.py --only design --reps 1000  # the design-weighted (Hajek) part
     python bench/interval_coverage.py --only paired --reps 4000  # the paired difference (6.5 minutes)
+    python bench/interval_coverage.py --only binary              # a stratum's 0/1 rate, exact
+    python bench/interval_coverage.py --only paired01            # a few queries flipping, exact
+    python bench/interval_coverage.py --only alpha --reps 500    # Krippendorff's alpha
+    python bench/interval_coverage.py --only scoret --reps 4000  # score-t on mostly-0/1 strata
 
 The paired difference (``goldset compare``, the report's paired rows, the history's changes): one
 set of 5, 7, 10, 20 or 50 queries scored by two systems, true mean differences near 0, near +-1
@@ -60,6 +64,21 @@ from goldset_tui.eval.weighting import (
 
 SIZES = (7, 18, 40)
 BOOT = 2000
+PARTS = ("binary", "paired01", "alpha", "scoret")
+
+
+def run_part(part: str, reps: int, rng: np.random.Generator) -> None:
+    """The parts in bench/interval_coverage_parts.py (its docstring says what each measures)."""
+    import interval_coverage_parts as parts
+
+    if part == "binary":
+        parts.binary_table()
+    elif part == "paired01":
+        parts.paired01_table()
+    elif part == "alpha":
+        parts.alpha_table(reps, rng)
+    else:
+        parts.scoret_table(reps, rng, GRADED)
 
 
 def _mix(zero: float, one: float, rest):  # noqa: ANN001, ANN202
@@ -521,13 +540,17 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=20261130)
     ap.add_argument(
         "--only",
-        choices=("stratum", "weighted", "design", "paired"),
+        choices=("stratum", "weighted", "design", "paired", *PARTS),
         help="one part: the per-stratum intervals, the weighted headline and difference, the "
         "design-weighted (Hajek) headline, or the paired difference on one set of queries",
     )
     args = ap.parse_args()
     rng = np.random.default_rng(args.seed)
     start = time.perf_counter()
+    if args.only in PARTS:  # bench/interval_coverage_parts.py
+        run_part(args.only, args.reps, rng)
+        print(f"\n{time.perf_counter() - start:.0f} s")
+        return
     if args.only in (None, "paired"):
         paired_one_table(max(1, args.reps // 2), rng)
         if args.only == "paired":
