@@ -2,8 +2,9 @@
 
 Releases are ordered by when they were first recorded. For each system:
 
-- each release's mean over its queries with the report's interval (Wilson for 0/1 measures, the
-  score-t interval for graded ones: ``eval.intervals.mean_interval``), and the same per stratum.
+- each release's mean over its queries with the report's interval (Wilson with continuity
+  correction for 0/1 measures, the score-t interval for graded ones:
+  ``eval.intervals.mean_interval``), and the same per stratum.
   One method for the whole history of a measure, chosen by what the measure is
   (:func:`measure_kind`), so that two releases are always read with the same interval;
 - between consecutive releases, the **paired** difference on the queries both were evaluated on
