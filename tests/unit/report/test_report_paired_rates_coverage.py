@@ -69,3 +69,31 @@ def test_no_query_flipping_keeps_the_rule_of_three() -> None:
     for n in (30, 100, 300):
         lo, hi = printed(0, 0, n)
         assert lo <= -3 / n and hi >= 3 / n
+
+
+@pytest.mark.parametrize(
+    "only_a, only_b, n",
+    [
+        (0, 0, 2),
+        (1, 0, 2),
+        (2, 0, 2),
+        (1, 1, 2),
+        (0, 7, 7),
+        (3, 4, 7),
+        (5, 0, 42),
+        (3, 1, 20),
+        (10, 3, 40),
+        (0, 0, 100),
+        (60, 40, 100),
+        (150, 20, 300),
+        (0, 300, 300),
+    ],
+)
+def test_the_interval_is_tangos_written_out_with_scipy(only_a: int, only_b: int, n: int) -> None:
+    from goldset_tui.eval.paired_interval import paired_rate_interval
+
+    from .paired_by_hand import tango_by_hand
+
+    ours = paired_rate_interval(only_a, only_b, n)
+    assert ours == pytest.approx(tango_by_hand(only_a, only_b, n), abs=1e-6)
+    assert -1.0 <= ours[0] <= (only_a - only_b) / n <= ours[1] <= 1.0
