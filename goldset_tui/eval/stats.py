@@ -10,12 +10,12 @@ added.
 The interval, for a 0/1 measure (``eval.measure_kind``), is Tango's score interval for a difference
 of paired rates (``paired_interval``, ``paired-score-t``), from the discordant counts: the score
 interval on the differences covered 0.87 where 1-2% of queries flip one way. For a graded measure
-bounded in [0, 1] (d in [-1, 1]) it is ``intervals.difference_interval``: the score interval of (d
-+ 1) / 2 carried back to [-1, 1], the one the traffic-weighted difference uses on each stratum
+bounded in [0, 1] (d in [-1, 1]) it is ``intervals.difference_interval``: the score interval of
+(d + 1) / 2 carried back to [-1, 1], the one the traffic-weighted difference uses on each stratum
 (and, when every query ties, at least Tango's bound at no discordant query). It replaced a
 percentile bootstrap of the mean difference, which is a point whenever every difference is the same
-(7 of 7 queries from 0 to 1 gave [1, 1]; a run tied everywhere but on unsampled queries gave [0,
-0]) and covered 11-83% where few queries differ or the difference is near +-1
+(7 of 7 queries from 0 to 1 gave [1, 1]; a run tied everywhere but on unsampled queries gave
+[0, 0]) and covered 11-83% where few queries differ or the difference is near +-1
 (bench/interval_coverage.py --only paired, docs/report.md). A measure with no known range (a count)
 gets Student's t on the differences, and no interval (nan) when every difference is the same: with
 no range and no spread seen there is nothing honest to say about the next query.
@@ -158,7 +158,7 @@ def paired_comparison(
         if n > 1 and bool((diff.abs() <= _TIE).all()):
             # Every query tied: the mean difference is at most the share of queries that differ
             # (|d| <= 1), and no query differing out of n bounds that share by Tango's interval
-            # at 0 discordant queries (+-0.037 at n = 100; the score interval alone gave +-0.020,
+            # at 0 discordant queries (+-0.038 at n = 100; the score interval alone gave +-0.020,
             # under the rule of three's 3 / n).
             tied = paired_rate_interval(0, 0, n)
             ci = (min(ci[0], tied[0]), max(ci[1], tied[1]))
