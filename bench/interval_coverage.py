@@ -4,9 +4,10 @@ The question behind the report's choice of interval (issue 10): the percentile b
 for graded measures under-covers in small strata. This draws many strata from known per-query
 distributions shaped like retrieval scores (binary hits; graded values with many zeros, a ceiling
 at 1, discrete nDCG-like steps, reciprocal ranks) and counts how often each method's interval holds
-the distribution's true mean. Binary rows use Wilson (what the report keeps) and are exact
-(binomial sums, no simulation). Graded rows compare the percentile bootstrap, BCa, Student t on the
-per-query values and the library's choice (``mean_interval``), side by side.
+the distribution's true mean. Binary rows use the report's Wilson with continuity correction and
+are exact (binomial sums, no simulation; the whole rate grid and its peers: --only binary). Graded
+rows compare the percentile bootstrap, BCa, Student t on the per-query values and the library's
+choice (``mean_interval``), side by side.
 
 Then the traffic-weighted headline and the weighted paired difference: three strata of 7, 18
 and 40 queries with unequal traffic shares (the small stratum carrying 60%, or the large one), 0/1
@@ -52,7 +53,7 @@ from goldset_tui.eval.intervals import (
     mean_interval,
     student_t,
     t_quantile,
-    wilson,
+    wilson_cc,
     wilson_form,
 )
 from goldset_tui.eval.weighting import (
@@ -117,10 +118,11 @@ BINARY = (0.1, 0.44, 0.74, 0.9)
 
 
 def wilson_exact(p: float, n: int) -> float:
-    """Exact coverage of Wilson at true rate ``p``: sum of binomial probabilities of covering hits."""
+    """Exact coverage of the report's 0/1 interval (Wilson with continuity correction) at true rate
+    ``p``: sum of binomial probabilities of covering hits."""
     total = 0.0
     for hits in range(n + 1):
-        lo, hi = wilson(hits, n)
+        lo, hi = wilson_cc(hits, n)
         if lo <= p <= hi:
             total += math.comb(n, hits) * p**hits * (1 - p) ** (n - hits)
     return total
@@ -598,7 +600,7 @@ def main() -> None:
         + " | ".join(f"{sum(w) / len(w):.3f}" for w in widths.values())
         + " |"
     )
-    print("\nBinary measures, Wilson, exact coverage (binomial sums):\n")
+    print("\nBinary measures, Wilson with continuity correction, exact coverage (binomial sums):\n")
     print("| true rate | " + " | ".join(f"n = {n}" for n in SIZES) + " |")
     print("|---:|" + "---:|" * len(SIZES))
     for p in BINARY:
