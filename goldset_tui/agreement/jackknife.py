@@ -1,7 +1,7 @@
 """Krippendorff's alpha's interval: a jackknife over queries, Student t on log(1 - alpha).
 
 The cluster bootstrap's percentile interval (``bootstrap``) runs narrow with few queries: with 8
-judged queries it held the true alpha 88% of the time, with 15 and 30 about 92-93% (seeded
+judged queries it held the true alpha 87-88% of the time, with 15 and 30 about 92-94% (seeded
 simulations of three labellers on queries whose agreement varies, bench/interval_coverage.py
 --only alpha, docs/agreement.md). A resample of 8 queries repeats some and leaves others out, so
 the spread of the replicates understates how far another 8 queries could land; BCa, which corrects
@@ -13,8 +13,8 @@ freedom gives the interval its small-sample width. alpha = 1 - (n - 1) D_o / D_e
 ratio of disagreements, skewed toward 1 when agreement is high, so the interval is made on the
 logarithm of that ratio, log(1 - alpha), and carried back: it never passes 1, and it reaches
 further down than up, as the replicates do. This held 0.94 or more at 8, 15 and 30 queries in both
-simulations (plain jackknife t on alpha: 0.925 at 8 queries), at the width of the bootstrap-t,
-without a second level of resampling.
+simulations (plain jackknife t on alpha: 0.91-0.93 at 8 queries); a bootstrap-t, tried in a
+numpy sketch, covered alike at about the same width but needs a second level of resampling.
 
 Where log(1 - alpha) cannot be taken (perfect agreement with a query left out, 1 - alpha = 0) the
 jackknife t interval on alpha itself is used, capped at 1; where alpha is undefined with some query
