@@ -4,9 +4,10 @@ The question behind the report's choice of interval (issue 10): the percentile b
 for graded measures under-covers in small strata. This draws many strata from known per-query
 distributions shaped like retrieval scores (binary hits; graded values with many zeros, a ceiling
 at 1, discrete nDCG-like steps, reciprocal ranks) and counts how often each method's interval holds
-the distribution's true mean. Binary rows use Wilson (what the report keeps) and are exact
-(binomial sums, no simulation). Graded rows compare the percentile bootstrap, BCa, Student t on the
-per-query values and the library's choice (``mean_interval``), side by side.
+the distribution's true mean. Binary rows use the report's Wilson with continuity correction and
+are exact (binomial sums, no simulation; the whole rate grid and its peers: --only binary). Graded
+rows compare the percentile bootstrap, BCa, Student t on the per-query values and the library's
+choice (``mean_interval``), side by side.
 
 Then the traffic-weighted headline and the weighted paired difference: three strata of 7, 18
 and 40 queries with unequal traffic shares (the small stratum carrying 60%, or the large one), 0/1
@@ -20,6 +21,10 @@ plain Kish / Dean-Pagano effective n, and the report's (``weighting.stratified_e
     python bench/interval_coverage.py --only design --reps 1000  # the design-weighted (Hajek) part
     python bench/interval_coverage.py --only paired --reps 4000  # the paired difference (6.5 minutes)
     python bench/interval_coverage.py --only headline --reps 500  # both headlines on goldset's own samples
+    python bench/interval_coverage.py --only binary              # a stratum's 0/1 rate, exact
+    python bench/interval_coverage.py --only paired01            # a few queries flipping, exact
+    python bench/interval_coverage.py --only alpha --reps 500    # Krippendorff's alpha
+    python bench/interval_coverage.py --only scoret --reps 4000  # score-t on mostly-0/1 strata
 
 The paired difference (``goldset compare``, the report's paired rows, the history's changes): one
 set of 5, 7, 10, 20 or 50 queries scored by two systems, true mean differences near 0, near +-1
@@ -50,7 +55,7 @@ from goldset_tui.eval.intervals import (
     mean_interval,
     student_t,
     t_quantile,
-    wilson,
+    wilson_cc,
     wilson_form,
 )
 from goldset_tui.eval.weighting import (
@@ -65,6 +70,21 @@ import numpy as np  # noqa: E402
 
 SIZES = (7, 18, 40)
 BOOT = 2000
+PARTS = ("binary", "paired01", "alpha", "scoret")
+
+
+def run_part(part: str, reps: int, rng: np.random.Generator) -> None:
+    """The parts in bench/interval_coverage_parts.py (its docstring says what each measures)."""
+    import interval_coverage_parts as parts
+
+    if part == "binary":
+        parts.binary_table()
+    elif part == "paired01":
+        parts.paired01_table()
+    elif part == "alpha":
+        parts.alpha_table(reps, rng)
+    else:
+        parts.scoret_table(reps, rng, GRADED)
 
 
 def _mix(zero: float, one: float, rest):  # noqa: ANN001, ANN202
@@ -103,10 +123,11 @@ BINARY = (0.1, 0.44, 0.74, 0.9)
 
 
 def wilson_exact(p: float, n: int) -> float:
-    """Exact coverage of Wilson at true rate ``p``: sum of binomial probabilities of covering hits."""
+    """Exact coverage of the report's 0/1 interval (Wilson with continuity correction) at true rate
+    ``p``: sum of binomial probabilities of covering hits."""
     total = 0.0
     for hits in range(n + 1):
-        lo, hi = wilson(hits, n)
+        lo, hi = wilson_cc(hits, n)
         if lo <= p <= hi:
             total += math.comb(n, hits) * p**hits * (1 - p) ** (n - hits)
     return total
@@ -526,13 +547,17 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=20261130)
     ap.add_argument(
         "--only",
-        choices=("stratum", "weighted", "design", "paired", "headline"),
+        choices=("stratum", "weighted", "design", "paired", "headline", *PARTS),
         help="one part: the per-stratum intervals, the weighted headline and difference, the "
         "design-weighted (Hajek) headline, or the paired difference on one set of queries",
     )
     args = ap.parse_args()
     rng = np.random.default_rng(args.seed)
     start = time.perf_counter()
+    if args.only in PARTS:  # bench/interval_coverage_parts.py
+        run_part(args.only, args.reps, rng)
+        print(f"\n{time.perf_counter() - start:.0f} s")
+        return
     if args.only in (None, "headline"):
         # The two headlines on goldset's own samples of count-dependent logs (headline_coverage.py).
         from headline_coverage import headline_table
@@ -588,7 +613,7 @@ def main() -> None:
         + " | ".join(f"{sum(w) / len(w):.3f}" for w in widths.values())
         + " |"
     )
-    print("\nBinary measures, Wilson, exact coverage (binomial sums):\n")
+    print("\nBinary measures, Wilson with continuity correction, exact coverage (binomial sums):\n")
     print("| true rate | " + " | ".join(f"n = {n}" for n in SIZES) + " |")
     print("|---:|" + "---:|" * len(SIZES))
     for p in BINARY:

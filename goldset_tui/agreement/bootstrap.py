@@ -30,6 +30,7 @@ from collections.abc import Iterator, Sequence
 
 import polars as pl
 
+from goldset_tui.agreement.jackknife import JACKKNIFE_TEXT
 from goldset_tui.scalar import as_float
 
 DEFAULT_REPLICATES = 1000
@@ -42,8 +43,8 @@ _CELLS_PER_STEP = 16_000_000
 def method_text(replicates: int, seed: int, confidence: float = DEFAULT_CONFIDENCE) -> str:
     """How the intervals were drawn, for the JSON ``ci_method`` key."""
     return (
-        f"cluster bootstrap over queries, B={replicates}, seed={seed}, "
-        f"{confidence:.0%} percentile interval"
+        f"alpha: {JACKKNIFE_TEXT}; kappas and agreement: cluster bootstrap over queries, "
+        f"B={replicates}, seed={seed}, {confidence:.0%} percentile interval"
     )
 
 

@@ -16,6 +16,10 @@ and are not resampled: the sample is the queries where agreement was measured.
 
 Strata resample their own queries (``stratum_interval``): a stratum's interval answers "what if
 another sample of this stratum's queries had been judged".
+
+Krippendorff's alpha (every level, every binary cut-off) takes its interval from a jackknife over
+the same queries instead, Student t on log(1 - alpha) (``jackknife``: the percentile bootstrap
+held 0.88 at 8 queries); the kappas and agreements keep the bootstrap's percentile interval.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from goldset_tui.agreement.bootstrap import (
     percentile_interval,
     resample_sums,
 )
+from goldset_tui.agreement.jackknife import is_alpha, jackknife_interval, leave_one_out
 
 Interval = tuple[float, float] | None
 
@@ -186,7 +191,25 @@ def figure_intervals(
     for row in sums.iter_rows(named=True):
         for name, value in figures(row, grades, len(pairs)).items():
             values[name].append(value)
-    return {name: percentile_interval(v, confidence) for name, v in values.items()}, table.height
+    out = {name: percentile_interval(v, confidence) for name, v in values.items()}
+    return out | alpha_intervals(table, grades, len(pairs), confidence), table.height
+
+
+def alpha_intervals(
+    table: pl.DataFrame, grades: Sequence[int], n_pairs: int, confidence: float
+) -> dict[str, Interval]:
+    """Every alpha figure's jackknife interval (``jackknife``), where it can be made; the other
+    figures keep the bootstrap's percentile interval."""
+    whole, left_out = leave_one_out(
+        table.columns, table.rows(), lambda sums: figures(sums, grades, n_pairs)
+    )
+    out: dict[str, Interval] = {}
+    for name, estimate in whole.items():
+        if is_alpha(name):
+            interval = jackknife_interval(estimate, [f[name] for f in left_out], confidence)
+            if interval is not None:
+                out[name] = interval
+    return out
 
 
 def stratum_interval(
@@ -202,8 +225,12 @@ def stratum_interval(
     table = per_query_table(coincidence_cells(ratings, grades))
     if table.height < 2 or replicates < 1:
         return None, table.height
+    name = f"alpha.{level}"
+    jackknife = alpha_intervals(table, grades, 0, confidence).get(name)
+    if jackknife is not None:
+        return jackknife, table.height
     sums = resample_sums(table, replicates=replicates, seed=seed).drop("rep")
-    values = [figures(row, grades, 0)[f"alpha.{level}"] for row in sums.iter_rows(named=True)]
+    values = [figures(row, grades, 0)[name] for row in sums.iter_rows(named=True)]
     return percentile_interval(values, confidence), table.height
 
 

@@ -135,10 +135,13 @@ def interval_words(report: dict[str, Any]) -> str:
     redrawn, without the jargon."""
     method = report["ci_method"]
     replicates = method.split("B=")[1].split(",")[0] if "B=" in method else "many"
-    return (
+    words = (
         f"redrawing the {report['queries']} queries with replacement {replicates} times "
         "and recomputing every figure"
     )
+    if "jackknife" in method:
+        words += " (alpha's: leaving each query out in turn, Student t on log(1 - alpha))"
+    return words
 
 
 def self_consistency_lines(report: dict[str, Any]) -> list[str]:

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 # Short names of ``PairedResult.ci_method`` for the text output (docs/eval.md says more).
 _METHOD_WORDS = {
     "difference-score-t": "score interval on the differences",
+    "paired-score-t": "score interval for paired rates",
     "student-t": "Student t on the differences",
 }
 
@@ -40,7 +41,8 @@ keeps a width when every query moves the same way or every query ties), the p-va
 paired randomization test (signs of the per-query differences flipped at random; two-sided),
 and the queries A wins, loses and ties. For a measure that is 0 or 1 per query by
 its definition (Success@k, P@1, R@k with one relevant document a query) it adds the
-discordant queries (only A / only B succeed) and McNemar's exact p.
+discordant queries (only A / only B succeed) and McNemar's exact p, and the interval is Tango's
+score interval for paired rates, which covers where only a few queries flip.
 
 The queries are those of `goldset eval`: every query in the qrels with a document of grade >= 1
 (>= N with -l N, as eval -l: on a 1-5 scale whose 1 means not relevant, give -l 2), a query

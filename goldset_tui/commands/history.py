@@ -14,9 +14,10 @@ HELP = "the golden set over time: releases, paired changes between them, recurri
 DESCRIPTION = """\
 Every evaluation recorded in a store (`goldset report ... --store DIR --release NAME`, or the
 same on `goldset eval`), per system, release by release, in the order the releases were first
-recorded: the mean with its 95% interval (Wilson for 0/1 measures, score-t for graded ones) and
-per stratum; the paired difference from the previous release on the queries both were evaluated
-on (score interval of the per-query differences, randomization p-value; `*` when the interval
+recorded: the mean with its 95% interval (Wilson with continuity correction for 0/1 measures,
+score-t for graded ones) and per stratum; the paired difference from the previous release on the queries
+both were evaluated on (Tango's score interval for paired rates on a 0/1 measure, else the score
+interval of the per-query differences; randomization p-value; `*` when the interval
 excludes 0, `‡` when the interval and the p-value disagree, with a line saying why); and, where
 the golden set's version changed between the two, what changed ("14 judgments added, pool
 extended by run X"), so that a drop is not read as a regression when the set moved.

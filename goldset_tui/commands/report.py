@@ -17,9 +17,10 @@ from goldset_tui.text import visible
 NAME = "report"
 HELP = "stratified report: per-stratum intervals, closure checks, failure overlap, fusion headroom"
 DESCRIPTION = """\
-Per stratum and system: n, hits (binary measures), mean and a 95% interval (Wilson for 0/1
-measures; for graded ones in [0, 1] a score interval with the observed dispersion and a Student t
-quantile, which holds its coverage at 7 queries where a bootstrap does not); strata under 40
+Per stratum and system: n, hits (binary measures), mean and a 95% interval (Wilson with
+continuity correction for 0/1 measures; for graded ones in [0, 1] a score interval with the
+observed dispersion and a Student t quantile, which holds its coverage at 7 queries where a
+bootstrap does not); strata under 40
 queries flagged as counts, not rates. The interval's name is in every format (ci_method).
 
 Closure is checked against the golden set (every query of the strata file): a query with no

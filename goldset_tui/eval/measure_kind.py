@@ -19,8 +19,8 @@ The definitions:
 
 Bounded: every measure's per-query value lies in [0, 1] except the counts (NumRet, NumRel...)
 and alpha-nDCG, whose ideal is ndeval's greedy approximation and can be beaten (so a value can
-exceed 1). The interval a mean carries follows: Wilson for binary, ``score-t`` for bounded,
-Student t otherwise (``intervals.method_for``).
+exceed 1). The interval a mean carries follows: Wilson with continuity correction for binary,
+``score-t`` for bounded, Student t otherwise (``intervals.method_for``).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from typing import Any
 import polars as pl
 
 from goldset_tui.eval.intervals import DEFAULT_SAMPLES, DEFAULT_SEED
-from goldset_tui.eval.measure_kind import is_bounded_measure
+from goldset_tui.eval.measure_kind import is_binary_measure, is_bounded_measure
 from goldset_tui.eval.report_assemble import assemble_report
 from goldset_tui.eval.report_holes import listed_queries
 from goldset_tui.eval.report_model import (
@@ -112,7 +112,12 @@ def compute_report(
     topk = topk_frame(qrels, all_runs, k, listed)
     judged = judged_shares(topk, list(all_runs))
     paired = paired_comparisons(
-        scores, list(all_runs), seed=seed, samples=samples, bounded=is_bounded_measure(measure)
+        scores,
+        list(all_runs),
+        seed=seed,
+        samples=samples,
+        bounded=is_bounded_measure(measure),
+        binary=is_binary_measure(measure, qrels, queries),
     )
     bounds = unjudged_bounds(
         qrels, all_runs, metric, queries, topk, scores, max(1, measure.rel), listed=listed
@@ -297,10 +302,17 @@ def missing_pool(
 
 
 def paired_comparisons(
-    scores: pl.DataFrame, systems: list[str], *, seed: int, samples: int, bounded: bool = True
+    scores: pl.DataFrame,
+    systems: list[str],
+    *,
+    seed: int,
+    samples: int,
+    bounded: bool = True,
+    binary: bool = False,
 ) -> list[dict[str, Any]]:
     """The engine's paired comparison for every pair, on the same queries in the same order;
-    ``bounded``: the measure lies in [0, 1] by definition (the interval's method, ``ci_method``)."""
+    ``bounded``: the measure lies in [0, 1] by definition, ``binary``: it is 0 or 1 by definition
+    (together they choose the interval's method, ``ci_method``)."""
     from itertools import combinations
 
     from goldset_tui.eval.stats import paired_comparison
@@ -309,7 +321,12 @@ def paired_comparisons(
     out = []
     for a, b in combinations(systems, 2):
         r = paired_comparison(
-            w.get_column(a), w.get_column(b), seed=seed, samples=samples, bounded=bounded
+            w.get_column(a),
+            w.get_column(b),
+            seed=seed,
+            samples=samples,
+            bounded=bounded,
+            binary=binary,
         )
         out.append(
             {

@@ -7,15 +7,18 @@ labels A and B are exchangeable within a query) gives a two-sided p-value,
 ties count queries; for binary measures the discordant pairs and the exact McNemar p-value are
 added.
 
-The interval, for a measure bounded in [0, 1] (``eval.measure_kind``; d in [-1, 1]), is
-``intervals.difference_interval``: the score interval of (d + 1) / 2 carried back to [-1, 1], the
-one the traffic-weighted difference uses on each stratum. It replaced a percentile bootstrap of
-the mean difference, which is a point whenever every difference is the same (7 of 7 queries from
-0 to 1 gave [1, 1]; a run tied everywhere but on unsampled queries gave [0, 0]) and covered 11-83%
-where few queries differ or the difference is near +-1 (bench/interval_coverage.py --only paired,
-docs/report.md). A measure with no known range (a count) gets Student's t on the differences,
-and no interval (nan) when every difference is the same: with no range and no spread seen there is
-nothing honest to say about the next query.
+The interval, for a 0/1 measure (``eval.measure_kind``), is Tango's score interval for a difference
+of paired rates (``paired_interval``, ``paired-score-t``), from the discordant counts: the score
+interval on the differences covered 0.87 where 1-2% of queries flip one way. For a graded measure
+bounded in [0, 1] (d in [-1, 1]) it is ``intervals.difference_interval``: the score interval of
+(d + 1) / 2 carried back to [-1, 1], the one the traffic-weighted difference uses on each stratum
+(and, when every query ties, at least Tango's bound at no discordant query). It replaced a
+percentile bootstrap of the mean difference, which is a point whenever every difference is the same
+(7 of 7 queries from 0 to 1 gave [1, 1]; a run tied everywhere but on unsampled queries gave
+[0, 0]) and covered 11-83% where few queries differ or the difference is near +-1
+(bench/interval_coverage.py --only paired, docs/report.md). A measure with no known range (a count)
+gets Student's t on the differences, and no interval (nan) when every difference is the same: with
+no range and no spread seen there is nothing honest to say about the next query.
 
 :func:`stratum_comparisons` runs the same question on each stratum (exact McNemar for 0/1
 measures, the randomization test otherwise) and :func:`holm` adjusts a family of p-values for
@@ -40,6 +43,7 @@ from goldset_tui.eval.intervals import (
     difference_interval,
     student_t,
 )
+from goldset_tui.eval.paired_interval import PAIRED_SCORE, paired_rate_interval
 from goldset_tui.scalar import as_float
 
 DEFAULT_SAMPLES = 10_000
@@ -64,7 +68,8 @@ class PairedResult:
     # Binary measures only: queries where only A / only B scored 1, and McNemar's exact p.
     discordant: tuple[int, int] | None = None
     mcnemar_p: float | None = None
-    # How ci95 was computed: ``intervals.DIFFERENCE_SCORE`` (bounded measure) or ``STUDENT_T``.
+    # How ci95 was computed: ``paired_interval.PAIRED_SCORE`` (0/1 measure),
+    # ``intervals.DIFFERENCE_SCORE`` (graded, in [0, 1]) or ``STUDENT_T``.
     ci_method: str = DIFFERENCE_SCORE
 
 
@@ -123,10 +128,10 @@ def paired_comparison(
 ) -> PairedResult:
     """Compare per-query scores ``a`` and ``b`` (same queries, same order). ``binary``: the
     measure is 0 or 1 per query by definition (``eval.measure_kind``), which adds the discordant
-    counts and McNemar's exact p; never inferred from the values (nDCG@10 at 0 or 1 on every
-    query of a small set is still graded). ``bounded``: every per-query value lies in [0, 1] by
-    definition, which gives the difference's score interval; otherwise Student's t (module
-    docstring). The interval is (nan, nan) below two queries."""
+    counts, McNemar's exact p and the paired-rate interval; never inferred from the values
+    (nDCG@10 at 0 or 1 on every query of a small set is still graded). ``bounded``: every
+    per-query value lies in [0, 1] by definition, which gives the difference's score interval;
+    otherwise Student's t (module docstring). The interval is (nan, nan) below two queries."""
     sa, sb = _as_series(a, "a"), _as_series(b, "b")
     if sa.len() != sb.len():
         raise ValueError(
@@ -139,11 +144,24 @@ def paired_comparison(
     diff = (sa - sb).rename("d")
     n = diff.len()
     observed = as_float(diff.mean())
-    if bounded:
+    if binary and not (sa.is_in([0.0, 1.0]).all() and sb.is_in([0.0, 1.0]).all()):
+        raise ValueError("binary measure, but the scores hold values other than 0 and 1")
+    only_a = int(((sa == 1.0) & (sb == 0.0)).sum())
+    only_b = int(((sa == 0.0) & (sb == 1.0)).sum())
+    if binary:
+        ci, method = paired_rate_interval(only_a, only_b, n), PAIRED_SCORE
+    elif bounded:
         inside = sa.is_between(-_TIE, 1.0 + _TIE).all() and sb.is_between(-_TIE, 1.0 + _TIE).all()
         if not inside:
             raise ValueError("bounded measure, but the scores hold values outside [0, 1]")
         ci, method = difference_interval(diff), DIFFERENCE_SCORE
+        if n > 1 and bool((diff.abs() <= _TIE).all()):
+            # Every query tied: the mean difference is at most the share of queries that differ
+            # (|d| <= 1), and no query differing out of n bounds that share by Tango's interval
+            # at 0 discordant queries (+-0.038 at n = 100; the score interval alone gave +-0.020,
+            # under the rule of three's 3 / n).
+            tied = paired_rate_interval(0, 0, n)
+            ci = (min(ci[0], tied[0]), max(ci[1], tied[1]))
     else:
         spread = as_float(diff.var(ddof=1)) if n > 1 else 0.0
         ci = student_t(diff) if spread > 0.0 else (math.nan, math.nan)
@@ -154,10 +172,6 @@ def paired_comparison(
     losses = int((diff < -_TIE).sum())
     discordant = mcnemar = None
     if binary:
-        if not (sa.is_in([0.0, 1.0]).all() and sb.is_in([0.0, 1.0]).all()):
-            raise ValueError("binary measure, but the scores hold values other than 0 and 1")
-        only_a = int(((sa == 1.0) & (sb == 0.0)).sum())
-        only_b = int(((sa == 0.0) & (sb == 1.0)).sum())
         discordant, mcnemar = (only_a, only_b), mcnemar_exact(only_a, only_b)
     return PairedResult(
         n=n,

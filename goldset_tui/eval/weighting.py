@@ -56,6 +56,7 @@ from goldset_tui.eval.intervals import (
     SCORE_T,
     STUDENT_T,
     WILSON,
+    WILSON_CC,
     difference_to_unit,
     dispersion,
     t_quantile,
@@ -115,7 +116,9 @@ def stratified_estimate(
         return WeightedEstimate(mean=math.nan, se=math.nan, df=math.nan, ci=(math.nan, math.nan))
     if method == STUDENT_T:
         return _student_t(rows, mean, confidence)
-    return _bounded(rows, mean, confidence, binary=method == WILSON, pseudo_count=pseudo_count)
+    return _bounded(
+        rows, mean, confidence, binary=method in (WILSON, WILSON_CC), pseudo_count=pseudo_count
+    )
 
 
 def _student_t(rows: list[Cell], mean: float, confidence: float) -> WeightedEstimate:
@@ -144,7 +147,13 @@ def _bounded(
     df_den = 0.0
     for c in rows:
         w = c.share / total
-        phi = 1.0 if binary else dispersion(c.n, c.mean, c.var, c.at_bounds, pseudo_count)
+        # A difference's ties at 1/2 weigh as before (``intervals.dispersion``).
+        inside = pseudo_count != DIFFERENCE_PSEUDO_COUNT
+        phi = (
+            1.0
+            if binary
+            else dispersion(c.n, c.mean, c.var, c.at_bounds, pseudo_count, inside=inside)
+        )
         # The stratum's rate pulled in by z^2 / 2 pseudo-observations each side (Agresti-Coull,
         # the centre of its Wilson interval): a stratum at 7 of 7 keeps a variance.
         shrunk = (c.n * c.mean + z * z / 2.0) / (c.n + z * z)

@@ -2,8 +2,9 @@
 
 Releases are ordered by when they were first recorded. For each system:
 
-- each release's mean over its queries with the report's interval (Wilson for 0/1 measures, the
-  score-t interval for graded ones: ``eval.intervals.mean_interval``), and the same per stratum.
+- each release's mean over its queries with the report's interval (Wilson with continuity
+  correction for 0/1 measures, the score-t interval for graded ones:
+  ``eval.intervals.mean_interval``), and the same per stratum.
   One method for the whole history of a measure, chosen by what the measure is
   (:func:`measure_kind`), so that two releases are always read with the same interval;
 - between consecutive releases, the **paired** difference on the queries both were evaluated on
@@ -146,11 +147,17 @@ def by_system(records: Sequence[Record], metric: str) -> dict[str, list[Record]]
 
 
 def paired_change(
-    old: Record, new: Record, *, seed: int = 0, samples: int = CHANGE_SAMPLES, bounded: bool = True
+    old: Record,
+    new: Record,
+    *,
+    seed: int = 0,
+    samples: int = CHANGE_SAMPLES,
+    bounded: bool = True,
+    binary: bool = False,
 ) -> dict[str, Any]:
-    """``new - old`` on the queries both were evaluated on, paired per query; ``bounded``: the
-    history's measure lies in [0, 1] by definition (:func:`measure_kind`), which decides the
-    interval (``eval.stats.paired_comparison``)."""
+    """``new - old`` on the queries both were evaluated on, paired per query; ``bounded`` and
+    ``binary``: the history's measure lies in [0, 1], is 0 or 1, by definition
+    (:func:`measure_kind`), which decides the interval (``eval.stats.paired_comparison``)."""
     common = sorted(set(old.scores) & set(new.scores))
     row: dict[str, Any] = {
         "system": new.system,
@@ -173,6 +180,7 @@ def paired_change(
             seed=seed,
             samples=samples,
             bounded=bounded,
+            binary=binary,
         )
         lo, hi = result.ci95
         moves = [new.scores[q] - old.scores[q] for q in common]
@@ -239,7 +247,7 @@ def build_history(
     for recs in systems.values():
         releases += [release_row(r, binary, bounded) for r in recs]
         changes += [
-            paired_change(a, b, seed=seed, samples=samples, bounded=bounded)
+            paired_change(a, b, seed=seed, samples=samples, bounded=bounded, binary=binary)
             for a, b in zip(recs, recs[1:], strict=False)
         ]
         recur += recurring_failures(recs, k, n)

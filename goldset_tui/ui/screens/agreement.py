@@ -310,7 +310,8 @@ def summary_text(report: dict[str, Any]) -> Text:
         replicates = report["ci_method"].split("B=")[1].split(",")[0]
         out.append(
             f"Intervals: the {report['queries']} queries redrawn {replicates} times "
-            "(pairs of one query are alike, so whole queries)\n",
+            "(pairs of one query are alike, so whole queries); alpha's: each query left out in "
+            "turn\n",
             style="dim",
         )
     out.rstrip()

@@ -82,6 +82,7 @@ def test_json_keys_and_numbers_against_independent_implementations(store, capsys
     ]
     assert report["queries"] == 3
     assert report["ci_method"] == (
+        "alpha: jackknife over queries, Student t on log(1 - alpha); kappas and agreement: "
         "cluster bootstrap over queries, B=200, seed=0, 95% percentile interval"
     )
     matrix = reliability_matrix()

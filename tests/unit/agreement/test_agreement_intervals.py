@@ -99,8 +99,10 @@ def test_alpha_replicates_are_whole_queries_traced_by_hand() -> None:
     alphas = [figures(row, [0, 1], 0)["alpha.nominal"] for row in sums.iter_rows(named=True)]
     assert {round(a, 12) for a in alphas} == {1.0, 0.125, -0.75}
     assert alphas.count(0.125) / 300 == pytest.approx(0.5, abs=0.1)
+    # alpha's interval is the jackknife's: q2 alone has alpha 1 - 3 x 4 / 8 = -0.5, q1 alone 1.0
+    # (1 - alpha = 0, so t on alpha itself): 0.125 -+ t(1) x 0.75 = 12.7 x 0.75, cut to [-1, 1].
     interval = bootstrap_alpha(ratings, "nominal", [0, 1], replicates=300, seed=4)
-    assert interval == (-0.75, 1.0)
+    assert interval == (-1.0, 1.0)
 
 
 def test_percentile_interval_matches_numpy_and_skips_undefined_replicates() -> None:
@@ -113,21 +115,32 @@ def test_percentile_interval_matches_numpy_and_skips_undefined_replicates() -> N
 # --- the wrong answer: intervals over pairs of one query were too narrow ------------------------
 
 
-def test_alpha_interval_is_a_cluster_bootstrap_and_wider_than_resampling_pairs() -> None:
+def naive_jackknife(alpha_without, queries: list[str]) -> tuple[float, float]:  # noqa: ANN001
+    """docs/agreement.md's alpha interval written out with numpy and scipy: alpha with each query
+    left out, Student t (Q - 1) on log(1 - alpha), carried back."""
+    from scipy.stats import t
+
+    q = len(queries)
+    whole = alpha_without(queries)
+    logs = np.log1p(-np.array([alpha_without([x for x in queries if x != y]) for y in queries]))
+    se = np.sqrt((q - 1) / q * ((logs - logs.mean()) ** 2).sum())
+    half = t.ppf(0.975, q - 1) * se
+    return 1 - np.exp(np.log1p(-whole) + half), 1 - np.exp(np.log1p(-whole) - half)
+
+
+def test_alpha_interval_is_a_jackknife_over_queries_and_wider_than_resampling_pairs() -> None:
     grades = clustered(seed=7)
     queries = sorted(grades["ann"])
     ours = agreement_report(ratings_frame(grades), SCALE, seed=1, replicates=400)["alpha"][
         "ordinal_ci95"
     ]
     rng = np.random.default_rng(5)
-    cluster = [
-        krippendorff.alpha(
-            reliability(grades, [queries[i] for i in rng.integers(0, len(queries), len(queries))]),
-            level_of_measurement="ordinal",
-            value_domain=[0, 1, 2, 3],
-        )
-        for _ in range(400)
-    ]
+
+    def ordinal(qs: list[str]) -> float:
+        m = reliability(grades, qs)
+        return krippendorff.alpha(m, level_of_measurement="ordinal", value_domain=[0, 1, 2, 3])
+
+    cluster = naive_jackknife(ordinal, queries)
     matrix = reliability(grades, queries)
     pairs = [
         krippendorff.alpha(
@@ -137,12 +150,11 @@ def test_alpha_interval_is_a_cluster_bootstrap_and_wider_than_resampling_pairs()
         )
         for _ in range(400)
     ]
-    c_lo, c_hi = np.percentile(cluster, [2.5, 97.5])
+    c_lo, c_hi = cluster
     p_lo, p_hi = np.percentile(pairs, [2.5, 97.5])
     # The premise: on this data resampling pairs gives a much narrower interval.
     assert (c_hi - c_lo) > 1.5 * (p_hi - p_lo)
-    assert ours[0] == pytest.approx(c_lo, abs=0.04)
-    assert ours[1] == pytest.approx(c_hi, abs=0.04)
+    assert ours == pytest.approx([c_lo, c_hi], abs=1e-9)
 
 
 def test_cluster_bootstrap_covers_the_true_agreement_where_resampling_pairs_does_not() -> None:
@@ -193,9 +205,9 @@ def test_kappa_binary_and_stratum_intervals_match_naive_cluster_bootstraps(three
     )
     report = agreement_report(ratings_frame(grades), SCALE, strata=strata, seed=3, replicates=300)
     assert report["queries"] == 24
-    assert (
-        report["ci_method"]
-        == "cluster bootstrap over queries, B=300, seed=3, 95% percentile interval"
+    assert report["ci_method"] == (
+        "alpha: jackknife over queries, Student t on log(1 - alpha); kappas and agreement: "
+        "cluster bootstrap over queries, B=300, seed=3, 95% percentile interval"
     )
     rng = np.random.default_rng(8)
     draws = [[queries[i] for i in rng.integers(0, 24, 24)] for _ in range(300)]
@@ -234,23 +246,19 @@ def test_kappa_binary_and_stratum_intervals_match_naive_cluster_bootstraps(three
 
     at2 = next(b for b in report["binary"] if b["threshold"] == 2)
     assert at2["alpha"] == pytest.approx(binary_alpha(queries, 2), abs=1e-12)
-    naive = np.percentile([binary_alpha(qs, 2) for qs in draws], [2.5, 97.5])
-    assert at2["alpha_ci95"] == pytest.approx(list(naive), abs=0.04)
+    naive = naive_jackknife(lambda qs: binary_alpha(qs, 2), queries)
+    assert at2["alpha_ci95"] == pytest.approx(list(naive), abs=1e-9)
 
     odd = [q for i, q in enumerate(queries) if i % 2]
     row = next(s for s in report["strata"] if s["stratum"] == "odd")
     assert row["queries"] == 12
-    own = [[odd[i] for i in rng.integers(0, 12, 12)] for _ in range(300)]
-    naive = np.percentile(
-        [
-            krippendorff.alpha(
-                reliability(grades, qs), level_of_measurement="ordinal", value_domain=[0, 1, 2, 3]
-            )
-            for qs in own
-        ],
-        [2.5, 97.5],
+    naive = naive_jackknife(
+        lambda qs: krippendorff.alpha(
+            reliability(grades, qs), level_of_measurement="ordinal", value_domain=[0, 1, 2, 3]
+        ),
+        odd,
     )
-    assert row["alpha_ordinal_ci95"] == pytest.approx(list(naive), abs=0.05)
+    assert row["alpha_ordinal_ci95"] == pytest.approx(list(naive), abs=1e-9)
 
 
 def test_intervals_are_determined_by_the_seed(three_labellers) -> None:
@@ -259,7 +267,9 @@ def test_intervals_are_determined_by_the_seed(three_labellers) -> None:
     again = agreement_report(ratings, SCALE, seed=5, replicates=100)
     other = agreement_report(ratings, SCALE, seed=6, replicates=100)
     assert first == again
-    assert first["alpha"]["ordinal_ci95"] != other["alpha"]["ordinal_ci95"]
+    # The kappas' intervals are drawn; alpha's (a jackknife) does not depend on the seed.
+    assert first["pairs"][0]["kappa_ci95"] != other["pairs"][0]["kappa_ci95"]
+    assert first["alpha"]["ordinal_ci95"] == other["alpha"]["ordinal_ci95"]
     assert first["alpha"]["ordinal"] == other["alpha"]["ordinal"]
 
 

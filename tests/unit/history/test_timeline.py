@@ -265,3 +265,17 @@ def test_a_one_way_change_says_so_in_words_beside_its_interval():
     assert "(no query changed)" in change_text(paired_change(old, old))
     mixed = rec("r3", "t3", {f"q{i}": v for i, v in enumerate([0.6, *after[1:6], 0.5])})
     assert "(" not in change_text(paired_change(new, mixed)).split(" on 7")[1]
+
+
+def test_a_0_1_measure_changes_by_the_paired_rate_interval():
+    # Success@k in the history: the change is Tango's interval from the discordant counts (two of
+    # 42 queries newly answered), as `goldset compare` and the report give it; the difference
+    # score interval read [-0.034, +0.129] here, narrower than the counts allow.
+    from goldset_tui.eval.paired_interval import paired_rate_interval
+
+    old = rec("r1", "t1", {f"q{i}": float(i >= 2 and i % 3 == 0) for i in range(42)})
+    new = rec("r2", "t2", {f"q{i}": float(i < 2 or i % 3 == 0) for i in range(42)})
+    change = paired_change(old, new, samples=200, binary=True)
+    assert change["ci_method"] == "paired-score-t"
+    assert change["ci95"] == pytest.approx(list(paired_rate_interval(2, 0, 42)))
+    assert change["ci95"][0] < 0 < change["ci95"][1]

@@ -12,7 +12,7 @@ import math
 import polars as pl
 import pytest
 
-from goldset_tui.eval.intervals import score_interval, wilson
+from goldset_tui.eval.intervals import score_interval, wilson_cc
 from goldset_tui.eval.measure_kind import binary_by_name, is_binary_measure, is_bounded_measure
 from goldset_tui.eval.report import to_csv, to_dict, to_markdown
 from goldset_tui.eval.report_compute import compute_report
@@ -48,7 +48,7 @@ def test_ndcg_at_one_everywhere_is_not_hits_and_gets_no_wilson_interval() -> Non
     overall = d["overall"]["sys"]
     assert overall["hits"] is None  # not "7/7"
     lo, hi = overall["ci95"]
-    assert (lo, hi) != pytest.approx(wilson(7, 7))
+    assert (lo, hi) != pytest.approx(wilson_cc(7, 7))
     assert (lo, hi) == pytest.approx(score_interval([1.0] * 7))
     # Seven queries at 1.0 do not show the eighth will be: the interval keeps a width.
     assert hi == 1.0 and lo < 0.6
@@ -60,10 +60,10 @@ def test_ndcg_at_one_everywhere_is_not_hits_and_gets_no_wilson_interval() -> Non
 
 def test_the_same_data_with_recall_and_one_relevant_document_is_binary() -> None:
     report = compute_report(_qrels(), {"sys": _run(PERFECT)}, STRATA, metric="R@10", fuse=False)
-    assert report.binary is True and report.method == "wilson"
+    assert report.binary is True and report.method == "wilson-cc"
     overall = to_dict(report)["overall"]["sys"]
     assert overall["hits"] == 7
-    assert overall["ci95"] == pytest.approx(list(wilson(7, 7)))
+    assert overall["ci95"] == pytest.approx(list(wilson_cc(7, 7)))
 
 
 def test_recall_with_two_relevant_documents_on_one_query_is_graded_even_at_0_or_1() -> None:
@@ -116,7 +116,7 @@ def test_two_releases_of_one_system_keep_the_same_interval_method() -> None:
     rows = {r["release"]: r for r in build_history([legacy, first, second]).releases}
     for name, values in (("r0", [1.0] * 7), ("r1", [1.0] * 7)):
         assert rows[name]["ci95"] == pytest.approx(list(score_interval(values)))
-        assert rows[name]["ci95"] != pytest.approx(list(wilson(7, 7)))
+        assert rows[name]["ci95"] != pytest.approx(list(wilson_cc(7, 7)))
     assert rows["r2"]["ci95"] == pytest.approx(
         list(score_interval([1.0, 0.6, 1.0, 0.8, 1.0, 1.0, 0.5]))
     )

@@ -90,7 +90,7 @@ def test_report_reproduces_seed_004() -> None:
         "missing_from_runs",
     }
     assert (d["metric"], d["k"], d["n"]) == ("Success@10", 10, 300)
-    assert d["ci_method"] == "wilson"
+    assert d["ci_method"] == "wilson-cc"
     assert [s["n"] for s in d["strata"]] == [54, 61, 22, 96, 49, 18]
     assert [s["small"] for s in d["strata"]] == [False, False, True, False, False, True]
     assert set(d["strata"][0]) == {"stratum", "n", "small", "systems"}
@@ -178,7 +178,7 @@ def test_csv_is_the_table_alone() -> None:
     assert (
         rows[-1]["stratum"] == "ALL"
         and rows[-1]["hits"] == "222"
-        and rows[-1]["method"] == "wilson"
+        and rows[-1]["method"] == "wilson-cc"
     )
 
 

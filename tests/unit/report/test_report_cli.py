@@ -15,7 +15,7 @@ ir_measures = pytest.importorskip("ir_measures")
 
 from goldset_tui.cli import main  # noqa: E402
 
-from .paired_by_hand import difference_interval_by_hand  # noqa: E402
+from .paired_by_hand import tango_by_hand  # noqa: E402
 from .seed_data import SEED_004, seed_004_frames  # noqa: E402
 
 K = 10
@@ -189,12 +189,11 @@ def test_report_json_matches_independent_computation(files, capsys, tmp_path) ->
     keys |= {"p_adjusted", "weighted_mean_diff", "weighted_ci95"}
     bd = next(p for p in d["paired"] if (p["a"], p["b"]) == ("bm25", "dense"))
     assert set(bd) == keys
-    # The paired interval is the difference score interval of the per-query differences
-    # (docs/report.md), written out by hand from the wins, losses and ties counted below.
-    diffs = [1.0] * len(miss_b - miss_a) + [-1.0] * len(miss_a - miss_b)
-    diffs += [0.0] * (300 - len(diffs))
-    assert bd["ci_method"] == "difference-score-t"
-    assert bd["ci95"] == pytest.approx(list(difference_interval_by_hand(diffs)))
+    # The paired interval of a 0/1 measure is Tango's score interval for paired rates
+    # (docs/report.md), written out by hand from the wins and losses counted below.
+    assert bd["ci_method"] == "paired-score-t"
+    tango = tango_by_hand(len(miss_b - miss_a), len(miss_a - miss_b), 300)
+    assert bd["ci95"] == pytest.approx(list(tango), abs=1e-6)
     _check_issue_10_statistics(files, d, bm25, dense, fused)
     assert bd["mean_diff"] == pytest.approx(0.0)
     assert (bd["wins"], bd["losses"], bd["ties"]) == (
@@ -330,7 +329,7 @@ def test_markdown_and_csv(files, capsys) -> None:
     code, md, _ = _report(files, capsys)
     assert (
         code == 0
-        and "| negation † | 18 | 8/18 · 0.444 [0.246, 0.663]" in md
+        and "| negation † | 18 | 8/18 · 0.444 [0.224, 0.687]" in md
         and "The table closes." in md
     )
     code, table, _ = _report(files, capsys, "--format", "csv")

@@ -23,6 +23,7 @@ from goldset_tui.eval.intervals import (
     t_value,
     wald,
     wilson,
+    wilson_cc,
     z_value,
 )
 
@@ -104,12 +105,12 @@ def test_bootstrap_is_seeded_and_covers_the_mean() -> None:
 
 
 def test_mean_interval_picks_the_method() -> None:
-    assert mean_interval([1, 0, 1, 1], binary=True) == wilson(3, 4)
+    assert mean_interval([1, 0, 1, 1], binary=True) == wilson_cc(3, 4)
     assert mean_interval([0.2, 0.4, 0.9], binary=False) == score_interval([0.2, 0.4, 0.9])
     # The method follows what the measure is, never the values: graded values that all sit at
     # 0 or 1 still get the graded interval, and a count gets the plain t interval.
     assert method_for(binary=False) == "score-t"
-    assert method_for(binary=True) == "wilson"
+    assert method_for(binary=True) == "wilson-cc"
     assert method_for(binary=False, bounded=False) == "student-t"
     assert mean_interval([0.0, 1.0, 1.0], binary=False) == score_interval([0.0, 1.0, 1.0])
     assert mean_interval([0.0, 1.0, 1.0], binary=False) != wilson(2, 3)
@@ -138,14 +139,14 @@ def test_student_t_matches_scipy() -> None:
 
 def test_score_interval_by_hand() -> None:
     # Written out: m = mean, s^2 = var(ddof=1), phi = s^2 / (m(1 - m)) shrunk toward 1 by
-    # 2 x (share of values at 0 or 1) = 2 x 3/7 pseudo-observations, n_eff = n / phi, then
-    # Wilson's formula with t(n - 1) for z.
+    # 2 x (share of values at 0 or 1) = 2 x 3/7 pseudo-observations against the 4 values strictly
+    # inside (0, 1), n_eff = n / phi, then Wilson's formula with t(n - 1) for z.
     from scipy import stats
 
     values = [0.0, 0.0, 0.0, 0.5, 0.5, 0.6, 0.5]
     n, m, var = len(values), float(np.mean(values)), float(np.var(values, ddof=1))
-    c = 2 * 3 / 7
-    phi = (n * var / (m * (1 - m)) + c) / (n + c)
+    c, inside = 2 * 3 / 7, 4
+    phi = (inside * var / (m * (1 - m)) + c) / (inside + c)
     ne = n / phi
     t = stats.t.ppf(0.975, n - 1)
     centre = (m + t**2 / (2 * ne)) / (1 + t**2 / ne)
@@ -155,3 +156,21 @@ def test_score_interval_by_hand() -> None:
     lo, hi = score_interval([0.0] * 7)
     assert lo == 0.0 and hi > 0.3
     assert all(math.isnan(x) for x in score_interval([0.5]))
+
+
+def test_a_stratum_of_mostly_zeros_does_not_rest_on_its_two_nonzero_values() -> None:
+    # 38 zeros and two close values: phi = 0.054; shrunk by 1.9 pseudo-observations against all
+    # 40 values it stays at 0.097, n_eff 412 and the upper end 0.015, under a true mean of 0.025
+    # for 95% zeros, else uniform. Against the 2 values inside (0, 1): (2 x 0.054 + 1.9) / 3.9.
+    values = [0.0] * 38 + [0.05, 0.06]
+    n, m, var = len(values), float(np.mean(values)), float(np.var(values, ddof=1))
+    c = 2 * 38 / 40
+    phi = (2 * var / (m * (1 - m)) + c) / (2 + c)
+    from scipy import stats
+
+    ne, t = n / phi, stats.t.ppf(0.975, n - 1)
+    centre = (m + t**2 / (2 * ne)) / (1 + t**2 / ne)
+    half = t / (1 + t**2 / ne) * math.sqrt(m * (1 - m) / ne + t**2 / (4 * ne**2))
+    lo, hi = score_interval(values)
+    assert (lo, hi) == pytest.approx((centre - half, centre + half), abs=1e-12)
+    assert hi > 0.025

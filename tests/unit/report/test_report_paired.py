@@ -15,7 +15,7 @@ from goldset_tui.eval.report_words import TESTS_DISAGREE_SHORT
 from goldset_tui.eval.stats import paired_comparison
 from goldset_tui.eval.weighting import weighted_difference
 
-from .paired_by_hand import difference_interval_by_hand
+from .paired_by_hand import difference_interval_by_hand, tango_by_hand
 
 
 def _files(tmp_path: Path, n: int, b_misses: int) -> tuple[Path, Path, Path]:
@@ -32,29 +32,29 @@ def _files(tmp_path: Path, n: int, b_misses: int) -> tuple[Path, Path, Path]:
     return paths
 
 
-def test_compare_json_carries_the_difference_interval(tmp_path: Path, capsys) -> None:
+def test_compare_json_carries_the_paired_rate_interval(tmp_path: Path, capsys) -> None:
     # Seven queries, all from a miss (b) to a hit (a) on Success@1: the bootstrap said [1, 1].
     qrels, a, b = _files(tmp_path, 7, 7)
     argv = ["compare", qrels, a, b, "-m", "Success@1", "--format", "json", "--samples", "300"]
     assert main([str(x) for x in argv]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert doc["mean_diff"] == 1.0 and doc["ci_method"] == "difference-score-t"
-    assert doc["ci95"] == pytest.approx(list(difference_interval_by_hand([1.0] * 7)))
+    assert doc["mean_diff"] == 1.0 and doc["ci_method"] == "paired-score-t"
+    assert doc["ci95"] == pytest.approx(list(tango_by_hand(7, 0, 7)), abs=1e-6)
     lo, hi = doc["ci95"]
     assert -1 <= lo < hi <= 1
 
 
 def test_compare_text_says_why_the_interval_and_p_disagree(tmp_path: Path, capsys) -> None:
-    # 42 queries, 5 moved, all one way: the interval excludes 0 ([+0.007, +0.228] by hand) while
+    # 42 queries, 5 moved, all one way: the interval excludes 0 ([+0.020, +0.255] by hand) while
     # the sign-flip p cannot go under 2/32 = 0.0625 on five differences.
     qrels, a, b = _files(tmp_path, 42, 5)
-    lo, hi = difference_interval_by_hand([1.0] * 5 + [0.0] * 37)
+    lo, hi = tango_by_hand(5, 0, 42)
     assert lo > 0
     argv = ["compare", qrels, a, b, "-m", "Success@1", "--samples", "4000"]
     assert main([str(x) for x in argv]) == 0
     out = capsys.readouterr().out
     assert f"[{lo:+.4f}, {hi:+.4f}]" in out
-    assert "score interval on the differences" in out
+    assert "score interval for paired rates" in out
     assert f"note\t{TESTS_DISAGREE_SHORT}" in out
     # Ten of 42 moved: both say the same, and no note.
     qrels, a, b = _files(tmp_path, 42, 10)
@@ -77,3 +77,20 @@ def test_one_stratum_weighted_difference_is_the_paired_interval() -> None:
     assert weighted == pytest.approx(paired, abs=1e-12)
     by_hand = difference_interval_by_hand([x - y for x, y in zip(a, b, strict=True)])
     assert paired == pytest.approx(by_hand, abs=1e-9)
+
+
+def test_tied_queries_keep_at_least_the_rule_of_three_width(tmp_path: Path, capsys) -> None:
+    # 100 queries, every one tied: no differing query among 100 bounds the share that could differ
+    # (the rule of three: 3 / n = 0.03). The score interval on the differences printed
+    # [-0.0197, +0.0197]; a 0/1 measure now gets Tango's interval at 0 discordant queries.
+    qrels, a, b = _files(tmp_path, 100, 0)
+    argv = ["compare", qrels, a, b, "-m", "Success@1", "--format", "json", "--samples", "200"]
+    assert main([str(x) for x in argv]) == 0
+    lo, hi = json.loads(capsys.readouterr().out)["ci95"]
+    assert lo <= -0.03 and hi >= 0.03
+    assert (lo, hi) == pytest.approx(tango_by_hand(0, 0, 100), abs=1e-6)
+    # A graded measure tied everywhere: |d| <= 1, so the same bound holds the mean difference.
+    for n in (9, 100):
+        graded = paired_comparison([0.4] * n, [0.4] * n, samples=50)
+        assert graded.ci95 == pytest.approx(tango_by_hand(0, 0, n), abs=1e-6)
+        assert graded.ci95[0] <= -3 / n and graded.ci95[1] >= 3 / n
