@@ -79,7 +79,7 @@ class HelpScreen(ModalScreen[None]):
         keys: RenderableType,
         *,
         title: str = "Guidelines",
-        passthrough: Callable[[str], bool] | None = None,
+        passthrough: Callable[[events.Key], bool] | None = None,
         passthrough_hint: str = "",
     ) -> None:
         super().__init__()
@@ -104,7 +104,7 @@ class HelpScreen(ModalScreen[None]):
     def on_key(self, event: events.Key) -> None:
         # Keys the dialog does not use go to the screen underneath when it wants them (a grade):
         # the dialog closes (and the screen says what the key did), rather than the key vanishing.
-        if self._passthrough is not None and self._passthrough(event.key):
+        if self._passthrough is not None and self._passthrough(event):
             event.stop()
             self.dismiss(None)
 

@@ -213,7 +213,7 @@ class JudgeScreen(
         self.app.call_from_thread(self._ready, session)
 
     def _failed(self, exc: Exception) -> None:
-        self.ready_for_keys = True  # nothing to grade, but q and Escape must leave
+        self._first_drawn()  # nothing to grade, but q and Escape must leave from now on
         # The message can quote data (an id, a path): literal, like everything else from outside.
         self.query_one("#query", Static).update(
             literal(f"Could not open the pool: {exc}", style="bold red")
