@@ -53,12 +53,16 @@ def deliver_after_load(app: GoldsetApp, keys: list[events.Key]) -> None:
     """Hand ``keys`` to the app right after the loaded session reached the screen, before it
     could draw: what Textual does with keys queued behind a slow load on a busy machine."""
     real = app.call_from_thread
+    pending = list(keys)
 
     def late(callback, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        if getattr(callback, "__name__", "") != "_ready":
+            return real(callback, *args, **kwargs)  # other workers' calls: as they were
+
         def then():  # noqa: ANN202
             out = callback(*args, **kwargs)
-            for key in keys:
-                app.post_message(key)
+            while pending:  # once: a key is typed once
+                app.post_message(pending.pop(0))
             return out
 
         return real(then)
@@ -82,6 +86,7 @@ async def test_keys_typed_while_loading_never_grade_move_or_open_a_dialog() -> N
         assert isinstance(screen, JudgeScreen)
         assert "Loading the pool" in text(app, "query")
         await pilot.press("2", "j", "g", "d", "u")  # handled while loading
+        loading_line = text(app, "query")
         # Typed while loading too, but handled only once the session is on the screen.
         deliver_after_load(app, typed("3", "g", "q", "1", "enter", "j", "1"))
         gate.set()
@@ -93,6 +98,7 @@ async def test_keys_typed_while_loading_never_grade_move_or_open_a_dialog() -> N
         assert app.screen is screen  # no dialog opened, no quit, no blank screen
         assert (s.qi, s.pos) == (0, 0)  # no movement either
         assert "12 keys typed while loading were ignored" in text(app, "status")
+        assert "5 keys typed meanwhile: ignored" in loading_line  # said while it loaded, too
         shown = s.current.doc_id
         await pilot.press("2")  # the first candidate is on the screen now: a grade
         await pilot.pause()
@@ -110,9 +116,12 @@ async def test_type_ahead_into_the_first_sitting_guidelines_does_nothing(tmp_pat
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen) and app.is_running  # q typed ahead: no quit
         assert screen.session is not None and screen.session.judged_count == 0
-        await pilot.press("escape")
+        # Said over the guidelines (the status line is under them).
+        said = [str(n.message) for n in app._notifications]
+        assert any("2 keys typed while loading were ignored" in m for m in said), said
+        await pilot.press("2")  # typed with the guidelines in view: closes them, grades nothing
         await pilot.pause()
-        assert "2 keys typed while loading were ignored" in text(app, "status")
+        assert app.screen is screen and screen.session.judged_count == 0
     screen.flush()
     assert Project.open(tmp_path / "store").qrels("ana").height == 0
 

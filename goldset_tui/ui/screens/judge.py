@@ -226,7 +226,6 @@ class JudgeScreen(
         self.settle_heap()
         self.refresh_bindings()
         self.refresh_view()
-        self.arm_keys_after_first_draw()  # keys typed before this is drawn never act (judge_guard.py)
         # The store's warnings on open (a torn journal tail cut and kept, a changed pool): each in
         # a notice at the top, all of them under ?, and a pointer in the status line.
         for warning in self._warnings:
@@ -239,6 +238,7 @@ class JudgeScreen(
         )
         if first_open:
             self.action_help()
+        self.arm_keys_after_first_draw()  # keys typed before this is drawn never act (judge_guard.py)
 
     # ----- drawing --------------------------------------------------------------------------
     def refresh_view(self) -> None:
