@@ -105,6 +105,33 @@ async def test_keys_typed_while_loading_never_grade_move_or_open_a_dialog() -> N
         assert [(j.doc_id, j.grade) for j in w.records] == [(shown, 2)]
 
 
+async def test_a_key_typed_once_the_candidate_is_shown_waits_for_its_frame() -> None:
+    # Typed after the candidate went on the screen but handled before its frame was drawn (a
+    # key pressed the instant it appeared): not lost, and not acted on before the frame.
+    w = MemoryWriter()
+    s = JudgingSession(tiny_pool(), "alice", writer=w)
+    app = GoldsetApp(lambda: JudgeScreen(lambda: s, writer=w, show_guidelines=False))
+    real = app.call_from_thread
+
+    def late(callback, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        def then():  # noqa: ANN202
+            out = callback(*args, **kwargs)
+            if getattr(callback, "__name__", "") == "_ready":
+                app.post_message(events.Key("1", "1"))  # stamped now: after it was shown
+            return out
+
+        return real(then)
+
+    app.call_from_thread = late  # type: ignore[method-assign]
+    first = s.current.doc_id
+    async with app.run_test(size=(100, 24)) as pilot:
+        screen = app.screen
+        await until(pilot, lambda: len(w.records) == 1)
+        await pilot.pause()
+        assert [(j.doc_id, j.grade) for j in w.records] == [(first, 1)]
+        assert screen.ignored_keys == 0
+
+
 async def test_type_ahead_into_the_first_sitting_guidelines_does_nothing(tmp_path: Path) -> None:
     # `goldset demo --fresh`, 2 pressed while loading: it reached the guidelines that open on a
     # first sitting, which passed it on as a grade for the candidate under them.
