@@ -25,6 +25,7 @@ from textual.widgets import Static
 from goldset_tui.commands.judge import make_screen, prepare
 from goldset_tui.judging import JudgingSession
 from goldset_tui.store import Project
+from goldset_tui.store.journal import Journal
 from goldset_tui.ui.app import GoldsetApp
 from goldset_tui.ui.screens.help import HelpScreen
 from goldset_tui.ui.screens.judge import JudgeScreen
@@ -276,8 +277,14 @@ def open_screen(pool: Path, store: Path):  # noqa: ANN201
     return make_screen(prepare(pool, "ana", store=store))
 
 
-async def test_one_u_undoes_a_whole_d_group(tmp_path: Path) -> None:
+async def test_one_u_undoes_a_whole_d_group(tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
     # 2,999 near-duplicates graded with one d took 2,999 presses of u to take back.
+    writes: list[int] = []  # journal writes: one per undo, or one for all of them
+    real_one, real_many = Journal.append, Journal.append_many
+    monkeypatch.setattr(Journal, "append", lambda j, r: (writes.append(1), real_one(j, r))[1])
+    monkeypatch.setattr(
+        Journal, "append_many", lambda j, rs: (writes.append(len(rs)), real_many(j, rs))[1]
+    )
     pool = group_pool(tmp_path / "pool.jsonl", 600)  # graded in a worker (> 200)
     store = tmp_path / "store"
     screen = open_screen(pool, store)
@@ -289,9 +296,11 @@ async def test_one_u_undoes_a_whole_d_group(tmp_path: Path) -> None:
         await go_to(pilot, s, "same")
         await pilot.press("3", "d")
         await until(pilot, lambda: screen._grouping is None and s.judged_count == 600)
+        writes.clear()
         await pilot.press("u")  # one key: the 599 d gave
         await pilot.pause()
         assert s.judged_count == 1, s.judged_count
+        assert writes == [599]  # in one journal write (one fsync), durable before "saved"
         assert "undo 599 near-duplicates" in text(app, "saved")
         assert s.current.doc_id.startswith("same") and s.current_grade is None
         await pilot.press("u")  # then the one graded by hand
