@@ -6,6 +6,8 @@ never rebuilds the screen. The saved indicator says saved only after the journal
 grade returned: in ``goldset judge`` the grade is saved by an ordered background writer while the
 next candidate is drawn ("saving…" meanwhile; a failed save is taken back, shown as NOT SAVED and
 the labeller brought back to it, see widgets/judge_saving.py); elsewhere the save is on the key.
+No key acts on a candidate the labeller has not seen: keys typed while the pool loads are dropped,
+and a grade key in a dialog over the screen grades nothing (widgets/judge_guard.py).
 """
 
 from __future__ import annotations
