@@ -424,6 +424,8 @@ def make_screen(
             repeats=repeats,
             notes=notes,
             order=order,
+            # Undo picks up where the last session left off (an SSH drop loses no undo).
+            history=project.judgments(prepared.labeller, history=True),
         )
 
     screen = JudgeScreen(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from goldset_tui.judging.state import SessionState, Step
+from goldset_tui.judging.state import SessionState, Step, UndoEntry
 from goldset_tui.model import Judgment
 
 # A blind repeat (self-consistency check) comes back after this many ordinary judgments.
@@ -52,7 +52,7 @@ class RepeatingSession(SessionState):
         )
         if self.writer is not None:
             self.writer.record(judgment)
-        self._undo.append((query_id, doc_id, None, "repeat"))
+        self._undo.append(UndoEntry(query_id, doc_id, None, "repeat"))
         self._pace.add(t)
         self.repeating = None
         qi, pos = self._resume_at

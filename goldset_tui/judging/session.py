@@ -1,7 +1,9 @@
 """The judging session: what a key does. A grade is saved through the writer first (or queued to
 a background writer that has ``submit``, and taken back by ``settle`` if that save fails), then the
 cursor moves to the next unjudged candidate (later in this query, then earlier, then the next
-unfinished query), serving a blind repeat when one is due; undo goes back to the candidate."""
+unfinished query), serving a blind repeat when one is due. Re-grading a judged candidate (a
+correction) stays on it. Undo goes back to the candidate; one undo takes back a whole
+near-duplicate group, and the stack is rebuilt from the store on open (``history.py``)."""
 
 from __future__ import annotations
 
@@ -12,9 +14,10 @@ import polars as pl
 
 from goldset_tui.judging.adaptive import adaptive_next, relevant_from
 from goldset_tui.judging.duplicates import DuplicateGroups
+from goldset_tui.judging.history import undo_stack
 from goldset_tui.judging.order import utc_now
 from goldset_tui.judging.repeats import REPEAT_EVERY, RepeatingSession
-from goldset_tui.judging.state import Step, Writer
+from goldset_tui.judging.state import Step, UndoEntry, Writer
 from goldset_tui.model import GradeScale, Judgment
 
 # A near-duplicate group is saved in batches of this many judgments, one fsync each: 50,000 alike
@@ -27,7 +30,9 @@ class JudgingSession(RepeatingSession, DuplicateGroups):
 
     ``frame`` is the pool (``query_id, query, doc_id, text`` + optional ``title, stratum, systems,
     ranks``); ``judged`` the labeller's latest grades (``query_id, doc_id, grade``; null grades are
-    undone and count as unjudged); ``query_ids`` restricts and orders the queries (an assignment).
+    undone and count as unjudged); ``query_ids`` restricts and orders the queries (an assignment);
+    ``history`` the labeller's events in the store (``Project.judgments(labeller, history=True)``),
+    from which undo picks up where the last session left off.
     """
 
     def __init__(
@@ -45,6 +50,7 @@ class JudgingSession(RepeatingSession, DuplicateGroups):
         repeat_every: int = REPEAT_EVERY,
         notes: dict[tuple[str, str], str] | None = None,
         order: str = "blind",
+        history: pl.DataFrame | None = None,
     ) -> None:
         super().__init__(
             frame,
@@ -58,7 +64,13 @@ class JudgingSession(RepeatingSession, DuplicateGroups):
         )
         self._notes = dict(notes or {})  # (query_id, doc_id) -> the latest note
         # Grades queued with a background writer, by ticket: (undo entry, query index, position).
-        self._unsaved: dict[int, tuple[tuple[str, str, int | None, str], int, int]] = {}
+        self._unsaved: dict[int, tuple[UndoEntry, int, int]] = {}
+        self._groups = 0  # the last number given to a d group on the undo stack
+        if history is not None and history.height:
+            mine = history.join(
+                self._pool.select("query_id", "doc_id"), on=["query_id", "doc_id"], how="semi"
+            )
+            self._undo, self._groups = undo_stack(mine)
         # Self-consistency: already-judged pairs served again, blind, every ``repeat_every``
         # judgments, recorded as kind "repeat" (they never replace the first grade).
         self._init_repeats(repeats, repeat_every)
@@ -152,7 +164,7 @@ class JudgingSession(RepeatingSession, DuplicateGroups):
             position=pos,
             kind=kind,
         )
-        entry = (self.query_id, doc_id, view.grades.get(doc_id), kind)
+        entry = UndoEntry(self.query_id, doc_id, view.grades.get(doc_id), kind)
         submit = getattr(self.writer, "submit", None) if kind == "judge" else None
         if submit is not None:
             # Saved by a background writer (store/ordered.py), in order: not "saved" until
@@ -197,14 +209,21 @@ class JudgingSession(RepeatingSession, DuplicateGroups):
         return len(self._unsaved)
 
     def grade(self, grade: int) -> Step:
-        """Grade the current candidate and move to the next unjudged one."""
+        """Grade the current candidate and move to the next unjudged one; a candidate already
+        judged is re-graded and the cursor stays on it (a correction: the labeller is looking
+        at it, and the next ``k`` must mean the one before it, not one in another query)."""
         if grade not in self.scale:
             raise ValueError(f"grade {grade} is not on the scale {self.scale.min}-{self.scale.max}")
         if self.repeating is not None:
             return self._grade_repeat(grade)
         t = self._clock()
+        before = self.grade_at(self.pos)
         judgment = self._record(self.pos, grade, t - self._shown_since)
         self._pace.add(t)
+        if before is not None:
+            self._since_repeat += 1  # a repeat waits for the next first grade: no jump now
+            self._shown_since = t
+            return Step(judgment, all_done=self.judged_count >= self.total, before=before)
         moved = self._advance()
         self._since_repeat += 1
         moved = self._serve_repeat() or moved
@@ -229,19 +248,24 @@ class JudgingSession(RepeatingSession, DuplicateGroups):
             return []
         todo = [pos for pos in self.duplicates_of(here) if self.grade_at(pos) != grade]
         out: list[Judgment] = []
+        # One time for the whole group, every batch: with no seconds spent, that is how the
+        # group is known again from the store (history.py), so one undo takes it all back.
+        now = self._now()
+        self._groups += 1
         for start in range(0, len(todo), GROUP_BATCH):
             if stop is not None and stop():
                 break
-            out += self._record_batch(todo[start : start + GROUP_BATCH], grade)
+            out += self._record_batch(todo[start : start + GROUP_BATCH], grade, now, self._groups)
             if progress is not None:
                 progress(len(out), len(todo))  # only what is on disk is counted
         return out
 
-    def _record_batch(self, positions: list[int], grade: int) -> list[Judgment]:
+    def _record_batch(
+        self, positions: list[int], grade: int, now: str, group: int
+    ) -> list[Judgment]:
         """Record one grade for several positions of this query as one durable batch (one fsync
         when the writer has ``record_many``); the state changes only after the batch is saved."""
         view = self._view(self.qi)
-        now = self._now()
         judgments = [
             Judgment(
                 labeller=self.labeller,
@@ -263,37 +287,59 @@ class JudgingSession(RepeatingSession, DuplicateGroups):
                 for judgment in judgments:
                     self.writer.record(judgment)
         for judgment in judgments:
-            self._undo.append(
-                (self.query_id, judgment.doc_id, view.grades.get(judgment.doc_id), "judge")
-            )
+            before = view.grades.get(judgment.doc_id)
+            self._undo.append(UndoEntry(self.query_id, judgment.doc_id, before, "judge", group))
             self._set_grade(self.qi, judgment.doc_id, grade)
         return judgments
 
     def undo(self) -> Step | None:
-        """Undo this session's most recent grade; the cursor goes back to that candidate."""
+        """Undo the labeller's most recent grade (of this session or, read back from the store,
+        an earlier one), or the whole near-duplicate group one ``d`` gave; the cursor goes back to
+        that candidate (the group's first)."""
         if not self._undo:
             return None
         self._leave_repeat()
-        query_id, doc_id, before, kind = self._undo[-1]
-        if kind == "repeat":
-            return self._undo_repeat(query_id, doc_id)
-        restored = before
-        if self.writer is not None:
-            # The store answers with the grade now in force: the previous one after undoing a
-            # re-grade, None after undoing the only grade. Believe the store, not our memory.
-            answer = self.writer.undo(query_id, doc_id)
-            restored = answer if isinstance(answer, int) and not isinstance(answer, bool) else None
-        self._undo.pop()
-        qi = self._qindex[query_id]
-        self._set_grade(qi, doc_id, restored)
-        view = self._view(qi)
-        pos = next(i for i, r in enumerate(view.rows) if r["doc_id"] == doc_id)
+        top = self._undo[-1]
+        if top.kind == "repeat":
+            return self._undo_repeat(top.query_id, top.doc_id)
+        n = 1
+        if top.group is not None:
+            while n < len(self._undo) and self._undo[-1 - n].group == top.group:
+                n += 1
+        entries = self._undo[-n:]
+        restored = self._undo_in_store(entries)
+        del self._undo[-n:]
+        qi = self._qindex[top.query_id]
+        for entry, grade in zip(entries, restored, strict=True):
+            self._set_grade(qi, entry.doc_id, grade)
+        first = entries[0]  # undone one by one, the last undone would be the first given
+        pos = self._position_of(qi, first.doc_id)
         moved = qi != self.qi
         self._land(qi, pos)
         judgment = Judgment(
-            self.labeller, query_id, doc_id, restored, self._now(), position=pos, kind="undo"
+            self.labeller,
+            first.query_id,
+            first.doc_id,
+            restored[0],
+            self._now(),
+            position=pos,
+            kind="undo",
         )
-        return Step(judgment, moved_query=moved)
+        return Step(judgment, moved_query=moved, undone=n)
+
+    def _undo_in_store(self, entries: list[UndoEntry]) -> list[int | None]:
+        """Record the undo of each entry (one fsync for many when the writer has ``undo_many``);
+        the grades now in force. The store answers with the grade in force: the previous one
+        after undoing a re-grade, None after undoing the only grade. Believe it, not our memory."""
+        if self.writer is None:
+            return [e.before for e in entries]
+        many = getattr(self.writer, "undo_many", None)
+        pairs = [(e.query_id, e.doc_id) for e in entries]
+        if many is not None and len(pairs) > 1:
+            answers = list(many(pairs))
+        else:
+            answers = [self.writer.undo(q, d) for q, d in pairs]
+        return [a if isinstance(a, int) and not isinstance(a, bool) else None for a in answers]
 
     @property
     def can_undo(self) -> bool:

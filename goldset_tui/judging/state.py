@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import polars as pl
 
@@ -47,13 +47,28 @@ class _QueryView:
     changed: bool = False  # graded in this session: must never be evicted (it holds the truth)
 
 
+class UndoEntry(NamedTuple):
+    """One grade ``u`` can take back: the pair, its grade before, the kind ("judge", or "repeat"
+    for a blind repeat) and ``group``: the same number on every judgment one ``d`` gave, so one
+    ``u`` takes back the whole group (None for a grade given with a grade key)."""
+
+    query_id: str
+    doc_id: str
+    before: int | None
+    kind: str
+    group: int | None = None
+
+
 @dataclass(frozen=True)
 class Step:
-    """What a grade/undo did, for the screen to report."""
+    """What a grade/undo did, for the screen to report. ``before``: the grade a re-grade replaced
+    (None for a first grade); ``undone``: how many grades one undo took back (a whole group)."""
 
     judgment: Judgment
     moved_query: bool = False
     all_done: bool = False
+    before: int | None = None
+    undone: int = 1
 
 
 class SessionState:
@@ -77,8 +92,11 @@ class SessionState:
         self._clock = clock
         self._now = now
         self._pace = Pace()
-        # (query_id, doc_id, grade before, kind): kind "repeat" for a blind repeat
-        self._undo: list[tuple[str, str, int | None, str]] = []
+        # What u takes back, newest last (rebuilt from the store's history on open: history.py)
+        self._undo: list[UndoEntry] = []
+        # Counts every landing of the cursor (a move, an undo, a grade that moves on): the screen
+        # arms d with it, so any movement since the grade disarms d.
+        self.landings = 0
         # ``goldset judge --order adaptive``: (rows, grades) -> the next position; None = blind order
         self.picker: Callable[[list[dict[str, Any]], dict[str, int]], int | None] | None = None
         self._index_pool(frame, query_ids)
@@ -289,6 +307,7 @@ class SessionState:
     # ----- changing state -------------------------------------------------------------------
     def _land(self, qi: int, pos: int) -> None:
         self.qi, self.pos = qi, pos
+        self.landings += 1
         self._shown_since = self._clock()
 
     def _set_grade(self, qi: int, doc_id: str, grade: int | None) -> None:

@@ -101,6 +101,10 @@ class OrderedWriter:
         answer = self.writer.undo(query_id, doc_id)
         return answer if isinstance(answer, int) and not isinstance(answer, bool) else None
 
+    def undo_many(self, pairs: list[tuple[str, str]]) -> list[int | None]:
+        self.drain()
+        return list(self.writer.undo_many(pairs))
+
     def note(self, query_id: str, doc_id: str, text: str) -> None:
         self.drain()
         self.writer.note(query_id, doc_id, text)

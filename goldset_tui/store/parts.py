@@ -171,6 +171,30 @@ def read_pair(folder: Path, query_id: str, doc_id: str) -> pl.DataFrame:
     return found.select(COLUMNS).cast(JUDGMENT_SCHEMA).unique("seq", keep="first").sort("seq")
 
 
+def read_pairs(folder: Path, pairs: list[tuple[str, str]]) -> pl.DataFrame:
+    """The compacted records of several pairs (one scan, not one per pair), in seq order."""
+    paths = [path for _, _, path in list_parts(folder)]
+    if not paths or not pairs:
+        return empty_judgments()
+    wanted = pl.DataFrame(
+        {"query_id": [q for q, _ in pairs], "doc_id": [d for _, d in pairs]},
+        schema={"query_id": pl.String, "doc_id": pl.String},
+    ).unique()
+    queries = wanted["query_id"].unique().to_list()
+    try:
+        found = (
+            pl.scan_parquet(paths, glob=False)
+            .filter(pl.col("query_id").is_in(queries))
+            .collect()
+            .join(wanted, on=["query_id", "doc_id"], how="semi")
+        )
+    except FileNotFoundError:
+        raise
+    except Exception:  # a damaged part: let the careful reader name it
+        found = read_parts(folder).join(wanted, on=["query_id", "doc_id"], how="semi")
+    return found.select(COLUMNS).cast(JUDGMENT_SCHEMA).unique("seq", keep="first").sort("seq")
+
+
 def write_part(folder: Path, frame: pl.DataFrame) -> Path:
     """Write ``frame`` (non-empty) as a new part, durably."""
     folder.mkdir(parents=True, exist_ok=True)

@@ -28,7 +28,14 @@ from goldset_tui.scalar import as_int
 from goldset_tui.store.files import now_iso, os_error_from, remove_stale_tmp
 from goldset_tui.store.frames import GRADING_KINDS, JUDGMENT_SCHEMA, records_to_frame
 from goldset_tui.store.journal import Journal, replay_numbered
-from goldset_tui.store.parts import last_seq, list_parts, read_pair, tidy_parts, write_part
+from goldset_tui.store.parts import (
+    last_seq,
+    list_parts,
+    read_pair,
+    read_pairs,
+    tidy_parts,
+    write_part,
+)
 
 T = TypeVar("T")
 
@@ -225,14 +232,21 @@ class JudgmentWriter:
             for r in self._pending
             if (r["query_id"], r["doc_id"]) == (query_id, doc_id)
         ]
-        stack: list[tuple[str, int]] = []
-        for kind, grade in on_disk + recent:
-            if kind == "undo":
-                if stack:
-                    stack.pop()
-            elif kind in GRADING_KINDS:
-                stack.append((kind, grade))
-        return stack
+        return _stack(on_disk + recent)
+
+    def _stacks_in_force(
+        self, pairs: list[tuple[str, str]]
+    ) -> dict[tuple[str, str], list[tuple[str, int]]]:
+        """``_grades_in_force`` of several pairs, reading the parts once."""
+        events: dict[tuple[str, str], list[tuple[str, int]]] = {pair: [] for pair in pairs}
+        on_disk = read_pairs(self.parts_dir, pairs).select("query_id", "doc_id", "kind", "grade")
+        for query_id, doc_id, kind, grade in on_disk.rows():
+            events[(query_id, doc_id)].append((kind, grade))
+        for r in self._pending:
+            pair = (r["query_id"], r["doc_id"])
+            if pair in events:
+                events[pair].append((r["kind"], r["grade"]))
+        return {pair: _stack(e) for pair, e in events.items()}
 
     @_serialised
     def current_grade(self, query_id: str, doc_id: str) -> int | None:
@@ -255,21 +269,42 @@ class JudgmentWriter:
         )
         if not stack:
             return None
-        self._append(
-            {
-                "kind": "undo",
-                "labeller": self.labeller,
-                "query_id": query_id,
-                "doc_id": doc_id,
-                "grade": None,
-                "time": time or now_iso(),
-                "seconds": None,
-                "position": None,
-                "note": None,
-            }
-        )
+        self._append(_undo_record(self.labeller, query_id, doc_id, time or now_iso()))
         judged = [grade for kind, grade in stack[:-1] if kind == "judge"]
         return judged[-1] if judged else None
+
+    @_serialised
+    def undo_many(
+        self, pairs: list[tuple[str, str]], *, time: str | None = None
+    ) -> list[int | None]:
+        """``undo`` of each pair, with one journal write and one fsync (a near-duplicate group of
+        thousands is taken back in one key): every undo is durable when this returns, or none
+        is. Returns the grade in force afterwards for each pair, in order."""
+        path = self.journal_path
+        for query_id, doc_id in pairs:
+            check_id(query_id, "query_id", path)
+            check_id(doc_id, "doc_id", path)
+        stacks = self._stacks_in_force(pairs)
+        when = time or now_iso()
+        records: list[dict[str, Any]] = []
+        answers: list[int | None] = []
+        for query_id, doc_id in pairs:
+            stack = stacks[(query_id, doc_id)]
+            if stack:
+                stack.pop()  # a pair listed twice is undone twice, as two undo() calls would
+                records.append(_undo_record(self.labeller, query_id, doc_id, when))
+            judged = [grade for kind, grade in stack if kind == "judge"]
+            answers.append(judged[-1] if judged else None)
+        if records:
+            first = self._next_seq
+            for offset, record in enumerate(records):
+                record["seq"] = first + offset
+            self._journal.append_many(records)  # durable from here on
+            self._next_seq += len(records)
+            self._wrote = True
+            self._pending.extend(records)
+            self._compact_if_due()
+        return answers
 
     @_serialised
     def note(self, query_id: str, doc_id: str, text: str, *, time: str | None = None) -> None:
@@ -352,3 +387,30 @@ class JudgmentWriter:
 
     def parts(self) -> int:
         return len(list_parts(self.parts_dir))
+
+
+def _stack(events: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """The (kind, grade) stack a pair's events leave: an undo cancels the latest grade."""
+    stack: list[tuple[str, int]] = []
+    for kind, grade in events:
+        if kind == "undo":
+            if stack:
+                stack.pop()
+        elif kind in GRADING_KINDS:
+            stack.append((kind, grade))
+    return stack
+
+
+def _undo_record(labeller: str, query_id: str, doc_id: str, time: str) -> dict[str, Any]:
+    """The journal record of an undo: a null grade (the judgments frame reads it as undone)."""
+    return {
+        "kind": "undo",
+        "labeller": labeller,
+        "query_id": query_id,
+        "doc_id": doc_id,
+        "grade": None,
+        "time": time,
+        "seconds": None,
+        "position": None,
+        "note": None,
+    }

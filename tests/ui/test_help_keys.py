@@ -1,6 +1,7 @@
 """The help's key list: one row per binding with every key it answers to (j ↓ next, k ↑ previous,
 not "j/k Next" and "k ↑ Previous"), beside the guidelines so that at 80x24 it is on screen on the
-first open; a grade key pressed in the guidelines closes them and grades instead of vanishing."""
+first open; a grade key pressed in the guidelines closes them and grades nothing (the candidate
+under them was never in view), and says so instead of vanishing."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ def rendered(renderable: object, width: int) -> str:
     return console.export_text()
 
 
-async def test_first_open_at_80x24_shows_every_key_and_a_grade_key_grades() -> None:
+async def test_first_open_at_80x24_shows_every_key_and_a_grade_key_only_closes_it() -> None:
     s = JudgingSession(tiny_pool(), "alice", writer=MemoryWriter())
     app = GoldsetApp(lambda: JudgeScreen(s))
     async with app.run_test(size=(80, 24)) as pilot:
@@ -42,12 +43,33 @@ async def test_first_open_at_80x24_shows_every_key_and_a_grade_key_grades() -> N
             assert row in text, row
         assert "j/k" not in text  # no pair under one row
         hint = str(app.screen.query_one(".dialog-hint", Static).content)
-        assert "a grade key (0123) closes this and grades" in hint
+        assert "a grade key (0123) only closes this" in hint
         await pilot.press("2")
         await pilot.pause()
         await pilot.pause()
         assert isinstance(app.screen, JudgeScreen)
+        # The candidate was under the guidelines, never seen: nothing graded, and said.
+        assert s.judged_count == 0 and s.grades_in_query()[0] is None
+        status = str(app.screen.query_one("#status", Static).content)
+        assert "nothing graded" in status, status
+        await pilot.press("2")  # now in view: the same key grades it
+        await pilot.pause()
         assert s.judged_count == 1 and s.grades_in_query()[0] == 2
+
+
+async def test_a_grade_key_in_help_opened_later_grades_nothing_either() -> None:
+    w = MemoryWriter()
+    s = JudgingSession(tiny_pool(), "alice", writer=w)
+    app = GoldsetApp(lambda: JudgeScreen(s, show_guidelines=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("1", "question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("3")
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, JudgeScreen)
+        assert [j.grade for j in w.records] == [1] and s.judged_count == 1
 
 
 async def test_other_keys_in_the_guidelines_do_nothing_to_the_pool() -> None:

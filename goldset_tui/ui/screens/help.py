@@ -5,8 +5,8 @@ it answers to (after the user's keymap), so it cannot drift from what the keys d
 the guidelines, not below them, so that at 80x24 both are on screen without scrolling.
 
 A screen may pass ``passthrough``: a key the dialog does not use is offered to it, and when the
-screen takes it (a grade key on the judging screen) the dialog closes and the key acts, instead of
-being swallowed silently.
+screen takes it (a grade key on the judging screen) the dialog closes instead of swallowing the key
+silently. The judging screen grades nothing then: the candidate was hidden under the dialog.
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ class HelpScreen(ModalScreen[None]):
         keys: RenderableType,
         *,
         title: str = "Guidelines",
-        passthrough: Callable[[str], bool] | None = None,
+        passthrough: Callable[[events.Key], bool] | None = None,
         passthrough_hint: str = "",
     ) -> None:
         super().__init__()
@@ -103,8 +103,8 @@ class HelpScreen(ModalScreen[None]):
 
     def on_key(self, event: events.Key) -> None:
         # Keys the dialog does not use go to the screen underneath when it wants them (a grade):
-        # the dialog closes and the key acts, rather than vanishing.
-        if self._passthrough is not None and self._passthrough(event.key):
+        # the dialog closes (and the screen says what the key did), rather than the key vanishing.
+        if self._passthrough is not None and self._passthrough(event):
             event.stop()
             self.dismiss(None)
 

@@ -6,6 +6,8 @@ never rebuilds the screen. The saved indicator says saved only after the journal
 grade returned: in ``goldset judge`` the grade is saved by an ordered background writer while the
 next candidate is drawn ("saving…" meanwhile; a failed save is taken back, shown as NOT SAVED and
 the labeller brought back to it, see widgets/judge_saving.py); elsewhere the save is on the key.
+No key acts on a candidate the labeller has not seen: keys typed while the pool loads are dropped,
+and a grade key in a dialog over the screen grades nothing (widgets/judge_guard.py).
 """
 
 from __future__ import annotations
@@ -28,10 +30,10 @@ from goldset_tui.judging import JudgingSession
 from goldset_tui.model import DEFAULT_GUIDELINES
 from goldset_tui.ui.leaving import LeaveKeys, leave_bindings, quits
 from goldset_tui.ui.safe import literal
-from goldset_tui.ui.screens.help import HelpScreen, keys_table
-from goldset_tui.ui.screens.prompts import QueryPicker, TextPrompt
 from goldset_tui.ui.widgets import judge_parts as parts
+from goldset_tui.ui.widgets.judge_dialogs import Dialogs
 from goldset_tui.ui.widgets.judge_group import GRADE_FIRST, GroupGrading, d_hint
+from goldset_tui.ui.widgets.judge_guard import KeyGuard
 from goldset_tui.ui.widgets.judge_prefetch import Prefetch
 from goldset_tui.ui.widgets.judge_reading import ReadingWidth
 from goldset_tui.ui.widgets.judge_saving import BackgroundSaving
@@ -62,7 +64,16 @@ def _grade_bindings() -> list[Binding]:
     ]
 
 
-class JudgeScreen(BackgroundSaving, GroupGrading, ReadingWidth, Prefetch, LeaveKeys, Screen[None]):
+class JudgeScreen(
+    KeyGuard,
+    Dialogs,
+    BackgroundSaving,
+    GroupGrading,
+    ReadingWidth,
+    Prefetch,
+    LeaveKeys,
+    Screen[None],
+):
     CSS_PATH: ClassVar[CSSPathType | None] = "judge.tcss"
     marks: Marks = NO_MARKS  # set by `goldset judge`: +new pairs, shared queries (marks.py)
 
@@ -164,7 +175,8 @@ class JudgeScreen(BackgroundSaving, GroupGrading, ReadingWidth, Prefetch, LeaveK
         self._warnings = list(warnings or [])
         self._writer = writer  # closed by flush() even if the session never finished loading
         self._message: Text | None = None  # a routine message shown in the status line
-        self._last_graded: tuple[str, int] | None = None  # (query, position): what d refers to
+        # (query, position, the session's landings then): what d refers to, until any movement
+        self._last_graded: tuple[str, int, int] | None = None
         self._grouping = None  # a near-duplicate group being graded in a worker (judge_group.py)
         self._message_timer: Timer | None = None
         # Set by the home screen too: palette entries that leave judging for another screen
@@ -205,6 +217,7 @@ class JudgeScreen(BackgroundSaving, GroupGrading, ReadingWidth, Prefetch, LeaveK
         self.app.call_from_thread(self._ready, session)
 
     def _failed(self, exc: Exception) -> None:
+        self._first_drawn()  # nothing to grade, but q and Escape must leave from now on
         # The message can quote data (an id, a path): literal, like everything else from outside.
         self.query_one("#query", Static).update(
             literal(f"Could not open the pool: {exc}", style="bold red")
@@ -229,6 +242,7 @@ class JudgeScreen(BackgroundSaving, GroupGrading, ReadingWidth, Prefetch, LeaveK
         )
         if first_open:
             self.action_help()
+        self.arm_keys_after_first_draw()  # keys typed before this is drawn never act (judge_guard.py)
 
     # ----- drawing --------------------------------------------------------------------------
     def refresh_view(self) -> None:
@@ -318,7 +332,7 @@ class JudgeScreen(BackgroundSaving, GroupGrading, ReadingWidth, Prefetch, LeaveK
         return True if self.session is not None else None  # dimmed while loading
 
     def action_grade(self, grade: int) -> None:
-        if self.session is None:
+        if self.session is None or not self.keys_live():
             return
         try:
             step = self.session.grade(grade)
@@ -326,127 +340,56 @@ class JudgeScreen(BackgroundSaving, GroupGrading, ReadingWidth, Prefetch, LeaveK
             self._not_saved(exc)
             return
         j = step.judgment
-        # What d refers to when the candidate grading moved on to is not graded yet.
+        # What d refers to (the candidate grading moved on to is not graded yet), until the
+        # cursor lands anywhere else (session.landings).
         ok = j.kind == "judge" and j.position is not None
-        self._last_graded = (j.query_id, j.position) if ok else None  # type: ignore[assignment]
+        armed = (j.query_id, j.position or 0, self.session.landings)
+        self._last_graded = armed if ok else None
         label = f"#{(j.position or 0) + 1}={j.grade}"
+        if step.before is not None:  # a correction: stayed on it, and says what changed
+            label = f"#{(j.position or 0) + 1}: {step.before} \u2192 {j.grade}"
+        self.label_pending(j, label)
         # Saved by the background writer: "saving…" until its fsync returned (judge_saving.py).
         self._saved = self.saving_text(label) if self.session.unsaved else self._saved_text(label)
         if self._message is not None and self._message.plain.startswith(GRADE_FIRST):
             self._clear_message()  # done as it asked: it would now speak of another candidate
-        if step.all_done:
+        if step.before is not None:
+            self.say(f"Re-graded {label}")
+        elif step.all_done:
             self.say("Every candidate in the pool is judged. Thank you!")
         elif step.moved_query:
             self.say("Query finished: on to the next one.", seconds=2)
         self.refresh_view()
 
     def action_move(self, delta: int) -> None:
-        if self.session is not None:
+        if self.session is not None and self.keys_live():
             self.session.move(delta)
             self.refresh_view()
 
     def action_next_query(self, delta: int) -> None:
-        if self.session is not None:
+        if self.session is not None and self.keys_live():
             self.session.next_query(delta)
             self.refresh_view()
 
     def action_undo(self) -> None:
-        if self.session is None or not self.wait_for_saves():
+        if self.session is None or not self.keys_live() or not self.wait_for_saves():
             return  # a pending grade failed: the labeller is on it, told; nothing undone
+        self._last_graded = None  # d is disarmed: it must not re-grade what was just undone
         try:
             step = self.session.undo()
         except Exception as exc:
             self._not_saved(exc)
             return
         if step is None:
-            self.say("Nothing to undo in this session.")
+            self.say("Nothing to undo.")
             return
-        self._saved = self._saved_text(f"undo #{(step.judgment.position or 0) + 1}")
+        where = f"#{(step.judgment.position or 0) + 1}"
+        if step.undone > 1:  # one d's whole group
+            self._saved = self._saved_text(f"undo {step.undone:,} near-duplicates")
+            self.say(f"Undid the {step.undone:,} near-duplicate grades one d gave (from {where}).")
+        else:
+            self._saved = self._saved_text(f"undo {where}")
         self.refresh_view()
-
-    def action_note(self) -> None:
-        if self.session is None:
-            return
-
-        def save(text: str | None) -> None:
-            # Escape saves nothing; an empty note clears the old one (and is a no-op without one).
-            if (
-                text is None
-                or self.session is None
-                or (text == "" and not self.session.current_note)
-            ):
-                return
-            try:
-                self.session.note(text)
-            except Exception as exc:
-                self._not_saved(exc)
-                return
-            self._saved = self._saved_text("note" if text else "note cleared")
-            self.refresh_view()
-
-        current = self.session.current_note or ""
-        self.app.push_screen(
-            TextPrompt(
-                "Note on this candidate (empty clears it)",
-                placeholder="why, or what to check",
-                value=current,
-            ),
-            save,
-        )
-
-    def action_goto(self) -> None:
-        if self.session is None:
-            return
-
-        def go(query_id: str | None) -> None:
-            if not query_id or self.session is None:
-                return
-            if self.session.goto_query(query_id.strip()):
-                self.refresh_view()
-            else:
-                self.say(f"No query with id {query_id.strip()!r} in this pool.")
-
-        self.app.push_screen(TextPrompt("Go to query id", placeholder="query id"), go)
-
-    def action_search(self) -> None:
-        if self.session is None:
-            return
-
-        def go(query_id: str | None) -> None:
-            if query_id and self.session is not None and self.session.goto_query(query_id):
-                self.refresh_view()
-
-        session = self.session
-
-        def mark(query_id: str) -> str:
-            qi = session.query_index(query_id)
-            return "\u2713 " if qi is not None and session.is_finished(qi) else "  "
-
-        self.app.push_screen(QueryPicker(session.search_queries, mark=mark), go)
-
-    def action_help(self) -> None:
-        grades = "".join(str(g) for g in self.session.scale.grades) if self.session else ""
-        warned = "".join(f"\u26a0 {w}\n\n" for w in self._warnings)
-        text = f"Warnings when the store opened:\n\n{warned}" if warned else ""
-        # A NOT SAVED reason too long for the status bar is cut there: here it is whole.
-        if self._saved.plain.startswith("\u2717"):
-            text = f"{self._saved.plain}\n\n{text}"
-        self.app.push_screen(
-            HelpScreen(
-                text + self.guidelines,
-                keys_table(self),
-                passthrough=self._grade_from_help,
-                passthrough_hint=f"a grade key ({grades}) closes this and grades" if grades else "",
-            )
-        )
-
-    def _grade_from_help(self, key: str) -> bool:
-        """A grade key pressed in the guidelines closes them and grades (it used to vanish)."""
-        active = self.active_bindings.get(key)
-        if active is None or not active.enabled or not active.binding.action.startswith("grade("):
-            return False
-        self.call_after_refresh(self.run_action, active.binding.action)
-        return True
 
     def action_more(self) -> None:
         if self.session is not None and len(self.session.current.text) > self._text_limit:

@@ -1,8 +1,11 @@
 """``d`` on the judging screen: give a near-duplicate group one grade, without freezing the screen.
 
-Which group (group_target; the candidate line names it): the current if graded, else the one just graded in this
-query (grading moves on, often onto the next member of the group, so ``d`` right after a grade
-means "the same for its duplicates"). A group of more than ``INLINE_LIMIT`` candidates is graded in
+Which group (group_target; the candidate line names it): only the one just graded, and only until
+the cursor moves (grading moves on, often onto the next member of the group, so ``d`` right after
+a grade means "the same for its duplicates"). Undo, or any movement (j/k, n/p, a query picked,
+even a key that lands where it was), disarms it: a ``d`` left armed re-graded candidates the
+labeller had just undone, and offered a group the labeller had not just graded. One ``u`` takes
+a whole group back (``JudgingSession.undo``). A group of more than ``INLINE_LIMIT`` candidates is graded in
 a worker thread, in durable batches (``GROUP_BATCH`` judgments to one fsync), with progress in the
 status line after each batch; the screen takes no key that changes the session until it is done
 (the session is not shared between threads: grade keys are disabled too, and a key pressed
@@ -33,7 +36,7 @@ class GroupGrading:
     """Mixin for the judging screen (which provides session, say, _saved_text and the rest)."""
 
     session: JudgingSession | None
-    _last_graded: tuple[str, int] | None
+    _last_graded: tuple[str, int, int] | None  # (query, position, session.landings then)
     _grouping: _Run | None
 
     def group_target(self) -> GroupTarget:
@@ -43,7 +46,7 @@ class GroupGrading:
 
     def action_grade_group(self) -> None:
         s = self.session
-        if s is None or self._grouping is not None:
+        if s is None or self._grouping is not None or not self.keys_live():  # type: ignore[attr-defined]
             return
         if not self.wait_for_saves():  # type: ignore[attr-defined]
             return  # the grade d would copy failed to save: the labeller is back on it, told
@@ -175,15 +178,13 @@ class GroupTarget:
     todo: int = 0
 
 
-def group_target(s: JudgingSession, last_graded: tuple[str, int] | None) -> GroupTarget:
-    """The current candidate's group when it is graded; else the one just graded in this query,
-    while some of its near-duplicates lack its grade (grade, then d: the labeller's order);
-    else nothing until the current one is graded (d never guesses a grade)."""
-    if s.repeating is None and s.current_grade is not None:
-        return _target(s, s.pos)
+def group_target(s: JudgingSession, last_graded: tuple[str, int, int] | None) -> GroupTarget:
+    """The group of the candidate just graded, if the cursor has not landed anywhere since
+    (``landings`` unchanged) and some of its near-duplicates lack its grade (grade, then d: the
+    labeller's order); else nothing until the current one is graded (d never guesses a grade)."""
     if s.repeating is None and last_graded is not None:
-        query_id, pos = last_graded
-        if query_id == s.query_id and s.grade_at(pos) is not None:
+        query_id, pos, landings = last_graded
+        if landings == s.landings and query_id == s.query_id and s.grade_at(pos) is not None:
             target = _target(s, pos)
             if target.todo:
                 return target

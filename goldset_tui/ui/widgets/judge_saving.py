@@ -37,6 +37,7 @@ class BackgroundSaving:
     _save_failures: int = 0  # failed saves shown so far (a leave that waited compares them)
     _waiting_to_leave: bool = False
     _writer_closed: bool = False  # set by the screen's flush
+    _pending_label: tuple[object, str] | None = None  # (judgment, its label while saving)
 
     @property
     def left(self) -> bool:
@@ -72,6 +73,10 @@ class BackgroundSaving:
             me: Any = self
             me.notify(f"Not saved: {reason}", severity="error", markup=False, timeout=10)
             me.refresh_view()
+
+    def label_pending(self, judgment: object, label: str) -> None:
+        """How the saved cell names ``judgment`` once saved (a correction: "#7: 1 → 2")."""
+        self._pending_label = (judgment, label)
 
     def saving_text(self, label: str) -> Text:
         # As wide as "✓ saved " so the cell does not need a layout pass when it turns to saved.
@@ -136,7 +141,11 @@ class BackgroundSaving:
             return False
         if saved and s.unsaved == 0:
             last = saved[-1]
-            self._saved = self._saved_text(f"#{(last.position or 0) + 1}={last.grade}")
+            pending = self._pending_label
+            label = f"#{(last.position or 0) + 1}={last.grade}"
+            if pending is not None and pending[0] is last:
+                label = pending[1]
+            self._saved = self._saved_text(label)
             if self._drawn():
                 me._show_status()
         return True

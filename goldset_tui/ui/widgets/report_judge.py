@@ -92,6 +92,8 @@ def judge_hook(
             writer=writer,
             judged=judged.select("query_id", "doc_id", "grade") if judged is not None else None,
             scale=project.scale,
+            # Undo picks up where the labeller's last session left off (history.py).
+            history=project.judgments(labeller, history=True) if judged is not None else None,
         )
         return judge_screen(
             session,

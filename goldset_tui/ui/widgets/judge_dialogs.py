@@ -1,0 +1,103 @@
+"""The judging screen's dialogs: a note, go to a query, find a query, and the help.
+
+Each opens only once keys are live (``judge_guard.py``): a dialog opened by a key typed while
+loading took the rest of the type-ahead as its input and graded through it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from goldset_tui.judging import JudgingSession
+from goldset_tui.ui.screens.help import HelpScreen, keys_table
+from goldset_tui.ui.screens.prompts import QueryPicker, TextPrompt
+
+
+class Dialogs:
+    """Mixin for the judging screen (which provides ``session``, ``keys_live``, ``say``,
+    ``refresh_view``, ``_not_saved``, ``_saved_text`` and the rest)."""
+
+    session: JudgingSession | None
+
+    def action_note(self) -> None:
+        me: Any = self
+        if not me.keys_live():
+            return
+
+        def save(text: str | None) -> None:
+            # Escape saves nothing; an empty note clears the old one (and is a no-op without one).
+            if (
+                text is None
+                or self.session is None
+                or (text == "" and not self.session.current_note)
+            ):
+                return
+            try:
+                self.session.note(text)
+            except Exception as exc:
+                me._not_saved(exc)
+                return
+            me._saved = me._saved_text("note" if text else "note cleared")
+            me.refresh_view()
+
+        assert self.session is not None
+        current = self.session.current_note or ""
+        me.app.push_screen(
+            TextPrompt(
+                "Note on this candidate (empty clears it)",
+                placeholder="why, or what to check",
+                value=current,
+            ),
+            save,
+        )
+
+    def action_goto(self) -> None:
+        me: Any = self
+        if not me.keys_live():
+            return
+
+        def go(query_id: str | None) -> None:
+            if not query_id or self.session is None:
+                return
+            if self.session.goto_query(query_id.strip()):
+                me.refresh_view()
+            else:
+                me.say(f"No query with id {query_id.strip()!r} in this pool.")
+
+        me.app.push_screen(TextPrompt("Go to query id", placeholder="query id"), go)
+
+    def action_search(self) -> None:
+        me: Any = self
+        if not me.keys_live():
+            return
+
+        def go(query_id: str | None) -> None:
+            if query_id and self.session is not None and self.session.goto_query(query_id):
+                me.refresh_view()
+
+        session = self.session
+        assert session is not None
+
+        def mark(query_id: str) -> str:
+            qi = session.query_index(query_id)
+            return "\u2713 " if qi is not None and session.is_finished(qi) else "  "
+
+        me.app.push_screen(QueryPicker(session.search_queries, mark=mark), go)
+
+    def action_help(self) -> None:
+        me: Any = self
+        grades = "".join(str(g) for g in self.session.scale.grades) if self.session else ""
+        warned = "".join(f"\u26a0 {w}\n\n" for w in me._warnings)
+        text = f"Warnings when the store opened:\n\n{warned}" if warned else ""
+        # A NOT SAVED reason too long for the status bar is cut there: here it is whole.
+        if me._saved.plain.startswith("\u2717"):
+            text = f"{me._saved.plain}\n\n{text}"
+        me.app.push_screen(
+            HelpScreen(
+                text + me.guidelines,
+                keys_table(me),
+                # A grade key closes the guidelines and grades nothing (judge_guard.py).
+                passthrough=me.help_key,
+                passthrough_hint=f"a grade key ({grades}) only closes this" if grades else "",
+            )
+        )
