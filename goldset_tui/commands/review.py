@@ -199,6 +199,9 @@ def build_context(args: argparse.Namespace):
         sources=sources.keys(),
         rebuild=sources.build,
         judge_as=args.labeller if project is not None else None,
+        corpus=corpus,
+        labelled=sources.labelled if project is not None else None,
+        store=str(args.store) if args.store else None,
     )
 
     def recompute():

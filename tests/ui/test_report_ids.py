@@ -39,8 +39,8 @@ def test_alike_ids_stay_distinct_at_80x24_and_the_full_id_is_one_key_away() -> N
             assert len(set(ids)) == 6, ids  # six documents, six different forms
             assert all("…" in i for i in ids if len(i) < 13)  # cut in the middle, not at the end
             assert not any(i.endswith("…") for i in ids)
-            # The highlighted cell's id in full under the table, wrapped, never cut.
-            await pilot.press("right")
+            # The highlighted cell's id in full under the table, wrapped, never cut (the view
+            # opens on the first system's column).
             await pilot.pause()
             notes = str(app.screen.query_one("#drill-notes", Static).render())
             assert "document: pathlib#PurePath.with_suffix" in notes
