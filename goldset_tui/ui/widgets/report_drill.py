@@ -16,7 +16,7 @@ from goldset_tui.eval.report_holes import hole_counts
 from goldset_tui.ui.leaving import leave_bindings
 from goldset_tui.ui.review_context import ReviewContext
 from goldset_tui.ui.safe import literal
-from goldset_tui.ui.widgets.report_bar import add_system_columns, refilling
+from goldset_tui.ui.widgets.report_bar import add_system_columns, refilling, system_forms
 from goldset_tui.ui.widgets.report_drill_base import UNJUDGED, DrillScreen, fit, start_judging
 from goldset_tui.ui.widgets.report_topk import TopKScreen
 
@@ -93,7 +93,7 @@ class FailuresScreen(DrillScreen):
             table.add_column(Text("holes"), key="holes")
             if self.context.topics is not None:
                 table.add_column(Text("text"), key="text")
-            add_system_columns(table, systems)
+            add_system_columns(table, systems, system_forms(systems, 8))
             for qid in ids:
                 row = by_id.get(qid, {})
                 cells = [

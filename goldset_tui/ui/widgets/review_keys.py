@@ -69,6 +69,25 @@ REVIEW_BINDINGS: list[BindingType] = [
         show=False,
     ),
     Binding("question_mark", "help", "help", id="review_help", tooltip="Every key of this screen"),
+    # The table's own Home/End scroll sideways; in these lists they go to the first/last row.
+    Binding(
+        "end",
+        "last_row",
+        "last row",
+        id="review_last_row",
+        tooltip="The last row of the table",
+        show=False,
+        priority=True,
+    ),
+    Binding(
+        "home",
+        "first_row",
+        "first row",
+        id="review_first_row",
+        tooltip="The first row of the table",
+        show=False,
+        priority=True,
+    ),
 ]
 
 
@@ -133,6 +152,20 @@ class ReviewKeys(Screen):  # a mixin: the screen's own Screen[...] base gives th
         context = getattr(self, "context", None)
         out = getattr(context, "out_dir", None)
         return Path(out) if out else Path.cwd()
+
+    def action_last_row(self) -> None:
+        self._to_row(-1)
+
+    def action_first_row(self) -> None:
+        self._to_row(0)
+
+    def _to_row(self, at: int) -> None:
+        tables = self.query(DataTable)
+        if not tables:
+            return
+        table = tables.first()
+        if table.row_count:
+            table.move_cursor(row=table.row_count - 1 if at < 0 else 0, animate=False)
 
     # ----- the keys ---------------------------------------------------------------------------
     def _copy(self, text: str, what: str) -> None:
