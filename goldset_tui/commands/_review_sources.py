@@ -25,6 +25,9 @@ from goldset_tui.commands.report import (
 )
 
 CONSENSUS = "consensus"
+# The header's word for a consensus rule: the rule's own name ("unanimous-majority-adjudicator",
+# 30 characters) wrapped the header at 80 columns. `goldset adjudicate --help` spells it out.
+RULE_WORDS = {"unanimous-majority-adjudicator": "majority"}
 
 
 @dataclass
@@ -90,7 +93,7 @@ class GradeSources:
         if key == CONSENSUS:
             from goldset_tui.agreement.consensus import store_rule
 
-            return f"consensus ({store_rule(self.project)}){over}"
+            return f"consensus ({RULE_WORDS.get(rule := store_rule(self.project), rule)}){over}"
         return f"{key}'s grades{over}"
 
     def build(self, key: str | None, metric: str) -> tuple[Any, str]:

@@ -44,6 +44,7 @@ class ReviewContext:
     # view first needs them and again after judging; None: only the grades in force are known.
     labelled: Callable[[], pl.DataFrame] | None = None
     store: str | None = None  # the store's folder, as given, for the commands the screens name
+    consensus_key: str | None = None  # the key of `sources` that is the store's consensus
     out_dir: str | None = None  # where e writes (review -o); the current folder without one
     _labelled: pl.DataFrame | None = field(default=None, repr=False)
 

@@ -82,6 +82,9 @@ def start_judging(screen: DrillScreen, pairs: pl.DataFrame | None) -> None:
             severity="warning",
         )
         return
+    pairs = _without_disagreements(screen, pairs)
+    if pairs is None:
+        return
     result = context.judge(pairs)
     if isinstance(result, str):
         # The message names a user's path: shown as it is, never parsed as markup.
@@ -109,3 +112,39 @@ def start_judging(screen: DrillScreen, pairs: pl.DataFrame | None) -> None:
             )
 
     screen.app.push_screen(result, judged)
+
+
+def _without_disagreements(screen: DrillScreen, pairs: pl.DataFrame) -> pl.DataFrame | None:
+    """In the consensus view a hole may be a disagreement nobody decided: one more labeller's
+    grade is not what it needs, an adjudication is. Those pairs are named with the command that
+    decides them; the rest go to judging (None: nothing left to judge)."""
+    context = screen.context
+    if context.consensus_key is None or context.source_key != context.consensus_key:
+        return pairs
+    graded = context.labellers_grades()
+    if graded is None or graded.height == 0:
+        return pairs
+    split = (
+        graded.filter(pl.col("grade") >= 0)
+        .group_by("query_id", "doc_id")
+        .agg(kinds=pl.col("grade").n_unique())
+        .filter(pl.col("kinds") > 1)
+        .select("query_id", "doc_id")
+    )
+    undecided = pairs.join(split, on=["query_id", "doc_id"], how="semi")
+    if undecided.height == 0:
+        return pairs
+    store = context.store or "DIR"
+    who = context.judge_as or "NAME"
+    screen.notify(
+        visible(
+            f"{undecided.height} of these {pairs.height} hole(s) are disagreements nobody has "
+            f"decided: adjudicate them (goldset adjudicate --store {store} --labeller {who}); "
+            "J judges only the pairs nobody graded.",
+            keep_newlines=False,
+        ),
+        markup=False,
+        timeout=12,
+    )
+    rest = pairs.join(split, on=["query_id", "doc_id"], how="anti")
+    return rest if rest.height else None

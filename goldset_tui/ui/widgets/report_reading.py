@@ -61,7 +61,10 @@ def reading_text(
 def grades_text(grades: list[tuple], in_force: int | None) -> Text:
     """``alice 1 · bob 0 ≠ labellers disagree`` (or ``unjudged``), with the grade in force."""
     out = Text()
-    if in_force is None:
+    if in_force is None and disagree(grades):
+        # The consensus leaves it out until someone decides: adjudicating is what it needs.
+        out.append("undecided (counted as not relevant; adjudicate it)", style="bold yellow")
+    elif in_force is None:
         out.append("unjudged (counted as not relevant)", style="bold yellow")
     else:
         out.append(f"grade in force {in_force}", style="bold")
