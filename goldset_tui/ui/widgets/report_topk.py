@@ -335,16 +335,15 @@ class TopKScreen(DrillScreen):
         self._show_notes()
 
     def action_full_ids(self) -> None:
-        from goldset_tui.ui.screens.help import HelpScreen, keys_table
+        from goldset_tui.ui.widgets.report_ids import IdsScreen
 
-        lines = [
-            f"{system} #{rank}: {visible(row['doc_id'], keep_newlines=False)}"
+        rows = [
+            (f"{system} #{rank}", row["doc_id"])
             for (system, rank), row in sorted(
                 self.grid.items(), key=lambda kv: (kv[0][1], kv[0][0])
             )
         ]
-        text = "\n".join(lines) or "No documents."
-        self.app.push_screen(HelpScreen(text, keys_table(self), title="Document ids in full"))
+        self.app.push_screen(IdsScreen("Document ids in full", rows))
 
     def action_judge(self) -> None:
         top = self.context.report.topk
