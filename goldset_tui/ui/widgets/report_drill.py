@@ -19,6 +19,7 @@ from goldset_tui.ui.safe import literal
 from goldset_tui.ui.widgets.report_bar import add_system_columns, refilling, system_forms
 from goldset_tui.ui.widgets.report_drill_base import UNJUDGED, DrillScreen, fit, start_judging
 from goldset_tui.ui.widgets.report_topk import TopKScreen
+from goldset_tui.ui.widgets.review_keys import table_cells
 
 __all__ = ["FailuresScreen", "TopKScreen", "start_judging"]
 
@@ -113,6 +114,15 @@ class FailuresScreen(DrillScreen):
                         Text("-" if v is None else f"{v:.2f}", style="bold green" if v else "dim")
                     )
                 table.add_row(*cells, key=qid)
+
+    def export_table(self) -> tuple[list[str], list[list[str]], str]:
+        """The list as on screen, the query texts in full (the screen cuts them to fit)."""
+        header, rows = table_cells(self.query_one(DataTable))
+        if self.context.topics is not None and "text" in header:
+            at = header.index("text")
+            for row in rows:
+                row[at] = self.context.query_text(row[0]) or ""
+        return header, rows, f"failing-{self.system}-{self.stratum or 'all'}"
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
