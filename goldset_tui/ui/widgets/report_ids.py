@@ -32,21 +32,20 @@ class IdsScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         text = Text(no_wrap=True, overflow="ignore")
+        pad = max((len(label) for label, _ in self._rows), default=0)
         for i, (label, doc) in enumerate(self._rows):
             if i:
                 text.append("\n")
-            text.append_text(literal(label, keep_newlines=False, style="dim"))
+            text.append_text(literal(label.ljust(pad), keep_newlines=False, style="dim"))
             text.append("  ")
             text.append_text(literal(doc, keep_newlines=False))
         if not self._rows:
             text.append("No documents.")
-        with Vertical(classes="dialog"):
+        with Vertical(classes="dialog ids"):
             yield Static(literal(self._title, keep_newlines=False), classes="dialog-title")
             with ScrollableContainer(id="ids-box"):
                 yield Static(text, id="ids-text")
-            yield Static(
-                "Escape, Enter or i closes; y copies the highlighted id", classes="dialog-hint"
-            )
+            yield Static("Escape, Enter or i closes", classes="dialog-hint")
 
     def action_close(self) -> None:
         self.dismiss(None)
