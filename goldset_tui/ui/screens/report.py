@@ -310,6 +310,11 @@ class ReportScreen(ReviewKeys, LeaveKeys, Screen[None]):
             ReportSummaryScreen(self.report, source=self.context.source, context=self.context)
         )
 
+    def open_found(self, query_id: str) -> None:
+        from goldset_tui.ui.widgets.report_topk import TopKScreen
+
+        self.app.push_screen(TopKScreen(self.context, query_id))
+
     # ----- what leaves the screen (ui/widgets/review_keys.py) ---------------------------------
     def highlighted_id(self) -> str | None:
         """The highlighted cell's failing queries are what a reader copies from here."""

@@ -53,6 +53,11 @@ class ReportSummaryScreen(ReviewKeys, LeaveKeys, Screen[None]):
         self.source = source  # whose grades (the report screen's header says the same)
         self.context = context  # the review's (None: opened on a report alone)
 
+    def open_found(self, query_id: str) -> None:
+        from goldset_tui.ui.widgets.report_topk import TopKScreen
+
+        self.app.push_screen(TopKScreen(self.context, query_id))
+
     def highlighted_id(self) -> str | None:
         return None
 

@@ -115,6 +115,11 @@ class FailuresScreen(DrillScreen):
                     )
                 table.add_row(*cells, key=qid)
 
+    def open_found(self, query_id: str) -> None:
+        from goldset_tui.ui.widgets.report_topk import TopKScreen
+
+        self.app.push_screen(TopKScreen(self.context, query_id))
+
     def export_table(self) -> tuple[list[str], list[list[str]], str]:
         """The list as on screen, the query texts in full (the screen cuts them to fit)."""
         header, rows = table_cells(self.query_one(DataTable))

@@ -23,7 +23,11 @@ class IdsScreen(ModalScreen[None]):
     IdsScreen #ids-box { height: auto; max-height: 18; }
     IdsScreen #ids-text { width: auto; }
     """
-    BINDINGS = [Binding("escape,i,enter", "close", "close", id="ids.close")]
+    BINDINGS = [
+        Binding("escape,i,enter", "close", "close", id="ids.close"),
+        # q keeps its meaning everywhere (ui/leaving.py): home, or quit without one.
+        Binding("q", "app.go_home", "home", id="ids.home", tooltip="Save, back to home"),
+    ]
 
     def __init__(self, title: str, rows: list[tuple[str, str]]) -> None:
         super().__init__()

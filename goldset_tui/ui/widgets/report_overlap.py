@@ -53,6 +53,11 @@ class OverlapScreen(DrillScreen):
             )
         )
 
+    def open_found(self, query_id: str) -> None:
+        from goldset_tui.ui.widgets.report_topk import TopKScreen
+
+        self.app.push_screen(TopKScreen(self.context, query_id))
+
     def highlighted_id(self) -> str | None:
         pair = self._pair()
         return f"{pair['a']} {pair['b']}" if pair else None
@@ -88,6 +93,11 @@ class OverlapPairScreen(DrillScreen):
     def __init__(self, context: ReviewContext, a: str, b: str) -> None:
         super().__init__(context)
         self.a, self.b = a, b
+
+    def open_found(self, query_id: str) -> None:
+        from goldset_tui.ui.widgets.report_topk import TopKScreen
+
+        self.app.push_screen(TopKScreen(self.context, query_id))
 
     def rows(self) -> pl.DataFrame:
         r = self.context.report

@@ -123,6 +123,9 @@ class TopKScreen(DrillScreen):
         self.unjudged = 0
         self.grid_seen = False
 
+    def open_found(self, query_id: str) -> None:
+        self.app.push_screen(TopKScreen(self.context, query_id))
+
     def action_step(self, by: int) -> None:
         """n/p: the next or previous query of the failing list, without going back to it."""
         ids = self.queue() if self.queue is not None else []

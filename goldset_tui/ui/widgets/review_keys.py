@@ -148,6 +148,11 @@ class ReviewKeys(Screen):  # a mixin: the screen's own Screen[...] base gives th
         header, rows = table_cells(self.query_one(DataTable))
         return header, rows, "review"
 
+    def open_found(self, query_id: str) -> None:
+        """Open ``query_id``'s top k. Each screen says how: the top k view's module sits above
+        this one (it imports it), so it is named where that import is no cycle."""
+        raise NotImplementedError
+
     def out_folder(self) -> Path:
         context = getattr(self, "context", None)
         out = getattr(context, "out_dir", None)
@@ -215,9 +220,7 @@ class ReviewKeys(Screen):  # a mixin: the screen's own Screen[...] base gives th
 
         def opened(query_id: str | None) -> None:
             if query_id:
-                from goldset_tui.ui.widgets.report_topk import TopKScreen
-
-                self.app.push_screen(TopKScreen(context, query_id))
+                self.open_found(query_id)
 
         self.app.push_screen(picker, opened)
 
