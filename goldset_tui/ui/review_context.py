@@ -74,13 +74,8 @@ class ReviewContext:
         return row.get("title") or "", row.get("text") or ""
 
     def labellers_grades(self) -> pl.DataFrame | None:
-        """Every labeller's grades (query_id, doc_id, labeller, grade); without a store, the
-        grades in force under the source's name."""
-        if self._labelled is None:
-            if self.labelled is not None:
-                self._labelled = self.labelled()
-            elif self.report.qrels is not None:
-                self._labelled = self.report.qrels.select(
-                    "query_id", "doc_id", pl.lit(self.source or "qrels").alias("labeller"), "grade"
-                )
+        """Every labeller's grades (query_id, doc_id, labeller, grade); None without a store
+        (a file's grades are the grade in force, which the screens show already)."""
+        if self._labelled is None and self.labelled is not None:
+            self._labelled = self.labelled()
         return self._labelled

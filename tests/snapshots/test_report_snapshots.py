@@ -176,8 +176,7 @@ def _reading_app() -> GoldsetApp:
             "title": [f"Doing thing 11, part {d}" for d in docs],
             "text": [
                 f"How do I do thing 11? Document {d} explains the thing step by step: first "
-                "check the settings, then run the command again and read what it says. "
-                * 3
+                "check the settings, then run the command again and read what it says. " * 3
                 for d in docs
             ],
         }
