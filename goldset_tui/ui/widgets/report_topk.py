@@ -200,11 +200,14 @@ class TopKScreen(DrillScreen):
         self.outside = relevant_outside(r.qrels, rankings, self.query_id, r.k)
         # Each system's column gets an equal share of the table's width (half the screen when the
         # text is beside it); long doc ids are cut in the middle, every id on the screen kept
-        # distinct (shorten.py); `i` and the line under the table show them in full. Two cells
-        # are kept for the marks (= tied, ≠ disagreement).
+        # distinct (shorten.py); `i` and the line under the table show them in full. Room is
+        # kept for the marks (= tied, ≠ disagreement) when the view has any.
         width = max(10, (self.table_width() - 8) // max(1, len(r.all_systems)) - 2)
         ids = [visible(row["doc_id"], keep_newlines=False) for row in grid.values()]
-        self.forms = distinct_forms(ids, max(4, width - len("[g] ") - 2))
+        marks = 2 * bool(self.tied) + 2 * any(
+            disagree(self.labelled.get(row["doc_id"], [])) for row in grid.values()
+        )
+        self.forms = distinct_forms(ids, max(4, width - len("[g] ") - marks))
         names = system_forms(r.all_systems, width)
         with refilling(
             self.query_one(DataTable)

@@ -166,7 +166,10 @@ class ReviewKeys(Screen):  # a mixin: the screen's own Screen[...] base gives th
 
     def _to_row(self, at: int) -> None:
         tables = self.query(DataTable)
-        if not tables:
+        if not tables:  # a scrolling text (the whole report): its own top and end
+            scroller = self.focused
+            if scroller is not None:
+                (scroller.scroll_end if at < 0 else scroller.scroll_home)(animate=False)
             return
         table = tables.first()
         if table.row_count:
