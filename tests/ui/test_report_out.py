@@ -47,6 +47,7 @@ def test_the_failing_list_is_exported_as_markdown_and_csv_and_copied(tmp_path) -
             md = out / "failing-lex-all.md"
             said = " ".join(str(n.message) for n in app._notifications)
             assert str(md.resolve()) in said  # the screen says where
+            assert "goldset report -o DIR writes report.md" in said  # and what report -o writes
             first = md.read_text()
             await pilot.press("e")  # again: a second file, the first untouched
             await pilot.pause()

@@ -208,7 +208,8 @@ class ReviewKeys(Screen):  # a mixin: the screen's own Screen[...] base gives th
             self.notify(f"Could not write {folder}: {exc.strerror or exc}", severity="error")
             return
         self.notify(
-            f"{len(rows)} row(s) written to {path.resolve()}",
+            f"{len(rows)} row(s) written to {path.resolve()} (the whole report as files: "
+            f"goldset report -o DIR writes {', '.join(REPORT_FILES)})",
             markup=False,
             timeout=10,
         )
