@@ -32,13 +32,17 @@ import argparse
 import math
 import time
 
-import numpy as np
 import polars as pl
+from _needs import require  # bench/ is sys.path[0] when a script runs
 
 from goldset_tui.eval.headline import per_query_estimates, per_search_estimates
 from goldset_tui.eval.intervals import t_quantile
 from goldset_tui.eval.weighting import Cell, stratified_estimate, weighted_estimates
 from goldset_tui.sampling.sample import report_frames, stratified_sample
+
+require("numpy")  # before the imports below: a missing extra is one line, not a traceback
+
+import numpy as np  # noqa: E402
 
 # name: (distinct queries, K, s, targets per stratum)
 LOGS = {

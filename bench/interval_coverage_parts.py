@@ -24,9 +24,8 @@ from __future__ import annotations
 import math
 from statistics import NormalDist
 
-import numpy as np
 import polars as pl
-from scipy import optimize, stats
+from _needs import require  # bench/ is sys.path[0] when a script runs
 
 from goldset_tui.agreement.bootstrap import percentile_interval, resample_sums
 from goldset_tui.agreement.intervals import coincidence_cells, figures, per_query_table
@@ -39,6 +38,11 @@ from goldset_tui.eval.intervals import (
     wilson_cc,
 )
 from goldset_tui.eval.paired_interval import paired_rate_interval, tango_statistic
+
+require("numpy", "scipy")  # before the imports below: a missing extra is one line, not a traceback
+
+import numpy as np  # noqa: E402
+from scipy import optimize, stats  # noqa: E402
 
 Z = NormalDist().inv_cdf(0.975)
 

@@ -25,6 +25,9 @@ from goldset_tui.commands.report import (
 )
 
 CONSENSUS = "consensus"
+# The header's word for a consensus rule: the rule's own name ("unanimous-majority-adjudicator",
+# 30 characters) wrapped the header at 80 columns. `goldset adjudicate --help` spells it out.
+RULE_WORDS = {"unanimous-majority-adjudicator": "majority"}
 
 
 @dataclass
@@ -62,6 +65,26 @@ class GradeSources:
             )
         return grades if self.base is None else merge_qrels(self.base, grades)
 
+    def labelled(self) -> pl.DataFrame:
+        """Every labeller's grades in force (query_id, doc_id, labeller, grade), the --qrels
+        file's under its name first: what the reading view shows beside each document."""
+        frames = []
+        if self.base is not None:
+            frames.append(
+                self.base.select(
+                    pl.col("query_id").cast(pl.Utf8),
+                    pl.col("doc_id").cast(pl.Utf8),
+                    pl.lit(self.file_name or "qrels").alias("labeller"),
+                    pl.col("grade").cast(pl.Int64),
+                )
+            )
+        if self.project is not None:
+            got = self.project.judgments().filter(pl.col("grade") >= 0)
+            frames.append(
+                got.select("query_id", "doc_id", "labeller", pl.col("grade").cast(pl.Int64))
+            )
+        return pl.concat(frames) if frames else pl.DataFrame()
+
     def label(self, key: str | None) -> str:
         """The header's words for source ``key``."""
         over = f" over {self.file_name}" if self.base is not None and self.file_name else ""
@@ -70,7 +93,7 @@ class GradeSources:
         if key == CONSENSUS:
             from goldset_tui.agreement.consensus import store_rule
 
-            return f"consensus ({store_rule(self.project)}){over}"
+            return f"consensus ({RULE_WORDS.get(rule := store_rule(self.project), rule)}){over}"
         return f"{key}'s grades{over}"
 
     def build(self, key: str | None, metric: str) -> tuple[Any, str]:

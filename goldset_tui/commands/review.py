@@ -30,16 +30,21 @@ HELP = "open the report and closure screens; drill into failing queries and judg
 DESCRIPTION = """\
 Opens the stratified report (each interval drawn as a bar). Enter on a cell lists that stratum's
 failing queries for that system; Enter on a query shows every system's top k with each document's
-grade, unjudged ones marked [?] (n/p: the next/previous failing query); J judges the missing
-pairs (with --store and --labeller) and the report is recomputed when you come back (Escape).
+grade, unjudged ones marked [?] (n/p: the next/previous failing query), beside the highlighted
+document's text with the query's terms marked (t hides it; ] and [ turn its pages), its grades
+by labeller (≠: they disagree; =: a tied score decided its rank) and the relevant documents
+outside every top k with each system's rank; i lists the ids in full. J judges the missing pairs
+(with --store and --labeller) and the report is recomputed when you come back (Escape).
 c opens the closure screen (with the sampling manifest's checks when --sampling-manifest is
-given); s the whole report beyond the table
-(headlines with intervals, fusion against the best single run and the oracle, failure overlap,
-judged shares, paired tests), every figure as `goldset report --format json` gives it; i on a top
-k lists its document ids in full (the table cuts long ones in the middle). The header names the
-measure and whose grades are in force; l switches to the store's next labeller or its consensus,
-m to the next measure. A golden-set query with no relevant grade yet but unjudged documents in a
-top k stays in the failing lists, marked unjudged, for J to reach.
+given); s the whole report beyond the table (headlines with intervals, fusion against the best
+single run and the oracle, failure overlap, judged shares, paired tests), every figure as
+`goldset report --format json` gives it; o the failure overlap of every pair (Enter: its queries,
+with what fusion rescues). The header names the measure and whose grades are in force; l
+switches to the store's next labeller or its consensus, m to the next measure. A golden-set
+query with no relevant grade yet but unjudged documents in a top k stays in the failing lists,
+marked unjudged, for J to reach. On every screen: y copies the highlighted id and Y the list's
+ids (OSC 52: over SSH too), e and E write the table as Markdown and CSV into -o DIR (never over
+a file), / or g finds a query, ? lists the keys.
 
 examples:
   goldset review --qrels qrels.txt --run bm25=bm25.run --run dense=dense.run --strata strata.csv
@@ -66,6 +71,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--sampling-manifest",
         metavar="FILE",
         help="sampling manifest whose [[closure]] checks to show",
+    )
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="DIR",
+        help="where e (Markdown) and E (CSV) write a screen's table or list (default: the current "
+        "folder); a file already there is never overwritten",
     )
     p.add_argument(
         "--pairs-out",
@@ -143,7 +155,7 @@ def inputs_from_store(args: argparse.Namespace):
 
 def build_context(args: argparse.Namespace):
     """Read and check every input, compute the report: the ReviewContext the screens share."""
-    from goldset_tui.commands._review_sources import GradeSources, file_name
+    from goldset_tui.commands._review_sources import CONSENSUS, GradeSources, file_name
     from goldset_tui.eval.report import read_sampling_closure
 
     project = None
@@ -199,6 +211,11 @@ def build_context(args: argparse.Namespace):
         sources=sources.keys(),
         rebuild=sources.build,
         judge_as=args.labeller if project is not None else None,
+        corpus=corpus,
+        labelled=sources.labelled if project is not None else None,
+        store=str(args.store) if args.store else None,
+        out_dir=args.output,
+        consensus_key=CONSENSUS if project is not None else None,
     )
 
     def recompute():

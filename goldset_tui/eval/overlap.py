@@ -87,3 +87,39 @@ def stratum_overlap(scores: pl.DataFrame, strata: pl.DataFrame, a: str, b: str) 
         )
         .with_columns(both_miss_bound=pl.min_horizontal("miss_a", "miss_b"))
     )
+
+
+ONLY_A, ONLY_B, BOTH = "only a misses", "only b misses", "both miss"
+
+
+def pair_queries(scores: pl.DataFrame, a: str, b: str, fused: str | None = None) -> pl.DataFrame:
+    """The queries behind one pair's overlap counts: ``query_id, case, a, b, fused, rescued``,
+    ``case`` one of ONLY_A (``a`` scores 0, ``b`` does not), ONLY_B, BOTH; ``rescued`` is True
+    when the fused system scores above 0 on it (null without one). Both-miss queries first,
+    then only-a, then only-b, each by id: the counts of :func:`pair_overlap`, query by query."""
+    systems = [a, b] + ([fused] if fused and fused not in (a, b) else [])
+    w = wide(scores, systems)
+    miss_a, miss_b = pl.col(a) == 0, pl.col(b) == 0
+    case = (
+        pl.when(miss_a & miss_b)
+        .then(pl.lit(BOTH))
+        .when(miss_a)
+        .then(pl.lit(ONLY_A))
+        .otherwise(pl.lit(ONLY_B))
+    )
+    order = pl.when(miss_a & miss_b).then(0).when(miss_a).then(1).otherwise(2)
+    f = pl.col(fused) if fused else pl.lit(None, dtype=pl.Float64)
+    return (
+        w.filter(miss_a | miss_b)
+        .with_columns(case=case, _order=order, fused=f)
+        .with_columns(rescued=pl.col("fused") > 0)
+        .sort("_order", "query_id")
+        .select(
+            pl.col("query_id").cast(pl.Utf8),
+            "case",
+            pl.col(a).alias("a"),
+            pl.col(b).alias("b"),
+            "fused",
+            "rescued",
+        )
+    )

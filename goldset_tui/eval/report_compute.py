@@ -139,6 +139,7 @@ def compute_report(
         unjudged_bounds=bounds,
         topk=topk,
     )
+    report.qrels, report.runs = qrels, dict(runs)
     golden = strata.get_column("query_id").unique(maintain_order=True)
     report.golden_size = golden.len()
     report.missing_from_runs = missing_from_runs(runs, golden)

@@ -22,6 +22,7 @@ __all__ = [
     "DEFAULT_K",
     "DEFAULT_METRIC",
     "FUSED_NAME",
+    "REPORT_FILES",
     "UNJUDGED_WARNING",
     "Report",
     "cutoff",
@@ -29,6 +30,8 @@ __all__ = [
 ]
 
 FUSED_NAME = "rrf"
+# What `goldset report -o DIR` writes (commands/report.py); the review screens name them.
+REPORT_FILES = ("report.md", "report.json", "report.csv", "failing_queries.csv")
 
 
 @dataclass
@@ -83,6 +86,10 @@ class Report:
     # and counted relevant (at the measure's lowest relevant grade), and how many there were.
     unjudged_bounds: dict[str, dict[str, Any]] = field(default_factory=dict)
     bounded: bool = True  # every per-query value in [0, 1] by definition (not a count)
+    # The grades and the runs (as given, not fused) it was computed from, for the review's
+    # reading view (eval.report_reading); None for a report assembled from scores alone.
+    qrels: pl.DataFrame | None = None
+    runs: dict[str, pl.DataFrame] | None = None
 
     @property
     def method(self) -> str:

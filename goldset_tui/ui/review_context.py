@@ -39,10 +39,19 @@ class ReviewContext:
     # another measure; None when the screens were given a report alone.
     rebuild: Callable[[str | None, str], tuple[Report, str]] | None = None
     judge_as: str | None = None  # whose grades J writes (--labeller), whatever is shown
+    corpus: pl.DataFrame | None = None  # doc_id, text, title: the reading view's texts
+    # Every labeller's grades in force (query_id, doc_id, labeller, grade), read when the reading
+    # view first needs them and again after judging; None: only the grades in force are known.
+    labelled: Callable[[], pl.DataFrame] | None = None
+    store: str | None = None  # the store's folder, as given, for the commands the screens name
+    consensus_key: str | None = None  # the key of `sources` that is the store's consensus
+    out_dir: str | None = None  # where e writes (review -o); the current folder without one
+    _labelled: pl.DataFrame | None = field(default=None, repr=False)
 
     def apply(self, app: App, report: Report) -> None:
         """Put ``report`` in force on every review screen of ``app``'s stack."""
         self.report = report
+        self._labelled = None  # judging (or another source) changed them: read again
         for screen in app.screen_stack:
             refresh = getattr(screen, "report_changed", None)
             if callable(refresh):
@@ -53,3 +62,20 @@ class ReviewContext:
             return None
         hit = self.topics.filter(pl.col("query_id") == query_id)
         return hit.get_column("query")[0] if hit.height else None
+
+    def document(self, doc_id: str) -> tuple[str, str] | None:
+        """(title, text) of ``doc_id`` from the corpus or pool given, None when nobody gave it."""
+        if self.corpus is None:
+            return None
+        hit = self.corpus.filter(pl.col("doc_id") == doc_id)
+        if not hit.height:
+            return None
+        row = hit.row(0, named=True)
+        return row.get("title") or "", row.get("text") or ""
+
+    def labellers_grades(self) -> pl.DataFrame | None:
+        """Every labeller's grades (query_id, doc_id, labeller, grade); None without a store
+        (a file's grades are the grade in force, which the screens show already)."""
+        if self._labelled is None and self.labelled is not None:
+            self._labelled = self.labelled()
+        return self._labelled

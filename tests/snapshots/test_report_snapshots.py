@@ -162,3 +162,30 @@ def test_report_summary(snap_compare, size) -> None:
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_report_summary_scrolled_to_the_end(snap_compare, size) -> None:
     assert snap_compare(_app(), terminal_size=size, press=["s", "end"])
+
+
+def _reading_app() -> GoldsetApp:
+    """The sample report with texts for its documents (the query's words in them, marked)."""
+    import polars as pl
+
+    report = ui_data.make_report()
+    docs = report.topk.get_column("doc_id").unique().sort().to_list()
+    corpus = pl.DataFrame(
+        {
+            "doc_id": docs,
+            "title": [f"Doing thing 11, part {d}" for d in docs],
+            "text": [
+                f"How do I do thing 11? Document {d} explains the thing step by step: first "
+                "check the settings, then run the command again and read what it says. " * 3
+                for d in docs
+            ],
+        }
+    )
+    context = ReviewContext(report, topics=ui_data.make_topics(), corpus=corpus)
+    return GoldsetApp(lambda: ReportScreen(context))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 50)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_report_top_k_with_the_documents_text(snap_compare, size) -> None:
+    # Under the ranks at 80 columns, beside them at 200; the query's words marked.
+    assert snap_compare(_reading_app(), terminal_size=size, press=[*TO_FAILURES, "enter"])

@@ -257,7 +257,7 @@ def test_agreement_screen_in_a_real_terminal(
         env_for(isolated_dirs),
     )
     shown = tmux.wait_for("Krippendorff's alpha")
-    assert "Disagreements, biggest first (6)" in shown
+    assert "Disagreements, biggest first (6; 0 adjudicated)" in shown
     tmux.keys("Enter")
     shown = tmux.wait_for("grades (spread 3)")
     # Hostile text is shown literally and did nothing: no link, no colour change, app still running.

@@ -227,3 +227,44 @@ def test_the_position_bias_screen_says_a_sitting_was_too_short_for_a_time_trend(
     short |= {"span": 0.975, "min_span": 10.0, "grade_per_10": None, "grade_p_value": None}
     text = trend_text(short, "minutes").plain
     assert text == "sittings too short for a trend (judgments span 1.0 minutes; 10 needed)"
+
+
+@synchronously
+async def test_four_labellers_matrix_cells_are_whole_at_80x24(tmp_path) -> None:
+    """Side by side with the summary, the matrix of four labellers had 40 columns and cut
+    "-0.585 (6)" to "-0.5": it goes above the summary when half the screen cannot hold it."""
+    import importlib.util
+    import random
+    from pathlib import Path
+
+    from goldset_tui.store.files import sha256_file
+    from goldset_tui.store.project import Project
+
+    spec = importlib.util.spec_from_file_location(
+        "planted", Path(__file__).parents[1] / "unit" / "report" / "planted.py"
+    )
+    planted = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(planted)
+    pool = planted.pool_file(tmp_path / "pool.jsonl")
+    project = Project.create(tmp_path / "store", pool_path=pool, pool_sha256=sha256_file(pool))
+    pairs = [("g1", "d04"), ("g1", "d05"), ("g2", "d01"), ("g2", "d02"), ("g3", "d06")]
+    rng = random.Random(3)
+    for who in ["annabelle", "bob", "cy", "dee"]:
+        project.import_prior(
+            planted.qrels_frame({p: rng.randint(0, 3) for p in pairs}), labeller=who
+        )
+    app = make_app(from_store(tmp_path / "store"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        table = app.screen.query_one("#agreement-matrix", DataTable)
+        cells = [
+            str(table.get_cell_at((r, c)))
+            for r in range(table.row_count)
+            for c in range(1, len(table.columns))
+        ]
+        assert any(c.startswith("-") for c in cells)  # a negative kappa, the widest kind
+        shown = screen_text(app)
+        for cell in filter(None, cells):
+            assert cell in shown, cell

@@ -368,6 +368,34 @@ async def test_every_home_key_is_in_the_footer_at_80x24(tmp_path: Path) -> None:
         assert all(left.right <= right.x for left, right in zip(regions, regions[1:], strict=False))
 
 
+async def test_h_is_in_the_home_footer_at_80x24(tmp_path: Path) -> None:
+    from textual.widgets._footer import FooterKey
+
+    make_graded_project(tmp_path)
+    app = GoldsetApp(HomeScreen)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        keys = {k.key: k.region for k in app.screen.query(FooterKey)}
+        assert "h" in keys and keys["h"].right <= 80 and keys["h"].width > 0
+
+
+async def test_computing_the_report_covers_nothing_of_its_first_frame(tmp_path: Path) -> None:
+    """The wait is said in the hint line; no toast is left over the report's cells at 80x24."""
+    from goldset_tui.ui.screens.report import ReportScreen
+
+    make_graded_project(tmp_path)
+    app = GoldsetApp(HomeScreen)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("v")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ReportScreen)
+        assert not [n for n in app._notifications if "Computing" in str(n.message)]
+        await pilot.press("escape")
+        await pilot.pause()
+        assert "Computing" not in str(app.screen.query_one("#home-hint").render())
+
+
 async def palette_entries(app: GoldsetApp, pilot, query: str) -> list[str]:  # noqa: ANN001
     """What the command palette shows for ``query``: each entry's title and help, as drawn."""
     from textual.command import CommandList, CommandPalette

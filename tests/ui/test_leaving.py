@@ -178,14 +178,21 @@ MORE_ROUTES = {
     "closure from the report": ("v", ["c"], ["ReportScreen", "ClosureScreen"]),
     "report warnings": ("v", ["w"], ["ReportScreen", "HelpScreen"]),
     "top k ids in full": ("v", ["right", "right", "right", "enter", "enter", "i"], None),
+    "top k keys": ("v", ["right", "right", "right", "enter", "enter", "question_mark"], None),
+    "failure overlap": (
+        "v",
+        ["o", "enter"],
+        ["ReportScreen", "OverlapScreen", "OverlapPairScreen"],
+    ),
 }
+NAMES = {"top k ids in full": "IdsScreen", "top k keys": "HelpScreen"}
 
 
 @pytest.mark.parametrize("route", list(MORE_ROUTES))
 async def test_every_other_screen_from_home_escape_back_q_home(tmp_path: Path, route: str) -> None:
     make_graded_project(tmp_path)
     first, keys, names = MORE_ROUTES[route]
-    names = names or ["ReportScreen", "FailuresScreen", "TopKScreen", "HelpScreen"]
+    names = names or ["ReportScreen", "FailuresScreen", "TopKScreen", NAMES[route]]
     app = GoldsetApp(HomeScreen)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)

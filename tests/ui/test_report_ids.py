@@ -8,12 +8,13 @@ import asyncio
 import importlib.util
 from pathlib import Path
 
+import polars as pl
 from textual.widgets import DataTable, Static
 
 from goldset_tui.ui.app import GoldsetApp
-from goldset_tui.ui.screens.help import HelpScreen
 from goldset_tui.ui.screens.report import ReportScreen, ReviewContext
 from goldset_tui.ui.widgets.report_drill import TopKScreen
+from goldset_tui.ui.widgets.report_ids import IdsScreen
 
 _spec = importlib.util.spec_from_file_location(
     "report_ui_data", Path(__file__).parents[1] / "unit" / "report" / "ui_data.py"
@@ -39,8 +40,8 @@ def test_alike_ids_stay_distinct_at_80x24_and_the_full_id_is_one_key_away() -> N
             assert len(set(ids)) == 6, ids  # six documents, six different forms
             assert all("…" in i for i in ids if len(i) < 13)  # cut in the middle, not at the end
             assert not any(i.endswith("…") for i in ids)
-            # The highlighted cell's id in full under the table, wrapped, never cut.
-            await pilot.press("right")
+            # The highlighted cell's id in full under the table, wrapped, never cut (the view
+            # opens on the first system's column).
             await pilot.pause()
             notes = str(app.screen.query_one("#drill-notes", Static).render())
             assert "document: pathlib#PurePath.with_suffix" in notes
@@ -51,9 +52,38 @@ def test_alike_ids_stay_distinct_at_80x24_and_the_full_id_is_one_key_away() -> N
             assert "i: full ids" in notes
             await pilot.press("i")
             await pilot.pause()
-            assert isinstance(app.screen, HelpScreen)
-            every = str(app.screen.query_one("#help-guidelines", Static).render())
+            assert isinstance(app.screen, IdsScreen)
+            # Every id whole on one line of the terminal: the popup used to share its width
+            # with the key list and wrapped "pathlib#PurePath.with_suffix" inside itself.
+            strips = app.screen._compositor.render_strips()
+            lines = ["".join(seg.text for seg in strip) for strip in strips]
             for full in ui_data.LONG_IDS.values():
-                assert full in every
+                assert any(full in line for line in lines), full
+
+    asyncio.run(run())
+
+
+def test_ids_longer_than_half_the_screen_are_listed_whole_at_80x24() -> None:
+    """A 46-character id (an MS MARCO-like passage id with its section) was wrapped inside
+    itself by `i`: the list had half the dialog, the key list the other half."""
+    long_id = "msmarco_passage_00_123456789#section-introduction"[:46]
+    report = ui_data.make_report_long_ids()
+    report.topk = report.topk.with_columns(
+        doc_id=pl.when((pl.col("query_id") == "q11") & (pl.col("rank") == 1))
+        .then(pl.concat_str(pl.lit(long_id), pl.col("system")))
+        .otherwise(pl.col("doc_id"))
+    )
+
+    async def run() -> None:
+        context = ReviewContext(report, topics=ui_data.make_topics())
+        app = GoldsetApp(lambda: ReportScreen(context))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press(*TO_TOPK, "i")
+            await pilot.pause()
+            strips = app.screen._compositor.render_strips()
+            lines = ["".join(seg.text for seg in strip) for strip in strips]
+            for system in ("bm25", "dense", "rrf"):
+                assert any(f"{long_id}{system}" in line for line in lines), system
 
     asyncio.run(run())

@@ -363,13 +363,14 @@ async def test_cursor_stays_put_when_the_report_is_recomputed() -> None:
 
 @_sync
 async def test_the_highlighted_cell_and_wide_cells_show_the_interval_in_numbers() -> None:
-    from statsmodels.stats.proportion import proportion_confint
+    from scipy.stats import binomtest
 
     from goldset_tui.eval.report import to_markdown
 
     report = ui_data.make_report()
-    # bm25 on identifier: 4 hits of 5 (ui_data.BM25); Wilson's interval from statsmodels.
-    lo, hi = proportion_confint(4, 5, alpha=0.05, method="wilson")
+    # bm25 on identifier: 4 hits of 5 (ui_data.BM25); Wilson's interval with continuity
+    # correction, the report's for a stratum's 0/1 rate, from scipy.
+    lo, hi = binomtest(4, 5).proportion_ci(0.95, method="wilsoncc")
     figures = f"4/5 · 0.800 [{lo:.3f}, {hi:.3f}]"
     assert figures in to_markdown(report)  # the Markdown's own words for that cell
     app = _app(ReviewContext(report))
@@ -380,7 +381,7 @@ async def test_the_highlighted_cell_and_wide_cells_show_the_interval_in_numbers(
         assert f"identifier · bm25: {figures}" in _text(app, "#report-notes")
         await pilot.press("down", "right")  # dense on paraphrase: 4 of 4
         await pilot.pause()
-        lo, hi = proportion_confint(4, 4, alpha=0.05, method="wilson")
+        lo, hi = binomtest(4, 4).proportion_ci(0.95, method="wilsoncc")
         assert f"paraphrase · dense: 4/4 · 1.000 [{lo:.3f}, {hi:.3f}]" in _text(
             app, "#report-notes"
         )
@@ -390,5 +391,5 @@ async def test_the_highlighted_cell_and_wide_cells_show_the_interval_in_numbers(
         table = app.screen.query_one(DataTable)
         assert str(table.get_cell_at((0, 2))).startswith(figures + " ")
         # The overall row: 7 hits of 12 for bm25.
-        lo, hi = proportion_confint(7, 12, alpha=0.05, method="wilson")
+        lo, hi = binomtest(7, 12).proportion_ci(0.95, method="wilsoncc")
         assert str(table.get_cell_at((3, 2))).startswith(f"7/12 · 0.583 [{lo:.3f}, {hi:.3f}] ")

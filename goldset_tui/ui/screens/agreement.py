@@ -23,6 +23,8 @@ from goldset_tui.agreement.details import pair_details
 from goldset_tui.agreement.position import position_bias_of
 from goldset_tui.agreement.report import agreement_report, disagreements
 from goldset_tui.agreement.sources import AgreementData, self_consistency_of
+from goldset_tui.shorten import cell_width
+from goldset_tui.text import visible
 from goldset_tui.ui.leaving import LeaveKeys, leave_bindings
 from goldset_tui.ui.safe import literal
 from goldset_tui.ui.widgets.agreement_detail import PairDetailScreen
@@ -91,6 +93,7 @@ class AgreementScreen(LeaveKeys, Screen[None]):
     AgreementScreen #agreement-summary { padding: 0 1; }
     AgreementScreen #agreement-matrix-title, AgreementScreen #agreement-list-title { text-style: bold; padding: 0 1; }
     AgreementScreen #agreement-disagreements { height: 1fr; }
+    AgreementScreen #agreement-top.stacked { layout: vertical; }
     """
 
     def __init__(
@@ -109,6 +112,7 @@ class AgreementScreen(LeaveKeys, Screen[None]):
         self.seed = seed
         self.replicates = replicates
         self.report: dict | None = None
+        self._matrix_width = 0  # what the pairwise matrix needs (fill_matrix)
         self.ranked = disagreements(data.ratings)
         self.decided = decisions_of(data)  # (query, doc) -> the adjudicator's grade
         self.measure_index = 0
@@ -207,6 +211,28 @@ class AgreementScreen(LeaveKeys, Screen[None]):
             table.add_row(
                 literal(a, keep_newlines=False), *[Text(cells.get((a, b), "")) for b in names]
             )
+        # Each column as wide as its widest entry, plus the table's padding of 2 (the first
+        # column's and the last one's outer padding are not counted: they may fall off).
+        first = max((cell_width(visible(a, keep_newlines=False)) for a in names), default=0)
+        self._matrix_width = first + sum(
+            2
+            + max(
+                cell_width(visible(b, keep_newlines=False)),
+                *(len(cells.get((a, b), "")) for a in names),
+            )
+            for b in names
+        )
+        self._stack_if_narrow()
+
+    def _stack_if_narrow(self) -> None:
+        """Matrix beside the summary when half the screen holds it, else above it: side by side
+        at 80 columns, four labellers' "-0.429 (2)" cells were cut to "-0.4"."""
+        wide = self._matrix_width > self.app.size.width // 2
+        self.query_one("#agreement-top").set_class(wide, "stacked")
+
+    def on_resize(self) -> None:
+        if self.report is not None:
+            self._stack_if_narrow()
 
     def action_cycle_measure(self) -> None:
         self.measure_index = (self.measure_index + 1) % len(MATRIX_MEASURES)

@@ -14,6 +14,7 @@ from textual.widgets import DataTable, Footer, Static
 from goldset_tui.closure import ClosureCheck
 from goldset_tui.ui.leaving import LeaveKeys, leave_bindings
 from goldset_tui.ui.safe import literal
+from goldset_tui.ui.widgets.review_keys import ReviewKeys
 
 
 def _fmt(x: object) -> str:
@@ -52,7 +53,7 @@ def as_rows(checks: list[ClosureCheck] | list[dict]) -> list[dict]:
     return rows
 
 
-class ClosureScreen(LeaveKeys, Screen[None]):
+class ClosureScreen(ReviewKeys, LeaveKeys, Screen[None]):
     CSS_PATH = "report.tcss"
     DEFAULT_CSS = """
     ClosureScreen #closure-detail {
@@ -126,6 +127,34 @@ class ClosureScreen(LeaveKeys, Screen[None]):
 
     def on_resize(self) -> None:
         self._fill()
+
+    def highlighted_id(self) -> str | None:
+        """A dropped query's id; else the check's name."""
+        rows = self._rows()
+        at = self.query_one(DataTable).cursor_row
+        if not 0 <= at < len(rows):
+            return None
+        which, i, r = rows[at]
+        if which == "dropped":
+            return str(r["name"]).split(" (", 1)[0]
+        return str(r.get("name", ""))
+
+    def listed_ids(self) -> list[str]:
+        """The golden-set queries the table leaves out."""
+        return [str(r["name"]).split(" (", 1)[0] for r in self.dropped_rows]
+
+    def export_table(self) -> tuple[list[str], list[list[str]], str]:
+        rows = [
+            [
+                "ok" if r["ok"] else "FAIL",
+                (f"{which} · " if which != "report" else "") + str(r.get("name", "")),
+                _fmt(r.get("expected")),
+                _fmt(r.get("actual")),
+                _fmt(r.get("residual")),
+            ]
+            for which, _, r in self._rows()
+        ]
+        return ["ok", "check", "expected", "actual", "residual"], rows, "closure"
 
     def _rows(self) -> list[tuple[str, int, dict]]:
         """(section, index within it, check) for every row, report first."""

@@ -39,12 +39,7 @@ if TYPE_CHECKING:
     from goldset_tui.ui.screens.judge import JudgeScreen
 
 PROJECT_WIDTH = 22
-__all__ = [
-    "HomeScreen",
-    "Row",
-    "distinct_names",
-    "scan",
-]  # scan and Row live in home_scan.py (no Textual there)
+__all__ = ["HomeScreen", "Row", "distinct_names", "scan"]  # Row, scan: home_scan.py (no Textual)
 
 
 class HomeScreen(LeaveKeys, Screen[None]):
@@ -94,7 +89,6 @@ class HomeScreen(LeaveKeys, Screen[None]):
             "history",
             id="home.history",
             tooltip="Recorded releases of the selected project over time, and recurring failures",
-            show=False,  # the footer is full at 80 columns: listed under ? and in the palette
         ),
         Binding(
             "question_mark",
@@ -104,7 +98,16 @@ class HomeScreen(LeaveKeys, Screen[None]):
             tooltip="Every key of this screen",
             show=False,  # named in the hint line instead: the footer is full at 80 columns
         ),
-        Binding("r", "rescan", "refresh", id="home.refresh", tooltip="Look for projects again"),
+        # Out of the footer (full at 80 columns) so that h is in it: refreshing is rarer than
+        # opening a project's history; r is listed under ? and in the palette.
+        Binding(
+            "r",
+            "rescan",
+            "refresh",
+            id="home.refresh",
+            tooltip="Look for projects again",
+            show=False,
+        ),
         Binding("q", "app.go_home", "quit", id="home.quit", tooltip="Quit"),
     ]
 
@@ -118,6 +121,7 @@ class HomeScreen(LeaveKeys, Screen[None]):
         self._sizes: dict[Path, dict[str, int] | None] = {}  # pairs per query of each pool
         self._assigned: dict[tuple[Path, str | None], int | None] = {}
         self._shown_once = False
+        self._hint_before: object = None  # the hint line while a report is computed
 
     def compose(self) -> ComposeResult:
         yield Static(Text("goldset: projects", style="bold"), id="home-title")
@@ -383,12 +387,23 @@ class HomeScreen(LeaveKeys, Screen[None]):
                 markup=False,
             )
             return
-        self.notify(
-            visible(f"Computing the report of {row.project} from {row.labeller}'s judgments..."),
-            markup=False,
-            timeout=3,
+        # Said in the hint line, not in a toast: a toast outlived the computation and covered
+        # the report's first frame at 80x24.
+        self._hint_before = self.query_one("#home-hint", Static).content
+        self.query_one("#home-hint", Static).update(
+            literal(
+                f"Computing the report of {row.project} from {row.labeller}'s judgments...",
+                keep_newlines=False,
+                style="bold",
+            )
         )
         self._build_review(row, closure)
+
+    def _restore_hint(self) -> None:
+        before = getattr(self, "_hint_before", None)
+        if before is not None:
+            self.query_one("#home-hint", Static).update(before)
+            self._hint_before = None
 
     @work(thread=True, exclusive=True, group="review", exit_on_error=False)
     def _build_review(self, row: Row, closure: bool) -> None:
@@ -408,6 +423,7 @@ class HomeScreen(LeaveKeys, Screen[None]):
             self.app.call_from_thread(self._show_review, context, closure)
 
     def _review_failed(self, row: Row, exc: Exception) -> None:
+        self._restore_hint()
         self.notify(
             visible(f"No report for {row.project}: {exc}", keep_newlines=False),
             severity="warning",
@@ -416,6 +432,7 @@ class HomeScreen(LeaveKeys, Screen[None]):
         )
 
     def _show_review(self, context: ReviewContext, closure: bool) -> None:
+        self._restore_hint()
         if self.app.screen is not self:
             return  # the user went elsewhere while the report was computed: do not jump
         if closure:

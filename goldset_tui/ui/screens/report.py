@@ -23,7 +23,14 @@ from goldset_tui.eval.strata import SMALL_STRATUM
 from goldset_tui.ui.leaving import LeaveKeys, leave_bindings
 from goldset_tui.ui.review_context import ReviewContext  # also imported from here
 from goldset_tui.ui.safe import literal
-from goldset_tui.ui.widgets.report_bar import SYSTEM_KEY, add_system_columns, cell, refilling
+from goldset_tui.ui.widgets.report_bar import (
+    SYSTEM_KEY,
+    add_system_columns,
+    cell,
+    refilling,
+    system_forms,
+)
+from goldset_tui.ui.widgets.review_keys import ReviewKeys
 
 ALL_ROW = "\x00all"  # row key of the overall row: cannot collide with a stratum name from a file
 
@@ -43,7 +50,7 @@ def bar_width(total_width: int, systems: int) -> int:
     return max(6, min(30, per - 8))
 
 
-class ReportScreen(LeaveKeys, Screen[None]):
+class ReportScreen(ReviewKeys, LeaveKeys, Screen[None]):
     CSS_PATH = "report.tcss"
     BINDINGS = [
         Binding(
@@ -66,6 +73,14 @@ class ReportScreen(LeaveKeys, Screen[None]):
             "whole report",
             id="report_summary",
             tooltip="Headlines, fusion, failure overlap and the oracle, judged shares, paired tests",
+        ),
+        Binding(
+            "o",
+            "overlap",
+            "overlap",
+            id="report_overlap",
+            tooltip="Failure overlap of every pair; Enter lists a pair's queries",
+            show=False,  # the footer is full at 80 columns: named in the notes and under ?
         ),
         Binding("w", "warnings", "warnings", id="report_warnings", tooltip="Show every warning"),
         Binding(
@@ -96,7 +111,8 @@ class ReportScreen(LeaveKeys, Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="report-title")
-        yield DataTable(id="report-table", cursor_type="cell", zebra_stripes=True)
+        # The stratum column stays put when the table scrolls sideways.
+        yield DataTable(id="report-table", cursor_type="cell", zebra_stripes=True, fixed_columns=1)
         yield Static(id="report-notes")
         yield Footer()
 
@@ -130,7 +146,7 @@ class ReportScreen(LeaveKeys, Screen[None]):
             notes.append("\n")
             notes.append_text(literal(fusion, keep_newlines=False))
         notes.append(
-            "\ns: the whole report (overlap, paired tests...) · enter: failing queries · "
+            "\ns: the whole report · o: failure overlap · enter: failing queries · ?: keys · "
             f"† under {SMALL_STRATUM} queries: counts, not rates",
             style="dim",
         )
@@ -198,7 +214,9 @@ class ReportScreen(LeaveKeys, Screen[None]):
         with refilling(self.query_one(DataTable)) as table:
             table.add_column(Text("stratum"), key="stratum")
             table.add_column(Text("n", justify="right"), key="n")
-            add_system_columns(table, systems)
+            # Long run names cut in the middle (kept distinct) to the cell's width, so a name
+            # never pushes the last system off an 80-column screen.
+            add_system_columns(table, systems, system_forms(systems, width + 5))
             cells = {(row["stratum"], row["system"]): row for row in r.table.iter_rows(named=True)}
             for stratum in r.strata:
                 row = [cells.get((stratum, s)) for s in systems]
@@ -275,6 +293,11 @@ class ReportScreen(LeaveKeys, Screen[None]):
             )
         )
 
+    def action_overlap(self) -> None:
+        from goldset_tui.ui.widgets.report_overlap import OverlapScreen
+
+        self.app.push_screen(OverlapScreen(self.context))
+
     def action_warnings(self) -> None:
         from goldset_tui.ui.screens.help import HelpScreen, keys_table
 
@@ -284,7 +307,58 @@ class ReportScreen(LeaveKeys, Screen[None]):
     def action_summary(self) -> None:
         from goldset_tui.ui.screens.report_summary import ReportSummaryScreen
 
-        self.app.push_screen(ReportSummaryScreen(self.report, source=self.context.source))
+        self.app.push_screen(
+            ReportSummaryScreen(self.report, source=self.context.source, context=self.context)
+        )
+
+    def open_found(self, query_id: str) -> None:
+        from goldset_tui.ui.widgets.report_topk import TopKScreen
+
+        self.app.push_screen(TopKScreen(self.context, query_id))
+
+    # ----- what leaves the screen (ui/widgets/review_keys.py) ---------------------------------
+    def highlighted_id(self) -> str | None:
+        """The highlighted cell's failing queries are what a reader copies from here."""
+        ids = self.listed_ids()
+        return ids[0] if ids else None
+
+    def listed_ids(self) -> list[str]:
+        """The failing query ids of the highlighted cell (its system, its stratum)."""
+        table = self.query_one(DataTable)
+        if table.row_count == 0:
+            return []
+        key = table.coordinate_to_cell_key(table.cursor_coordinate)
+        row, column = key.row_key.value, key.column_key.value
+        systems = self.report.all_systems
+        system = (
+            column.removeprefix(SYSTEM_KEY)
+            if column and column.startswith(SYSTEM_KEY)
+            else (systems[0] if systems else "")
+        )
+        f = self.report.failing.filter(pl.col("system") == system)
+        if row != ALL_ROW:
+            f = f.filter(pl.col("stratum") == row)
+        return [str(q) for q in f.get_column("query_id").to_list()]
+
+    def export_table(self) -> tuple[list[str], list[list[str]], str]:
+        """The table in figures, as the Markdown report writes its cells (the bars stay here)."""
+        r = self.report
+        cells = {(x["stratum"], x["system"]): x for x in r.table.iter_rows(named=True)}
+        rows = []
+        for stratum in r.strata:
+            first = next(x for s in r.all_systems if (x := cells.get((stratum, s))))
+            rows.append(
+                [stratum, str(first["n"])]
+                + [
+                    _figures(cells[(stratum, s)]) if (stratum, s) in cells else "-"
+                    for s in r.all_systems
+                ]
+            )
+        over = {x["system"]: x for x in r.overall.iter_rows(named=True)}
+        rows.append(
+            ["all", str(r.n)] + [_figures({**over[s], "small": False}) for s in r.all_systems]
+        )
+        return ["stratum", "n", *r.all_systems], rows, f"report-{r.metric}"
 
     def report_changed(self, report: Report) -> None:
         self.context.report = report

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
@@ -18,6 +19,7 @@ from goldset_tui.eval.report_model import Report
 from goldset_tui.eval.report_summary import summary_sections
 from goldset_tui.ui.leaving import LeaveKeys, leave_bindings
 from goldset_tui.ui.safe import literal
+from goldset_tui.ui.widgets.review_keys import ReviewKeys
 
 
 def summary_text(report: Report) -> Text:
@@ -32,14 +34,47 @@ def summary_text(report: Report) -> Text:
     return text
 
 
-class ReportSummaryScreen(LeaveKeys, Screen[None]):
+class ReportSummaryScreen(ReviewKeys, LeaveKeys, Screen[None]):
     CSS_PATH = "report.tcss"
-    BINDINGS = [*leave_bindings("summary_back", "summary_quit", back_keys="escape,backspace")]
+    BINDINGS = [
+        Binding(
+            "o",
+            "overlap",
+            "overlap",
+            id="summary_overlap",
+            tooltip="Failure overlap of every pair; Enter lists a pair's queries",
+        ),
+        *leave_bindings("summary_back", "summary_quit", back_keys="escape,backspace"),
+    ]
 
-    def __init__(self, report: Report, *, source: str | None = None) -> None:
+    def __init__(self, report: Report, *, source: str | None = None, context=None) -> None:
         super().__init__()
         self.report = report
         self.source = source  # whose grades (the report screen's header says the same)
+        self.context = context  # the review's (None: opened on a report alone)
+
+    def open_found(self, query_id: str) -> None:
+        from goldset_tui.ui.widgets.report_topk import TopKScreen
+
+        self.app.push_screen(TopKScreen(self.context, query_id))
+
+    def highlighted_id(self) -> str | None:
+        return None
+
+    def listed_ids(self) -> list[str]:
+        return []
+
+    def export_table(self) -> tuple[list[str], list[list[str]], str]:
+        rows = [[t, line] for t, lines in summary_sections(self.report) for line in lines]
+        return ["section", "line"], rows, f"summary-{self.report.metric}"
+
+    def action_overlap(self) -> None:
+        if self.context is None:
+            self.notify("Opened on a report alone: no queries to list.")
+            return
+        from goldset_tui.ui.widgets.report_overlap import OverlapScreen
+
+        self.app.push_screen(OverlapScreen(self.context))
 
     def compose(self) -> ComposeResult:
         yield Static(id="summary-title")

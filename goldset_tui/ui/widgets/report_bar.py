@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+from goldset_tui.shorten import distinct_forms
+from goldset_tui.text import visible
 from goldset_tui.ui.safe import literal
 
 if TYPE_CHECKING:
@@ -86,7 +88,18 @@ def refilling(table: DataTable) -> Iterator[DataTable]:
 SYSTEM_KEY = "sys:"
 
 
-def add_system_columns(table: DataTable, systems: list[str]) -> None:
-    """One column per system, headed by its name (literally), keyed ``sys:NAME``."""
+def add_system_columns(
+    table: DataTable, systems: list[str], forms: dict[str, str] | None = None
+) -> None:
+    """One column per system, headed by its name (literally, or its shortened form from
+    ``forms``), keyed ``sys:NAME``."""
     for s in systems:
-        table.add_column(literal(s, keep_newlines=False), key=f"{SYSTEM_KEY}{s}")
+        shown = visible(s, keep_newlines=False)
+        label = (forms or {}).get(shown, shown)
+        table.add_column(literal(label, keep_newlines=False), key=f"{SYSTEM_KEY}{s}")
+
+
+def system_forms(systems: list[str], width: int) -> dict[str, str]:
+    """Each system's name cut in the middle to ``width`` cells, distinct names kept distinct
+    (``lexical-b…-tuned-v2``): a long run name must not widen its column past the screen."""
+    return distinct_forms([visible(s, keep_newlines=False) for s in systems], max(4, width))
