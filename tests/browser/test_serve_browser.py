@@ -303,7 +303,10 @@ def test_sigterm_of_the_server_flushes_every_open_screen(browser, served) -> Non
     tabs = {name: Tab(browser, served.link(name)) for name in ("alice", "bob")}
     for name, key in (("alice", "3"), ("bob", "1")):
         tabs[name].wait_for("Guidelines")
-        tabs[name].press(key)  # a grade key closes the guidelines and grades
+        tabs[name].press(key)  # a grade key only closes the guidelines: the candidate was hidden
+        tabs[name].wait_for("nothing graded")
+        assert served.grades(name) == []
+        tabs[name].press(key)
         wait_until(lambda name=name: served.grades(name) != [], f"{name}'s grade on disk")
     assert len(served.children()) == 2
     served.process.send_signal(signal.SIGTERM)
@@ -322,8 +325,10 @@ def test_a_server_killed_outright_leaves_every_saved_grade_and_no_screen(browser
     # close the judging screen, so no process outlives the server holding alice's lock.
     tab = Tab(browser, served.link("alice"))
     tab.wait_for("Guidelines")
+    tab.press("3")  # a grade key only closes the guidelines: the candidate was hidden
+    tab.wait_for("nothing graded")
     for i, key in enumerate("32", start=1):
-        tab.press(key)  # the first grade key also closes the guidelines
+        tab.press(key)
         wait_until(lambda i=i: len(served.grades("alice")) == i, f"grade {i} on disk")
     tab.wait_for("saved #2=2")
     (child,) = served.children()

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from save_gates import until
 
 import goldset_tui.ui.app as app_module
 from goldset_tui.agreement.assignment import overlap_query_ids
@@ -32,8 +33,15 @@ def test_shared_queries_are_marked_and_the_others_not(
                 if app.screen is not judge:
                     await pilot.press("escape")  # the first sitting's guidelines
                 for _ in judge.session.query_ids:
+                    # The query line is drawn after the move: wait until it names this query.
+                    query_id = judge.session.query_id
+
+                    def drawn(query_id: str = query_id) -> bool:
+                        return f" {query_id} " in str(judge.query_one("#query").render())
+
+                    await until(pilot, drawn)
                     line = str(judge.query_one("#query").render()).splitlines()[0]
-                    lines[judge.session.query_id] = line
+                    lines[query_id] = line
                     judge.action_next_query(1)
 
         asyncio.run(go())
