@@ -9,6 +9,8 @@ runs, :class:`NoRuns` says in one line what would give them.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import polars as pl
 
 from goldset_tui.agreement.sources import AgreementData
@@ -16,7 +18,9 @@ from goldset_tui.commands._review_sources import CONSENSUS, GradeSources
 from goldset_tui.commands.report import ReportInputs
 from goldset_tui.commands.review import runs_from_pool
 from goldset_tui.errors import InputError
-from goldset_tui.ui.review_context import ReviewContext
+
+if TYPE_CHECKING:
+    from goldset_tui.ui.review_context import ReviewContext
 
 METRIC = "Success@10"  # as the review opens on a store: a query fails when no top 10 hit
 NO_STRATUM = "(no stratum)"
@@ -62,6 +66,8 @@ def consensus_context(
         sources = GradeSources(inputs, base=sets["consensus"], file_name="consensus of --qrels")
         key = None
     report, label = sources.build(key, metric)
+    from goldset_tui.ui.review_context import ReviewContext  # the screens' type; Textual's
+
     ratings = data.ratings.select("query_id", "doc_id", "labeller", pl.col("grade").cast(pl.Int64))
     context = ReviewContext(
         report,
