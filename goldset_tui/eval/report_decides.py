@@ -58,8 +58,8 @@ def stake_lines(
         if s.fails_unless:
             line = f"{s.system} fails {query_id} unless this is graded >= {threshold}"
             if s.other_holes:
-                line += f" (or one of the {s.other_holes} other ungraded in its top {k})"
-        else:
-            line = f"{s.system} passes {query_id} either way (another relevant in its top {k})"
-        lines.append(f"{line} · rank {s.rank}")
+                line += f" (or one of its {s.other_holes} other ungraded)"
+        else:  # another document of its top k is relevant already
+            line = f"{s.system} passes {query_id} either way"
+        lines.append(line)
     return lines

@@ -156,7 +156,7 @@ class HistoryScreen(LeaveKeys, Screen[None]):
         self.query_one("#history-recurring-title", Static).update(
             Text(
                 f"recurring failures (0 in >= {k} of last {n}): {len(history.recurring)}, "
-                "Enter: latest top k, d: every release"
+                "Enter: top k, d: all releases"
             )
         )
         recurring = self.query_one("#history-recurring", DataTable)
