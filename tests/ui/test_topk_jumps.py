@@ -79,9 +79,19 @@ async def test_agreement_t_opens_the_disagreements_query_top_k_and_a_comes_back(
         assert topk.grid["dense", 1]["doc_id"] == "sdk/retries"
         assert topk.grid["dense", 1]["grade"] == 2
         assert "consensus" in (topk.context.source or "")
+        # n/p step through the queries of the disagreements, biggest first: q3, q1, q2.
+        assert "(1 of 3, n/p)" in plain(topk.query_one("#drill-title", Static))
+        await pilot.press("n")
+        await pilot.pause()
+        assert topk.query_id == "q1"
+        await pilot.press("p")
+        await pilot.pause()
+        assert topk.query_id == "q3"
         # a on the pair: back on the agreement screen, that disagreement's detail open.
         on_cell(topk, "bm25", "errors/conn-reset")
         await pilot.pause()
+        said = plain(topk.query_one("#drill-notes", Static))
+        assert "ann 3 · bob 0 · cy 1 ≠ labellers disagree (a: the disagreement)" in said
         await pilot.press("a")
         await pilot.pause()
         assert isinstance(app.screen, PairDetailScreen)
@@ -113,6 +123,50 @@ async def test_agreement_runs_given_are_the_views_systems(store) -> None:
         await pilot.press("t")
         await until(pilot, lambda: isinstance(app.screen, TopKScreen), "the top k view")
         assert app.screen.context.report.systems == ["lex"]
+
+
+async def test_agreement_of_qrels_files_with_runs_opens_their_consensus_top_k(tmp_path) -> None:
+    # `goldset agreement --qrels ann=... --qrels bob=... --qrels cy=... --run ... --screen`.
+    import argparse
+
+    from goldset_tui.agreement.example import DOCS, GRADES, RANKS
+    from goldset_tui.agreement.sources import from_qrels
+    from goldset_tui.commands.agreement import screen_runs
+
+    specs = []
+    for name, per_query in GRADES.items():
+        lines = [
+            f"{q} 0 {DOCS[q][i]} {g}"
+            for q, grades in per_query.items()
+            for i, g in enumerate(grades)
+            if g is not None
+        ]
+        path = tmp_path / f"{name}.qrels"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        specs.append(f"{name}={path}")
+    runs = []
+    for system in ("bm25", "dense"):
+        lines = [
+            f"{q} Q0 {d} {ranks[system]} {10 - ranks[system]} {system}"
+            for (q, d), ranks in RANKS.items()
+            if system in ranks
+        ]
+        path = tmp_path / f"{system}.run"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        runs.append(f"{system}={path}")
+    data = from_qrels(specs, None)
+    given = screen_runs(argparse.Namespace(run=runs))
+    app = GoldsetApp(lambda: AgreementScreen(data, replicates=0, runs=given))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: app.screen.report is not None, "agreement computed")
+        await pilot.press("t")
+        await until(pilot, lambda: isinstance(app.screen, TopKScreen), "the top k view")
+        view = app.screen
+        assert view.query_id == "q3" and set(view.context.report.systems) == {"bm25", "dense"}
+        # The files' consensus: conn-reset undecided (a hole), sdk/retries 2 (all three said 2).
+        assert view.grid["bm25", 1]["grade"] is None
+        assert view.grid["dense", 1]["grade"] == 2
+        assert view.context.store is None
 
 
 async def adjudicating(store, keys, check) -> None:

@@ -192,6 +192,9 @@ class AdjudicateScreen(TopKJump, Screen[None]):
         out.append(" (t: the top k)", style="dim")
         return out
 
+    def topk_queue(self) -> list[str]:
+        return list(dict.fromkeys(q for q, _ in self.pairs))
+
     def has_pair(self, query_id: str, doc_id: str) -> bool:
         return (query_id, doc_id) in self.pairs
 

@@ -291,6 +291,9 @@ class AgreementScreen(TopKJump, LeaveKeys, Screen[None]):
             return
         self.open_topk(self.ranked.row(table.cursor_row, named=True)["query_id"])
 
+    def topk_queue(self) -> list[str]:
+        return self.ranked.get_column("query_id").unique(maintain_order=True).to_list()
+
     def has_pair(self, query_id: str, doc_id: str) -> bool:
         return (query_id, doc_id) in set(self.ranked.select("query_id", "doc_id").iter_rows())
 

@@ -55,6 +55,10 @@ class TopKJump:
         if wanted is not None:
             self.open_topk(wanted)
 
+    def topk_queue(self) -> list[str]:
+        """The queries n/p step through in the view: those of the screen's disagreements."""
+        return []
+
     def view_ready(self) -> None:
         """A screen that shows something from the view refreshes it here."""
 
@@ -64,7 +68,9 @@ class TopKJump:
         if self.view is not None and not self._view_loading:  # never a view a decision aged
             from goldset_tui.ui.widgets.report_topk import TopKScreen
 
-            screen.app.push_screen(TopKScreen(self.view, query_id))
+            ids = self.topk_queue()
+            queue = (lambda: ids) if query_id in ids else None
+            screen.app.push_screen(TopKScreen(self.view, query_id, queue=queue))
             return
         if self.view_error is not None and not self._view_loading:
             screen.notify(visible(self.view_error, keep_newlines=False), markup=False, timeout=8)
