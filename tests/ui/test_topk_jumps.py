@@ -199,6 +199,30 @@ async def test_adjudicate_says_what_deciding_decides(store) -> None:
     await adjudicating(store, [], check)
 
 
+async def test_adjudicate_runs_given_decide_the_sentence(tmp_path) -> None:
+    # `goldset adjudicate --run lex=...` on a store whose pool records no ranks.
+    plain_store = build_example_store(tmp_path / "demo")
+    lex = pl.DataFrame(
+        {
+            "query_id": ["q3", "q3"],
+            "doc_id": ["errors/conn-reset", "changelog/2024"],
+            "score": [2.0, 1.0],
+            "rank": [1, 2],
+        }
+    )
+    data = from_store(plain_store)
+    writer = AdjudicationWriter(plain_store, "dee", UMA)
+    screen = AdjudicateScreen(data, writer, store=plain_store, rule=UMA, runs={"lex": lex})
+    app = GoldsetApp(lambda: screen)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(pilot, lambda: screen.view is not None, "the runs evaluated")
+            said = plain(screen.query_one("#adjudicate-decision", Static))
+            assert "Deciding it: lex fails q3 unless this is graded >= 1" in said
+    finally:
+        writer.close()
+
+
 async def test_adjudicate_t_opens_the_top_k_and_a_comes_back_to_the_pair(store) -> None:
     async def check(app, pilot) -> None:
         screen = app.screen

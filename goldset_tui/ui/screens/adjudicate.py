@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import polars as pl
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -71,10 +72,17 @@ class AdjudicateScreen(TopKJump, Screen[None]):
     """
 
     def __init__(
-        self, data: AgreementData, writer: AdjudicationWriter, *, store: Path, rule: str
+        self,
+        data: AgreementData,
+        writer: AdjudicationWriter,
+        *,
+        store: Path,
+        rule: str,
+        runs: dict[str, pl.DataFrame] | None = None,
     ) -> None:
         super().__init__()
         self.data = data
+        self.topk_runs = runs  # --run: the systems whose failures a decision may decide
         self.writer = writer
         self.store = Path(store)
         self.rule = rule

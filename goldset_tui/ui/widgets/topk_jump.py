@@ -28,11 +28,16 @@ class TopKJump:
     view_error: str | None = None
     _view_wanted: str | None = None  # the query to open once the view is ready
     _view_loading = False
+    _view_generation = 0
 
     def load_view(self) -> None:
         """(Re)build the view's context in a worker; ``view_ready`` is told when it is done."""
         screen = self._screen()
         self._view_loading = True
+        # A decision made while the runs are evaluated starts another build: only the last one's
+        # context is taken (a thread cannot be stopped, and an older one may finish later).
+        self._view_generation += 1
+        generation = self._view_generation
 
         def build() -> None:
             from goldset_tui.commands._query_view import NoRuns, consensus_context
@@ -44,11 +49,13 @@ class TopKJump:
             except (NoRuns, InputError) as exc:
                 context, error = None, str(exc)
             with contextlib.suppress(RuntimeError):  # the app closed while the runs were read
-                screen.app.call_from_thread(self._view_done, context, error)
+                screen.app.call_from_thread(self._view_done, context, error, generation)
 
         screen.run_worker(build, thread=True, exclusive=True, group="topk-view")
 
-    def _view_done(self, context: ReviewContext | None, error: str | None) -> None:
+    def _view_done(self, context: ReviewContext | None, error: str | None, generation: int) -> None:
+        if generation != self._view_generation:
+            return
         self.view, self.view_error, self._view_loading = context, error, False
         self.view_ready()
         wanted, self._view_wanted = self._view_wanted, None
