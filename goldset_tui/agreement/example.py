@@ -37,29 +37,51 @@ GRADES: dict[str, dict[str, list[int | None]]] = {
     "bob": {"q1": [3, 1, 0, 0], "q2": [2, 1, 0, 1], "q3": [0, 1, 2, 0]},
     "cy": {"q1": [3, 2, 1, None], "q2": [3, 0, None, 0], "q3": [1, 1, 2, 0]},
 }
+# With ``runs=True``: two systems' ranks in the pool (``goldset review --store`` and the jumps to
+# the top k view rebuild the runs from them). bm25's top k of q3 holds the most disputed pair
+# beside nothing relevant, so deciding that pair decides whether bm25 fails q3; dense has
+# sdk/retries (relevant to everyone) above it and passes either way.
+RANKS: dict[tuple[str, str], dict[str, int]] = {
+    ("q1", "sdk/auth#refreshing-keys"): {"bm25": 1, "dense": 2},
+    ("q1", "billing/invoices"): {"bm25": 2},
+    ("q1", "api-keys/rotation"): {"dense": 1},
+    ("q2", "account/password-reset"): {"bm25": 1},
+    ("q2", "account/sso"): {"dense": 1},
+    ("q3", "errors/conn-reset"): {"bm25": 1, "dense": 2},
+    ("q3", "changelog/2024"): {"bm25": 2},
+    ("q3", "sdk/retries"): {"dense": 1},
+}
 NOTES = {
     ("bob", "q3", "errors/conn-reset"): "page is about the \x1b[31mproxy\x1b[0m error, not this one"
 }
 
 
-def example_pool_frame() -> pl.DataFrame:
+def example_pool_frame(*, runs: bool = False) -> pl.DataFrame:
     rows = []
     for qid, docs in DOCS.items():
         query, stratum = QUERIES[qid]
         for doc in docs:
             text = f"{doc}: how the product handles {query}. [@click=app.quit]not a link[/]"
             rows.append((qid, query, doc, text, doc.split("/")[-1], stratum))
-    return pl.DataFrame(
+    frame = pl.DataFrame(
         rows, schema=["query_id", "query", "doc_id", "text", "title", "stratum"], orient="row"
     )
+    if runs:  # CSV holds a list as "a;b"
+        ranked = [RANKS.get((q, d), {}) for q, d in frame.select("query_id", "doc_id").rows()]
+        frame = frame.with_columns(
+            systems=pl.Series([";".join(r) or None for r in ranked], dtype=pl.Utf8),
+            ranks=pl.Series([";".join(map(str, r.values())) or None for r in ranked]),
+        )
+    return frame
 
 
-def build_example_store(folder: str | Path) -> Path:
-    """Write ``folder/pool.csv`` and a store at ``folder/store``; returns the store path."""
+def build_example_store(folder: str | Path, *, runs: bool = False) -> Path:
+    """Write ``folder/pool.csv`` and a store at ``folder/store``; returns the store path.
+    ``runs``: the pool records two systems' ranks (``RANKS``)."""
     root = Path(folder)
     root.mkdir(parents=True, exist_ok=True)
     pool_path = root / "pool.csv"
-    example_pool_frame().write_csv(pool_path)
+    example_pool_frame(runs=runs).write_csv(pool_path)
     pool = load_pool(pool_path)
     project = Project.create(root / "store", pool_path=pool_path, pool_sha256=pool.sha256)
     for labeller, per_query in GRADES.items():

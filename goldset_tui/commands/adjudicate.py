@@ -21,10 +21,13 @@ adjudicator) or median (the median grade; with an even number of grades whose mi
 the adjudicator decides, else the lower). --rule is recorded in the store, so `goldset qrels
 --consensus` exports with the same rule; the provenance of every pair is written next to it.
 
-keys: 0-9 decide, j/k or arrows move, x withdraw a decision, q quit.
+keys: 0-9 decide, j/k or arrows move, x withdraw a decision, t every system's top k for the
+query (with --run, or a pool that records systems and ranks: the screen then says when deciding
+a pair decides whether a system fails the query), q quit.
 
 examples:
   goldset adjudicate --store ~/stores/docs-pool --labeller dana
+  goldset adjudicate --store ~/stores/docs-pool --labeller dana --run bm25=bm25.run --run dense=dense.run
   goldset qrels --store ~/stores/docs-pool --consensus -o consensus.qrels
 """
 
@@ -40,6 +43,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--rule",
         choices=RULES,
         help="consensus rule (default: the store's, else unanimous-majority-adjudicator)",
+    )
+    parser.add_argument(
+        "--run",
+        action="append",
+        default=[],
+        metavar="NAME=PATH",
+        help="a TREC run, repeatable: t opens each system's top k and the screen says when a "
+        "decision decides whether a system fails the query (default: the systems and ranks the "
+        "store's pool recorded, if any)",
     )
 
 
@@ -65,11 +77,15 @@ def run(args: argparse.Namespace) -> int:
             args.store,
             "nothing to adjudicate: the store has judgments from fewer than two labellers",
         )
+    from goldset_tui.commands.agreement import screen_runs
     from goldset_tui.ui.app import run_app
     from goldset_tui.ui.screens.adjudicate import AdjudicateScreen
 
+    runs = screen_runs(args)  # read (and refused, one line) before the screen opens
     writer = AdjudicationWriter(project.path, args.labeller, rule)
     try:
-        return run_app(lambda: AdjudicateScreen(data, writer, store=project.path, rule=rule))
+        return run_app(
+            lambda: AdjudicateScreen(data, writer, store=project.path, rule=rule, runs=runs)
+        )
     finally:
         writer.close()

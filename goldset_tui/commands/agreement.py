@@ -177,6 +177,8 @@ def run(args: argparse.Namespace) -> int:
                 seed=args.seed,
                 replicates=args.replicates,
                 ranking=extra.get("system_ranking"),
+                runs=screen_runs(args),
+                rule=args.rule,
             )
         )
     report = agreement_report(
@@ -194,6 +196,19 @@ def run(args: argparse.Namespace) -> int:
         lambda r: with_machine_md(to_markdown(r, disagreements(data.ratings)), r),
         machines,
     )
+
+
+def screen_runs(args: argparse.Namespace) -> dict | None:
+    """--run's runs for the screen's top k view (None: the store pool's systems, if any)."""
+    if not args.run:
+        return None
+    from goldset_tui.io.trec import read_run
+    from goldset_tui.specs import parse_named_paths
+
+    return {
+        name: read_run(path, tag=False)
+        for name, path in parse_named_paths(args.run, "--run").items()
+    }
 
 
 def refuse_consensus_name(data) -> None:  # noqa: ANN001 - AgreementData

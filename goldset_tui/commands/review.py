@@ -32,8 +32,8 @@ Opens the stratified report (each interval drawn as a bar). Enter on a cell list
 failing queries for that system; Enter on a query shows every system's top k with each document's
 grade, unjudged ones marked [?] (n/p: the next/previous failing query), beside the highlighted
 document's text with the query's terms marked (t hides it; ] and [ turn its pages), its grades
-by labeller (≠: they disagree; =: a tied score decided its rank) and the relevant documents
-outside every top k with each system's rank; i lists the ids in full. J judges the missing pairs
+by labeller (≠: they disagree, a opens the disagreement; =: a tied score decided its rank) and
+the relevant documents outside every top k with each system's rank; i lists the ids in full. J judges the missing pairs
 (with --store and --labeller) and the report is recomputed when you come back (Escape).
 c opens the closure screen (with the sampling manifest's checks when --sampling-manifest is
 given); s the whole report beyond the table (headlines with intervals, fusion against the best

@@ -56,3 +56,13 @@ def test_adjudicate_screen(snap_compare, data, size) -> None:
         app = GoldsetApp(lambda: AdjudicateScreen(data, writer, store=store, rule=UMA))
         # One decision made: the second pair shows, with the "saved" confirmation of the first.
         assert snap_compare(app, terminal_size=size, press=["3"])
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_adjudicate_screen_with_runs(snap_compare, tmp_path, size) -> None:
+    # The pool records two systems' ranks: under the decision keys, what deciding decides.
+    store = build_example_store(tmp_path / "runs", runs=True)
+    data = from_store(store)
+    with AdjudicationWriter(store, "dee", UMA) as writer:
+        app = GoldsetApp(lambda: AdjudicateScreen(data, writer, store=store, rule=UMA))
+        assert snap_compare(app, terminal_size=size, run_before=computed)

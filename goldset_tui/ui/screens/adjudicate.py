@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import polars as pl
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -22,9 +23,10 @@ from goldset_tui.agreement.sources import AgreementData
 from goldset_tui.text import visible
 from goldset_tui.ui.safe import literal
 from goldset_tui.ui.widgets.agreement_detail import PairDetailView
+from goldset_tui.ui.widgets.topk_jump import TopKJump
 
 
-class AdjudicateScreen(Screen[None]):
+class AdjudicateScreen(TopKJump, Screen[None]):
     BINDINGS = [
         *[
             # Hidden from the footer: the decision line names the keys of the store's scale.
@@ -40,6 +42,14 @@ class AdjudicateScreen(Screen[None]):
         ],
         Binding("j,down", "move(1)", "next", id="adjudicate.next", tooltip="Next disagreement"),
         Binding("k,up", "move(-1)", "prev", id="adjudicate.prev", tooltip="Previous disagreement"),
+        Binding(
+            "t",
+            "topk",
+            "top k",
+            id="adjudicate.topk",
+            tooltip="Every system's top k for this query, on the consensus grades (needs a pool "
+            "that records systems and ranks)",
+        ),
         Binding(
             "x",
             "withdraw",
@@ -62,10 +72,17 @@ class AdjudicateScreen(Screen[None]):
     """
 
     def __init__(
-        self, data: AgreementData, writer: AdjudicationWriter, *, store: Path, rule: str
+        self,
+        data: AgreementData,
+        writer: AdjudicationWriter,
+        *,
+        store: Path,
+        rule: str,
+        runs: dict[str, pl.DataFrame] | None = None,
     ) -> None:
         super().__init__()
         self.data = data
+        self.topk_runs = runs  # --run: the systems whose failures a decision may decide
         self.writer = writer
         self.store = Path(store)
         self.rule = rule
@@ -110,6 +127,12 @@ class AdjudicateScreen(Screen[None]):
         self.title = "Adjudicate"
         self.sub_title = f"{self.writer.adjudicator} · rule {self.rule}"
         self.refresh_view()
+        if self.pairs:
+            self.load_view()  # what each decision decides: said once the runs are evaluated
+
+    def view_ready(self) -> None:
+        if self.pairs:
+            self.refresh_view()
 
     def refresh_view(self) -> None:
         status = self.query_one("#adjudicate-status", Static)
@@ -144,6 +167,7 @@ class AdjudicateScreen(Screen[None]):
                 f"Decision: {grade} {self.data.scale.labels.get(grade, '')} by ", style="bold"
             )
             out.append_text(literal(who, keep_newlines=False))
+        out.append_text(self.stakes_text(query_id, doc_id))
         if self.saved_message:
             out.append_text(
                 literal(f"  {self.saved_message}", style="green", keep_newlines=False)
@@ -152,6 +176,47 @@ class AdjudicateScreen(Screen[None]):
             out.append("\n")
             out.append(self.export_hint())
         return out
+
+    def stakes_text(self, query_id: str, doc_id: str) -> Text:
+        """Whether deciding the pair decides a system's failure on the query (with runs known)."""
+        if self.view is None:
+            return Text()
+        from goldset_tui.eval.measures import parse_measure
+        from goldset_tui.eval.report_decides import stake_lines, stakes
+
+        report = self.view.report
+        if report.topk is None:
+            return Text()
+        threshold = max(1, parse_measure(report.metric).rel)
+        lines = stake_lines(
+            stakes(report.topk, query_id, doc_id, threshold),
+            query_id,
+            threshold,
+            report.k,
+            len(report.all_systems),
+        )
+        out = Text("\nDeciding it: ", style="bold")
+        out.append_text(literal("; ".join(lines), keep_newlines=False))
+        out.append(" (t: the top k)", style="dim")
+        return out
+
+    def topk_queue(self) -> list[str]:
+        return list(dict.fromkeys(q for q, _ in self.pairs))
+
+    def has_pair(self, query_id: str, doc_id: str) -> bool:
+        return (query_id, doc_id) in self.pairs
+
+    def show_pair(self, query_id: str, doc_id: str) -> None:
+        """Back from the top k view: this disagreement on screen, to decide."""
+        self.index = self.pairs.index((query_id, doc_id))
+        self.saved_message = ""
+        self.refresh_view()
+
+    def action_topk(self) -> None:
+        if not self.pairs:
+            self.notify("No disagreement to open.", timeout=3)
+            return
+        self.open_topk(self.pairs[self.index][0])
 
     def export_hint(self) -> str:
         return (
@@ -182,6 +247,7 @@ class AdjudicateScreen(Screen[None]):
             return
         self.decisions[pair] = (grade, self.writer.adjudicator)
         self.saved_message = f"saved {pair[0]} / {pair[1]} = {grade}"
+        self.consensus_changed()
         if self.decided_count < len(self.pairs):
             self.index = self.first_undecided(self.index + 1)
         self.refresh_view()
@@ -204,7 +270,13 @@ class AdjudicateScreen(Screen[None]):
             return
         del self.decisions[pair]
         self.saved_message = "decision withdrawn (saved)"
+        self.consensus_changed()
         self.refresh_view()
+
+    def consensus_changed(self) -> None:
+        """A decision changed the consensus the top k view shows: built again (in a worker)."""
+        if self.view is not None:
+            self.load_view()
 
     def action_move(self, step: int) -> None:
         if not self.pairs:

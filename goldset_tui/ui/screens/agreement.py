@@ -29,6 +29,7 @@ from goldset_tui.ui.leaving import LeaveKeys, leave_bindings
 from goldset_tui.ui.safe import literal
 from goldset_tui.ui.widgets.agreement_detail import PairDetailScreen
 from goldset_tui.ui.widgets.position_bias import PositionBiasScreen, trend_text
+from goldset_tui.ui.widgets.topk_jump import TopKJump
 
 # What the pairwise matrix shows, cycled with "m": (report key, heading).
 MATRIX_MEASURES = (
@@ -43,7 +44,7 @@ def num(x: float | None) -> str:
     return "-" if x is None else f"{x:.3f}"
 
 
-class AgreementScreen(LeaveKeys, Screen[None]):
+class AgreementScreen(TopKJump, LeaveKeys, Screen[None]):
     BINDINGS = [
         Binding(
             "enter",
@@ -82,6 +83,14 @@ class AgreementScreen(LeaveKeys, Screen[None]):
             # In the footer only when there is a ranking to open (check_action): at 80 columns
             # it fits beside the others, and this screen has no `?` to list a hidden key.
         ),
+        Binding(
+            "t",
+            "topk",
+            "top k",
+            id="agreement.topk",
+            tooltip="Every system's top k for the disagreement's query, on the consensus grades "
+            "(needs --run, or a pool that records systems and ranks)",
+        ),
         Binding("tab", "app.focus_next", "next pane", id="agreement.focus_next", show=False),
         *leave_bindings("agreement.back", "agreement.quit"),  # Escape back, q home
     ]
@@ -104,9 +113,13 @@ class AgreementScreen(LeaveKeys, Screen[None]):
         seed: int = 0,
         replicates: int = 1000,
         ranking: dict | None = None,
+        runs: dict[str, pl.DataFrame] | None = None,
+        rule: str | None = None,
     ) -> None:
         super().__init__()
         self.data = data
+        self.topk_runs = runs  # --run: the top k view's systems (else the pool's, if recorded)
+        self.topk_rule = rule
         self.ranking = ranking  # the report's "system_ranking", when runs were given
         self.strata = strata
         self.seed = seed
@@ -270,6 +283,26 @@ class AgreementScreen(LeaveKeys, Screen[None]):
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         if event.data_table.id == "agreement-disagreements":
             self.action_open()
+
+    def action_topk(self) -> None:
+        table = self.query_one("#agreement-disagreements", DataTable)
+        if self.ranked.height == 0 or table.cursor_row is None:
+            self.notify("No disagreement to open.", timeout=3)
+            return
+        self.open_topk(self.ranked.row(table.cursor_row, named=True)["query_id"])
+
+    def topk_queue(self) -> list[str]:
+        return self.ranked.get_column("query_id").unique(maintain_order=True).to_list()
+
+    def has_pair(self, query_id: str, doc_id: str) -> bool:
+        return (query_id, doc_id) in set(self.ranked.select("query_id", "doc_id").iter_rows())
+
+    def show_pair(self, query_id: str, doc_id: str) -> None:
+        """Back from the top k view: the disagreement highlighted in the list, its detail open."""
+        pairs = self.ranked.select("query_id", "doc_id").rows()
+        table = self.query_one("#agreement-disagreements", DataTable)
+        table.move_cursor(row=pairs.index((query_id, doc_id)), animate=False)
+        self.action_open()
 
 
 def decisions_of(data: AgreementData) -> dict[tuple[str, str], int]:

@@ -2,14 +2,16 @@
 interval, the paired change from the previous release (``*`` when its interval excludes 0, ``‡``
 when the interval and the p-value disagree, with a legend line saying why) and where the golden
 set changed; the highlighted release's change and per-stratum means below; the
-recurring failures at the bottom, where Enter drills into a query (every release's top k with
-grades). A thin screen over ``goldset_tui.history``; the numbers are `goldset history`'s."""
+recurring failures at the bottom, where Enter opens the query's top k view in the latest release
+(every system, as the review shows it) and ``d`` every release's top k of that system. A thin
+screen over ``goldset_tui.history``; the numbers are `goldset history`'s."""
 
 from __future__ import annotations
 
 import shlex
 from pathlib import Path
 
+import polars as pl
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -45,9 +47,18 @@ class HistoryScreen(LeaveKeys, Screen[None]):
         Binding(
             "d",
             "drill",
-            "drill into query",
+            "every release",
             id="history.drill",
             tooltip="Every release's top k with grades for the highlighted recurring failure",
+        ),
+        Binding(
+            "t",
+            "topk",
+            "top k",
+            id="history.topk",
+            tooltip="Every system's top k for the highlighted recurring failure in the latest "
+            "release (Enter too)",
+            show=False,
         ),
         *leave_bindings("history.back", "history.home"),
     ]
@@ -145,7 +156,7 @@ class HistoryScreen(LeaveKeys, Screen[None]):
         self.query_one("#history-recurring-title", Static).update(
             Text(
                 f"recurring failures (0 in >= {k} of last {n}): {len(history.recurring)}, "
-                "Enter drills in"
+                "Enter: top k, d: all releases"
             )
         )
         recurring = self.query_one("#history-recurring", DataTable)
@@ -165,7 +176,7 @@ class HistoryScreen(LeaveKeys, Screen[None]):
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         if event.data_table.id == "history-recurring":
-            self._drill(event.cursor_row)
+            self._topk(event.cursor_row)
 
     def _detail(self, index: int) -> None:
         if self.history is None or not 0 <= index < len(self.history.releases):
@@ -193,6 +204,63 @@ class HistoryScreen(LeaveKeys, Screen[None]):
             )
         )
         self.query_one("#history-detail", Static).update(literal("\n".join(lines)))
+
+    def action_topk(self) -> None:
+        self._topk(self.query_one("#history-recurring", DataTable).cursor_row)
+
+    def _topk(self, index: int) -> None:
+        """The review's top k view of the query in the latest release: every system's top k as
+        it was scored, the document's text beside it (from the store's pool)."""
+        if self.history is None or not 0 <= index < len(self.history.recurring):
+            self.notify("No recurring failure to open.", markup=False)
+            return
+        from goldset_tui.history.release_view import latest_release, release_report
+
+        query_id = self.history.recurring[index]["query_id"]
+        metric = self.history.metric
+        release = latest_release(self.records, metric)
+        recorded = [
+            r for r in self.records if r.release == release and r.measure == metric and r.topk
+        ]
+        if release is None or not any(query_id in r.topk for r in recorded):
+            self.notify(
+                visible(
+                    f"Release {release} recorded no top k for {query_id} (no runs to show): "
+                    "d shows what every release recorded.",
+                    keep_newlines=False,
+                ),
+                markup=False,
+            )
+            return
+        from goldset_tui.ui.widgets.report_topk import TopKScreen
+
+        report = release_report(self.records, metric, release)
+        self.app.push_screen(TopKScreen(self._release_context(report, release), query_id))
+
+    def _release_context(self, report, release: str):
+        from goldset_tui.agreement.sources import store_pool
+        from goldset_tui.store.project import Project
+        from goldset_tui.ui.review_context import ReviewContext
+
+        project = Project.open(self.store)
+        pool = store_pool(project)
+
+        def labelled():
+            got = project.judgments().filter(pl.col("grade") >= 0)
+            return got.select("query_id", "doc_id", "labeller", pl.col("grade").cast(pl.Int64))
+
+        return ReviewContext(
+            report,
+            topics=None
+            if pool is None
+            else pool.select("query_id", "query").unique("query_id", maintain_order=True),
+            corpus=None
+            if pool is None
+            else pool.select("doc_id", "text", "title").unique("doc_id", maintain_order=True),
+            source=f"grades as release {release} was scored",
+            labelled=labelled,
+            store=str(self.store),
+        )
 
     def action_drill(self) -> None:
         self._drill(self.query_one("#history-recurring", DataTable).cursor_row)

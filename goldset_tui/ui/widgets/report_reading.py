@@ -74,6 +74,7 @@ def grades_text(grades: list[tuple], in_force: int | None) -> Text:
         out.append(f" {grade}")
     if disagree(grades):
         out.append(f" {DISAGREE} labellers disagree", style="bold magenta")
+        out.append(" (a: the disagreement)", style="dim")
     return out
 
 

@@ -88,6 +88,15 @@ class TopKScreen(DrillScreen):
             tooltip="The previous page of a long text",
             show=False,
         ),
+        Binding(
+            "a",
+            "pair",
+            "disagreement",
+            id="topk_pair",
+            tooltip="The labellers' disagreement on the highlighted document (agreement or "
+            "adjudication detail), when the store has one",
+            show=False,
+        ),
         Binding("n", "step(1)", "next", id="topk_next", tooltip="The next query of the list"),
         Binding(
             "p",
@@ -350,6 +359,15 @@ class TopKScreen(DrillScreen):
             )
         ]
         self.app.push_screen(IdsScreen("Document ids in full", rows))
+
+    def action_pair(self) -> None:
+        from goldset_tui.ui.widgets.report_pair_jump import open_pair
+
+        doc = self.highlighted_id()
+        if doc is None:
+            self.notify("No document highlighted.")
+            return
+        open_pair(self, self.context.store, self.query_id, doc)
 
     def action_judge(self) -> None:
         top = self.context.report.topk
