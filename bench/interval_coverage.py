@@ -25,6 +25,7 @@ plain Kish / Dean-Pagano effective n, and the report's (``weighting.stratified_e
     python bench/interval_coverage.py --only paired01            # a few queries flipping, exact
     python bench/interval_coverage.py --only alpha --reps 500    # Krippendorff's alpha
     python bench/interval_coverage.py --only scoret --reps 4000  # score-t on mostly-0/1 strata
+    python bench/interval_coverage.py --only kappa --reps 300    # kappas and agreements
 
 The paired difference (``goldset compare``, the report's paired rows, the history's changes): one
 set of 5, 7, 10, 20 or 50 queries scored by two systems, true mean differences near 0, near +-1
@@ -70,7 +71,7 @@ import numpy as np  # noqa: E402
 
 SIZES = (7, 18, 40)
 BOOT = 2000
-PARTS = ("binary", "paired01", "alpha", "scoret")
+PARTS = ("binary", "paired01", "alpha", "scoret", "kappa")
 
 
 def run_part(part: str, reps: int, rng: np.random.Generator) -> None:
@@ -83,6 +84,10 @@ def run_part(part: str, reps: int, rng: np.random.Generator) -> None:
         parts.paired01_table()
     elif part == "alpha":
         parts.alpha_table(reps, rng)
+    elif part == "kappa":  # bench/agreement_coverage.py
+        from agreement_coverage import kappa_table
+
+        kappa_table(reps, rng)
     else:
         parts.scoret_table(reps, rng, GRADED)
 
