@@ -5,10 +5,10 @@ Contract: :func:`machine_report` returns, per machine labeller, one entry per co
 human, then ``consensus`` when given) holding
 
 - the pair figures of :func:`goldset_tui.agreement.report.pair_report` (raw agreement, Cohen's
-  kappas, confusion matrix, each with its cluster-bootstrap interval) with ``a`` the machine;
+  kappas, confusion matrix, each with its jackknife interval over queries) with ``a`` the machine;
 - ordinal Krippendorff's alpha of the two, with its interval;
 - ``leniency``: the mean grade difference machine minus the other over the units both graded
-  (positive: the machine grades higher), with an interval from the same bootstrap over queries;
+  (positive: the machine grades higher), with an interval from a cluster bootstrap over queries;
 - ``strata``: the same difference, raw agreement, quadratic kappa and the confusion matrix (rows:
   the machine's grade, columns: the other's, both in scale order) per stratum, so a judge that is
   right on paraphrases and wrong on negations shows it.
