@@ -19,7 +19,7 @@ another sample of this stratum's queries had been judged".
 
 Every figure takes its interval from a jackknife over the same queries instead (``jackknife``:
 Student t on log(1 - value) for the alphas and kappas, Wilson's form for agreements; the
-percentile bootstrap held 0.85-0.93 at 8 queries); a figure undefined with some query left out
+percentile bootstrap held 0.80-0.89 at 8 queries); a figure undefined with some query left out
 keeps the bootstrap's percentile interval.
 """
 

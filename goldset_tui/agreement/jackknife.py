@@ -23,7 +23,7 @@ left out (no variation left), the caller keeps the bootstrap's percentile interv
 end stops at -1.
 
 Cohen's kappas (unweighted, linear, quadratic) are 1 - O / E in the same way and take the same
-interval; the percentile bootstrap held them 0.85-0.93 at 8 queries (bench/interval_coverage.py
+interval; the percentile bootstrap held them 0.80-0.89 at 8 queries (bench/interval_coverage.py
 --only kappa, docs/agreement.md). A kappa whose disagreements all sit in one query, or in none, has
 nothing for the logarithm to measure; the caller (``intervals``) then reads its observed
 disagreement as a share and uses ``rate_interval``.
