@@ -10,8 +10,8 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from sklearn.metrics import confusion_matrix
 from scipy.stats import binomtest
+from sklearn.metrics import confusion_matrix
 
 from goldset_tui.cli import main
 from goldset_tui.sampling.spotcheck import (
