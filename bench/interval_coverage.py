@@ -26,6 +26,7 @@ plain Kish / Dean-Pagano effective n, and the report's (``weighting.stratified_e
     python bench/interval_coverage.py --only alpha --reps 500    # Krippendorff's alpha
     python bench/interval_coverage.py --only scoret --reps 4000  # score-t on mostly-0/1 strata
     python bench/interval_coverage.py --only kappa --reps 300    # kappas and agreements
+    python bench/interval_coverage.py --only wpaired01           # weighted 0/1 difference, exact
 
 The paired difference (``goldset compare``, the report's paired rows, the history's changes): one
 set of 5, 7, 10, 20 or 50 queries scored by two systems, true mean differences near 0, near +-1
@@ -71,7 +72,7 @@ import numpy as np  # noqa: E402
 
 SIZES = (7, 18, 40)
 BOOT = 2000
-PARTS = ("binary", "paired01", "alpha", "scoret", "kappa")
+PARTS = ("binary", "paired01", "alpha", "scoret", "kappa", "wpaired01")
 
 
 def run_part(part: str, reps: int, rng: np.random.Generator) -> None:
@@ -88,6 +89,10 @@ def run_part(part: str, reps: int, rng: np.random.Generator) -> None:
         from agreement_coverage import kappa_table
 
         kappa_table(reps, rng)
+    elif part == "wpaired01":  # bench/paired_weighted_coverage.py
+        from paired_weighted_coverage import wpaired01_table
+
+        wpaired01_table()
     else:
         parts.scoret_table(reps, rng, GRADED)
 
