@@ -326,6 +326,7 @@ def paired_table(reps: int, rng: np.random.Generator) -> None:
     )
     print("|---|---|---:|---:|---:|---:|")
     for name, dists in PAIRED.items():
+        binary = name.startswith("binary")
         for label, shares in SHARES.items():
             mu = sum(w * m for w, (_, m) in zip(shares, dists, strict=True))
             covered_t, covered, inside, width = 0, 0, 0, 0.0
@@ -349,7 +350,7 @@ def paired_table(reps: int, rng: np.random.Generator) -> None:
                     }
                 )
                 traffic = pl.DataFrame({"stratum": ["s0", "s1", "s2"], "share": list(shares)})
-                lo, hi = weighted_difference(scores, strata, traffic, "a", "b").ci
+                lo, hi = weighted_difference(scores, strata, traffic, "a", "b", binary=binary).ci
                 covered += lo - 1e-12 <= mu <= hi + 1e-12
                 inside += -1.0 <= lo <= hi <= 1.0
                 width += hi - lo

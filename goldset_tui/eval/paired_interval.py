@@ -117,9 +117,8 @@ def stratified_paired_rates(
     The quantile is one Student t for all strata, at the Welch-Satterthwaite degrees of freedom
     of the strata's terms (each term W_h^2 times the squared half-width of the stratum's Tango
     interval at the normal quantile): with one stratum, n - 1, so its interval is the one
-    ``goldset compare`` prints. Each small stratum taking its own t(n_h - 1) instead made the
-    sum 30-45% wider than needed where small strata carry most of the traffic
-    (bench/interval_coverage.py --only wpaired01, docs/report.md). The ends stay within
+    ``goldset compare`` prints (each stratum taking its own t(n_h - 1) was a little wider; the
+    exact study: bench/interval_coverage.py --only wpaired01, docs/report.md). The ends stay within
     +-(sum of shares). A stratum of fewer than two queries gives (nan, nan)."""
     mean = math.fsum(c.share * (c.only_a - c.only_b) / c.n for c in cells if c.n > 0)
     if not cells or any(c.n < 2 for c in cells):
