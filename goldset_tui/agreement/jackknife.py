@@ -84,6 +84,20 @@ def jackknife_interval(
     return (max(FLOOR, estimate - t * se), min(1.0, estimate + t * se))
 
 
+def t_interval(
+    estimate: float | None, left_out: Sequence[float | None], confidence: float
+) -> tuple[float, float] | None:
+    """The plain jackknife t interval, estimate -+ t(Q - 1) x the jackknife standard error, for a
+    figure with no bound to respect (a machine's mean grade difference from a person); None
+    where it cannot be made (fewer than two queries, the figure undefined)."""
+    q = len(left_out)
+    if estimate is None or q < 2 or any(v is None for v in left_out):
+        return None
+    t = t_quantile(0.5 + confidence / 2.0, float(q - 1))
+    se = _jackknife_se([float(v) for v in left_out])  # type: ignore[arg-type]
+    return (estimate - t * se, estimate + t * se)
+
+
 def rate_interval(
     estimate: float | None, left_out: Sequence[float | None], confidence: float
 ) -> tuple[float, float] | None:
