@@ -25,7 +25,7 @@ plain Kish / Dean-Pagano effective n, and the report's (``weighting.stratified_e
     python bench/interval_coverage.py --only paired01            # a few queries flipping, exact
     python bench/interval_coverage.py --only alpha --reps 500    # Krippendorff's alpha
     python bench/interval_coverage.py --only scoret --reps 4000  # score-t on mostly-0/1 strata
-    python bench/interval_coverage.py --only kappa --reps 300    # kappas and agreements
+    python bench/interval_coverage.py --only kappa --reps 300    # kappas, agreements, leniency
     python bench/interval_coverage.py --only wpaired01           # weighted 0/1 difference, exact
 
 The paired difference (``goldset compare``, the report's paired rows, the history's changes): one
@@ -86,9 +86,10 @@ def run_part(part: str, reps: int, rng: np.random.Generator) -> None:
     elif part == "alpha":
         parts.alpha_table(reps, rng)
     elif part == "kappa":  # bench/agreement_coverage.py
-        from agreement_coverage import kappa_table
+        from agreement_coverage import kappa_table, leniency_table
 
         kappa_table(reps, rng)
+        leniency_table(reps, rng)
     elif part == "wpaired01":  # bench/paired_weighted_coverage.py
         from paired_weighted_coverage import wpaired01_table
 
