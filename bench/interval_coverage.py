@@ -25,6 +25,8 @@ plain Kish / Dean-Pagano effective n, and the report's (``weighting.stratified_e
     python bench/interval_coverage.py --only paired01            # a few queries flipping, exact
     python bench/interval_coverage.py --only alpha --reps 500    # Krippendorff's alpha
     python bench/interval_coverage.py --only scoret --reps 4000  # score-t on mostly-0/1 strata
+    python bench/interval_coverage.py --only kappa --reps 300    # kappas, agreements, leniency
+    python bench/interval_coverage.py --only wpaired01           # weighted 0/1 difference, exact
 
 The paired difference (``goldset compare``, the report's paired rows, the history's changes): one
 set of 5, 7, 10, 20 or 50 queries scored by two systems, true mean differences near 0, near +-1
@@ -70,7 +72,7 @@ import numpy as np  # noqa: E402
 
 SIZES = (7, 18, 40)
 BOOT = 2000
-PARTS = ("binary", "paired01", "alpha", "scoret")
+PARTS = ("binary", "paired01", "alpha", "scoret", "kappa", "wpaired01")
 
 
 def run_part(part: str, reps: int, rng: np.random.Generator) -> None:
@@ -83,6 +85,15 @@ def run_part(part: str, reps: int, rng: np.random.Generator) -> None:
         parts.paired01_table()
     elif part == "alpha":
         parts.alpha_table(reps, rng)
+    elif part == "kappa":  # bench/agreement_coverage.py
+        from agreement_coverage import kappa_table, leniency_table
+
+        kappa_table(reps, rng)
+        leniency_table(reps, rng)
+    elif part == "wpaired01":  # bench/paired_weighted_coverage.py
+        from paired_weighted_coverage import wpaired01_table
+
+        wpaired01_table()
     else:
         parts.scoret_table(reps, rng, GRADED)
 
@@ -316,6 +327,7 @@ def paired_table(reps: int, rng: np.random.Generator) -> None:
     )
     print("|---|---|---:|---:|---:|---:|")
     for name, dists in PAIRED.items():
+        binary = name.startswith("binary")
         for label, shares in SHARES.items():
             mu = sum(w * m for w, (_, m) in zip(shares, dists, strict=True))
             covered_t, covered, inside, width = 0, 0, 0, 0.0
@@ -339,7 +351,7 @@ def paired_table(reps: int, rng: np.random.Generator) -> None:
                     }
                 )
                 traffic = pl.DataFrame({"stratum": ["s0", "s1", "s2"], "share": list(shares)})
-                lo, hi = weighted_difference(scores, strata, traffic, "a", "b").ci
+                lo, hi = weighted_difference(scores, strata, traffic, "a", "b", binary=binary).ci
                 covered += lo - 1e-12 <= mu <= hi + 1e-12
                 inside += -1.0 <= lo <= hi <= 1.0
                 width += hi - lo

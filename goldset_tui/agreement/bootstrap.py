@@ -43,8 +43,8 @@ _CELLS_PER_STEP = 16_000_000
 def method_text(replicates: int, seed: int, confidence: float = DEFAULT_CONFIDENCE) -> str:
     """How the intervals were drawn, for the JSON ``ci_method`` key."""
     return (
-        f"alpha: {JACKKNIFE_TEXT}; kappas and agreement: cluster bootstrap over queries, "
-        f"B={replicates}, seed={seed}, {confidence:.0%} percentile interval"
+        f"{JACKKNIFE_TEXT}; where a figure is undefined with a query left out: cluster bootstrap "
+        f"over queries, B={replicates}, seed={seed}, {confidence:.0%} percentile interval"
     )
 
 

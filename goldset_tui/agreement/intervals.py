@@ -17,13 +17,15 @@ and are not resampled: the sample is the queries where agreement was measured.
 Strata resample their own queries (``stratum_interval``): a stratum's interval answers "what if
 another sample of this stratum's queries had been judged".
 
-Krippendorff's alpha (every level, every binary cut-off) takes its interval from a jackknife over
-the same queries instead, Student t on log(1 - alpha) (``jackknife``: the percentile bootstrap
-held 0.88 at 8 queries); the kappas and agreements keep the bootstrap's percentile interval.
+Every figure takes its interval from a jackknife over the same queries instead (``jackknife``:
+Student t on log(1 - value) for the alphas and kappas, Wilson's form for agreements; the
+percentile bootstrap held 0.80-0.89 at 8 queries); a figure undefined with some query left out
+keeps the bootstrap's percentile interval.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from functools import cache
 from operator import mul
@@ -36,7 +38,12 @@ from goldset_tui.agreement.bootstrap import (
     percentile_interval,
     resample_sums,
 )
-from goldset_tui.agreement.jackknife import is_alpha, jackknife_interval, leave_one_out
+from goldset_tui.agreement.jackknife import (
+    FLOOR,
+    jackknife_interval,
+    leave_one_out,
+    rate_interval,
+)
 
 Interval = tuple[float, float] | None
 
@@ -180,36 +187,104 @@ def figure_intervals(
     seed: int,
     confidence: float = DEFAULT_CONFIDENCE,
 ) -> tuple[dict[str, Interval], int]:
-    """(interval of every figure ``figures`` names, the number of queries resampled)."""
+    """(interval of every figure ``figures`` names, the number of queries resampled).
+
+    Every figure takes its jackknife interval (``jackknife_intervals``); a figure it cannot make
+    one for (undefined with some query left out) keeps the bootstrap's percentile interval, and
+    the bootstrap is only drawn when such a figure exists."""
     cells = pl.concat([coincidence_cells(ratings, grades), confusion_cells(ratings, pairs, grades)])
     table = per_query_table(cells)
     names = list(figures({}, grades, len(pairs)))
     if table.height < 2 or replicates < 1:
         return dict.fromkeys(names), table.height
-    sums = resample_sums(table, replicates=replicates, seed=seed).drop("rep")
-    values: dict[str, list[float | None]] = {name: [] for name in names}
-    for row in sums.iter_rows(named=True):
-        for name, value in figures(row, grades, len(pairs)).items():
-            values[name].append(value)
-    out = {name: percentile_interval(v, confidence) for name, v in values.items()}
-    return out | alpha_intervals(table, grades, len(pairs), confidence), table.height
+    out: dict[str, Interval] = dict.fromkeys(names)
+    out |= jackknife_intervals(table, grades, len(pairs), confidence)
+    missing = [name for name in names if out[name] is None]
+    if missing:
+        sums = resample_sums(table, replicates=replicates, seed=seed).drop("rep")
+        values: dict[str, list[float | None]] = {name: [] for name in missing}
+        for row in sums.iter_rows(named=True):
+            replicate = figures(row, grades, len(pairs))
+            for name in missing:
+                values[name].append(replicate[name])
+        out |= {name: percentile_interval(v, confidence) for name, v in values.items()}
+    return out, table.height
 
 
-def alpha_intervals(
+def jackknife_intervals(
     table: pl.DataFrame, grades: Sequence[int], n_pairs: int, confidence: float
 ) -> dict[str, Interval]:
-    """Every alpha figure's jackknife interval (``jackknife``), where it can be made; the other
-    figures keep the bootstrap's percentile interval."""
+    """Every figure's jackknife interval over the queries (``jackknife``), where it can be made:
+    alphas and kappas on log(1 - value), falling back for a kappa whose disagreements all sit in
+    one query (or none) to its observed disagreement read as a rate (``_kappa_by_disagreement``);
+    agreements by ``jackknife.rate_interval``."""
     whole, left_out = leave_one_out(
         table.columns, table.rows(), lambda sums: figures(sums, grades, n_pairs)
     )
     out: dict[str, Interval] = {}
     for name, estimate in whole.items():
-        if is_alpha(name):
-            interval = jackknife_interval(estimate, [f[name] for f in left_out], confidence)
-            if interval is not None:
-                out[name] = interval
+        replicates = [f[name] for f in left_out]
+        if name.endswith("agreement"):
+            interval = rate_interval(estimate, replicates, confidence)
+        else:
+            interval = jackknife_interval(estimate, replicates, confidence)
+            kappa = name.rsplit(".", 1)[-1]
+            if kappa in KAPPA_NAMES and interval is not None and not _log_defined(replicates):
+                pair = int(name.split(".")[1])
+                interval = _kappa_by_disagreement(table, len(grades), pair, kappa, confidence)
+        if interval is not None:
+            out[name] = interval
     return out
+
+
+def _log_defined(left_out: Sequence[float | None]) -> bool:
+    return all(v is not None and v < 1.0 for v in left_out)
+
+
+def _kappa_by_disagreement(
+    table: pl.DataFrame, k: int, pair: int, kappa: str, confidence: float
+) -> Interval:
+    """A kappa's interval from its observed disagreement alone, for when all of it sits in one
+    query or none (then log(1 - kappa) has no spread to measure, or none at all): 1 - kappa =
+    O / E, with O the weighted disagreement summed over the pair's units. O over the units' most
+    it could be (n times the largest weight) is a share in [0, 1]; its interval
+    (``jackknife.rate_interval``: each query one observation when no query disagrees) is carried
+    to kappa with E held at its value on every query. E varies far less than O between samples of
+    queries when O is near 0, which is the only case this serves."""
+    weights = co.kappa_weights(k, co.KAPPA_WEIGHTS[KAPPA_NAMES.index(kappa)])
+    largest = max(max(row) for row in weights)
+    names = _cell_names(k, pair + 1)[1][pair]
+    cells = [(names[i][j], weights[i][j]) for i in range(k) for j in range(k)]
+    rows = [
+        (
+            math.fsum(w * float(row.get(c, 0.0)) for c, w in cells),
+            math.fsum(float(row.get(c, 0.0)) for c, _ in cells),
+        )
+        for row in table.iter_rows(named=True)
+    ]
+
+    def share(sums: dict[str, float]) -> dict[str, float | None]:
+        return {"share": sums["o"] / (sums["n"] * largest) if sums["n"] > 0 else None}
+
+    whole, left_out = leave_one_out(["o", "n"], rows, share)
+    confusion = [
+        [
+            math.fsum(float(r.get(names[i][j], 0.0)) for r in table.iter_rows(named=True))
+            for j in range(k)
+        ]
+        for i in range(k)
+    ]
+    n = math.fsum(map(math.fsum, confusion))
+    expected_rows = [math.fsum(r) for r in confusion]
+    expected_cols = [math.fsum(confusion[i][j] for i in range(k)) for j in range(k)]
+    expected = math.fsum(
+        weights[i][j] * expected_rows[i] * expected_cols[j] / n for i in range(k) for j in range(k)
+    )
+    interval = rate_interval(whole["share"], [f["share"] for f in left_out], confidence)
+    if interval is None or expected <= 0.0:
+        return None
+    scale = n * largest / expected
+    return (max(FLOOR, 1.0 - interval[1] * scale), 1.0 - interval[0] * scale)
 
 
 def stratum_interval(
@@ -226,7 +301,7 @@ def stratum_interval(
     if table.height < 2 or replicates < 1:
         return None, table.height
     name = f"alpha.{level}"
-    jackknife = alpha_intervals(table, grades, 0, confidence).get(name)
+    jackknife = jackknife_intervals(table, grades, 0, confidence).get(name)
     if jackknife is not None:
         return jackknife, table.height
     sums = resample_sums(table, replicates=replicates, seed=seed).drop("rep")

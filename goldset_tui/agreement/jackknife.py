@@ -1,4 +1,5 @@
-"""Krippendorff's alpha's interval: a jackknife over queries, Student t on log(1 - alpha).
+"""Every agreement figure's interval: a jackknife over queries with Student t, on log(1 - value)
+for Krippendorff's alpha and Cohen's kappas, in Wilson's form for shares of agreeing pairs.
 
 The cluster bootstrap's percentile interval (``bootstrap``) runs narrow with few queries: with 8
 judged queries it held the true alpha 87-88% of the time, with 15 and 30 about 92-94% (seeded
@@ -20,6 +21,16 @@ Where log(1 - alpha) cannot be taken (perfect agreement with a query left out, 1
 jackknife t interval on alpha itself is used, capped at 1; where alpha is undefined with some query
 left out (no variation left), the caller keeps the bootstrap's percentile interval. The lower
 end stops at -1.
+
+Cohen's kappas (unweighted, linear, quadratic) are 1 - O / E in the same way and take the same
+interval; the percentile bootstrap held them 0.80-0.89 at 8 queries (bench/interval_coverage.py
+--only kappa, docs/agreement.md). A kappa whose disagreements all sit in one query, or in none, has
+nothing for the logarithm to measure; the caller (``intervals``) then reads its observed
+disagreement as a share and uses ``rate_interval``.
+
+Raw agreement and a cut-off's agreement are shares of agreeing pairs in [0, 1]: ``rate_interval``
+puts the jackknife's variance into Wilson's score form (an effective number of observations,
+Kish's design effect), so the interval stays inside [0, 1] and keeps a width at 1.
 """
 
 from __future__ import annotations
@@ -27,18 +38,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from goldset_tui.eval.intervals import t_quantile
+from goldset_tui.eval.intervals import t_quantile, wilson_form
 
-JACKKNIFE_TEXT = "jackknife over queries, Student t on log(1 - alpha)"
+JACKKNIFE_TEXT = (
+    "alpha and kappas: jackknife over queries, Student t on log(1 - value); agreements: "
+    "Wilson's form on the jackknife's effective n, Student t"
+)
 # Below -1 alpha only says "systematic disagreement"; with a handful of queries the t quantile can
 # carry the lower end far past it (t = 12.7 with two queries), which would print as noise.
 FLOOR = -1.0
-
-
-def is_alpha(name: str) -> bool:
-    """Whether a figure of ``intervals.figures`` is a Krippendorff's alpha (any level, or a binary
-    cut-off's)."""
-    return name.startswith("alpha.") or name.endswith(".alpha")
 
 
 def leave_one_out(
@@ -59,8 +67,9 @@ def leave_one_out(
 def jackknife_interval(
     estimate: float | None, left_out: Sequence[float | None], confidence: float
 ) -> tuple[float, float] | None:
-    """The interval of an alpha from its value on all Q queries and its Q leave-one-out values
-    (module docstring); None where it cannot be made (fewer than two queries, alpha undefined)."""
+    """The interval of a coefficient of the form 1 - observed / expected disagreement (an alpha,
+    a Cohen's kappa) from its value on all Q queries and its Q leave-one-out values (module
+    docstring); None where it cannot be made (fewer than two queries, the figure undefined)."""
     q = len(left_out)
     if estimate is None or q < 2 or any(v is None for v in left_out):
         return None
@@ -73,6 +82,44 @@ def jackknife_interval(
         return (max(FLOOR, -math.expm1(centre + t * se)), -math.expm1(centre - t * se))
     se = _jackknife_se(values)
     return (max(FLOOR, estimate - t * se), min(1.0, estimate + t * se))
+
+
+def t_interval(
+    estimate: float | None, left_out: Sequence[float | None], confidence: float
+) -> tuple[float, float] | None:
+    """The plain jackknife t interval, estimate -+ t(Q - 1) x the jackknife standard error, for a
+    figure with no bound to respect (a machine's mean grade difference from a person); None
+    where it cannot be made (fewer than two queries, the figure undefined)."""
+    q = len(left_out)
+    if estimate is None or q < 2 or any(v is None for v in left_out):
+        return None
+    t = t_quantile(0.5 + confidence / 2.0, float(q - 1))
+    se = _jackknife_se([float(v) for v in left_out])  # type: ignore[arg-type]
+    return (estimate - t * se, estimate + t * se)
+
+
+def rate_interval(
+    estimate: float | None, left_out: Sequence[float | None], confidence: float
+) -> tuple[float, float] | None:
+    """The interval of a share of agreeing pairs (raw agreement, a cut-off's agreement) from its
+    value on all Q queries and its Q leave-one-out values: Wilson's score form on the effective
+    number of observations the jackknife variance implies, p (1 - p) / v, with Student t at Q - 1
+    degrees of freedom for its quantile. Inside [0, 1] by construction, and of positive width at
+    0 or 1. Where the queries do not vary at all (every query agreeing on every pair, or none),
+    the variance is 0 and says nothing about clustering: each query then counts as one
+    observation (n = Q), the widest reading of how alike a query's pairs are. None where it
+    cannot be made (fewer than two queries, the figure undefined)."""
+    q = len(left_out)
+    if estimate is None or q < 2 or any(v is None for v in left_out):
+        return None
+    values = [float(v) for v in left_out]  # type: ignore[arg-type]
+    t = t_quantile(0.5 + confidence / 2.0, float(q - 1))
+    variance = _jackknife_se(values) ** 2
+    p = min(1.0, max(0.0, estimate))
+    # Never fewer effective observations than queries: below that the design effect would say a
+    # query's pairs are more than wholly alike.
+    n_eff = max(float(q), p * (1.0 - p) / variance) if variance > 0.0 else float(q)
+    return wilson_form(p, n_eff, t)
 
 
 def _jackknife_se(values: Sequence[float]) -> float:

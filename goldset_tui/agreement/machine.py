@@ -5,10 +5,10 @@ Contract: :func:`machine_report` returns, per machine labeller, one entry per co
 human, then ``consensus`` when given) holding
 
 - the pair figures of :func:`goldset_tui.agreement.report.pair_report` (raw agreement, Cohen's
-  kappas, confusion matrix, each with its cluster-bootstrap interval) with ``a`` the machine;
+  kappas, confusion matrix, each with its jackknife interval over queries) with ``a`` the machine;
 - ordinal Krippendorff's alpha of the two, with its interval;
 - ``leniency``: the mean grade difference machine minus the other over the units both graded
-  (positive: the machine grades higher), with an interval from the same bootstrap over queries;
+  (positive: the machine grades higher), with a jackknife t interval over queries;
 - ``strata``: the same difference, raw agreement, quadratic kappa and the confusion matrix (rows:
   the machine's grade, columns: the other's, both in scale order) per stratum, so a judge that is
   right on paraphrases and wrong on negations shows it.
@@ -24,8 +24,9 @@ from typing import Any
 import polars as pl
 
 from goldset_tui.agreement import coefficients as co
-from goldset_tui.agreement.bootstrap import DEFAULT_REPLICATES, percentile_interval, resample_sums
+from goldset_tui.agreement.bootstrap import DEFAULT_CONFIDENCE, DEFAULT_REPLICATES
 from goldset_tui.agreement.intervals import Interval, figure_intervals, stratum_interval
+from goldset_tui.agreement.jackknife import leave_one_out, t_interval
 from goldset_tui.agreement.report import NO_STRATUM, as_list, attach_strata, pair_report
 from goldset_tui.agreement.units import pair_frame, values, with_unit_ids
 from goldset_tui.model import GradeScale
@@ -57,7 +58,8 @@ def common(ratings: pl.DataFrame, a: str, b: str) -> pl.DataFrame:
 def mean_difference(
     both: pl.DataFrame, *, replicates: int, seed: int
 ) -> tuple[float | None, Interval, int]:
-    """(mean of a - b, its interval redrawing whole queries, queries) over ``common`` rows."""
+    """(mean of a - b, its interval leaving whole queries out, queries) over ``common`` rows;
+    no interval with ``replicates`` 0 (the report's "no intervals")."""
     if both.height == 0:
         return None, None, 0
     per_query = both.group_by("query_id").agg(
@@ -67,11 +69,16 @@ def mean_difference(
     mean = float(per_query["diff"].sum()) / float(per_query["n"].sum())
     if per_query.height < 2 or replicates < 1:
         return mean, None, per_query.height
-    sums = resample_sums(
-        per_query.sort("query_id").select("diff", "n"), replicates=replicates, seed=seed
+    # A jackknife over queries with t(Q - 1): the cluster bootstrap's percentile interval held
+    # 0.88-0.92 at 8-30 queries in a seeded simulation of a judge lenient on some queries, the
+    # jackknife 0.92-0.96 (tests/unit/machine/test_machine_leniency_coverage.py).
+    _, left_out = leave_one_out(
+        ["diff", "n"],
+        per_query.sort("query_id").select("diff", "n").rows(),
+        lambda s: {"mean": s["diff"] / s["n"] if s["n"] else None},
     )
-    draws = [d / n if n else None for d, n in zip(sums["diff"], sums["n"], strict=True)]
-    return mean, percentile_interval(draws), per_query.height
+    interval = t_interval(mean, [f["mean"] for f in left_out], DEFAULT_CONFIDENCE)
+    return mean, interval, per_query.height
 
 
 def stratum_rows(

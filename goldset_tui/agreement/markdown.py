@@ -125,23 +125,21 @@ def to_markdown(
             "",
             f"In brackets: 95% intervals from {interval_words(report)}. Pairs of one query are "
             "judged alike more often than pairs of different queries, so whole queries are "
-            "resampled; each stratum resamples its own queries.",
+            "left out or redrawn; each stratum uses its own queries.",
         ]
     return "\n".join(lines) + "\n"
 
 
 def interval_words(report: dict[str, Any]) -> str:
-    """ "a cluster bootstrap ... B=1000, seed=0 ..." in words: how many times which queries were
-    redrawn, without the jargon."""
+    """``ci_method`` in words: which queries were left out or redrawn, without the jargon."""
     method = report["ci_method"]
     replicates = method.split("B=")[1].split(",")[0] if "B=" in method else "many"
-    words = (
-        f"redrawing the {report['queries']} queries with replacement {replicates} times "
-        "and recomputing every figure"
+    return (
+        f"leaving each of the {report['queries']} queries out in turn and recomputing every "
+        "figure (Student t; alpha and kappas on log(1 - value), agreements in Wilson's form), "
+        f"and redrawing the queries with replacement {replicates} times for a figure undefined "
+        "with a query left out"
     )
-    if "jackknife" in method:
-        words += " (alpha's: leaving each query out in turn, Student t on log(1 - alpha))"
-    return words
 
 
 def self_consistency_lines(report: dict[str, Any]) -> list[str]:

@@ -2,8 +2,9 @@
 
 ``agreement_report`` returns a plain dict whose keys are the contract of ``goldset agreement
 --format json`` (issue 6); ``null`` where a figure does not apply. Every figure ``x`` that has an
-interval carries it beside it as ``x_ci95`` (``[low, high]`` or ``null``), drawn by resampling
-whole queries (``intervals``); ``ci_method`` says how, or is ``null`` with ``replicates=0``.
+interval carries it beside it as ``x_ci95`` (``[low, high]`` or ``null``), made over whole queries
+(``intervals``: a jackknife, or a cluster bootstrap where it cannot be made); ``ci_method`` says
+how, or is ``null`` with ``replicates=0``.
 ``disagreements`` ranks the units on which labellers part, biggest spread first (a 3 against a 0
 before a 2 against a 1).
 """

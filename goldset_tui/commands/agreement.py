@@ -20,10 +20,12 @@ matrix; over all labellers, Krippendorff's alpha at nominal, ordinal and interva
 Fleiss' kappa when every unit has the same number of ratings; binary agreement at every cut-off
 (grade >= 1, >= 2, ...); alpha per stratum (from the pool's stratum column, or --strata).
 
-Every kappa, alpha and agreement carries a 95% interval made by redrawing whole queries with
-replacement (--replicates times) and recomputing the figure: documents of one query are judged
-alike more often than documents of different queries, so redrawing documents one by one would
-give intervals that are too narrow. Each stratum redraws its own queries.
+Every kappa, alpha and agreement carries a 95% interval made by leaving each whole query out in
+turn and recomputing the figure (a jackknife with Student t; docs/agreement.md): documents of one
+query are judged alike more often than documents of different queries, so leaving documents out
+one by one would give intervals that are too narrow. A figure undefined with some query left out
+takes its interval from redrawing whole queries with replacement (--replicates times). Each
+stratum uses its own queries.
 
 From a store, position bias per labeller: mean grade and relevant rate by the position a document
 was shown at (1-5, 6-10, 11-20, 21+) and by minutes into a sitting, with a test for a trend
@@ -108,7 +110,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         metavar="N",
         default=1000,
-        help="how many times the queries are redrawn for the 95%% intervals (default 1000; 0: none)",
+        help="how many times the queries are redrawn for a figure undefined with a query left out "
+        "(default 1000; 0: no intervals at all)",
     )
     parser.add_argument(
         "--rule",

@@ -18,8 +18,8 @@ DESCRIPTION = """\
 Shows one query at a time with the stratum the classifier gave it: y agrees, a digit (or letter)
 picks the right stratum, s skips, u undoes. Every answer is fsynced to the labeller's journal in the
 store before the screen says saved; run the same command again to resume. The screen shows
-agreement k of n with a Wilson interval, the confusion between strata, and the verdict: per
-stratum, its own misfile rate (with a Wilson interval), the misfiled queries that puts in the
+agreement k of n with a Wilson interval (continuity-corrected), the confusion between strata, and the verdict: per
+stratum, its own misfile rate (with the same interval), the misfiled queries that puts in the
 golden set and the shift they can cause, against that stratum's sampling band. Strata with too few
 checks to tell are named as such. The band needs each stratum's PLANNED size in the golden set:
 --targets, --total (as planned with `goldset sample --plan`), --manifest of the sample, or the
@@ -215,11 +215,11 @@ def print_report(
         lo, hi = result.ci95
         print(
             f"agreement {result.agree} of {result.n} = {result.agree / result.n:.1%}"
-            f" (95% Wilson {lo:.1%} to {hi:.1%}); skipped {result.skipped}"
+            f" (95% Wilson-cc {lo:.1%} to {hi:.1%}); skipped {result.skipped}"
         )
     else:
         print(f"no checks yet; skipped {result.skipped}")
-    print(f"{'stratum':<20} {'checked':>7} {'agree':>6} {'precision':>9}  {'95% Wilson':>15}")
+    print(f"{'stratum':<20} {'checked':>7} {'agree':>6} {'precision':>9}  {'95% Wilson-cc':>15}")
     for s in result.per_stratum:
         precision = f"{s.precision:.1%}" if s.precision is not None else "-"
         ci = f"{s.ci95[0]:.1%} to {s.ci95[1]:.1%}" if s.ci95 else "-"

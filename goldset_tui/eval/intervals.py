@@ -114,16 +114,22 @@ def wilson_cc(hits: int, n: int, confidence: float = DEFAULT_CONFIDENCE) -> tupl
     _check_counts(hits, n)
     if n == 0:
         return (math.nan, math.nan)
+    return wilson_cc_at(hits / n, n, confidence)
+
+
+def wilson_cc_at(p: float, n: int, confidence: float = DEFAULT_CONFIDENCE) -> tuple[float, float]:
+    """``wilson_cc`` for a share ``p`` of ``n`` that need not be a whole count over n: the
+    interval a rate ``p`` would carry after ``n`` checks (how many checks would settle a
+    question, before they are made)."""
     z = z_value(confidence)
     z2 = z * z
-    p = hits / n
     q = 1.0 - p
     denominator = 2.0 * (n + z2)
     lo, hi = 0.0, 1.0
-    if hits > 0:
+    if p > 0.0:
         root = math.sqrt(max(0.0, z2 - 2.0 - 1.0 / n + 4.0 * p * (n * q + 1.0)))
         lo = max(0.0, (2.0 * n * p + z2 - 1.0 - z * root) / denominator)
-    if hits < n:
+    if p < 1.0:
         root = math.sqrt(max(0.0, z2 + 2.0 - 1.0 / n + 4.0 * p * (n * q - 1.0)))
         hi = min(1.0, (2.0 * n * p + z2 + 1.0 + z * root) / denominator)
     return (lo, hi)

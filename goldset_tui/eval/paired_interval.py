@@ -26,8 +26,9 @@ docs/report.md). Checked against a direct scipy root-finding of the same statist
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
-from goldset_tui.eval.intervals import DEFAULT_CONFIDENCE, t_value
+from goldset_tui.eval.intervals import DEFAULT_CONFIDENCE, t_quantile, t_value, z_value
 
 PAIRED_SCORE = "paired-score-t"
 PAIRED_SCORE_TEXT = "Tango's score interval for a difference of paired rates, Student t quantile"
@@ -59,7 +60,11 @@ def paired_rate_interval(
         raise ValueError(f"need 0 <= only_a + only_b <= n, got {only_a}, {only_b}, {n}")
     if n < 2:
         return (math.nan, math.nan)
-    q = t_value(n, confidence)
+    return tango_interval(only_a, only_b, n, t_value(n, confidence))
+
+
+def tango_interval(only_a: int, only_b: int, n: int, q: float) -> tuple[float, float]:
+    """Every d with |T(d)| <= ``q`` (``paired_rate_interval`` with the quantile given)."""
     observed = (only_a - only_b) / n
 
     def stat(d: float) -> float:
@@ -83,3 +88,61 @@ def paired_rate_interval(
             left, right = (left, mid) if stat(mid) < -q else (mid, right)
         hi = (left + right) / 2.0
     return (max(-1.0, lo), min(1.0, hi))
+
+
+class PairedCell(NamedTuple):
+    """One stratum of a paired 0/1 comparison: its traffic share, its n queries, of which
+    ``only_a`` a alone scored and ``only_b`` b alone, and its population (None: no
+    finite-population correction)."""
+
+    share: float
+    n: int
+    only_a: int
+    only_b: int
+    population: float | None = None
+
+
+def stratified_paired_rates(
+    cells: list[PairedCell], confidence: float = DEFAULT_CONFIDENCE
+) -> tuple[float, tuple[float, float]]:
+    """(sum_h W_h d_h, its interval) for the traffic-weighted difference of two paired 0/1 rates,
+    each stratum's d_h = (only_a - only_b) / n_h.
+
+    Each stratum's own Tango interval gives the distance from d_h to either end; the strata,
+    drawn independently, are combined by adding those distances in quadrature, weighted by W_h^2
+    (and by the finite-population correction 1 - n_h / N_h when N_h is known): the MOVER of Zou &
+    Donner (2008), Newcombe's square-and-add for a sum of independent estimates. It keeps each
+    stratum's skew (a stratum where only a ever wins reaches further down than up).
+
+    The quantile is one Student t for all strata, at the Welch-Satterthwaite degrees of freedom
+    of the strata's terms (each term W_h^2 times the squared half-width of the stratum's Tango
+    interval at the normal quantile): with one stratum, n - 1, so its interval is the one
+    ``goldset compare`` prints (each stratum taking its own t(n_h - 1) was a little wider; the
+    exact study: bench/interval_coverage.py --only wpaired01, docs/report.md). The ends stay within
+    +-(sum of shares). A stratum of fewer than two queries gives (nan, nan)."""
+    mean = math.fsum(c.share * (c.only_a - c.only_b) / c.n for c in cells if c.n > 0)
+    if not cells or any(c.n < 2 for c in cells):
+        return mean, (math.nan, math.nan)
+    z = z_value(confidence)
+    weights = [
+        c.share**2 * (max(0.0, 1.0 - c.n / c.population) if c.population else 1.0) for c in cells
+    ]
+    terms = []
+    for c, w in zip(cells, weights, strict=True):
+        lo, hi = tango_interval(c.only_a, c.only_b, c.n, z)
+        terms.append(w * ((hi - lo) / (2.0 * z)) ** 2)
+    spread = math.fsum(terms)
+    if spread <= 0.0:  # every stratum taken in full: no sampling error
+        return mean, (mean, mean)
+    df = spread**2 / math.fsum(t * t / (c.n - 1) for t, c in zip(terms, cells, strict=True))
+    q = t_quantile(0.5 + confidence / 2.0, df)
+    below = above = 0.0
+    for c, w in zip(cells, weights, strict=True):
+        d = (c.only_a - c.only_b) / c.n
+        lo, hi = tango_interval(c.only_a, c.only_b, c.n, q)
+        below += w * (d - lo) ** 2
+        above += w * (hi - d) ** 2
+    total = math.fsum(c.share for c in cells)
+    # Shares that sum to 1 only in floating point must not carry an end past +-1.
+    top = 1.0 if abs(total - 1.0) < 1e-9 else total
+    return mean, (max(-top, mean - math.sqrt(below)), min(top, mean + math.sqrt(above)))

@@ -282,6 +282,7 @@ def _traffic_weighted(
                 population=population,
                 confidence=confidence,
                 bounded=bounded,
+                binary=report.binary,
             )
             p["weighted_mean_diff"] = _difference_of_headlines(report, p["a"], p["b"], diff.mean)
             p["weighted_ci95"] = list(diff.ci)

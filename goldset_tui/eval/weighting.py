@@ -63,6 +63,7 @@ from goldset_tui.eval.intervals import (
     wilson_form,
     z_value,
 )
+from goldset_tui.eval.paired_interval import PairedCell, stratified_paired_rates
 
 
 @dataclass(frozen=True)
@@ -246,8 +247,14 @@ def weighted_difference(
     population: dict[str, float] | None = None,
     confidence: float = DEFAULT_CONFIDENCE,
     bounded: bool = True,
+    binary: bool = False,
 ) -> WeightedEstimate:
     """Traffic-weighted mean of a - b, paired per query within each stratum, with its interval.
+
+    For a 0/1 measure (``binary``) each stratum's difference is a difference of paired rates:
+    its Tango interval, the strata combined by ``paired_interval.stratified_paired_rates`` (with
+    one stratum, the interval ``goldset compare`` prints). ``se`` is then the plain standard
+    error sqrt(sum_h W_h^2 (1 - n_h / N_h) ((a_h + b_h) / n_h - d_h^2) / n_h), for reference.
 
     For a measure in [0, 1] a difference lies in [-1, 1]: it is carried to (d + 1) / 2 in
     [0, 1], given the score-t stratified interval there (ties and +-1 count as the discrete
@@ -265,6 +272,8 @@ def weighted_difference(
         return stratified_estimate(
             _cells(wide, traffic, population, []), confidence, method=STUDENT_T
         )
+    if binary:
+        return _paired_rates(wide, traffic, population, confidence)
     half = wide.with_columns(value=difference_to_unit(pl.col("value")))
     est = stratified_estimate(
         _cells(half, traffic, population, list(DIFFERENCE_DISCRETE)),
@@ -281,3 +290,39 @@ def weighted_difference(
         ci=(2.0 * lo - total, 2.0 * hi - total),
         n_effective=est.n_effective,
     )
+
+
+def _paired_rates(
+    wide: pl.DataFrame,
+    traffic: pl.DataFrame,
+    population: dict[str, float] | None,
+    confidence: float,
+) -> WeightedEstimate:
+    """``weighted_difference`` of a 0/1 measure: ``wide`` holds stratum, value = a - b."""
+    counts = (
+        wide.group_by("stratum")
+        .agg(
+            n=pl.len(),
+            only_a=(pl.col("value") > 0.5).sum(),
+            only_b=(pl.col("value") < -0.5).sum(),
+        )
+        .join(traffic.select("stratum", "share"), on="stratum", how="inner")
+        .sort("stratum")
+    )
+    cells = [
+        PairedCell(float(share), int(n), int(a), int(b), (population or {}).get(stratum))
+        for stratum, n, a, b, share in counts.select(
+            "stratum", "n", "only_a", "only_b", "share"
+        ).iter_rows()
+    ]
+    mean, ci = stratified_paired_rates(cells, confidence)
+    var = math.fsum(
+        c.share**2
+        * _fpc(c.n, c.population)
+        * ((c.only_a + c.only_b) / c.n - ((c.only_a - c.only_b) / c.n) ** 2)
+        / c.n
+        for c in cells
+        if c.n > 0
+    )
+    df = float(sum(c.n for c in cells) - len(cells)) if cells else math.nan
+    return WeightedEstimate(mean=mean, se=math.sqrt(max(0.0, var)), df=df, ci=ci)

@@ -6,7 +6,7 @@ record in the labeller's journal (``STORE/spotcheck/<labeller>.jsonl``), fsynced
 returns, so what the screen shows as saved survives a crash, and reopening resumes where they were.
 
 Whether the classifier's errors matter is ``verdict``'s question; this module gives it the
-numbers: agreement overall and per stratum as filed, each with a 95% Wilson interval, and the
+numbers: agreement overall and per stratum as filed, each with a 95% Wilson interval with continuity correction, and the
 confusion between strata.
 """
 
@@ -20,7 +20,7 @@ from typing import Any, cast
 import polars as pl
 
 from goldset_tui.errors import InputError
-from goldset_tui.eval.intervals import wilson
+from goldset_tui.eval.intervals import wilson_cc
 from goldset_tui.sampling.rules import STRATA
 from goldset_tui.store.files import now_iso, safe_name
 from goldset_tui.store.journal import Journal, replay
@@ -106,9 +106,10 @@ class StratumAgreement:
 
     @property
     def ci95(self) -> tuple[float, float] | None:
-        """The precision's 95% Wilson interval (a few dozen checks per stratum: Wald would be
-        far off near 1, and could pass it)."""
-        return wilson(self.agree, self.n) if self.n else None
+        """The precision's 95% Wilson interval with continuity correction (a few dozen checks per
+        stratum: Wald would be far off near 1, and could pass it; plain Wilson covers as little as
+        0.83-0.86 there, docs/sampling.md)."""
+        return wilson_cc(self.agree, self.n) if self.n else None
 
 
 @dataclass(frozen=True)
@@ -125,7 +126,7 @@ class Agreement:
 
     @property
     def ci95(self) -> tuple[float, float] | None:
-        return wilson(self.agree, self.n) if self.n else None
+        return wilson_cc(self.agree, self.n) if self.n else None
 
     def to_json(self) -> dict[str, Any]:
         lo_hi = self.ci95

@@ -17,34 +17,34 @@ What this module guarantees, and why:
   25 give +-18), so a verdict built on it would be about a set nobody evaluates on. Without planned
   sizes there is no verdict, only a sentence saying a size is needed.
 - ``e`` is each stratum's OWN misfile rate among the checked queries the classifier filed there
-  (1 - precision), with its 95% Wilson interval. One overall rate would spread errors that sit in
+  (1 - precision), with its 95% Wilson interval with continuity correction: the interval the
+  report gives a stratum's 0/1 rate (plain Wilson held as little as 0.83-0.86 of its 95% at a rate
+  near 0 or 1 with 5-12 checks, docs/report.md). One overall rate would spread errors that sit in
   two strata over all six, hiding the bad ones and flagging the clean ones.
 - A stratum is ``inside`` only when the whole interval of ``e`` is at or below the band,
   ``outside`` when the whole interval is above it, and ``too few checks`` otherwise (5 of 5 right
-  still allows a 43% error): the verdict never claims more than the checks show. For those strata
+  still allows a 54% error): the verdict never claims more than the checks show. For those strata
   ``checks_needed`` says roughly how many checks, at the rate seen so far, would settle it.
-- Some strata no number of checks can settle (``cannot_tell``): what moves the stratum's rate is
-  how many of its ``N`` golden-set queries are misfiled, and even with ``e`` known exactly (a
-  perfect, endless spot-check) that count is drawn, so the share it makes has its own 95% range,
-  the Wilson interval at ``e`` over ``N``. When the band lies inside that range, the stratum's own
-  misfiled share can land on either side of it whatever the checks say: checks beyond ``N`` cannot
-  tell, and checking the stratum's ``N`` queries themselves (and correcting them) is what can.
-  Equivalently, the checks that would settle ``e`` number more than ``N``: "about 14870 checks
-  would tell" for a stratum of 15 was advice with no meaning. docs/sampling.md works an example.
+- Some strata no number of checks can settle (``cannot_tell``): the checks that would settle
+  ``e`` number more than the stratum's ``N`` golden-set queries (even ``N`` checks at the rate
+  seen so far leave the interval across the band, ``set_range``). Past that, checks of other
+  queries only estimate a rate, while what moves the stratum's row is how many of its own ``N``
+  queries are misfiled: checking those ``N`` queries themselves (and correcting them) is what
+  can tell. "About 14870 checks would tell" for a stratum of 15 was advice with no meaning.
+  docs/sampling.md works an example.
 - The shift is stated as the point estimate with the interval's upper end beside it ("about 20
-  points, up to 37 at the interval's upper end"): the point alone read as a bound ("at most").
+  points, up to 39 at the interval's upper end"): the point alone read as a bound ("at most").
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
-from goldset_tui.eval.intervals import wilson, z_value
+from goldset_tui.eval.intervals import wilson_cc, wilson_cc_at
 from goldset_tui.sampling.plan import DEFAULT_RATE, half_width
 from goldset_tui.sampling.spotcheck import Agreement
 
@@ -90,7 +90,7 @@ class Verdict:
     def misfile_ci(self) -> tuple[float, float] | None:
         if not self.checked:
             return None
-        lo, hi = wilson(self.checked - self.agree, self.checked)
+        lo, hi = wilson_cc(self.checked - self.agree, self.checked)
         return (lo, hi)
 
     @property
@@ -117,10 +117,11 @@ class Verdict:
 
     @property
     def set_range(self) -> tuple[float, float]:
-        """The 95% range of the misfiled share among the stratum's ``size`` queries were the
-        misfile rate exactly the one seen so far: the Wilson interval at ``e`` over ``size``."""
+        """The misfile interval as ``size`` checks at the rate seen so far would leave it (the
+        interval's form at ``e`` over ``size``): as good as checks of the stratum can do before
+        they cover as many queries as the stratum holds in the set."""
         e = self.misfile_rate if self.misfile_rate is not None else 0.0
-        return _wilson_at(e, self.size)
+        return wilson_cc_at(e, self.size)
 
     @property
     def cannot_tell(self) -> bool:
@@ -134,7 +135,7 @@ class Verdict:
     @property
     def checks_needed(self) -> int | None:
         """About how many checks of this stratum, at the misfile rate seen so far, would put the
-        whole Wilson interval on one side of the band (None when settled, or when no number of
+        whole interval on one side of the band (None when settled, or when no number of
         checks can: :attr:`cannot_tell`). Never more than the stratum's size, since by then the
         interval is no wider than :attr:`set_range`, which leaves the band out."""
         if self.status != TOO_FEW or self.cannot_tell:
@@ -143,7 +144,7 @@ class Verdict:
         n = max(self.checked, 1)
         last = min(self.size, MAX_CHECKS)
         while n < last:
-            lo, hi = _wilson_at(e, n)
+            lo, hi = wilson_cc_at(e, n)
             if hi <= self.band or lo > self.band:
                 return n
             n = n + max(1, n // 8)
@@ -168,15 +169,6 @@ class Verdict:
             "cannot_tell": self.cannot_tell,
             "set_range": list(self.set_range) if self.checked else None,
         }
-
-
-def _wilson_at(p: float, n: int) -> tuple[float, float]:
-    """The Wilson interval a proportion ``p`` would have over ``n`` checks (p need not be k/n)."""
-    z = z_value()
-    z2 = z * z
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = (z / (1 + z2 / n)) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def verdicts(
@@ -234,10 +226,10 @@ def stratum_sentence(v: Verdict) -> str:
     if v.cannot_tell:
         low, high = v.set_range
         advice = (
-            f" No number of checks can tell: even at a misfile rate known exactly, the misfiled "
-            f"share of its {v.size} queries would fall anywhere from {low:.0%} to {high:.0%} "
-            f"(95%), on both sides of the band. Check its {v.size} queries by hand instead (the "
-            "spot-check can export them)."
+            f" No number of checks can tell: even {v.size} checks at the misfile rate seen so "
+            f"far would leave its interval at {low:.0%} to {high:.0%}, across the band, and what "
+            f"moves this stratum's row is how many of its own {v.size} queries are misfiled. "
+            f"Check its {v.size} queries by hand instead (the spot-check can export them)."
         )
     leaning = "inside" if e <= v.band else "outside"
     return head + (
@@ -253,7 +245,7 @@ def verdict_text(
     if not result.n:
         return "No checks yet: agree (y) or pick the right stratum to start."
     error = 1.0 - result.agree / result.n
-    lo, hi = wilson(result.agree, result.n)
+    lo, hi = wilson_cc(result.agree, result.n)
     if error == 0:
         head = (
             f"The classifier agreed on all {result.n} checked: none misfiled so far, though with "

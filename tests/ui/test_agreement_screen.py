@@ -175,7 +175,9 @@ async def test_intervals_in_the_matrix_and_position_bias_tables(data) -> None:
             "Position bias" in summary
             and "too few judgments for a trend (10; 30 needed)" in summary
         )
-        assert "queries redrawn 50 times" in summary and "seed" not in summary
+        assert (
+            "queries redrawn 50 times for a figure undefined" in summary and "seed" not in summary
+        )
         await pilot.press("i")
         ann_bob = next(p for p in screen.report["pairs"] if (p["a"], p["b"]) == ("ann", "bob"))
         lo, hi = ann_bob["kappa_quadratic_ci95"]

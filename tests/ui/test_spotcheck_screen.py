@@ -115,7 +115,9 @@ async def _test_agreement_and_verdict_update_as_the_labeller_goes(tmp_path: Path
             await pilot.press(key)
         text = screen_text(app)
         assert "Agreement 4 of 4" in text and "100.0%" in text
-        assert "agreed on all 4 checked" in text and "up to 49%" in text
+        # 4 of 4: the continuity-corrected interval's low end is 39.6% (scipy's "wilsoncc"), so
+        # an error up to 60% is still allowed (plain Wilson said 49%).
+        assert "agreed on all 4 checked" in text and "up to 60%" in text
     session.close()
 
 

@@ -368,9 +368,9 @@ def summary_text(report: dict[str, Any]) -> Text:
     if report.get("ci_method"):
         replicates = report["ci_method"].split("B=")[1].split(",")[0]
         out.append(
-            f"Intervals: the {report['queries']} queries redrawn {replicates} times "
-            "(pairs of one query are alike, so whole queries); alpha's: each query left out in "
-            "turn\n",
+            f"Intervals: each of the {report['queries']} queries left out in turn (pairs of one "
+            "query are alike, so whole queries); the queries redrawn "
+            f"{replicates} times for a figure undefined with a query left out\n",
             style="dim",
         )
     out.rstrip()

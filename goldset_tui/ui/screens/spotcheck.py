@@ -3,7 +3,7 @@
 ``y`` agrees with the classifier, a digit (or, past nine strata, a letter) names the right stratum,
 ``s`` skips, ``u`` takes back the last answer. Each answer is fsynced to the labeller's journal by
 the session before the screen says "saved"; a failed write says NOT SAVED and does not move on.
-The numbers underneath update as the labeller goes: agreement with its Wilson interval, precision
+The numbers underneath update as the labeller goes: agreement with its Wilson interval (continuity-corrected), precision
 per stratum, the verdict (does the classifier's error matter, stratum by stratum) and the
 confusion between strata.
 """

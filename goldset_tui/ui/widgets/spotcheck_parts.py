@@ -74,7 +74,7 @@ def agreement_line(result: Agreement) -> Text:
     else:
         lo, hi = ci
         out.append(f"Agreement {result.agree} of {result.n}", style="bold")
-        out.append(f"  {result.agree / result.n:.1%}  (95% Wilson {lo:.1%} to {hi:.1%})")
+        out.append(f"  {result.agree / result.n:.1%}  (95% Wilson-cc {lo:.1%} to {hi:.1%})")
     if result.skipped:
         out.append(f"  skipped {result.skipped}", style="dim")
     return out
@@ -105,7 +105,7 @@ def confusion_table(result: Agreement, strata: list[str], picks: list[str] | Non
 def strata_table(result: Agreement, sizes: dict[str, int] | None, rate: float) -> Table:
     table = Table(box=None, padding=(0, 1), show_edge=False)
     # Narrow headers so the table fits 80 columns: checked, agreed, precision and its 95% Wilson
-    # interval, planned size in the golden set, expected misfiled queries there (from this
+    # interval with continuity correction, planned size in the golden set, expected misfiled queries there (from this
     # stratum's own misfile rate), the 95% sampling band, and the verdict.
     columns: list[tuple[str, JustifyMethod]] = [
         ("stratum", "left"),

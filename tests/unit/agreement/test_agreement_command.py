@@ -82,8 +82,10 @@ def test_json_keys_and_numbers_against_independent_implementations(store, capsys
     ]
     assert report["queries"] == 3
     assert report["ci_method"] == (
-        "alpha: jackknife over queries, Student t on log(1 - alpha); kappas and agreement: "
-        "cluster bootstrap over queries, B=200, seed=0, 95% percentile interval"
+        "alpha and kappas: jackknife over queries, Student t on log(1 - value); agreements: "
+        "Wilson's form on the jackknife's effective n, Student t; where a figure is undefined "
+        "with a query left out: cluster bootstrap over queries, B=200, seed=0, 95% percentile "
+        "interval"
     )
     matrix = reliability_matrix()
     for level in ("nominal", "ordinal", "interval"):

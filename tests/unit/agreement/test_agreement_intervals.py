@@ -128,6 +128,23 @@ def naive_jackknife(alpha_without, queries: list[str]) -> tuple[float, float]:  
     return 1 - np.exp(np.log1p(-whole) + half), 1 - np.exp(np.log1p(-whole) - half)
 
 
+def naive_wilson(share_without, queries: list[str]) -> tuple[float, float]:  # noqa: ANN001
+    """docs/agreement.md's agreement interval written out with numpy and scipy: the jackknife
+    variance v of the share over queries, n_eff = p (1 - p) / v, Wilson's score interval on n_eff
+    with Student t (Q - 1) for z."""
+    from scipy.stats import t
+
+    q = len(queries)
+    p = share_without(queries)
+    values = np.array([share_without([x for x in queries if x != y]) for y in queries])
+    v = (q - 1) / q * ((values - values.mean()) ** 2).sum()
+    n = p * (1 - p) / v
+    z = t.ppf(0.975, q - 1)
+    centre = (p + z**2 / (2 * n)) / (1 + z**2 / n)
+    half = z / (1 + z**2 / n) * np.sqrt(p * (1 - p) / n + z**2 / (4 * n**2))
+    return centre - half, centre + half
+
+
 def test_alpha_interval_is_a_jackknife_over_queries_and_wider_than_resampling_pairs() -> None:
     grades = clustered(seed=7)
     queries = sorted(grades["ann"])
@@ -178,7 +195,7 @@ def test_cluster_bootstrap_covers_the_true_agreement_where_resampling_pairs_does
     assert covered_pairs / studies < 0.85
 
 
-# --- every interval of the report against a naive cluster bootstrap ---------------------------
+# --- every interval of the report against a naive jackknife written here ---------------------------
 
 
 @pytest.fixture(scope="module")
@@ -197,7 +214,9 @@ def three_labellers() -> dict[str, dict[str, list[int | None]]]:
     return out
 
 
-def test_kappa_binary_and_stratum_intervals_match_naive_cluster_bootstraps(three_labellers) -> None:
+def test_kappa_agreement_binary_and_stratum_intervals_match_naive_jackknives(
+    three_labellers,
+) -> None:
     grades = three_labellers
     queries = sorted(grades["ann"])
     strata = pl.DataFrame(
@@ -206,11 +225,11 @@ def test_kappa_binary_and_stratum_intervals_match_naive_cluster_bootstraps(three
     report = agreement_report(ratings_frame(grades), SCALE, strata=strata, seed=3, replicates=300)
     assert report["queries"] == 24
     assert report["ci_method"] == (
-        "alpha: jackknife over queries, Student t on log(1 - alpha); kappas and agreement: "
-        "cluster bootstrap over queries, B=300, seed=3, 95% percentile interval"
+        "alpha and kappas: jackknife over queries, Student t on log(1 - value); agreements: "
+        "Wilson's form on the jackknife's effective n, Student t; where a figure is undefined "
+        "with a query left out: cluster bootstrap over queries, B=300, seed=3, 95% percentile "
+        "interval"
     )
-    rng = np.random.default_rng(8)
-    draws = [[queries[i] for i in rng.integers(0, 24, 24)] for _ in range(300)]
 
     def confusion(a: str, b: str, qs: list[str]) -> np.ndarray:
         table = np.zeros((4, 4))
@@ -224,7 +243,6 @@ def test_kappa_binary_and_stratum_intervals_match_naive_cluster_bootstraps(three
     x = [g for q in queries for g in grades["ann"][q]]
     y = [g for q in queries for g in grades["cy"][q]]
     both = [(i, j) for i, j in zip(x, y, strict=True) if j is not None]
-    tables = [confusion("ann", "cy", qs) for qs in draws]
     for key, weights in [
         ("kappa", None),
         ("kappa_linear", "linear"),
@@ -232,11 +250,22 @@ def test_kappa_binary_and_stratum_intervals_match_naive_cluster_bootstraps(three
     ]:
         point = cohen_kappa_score(*zip(*both, strict=True), labels=[0, 1, 2, 3], weights=weights)
         assert ann_cy[key] == pytest.approx(point, abs=1e-12)
-        # statsmodels for the replicates: scikit-learn's argument checks cost 10 ms a call.
-        naive = [cohens_kappa(t, wt=weights, return_results=False) for t in tables]
-        assert ann_cy[f"{key}_ci95"] == pytest.approx(
-            list(np.percentile(naive, [2.5, 97.5])), abs=0.04
+        # statsmodels for the leave-one-out kappas: scikit-learn's argument checks cost 10 ms a call.
+        naive = naive_jackknife(
+            lambda qs, w=weights: cohens_kappa(
+                confusion("ann", "cy", qs), wt=w, return_results=False
+            ),
+            queries,
         )
+        assert ann_cy[f"{key}_ci95"] == pytest.approx(list(naive), abs=1e-9)
+
+    def agreement(qs: list[str]) -> float:
+        table = confusion("ann", "cy", qs)
+        return float(np.trace(table) / table.sum())
+
+    assert ann_cy["agreement_ci95"] == pytest.approx(
+        list(naive_wilson(agreement, queries)), abs=1e-9
+    )
 
     def binary_alpha(qs: list[str], t: int) -> float:
         m = reliability(grades, qs)
@@ -248,6 +277,25 @@ def test_kappa_binary_and_stratum_intervals_match_naive_cluster_bootstraps(three
     assert at2["alpha"] == pytest.approx(binary_alpha(queries, 2), abs=1e-12)
     naive = naive_jackknife(lambda qs: binary_alpha(qs, 2), queries)
     assert at2["alpha_ci95"] == pytest.approx(list(naive), abs=1e-9)
+
+    def binary_agreement(qs: list[str]) -> float:
+        # Pairable values of each unit at the cut-off: agreeing ordered pairs over all ordered
+        # pairs, each unit weighted by 1 / (m - 1), as Krippendorff's coincidences count them.
+        agree = total = 0.0
+        for q in qs:
+            for d in range(8):
+                g = [grades[n][q][d] for n in sorted(grades) if grades[n][q][d] is not None]
+                m = len(g)
+                if m < 2:
+                    continue
+                hits = sum(v >= 2 for v in g)
+                agree += (hits * (hits - 1) + (m - hits) * (m - hits - 1)) / (m - 1)
+                total += m
+        return agree / total
+
+    assert at2["agreement"] == pytest.approx(binary_agreement(queries), abs=1e-12)
+    naive = naive_wilson(binary_agreement, queries)
+    assert at2["agreement_ci95"] == pytest.approx(list(naive), abs=1e-9)
 
     odd = [q for i, q in enumerate(queries) if i % 2]
     row = next(s for s in report["strata"] if s["stratum"] == "odd")
@@ -267,8 +315,10 @@ def test_intervals_are_determined_by_the_seed(three_labellers) -> None:
     again = agreement_report(ratings, SCALE, seed=5, replicates=100)
     other = agreement_report(ratings, SCALE, seed=6, replicates=100)
     assert first == again
-    # The kappas' intervals are drawn; alpha's (a jackknife) does not depend on the seed.
-    assert first["pairs"][0]["kappa_ci95"] != other["pairs"][0]["kappa_ci95"]
+    # Every interval here is a jackknife (no figure is undefined with a query left out): none
+    # depends on the seed.
+    assert first["pairs"][0]["kappa_ci95"] == other["pairs"][0]["kappa_ci95"]
+    assert first["binary"][0]["agreement_ci95"] == other["binary"][0]["agreement_ci95"]
     assert first["alpha"]["ordinal_ci95"] == other["alpha"]["ordinal_ci95"]
     assert first["alpha"]["ordinal"] == other["alpha"]["ordinal"]
 

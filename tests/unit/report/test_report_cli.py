@@ -15,7 +15,7 @@ ir_measures = pytest.importorskip("ir_measures")
 
 from goldset_tui.cli import main  # noqa: E402
 
-from .paired_by_hand import tango_by_hand  # noqa: E402
+from .paired_by_hand import tango_by_hand, weighted_tango_by_hand  # noqa: E402
 from .seed_data import SEED_004, seed_004_frames  # noqa: E402
 
 K = 10
@@ -264,8 +264,13 @@ def _check_issue_10_statistics(files: dict, d: dict, bm25: dict, dense: dict, fu
     mean, lo, hi = _stratified_by_hand(bm25, files)
     assert d["overall"]["bm25"]["weighted_mean"] == pytest.approx(mean)
     assert d["overall"]["bm25"]["weighted_ci95"] == pytest.approx([lo, hi], abs=1e-9)
+    # The paired difference of a 0/1 measure: each stratum's Tango interval, combined by MOVER.
     diff = {q: bm25[q] - dense[q] for q in bm25}
-    mean, lo, hi = _stratified_by_hand(diff, files, difference=True)
+    cells = []
+    for stratum, share in files["shares"].items():
+        x = [diff[q] for q, s in files["strata"].items() if s == stratum]
+        cells.append((share, len(x), sum(v > 0 for v in x), sum(v < 0 for v in x)))
+    mean, lo, hi = weighted_tango_by_hand(cells)
     bd = next(p for p in d["paired"] if (p["a"], p["b"]) == ("bm25", "dense"))
     assert bd["weighted_mean_diff"] == pytest.approx(mean)
     assert bd["weighted_ci95"] == pytest.approx([lo, hi], abs=1e-9)

@@ -103,7 +103,8 @@ def test_weighted_difference_covers_and_stays_in_range() -> None:
                     "value": np.concatenate([a, b]),
                 }
             )
-            lo, hi = weighted_difference(scores, strata, traffic, "a", "b").ci
+            # A 0/1 measure: the report's interval for it (each stratum's Tango, by MOVER).
+            lo, hi = weighted_difference(scores, strata, traffic, "a", "b", binary=True).ci
             assert -1.0 <= lo <= hi <= 1.0 and hi > lo
             covered += lo <= mu <= hi
         assert covered / reps >= FLOOR, f"shares {shares}: {covered / reps:.3f}"

@@ -1,5 +1,6 @@
-"""Spot-check core: folding the journal, agreement with a Wilson interval, confusion, the
-verdict, the JSON report and the corrected labels. Cross-checked with statsmodels and scikit-learn."""
+"""Spot-check core: folding the journal, agreement with a Wilson interval (continuity-corrected,
+as the report's 0/1 rates), confusion, the verdict, the JSON report and the corrected labels.
+Cross-checked with scipy and scikit-learn."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from scipy.stats import binomtest
 from sklearn.metrics import confusion_matrix
-from statsmodels.stats.proportion import proportion_confint
 
 from goldset_tui.cli import main
 from goldset_tui.sampling.spotcheck import (
@@ -38,11 +39,16 @@ def seed_000_answers() -> list[Answer]:
     return answers
 
 
+def wilson_cc_by_scipy(hits: int, n: int) -> tuple[float, float]:
+    ci = binomtest(hits, n).proportion_ci(method="wilsoncc")
+    return ci.low, ci.high
+
+
 def test_seed_000_agreement_and_wilson_interval() -> None:
     result = agreement(seed_000_answers(), STRATA)
     assert (result.n, result.agree) == (200, 183)
     assert result.rate == pytest.approx(0.915)
-    lo, hi = proportion_confint(183, 200, alpha=0.05, method="wilson")
+    lo, hi = wilson_cc_by_scipy(183, 200)
     assert result.ci95 == pytest.approx((lo, hi), abs=1e-12)
 
 
@@ -170,7 +176,7 @@ def test_report_json_and_export(tmp_path: Path, capsys: pytest.CaptureFixture[st
     data = json.loads(capsys.readouterr().out)
     assert {"n", "agree", "rate", "ci95", "confusion", "per_stratum"} <= set(data)
     assert (data["n"], data["agree"], data["rate"]) == (2, 1, 0.5)
-    assert data["ci95"] == pytest.approx(list(proportion_confint(1, 2, method="wilson")))
+    assert data["ci95"] == pytest.approx(list(wilson_cc_by_scipy(1, 2)))
     assert data["confusion"] == {"howto": {"howto": 1}, "navigational": {"error": 1}}
     per = {p["stratum"]: p for p in data["per_stratum"]}
     assert per["navigational"] == {
@@ -178,7 +184,7 @@ def test_report_json_and_export(tmp_path: Path, capsys: pytest.CaptureFixture[st
         "n": 1,
         "agree": 0,
         "precision": 0.0,
-        "precision_ci95": pytest.approx(list(proportion_confint(0, 1, method="wilson"))),
+        "precision_ci95": pytest.approx(list(wilson_cc_by_scipy(0, 1))),
     }
     fixed = pl.read_csv(out)
     assert fixed.filter(pl.col("query") == "q1")["stratum"].item() == "error"

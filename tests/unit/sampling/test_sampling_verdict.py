@@ -1,5 +1,6 @@
 """The spot-check verdict: planned sizes only, each stratum's own misfile rate with its Wilson
-interval, and strata with too few checks named. Numbers checked against statsmodels and by hand.
+interval with continuity correction, and strata with too few checks named. Numbers checked
+against scipy and by hand.
 
 Issue 10's wrong answers, each reproduced through the command: on ``classify`` output (the whole
 log) with no planned sizes the old verdict used the log's rows per stratum (a +-3-point band for
@@ -15,7 +16,7 @@ import math
 from pathlib import Path
 
 import pytest
-from statsmodels.stats.proportion import proportion_confint
+from scipy.stats import binomtest
 
 from goldset_tui.cli import main
 from goldset_tui.sampling.spotcheck import Answer, agreement, journal_path
@@ -23,6 +24,24 @@ from goldset_tui.sampling.verdict import INSIDE, OUTSIDE, TOO_FEW, verdict_text,
 from goldset_tui.store.journal import Journal
 
 STRATA = ["howto", "navigational", "error", "entity_attr", "migration", "tail"]
+
+
+def cc(x: float, n: int) -> tuple[float, float]:
+    """Wilson's interval with continuity correction (Newcombe 1998, method 4): scipy's for a whole
+    count; for a share of n checks that is not a whole count (a rate carried to a planned number
+    of checks), Newcombe's closed form written out here."""
+    if float(x).is_integer():
+        ci = binomtest(int(x), n).proportion_ci(method="wilsoncc")
+        return ci.low, ci.high
+    z = 1.959963984540054
+    p, q = x / n, 1 - x / n
+    lo = (2 * n * p + z * z - 1 - z * math.sqrt(z * z - 2 - 1 / n + 4 * p * (n * q + 1))) / (
+        2 * (n + z * z)
+    )
+    hi = (2 * n * p + z * z + 1 + z * math.sqrt(z * z + 2 - 1 / n + 4 * p * (n * q - 1))) / (
+        2 * (n + z * z)
+    )
+    return max(0.0, lo), min(1.0, hi)
 
 
 def band_by_hand(n: int, p: float = 0.7, population: int = 150) -> float:
@@ -103,7 +122,7 @@ def test_without_planned_sizes_there_is_no_verdict_on_the_population(
     assert "planned size" in verdict["text"] and "inside" not in verdict["text"].lower()
     # The agreement itself is still reported, with its Wilson interval.
     assert (data["n"], data["agree"]) == (200, 183)
-    assert data["ci95"] == pytest.approx(list(proportion_confint(183, 200, method="wilson")))
+    assert data["ci95"] == pytest.approx(list(cc(183, 200)))
 
 
 def test_each_stratum_is_judged_by_its_own_misfile_rate(
@@ -117,9 +136,9 @@ def test_each_stratum_is_judged_by_its_own_misfile_rate(
     # howto: 11 of 23 misfiled. Expected misfiled queries in its 25: 25 * 11/23 = 11.96;
     # the shift is 11/23 = 47.8 points, against +-1.96 sqrt(0.21/25 x (1 - 25/150)) = +-16.4
     # (the finite-population correction `--plan` applies; +-18.0 without): outside, even at the
-    # low end of the Wilson interval.
+    # low end of the interval.
     howto = rows["howto"]
-    lo, hi = proportion_confint(11, 23, alpha=0.05, method="wilson")
+    lo, hi = cc(11, 23)
     assert howto["misfile_rate"] == pytest.approx(11 / 23)
     assert howto["misfile_ci95"] == pytest.approx([lo, hi])
     assert howto["misfiled"] == pytest.approx(25 * 11 / 23)
@@ -127,31 +146,35 @@ def test_each_stratum_is_judged_by_its_own_misfile_rate(
     assert round(howto["band"] * 100, 1) == 16.4 and howto["population"] == 150
     assert lo > band_by_hand(25) and howto["status"] == OUTSIDE and not howto["inside"]
     # error: 5 of 5 right. Old code flagged it (8.5% overall > the +-8.2 band of 120 queries);
-    # its own interval still allows 43% (Wilson upper for 0 of 5), so it cannot tell.
+    # its own interval still allows 54% (the upper end for 0 of 5; plain Wilson said 43%), so it
+    # cannot tell.
     err = rows["error"]
     assert err["misfile_rate"] == 0.0
-    assert err["misfile_ci95"][1] == pytest.approx(proportion_confint(0, 5, method="wilson")[1])
-    assert err["status"] == TOO_FEW and err["checks_needed"] > 5
+    assert err["misfile_ci95"] == pytest.approx(list(cc(0, 5)))
+    assert round(err["misfile_ci95"][1], 2) == 0.54
+    assert err["status"] == TOO_FEW
     # navigational: 6 of 30, 20% against +-16.4: the interval straddles the band.
     nav = rows["navigational"]
-    nlo, nhi = proportion_confint(6, 30, method="wilson")
+    nlo, nhi = cc(6, 30)
     assert nlo < band_by_hand(30) < nhi and nav["status"] == TOO_FEW
     # entity_attr: 0 of 47 misfiled, upper 7.6% < +-14.2: inside.
-    assert proportion_confint(0, 47, method="wilson")[1] < band_by_hand(40)
+    assert cc(0, 47)[1] < band_by_hand(40)
     assert rows["entity_attr"]["status"] == INSIDE
     text = data["verdict"]["text"]
     assert "outside the noise: howto;" in text
-    # navigational: even at 20% known exactly, 30 queries hold a misfiled share of 10% to 37%
-    # (Wilson at 6 of 30), across the band: no number of checks can tell (it said "about 410").
+    # navigational: even 30 checks at 20% leave the interval at 8% to 39%, across the band: no
+    # number of checks can tell (it said "about 410").
     assert nav["cannot_tell"] and nav["checks_needed"] is None
     assert nav["set_range"] == pytest.approx([nlo, nhi])
-    assert "too few checks to tell: error; no number of checks can tell: navigational" in text
-    assert not err["cannot_tell"] and err["checks_needed"] <= SIZES["error"]
+    # error: 120 checks, all right, would still leave the upper end at 3.9%, above its +-3.7 band
+    # (120 of 150 queries, finite-population corrected): checking its 120 queries is what tells.
+    assert err["band"] == pytest.approx(band_by_hand(120)) and round(err["band"], 3) == 0.037
+    assert err["cannot_tell"] and err["checks_needed"] is None
+    assert err["set_range"] == pytest.approx(list(cc(0, 120))) and cc(0, 120)[1] > err["band"]
+    assert "no number of checks can tell: navigational, error" in text
     # Per-stratum precision carries its Wilson interval too.
     per = {p["stratum"]: p for p in data["per_stratum"]}
-    assert per["howto"]["precision_ci95"] == pytest.approx(
-        list(proportion_confint(12, 23, method="wilson"))
-    )
+    assert per["howto"]["precision_ci95"] == pytest.approx(list(cc(12, 23)))
 
 
 def test_the_spot_check_reasoning_spelled_out_for_one_stratum() -> None:
@@ -166,24 +189,27 @@ def test_the_spot_check_reasoning_spelled_out_for_one_stratum() -> None:
     (v,) = verdicts(result, {"entity_attr": 25})
     assert v.misfiled == pytest.approx(25 * 3 / 36) and round(v.misfiled) == 2
     assert round(v.band * 100) == 18
-    # 3 of 36 misfiled: 8.3%, below the band, but the Wilson upper end (22%) is above it.
-    assert proportion_confint(3, 36, method="wilson")[1] > v.band and v.status == TOO_FEW
-    # No number of checks settles it: even at 3/36 known exactly, the misfiled share of the 25
-    # queries has a 95% range (Wilson at 25 x 3/36 of 25) that holds the band.
-    lo25, hi25 = proportion_confint(25 * 3 / 36, 25, method="wilson")
+    # 3 of 36 misfiled: 8.3%, below the band, but the interval's upper end (24%) is above it.
+    assert cc(3, 36)[1] > v.band and v.status == TOO_FEW
+    # No number of checks settles it: even 25 checks at 3/36 leave an interval (at 25 x 3/36 of
+    # 25) that holds the band.
+    lo25, hi25 = cc(25 * 3 / 36, 25)
     assert lo25 <= v.band < hi25 and v.cannot_tell and v.checks_needed is None
     text = verdict_text(result, {"entity_attr": 25})
     assert "agreed on 183 of 200" in text and "about 1 in 12" in text
     assert "about 2.1 of its 25 queries sit in the wrong bucket" in text
     assert "+-18 points" in text and "inside on the rate seen so far" in text
-    assert f"anywhere from {lo25:.0%} to {hi25:.0%} (95%)" in text
+    assert (
+        f"even 25 checks at the misfile rate seen so far would leave its interval at {lo25:.0%} to {hi25:.0%}"
+        in text
+    )
     assert "Check its 25 queries by hand" in text and "would tell" not in text
     # With 400 in the set the same rate can be settled: the advice is a number of checks, at
     # most the stratum's size, that puts the whole interval on one side of the band.
     (big,) = verdicts(result, {"entity_attr": 400})
     need = big.checks_needed
     assert need is not None and not big.cannot_tell and 36 < need <= 400
-    nlo, nhi = proportion_confint(need * 3 / 36, need, method="wilson")
+    nlo, nhi = cc(need * 3 / 36, need)
     assert nhi <= big.band or nlo > big.band
     assert f"About {need} checks of this stratum would tell." in verdict_text(
         result, {"entity_attr": 400}
@@ -191,13 +217,13 @@ def test_the_spot_check_reasoning_spelled_out_for_one_stratum() -> None:
 
 
 def test_the_shift_is_an_estimate_with_the_upper_end_beside_it() -> None:
-    # 6 of 30 misfiled: the shift is about 20 points, but the interval reaches 37; "by 20
-    # points at most" read the point estimate as a bound.
+    # 6 of 30 misfiled: the shift is about 20 points, but the interval reaches 39 (plain Wilson:
+    # 37); "by 20 points at most" read the point estimate as a bound.
     answers = [Answer(f"n{i}", "howto", "tail" if i < 6 else "howto") for i in range(30)]
     text = verdict_text(agreement(answers, STRATA), {"howto": 30})
-    hi = proportion_confint(6, 30, method="wilson")[1]
-    assert round(hi * 100) == 37
-    assert "shifting its rate by about 20 points (up to 37 at the interval's upper end)" in text
+    hi = cc(6, 30)[1]
+    assert round(hi * 100) == 39
+    assert "shifting its rate by about 20 points (up to 39 at the interval's upper end)" in text
     assert "at most" not in text
 
 
@@ -207,17 +233,15 @@ def test_the_shift_is_an_estimate_with_the_upper_end_beside_it() -> None:
 def test_no_number_of_checks_is_advised_beyond_the_stratum(size, wrong, checked) -> None:
     # A 15-query stratum with 9 of 40 misfiled (22.5%) against a +-23-point band: the old advice
     # was "about 14870 checks" (3 of 14: 2377). The rule: no advice past the stratum's size; "no number of checks
-    # can tell" exactly when the band lies inside the Wilson range at the seen rate over the size.
+    # can tell" exactly when the band lies inside the interval at the seen rate over the size.
     answers = [Answer(f"n{i}", "howto", "tail" if i < wrong else "howto") for i in range(checked)]
     result = agreement(answers, STRATA)
     (v,) = verdicts(result, {"howto": size})
-    lo, hi = proportion_confint(size * wrong / checked, size, method="wilson")
+    lo, hi = cc(size * wrong / checked, size)
     assert v.cannot_tell == (v.status == TOO_FEW and lo <= v.band < hi)
     if v.checks_needed is not None:
         assert v.checks_needed <= size
-        nlo, nhi = proportion_confint(
-            v.checks_needed * wrong / checked, v.checks_needed, method="wilson"
-        )
+        nlo, nhi = cc(v.checks_needed * wrong / checked, v.checks_needed)
         assert nhi <= v.band or nlo > v.band
     text = verdict_text(result, {"howto": size})
     if v.cannot_tell:
