@@ -332,17 +332,6 @@ def _check_remembered(
         )
 
 
-def latest_notes(project, labeller: str) -> dict[tuple[str, str], str]:  # noqa: ANN001
-    """The labeller's latest note per pair (notes can be on pairs not judged yet); "" clears."""
-    import polars as pl
-
-    history = project.judgments(labeller, history=True)
-    noted = history.filter(pl.col("note").is_not_null()).unique(
-        ["query_id", "doc_id"], keep="last", maintain_order=True
-    )
-    return {(q, d): n for q, d, n in noted.select("query_id", "doc_id", "note").rows() if n}
-
-
 def check_repeat(share: float) -> None:
     """--repeat is a share: 0 (off) up to 1; NaN is neither."""
     if not 0.0 <= share <= 1.0:
@@ -392,6 +381,7 @@ def make_screen(
     only_new: bool = False,
 ):  # noqa: ANN201
     """The judging screen for a prepared project; the writer opens here (lock: one per labeller)."""
+    from goldset_tui.commands._judge_history import latest_notes, latest_reasons
     from goldset_tui.commands._judge_marks import keep_only_new, marks_for
     from goldset_tui.judging import JudgingSession
     from goldset_tui.store.human import judged_on_screen
@@ -408,10 +398,12 @@ def make_screen(
     # Opening the writer may have cut a torn journal tail (kept in .torn): the labeller is told.
     warnings = list(dict.fromkeys([*prepared.warnings, *project.warnings]))
     repeats = repeat_candidates(project, prepared.labeller, judged, repeat, seed or 0)
-    notes = latest_notes(project, prepared.labeller)
+    notes = latest_notes(project, prepared.labeller)  # flags and skips: _judge_history.py
     # The guidelines open on the first sitting at the screen, even when imported grades (which
     # count as judged) came before it.
     first_sitting = not judged_on_screen(project, prepared.labeller)
+
+    history = project.judgments(prepared.labeller, history=True)
 
     def build() -> JudgingSession:
         return JudgingSession(
@@ -425,7 +417,9 @@ def make_screen(
             notes=notes,
             order=order,
             # Undo picks up where the last session left off (an SSH drop loses no undo).
-            history=project.judgments(prepared.labeller, history=True),
+            history=history,
+            flags=latest_reasons(history, "flag"),
+            skips=latest_reasons(history, "skip"),
         )
 
     screen = JudgeScreen(

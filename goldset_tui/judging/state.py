@@ -23,6 +23,8 @@ class Writer(Protocol):
     def record(self, judgment: Judgment) -> object: ...
     def undo(self, query_id: str, doc_id: str) -> object: ...
     def note(self, query_id: str, doc_id: str, text: str) -> object: ...
+    def flag(self, query_id: str, doc_id: str, reason: str) -> object: ...
+    def skip(self, query_id: str, doc_id: str, reason: str) -> object: ...
     def close(self) -> object: ...
 
 
@@ -99,6 +101,8 @@ class SessionState:
         self.landings = 0
         # ``goldset judge --order adaptive``: (rows, grades) -> the next position; None = blind order
         self.picker: Callable[[list[dict[str, Any]], dict[str, int]], int | None] | None = None
+        # Pairs passed over with a reason (marks.py): navigation does not serve them again.
+        self._skipped: set[tuple[str, str]] = set()
         self._index_pool(frame, query_ids)
         self._index_judged(judged)
         self._views: dict[str, _QueryView] = {}
@@ -268,10 +272,16 @@ class SessionState:
         view = self._view(qi)
         if self.picker is not None:
             return self.picker(view.rows, view.grades)
-        for pos, row in enumerate(view.rows):
-            if row["doc_id"] not in view.grades:
+        qid = self.query_ids[qi]
+        for pos in range(len(view.rows)):
+            if self._open(qid, view, pos):
                 return pos
         return None
+
+    def _open(self, query_id: str, view: _QueryView, pos: int) -> bool:
+        """Whether grading should serve this candidate: unjudged and not skipped."""
+        doc_id = view.rows[pos]["doc_id"]
+        return doc_id not in view.grades and (query_id, doc_id) not in self._skipped
 
     def _position_of(self, qi: int, doc_id: str) -> int:
         return next(i for i, r in enumerate(self._view(qi).rows) if r["doc_id"] == doc_id)

@@ -124,6 +124,14 @@ def candidate_line(
         line.append(f"  \u2248 near-duplicate of {where}{hint}", style="bold magenta")
     elif d_hint:
         line.append(f"  {d_hint}", style="bold magenta")
+    flag = session.current_flag
+    if flag:
+        line.append("  \u2691 ", style="bold red")
+        line.append_text(literal(_cut(flag, 40), keep_newlines=False, style="bold red"))
+    skipped = session.current_skip
+    if skipped:
+        line.append("  skipped: ", style="bold yellow")
+        line.append_text(literal(_cut(skipped, 60), keep_newlines=False, style="yellow"))
     note = session.current_note
     if note:
         line.append("  \u270e ", style="bold")
@@ -146,6 +154,10 @@ def candidate_line(
         line.append("  systems: ", style="dim")
         line.append_text(literal(", ".join(pairs), keep_newlines=False))
     return line
+
+
+def _cut(text: str, room: int) -> str:
+    return text if len(text) <= room else text[: room - 1] + "\u2026"
 
 
 def strip_line(session: JudgingSession, width: int = 78) -> Text:
