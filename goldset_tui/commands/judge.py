@@ -434,6 +434,7 @@ def make_screen(
         background=True,  # the grade's fsync off the key's path, "saving…" until it returns
     )
     screen.marks = marks  # +new and shared (ui/widgets/marks.py)
+    screen.store = project.path  # said under ? (where the judgments are kept)
     return screen
 
 
@@ -472,3 +473,14 @@ def run(args: argparse.Namespace) -> int:
         return run_app(lambda: screen)
     finally:
         screen.flush()  # idempotent; also covers an exception inside the app
+        said_at_exit(screen, prepared, args.pool)
+
+
+def said_at_exit(screen, prepared: Prepared, pool: str) -> None:  # noqa: ANN001 - a JudgeScreen
+    """Where the judgments are kept, how to resume and export (as `goldset demo` says it)."""
+    from goldset_tui.commands._judge_exit import exit_line, quoted
+
+    store, name = prepared.project.path, prepared.labeller
+    resume = quoted("goldset", "judge", pool, "--labeller", name, "--store", store) + " resumes"
+    export = quoted("goldset", "qrels", "--store", store, "--labeller", name)
+    print(exit_line("judge", screen, store, resume, export), file=sys.stderr)

@@ -145,4 +145,15 @@ async def test_flagged_pairs_come_after_the_disagreements_on_the_adjudication_sc
         writer.close()
 
 
+async def test_help_says_where_the_judgments_are_kept(tmp_path: Path) -> None:
+    store = tmp_path / "my store"
+    screen = make_screen(prepare(SAMPLE_POOL, "ana", store=store))
+    app = GoldsetApp(lambda: screen)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen) and screen.ready_for_keys)
+        said = str(app.screen.query_one("#help-guidelines", Static).content)
+        assert said.startswith(f"Your judgments are kept in {store}")
+    screen.flush()
+
+
 run_async_tests(globals())

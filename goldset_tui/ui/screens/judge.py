@@ -15,6 +15,7 @@ from __future__ import annotations
 import errno
 from collections.abc import Callable
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -76,6 +77,7 @@ class JudgeScreen(
 ):
     CSS_PATH: ClassVar[CSSPathType | None] = "judge.tcss"
     marks: Marks = NO_MARKS  # set by `goldset judge`: +new pairs, shared queries (marks.py)
+    store: Path | None = None  # set by `goldset judge`: where the judgments are kept, under ?
 
     # The footer must fit 80 columns: the grade keys share one entry, pairs share one (j/k, n/p),
     # and the palette (ctrl+p) is listed under ? instead. Every binding still has an id. Below

@@ -147,6 +147,8 @@ class Dialogs:
         # A NOT SAVED reason too long for the status bar is cut there: here it is whole.
         if me._saved.plain.startswith("\u2717"):
             text = f"{me._saved.plain}\n\n{text}"
+        if me.store is not None:  # where the labeller's work is, for the exit line's reader too
+            text = f"Your judgments are kept in {me.store}\n\n{text}"
         me.app.push_screen(
             HelpScreen(
                 text + me.guidelines,
