@@ -179,7 +179,8 @@ class AdjudicateScreen(Screen[None]):
 
     def export_hint(self) -> str:
         return (
-            f"All {len(self.pairs)} pairs decided. Export the consensus with: "
+            f"All {len(self.pairs)} {'pairs' if self.flagged else 'disagreements'} decided. "
+            "Export the consensus with: "
             f"goldset qrels --store {self.store} --consensus -o consensus.qrels"
         )
 

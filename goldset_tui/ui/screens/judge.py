@@ -33,6 +33,7 @@ from goldset_tui.ui.leaving import LeaveKeys, leave_bindings, quits
 from goldset_tui.ui.safe import literal
 from goldset_tui.ui.widgets import judge_parts as parts
 from goldset_tui.ui.widgets.judge_dialogs import Dialogs
+from goldset_tui.ui.widgets.judge_footer import FittedFooter
 from goldset_tui.ui.widgets.judge_group import GRADE_FIRST, GroupGrading, d_hint
 from goldset_tui.ui.widgets.judge_guard import KeyGuard
 from goldset_tui.ui.widgets.judge_prefetch import Prefetch
@@ -66,6 +67,7 @@ def _grade_bindings() -> list[Binding]:
 
 
 class JudgeScreen(
+    FittedFooter,
     KeyGuard,
     Dialogs,
     BackgroundSaving,
@@ -116,7 +118,7 @@ class JudgeScreen(
             "flag",
             show=False,
             id="flag",
-            tooltip="Flag: unsure / needs discussion (f again unflags)",
+            tooltip="Flag it for discussion",
         ),
         Binding("s", "skip", "skip", show=False, id="skip", tooltip="Skip it, with a reason"),
         Binding("g", "goto", "goto", id="goto", tooltip="Go to a query by id"),
