@@ -33,6 +33,7 @@ from goldset_tui.ui.leaving import LeaveKeys, leave_bindings, quits
 from goldset_tui.ui.safe import literal
 from goldset_tui.ui.widgets import judge_parts as parts
 from goldset_tui.ui.widgets.judge_dialogs import Dialogs
+from goldset_tui.ui.widgets.judge_doc_keys import READING_ACTIONS, READING_BINDINGS, DocumentKeys
 from goldset_tui.ui.widgets.judge_footer import FittedFooter
 from goldset_tui.ui.widgets.judge_group import GRADE_FIRST, GroupGrading, d_hint
 from goldset_tui.ui.widgets.judge_guard import KeyGuard
@@ -69,6 +70,7 @@ def _grade_bindings() -> list[Binding]:
 class JudgeScreen(
     FittedFooter,
     KeyGuard,
+    DocumentKeys,
     Dialogs,
     BackgroundSaving,
     GroupGrading,
@@ -126,31 +128,7 @@ class JudgeScreen(
         Binding("question_mark", "help", "help", id="help", tooltip="Guidelines and keys"),
         # Escape: back one screen; q: save and go home, or quit without one (ui/leaving.py).
         *leave_bindings("back", "quit"),
-        Binding("m", "more", "more text", show=False, id="more", tooltip="More of a long text"),
-        Binding(
-            "w",
-            "text_width",
-            "width",
-            show=False,
-            id="text_width",
-            tooltip="Text width (remembered)",
-        ),
-        Binding(
-            "pagedown,space",
-            "scroll_doc(1)",
-            "page down",
-            show=False,
-            id="page_down",
-            tooltip="Scroll the text down",
-        ),
-        Binding(
-            "pageup",
-            "scroll_doc(-1)",
-            "page up",
-            show=False,
-            id="page_up",
-            tooltip="Scroll the text up",
-        ),
+        *READING_BINDINGS,  # m w h, page, line, home/end, ctrl+f, # (judge_doc_keys.py)
     ]
 
     def __init__(
@@ -275,6 +253,7 @@ class JudgeScreen(
         key = (candidate.query_id, candidate.doc_id)
         if key != self._shown:
             self._text_limit = parts.TEXT_PAGE
+            self._found_at = -1  # ctrl+f again starts at this text's first match
             self._show_text()
             self._shown = key
         put(self.query_one("#strip", Static), parts.strip_line(s, self.size.width or 80))
@@ -336,7 +315,7 @@ class JudgeScreen(
             # False hides the key: a 1-5 scale has no 0 key and no 6-9 keys.
             if parameters[0] not in self.session.scale:
                 return False
-        elif action in {"more", "scroll_doc", "help", "text_width"}:
+        elif action in READING_ACTIONS:
             return True
         if self._grouping is not None:
             # A near-duplicate group is being graded in a worker, which owns the session until it
@@ -403,18 +382,6 @@ class JudgeScreen(
         else:
             self._saved = self._saved_text(f"undo {where}")
         self.refresh_view()
-
-    def action_more(self) -> None:
-        if self.session is not None and len(self.session.current.text) > self._text_limit:
-            self._text_limit += parts.TEXT_PAGE
-            self.query_one("#text", Static).update(self.document_view())
-
-    def action_scroll_doc(self, direction: int) -> None:
-        doc = self.query_one("#doc", VerticalScroll)
-        if direction > 0:
-            doc.scroll_page_down(animate=False)
-        else:
-            doc.scroll_page_up(animate=False)
 
     async def action_leave(self) -> None:
         """Save and go home (quit without a home screen): the palette's "Home" entry."""

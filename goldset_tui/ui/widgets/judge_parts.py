@@ -68,12 +68,36 @@ def query_terms(query: str) -> list[str]:
     return seen
 
 
-def term_pattern(query: str) -> re.Pattern[str] | None:
+# Endings a query term's word forms take in a document (a light stemmer, English-only): "rotate"
+# finds "Rotation", "rotated", "rotating"; "key" finds "keys" but never "keyboard" (only these
+# endings may follow, not any letters: a prefix match lit up every "keyboard" for "key").
+_ENDINGS = ("ations", "ation", "ions", "ion", "ing", "ings", "ed", "es", "er", "ers", "e", "s")
+_STRIP = sorted(_ENDINGS, key=len, reverse=True)
+
+
+def stem(word: str) -> str:
+    """``word`` without its longest inflectional ending, keeping at least three letters."""
+    for ending in _STRIP:
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            return word[: -len(ending)]
+    return word
+
+
+def term_pattern(query: str, *, forms: bool = True) -> re.Pattern[str] | None:
+    """Whole words of the query's terms; with ``forms`` (the default, ``h`` switches it) their
+    word forms too: each term or its stem followed by one of the usual endings."""
     terms = query_terms(query)
     if not terms:
         return None
-    # Longest first so "api_key" wins over "api"; \b keeps "key" from lighting up "keyboard".
-    alternation = "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True))
+    alternatives = set(terms)
+    if forms:
+        endings = "|".join(sorted(_ENDINGS, key=len, reverse=True))
+        alternatives = {f"(?:{re.escape(t)}|{re.escape(stem(t))})(?:{endings})?" for t in terms}
+        # Longest first so "api_key" wins over "api"; (?!\w) keeps "key" from lighting up
+        # "keyboard".
+        alternation = "|".join(sorted(alternatives, key=len, reverse=True))
+    else:
+        alternation = "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True))
     return re.compile(rf"(?<!\w)(?:{alternation})(?!\w)", re.IGNORECASE)
 
 
