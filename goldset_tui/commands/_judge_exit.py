@@ -5,6 +5,7 @@ too, so nobody has to look for the store afterwards."""
 from __future__ import annotations
 
 import shlex
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -28,3 +29,11 @@ def exit_line(command: str, screen: Any, store: Path, resume: str, export: str) 
 def quoted(*words: object) -> str:
     """A command line as the labeller can paste it (paths with spaces quoted)."""
     return " ".join(shlex.quote(str(w)) for w in words)
+
+
+def said_at_exit(screen: Any, prepared: Any, pool: str) -> None:
+    """Where the judgments are kept, how to resume and export (as `goldset demo` says it)."""
+    store, name = prepared.project.path, prepared.labeller
+    resume = quoted("goldset", "judge", pool, "--labeller", name, "--store", store) + " resumes"
+    export = quoted("goldset", "qrels", "--store", store, "--labeller", name)
+    print(exit_line("judge", screen, store, resume, export), file=sys.stderr)

@@ -124,6 +124,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "+new on the screen either way)",
     )
     add_display_arguments(parser)
+    parser.add_argument(
+        "--take-over",
+        action="store_true",
+        help="if your session is still open in another process (a dropped connection), end it "
+        "(SIGHUP: it saves and closes) and judge here; without it goldset asks",
+    )
 
 
 def add_display_arguments(parser: argparse.ArgumentParser) -> None:
@@ -442,6 +448,8 @@ def make_screen(
 
 
 def run(args: argparse.Namespace) -> int:
+    from goldset_tui.commands._judge_exit import said_at_exit
+    from goldset_tui.commands._take_over import take_over_session
     from goldset_tui.commands._terminal import require_terminal
 
     require_terminal(NAME)  # before the store is created: a script gets one line, not a spin
@@ -462,6 +470,7 @@ def run(args: argparse.Namespace) -> int:
     )
     for warning in prepared.warnings:
         print(f"goldset: warning: {warning}", file=sys.stderr)
+    take_over_session(prepared, args)  # still open elsewhere: offer to end it (_take_over.py)
     screen = make_screen(
         prepared,
         reveal=args.reveal,
@@ -476,14 +485,4 @@ def run(args: argparse.Namespace) -> int:
         return run_app(lambda: screen)
     finally:
         screen.flush()  # idempotent; also covers an exception inside the app
-        said_at_exit(screen, prepared, args.pool)
-
-
-def said_at_exit(screen, prepared: Prepared, pool: str) -> None:  # noqa: ANN001 - a JudgeScreen
-    """Where the judgments are kept, how to resume and export (as `goldset demo` says it)."""
-    from goldset_tui.commands._judge_exit import exit_line, quoted
-
-    store, name = prepared.project.path, prepared.labeller
-    resume = quoted("goldset", "judge", pool, "--labeller", name, "--store", store) + " resumes"
-    export = quoted("goldset", "qrels", "--store", store, "--labeller", name)
-    print(exit_line("judge", screen, store, resume, export), file=sys.stderr)
+        said_at_exit(screen, prepared, args.pool)  # where it is kept (_judge_exit.py)
