@@ -65,7 +65,6 @@ def take_over_if_held(
 def take_over_session(prepared: Any, args: argparse.Namespace) -> None:
     """The labeller's session still open elsewhere: offer to end it (commands/_take_over.py)."""
     from goldset_tui.commands._judge_exit import quoted
-
     from goldset_tui.store.staging import naming_the_merge
 
     journal = prepared.project.labeller_paths(prepared.labeller)[0]
