@@ -9,7 +9,7 @@
     theme = "textual-light"
     text_width = 100    # reading width of documents in columns, 0 for the whole width (key w)
     render = "plain"    # how documents are shown: plain, markdown or rst (--render)
-    highlight = "forms" # query terms in documents: forms (rotate: Rotation, keys), words, off (key h)
+    highlight = "forms" # query terms in documents: forms (rotate: Rotation, keys), words, off (key t)
 
 Binding ids are listed by ``goldset judge --help`` and in docs/judging.md. Bad TOML or a value of
 the wrong type is bad input (one line, exit 2), not a traceback; so are an id no screen has and a
@@ -111,7 +111,7 @@ def load_config(path: Path | None = None) -> Config:
 
 # How documents can be shown (goldset judge --render); the screens implement them.
 RENDERS = ("plain", "markdown", "rst")
-# How query terms are highlighted in documents (key h cycles them): their word forms too, whole
+# How query terms are highlighted in documents (key t cycles them): their word forms too, whole
 # words only, or not at all.
 HIGHLIGHTS = ("forms", "words", "off")
 MIN_TEXT_WIDTH, MAX_TEXT_WIDTH = 20, 1000

@@ -37,7 +37,7 @@ keys: 0-3 grade and move on (the store's scale decides the digits) | j/k or arro
   n/p next/previous query | u undo | d give near-duplicates the same grade | c note |
   f flag unsure / needs discussion | s skip with a reason |
   g go to query id | / search queries | ? guidelines and keys | m more of a long text |
-  w reading width (remembered) | h highlighting (remembered) | space/pgup/pgdn, home/end,
+  w reading width (remembered) | t term highlighting (remembered) | space/pgup/pgdn, home/end,
   shift+arrows scroll the text | ctrl+f find in the text | # go to a candidate |
   q or ctrl+q save and quit | ctrl+p command palette
 Remap any key in the config file (see docs/judging.md), e.g.  [keymap] grade_0 = "0,a"

@@ -1,5 +1,5 @@
 """Reading keys on the judging screen: Home/End, a line at a time, find in the document, go to a
-candidate by number, highlighting switched with h and remembered; and a key with nothing to do
+candidate by number, highlighting switched with t and remembered; and a key with nothing to do
 says so (m on a text shown whole, pgup at the top) instead of doing nothing silently."""
 
 from __future__ import annotations
@@ -117,7 +117,7 @@ async def test_hash_goes_to_a_candidate_by_number() -> None:
         assert s.pos == 2
 
 
-async def test_h_switches_highlighting_and_remembers_it() -> None:
+async def test_t_switches_highlighting_and_remembers_it() -> None:
     config = locations.config_file()
     config.parent.mkdir(parents=True, exist_ok=True)
     config.write_text("# mine\n[ui]\ntext_width = 88\n")
@@ -131,10 +131,10 @@ async def test_h_switches_highlighting_and_remembers_it() -> None:
         await pilot.pause()
         await go_to_text(pilot, s, "d1")
         assert lit(app) == ["keys"]  # "key" in the query: its plural too
-        await pilot.press("h")
+        await pilot.press("t")
         await until(pilot, lambda: lit(app) == [])  # whole words only: "keys" is not "key"
         assert "Highlighting: query terms, whole words only (remembered" in status(app)
-        await pilot.press("h")
+        await pilot.press("t")
         await pilot.pause()
         assert lit(app) == []
     assert tomllib.loads(config.read_text())["ui"] == {"text_width": 88, "highlight": "off"}

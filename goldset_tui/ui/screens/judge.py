@@ -128,7 +128,7 @@ class JudgeScreen(
         Binding("question_mark", "help", "help", id="help", tooltip="Guidelines and keys"),
         # Escape: back one screen; q: save and go home, or quit without one (ui/leaving.py).
         *leave_bindings("back", "quit"),
-        *READING_BINDINGS,  # m w h, page, line, home/end, ctrl+f, # (judge_doc_keys.py)
+        *READING_BINDINGS,  # m w t, page, line, home/end, ctrl+f, # (judge_doc_keys.py)
     ]
 
     def __init__(

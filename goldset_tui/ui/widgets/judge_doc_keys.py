@@ -22,7 +22,7 @@ from goldset_tui.ui.widgets import judge_parts as parts
 _READING = [
     ("m", "more", "more text", "more", "More of a long text"),
     ("w", "text_width", "width", "text_width", "Text width (remembered)"),
-    ("h", "highlight", "highlight", "highlight", "Highlighting (remembered)"),
+    ("t", "highlight", "highlight", "highlight", "Term highlighting (remembered)"),
     ("pagedown,space", "scroll_doc(1)", "page down", "page_down", "Scroll the text down"),
     ("pageup", "scroll_doc(-1)", "page up", "page_up", "Scroll the text up"),
     ("home", "scroll_edge(-1)", "top", "doc_top", "Top of the text"),

@@ -84,7 +84,7 @@ def stem(word: str) -> str:
 
 
 def term_pattern(query: str, *, forms: bool = True) -> re.Pattern[str] | None:
-    """Whole words of the query's terms; with ``forms`` (the default, ``h`` switches it) their
+    """Whole words of the query's terms; with ``forms`` (the default, ``t`` switches it) their
     word forms too: each term or its stem followed by one of the usual endings."""
     terms = query_terms(query)
     if not terms:

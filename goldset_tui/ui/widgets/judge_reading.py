@@ -4,7 +4,7 @@
 file (``[ui] text_width``), so the next session opens the same way (under `goldset serve`, where
 that file is the server account's, shared by every web labeller, it lasts for the session only);
 ``--text-width`` on the command line overrides it for one session, ``--render`` (or
-``[ui] render``) chooses plain, markdown or rst. ``h`` cycles how the query's terms are
+``[ui] render``) chooses plain, markdown or rst. ``t`` cycles how the query's terms are
 highlighted (their word forms too, whole words, off), remembered as ``[ui] highlight`` the
 same way.
 """
@@ -89,7 +89,7 @@ class ReadingWidth:
         app = self.app  # type: ignore[attr-defined]
         if isinstance(getattr(app, "config", None), Config):
             app.config = dataclasses.replace(app.config, highlight=mode, path=path)
-        self.say(f"Highlighting: {label} (remembered; h changes it)")  # type: ignore[attr-defined]
+        self.say(f"Highlighting: {label} (remembered; t changes it)")  # type: ignore[attr-defined]
 
     def action_text_width(self) -> None:
         width = doc_text.next_width(self.reading_width)
