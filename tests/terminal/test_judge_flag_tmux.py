@@ -1,6 +1,7 @@
 """The real `goldset judge` in tmux at 80x24: f flags the candidate on screen (saved, shown on its
 line), s skips one with a reason typed in, both are in the store when the program has gone, the
-CSV export carries the flag, and judge says at exit where the judgments are kept."""
+CSV export carries the flag, and judge says at exit where the judgments are kept. A second
+`goldset judge` for the same labeller takes over the first, left open: y ends it (its grade saved)."""
 
 from __future__ import annotations
 
@@ -63,3 +64,36 @@ def test_flag_and_skip_keys_in_a_real_terminal(tmux, tmp_path: Path) -> None:
         ("judge", None),
         ("skip", "blank page"),
     ]
+
+
+def test_a_second_judge_takes_over_the_session_left_open(tmux, tmp_path: Path) -> None:
+    # The first session outlived its connection; the second names it, ends it on y (SIGHUP: it
+    # saves and closes), and opens where it left off.
+    pool = write_pool(tmp_path / "pool.jsonl")
+    store = tmp_path / "store"
+    argv = [goldset_command(), "judge", str(pool), "--labeller", "alice", "--store", str(store)]
+    first = tmux(80, 24)
+    first.start(argv, env=env())
+    first.wait_for(HELP)
+    first.send("Escape")
+    first.wait_for(lambda s: HELP not in s and shown(s) == 1)
+    first.send("3")
+    first.wait_for("saved #1=3")
+    pid = first.pid()
+    second = tmux(100, 24)
+    second.start(argv, env=env())
+    question = second.wait_for("[y/N]")
+    assert f"process {pid}" in question.replace("\n", "")
+    second.send("y", "Enter")
+    second.wait_for(lambda s: shown(s) == 2)  # opened where the first left off
+    first.wait_dead()  # ended, not killed by the test
+    second.send("q")
+    second.wait_dead()
+    out = subprocess.run(
+        [goldset_command(), "qrels", "--store", str(store), "--labeller", "alice"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    assert [line.split()[3] for line in out.stdout.splitlines()] == ["3"]
