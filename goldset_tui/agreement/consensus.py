@@ -157,6 +157,24 @@ def decide(
         grade = pl.when(adjudicated).then(pl.col("adj_grade")).otherwise(pl.col("low_mid"))
         by = pl.when(adjudicated).then(pl.col("adj_by")).otherwise(pl.col("everyone"))
     out = s.with_columns(grade=grade.cast(pl.Int64), how=how, by=by).select(PROVENANCE_COLUMNS)
+    if flagged is not None and flagged.height:
+        # Flagged without a grade (flagged, then skipped) and decided: the decision is the grade.
+        ungraded = (
+            flagged.select("query_id", "doc_id")
+            .unique()
+            .join(out.select("query_id", "doc_id"), on=["query_id", "doc_id"], how="anti")
+            .join(adj, on=["query_id", "doc_id"], how="inner")
+            .filter(pl.col("adj_grade").is_not_null())
+            .select(
+                "query_id",
+                "doc_id",
+                pl.col("adj_grade").cast(pl.Int64).alias("grade"),
+                pl.lit("adjudicator").alias("how"),
+                pl.col("adj_by").alias("by"),
+                pl.lit("").alias("grades"),
+            )
+        )
+        out = pl.concat([out, ungraded.cast(out.schema)])
     return out.sort("query_id", "doc_id")
 
 

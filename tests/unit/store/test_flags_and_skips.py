@@ -142,3 +142,17 @@ def test_a_skipped_candidate_is_not_served_again_after_reopening(tmp_path: Path)
     at = [again._view(0).rows[i]["doc_id"] for i in range(3)].index(skipped)
     again.move(at - again.pos)
     assert again.current_skip == "cannot tell"  # shown when the labeller goes back to it
+
+
+def test_a_flagged_pair_nobody_graded_takes_the_adjudicators_grade(tmp_path: Path) -> None:
+    store = build_example_store(tmp_path / "demo")
+    with Project.open(store).writer("cy") as w:
+        w.flag("q9", "nobody/graded", "cannot tell, please look")
+        w.skip("q9", "nobody/graded", "cannot tell")
+    assert ("q9", "nobody/graded") not in {
+        (q, d) for q, d, _ in consensus_qrels(Project.open(store)).iter_rows()
+    }
+    with AdjudicationWriter(store, "dee", UMA) as adjudicator:
+        adjudicator.decide("q9", "nobody/graded", 2)
+    decided = {(q, d): g for q, d, g in consensus_qrels(Project.open(store)).iter_rows()}
+    assert decided[("q9", "nobody/graded")] == 2
