@@ -390,9 +390,9 @@ def make_screen(
     only_new: bool = False,
 ):  # noqa: ANN201
     """The judging screen for a prepared project; the writer opens here (lock: one per labeller)."""
-    from goldset_tui.commands._judge_history import latest_notes, latest_reasons
     from goldset_tui.commands._judge_marks import keep_only_new, marks_for
     from goldset_tui.judging import JudgingSession
+    from goldset_tui.store.annotations import notes_of, reasons_of
     from goldset_tui.store.human import judged_on_screen
     from goldset_tui.ui.screens.judge import JudgeScreen
 
@@ -407,7 +407,7 @@ def make_screen(
     # Opening the writer may have cut a torn journal tail (kept in .torn): the labeller is told.
     warnings = list(dict.fromkeys([*prepared.warnings, *project.warnings]))
     repeats = repeat_candidates(project, prepared.labeller, judged, repeat, seed or 0)
-    notes = latest_notes(project, prepared.labeller)  # flags and skips: _judge_history.py
+    notes = notes_of(project, prepared.labeller)  # flags and skips: store/annotations.py
     # The guidelines open on the first sitting at the screen, even when imported grades (which
     # count as judged) came before it.
     first_sitting = not judged_on_screen(project, prepared.labeller)
@@ -427,8 +427,8 @@ def make_screen(
             order=order,
             # Undo picks up where the last session left off (an SSH drop loses no undo).
             history=history,
-            flags=latest_reasons(history, "flag"),
-            skips=latest_reasons(history, "skip"),
+            flags=reasons_of(history, "flag"),
+            skips=reasons_of(history, "skip"),
         )
 
     screen = JudgeScreen(

@@ -8,6 +8,8 @@ between, so nobody's remark is lost and each says whose it is.
 
 from __future__ import annotations
 
+from typing import Any
+
 import polars as pl
 
 from goldset_tui.store.frames import MARK_KINDS, PAIR, latest_marks
@@ -26,6 +28,20 @@ def latest_notes(history: pl.DataFrame) -> pl.DataFrame:
     noted = history.filter(pl.col("note").is_not_null() & ~pl.col("kind").is_in(MARK_KINDS))
     standing = noted.unique(PAIR, keep="last", maintain_order=True)
     return standing.filter(pl.col("note") != "").select(*PAIR, "note")
+
+
+def notes_of(project: Any, labeller: str) -> dict[tuple[str, str], str]:
+    """The labeller's standing note per pair (notes can be on pairs not judged yet), as the
+    judging screen shows them: (query_id, doc_id) -> note."""
+    history = project.judgments(labeller, history=True)
+    rows = latest_notes(history).select("query_id", "doc_id", "note").rows()
+    return {(q, d): note for q, d, note in rows}
+
+
+def reasons_of(history: pl.DataFrame, kind: str) -> dict[tuple[str, str], str]:
+    """(query_id, doc_id) -> the reason of one labeller's standing flag or skip (``kind``)."""
+    rows = latest_marks(history, kind).select("query_id", "doc_id", "reason").rows()
+    return {(q, d): reason for q, d, reason in rows}
 
 
 def pair_annotations(history: pl.DataFrame, *, by_name: bool = False) -> pl.DataFrame:

@@ -14,11 +14,12 @@ from goldset_tui.agreement.adjudication import AdjudicationWriter
 from goldset_tui.agreement.consensus import UMA, consensus_qrels, flagged_pairs
 from goldset_tui.agreement.example import build_example_store
 from goldset_tui.cli import main
-from goldset_tui.commands._judge_history import latest_notes, latest_reasons
 from goldset_tui.errors import InputError
 from goldset_tui.judging import JudgingSession
 from goldset_tui.model import Judgment
 from goldset_tui.store import Project, sha256_file
+from goldset_tui.store.annotations import notes_of as latest_notes
+from goldset_tui.store.annotations import reasons_of as latest_reasons
 
 
 def new_store(tmp_path: Path) -> Project:
