@@ -145,4 +145,18 @@ async def test_t_switches_highlighting_and_remembers_it() -> None:
         assert lit(app) == []  # the next session opens as it was left
 
 
+async def test_moving_past_either_end_says_so() -> None:
+    s, app = make()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        while s.pos > 0:
+            await pilot.press("k")
+        await pilot.press("k")
+        await pilot.pause()
+        assert "The first candidate of this query" in status(app)
+        await pilot.press("p")
+        await pilot.pause()
+        assert "The first query of the pool." in status(app)
+
+
 run_async_tests(globals())

@@ -355,13 +355,20 @@ class JudgeScreen(
 
     def action_move(self, delta: int) -> None:
         if self.session is not None and self.keys_live():
-            self.session.move(delta)
+            s, before = self.session, (self.session.qi, self.session.pos, self.session.repeating)
+            s.move(delta)
             self.refresh_view()
+            if (s.qi, s.pos, s.repeating) == before:  # a key that did nothing says so
+                edge = "last" if delta > 0 else "first"
+                self.say(f"The {edge} candidate of this query: n/p for the next or previous one.")
 
     def action_next_query(self, delta: int) -> None:
         if self.session is not None and self.keys_live():
+            before = self.session.qi
             self.session.next_query(delta)
             self.refresh_view()
+            if self.session.qi == before:
+                self.say(f"The {'last' if delta > 0 else 'first'} query of the pool.")
 
     def action_undo(self) -> None:
         if self.session is None or not self.keys_live() or not self.wait_for_saves():
