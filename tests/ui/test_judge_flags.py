@@ -156,4 +156,38 @@ async def test_help_says_where_the_judgments_are_kept(tmp_path: Path) -> None:
     screen.flush()
 
 
+async def test_flag_and_note_are_readable_at_80_columns_after_a_long_title() -> None:
+    # After a long title and the near-duplicate hint, the flag and the note were past the
+    # candidate line's last visible row at 80 columns.
+    import polars as pl
+
+    same = "Rotate an API key: create a second key, deploy it, then revoke the first one for good."
+    rows = [
+        {
+            "query_id": "q1",
+            "query": "rotate api key",
+            "doc_id": f"docs/security/credentials/api-keys/rotation-{i}",
+            "title": "Rotating API keys without downtime: a step-by-step guide for operators",
+            "text": same,
+        }
+        for i in range(3)
+    ]
+    note = "the second half of the page is about signing keys, which the query does not ask for"
+    s = JudgingSession(
+        pl.DataFrame(rows), "ana", writer=MemoryWriter(), notes={("q1", rows[0]["doc_id"]): note}
+    )
+    s.move(-s.pos)  # the candidate with the note
+    here = s.current.doc_id
+    s._notes[("q1", here)] = note
+    s._flags[("q1", here)] = "unsure"
+    app = GoldsetApp(lambda: JudgeScreen(s, show_guidelines=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        widget = app.screen.query_one("#candidate", Static)
+        visible = "".join(widget.render_line(y).text for y in range(widget.content_region.height))
+        assert "\u2691 unsure" in visible, visible
+        assert "\u270e the second half of the page is about signing keys" in visible, visible
+        assert "d grades them alike" in visible  # the near-duplicate hint is still whole
+
+
 run_async_tests(globals())

@@ -23,6 +23,7 @@ from textual import work
 from textual.app import ComposeResult, CSSPathType
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
+from textual.css.scalar import Scalar
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static
@@ -249,7 +250,13 @@ class JudgeScreen(
         hint = d_hint(self.group_target())  # what d does here, named (judge_group.py)
         candidate_line = parts.candidate_line(s, candidate, reveal=self.reveal, d_hint=hint)
         candidate_line = mark_candidate(candidate_line, self.marks, s.query_id, candidate.doc_id)
-        put_sized(self.query_one("#candidate", Static), candidate_line, cap=3)  # judge.tcss
+        # Two rows, four when the labeller's flag, skip or note has its line (judge_parts.py).
+        remarks = s.current_flag or s.current_skip or s.current_note
+        cap = 5 if remarks else 3  # the border's row included (judge.tcss)
+        widget = self.query_one("#candidate", Static)
+        if widget.styles.max_height != Scalar.from_number(cap):
+            widget.styles.max_height = cap
+        put_sized(widget, candidate_line, cap=cap - 1)
         key = (candidate.query_id, candidate.doc_id)
         if key != self._shown:
             self._text_limit = parts.TEXT_PAGE

@@ -148,20 +148,25 @@ def candidate_line(
         line.append(f"  \u2248 near-duplicate of {where}{hint}", style="bold magenta")
     elif d_hint:
         line.append(f"  {d_hint}", style="bold magenta")
-    flag = session.current_flag
+    # The labeller's own remarks start a line of their own: after a long title and a
+    # near-duplicate hint they were cut off at 80 columns (two rows were shown; four now, with
+    # a note cut to fit one row beside the flag).
+    flag, skipped, note = session.current_flag, session.current_skip, session.current_note
+    if flag or skipped or note:
+        line.append("\n")
     if flag:
-        line.append("  \u2691 ", style="bold red")
+        line.append("\u2691 ", style="bold red")
         line.append_text(literal(_cut(flag, 40), keep_newlines=False, style="bold red"))
-    skipped = session.current_skip
+        line.append("  ")
     if skipped:
-        line.append("  skipped: ", style="bold yellow")
+        line.append("skipped: ", style="bold yellow")
         line.append_text(literal(_cut(skipped, 60), keep_newlines=False, style="yellow"))
-    note = session.current_note
+        line.append("  ")
     if note:
-        line.append("  \u270e ", style="bold")
+        line.append("\u270e ", style="bold")
         line.append_text(
             literal(
-                note if len(note) <= 80 else note[:79] + "\u2026",
+                _cut(note, 60),
                 keep_newlines=False,
                 style="italic",
             )
