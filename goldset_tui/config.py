@@ -9,6 +9,7 @@
     theme = "textual-light"
     text_width = 100    # reading width of documents in columns, 0 for the whole width (key w)
     render = "plain"    # how documents are shown: plain, markdown or rst (--render)
+    highlight = "forms" # query terms in documents: forms (rotate: Rotation, keys), words, off (key t)
 
 Binding ids are listed by ``goldset judge --help`` and in docs/judging.md. Bad TOML or a value of
 the wrong type is bad input (one line, exit 2), not a traceback; so are an id no screen has and a
@@ -36,6 +37,7 @@ class Config:
     theme: str | None = None
     text_width: int | None = None  # None: the screen's default
     render: str | None = None
+    highlight: str | None = None  # None: the screen's default (word forms)
     # Where the keymap came from, so a mistake found later can name the file and the line.
     path: Path | None = field(default=None, compare=False)
     keymap_lines: dict[str, int] = field(default_factory=dict, compare=False)
@@ -89,11 +91,19 @@ def load_config(path: Path | None = None) -> Config:
             f"ui.render must be one of {', '.join(RENDERS)}, got {render!r}",
             column="ui.render",
         )
+    highlight = ui.get("highlight") if isinstance(ui, dict) else None
+    if highlight is not None and highlight not in HIGHLIGHTS:
+        raise InputError(
+            path,
+            f"ui.highlight must be one of {', '.join(HIGHLIGHTS)}, got {highlight!r}",
+            column="ui.highlight",
+        )
     return Config(
         keymap=keymap,
         theme=theme,
         text_width=text_width,
         render=render,
+        highlight=highlight,
         path=path,
         keymap_lines=_keymap_lines(source, keymap),
     )
@@ -101,6 +111,9 @@ def load_config(path: Path | None = None) -> Config:
 
 # How documents can be shown (goldset judge --render); the screens implement them.
 RENDERS = ("plain", "markdown", "rst")
+# How query terms are highlighted in documents (key t cycles them): their word forms too, whole
+# words only, or not at all.
+HIGHLIGHTS = ("forms", "words", "off")
 MIN_TEXT_WIDTH, MAX_TEXT_WIDTH = 20, 1000
 
 
@@ -197,17 +210,28 @@ def remember_text_width(width: int, path: Path | None = None) -> Path:
     comment and key as written (only that one line changes or is added). The result is parsed
     before it replaces the file, which is swapped in whole: a config goldset cannot edit safely
     (a ``ui`` written as an inline table, say) is left alone and an InputError says why."""
-    path = locations.config_file() if path is None else path
     if not valid_text_width(width):
         raise ValueError(f"not a reading width: {width!r}")
+    return _remember_ui("text_width", width, str(width), path)
+
+
+def remember_highlight(mode: str, path: Path | None = None) -> Path:
+    """``[ui] highlight = "mode"``, written as ``remember_text_width`` writes the width."""
+    if mode not in HIGHLIGHTS:
+        raise ValueError(f"not a highlight mode: {mode!r}")
+    return _remember_ui("highlight", mode, f'"{mode}"', path)
+
+
+def _remember_ui(key: str, value: object, written: str, path: Path | None) -> Path:
+    path = locations.config_file() if path is None else path
     try:
         source = path.read_text(encoding="utf-8") if path.exists() else ""
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(path, f"cannot read config: {exc}") from None
-    updated = _with_ui_value(source, "text_width", str(width))
+    updated = _with_ui_value(source, key, written)
     data = parse_toml(path, updated.encode("utf-8"), what="config file")
-    if not isinstance(data.get("ui"), dict) or data["ui"].get("text_width") != width:
-        raise InputError(path, "could not record ui.text_width here; set it by hand in [ui]")
+    if not isinstance(data.get("ui"), dict) or data["ui"].get(key) != value:
+        raise InputError(path, f"could not record ui.{key} here; set it by hand in [ui]")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(path.name + ".part")

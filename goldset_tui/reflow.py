@@ -14,6 +14,12 @@ kept. Never joined either: indented lines (code, literal blocks) except the cont
 item, fenced code (```), list items, headings and their underlines, tables, doctest prompts, field
 lists and a line ending in ``::``. The text itself is never changed, only line breaks become
 spaces; a document with no recognisable margin comes back unchanged.
+
+One exception to "indented lines as written": a single word left alone on the last line of an
+indented prose paragraph (a parameter's description under its name, ``    directory.``) joins the
+full line above it. Kept, it was a one-word orphan line on every screen; code is never touched
+(the line above must be prose: four words or more, no brackets, ``=`` or ``<>``, not ending in
+``:``, and full at the margin).
 """
 
 from __future__ import annotations
@@ -86,6 +92,21 @@ def reflow(text: str) -> str:
     return "\n".join(out)
 
 
+_CODE_SIGNS = re.compile(r"[()\[\]{}=<>]")
+
+
+def _orphan(previous: str, line: str, width: int) -> bool:
+    """``line`` is one word that only a full prose line above pushed onto a line of its own."""
+    words = line.split()
+    if len(words) != 1:
+        return False
+    text = previous.strip()
+    if len(text.split()) < 4 or _CODE_SIGNS.search(text) or text.endswith(":"):
+        return False
+    written = len(previous.rstrip())
+    return written <= width and written + 1 + len(words[0]) > width - width // SLACK
+
+
 def _joins(previous: str, line: str, width: int, item_indent: int | None) -> bool:
     """Was the break between ``previous`` and ``line`` made only because ``previous`` was full?"""
     if not previous.strip() or not line.strip() or "\t" in previous + line:
@@ -97,7 +118,8 @@ def _joins(previous: str, line: str, width: int, item_indent: int | None) -> boo
     indent, previous_indent = _indent(line), _indent(previous)
     in_item = item_indent is not None and indent == item_indent
     if indent and not in_item:
-        return False  # code or a literal block: as written
+        # Code or a literal block: as written; but not a one-word orphan ending indented prose.
+        return indent == previous_indent and _orphan(previous, line, width)
     continues_item = item_indent is not None and previous_indent == item_indent
     if previous_indent and not (_LIST_ITEM.match(previous) or continues_item):
         return False

@@ -12,6 +12,11 @@ Two rules (issue 6):
 A pair judged by one labeller only is decided by that labeller (``single``): under overlap by
 design most pairs are.
 
+A pair a labeller flagged "unsure / needs discussion" (``f`` on the judging screen) goes to the
+adjudicator beside the disagreements; until the adjudicator decides it, the rule's grade stands
+(a flag asks for a second look, it does not withdraw the grade), and once decided the
+adjudicator's grade is the consensus, whatever the rule would have said.
+
 Provenance columns: query_id, doc_id, grade (null when pending), how (single | unanimous | majority
 | adjudicator | median | pending), by (comma-separated names), grades (``alice=3 bob=0``).
 """
@@ -79,10 +84,17 @@ def needs_adjudication(summary: pl.DataFrame, rule: str) -> pl.Expr:
     return pl.col("low_mid") != pl.col("high_mid")
 
 
-def decide(ratings: pl.DataFrame, adjudications: pl.DataFrame, rule: str = UMA) -> pl.DataFrame:
+def decide(
+    ratings: pl.DataFrame,
+    adjudications: pl.DataFrame,
+    rule: str = UMA,
+    flagged: pl.DataFrame | None = None,
+) -> pl.DataFrame:
     """Provenance frame (one row per pair anyone graded); ``grade`` is null for pending pairs.
 
     ``adjudications``: query_id, doc_id, grade, adjudicator — at most one row per pair (the latest).
+    ``flagged``: query_id, doc_id of pairs a labeller flagged; an adjudicator's decision on one
+    is the consensus even where the rule alone would decide.
     """
     summary = unit_summary(ratings)
     adj = adjudications.select(
@@ -94,6 +106,13 @@ def decide(ratings: pl.DataFrame, adjudications: pl.DataFrame, rule: str = UMA) 
     s = summary.join(adj, on=["query_id", "doc_id"], how="left").with_columns(
         open=needs_adjudication(summary, rule)
     )
+    if flagged is not None and flagged.height:
+        # A decided flagged pair is settled by its decision: open for the expressions below.
+        marks = flagged.select("query_id", "doc_id").unique().with_columns(_flag=pl.lit(True))
+        s = s.join(marks, on=["query_id", "doc_id"], how="left").with_columns(
+            open=pl.col("open")
+            | (pl.col("_flag").fill_null(False) & pl.col("adj_grade").is_not_null())
+        )
     single = pl.col("n") == 1
     unanimous = pl.col("spread") == 0
     adjudicated = pl.col("open") & pl.col("adj_grade").is_not_null()
@@ -138,6 +157,24 @@ def decide(ratings: pl.DataFrame, adjudications: pl.DataFrame, rule: str = UMA) 
         grade = pl.when(adjudicated).then(pl.col("adj_grade")).otherwise(pl.col("low_mid"))
         by = pl.when(adjudicated).then(pl.col("adj_by")).otherwise(pl.col("everyone"))
     out = s.with_columns(grade=grade.cast(pl.Int64), how=how, by=by).select(PROVENANCE_COLUMNS)
+    if flagged is not None and flagged.height:
+        # Flagged without a grade (flagged, then skipped) and decided: the decision is the grade.
+        ungraded = (
+            flagged.select("query_id", "doc_id")
+            .unique()
+            .join(out.select("query_id", "doc_id"), on=["query_id", "doc_id"], how="anti")
+            .join(adj, on=["query_id", "doc_id"], how="inner")
+            .filter(pl.col("adj_grade").is_not_null())
+            .select(
+                "query_id",
+                "doc_id",
+                pl.col("adj_grade").cast(pl.Int64).alias("grade"),
+                pl.lit("adjudicator").alias("how"),
+                pl.col("adj_by").alias("by"),
+                pl.lit("").alias("grades"),
+            )
+        )
+        out = pl.concat([out, ungraded.cast(out.schema)])
     return out.sort("query_id", "doc_id")
 
 
@@ -179,9 +216,27 @@ def consensus_with_provenance(
             ~pl.col("labeller").is_in(machine_labellers(getattr(project, "manifest", {})))
         )
     ratings = ratings_from_judgments(judgments)
-    provenance = decide(ratings, load_adjudications(store_dir(project)), rule)
+    flags = flagged_pairs(project, judgments.get_column("labeller").unique().to_list())
+    provenance = decide(ratings, load_adjudications(store_dir(project)), rule, flags)
     qrels = provenance.filter(pl.col("grade").is_not_null()).select("query_id", "doc_id", "grade")
     return qrels, provenance
+
+
+def flagged_pairs(project: Project, labellers: list[str] | None = None) -> pl.DataFrame:
+    """query_id, doc_id, flag: the pairs flagged by any of ``labellers`` (default all), each
+    with its flags as "name: reason"."""
+    from goldset_tui.store.frames import latest_marks
+
+    history = project.judgments(history=True)
+    if labellers is not None:
+        history = history.filter(pl.col("labeller").is_in(labellers))
+    marks = latest_marks(history, "flag")
+    return (
+        marks.sort("labeller", maintain_order=True)
+        .group_by("query_id", "doc_id", maintain_order=True)
+        .agg(pl.concat_str("labeller", pl.lit(": "), "reason").str.join("; ").alias("flag"))
+        .sort("query_id", "doc_id")
+    )
 
 
 @dataclass

@@ -18,7 +18,9 @@ first undecided pair.
 
 Rules: unanimous-majority-adjudicator (default: all agree, else a strict majority, else the
 adjudicator) or median (the median grade; with an even number of grades whose middle two differ,
-the adjudicator decides, else the lower). --rule is recorded in the store, so `goldset qrels
+the adjudicator decides, else the lower). Pairs a labeller flagged "unsure / needs discussion"
+(f on the judging screen) come after the disagreements, with the flags' reasons; deciding one
+makes the decision the consensus grade. --rule is recorded in the store, so `goldset qrels
 --consensus` exports with the same rule; the provenance of every pair is written next to it.
 
 keys: 0-9 decide, j/k or arrows move, x withdraw a decision, t every system's top k for the
@@ -72,10 +74,16 @@ def run(args: argparse.Namespace) -> int:
     if args.rule and args.rule != store_rule(project):
         project.update_manifest(consensus={"rule": args.rule})
     rule = args.rule or store_rule(project)
-    if data.ratings.get_column("labeller").n_unique() < 2:
+    from goldset_tui.agreement.consensus import flagged_pairs
+
+    people = data.ratings.get_column("labeller").unique().to_list()
+    flags = flagged_pairs(project, people).select("query_id", "doc_id", "flag").rows()
+    flagged = {(q, d): reason for q, d, reason in flags}
+    if len(people) < 2 and not flagged:
         raise InputError(
             args.store,
-            "nothing to adjudicate: the store has judgments from fewer than two labellers",
+            "nothing to adjudicate: the store has judgments from fewer than two labellers, and "
+            "no flagged pair",
         )
     from goldset_tui.commands.agreement import screen_runs
     from goldset_tui.ui.app import run_app
@@ -85,7 +93,9 @@ def run(args: argparse.Namespace) -> int:
     writer = AdjudicationWriter(project.path, args.labeller, rule)
     try:
         return run_app(
-            lambda: AdjudicateScreen(data, writer, store=project.path, rule=rule, runs=runs)
+            lambda: AdjudicateScreen(
+                data, writer, store=project.path, rule=rule, runs=runs, flagged=flagged
+            )
         )
     finally:
         writer.close()

@@ -152,13 +152,12 @@ def run(args: argparse.Namespace) -> int:
         status = run_app(lambda: screen)
     finally:
         screen.flush()
-        session = screen.session
-        judged = session.judged_count if session is not None else 0
-        total = session.total if session is not None else 0
+        from goldset_tui.commands._judge_exit import exit_line
+
         # Said on every exit, a failed one too: the judgments are kept, and here is where.
+        resume = "goldset demo resumes, --fresh starts over"
         print(
-            f"goldset demo: {judged:,} of {total:,} judged, kept in {store} "
-            f"(goldset demo resumes, --fresh starts over; export: goldset qrels --store {store})",
+            exit_line("demo", screen, store, resume, f"goldset qrels --store {store}"),
             file=sys.stderr,
         )
     return status

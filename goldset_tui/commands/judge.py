@@ -35,8 +35,11 @@ each candidate and at which rank (for an engineer reviewing, not for labelling).
 
 keys: 0-3 grade and move on (the store's scale decides the digits) | j/k or arrows move |
   n/p next/previous query | u undo | d give near-duplicates the same grade | c note |
+  f flag unsure / needs discussion | s skip with a reason |
   g go to query id | / search queries | ? guidelines and keys | m more of a long text |
-  w reading width (remembered) | space/pgup/pgdn scroll the text | q or ctrl+q save and quit | ctrl+p command palette
+  w reading width (remembered) | t term highlighting (remembered) | space/pgup/pgdn, home/end,
+  shift+arrows scroll the text | ctrl+f find in the text | # go to a candidate |
+  q or ctrl+q save and quit | ctrl+p command palette
 Remap any key in the config file (see docs/judging.md), e.g.  [keymap] grade_0 = "0,a"
 
 examples:
@@ -121,6 +124,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "+new on the screen either way)",
     )
     add_display_arguments(parser)
+    parser.add_argument(
+        "--take-over",
+        action="store_true",
+        help="if your session is still open in another process (a dropped connection), end it "
+        "(SIGHUP: it saves and closes) and judge here; without it goldset asks",
+    )
 
 
 def add_display_arguments(parser: argparse.ArgumentParser) -> None:
@@ -332,17 +341,6 @@ def _check_remembered(
         )
 
 
-def latest_notes(project, labeller: str) -> dict[tuple[str, str], str]:  # noqa: ANN001
-    """The labeller's latest note per pair (notes can be on pairs not judged yet); "" clears."""
-    import polars as pl
-
-    history = project.judgments(labeller, history=True)
-    noted = history.filter(pl.col("note").is_not_null()).unique(
-        ["query_id", "doc_id"], keep="last", maintain_order=True
-    )
-    return {(q, d): n for q, d, n in noted.select("query_id", "doc_id", "note").rows() if n}
-
-
 def check_repeat(share: float) -> None:
     """--repeat is a share: 0 (off) up to 1; NaN is neither."""
     if not 0.0 <= share <= 1.0:
@@ -394,6 +392,7 @@ def make_screen(
     """The judging screen for a prepared project; the writer opens here (lock: one per labeller)."""
     from goldset_tui.commands._judge_marks import keep_only_new, marks_for
     from goldset_tui.judging import JudgingSession
+    from goldset_tui.store.annotations import notes_of, reasons_of
     from goldset_tui.store.human import judged_on_screen
     from goldset_tui.ui.screens.judge import JudgeScreen
 
@@ -408,10 +407,12 @@ def make_screen(
     # Opening the writer may have cut a torn journal tail (kept in .torn): the labeller is told.
     warnings = list(dict.fromkeys([*prepared.warnings, *project.warnings]))
     repeats = repeat_candidates(project, prepared.labeller, judged, repeat, seed or 0)
-    notes = latest_notes(project, prepared.labeller)
+    notes = notes_of(project, prepared.labeller)  # flags and skips: store/annotations.py
     # The guidelines open on the first sitting at the screen, even when imported grades (which
     # count as judged) came before it.
     first_sitting = not judged_on_screen(project, prepared.labeller)
+
+    history = project.judgments(prepared.labeller, history=True)
 
     def build() -> JudgingSession:
         return JudgingSession(
@@ -425,7 +426,9 @@ def make_screen(
             notes=notes,
             order=order,
             # Undo picks up where the last session left off (an SSH drop loses no undo).
-            history=project.judgments(prepared.labeller, history=True),
+            history=history,
+            flags=reasons_of(history, "flag"),
+            skips=reasons_of(history, "skip"),
         )
 
     screen = JudgeScreen(
@@ -440,10 +443,13 @@ def make_screen(
         background=True,  # the grade's fsync off the key's path, "saving…" until it returns
     )
     screen.marks = marks  # +new and shared (ui/widgets/marks.py)
+    screen.store = project.path  # said under ? (where the judgments are kept)
     return screen
 
 
 def run(args: argparse.Namespace) -> int:
+    from goldset_tui.commands._judge_exit import said_at_exit
+    from goldset_tui.commands._take_over import take_over_session
     from goldset_tui.commands._terminal import require_terminal
 
     require_terminal(NAME)  # before the store is created: a script gets one line, not a spin
@@ -464,6 +470,7 @@ def run(args: argparse.Namespace) -> int:
     )
     for warning in prepared.warnings:
         print(f"goldset: warning: {warning}", file=sys.stderr)
+    take_over_session(prepared, args)  # still open elsewhere: offer to end it (_take_over.py)
     screen = make_screen(
         prepared,
         reveal=args.reveal,
@@ -478,3 +485,4 @@ def run(args: argparse.Namespace) -> int:
         return run_app(lambda: screen)
     finally:
         screen.flush()  # idempotent; also covers an exception inside the app
+        said_at_exit(screen, prepared, args.pool)  # where it is kept (_judge_exit.py)

@@ -21,7 +21,9 @@ leaves the pair unjudged.
 
 TREC qrels by default (`qid 0 docid grade`, one line per judged pair, sorted by query then
 document, numeric ids in numeric order), ready for trec_eval, pytrec_eval, ir_measures or
-`goldset eval`. CSV and Parquet have the columns query_id, doc_id, grade. Without --format the
+`goldset eval`. CSV and Parquet have the columns query_id, doc_id, grade, note, flag: the
+labeller's note on the pair and the reason it was flagged "unsure / needs discussion" (empty when
+none; with --consensus each labeller's, as "name: text"). Without --format the
 extension of -o decides (.csv, .parquet; anything else is TREC). Without -o, TREC and CSV go to
 standard output.
 
@@ -178,6 +180,11 @@ def run(args: argparse.Namespace) -> int:
     qrels = sort_pairs(qrels.select("query_id", "doc_id", pl.col("grade").cast(pl.Int64)))
     if qrels.height == 0:
         raise InputError(project.path, "no judgments to export yet")
+    if fmt != "trec":  # TREC qrels stay four columns; the tables carry notes and flags
+        from goldset_tui.store.annotations import with_annotations
+
+        history = project.judgments(None if args.consensus else args.labeller, history=True)
+        qrels = with_annotations(qrels, history, by_name=args.consensus)
     data = render(qrels, fmt, project.path)
     if args.output:
         atomic_write_bytes(Path(args.output), data)

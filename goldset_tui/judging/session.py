@@ -15,6 +15,7 @@ import polars as pl
 from goldset_tui.judging.adaptive import adaptive_next, relevant_from
 from goldset_tui.judging.duplicates import DuplicateGroups
 from goldset_tui.judging.history import undo_stack
+from goldset_tui.judging.marks import Marks
 from goldset_tui.judging.order import utc_now
 from goldset_tui.judging.repeats import REPEAT_EVERY, RepeatingSession
 from goldset_tui.judging.state import Step, UndoEntry, Writer
@@ -25,14 +26,15 @@ from goldset_tui.model import GradeScale, Judgment
 GROUP_BATCH = 1000
 
 
-class JudgingSession(RepeatingSession, DuplicateGroups):
+class JudgingSession(Marks, RepeatingSession, DuplicateGroups):
     """State of one labeller judging one pool.
 
     ``frame`` is the pool (``query_id, query, doc_id, text`` + optional ``title, stratum, systems,
     ranks``); ``judged`` the labeller's latest grades (``query_id, doc_id, grade``; null grades are
     undone and count as unjudged); ``query_ids`` restricts and orders the queries (an assignment);
     ``history`` the labeller's events in the store (``Project.judgments(labeller, history=True)``),
-    from which undo picks up where the last session left off.
+    from which undo picks up where the last session left off; ``flags`` and ``skips`` the
+    labeller's flagged and skipped pairs with their reasons (marks.py).
     """
 
     def __init__(
@@ -51,6 +53,8 @@ class JudgingSession(RepeatingSession, DuplicateGroups):
         notes: dict[tuple[str, str], str] | None = None,
         order: str = "blind",
         history: pl.DataFrame | None = None,
+        flags: dict[tuple[str, str], str] | None = None,
+        skips: dict[tuple[str, str], str] | None = None,
     ) -> None:
         super().__init__(
             frame,
@@ -63,6 +67,7 @@ class JudgingSession(RepeatingSession, DuplicateGroups):
             now=now,
         )
         self._notes = dict(notes or {})  # (query_id, doc_id) -> the latest note
+        self._init_marks(flags, skips)  # flagged and skipped pairs, with reasons (marks.py)
         # Grades queued with a background writer, by ticket: (undo entry, query index, position).
         self._unsaved: dict[int, tuple[UndoEntry, int, int]] = {}
         self._groups = 0  # the last number given to a d group on the undo stack
@@ -137,7 +142,7 @@ class JudgingSession(RepeatingSession, DuplicateGroups):
             n = 0  # nothing left in this query: on to the next unfinished one
         for step in range(1, n):
             pos = (self.pos + step) % n
-            if view.rows[pos]["doc_id"] not in view.grades:
+            if self._open(self.query_id, view, pos):
                 self._land(self.qi, pos)
                 return False
         count = len(self.query_ids)
@@ -145,6 +150,8 @@ class JudgingSession(RepeatingSession, DuplicateGroups):
             qi = (self.qi + step) % count
             if self._done_counts[qi] < self._sizes[qi]:
                 first = self.first_unjudged_in(qi)
+                if first is None and self.picker is None:
+                    continue  # only skipped candidates left there
                 self._land(qi, 0 if first is None else first)
                 return True
         self._shown_since = self._clock()

@@ -15,7 +15,10 @@ from goldset_tui.judging.order import blind_order, utc_now
 from goldset_tui.judging.pace import Pace
 from goldset_tui.model import GradeScale, Judgment
 
-# Queries whose candidates stay loaded (beyond those graded in this session).
+# Queries whose candidates stay loaded, least recently used evicted first. A query graded in this
+# session is evicted like any other: its grades live on in ``_graded`` (small: ids and numbers),
+# only its rows (the candidates' texts) go. Keeping every graded query's view grew memory by
+# about 5 MB per 1,000 keys over a day, with no plateau (bench/judge_memory.py).
 VIEW_CACHE = 64
 
 
@@ -23,6 +26,8 @@ class Writer(Protocol):
     def record(self, judgment: Judgment) -> object: ...
     def undo(self, query_id: str, doc_id: str) -> object: ...
     def note(self, query_id: str, doc_id: str, text: str) -> object: ...
+    def flag(self, query_id: str, doc_id: str, reason: str) -> object: ...
+    def skip(self, query_id: str, doc_id: str, reason: str) -> object: ...
     def close(self) -> object: ...
 
 
@@ -44,7 +49,6 @@ class _QueryView:
     rows: list[dict[str, Any]]
     grades: dict[str, int]
     dup_label: list[int] | None = None  # per shown position, computed lazily
-    changed: bool = False  # graded in this session: must never be evicted (it holds the truth)
 
 
 class UndoEntry(NamedTuple):
@@ -99,9 +103,14 @@ class SessionState:
         self.landings = 0
         # ``goldset judge --order adaptive``: (rows, grades) -> the next position; None = blind order
         self.picker: Callable[[list[dict[str, Any]], dict[str, int]], int | None] | None = None
+        # Pairs passed over with a reason (marks.py): navigation does not serve them again.
+        self._skipped: set[tuple[str, str]] = set()
         self._index_pool(frame, query_ids)
         self._index_judged(judged)
-        self._views: dict[str, _QueryView] = {}
+        self._views: dict[str, _QueryView] = {}  # least recently used first
+        # query_id -> the grades dict of a query graded in this session: the same object as its
+        # view's while loaded, so a view evicted and loaded again finds this session's grades.
+        self._graded: dict[str, dict[str, int]] = {}
         self.qi = 0
         self.pos = 0
         self._shown_since = clock()
@@ -180,11 +189,11 @@ class SessionState:
     # ----- per-query views ------------------------------------------------------------------
     def _view(self, qi: int) -> _QueryView:
         qid = self.query_ids[qi]
-        view = self._views.get(qid)
+        view = self._views.pop(qid, None)
         if view is None:
             view = self._load_view(qi)
             self._evict()
-            self._views[qid] = view
+        self._views[qid] = view  # the most recently used, last
         return view
 
     def _load_view(self, qi: int) -> _QueryView:
@@ -194,9 +203,11 @@ class SessionState:
         qid = self.query_ids[qi]
         rows = self._pool.slice(self._starts[qi], self._sizes[qi]).to_dicts()
         order = blind_order(self.labeller, qid, [r["doc_id"] for r in rows])
-        s, n = self._jstarts.get(qid, (0, 0))
-        part = self._judged.slice(s, n)
-        grades = dict(zip(part["doc_id"].to_list(), part["grade"].to_list(), strict=True))
+        grades = self._graded.get(qid)  # graded in this session: those are the truth
+        if grades is None:
+            s, n = self._jstarts.get(qid, (0, 0))
+            part = self._judged.slice(s, n)
+            grades = dict(zip(part["doc_id"].to_list(), part["grade"].to_list(), strict=True))
         return _QueryView(rows=[rows[i] for i in order], grades=grades)
 
     def upcoming_query(self) -> int | None:
@@ -218,16 +229,18 @@ class SessionState:
         qid = self.query_ids[qi]
         if qid in self._views:
             return False
+        if qid in self._graded:  # graded, and evicted, since the worker loaded it
+            view.grades = self._graded[qid]
         self._evict()
         self._views[qid] = view
         return True
 
     def _evict(self) -> None:
-        # Keep memory flat on huge pools: only recently visited queries stay loaded, except those
-        # graded in this session (their grades exist only here and in the journal).
-        clean = [q for q, v in self._views.items() if not v.changed]
-        for qid in clean[: max(0, len(clean) - VIEW_CACHE)]:
-            del self._views[qid]
+        """Keep memory flat on huge pools and long days: at most VIEW_CACHE views stay loaded
+        (room is made for one more), the least recently used go first. The current query's view
+        is the most recently used, never the one to go."""
+        while len(self._views) >= VIEW_CACHE:
+            del self._views[next(iter(self._views))]
 
     @property
     def query_id(self) -> str:
@@ -268,10 +281,16 @@ class SessionState:
         view = self._view(qi)
         if self.picker is not None:
             return self.picker(view.rows, view.grades)
-        for pos, row in enumerate(view.rows):
-            if row["doc_id"] not in view.grades:
+        qid = self.query_ids[qi]
+        for pos in range(len(view.rows)):
+            if self._open(qid, view, pos):
                 return pos
         return None
+
+    def _open(self, query_id: str, view: _QueryView, pos: int) -> bool:
+        """Whether grading should serve this candidate: unjudged and not skipped."""
+        doc_id = view.rows[pos]["doc_id"]
+        return doc_id not in view.grades and (query_id, doc_id) not in self._skipped
 
     def _position_of(self, qi: int, doc_id: str) -> int:
         return next(i for i, r in enumerate(self._view(qi).rows) if r["doc_id"] == doc_id)
@@ -312,7 +331,7 @@ class SessionState:
 
     def _set_grade(self, qi: int, doc_id: str, grade: int | None) -> None:
         view = self._view(qi)
-        view.changed = True
+        self._graded[self.query_ids[qi]] = view.grades  # outlives the view (see VIEW_CACHE)
         had = doc_id in view.grades
         if grade is None:
             view.grades.pop(doc_id, None)

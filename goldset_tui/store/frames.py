@@ -8,6 +8,13 @@ History keeps every event a labeller produced, in ``seq`` order:
 - ``undo``: cancels the most recent judge/repeat of that pair not already cancelled, so undoing a
   re-grade brings the previous grade back, and undoing a pair's only grade leaves it unjudged.
 - ``note``: a note on a pair, grade null; the latest non-empty note of a pair is shown with it.
+- ``flag``: "unsure / needs discussion" on a pair, grade null, the reason in ``note``; the latest
+  flag record of a pair counts, an empty reason unflags it. Flagged pairs go to adjudication.
+- ``skip``: the labeller passed a pair over without grading it, grade null, the reason in
+  ``note``; a skipped pair is not served again until graded (a grade is what counts).
+
+Flags and skips use the note column for their reason, so they are durable exactly as notes are
+(one journal line, fsynced) and need no file of their own; they are never read as notes.
 """
 
 from __future__ import annotations
@@ -20,7 +27,9 @@ import polars as pl
 from goldset_tui.errors import InputError
 from goldset_tui.model import GradeScale
 
-KINDS = ("judge", "repeat", "undo", "note")
+KINDS = ("judge", "repeat", "undo", "note", "flag", "skip")
+# Kinds whose note column holds a flag's or skip's reason, not a note on the pair.
+MARK_KINDS = ("flag", "skip")
 GRADING_KINDS = ("judge", "repeat")
 
 JUDGMENT_SCHEMA = pl.Schema(
@@ -172,7 +181,7 @@ def latest(history: pl.DataFrame) -> pl.DataFrame:
     standing = grading.filter(pl.col("kind") == "judge").unique(
         PAIR, keep="last", maintain_order=True
     )
-    noted = history.filter(pl.col("note").is_not_null())
+    noted = history.filter(pl.col("note").is_not_null() & ~pl.col("kind").is_in(MARK_KINDS))
     if noted.height:
         # An empty note is how a note gets cleared.
         notes = noted.unique(PAIR, keep="last", maintain_order=True).select(
@@ -183,6 +192,16 @@ def latest(history: pl.DataFrame) -> pl.DataFrame:
             note=pl.col("latest_note")
         )
     return standing.select(COLUMNS)
+
+
+def latest_marks(history: pl.DataFrame, kind: str) -> pl.DataFrame:
+    """Per (labeller, query_id, doc_id) the reason of its latest ``kind`` record ("flag" or
+    "skip"), pairs whose latest one is empty (unflagged) left out: labeller, query_id, doc_id,
+    reason. ``history`` in seq order within each labeller, as the store returns it."""
+    marks = history.filter(pl.col("kind") == kind).unique(PAIR, keep="last", maintain_order=True)
+    return marks.filter(pl.col("note").is_not_null() & (pl.col("note") != "")).select(
+        *PAIR, pl.col("note").alias("reason")
+    )
 
 
 def natural_key(column: str) -> list[pl.Expr]:

@@ -109,6 +109,14 @@ class OrderedWriter:
         self.drain()
         self.writer.note(query_id, doc_id, text)
 
+    def flag(self, query_id: str, doc_id: str, reason: str) -> None:
+        self.drain()  # after the grades queued before it, as the labeller gave them
+        self.writer.flag(query_id, doc_id, reason)
+
+    def skip(self, query_id: str, doc_id: str, reason: str) -> None:
+        self.drain()
+        self.writer.skip(query_id, doc_id, reason)
+
     def take_notice(self) -> str | None:
         take = getattr(self.writer, "take_notice", None)
         return take() if take is not None else None

@@ -1,4 +1,4 @@
-"""One labeller's judgment writer: durable saves, undo, notes, compaction.
+"""One labeller's judgment writer: durable saves, undo, notes, flags and skips, compaction.
 
 Saving a judgment is one journal append plus fdatasync, whatever the size of the store. Every
 ``COMPACT_EVERY`` records (and on close) the journal's records go into a new Parquet part and the
@@ -309,12 +309,32 @@ class JudgmentWriter:
     @_serialised
     def note(self, query_id: str, doc_id: str, text: str, *, time: str | None = None) -> None:
         """Attach a note to a pair (an empty text clears it); durable when this returns."""
+        self._mark("note", query_id, doc_id, text, time)
+
+    @_serialised
+    def flag(self, query_id: str, doc_id: str, reason: str, *, time: str | None = None) -> None:
+        """Flag a pair "unsure / needs discussion" with a reason (an empty one unflags it): a
+        ``flag`` record, the reason in its note column; durable when this returns."""
+        self._mark("flag", query_id, doc_id, reason, time)
+
+    @_serialised
+    def skip(self, query_id: str, doc_id: str, reason: str, *, time: str | None = None) -> None:
+        """Record that the labeller passed a pair over, and why (a ``skip`` record, the reason in
+        its note column); durable when this returns. A skip without a reason is refused: the
+        reason is what makes it worth recording."""
+        if isinstance(reason, str) and not reason.strip():
+            raise InputError(self.journal_path, "a skip needs a reason", column="note")
+        self._mark("skip", query_id, doc_id, reason, time)
+
+    def _mark(self, kind: str, query_id: str, doc_id: str, text: str, time: str | None) -> None:
         path = self.journal_path
         if not isinstance(text, str):
-            raise InputError(path, f"a note must be text, got {type(text).__name__}", column="note")
+            raise InputError(
+                path, f"a {kind} must be text, got {type(text).__name__}", column="note"
+            )
         self._append(
             {
-                "kind": "note",
+                "kind": kind,
                 "labeller": self.labeller,
                 "query_id": check_id(query_id, "query_id", path),
                 "doc_id": check_id(doc_id, "doc_id", path),

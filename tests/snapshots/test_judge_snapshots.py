@@ -122,3 +122,9 @@ def test_judge_guidelines_on_first_open(snap_compare, size) -> None:
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_judge_query_search(snap_compare, size) -> None:
     assert snap_compare(make_app(), terminal_size=size, press=["slash", "s", "q", "l"])
+
+
+def test_judge_at_60x20_keeps_help_and_quit_in_the_footer(snap_compare) -> None:
+    # The narrowest terminal a labeller was seen using (a split tmux pane): the footer gives up
+    # entries that are also under ? before it loses "? help" and "q quit".
+    assert snap_compare(make_app(), terminal_size=(60, 20), press=["2"])

@@ -138,3 +138,30 @@ def test_reading_widths_cycle() -> None:
     assert seen == [72, 88, 100, 120, 0, 72]
     assert next_width(93) == 72
     assert isinstance(document("a\nb", "", render="plain"), Text)
+
+
+def test_a_markdown_table_keeps_its_rows() -> None:
+    # With the CommonMark preset a pipe table was one paragraph: every row on one line.
+    source = (
+        "Key lifetimes:\n\n"
+        "| key | rotates every |\n|---|---|\n| api | 90 days |\n| signing [key](x) | 1 year |\n\n"
+        "After the table."
+    )
+    blocks = markdown_blocks(source)
+    assert [b.text.plain for b in blocks] == [
+        "Key lifetimes:",
+        "key             \u2502 rotates every\n"
+        + "\u2500" * 16
+        + "\u253c"
+        + "\u2500" * 14
+        + "\napi             \u2502 90 days\nsigning key <x> \u2502 1 year",
+        "After the table.",
+    ]
+    out = SGR.sub("", ansi(document(source, "key", render="markdown"), width=80))
+    assert "api             \u2502 90 days" in out.splitlines()[4]
+    assert "javascript" not in out
+
+
+def test_a_table_row_with_missing_cells_stays_a_row() -> None:
+    blocks = markdown_blocks("| a | b | c |\n|---|---|---|\n| 1 |\n")
+    assert blocks[0].text.plain.splitlines()[-1].startswith("1 ")

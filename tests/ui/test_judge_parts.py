@@ -15,10 +15,28 @@ def test_terms_drop_stopwords_and_repeats() -> None:
 
 def test_whole_words_only_case_insensitive() -> None:
     t = highlighted(
-        "Rotate the API key; keyboard and rotated are not matches. api_key is one word.",
+        "Rotate the API key; keyboard and rotator are not matches. api_key is one word.",
         "rotate api key",
     )
     assert spans(t) == ["Rotate", "API", "key"]
+
+
+def test_word_forms_of_the_terms_are_highlighted_too() -> None:
+    # "rotate api key" lit nothing in "Key Rotation: keys are rotated" (whole words only).
+    t = highlighted(
+        "Key Rotation: keys are rotated, rotating APIs; a keyboard is not.", "rotate api key"
+    )
+    assert spans(t) == ["Key", "Rotation", "keys", "rotated", "rotating", "APIs"]
+    t = highlighted("the database is locked; lock the databases", "sqlite database locked")
+    assert spans(t) == ["database", "locked", "lock", "databases"]
+
+
+def test_word_forms_can_be_switched_off() -> None:
+    from goldset_tui.ui.widgets.judge_parts import term_pattern
+
+    pattern = term_pattern("rotate api key", forms=False)
+    assert pattern is not None
+    assert [m.group(0) for m in pattern.finditer("Rotation keys rotate key")] == ["rotate", "key"]
 
 
 def test_markup_in_text_and_query_stays_text() -> None:

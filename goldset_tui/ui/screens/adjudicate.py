@@ -1,4 +1,5 @@
-"""The adjudication screen: walk the disagreements the consensus rule cannot settle, biggest first.
+"""The adjudication screen: walk the disagreements the consensus rule cannot settle, biggest first,
+then the pairs a labeller flagged "unsure / needs discussion" (each with its flags' reasons).
 
 A digit key decides the pair; the decision is in the adjudicator's journal, fsynced, before the
 screen says "saved" and moves on to the next undecided pair. Reopening the screen resumes at the
@@ -79,6 +80,7 @@ class AdjudicateScreen(TopKJump, Screen[None]):
         store: Path,
         rule: str,
         runs: dict[str, pl.DataFrame] | None = None,
+        flagged: dict[tuple[str, str], str] | None = None,
     ) -> None:
         super().__init__()
         self.data = data
@@ -87,6 +89,11 @@ class AdjudicateScreen(TopKJump, Screen[None]):
         self.store = Path(store)
         self.rule = rule
         self.pairs = open_pairs(data.ratings, rule).select("query_id", "doc_id").rows()
+        self.open_count = len(self.pairs)
+        # Flagged pairs come after the disagreements (a flagged disagreement stays among them).
+        self.flagged = dict(flagged or {})
+        seen = set(self.pairs)
+        self.pairs += [pair for pair in self.flagged if pair not in seen]
         decided = load_adjudications(self.store)
         self.decisions: dict[tuple[str, str], tuple[int, str]] = {
             (q, d): (g, who)
@@ -139,16 +146,28 @@ class AdjudicateScreen(TopKJump, Screen[None]):
         decision = self.query_one("#adjudicate-decision", Static)
         detail = self.query_one(PairDetailView)
         if not self.pairs:
-            status.update(Text(f"Nothing to adjudicate: the rule {self.rule} settles every pair."))
+            status.update(
+                Text(
+                    f"Nothing to adjudicate: the rule {self.rule} settles every pair, none is flagged."
+                )
+            )
             decision.update(Text(self.export_hint()))
             detail.display = False
             return
         query_id, doc_id = self.pairs[self.index]
-        status.update(
-            Text(
-                f"Disagreement {self.index + 1} of {len(self.pairs)} · {self.decided_count} decided, biggest first"
-            )
+        line = Text(
+            f"Disagreement {self.index + 1} of {len(self.pairs)} · {self.decided_count} decided, biggest first"
         )
+        if self.flagged:
+            line = Text(
+                f"Pair {self.index + 1} of {len(self.pairs)} ({self.open_count} disagreements, "
+                f"{len(self.flagged)} flagged) · {self.decided_count} decided"
+            )
+        flag = self.flagged.get((query_id, doc_id))
+        if flag:
+            line.append("\n\u2691 flagged: ", style="bold red")
+            line.append_text(literal(flag, keep_newlines=False))
+        status.update(line)
         detail.show(pair_details(self.data.ratings, self.data.pool, query_id, doc_id))
         decision.update(self.decision_text(query_id, doc_id))
 
@@ -220,7 +239,8 @@ class AdjudicateScreen(TopKJump, Screen[None]):
 
     def export_hint(self) -> str:
         return (
-            f"All {len(self.pairs)} disagreements decided. Export the consensus with: "
+            f"All {len(self.pairs)} {'pairs' if self.flagged else 'disagreements'} decided. "
+            "Export the consensus with: "
             f"goldset qrels --store {self.store} --consensus -o consensus.qrels"
         )
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import errno
 from collections.abc import Callable
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -22,6 +23,7 @@ from textual import work
 from textual.app import ComposeResult, CSSPathType
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
+from textual.css.scalar import Scalar
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static
@@ -32,6 +34,8 @@ from goldset_tui.ui.leaving import LeaveKeys, leave_bindings, quits
 from goldset_tui.ui.safe import literal
 from goldset_tui.ui.widgets import judge_parts as parts
 from goldset_tui.ui.widgets.judge_dialogs import Dialogs
+from goldset_tui.ui.widgets.judge_doc_keys import READING_ACTIONS, READING_BINDINGS, DocumentKeys
+from goldset_tui.ui.widgets.judge_footer import FittedFooter
 from goldset_tui.ui.widgets.judge_group import GRADE_FIRST, GroupGrading, d_hint
 from goldset_tui.ui.widgets.judge_guard import KeyGuard
 from goldset_tui.ui.widgets.judge_prefetch import Prefetch
@@ -65,7 +69,9 @@ def _grade_bindings() -> list[Binding]:
 
 
 class JudgeScreen(
+    FittedFooter,
     KeyGuard,
+    DocumentKeys,
     Dialogs,
     BackgroundSaving,
     GroupGrading,
@@ -76,6 +82,7 @@ class JudgeScreen(
 ):
     CSS_PATH: ClassVar[CSSPathType | None] = "judge.tcss"
     marks: Marks = NO_MARKS  # set by `goldset judge`: +new pairs, shared queries (marks.py)
+    store: Path | None = None  # set by `goldset judge`: where the judgments are kept, under ?
 
     # The footer must fit 80 columns: the grade keys share one entry, pairs share one (j/k, n/p),
     # and the palette (ctrl+p) is listed under ? instead. Every binding still has an id. Below
@@ -108,36 +115,21 @@ class JudgeScreen(
             tooltip="Grade its near-duplicates alike",
         ),
         Binding("c", "note", "note", id="note", tooltip="Note on this candidate"),
+        Binding(
+            "f",
+            "flag",
+            "flag",
+            show=False,
+            id="flag",
+            tooltip="Flag it for discussion",
+        ),
+        Binding("s", "skip", "skip", show=False, id="skip", tooltip="Skip it, with a reason"),
         Binding("g", "goto", "goto", id="goto", tooltip="Go to a query by id"),
         Binding("slash", "search", "find", id="search", tooltip="Search queries, id or text"),
         Binding("question_mark", "help", "help", id="help", tooltip="Guidelines and keys"),
         # Escape: back one screen; q: save and go home, or quit without one (ui/leaving.py).
         *leave_bindings("back", "quit"),
-        Binding("m", "more", "more text", show=False, id="more", tooltip="More of a long text"),
-        Binding(
-            "w",
-            "text_width",
-            "width",
-            show=False,
-            id="text_width",
-            tooltip="Text width (remembered)",
-        ),
-        Binding(
-            "pagedown,space",
-            "scroll_doc(1)",
-            "page down",
-            show=False,
-            id="page_down",
-            tooltip="Scroll the text down",
-        ),
-        Binding(
-            "pageup",
-            "scroll_doc(-1)",
-            "page up",
-            show=False,
-            id="page_up",
-            tooltip="Scroll the text up",
-        ),
+        *READING_BINDINGS,  # m w t, page, line, home/end, ctrl+f, # (judge_doc_keys.py)
     ]
 
     def __init__(
@@ -258,10 +250,17 @@ class JudgeScreen(
         hint = d_hint(self.group_target())  # what d does here, named (judge_group.py)
         candidate_line = parts.candidate_line(s, candidate, reveal=self.reveal, d_hint=hint)
         candidate_line = mark_candidate(candidate_line, self.marks, s.query_id, candidate.doc_id)
-        put_sized(self.query_one("#candidate", Static), candidate_line, cap=3)  # judge.tcss
+        # Two rows, four when the labeller's flag, skip or note has its line (judge_parts.py).
+        remarks = s.current_flag or s.current_skip or s.current_note
+        cap = 5 if remarks else 3  # the border's row included (judge.tcss)
+        widget = self.query_one("#candidate", Static)
+        if widget.styles.max_height != Scalar.from_number(cap):
+            widget.styles.max_height = cap
+        put_sized(widget, candidate_line, cap=cap - 1)
         key = (candidate.query_id, candidate.doc_id)
         if key != self._shown:
             self._text_limit = parts.TEXT_PAGE
+            self._found_at = -1  # ctrl+f again starts at this text's first match
             self._show_text()
             self._shown = key
         put(self.query_one("#strip", Static), parts.strip_line(s, self.size.width or 80))
@@ -323,7 +322,7 @@ class JudgeScreen(
             # False hides the key: a 1-5 scale has no 0 key and no 6-9 keys.
             if parameters[0] not in self.session.scale:
                 return False
-        elif action in {"more", "scroll_doc", "help", "text_width"}:
+        elif action in READING_ACTIONS:
             return True
         if self._grouping is not None:
             # A near-duplicate group is being graded in a worker, which owns the session until it
@@ -363,13 +362,20 @@ class JudgeScreen(
 
     def action_move(self, delta: int) -> None:
         if self.session is not None and self.keys_live():
-            self.session.move(delta)
+            s, before = self.session, (self.session.qi, self.session.pos, self.session.repeating)
+            s.move(delta)
             self.refresh_view()
+            if (s.qi, s.pos, s.repeating) == before:  # a key that did nothing says so
+                edge = "last" if delta > 0 else "first"
+                self.say(f"The {edge} candidate of this query: n/p for the next or previous one.")
 
     def action_next_query(self, delta: int) -> None:
         if self.session is not None and self.keys_live():
+            before = self.session.qi
             self.session.next_query(delta)
             self.refresh_view()
+            if self.session.qi == before:
+                self.say(f"The {'last' if delta > 0 else 'first'} query of the pool.")
 
     def action_undo(self) -> None:
         if self.session is None or not self.keys_live() or not self.wait_for_saves():
@@ -390,18 +396,6 @@ class JudgeScreen(
         else:
             self._saved = self._saved_text(f"undo {where}")
         self.refresh_view()
-
-    def action_more(self) -> None:
-        if self.session is not None and len(self.session.current.text) > self._text_limit:
-            self._text_limit += parts.TEXT_PAGE
-            self.query_one("#text", Static).update(self.document_view())
-
-    def action_scroll_doc(self, direction: int) -> None:
-        doc = self.query_one("#doc", VerticalScroll)
-        if direction > 0:
-            doc.scroll_page_down(animate=False)
-        else:
-            doc.scroll_page_up(animate=False)
 
     async def action_leave(self) -> None:
         """Save and go home (quit without a home screen): the palette's "Home" entry."""

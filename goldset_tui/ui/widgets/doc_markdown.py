@@ -3,10 +3,11 @@
 Parsed with markdown-it-py (CommonMark; it comes with Rich and Textual, so no new dependency) and
 drawn by this module, not by Rich's or Textual's Markdown widgets, which make links clickable
 (OSC 8 hyperlinks, ``@click`` actions). Here: headings, emphasis, strong, inline code, code blocks,
-lists, block quotes and rules are styled; a link shows its text followed by its target in angle
-brackets, an image shows ``[image: alt]`` and its address (nothing is fetched), raw HTML is shown
-as the text it is, dimmed. Every string goes through ``doc_blocks.piece`` (controls visible,
-no markup parsed).
+lists, block quotes, rules and tables (GFM pipe tables, one line per row, columns aligned, the
+header bold above a rule: a table used to run into one line of pipes) are styled; a link shows
+its text followed by its target in angle brackets, an image shows ``[image: alt]`` and its
+address (nothing is fetched), raw HTML is shown as the text it is, dimmed. Every string goes
+through ``doc_blocks.piece`` (controls visible, no markup parsed).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from rich.text import Text
 
 from goldset_tui.ui.widgets.doc_blocks import CODE, QUIET, Block, heading_style, piece
 
-_PARSER = MarkdownIt("commonmark")
+_PARSER = MarkdownIt("commonmark").enable("table")
 _INLINE_STYLES = {"em_open": "italic", "strong_open": "bold"}
 
 
@@ -30,6 +31,8 @@ def markdown_blocks(source: str) -> list[Block]:
     pending_prefix = ""
     heading = 0
     tight = False
+    table: list[list[Text]] | None = None  # the rows of a table being read, cells as text
+    header_rows = 0
 
     def indent() -> int:
         return 2 * quotes + sum(len(outer.marker()) for outer in lists[:-1])
@@ -47,6 +50,19 @@ def markdown_blocks(source: str) -> list[Block]:
 
     for token in _PARSER.parse(source):
         kind = token.type
+        if kind == "table_open":
+            table, header_rows = [], 0
+        elif kind == "table_close" and table is not None:
+            add(table_text(table, header_rows))
+            table = None
+        elif table is not None:
+            if kind == "tr_open":
+                table.append([])
+            elif kind == "thead_close":
+                header_rows = len(table)
+            elif kind == "inline" and table:
+                table[-1].append(inline(token.children or []))
+            continue
         if kind == "heading_open":
             heading = int(token.tag[1:])
         elif kind == "heading_close":
@@ -79,6 +95,32 @@ def markdown_blocks(source: str) -> list[Block]:
         elif kind == "hr":
             add(Text("\u2500" * 24, style=QUIET))
     return blocks
+
+
+def table_text(rows: list[list[Text]], header_rows: int) -> Text:
+    """A table as lines of text: one row a line, each column as wide as its widest cell, cells
+    apart by " │ ", the header bold above a rule. Too wide for the screen, a row wraps (it is
+    still one row, not the whole table run together)."""
+    count = max((len(row) for row in rows), default=0)
+    widths = [
+        max((row[i].cell_len for row in rows if i < len(row)), default=0) for i in range(count)
+    ]
+    out = Text()
+    for number, row in enumerate(rows):
+        if number:
+            out.append("\n")
+        if number and number == header_rows:
+            out.append("\u2500\u253c\u2500".join("\u2500" * w for w in widths) + "\n", style=QUIET)
+        for i in range(count):
+            cell = row[i] if i < len(row) else Text()
+            if number < header_rows:
+                cell.stylize("bold")
+            if i:
+                out.append(" \u2502 ", style=QUIET)
+            out.append_text(cell)
+            if i < count - 1:
+                out.append(" " * (widths[i] - cell.cell_len))
+    return out
 
 
 @dataclass

@@ -12,6 +12,8 @@ judging screen cycles through ``READING_WIDTHS`` (0: the whole width).
 
 from __future__ import annotations
 
+import re
+
 from rich.console import Group, RenderableType
 from rich.text import Text
 
@@ -22,6 +24,8 @@ from goldset_tui.ui.widgets.doc_blocks import layout
 from goldset_tui.ui.widgets.doc_markdown import markdown_blocks
 from goldset_tui.ui.widgets.doc_rst import rst_blocks
 from goldset_tui.ui.widgets.judge_parts import TEXT_PAGE, term_pattern
+
+FOUND = "bold black on yellow"  # a word found with ctrl+f
 
 DEFAULT_RENDER = "plain"
 DEFAULT_TEXT_WIDTH = 100
@@ -40,11 +44,19 @@ def width_label(width: int) -> str:
 
 
 def document(
-    text: str, query: str, *, render: str = DEFAULT_RENDER, limit: int = TEXT_PAGE
+    text: str,
+    query: str,
+    *,
+    render: str = DEFAULT_RENDER,
+    limit: int = TEXT_PAGE,
+    highlight: str = "forms",
+    find: str | None = None,
 ) -> RenderableType:
-    """``text`` (its first ``limit`` characters) as the judging screen shows it in ``render`` mode."""
+    """``text`` (its first ``limit`` characters) as the judging screen shows it in ``render`` mode;
+    ``highlight``: the query terms' word forms too, whole "words", or "off" (config.HIGHLIGHTS);
+    ``find``: a word searched for in the text (ctrl+f), every match marked, any case."""
     shown = text if len(text) <= limit else text[:limit]
-    pattern = term_pattern(query)
+    pattern = None if highlight == "off" else term_pattern(query, forms=highlight == "forms")
     more = (
         Text(
             f"[showing the first {limit:,} of {len(text):,} characters; press m for more]",
@@ -57,6 +69,8 @@ def document(
         body = literal(reflow(shown), reading=True)
         if pattern is not None:
             body.highlight_regex(pattern, style="bold reverse")
+        if find:
+            body.highlight_regex(re.compile(re.escape(find), re.IGNORECASE), style=FOUND)
         if more is not None:
             body.append("\n\n")
             body.append_text(more)
@@ -67,5 +81,9 @@ def document(
         blocks = rst_blocks(shown)
     else:
         raise ValueError(f"render must be one of {', '.join(RENDERS)}, not {render!r}")
+    if find:  # rendered blocks take one pattern: the found word joins the query's terms
+        found = re.escape(find)
+        joined = f"{pattern.pattern}|{found}" if pattern is not None else found
+        pattern = re.compile(joined, re.IGNORECASE)
     rendered = layout(blocks, pattern)
     return Group(rendered, Text(""), more) if more is not None else rendered

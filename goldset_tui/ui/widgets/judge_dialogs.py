@@ -1,4 +1,5 @@
-"""The judging screen's dialogs: a note, go to a query, find a query, and the help.
+"""The judging screen's dialogs: a note, a flag, a skip's reason, go to a query, find a query, and
+the help.
 
 Each opens only once keys are live (``judge_guard.py``): a dialog opened by a key typed while
 loading took the rest of the type-ahead as its input and graded through it.
@@ -51,6 +52,60 @@ class Dialogs:
             save,
         )
 
+    def action_flag(self) -> None:
+        """One key: flag the candidate on screen "unsure / needs discussion", or unflag it. Its
+        reason is "unsure"; a note (c) says more. Saved before the screen says so."""
+        me: Any = self
+        if self.session is None or not me.keys_live() or not me.wait_for_saves():
+            return
+        try:
+            flagged = self.session.toggle_flag()
+        except Exception as exc:
+            me._not_saved(exc)
+            return
+        where = f"#{self.session.pos + 1}"
+        me._saved = me._saved_text(f"flagged {where}" if flagged else f"unflagged {where}")
+        if flagged:
+            me.say(f"Flagged {where} for discussion: it goes to adjudication. f again unflags.")
+        me.refresh_view()
+
+    def action_skip(self) -> None:
+        """Pass the candidate on screen over with a reason (asked for; Escape skips nothing)."""
+        me: Any = self
+        if self.session is None or not me.keys_live():
+            return
+        if self.session.current_grade is not None:
+            me.say("This candidate is graded: a skip is for one you cannot grade.")
+            return
+        c = self.session.current
+        pair = (c.query_id, c.doc_id)
+
+        def save(reason: str | None) -> None:
+            if not reason or not reason.strip() or self.session is None:
+                if reason is not None:
+                    me.say("Not skipped: a skip needs a reason.")
+                return
+            here = self.session.current
+            if (here.query_id, here.doc_id) != pair or not me.wait_for_saves():
+                return  # the cursor moved meanwhile (a failed save): skip nothing unseen
+            try:
+                moved = self.session.skip(reason)
+            except Exception as exc:
+                me._not_saved(exc)
+                return
+            me._saved = me._saved_text(f"skipped #{c.position + 1}")
+            if moved:
+                me.say("Skipped; query finished: on to the next one.", seconds=2)
+            me.refresh_view()
+
+        me.app.push_screen(
+            TextPrompt(
+                "Skip this candidate: why? (it is recorded; Escape keeps it)",
+                placeholder="e.g. page did not load, not in English, cannot tell",
+            ),
+            save,
+        )
+
     def action_goto(self) -> None:
         me: Any = self
         if not me.keys_live():
@@ -92,6 +147,8 @@ class Dialogs:
         # A NOT SAVED reason too long for the status bar is cut there: here it is whole.
         if me._saved.plain.startswith("\u2717"):
             text = f"{me._saved.plain}\n\n{text}"
+        if me.store is not None:  # where the labeller's work is, for the exit line's reader too
+            text = f"Your judgments are kept in {me.store}\n\n{text}"
         me.app.push_screen(
             HelpScreen(
                 text + me.guidelines,

@@ -106,19 +106,24 @@ class KeyGuard:
             me.notify(text, markup=False, timeout=10)
 
     def help_key(self, event: events.Key) -> bool:
-        """A key pressed in the guidelines that the dialog does not use: a grade key closes them
-        (True) and grades nothing; the candidate under them was not in view. A key typed before
-        anything was shown does nothing at all there (a q typed ahead quit, a 2 graded, an Enter
-        closed the first sitting's guidelines unread)."""
+        """A key pressed in the guidelines that the dialog does not use: a grade key (or f, s)
+        closes them (True) and grades (flags, skips) nothing; the candidate under them was not
+        in view. A key typed before anything was shown does nothing at all there (a q typed
+        ahead quit, a 2 graded, an Enter closed the first sitting's guidelines unread)."""
         if self.typed_before_shown(event):
             event.prevent_default()
             event.stop()
             return False
         me: Any = self
         active = me.active_bindings.get(event.key)
-        if active is None or not active.binding.action.startswith("grade("):
+        if active is None or self.session is None or not active.enabled:
             return False
-        if self.session is None or not active.enabled:
-            return False
-        me.say("Guidelines closed; nothing graded: grade the candidate now that you see it.")
-        return True
+        action = active.binding.action
+        if action.startswith("grade("):
+            me.say("Guidelines closed; nothing graded: grade the candidate now that you see it.")
+            return True
+        if action in ("flag", "skip"):  # as a grade key: it would mark the unseen candidate
+            what = "flagged" if action == "flag" else "skipped"
+            me.say(f"Guidelines closed; nothing {what}: look at the candidate first.")
+            return True
+        return False

@@ -68,12 +68,36 @@ def query_terms(query: str) -> list[str]:
     return seen
 
 
-def term_pattern(query: str) -> re.Pattern[str] | None:
+# Endings a query term's word forms take in a document (a light stemmer, English-only): "rotate"
+# finds "Rotation", "rotated", "rotating"; "key" finds "keys" but never "keyboard" (only these
+# endings may follow, not any letters: a prefix match lit up every "keyboard" for "key").
+_ENDINGS = ("ations", "ation", "ions", "ion", "ing", "ings", "ed", "es", "er", "ers", "e", "s")
+_STRIP = sorted(_ENDINGS, key=len, reverse=True)
+
+
+def stem(word: str) -> str:
+    """``word`` without its longest inflectional ending, keeping at least three letters."""
+    for ending in _STRIP:
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            return word[: -len(ending)]
+    return word
+
+
+def term_pattern(query: str, *, forms: bool = True) -> re.Pattern[str] | None:
+    """Whole words of the query's terms; with ``forms`` (the default, ``t`` switches it) their
+    word forms too: each term or its stem followed by one of the usual endings."""
     terms = query_terms(query)
     if not terms:
         return None
-    # Longest first so "api_key" wins over "api"; \b keeps "key" from lighting up "keyboard".
-    alternation = "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True))
+    alternatives = set(terms)
+    if forms:
+        endings = "|".join(sorted(_ENDINGS, key=len, reverse=True))
+        alternatives = {f"(?:{re.escape(t)}|{re.escape(stem(t))})(?:{endings})?" for t in terms}
+        # Longest first so "api_key" wins over "api"; (?!\w) keeps "key" from lighting up
+        # "keyboard".
+        alternation = "|".join(sorted(alternatives, key=len, reverse=True))
+    else:
+        alternation = "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True))
     return re.compile(rf"(?<!\w)(?:{alternation})(?!\w)", re.IGNORECASE)
 
 
@@ -124,12 +148,25 @@ def candidate_line(
         line.append(f"  \u2248 near-duplicate of {where}{hint}", style="bold magenta")
     elif d_hint:
         line.append(f"  {d_hint}", style="bold magenta")
-    note = session.current_note
+    # The labeller's own remarks start a line of their own: after a long title and a
+    # near-duplicate hint they were cut off at 80 columns (two rows were shown; four now, with
+    # a note cut to fit one row beside the flag).
+    flag, skipped, note = session.current_flag, session.current_skip, session.current_note
+    if flag or skipped or note:
+        line.append("\n")
+    if flag:
+        line.append("\u2691 ", style="bold red")
+        line.append_text(literal(_cut(flag, 40), keep_newlines=False, style="bold red"))
+        line.append("  ")
+    if skipped:
+        line.append("skipped: ", style="bold yellow")
+        line.append_text(literal(_cut(skipped, 60), keep_newlines=False, style="yellow"))
+        line.append("  ")
     if note:
-        line.append("  \u270e ", style="bold")
+        line.append("\u270e ", style="bold")
         line.append_text(
             literal(
-                note if len(note) <= 80 else note[:79] + "\u2026",
+                _cut(note, 60),
                 keep_newlines=False,
                 style="italic",
             )
@@ -146,6 +183,10 @@ def candidate_line(
         line.append("  systems: ", style="dim")
         line.append_text(literal(", ".join(pairs), keep_newlines=False))
     return line
+
+
+def _cut(text: str, room: int) -> str:
+    return text if len(text) <= room else text[: room - 1] + "\u2026"
 
 
 def strip_line(session: JudgingSession, width: int = 78) -> Text:

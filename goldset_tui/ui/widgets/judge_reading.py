@@ -4,7 +4,9 @@
 file (``[ui] text_width``), so the next session opens the same way (under `goldset serve`, where
 that file is the server account's, shared by every web labeller, it lasts for the session only);
 ``--text-width`` on the command line overrides it for one session, ``--render`` (or
-``[ui] render``) chooses plain, markdown or rst.
+``[ui] render``) chooses plain, markdown or rst. ``t`` cycles how the query's terms are
+highlighted (their word forms too, whole words, off), remembered as ``[ui] highlight`` the
+same way.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import dataclasses
 from rich.console import RenderableType
 from textual.widgets import Static
 
-from goldset_tui.config import Config, remember_text_width
+from goldset_tui.config import HIGHLIGHTS, Config, remember_highlight, remember_text_width
 from goldset_tui.errors import InputError
 from goldset_tui.judging import JudgingSession
 from goldset_tui.ui.widgets import doc_text
@@ -27,6 +29,11 @@ class ReadingWidth:
     _text_limit: int
     _render_mode: str | None
     _text_width: int | None
+    _highlight: str | None = None  # set by h for this session; None: the config's
+
+    @property
+    def highlight_mode(self) -> str:
+        return self._highlight or self._config().highlight or HIGHLIGHTS[0]
 
     def _config(self) -> Config:
         config = getattr(self.app, "config", None)  # type: ignore[attr-defined]
@@ -56,7 +63,33 @@ class ReadingWidth:
             self.session.query_text,
             render=self.render_mode,
             limit=self._text_limit,
+            highlight=self.highlight_mode,
+            find=getattr(self, "_find", None),  # ctrl+f's word (judge_doc_keys.py)
         )
+
+    def action_highlight(self) -> None:
+        mode = HIGHLIGHTS[(HIGHLIGHTS.index(self.highlight_mode) + 1) % len(HIGHLIGHTS)]
+        self._highlight = mode
+        if self.session is not None:
+            self.query_one("#text", Static).update(self.document_view())  # type: ignore[attr-defined]
+        label = {
+            "forms": "query terms and their word forms",
+            "words": "query terms, whole words only",
+            "off": "off",
+        }[mode]
+        config = self._config()
+        if config.shared:
+            self.say(f"Highlighting: {label} (for this session)")  # type: ignore[attr-defined]
+            return
+        try:
+            path = remember_highlight(mode, config.path)
+        except InputError as exc:
+            self.say(f"Highlighting: {label} (not remembered: {exc})")  # type: ignore[attr-defined]
+            return
+        app = self.app  # type: ignore[attr-defined]
+        if isinstance(getattr(app, "config", None), Config):
+            app.config = dataclasses.replace(app.config, highlight=mode, path=path)
+        self.say(f"Highlighting: {label} (remembered; t changes it)")  # type: ignore[attr-defined]
 
     def action_text_width(self) -> None:
         width = doc_text.next_width(self.reading_width)

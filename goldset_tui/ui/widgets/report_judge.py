@@ -83,9 +83,11 @@ def judge_hook(
             )
             return f"{pairs.height} missing pair(s) written to {where} ({why})"
         from goldset_tui.judging import JudgingSession
+        from goldset_tui.store.annotations import notes_of, reasons_of
 
         judged = project.judgments(labeller) if labeller in project.labellers() else None
         writer = project.writer(labeller)  # its warnings on open join project.warnings
+        history = project.judgments(labeller, history=True) if judged is not None else None
         session = JudgingSession(
             pool.with_columns(pl.col("title").fill_null("")),
             labeller,
@@ -93,7 +95,11 @@ def judge_hook(
             judged=judged.select("query_id", "doc_id", "grade") if judged is not None else None,
             scale=project.scale,
             # Undo picks up where the labeller's last session left off (history.py).
-            history=project.judgments(labeller, history=True) if judged is not None else None,
+            history=history,
+            # Notes, flags and skips as `goldset judge` shows them.
+            notes=notes_of(project, labeller) if judged is not None else None,
+            flags=reasons_of(history, "flag") if history is not None else None,
+            skips=reasons_of(history, "skip") if history is not None else None,
         )
         return judge_screen(
             session,

@@ -79,3 +79,36 @@ def test_only_line_breaks_change(text: str) -> None:
     assert out.split() == text.split()
     assert out.count("\n") <= text.count("\n")
     assert len(out) <= len(text) + text.count("\n")
+
+
+def test_a_one_word_orphan_ending_indented_prose_joins_the_line_above() -> None:
+    # os.access's docstring (the sample pool): "directory." stood alone on a line on every screen.
+    text = (
+        "access(path, mode, *, dir_fd=None, effective_ids=False, follow_symlinks=True)\n"
+        "\n"
+        "Use the real uid/gid to test for access to a path.\n"
+        "\n"
+        "  dir_fd\n"
+        "    If not None, it should be a file descriptor open to a directory,\n"
+        "    and path should be relative; path will then be relative to that\n"
+        "    directory.\n"
+        "  mode\n"
+        "    Operating-system mode bitfield.\n"
+    )
+    lines = reflow(text).split("\n")
+    assert "    and path should be relative; path will then be relative to that directory." in lines
+    assert "    directory." not in lines
+    assert "  mode" in lines and "  dir_fd" in lines  # the parameter names stay on their lines
+
+
+def test_one_word_code_lines_stay_as_written() -> None:
+    text = (
+        "A paragraph long enough to set the margin of this document near seventy columns.\n"
+        "Another line of ordinary prose, also long enough to count as full here.\n"
+        "\n"
+        "    for chunk in JSONEncoder().iterencode(bigobject): write it out to the socket\n"
+        "        pass\n"
+        "    except TypeError, when the object cannot be encoded by the encoder at all:\n"
+        "    raise\n"
+    )
+    assert reflow(text).split("\n")[-5:] == text.split("\n")[-5:]

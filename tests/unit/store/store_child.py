@@ -8,6 +8,8 @@ with a compaction every 5 saves, so that a kill often lands inside one.
 MODE ``stream-batch``: save judgments forever in batches of 50 (``record_many``, one fsync each),
 printing an ``ack`` line for each judgment of a batch once the batch returned.
 MODE ``hold``: open the writer, print ``locked``, then sleep (lock tests).
+MODE ``hold-session``: as a judging session: open the writer, print ``locked``, wait; on SIGHUP save
+one judgment (doc ``saved-on-hangup``), close the writer (compact, unlock) and exit.
 MODE ``hold-manifest``: take the manifest's lock, print ``locked``, then sleep (the parent stops it).
 MODE ``die-in-replace`` / ``die-in-truncate`` / ``die-in-merge``: save N judgments with compaction
 every 5 and SIGKILL itself at that exact step of the first compaction that reaches it.
@@ -43,6 +45,20 @@ def main() -> None:
             print("locked", flush=True)
             time.sleep(600)
         return
+    if mode == "hold-session":
+        session = project.writer(labeller)
+
+        def hang_up(*_args):  # what a judging session does on SIGHUP: save, close, leave
+            session.record(
+                Judgment(labeller, "q1", "saved-on-hangup", 1, "2026-01-01T00:00:00Z", seconds=1.0)
+            )
+            session.close()
+            os._exit(0)
+
+        signal.signal(signal.SIGHUP, hang_up)
+        print("locked", flush=True)
+        while True:
+            signal.pause()
     if mode == "hold":
         project.writer(labeller)
         print("locked", flush=True)

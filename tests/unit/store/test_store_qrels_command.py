@@ -80,9 +80,15 @@ def test_csv_and_parquet(tmp_path: Path, capsys, how: list[str]) -> None:
         frame = pl.read_csv(
             io.StringIO(capsys.readouterr().out), schema_overrides={"query_id": pl.String}
         )
-    assert frame.columns == ["query_id", "doc_id", "grade"]
-    assert frame.dtypes == [pl.String, pl.String, pl.Int64]
-    assert frame.rows() == [("2", "doc-a", 0), ("2", "doc-b", 2), ("10", "doc-a", 3)]
+    # The tables carry each pair's note and flag too (empty here); TREC stays four columns.
+    assert frame.columns == ["query_id", "doc_id", "grade", "note", "flag"]
+    assert frame.dtypes[:3] == [pl.String, pl.String, pl.Int64]
+    assert frame.select("query_id", "doc_id", "grade").rows() == [
+        ("2", "doc-a", 0),
+        ("2", "doc-b", 2),
+        ("10", "doc-a", 3),
+    ]
+    assert frame["note"].null_count() == frame["flag"].null_count() == 3
 
 
 def test_several_labellers_are_refused_and_listed(tmp_path: Path, capsys) -> None:
