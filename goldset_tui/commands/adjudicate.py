@@ -24,6 +24,11 @@ the adjudicator decides, else the lower). --rule is recorded in the store, so `g
 keys: 0-9 decide, j/k or arrows move, x withdraw a decision, q quit.
 
 examples:
+  goldset import --pool sample_data/pool.jsonl --store docs-store --labeller alice \\
+      --human sample_data/judgments/alice.qrels
+  goldset import --store docs-store --labeller bob \\
+      --human sample_data/judgments/bob.qrels
+  goldset adjudicate --store docs-store --labeller dana
   goldset adjudicate --store ~/stores/docs-pool --labeller dana
   goldset qrels --store ~/stores/docs-pool --consensus -o consensus.qrels
 """

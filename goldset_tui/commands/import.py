@@ -45,6 +45,7 @@ the home screen, and `goldset judge` refuses its name. `goldset agreement` repor
 rater, under "machine". A name cannot be a person in one import and a machine in another.
 
 examples:
+  goldset import --pool sample_data/pool.jsonl --labeller alice --human sample_data/judgments/alice.qrels
   goldset import --pool pool.jsonl --labeller alice --human alice-2024.qrels
   goldset import --pool pool.jsonl --labeller dee --human dee-1to5.qrels --scale 1-5 \\
       --store ~/stores/dee-1to5      # a store keeps one grade scale: a 1-5 set gets its own

@@ -137,6 +137,21 @@ def help_examples(description: str) -> list[Command]:
     return _split_commands(lines)
 
 
+SYNOPSIS = re.compile(r" \[-|\(--|\.\.\.\]| [A-Z]{2,}\.\.\.")
+NOT_RUN = re.compile(r"(^|\s)bench/|-m pytest|pip install|python3 -m venv")
+
+
+def not_run(command: str) -> str | None:
+    """Why a documented command is never run (None: it runs). Usage lines (``[--store DIR]``,
+    ``(--a | --b)``) are synopses, not commands; benchmarks take minutes and have their own
+    checks (bench/_needs.py); installs and test runs are the suite's own setup."""
+    if SYNOPSIS.search(command):
+        return "a synopsis"
+    if NOT_RUN.search(command):
+        return "a benchmark, an install or a test run"
+    return None
+
+
 def screen_kind(command: str) -> bool:
     """Whether a documented command opens a screen (it then runs in tmux)."""
     try:

@@ -20,6 +20,7 @@ from docrun import (
     help_examples,
     json_mismatches,
     make_scratch,
+    not_run,
     page_json,
     parse_directive,
     quoted,
@@ -109,7 +110,7 @@ def _run_blocks(page_blocks: list[Block], scratch: Path) -> list[str]:
             if name == "skip-command" and quoted(rest)
         ]
         for command in block.commands:
-            if any(command.text.startswith(prefix) for prefix in skipped_prefixes):
+            if any(command.text.startswith(p) for p in skipped_prefixes) or not_run(command.text):
                 continue
             last_out, problems = _check(command, block.directives, scratch, cwd)
             where = (
