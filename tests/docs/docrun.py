@@ -37,8 +37,13 @@ PROGRAMS = (
     "duckdb", "/usr/bin/time", "tmux", "awk",
 )  # fmt: skip
 COMMAND = re.compile(
-    r"^(\$ )?(" + "|".join(re.escape(p) for p in PROGRAMS) + r"|\.venv/bin/\S+|bench/\S+)(\s|$)"
+    r"^(\$ )?([A-Z_]+=\S+ )*("
+    + "|".join(re.escape(p) for p in PROGRAMS)
+    + r"|\.venv/bin/\S+|bench/\S+)(\s|$)"
 )
+# Lines of output that begin like a command: `goldset demo: 12 of ...`, `goldset (journal...)`, a
+# table row `goldset classify    40.9 ...`.
+OUTPUT_LIKE = re.compile(r"^goldset (\S+:\s|\(|[a-z]+ {3,}\S|[a-z]+ [A-Z(]|median )")
 # Subcommands that open a screen unless one of these options turns them into a printout.
 SCREENS = {"demo": {"--where", "--help"}, "judge": {"--help"}, "review": {"--help"}}
 SCREEN_TEXT = "q quit"  # every screen's footer: the screen is up and reading keys
@@ -61,6 +66,18 @@ class Block:
     body: str = ""  # the raw text (for a JSON block compared with the previous output)
 
 
+def _unfinished(text: str) -> bool:
+    """A command that goes on: a quote left open, or a here-document not yet closed."""
+    heredoc = re.search(r"<<-?\s*'?(\w+)'?", text)
+    if heredoc and not re.search(rf"\n{heredoc.group(1)}\s*$", text):
+        return True
+    try:
+        shlex.split(text, comments=True)
+    except ValueError:
+        return True
+    return False
+
+
 def _split_commands(lines: list[tuple[int, str]]) -> list[Command]:
     commands: list[Command] = []
     current: Command | None = None
@@ -69,14 +86,13 @@ def _split_commands(lines: list[tuple[int, str]]) -> list[Command]:
         line = raw.rstrip()
         if continuing and current is not None:
             current.text += "\n" + line
-            continuing = line.endswith("\\")
+            continuing = line.endswith("\\") or _unfinished(current.text)
             continue
-        if COMMAND.match(line.lstrip()):
-            text = line.lstrip()
-            text = text[2:] if text.startswith("$ ") else text
+        if COMMAND.match(line) and not OUTPUT_LIKE.match(line):
+            text = line[2:] if line.startswith("$ ") else line
             current = Command(text, line=number)
             commands.append(current)
-            continuing = line.endswith("\\")
+            continuing = line.endswith("\\") or _unfinished(text)
         elif current is not None and line.strip():
             current.output.append(line.strip())
     return commands
