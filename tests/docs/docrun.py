@@ -34,7 +34,7 @@ SHELL_TAGS = {"", "sh", "shell", "bash", "console"}
 PROGRAMS = (
     "goldset", "python", "python3", "cat", "head", "tail", "cd", "mkdir", "cp", "mv", "rm", "ls",
     "printf", "echo", "zcat", "gzip", "wc", "diff", "sort", "sed", "grep", "cut", "jq", "pip",
-    "duckdb", "/usr/bin/time", "tmux", "awk",
+    "duckdb", "/usr/bin/time", "tmux", "awk", "for",
 )  # fmt: skip
 COMMAND = re.compile(
     r"^(\$ )?([A-Z_]+=\S+ )*("
@@ -221,12 +221,16 @@ class Result:
     out: str
 
 
-def run_command(command: Command, scratch: Path, cwd: Path, timeout: float = 60) -> Result:
+def run_command(
+    command: Command, scratch: Path, cwd: Path, timeout: float = 60, previous: int = 0
+) -> Result:
     env = environment(scratch)
     env["DOC_RUN_TMP"] = str(scratch / "tmp")
     where = scratch / ".doc-run-cwd"
+    # `(exit N)` first: an `echo $?` on a page reads the status of the command above it.
     script = (
-        f'cd {shlex.quote(str(cwd))}\n{_shell(command.text)}\nrc=$?\npwd > "{where}"\nexit $rc\n'
+        f"cd {shlex.quote(str(cwd))}\n(exit {previous})\n{_shell(command.text)}\n"
+        f'rc=$?\npwd > "{where}"\nexit $rc\n'
     )
     try:
         proc = subprocess.run(

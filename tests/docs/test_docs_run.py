@@ -51,19 +51,18 @@ def scratch(template: Path, tmp_path: Path) -> Path:
 
 
 def _check(
-    command: Command, directives: list[str], scratch: Path, cwd: Path
-) -> tuple[str, list[str]]:
-    """Run one command; the problems found (none when it did what the page says)."""
+    command: Command, directives: list[str], scratch: Path, cwd: Path, previous: int = 0
+) -> tuple[str, int | None, list[str]]:
+    """Run one command: its output, its status and the problems found (none when it did what
+    the page says). ``expect-exit`` is about the block's goldset commands (an ``echo $?`` after
+    one exits 0)."""
     expected_exit = 0
-    texts: list[str] = []
     screen_text = None
     keys: list[str] = []
     for directive in directives:
         name, rest = parse_directive(directive)
-        if name == "expect-exit":
+        if name == "expect-exit" and command.text.startswith("goldset"):
             expected_exit = int(rest)
-        elif name == "expect":
-            texts += quoted(rest)
         elif name == "keys":
             keys += quoted(rest)
         elif name == "screen":
@@ -73,53 +72,53 @@ def _check(
     if screen_text is not None:
         result = run_screen(command, scratch, cwd, screen_text, keys)
     else:
-        result = run_command(command, scratch, cwd)
+        result = run_command(command, scratch, cwd, previous=previous)
     problems = []
     if result.status != expected_exit:
         tail = "\n".join(result.out.strip().splitlines()[-6:])
         problems.append(f"exit {result.status}, expected {expected_exit}:\n{tail}")
-    flat = squash(result.out)
-    problems += [f"output lacks {t!r}" for t in texts if squash(t) not in flat]
     if "expect-output" in directives:
+        flat = squash(result.out)
         for line in command.output:
             if line.strip(". …") and squash(line) not in flat:
                 problems.append(f"output lacks the page's line {line!r}")
-    return result.out, problems
+    return result.out, result.status, problems
 
 
 def _run_blocks(page_blocks: list[Block], scratch: Path) -> list[str]:
     failures: list[str] = []
-    cwd = scratch
-    last_out = ""
+    cwd, last_out, status = scratch, "", 0
     for block in page_blocks:
-        names = [parse_directive(d)[0] for d in block.directives]
-        if {"skip", "needs"} & set(names):
+        directives = [parse_directive(d) for d in block.directives]
+        names = {name for name, _ in directives}
+        if {"skip", "needs"} & names:
             continue
         if "expect-json" in names:
             problems = json_mismatches(page_json(block.body), json.loads(last_out))
             failures += [f"{block.page}:{block.line}: {p}" for p in problems]
             continue
-        for directive in block.directives:
-            name, rest = parse_directive(directive)
+        for name, rest in directives:
             if name == "setup":
-                out, problems = _check(Command(rest), [], scratch, cwd)
+                _, _, problems = _check(Command(rest), [], scratch, cwd)
                 failures += [f"{block.page}:{block.line}: setup {rest!r}: {p}" for p in problems]
-        skipped_prefixes = [
-            quoted(rest)[0]
-            for name, rest in map(parse_directive, block.directives)
-            if name == "skip-command" and quoted(rest)
-        ]
+        skipped = [quoted(rest)[0] for name, rest in directives if name == "skip-command"]
+        said = ""
         for command in block.commands:
-            if any(command.text.startswith(p) for p in skipped_prefixes) or not_run(command.text):
+            if any(command.text.startswith(p) for p in skipped) or not_run(command.text):
                 continue
-            last_out, problems = _check(command, block.directives, scratch, cwd)
-            where = (
-                (scratch / ".doc-run-cwd").read_text().strip()
-                if (scratch / ".doc-run-cwd").exists()
-                else ""
+            last_out, status, problems = _check(
+                command, block.directives, scratch, cwd, status or 0
             )
-            cwd = Path(where) if where else cwd
+            said += last_out
+            where = scratch / ".doc-run-cwd"
+            cwd = Path(where.read_text().strip()) if where.exists() else cwd
             failures += [f"{block.page}:{command.line}: {command.text}\n  {p}" for p in problems]
+        texts = [t for name, rest in directives if name == "expect" for t in quoted(rest)]
+        failures += [
+            f"{block.page}:{block.line}: the block's output lacks {t!r}"
+            for t in texts
+            if squash(t) not in squash(said)
+        ]
     return failures
 
 
@@ -138,7 +137,7 @@ def test_first_help_example_runs_on_the_sample_data(name: str, scratch: Path) ->
     assert examples, f"goldset {module.NAME} --help has no examples"
     failures: list[str] = []
     for command in examples:
-        _, problems = _check(command, [], scratch, scratch)
+        _, _, problems = _check(command, [], scratch, scratch)
         failures += [f"{command.text}\n  {p}" for p in problems]
         if command.text.split()[:2] == ["goldset", module.NAME]:
             break
