@@ -265,6 +265,14 @@ def run_screen(
             return text in screen or dialog in screen or tmux.exit_status() is not None
 
         screen = tmux.wait_for(ready, 60)
+        # The first frame can come before a dialog the screen opens on: wait for a still screen.
+        seen: list[str] = []
+
+        def still(screen: str) -> bool:
+            seen.append(screen)
+            return len(seen) >= 4 and len(set(seen[-4:])) == 1
+
+        screen = tmux.wait_for(still, 30)
         if dialog in screen:
             tmux.send("Escape")
             screen = tmux.wait_for(lambda s: text in s or tmux.exit_status() is not None, 30)
@@ -272,8 +280,10 @@ def run_screen(
             lines = tmux.capture(history=50).splitlines()
             said = "\n".join(x for x in lines if x.strip() and not x.startswith("Pane is dead"))
             return Result(command.text, tmux.wait_exit_status(), said)
-        for key in keys:
+        for key in keys:  # each key's effect shows before the next (and before q)
+            before = tmux.capture()
             tmux.send(key)
+            screen = tmux.wait_for(lambda s, before=before: s != before, 30)
         for _ in range(3):  # a dialog opened after the footer showed takes the first q
             tmux.send("q")
             try:
