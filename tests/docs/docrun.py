@@ -303,6 +303,8 @@ STAND_INS = {
     "corpus.jsonl": "corpus.jsonl",
     "qrels.txt": "judgments/alice.qrels",
     "alice-2024.qrels": "judgments/alice.qrels",
+    "alice.qrels": "judgments/alice.qrels",
+    "bob.qrels": "judgments/bob.qrels",
     "bm25.run": "runs/bm25.run",
     "dense.run": "runs/minilm.run",
     "run.txt": "runs/bm25.run",
@@ -336,25 +338,26 @@ def make_scratch(scratch: Path) -> None:
     (scratch / "dee.qrels").write_text(
         "".join(f"{q} 0 {d} {g}\n" for q, d, g in dee.select("query_id", "doc_id", "grade").rows())
     )
-    # alice's judgments in the store the examples name (bob's come in by the README's own import);
-    # ~/stores/docs-pool, --help's name for it, is the same store.
-    text = (
-        "goldset import --pool pool.jsonl --store ~/golden/docs-store --labeller alice"
-        " --human sample_data/judgments/alice.qrels"
-    )
-    result = run_command(Command(text), scratch, scratch)
-    assert result.status == 0, result.out
-    (scratch / "stores").mkdir()
-    (scratch / "stores" / "docs-pool").symlink_to(scratch / "golden" / "docs-store")
+    # alice's judgments in the store the README names (bob's come in by the README's own
+    # import); --help's and the pages' ~/stores/docs-pool has alice's and bob's, of the same pool
+    # as a Parquet file (a store of its own: `goldset judge pool.jsonl` finds one store of alice's).
+    for store, pool, labellers in (
+        ("golden/docs-store", "pool.jsonl", ("alice",)),
+        ("stores/docs-pool", "pool.parquet", ("alice", "bob")),
+    ):
+        for labeller in labellers:
+            text = (
+                f"goldset import --pool {pool} --store ~/{store} --labeller {labeller}"
+                f" --human sample_data/judgments/{labeller}.qrels"
+            )
+            result = run_command(Command(text), scratch, scratch)
+            assert result.status == 0, result.out
 
 
 def copy_scratch(template: Path, scratch: Path) -> None:
     """A copy of the template, its stores' records pointing at the copy."""
     shutil.copytree(template, scratch, symlinks=True)
-    link = scratch / "stores" / "docs-pool"
-    link.unlink()
-    link.symlink_to(scratch / "golden" / "docs-store")
-    for path in [*scratch.glob(".local/**/*.json"), *scratch.glob("golden/**/*.toml")]:
+    for path in [*scratch.glob(".local/**/*.json"), *scratch.glob("*/*/manifest.toml")]:
         text = path.read_text(encoding="utf-8")
         if str(template) in text:
             path.write_text(text.replace(str(template), str(scratch)), encoding="utf-8")
