@@ -40,7 +40,9 @@ COMMAND = re.compile(
     r"^(\$ )?([A-Z_]+=\S+ )*("
     + "|".join(re.escape(p) for p in PROGRAMS)
     + r"|\.venv/bin/\S+|bench/\S+)(\s|$)"
+    + r"|^[A-Z_]+=\S+$"  # a variable the later commands of the page use
 )
+ASSIGNMENT = re.compile(r"^[A-Z_]+=\S+$")
 # Lines of output that begin like a command: `goldset demo: 12 of ...`, `goldset (journal...)`, a
 # table row `goldset classify    40.9 ...`.
 OUTPUT_LIKE = re.compile(r"^goldset (\S+:\s|\(|[a-z]+ {3,}\S|[a-z]+ [A-Z(]|median )")
@@ -149,7 +151,7 @@ def help_examples(description: str) -> list[Command]:
     _, sep, tail = description.partition("examples:")
     if not sep:
         return []
-    lines = [(n, line) for n, line in enumerate(tail.splitlines()) if line.startswith("  ")]
+    lines = [(n, line[2:]) for n, line in enumerate(tail.splitlines()) if line.startswith("  ")]
     return _split_commands(lines)
 
 
@@ -317,6 +319,7 @@ def make_scratch(scratch: Path) -> None:
     """sample_data, and the files and stores the README's short names stand for."""
     shutil.copytree(SAMPLE, scratch / "sample_data", ignore=shutil.ignore_patterns("__pycache__"))
     (scratch / "tmp").mkdir()
+    (scratch / "tests").symlink_to(ROOT / "tests")  # the peers' data eval.md's examples read
     for name, source in STAND_INS.items():
         shutil.copyfile(SAMPLE / source, scratch / name)
     import polars as pl

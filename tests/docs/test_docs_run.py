@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from docrun import (
+    ASSIGNMENT,
     ROOT,
     SCREEN_TEXT,
     Block,
@@ -88,6 +89,7 @@ def _check(
 def _run_blocks(page_blocks: list[Block], scratch: Path) -> list[str]:
     failures: list[str] = []
     cwd, last_out, status = scratch, "", 0
+    variables: list[str] = []
     for block in page_blocks:
         directives = [parse_directive(d) for d in block.directives]
         names = {name for name, _ in directives}
@@ -106,6 +108,13 @@ def _run_blocks(page_blocks: list[Block], scratch: Path) -> list[str]:
         for command in block.commands:
             if any(command.text.startswith(p) for p in skipped) or not_run(command.text):
                 continue
+            if ASSIGNMENT.match(command.text):
+                variables.append(command.text)  # each command runs in its own shell
+                continue
+            if variables:
+                command = Command(
+                    "\n".join([*variables, command.text]), command.output, command.line
+                )
             last_out, status, problems = _check(
                 command, block.directives, scratch, cwd, status or 0
             )
