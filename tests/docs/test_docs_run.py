@@ -31,6 +31,10 @@ from docrun import (
     squash,
 )
 
+# Screens run in tmux (a page without one needs none); README's and judging.md's take tens of
+# seconds.
+pytestmark = [pytest.mark.terminal, pytest.mark.slow]
+
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 COMMANDS = sorted(
     p.stem for p in (ROOT / "goldset_tui" / "commands").glob("*.py") if not p.stem.startswith("_")
