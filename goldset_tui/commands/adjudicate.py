@@ -28,6 +28,11 @@ query (with --run, or a pool that records systems and ranks: the screen then say
 a pair decides whether a system fails the query), q quit.
 
 examples:
+  goldset import --pool sample_data/pool.jsonl --store docs-store --labeller alice \\
+      --human sample_data/judgments/alice.qrels
+  goldset import --store docs-store --labeller bob \\
+      --human sample_data/judgments/bob.qrels
+  goldset adjudicate --store docs-store --labeller dana
   goldset adjudicate --store ~/stores/docs-pool --labeller dana
   goldset adjudicate --store ~/stores/docs-pool --labeller dana --run bm25=bm25.run --run dense=dense.run
   goldset qrels --store ~/stores/docs-pool --consensus -o consensus.qrels

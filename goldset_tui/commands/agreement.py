@@ -56,6 +56,8 @@ intervals, position bias, and the disagreements ranked by size, each opening to 
 every labeller's grade).
 
 examples:
+  goldset agreement --qrels alice=sample_data/judgments/alice.qrels \\
+      --qrels bob=sample_data/judgments/bob.qrels --scale 0-3
   goldset agreement --store ~/stores/docs-pool
   goldset agreement --store ~/stores/docs-pool --format json > agreement.json
   goldset agreement --qrels alice=alice.qrels --qrels bob=bob.qrels --scale 0-3

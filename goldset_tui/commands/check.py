@@ -37,6 +37,7 @@ A pool can come from a pipe or standard input (-), read once; give its --format 
 pipe has no extension to go by. A gzipped pool is decompressed.
 
 examples:
+  goldset check sample_data/pool.jsonl
   goldset check pool.parquet
   goldset check pool.jsonl --corpus corpus.jsonl
   goldset check --format jsonl <(zcat pool.jsonl.gz)

@@ -29,6 +29,7 @@ negation rates, side by side, each with its largest odds ratio (one bin against 
 chi-square test of the bins and a verdict: a doubled rate is never "alike" (docs/sampling.md).
 
 examples:
+  goldset classify sample_data/query_log.csv -o labels.csv --vocab sample_data/corpus.jsonl
   goldset classify queries.txt -o labels.csv --vocab corpus.parquet
   goldset classify --compare query_log.csv synthetic.txt --vocab corpus.jsonl
 """

@@ -55,6 +55,7 @@ measure alone, not corrected for comparing several. runid and the groups (offici
 are refused: the run's tag and counts are not per-query scores.
 
 examples:
+  goldset compare sample_data/judgments/alice.qrels sample_data/runs/bm25.run sample_data/runs/minilm.run -m nDCG@10
   goldset compare qrels.txt bm25.run dense.run -m nDCG@10
   goldset compare ~/stores/docs-pool a=bm25.run b=dense.run -m Success@10 --samples 20000 --seed 7
   goldset compare qrels.txt bm25.run dense.run -m P.5,10 -m AP --format json

@@ -59,7 +59,7 @@ Per-query scores are saved as Parquet (system, query_id, measure, value): under 
 STORE/scores/ when QRELS is a store.
 
 examples:
-  goldset eval qrels.txt bm25.run -m nDCG@10 -m AP -m RR -m R@100
+  goldset eval sample_data/judgments/alice.qrels sample_data/runs/bm25.run -m nDCG@10 -m AP -m RR -m R@100
   goldset eval qrels.txt bm25=runs/bm25.run.gz dense=runs/dense.run -m nDCG@10 -q
   goldset eval ~/stores/docs-pool bm25.run -m "P(rel=2)@10" --format json -o scores/
   goldset eval --trec-eval-compat -c -q qrels.txt input.uic0301.gz     # = trec_eval -c -q

@@ -23,7 +23,7 @@ Fuse two or more TREC runs into one, written as a TREC run (`qid Q0 docid rank s
 --depth N fuses only each run's top N documents.
 
 examples:
-  goldset fuse bm25.run dense.run -o fused.run
+  goldset fuse sample_data/runs/bm25.run sample_data/runs/minilm.run -o fused.run
   goldset fuse bm25.run dense.run splade.run --method combmnz --depth 100 -o fused.run
 """
 

@@ -26,6 +26,13 @@ Recurring failures: queries that scored 0 in at least K of a system's last N rel
 (--recurring K/N, default 3/5). Name one with `goldset regressions --promote`.
 
 examples:
+  goldset import --pool sample_data/pool.jsonl --store docs-store --labeller alice \\
+      --human sample_data/judgments/alice.qrels
+  goldset report --qrels docs-store --run bm25=sample_data/releases/2026.1/bm25.run \\
+      --strata sample_data/strata.csv -m nDCG@10 --store docs-store --release 2026.1
+  goldset report --qrels docs-store --run bm25=sample_data/releases/2026.2/bm25.run \\
+      --strata sample_data/strata.csv -m nDCG@10 --store docs-store --release 2026.2
+  goldset history --store docs-store
   goldset history --store ~/stores/docs-pool
   goldset history --store ~/stores/docs-pool --metric nDCG@10 --system bm25 --format md
   goldset history --store ~/stores/docs-pool --recurring 2/3 --format json

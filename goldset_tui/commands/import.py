@@ -45,10 +45,10 @@ the home screen, and `goldset judge` refuses its name. `goldset agreement` repor
 rater, under "machine". A name cannot be a person in one import and a machine in another.
 
 examples:
-  goldset import --pool pool.jsonl --labeller alice --human alice-2024.qrels
+  goldset import --pool sample_data/pool.jsonl --labeller alice --human sample_data/judgments/alice.qrels
   goldset import --pool pool.jsonl --labeller dee --human dee-1to5.qrels --scale 1-5 \\
       --store ~/stores/dee-1to5      # a store keeps one grade scale: a 1-5 set gets its own
-  goldset judge pool.jsonl --labeller alice          # resumes after alice's imported pairs
+  goldset judge sample_data/pool.jsonl --labeller alice   # resumes after alice's imported pairs
   goldset import --store ~/stores/docs-pool --labeller bob --human bob-grades.csv
   goldset import --store ~/stores/docs-pool --labeller bob --human fixed.csv --on-conflict replace
   goldset qrels --store ~/stores/docs-pool --consensus -o consensus.qrels

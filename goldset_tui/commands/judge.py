@@ -43,7 +43,7 @@ keys: 0-3 grade and move on (the store's scale decides the digits) | j/k or arro
 Remap any key in the config file (see docs/judging.md), e.g.  [keymap] grade_0 = "0,a"
 
 examples:
-  goldset judge pool.jsonl --labeller alice
+  goldset judge sample_data/pool.jsonl --labeller alice
   goldset judge pool.parquet --labeller bob --store ~/golden/docs-store
   goldset judge pool.jsonl --labeller cy --assign overlap=0.2 --team alice,bob,cy
   goldset judge pool.jsonl --labeller alice --repeat 0.02    # 2% of your judged pairs come back, blind

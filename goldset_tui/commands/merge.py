@@ -20,6 +20,11 @@ finishes or undoes it). A labeller judging in DIR right now makes the merge refu
 empty DIR becomes a new store of the first STORE's pool.
 
 examples:
+  goldset import --pool sample_data/pool.jsonl --store laptop-ana --labeller alice \\
+      --human sample_data/judgments/alice.qrels
+  goldset import --pool sample_data/pool.jsonl --store laptop-bob --labeller bob \\
+      --human sample_data/judgments/bob.qrels
+  goldset merge --into merged/ laptop-ana/ laptop-bob/
   goldset merge --into ~/golden/docs-store laptop-ana/ laptop-bob/
   goldset merge --into merged/ a/ b/ --format json
 """

@@ -32,7 +32,9 @@ The output format follows the extension of -o: .parquet, .csv, .tsv or .jsonl (f
 candidate; in CSV/TSV the lists are written bm25;dense and 1;4). Without --corpus the pool lists
 ids only, and `goldset check`/`judge` then need --corpus.
 
-example:
+examples:
+  goldset pool --run bm25=sample_data/runs/bm25.run --run minilm=sample_data/runs/minilm.run --depth 20 \\
+      --topics sample_data/topics.tsv --corpus sample_data/corpus.jsonl -o pool.jsonl
   goldset pool --run bm25=runs/bm25.run --run dense=runs/dense.run --depth 20 \\
       --topics queries.tsv --corpus corpus.jsonl -o pool.parquet
 """

@@ -34,6 +34,8 @@ for the adjudicated consensus of the human labellers; machine labellers (goldset
 --pool POOL exports the default store that `goldset judge POOL` uses (no --store needed).
 
 examples:
+  goldset import --pool sample_data/pool.jsonl --labeller alice --human sample_data/judgments/alice.qrels
+  goldset qrels --pool sample_data/pool.jsonl -o docs.qrels
   goldset qrels --pool pool.parquet -o docs.qrels
   goldset qrels --store ~/stores/docs-pool -o docs.qrels
   goldset qrels --store ~/stores/docs-pool --labeller alice --format csv > alice.csv

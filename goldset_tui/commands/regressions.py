@@ -19,6 +19,11 @@ release (scored above 0) or fails (scored 0).
 Without --promote, lists the cases and their status in the latest release of each system.
 
 examples:
+  goldset import --pool sample_data/pool.jsonl --store docs-store --labeller alice \\
+      --human sample_data/judgments/alice.qrels
+  goldset report --qrels docs-store --run bm25=sample_data/releases/2026.1/bm25.run \\
+      --strata sample_data/strata.csv -m nDCG@10 --store docs-store --release 2026.1
+  goldset regressions --store docs-store --promote q36 --name stop-a-thread
   goldset regressions --store ~/stores/docs-pool --promote q_0147 --name rotate-api-key \\
       --note "the rotation page loses to the overview since the chunker change"
   goldset regressions --store ~/stores/docs-pool

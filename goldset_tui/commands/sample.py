@@ -34,6 +34,7 @@ two systems the planned queries can detect (95% confidence, 80% power) when both
 queries with per-query correlation --rho, and unpaired; --format json for a program.
 
 examples:
+  goldset classify sample_data/query_log.csv --vocab sample_data/corpus.jsonl -o labels.csv
   goldset sample labels.csv -o golden.csv --seed 20240301 \\
       --targets exact_identifier=30,misspelled=25,negation=20,short_keyword=35,multi_entity=25,paraphrase=25
   goldset sample labels.csv -o golden.csv --seed 7 --total 160 --min-per-stratum 15

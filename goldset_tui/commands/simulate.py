@@ -31,6 +31,8 @@ JSON: {"order", "depth", "budget", "measure", "queries", "queries_without_judgme
        "relevant_in_pool", "steps": [{"judged", "relevant_found", "share", "kendall_tau"}]}
 
 examples:
+  goldset simulate --qrels sample_data/judgments/alice.qrels --run bm25=sample_data/runs/bm25.run \\
+      --run minilm=sample_data/runs/minilm.run --depth 20 --order mtf --budget 500
   goldset simulate --qrels docs.qrels --run bm25=bm25.run --run dense=dense.run --depth 20 --order mtf --budget 500
   goldset simulate --qrels docs.qrels --run a=a.run --run b=b.run --run c=c.run --depth 10 \\
       --order depth --budget 200 --step 20

@@ -26,6 +26,7 @@ checks to tell are named as such. The band needs each stratum's PLANNED size in 
 sample manifest beside LABELS; without one there is no verdict (the labels file is the whole log).
 
 examples:
+  goldset classify sample_data/query_log.csv --vocab sample_data/corpus.jsonl -o labels.csv
   goldset spotcheck labels.csv --sample 200 --seed 1 --store checks/ --labeller ana
   goldset spotcheck labels.csv --report --store checks/ --labeller ana --format json \\
       --targets exact_identifier=54,negation=18,misspelled=22,short_keyword=61

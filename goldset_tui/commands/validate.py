@@ -26,6 +26,9 @@ Pairs a person has already graded in the store are never chosen. The pool writte
 grade in it: the labeller judges blind. --why FILE writes each choice's reason as CSV.
 
 examples:
+  goldset import --pool sample_data/pool.jsonl --store docs-store --labeller llm \\
+      --machine sample_data/judgments/llm.jsonl
+  goldset validate --store docs-store --labeller llm --budget 100 -o check.jsonl
   goldset validate --store ~/stores/docs --labeller llm --budget 100 -o check.jsonl
   goldset validate --store ~/stores/docs --labeller llm --budget 100 -o check.jsonl \\
       --run bm25=bm25.run --run dense=dense.run --run hybrid=hybrid.run -m nDCG@10 --why why.csv

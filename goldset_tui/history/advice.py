@@ -17,7 +17,15 @@ from goldset_tui.eval.defaults import UNJUDGED_WARNING, percent_against
 # The report's threshold itself (seed 000), under the name this module has always exported.
 UNJUDGED_ADVICE = UNJUDGED_WARNING
 
-__all__ = ["UNJUDGED_ADVICE", "extend_command", "unjudged_advice"]
+__all__ = ["CORPUS", "UNJUDGED_ADVICE", "extend_command", "unjudged_advice"]
+
+# Where goldset cannot know the corpus file (no store, or a store that records none): a
+# placeholder the advice line explains, never a command that exits 2 asking for it.
+CORPUS = "CORPUS"
+CORPUS_NOTE = (
+    "CORPUS: the corpus file holding the new documents, which neither the store nor the pool "
+    "records"
+)
 
 
 def extend_command(
@@ -39,8 +47,12 @@ def extend_command(
         "--depth", str(depth), "-o", new_pool,
     ]  # fmt: skip
     if store:
-        parts += ["--store", str(store), *_recorded_corpus(store)]
-    return " ".join(shlex.quote(p) for p in parts)
+        parts += ["--store", str(store)]
+    # The new candidates come from a run: ids without text. The pool takes their texts from a
+    # corpus, and a command without one exits 2 ("give --corpus FILE"); so the advice always names
+    # it: the store's recorded corpus, or a placeholder the advice explains (CORPUS_NOTE).
+    parts += ["--corpus", _recorded_corpus(store) or CORPUS]
+    return " ".join(p if p == CORPUS else shlex.quote(p) for p in parts)
 
 
 def _unpooled_name(name: str, depth: int, pool: str | Path | None) -> str:
@@ -63,19 +75,19 @@ def _unpooled_name(name: str, depth: int, pool: str | Path | None) -> str:
     return candidate if name in pooled else name
 
 
-def _recorded_corpus(store: Any) -> list[str]:
+def _recorded_corpus(store: Any) -> str | None:
     """``--corpus PATH`` when the store records the corpus its pool was extended with, so that
     running the advice keeps the golden set's versioned setup (the corpus snapshot)."""
     from goldset_tui.errors import InputError
     from goldset_tui.store.manifest import read_manifest  # only with a store: eval stays light
 
+    if not store:
+        return None
     try:
         corpus = read_manifest(Path(store)).get("corpus")
     except (InputError, OSError):
-        return []
-    return (
-        ["--corpus", str(corpus["path"])] if isinstance(corpus, dict) and corpus.get("path") else []
-    )
+        return None
+    return str(corpus["path"]) if isinstance(corpus, dict) and corpus.get("path") else None
 
 
 def unjudged_advice(
@@ -91,8 +103,10 @@ def unjudged_advice(
     for name, share in unjudged.items():
         if share > UNJUDGED_ADVICE:
             command = extend_command(name, run_paths.get(name), depth, pool, store)
+            # The note goes before the command, so the line still ends with the whole command.
+            note = f" ({CORPUS_NOTE})" if command.endswith(f" --corpus {CORPUS}") else ""
             out.append(
                 f"{name}: {percent_against(share, UNJUDGED_ADVICE)} of its top {depth} is unjudged (above "
-                f"{UNJUDGED_ADVICE:.0%}); add its documents to the pool and judge them: {command}"
+                f"{UNJUDGED_ADVICE:.0%}); add its documents to the pool and judge them{note}: {command}"
             )
     return out

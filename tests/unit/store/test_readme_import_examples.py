@@ -25,6 +25,7 @@ def import_lines(text: str) -> list[list[str]]:
 
 def scratch(tmp_path: Path) -> dict[str, str]:
     (tmp_path / "pool.jsonl").write_bytes((SAMPLE / "pool.jsonl").read_bytes())
+    (tmp_path / "sample_data").symlink_to(SAMPLE)  # --help's first example runs on the sample
     alice = (SAMPLE / "judgments" / "alice.qrels").read_text(encoding="utf-8")
     one_to_five = "".join(
         f"{q} {it} {d} {int(g) + 1}\n" for q, it, d, g in (ln.split() for ln in alice.splitlines())
