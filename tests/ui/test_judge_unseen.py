@@ -71,6 +71,27 @@ def deliver_after_load(app: GoldsetApp, keys: list[events.Key]) -> None:
     app.call_from_thread = late  # type: ignore[method-assign]
 
 
+def deliver_after_first_frame(screen: JudgeScreen, keys: list[events.Key]) -> None:
+    """Hand ``keys`` to the app right after the first frame was drawn: type-ahead still queued
+    behind the load when the guidelines' refresh ran first (it and the app's key queue are
+    separate tasks: on a loaded machine either can come first)."""
+    real = screen._first_drawn
+
+    def then() -> None:
+        real()
+        for key in keys:
+            screen.app.post_message(key)
+
+    screen._first_drawn = then  # type: ignore[method-assign]
+
+
+def said_about_type_ahead(app: GoldsetApp) -> list[str]:
+    """Every line on screen about ignored type-ahead: notices, and the guidelines' own line."""
+    said = [str(n.message) for n in app._notifications]
+    said += [str(w.content) for w in app.screen.query("#help-notice") if w.display]
+    return [m for m in said if "typed while loading" in m]
+
+
 async def test_keys_typed_while_loading_never_grade_move_or_open_a_dialog() -> None:
     w = MemoryWriter()
     gate = threading.Event()
@@ -145,13 +166,37 @@ async def test_type_ahead_into_the_first_sitting_guidelines_does_nothing(tmp_pat
         assert isinstance(app.screen, HelpScreen) and app.is_running  # q typed ahead: no quit
         assert screen.session is not None and screen.session.judged_count == 0
         # Said over the guidelines (the status line is under them).
-        said = [str(n.message) for n in app._notifications]
-        assert any("2 keys typed while loading were ignored" in m for m in said), said
+        assert said_about_type_ahead(app) == [
+            "2 keys typed while loading were ignored: nothing graded."
+        ]
         await pilot.press("2")  # typed with the guidelines in view: closes them, grades nothing
         await pilot.pause()
         assert app.screen is screen and screen.session.judged_count == 0
     screen.flush()
     assert Project.open(tmp_path / "store").qrels("ana").height == 0
+
+
+async def test_type_ahead_handled_after_the_first_frame_is_said_once_with_its_count(
+    tmp_path: Path,
+) -> None:
+    # `goldset demo --fresh` on a loaded machine: the first sitting's guidelines were drawn before
+    # some of the keys typed while loading were handled. Each of those said the count so far in
+    # a notice of its own, eight stacked notices, and the last one (the count) was out of view.
+    screen = make_screen(prepare(SAMPLE_POOL, "ana", store=tmp_path / "store"))
+    app = GoldsetApp(lambda: screen)
+    deliver_after_load(app, typed("2"))  # handled before the first frame
+    deliver_after_first_frame(screen, typed("g", "q", "0", "1", "enter", "j", "3"))  # and after
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: screen.ignored_keys == 8)
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen) and app.is_running  # no quit, not closed
+        assert screen.session is not None and screen.session.judged_count == 0
+        said = said_about_type_ahead(app)
+        assert said == ["8 keys typed while loading were ignored: nothing graded."], said
+        await pilot.press("escape")  # closed by a key typed with them in view
+        await pilot.pause()
+        assert app.screen is screen
+        assert "8 keys typed while loading were ignored" in text(app, "status")
 
 
 def two_groups(queries: tuple[str, ...] = ("q1",)) -> pl.DataFrame:

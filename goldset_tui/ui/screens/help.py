@@ -7,6 +7,10 @@ the guidelines, not below them, so that at 80x24 both are on screen without scro
 A screen may pass ``passthrough``: a key the dialog does not use is offered to it, and when the
 screen takes it (a grade key on the judging screen) the dialog closes instead of swallowing the key
 silently. The judging screen grades nothing then: the candidate was hidden under the dialog.
+
+``notice`` puts one line at the top of the dialog, replaced by the next call: a count that grows
+key by key (the judging screen's keys typed while it loaded) is said once, as it stands now. A
+toast per call stacked one per key, and the last, the true count, could be out of view.
 """
 
 from __future__ import annotations
@@ -92,6 +96,9 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog help"):
             yield Static(literal(self._title), classes="dialog-title")
+            notice = Static("", id="help-notice")
+            notice.display = False  # a line only when there is something to say
+            yield notice
             with Horizontal(id="help-body"):
                 with VerticalScroll(id="help-guidelines-box"):
                     yield Static(literal(self._guidelines), id="help-guidelines")
@@ -100,6 +107,12 @@ class HelpScreen(ModalScreen[None]):
             # q is in the key list beside this (it does there what it does here): no room to repeat.
             hint = "Escape, Enter or ? closes"
             yield Static(f"{hint}; {self._hint}" if self._hint else hint, classes="dialog-hint")
+
+    def notice(self, message: str) -> None:
+        """Say ``message`` at the top of the dialog, in place of what was said there before."""
+        line = self.query_one("#help-notice", Static)
+        line.update(literal(message, keep_newlines=False, style="bold"))
+        line.display = True
 
     def on_key(self, event: events.Key) -> None:
         # Keys the dialog does not use go to the screen underneath when it wants them (a grade):

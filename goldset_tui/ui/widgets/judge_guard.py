@@ -9,7 +9,10 @@ through. So:
   handled (here, or in the guidelines a first sitting opens): Textual stamps each key with the
   time it was read, and ``_shown_at`` is when ``_ready`` had put the candidate in its widgets.
   Dropped keys are counted; the loading line says so while loading, and once the candidate is
-  drawn the screen says once how many were ignored.
+  drawn the screen says once how many were ignored, in one line that counts on in place (keys
+  still queued behind the load may be handled before or after that frame: the guidelines'
+  refresh and the app's key queue are separate tasks; a toast per key stacked, and the last
+  one, with the true count, could be out of view).
 - ``ready_for_keys`` is set only after the next refresh (``call_after_refresh``: the frame with
   the candidate has been drawn, not a timer). A key typed after ``_shown_at`` but handled before
   that frame waits for it and then acts (a robot, or a key pressed the instant it appeared; a
@@ -33,6 +36,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from goldset_tui.judging import JudgingSession
+from goldset_tui.ui.screens.help import HelpScreen
 
 
 class KeyGuard:
@@ -100,9 +104,11 @@ class KeyGuard:
         keys, were = ("key", "was") if n == 1 else ("keys", "were")
         text = f"{n:,} {keys} typed while loading {were} ignored: nothing graded."
         me: Any = self
-        if me.app.screen is me:
-            me.say(text, seconds=10)
-        else:  # under the guidelines the status line is hidden: a notice shows over them
+        me.say(text, seconds=10)  # replaces what it said before: one line, the count now
+        top = me.app.screen
+        if isinstance(top, HelpScreen):  # over the status line: said in the guidelines too
+            top.notice(text)
+        elif top is not me:
             me.notify(text, markup=False, timeout=10)
 
     def help_key(self, event: events.Key) -> bool:
