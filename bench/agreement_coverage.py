@@ -15,9 +15,8 @@ interval where the jackknife cannot make one, as the report does. Each cell: cov
 
 from __future__ import annotations
 
-import numpy as np
 import polars as pl
-from scipy import stats
+from _needs import require  # bench/ is sys.path[0] when a script runs
 
 from goldset_tui.agreement.bootstrap import percentile_interval, resample_sums
 from goldset_tui.agreement.intervals import (
@@ -28,6 +27,11 @@ from goldset_tui.agreement.intervals import (
     per_query_table,
 )
 from goldset_tui.agreement.jackknife import leave_one_out
+
+require("numpy", "scipy")  # before the imports below: a missing extra is one line
+
+import numpy as np  # noqa: E402
+from scipy import stats  # noqa: E402
 
 GRADES = [0, 1, 2, 3]
 PAIRS = [("a", "b"), ("a", "c"), ("b", "c")]

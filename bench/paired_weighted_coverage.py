@@ -16,11 +16,15 @@ from __future__ import annotations
 import itertools
 import math
 
-from scipy import stats
+from _needs import require  # bench/ is sys.path[0] when a script runs
 
 from goldset_tui.eval.intervals import DIFFERENCE_PSEUDO_COUNT, SCORE_T
 from goldset_tui.eval.paired_interval import PairedCell, stratified_paired_rates
 from goldset_tui.eval.weighting import Cell, stratified_estimate
+
+require("scipy")  # before the import below: a missing extra is one line
+
+from scipy import stats  # noqa: E402
 
 SIZES = ((5, 7, 12), (7, 18, 40), (18, 40, 100))
 SHARES = {

@@ -79,7 +79,10 @@ async def test_a_torn_journal_tail_cut_on_open_is_shown(tmp_path: Path) -> None:
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
         shown = str(app.screen.query_one("#help-guidelines", Static).content)
-        assert shown.startswith("Warnings when the store opened") and ".torn" in shown
+        # Where the judgments are kept, then the warnings, then the guidelines.
+        store_line, rest = shown.split("\n\n", 1)
+        assert store_line == f"Your judgments are kept in {tmp_path / 'store'}"
+        assert rest.startswith("Warnings when the store opened") and ".torn" in rest
         await pilot.press("escape")
         await pilot.pause()
         assert "1 warning(s) when the store opened" in status(app)
