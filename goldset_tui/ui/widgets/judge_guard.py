@@ -5,17 +5,18 @@ seconds), and Textual queues those keys: handled after the session arrived, a di
 grade for a candidate never drawn, and ``g`` opened a dialog that typed-ahead digits graded
 through. So:
 
-- A key typed before the frame with the first candidate was drawn is dropped, wherever it is
+- A key typed before the first candidate was put on the screen is dropped, wherever it is
   handled (here, or in the guidelines a first sitting opens): Textual stamps each key with the
-  time it was read, and ``_shown_at`` is when that frame had been drawn (``call_after_refresh``
-  after ``_ready`` put the candidate in its widgets: not a timer). Until then nobody could have
-  read the candidate; on a loaded machine the frame came 0.06-0.67 s after the widgets, and a key
-  typed in that gap used to wait for the frame and then grade. Dropped keys are counted; the
-  loading line says so while loading, and once the candidate is drawn the screen says once how
-  many were ignored, in one line that counts on in place (keys still queued behind the load may be
-  handled before or after that frame: the guidelines' refresh and the app's key queue are separate
-  tasks; a toast per key stacked, and the last one, with the true count, could be out of view).
-- ``ready_for_keys`` is set at the same moment, so no key is ever held to act later.
+  time it was read, and ``_shown_at`` is when ``_ready`` had put the candidate in its widgets.
+  Dropped keys are counted; the loading line says so while loading, and once the candidate is
+  drawn the screen says once how many were ignored, in one line that counts on in place (keys
+  still queued behind the load may be handled before or after that frame: the guidelines'
+  refresh and the app's key queue are separate tasks; a toast per key stacked, and the last
+  one, with the true count, could be out of view).
+- ``ready_for_keys`` is set only after the next refresh (``call_after_refresh``: the frame with
+  the candidate has been drawn, not a timer). A key typed after ``_shown_at`` but handled before
+  that frame waits for it and then acts (a robot, or a key pressed the instant it appeared; a
+  human's type-ahead is all before ``_shown_at``).
 - Every action that grades, moves or opens a dialog checks ``keys_live()``, so a key that
   arrives by another road (the palette, a dialog passing one on) cannot act early either.
 
@@ -45,7 +46,8 @@ class KeyGuard:
     session: JudgingSession | None
     ready_for_keys: bool = False  # set once the frame with the first candidate has been drawn
     ignored_keys: int = 0  # keys typed before the first candidate was shown
-    _shown_at: float = math.inf  # when its frame was drawn, on the clock Textual stamps keys
+    _shown_at: float = math.inf  # when it was, on the clock Textual stamps keys with
+    _held: list[events.Key] | None = None  # typed after that, waiting for the frame
 
     def keys_live(self) -> bool:
         """Whether a key may grade or move now: a session, and its first candidate drawn."""
@@ -74,21 +76,28 @@ class KeyGuard:
         # bindings, ctrl+q to quit, ran before the key reached the screen.)
         event.prevent_default()
         event.stop()
-        self.typed_before_shown(event)
+        if not self.typed_before_shown(event):
+            self._held = [*(self._held or []), event]  # shown but not drawn yet: it waits
 
     def arm_keys_after_first_draw(self) -> None:
-        """Called last when the session reached the screen: keys count from the next refresh of
-        the screen on top (the guidelines, on a first sitting), asked of that screen itself
-        (through this one's queue the request reached the guidelines after their first paint and
-        waited for a second one)."""
+        """Called last when the session reached the screen: keys typed from now on count, and
+        act from the next refresh of the screen on top (the guidelines, on a first sitting),
+        asked of that screen itself (through this one's queue the request reached the
+        guidelines after their first paint and waited for a second one)."""
+        self._shown_at = Message().time  # stamped as Textual stamps keys
         me: Any = self
         me.app.screen.call_after_refresh(self._first_drawn)
 
     def _first_drawn(self) -> None:
-        self._shown_at = Message().time  # stamped as Textual stamps keys
+        if self._shown_at == math.inf:  # the load failed: nothing to grade, but q must leave
+            self._shown_at = Message().time
         self.ready_for_keys = True
         if self.ignored_keys:
             self._say_ignored()
+        held, self._held = self._held or [], None
+        me: Any = self
+        for key in held:  # in the order typed, through the app as if typed now
+            me.app.post_message(events.Key(key.key, key.character))
 
     def _say_ignored(self) -> None:
         n = self.ignored_keys

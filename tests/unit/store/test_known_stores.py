@@ -50,9 +50,9 @@ def test_judge_without_store_opens_the_store_holding_her_grades(
     (session,) = opened
     assert session.overall_progress() == (112, 1285)  # not 0 of 1,285 in a new store
     assert not default_store_for(pool).exists()  # no empty project made on the side
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1
-    assert f"opening {store.resolve()}" in err and "112 judgments" in err
+    warning, exit_line = capsys.readouterr().err.splitlines()  # then judge's line on leaving
+    assert f"opening {store.resolve()}" in warning and "112 judgments" in warning
+    assert exit_line.startswith("goldset judge: ") and f"kept in {store.resolve()}" in exit_line
 
 
 def test_her_assign_share_comes_with_the_store(tmp_path: Path, opened: list) -> None:
@@ -97,7 +97,8 @@ def test_the_default_store_is_still_opened_quietly(
     pool = SAMPLE / "pool.jsonl"
     assert main(["judge", str(pool), "--labeller", "ana"]) == 0
     assert main(["judge", str(pool), "--labeller", "ana"]) == 0
-    assert capsys.readouterr().err == ""
+    said = capsys.readouterr().err.splitlines()  # no warning: only judge's line on leaving, twice
+    assert len(said) == 2 and all(line.startswith("goldset judge: ") for line in said)
     assert default_store_for(pool).resolve() in known_stores()
 
 
