@@ -19,8 +19,8 @@ The data are written once to a temporary folder by the parent (which never impor
 no child's peak includes making them. Each row checks that both alphas and both kappas agree to
 1e-9.
 
-    .venv/bin/python bench/agreement_speed.py              # three sizes, 3 repeats
-    .venv/bin/python bench/agreement_speed.py --repeat 1 --sizes small
+    python bench/agreement_speed.py              # three sizes, 3 repeats
+    python bench/agreement_speed.py --repeat 1 --sizes small
 """
 
 from __future__ import annotations

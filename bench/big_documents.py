@@ -12,8 +12,8 @@ the machine moves it little) and reported as median / max over ``--repeat`` runs
 The suite checks the behaviour behind both (the shingle sample's size, the page's length); the
 seconds live here, where nothing asserts them.
 
-    .venv/bin/python bench/big_documents.py
-    .venv/bin/python bench/big_documents.py --repeat 20
+    python bench/big_documents.py
+    python bench/big_documents.py --repeat 20
 """
 
 from __future__ import annotations

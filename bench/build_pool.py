@@ -1,7 +1,7 @@
 """Benchmark: `goldset pool` over 4 TREC runs of 7,000 queries x 1,000 documents (28 million lines).
 
-    .venv/bin/python bench/build_pool.py                       # full size (about 1 GB of runs)
-    .venv/bin/python bench/build_pool.py --queries 700         # a tenth, while developing
+    python bench/build_pool.py                       # full size (about 1 GB of runs)
+    python bench/build_pool.py --queries 700         # a tenth, while developing
 
 Runs are generated once (seeded) into --dir: each query has 1,500 documents with a latent
 relevance; each system scores them latent + its own noise, keeps its top 1,000 and rounds scores

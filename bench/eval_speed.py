@@ -32,10 +32,10 @@ can include what it shared with a large parent at fork (goldset's evaluation, 47
 once read 933 MB when the data were made in this process; the peers' peaks, larger than the
 parent's, were not affected).
 
-    .venv/bin/python bench/eval_speed.py                    # the full size, 3 repeats
-    .venv/bin/python bench/eval_speed.py --queries 500 --repeat 1   # a quick look
-    .venv/bin/python bench/eval_speed.py --data robust03 --repeat 9  # small data
-    .venv/bin/python bench/eval_speed.py --data robust03 --repeat 5 --callgrind  # + instructions
+    python bench/eval_speed.py                    # the full size, 3 repeats
+    python bench/eval_speed.py --queries 500 --repeat 1   # a quick look
+    python bench/eval_speed.py --data robust03 --repeat 9  # small data
+    python bench/eval_speed.py --data robust03 --repeat 5 --callgrind  # + instructions
 """
 
 from __future__ import annotations

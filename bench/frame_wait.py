@@ -9,8 +9,8 @@ figure is the timer's own, not the machine's run queue, so it holds on a loaded 
 wall-clock tails (``bench/judge_keys.py``) do not. Beside it, wall clock from the key to the tick
 that drew the new candidate (which the load does move).
 
-    .venv/bin/python bench/frame_wait.py                    # caps 60 240 1000, 1,000 keys each
-    .venv/bin/python bench/frame_wait.py --fps 60 240 --presses 300
+    python bench/frame_wait.py                    # caps 60 240 1000, 1,000 keys each
+    python bench/frame_wait.py --fps 60 240 --presses 300
 """
 
 from __future__ import annotations

@@ -15,8 +15,8 @@ The runs have no score ties (ranx and trec_eval break them differently, which wo
 inputs differ, not the fusion): each system scores 1.5 x DOCS candidates latent + its own noise
 and keeps its top DOCS, so the systems overlap at the top as real ones do.
 
-    .venv/bin/python bench/fusion_speed.py --repeat 3                  # full size
-    .venv/bin/python bench/fusion_speed.py --queries 700 --repeat 1    # a quick look
+    python bench/fusion_speed.py --repeat 3                  # full size
+    python bench/fusion_speed.py --queries 700 --repeat 1    # a quick look
 """
 
 from __future__ import annotations

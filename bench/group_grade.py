@@ -14,8 +14,8 @@ Wall time depends on the disk and on the other load on the machine; the CPU time
 (resource.getrusage) and the number of fsyncs are printed beside it. The one-off near-duplicate
 detection over the query (``neardup.groups``) is timed apart.
 
-    .venv/bin/python bench/group_grade.py                       # 50,000 alike
-    .venv/bin/python bench/group_grade.py --alike 5000 --before 1000
+    python bench/group_grade.py                       # 50,000 alike
+    python bench/group_grade.py --alike 5000 --before 1000
 """
 
 from __future__ import annotations

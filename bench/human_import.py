@@ -12,8 +12,8 @@ resident memory (ru_maxrss): the machine is shared, so wall time is not measured
 
 Median of ``--repeat`` runs (3), each case on a fresh copy of its store.
 
-    .venv/bin/python bench/human_import.py
-    .venv/bin/python bench/human_import.py --pairs 1000000 --repeat 1
+    python bench/human_import.py
+    python bench/human_import.py --pairs 1000000 --repeat 1
 """
 
 from __future__ import annotations

@@ -18,10 +18,10 @@ screen under Textual's Pilot, timing with ``time.thread_time`` (CPU of the UI th
 the grade key's handler up to the next refresh (save, move, widgets updated and laid out),
 median/p99/max, and the same for the key that changes query, apart.
 
-    .venv/bin/python bench/judge_keys.py                                # the full run
-    .venv/bin/python bench/judge_keys.py --queries 2500 --presses 400    # quick look
-    .venv/bin/python bench/judge_keys.py --think 0    # keys back to back (a held-down key)
-    .venv/bin/python bench/judge_keys.py --presses 1000 --no-in-process --fps 60   # Textual's default
+    python bench/judge_keys.py                                # the full run
+    python bench/judge_keys.py --queries 2500 --presses 400    # quick look
+    python bench/judge_keys.py --think 0    # keys back to back (a held-down key)
+    python bench/judge_keys.py --presses 1000 --no-in-process --fps 60   # Textual's default
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@ graded and visited once) and prints the process's resident memory (``/proc/self/
 session kept its view (all its candidates' texts) forever: RSS grew by about 5 MB per 1,000 keys
 with no plateau. Now the views are an LRU of ``VIEW_CACHE`` and only the grades outlive them.
 
-    .venv/bin/python bench/judge_memory.py                      # 6,000 keys on 2,000 queries
-    .venv/bin/python bench/judge_memory.py --keys 2000 --every 250
+    python bench/judge_memory.py                      # 6,000 keys on 2,000 queries
+    python bench/judge_memory.py --keys 2000 --every 250
 """
 
 from __future__ import annotations

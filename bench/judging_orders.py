@@ -21,7 +21,7 @@ Relevant means grade >= 1. Budgets are per query: "10" is 10 judgments times the
 queries, the queries taking turns (one judgment each per turn) in mtf and mm, rank by rank in
 depth.
 
-    .venv/bin/python bench/judging_orders.py
+    python bench/judging_orders.py
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Benchmark: load and validate a 1,000,000-row pool (25,000 queries x 40 candidates).
 
-    .venv/bin/python bench/load_pool.py                      # full size (about 0.6 GB of text)
-    .venv/bin/python bench/load_pool.py --queries 2500       # a tenth, while developing
+    python bench/load_pool.py                      # full size (about 0.6 GB of text)
+    python bench/load_pool.py --queries 2500       # a tenth, while developing
 
 The pool is generated once (seeded) into --dir as Parquet and CSV, texts 300-800 characters of
 word-like tokens, each document's text distinct so Parquet cannot dictionary-encode it away.

@@ -9,8 +9,8 @@ and times, with ``time.thread_time`` (the UI thread's CPU, not wall), the handle
 next failing query: the view refilled) and of ``down`` (the next document: notes and text).
 Reported: median, p99 and max in ms.
 
-    .venv/bin/python bench/review_reading.py                       # 2,000 x 1,000, 200,000 docs
-    .venv/bin/python bench/review_reading.py --queries 200 --presses 50    # quick look
+    python bench/review_reading.py                       # 2,000 x 1,000, 200,000 docs
+    python bench/review_reading.py --queries 200 --presses 50    # quick look
 """
 
 from __future__ import annotations

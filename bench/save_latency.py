@@ -8,8 +8,8 @@ mode with synchronous=FULL, one INSERT + COMMIT per judgment, on a table with a 
 
 Also reported: opening the writer, reading the latest judgments, and closing (final compaction).
 
-    .venv/bin/python bench/save_latency.py                       # 2,000 saves, 1,000,000 preloaded
-    .venv/bin/python bench/save_latency.py --saves 500 --preload 100000 --dir /tmp
+    python bench/save_latency.py                       # 2,000 saves, 1,000,000 preloaded
+    python bench/save_latency.py --saves 500 --preload 100000 --dir /tmp
 
 Run it on the disk your stores live on: fsync cost is the disk's, not goldset's.
 """

@@ -13,7 +13,7 @@ Side by side, on the same pool (the sample pool by default: 42 queries, 1,285 ca
 CPU time and peak memory are the numbers: the machine is shared, so wall times are noisy.
 No browser is needed (the websocket speaks textual-serve's protocol directly).
 
-    .venv/bin/python bench/serve_cost.py --repeat 3
+    python bench/serve_cost.py --repeat 3
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ token logs in from another address. Reported: how many scrypt checks ran, the CP
 process spent (user + system of every thread, from getrusage: the machine is shared, so wall
 times are noisy), the answers the flood got, and the labeller's wait for their answer (wall).
 
-    .venv/bin/python bench/serve_login_flood.py --flood 200
+    python bench/serve_login_flood.py --flood 200
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ x ``--docs`` pooled documents a query, two systems ranking them, two labellers g
 (one grade in ten apart), and reports the CPU time (``time.process_time``, not wall: the machine
 is shared) of the build (median of ``--repeat``) and of the stakes of one pair (median, p99).
 
-    .venv/bin/python bench/topk_jump.py                    # 2,000 queries x 50 documents
-    .venv/bin/python bench/topk_jump.py --queries 200      # quick look
+    python bench/topk_jump.py                    # 2,000 queries x 50 documents
+    python bench/topk_jump.py --queries 200      # quick look
 """
 
 from __future__ import annotations

@@ -12,8 +12,8 @@ One query whose --alike candidates all have the same text; the labeller grades o
 
 Wall time depends on the disk and on the other load on the machine (medians of --repeat runs).
 
-    .venv/bin/python bench/undo_group.py                 # 3,000 alike
-    .venv/bin/python bench/undo_group.py --alike 10000 --repeat 3
+    python bench/undo_group.py                 # 3,000 alike
+    python bench/undo_group.py --alike 10000 --repeat 3
 """
 
 from __future__ import annotations
