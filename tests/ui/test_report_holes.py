@@ -4,7 +4,6 @@ lists marked unjudged, and J reaches it; the same for a query one labeller never
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import importlib.util
 from pathlib import Path
@@ -13,7 +12,7 @@ import polars as pl
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
-from goldset_tui.commands.review import add_arguments, build_context, review_screen_for_store
+from goldset_tui.commands.review import review_screen_for_store
 from goldset_tui.ui.app import GoldsetApp
 from goldset_tui.ui.screens.report import ReportScreen
 from goldset_tui.ui.screens.report_summary import ReportSummaryScreen
@@ -45,25 +44,11 @@ def _rows(table: DataTable) -> list[list[str]]:
 
 def _file_context(tmp_path: Path):
     paths = planted.write_files(tmp_path)
-    parser = argparse.ArgumentParser()
-    add_arguments(parser)
-    args = parser.parse_args(
-        [
-            "--qrels",
-            str(paths["qrels"]),
-            "--run",
-            f"lex={paths['lex']}",
-            "--run",
-            f"vec={paths['vec']}",
-            "--strata",
-            str(paths["strata"]),
-            "--topics",
-            str(paths["topics"]),
-            "--metric",
-            planted.METRIC,
-        ]
+    return planted.review_context(
+        paths["qrels"],
+        *("--strata", str(paths["strata"]), "--topics", str(paths["topics"])),
+        runs=planted.both_runs(paths),
     )
-    return build_context(args)
 
 
 def test_queries_without_a_relevant_grade_but_with_holes_are_listed_and_judged(tmp_path) -> None:

@@ -7,7 +7,6 @@ hole, back."""
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import importlib.util
 import json
@@ -18,7 +17,7 @@ from rich.text import Text
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
-from goldset_tui.commands.review import add_arguments, build_context, review_screen_for_store
+from goldset_tui.commands.review import review_screen_for_store
 from goldset_tui.store.project import Project
 from goldset_tui.ui.app import GoldsetApp
 from goldset_tui.ui.screens.report import ReportScreen
@@ -56,29 +55,9 @@ def file_context(tmp_path: Path, *, corpus: dict[str, str] | None = None, extra_
     if extra_lex:
         with paths["lex"].open("a") as fh:
             fh.writelines(extra_lex)
-    parser = argparse.ArgumentParser()
-    add_arguments(parser)
-    args = parser.parse_args(
-        [
-            "--qrels",
-            str(paths["qrels"]),
-            "--run",
-            f"lex={paths['lex']}",
-            "--run",
-            f"vec={paths['vec']}",
-            "--strata",
-            str(paths["strata"]),
-            "--topics",
-            str(paths["topics"]),
-            "--corpus",
-            str(paths["corpus"]),
-            "--metric",
-            planted.METRIC,
-            "-o",
-            str(tmp_path / "out"),
-        ]
-    )
-    return build_context(args)
+    options = ("--strata", str(paths["strata"]), "--topics", str(paths["topics"]))
+    options += ("--corpus", str(paths["corpus"]), "-o", str(tmp_path / "out"))
+    return planted.review_context(paths["qrels"], *options, runs=planted.both_runs(paths))
 
 
 def test_the_text_is_shown_with_the_query_terms_marked_one_page_at_a_time(tmp_path) -> None:

@@ -4,7 +4,6 @@ tests/unit/report/planted.py (alice judged six queries, bob five, and they disag
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import importlib.util
 from pathlib import Path
@@ -13,7 +12,7 @@ import pytest
 import pytrec_eval
 from textual.widgets import Static
 
-from goldset_tui.commands.review import add_arguments, build_context, review_screen_for_store
+from goldset_tui.commands.review import review_screen_for_store
 from goldset_tui.ui.app import GoldsetApp
 from goldset_tui.ui.screens.report import ReportScreen
 
@@ -99,23 +98,8 @@ def test_header_names_the_labeller_and_switches_labeller_consensus_and_metric(tm
 
 def test_a_qrels_file_is_named_and_the_metric_still_switches(tmp_path) -> None:
     paths = planted.write_files(tmp_path)
-    parser = argparse.ArgumentParser()
-    add_arguments(parser)
-    args = parser.parse_args(
-        [
-            "--qrels",
-            str(paths["qrels"]),
-            "--run",
-            f"lex={paths['lex']}",
-            "--run",
-            f"vec={paths['vec']}",
-            "--strata",
-            str(paths["strata"]),
-            "--metric",
-            planted.METRIC,
-        ]
-    )
-    context = build_context(args)
+    strata = ("--strata", str(paths["strata"]))
+    context = planted.review_context(paths["qrels"], *strata, runs=planted.both_runs(paths))
 
     async def drive() -> None:
         app = GoldsetApp(lambda: ReportScreen(context))
@@ -136,22 +120,7 @@ def test_a_qrels_file_is_named_and_the_metric_still_switches(tmp_path) -> None:
 def test_a_store_given_as_qrels_is_named_by_its_labeller(tmp_path) -> None:
     paths = planted.write_files(tmp_path / "files")
     store = planted.make_store(tmp_path / "s")
-    parser = argparse.ArgumentParser()
-    add_arguments(parser)
-    args = parser.parse_args(
-        [
-            "--qrels",
-            str(store),
-            "--labeller",
-            "bob",
-            "--run",
-            f"lex={paths['lex']}",
-            "--strata",
-            str(paths["strata"]),
-            "--metric",
-            planted.METRIC,
-        ]
-    )
-    context = build_context(args)
+    options = ("--labeller", "bob", "--strata", str(paths["strata"]))
+    context = planted.review_context(store, *options, runs={"lex": paths["lex"]})
     assert context.source == "bob's grades (store store)"
     assert context.report.n == len(_scored(planted.BOB))

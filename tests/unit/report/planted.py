@@ -125,6 +125,26 @@ def write_files(folder: Path) -> dict[str, Path]:
     return paths
 
 
+def review_context(qrels: Path | str, *options: str, runs: dict[str, Path] | None = None):  # noqa: ANN201
+    """`goldset review`'s context for ``qrels`` and ``runs`` (NAME: path; default none) at
+    ``METRIC``, with further command-line ``options`` (``--strata``, ``--topics``, ``-o``...)."""
+    import argparse
+
+    from goldset_tui.commands.review import add_arguments, build_context
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    argv = ["--qrels", str(qrels), *options, "--metric", METRIC]
+    for name, path in (runs or {}).items():
+        argv += ["--run", f"{name}={path}"]
+    return build_context(parser.parse_args(argv))
+
+
+def both_runs(paths: dict[str, Path]) -> dict[str, Path]:
+    """The two planted runs, as `review_context` takes them."""
+    return {name: paths[name] for name in RUNS}
+
+
 def pool_file(path: Path) -> Path:
     """A pool (JSON lines) recording each document's systems and ranks, with stratum and texts:
     what `goldset review --store DIR` rebuilds the runs and strata from."""
