@@ -133,6 +133,17 @@ class JudgmentWriter:
         self._compact_if_due()
         return seq
 
+    def _append_many(self, records: list[dict[str, Any]]) -> None:
+        """``_append`` for several records: consecutive seqs, one journal write and one fsync."""
+        first = self._next_seq
+        for offset, record in enumerate(records):
+            record["seq"] = first + offset
+        self._journal.append_many(records)  # durable from here on
+        self._next_seq += len(records)
+        self._wrote = True
+        self._pending.extend(records)
+        self._compact_if_due()
+
     def _compact_if_due(self) -> None:
         if len(self._pending) >= self._compact_at:
             try:
@@ -174,14 +185,7 @@ class JudgmentWriter:
         records = [self._checked(j) for j in judgments]
         if not records:
             return []
-        first = self._next_seq
-        for offset, record in enumerate(records):
-            record["seq"] = first + offset
-        self._journal.append_many(records)  # durable from here on
-        self._next_seq += len(records)
-        self._wrote = True
-        self._pending.extend(records)
-        self._compact_if_due()
+        self._append_many(records)
         return [r["seq"] for r in records]
 
     def _checked(self, j: Judgment) -> dict[str, Any]:
@@ -296,14 +300,7 @@ class JudgmentWriter:
             judged = [grade for kind, grade in stack if kind == "judge"]
             answers.append(judged[-1] if judged else None)
         if records:
-            first = self._next_seq
-            for offset, record in enumerate(records):
-                record["seq"] = first + offset
-            self._journal.append_many(records)  # durable from here on
-            self._next_seq += len(records)
-            self._wrote = True
-            self._pending.extend(records)
-            self._compact_if_due()
+            self._append_many(records)
         return answers
 
     @_serialised
