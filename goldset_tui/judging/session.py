@@ -20,6 +20,7 @@ from goldset_tui.judging.order import utc_now
 from goldset_tui.judging.repeats import REPEAT_EVERY, RepeatingSession
 from goldset_tui.judging.state import Step, UndoEntry, Writer
 from goldset_tui.model import GradeScale, Judgment
+from goldset_tui.store.ordered import EarlierSaveFailed
 
 # A near-duplicate group is saved in batches of this many judgments, one fsync each: 50,000 alike
 # candidates took 266 s at one fsync per judgment. Progress is reported after each batch.
@@ -186,7 +187,8 @@ class JudgingSession(Marks, RepeatingSession, DuplicateGroups):
     def settle(self) -> tuple[list[Judgment], list[tuple[Judgment, Exception]]]:
         """The queued grades the background writer finished since the last call: (saved, failed).
         A failed grade is taken back (the candidate unjudged again, or its earlier grade restored,
-        gone from undo) and the cursor goes to the first one that failed."""
+        gone from undo) and the cursor goes to the first one that failed (a grade refused only
+        because an earlier one failed does not move it)."""
         take = getattr(self.writer, "settled", None)
         if take is None:
             return [], []
@@ -205,9 +207,13 @@ class JudgingSession(Marks, RepeatingSession, DuplicateGroups):
                     del self._undo[i]
                     break
             self._set_grade(qi, entry[1], entry[2])
-        if failed:
+        # The cursor goes to the failure itself, not to a grade given after it and refused for
+        # that reason: those can settle in a later batch, and landing on them would take the
+        # labeller away from the candidate whose save failed.
+        first = next((j for _t, j, e in failed if not isinstance(e, EarlierSaveFailed)), None)
+        if first is not None:
             self._leave_repeat()
-            self._land(self._qindex[failed[0][1].query_id], failed[0][1].position or 0)
+            self._land(self._qindex[first.query_id], first.position or 0)
         return saved, [(j, e) for _t, j, e in failed]
 
     @property

@@ -82,14 +82,13 @@ async def test_a_failed_save_is_shown_not_counted_and_the_labeller_brought_back(
         await pilot.press("1")
         await until(pilot, lambda: "\u2713 saved" in str(screen._saved))
 
-        def broken(fd: int) -> None:
-            time.sleep(0.1)  # the screen moves on first
-            raise OSError(5, "Input/output error")
-
-        monkeypatch.setattr(files_module, "_datasync", broken)
+        # The disk fails, but only once the test lets it answer: both keys are given first,
+        # the second queued behind the failing one (a sleep raced with a loaded machine).
+        fsync = HeldFsync(monkeypatch, OSError(5, "Input/output error"))
         failing = session.current.doc_id
-        await pilot.press("3", "0")  # the second one is queued behind the failing one
-        await until(pilot, lambda: "NOT SAVED" in str(screen._saved))
+        await pilot.press("3", "0")
+        fsync.open()
+        await until(pilot, lambda: "NOT SAVED" in str(screen._saved) and session.unsaved == 0)
         monkeypatch.undo()
         assert session.current.doc_id == failing  # back on the candidate whose save failed
         assert session.current_grade is None  # not counted ...

@@ -20,7 +20,7 @@ from rich.text import Text
 from textual.message import Message
 
 from goldset_tui.judging import JudgingSession
-from goldset_tui.store.ordered import OrderedWriter
+from goldset_tui.store.ordered import EarlierSaveFailed, OrderedWriter
 from goldset_tui.text import visible
 
 
@@ -130,6 +130,18 @@ class BackgroundSaving:
         me: Any = self
         if failed:
             self._save_failures += len(failed)
+            if all(isinstance(exc, EarlierSaveFailed) for _j, exc in failed):
+                # Grades given after a failed one, settled after it was shown: the failure's own
+                # NOT SAVED stays (it names the cause); these are only counted, not re-announced.
+                if self._drawn():
+                    n = len(failed)
+                    me.notify(
+                        f"{n:,} grade{'s' if n > 1 else ''} given after it not saved either",
+                        severity="error",
+                        markup=False,
+                        timeout=10,
+                    )
+                return False
             judgment, exc = failed[0]
             more = f" (and {len(failed) - 1} after it)" if len(failed) > 1 else ""
             self._not_saved(
