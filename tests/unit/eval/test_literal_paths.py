@@ -1,5 +1,5 @@
-"""Every path a user gives is read literally (issue 11, item 1), and a run can come from a stream
-(item 7): standard input as ``-``, a FIFO, a gzipped stream.
+"""Every path a user gives is read literally, and a run can come from a stream: standard input as
+``-``, a FIFO, a gzipped stream.
 
 Each reader gets a folder holding ``sys1.X``, ``sys[1].X`` and ``s*.X`` with different contents:
 read as a glob, ``sys[1].X`` would match ``sys1.X`` and ``s*.X`` all three. The contents say which
