@@ -131,7 +131,7 @@ def test_eval_with_a_glob_matching_nothing_says_no_such_file(tmp_path, capsys):
     assert "no such file" in err and "empty" not in err
 
 
-# --- streams (item 7) ------------------------------------------------------------------------
+# --- streams ---------------------------------------------------------------------------------
 
 QRELS = "q1 0 good 1\nq2 0 other 1\n"
 RUN = "q1 Q0 bad 1 2 mine\nq1 Q0 good 2 1 mine\nq2 Q0 other 1 5 mine\n"
