@@ -25,7 +25,7 @@ from goldset_tui.sampling.rules import STRATA
 from goldset_tui.store.files import now_iso, safe_name
 from goldset_tui.store.journal import Journal, replay
 
-DEFAULT_SAMPLE = 200  # enough to see a misfiling rate of about one in twelve
+DEFAULT_SAMPLE = 200  # pins the overall misfiling rate to a few points (per stratum: too few)
 RECORD_KIND = "spotcheck"
 
 
