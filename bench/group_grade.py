@@ -1,4 +1,4 @@
-"""How long does ``d`` take on a large near-duplicate group? (issue 12, item 6)
+"""How long does ``d`` take on a large near-duplicate group?
 
 One query whose --alike candidates (50,000 by default) all have the same text; the labeller grades
 one and presses ``d``: ``JudgingSession.grade_group`` gives the rest the same grade through the

@@ -1,6 +1,6 @@
 """How often does each 95% interval for a stratum's mean cover the true mean, at 7, 18 and 40 queries?
 
-The question behind the report's choice of interval (issue 10): the percentile bootstrap it used
+The question behind the report's choice of interval: the percentile bootstrap it used
 for graded measures under-covers in small strata. This draws many strata from known per-query
 distributions shaped like retrieval scores (binary hits; graded values with many zeros, a ceiling
 at 1, discrete nDCG-like steps, reciprocal ranks) and counts how often each method's interval holds

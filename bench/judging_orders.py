@@ -1,4 +1,4 @@
-"""How many relevant documents does each judging order find per judgment? (issue 15)
+"""How many relevant documents does each judging order find per judgment?
 
 Replays existing judgments (``goldset_tui.judging.simulate.judging_order``, the engine of
 ``goldset simulate``) in three orders, depth pooling, move-to-front and the MaxMean bandit, and

@@ -3,7 +3,7 @@
     python bench/log_scale.py --gb 5 [--distinct 200000] [--runs 1] [--folder /tmp] [--keep]
 
 Generates a plain-text query log of about --gb gigabytes (seeded; a Zipf-like head over
---distinct distinct queries, shaped like seed 000's log, with identifiers, negations, misspellings
+--distinct distinct queries, shaped like a real search log, with identifiers, negations, typos
 and title-cased entities), then runs, each in its own process:
 
 - `goldset classify LOG -o labels.parquet --vocab vocab.txt` (streaming count, normalising,
@@ -13,7 +13,7 @@ and title-cased entities), then runs, each in its own process:
 
 It reports, per process, the CPU time (user + system, from os.wait4's rusage: the machine is
 shared, so wall time says more about the neighbours than about goldset) and the peak resident
-memory, the medians over --runs, and goldset's CPU time as a ratio of the scan's. Goal (issue 16):
+memory, the medians over --runs, and goldset's CPU time as a ratio of the scan's. Goal:
 a 5 GB log with peak memory under 1 GB and throughput within 2x of the bare scan.
 """
 

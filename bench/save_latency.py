@@ -1,4 +1,4 @@
-"""Durable-save latency per judgment: does it grow with the store? (issue 2, item 10b)
+"""Durable-save latency per judgment: does it grow with the store?
 
 For an empty store and for one already holding --preload judgments (1,000,000 by default), time
 --saves judgments saved one by one through ``JudgmentWriter.record`` (journal append + fdatasync;

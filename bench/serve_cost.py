@@ -1,4 +1,4 @@
-"""What one browser labeller costs the machine, next to one terminal labeller (issue 16).
+"""What one browser labeller costs the machine, next to one terminal labeller.
 
 Side by side, on the same pool (the sample pool by default: 42 queries, 1,285 candidates):
 

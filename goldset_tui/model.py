@@ -21,7 +21,8 @@ DEFAULT_GRADE_LABELS = {
     3: "perfectly relevant",
 }
 
-# Seed 000: the instruction decides whether a query with three answers gets three judgments.
+# The instruction decides whether a query with three answers gets three judgments
+# (docs/background.md#judge-the-pool).
 DEFAULT_GUIDELINES = (
     "Judge every document in the pool, independently of the others, against this query.\n\n"
     "Do not stop at the first correct document: a query with three answers should get three "

@@ -35,7 +35,7 @@ from builder.corpus import MODULES, build_corpus  # noqa: E402
 from builder.queries import QUERIES, STRATA  # noqa: E402
 
 DEPTH = 100  # run depth
-POOL_DEPTH = 20  # judging depth, as in seed 000's pooled example
+POOL_DEPTH = 20  # judging depth, as in docs/background.md#pooling-depth
 RUNS = ("bm25", "minilm")
 PACKAGE_POOL = REPO / "goldset_tui" / "sample" / "pool.jsonl"
 

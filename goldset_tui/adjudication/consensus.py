@@ -1,6 +1,6 @@
 """One consensus grade per pair, and a record of how each was decided and by whom.
 
-Two rules (issue 6):
+Two rules (docs/agreement.md; why a rule at all: docs/background.md#agreement):
 
 - ``unanimous-majority-adjudicator``: all labellers agree -> that grade; else a strict majority
   (more than half of the grades) -> the majority grade; else the adjudicator's decision; else the

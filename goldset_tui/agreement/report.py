@@ -1,7 +1,7 @@
 """The agreement report: every coefficient over a ratings frame, as the fixed JSON shape.
 
 ``agreement_report`` returns a plain dict whose keys are the contract of ``goldset agreement
---format json`` (issue 6); ``null`` where a figure does not apply. Every figure ``x`` that has an
+--format json``; ``null`` where a figure does not apply. Every figure ``x`` that has an
 interval carries it beside it as ``x_ci95`` (``[low, high]`` or ``null``), made over whole queries
 (``intervals``: a jackknife, or a cluster bootstrap where it cannot be made); ``ci_method`` says
 how, or is ``null`` with ``replicates=0``.

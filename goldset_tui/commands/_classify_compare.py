@@ -1,4 +1,4 @@
-"""`goldset classify --compare REAL_LOG SYNTHETIC_QUERIES` (issue 14): how a generated query set
+"""`goldset classify --compare REAL_LOG SYNTHETIC_QUERIES`: how a generated query set
 differs from real traffic (goldset_tui.sampling.compare), printed as a table or JSON."""
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """The small hooks `goldset report`, `goldset eval` and `goldset pool` call for the golden set's
-history (issue 14): ``--store DIR --release NAME`` records the run; the unjudged-fraction advice
-names the exact `goldset pool --extend` command. Kept here so the commands change by a few lines.
+history (docs/history.md): ``--store DIR --release NAME`` records the run; the unjudged-fraction
+advice names the exact `goldset pool --extend` command. Kept here so the commands change by a few
+lines.
 """
 
 from __future__ import annotations

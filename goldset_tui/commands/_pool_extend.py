@@ -1,4 +1,4 @@
-"""`goldset pool --extend POOL --run NEW=PATH --depth K -o NEW_POOL [--store DIR]` (issue 14).
+"""`goldset pool --extend POOL --run NEW=PATH --depth K -o NEW_POOL [--store DIR]`.
 
 Crash-safe in two atomic steps, in this order: the new pool file is written whole (temporary
 file, fsync, rename), then the store's manifest is switched to it and the extension appended to

@@ -58,7 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     from goldset_tui.commands._classify_compare import add_arguments as add_compare_arguments
 
-    add_compare_arguments(parser)  # --compare REAL_LOG SYNTHETIC_QUERIES (issue 14)
+    add_compare_arguments(parser)  # --compare REAL_LOG SYNTHETIC_QUERIES
 
 
 def run(args: argparse.Namespace) -> int:

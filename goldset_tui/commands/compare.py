@@ -1,4 +1,6 @@
-"""`goldset compare`: two runs on the same queries, paired (seed 000)."""
+"""`goldset compare`: two runs on the same queries, paired per query.
+
+Why paired: docs/background.md#paired-comparison."""
 
 from __future__ import annotations
 

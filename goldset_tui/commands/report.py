@@ -135,7 +135,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     from goldset_tui.commands._history_hooks import add_release_arguments
 
-    add_release_arguments(p)  # --store DIR --release NAME: the golden set's history (issue 14)
+    add_release_arguments(p)  # --store DIR --release NAME: the golden set's history
 
 
 def parse_run_spec(spec: str) -> tuple[str, Path]:

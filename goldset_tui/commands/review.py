@@ -206,7 +206,7 @@ def build_context(args: argparse.Namespace):
         sampling_source=str(inputs.sampling_manifest) if inputs.sampling_manifest else None,
         judge=judge_hook(project, args.labeller, topics, corpus, Path(args.pairs_out)),
         # A torn journal tail cut on open, or the like: said on the report screen too, not only
-        # once judging opens (issue 12).
+        # once judging opens.
         store_warnings=list(dict.fromkeys(project.warnings)) if project is not None else [],
         source=sources.label(key),
         source_key=key,

@@ -1,6 +1,6 @@
 """Run fusion: several ranked lists in, one run frame out (``query_id, doc_id, score, rank``).
 
-- Reciprocal rank fusion (Cormack, Clarke & Büttcher, SIGIR 2009; seed 000): a document's score is
+- Reciprocal rank fusion (Cormack, Clarke & Büttcher, SIGIR 2009): a document's score is
   the sum over the lists that retrieved it of 1 / (k + rank), k = 60; ranks are trec_eval ranks.
 - CombSUM and CombMNZ (Fox & Shaw, TREC-2 1994) on min-max normalised scores, per run and query:
   (s - min) / (max - min); a list whose scores are all equal normalises to 1 for every document

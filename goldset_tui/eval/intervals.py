@@ -2,14 +2,15 @@
 dispersion-scaled score interval with a Student t quantile for graded measures in [0, 1], the plain
 t interval for anything else.
 
-Seed 004 reads a stratum of 18 queries with 8 hits through the normal-approximation (Wald)
-interval: se = sqrt(0.44 x 0.56 / 18) = 0.117, so 0.21 to 0.67. The Wald interval misbehaves on
-small n and rates near 0 or 1 (it can leave [0, 1] and collapses to zero width at 0 of n), which
-is exactly where small strata live, so the report uses Wilson's score interval for binary
-measures and keeps Wald only to show the seed's arithmetic. Graded means (nDCG, AP, RR) used a
-percentile bootstrap, which covered 87% at 7 queries (issue 10); :func:`score_interval` replaces
-it, chosen by the coverage study in bench/interval_coverage.py (table in docs/report.md) and held
-to 93% or more by tests/unit/report/test_report_coverage.py. The bootstrap stays for callers.
+The hand arithmetic of docs/background.md#stratum-depth reads a stratum of 18 queries with 8 hits
+through the normal-approximation (Wald) interval: se = sqrt(0.44 x 0.56 / 18) = 0.117, so 0.21
+to 0.67. The Wald interval misbehaves on small n and rates near 0 or 1 (it can leave [0, 1] and
+collapses to zero width at 0 of n), which is exactly where small strata live, so the report uses
+Wilson's score interval for binary measures and keeps Wald only to show that arithmetic. Graded
+means (nDCG, AP, RR) used a percentile bootstrap, which covered only 87% at 7 queries;
+:func:`score_interval` replaces it, chosen by the coverage study in bench/interval_coverage.py
+(table in docs/report.md) and held to 93% or more by tests/unit/report/test_report_coverage.py.
+The bootstrap stays for callers.
 The mean of paired differences a - b of a measure in [0, 1] gets the same score interval on
 (d + 1) / 2 (:func:`difference_interval`), which replaced the paired comparison's percentile
 bootstrap (a point when every query moved the same way; bench/interval_coverage.py --only paired).
@@ -50,7 +51,7 @@ def _check_counts(hits: int, n: int) -> None:
 
 
 def proportion_se(hits: int, n: int) -> float:
-    """Standard error of a proportion, sqrt(p(1-p)/n) (seed 000: 0.092 at p=0.7, n=25)."""
+    """Standard error of a proportion, sqrt(p(1-p)/n) (0.092 at p=0.7, n=25)."""
     _check_counts(hits, n)
     if n == 0:
         return math.nan
@@ -77,7 +78,7 @@ def _series(values: Sequence[float] | pl.Series) -> pl.Series:
 
 
 def wald(hits: int, n: int, confidence: float = DEFAULT_CONFIDENCE) -> tuple[float, float]:
-    """Normal-approximation interval p +- z*se, as seed 004 computes it (not clipped to [0, 1])."""
+    """Normal-approximation interval p +- z*se, the hand arithmetic (not clipped to [0, 1])."""
     _check_counts(hits, n)
     if n == 0:
         return (math.nan, math.nan)

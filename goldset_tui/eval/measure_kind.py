@@ -11,8 +11,8 @@ The definitions:
 - ``Success@k`` is a hit or a miss: binary.
 - ``P@1``, ``RR@1`` and ``Judged@1`` look at one rank: binary.
 - ``R@k`` (and ``SetR``, recall of the whole run) counts the relevant documents found over those
-  known. With one relevant document per query it is a hit or a miss (seed 004's "recall@10",
-  the seeds' recall at one relevant document); with two, 0.5 is possible. So it is binary exactly
+  known. With one relevant document per query it is a hit or a miss (recall@10 read as "did
+  the top 10 hold the answer?"); with two, 0.5 is possible. So it is binary exactly
   when every evaluated query has at most one relevant document at the measure's relevance level
   (a query with none scores 0). ``Rprec`` is P@R, so with R = 1 it is P@1: the same rule.
 - ``RR``, ``AP``, ``nDCG``, ``P@k`` for k > 1 and the rest are graded.

@@ -1,4 +1,4 @@
-"""The measures added for trec_eval and ir_measures parity (issue 11), as Polars expressions.
+"""The measures added for trec_eval and ir_measures parity, as Polars expressions.
 
 Each entry of ``EXTRA`` takes a parsed :class:`Measure` and a column key and returns the same
 pair as ``metrics._measure_exprs``: aggregations over one query's judged rows in rank order

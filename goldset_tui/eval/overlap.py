@@ -1,8 +1,8 @@
-"""Failure-set overlap, the oracle, and the share of its headroom fusion collects (seed 004).
+"""Failure-set overlap, the oracle, and the share of its headroom fusion collects.
 
 A query *fails* for a system when its per-query value is 0: nothing relevant within the cutoff.
 For two systems the oracle picks, per query, whichever did better; for a binary measure that is
-1 - both_miss / n (seed 004: 1 - 31/300 = 0.897). Fusion can only promote documents one of the
+1 - both_miss / n (31 shared misses of 300: 0.897). Fusion can only promote documents one of the
 runs retrieved, so for a measure with a cutoff k and a fused list built from each run's top k,
 the shared misses bound what the merge can reach.
 """
@@ -59,8 +59,8 @@ def failure_overlap(scores: pl.DataFrame, systems: list[str]) -> list[dict[str, 
 
 def headroom_collected(fused: float, best_single: float, oracle: float) -> float | None:
     """(fused - best single) / (oracle - best single): the share of the gap between the best
-    single system and the per-query oracle that fusion closes. Seed 004: (0.86 - 0.74) /
-    (0.897 - 0.74) = 0.76, "about three quarters". None when there is no headroom."""
+    single system and the per-query oracle that fusion closes (docs/background.md#failure-overlap),
+    e.g. (0.86 - 0.74) / (0.897 - 0.74) = 0.76. None when there is no headroom."""
     gap = oracle - best_single
     if not gap > 1e-12:
         return None
@@ -75,8 +75,8 @@ def rescued_misses(scores: pl.DataFrame, a: str, b: str, fused: str) -> int:
 
 def stratum_overlap(scores: pl.DataFrame, strata: pl.DataFrame, a: str, b: str) -> pl.DataFrame:
     """Per stratum: n, miss_a, miss_b, both_miss, and the bound on both_miss the two miss counts
-    give without any set arithmetic: two sets share at most the smaller one (seed 004's negation
-    row: 10 and 11 misses, so at most 10 queries neither system rescues)."""
+    give without any set arithmetic: two sets share at most the smaller one (10 and 11 misses:
+    at most 10 queries neither system rescues)."""
     w = wide(scores, [a, b]).join(strata, on="query_id", how="inner")
     miss_a = pl.col(a) == 0
     miss_b = pl.col(b) == 0

@@ -1,8 +1,8 @@
 """Per-query scores on disk: one Parquet file per system, ``system, query_id, measure, value``.
 
-Kept because every comparison is paired (seed 000): a later `goldset compare` or report can pair
-the same queries without re-reading the runs. Written atomically (temporary file, fsync, then rename),
-so a reader never sees half a file.
+Kept because every comparison is paired (docs/background.md#paired-comparison): a later
+`goldset compare` or report can pair the same queries without re-reading the runs. Written
+atomically (temporary file, fsync, then rename), so a reader never sees half a file.
 """
 
 from __future__ import annotations

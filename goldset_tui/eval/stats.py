@@ -1,4 +1,4 @@
-"""Paired comparison of two systems on the same queries (seed 000: every comparison is paired).
+"""Paired comparison of two systems on the same queries (docs/background.md#paired-comparison).
 
 Per-query scores of A and B become differences d = a - b. The mean difference gets a 95%
 interval, and a seeded paired randomization test (sign flips: under the null hypothesis the
@@ -242,8 +242,8 @@ def stratum_comparisons(
     seed: int = DEFAULT_SEED,
     samples: int = 2_000,
 ) -> list[dict[str, object]]:
-    """Every pair of ``systems`` compared on each stratum's queries, paired per query (seed 004:
-    on a stratum of 18, "the set cannot tell them apart" is this test's answer).
+    """Every pair of ``systems`` compared on each stratum's queries, paired per query (on a
+    stratum of 18 queries, "cannot tell them apart" is often this test's honest answer).
 
     Binary measures: the exact McNemar test on the discordant queries (only a / only b scored 1).
     Graded: the paired randomization test on the per-query differences. ``p_adjusted`` is Holm's

@@ -1,11 +1,11 @@
-"""The stratified table of seeds 000 and 004: per stratum and system n, hits, mean and a 95% interval,
-its closure checks, the traffic-weighted headline and the failing queries.
+"""The stratified table (docs/background.md#table-closure): per stratum and system n, hits, mean
+and a 95% interval, its closure checks, the traffic-weighted headline and the failing queries.
 
 Everything works on a per-query score frame ``system, query_id, value`` (one measure) that already
 holds every evaluated query for every system (missing from a run = 0, filled by the report), and a
 strata frame ``query_id, stratum``. Strata are expected to partition the queries; when they do not
 (a query in two strata, a query in none) the table is still built and the closure checks say by
-how much it fails, because that is the first thing a reader must see (seed 004).
+how much it fails, because that is the first thing a reader must see.
 """
 
 from __future__ import annotations
@@ -27,8 +27,9 @@ from goldset_tui.io.tables import location, location_text, read_table, table_for
 from goldset_tui.report.closure import ClosureCheck
 from goldset_tui.scalar import as_int
 
-# Seed 004: below about 40 queries a stratum's interval is too wide to compare two systems at the
-# gaps these tables show; such rows are read as counts of failures, not as rates.
+# Below about 40 queries a stratum's interval is too wide to compare two systems at the gaps
+# these tables show (docs/background.md#stratum-depth); such rows are read as counts of
+# failures, not as rates.
 SMALL_STRATUM = 40
 
 
@@ -301,9 +302,10 @@ def overall_table(
 
 
 def weighted_means(table: pl.DataFrame, traffic: pl.DataFrame) -> dict[str, float]:
-    """Seed 000's ``weighted_mean``: sum over strata of traffic share x stratum mean, per system.
+    """Sum over strata of traffic share x stratum mean, per system
+    (docs/background.md#traffic-weighting).
 
-    Exactly the seed's formula, not renormalised: if the shares do not sum to 1, or a stratum has
+    Not renormalised: if the shares do not sum to 1, or a stratum has
     no share, the closure checks say so rather than the headline quietly hiding it.
     """
     w = (
@@ -315,7 +317,7 @@ def weighted_means(table: pl.DataFrame, traffic: pl.DataFrame) -> dict[str, floa
 
 
 def failing_queries(scores: pl.DataFrame, strata: pl.DataFrame) -> pl.DataFrame:
-    """system, stratum, query_id of every query a system scored 0 on (seed 004's failure lists)."""
+    """system, stratum, query_id of every query a system scored 0 on (the failure lists)."""
     return (
         scores.filter(pl.col("value") == 0)
         .join(strata, on="query_id", how="left")
@@ -336,7 +338,7 @@ def closure_checks(
     *,
     binary: bool,
 ) -> list[ClosureCheck]:
-    """Does the table close? Seeds 000 and 004: n sums to the query count, each system's hits sum
+    """Does the table close? n sums to the query count, each system's hits sum
     to its overall hits, overall rate = hits / n, shares sum to 1, every query in exactly one
     stratum and every stratum holding queries. Overall figures come from ``scores`` directly, not
     from the table, so that the two are independent."""
@@ -350,7 +352,7 @@ def closure_checks(
     golden = strata.get_column("query_id").n_unique()
     checks = [
         ClosureCheck("n column sums to the query count", float(q), float(n_sum)),
-        # Issue 10: the golden set is the strata file. A query of it that the qrels leave out (no
+        # The golden set is the strata file. A query of it that the qrels leave out (no
         # judgments, no relevant document) shrinks a stratum's n silently unless counted here.
         ClosureCheck(GOLDEN_CHECK, float(golden), float(n_sum)),
     ]

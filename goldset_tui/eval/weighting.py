@@ -9,7 +9,7 @@ sizes n_h and per-query sample variances s_h^2 (ddof = 1),
 where the finite-population correction (1 - n_h / N_h) applies only when the stratum's population
 size N_h (distinct queries of that stratum in the log) is known; otherwise it is 1.
 
-mean +- t x sqrt(var) (Welch-Satterthwaite df, Cochran 5A.6), the interval used until issue 10's
+mean +- t x sqrt(var) (Welch-Satterthwaite df, Cochran 5A.6), the interval used until a coverage
 audit, leaves [0, 1] (Success@3 on the sample data: 0.921 to 1.033) and is [1, 1] when every
 stratum is at n of n, so it is kept only for measures with no known range (``student-t``). The
 report's interval for a measure in [0, 1] is the **stratified score interval**
@@ -24,7 +24,7 @@ stratum it is exactly that stratum's Wilson (t for z) or score-t interval. Only 
 (docs/report.md); tests/unit/report/test_report_weighted_coverage.py holds it to 93%.
 
 A weighted *difference* of two systems pairs them per query within each stratum (d = a - b): the
-query difficulty cancels inside each stratum (seed 000: every comparison is paired). d in [-1, 1]
+query difficulty cancels inside each stratum (docs/background.md#paired-comparison). d in [-1, 1]
 is carried to (d + 1) / 2, given the score interval there and carried back, so it stays in
 [-1, 1]; a stratum of ties keeps one pseudo-query of spread (``DIFFERENCE_PSEUDO_COUNT``). The
 mapping and the pseudo-count live in ``intervals`` (:func:`intervals.difference_interval`), shared

@@ -1,5 +1,5 @@
-"""Golden sets over time (issue 14): the set's version, every evaluation recorded per release,
-paired changes between releases, recurring failures and the named regression cases.
+"""Golden sets over time (docs/history.md): the set's version, every evaluation recorded per
+release, paired changes between releases, recurring failures and the named regression cases.
 
 The core of it: no Textual. ``version`` says what the golden set was when a run was scored;
 ``records`` keeps one JSON file per (release, system, measure) in ``STORE/history/``;

@@ -14,7 +14,8 @@ from typing import Any
 
 from goldset_tui.eval.defaults import UNJUDGED_WARNING, percent_against
 
-# The report's threshold itself (seed 000), under the name this module has always exported.
+# The report's threshold itself (docs/background.md#unjudged-fraction), under the name this
+# module has always exported.
 UNJUDGED_ADVICE = UNJUDGED_WARNING
 
 __all__ = ["CORPUS", "UNJUDGED_ADVICE", "extend_command", "unjudged_advice"]

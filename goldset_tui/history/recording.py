@@ -1,7 +1,8 @@
 """What `goldset report` and `goldset eval` do with ``--store DIR --release NAME``: record each
 system's run in the store's history, say so, and say whether every named regression case passes
-this release. Also the actionable unjudged-fraction advice (seed 000: re-pool once more than about
-a fifth of a run's top k is unjudged), with the exact `goldset pool --extend` command to run.
+this release. Also the actionable unjudged-fraction advice (re-pool once more than about a fifth
+of a run's top k is unjudged: docs/background.md#unjudged-fraction), with the exact
+`goldset pool --extend` command to run.
 
 Everything is checked before the evaluation runs (:func:`check_release_args`), so a wrong
 ``--store`` costs nothing and writes nothing.

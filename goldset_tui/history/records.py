@@ -1,7 +1,7 @@
 """Every evaluation recorded: one JSON file per (release, system, measure) in ``STORE/history/``.
 
-Seed 004: "you can only notice recurrence if the identity of the failing queries is recorded on
-every run rather than recomputed and discarded." A record keeps the release, the system, the
+A recurring failure can only be noticed if the failing queries are recorded by id on every run
+(docs/background.md#failure-lists). A record keeps the release, the system, the
 time, the golden set's version, the measure, every query's score, each query's stratum, the
 failing query ids per stratum and each query's top k with grades (for drilling into a query).
 
@@ -52,7 +52,7 @@ class Record:
 
     @property
     def failing(self) -> dict[str, list[str]]:
-        """stratum -> query ids scored 0 (seed 004's failure lists), sorted."""
+        """stratum -> query ids scored 0 (the failure lists), sorted."""
         out: dict[str, list[str]] = {}
         for qid, value in sorted(self.scores.items()):
             if value == 0:

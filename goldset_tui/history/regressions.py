@@ -1,4 +1,4 @@
-"""Named regression cases: recurring failures promoted by name (seed 004), kept in the store.
+"""Named regression cases: recurring failures promoted by name, kept in the store.
 
 ``STORE/regressions.toml`` holds one ``[[case]]`` table per case (``name``, ``query_id``,
 ``stratum``, ``note``, ``promoted``): plain TOML, so it travels with the golden set and reads in

@@ -8,8 +8,8 @@ Releases are ordered by when they were first recorded. For each system:
   One method for the whole history of a measure, chosen by what the measure is
   (:func:`measure_kind`), so that two releases are always read with the same interval;
 - between consecutive releases, the **paired** difference on the queries both were evaluated on
-  (seed 000: comparisons on the same queries are paired, and most of the variance, query
-  difficulty, cancels), with the interval and the randomization p-value of
+  (comparisons on the same queries are paired, and most of the variance, query difficulty,
+  cancels: docs/background.md#paired-comparison), with the interval and the randomization p-value of
   ``eval.stats.paired_comparison`` (for a measure in [0, 1], the score interval of the
   differences: never a point, even when every query moved the same way); ``significant`` when the
   interval excludes 0; ``improved`` and ``worse``, the queries that moved each way, so that the
@@ -19,7 +19,7 @@ Releases are ordered by when they were first recorded. For each system:
   (``version.describe_change``), so that a drop is never read as a regression when the set moved.
 
 A query is a recurring failure of a system when it scored 0 in at least K of that system's last
-N releases (seed 004: those are the ones worth promoting into named regression cases).
+N releases (those are the ones worth promoting into named regression cases).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""The golden set's version: what a score was measured against (seed 001: "version the full
-evaluation setup ... otherwise you cannot tell whether a later score drop is model/index
-regression or dataset drift").
+"""The golden set's version: what a score was measured against (without it a later
+score drop cannot be told apart from a change of the golden set itself:
+docs/background.md#versioning).
 
 A version is a plain dict (it goes into TOML and JSON as it is):
 

@@ -1,4 +1,4 @@
-"""The nested pool shape (seed 000): one JSON object per query with its candidates, and
+"""The nested pool shape (docs/pools.md): one JSON object per query with its candidates, and
 optionally the grades it arrived with (see ``pools.py``)."""
 
 from __future__ import annotations

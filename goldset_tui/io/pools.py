@@ -6,7 +6,7 @@ Two shapes are accepted:
   extension: ``query_id``, ``query``, ``doc_id``, ``text`` required; ``title``, ``stratum``,
   ``systems`` and ``ranks`` optional. In CSV/TSV the two list columns are written
   ``bm25;dense`` and ``1;4`` (``;`` separates items) or as JSON lists ``["bm25","dense"]``.
-- **nested** JSONL (seed 000): one object per query with ``query_id``, ``query``, ``stratum``,
+- **nested** JSONL (docs/pools.md): one object per query with ``query_id``, ``query``, ``stratum``,
   ``pool_depth``, ``pooled_from``, ``candidates`` (objects with ``doc_id`` and optionally
   ``text``/``title``/``systems``/``ranks``, or bare doc-id strings) and an optional
   ``judgments`` map doc_id -> grade, imported as the prior labeller. Without ``candidates`` the

@@ -113,7 +113,7 @@ def read_run_lean(src: Source, qrels: pl.DataFrame) -> LeanRun:
 
 
 # The queries are ranked in this many batches (by query code), so that the grouping's copies
-# of the rows are a quarter of the run at a time (issue 11: evaluation under 500 MB).
+# of the rows are a quarter of the run at a time (to keep evaluation under 500 MB).
 _BATCHES = 4
 
 

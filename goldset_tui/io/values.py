@@ -1,4 +1,4 @@
-"""Types checked, not coerced: the value checks every table reader shares (issue 13).
+"""Types checked, not coerced: the value checks every table reader shares.
 
 Polars reads what it can and casts quietly: a JSON id ``{"x": 1}`` would become the text
 ``"{1}"``, ``1.5`` the id ``"1.5"``, a lone surrogate ``"\\ud800"`` a NUL character, a rank

@@ -1,5 +1,5 @@
-"""Replay existing judgments as if the pool had been judged in a given order (issue 15, "judging
-less"): how many relevant documents each budget finds, and how well the systems are already
+"""Replay existing judgments as if the pool had been judged in a given order (to judge
+less): how many relevant documents each budget finds, and how well the systems are already
 ranked.
 
 Contract: :func:`judging_order` returns the (query_id, doc_id) pairs of the depth-``depth`` pool

@@ -1,5 +1,5 @@
 """A machine judge as one more rater: its agreement with each human and with the human consensus,
-and its leniency, overall and per stratum (issue 15).
+and its leniency, overall and per stratum (docs/agreement.md).
 
 Contract: :func:`machine_report` returns, per machine labeller, one entry per comparison (each
 human, then ``consensus`` when given) holding

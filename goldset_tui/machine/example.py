@@ -1,4 +1,4 @@
-"""A store to try the machine-judge flow on the sample data (issue 15). ILLUSTRATIVE grades only.
+"""A store to try the machine-judge flow on the sample data. ILLUSTRATIVE grades only.
 
 :func:`build_sample_machine_store` copies ``sample_data/pool.jsonl`` and makes a store beside it in
 which the two made-up human labellers of the sample (``judgments/alice.qrels`` and ``bob.qrels``,

@@ -1,4 +1,4 @@
-"""Which machine-labelled pairs should a person check? (issue 15, ``goldset validate``)
+"""Which machine-labelled pairs should a person check? (``goldset validate``)
 
 Given a machine judge's labels (``query_id, doc_id, grade`` and a ``confidence`` that may be null),
 :func:`choose_for_validation` picks at most ``budget`` pairs for a human look, in three steps:
@@ -20,7 +20,8 @@ Given a machine judge's labels (``query_id, doc_id, grade`` and a ``confidence``
 3. **Every stratum gets checks.** The strata take turns, in name order, each giving its best
    remaining pair, so the budget is split evenly (a stratum with fewer pairs than its share gives
    all it has and the rest goes to the others). Agreement per stratum needs pairs in every
-   stratum (seed 004: a stratum's interval narrows only with its own count); a choice by
+   stratum (a stratum's interval narrows only with its own count,
+   docs/background.md#stratum-depth); a choice by
    confidence alone would spend the budget on the stratum the machine finds hardest.
 
 Ties after that: ``query_id``, then ``doc_id`` (reproducible). Pairs in ``exclude`` (already graded

@@ -6,8 +6,9 @@ Pure functions over Polars frames so a notebook gets the same pool as ``goldset 
     from goldset_tui.pooling.build import build_pool, pool_sizes
     pool = build_pool({"bm25": read_run("bm25.run"), "dense": read_run("dense.run")}, depth=20)
 
-Seed 000: four systems x top 20 would be 80 candidates a query if they agreed about nothing; they
-agree a lot, so a pool lands between 30 and 50. ``pool_sizes`` measures that overlap discount.
+Four systems x top 20 would be 80 candidates a query if they agreed about nothing; they agree a
+lot, so a pool lands between 30 and 50 (docs/background.md#pooling-depth). ``pool_sizes``
+measures that overlap discount.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Re-pooling for a new system (seed 000: "re-pool whenever a genuinely new retrieval family
-enters the comparison"): add one system's top k to an existing pool.
+"""Re-pooling for a new system (a pool is complete only for the systems it was built from:
+docs/background.md#unjudged-fraction): add one system's top k to an existing pool.
 
 :func:`extend_pool` keeps every candidate of the pool as it is, with its provenance (the systems
 that returned it and their ranks), adds the new system's rank to the candidates it also returned,

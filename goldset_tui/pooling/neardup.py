@@ -1,11 +1,11 @@
 """Near-duplicate candidates within one query's pool.
 
-Seed 001 names the pitfall: a pool often holds the same passage twice (a page and its mirror, a
-chunk that overlaps its neighbour), and a labeller who grades the copies differently makes the set
-disagree with itself. Candidates are grouped when their normalised texts are equal, or when the
-Jaccard similarity of their word 5-gram shingles is at least ``THRESHOLD`` (0.9; the seed suggests
-cosine > 0.95 on embeddings, which we cannot compute without a model - shingle Jaccard is the
-classic model-free stand-in, Broder 1997).
+The pitfall (docs/background.md#near-duplicates): a pool often holds the same passage twice (a
+page and its mirror, a chunk that overlaps its neighbour), and a labeller who grades the copies
+differently makes the set disagree with itself. Candidates are grouped when their normalised texts
+are equal, or when the Jaccard similarity of their word 5-gram shingles is at least ``THRESHOLD``
+(0.9; the usual suggestion is cosine > 0.95 on embeddings, which we cannot compute without a
+model - shingle Jaccard is the classic model-free stand-in, Broder 1997).
 
 One query holds tens of candidates, so all pairs are compared at once with a Polars self-join on
 shingle hashes (intersection sizes for every pair that shares anything); very long texts are

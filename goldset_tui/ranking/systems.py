@@ -1,4 +1,4 @@
-"""Do two sets of labels rank the systems the same way? (issue 15, ``system_ranking``)
+"""Do two sets of labels rank the systems the same way? (``system_ranking``)
 
 For each pair of label sets (``a`` the reference, usually the humans; ``b`` the one under test,
 usually a machine judge) every run is scored with one measure under each set, per query, then

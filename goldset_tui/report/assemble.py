@@ -63,7 +63,7 @@ NO_CUTOFF_HEADROOM = (
 def fusion_headroom(
     metric: str, fused: float, best: float, oracle: float
 ) -> tuple[float | None, str | None]:
-    """Headroom collected and a note. Seed 004's bound (an oracle over the runs is a ceiling for
+    """Headroom collected and a note. The oracle's bound (an oracle over the runs is a ceiling for
     any merge of them) holds for a measure with a cutoff k when the fused top k is built from
     the runs' top k alone, which is how the report fuses. Without a cutoff there is no such
     ceiling, so no share is given. With a graded or multi-document measure (nDCG@k, P@k) fusion

@@ -1,9 +1,10 @@
 """Closure checks: does a stratified table add up?
 
-Seeds 000 and 004 check every table before reading it: the n column sums to the query count, the
-hits sum to the overall hits, traffic shares sum to 1. Each check keeps what was expected, what was
-found and the residual, so a failing one says by how much. Used by the report (eval) and by the
-sampling table (sampling); the closure screen shows both.
+Every table is checked before any row of it is read (docs/background.md#table-closure): the n
+column sums to the query count, the hits sum to the overall hits, traffic shares sum to 1. Each
+check keeps what was expected, what was found and the residual, so a failing one says by how
+much. Used by the report (eval) and by the sampling table (sampling); the closure screen shows
+both.
 """
 
 from __future__ import annotations

@@ -93,7 +93,8 @@ def compute_report(
     fused = None
     # Fuse each run's top k only, for a measure with a cutoff: then the fused top k holds nothing
     # the runs' top k lack, a query both runs miss stays missed, and the oracle bounds the fused
-    # run (seed 004). Fusing the full depth could promote a document from rank 30 into the top k.
+    # run (docs/background.md#failure-overlap). Fusing the full depth could promote a document
+    # from rank 30 into the top k.
     depth = explicit_cutoff(metric)
     if fuse and len(runs) >= 2:
         from goldset_tui.eval.fusion import rrf

@@ -22,7 +22,7 @@ def clean(x: object) -> object:
 
 
 def to_dict(report: Report) -> dict[str, Any]:
-    """The JSON document, keys exactly as issue 5 fixes them."""
+    """The JSON document, keys exactly as docs/report.md lists them (scripts read them)."""
     names = report.all_systems
     strata = []
     for stratum in report.strata:
@@ -175,7 +175,8 @@ def fmt_fixed(x: float | None, digits: int = 3) -> str:
 
 def cell_text(hits: int | None, n: int, mean: float, lo: float, hi: float, small: bool) -> str:
     """One format for every cell of the Markdown table, small stratum or not, overall row too:
-    ``8/18 · 0.444 [0.246, 0.663]`` (the count first: seed 004's "eight and seven are facts"),
+    ``8/18 · 0.444 [0.246, 0.663]`` (the count first: on a small stratum the count is a fact and
+    the rate mostly noise, docs/background.md#stratum-depth),
     or ``0.653 [0.544, 0.749]`` for a measure without hits. ``small`` is marked on the row (†)."""
     interval = f"{fmt_fixed(mean)} [{fmt_fixed(lo)}, {fmt_fixed(hi)}]"
     return interval if hits is None else f"{hits}/{n} · {interval}"

@@ -1,4 +1,4 @@
-"""The engineer's report (issues 5 and 10): the stratified table with intervals, its closure
+"""The engineer's report (docs/report.md): the stratified table with intervals, its closure
 against the golden set, the weighted headlines, failure-set overlap, fusion headroom, the unjudged
 share and its bounds, and paired comparisons.
 

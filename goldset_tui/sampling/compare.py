@@ -1,12 +1,12 @@
-"""Synthetic queries held against real ones (seed 001: "LLMs often mirror source wording,
-creating easier queries than real user input. This inflates offline scores. ... compare synthetic
-and real-query distributions (length and specificity)").
+"""Synthetic queries held against real ones: generated queries tend to reuse the document's
+words, so they are easier than what users type and inflate scores; compare their distributions
+with real ones (docs/background.md#synthetic-queries).
 
 Both sides are read as query logs (``sampling.normalise``: a ``query`` column with an optional
 ``count``, or one query a line) and weighted by occurrences, so the real side is its traffic.
 Five features, each side by side with a divergence and a verdict:
 
-- the stratum mix (seed 004's rules, ``sampling.rules``);
+- the stratum mix (the query-shape rules, ``sampling.rules``);
 - the length in tokens (whitespace-separated), binned 1, 2, 3, 4, 5, 6-8, 9+;
 - the share of a query's words found in the corpus vocabulary (with a vocabulary), binned in
   fifths: queries written from the documents reuse their words;

@@ -1,4 +1,4 @@
-"""Read a query log and count its distinct queries (seed 000: lowercase, trim, collapse whitespace).
+"""Read a query log and count its distinct queries (lowercase, trim, collapse whitespace).
 
 A log is a table (CSV, TSV, Parquet, JSONL) with a ``query`` column and an optional ``count``
 column, or a plain text file with one query per line (each line one occurrence).
@@ -42,7 +42,8 @@ def collapse(expr: pl.Expr) -> pl.Expr:
 
 
 def normalise(expr: pl.Expr) -> pl.Expr:
-    """Seed 000's normal form: lowercase, trimmed, whitespace collapsed."""
+    """The normal form (docs/background.md#queries-come-from-the-log): lowercase, trimmed,
+    whitespace collapsed."""
     return collapse(expr).str.to_lowercase()
 
 

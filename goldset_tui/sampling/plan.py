@@ -1,8 +1,8 @@
-"""How deep to sample each stratum: the sample-size arithmetic, done once at the start (seed 000).
+"""How deep to sample each stratum: the sample-size arithmetic, done once at the start.
 
 For a stratum of n queries with a binary per-query metric whose true rate is p, the standard error
 of the stratum's mean is sqrt(p (1 - p) / n) and the 95% half-width is z * se with z = 1.96 (the
-0.975 normal quantile). Seed 000: n = 25 at p = 0.7 gives se 0.092 and about +-18 points; the
+0.975 normal quantile). For example n = 25 at p = 0.7 gives se 0.092 and about +-18 points; the
 160-query set gives se 0.036 and about +-7. The band shrinks with the square root of n, so halving
 it costs four times the queries. One query moves a stratum's rate by 1 / n (ten queries: ten points).
 
@@ -14,15 +14,15 @@ Three refinements the plan carries, each because a number without it misleads:
 - **The weighted headline.** The traffic-weighted mean sum_h W_h p_h of a stratified sample has
   standard error sqrt(sum_h W_h^2 p (1 - p) / n_h * (1 - n_h / N_h)) (Cochran 5.9), not the
   simple-random-sample sqrt(p (1 - p) / n): strata sampled deeper than their traffic share
-  (seed 000 oversamples migration) count for less, so the weighted band is wider. Its
+  (a small stratum given a floor) count for less, so the weighted band is wider. Its
   ``n_effective`` is the simple random sample with the same band.
-- **Comparing two systems on the same queries.** Seed 000: the bands above "badly overstate the
-  noise when you are comparing two systems on the same queries", because query difficulty
-  cancels. With per-query correlation rho between the two systems' scores, a per-query difference
-  has variance 2 p (1 - p) (1 - rho), and the smallest true difference a two-sided test at level
-  alpha detects with the given power is (z_{1 - alpha/2} + z_{power}) * sqrt(2 p (1 - p) (1 - rho)
-  / n) (the normal approximation; a test checks it against statsmodels' power solver). rho = 0 is
-  the unpaired answer.
+- **Comparing two systems on the same queries.** The bands above overstate the noise of a
+  comparison of two systems on the same queries, because query difficulty cancels
+  (docs/background.md#paired-comparison). With per-query correlation rho between the two
+  systems' scores, a per-query difference has variance 2 p (1 - p) (1 - rho), and the smallest true
+  difference a two-sided test at level alpha detects with the given power is (z_{1 - alpha/2} +
+  z_{power}) * sqrt(2 p (1 - p) (1 - rho) / n) (the normal approximation; a test checks it against
+  statsmodels' power solver). rho = 0 is the unpaired answer.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from typing import Any
 from goldset_tui.eval.intervals import z_value
 
 Z95 = z_value(0.95)  # 1.95996..., the report's z
-DEFAULT_RATE = 0.7  # seed 000's assumed per-query recall
+DEFAULT_RATE = 0.7  # an assumed per-query recall, typical of a working retriever
 DEFAULT_RHO = 0.5  # a middling correlation between two systems' per-query scores; measure yours
 DEFAULT_POWER = 0.8
 DEFAULT_ALPHA = 0.05

@@ -1,6 +1,6 @@
-"""Seed 004's query-shape rules: six strata, first match wins. Replaceable (see ``load_rules``).
+"""The query-shape rules: six strata, first match wins. Replaceable (see ``load_rules``).
 
-The rules, in order (seed 004):
+The rules, in order (why these: docs/background.md#strata-follow-mechanisms):
 
 1. ``exact_identifier``: an identifier-shaped token, ``IDENT`` below (``ERR_4021``, ``user_id``,
    ``getUserById``, ``/v2/``).
@@ -10,12 +10,13 @@ The rules, in order (seed 004):
 5. ``multi_entity``: two or more title-cased tokens after the first (``Stripe`` and ``Salesforce``).
 6. ``paraphrase``: everything else.
 
-Where seed 004's snippet is fragile, and what we do instead:
+Where the usual snippet for these rules (transcribed as ``seed_stratum`` in
+tests/unit/sampling/test_sampling_rules.py) is fragile, and what we do instead:
 
 - It lowercases the tokens but runs ``IDENT`` on the text it was given. ``IDENT``'s camelCase
   alternative (``[a-z]+[A-Z]``) and its ``[A-Z]{2,}_\\d+`` alternative need the original case, and
-  issue 7 normalises (lowercases) first. So every rule here reads the query's *spelling* (its most
-  frequent original form, see ``normalise``), and lowercases only where the seed does.
+  goldset normalises (lowercases) queries first. So every rule here reads the query's *spelling*
+  (its most frequent original form, see ``normalise``), and lowercases only where the snippet does.
 - Its ``multi_entity`` test calls ``istitle()`` on the *lowercased* tokens, which is never true:
   the stratum can never be reached. We test title case on the original tokens.
 - Even on the original text, ``istitle()`` counts a sentence's capitalised first word and the
@@ -51,8 +52,9 @@ STRATA = (
     "paraphrase",
 )
 
-# Seed 004, verbatim: what Python's re runs. The rules give the stratum Python's re and str
-# methods give on every string, so Polars (Rust's regex) runs a translation of it, below.
+# The snippet's expression, verbatim: what Python's re runs. The rules give the stratum Python's
+# re and str methods give on every string, so Polars (Rust's regex) runs a translation of it,
+# below.
 IDENT = r"[A-Z]{2,}_\d+|\b\w+_\w+\b|\b[a-z]+[A-Z]\w+\b|/v\d+/"
 NEGATION = ("not", "without", "except", "excluding", "unsupported", "cannot")
 SHORT_TOKENS = 3
@@ -89,7 +91,7 @@ Rule = Callable[[str, "frozenset[str] | None"], str]
 
 
 def classify_frame(spellings: pl.Series, vocab: frozenset[str] | None) -> pl.Series:
-    """The stratum of each spelling (a ``str`` Series), by seed 004's rules, vectorised."""
+    """The stratum of each spelling (a ``str`` Series), by the query-shape rules, vectorised."""
     frame = (
         pl.DataFrame({"spelling": spellings.cast(pl.Utf8)})
         .with_columns(collapse(pl.col("spelling")))

@@ -1,6 +1,8 @@
 """Stratified sampling of a labelled log, weighted by capped frequency, without replacement.
 
-Seed 000's snippet gets this wrong in two ways, both because its branches are swapped:
+The usual snippet for this (transcribed as ``seed_stratified_sample`` in
+tests/unit/sampling/test_sampling_sample.py) gets it wrong in two ways, both because its branches
+are swapped:
 
     sample += rng.sample(pool, k=target) if len(pool) <= target else \\
               rng.choices(pool, weights=weights, k=target)
@@ -44,7 +46,7 @@ from goldset_tui.report.closure import ClosureCheck
 from goldset_tui.sampling.inclusion import inclusion_probabilities
 from goldset_tui.text import visible
 
-DEFAULT_CAP = 50  # seed 000: weights = min(count, 50)
+DEFAULT_CAP = 50  # weights = min(count, 50): docs/background.md#stratified-sampling
 QUERY_ID = "query_id"
 # The column `goldset report` reads for its Horvitz-Thompson headline: the name is the contract.
 PROBABILITY = "inclusion_probability"
@@ -58,7 +60,7 @@ HEAD_SHARE = "head_share"
 DEFF_HEAD = "design_effect_head"
 DEFF_TAIL = "design_effect_tail"
 DESIGN_COLUMNS = (DEFF_SEARCH, DEFF_QUERY, HEAD_COUNT, HEAD_SHARE, DEFF_HEAD, DEFF_TAIL)
-DEFAULT_MIN_PER_STRATUM = 15  # seed 000: fifteen takes a stratum's resolution to 6.7 points
+DEFAULT_MIN_PER_STRATUM = 15  # fifteen takes a stratum's resolution to 6.7 points
 
 
 @dataclass(frozen=True)
@@ -152,10 +154,11 @@ def stratum_counts(labels: pl.DataFrame) -> pl.DataFrame:
 def allocate_total(counts: pl.DataFrame, total: int, min_per_stratum: int) -> dict[str, int]:
     """Split ``total`` across strata in proportion to traffic, each at least ``min_per_stratum``.
 
-    Seed 000: proportional allocation would leave a small stratum with ten queries, where one query
-    is ten points; the floor keeps every stratum readable. Bounds per stratum are
-    ``[min(floor, distinct), distinct]``; strata pushed outside their bounds are fixed there and
-    the rest re-split, then rounded by largest remainder (ties by name) so the sizes add to ``total``.
+    Proportional allocation would leave a small stratum with ten queries, where one query is ten
+    points; the floor keeps every stratum readable (docs/background.md#stratum-depth). Bounds
+    per stratum are ``[min(floor, distinct), distinct]``; strata pushed outside their bounds are
+    fixed there and the rest re-split, then rounded by largest remainder (ties by name) so the sizes
+    add to ``total``.
     """
     if total < 0 or min_per_stratum < 0:
         raise InputError(None, "--total and --min-per-stratum must not be negative")
@@ -443,7 +446,8 @@ def sample_closure_checks(result: SampleResult) -> list[ClosureCheck]:
 
 
 def closure_checks(labels: pl.DataFrame, result: SampleResult) -> list[ClosureCheck]:
-    """Seed 000: the sampling table must close before anything is read from it."""
+    """The sampling table must close before anything is read from it
+    (docs/background.md#table-closure)."""
     rows = result.rows
     shares, *sizes = sample_closure_checks(result)
     return [

@@ -6,7 +6,7 @@ What makes the two agree:
 - **The same normalising**: every run of White_Space (and U+001C-U+001F) becomes one space, the
   ends are trimmed, the query is lowercased; the spelling is the most frequent original form,
   ties to the smallest string (byte order, which every engine's default string order is).
-- **The same rules** (``rules.py``, seed 004): each regular expression is written out with
+- **The same rules** (``rules.py``): each regular expression is written out with
   explicit code-point classes taken from Polars' own Unicode tables (``charsets.py``), in the
   syntax RE2 (DuckDB, BigQuery), Java (Spark) and Rust (Polars) share.
 - **The same draw**: each query's uniform ``u`` is ``(x + 1) / 2**52`` with ``x`` the first 13

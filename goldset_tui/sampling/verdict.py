@@ -1,13 +1,13 @@
 """Does the stratum classifier's error matter? The spot-check verdict, stratum by stratum.
 
-The reasoning (seed 000): a classifier that misfiles a share ``e`` of a stratum's queries leaves
-about ``e * N`` of the stratum's ``N`` golden-set queries in the wrong bucket, which can move the
-stratum's measured rate by at most ``e`` (every misfiled query flipping). The stratum's own
-sampling band is ``1.96 * sqrt(p (1 - p) / N x (1 - N / P))``, with P the stratum's distinct
-queries in the log when known: the same band, finite-population correction included, that
-``goldset sample --plan`` prints for that stratum (``plan.half_width``). When the misfiling shift is below the band, the
-classifier's error is inside the noise the sample size already imposes, and improving the
-classifier improves nothing observable.
+The reasoning (docs/background.md#classifier-errors): a classifier that misfiles a share ``e`` of
+a stratum's queries leaves about ``e * N`` of the stratum's ``N`` golden-set queries in the wrong
+bucket, which can move the stratum's measured rate by at most ``e`` (every misfiled query flipping).
+The stratum's own sampling band is ``1.96 * sqrt(p (1 - p) / N x (1 - N / P))``, with P the
+stratum's distinct queries in the log when known: the same band, finite-population correction
+included, that ``goldset sample --plan`` prints for that stratum (``plan.half_width``). When the
+misfiling shift is below the band, the classifier's error is inside the noise the sample size
+already imposes, and improving the classifier improves nothing observable.
 
 What this module guarantees, and why:
 

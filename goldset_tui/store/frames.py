@@ -3,8 +3,8 @@
 History keeps every event a labeller produced, in ``seq`` order:
 
 - ``judge``: a grade for a pair; the latest one not undone is the pair's grade.
-- ``repeat``: a blind re-judgment for self-consistency (issue 6); kept in history, never
-  overwrites the first judgment.
+- ``repeat``: a blind re-judgment for self-consistency (docs/background.md#agreement); kept in
+  history, never overwrites the first judgment.
 - ``undo``: cancels the most recent judge/repeat of that pair not already cancelled, so undoing a
   re-grade brings the previous grade back, and undoing a pair's only grade leaves it unjudged.
 - ``note``: a note on a pair, grade null; the latest non-empty note of a pair is shown with it.

@@ -98,7 +98,7 @@ def check_manifest(data: dict[str, Any], path: Path) -> None:
 
 
 def check_history_tables(data: dict[str, Any], path: Path) -> None:
-    """The golden set's history tables (issue 14), when present: ``[[pool_extensions]]`` each
+    """The golden set's history tables (docs/history.md), when present: ``[[pool_extensions]]`` each
     with the run and both pools' sha256, ``[corpus]`` with its sha256, ``[version]`` a table,
     ``near_duplicate_threshold`` a number in [0, 1]. A hand edit that breaks them is one line."""
     extensions = data.get("pool_extensions", [])

@@ -134,8 +134,9 @@ def _check_source(target: Project, source: Project) -> None:
 
 
 def _pool_notes(stores: list[Project]) -> list[str]:
-    """A pool file changed since its store was made: reported, not refused (seed 002's pairs stay
-    keyed by id); a pool file that is gone cannot be checked and is left alone."""
+    """A pool file changed since its store was made: reported, not refused (the judged pairs stay
+    keyed by query and document id, so they keep their meaning); a pool file that is gone cannot
+    be checked and is left alone."""
     notes = []
     seen: set[Path] = set()
     for store in stores:

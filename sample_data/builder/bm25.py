@@ -19,7 +19,7 @@ K1 = 0.9
 B = 0.4
 TOKEN = r"[a-z0-9]+"
 # Lucene's EnglishAnalyzer stopwords. Note that "no" and "not" are among them: BM25 cannot see a
-# negation at all, which is one of the things seed 004's negation stratum is there to show.
+# negation at all, which is one of the things the negation stratum is there to show.
 STOPWORDS = sorted(
     [
         "a",

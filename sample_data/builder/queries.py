@@ -1,8 +1,9 @@
 """The sample's queries, written by hand the way people type into a docs search box.
 
-Seven per query shape of seed 004, each with the stratum it was written for (the *intended*
-stratum; `goldset classify`'s rules will file a few of them elsewhere, as seed 000 expects of any
-cheap classifier). Lowercase, terse, typos left in on purpose.
+Seven per query shape (docs/background.md#strata-follow-mechanisms), each with the stratum it was
+written for (the *intended* stratum; `goldset classify`'s rules will file a few of them elsewhere,
+as any cheap classifier does: docs/background.md#classifier-errors). Lowercase, terse, typos left in
+on purpose.
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
 """A SYNTHETIC query log for `goldset classify` and `goldset sample` demos.
 
 Nobody typed these. They are generated, seeded, from the corpus's own names and docstrings with
-one template family per query shape of seed 004, plus the 42 hand-written sample queries and
-their variants. Counts follow a Zipf curve (a heavy head and a long tail, as seed 000 describes a
-real log), dealt to the queries in a shuffled order so that no shape owns the head; the 42 sample
-queries are put at the top, as the popular ones. The generator knows which template made each
-query, and `traffic.csv` is computed from that, so the two files agree by construction.
+one template family per query shape, plus the 42 hand-written sample queries and their variants.
+Counts follow a Zipf curve (a heavy head and a long tail, as a real log has), dealt to the queries
+in a shuffled order so that no shape owns the head; the 42 sample queries are put at the top, as the
+popular ones. The generator knows which template made each query, and `traffic.csv` is computed from
+that, so the two files agree by construction.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Snapshots of the home screen at 80x24 and 120x40 with two projects alike but for one folder
-deep in their pools' paths (issue 12): names cut in the middle and kept apart, and the selected
+deep in their pools' paths: names cut in the middle and kept apart, and the selected
 row's pool path, creation time and pool sha256 prefix under the table. The rows are fixed (no
 scan of a temporary folder) and the clock is fixed (19:45 UTC on 2026-11-30, shown in UTC), so the
 paths and times in the picture do not move: "today 08:41" and "Nov 29 17:02".

@@ -70,7 +70,7 @@ def pool() -> pl.DataFrame:
 
 
 class Ticks:
-    """30 seconds per reading: a steady 2 judgments a minute, seed 000's pace."""
+    """30 seconds per reading: a steady 2 judgments a minute (docs/background.md#pooling-depth)."""
 
     def __init__(self) -> None:
         self.t = 0.0

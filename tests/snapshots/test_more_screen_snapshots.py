@@ -1,5 +1,5 @@
-"""Snapshots, at 80x24 and 120x40, of the screens and dialogs no other snapshot file shows (issue 12:
-"snapshots at 80x24 and 120x40 cover every screen"): the empty home screen and its Enter, its keys
+"""Snapshots, at 80x24 and 120x40, of the screens and dialogs no other snapshot file shows (so that
+snapshots at 80x24 and 120x40 cover every screen): the empty home screen and its Enter, its keys
 (?), the "judge as" prompt, the judging screen's go-to and note prompts and its help with the
 store's warnings on open, the agreement screen's position-bias dialog, the report's warnings and
 full-ids dialogs, judging the report's missing pairs, and the spot-check help.

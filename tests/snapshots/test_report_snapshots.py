@@ -116,7 +116,7 @@ def test_closure_screen_long_names(snap_compare, size) -> None:
 
 
 def _dropped_app() -> GoldsetApp:
-    # ui_data's report with two golden-set queries the table leaves out (issue 10's closure).
+    # ui_data's report with two golden-set queries the table leaves out (closure fails).
     import polars as pl
 
     from goldset_tui.report.pipeline import assemble_report
@@ -144,7 +144,7 @@ def test_closure_screen_dropped_queries(snap_compare, size) -> None:
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_report_query_top_k_long_ids(snap_compare, size) -> None:
-    # Issue 12: alike ids cut in the middle and kept apart; the highlighted one in full below.
+    # Alike ids cut in the middle and kept apart; the highlighted one in full below.
     context = ReviewContext(ui_data.make_report_long_ids(), topics=ui_data.make_topics())
     assert snap_compare(
         GoldsetApp(lambda: ReportScreen(context)),
@@ -155,7 +155,7 @@ def test_report_query_top_k_long_ids(snap_compare, size) -> None:
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_report_summary(snap_compare, size) -> None:
-    # Issue 12: the report beyond its table (fusion, overlap and oracle, paired tests), wrapped.
+    # The report beyond its table (fusion, overlap and oracle, paired tests), wrapped.
     assert snap_compare(_app(), terminal_size=size, press=["s"])
 
 

@@ -56,7 +56,7 @@ def test_review_drills_down_and_judges_the_holes(tmux, tmp_path: Path) -> None:
     t = tmux(100, 30)
     t.start(argv, env)
     # Every third judgment removed leaves 2 of the 42 golden-set queries without a relevant
-    # document: the table is built on 40 and says it does not close (issue 10).
+    # document: the table is built on 40 and says it does not close.
     # The header names the grades in force, so at 100 columns it may wrap before "close".
     screen = t.wait_for(lambda s: "table DOES NOT" in s and "close ✗" in s, timeout=60)
     assert "40 queries" in screen

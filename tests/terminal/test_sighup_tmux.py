@@ -1,4 +1,4 @@
-"""Every screen app exits cleanly when its terminal goes away (issue 12: after a tmux server was
+"""Every screen app exits cleanly when its terminal goes away (before, after a tmux server was
 killed, `goldset review` processes were left spinning at 10% CPU while `judge` exited).
 
 Each case opens a real `goldset` screen in its own tmux server, goes to a screen of it, then

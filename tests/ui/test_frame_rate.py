@@ -1,6 +1,6 @@
 """The screen commands run Textual with goldset's frame-rate cap (``goldset_tui.ui.FRAME_RATE``),
 not Textual's 60: at 60 a key's redraw could wait up to 16.7 ms for the next tick, the tail of
-issue 12's keypress-to-screen. Textual reads ``TEXTUAL_FPS`` once, when it is imported, so the
+the keypress-to-screen latency. Textual reads ``TEXTUAL_FPS`` once, when it is imported, so the
 check runs each program's imports in a fresh interpreter, in the order the program makes them,
 and reads the value Textual took. A user's own ``TEXTUAL_FPS`` wins."""
 

@@ -290,7 +290,7 @@ async def test_c_opens_the_closure_screen_and_escape_comes_back(tmp_path: Path) 
         assert isinstance(closure, ClosureScreen)
         names = [r["name"] for r in closure.report_rows]
         # alice graded q2's one document 0: a golden-set query with no relevant document, so the
-        # table leaves it out and closure against the golden set fails, naming it (issue 10).
+        # table leaves it out and closure against the golden set fails, naming it.
         golden = [r for r in closure.report_rows if "golden set" in r["name"]]
         assert len(names) >= 3 and all(r["ok"] for r in closure.report_rows if r not in golden)
         assert [r["ok"] for r in golden] == [False]
@@ -474,7 +474,7 @@ async def test_home_table_shows_the_distinct_names(tmp_path: Path) -> None:
 
 
 async def test_alike_long_names_stay_apart_and_the_selected_pool_is_named(tmp_path: Path) -> None:
-    # Issue 12: two projects from two different pool files looked alike on the home screen. Cut
+    # Two projects from two different pool files looked alike on the home screen. Cut
     # at the start to 22 cells, both names read "…h-long-name/docs-pool".
     folders = ("experiment-alpha-with-long-name", "experiment-omega-with-long-name")
     for folder in folders:

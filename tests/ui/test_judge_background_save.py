@@ -1,4 +1,4 @@
-"""The grade's fsync is off the key's path (issue 12, item 10): the next candidate is on screen
+"""The grade's fsync is off the key's path: the next candidate is on screen
 while the background writer still waits for the disk, the saved cell says "saving…" until the
 fsync returned and "✓ saved" only after; a failed save is shown, the grade not counted and the
 labeller brought back to it; quitting waits for the pending save. Real store, slow or failing

@@ -1,5 +1,5 @@
 """A full disk that stops compaction (Polars' ComputeError) is not "NOT SAVED": every grade is in
-the journal, the screen moves on, and says once that the disk is full (issue 13, item 1)."""
+the journal, the screen moves on, and says once that the disk is full."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The top-k screen keeps the documents of one screen apart: long ids are cut in the middle, the
 forms stay distinct, and the full id is under the table for the highlighted cell and behind `i`
-(issue 12: `pathlib#PurePath.…` twice and `LA091089-02…` twice at 80x24)."""
+(cut at the end, `pathlib#PurePath.…` and `LA091089-02…` each read twice at 80x24)."""
 
 from __future__ import annotations
 

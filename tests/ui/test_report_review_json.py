@@ -1,5 +1,5 @@
 """The review screens show the whole report, and every figure on them is `goldset report --format
-json`'s (issue 12: the headline ended in an ellipsis and hid fusion with three runs; overlap, the
+json`'s (before, the headline ended in an ellipsis and hid fusion with three runs; overlap, the
 oracle and the paired tests were on no screen).
 
 Three runs on the sample data (bm25, minilm and a CombSUM of the two as a third), with traffic

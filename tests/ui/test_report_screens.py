@@ -275,7 +275,7 @@ async def test_closure_table_fits_80_columns_with_long_check_names() -> None:
 
 @_sync
 async def test_closure_notes_wrap_at_80_columns_never_cut() -> None:
-    # "Wrap or scroll, never cut" (issue 12, item 13): the notes under the closure table were
+    # "Wrap or scroll, never cut": the notes under the closure table were
     # one line cut with an ellipsis, so at 80x24 the sampling manifest's name read "short.m…".
     import html
     import re

@@ -105,7 +105,7 @@ def _grades(report, query_id: str, doc_id: str) -> set:
 
 
 def test_store_grades_are_in_force_when_review_reopens(holey: tuple[Path, Path]) -> None:
-    # Issue 10: a pair judged from the review screen was [?] again after reopening until J.
+    # A pair judged from the review screen was [?] again after reopening until J.
     from goldset_tui.commands.review import review_screen_for_store
 
     store = holey[0]

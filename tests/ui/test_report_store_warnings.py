@@ -1,7 +1,7 @@
 """`goldset review --store`: what the store says when it opens (a torn journal tail cut and kept)
 is on the report screen, and the judging screen opened from it gets the store's warnings and the
 writer (whose notices, such as a compaction that failed on a full disk, it shows on saving).
-Issue 12: the review's writer notices never reached a screen."""
+Before, the review's writer notices never reached a screen."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""Issue 12's smaller points: the palette lists Quit once; Enter on an empty home screen says what
-to do; the demo's project is named "demo" on the home screen, not "pool" like any other pool file;
-the finished tick in the `/` search has no colour of its own (green on the highlighted row read at
-about 1.6:1 in 256 colours)."""
+"""Smaller points of the screens: the palette lists Quit once; Enter on an empty home screen says
+what to do; the demo's project is named "demo" on the home screen, not "pool" like any other pool
+file; the finished tick in the `/` search has no colour of its own (green on the highlighted row
+read at about 1.6:1 in 256 colours)."""
 
 from __future__ import annotations
 

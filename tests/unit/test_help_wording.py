@@ -1,6 +1,7 @@
-"""What a new user reads first names things by what they are: no "seed 004's strata" or
-"seed 000's verdict" in any command's --help or in the README's first screen (sources are cited in
-docs/ and in code comments), and examples use values the commands really produce."""
+"""What a new user reads first names things by what they are: no strata or verdict named after a
+numbered text outside the repository ("seed" and three digits) in any command's --help or in the
+README's first screen (the reasoning is in docs/background.md), and examples use values the
+commands really produce."""
 
 from __future__ import annotations
 
@@ -42,7 +43,7 @@ def test_sample_help_example_uses_strata_that_classify_produces() -> None:
 
 def test_help_examples_have_no_runs_of_spaces_inside_a_command() -> None:
     # A backslash at the end of a line in a non-raw DESCRIPTION joins it with the next line's
-    # indentation: `--format json       --targets ...` (issue 12). Shown as typed, it continues.
+    # indentation: `--format json       --targets ...`. Shown as typed, it continues.
     joined = {
         m.NAME: [line for line in m.DESCRIPTION.splitlines() if re.search(r"\S {4,}--", line)]
         for m in command_modules()
@@ -54,7 +55,7 @@ def test_help_examples_have_no_runs_of_spaces_inside_a_command() -> None:
 
 def test_classify_manifest_names_the_rules_plainly(tmp_path: Path) -> None:
     # The manifest `goldset classify` writes beside LABELS is read by users too: it called the
-    # default rules "seed 004's six strata".
+    # default rules by the number of a text outside the repository.
     from goldset_tui.cli import main
 
     log = tmp_path / "log.txt"

@@ -1,6 +1,6 @@
 """The closure screen: every check of the report's table, and of the sampling table when a sampling
-manifest is given, each with expected, actual, residual and pass/fail (seeds 000 and 004: check
-that a table closes before reading any row of it)."""
+manifest is given, each with expected, actual, residual and pass/fail (check that a
+table closes before reading any row of it: docs/background.md#table-closure)."""
 
 from __future__ import annotations
 

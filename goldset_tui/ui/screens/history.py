@@ -1,4 +1,4 @@
-"""The history screen (issue 14): per system, every recorded release's headline with its 95%
+"""The history screen (docs/history.md): per system, every recorded release's headline with its 95%
 interval, the paired change from the previous release (``*`` when its interval excludes 0, ``‡``
 when the interval and the p-value disagree, with a legend line saying why) and where the golden
 set changed; the highlighted release's change and per-stratum means below; the

@@ -361,7 +361,7 @@ class HomeScreen(LeaveKeys, Screen[None]):
         self.app.push_screen(screen)
 
     def action_history(self) -> None:
-        """The history screen of the selected project (issue 14)."""
+        """The history screen of the selected project (docs/history.md)."""
         row = self._selected()
         if row is not None:
             from goldset_tui.ui.screens.history import HistoryScreen

@@ -134,7 +134,7 @@ class ReportScreen(ReviewKeys, LeaveKeys, Screen[None]):
 
     def _show_notes(self) -> None:
         r = self.report
-        # Wrapped, never cut (issue 12: the headline used to end in an ellipsis and hide fusion).
+        # Wrapped, never cut (a cut headline ended in an ellipsis and hid the fusion note).
         notes = Text()
         line = self._cell_line()
         if line is not None:

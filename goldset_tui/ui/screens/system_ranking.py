@@ -1,4 +1,4 @@
-"""The systems ranked under two label sets side by side, flips marked (issue 15).
+"""The systems ranked under two label sets side by side, flips marked (docs/agreement.md).
 
 Reached from the agreement screen with ``r`` when ``goldset agreement`` was given runs. Left: the
 systems by their mean under the reference labels (``a``, usually the humans); right: under the

@@ -1,4 +1,4 @@
-"""The agreement Markdown says what each count counts (issue 12: "1285 units" beside "1156 pairs"
+"""The agreement Markdown says what each count counts (it printed "1285 units" beside "1156 pairs"
 with no word of why they differ). On the sample data: alice and bob judged 1285 query-document
 pairs between them, 1156 of them both; counted here from the qrels files directly."""
 

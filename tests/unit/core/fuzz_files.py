@@ -1,4 +1,4 @@
-"""Hostile files for the reader fuzzer (issue 13): hypothesis strategies that write a file in a
+"""Hostile files for the reader fuzzer: hypothesis strategies that write a file in a
 reader's format from rows of hostile values, then maybe damage its bytes.
 
 Not collected by pytest; imported by test_fuzz_readers.py.

@@ -1,4 +1,4 @@
-"""The reader fuzzer (issue 13): hostile files for every reader, and for each one either a correct
+"""The reader fuzzer: hostile files for every reader, and for each one either a correct
 read or one InputError line naming the file, never another exception, never a value changed
 without a word, never a write into the store.
 

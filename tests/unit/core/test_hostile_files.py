@@ -1,4 +1,4 @@
-"""Hostile files (issue 13, items 7-12): each is refused in one line naming the file and where in
+"""Hostile files: each is refused in one line naming the file and where in
 it, exit 2, no traceback and no silent change of a value."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Ids shortened in the middle stay apart (issue 12: two documents both read ``pathlib#PurePath.…``
-and ``LA091089-02…`` at 80x24)."""
+"""Ids shortened in the middle stay apart (cut at the end, two documents both read
+``pathlib#PurePath.…``, two others ``LA091089-02…``, at 80x24)."""
 
 from __future__ import annotations
 

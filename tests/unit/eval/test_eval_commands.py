@@ -245,7 +245,7 @@ def test_compat_run_sharing_no_query_is_one_line_exit_2(files, capsys, tmp_path)
 
 @pytest.mark.parametrize("mode", [[], ["-c"], ["--trec-eval-compat"], ["--trec-eval-compat", "-c"]])
 def test_run_sharing_no_query_is_an_error_in_every_mode(files, capsys, tmp_path, mode):
-    # Issue 11: this printed `AP all 0.0000` with exit 0 (goldset's mean, and -c).
+    # This printed `AP all 0.0000` with exit 0 (goldset's mean, and -c).
     stranger = tmp_path / "stranger.run"
     stranger.write_text("z1 Q0 d1 1 1.0 t\nz2 Q0 d2 1 1.0 t\n")
     code, out, err = run_cli(capsys, "eval", files["qrels"], stranger, "-m", "AP", *mode)
@@ -353,7 +353,7 @@ def test_bad_output_folder_is_one_line_before_any_output(files, capsys, tmp_path
 
 
 def test_run_name_is_the_tag_when_the_file_name_says_nothing_more(peers, capsys, tmp_path):
-    # Issue 11: `input.uic0301.gz` is `uic0301`, as trec_eval's runid; NAME=PATH still wins.
+    # `input.uic0301.gz` is `uic0301`, as trec_eval's runid; NAME=PATH still wins.
     qrels = peers / "trectools" / "robust03_cs_qrels.txt.gz"
     run = peers / "trectools" / "input.uic0301.gz"
     plain = tmp_path / "results.txt"  # a plain file name: the tag names the run

@@ -1,5 +1,5 @@
-"""Every path a user gives is read literally (issue 11, item 1), and a run can come from a stream
-(item 7): standard input as ``-``, a FIFO, a gzipped stream.
+"""Every path a user gives is read literally, and a run can come from a stream: standard input as
+``-``, a FIFO, a gzipped stream.
 
 Each reader gets a folder holding ``sys1.X``, ``sys[1].X`` and ``s*.X`` with different contents:
 read as a glob, ``sys[1].X`` would match ``sys1.X`` and ``s*.X`` all three. The contents say which
@@ -131,7 +131,7 @@ def test_eval_with_a_glob_matching_nothing_says_no_such_file(tmp_path, capsys):
     assert "no such file" in err and "empty" not in err
 
 
-# --- streams (item 7) ------------------------------------------------------------------------
+# --- streams ---------------------------------------------------------------------------------
 
 QRELS = "q1 0 good 1\nq2 0 other 1\n"
 RUN = "q1 Q0 bad 1 2 mine\nq1 Q0 good 2 1 mine\nq2 Q0 other 1 5 mine\n"

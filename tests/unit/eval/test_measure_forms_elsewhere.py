@@ -1,6 +1,6 @@
 """trec_eval's `-m` forms where `goldset eval` is not the one naming measures: `compare -m`
 (several measures, each compared), `report --metric` (one measure: a form standing for several
-is refused) and the Python API's `expand_measures` (issue 11).
+is refused) and the Python API's `expand_measures`.
 
 The numbers are checked against trec_eval 10's own stored output (`out.test.a`, `trec_eval -m
 all_trec qrels.test results.test`) and against `compare` run on one measure at a time; each

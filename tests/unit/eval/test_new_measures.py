@@ -1,4 +1,4 @@
-"""The measures and modes added for issue 11, against independent implementations.
+"""The measures and modes added for trec_eval parity, against independent implementations.
 
 - SetP, SetR, SetF and trec_eval's -J against pytrec_eval (trec_eval 9's code) on generated
   collections (ties, negative grades, queries without relevant documents);

@@ -147,7 +147,7 @@ def test_default_output_is_trec_eval_default_byte_for_byte(peers, capsys):
 
 @pytest.mark.parametrize("compat", [[], ["--trec-eval-compat"]])
 def test_dash_c_reproduces_trec_eval_with_a_judged_query_without_relevant(peers, capsys, compat):
-    # Issue 11: ties' q2 is judged with no relevant document; trec_eval -c averages it in
+    # ties' q2 is judged with no relevant document; trec_eval -c averages it in
     # (map 0.3630 = (0.7556 + 0 + 0.3333) / 3), goldset printed 0.5444 in every mode.
     g = peers / "trec_eval" / "generated"
     ref = reference(g / "ties.out.all_trec_qc.txt")

@@ -1,4 +1,4 @@
-"""The history's readers under hostile files (the fuzzer's rule, issue 13): a history record or
+"""The history's readers under hostile files (the fuzzer's rule): a history record or
 a regressions.toml is read, or refused in one line naming the file; never another exception, and
 what is read can be shown (`goldset history` and the case list run on it)."""
 

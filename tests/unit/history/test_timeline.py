@@ -221,7 +221,7 @@ def test_text_columns_stay_aligned_under_a_name_with_an_escape_or_a_bidi_mark():
 def test_a_change_whose_interval_and_p_disagree_says_why():
     # 5 of 42 queries from 0 to 1, the rest tied: the interval excludes 0 (by hand, [+0.007,
     # +0.228]: see tests/unit/report/test_report_paired.py) while five sign flips cannot give a
-    # p under 2/32 = 0.0625. The history marks the change and says why in words (issue 12).
+    # p under 2/32 = 0.0625. The history marks the change and says why in words.
     from goldset_tui.history.format import DISAGREE_LINE, to_markdown, to_text
 
     old = rec("r1", "t1", {f"q{i:02d}": 0.0 for i in range(42)})

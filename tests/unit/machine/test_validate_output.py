@@ -68,7 +68,7 @@ def test_why_onto_the_output_pool_is_refused(tmp_path: Path, capsys) -> None:
 
 
 def test_a_store_whose_path_holds_brackets_is_read_literally(tmp_path: Path, capsys) -> None:
-    # Every path a user gives is literal (issue 11, item 1). The machine judge's provenance file
+    # Every path a user gives is literal. The machine judge's provenance file
     # under `--store 'd[1]/mj'` was read as a glob pattern (matching `d1/mj/...`, absent): a
     # Polars traceback instead of the pool to check.
     store = build_sample_machine_store(tmp_path / "d[1]" / "mj", SAMPLE)

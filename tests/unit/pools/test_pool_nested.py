@@ -1,4 +1,5 @@
-"""The nested JSONL shape of seed 000: one object per query, prior judgments, texts from a corpus."""
+"""The nested JSONL shape (docs/pools.md): one object per query, prior judgments, texts from a
+corpus."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from goldset_tui.errors import InputError
 from goldset_tui.io.pools import load_pool
 from goldset_tui.model import GradeScale
 
-# Seed 000's example, verbatim (pretty-printed as the text shows it). It has no candidates
+# A published worked example of a pooled query, verbatim (pretty-printed). It has no candidates
 # list: the judged documents are the candidates.
 SEED_000 = """{
   "query_id": "q_0147",

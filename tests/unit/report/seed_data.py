@@ -1,9 +1,11 @@
-"""Synthetic per-query data that reproduces the seeds' tables exactly (shared by the report tests).
+"""Synthetic per-query data that reproduces the worked examples' tables exactly (shared by the
+report tests; the examples: docs/background.md#worked-examples).
 
-Seed 004's table: n per stratum 54+61+22+96+49+18 = 300; BM25 hits 51,53,9,65,36,8 = 222. The seed
-names dense's identifier hits (33) and negation hits (7) and says dense totals 222 with 31 queries
-missed by both; the other dense cells and the per-stratum shared misses below are one choice that
-satisfies all of that (checked by hand: dense misses 21+13+4+16+13+11 = 78, shared 2+5+3+10+5+6 = 31).
+The 300-query table: n per stratum 54+61+22+96+49+18 = 300; BM25 hits 51,53,9,65,36,8 = 222. The
+example names dense's identifier hits (33) and negation hits (7) and says dense totals 222 with 31
+queries missed by both; the other dense cells and the per-stratum shared misses below are one choice
+that satisfies all of that (checked by hand: dense misses 21+13+4+16+13+11 = 78, shared 2+5+3+10+5+6
+= 31).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ SEED_004 = {
 
 
 def seed_004_frames() -> tuple[pl.DataFrame, pl.DataFrame]:
-    """(scores: system, query_id, value ; strata: query_id, stratum) for seed 004's 300 queries."""
+    """(scores: system, query_id, value ; strata: query_id, stratum) for the 300 queries."""
     rows: list[tuple[str, str, float]] = []
     strata: list[tuple[str, str]] = []
     number = 0
@@ -46,7 +48,7 @@ def seed_004_frames() -> tuple[pl.DataFrame, pl.DataFrame]:
     )
 
 
-# Seed 000: sampled column 40+30+30+25+15+20 = 160 and traffic shares 31,22,18,15,6,8 %.
+# The sampled log: sampled column 40+30+30+25+15+20 = 160 and traffic shares 31,22,18,15,6,8 %.
 SEED_000_TARGETS = {
     "howto": 40,
     "navigational": 30,

@@ -1,4 +1,4 @@
-"""The assembled report and its three formats, on seed 004's synthetic data."""
+"""The assembled report and its three formats, on the 300-query worked example's synthetic data."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ PAIR_KEYS |= {"p_adjusted", "weighted_mean_diff", "weighted_ci95"}
 
 
 def _with_fused() -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Seed 004 plus a fused system scoring 0.86 overall: 258 of 300, all inside the oracle."""
+    """The 300 queries plus a fused system at 0.86 overall: 258 of 300, all inside the oracle."""
     scores, strata = seed_004_frames()
     wide = scores.pivot(on="system", index="query_id", values="value")
     # Fusion can only rescue queries one system found: hit the first 258 of the 269 the oracle has.

@@ -48,7 +48,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict:
     for q in hits["bm25"]:
         qrels[q] = {f"rel-{q}": 1}
         # bm25's other top-10 documents were all judged not relevant; dense's only the even ones,
-        # so about 45% of dense's top 10 is unjudged (seed 000's 20% warning).
+        # so about 45% of dense's top 10 is unjudged (over the 20% warning).
         for doc in runs["bm25"][q][:K]:
             qrels[q].setdefault(doc, 0)
         for i, doc in enumerate(runs["dense"][q][:K]):
@@ -162,8 +162,9 @@ def test_report_json_matches_independent_computation(files, capsys, tmp_path) ->
         == (78, 78, 31, 125)
     )
     assert pair["oracle"] == pytest.approx(1 - 31 / 300)
-    # The report fuses each run's top 10 (seed 004's bound): the relevant document of a query both
-    # runs miss sits at ranks 11-20 in both, and fusing the full depth would promote it (all 300 hit).
+    # The report fuses each run's top 10 (the oracle's bound): the relevant document of a query
+    # both runs miss sits at ranks 11-20 in both, and fusing the full depth would promote it (all
+    # 300 hit).
     runs = [files["runs"]["bm25"], files["runs"]["dense"]]
     assert sum(_per_query_success(files, _rrf(runs)).values()) == 300
     fused = _per_query_success(files, _rrf(runs, depth=K))
@@ -173,7 +174,7 @@ def test_report_json_matches_independent_computation(files, capsys, tmp_path) ->
     share = d["fusion"]["rrf"]["headroom_collected"]
     assert share == pytest.approx((fused_mean - 0.74) / ((1 - 31 / 300) - 0.74))
     assert share <= 1.0 and fused_mean <= 1 - 31 / 300 + 1e-12
-    # Weighted headline: seed 000's sum of share x stratum rate.
+    # Weighted headline: the sum of share x stratum rate.
     rates = {r["stratum"]: r["systems"]["bm25"]["mean"] for r in d["strata"]}
     assert d["overall"]["bm25"]["weighted_mean"] == pytest.approx(
         sum(files["shares"][s] * rates[s] for s in rates)
@@ -297,7 +298,8 @@ def _check_issue_10_statistics(files: dict, d: dict, bm25: dict, dense: dict, fu
         rows = [r for r in by if r["stratum"] == stratum]
         adjusted = multipletests([r["p_value"] for r in rows], method="holm")[1]
         assert [r["p_adjusted"] for r in rows] == pytest.approx(list(adjusted))
-    # Seed 004's negation row (8 and 7 hits of 18): the set cannot tell bm25 and dense apart.
+    # The worked example's negation row (8 and 7 hits of 18): the set cannot tell bm25 and dense
+    # apart.
     neg = next(
         r for r in by if r["stratum"] == "negation" and (r["a"], r["b"]) == ("bm25", "dense")
     )

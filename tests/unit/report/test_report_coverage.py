@@ -1,4 +1,4 @@
-"""Coverage of the report's 95% intervals in small strata (issue 10: the percentile bootstrap
+"""Coverage of the report's 95% intervals in small strata (the percentile bootstrap once used
 covered 87% at 7 queries). Many strata of 7, 18 and 40 queries are drawn, seeded, from known
 distributions shaped like per-query retrieval scores, through the report's own stratum table, and
 the share of intervals holding the true mean must be at least 93%. Binary measures (Wilson) are

@@ -1,4 +1,4 @@
-"""Closure counts against the golden set (issue 10): a query of the strata file that the qrels leave
+"""Closure counts against the golden set: a query of the strata file that the qrels leave
 out, with no judgments or with no relevant document, makes the table fail to close, named with
 its stratum and the reason, in the JSON (`closure.dropped`), the Markdown and the warnings."""
 

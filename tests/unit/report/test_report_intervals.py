@@ -1,4 +1,5 @@
-"""Intervals against statsmodels and the seeds' worked arithmetic."""
+"""Intervals against statsmodels and the worked examples' hand arithmetic
+(docs/background.md#worked-examples)."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ from goldset_tui.eval.intervals import (
 
 
 def test_seed_004_negation_row_wald_and_wilson() -> None:
-    # Seed 004: n = 18, 8 hits -> p = 0.44, se = sqrt(0.44 * 0.56 / 18) = 0.117, interval 0.21-0.67.
+    # n = 18, 8 hits -> p = 0.44, se = sqrt(0.44 * 0.56 / 18) = 0.117, interval 0.21-0.67.
     assert proportion_se(8, 18) == pytest.approx(0.117, abs=5e-4)
     lo, hi = wald(8, 18)
     assert (round(lo, 2), round(hi, 2)) == (0.21, 0.67)
@@ -42,13 +43,13 @@ def test_seed_004_negation_row_wald_and_wilson() -> None:
 
 
 def test_seed_000_standard_errors() -> None:
-    # Seed 000: p = 0.7 -> se 0.092 at n = 25, 0.036 at n = 160.
+    # p = 0.7 -> se 0.092 at n = 25, 0.036 at n = 160.
     assert math.sqrt(0.7 * 0.3 / 25) == pytest.approx(0.092, abs=5e-4)
     assert proportion_se(112, 160) == pytest.approx(0.036, abs=5e-4)
 
 
 def test_paraphrase_row_se_near_0048() -> None:
-    # Seed 004: n = 96 gives a standard error near 0.048 (BM25 65 of 96).
+    # n = 96 gives a standard error near 0.048 (BM25 65 of 96).
     assert proportion_se(65, 96) == pytest.approx(0.048, abs=1e-3)
 
 
@@ -62,7 +63,7 @@ def test_wilson_matches_statsmodels(counts: tuple[int, int]) -> None:
     hits, n = counts
     ref = proportion_confint(hits, n, alpha=0.05, method="wilson")
     assert wilson(hits, n) == pytest.approx(ref, abs=1e-9)
-    # statsmodels clips the normal interval to [0, 1]; ours keeps the seed's raw arithmetic.
+    # statsmodels clips the normal interval to [0, 1]; ours keeps the raw hand arithmetic.
     clipped = tuple(min(1.0, max(0.0, x)) for x in wald(hits, n))
     assert clipped == pytest.approx(
         proportion_confint(hits, n, alpha=0.05, method="normal"), abs=1e-9
@@ -124,7 +125,7 @@ def test_t_quantile_and_cdf_match_scipy() -> None:
         for p in (0.5005, 0.6, 0.9, 0.95, 0.975, 0.995, 0.9995, 0.025):
             assert t_quantile(p, df) == pytest.approx(stats.t.ppf(p, df), rel=1e-9, abs=1e-9)
             assert t_cdf(stats.t.ppf(p, df), df) == pytest.approx(p, abs=1e-10)
-    # The 95% two-sided values of a t table, at the seeds' stratum sizes.
+    # The 95% two-sided values of a t table, at the worked examples' stratum sizes.
     assert t_value(7) == pytest.approx(2.447, abs=5e-4)
     assert t_value(18) == pytest.approx(2.110, abs=5e-4)
 

@@ -1,4 +1,5 @@
-"""The stratified table, closure, weighting and overlap against the seeds' hand arithmetic."""
+"""The stratified table, closure, weighting and overlap against the hand arithmetic of
+docs/background.md#two-retrievers-on-300-queries."""
 
 from __future__ import annotations
 
@@ -98,7 +99,7 @@ def test_failing_queries_lists_every_miss_by_stratum() -> None:
     dense_ident = fails.filter(
         (pl.col("system") == "dense") & (pl.col("stratum") == "exact_identifier")
     )
-    assert dense_ident.height == 21  # seed 004: 54 - 33
+    assert dense_ident.height == 21  # 54 - 33
     bm25_para = fails.filter((pl.col("system") == "bm25") & (pl.col("stratum") == "paraphrase"))
     assert bm25_para.height == 31  # 96 - 65, not the 31 shared misses
 
@@ -125,7 +126,7 @@ def _seed_000_frames() -> tuple[pl.DataFrame, pl.DataFrame, dict[str, int]]:
 
 
 def seed_000_weighted_mean(per_stratum_score: dict[str, float]) -> float:
-    # Seed 000's function, verbatim.
+    # The worked example's weighted_mean, verbatim.
     return sum(SEED_000_TRAFFIC[s] * v for s, v in per_stratum_score.items())
 
 
@@ -300,7 +301,7 @@ def test_a_query_in_two_strata_breaks_closure() -> None:
 
 
 def test_negation_row_shared_misses_at_most_ten() -> None:
-    # Seed 004: BM25's 8 hits leave 10 misses of 18, dense's 7 leave 11; the queries neither system
+    # BM25's 8 hits leave 10 misses of 18, dense's 7 leave 11; the queries neither system
     # rescued number at most 10, the smaller of the two.
     scores, strata = seed_004_frames()
     per = {
@@ -317,7 +318,7 @@ def test_negation_row_shared_misses_at_most_ten() -> None:
 def test_fusion_headroom_is_null_without_cutoff_and_explained_outside_0_1() -> None:
     from goldset_tui.report.pipeline import fusion_headroom
 
-    # Seed 004: 0.86 fused, 0.74 best, 0.897 oracle -> about three quarters, nothing to explain.
+    # 0.86 fused, 0.74 best, 0.897 oracle -> about three quarters, nothing to explain.
     share, note = fusion_headroom("Success@10", 0.86, 0.74, 0.897)
     assert share == pytest.approx(0.12 / 0.157) and note is None
     for metric in ("AP", "RR", "Rprec", "nDCG"):

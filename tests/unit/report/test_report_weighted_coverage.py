@@ -1,5 +1,5 @@
-"""Coverage of the traffic-weighted headline's 95% interval and of the weighted paired difference
-(issue 10): seeded sets of three strata of 7, 18 and 40 queries with unequal traffic shares, 0/1
+"""Coverage of the traffic-weighted headline's 95% interval and of the weighted paired difference:
+seeded sets of three strata of 7, 18 and 40 queries with unequal traffic shares, 0/1
 rates near 0 and near 1 and graded values, through the report's own ``stratified_estimate`` and
 ``weighted_difference``. Each row must cover the weighted true mean at least 93% of the time and
 every interval must lie inside the measure's range ([0, 1]; [-1, 1] for a difference). Before,

@@ -1,4 +1,4 @@
-"""Weighted headlines (issue 10): the stratified interval with the finite-population correction,
+"""Weighted headlines: the stratified interval with the finite-population correction,
 the design-weighted (Hajek) mean from inclusion probabilities and its validation, Holm's adjustment
 and the per-stratum randomization test -- each against a hand calculation or statsmodels."""
 
@@ -47,8 +47,9 @@ def test_stratified_interval_with_fpc_by_hand() -> None:
 
 
 def test_seed_000_weighted_headline_band_shrinks_with_the_population() -> None:
-    # Seed 000's strata and shares, every stratum at 0.7 hits: the stratified se is the weighted
-    # combination; sampling a stratum's whole population leaves it no sampling error at all.
+    # The sampled log's strata and shares (docs/background.md#the-sampled-log), every stratum at 0.7
+    # hits: the stratified se is the weighted combination; sampling a stratum's whole population
+    # leaves it no sampling error at all.
     cells = [
         (SEED_000_TRAFFIC[s], n, 0.7, 0.7 * 0.3 * n / (n - 1), None)
         for s, n in SEED_000_TARGETS.items()

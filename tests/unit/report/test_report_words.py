@@ -1,4 +1,4 @@
-"""The report's sentences (issue 12, item 15): three or more runs, a fused run under the best single
+"""The report's sentences: three or more runs, a fused run under the best single
 run, one cell format, and an interval that disagrees with its p-value. Numbers worked by hand."""
 
 from __future__ import annotations

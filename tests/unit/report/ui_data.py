@@ -61,7 +61,7 @@ def make_topics() -> pl.DataFrame:
     )
 
 
-# Issue 12: ids that read alike when cut at the end (the top-k screen at 80x24 showed both
+# Ids that read alike when cut at the end (the top-k screen at 80x24 showed both
 # documents as `pathlib#PurePath.…` and `LA091089-02…`).
 LONG_IDS = {
     ("bm25", 1): "pathlib#PurePath.with_suffix",

@@ -1,4 +1,5 @@
-"""Seed 000's sample-size arithmetic, checked against statsmodels and the seed's own numbers."""
+"""The sample-size arithmetic, checked against statsmodels and the worked example's own numbers
+(docs/background.md#the-sampled-log)."""
 
 from __future__ import annotations
 
@@ -50,7 +51,7 @@ def test_halving_the_band_costs_four_times_the_queries() -> None:
 
 
 def test_one_query_step() -> None:
-    assert one_query_step(10) == pytest.approx(0.10)  # seed 000: ten queries, ten points
+    assert one_query_step(10) == pytest.approx(0.10)  # ten queries, ten points
     assert round(one_query_step(15) * 100, 1) == 6.7  # fifteen: 6.7 points
 
 
@@ -150,7 +151,7 @@ def test_paired_detectable_difference_matches_statsmodels(n: int, rho: float) ->
     d = NormalIndPower().solve_power(nobs1=n, alpha=0.05, power=0.8, ratio=0)
     assert row.mde_paired == pytest.approx(d * (2 * 0.21 * (1 - rho)) ** 0.5, rel=1e-4)
     assert row.mde_unpaired == pytest.approx(d * (2 * 0.21) ** 0.5, rel=1e-4)
-    # Seed 000: the unpaired band overstates the noise of a comparison on the same queries.
+    # The unpaired band overstates the noise of a comparison on the same queries.
     assert rho == 0 or row.mde_paired < row.mde_unpaired
 
 

@@ -1,5 +1,6 @@
-"""Seed 004's query-shape rules: the seeds' example queries, the snippet's fragilities, and the
-vectorised rules checked against an independent per-query reading of the documented rules."""
+"""The query-shape rules: the worked example's queries (docs/background.md#worked-examples), the
+usual snippet's fragilities, and the vectorised rules checked against an independent per-query
+reading of the documented rules."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 from goldset_tui.errors import InputError
 from goldset_tui.sampling.rules import STRATA, apply_rule, classify_frame, classify_one, load_rules
 
-# A corpus vocabulary in which "paginaton" is absent, as in seed 004.
+# A corpus vocabulary in which "paginaton" is absent, as in the worked example.
 VOCAB = frozenset(
     [
         "pagination",
@@ -53,7 +54,7 @@ VOCAB = frozenset(
 )
 
 
-# --- seed 004's snippet, verbatim: the reference for what it gets wrong -------------------------
+# --- the usual snippet, verbatim: the reference for what it gets wrong --------------------------
 SEED_IDENT = re.compile(r"[A-Z]{2,}_\d+|\b\w+_\w+\b|\b[a-z]+[A-Z]\w+\b|/v\d+/")
 SEED_NEGATION = {"not", "without", "except", "excluding", "unsupported", "cannot"}
 
@@ -76,17 +77,17 @@ def seed_stratum(q: str, vocab: set[str]) -> str:
 @pytest.mark.parametrize(
     ("query", "expected"),
     [
-        ("ERR_4021 on webhook delivery", "exact_identifier"),  # seed 004
-        ("paginaton parameters", "misspelled"),  # seed 004, "typed as shown"
-        ("which regions are not covered", "negation"),  # seed 004
-        ("how do I stop the sync from running twice", "paraphrase"),  # seed 004
+        ("ERR_4021 on webhook delivery", "exact_identifier"),  # the worked example's
+        ("paginaton parameters", "misspelled"),  # the worked example's, typed that way
+        ("which regions are not covered", "negation"),  # the worked example's
+        ("how do I stop the sync from running twice", "paraphrase"),  # the worked example's
         ("how to call getUserById", "exact_identifier"),  # camelCase
         ("call /v2/accounts for the key", "exact_identifier"),  # versioned path
         ("export user_id to csv", "exact_identifier"),  # snake_case
         ("export csv without headers", "negation"),
         ("api key", "short_keyword"),
         ("Sync Stripe and Salesforce accounts nightly", "multi_entity"),
-        ("which regions are not covered paginaton", "negation"),  # seed 004: first match wins
+        ("which regions are not covered paginaton", "negation"),  # first match wins
     ],
 )
 def test_seed_example_queries(query: str, expected: str) -> None:
@@ -100,7 +101,7 @@ def test_without_vocabulary_the_misspelled_rule_is_skipped() -> None:
 
 
 def test_identifier_needs_the_original_case_which_the_seed_loses_after_normalising() -> None:
-    # The seed's camelCase alternative cannot match once issue 7 has lowercased the query.
+    # The snippet's camelCase alternative cannot match once goldset has lowercased the query.
     assert seed_stratum("how to call getUserById", VOCAB | {"getuserbyid"}) == "exact_identifier"
     assert seed_stratum("how to call getuserbyid", VOCAB | {"getuserbyid"}) == "paraphrase"
     # We classify the spelling (case kept), so the normalised log keeps the identifier.
@@ -240,7 +241,7 @@ EXOTIC_VOCAB = VOCAB | {"straße", "ǆx", "σας", "ⅻ", "ªb", "x"}
 def test_vectorised_rules_match_python_on_exotic_unicode(
     queries: list[str], with_vocab: bool
 ) -> None:
-    # The reference is seed 004's stratum() run by Python's re and str methods, with the
+    # The reference is the snippet's stratum() run by Python's re and str methods, with the
     # documented deviations (original spelling, punctuation stripped for rules 2 and 3, the
     # first token and "I" not entities), applied to the same collapsed spelling as the log gives.
     vocab = EXOTIC_VOCAB if with_vocab else None

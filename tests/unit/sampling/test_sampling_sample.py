@@ -1,5 +1,6 @@
 """`goldset sample`: byte-identical, never a repeated query, shortfalls said, weighting right, the
-seed 000 arithmetic and the closure of the sampling table."""
+worked example's arithmetic (docs/background.md#the-sampled-log) and the closure of the sampling
+table."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from goldset_tui.sampling.sample import (
     stratum_counts,
 )
 
-# Seed 000, verbatim.
+# The sampled log's targets and shares (docs/background.md#the-sampled-log).
 TARGETS = {
     "howto": 40,
     "navigational": 30,
@@ -40,7 +41,7 @@ TRAFFIC_SHARE = {
 }
 
 
-def seed_stratified_sample(labelled_queries, seed=20240301):  # noqa: ANN001, ANN201 - seed 000 verbatim
+def seed_stratified_sample(labelled_queries, seed=20240301):  # noqa: ANN001, ANN201 - the usual snippet
     rng = random.Random(seed)
     buckets = defaultdict(list)
     for q in labelled_queries:
@@ -58,7 +59,8 @@ def seed_stratified_sample(labelled_queries, seed=20240301):  # noqa: ANN001, AN
 
 
 def seed_like_labels(per_stratum: int = 120, rng_seed: int = 3) -> pl.DataFrame:
-    """A log shaped like seed 000: six strata, a heavy head (counts up to thousands), a long tail."""
+    """A log shaped like the sampled log: six strata, a heavy head (counts up to thousands), a
+    long tail."""
     rng = random.Random(rng_seed)
     rows = []
     for stratum, share in TRAFFIC_SHARE.items():
@@ -248,7 +250,7 @@ def test_shortfall_is_reported_in_the_manifest_and_on_stderr(
 
 
 def test_seed_000_manifest_closes_with_160_and_shares_summing_to_one(tmp_path: Path) -> None:
-    share_counts = {s: int(v * 214_000) for s, v in TRAFFIC_SHARE.items()}  # seed 000's log
+    share_counts = {s: int(v * 214_000) for s, v in TRAFFIC_SHARE.items()}  # the sampled log
     rows = []
     for s, occ in share_counts.items():
         per = occ // 100
@@ -302,7 +304,7 @@ def test_total_with_a_floor_lifts_the_small_strata() -> None:
     assert sum(proportional.values()) == 160 and proportional["migration"] in (
         9,
         10,
-    )  # seed 000: "ten"
+    )  # ten, as the proportional split gives
 
 
 def test_total_respects_what_each_stratum_has() -> None:

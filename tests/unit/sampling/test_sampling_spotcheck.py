@@ -29,7 +29,8 @@ STRATA = ["howto", "navigational", "error", "entity_attr", "migration", "tail"]
 
 
 def seed_000_answers() -> list[Answer]:
-    """200 checks, 183 agreeing (seed 000), the 17 misfiled spread over the strata."""
+    """200 checks, 183 agreeing (as in docs/background.md#the-sampled-log), the 17 misfiled spread
+    over the strata."""
     rng = random.Random(5)
     answers = []
     for i in range(200):

@@ -1,7 +1,7 @@
 """Text inputs: a plain-text log is one query per ``\\n`` line, and a UTF-8 BOM at the start of any
 text input (log, labels, vocabulary, manifest; CSV, TSV or JSON lines) is not part of the data.
 
-Issue 10's wrong answers: ``str.splitlines`` broke a query at U+2028, U+0085, a form feed or
+The wrong answers they gave: ``str.splitlines`` broke a query at U+2028, U+0085, a form feed or
 U+001C-U+001E; ``\\ufeffhello`` and ``hello`` were two queries; a JSON lines file with a BOM was
 refused.
 """

@@ -2,7 +2,7 @@
 interval with continuity correction, and strata with too few checks named. Numbers checked
 against scipy and by hand.
 
-Issue 10's wrong answers, each reproduced through the command: on ``classify`` output (the whole
+The wrong answers it gave, each reproduced through the command: on ``classify`` output (the whole
 log) with no planned sizes the old verdict used the log's rows per stratum (a +-3-point band for
 900 queries) and said "not inside the noise" everywhere; and it applied the overall error rate to
 every stratum, so errors concentrated in two strata were "inside the noise" and a stratum with 5 of

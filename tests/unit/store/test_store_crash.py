@@ -179,7 +179,7 @@ def test_readers_see_every_acknowledged_judgment_while_the_writer_compacts(tmp_p
 def test_random_sigkills_including_inside_compaction_lose_no_acknowledged_judgment(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Issue 13: a writer compacting every 5 saves is killed at a random moment, again and again
+    """A writer compacting every 5 saves is killed at a random moment, again and again
     on the same store; after each kill every acknowledged judgment is there with its grade, and
     the next session folds what the dead one left. The counts are printed."""
     import random

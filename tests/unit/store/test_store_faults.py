@@ -1,4 +1,4 @@
-"""Faults in the store (issue 13): a full disk at any write, a failing Parquet writer, a stopped
+"""Faults in the store: a full disk at any write, a failing Parquet writer, a stopped
 lock holder, bad arguments, hand edits. Faults are injected by monkeypatching the functions that
 write, and with real processes for the locks."""
 

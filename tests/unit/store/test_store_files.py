@@ -1,7 +1,7 @@
 """Files written through a temporary file and a rename get the umask's mode, like any Unix tool's.
 
 mkstemp always creates 0600, so without a chmod a shared store, labels, samples, scores or a fused
-run are unreadable to teammates whatever the umask says (acceptance audit of issues 6 and 7).
+run are unreadable to teammates whatever the umask says (an acceptance audit found it).
 """
 
 from __future__ import annotations
