@@ -8,9 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 # --- Pool files -------------------------------------------------------------------------------
-# One row per (query, candidate). These four are required; the rest are optional.
-POOL_REQUIRED = ("query_id", "query", "doc_id", "text")
-POOL_OPTIONAL = ("title", "stratum", "systems", "ranks")
+# One row per (query, candidate); the columns and their types are io.pool_schema.FRAME_SCHEMA.
 POOL_KEY = ("query_id", "doc_id")
 
 # --- Grades -----------------------------------------------------------------------------------

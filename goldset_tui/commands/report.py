@@ -11,7 +11,6 @@ import polars as pl
 
 from goldset_tui.errors import InputError
 from goldset_tui.progress import working
-from goldset_tui.specs import parse_named_path
 from goldset_tui.text import visible
 
 NAME = "report"
@@ -136,11 +135,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     from goldset_tui.commands._history_hooks import add_release_arguments
 
     add_release_arguments(p)  # --store DIR --release NAME: the golden set's history (issue 14)
-
-
-def parse_run_spec(spec: str) -> tuple[str, Path]:
-    """NAME=PATH, or PATH named as `goldset eval` names it (the rules: goldset_tui.specs)."""
-    return parse_named_path(spec, "--run", path_alone=True)
 
 
 def read_qrels_arg(value: str, labeller: str | None = None) -> pl.DataFrame:
