@@ -99,7 +99,7 @@ def test_no_other_module_splits_name_equals_path_itself() -> None:
     assert offenders == []
 
 
-def _error(call) -> str:  # noqa: ANN001 - any of the commands' parse functions
+def _error(call) -> str:  # any of the commands' parse functions
     with pytest.raises(InputError) as caught:
         call()
     return str(caught.value)

@@ -40,7 +40,7 @@ TRAFFIC_SHARE = {
 }
 
 
-def seed_stratified_sample(labelled_queries, seed=20240301):  # noqa: ANN001, ANN201 - seed 000 verbatim
+def seed_stratified_sample(labelled_queries, seed=20240301):  # seed 000 verbatim
     rng = random.Random(seed)
     buckets = defaultdict(list)
     for q in labelled_queries:
