@@ -11,6 +11,7 @@ from typing import Any, NamedTuple, Protocol
 
 import polars as pl
 
+from goldset_tui.io.trec import QRELS_SCHEMA
 from goldset_tui.judging.order import blind_order, utc_now
 from goldset_tui.judging.pace import Pace
 from goldset_tui.model import GradeScale, Judgment
@@ -157,9 +158,7 @@ class SessionState:
         self.judged_count = 0
         self._finished = 0
         if judged is None or judged.is_empty():
-            self._judged = pl.DataFrame(
-                schema={"query_id": pl.String, "doc_id": pl.String, "grade": pl.Int64}
-            )
+            self._judged = pl.DataFrame(schema=QRELS_SCHEMA)
             self._jstarts: dict[str, tuple[int, int]] = {}
             return
         keys = self._pool.select("query_id", "doc_id")
