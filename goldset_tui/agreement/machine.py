@@ -27,7 +27,7 @@ from goldset_tui.agreement import coefficients as co
 from goldset_tui.agreement.bootstrap import DEFAULT_CONFIDENCE, DEFAULT_REPLICATES
 from goldset_tui.agreement.intervals import Interval, figure_intervals, stratum_interval
 from goldset_tui.agreement.jackknife import leave_one_out, t_interval
-from goldset_tui.agreement.report import NO_STRATUM, as_list, attach_strata, pair_report
+from goldset_tui.agreement.report import as_list, attach_strata, pair_report
 from goldset_tui.agreement.units import pair_frame, values, with_unit_ids
 from goldset_tui.model import GradeScale
 
@@ -176,4 +176,4 @@ def machine_report(
     return out
 
 
-__all__ = ["CONSENSUS", "NO_STRATUM", "machine_report"]
+__all__ = ["CONSENSUS", "machine_report"]

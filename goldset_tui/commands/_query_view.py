@@ -18,12 +18,12 @@ from goldset_tui.commands._review_sources import CONSENSUS, GradeSources
 from goldset_tui.commands.report import ReportInputs
 from goldset_tui.commands.review import runs_from_pool
 from goldset_tui.errors import InputError
+from goldset_tui.model import NO_STRATUM
 
 if TYPE_CHECKING:
     from goldset_tui.ui.review_context import ReviewContext
 
 METRIC = "Success@10"  # as the review opens on a store: a query fails when no top 10 hit
-NO_STRATUM = "(no stratum)"
 
 
 class NoRuns(Exception):

@@ -24,6 +24,7 @@ from goldset_tui.commands.report import (
     store_grades_in_force,
 )
 from goldset_tui.errors import InputError
+from goldset_tui.model import NO_STRATUM
 
 NAME = "review"
 HELP = "open the report and closure screens; drill into failing queries and judge the missing pairs"
@@ -140,7 +141,7 @@ def inputs_from_store(args: argparse.Namespace):
             raise InputError(
                 project.pool_path, "the pool has no stratum column: give --strata FILE"
             )
-        strata = strata.with_columns(pl.col("stratum").fill_null("(no stratum)"))
+        strata = strata.with_columns(pl.col("stratum").fill_null(NO_STRATUM))
     inputs = ReportInputs(
         qrels=store_grades_in_force(project, args.labeller),
         runs=runs,
