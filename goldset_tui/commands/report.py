@@ -10,6 +10,7 @@ from pathlib import Path
 import polars as pl
 
 from goldset_tui.errors import InputError
+from goldset_tui.eval.defaults import DEFAULT_METRIC
 from goldset_tui.progress import working
 from goldset_tui.text import visible
 
@@ -100,12 +101,12 @@ def add_input_arguments(
             "-m",
             "--metric",
             action="append",
-            help="measure to report (default Success@10); repeat it for one report per measure, "
+            help=f"measure to report (default {DEFAULT_METRIC}); repeat it for one report per measure, "
             "each recorded with --release",
         )
     else:
         p.add_argument(
-            "--metric", default="Success@10", help="measure to report (default Success@10)"
+            "--metric", default=DEFAULT_METRIC, help=f"measure to report (default {DEFAULT_METRIC})"
         )
     p.add_argument(
         "--seed",
@@ -281,7 +282,7 @@ def run(args: argparse.Namespace) -> int:
 
     _history_hooks.check(args)  # a wrong --store/--release is refused before the work
     # Every measure checked before any run is read; the runs are read once for all of them.
-    metrics = list(dict.fromkeys(check_metric(m) for m in (args.metric or ["Success@10"])))
+    metrics = list(dict.fromkeys(check_metric(m) for m in (args.metric or [DEFAULT_METRIC])))
     args.metric = metrics[0]
     inputs = load_inputs(args)
     if args.output:

@@ -24,6 +24,7 @@ from goldset_tui.commands.report import (
     store_grades_in_force,
 )
 from goldset_tui.errors import InputError
+from goldset_tui.eval.defaults import DEFAULT_METRIC
 from goldset_tui.model import NO_STRATUM
 
 NAME = "review"
@@ -232,7 +233,7 @@ def build_context(args: argparse.Namespace):
     return context
 
 
-def review_screen_for_store(store: str | Path, labeller: str, *, metric: str = "Success@10"):
+def review_screen_for_store(store: str | Path, labeller: str, *, metric: str = DEFAULT_METRIC):
     """The report screen on a store, for the home screen: runs, strata and texts from its pool."""
     from goldset_tui.ui.screens.report import ReportScreen
 
