@@ -17,9 +17,10 @@ from typing import Any
 import polars as pl
 
 from goldset_tui.agreement import coefficients as co
-from goldset_tui.agreement.bootstrap import DEFAULT_REPLICATES, method_text
+from goldset_tui.agreement.bootstrap import method_text
 from goldset_tui.agreement.intervals import Interval, figure_intervals, stratum_interval
 from goldset_tui.agreement.units import pair_frame, rating_table, values
+from goldset_tui.eval.defaults import AGREEMENT_REPLICATES
 from goldset_tui.model import NO_STRATUM_SHORT, GradeScale
 
 
@@ -29,7 +30,7 @@ def agreement_report(
     *,
     strata: pl.DataFrame | None = None,
     seed: int = 0,
-    replicates: int = DEFAULT_REPLICATES,
+    replicates: int = AGREEMENT_REPLICATES,
 ) -> dict[str, Any]:
     grades = scale.grades
     labellers = sorted(ratings.get_column("labeller").unique().to_list())

@@ -10,7 +10,7 @@ from pathlib import Path
 import polars as pl
 
 from goldset_tui.errors import InputError
-from goldset_tui.eval.defaults import DEFAULT_METRIC
+from goldset_tui.eval.defaults import DEFAULT_METRIC, REPORT_SAMPLES
 from goldset_tui.progress import working
 from goldset_tui.text import visible
 
@@ -115,7 +115,10 @@ def add_input_arguments(
         help="seed of the bootstrap and randomisation tests (default 0)",
     )
     p.add_argument(
-        "--samples", type=int, default=2000, help="bootstrap / permutation samples (default 2000)"
+        "--samples",
+        type=int,
+        default=REPORT_SAMPLES,
+        help="bootstrap / permutation samples (default %(default)s)",
     )
     p.add_argument(
         "--no-fusion", action="store_true", help="leave out the reciprocal rank fusion system"

@@ -17,9 +17,9 @@ import polars as pl
 
 from goldset_tui.closure import ClosureCheck
 from goldset_tui.errors import InputError
+from goldset_tui.eval.defaults import REPORT_SAMPLES
 from goldset_tui.eval.intervals import (
     DEFAULT_CONFIDENCE,
-    DEFAULT_SAMPLES,
     DEFAULT_SEED,
     interval_from,
     method_for,
@@ -231,7 +231,7 @@ def stratum_table(
     bounded: bool = True,
     confidence: float = DEFAULT_CONFIDENCE,
     seed: int = DEFAULT_SEED,
-    samples: int = DEFAULT_SAMPLES,
+    samples: int = REPORT_SAMPLES,
     order: list[str] | None = None,
 ) -> pl.DataFrame:
     """One row per (stratum, system): stratum, system, n, hits (null unless binary), mean,
@@ -279,7 +279,7 @@ def overall_table(
     bounded: bool = True,
     confidence: float = DEFAULT_CONFIDENCE,
     seed: int = DEFAULT_SEED,
-    samples: int = DEFAULT_SAMPLES,
+    samples: int = REPORT_SAMPLES,
 ) -> pl.DataFrame:
     """One row per system over every evaluated query: system, n, hits, mean, ci_lo, ci_hi."""
     groups = scores.group_by("system", maintain_order=True).agg(

@@ -26,6 +26,7 @@ from textual.widgets import DataTable, Footer, Static
 from textual.worker import get_current_worker
 
 from goldset_tui import locations, when
+from goldset_tui.eval.defaults import AGREEMENT_REPLICATES
 from goldset_tui.project_names import distinct_names
 from goldset_tui.shorten import distinct_forms, middle
 from goldset_tui.text import visible
@@ -351,7 +352,9 @@ class HomeScreen(LeaveKeys, Screen[None]):
             if data.ratings.get_column("labeller").n_unique() < 2:
                 self.notify("Agreement needs judgments from at least two labellers.", markup=False)
                 return
-            screen = AgreementScreen(data, strata=strata_of(data, None), seed=0, replicates=1000)
+            screen = AgreementScreen(
+                data, strata=strata_of(data, None), seed=0, replicates=AGREEMENT_REPLICATES
+            )
         except Exception as exc:  # a damaged store or a moved pool: say so, stay here
             self.notify(
                 visible(exc, keep_newlines=False), severity="error", markup=False, timeout=10
