@@ -12,9 +12,10 @@ from typing import Any, NamedTuple, Protocol
 import polars as pl
 
 from goldset_tui.io.trec import QRELS_SCHEMA
-from goldset_tui.judging.order import blind_order, utc_now
+from goldset_tui.judging.order import blind_order
 from goldset_tui.judging.pace import Pace
 from goldset_tui.model import GradeScale, Judgment
+from goldset_tui.store.files import now_iso
 
 # Queries whose candidates stay loaded, least recently used evicted first. A query graded in this
 # session is evicted like any other: its grades live on in ``_graded`` (small: ids and numbers),
@@ -89,7 +90,7 @@ class SessionState:
         scale: GradeScale | None,
         query_ids: Sequence[str] | None,
         clock: Callable[[], float] = time.monotonic,
-        now: Callable[[], str] = utc_now,
+        now: Callable[[], str] = now_iso,
     ) -> None:
         self.labeller = labeller
         self.scale = scale or GradeScale()
