@@ -119,13 +119,13 @@ def child(task: str, folder: Path, repeat: int) -> None:
     print(json.dumps({"cpu": statistics.median(times) * scale, "value": value}))
 
 
-def _krippendorff(grades):  # noqa: ANN001, ANN202
+def _krippendorff(grades):
     import krippendorff
 
     return float(krippendorff.alpha(grades, level_of_measurement="ordinal", value_domain=GRADES))
 
 
-def _sklearn_kappa(grades):  # noqa: ANN001, ANN202
+def _sklearn_kappa(grades):
     import numpy as np
     from sklearn.metrics import cohen_kappa_score
 
@@ -140,7 +140,7 @@ def _sklearn_kappa(grades):  # noqa: ANN001, ANN202
     )
 
 
-def _naive_cluster_bootstrap(grades, replicates: int, seed: int = 0) -> None:  # noqa: ANN001
+def _naive_cluster_bootstrap(grades, replicates: int, seed: int = 0) -> None:
     import krippendorff
     import numpy as np
 

@@ -32,10 +32,10 @@ import polars as pl
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import goldset_tui.store.journal as journal_module  # noqa: E402
-from goldset_tui.judging import JudgingSession  # noqa: E402
-from goldset_tui.judging.session import GROUP_BATCH  # noqa: E402
-from goldset_tui.store import Project, sha256_file  # noqa: E402
+import goldset_tui.store.journal as journal_module
+from goldset_tui.judging import JudgingSession
+from goldset_tui.judging.session import GROUP_BATCH
+from goldset_tui.store import Project, sha256_file
 
 SAME = "Rotate an API key: create a second key, deploy it, then revoke the first one for good."
 SYNCS = [0]
@@ -53,19 +53,19 @@ journal_module.fsync_fd = _counted_fsync
 class OneAtATime:
     """The real writer without ``record_many``: the session falls back to one fsync each."""
 
-    def __init__(self, writer) -> None:  # noqa: ANN001
+    def __init__(self, writer) -> None:
         self._w = writer
 
-    def record(self, judgment):  # noqa: ANN001, ANN201
+    def record(self, judgment):
         return self._w.record(judgment)
 
-    def undo(self, query_id, doc_id):  # noqa: ANN001, ANN201
+    def undo(self, query_id, doc_id):
         return self._w.undo(query_id, doc_id)
 
-    def note(self, query_id, doc_id, text):  # noqa: ANN001, ANN201
+    def note(self, query_id, doc_id, text):
         return self._w.note(query_id, doc_id, text)
 
-    def close(self):  # noqa: ANN201
+    def close(self):
         return self._w.close()
 
 

@@ -98,7 +98,7 @@ def run_part(part: str, reps: int, rng: np.random.Generator) -> None:
         parts.scoret_table(reps, rng, GRADED)
 
 
-def _mix(zero: float, one: float, rest):  # noqa: ANN001, ANN202
+def _mix(zero: float, one: float, rest):
     def draw(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
         u = rng.random(size)
         return np.where(u < zero, 0.0, np.where(u < zero + one, 1.0, rest(rng, size)))
@@ -106,7 +106,7 @@ def _mix(zero: float, one: float, rest):  # noqa: ANN001, ANN202
     return draw
 
 
-def _discrete(values: list[float], probs: list[float]):  # noqa: ANN202
+def _discrete(values: list[float], probs: list[float]):
     def draw(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
         return rng.choice(np.asarray(values), p=np.asarray(probs), size=size)
 
@@ -192,11 +192,11 @@ SHARES = {
 }
 
 
-def _bern(p: float):  # noqa: ANN202
+def _bern(p: float):
     return lambda rng, size: (rng.random(size) < p).astype(float)
 
 
-def _ones(one: float):  # noqa: ANN202
+def _ones(one: float):
     return _mix(0.0, one, lambda rng, s: rng.random(s))
 
 
@@ -218,7 +218,7 @@ WEIGHTED = {
 }
 
 
-def _paired_binary(only_a: float, only_b: float, both: float):  # noqa: ANN202
+def _paired_binary(only_a: float, only_b: float, both: float):
     """Per query (a, b) in {0, 1}: a alone with ``only_a``, b alone with ``only_b``, both with
     ``both``; true mean difference only_a - only_b."""
 
@@ -233,7 +233,7 @@ def _paired_binary(only_a: float, only_b: float, both: float):  # noqa: ANN202
     return draw, only_a - only_b
 
 
-def _paired_graded(tie: float, base):  # noqa: ANN001, ANN202
+def _paired_graded(tie: float, base):
     """b equals a with probability ``tie``, else an independent draw: true difference 0."""
 
     def draw(rng: np.random.Generator, size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -376,7 +376,7 @@ def paired_table(reps: int, rng: np.random.Generator) -> None:
 PAIRED_SIZES = (5, 7, 10, 20, 50)
 
 
-def _paired_independent(draw_a, mean_a: float, draw_b, mean_b: float):  # noqa: ANN001, ANN202
+def _paired_independent(draw_a, mean_a: float, draw_b, mean_b: float):
     """a and b drawn independently per query: true difference mean_a - mean_b."""
 
     def draw(rng: np.random.Generator, size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -385,7 +385,7 @@ def _paired_independent(draw_a, mean_a: float, draw_b, mean_b: float):  # noqa: 
     return draw, mean_a - mean_b
 
 
-def _paired_shrunk(tie: float):  # noqa: ANN202
+def _paired_shrunk(tie: float):
     """a uniform; b = a with probability ``tie``, else a x U (b never above a): true difference
     (1 - tie) x E[a] x E[1 - U] = (1 - tie) / 4."""
 
@@ -397,7 +397,7 @@ def _paired_shrunk(tie: float):  # noqa: ANN202
     return draw, (1.0 - tie) / 4.0
 
 
-def _swap(pair):  # noqa: ANN001, ANN202
+def _swap(pair):
     draw, mu = pair
 
     def swapped(rng: np.random.Generator, size: int) -> tuple[np.ndarray, np.ndarray]:

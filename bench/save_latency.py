@@ -29,8 +29,8 @@ import polars as pl
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from goldset_tui.model import Judgment  # noqa: E402
-from goldset_tui.store import Project  # noqa: E402
+from goldset_tui.model import Judgment
+from goldset_tui.store import Project
 
 
 def preload_frame(n: int, labeller: str) -> pl.DataFrame:

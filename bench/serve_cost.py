@@ -36,7 +36,7 @@ import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from goldset_tui.serve.users import add_labeller, labeller_for, read_labellers  # noqa: E402
+from goldset_tui.serve.users import add_labeller, labeller_for, read_labellers
 
 POOL = Path(__file__).resolve().parents[1] / "goldset_tui" / "sample" / "pool.jsonl"
 TICKS = os.sysconf("SC_CLK_TCK")

@@ -31,9 +31,9 @@ from aiohttp.test_utils import TestClient, TestServer
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from goldset_tui.serve import login  # noqa: E402
-from goldset_tui.serve.server import JudgingServer  # noqa: E402
-from goldset_tui.serve.users import add_labeller, labeller_for  # noqa: E402
+from goldset_tui.serve import login
+from goldset_tui.serve.server import JudgingServer
+from goldset_tui.serve.users import add_labeller, labeller_for
 
 
 def cpu() -> float:
@@ -44,7 +44,7 @@ def cpu() -> float:
 async def scenario(limited: bool, flood: int, users: Path, token: str) -> dict[str, object]:
     checks = [0]
 
-    def counted(labellers, given):  # noqa: ANN001, ANN202
+    def counted(labellers, given):
         checks[0] += 1
         return labeller_for(labellers, given)
 

@@ -8,10 +8,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 # --- Pool files -------------------------------------------------------------------------------
-# One row per (query, candidate). These four are required; the rest are optional.
-POOL_REQUIRED = ("query_id", "query", "doc_id", "text")
-POOL_OPTIONAL = ("title", "stratum", "systems", "ranks")
+# One row per (query, candidate); the columns and their types are io.pool_schema.FRAME_SCHEMA.
 POOL_KEY = ("query_id", "doc_id")
+# What tables and JSON group the queries (or candidates) no stratum names under: a query missing
+# from the strata file, a pool row with an empty stratum.
+NO_STRATUM = "(no stratum)"
+# The same group as agreement's per-stratum results and `goldset check`'s summary have always
+# named it: a JSON key scripts may read (docs/agreement.md), so it keeps its spelling.
+NO_STRATUM_SHORT = "(none)"
 
 # --- Grades -----------------------------------------------------------------------------------
 DEFAULT_GRADE_LABELS = {

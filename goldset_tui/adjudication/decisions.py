@@ -14,7 +14,7 @@ from typing import Any
 import polars as pl
 
 from goldset_tui.errors import InputError
-from goldset_tui.judging import utc_now
+from goldset_tui.store.files import now_iso
 from goldset_tui.store.journal import Journal, replay_numbered
 
 FOLDER = "adjudication"
@@ -85,7 +85,7 @@ class AdjudicationWriter:
                 "doc_id": doc_id,
                 "grade": grade,
                 "rule": self.rule,
-                "time": utc_now(),
+                "time": now_iso(),
             }
         )
 

@@ -33,7 +33,6 @@ import polars as pl
 from goldset_tui.agreement.jackknife import JACKKNIFE_TEXT
 from goldset_tui.scalar import as_float
 
-DEFAULT_REPLICATES = 1000
 DEFAULT_CONFIDENCE = 0.95
 # Rows drawn per Polars call: keeps memory flat however many queries there are.
 _ROWS_PER_CHUNK = 2_000_000

@@ -17,12 +17,11 @@ from typing import Any
 import polars as pl
 
 from goldset_tui.agreement import coefficients as co
-from goldset_tui.agreement.bootstrap import DEFAULT_REPLICATES, method_text
+from goldset_tui.agreement.bootstrap import method_text
 from goldset_tui.agreement.intervals import Interval, figure_intervals, stratum_interval
 from goldset_tui.agreement.units import pair_frame, rating_table, values
-from goldset_tui.model import GradeScale
-
-NO_STRATUM = "(none)"
+from goldset_tui.eval.defaults import AGREEMENT_REPLICATES
+from goldset_tui.model import NO_STRATUM_SHORT, GradeScale
 
 
 def agreement_report(
@@ -31,7 +30,7 @@ def agreement_report(
     *,
     strata: pl.DataFrame | None = None,
     seed: int = 0,
-    replicates: int = DEFAULT_REPLICATES,
+    replicates: int = AGREEMENT_REPLICATES,
 ) -> dict[str, Any]:
     grades = scale.grades
     labellers = sorted(ratings.get_column("labeller").unique().to_list())
@@ -157,7 +156,7 @@ def attach_strata(ratings: pl.DataFrame, strata: pl.DataFrame) -> pl.DataFrame:
         *[pl.col(k).cast(pl.Utf8) for k in key], pl.col("stratum").cast(pl.Utf8)
     ).unique(subset=key, keep="first")
     return ratings.join(table, on=key, how="left").with_columns(
-        pl.col("stratum").fill_null(NO_STRATUM)
+        pl.col("stratum").fill_null(NO_STRATUM_SHORT)
     )
 
 

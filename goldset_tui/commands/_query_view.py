@@ -18,12 +18,11 @@ from goldset_tui.commands._review_sources import CONSENSUS, GradeSources
 from goldset_tui.commands.report import ReportInputs
 from goldset_tui.commands.review import runs_from_pool
 from goldset_tui.errors import InputError
+from goldset_tui.eval.defaults import DEFAULT_METRIC
+from goldset_tui.model import NO_STRATUM
 
 if TYPE_CHECKING:
     from goldset_tui.ui.review_context import ReviewContext
-
-METRIC = "Success@10"  # as the review opens on a store: a query fails when no top 10 hit
-NO_STRATUM = "(no stratum)"
 
 
 class NoRuns(Exception):
@@ -35,7 +34,7 @@ def consensus_context(
     *,
     runs: dict[str, pl.DataFrame] | None = None,
     rule: str | None = None,
-    metric: str = METRIC,
+    metric: str = DEFAULT_METRIC,  # as the review opens on a store
 ) -> ReviewContext:
     """The review context on ``data``'s consensus and ``runs`` (else the store pool's systems).
 

@@ -7,6 +7,7 @@ import json
 import sys
 
 from goldset_tui.errors import InputError
+from goldset_tui.eval.defaults import AGREEMENT_REPLICATES
 
 NAME = "agreement"
 HELP = "agreement between labellers: kappas, Krippendorff's alpha with intervals, position bias"
@@ -111,9 +112,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--replicates",
         type=int,
         metavar="N",
-        default=1000,
+        default=AGREEMENT_REPLICATES,
         help="how many times the queries are redrawn for a figure undefined with a query left out "
-        "(default 1000; 0: no intervals at all)",
+        "(default %(default)s; 0: no intervals at all)",
     )
     parser.add_argument(
         "--rule",

@@ -21,6 +21,7 @@ from pathlib import Path
 import polars as pl
 
 from goldset_tui.errors import InputError
+from goldset_tui.model import NO_STRATUM_SHORT
 from goldset_tui.scalar import as_int
 from goldset_tui.text import visible
 
@@ -170,13 +171,12 @@ def _strata(frame: pl.DataFrame, queries: pl.DataFrame) -> list[str]:
         .agg(pl.len().alias("queries"), pl.col("candidates").sum())
         .sort("queries", descending=True, maintain_order=True)
     )
-    width = max(
-        10, min(30, as_int(per.get_column("stratum").fill_null("(none)").str.len_chars().max()))
-    )
+    named = per.get_column("stratum").fill_null(NO_STRATUM_SHORT)
+    width = max(10, min(30, as_int(named.str.len_chars().max())))
     out = [f"strata:      {per.height}  ({'stratum':<{width}} queries  candidates)"]
     for row in per.iter_rows(named=True):
         name = visible(
-            row["stratum"] if row["stratum"] is not None else "(none)", keep_newlines=False
+            row["stratum"] if row["stratum"] is not None else NO_STRATUM_SHORT, keep_newlines=False
         )[:width]
         out.append(
             f"             {'':>{len(str(per.height))}}   {name:<{width}} {row['queries']:>7}  {row['candidates']:>10}"

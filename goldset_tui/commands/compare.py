@@ -21,6 +21,7 @@ from goldset_tui.commands.eval import (
     warn_scale,
 )
 from goldset_tui.errors import InputError
+from goldset_tui.eval.defaults import COMPARE_SAMPLES
 from goldset_tui.pvalue import p_value_text
 from goldset_tui.text import visible
 
@@ -84,8 +85,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--samples",
         type=int,
-        default=10_000,
-        help="randomization test samples (default 10000)",
+        default=COMPARE_SAMPLES,
+        help="randomization test samples (default %(default)s)",
     )
     parser.add_argument(
         "-l",

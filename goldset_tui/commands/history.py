@@ -7,6 +7,7 @@ import json
 import sys
 
 from goldset_tui.errors import InputError
+from goldset_tui.eval.defaults import REPORT_SAMPLES
 from goldset_tui.text import visible
 
 NAME = "history"
@@ -56,7 +57,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the paired tests (default 0)")
     parser.add_argument(
-        "--samples", type=int, default=2000, help="bootstrap / permutation samples (default 2000)"
+        "--samples",
+        type=int,
+        default=REPORT_SAMPLES,
+        help="bootstrap / permutation samples (default %(default)s)",
     )
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import polars as pl
 
 from goldset_tui.errors import InputError
+from goldset_tui.eval.defaults import DEFAULT_METRIC, REPORT_SAMPLES
 from goldset_tui.progress import working
-from goldset_tui.specs import parse_named_path
 from goldset_tui.text import visible
 
 NAME = "report"
@@ -101,12 +101,12 @@ def add_input_arguments(
             "-m",
             "--metric",
             action="append",
-            help="measure to report (default Success@10); repeat it for one report per measure, "
+            help=f"measure to report (default {DEFAULT_METRIC}); repeat it for one report per measure, "
             "each recorded with --release",
         )
     else:
         p.add_argument(
-            "--metric", default="Success@10", help="measure to report (default Success@10)"
+            "--metric", default=DEFAULT_METRIC, help=f"measure to report (default {DEFAULT_METRIC})"
         )
     p.add_argument(
         "--seed",
@@ -115,7 +115,10 @@ def add_input_arguments(
         help="seed of the bootstrap and randomisation tests (default 0)",
     )
     p.add_argument(
-        "--samples", type=int, default=2000, help="bootstrap / permutation samples (default 2000)"
+        "--samples",
+        type=int,
+        default=REPORT_SAMPLES,
+        help="bootstrap / permutation samples (default %(default)s)",
     )
     p.add_argument(
         "--no-fusion", action="store_true", help="leave out the reciprocal rank fusion system"
@@ -136,11 +139,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     from goldset_tui.commands._history_hooks import add_release_arguments
 
     add_release_arguments(p)  # --store DIR --release NAME: the golden set's history
-
-
-def parse_run_spec(spec: str) -> tuple[str, Path]:
-    """NAME=PATH, or PATH named as `goldset eval` names it (the rules: goldset_tui.specs)."""
-    return parse_named_path(spec, "--run", path_alone=True)
 
 
 def read_qrels_arg(value: str, labeller: str | None = None) -> pl.DataFrame:
@@ -287,7 +285,7 @@ def run(args: argparse.Namespace) -> int:
 
     _history_hooks.check(args)  # a wrong --store/--release is refused before the work
     # Every measure checked before any run is read; the runs are read once for all of them.
-    metrics = list(dict.fromkeys(check_metric(m) for m in (args.metric or ["Success@10"])))
+    metrics = list(dict.fromkeys(check_metric(m) for m in (args.metric or [DEFAULT_METRIC])))
     args.metric = metrics[0]
     inputs = load_inputs(args)
     if args.output:

@@ -24,6 +24,8 @@ from goldset_tui.commands.report import (
     store_grades_in_force,
 )
 from goldset_tui.errors import InputError
+from goldset_tui.eval.defaults import DEFAULT_METRIC
+from goldset_tui.model import NO_STRATUM
 
 NAME = "review"
 HELP = "open the report and closure screens; drill into failing queries and judge the missing pairs"
@@ -140,7 +142,7 @@ def inputs_from_store(args: argparse.Namespace):
             raise InputError(
                 project.pool_path, "the pool has no stratum column: give --strata FILE"
             )
-        strata = strata.with_columns(pl.col("stratum").fill_null("(no stratum)"))
+        strata = strata.with_columns(pl.col("stratum").fill_null(NO_STRATUM))
     inputs = ReportInputs(
         qrels=store_grades_in_force(project, args.labeller),
         runs=runs,
@@ -231,7 +233,7 @@ def build_context(args: argparse.Namespace):
     return context
 
 
-def review_screen_for_store(store: str | Path, labeller: str, *, metric: str = "Success@10"):
+def review_screen_for_store(store: str | Path, labeller: str, *, metric: str = DEFAULT_METRIC):
     """The report screen on a store, for the home screen: runs, strata and texts from its pool."""
     from goldset_tui.ui.screens.report import ReportScreen
 

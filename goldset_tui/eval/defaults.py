@@ -1,6 +1,8 @@
 """The report's shared defaults, in one Polars-free module: `goldset report`, the history hooks a
 small `goldset eval` runs (which must not import Polars, tests/unit/eval/test_small_path.py) and
-the unjudged-fraction advice all read them from here, so they cannot drift apart.
+the unjudged-fraction advice all read them from here, so they cannot drift apart. The resample
+counts of every command are here too: the commands' option defaults (whose modules must not
+import Polars just to build a parser) and the library functions' defaults are the same numbers.
 """
 
 from __future__ import annotations
@@ -12,6 +14,18 @@ UNJUDGED_WARNING = 0.20
 # The report's measure, and the depth for a measure without a cutoff (AP, RR).
 DEFAULT_METRIC = "Success@10"
 DEFAULT_K = 10
+
+# Resamples, one count per use. The report's bootstrap intervals and its paired tests per stratum,
+# and the history's change tests (`goldset report/history --samples`): enough for a stable 95%
+# interval's ends, quick enough to run at every release.
+REPORT_SAMPLES = 2000
+# `goldset compare`'s paired randomization test, and agreement's system-ranking tests, which ask
+# compare's question once per label set: its p-value is never below 1 / (1 + samples), so more
+# samples than the report's, for the small p-values a comparison of two systems may need.
+COMPARE_SAMPLES = 10_000
+# Agreement's cluster bootstrap over queries (`goldset agreement --replicates`), used only for a
+# figure undefined with a query left out (docs/agreement.md).
+AGREEMENT_REPLICATES = 1000
 
 
 def percent_against(value: float, threshold: float, *, most: int = 6) -> str:

@@ -31,10 +31,10 @@ from typing import TypeVar
 
 import polars as pl
 
+from goldset_tui.eval.defaults import REPORT_SAMPLES
 from goldset_tui.scalar import as_float
 
 DEFAULT_CONFIDENCE = 0.95
-DEFAULT_SAMPLES = 2000
 DEFAULT_SEED = 0
 
 
@@ -140,7 +140,7 @@ def bootstrap_mean_ci(
     values: Sequence[float] | pl.Series,
     *,
     confidence: float = DEFAULT_CONFIDENCE,
-    samples: int = DEFAULT_SAMPLES,
+    samples: int = REPORT_SAMPLES,
     seed: int = DEFAULT_SEED,
 ) -> tuple[float, float]:
     """Percentile bootstrap interval of the mean: resample with replacement ``samples`` times.

@@ -14,7 +14,6 @@ import polars as pl
 
 from goldset_tui.errors import InputError
 
-SCORES_DIR = "scores"  # beside a store: STORE/scores/<system>.parquet
 SCHEMA = pl.Schema(
     {"system": pl.String, "query_id": pl.String, "measure": pl.String, "value": pl.Float64}
 )

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from goldset_tui.eval.defaults import COMPARE_SAMPLES, REPORT_SAMPLES
 from goldset_tui.eval.intervals import (
     DIFFERENCE_SCORE,
     STUDENT_T,
@@ -46,7 +47,6 @@ from goldset_tui.eval.intervals import (
 from goldset_tui.eval.paired_interval import PAIRED_SCORE, paired_rate_interval
 from goldset_tui.scalar import as_float
 
-DEFAULT_SAMPLES = 10_000
 DEFAULT_SEED = 0
 _BATCH_CELLS = 2_000_000  # resampled values held at once
 _TIE = 1e-12
@@ -122,7 +122,7 @@ def paired_comparison(
     b: pl.Series | Sequence[float],
     *,
     seed: int = DEFAULT_SEED,
-    samples: int = DEFAULT_SAMPLES,
+    samples: int = COMPARE_SAMPLES,
     binary: bool = False,
     bounded: bool = True,
 ) -> PairedResult:
@@ -240,7 +240,7 @@ def stratum_comparisons(
     *,
     binary: bool,
     seed: int = DEFAULT_SEED,
-    samples: int = 2_000,
+    samples: int = REPORT_SAMPLES,
 ) -> list[dict[str, object]]:
     """Every pair of ``systems`` compared on each stratum's queries, paired per query (on a
     stratum of 18 queries, "cannot tell them apart" is often this test's honest answer).

@@ -16,14 +16,15 @@ from pathlib import Path
 import polars as pl
 
 from goldset_tui.errors import InputError
+from goldset_tui.eval.defaults import REPORT_SAMPLES
 from goldset_tui.eval.intervals import (
     DEFAULT_CONFIDENCE,
-    DEFAULT_SAMPLES,
     DEFAULT_SEED,
     interval_from,
     method_for,
 )
 from goldset_tui.io.tables import location, location_text, read_table, table_format
+from goldset_tui.model import NO_STRATUM
 from goldset_tui.report.closure import ClosureCheck
 from goldset_tui.scalar import as_int
 
@@ -231,7 +232,7 @@ def stratum_table(
     bounded: bool = True,
     confidence: float = DEFAULT_CONFIDENCE,
     seed: int = DEFAULT_SEED,
-    samples: int = DEFAULT_SAMPLES,
+    samples: int = REPORT_SAMPLES,
     order: list[str] | None = None,
 ) -> pl.DataFrame:
     """One row per (stratum, system): stratum, system, n, hits (null unless binary), mean,
@@ -279,7 +280,7 @@ def overall_table(
     bounded: bool = True,
     confidence: float = DEFAULT_CONFIDENCE,
     seed: int = DEFAULT_SEED,
-    samples: int = DEFAULT_SAMPLES,
+    samples: int = REPORT_SAMPLES,
 ) -> pl.DataFrame:
     """One row per system over every evaluated query: system, n, hits, mean, ci_lo, ci_hi."""
     groups = scores.group_by("system", maintain_order=True).agg(
@@ -321,7 +322,7 @@ def failing_queries(scores: pl.DataFrame, strata: pl.DataFrame) -> pl.DataFrame:
     return (
         scores.filter(pl.col("value") == 0)
         .join(strata, on="query_id", how="left")
-        .with_columns(pl.col("stratum").fill_null("(no stratum)"))
+        .with_columns(pl.col("stratum").fill_null(NO_STRATUM))
         .select("system", "stratum", "query_id")
         .sort("system", "stratum", "query_id")
     )
@@ -416,7 +417,7 @@ def closure_checks(
 GOLDEN_CHECK = "n column sums to the golden set (strata file)"
 NO_JUDGMENTS = "no judgments"
 NOT_SCORED = "not evaluated (no per-query score)"
-NO_STRATUM = "no stratum: judged, but not in the strata file"
+NO_STRATUM_WHY = "no stratum: judged, but not in the strata file"
 
 
 def dropped_queries(
@@ -427,7 +428,7 @@ def dropped_queries(
     reason is named: ``no judgments`` (absent from the qrels, or only "pooled but unjudged"
     negative grades) or ``no relevant document`` (judged, nothing graded >= 1), as ``goldset
     eval`` averages only queries with a relevant document. Then the queries that have judgments
-    but are in no stratum (``stratum`` null, ``why`` NO_STRATUM...), in qrels order: a query
+    but are in no stratum (``stratum`` null, ``why`` NO_STRATUM_WHY...), in qrels order: a query
     judged for the set but missing from the strata file is in no row, and would otherwise go
     unnamed."""
     out = strata.join(scores.select("query_id").unique(), on="query_id", how="anti").select(
@@ -456,9 +457,11 @@ def dropped_queries(
         .with_columns(
             stratum=pl.lit(None, dtype=pl.Utf8),
             why=pl.when(pl.col("best") >= 1)
-            .then(pl.format("{} ({} judged)", pl.lit(NO_STRATUM), pl.col("judged")))
+            .then(pl.format("{} ({} judged)", pl.lit(NO_STRATUM_WHY), pl.col("judged")))
             .otherwise(
-                pl.format("{} ({} judged, none graded >= 1)", pl.lit(NO_STRATUM), pl.col("judged"))
+                pl.format(
+                    "{} ({} judged, none graded >= 1)", pl.lit(NO_STRATUM_WHY), pl.col("judged")
+                )
             ),
         )
         .select("query_id", "stratum", "why")

@@ -28,12 +28,12 @@ import polars as pl
 
 from goldset_tui.errors import InputError
 from goldset_tui.history.version import Version
+from goldset_tui.model import NO_STRATUM
 from goldset_tui.store.files import atomic_write_bytes, fsync_path, now_iso, remove_stale_tmp
 from goldset_tui.store.manifest import manifest_lock, read_manifest, write_manifest
 
 HISTORY_DIR = "history"
 FORMAT = 1
-NO_STRATUM = "(no stratum)"
 
 
 @dataclass

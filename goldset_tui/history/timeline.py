@@ -30,13 +30,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from goldset_tui.errors import InputError
+from goldset_tui.eval.defaults import REPORT_SAMPLES
 from goldset_tui.eval.intervals import mean_interval
 from goldset_tui.eval.stats import paired_comparison
 from goldset_tui.history.records import Record
 from goldset_tui.history.version import describe_change
 
 DEFAULT_RECURRING = (3, 5)
-CHANGE_SAMPLES = 2000
 
 
 def parse_recurring(text: str) -> tuple[int, int]:
@@ -151,7 +151,7 @@ def paired_change(
     new: Record,
     *,
     seed: int = 0,
-    samples: int = CHANGE_SAMPLES,
+    samples: int = REPORT_SAMPLES,
     bounded: bool = True,
     binary: bool = False,
 ) -> dict[str, Any]:
@@ -230,7 +230,7 @@ def build_history(
     system: str | None = None,
     recurring: tuple[int, int] = DEFAULT_RECURRING,
     seed: int = 0,
-    samples: int = CHANGE_SAMPLES,
+    samples: int = REPORT_SAMPLES,
 ) -> History:
     """The history of ``metric`` (default: the only one, else the most recorded one)."""
     if metric is None:

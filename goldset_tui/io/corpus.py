@@ -29,8 +29,6 @@ from goldset_tui.io.tables import (
 )
 from goldset_tui.scalar import as_int
 
-CORPUS_COLUMNS = ("doc_id", "text", "title")
-
 
 def read_corpus(path: str | Path, ids: pl.Series | None = None) -> pl.DataFrame:
     """``doc_id, text, title`` (all str; title may be null), one row per document.

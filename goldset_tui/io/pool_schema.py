@@ -6,6 +6,8 @@ from typing import Any
 
 import polars as pl
 
+from goldset_tui.io.trec import QRELS_SCHEMA
+
 PRIOR_LABELLER = "prior"
 
 LIST_SEPARATOR = ";"
@@ -21,7 +23,7 @@ FRAME_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
     "ranks": pl.List(pl.Int64),
 }
 
-PRIOR_SCHEMA = {"query_id": pl.Utf8, "doc_id": pl.Utf8, "grade": pl.Int64}
+PRIOR_SCHEMA = QRELS_SCHEMA  # a pool's own judgments are qrels
 
 # Internal: where each row came from, for error messages (a line, or a Parquet row).
 _WHERE = "_where"

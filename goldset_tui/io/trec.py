@@ -44,7 +44,12 @@ RUN_SCHEMA = {
     "rank": pl.Int64,
     "tag": pl.String,
 }
-QRELS_SCHEMA = {"query_id": pl.String, "doc_id": pl.String, "grade": pl.Int64}
+# The qrels frame every part passes around (docs/DEVELOPING.md, "Contracts"): written here once.
+QRELS_SCHEMA: dict[str, type[pl.DataType]] = {
+    "query_id": pl.String,
+    "doc_id": pl.String,
+    "grade": pl.Int64,
+}
 # Opening a path (literal; `-`, FIFOs, gzip) lives in goldset_tui.io.sources, without Polars.
 __all__ = ["STDIN", "STDIN_NAME", "Source", "open_source", "read_qrels", "read_run", "run_tag"]
 
@@ -325,9 +330,7 @@ def read_qrels(path: str | Path | Source) -> pl.DataFrame:
     same document given two different grades for one query is an error. ``path`` may be ``-``
     (standard input) or a :class:`Source` already opened."""
     src = path if isinstance(path, Source) else open_source(path)
-    frame = _parse(
-        src, QRELS_FIELDS, {"query_id": pl.String, "doc_id": pl.String, "grade": pl.Int64}
-    )
+    frame = _parse(src, QRELS_FIELDS, QRELS_SCHEMA)
     frame = frame.select("query_id", "doc_id", "grade")
     if _has_duplicates(frame):
         frame = frame.unique(maintain_order=True)

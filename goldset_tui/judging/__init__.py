@@ -19,7 +19,7 @@ import JudgingSession``.
 
 from __future__ import annotations
 
-from goldset_tui.judging.order import blind_order, blind_seed, utc_now
+from goldset_tui.judging.order import blind_order, blind_seed
 from goldset_tui.judging.pace import (
     PACE_MAX_GAP_SECONDS,
     PACE_MIN_JUDGMENTS,
@@ -43,5 +43,4 @@ __all__ = [
     "Writer",
     "blind_order",
     "blind_seed",
-    "utc_now",
 ]

@@ -5,11 +5,6 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Sequence
-from datetime import UTC, datetime
-
-
-def utc_now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 def blind_seed(labeller: str, query_id: str) -> int:

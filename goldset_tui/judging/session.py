@@ -16,10 +16,10 @@ from goldset_tui.judging.adaptive import adaptive_next, relevant_from
 from goldset_tui.judging.duplicates import DuplicateGroups
 from goldset_tui.judging.history import undo_stack
 from goldset_tui.judging.marks import Marks
-from goldset_tui.judging.order import utc_now
 from goldset_tui.judging.repeats import REPEAT_EVERY, RepeatingSession
 from goldset_tui.judging.state import Step, UndoEntry, Writer
 from goldset_tui.model import GradeScale, Judgment
+from goldset_tui.store.files import now_iso
 from goldset_tui.store.ordered import EarlierSaveFailed
 
 # A near-duplicate group is saved in batches of this many judgments, one fsync each: 50,000 alike
@@ -48,7 +48,7 @@ class JudgingSession(Marks, RepeatingSession, DuplicateGroups):
         scale: GradeScale | None = None,
         query_ids: Sequence[str] | None = None,
         clock: Callable[[], float] = time.monotonic,
-        now: Callable[[], str] = utc_now,
+        now: Callable[[], str] = now_iso,
         repeats: Sequence[tuple[str, str]] = (),
         repeat_every: int = REPEAT_EVERY,
         notes: dict[tuple[str, str], str] | None = None,

@@ -33,6 +33,7 @@ from typing import Any
 import polars as pl
 
 from goldset_tui.eval.metrics import mean_scores
+from goldset_tui.io.trec import QRELS_SCHEMA
 from goldset_tui.judging.bandit import NAME as MAXMEAN
 from goldset_tui.judging.bandit import maxmean_sequence
 from goldset_tui.ranking.correlation import kendall_tau
@@ -140,7 +141,7 @@ def simulate(
     def means(pairs: Sequence[Pair]) -> dict[str, float]:
         judged = pl.DataFrame(
             [(q, d, grades.get((q, d), 0)) for q, d in pairs],
-            schema={"query_id": pl.Utf8, "doc_id": pl.Utf8, "grade": pl.Int64},
+            schema=QRELS_SCHEMA,
             orient="row",
         )
         return {n: mean_scores(judged, run, [measure])[measure] for n, run in runs.items()}

@@ -11,9 +11,11 @@ from typing import Any, NamedTuple, Protocol
 
 import polars as pl
 
-from goldset_tui.judging.order import blind_order, utc_now
+from goldset_tui.io.trec import QRELS_SCHEMA
+from goldset_tui.judging.order import blind_order
 from goldset_tui.judging.pace import Pace
 from goldset_tui.model import GradeScale, Judgment
+from goldset_tui.store.files import now_iso
 
 # Queries whose candidates stay loaded, least recently used evicted first. A query graded in this
 # session is evicted like any other: its grades live on in ``_graded`` (small: ids and numbers),
@@ -88,7 +90,7 @@ class SessionState:
         scale: GradeScale | None,
         query_ids: Sequence[str] | None,
         clock: Callable[[], float] = time.monotonic,
-        now: Callable[[], str] = utc_now,
+        now: Callable[[], str] = now_iso,
     ) -> None:
         self.labeller = labeller
         self.scale = scale or GradeScale()
@@ -157,9 +159,7 @@ class SessionState:
         self.judged_count = 0
         self._finished = 0
         if judged is None or judged.is_empty():
-            self._judged = pl.DataFrame(
-                schema={"query_id": pl.String, "doc_id": pl.String, "grade": pl.Int64}
-            )
+            self._judged = pl.DataFrame(schema=QRELS_SCHEMA)
             self._jstarts: dict[str, tuple[int, int]] = {}
             return
         keys = self._pool.select("query_id", "doc_id")

@@ -24,11 +24,12 @@ from typing import Any
 import polars as pl
 
 from goldset_tui.agreement import coefficients as co
-from goldset_tui.agreement.bootstrap import DEFAULT_CONFIDENCE, DEFAULT_REPLICATES
+from goldset_tui.agreement.bootstrap import DEFAULT_CONFIDENCE
 from goldset_tui.agreement.intervals import Interval, figure_intervals, stratum_interval
 from goldset_tui.agreement.jackknife import leave_one_out, t_interval
-from goldset_tui.agreement.report import NO_STRATUM, as_list, attach_strata, pair_report
+from goldset_tui.agreement.report import as_list, attach_strata, pair_report
 from goldset_tui.agreement.units import pair_frame, values, with_unit_ids
+from goldset_tui.eval.defaults import AGREEMENT_REPLICATES
 from goldset_tui.model import GradeScale
 
 CONSENSUS = "consensus"
@@ -149,7 +150,7 @@ def machine_report(
     consensus: pl.DataFrame | None = None,
     strata: pl.DataFrame | None = None,
     seed: int = 0,
-    replicates: int = DEFAULT_REPLICATES,
+    replicates: int = AGREEMENT_REPLICATES,
 ) -> list[dict[str, Any]]:
     """The ``machine`` key of ``goldset agreement``: see the module docstring.
 
@@ -176,4 +177,4 @@ def machine_report(
     return out
 
 
-__all__ = ["CONSENSUS", "NO_STRATUM", "machine_report"]
+__all__ = ["CONSENSUS", "machine_report"]

@@ -24,13 +24,13 @@ from typing import Any
 
 import polars as pl
 
+from goldset_tui.eval.defaults import COMPARE_SAMPLES
 from goldset_tui.eval.metrics import evaluate_wide, relevant_queries
 from goldset_tui.eval.stats import randomization_p
 from goldset_tui.ranking.correlation import kendall_tau, tau_ap
 from goldset_tui.scalar import as_float
 
 ALPHA = 0.05
-SAMPLES = 10_000
 FEWER = "a ranking correlation needs three or more systems"
 
 
@@ -105,7 +105,7 @@ def system_ranking(
     *,
     strata: pl.DataFrame | None = None,
     seed: int = 0,
-    samples: int = SAMPLES,
+    samples: int = COMPARE_SAMPLES,
 ) -> dict[str, Any]:
     systems = list(runs)
     tables: dict[tuple[str, str, str], pl.DataFrame] = {}  # (a, b, which): on common queries

@@ -13,7 +13,7 @@ from typing import Any
 
 import polars as pl
 
-from goldset_tui.eval.defaults import percent_against
+from goldset_tui.eval.defaults import REPORT_SAMPLES, percent_against
 from goldset_tui.eval.headline import (
     PER_QUERY,
     PER_SEARCH,
@@ -25,7 +25,7 @@ from goldset_tui.eval.headline import (
     per_search_difference,
     per_search_estimates,
 )
-from goldset_tui.eval.intervals import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, DEFAULT_SEED
+from goldset_tui.eval.intervals import DEFAULT_CONFIDENCE, DEFAULT_SEED
 from goldset_tui.eval.measure_kind import is_binary_measure, is_bounded_measure
 from goldset_tui.eval.overlap import failure_overlap, headroom_collected, oracle_mean
 from goldset_tui.eval.stats import holm, stratum_comparisons
@@ -102,7 +102,7 @@ def assemble_report(
     judged: dict[str, float] | None = None,
     paired: list[dict[str, Any]] | None = None,
     seed: int = DEFAULT_SEED,
-    samples: int = DEFAULT_SAMPLES,
+    samples: int = REPORT_SAMPLES,
     confidence: float = DEFAULT_CONFIDENCE,
     fusion_depth: int | None = None,
     qrels: pl.DataFrame | None = None,

@@ -14,7 +14,8 @@ from typing import Any
 
 import polars as pl
 
-from goldset_tui.eval.intervals import DEFAULT_SAMPLES, DEFAULT_SEED
+from goldset_tui.eval.defaults import REPORT_SAMPLES
+from goldset_tui.eval.intervals import DEFAULT_SEED
 from goldset_tui.eval.measure_kind import is_binary_measure, is_bounded_measure
 from goldset_tui.report.assemble import assemble_report
 from goldset_tui.report.holes import listed_queries
@@ -71,7 +72,7 @@ def compute_report(
     traffic: pl.DataFrame | None = None,
     fuse: bool = True,
     seed: int = DEFAULT_SEED,
-    samples: int = DEFAULT_SAMPLES,
+    samples: int = REPORT_SAMPLES,
     k: int | None = None,
 ) -> Report:
     """Evaluate every run (and their RRF fusion) on ``metric`` and assemble the report."""

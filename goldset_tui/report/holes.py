@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import polars as pl
 
+from goldset_tui.model import NO_STRATUM
+
 FAILS = "fails"
 UNJUDGED = "unjudged"
-NO_STRATUM_ROW = "(no stratum)"
 
 
 def listed_queries(scored: pl.Series, strata: pl.DataFrame) -> pl.Series:
@@ -71,7 +72,7 @@ def failing_with_holes(
     extra = (
         outside.join(pl.DataFrame({"system": systems}), how="cross")
         .join(stratum, on="query_id", how="left")
-        .with_columns(pl.col("stratum").fill_null(NO_STRATUM_ROW), status=pl.lit(UNJUDGED))
+        .with_columns(pl.col("stratum").fill_null(NO_STRATUM), status=pl.lit(UNJUDGED))
         .select(base.columns)
     )
     return pl.concat([base, extra]).sort("system", "stratum", "query_id")

@@ -47,7 +47,6 @@ from goldset_tui.sampling.shape_tests import (
 )
 from goldset_tui.scalar import as_float
 
-LENGTH_BINS = ("1", "2", "3", "4", "5", "6-8", "9+")
 SHARE_BINS = ("0-20%", "20-40%", "40-60%", "60-80%", "80-100%")
 
 

@@ -40,12 +40,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from aiohttp import web
-from textual_serve.app_service import AppService
-from textual_serve.server import Server, to_int
 
 from goldset_tui.errors import InputError
 from goldset_tui.serve.login import CheckSlots, FailureLimit, Sessions
 from goldset_tui.serve.page import judging_page, refusal_page, security_headers, signing_in_page
+from goldset_tui.serve.textual_serve_adapter import AppProcess, WebServer, to_int
 from goldset_tui.serve.users import Labeller, labeller_for, read_labellers
 from goldset_tui.ui import FRAME_RATE  # sets nothing but the frame-rate variable; no Textual
 
@@ -69,7 +68,7 @@ def say(message: str) -> None:
     print(f"goldset serve: {message}", file=sys.stderr, flush=True)
 
 
-class JudgingProcess(AppService):
+class JudgingProcess(AppProcess):
     """One labeller's judging screen: a child process speaking Textual's web-driver protocol."""
 
     def __init__(self, argv: list[str], labeller: str, **kwargs) -> None:
@@ -81,13 +80,12 @@ class JudgingProcess(AppService):
         self._hung_up = False
         self._leaving = False
 
-    async def _open_app_process(self, width: int = 80, height: int = 24):
+    async def spawn(self, environment: dict[str, str]) -> asyncio.subprocess.Process:
         # textual-serve starts the command through a shell; here it is an argument list.
-        environment = self._build_environment(width=width, height=height)
         # textual-serve pins TEXTUAL_FPS to 60; the judging screen's own cap (goldset_tui/ui)
         # applies in a browser too, unless the server was started with one of the user's own.
         environment["TEXTUAL_FPS"] = os.environ.get("TEXTUAL_FPS") or str(FRAME_RATE)
-        self._process = process = await asyncio.create_subprocess_exec(
+        return await asyncio.create_subprocess_exec(
             *self.argv,
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
@@ -97,9 +95,6 @@ class JudgingProcess(AppService):
             # then closes each screen in order.
             start_new_session=True,
         )
-        assert process.stdin is not None
-        self._stdin = process.stdin
-        return process
 
     async def set_terminal_size(self, width: object, height: object) -> None:
         # The browser's numbers, passed on to the app: whole numbers in a sane range only.
@@ -108,17 +103,18 @@ class JudgingProcess(AppService):
     @property
     def closing(self) -> bool:
         """Told to close (hung up), leaving on its own (q), or gone."""
-        process = self._process
+        process = self.process
         gone = process is None or process.returncode is not None
         return self._hung_up or self._leaving or gone
 
     @property
     def pid(self) -> int | None:
-        return self._process.pid if self._process is not None else None
+        process = self.process
+        return process.pid if process is not None else None
 
     async def run(self) -> None:
         """Relay the child's screen until it exits; then say why if it never opened one."""
-        process = self._process
+        process = self.process
         assert process is not None and process.stdout is not None and process.stderr is not None
         stdout, stderr = process.stdout, process.stderr
         tail = bytearray()
@@ -181,10 +177,10 @@ class JudgingProcess(AppService):
         """Close the judging screen as a dropped terminal would: SIGHUP, then wait for it to
         exit. Every caller waits for the same exit (the server's shutdown and the websocket's
         end may both ask)."""
-        task = self._task
+        task = self.task
         if task is None:
             return
-        process = self._process
+        process = self.process
         if (
             process is not None
             and process.returncode is None
@@ -225,7 +221,7 @@ def _terminal_text(message: str) -> bytes:
     return f"\x1b[2J\x1b[H\r\n  {printable}\r\n".encode()
 
 
-class JudgingServer(Server):
+class JudgingServer(WebServer):
     """textual-serve's server with goldset's login, tickets and one screen per labeller."""
 
     def __init__(
@@ -415,7 +411,7 @@ class JudgingServer(Server):
             await process.start(width, height)
             self.started += 1
             say(f"{name} opened a judging screen (process {process.pid})")
-            await self._process_messages(websocket, process)
+            await self.relay_browser(websocket, process)
         except Exception as exc:  # a broken browser message ends that session only
             say(f"{name}'s session ended on an error: {type(exc).__name__}: {exc}")
         finally:

@@ -52,7 +52,10 @@ def os_error_from(exc: BaseException, path: str | Path) -> OSError:
 
 
 def now_iso() -> str:
-    """The current time as ISO 8601 in UTC with milliseconds, e.g. ``2026-11-30T10:47:00.123Z``."""
+    """The current time as ISO 8601 in UTC with milliseconds, e.g. ``2026-11-30T10:47:00.123Z``:
+    the one form of every time goldset writes (judgments, manifests, history, USERS.toml). Judgments
+    written before it was the only form end in ``+00:00`` instead; ``datetime.fromisoformat`` and
+    Polars' ``%#z`` read both, and both sort the same way."""
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 

@@ -42,6 +42,7 @@ import polars as pl
 
 from goldset_tui.errors import InputError, StoreLockedError
 from goldset_tui.io.machine import read_machine_labels
+from goldset_tui.io.trec import QRELS_SCHEMA
 from goldset_tui.store.files import atomic_write, now_iso, safe_name, sha256_file
 from goldset_tui.store.manifest import update_manifest
 from goldset_tui.text import visible
@@ -208,9 +209,7 @@ def import_machine(
         have = (
             project.judgments(labeller).select("query_id", "doc_id", "grade")
             if known
-            else pl.DataFrame(
-                schema={"query_id": pl.String, "doc_id": pl.String, "grade": pl.Int64}
-            )
+            else pl.DataFrame(schema=QRELS_SCHEMA)
         )
         new = labels.join(
             have, on=["query_id", "doc_id", "grade"], how="anti", maintain_order="left"

@@ -21,6 +21,7 @@ from typing import Any
 import polars as pl
 
 from goldset_tui.errors import InputError, StoreLockedError
+from goldset_tui.io.trec import QRELS_SCHEMA
 from goldset_tui.locations import projects_dir
 from goldset_tui.model import DEFAULT_GUIDELINES, GradeScale
 from goldset_tui.store.checks import check_layout
@@ -326,9 +327,7 @@ class Project:
         have = (
             self.judgments(labeller).select("query_id", "doc_id", "grade")
             if labeller in self.labellers()
-            else pl.DataFrame(
-                schema={"query_id": pl.String, "doc_id": pl.String, "grade": pl.Int64}
-            )
+            else pl.DataFrame(schema=QRELS_SCHEMA)
         )
         new = frame.join(
             have, on=["query_id", "doc_id", "grade"], how="anti", maintain_order="left"

@@ -15,10 +15,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "ui"))
 
-from history_support import disagreeing_store, recorded_store  # noqa: E402
+from history_support import disagreeing_store, recorded_store
 
-from goldset_tui.ui.app import GoldsetApp  # noqa: E402
-from goldset_tui.ui.screens.history import HistoryScreen  # noqa: E402
+from goldset_tui.ui.app import GoldsetApp
+from goldset_tui.ui.screens.history import HistoryScreen
 
 SIZES = [(80, 24), (120, 40)]
 IDS = [f"{w}x{h}" for w, h in SIZES]

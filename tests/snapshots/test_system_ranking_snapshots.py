@@ -14,10 +14,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
 
-from test_system_ranking_screen import ranking  # noqa: E402
+from test_system_ranking_screen import ranking
 
-from goldset_tui.ui.app import GoldsetApp  # noqa: E402
-from goldset_tui.ui.screens.system_ranking import SystemRankingScreen  # noqa: E402
+from goldset_tui.ui.app import GoldsetApp
+from goldset_tui.ui.screens.system_ranking import SystemRankingScreen
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])

@@ -9,7 +9,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from tmuxutil import Tmux  # noqa: E402
+from tmuxutil import Tmux
 
 
 @pytest.fixture

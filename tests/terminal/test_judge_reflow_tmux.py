@@ -49,7 +49,7 @@ def prose_lines(screen: str) -> list[str]:
     return out
 
 
-def open_judge(tmux, tmp_path: Path, *extra: str):  # noqa: ANN001, ANN201
+def open_judge(tmux, tmp_path: Path, *extra: str):
     pool = write_pool(tmp_path / "pool.jsonl")
     argv = [goldset_command(), "judge", str(pool), "--labeller", "ana"]
     t = tmux(160, 45)

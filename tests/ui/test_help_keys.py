@@ -108,7 +108,7 @@ async def test_q_in_the_help_keeps_its_meaning_quit_here_and_escape_closes_it() 
     assert w.closed == 1  # flushed on the way out
 
 
-async def test_q_in_the_help_over_judging_goes_back_home(tmp_path) -> None:  # noqa: ANN001
+async def test_q_in_the_help_over_judging_goes_back_home(tmp_path) -> None:
     from test_home import make_graded_project, settle
 
     from goldset_tui.ui.screens.home import HomeScreen

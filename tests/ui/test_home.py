@@ -233,7 +233,7 @@ def success_at_10_by_pytrec_eval(pool: Path, labeller: str) -> dict[str, float]:
     return out
 
 
-async def settle(app: GoldsetApp, pilot) -> None:  # noqa: ANN001
+async def settle(app: GoldsetApp, pilot) -> None:
     await pilot.pause()
     await app.workers.wait_for_complete()
     await pilot.pause()
@@ -396,7 +396,7 @@ async def test_computing_the_report_covers_nothing_of_its_first_frame(tmp_path: 
         assert "Computing" not in str(app.screen.query_one("#home-hint").render())
 
 
-async def palette_entries(app: GoldsetApp, pilot, query: str) -> list[str]:  # noqa: ANN001
+async def palette_entries(app: GoldsetApp, pilot, query: str) -> list[str]:
     """What the command palette shows for ``query``: each entry's title and help, as drawn."""
     from textual.command import CommandList, CommandPalette
 

@@ -29,7 +29,7 @@ def import_some(store: Path, tmp_path: Path, name: str = "ana", n: int = 112) ->
     assert main([*argv, "--human", str(grades)]) == 0
 
 
-async def settled(app: GoldsetApp, pilot) -> None:  # noqa: ANN001
+async def settled(app: GoldsetApp, pilot) -> None:
     await app.workers.wait_for_complete()
     await pilot.wait_for_scheduled_animations()
 
@@ -57,7 +57,7 @@ def test_goldset_store_dir_opens_home_on_that_store(
     import_some(tmp_path / "other", tmp_path, name="bob", n=3)  # known, but not asked for
     seen: dict[str, object] = {}
 
-    def drive(make_screen) -> int:  # noqa: ANN001
+    def drive(make_screen) -> int:
         async def go() -> None:
             app = GoldsetApp(make_screen)
             async with app.run_test(size=(120, 30)) as pilot:

@@ -9,12 +9,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit" / "judging"))
 
-from test_adaptive_order import EXPECTED, TRUTH, pool  # noqa: E402
-from test_judge_support import MemoryWriter, run_async_tests  # noqa: E402
+from test_adaptive_order import EXPECTED, TRUTH, pool
+from test_judge_support import MemoryWriter, run_async_tests
 
-from goldset_tui.judging import JudgingSession  # noqa: E402
-from goldset_tui.ui.app import GoldsetApp  # noqa: E402
-from goldset_tui.ui.screens.judge import JudgeScreen  # noqa: E402
+from goldset_tui.judging import JudgingSession
+from goldset_tui.ui.app import GoldsetApp
+from goldset_tui.ui.screens.judge import JudgeScreen
 
 
 async def test_adaptive_order_on_the_screen() -> None:

@@ -16,7 +16,7 @@ from goldset_tui.store import Project
 from goldset_tui.ui.app import GoldsetApp
 
 
-def judge_two_then_quit(make_screen) -> int:  # noqa: ANN001
+def judge_two_then_quit(make_screen) -> int:
     """Stands in for run_app: the real app and screen, driven by keys, headless."""
 
     async def drive() -> int:
@@ -89,7 +89,7 @@ def test_demo_with_dir_keeps_the_store_there(
 def test_demo_says_where_the_judgments_are_when_the_app_fails(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    def boom(make_screen) -> int:  # noqa: ANN001
+    def boom(make_screen) -> int:
         raise RuntimeError("terminal went away")
 
     monkeypatch.setattr(app_module, "run_app", boom)

@@ -24,7 +24,7 @@ def test_shared_queries_are_marked_and_the_others_not(
 ) -> None:
     lines: dict[str, str] = {}
 
-    def drive(make_screen) -> int:  # noqa: ANN001
+    def drive(make_screen) -> int:
         async def go() -> None:
             app = GoldsetApp(make_screen)
             async with app.run_test(size=(120, 40)) as pilot:

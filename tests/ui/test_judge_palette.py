@@ -37,7 +37,7 @@ def test_palette_text_known_cases() -> None:
     assert Content.from_markup(palette_text("\x1b[31mred")).plain == "\u241b[31mred"
 
 
-async def choose(app: GoldsetApp, pilot, query: str) -> list[str]:  # noqa: ANN001
+async def choose(app: GoldsetApp, pilot, query: str) -> list[str]:
     """Type ``query`` into the palette and press enter on the first entry; returns what was shown."""
     shown = await home.palette_entries(app, pilot, query)
     await pilot.press("enter")

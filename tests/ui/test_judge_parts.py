@@ -5,7 +5,7 @@ from __future__ import annotations
 from goldset_tui.ui.widgets.judge_parts import highlighted, query_terms
 
 
-def spans(text) -> list[str]:  # noqa: ANN001
+def spans(text) -> list[str]:
     return [text.plain[s.start : s.end] for s in text.spans if "reverse" in str(s.style)]
 
 

@@ -39,7 +39,7 @@ def text_lines(app: GoldsetApp) -> list[str]:
     return [line for line in lines if line]
 
 
-def app_for(**kwargs) -> GoldsetApp:  # noqa: ANN003
+def app_for(**kwargs) -> GoldsetApp:
     s = JudgingSession(pool(), "ana", writer=MemoryWriter())
     return GoldsetApp(lambda: JudgeScreen(s, show_guidelines=False, **kwargs))
 

@@ -44,7 +44,7 @@ def make() -> tuple[JudgingSession, GoldsetApp]:
     return s, GoldsetApp(lambda: JudgeScreen(s, show_guidelines=False), config=load_config())
 
 
-async def go_to_text(pilot, s: JudgingSession, doc_id: str) -> None:  # noqa: ANN001
+async def go_to_text(pilot, s: JudgingSession, doc_id: str) -> None:
     while s.current.doc_id != doc_id:
         await pilot.press("j")
 

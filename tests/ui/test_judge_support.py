@@ -84,9 +84,9 @@ def run_async_tests(namespace: dict) -> None:
     for name, fn in list(namespace.items()):
         if name.startswith("test_") and inspect.iscoroutinefunction(fn):
 
-            def make(coro_fn):  # noqa: ANN001, ANN202
+            def make(coro_fn):
                 @functools.wraps(coro_fn)
-                def wrapper(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+                def wrapper(*args, **kwargs):
                     return asyncio.run(coro_fn(*args, **kwargs))
 
                 return wrapper

@@ -57,11 +57,11 @@ def deliver_after_load(app: GoldsetApp, keys: list[events.Key]) -> None:
     real = app.call_from_thread
     pending = list(keys)
 
-    def late(callback, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+    def late(callback, *args, **kwargs):
         if getattr(callback, "__name__", "") != "_ready":
             return real(callback, *args, **kwargs)  # other workers' calls: as they were
 
-        def then():  # noqa: ANN202
+        def then():
             out = callback(*args, **kwargs)
             while pending:  # once: a key is typed once
                 app.post_message(pending.pop(0))
@@ -137,8 +137,8 @@ async def test_a_key_typed_once_the_candidate_is_shown_waits_for_its_frame() -> 
     app = GoldsetApp(lambda: JudgeScreen(lambda: s, writer=w, show_guidelines=False))
     real = app.call_from_thread
 
-    def late(callback, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
-        def then():  # noqa: ANN202
+    def late(callback, *args, **kwargs):
+        def then():
             out = callback(*args, **kwargs)
             if getattr(callback, "__name__", "") == "_ready":
                 app.post_message(events.Key("1", "1"))  # stamped now: after it was shown
@@ -224,7 +224,7 @@ def grades_of(s: JudgingSession, prefix: str, qi: int = 0) -> list[int | None]:
     return [s.grade_at(i, qi) for i, r in enumerate(rows) if r["doc_id"].startswith(prefix)]
 
 
-async def go_to(pilot, s: JudgingSession, prefix: str) -> None:  # noqa: ANN001
+async def go_to(pilot, s: JudgingSession, prefix: str) -> None:
     while not s.current.doc_id.startswith(prefix):
         await pilot.press("j" if s.pos < s.size - 1 else "n")
 
@@ -320,11 +320,11 @@ def group_pool(path: Path, alike: int) -> Path:
     return path
 
 
-def open_screen(pool: Path, store: Path):  # noqa: ANN201
+def open_screen(pool: Path, store: Path):
     return make_screen(prepare(pool, "ana", store=store))
 
 
-async def test_one_u_undoes_a_whole_d_group(tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+async def test_one_u_undoes_a_whole_d_group(tmp_path: Path, monkeypatch) -> None:
     # 2,999 near-duplicates graded with one d took 2,999 presses of u to take back.
     writes: list[int] = []  # journal writes: one per undo, or one for all of them
     real_one, real_many = Journal.append, Journal.append_many

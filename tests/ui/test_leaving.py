@@ -32,7 +32,7 @@ ROUTES = {
 }
 
 
-async def open_route(app: GoldsetApp, pilot, key: str, depth: int) -> None:  # noqa: ANN001
+async def open_route(app: GoldsetApp, pilot, key: str, depth: int) -> None:
     await pilot.press(key)
     await settle(app, pilot)
     for _ in range(20):  # a report is built in a worker before it opens

@@ -14,11 +14,11 @@ from save_gates import HeldFsync, until
 pytest.importorskip("goldset_tui.ui.screens.judge")
 pytest.importorskip("goldset_tui.judging")
 
-from goldset_tui.store.project import Project  # noqa: E402
-from goldset_tui.ui.app import GoldsetApp  # noqa: E402
-from goldset_tui.ui.screens.report import ReportScreen, ReviewContext  # noqa: E402
-from goldset_tui.ui.widgets.report_drill import TopKScreen  # noqa: E402
-from goldset_tui.ui.widgets.report_judge import judge_hook  # noqa: E402
+from goldset_tui.store.project import Project
+from goldset_tui.ui.app import GoldsetApp
+from goldset_tui.ui.screens.report import ReportScreen, ReviewContext
+from goldset_tui.ui.widgets.report_drill import TopKScreen
+from goldset_tui.ui.widgets.report_judge import judge_hook
 
 _spec = importlib.util.spec_from_file_location(
     "report_ui_data", Path(__file__).parents[1] / "unit" / "report" / "ui_data.py"

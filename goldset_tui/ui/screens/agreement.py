@@ -23,6 +23,7 @@ from goldset_tui.adjudication.details import pair_details
 from goldset_tui.agreement.position import position_bias_of
 from goldset_tui.agreement.report import agreement_report, disagreements
 from goldset_tui.agreement.sources import AgreementData, self_consistency_of
+from goldset_tui.eval.defaults import AGREEMENT_REPLICATES
 from goldset_tui.text import visible
 from goldset_tui.ui.leaving import LeaveKeys, leave_bindings
 from goldset_tui.ui.safe import literal
@@ -111,7 +112,7 @@ class AgreementScreen(TopKJump, LeaveKeys, Screen[None]):
         *,
         strata: pl.DataFrame | None = None,
         seed: int = 0,
-        replicates: int = 1000,
+        replicates: int = AGREEMENT_REPLICATES,
         ranking: dict | None = None,
         runs: dict[str, pl.DataFrame] | None = None,
         rule: str | None = None,

@@ -26,6 +26,7 @@ from textual.widgets import DataTable, Footer, Static
 from textual.worker import get_current_worker
 
 from goldset_tui import locations
+from goldset_tui.eval.defaults import AGREEMENT_REPLICATES
 from goldset_tui.text import visible
 from goldset_tui.ui.leaving import LeaveKeys
 from goldset_tui.ui.safe import literal
@@ -352,7 +353,9 @@ class HomeScreen(LeaveKeys, Screen[None]):
             if data.ratings.get_column("labeller").n_unique() < 2:
                 self.notify("Agreement needs judgments from at least two labellers.", markup=False)
                 return
-            screen = AgreementScreen(data, strata=strata_of(data, None), seed=0, replicates=1000)
+            screen = AgreementScreen(
+                data, strata=strata_of(data, None), seed=0, replicates=AGREEMENT_REPLICATES
+            )
         except Exception as exc:  # a damaged store or a moved pool: say so, stay here
             self.notify(
                 visible(exc, keep_newlines=False), severity="error", markup=False, timeout=10

@@ -149,7 +149,7 @@ class SpotCheckScreen(Screen[None]):
         return True
 
     # ----- actions ----------------------------------------------------------------------------
-    def _record(self, write) -> None:  # noqa: ANN001 - a session call
+    def _record(self, write) -> None:  # a session call
         try:
             changed = write()
         except OSError as exc:

@@ -149,7 +149,7 @@ class FailuresScreen(DrillScreen):
         table = self.query_one(DataTable)
         try:
             table.move_cursor(row=table.get_row_index(query_id))
-        except Exception:  # noqa: BLE001 - the row left the list (rescued by judging): stay
+        except Exception:  # the row left the list (rescued by judging): stay
             return
 
     def action_judge(self) -> None:

@@ -115,7 +115,7 @@ def test_percentile_interval_matches_numpy_and_skips_undefined_replicates() -> N
 # --- the wrong answer: intervals over pairs of one query were too narrow ------------------------
 
 
-def naive_jackknife(alpha_without, queries: list[str]) -> tuple[float, float]:  # noqa: ANN001
+def naive_jackknife(alpha_without, queries: list[str]) -> tuple[float, float]:
     """docs/agreement.md's alpha interval written out with numpy and scipy: alpha with each query
     left out, Student t (Q - 1) on log(1 - alpha), carried back."""
     from scipy.stats import t
@@ -128,7 +128,7 @@ def naive_jackknife(alpha_without, queries: list[str]) -> tuple[float, float]:  
     return 1 - np.exp(np.log1p(-whole) + half), 1 - np.exp(np.log1p(-whole) - half)
 
 
-def naive_wilson(share_without, queries: list[str]) -> tuple[float, float]:  # noqa: ANN001
+def naive_wilson(share_without, queries: list[str]) -> tuple[float, float]:
     """docs/agreement.md's agreement interval written out with numpy and scipy: the jackknife
     variance v of the share over queries, n_eff = p (1 - p) / v, Wilson's score interval on n_eff
     with Student t (Q - 1) for z."""

@@ -62,7 +62,7 @@ def truth() -> dict[str, float | None]:
     return figures(sums, GRADES, len(PAIRS))
 
 
-def test_kappa_and_agreement_intervals_cover_with_eight_queries(truth) -> None:  # noqa: ANN001
+def test_kappa_and_agreement_intervals_cover_with_eight_queries(truth) -> None:
     rng = np.random.default_rng(8)
     covered = dict.fromkeys(FLOORS, 0)
     for study in range(STUDIES):

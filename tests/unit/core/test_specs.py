@@ -70,9 +70,8 @@ def test_where_a_name_is_required_an_existing_file_is_refused_with_the_fix(
 # --- every command that takes NAME=PATH goes through the parser -------------------------------
 
 USERS = [
-    "commands/eval.py",  # eval, and compare and fuse through its read_runs
+    "commands/eval.py",  # eval; compare and fuse (read_runs), report and review (open_runs)
     "commands/pool.py",
-    "commands/report.py",  # report, and review through its load_inputs
     "agreement/sources.py",  # agreement --qrels
     "ranking/runs.py",  # agreement --run
 ]
@@ -100,7 +99,7 @@ def test_no_other_module_splits_name_equals_path_itself() -> None:
     assert offenders == []
 
 
-def _error(call) -> str:  # noqa: ANN001 - any of the commands' parse functions
+def _error(call) -> str:  # any of the commands' parse functions
     with pytest.raises(InputError) as caught:
         call()
     return str(caught.value)
@@ -110,7 +109,6 @@ def test_the_commands_say_the_same_thing_about_the_same_mistake(tmp_path: Path) 
     from goldset_tui.agreement.sources import from_qrels
     from goldset_tui.commands.eval import parse_run_specs
     from goldset_tui.commands.pool import parse_runs
-    from goldset_tui.commands.report import parse_run_spec
 
     twice = [f"a={tmp_path / 'x'}", f"a ={tmp_path / 'y'}"]
     expected = _error(lambda: parse_named_paths(twice, "--run"))
@@ -118,7 +116,4 @@ def test_the_commands_say_the_same_thing_about_the_same_mistake(tmp_path: Path) 
     assert _error(lambda: parse_run_specs(twice)) == expected.replace("--run", "run")
     assert _error(lambda: from_qrels(twice)) == expected.replace("--run", "--qrels")
     empty = "a="
-    assert _error(lambda: parse_run_spec(empty)) == _error(
-        lambda: parse_named_path(empty, "--run", path_alone=True)
-    )
     assert _error(lambda: parse_runs([empty])) == _error(lambda: parse_named_path(empty, "--run"))

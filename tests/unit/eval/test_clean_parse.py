@@ -145,7 +145,7 @@ def test_a_bad_line_anywhere_is_named_as_read_run_names_it(
             assert_frame_equal(scan_run(path, depth=depth), expected)
 
 
-def open_source_bytes(data: bytes):  # noqa: ANN201 - a Source
+def open_source_bytes(data: bytes):  # a Source
     from goldset_tui.io.sources import Source
 
     return Source("qrels", data)

@@ -49,7 +49,7 @@ def screens(monkeypatch: pytest.MonkeyPatch) -> list[dict]:
     the first candidate's line says."""
     seen: list[dict] = []
 
-    def drive(make_screen) -> int:  # noqa: ANN001
+    def drive(make_screen) -> int:
         async def go() -> None:
             app = GoldsetApp(make_screen)
             async with app.run_test(size=(120, 40)) as pilot:

@@ -15,13 +15,13 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "core"))
 
-from fuzz_files import TEXT, VALUES, damaged  # noqa: E402
+from fuzz_files import TEXT, VALUES, damaged
 
-from goldset_tui.errors import InputError  # noqa: E402
-from goldset_tui.history.records import load_records  # noqa: E402
-from goldset_tui.history.regressions import load_cases  # noqa: E402
-from goldset_tui.history.timeline import build_history  # noqa: E402
-from goldset_tui.store import Project  # noqa: E402
+from goldset_tui.errors import InputError
+from goldset_tui.history.records import load_records
+from goldset_tui.history.regressions import load_cases
+from goldset_tui.history.timeline import build_history
+from goldset_tui.store import Project
 
 EXAMPLES = int(os.environ.get("GOLDSET_FUZZ_EXAMPLES", "20"))
 FUZZ = settings(

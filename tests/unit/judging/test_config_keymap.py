@@ -25,7 +25,7 @@ SCREENS = {
 KNOWN = {"next", "prev", "grade_1", "home.review"}
 
 
-def config_with(tmp_path: Path, keymap: str):  # noqa: ANN201
+def config_with(tmp_path: Path, keymap: str):
     path = tmp_path / "config.toml"
     path.write_text('# mine\n[ui]\ntheme = "textual-dark"\n\n[keymap]\n' + keymap, encoding="utf-8")
     return load_config(path)

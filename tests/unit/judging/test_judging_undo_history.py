@@ -144,7 +144,7 @@ def test_undo_many_writes_what_undo_one_by_one_writes(tmp_path: Path) -> None:
         project = store_with(folder, pool_rows(5))
         w = project.writer("ana")
 
-        def grade(doc: str, g: int, w=w) -> None:  # noqa: ANN001
+        def grade(doc: str, g: int, w=w) -> None:
             w.record(Judgment("ana", "q1", doc, g, "2026-01-01T00:00:00", seconds=1.0))
 
         grade("same0000", 1)

@@ -18,7 +18,7 @@ from goldset_tui.store import Project
 from goldset_tui.store.machine import import_machine, machine_labellers
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "store"))
-from import_support import PAIRS, POOL, pool_store, snapshot  # noqa: E402
+from import_support import PAIRS, POOL, pool_store, snapshot
 
 
 def make(tmp_path: Path) -> Project:

@@ -125,7 +125,7 @@ def write_files(folder: Path) -> dict[str, Path]:
     return paths
 
 
-def review_context(qrels: Path | str, *options: str, runs: dict[str, Path] | None = None):  # noqa: ANN201
+def review_context(qrels: Path | str, *options: str, runs: dict[str, Path] | None = None):
     """`goldset review`'s context for ``qrels`` and ``runs`` (NAME: path; default none) at
     ``METRIC``, with further command-line ``options`` (``--strata``, ``--topics``, ``-o``...)."""
     import argparse

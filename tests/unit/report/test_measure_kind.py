@@ -93,7 +93,7 @@ def test_binary_by_definition() -> None:
     assert is_bounded_measure("nDCG@10") and not is_bounded_measure("NumRelRet")
 
 
-def _record(release: str, time: str, values: list[float], **kw: object):  # noqa: ANN202
+def _record(release: str, time: str, values: list[float], **kw: object):
     scores = pl.DataFrame({"query_id": QUERIES, "value": values})
     return make_record(
         release=release,
@@ -143,7 +143,7 @@ DOCS = [f"d{i}" for i in range(6)]
 
 
 @st.composite
-def qrels_and_run(draw):  # noqa: ANN001, ANN201
+def qrels_and_run(draw):
     rows, ranked = [], []
     for q in ("q1", "q2", "q3"):
         grades = draw(st.lists(st.integers(-1, 3), min_size=6, max_size=6))
@@ -163,7 +163,7 @@ def qrels_and_run(draw):  # noqa: ANN001, ANN201
 
 @settings(max_examples=60, deadline=None)
 @given(qrels_and_run())
-def test_a_measure_called_binary_scores_only_0_or_1(data) -> None:  # noqa: ANN001
+def test_a_measure_called_binary_scores_only_0_or_1(data) -> None:
     # Whatever the engine computes for a measure the definition calls binary is 0 or 1 on every
     # evaluated query: the claim "binary" is never made for a measure that can score 0.5.
     qrels, run = data

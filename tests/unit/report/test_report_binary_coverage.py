@@ -19,7 +19,7 @@ SIZES = (5, 7, 12, 18, 40, 100)
 RATES = np.round(np.arange(0.02, 0.99 + 1e-9, 0.005), 3)
 
 
-def exact_coverage(interval, n: int) -> np.ndarray:  # noqa: ANN001
+def exact_coverage(interval, n: int) -> np.ndarray:
     """Coverage at every rate of RATES: sum of P(hits) over the hits whose interval holds p."""
     bounds = np.array([interval(hits, n) for hits in range(n + 1)])
     pmf = binom.pmf(np.arange(n + 1)[:, None], n, RATES[None, :])

@@ -17,7 +17,7 @@ REPS = 3000
 FLOOR = 0.93
 
 
-def _mix(zero: float, one: float, rest):  # noqa: ANN001, ANN202
+def _mix(zero: float, one: float, rest):
     def draw(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
         u = rng.random(size)
         return np.where(u < zero, 0.0, np.where(u < zero + one, 1.0, rest(rng, size)))

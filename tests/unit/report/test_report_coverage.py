@@ -22,7 +22,7 @@ REPS = 3000  # strata per cell: a standard error of 0.4 points around 95%
 FLOOR = 0.93
 
 
-def _mix(zero: float, one: float):  # noqa: ANN202
+def _mix(zero: float, one: float):
     def draw(rng: np.random.Generator, size: int) -> np.ndarray:
         u = rng.random(size)
         return np.where(u < zero, 0.0, np.where(u < zero + one, 1.0, rng.random(size)))

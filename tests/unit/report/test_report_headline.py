@@ -41,7 +41,7 @@ def count_log(n: int, k: float, seed: int) -> tuple[pl.DataFrame, dict[str, floa
     return log, dict(zip(log["query"].to_list(), (rng.random(n) < p).astype(float), strict=True))
 
 
-def _report(log: pl.DataFrame, y: dict[str, float], targets: dict[str, int], seed: int):  # noqa: ANN202
+def _report(log: pl.DataFrame, y: dict[str, float], targets: dict[str, int], seed: int):
     result = stratified_sample(log, targets, seed=seed)
     frames = report_frames(result)
     scores = result.sample.select(
@@ -76,7 +76,7 @@ def test_headlines_estimate_the_log_on_goldsets_own_samples() -> None:
     assert covered_design / reps >= 0.93, covered_design / reps
 
 
-def _by_hand(frame: pl.DataFrame, shares: dict[str, float], traffic: pl.DataFrame | None):  # noqa: ANN202
+def _by_hand(frame: pl.DataFrame, shares: dict[str, float], traffic: pl.DataFrame | None):
     """The per-search estimate, its linearised se and its interval, from docs/report.md's
     formulas with numpy and scipy. With ``traffic`` (what `goldset sample` writes): each stratum
     split into head (count >= head_count) and tail, weighted by head_share, each with its design

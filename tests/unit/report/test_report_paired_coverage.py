@@ -20,7 +20,7 @@ REPS = 1000  # sets per row: a standard error of about 0.7 points around 95%
 FLOOR = 0.93
 
 
-def _binary(only_a: float, only_b: float, both: float):  # noqa: ANN202
+def _binary(only_a: float, only_b: float, both: float):
     """Per query: only a scores 1, only b, both, or neither; true difference only_a - only_b."""
 
     def draw(rng: np.random.Generator, size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -32,7 +32,7 @@ def _binary(only_a: float, only_b: float, both: float):  # noqa: ANN202
     return draw, only_a - only_b
 
 
-def _shrunk(tie: float):  # noqa: ANN202
+def _shrunk(tie: float):
     """a uniform; b = a with probability ``tie``, else a x U: true difference (1 - tie) x 1/2 x
     1/2 (E[a] = 1/2, E[1 - U] = 1/2)."""
 
@@ -51,11 +51,11 @@ def _near_zero(rng: np.random.Generator, size: int) -> np.ndarray:
     return np.where(rng.random(size) < 0.85, 0.0, rng.random(size))  # mean 0.15 x 0.5
 
 
-def _graded_near_minus_one():  # noqa: ANN202
+def _graded_near_minus_one():
     return (lambda rng, size: (_near_zero(rng, size), _near_one(rng, size))), 0.075 - 0.95
 
 
-def _betas():  # noqa: ANN202
+def _betas():
     # beta(5, 2) has mean 5/7, beta(2, 5) mean 2/7.
     return (lambda rng, size: (rng.beta(5, 2, size), rng.beta(2, 5, size))), 3 / 7
 

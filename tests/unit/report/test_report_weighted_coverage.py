@@ -20,11 +20,11 @@ REPS = 1500  # sets per row: a standard error of about 0.6 points around 95%
 FLOOR = 0.93
 
 
-def _bern(p: float):  # noqa: ANN202
+def _bern(p: float):
     return lambda rng, size: (rng.random(size) < p).astype(float)
 
 
-def _ones_else_uniform(one: float):  # noqa: ANN202
+def _ones_else_uniform(one: float):
     def draw(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
         return np.where(rng.random(size) < one, 1.0, rng.random(size))
 
@@ -69,7 +69,7 @@ def test_weighted_headline_covers_and_stays_in_range(name: str) -> None:
         assert covered / REPS >= FLOOR, f"{name}, shares {shares}: {covered / REPS:.3f}"
 
 
-def _pairs(rng: np.random.Generator, n: int, only_a: float, only_b: float, both: float):  # noqa: ANN202
+def _pairs(rng: np.random.Generator, n: int, only_a: float, only_b: float, both: float):
     u = rng.random(n)
     a = (u < only_a) | ((u >= only_a + only_b) & (u < only_a + only_b + both))
     b = ((u >= only_a) & (u < only_a + only_b)) | (

@@ -27,7 +27,7 @@ from goldset_tui.report.pipeline import assemble_report, to_dict
 from .paired_by_hand import weighted_tango_by_hand
 
 
-def frames(counts: list[tuple[str, int, int, int]], shares: dict[str, float]):  # noqa: ANN201
+def frames(counts: list[tuple[str, int, int, int]], shares: dict[str, float]):
     """scores, strata and traffic frames for strata of (name, n, only_a, only_b): a scores 1 on
     its only_a queries, b on its only_b, both 1 on two more (when there is room), else both 0."""
     rows, strata = [], []

@@ -41,7 +41,7 @@ TRAFFIC_SHARE = {
 }
 
 
-def seed_stratified_sample(labelled_queries, seed=20240301):  # noqa: ANN001, ANN201 - the usual snippet
+def seed_stratified_sample(labelled_queries, seed=20240301):
     rng = random.Random(seed)
     buckets = defaultdict(list)
     for q in labelled_queries:

@@ -18,8 +18,8 @@ import goldset_tui.store.merge as merge
 import goldset_tui.store.staging as staging
 
 
-def gate(real):  # noqa: ANN001, ANN201
-    def gated(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+def gate(real):
+    def gated(*args, **kwargs):
         print("waiting", flush=True)
         sys.stdin.readline()
         return real(*args, **kwargs)

@@ -24,7 +24,7 @@ def opened(monkeypatch: pytest.MonkeyPatch) -> list:
     terminal), and keeps it for the test to look at."""
     sessions: list = []
 
-    def build(make_screen) -> int:  # noqa: ANN001
+    def build(make_screen) -> int:
         sessions.append(make_screen()._make_session())
         return 0
 

@@ -120,7 +120,7 @@ def test_a_store_that_cannot_be_written_is_refused_in_one_line_naming_the_journa
     before = journal.read_bytes()
     real_open = os.open
 
-    def read_only(path, flags, *args):  # noqa: ANN001, ANN202
+    def read_only(path, flags, *args):
         if flags & (os.O_WRONLY | os.O_RDWR) and str(path).endswith(".jsonl"):
             raise OSError(errno.EROFS, "Read-only file system", str(path))
         return real_open(path, flags, *args)
@@ -149,7 +149,7 @@ def test_a_stopped_manifest_lock_holder_is_named_after_a_bounded_wait(
             try:
                 Project.open(project.path).writer("bob").close()
                 outcome.append(None)
-            except BaseException as exc:  # noqa: BLE001 - handed to the test thread
+            except BaseException as exc:  # handed to the test thread
                 outcome.append(exc)
 
         thread = threading.Thread(target=open_writer, daemon=True)

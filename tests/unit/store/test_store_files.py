@@ -19,7 +19,7 @@ SAMPLE_DATA = Path(__file__).parents[3] / "sample_data"
 
 
 @pytest.fixture(params=[0o022, 0o027, 0o002], ids=lambda m: f"umask{m:03o}")
-def umask(request: pytest.FixtureRequest):  # noqa: ANN201
+def umask(request: pytest.FixtureRequest):
     old = os.umask(request.param)
     files._umask = None  # the helper reads the umask once per process: make it read this one
     try:

@@ -103,7 +103,7 @@ def test_opening_during_another_process_recovery_waits_and_reads_the_merged_stor
             project = Project.open(target)
             with project.writer("alice"):
                 outcome["events"] = sorted(events(project))
-        except Exception as exc:  # noqa: BLE001 - reported by the assertions below
+        except Exception as exc:  # reported by the assertions below
             outcome["error"] = exc
         finally:
             waiting.set()
@@ -187,7 +187,7 @@ def test_a_busy_check_at_the_instant_a_writer_locks_does_not_refuse_it(
     def writer_opens() -> None:
         try:
             outcome["journal"] = Journal(path)
-        except Exception as exc:  # noqa: BLE001 - reported by the assertions below
+        except Exception as exc:  # reported by the assertions below
             outcome["error"] = exc
         finally:
             retrying.set()
