@@ -90,6 +90,7 @@ class Entry:
     needs_num_ret: bool = False  # its final value needs how many documents were retrieved
     needs_ideal_dcg: bool = False  # the query statistics carry the ideal DCG (nDCG)
     needs_subtopics: bool = False  # scored on diversity qrels (query subtopic doc grade)
+    all_line_only: bool = False  # trec_eval prints it on the `all` line alone (num_q, gm_map)
 
     @property
     def bounded(self) -> bool:

@@ -21,6 +21,8 @@ else:
 
     pl = _Polars()
 
+__all__ = ["discount", "gain", "idcg_name", "pl", "safe_div"]
+
 
 def safe_div(num: pl.Expr, den: pl.Expr) -> pl.Expr:
     return pl.when(den > 0).then(num / den).otherwise(0.0)

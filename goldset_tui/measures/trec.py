@@ -362,6 +362,7 @@ ENTRIES = (
         bounds=(0.0, None),
         aggregation="sum",
         trec_eval=(TrecName("num_q"),),
+        all_line_only=True,
         polars=lambda m, key: ([], pl.lit(1.0)),
         kernel=lambda m, q: 1.0,
     ),
@@ -376,5 +377,6 @@ ENTRIES = (
         polars=_ap_exprs,
         kernel=_ap,
         trec_eval=(TrecName("gm_map"),),
+        all_line_only=True,
     ),
 )
