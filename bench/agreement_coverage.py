@@ -157,7 +157,7 @@ def _lenient(rng: np.random.Generator, queries: int) -> pl.DataFrame:
 def leniency_table(reps: int, rng: np.random.Generator, replicates: int = 300) -> None:
     """A machine's mean grade minus a person's: the percentile cluster bootstrap (before) against
     the jackknife t over queries (the report's, ``machine.mean_difference``)."""
-    from goldset_tui.agreement.machine import mean_difference
+    from goldset_tui.machine.agreement import mean_difference
 
     many = _lenient(rng, 20_000)
     truth = float((many["a"] - many["b"]).sum()) / many.height

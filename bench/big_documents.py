@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 
 def neardup_seconds(repeat: int) -> list[float]:
-    from goldset_tui import neardup
+    from goldset_tui.pooling import neardup
 
     big = " ".join(f"w{i % 5000} v{i}" for i in range(100_000))  # ~1.2 MB
     texts = [big, big + " tail", "short text"]

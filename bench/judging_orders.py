@@ -1,6 +1,6 @@
 """How many relevant documents does each judging order find per judgment? (issue 15)
 
-Replays existing judgments (``goldset_tui.agreement.simulate.judging_order``, the engine of
+Replays existing judgments (``goldset_tui.judging.simulate.judging_order``, the engine of
 ``goldset simulate``) in three orders, depth pooling, move-to-front and the MaxMean bandit, and
 prints, at a few budgets of judgments per query, the relevant documents found (summed over the
 queries) and their share of the relevant documents in the pool. Two collections:
@@ -33,8 +33,8 @@ from pathlib import Path
 
 import polars as pl
 
-from goldset_tui.agreement.simulate import ORDERS, judging_order
 from goldset_tui.io.trec import read_qrels, read_run
+from goldset_tui.judging.simulate import ORDERS, judging_order
 
 ROOT = Path(__file__).resolve().parent.parent
 PEERS = ROOT / "tests" / "data" / "peers" / "trectools"

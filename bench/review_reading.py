@@ -67,7 +67,7 @@ def main() -> None:
     ap.add_argument("--presses", type=int, default=200)
     args = ap.parse_args()
 
-    from goldset_tui.eval.report import compute_report
+    from goldset_tui.report.pipeline import compute_report
     from goldset_tui.ui.app import GoldsetApp
     from goldset_tui.ui.review_context import ReviewContext
     from goldset_tui.ui.screens.report import ReportScreen

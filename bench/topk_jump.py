@@ -3,7 +3,7 @@
 `t` on the agreement or adjudication screen builds the review context on the store's consensus
 and the runs its pool recorded (commands/_query_view.py: read the judgments, decide the consensus,
 evaluate every run and their fusion), once, in a worker thread; the adjudication screen then
-says, on every refresh, what deciding the pair in view decides (eval/report_decides.py: filters
+says, on every refresh, what deciding the pair in view decides (report/decides.py: filters
 over the consensus top k), on the UI thread. This script builds a store of ``--queries`` queries
 x ``--docs`` pooled documents a query, two systems ranking them, two labellers grading every pair
 (one grade in ten apart), and reports the CPU time (``time.process_time``, not wall: the machine
@@ -70,10 +70,10 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
 
-    from goldset_tui.agreement.consensus import UMA, open_pairs
+    from goldset_tui.adjudication.consensus import UMA, open_pairs
     from goldset_tui.agreement.sources import from_store
     from goldset_tui.commands._query_view import consensus_context
-    from goldset_tui.eval.report_decides import stakes
+    from goldset_tui.report.decides import stakes
 
     with tempfile.TemporaryDirectory() as tmp:
         store = build_store(Path(tmp), args.queries, args.docs)

@@ -92,6 +92,38 @@ def a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_terminal, "has_terminal", lambda: True)
 
 
+@pytest.fixture(autouse=True)
+def keys_wait_for_the_candidate(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Pilot key press waits until every judging screen on the stack has drawn its first
+    candidate, as a labeller looks before pressing. The judging screen drops a key typed before
+    that (the type-ahead guard), so on a loaded machine a test that pressed while the pool was
+    still loading in its thread lost the key and failed at random. Tests of the type-ahead
+    guard itself opt out with ``@pytest.mark.typeahead``."""
+    if request.node.get_closest_marker("typeahead") is not None:
+        return
+    import time
+
+    from textual.pilot import Pilot
+
+    from goldset_tui.ui.widgets.judge_guard import KeyGuard
+
+    real = Pilot.press
+
+    def loading(pilot: Pilot) -> bool:
+        stack = pilot.app.screen_stack if pilot.app.is_running else []
+        return any(isinstance(s, KeyGuard) and not s.ready_for_keys for s in stack)
+
+    async def press(self: Pilot, *keys: str) -> None:
+        end = time.monotonic() + 120  # a guard against a hang only, never reached when all is well
+        while loading(self) and time.monotonic() < end:
+            await self.pause(0.02)
+        await real(self, *keys)
+
+    monkeypatch.setattr(Pilot, "press", press)
+
+
 @pytest.fixture
 def peers() -> Path:
     # A missing copy is a broken checkout, not a reason to skip: fail loudly.

@@ -110,8 +110,8 @@ def after_eval(args: argparse.Namespace, qrels, runs, results, measures) -> None
         return  # nothing to say, nothing to record
     import polars as pl
 
-    from goldset_tui.eval.report_compute import topk_frame
     from goldset_tui.history.advice import unjudged_advice
+    from goldset_tui.report.compute import topk_frame
 
     paths = {name: spec_path(spec) for name, spec in zip(results, args.runs, strict=False)}
     pool = None
@@ -161,7 +161,7 @@ def _ranked(run, depth: int):  # noqa: ANN001, ANN202 - a run frame in, its top 
 
     if "rank" in run.columns:
         return run.filter(pl.col("rank") <= depth)  # one cheap pass; the rest sees top k only
-    from goldset_tui.pooling import top_k
+    from goldset_tui.pooling.build import top_k
 
     return top_k(run, depth)
 

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 def new_pairs(prepared: Prepared) -> pl.DataFrame | None:
     """``query_id, doc_id`` the last extension added to this pool; None when the store was never
     extended, judges another pool now, or the pairs cannot be told apart."""
-    from goldset_tui.pool_extension import added_by, last_extension
+    from goldset_tui.pooling.extension import added_by, last_extension
 
     pool, project = prepared.pool, prepared.project
     extension = last_extension(project.manifest)

@@ -97,7 +97,7 @@ def run_extend(args: argparse.Namespace) -> int:
     from goldset_tui.io.pools import load_pool, write_pool
     from goldset_tui.io.run_scan import scan_run
     from goldset_tui.io.tables import table_format
-    from goldset_tui.pool_extension import extend_pool
+    from goldset_tui.pooling.extension import extend_pool
     from goldset_tui.specs import parse_named_paths
     from goldset_tui.store.files import now_iso, sha256_file
 

@@ -56,7 +56,7 @@ def consensus_context(
         sources = GradeSources(inputs, data.project)
         key: str | None = CONSENSUS
     else:
-        from goldset_tui.agreement.runs import qrels_by_judge
+        from goldset_tui.ranking.runs import qrels_by_judge
 
         try:
             sets, _ = qrels_by_judge(data, rule)

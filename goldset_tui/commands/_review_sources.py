@@ -54,7 +54,7 @@ class GradeSources:
             assert self.base is not None
             return self.base
         if key == CONSENSUS:
-            from goldset_tui.agreement.consensus import consensus_with_provenance
+            from goldset_tui.adjudication.consensus import consensus_with_provenance
 
             grades = consensus_with_provenance(self.project)[0]
         elif self.base is None:
@@ -91,7 +91,7 @@ class GradeSources:
         if self.project is None or key is None:
             return self.file_name or "qrels"
         if key == CONSENSUS:
-            from goldset_tui.agreement.consensus import store_rule
+            from goldset_tui.adjudication.consensus import store_rule
 
             return f"consensus ({RULE_WORDS.get(rule := store_rule(self.project), rule)}){over}"
         return f"{key}'s grades{over}"

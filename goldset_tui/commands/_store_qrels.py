@@ -35,7 +35,7 @@ def qrels_without_labeller(project) -> pl.DataFrame:  # noqa: ANN001 - a store.P
     people = people_who_judged(project)
     if len(people) <= 1:
         return project.qrels(None)  # one person (or a machine alone): as before
-    from goldset_tui.agreement.adjudication import load_adjudications
+    from goldset_tui.adjudication.decisions import load_adjudications
 
     names = ", ".join(visible(p, keep_newlines=False) for p in people)
     if load_adjudications(project.path).height:

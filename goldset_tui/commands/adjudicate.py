@@ -40,7 +40,7 @@ examples:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from goldset_tui.agreement.consensus import RULES
+    from goldset_tui.adjudication.consensus import RULES
 
     parser.add_argument(
         "--store", required=True, metavar="DIR", help="the project folder holding the judgments"
@@ -63,8 +63,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from goldset_tui.agreement.adjudication import AdjudicationWriter
-    from goldset_tui.agreement.consensus import store_rule
+    from goldset_tui.adjudication.consensus import store_rule
+    from goldset_tui.adjudication.decisions import AdjudicationWriter
     from goldset_tui.agreement.sources import from_store, without_machines
     from goldset_tui.commands._terminal import require_terminal
 
@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     if args.rule and args.rule != store_rule(project):
         project.update_manifest(consensus={"rule": args.rule})
     rule = args.rule or store_rule(project)
-    from goldset_tui.agreement.consensus import flagged_pairs
+    from goldset_tui.adjudication.consensus import flagged_pairs
 
     people = data.ratings.get_column("labeller").unique().to_list()
     flags = flagged_pairs(project, people).select("query_id", "doc_id", "flag").rows()

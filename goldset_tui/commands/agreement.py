@@ -264,21 +264,21 @@ def args_where(data) -> str:  # noqa: ANN001 - AgreementData
 
 
 def machine_part(args: argparse.Namespace, data, machines: list[str]) -> dict:  # noqa: ANN001
-    """``{"machine": [...]}`` (see agreement/machine.py), or ``{}`` with no machine labeller."""
+    """``{"machine": [...]}`` (see machine/agreement.py), or ``{}`` with no machine labeller."""
     if not machines:
         return {}
     import polars as pl
 
-    from goldset_tui.agreement.consensus import UMA, consensus_with_provenance, decide
-    from goldset_tui.agreement.machine import machine_report
+    from goldset_tui.adjudication.consensus import UMA, consensus_with_provenance, decide
     from goldset_tui.agreement.sources import strata_of
+    from goldset_tui.machine.agreement import machine_report
 
     humans = data.ratings.filter(~pl.col("labeller").is_in(machines))
     try:
         if data.project is not None:
             consensus, _ = consensus_with_provenance(data.project, args.rule)
         elif humans.get_column("labeller").n_unique() >= 2:
-            from goldset_tui.agreement.adjudication import no_adjudications
+            from goldset_tui.adjudication.decisions import no_adjudications
 
             none = no_adjudications()
             decided = decide(humans, none, args.rule or UMA)
@@ -300,7 +300,7 @@ def machine_part(args: argparse.Namespace, data, machines: list[str]) -> dict:  
 
 
 def ranking_part(args: argparse.Namespace, data, machines: list[str]) -> dict:  # noqa: ANN001
-    """``{"system_ranking": ...}`` with --run (see agreement/system_ranking.py), else ``{}``.
+    """``{"system_ranking": ...}`` with --run (see ranking/systems.py), else ``{}``.
 
     Label sets: each human, the human consensus (two humans or more), each machine. Pairs: every
     human and the consensus against every machine; without machines, every two labellers in the
@@ -311,11 +311,11 @@ def ranking_part(args: argparse.Namespace, data, machines: list[str]) -> dict:  
 
     import polars as pl
 
-    from goldset_tui.agreement.runs import qrels_by_judge
     from goldset_tui.agreement.sources import strata_of
-    from goldset_tui.agreement.system_ranking import system_ranking
     from goldset_tui.eval.measures import arithmetic_measure
     from goldset_tui.io.trec import read_run
+    from goldset_tui.ranking.runs import qrels_by_judge
+    from goldset_tui.ranking.systems import system_ranking
     from goldset_tui.specs import parse_named_paths
 
     # refuses an unknown measure with a suggestion, and GMAP (systems ranked by arithmetic means)
@@ -348,7 +348,7 @@ def ranking_part(args: argparse.Namespace, data, machines: list[str]) -> dict:  
 
 
 def with_machine_md(text: str, report: dict) -> str:
-    from goldset_tui.agreement.machine_markdown import machine_markdown, ranking_markdown
+    from goldset_tui.machine.markdown import machine_markdown, ranking_markdown
 
     if "machine" in report:
         text += machine_markdown(report["machine"])
@@ -400,7 +400,7 @@ def emit(args: argparse.Namespace, data, report: dict, markdown, machines=()) ->
 
     ``machines`` get a row each but no vote in the consensus row."""
     if args.run:
-        from goldset_tui.agreement.runs import runs_by_labeller
+        from goldset_tui.ranking.runs import runs_by_labeller
 
         report["runs"] = runs_by_labeller(data, args.run, rule=args.rule, machines=machines)
     if args.format == "json":

@@ -140,7 +140,7 @@ def _naming(exc: InputError, path: Path, shown: Path) -> InputError:
 
 def summary_lines(pool) -> list[str]:  # noqa: ANN001 - Pool
     """The report `goldset check` prints, as lines (the home screen can show the same)."""
-    from goldset_tui.pooling import pool_sizes
+    from goldset_tui.pooling.build import pool_sizes
 
     frame = pool.frame
     queries = pool.queries()

@@ -259,7 +259,7 @@ def compare_one(
 
 def text_block(doc: dict) -> list[str]:
     """One comparison's text lines."""
-    from goldset_tui.eval.report_words import TESTS_DISAGREE_SHORT, ci_disagrees_with_p
+    from goldset_tui.report.words import TESTS_DISAGREE_SHORT, ci_disagrees_with_p
 
     # Run names come from file names and the command line: shown, never interpreted.
     shown_a, shown_b = (

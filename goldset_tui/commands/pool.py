@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     from goldset_tui.io.corpus import read_corpus
     from goldset_tui.io.pools import read_topics, write_pool
     from goldset_tui.io.tables import table_format
-    from goldset_tui.pooling import build_pool, pool_sizes
+    from goldset_tui.pooling.build import build_pool, pool_sizes
 
     if args.extend:
         from goldset_tui.commands._pool_extend import run_extend

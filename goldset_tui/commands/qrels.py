@@ -87,7 +87,7 @@ def consensus(project, include_machine: bool = False) -> pl.DataFrame:  # noqa: 
     """The consensus qrels; says on stderr how many pairs were left out as pending, because any
     later evaluation would count those documents as not relevant."""
     try:
-        from goldset_tui.agreement.consensus import consensus_export
+        from goldset_tui.adjudication.consensus import consensus_export
     except ImportError:
         raise InputError(
             project.path, "consensus qrels are not available in this version of goldset"

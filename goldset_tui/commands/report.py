@@ -240,7 +240,7 @@ def check_metric(metric: str) -> str:
 
 
 def build(inputs: ReportInputs):
-    from goldset_tui.eval.report import compute_report
+    from goldset_tui.report.pipeline import compute_report
 
     return compute_report(
         inputs.qrels,
@@ -256,7 +256,7 @@ def build(inputs: ReportInputs):
 
 def write_outputs(report, out: Path) -> list[Path]:
     from goldset_tui.commands.eval import output_folder
-    from goldset_tui.eval.report import failing_csv, to_csv, to_json, to_markdown
+    from goldset_tui.report.pipeline import failing_csv, to_csv, to_json, to_markdown
     from goldset_tui.store.files import atomic_write_bytes
 
     out = output_folder(out)
@@ -283,7 +283,7 @@ def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from goldset_tui.commands import _history_hooks
-    from goldset_tui.eval.report import to_csv, to_json, to_markdown
+    from goldset_tui.report.pipeline import to_csv, to_json, to_markdown
 
     _history_hooks.check(args)  # a wrong --store/--release is refused before the work
     # Every measure checked before any run is read; the runs are read once for all of them.

@@ -158,7 +158,7 @@ def inputs_from_store(args: argparse.Namespace):
 def build_context(args: argparse.Namespace):
     """Read and check every input, compute the report: the ReviewContext the screens share."""
     from goldset_tui.commands._review_sources import CONSENSUS, GradeSources, file_name
-    from goldset_tui.eval.report import read_sampling_closure
+    from goldset_tui.report.pipeline import read_sampling_closure
 
     project = None
     pool_frame = None

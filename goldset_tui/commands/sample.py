@@ -158,8 +158,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from goldset_tui.closure import all_ok
     from goldset_tui.errors import InputError
+    from goldset_tui.report.closure import all_ok
     from goldset_tui.sampling.files import check_folder, output_format
     from goldset_tui.sampling.labels import read_labels
     from goldset_tui.sampling.manifest import (

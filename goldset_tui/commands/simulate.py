@@ -62,9 +62,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from goldset_tui.agreement.simulate import simulate
     from goldset_tui.eval.measures import arithmetic_measure
     from goldset_tui.io.trec import read_qrels, read_run
+    from goldset_tui.judging.simulate import simulate
     from goldset_tui.specs import parse_named_paths
     from goldset_tui.text import visible
 

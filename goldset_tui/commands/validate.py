@@ -59,11 +59,11 @@ def run(args: argparse.Namespace) -> int:
     import polars as pl
 
     from goldset_tui.agreement.sources import from_store, strata_of
-    from goldset_tui.agreement.validation import choose_for_validation, relevance_line
     from goldset_tui.commands.eval import read_runs
     from goldset_tui.eval.measures import arithmetic_measure
     from goldset_tui.io.pools import write_pool
     from goldset_tui.io.tables import table_format
+    from goldset_tui.machine.validation import choose_for_validation, relevance_line
     from goldset_tui.store.files import atomic_write
     from goldset_tui.store.machine import machine_labellers, machine_labels
 

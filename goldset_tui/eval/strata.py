@@ -15,7 +15,6 @@ from pathlib import Path
 
 import polars as pl
 
-from goldset_tui.closure import ClosureCheck
 from goldset_tui.errors import InputError
 from goldset_tui.eval.intervals import (
     DEFAULT_CONFIDENCE,
@@ -25,6 +24,7 @@ from goldset_tui.eval.intervals import (
     method_for,
 )
 from goldset_tui.io.tables import location, location_text, read_table, table_format
+from goldset_tui.report.closure import ClosureCheck
 from goldset_tui.scalar import as_int
 
 # Seed 004: below about 40 queries a stratum's interval is too wide to compare two systems at the

@@ -63,7 +63,7 @@ def _unpooled_name(name: str, depth: int, pool: str | Path | None) -> str:
         return name
     from goldset_tui.errors import InputError
     from goldset_tui.io.pools import load_pool  # only with a pool: eval stays light
-    from goldset_tui.pool_extension import systems_in
+    from goldset_tui.pooling.extension import systems_in
 
     try:
         pooled = systems_in(load_pool(pool).frame)

@@ -11,10 +11,10 @@ import shlex
 from collections.abc import Sequence
 from typing import Any
 
-from goldset_tui.eval.report_words import TESTS_DISAGREE_SHORT, ci_disagrees_with_p
 from goldset_tui.history.timeline import History
 from goldset_tui.markdown_text import md_literal
 from goldset_tui.pvalue import p_value_text
+from goldset_tui.report.words import TESTS_DISAGREE_SHORT, ci_disagrees_with_p
 from goldset_tui.text import visible
 
 

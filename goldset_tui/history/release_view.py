@@ -13,9 +13,9 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from goldset_tui.eval.report_model import Report
 from goldset_tui.history.records import Record
 from goldset_tui.history.timeline import release_order
+from goldset_tui.report.model import Report
 
 
 def latest_release(records: Sequence[Record], metric: str) -> str | None:

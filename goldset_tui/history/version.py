@@ -26,7 +26,7 @@ from typing import Any
 import polars as pl
 
 from goldset_tui import __version__
-from goldset_tui.neardup import THRESHOLD
+from goldset_tui.pooling.neardup import THRESHOLD
 
 Version = dict[str, Any]
 

@@ -1,10 +1,10 @@
-"""Near-duplicate groups among a query's candidates (``goldset_tui.neardup``), computed when a
+"""Near-duplicate groups among a query's candidates (``goldset_tui.pooling.neardup``), computed when a
 query is first asked about and kept with its view."""
 
 from __future__ import annotations
 
-from goldset_tui import neardup
 from goldset_tui.judging.state import SessionState, _QueryView
+from goldset_tui.pooling import neardup
 
 
 class DuplicateGroups(SessionState):

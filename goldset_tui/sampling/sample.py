@@ -39,8 +39,8 @@ from pathlib import Path
 
 import polars as pl
 
-from goldset_tui.closure import ClosureCheck
 from goldset_tui.errors import InputError
+from goldset_tui.report.closure import ClosureCheck
 from goldset_tui.sampling.inclusion import inclusion_probabilities
 from goldset_tui.text import visible
 

@@ -11,7 +11,7 @@ import polars as pl
 from textual.app import App
 from textual.screen import Screen
 
-from goldset_tui.eval.report import Report
+from goldset_tui.report.pipeline import Report
 
 
 @dataclass

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from goldset_tui.agreement.adjudication import AdjudicationWriter
-from goldset_tui.agreement.consensus import UMA
+from goldset_tui.adjudication.consensus import UMA
+from goldset_tui.adjudication.decisions import AdjudicationWriter
 from goldset_tui.agreement.example import build_example_store
 from goldset_tui.agreement.sources import from_store, strata_of
 from goldset_tui.ui.app import GoldsetApp

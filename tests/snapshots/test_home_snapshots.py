@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from goldset_tui import when
 from goldset_tui.ui.app import GoldsetApp
 from goldset_tui.ui.screens import home
+from goldset_tui.ui.text import when
 
 ROWS = [
     home.Row(

@@ -33,7 +33,6 @@ from test_report_snapshots import _app as report_app
 from test_spotcheck_snapshots import make_app as spotcheck_app
 from textual.widgets import Input
 
-from goldset_tui import when
 from goldset_tui.agreement.example import build_example_store
 from goldset_tui.agreement.sources import from_store
 from goldset_tui.judging import JudgingSession
@@ -42,6 +41,7 @@ from goldset_tui.ui.app import GoldsetApp
 from goldset_tui.ui.screens import home
 from goldset_tui.ui.screens.judge import JudgeScreen
 from goldset_tui.ui.screens.report import ReportScreen, ReviewContext
+from goldset_tui.ui.text import when
 from goldset_tui.ui.widgets.report_judge import judge_hook
 
 SIZES = [(80, 24), (120, 40)]

@@ -119,7 +119,7 @@ def _dropped_app() -> GoldsetApp:
     # ui_data's report with two golden-set queries the table leaves out (issue 10's closure).
     import polars as pl
 
-    from goldset_tui.eval.report import assemble_report
+    from goldset_tui.report.pipeline import assemble_report
 
     report = ui_data.make_report()
     extra = pl.DataFrame({"query_id": ["q13", "q14"], "stratum": ["negation", "identifier"]})

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from goldset_tui.agreement.adjudication import journal_path
+from goldset_tui.adjudication.decisions import journal_path
 from goldset_tui.agreement.example import build_example_store
 
 pytestmark = [

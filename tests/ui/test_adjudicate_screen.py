@@ -13,8 +13,8 @@ import pytest
 from rich.text import Text
 from textual.widgets import Static
 
-from goldset_tui.agreement.adjudication import AdjudicationWriter, journal_path
-from goldset_tui.agreement.consensus import MEDIAN, UMA, consensus_qrels
+from goldset_tui.adjudication.consensus import MEDIAN, UMA, consensus_qrels
+from goldset_tui.adjudication.decisions import AdjudicationWriter, journal_path
 from goldset_tui.agreement.example import build_example_store
 from goldset_tui.agreement.sources import from_store
 from goldset_tui.store.project import Project

@@ -89,8 +89,8 @@ async def test_names_from_data_are_shown_literally(tmp_path) -> None:
 async def test_the_disagreement_mark_has_its_legend_on_screen(tmp_path) -> None:
     # The change of r2 is marked ‡ in the table and in the detail line; the legend under the
     # title says what ‡ means, in the words of `goldset compare`'s note and `goldset history`'s.
-    from goldset_tui.eval.report_words import TESTS_DISAGREE_SHORT
     from goldset_tui.history.format import DISAGREE_LINE
+    from goldset_tui.report.words import TESTS_DISAGREE_SHORT
 
     app = GoldsetApp(lambda: HistoryScreen(disagreeing_store(tmp_path)))
     async with app.run_test(size=(80, 24)) as pilot:

@@ -11,8 +11,8 @@ from save_gates import until
 from test_judge_support import MemoryWriter, run_async_tests, tiny_pool
 from textual.widgets import Static
 
-from goldset_tui.agreement.adjudication import AdjudicationWriter
-from goldset_tui.agreement.consensus import UMA, flagged_pairs
+from goldset_tui.adjudication.consensus import UMA, flagged_pairs
+from goldset_tui.adjudication.decisions import AdjudicationWriter
 from goldset_tui.agreement.example import build_example_store
 from goldset_tui.agreement.sources import from_store
 from goldset_tui.commands.judge import make_screen, prepare

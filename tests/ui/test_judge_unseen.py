@@ -17,6 +17,7 @@ import threading
 from pathlib import Path
 
 import polars as pl
+import pytest
 from save_gates import until
 from test_judge_support import MemoryWriter, run_async_tests, tiny_pool
 from textual import events
@@ -92,6 +93,7 @@ def said_about_type_ahead(app: GoldsetApp) -> list[str]:
     return [m for m in said if "typed while loading" in m]
 
 
+@pytest.mark.typeahead
 async def test_keys_typed_while_loading_never_grade_move_or_open_a_dialog() -> None:
     w = MemoryWriter()
     gate = threading.Event()

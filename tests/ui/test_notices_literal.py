@@ -9,8 +9,8 @@ from pathlib import Path
 
 from textual.widgets._toast import Toast
 
-from goldset_tui.agreement.adjudication import AdjudicationWriter
-from goldset_tui.agreement.consensus import UMA
+from goldset_tui.adjudication.consensus import UMA
+from goldset_tui.adjudication.decisions import AdjudicationWriter
 from goldset_tui.agreement.example import build_example_store
 from goldset_tui.agreement.sources import from_store
 from goldset_tui.ui.app import GoldsetApp

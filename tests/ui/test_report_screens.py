@@ -175,7 +175,7 @@ async def test_closure_screen_names_dropped_golden_set_queries() -> None:
             pl.DataFrame({"query_id": ["q13", "q14"], "stratum": ["negation", "identifier"]}),
         ]
     )
-    from goldset_tui.eval.report import assemble_report
+    from goldset_tui.report.pipeline import assemble_report
 
     report = assemble_report(report.scores, strata, metric="Success@3", fused="rrf")
     app = _app(ReviewContext(report))
@@ -365,7 +365,7 @@ async def test_cursor_stays_put_when_the_report_is_recomputed() -> None:
 async def test_the_highlighted_cell_and_wide_cells_show_the_interval_in_numbers() -> None:
     from scipy.stats import binomtest
 
-    from goldset_tui.eval.report import to_markdown
+    from goldset_tui.report.pipeline import to_markdown
 
     report = ui_data.make_report()
     # bm25 on identifier: 4 hits of 5 (ui_data.BM25); Wilson's interval with continuity

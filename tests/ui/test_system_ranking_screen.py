@@ -16,9 +16,9 @@ import polars as pl
 from test_judge_support import run_async_tests
 
 from goldset_tui.agreement.example import build_example_store
-from goldset_tui.agreement.ranking_view import side_by_side
 from goldset_tui.agreement.sources import from_store
-from goldset_tui.agreement.system_ranking import system_ranking
+from goldset_tui.ranking.systems import system_ranking
+from goldset_tui.ranking.view import side_by_side
 from goldset_tui.ui.app import GoldsetApp
 from goldset_tui.ui.screens.agreement import AgreementScreen
 from goldset_tui.ui.screens.system_ranking import MARK, SystemRankingScreen

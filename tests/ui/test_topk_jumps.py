@@ -14,8 +14,8 @@ import pytest
 from test_judge_support import run_async_tests
 from textual.widgets import DataTable, Static
 
-from goldset_tui.agreement.adjudication import AdjudicationWriter
-from goldset_tui.agreement.consensus import UMA
+from goldset_tui.adjudication.consensus import UMA
+from goldset_tui.adjudication.decisions import AdjudicationWriter
 from goldset_tui.agreement.example import build_example_store
 from goldset_tui.agreement.sources import from_store
 from goldset_tui.ui.app import GoldsetApp

@@ -17,9 +17,9 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
-from goldset_tui.agreement.adjudication import AdjudicationWriter, load_adjudications
-from goldset_tui.agreement.consensus import open_pairs
-from goldset_tui.agreement.details import pair_details
+from goldset_tui.adjudication.consensus import open_pairs
+from goldset_tui.adjudication.decisions import AdjudicationWriter, load_adjudications
+from goldset_tui.adjudication.details import pair_details
 from goldset_tui.agreement.sources import AgreementData
 from goldset_tui.text import visible
 from goldset_tui.ui.safe import literal
@@ -201,7 +201,7 @@ class AdjudicateScreen(TopKJump, Screen[None]):
         if self.view is None:
             return Text()
         from goldset_tui.eval.measures import parse_measure
-        from goldset_tui.eval.report_decides import stake_lines, stakes
+        from goldset_tui.report.decides import stake_lines, stakes
 
         report = self.view.report
         if report.topk is None:

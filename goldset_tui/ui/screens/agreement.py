@@ -19,14 +19,14 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
-from goldset_tui.agreement.details import pair_details
+from goldset_tui.adjudication.details import pair_details
 from goldset_tui.agreement.position import position_bias_of
 from goldset_tui.agreement.report import agreement_report, disagreements
 from goldset_tui.agreement.sources import AgreementData, self_consistency_of
-from goldset_tui.shorten import cell_width
 from goldset_tui.text import visible
 from goldset_tui.ui.leaving import LeaveKeys, leave_bindings
 from goldset_tui.ui.safe import literal
+from goldset_tui.ui.text.shorten import cell_width
 from goldset_tui.ui.widgets.agreement_detail import PairDetailScreen
 from goldset_tui.ui.widgets.position_bias import PositionBiasScreen, trend_text
 from goldset_tui.ui.widgets.topk_jump import TopKJump
@@ -310,7 +310,7 @@ def decisions_of(data: AgreementData) -> dict[tuple[str, str], int]:
     the screen still shows the disagreements, `goldset adjudicate` reports the journal)."""
     if data.project is None:
         return {}
-    from goldset_tui.agreement.adjudication import load_adjudications
+    from goldset_tui.adjudication.decisions import load_adjudications
     from goldset_tui.errors import InputError
 
     try:

@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from goldset_tui.closure import ClosureCheck
+from goldset_tui.report.closure import ClosureCheck
 from goldset_tui.ui.leaving import LeaveKeys, leave_bindings
 from goldset_tui.ui.safe import literal
 from goldset_tui.ui.widgets.review_keys import ReviewKeys

@@ -25,15 +25,16 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 from textual.worker import get_current_worker
 
-from goldset_tui import locations, when
-from goldset_tui.project_names import distinct_names
-from goldset_tui.shorten import distinct_forms, middle
+from goldset_tui import locations
 from goldset_tui.text import visible
 from goldset_tui.ui.leaving import LeaveKeys
 from goldset_tui.ui.safe import literal
 from goldset_tui.ui.screens.home_scan import Row, pairs_per_query, scan, share_size
 from goldset_tui.ui.screens.report import ReportScreen, ReviewContext
-from goldset_tui.when import WIDTH, short_time
+from goldset_tui.ui.text import when
+from goldset_tui.ui.text.project_names import distinct_names
+from goldset_tui.ui.text.shorten import distinct_forms, middle
+from goldset_tui.ui.text.when import WIDTH, short_time
 
 if TYPE_CHECKING:
     from goldset_tui.ui.screens.judge import JudgeScreen
@@ -436,7 +437,7 @@ class HomeScreen(LeaveKeys, Screen[None]):
         if self.app.screen is not self:
             return  # the user went elsewhere while the report was computed: do not jump
         if closure:
-            from goldset_tui.eval.report_format import dropped_rows
+            from goldset_tui.report.format import dropped_rows
             from goldset_tui.ui.screens.closure import ClosureScreen
 
             self.app.push_screen(

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from goldset_tui.project_names import distinct_names
+from goldset_tui.ui.text.project_names import distinct_names
 
 
 @dataclass(frozen=True)

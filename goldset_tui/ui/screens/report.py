@@ -15,11 +15,11 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from goldset_tui.eval.report import Report
-from goldset_tui.eval.report_format import cell_text, dropped_rows
-from goldset_tui.eval.report_summary import headline_lines
-from goldset_tui.eval.report_words import fusion_brief
 from goldset_tui.eval.strata import SMALL_STRATUM
+from goldset_tui.report.format import cell_text, dropped_rows
+from goldset_tui.report.pipeline import Report
+from goldset_tui.report.summary import headline_lines
+from goldset_tui.report.words import fusion_brief
 from goldset_tui.ui.leaving import LeaveKeys, leave_bindings
 from goldset_tui.ui.review_context import ReviewContext  # also imported from here
 from goldset_tui.ui.safe import literal

@@ -2,7 +2,7 @@
 
 Headlines with their intervals, fusion against the best single run and the oracle, failure
 overlap for every pair, the judged share, and the paired tests overall and per stratum: the
-sections of ``eval/report_summary.py``, each line wrapped to the width, so at 80x24 nothing is
+sections of ``report/summary.py``, each line wrapped to the width, so at 80x24 nothing is
 cut; the arrows, Page Up/Down, Home and End scroll. Data is drawn through ``literal``.
 """
 
@@ -15,8 +15,8 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from goldset_tui.eval.report_model import Report
-from goldset_tui.eval.report_summary import summary_sections
+from goldset_tui.report.model import Report
+from goldset_tui.report.summary import summary_sections
 from goldset_tui.ui.leaving import LeaveKeys, leave_bindings
 from goldset_tui.ui.safe import literal
 from goldset_tui.ui.widgets.review_keys import ReviewKeys

@@ -19,7 +19,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
-from goldset_tui.agreement.ranking_view import flip_lines, scopes, side_by_side
+from goldset_tui.ranking.view import flip_lines, scopes, side_by_side
 from goldset_tui.ui.leaving import LeaveKeys, leave_bindings
 from goldset_tui.ui.safe import literal
 

@@ -15,9 +15,9 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from goldset_tui.agreement.details import PairDetails, seconds_text
-from goldset_tui.reflow import reflow
+from goldset_tui.adjudication.details import PairDetails, seconds_text
 from goldset_tui.ui.safe import literal
+from goldset_tui.ui.text.reflow import reflow
 
 
 def grades_table(details: PairDetails, labels: dict[int, str] | None = None) -> Table:

@@ -1,7 +1,7 @@
 """A document as the judging screen shows it: reflowed to the screen, optionally rendered.
 
 ``plain`` (the default) shows the text as written except for hard line breaks inside paragraphs
-(``goldset_tui.reflow``), so it fills the screen up to the reading width; ``markdown`` and ``rst``
+(``goldset_tui.ui.text.reflow``), so it fills the screen up to the reading width; ``markdown`` and ``rst``
 render the document's markup (``doc_markdown``, ``doc_rst``), still literally: no link, image,
 HTML or markup in the data can act. Query terms are highlighted in every mode.
 
@@ -18,8 +18,8 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from goldset_tui.config import RENDERS
-from goldset_tui.reflow import reflow
 from goldset_tui.ui.safe import literal
+from goldset_tui.ui.text.reflow import reflow
 from goldset_tui.ui.widgets.doc_blocks import layout
 from goldset_tui.ui.widgets.doc_markdown import markdown_blocks
 from goldset_tui.ui.widgets.doc_rst import rst_blocks

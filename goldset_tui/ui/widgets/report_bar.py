@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from goldset_tui.shorten import distinct_forms
 from goldset_tui.text import visible
 from goldset_tui.ui.safe import literal
+from goldset_tui.ui.text.shorten import distinct_forms
 
 if TYPE_CHECKING:
     from textual.widgets import DataTable

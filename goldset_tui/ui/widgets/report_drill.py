@@ -10,9 +10,9 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
-from goldset_tui.eval.report import missing_pairs
-from goldset_tui.eval.report_holes import UNJUDGED as UNJUDGED_STATUS
-from goldset_tui.eval.report_holes import hole_counts
+from goldset_tui.report.holes import UNJUDGED as UNJUDGED_STATUS
+from goldset_tui.report.holes import hole_counts
+from goldset_tui.report.pipeline import missing_pairs
 from goldset_tui.ui.leaving import leave_bindings
 from goldset_tui.ui.review_context import ReviewContext
 from goldset_tui.ui.safe import literal

@@ -13,7 +13,7 @@ from pathlib import Path, PurePath
 import polars as pl
 from textual.screen import Screen
 
-from goldset_tui.eval.report import missing_pool
+from goldset_tui.report.pipeline import missing_pool
 
 
 def write_pairs(pairs: pl.DataFrame, path: Path) -> Path:

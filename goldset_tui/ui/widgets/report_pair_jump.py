@@ -31,7 +31,7 @@ def open_pair(screen: Screen, store: str | None, query_id: str, doc_id: str) -> 
             markup=False,
         )
         return
-    from goldset_tui.agreement.details import pair_details
+    from goldset_tui.adjudication.details import pair_details
     from goldset_tui.agreement.report import disagreements
     from goldset_tui.agreement.sources import from_store
     from goldset_tui.ui.widgets.agreement_detail import PairDetailScreen

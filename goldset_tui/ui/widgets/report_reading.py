@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from goldset_tui.eval.report_reading import disagree, rank_words
+from goldset_tui.report.reading import disagree, rank_words
 from goldset_tui.ui.safe import literal
 from goldset_tui.ui.widgets.judge_parts import highlighted
 

@@ -12,19 +12,19 @@ from textual.binding import Binding
 from textual.containers import Container, VerticalScroll
 from textual.widgets import DataTable, Footer, Static
 
-from goldset_tui.eval.report import missing_pairs
-from goldset_tui.eval.report_reading import (
+from goldset_tui.report.pipeline import missing_pairs
+from goldset_tui.report.reading import (
     disagree,
     labelled_grades,
     query_rankings,
     relevant_outside,
     tied_ranks,
 )
-from goldset_tui.shorten import distinct_forms
 from goldset_tui.text import visible
 from goldset_tui.ui.leaving import leave_bindings
 from goldset_tui.ui.review_context import ReviewContext
 from goldset_tui.ui.safe import literal
+from goldset_tui.ui.text.shorten import distinct_forms
 from goldset_tui.ui.widgets.report_bar import (
     SYSTEM_KEY,
     add_system_columns,
@@ -209,7 +209,7 @@ class TopKScreen(DrillScreen):
         self.outside = relevant_outside(r.qrels, rankings, self.query_id, r.k)
         # Each system's column gets an equal share of the table's width (half the screen when the
         # text is beside it); long doc ids are cut in the middle, every id on the screen kept
-        # distinct (shorten.py); `i` and the line under the table show them in full. Room is
+        # distinct (ui/text/shorten.py); `i` and the line under the table show them in full. Room is
         # kept for the marks (= tied, ≠ disagreement) when the view has any.
         width = max(10, (self.table_width() - 8) // max(1, len(r.all_systems)) - 2)
         ids = [visible(row["doc_id"], keep_newlines=False) for row in grid.values()]

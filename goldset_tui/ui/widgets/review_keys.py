@@ -25,7 +25,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable
 
-from goldset_tui.eval.report_model import REPORT_FILES
+from goldset_tui.report.model import REPORT_FILES
 from goldset_tui.text import visible
 
 REVIEW_BINDINGS: list[BindingType] = [

@@ -11,8 +11,8 @@ import polars as pl
 import pytest
 from sklearn.metrics import cohen_kappa_score
 
-from goldset_tui.agreement.adjudication import AdjudicationWriter
-from goldset_tui.agreement.consensus import consensus_qrels, provenance_path
+from goldset_tui.adjudication.consensus import consensus_qrels, provenance_path
+from goldset_tui.adjudication.decisions import AdjudicationWriter
 from goldset_tui.agreement.example import DOCS, GRADES, build_example_store
 from goldset_tui.cli import main
 from goldset_tui.store.project import Project

@@ -8,9 +8,9 @@ from collections import Counter
 import polars as pl
 import pytest
 
-from goldset_tui.agreement.adjudication import AdjudicationWriter, journal_path, load_adjudications
+from goldset_tui.adjudication.consensus import MEDIAN, UMA, decide, open_pairs
+from goldset_tui.adjudication.decisions import AdjudicationWriter, journal_path, load_adjudications
 from goldset_tui.agreement.assignment import assigned_query_ids, overlap_query_ids
-from goldset_tui.agreement.consensus import MEDIAN, UMA, decide, open_pairs
 from goldset_tui.agreement.repeats import repeat_pairs, self_consistency
 from goldset_tui.agreement.units import ratings_from_qrels
 from goldset_tui.model import GradeScale

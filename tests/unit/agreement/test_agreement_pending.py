@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 
-from goldset_tui.agreement.consensus import provenance_path
+from goldset_tui.adjudication.consensus import provenance_path
 from goldset_tui.agreement.example import build_example_store
 from goldset_tui.cli import main
 

@@ -147,7 +147,7 @@ def test_any_value_renders_literally(value: str) -> None:
 
 
 def test_report_markdown_shows_hostile_names_literally() -> None:
-    from goldset_tui.eval.report import assemble_report, to_markdown
+    from goldset_tui.report.pipeline import assemble_report, to_markdown
 
     names = ["*bm25*", "<b>dense</b>"]
     stratum = "_neg_ [x](y)"

@@ -8,7 +8,7 @@ import goldset_tui
 
 PACKAGE = Path(goldset_tui.__file__).parent
 LIMIT = 500
-# eval/report.py was split by the report work (report_model, _assemble, _compute, _format,
+# report/pipeline.py was split by the report work (report_model, _assemble, _compute, _format,
 # _markdown): nothing is exempt any more.
 EXEMPT: set[str] = set()
 

@@ -9,7 +9,7 @@ import textwrap
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from goldset_tui.reflow import margin, reflow
+from goldset_tui.ui.text.reflow import margin, reflow
 
 PROSE = (
     "To rotate an API key, create a second key and deploy it everywhere the first one is used. "

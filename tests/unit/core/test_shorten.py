@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from goldset_tui.shorten import ELLIPSIS, cell_width, distinct_forms, middle
+from goldset_tui.ui.text.shorten import ELLIPSIS, cell_width, distinct_forms, middle
 
 
 def test_ids_that_fit_are_shown_whole() -> None:

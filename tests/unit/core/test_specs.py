@@ -74,7 +74,7 @@ USERS = [
     "commands/pool.py",
     "commands/report.py",  # report, and review through its load_inputs
     "agreement/sources.py",  # agreement --qrels
-    "agreement/runs.py",  # agreement --run
+    "ranking/runs.py",  # agreement --run
 ]
 
 

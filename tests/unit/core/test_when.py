@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from goldset_tui.when import WIDTH, short_time
+from goldset_tui.ui.text.when import WIDTH, short_time
 
 NOW = datetime(2026, 11, 30, 19, 45, tzinfo=UTC)
 

@@ -18,13 +18,13 @@ from goldset_tui.commands._eval_output import RunResult
 from goldset_tui.commands._eval_scoring import unjudged_shares
 from goldset_tui.eval import defaults
 from goldset_tui.eval.querysets import sets_of
-from goldset_tui.eval.report_compute import judged_shares, topk_frame
-from goldset_tui.eval.report_model import DEFAULT_K, UNJUDGED_WARNING
 from goldset_tui.history.advice import UNJUDGED_ADVICE
 from goldset_tui.io.run_lean import read_run_lean
 from goldset_tui.io.small_trec import read_qrels_small, read_run_small
 from goldset_tui.io.sources import open_source
 from goldset_tui.io.trec import read_qrels, read_run
+from goldset_tui.report.compute import judged_shares, topk_frame
+from goldset_tui.report.model import DEFAULT_K, UNJUDGED_WARNING
 
 
 def test_constants_have_one_home():

@@ -1,4 +1,4 @@
-"""What deciding one pair decides (eval/report_decides.py), against pytrec_eval: a system "fails
+"""What deciding one pair decides (report/decides.py), against pytrec_eval: a system "fails
 unless" when its P@k is 0 with the pair graded 0 and above 0 with it graded at the threshold; it
 "passes either way" when its P@k is above 0 with the pair graded 0."""
 
@@ -9,7 +9,7 @@ import random
 import polars as pl
 import pytrec_eval
 
-from goldset_tui.eval.report_decides import stake_lines, stakes
+from goldset_tui.report.decides import stake_lines, stakes
 
 
 def p_at(run: dict[str, float], qrels: dict[str, int], k: int) -> float:

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import polars as pl
 
-from goldset_tui.eval.report_reading import query_rankings, tied_ranks
+from goldset_tui.report.reading import query_rankings, tied_ranks
 
 
 def run(docs: list[str]) -> pl.DataFrame:

@@ -16,7 +16,7 @@ from goldset_tui.cli import main
 from goldset_tui.io.pools import load_pool
 from goldset_tui.io.trec import read_qrels
 from goldset_tui.judging.session import JudgingSession
-from goldset_tui.pool_extension import extend_pool
+from goldset_tui.pooling.extension import extend_pool
 from goldset_tui.store import Project, sha256_file
 from goldset_tui.store.manifest import read_manifest
 

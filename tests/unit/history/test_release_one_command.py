@@ -10,7 +10,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from goldset_tui.agreement.adjudication import AdjudicationWriter
+from goldset_tui.adjudication.decisions import AdjudicationWriter
 from goldset_tui.cli import main
 from goldset_tui.history.records import load_records
 from goldset_tui.io.trec import read_qrels

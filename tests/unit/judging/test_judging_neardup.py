@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from goldset_tui import neardup
+from goldset_tui.pooling import neardup
 
 BASE = " ".join(f"word{i}" for i in range(200))
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from goldset_tui.agreement.consensus import consensus_with_provenance, open_pairs
-from goldset_tui.agreement.machine_example import build_sample_machine_store
+from goldset_tui.adjudication.consensus import consensus_with_provenance, open_pairs
 from goldset_tui.cli import main
+from goldset_tui.machine.example import build_sample_machine_store
 from goldset_tui.store import Project
 
 SAMPLE = Path(__file__).parents[3] / "sample_data"

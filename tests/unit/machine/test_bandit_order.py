@@ -30,10 +30,10 @@ from pathlib import Path
 import polars as pl
 from test_simulate import run_args
 
-from goldset_tui.agreement.simulate import ORDERS, judging_order
 from goldset_tui.cli import main
 from goldset_tui.commands import simulate as simulate_command
 from goldset_tui.judging.bandit import maxmean_next, maxmean_sequence, posterior_mean
+from goldset_tui.judging.simulate import ORDERS, judging_order
 
 RUNS = {
     "B": {"q1": ["b1", "b2", "b3"], "q2": ["s", "x", "w"]},

@@ -12,9 +12,9 @@ import numpy as np
 import polars as pl
 from sklearn.metrics import cohen_kappa_score
 
-from goldset_tui.agreement.machine import machine_report
 from goldset_tui.agreement.units import ratings_from_qrels
 from goldset_tui.cli import main
+from goldset_tui.machine.agreement import machine_report
 from goldset_tui.model import GradeScale
 
 

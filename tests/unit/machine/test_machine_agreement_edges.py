@@ -58,7 +58,7 @@ def test_a_qrels_file_named_consensus_is_refused(tmp_path: Path, capsys) -> None
 
 
 def test_a_machine_cannot_be_imported_as_consensus(tmp_path: Path, capsys) -> None:
-    from goldset_tui.agreement.machine_example import build_sample_machine_store
+    from goldset_tui.machine.example import build_sample_machine_store
 
     sample = Path(__file__).parents[3] / "sample_data"
     store = build_sample_machine_store(tmp_path / "mj", sample)

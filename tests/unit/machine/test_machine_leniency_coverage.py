@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from goldset_tui.agreement.machine import mean_difference
+from goldset_tui.machine.agreement import mean_difference
 
 STUDIES = 400
 

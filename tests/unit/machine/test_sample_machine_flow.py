@@ -9,8 +9,8 @@ from pathlib import Path
 
 import polars as pl
 
-from goldset_tui.agreement.machine_example import build_sample_machine_store, judged_queries
 from goldset_tui.cli import main
+from goldset_tui.machine.example import build_sample_machine_store, judged_queries
 
 SAMPLE = Path(__file__).resolve().parents[3] / "sample_data"
 RUNS = [f"{n}={SAMPLE / 'runs' / f'{n}.run'}" for n in ("bm25", "minilm")]

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import polars as pl
 
-from goldset_tui.agreement.simulate import judging_order
 from goldset_tui.cli import main
+from goldset_tui.judging.simulate import judging_order
 
 # Run A: q1 -> d1 d2 d3, q2 -> e1;  run B: q1 -> d4 d1 d5, q2 -> e2.  Relevant: d2, d4, e2.
 RUNS = {

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from scipy.stats import kendalltau
 
-from goldset_tui.agreement.ranking import kendall_tau, tau_ap
 from goldset_tui.cli import main
+from goldset_tui.ranking.correlation import kendall_tau, tau_ap
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -137,7 +137,7 @@ def test_only_the_queries_both_label_sets_judged_take_part() -> None:
     # nobody checked, not by any disagreement.
     import polars as pl
 
-    from goldset_tui.agreement.system_ranking import system_ranking
+    from goldset_tui.ranking.systems import system_ranking
 
     def frame(rows: list[tuple[str, str, int]]) -> pl.DataFrame:
         return pl.DataFrame(rows, schema=["query_id", "doc_id", "grade"], orient="row")

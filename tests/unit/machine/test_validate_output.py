@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from goldset_tui.agreement.machine_example import build_sample_machine_store
 from goldset_tui.cli import main
+from goldset_tui.machine.example import build_sample_machine_store
 
 SAMPLE = Path(__file__).parents[3] / "sample_data"
 

@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from goldset_tui.agreement.validation import choose_for_validation, flip_counts
 from goldset_tui.eval.metrics import mean_scores
+from goldset_tui.machine.validation import choose_for_validation, flip_counts
 
 TOP = {
     "A": {"q1": "d1", "q2": "e1", "q3": "f1", "q4": "g1"},
@@ -127,7 +127,7 @@ SHIFTED = LABELS.with_columns(pl.col("grade") + 1)
 
 
 def test_what_if_stays_on_a_1_to_5_scale() -> None:
-    from goldset_tui.agreement.validation import _what_if_qrels
+    from goldset_tui.machine.validation import _what_if_qrels
 
     moved = _what_if_qrels(SHIFTED, 2)
     assert set(moved["grade"].to_list()) <= {1, 2, 3, 4, 5}
@@ -167,8 +167,8 @@ def test_flip_counts_on_a_1_to_5_scale_against_re_evaluating_each_change() -> No
 def test_a_line_with_no_grade_of_the_scale_below_it_is_refused() -> None:
     import pytest
 
-    from goldset_tui.agreement.validation import relevance_line
     from goldset_tui.errors import InputError
+    from goldset_tui.machine.validation import relevance_line
 
     assert relevance_line("nDCG@10", (0, 3)) == 1 and relevance_line("P(rel=2)@10", (1, 5)) == 2
     with pytest.raises(InputError, match=r"grades run 1-5 .* no grade of the scale is below"):

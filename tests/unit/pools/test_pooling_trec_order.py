@@ -9,7 +9,7 @@ import pytrec_eval
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from goldset_tui.pooling import build_pool, pool_sizes, top_k
+from goldset_tui.pooling.build import build_pool, pool_sizes, top_k
 
 
 def run_frame(rows: list[tuple[str, str, float]]) -> pl.DataFrame:

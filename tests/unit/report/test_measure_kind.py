@@ -14,10 +14,10 @@ import pytest
 
 from goldset_tui.eval.intervals import score_interval, wilson_cc
 from goldset_tui.eval.measure_kind import binary_by_name, is_binary_measure, is_bounded_measure
-from goldset_tui.eval.report import to_csv, to_dict, to_markdown
-from goldset_tui.eval.report_compute import compute_report
 from goldset_tui.history.records import make_record
 from goldset_tui.history.timeline import build_history
+from goldset_tui.report.compute import compute_report
+from goldset_tui.report.pipeline import to_csv, to_dict, to_markdown
 
 QUERIES = [f"q{i}" for i in range(7)]
 

@@ -10,7 +10,7 @@ import re
 import polars as pl
 import pytest
 
-from goldset_tui.eval.report import (
+from goldset_tui.report.pipeline import (
     assemble_report,
     cutoff,
     judged_fraction,

@@ -10,7 +10,7 @@ from pathlib import Path
 import polars as pl
 
 from goldset_tui.cli import main
-from goldset_tui.eval.report import assemble_report, to_dict
+from goldset_tui.report.pipeline import assemble_report, to_dict
 
 
 def _files(d: Path) -> dict[str, Path]:

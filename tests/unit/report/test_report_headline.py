@@ -19,7 +19,7 @@ import polars as pl
 import pytest
 
 from goldset_tui.cli import main
-from goldset_tui.eval.report import assemble_report, to_dict, to_markdown
+from goldset_tui.report.pipeline import assemble_report, to_dict, to_markdown
 from goldset_tui.sampling.sample import report_frames, stratified_sample
 
 STRATA = ("a", "b", "c")

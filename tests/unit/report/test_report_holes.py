@@ -14,7 +14,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from goldset_tui.eval.report import compute_report, failing_csv, to_dict, to_markdown
+from goldset_tui.report.pipeline import compute_report, failing_csv, to_dict, to_markdown
 
 _spec = importlib.util.spec_from_file_location("planted", Path(__file__).parent / "planted.py")
 planted = importlib.util.module_from_spec(_spec)

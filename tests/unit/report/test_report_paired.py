@@ -11,9 +11,9 @@ import polars as pl
 import pytest
 
 from goldset_tui.cli import main
-from goldset_tui.eval.report_words import TESTS_DISAGREE_SHORT
 from goldset_tui.eval.stats import paired_comparison
 from goldset_tui.eval.weighting import weighted_difference
+from goldset_tui.report.words import TESTS_DISAGREE_SHORT
 
 from .paired_by_hand import difference_interval_by_hand, tango_by_hand
 

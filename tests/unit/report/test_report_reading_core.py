@@ -9,7 +9,7 @@ import polars as pl
 
 from goldset_tui.eval.fusion import rrf
 from goldset_tui.eval.overlap import BOTH, ONLY_A, ONLY_B, pair_overlap, pair_queries
-from goldset_tui.eval.report_reading import (
+from goldset_tui.report.reading import (
     disagree,
     labelled_grades,
     query_rankings,

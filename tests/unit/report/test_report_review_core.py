@@ -7,10 +7,15 @@ import polars as pl
 import pytest
 import tomli_w
 
-from goldset_tui.closure import ClosureCheck
 from goldset_tui.commands.review import runs_from_pool
 from goldset_tui.errors import InputError
-from goldset_tui.eval.report import missing_pairs, missing_pool, read_sampling_closure, topk_frame
+from goldset_tui.report.closure import ClosureCheck
+from goldset_tui.report.pipeline import (
+    missing_pairs,
+    missing_pool,
+    read_sampling_closure,
+    topk_frame,
+)
 
 
 def test_runs_rebuilt_from_pool_systems_and_ranks() -> None:

@@ -10,8 +10,8 @@ import polars as pl
 import pytest
 
 from goldset_tui.eval.defaults import UNJUDGED_WARNING, percent_against
-from goldset_tui.eval.report import assemble_report, to_dict, to_markdown
 from goldset_tui.history.advice import unjudged_advice
+from goldset_tui.report.pipeline import assemble_report, to_dict, to_markdown
 
 
 def _frames() -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:

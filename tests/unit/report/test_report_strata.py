@@ -7,7 +7,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from goldset_tui.closure import all_ok
 from goldset_tui.errors import InputError
 from goldset_tui.eval.overlap import (
     failure_overlap,
@@ -24,6 +23,7 @@ from goldset_tui.eval.strata import (
     stratum_table,
     weighted_means,
 )
+from goldset_tui.report.closure import all_ok
 
 from .seed_data import SEED_000_TARGETS, SEED_000_TRAFFIC, SEED_004, seed_004_frames
 
@@ -315,7 +315,7 @@ def test_negation_row_shared_misses_at_most_ten() -> None:
 
 
 def test_fusion_headroom_is_null_without_cutoff_and_explained_outside_0_1() -> None:
-    from goldset_tui.eval.report import fusion_headroom
+    from goldset_tui.report.pipeline import fusion_headroom
 
     # Seed 004: 0.86 fused, 0.74 best, 0.897 oracle -> about three quarters, nothing to explain.
     share, note = fusion_headroom("Success@10", 0.86, 0.74, 0.897)

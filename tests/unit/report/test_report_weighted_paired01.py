@@ -20,9 +20,9 @@ from goldset_tui.eval.paired_interval import (
     paired_rate_interval,
     stratified_paired_rates,
 )
-from goldset_tui.eval.report import assemble_report, to_dict
-from goldset_tui.eval.report_compute import paired_comparisons
 from goldset_tui.eval.weighting import weighted_difference
+from goldset_tui.report.compute import paired_comparisons
+from goldset_tui.report.pipeline import assemble_report, to_dict
 
 from .paired_by_hand import weighted_tango_by_hand
 

@@ -8,9 +8,9 @@ import re
 import polars as pl
 import pytest
 
-from goldset_tui.eval.report import assemble_report, to_markdown
-from goldset_tui.eval.report_format import cell_text
-from goldset_tui.eval.report_words import (
+from goldset_tui.report.format import cell_text
+from goldset_tui.report.pipeline import assemble_report, to_markdown
+from goldset_tui.report.words import (
     TESTS_DISAGREE,
     ci_disagrees_with_p,
     fusion_sentence,
@@ -139,7 +139,7 @@ def test_an_interval_that_disagrees_with_its_p_value_is_marked_and_explained() -
 
 
 def test_the_screen_s_fusion_line_says_why_there_is_no_share() -> None:
-    from goldset_tui.eval.report_words import fusion_brief
+    from goldset_tui.report.words import fusion_brief
 
     values = {
         "bm25": [1.0, 0.5, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0],

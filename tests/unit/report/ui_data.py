@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from goldset_tui.eval.report import assemble_report
+from goldset_tui.report.pipeline import assemble_report
 
 STRATA = ["identifier"] * 5 + ["paraphrase"] * 4 + ["negation"] * 3
 BM25 = [1, 1, 1, 1, 0, 0, 1, 0, 1, 1, 0, 0]

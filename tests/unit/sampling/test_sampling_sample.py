@@ -405,7 +405,7 @@ def test_output_into_a_missing_folder_is_a_one_line_error(
 
 
 def test_manifest_closure_is_what_the_closure_screen_reads(tmp_path: Path) -> None:
-    from goldset_tui.eval.report import read_sampling_closure
+    from goldset_tui.report.pipeline import read_sampling_closure
 
     labels = tmp_path / "labels.csv"
     seed_like_labels().write_csv(labels)

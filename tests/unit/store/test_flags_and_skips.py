@@ -10,8 +10,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from goldset_tui.agreement.adjudication import AdjudicationWriter
-from goldset_tui.agreement.consensus import UMA, consensus_qrels, flagged_pairs
+from goldset_tui.adjudication.consensus import UMA, consensus_qrels, flagged_pairs
+from goldset_tui.adjudication.decisions import AdjudicationWriter
 from goldset_tui.agreement.example import build_example_store
 from goldset_tui.cli import main
 from goldset_tui.errors import InputError

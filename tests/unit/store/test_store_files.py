@@ -123,7 +123,7 @@ def test_journal_and_locks_follow_the_umask(tmp_path: Path) -> None:
 def test_provenance_file_follows_the_umask(tmp_path: Path) -> None:
     import polars as pl
 
-    from goldset_tui.agreement.consensus import write_provenance
+    from goldset_tui.adjudication.consensus import write_provenance
 
     old = os.umask(0o022)
     try:

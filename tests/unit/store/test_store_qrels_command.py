@@ -128,7 +128,7 @@ def consensus_module(monkeypatch):
     from goldset_tui.cli import command_modules
 
     command_modules()
-    return pytest.importorskip("goldset_tui.agreement.consensus")
+    return pytest.importorskip("goldset_tui.adjudication.consensus")
 
 
 def test_consensus_missing_gives_a_clean_error(

@@ -1,5 +1,5 @@
 """The ``machine`` part of ``goldset agreement`` as Markdown: one table per machine judge, then its
-leniency per stratum. Reads only the dict :func:`goldset_tui.agreement.machine.machine_report`
+leniency per stratum. Reads only the dict :func:`goldset_tui.machine.agreement.machine_report`
 builds; names are user text, so they go through the same escaping as the rest (goldset_tui.markdown_text)."""
 
 from __future__ import annotations

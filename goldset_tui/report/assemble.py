@@ -1,9 +1,9 @@
-"""Assembling a :class:`~goldset_tui.eval.report_model.Report` from per-query scores (pure).
+"""Assembling a :class:`~goldset_tui.report.model.Report` from per-query scores (pure).
 
 :func:`assemble_report` takes a per-query score frame ``system, query_id, value`` (every evaluated
 query for every system) and the strata, and computes the table, its closure, the headlines,
 failure overlap, fusion headroom and the warnings. No qrels or runs are read here, so tests and
-notebooks can feed it synthetic data; :mod:`goldset_tui.eval.report_compute` does the reading.
+notebooks can feed it synthetic data; :mod:`goldset_tui.report.compute` does the reading.
 """
 
 from __future__ import annotations
@@ -28,15 +28,6 @@ from goldset_tui.eval.headline import (
 from goldset_tui.eval.intervals import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, DEFAULT_SEED
 from goldset_tui.eval.measure_kind import is_binary_measure, is_bounded_measure
 from goldset_tui.eval.overlap import failure_overlap, headroom_collected, oracle_mean
-from goldset_tui.eval.report_format import fmt_num
-from goldset_tui.eval.report_holes import dropped_with_holes, failing_with_holes
-from goldset_tui.eval.report_model import (
-    DEFAULT_METRIC,
-    UNJUDGED_WARNING,
-    Report,
-    cutoff,
-    explicit_cutoff,
-)
 from goldset_tui.eval.stats import holm, stratum_comparisons
 from goldset_tui.eval.strata import (
     COUNT,
@@ -53,6 +44,15 @@ from goldset_tui.eval.strata import (
     weighted_means,
 )
 from goldset_tui.eval.weighting import weighted_difference, weighted_estimates
+from goldset_tui.report.format import fmt_num
+from goldset_tui.report.holes import dropped_with_holes, failing_with_holes
+from goldset_tui.report.model import (
+    DEFAULT_METRIC,
+    UNJUDGED_WARNING,
+    Report,
+    cutoff,
+    explicit_cutoff,
+)
 
 NO_CUTOFF_HEADROOM = (
     "{metric} has no cutoff, so the oracle is no bound on fusion: a fused list can score above or "

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from goldset_tui.agreement.adjudication import load_adjudications
+from goldset_tui.adjudication.decisions import load_adjudications
 from goldset_tui.agreement.units import ratings_from_judgments
 from goldset_tui.errors import InputError
 from goldset_tui.store.files import atomic_write

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from goldset_tui.eval.overlap import rescued_misses
-from goldset_tui.eval.report_model import Report
+from goldset_tui.report.model import Report
 
 ALPHA = 0.05
 

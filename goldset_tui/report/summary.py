@@ -16,15 +16,15 @@ from typing import Any
 
 from goldset_tui.eval.headline import PER_QUERY, estimand_brief
 from goldset_tui.eval.overlap import stratum_overlap
-from goldset_tui.eval.report_format import fmt_fixed, fused_note
-from goldset_tui.eval.report_model import UNJUDGED_WARNING, Report
-from goldset_tui.eval.report_words import (
+from goldset_tui.pvalue import p_value_text
+from goldset_tui.report.format import fmt_fixed, fused_note
+from goldset_tui.report.model import UNJUDGED_WARNING, Report
+from goldset_tui.report.words import (
     TESTS_DISAGREE,
     ci_disagrees_with_p,
     fusion_sentence,
     rescue_sentence,
 )
-from goldset_tui.pvalue import p_value_text
 
 Section = tuple[str, list[str]]
 

@@ -1,7 +1,7 @@
 """The report's data: :class:`Report` and the constants every part of the report shares.
 
-A :class:`Report` is built by :func:`goldset_tui.eval.report_assemble.assemble_report` (pure, over
-per-query scores) or :func:`goldset_tui.eval.report_compute.compute_report` (from qrels and runs),
+A :class:`Report` is built by :func:`goldset_tui.report.assemble.assemble_report` (pure, over
+per-query scores) or :func:`goldset_tui.report.compute.compute_report` (from qrels and runs),
 and rendered by ``report_format`` (JSON, CSV) and ``report_markdown``. It holds frames and plain
 dicts only, so a notebook can read any part of it directly.
 """
@@ -14,9 +14,9 @@ from typing import Any
 
 import polars as pl
 
-from goldset_tui.closure import ClosureCheck, all_ok
 from goldset_tui.eval.defaults import DEFAULT_K, DEFAULT_METRIC, UNJUDGED_WARNING
 from goldset_tui.eval.intervals import method_for
+from goldset_tui.report.closure import ClosureCheck, all_ok
 
 __all__ = [
     "DEFAULT_K",

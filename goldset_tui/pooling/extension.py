@@ -15,7 +15,7 @@ from typing import Any
 
 import polars as pl
 
-from goldset_tui.pooling import top_k
+from goldset_tui.pooling.build import top_k
 
 
 def systems_in(pool: pl.DataFrame) -> set[str]:

@@ -2,7 +2,7 @@
 with grades (for the judged share and the drill-down), RRF fusion, paired comparisons.
 
 :func:`compute_report` evaluates, then hands the per-query scores to
-:func:`~goldset_tui.eval.report_assemble.assemble_report`. The helpers that find and describe the
+:func:`~goldset_tui.report.assemble.assemble_report`. The helpers that find and describe the
 unjudged pairs of a top k (:func:`missing_pairs`, :func:`missing_pool`) live here too, since they
 work on the same top-k frame.
 """
@@ -16,9 +16,9 @@ import polars as pl
 
 from goldset_tui.eval.intervals import DEFAULT_SAMPLES, DEFAULT_SEED
 from goldset_tui.eval.measure_kind import is_binary_measure, is_bounded_measure
-from goldset_tui.eval.report_assemble import assemble_report
-from goldset_tui.eval.report_holes import listed_queries
-from goldset_tui.eval.report_model import (
+from goldset_tui.report.assemble import assemble_report
+from goldset_tui.report.holes import listed_queries
+from goldset_tui.report.model import (
     DEFAULT_METRIC,
     FUSED_NAME,
     Report,

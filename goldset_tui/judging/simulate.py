@@ -32,10 +32,10 @@ from typing import Any
 
 import polars as pl
 
-from goldset_tui.agreement.ranking import kendall_tau
 from goldset_tui.eval.metrics import mean_scores
 from goldset_tui.judging.bandit import NAME as MAXMEAN
 from goldset_tui.judging.bandit import maxmean_sequence
+from goldset_tui.ranking.correlation import kendall_tau
 
 ORDERS = ("depth", "mtf", MAXMEAN)
 Pair = tuple[str, str]

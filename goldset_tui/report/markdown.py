@@ -7,23 +7,23 @@ from __future__ import annotations
 from goldset_tui.eval.headline import PER_SEARCH
 from goldset_tui.eval.intervals import METHOD_TEXT
 from goldset_tui.eval.overlap import stratum_overlap
-from goldset_tui.eval.report_format import (
+from goldset_tui.eval.strata import SMALL_STRATUM
+from goldset_tui.markdown_text import md_literal
+from goldset_tui.pvalue import p_value_text
+from goldset_tui.report.format import (
     cell_text,
     dropped_rows,
     fmt_fixed,
     fmt_num,
     fused_note,
 )
-from goldset_tui.eval.report_model import UNJUDGED_WARNING, Report
-from goldset_tui.eval.report_words import (
+from goldset_tui.report.model import UNJUDGED_WARNING, Report
+from goldset_tui.report.words import (
     TESTS_DISAGREE,
     ci_disagrees_with_p,
     fusion_sentence,
     rescue_sentence,
 )
-from goldset_tui.eval.strata import SMALL_STRATUM
-from goldset_tui.markdown_text import md_literal
-from goldset_tui.pvalue import p_value_text
 
 
 def to_markdown(report: Report) -> str:

@@ -37,10 +37,10 @@ from collections.abc import Mapping
 
 import polars as pl
 
-from goldset_tui.agreement.system_ranking import per_query
 from goldset_tui.errors import InputError
 from goldset_tui.eval.measures import parse_measure
 from goldset_tui.eval.metrics import evaluate_wide
+from goldset_tui.ranking.systems import per_query
 
 NO_STRATUM = "(no stratum)"
 _SEP = "\x1f"  # joins query and doc into the id of a "what if" query; not in any id (see io)

@@ -20,7 +20,7 @@ from typing import Any
 
 import polars as pl
 
-from goldset_tui.agreement.consensus import UMA, check_rule, decide, store_rule
+from goldset_tui.adjudication.consensus import UMA, check_rule, decide, store_rule
 from goldset_tui.agreement.sources import AgreementData
 from goldset_tui.specs import parse_named_paths
 
@@ -42,14 +42,14 @@ def qrels_by_judge(
     }
     machines = list(machines)
     if data.project is not None:
-        from goldset_tui.agreement.adjudication import load_adjudications
+        from goldset_tui.adjudication.decisions import load_adjudications
         from goldset_tui.store.machine import machine_labellers
 
         machines += machine_labellers(data.project.manifest)
         rule = check_rule(rule or store_rule(data.project))
         adjudications = load_adjudications(data.project.path)
     else:
-        from goldset_tui.agreement.adjudication import no_adjudications
+        from goldset_tui.adjudication.decisions import no_adjudications
 
         rule = check_rule(rule or UMA)
         adjudications = no_adjudications()

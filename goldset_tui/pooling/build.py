@@ -3,7 +3,7 @@
 Pure functions over Polars frames so a notebook gets the same pool as ``goldset pool``::
 
     from goldset_tui.io.trec import read_run
-    from goldset_tui.pooling import build_pool, pool_sizes
+    from goldset_tui.pooling.build import build_pool, pool_sizes
     pool = build_pool({"bm25": read_run("bm25.run"), "dense": read_run("dense.run")}, depth=20)
 
 Seed 000: four systems x top 20 would be 80 candidates a query if they agreed about nothing; they

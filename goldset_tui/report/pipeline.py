@@ -16,8 +16,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from goldset_tui.eval.report_assemble import NO_CUTOFF_HEADROOM, assemble_report, fusion_headroom
-from goldset_tui.eval.report_compute import (
+from goldset_tui.report.assemble import NO_CUTOFF_HEADROOM, assemble_report, fusion_headroom
+from goldset_tui.report.compute import (
     compute_report,
     judged_fraction,
     judged_shares,
@@ -27,9 +27,9 @@ from goldset_tui.eval.report_compute import (
     per_query,
     topk_frame,
 )
-from goldset_tui.eval.report_format import cell_text, failing_csv, to_csv, to_dict, to_json
-from goldset_tui.eval.report_markdown import to_markdown
-from goldset_tui.eval.report_model import (
+from goldset_tui.report.format import cell_text, failing_csv, to_csv, to_dict, to_json
+from goldset_tui.report.markdown import to_markdown
+from goldset_tui.report.model import (
     DEFAULT_K,
     DEFAULT_METRIC,
     FUSED_NAME,

@@ -10,8 +10,8 @@ from typing import Any
 
 import polars as pl
 
-from goldset_tui.eval.report_model import Report
 from goldset_tui.eval.strata import SMALL_STRATUM
+from goldset_tui.report.model import Report
 
 
 def clean(x: object) -> object:

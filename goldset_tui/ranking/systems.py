@@ -24,9 +24,9 @@ from typing import Any
 
 import polars as pl
 
-from goldset_tui.agreement.ranking import kendall_tau, tau_ap
 from goldset_tui.eval.metrics import evaluate_wide, relevant_queries
 from goldset_tui.eval.stats import randomization_p
+from goldset_tui.ranking.correlation import kendall_tau, tau_ap
 from goldset_tui.scalar import as_float
 
 ALPHA = 0.05

@@ -7,7 +7,7 @@ that has judged part of a pool would have. The machine judge's labels
 (``judgments/llm.jsonl``, also made up) cover the whole pool and are brought in with the real
 command, ``goldset import --machine``, so the flow in docs/agreement.md is the one a team runs:
 
-    python -c "from goldset_tui.agreement.machine_example import build_sample_machine_store as b; print(b('/tmp/mj'))"
+    python -c "from goldset_tui.machine.example import build_sample_machine_store as b; print(b('/tmp/mj'))"
     goldset import --store /tmp/mj/store --labeller llm --machine sample_data/judgments/llm.jsonl
     goldset agreement --store /tmp/mj/store --run bm25=sample_data/runs/bm25.run ...
     goldset validate --store /tmp/mj/store --labeller llm --budget 60 -o /tmp/mj/check.jsonl ...

@@ -1,0 +1,1 @@
+"""System-ranking effects: do two sets of labels rank the systems the same way."""

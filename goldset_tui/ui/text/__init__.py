@@ -1,0 +1,1 @@
+"""Text helpers only the screens use: project names, dates, shortening, reflowing."""
