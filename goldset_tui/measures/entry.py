@@ -101,14 +101,35 @@ _REGISTRY: dict[str, Entry] = {}
 
 
 def register(entry: Entry) -> Entry:
-    """Add ``entry``; a name already registered, or an entry without a Polars implementation
-    (the reference engine every measure needs; the kernel is optional), is a ValueError."""
+    """Add ``entry``. A ValueError for a name already registered, another tool's name already
+    standing for another measure (an alias must mean one thing), or an entry without a Polars
+    implementation (the reference engine every measure needs; the kernel is optional)."""
     if entry.name in _REGISTRY:
         raise ValueError(f"measure {entry.name!r} is already registered")
     if entry.polars is None and entry.frame is None:
         raise ValueError(f"measure {entry.name!r} needs a Polars expression or frame")
+    taken = _names_taken()
+    for tool, name in _names(entry):
+        if (tool, name) in taken or (tool == "ir_measures" and ("name", name) in taken):
+            raise ValueError(f"measure {entry.name!r}: {tool} name {name!r} is already taken")
+    if ("ir_measures", entry.name) in taken:
+        raise ValueError(f"measure {entry.name!r}: already an ir_measures alias")
     _REGISTRY[entry.name] = entry
     return entry
+
+
+def _names(entry: Entry) -> list[tuple[str, str]]:
+    """(tool, name) for every name ``entry`` answers to: one name is one measure, per tool."""
+    return [
+        ("name", entry.name),
+        *(("trec_eval", t.base) for t in entry.trec_eval),
+        *(("ir_measures", alias) for alias in entry.ir_measures),
+        *(("ranx", r.name) for r in entry.ranx),
+    ]
+
+
+def _names_taken() -> set[tuple[str, str]]:
+    return {pair for e in _REGISTRY.values() for pair in _names(e)}
 
 
 def unregister(name: str) -> None:

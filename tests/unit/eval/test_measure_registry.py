@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from statistics import mean
 
@@ -18,11 +19,12 @@ import pytest
 
 from goldset_tui.cli import main
 from goldset_tui.errors import InputError
+from goldset_tui.eval.aliases import resolve
 from goldset_tui.eval.measure_kind import binary_by_name, is_bounded_measure
 from goldset_tui.eval.measures import parse_measure
 from goldset_tui.eval.metrics import evaluate, mean_scores
 from goldset_tui.io.trec import read_qrels, read_run
-from goldset_tui.measures import Entry, TrecName, register, unregister
+from goldset_tui.measures import Entry, RanxName, TrecName, entries, register, unregister
 
 SAMPLE = Path(__file__).resolve().parents[3] / "sample_data"
 QRELS = SAMPLE / "judgments" / "alice.qrels"
@@ -134,3 +136,44 @@ def test_unregistered_again_it_is_gone(toy):
             parse_measure("FirstRelGrade")
     finally:
         register(TOY)  # for the fixture to remove
+
+
+@pytest.mark.parametrize("entry", list(entries()), ids=lambda e: e.name)
+def test_every_entry_answers_to_its_names(entry):
+    # What a new entry is checked for without a line of its own: its listed names parse to it,
+    # each other tool's name reads as it, and trec_eval's name comes back out.
+    for text in entry.examples:
+        assert parse_measure(text).name == entry.name
+    assert all(text.startswith(entry.name) for text in entry.usage)
+    for alias in entry.ir_measures:
+        assert parse_measure(alias + "@10" * (entry.cutoff == "required")).name == entry.name
+    for ranx in entry.ranx:
+        found = resolve(ranx.name + "@10" * (ranx.cutoff == "required"))
+        assert found is not None and parse_measure(found[0]).name == entry.name
+    for trec in entry.trec_eval:
+        text = {"cut": f"{trec.base}_10", "recall": f"{trec.base}_0.20"}.get(trec.form, trec.base)
+        m = parse_measure(text)
+        assert (m.name, m.trec_eval_name) == (entry.name, text)
+    assert entry.bounds[0] == 0.0 and entry.kind in {
+        "binary",
+        "binary_at_cutoff_1",
+        "binary_at_one_relevant",
+        "graded",
+    }
+    assert entry.polars is not None or entry.frame is not None
+
+
+@pytest.mark.parametrize(
+    "clash",
+    [
+        {"trec_eval": (TrecName("map"),)},  # trec_eval's map is AP
+        {"ir_measures": ("MAP",)},
+        {"ranx": (RanxName("mrr", "RR"),)},
+        {"ir_measures": ("AP",)},  # a canonical name is not an alias of another measure
+    ],
+)
+def test_a_name_already_standing_for_a_measure_is_refused(clash):
+    with pytest.raises(ValueError, match="already"):
+        register(replace(TOY, **clash))
+    with pytest.raises(InputError):
+        parse_measure("FirstRelGrade")  # nothing was registered
