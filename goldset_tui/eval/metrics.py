@@ -1,8 +1,9 @@
 """Per-query retrieval measures with trec_eval 10's semantics, vectorised over Polars frames.
 
-The run is joined to the qrels once; every measure is then a pair of expressions: one aggregated
-per query over the ranked rows, one finishing it with the query's qrels statistics (number of
-relevant documents, ideal DCG). No Python loop touches a row.
+The run is joined to the qrels once; every measure is then a pair of expressions, written in its
+registry entry (``goldset_tui.measures``): one aggregated per query over the ranked rows, one
+finishing it with the query's qrels statistics (number of relevant documents, ideal DCG). No
+Python loop touches a row.
 
 trec_eval behaviours kept exactly (its source, 10.0; ../shared/peers/README.md):
 - order: score descending, ties by document id descending (``goldset_tui.io.trec.rank_run``);
