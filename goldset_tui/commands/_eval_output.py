@@ -23,7 +23,6 @@ from goldset_tui.text import visible
 if TYPE_CHECKING:
     import polars as pl
 
-NO_PER_QUERY_LINE = frozenset({"NumQ", "GMAP"})  # trec_eval prints these in `all` only
 # trec_eval 10's table of measures (measures.c, te_trec_measures): the order it prints them in,
 # whatever the order of -m; within one measure, by its cutoff or recall level.
 TREC_EVAL_ORDER = (
@@ -116,7 +115,7 @@ def text_lines(
         if per_query:
             for qid, measure, value in rows:
                 m = by_name[measure]
-                if compat and m.name in NO_PER_QUERY_LINE:
+                if compat and m.entry.all_line_only:  # trec_eval prints it in `all` only
                     continue
                 # Ids come from data: a control character must not reach the terminal.
                 shown = visible(qid, keep_newlines=False)

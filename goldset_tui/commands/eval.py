@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # imported lazily: `goldset --help` and a small evaluation ne
 
 NAME = "eval"
 HELP = "evaluate runs against qrels or a store (trec_eval-exact; nDCG@10, AP, RR, R@100 ...)"
-DESCRIPTION = """\
+_DESCRIPTION = """\
 Evaluate one or more TREC runs with trec_eval's semantics: results ordered by score descending,
 ties by document id descending; grade >= 1 is relevant (`P(rel=2)@10` raises the bar); negative
 grades are pooled but unjudged; nDCG's gain is the grade (`nDCG(dcg='exp-log2')@10` for 2^g-1).
@@ -46,10 +46,7 @@ num_rel_ret, map ... P_1000); with -m, only the measures given, as trec_eval -m 
 (NumQ, NumRet, NumRel, NumRelRet) are summed. A run sharing no query with the qrels is an error;
 queries in one and not the other are a warning.
 
-Measures (ir_measures names): P@k R@k Success@k RR RR@k AP AP@k GMAP nDCG nDCG@k Rprec Bpref
-infAP IPrec@r IPrecAvg SetP SetR SetF ERR@k RBP RBPResid Compat alpha_nDCG@k Judged@k NumQ
-NumRet NumRel NumRelRet; parameters rel=N, nDCG's dcg='exp-log2', SetF's beta, RBP's and
-Compat's p, alpha_nDCG's alpha (it reads QRELS as diversity qrels: query subtopic doc grade).
+{measures}
 trec_eval's names (map, ndcg_cut_10, P_10, ...) and ranx's (ndcg@10, mrr@10, ...) are aliases,
 and so are trec_eval's -m forms: a family alone (recall, ndcg_cut, map_cut, success,
 iprec_at_recall; P under --trec-eval-compat) is its default cut-offs, P.5,10 a list of them,
@@ -66,6 +63,29 @@ examples:
   zcat run.gz | goldset eval qrels.txt - -m map -m ndcg_cut_10
   goldset eval --trec-eval-compat qrels.txt run.txt -m runid -m P.5,10 -m ndcg_cut
 """
+
+
+def __getattr__(name: str) -> str:
+    # DESCRIPTION is made when --help is shown, from the measure registry: a measure
+    # registered after this module was imported is listed too.
+    if name == "DESCRIPTION":
+        return _description()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _description() -> str:
+    import textwrap
+
+    from goldset_tui import measures
+
+    listed = (
+        f"Measures (ir_measures names): {' '.join(measures.usage())}; parameters rel=N, nDCG's "
+        "dcg='exp-log2', SetF's beta, RBP's and Compat's p, alpha_nDCG's alpha (it reads QRELS "
+        "as diversity qrels: query subtopic doc grade)."
+    )
+    wrapped = textwrap.fill(listed, width=96, break_long_words=False, break_on_hyphens=False)
+    return _DESCRIPTION.replace("{measures}", wrapped)
+
 
 DEFAULT_MEASURES = ["nDCG@10", "AP", "RR", "R@100"]
 # --trec-eval-compat without -m: what trec_eval prints without -m (runid, num_q ... P_1000).
@@ -286,7 +306,7 @@ def read_inputs(
         if (
             whole
             or "subtopic" in frame.columns
-            or any(m.name in ("Compat", "alpha_nDCG") for m in measures)
+            or any(m.entry.frame is not None for m in measures)  # Compat: the whole run
         ):
             return frame, read_run_paths({name: r.source for name, r in inputs.items()})
         return frame, {name: read_lean(r.source, frame) for name, r in inputs.items()}

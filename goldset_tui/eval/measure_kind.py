@@ -6,7 +6,8 @@ hits": a graded measure that happens to sit at 1 everywhere is still graded, and
 can score 0.6. And one system's releases would switch interval method (and cell format) as its
 values moved, so two releases could not be read side by side.
 
-The definitions:
+Each measure's registry entry (``goldset_tui.measures``) holds its kind and bounds; the
+definitions behind them:
 
 - ``Success@k`` is a hit or a miss: binary.
 - ``P@1``, ``RR@1`` and ``Judged@1`` look at one rank: binary.
@@ -27,17 +28,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from goldset_tui.eval.measures import COUNTS, Measure, parse_measure
+from goldset_tui.eval.measures import Measure, parse_measure
 
 if TYPE_CHECKING:
     import polars as pl
-
-# Binary at a cutoff of 1 (one rank looked at), whatever the qrels.
-_BINARY_AT_ONE = frozenset({"P", "RR", "Judged"})
-# Binary when each query has at most one relevant document (recall-like at R = 1).
-_BINARY_AT_ONE_RELEVANT = frozenset({"R", "SetR", "Rprec"})
-# Can leave [0, 1]: counts, and alpha-nDCG (greedy ideal, ndeval).
-_UNBOUNDED = COUNTS | {"alpha_nDCG"}
 
 
 def as_measure(metric: str | Measure) -> Measure:
@@ -48,18 +42,19 @@ def binary_by_name(metric: str | Measure) -> bool | None:
     """True or False when the measure's definition settles it; None when it depends on how many
     relevant documents each query has (R@k, SetR, Rprec): then see :func:`is_binary_measure`."""
     m = as_measure(metric)
-    if m.name == "Success":
+    kind = m.entry.kind  # each measure's kind is in its registry entry
+    if kind == "binary":
         return True
-    if m.name in _BINARY_AT_ONE and m.cutoff == 1:
+    if kind == "binary_at_cutoff_1" and m.cutoff == 1:
         return True
-    if m.name in _BINARY_AT_ONE_RELEVANT:
+    if kind == "binary_at_one_relevant":
         return None
     return False
 
 
 def is_bounded_measure(metric: str | Measure) -> bool:
     """Every per-query value lies in [0, 1] by definition."""
-    return as_measure(metric).name not in _UNBOUNDED
+    return as_measure(metric).entry.bounded
 
 
 def at_most_one_relevant(qrels: pl.DataFrame, queries: pl.Series | None, rel: int) -> bool:

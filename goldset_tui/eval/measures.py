@@ -6,160 +6,46 @@ parameter would print a plausible but wrong number.
 
 Other tools' names (trec_eval's ``map``, ``ndcg_cut_10``, ``P_10``; ir_measures' ``MAP``; ranx's
 ``ndcg@10``, ``mrr@10``) are aliases (``aliases.py``): they parse to the canonical measure, whose
-``alias`` field keeps what was typed so that the output can say what it was read as.
+``alias`` field keeps what was typed so that the output can say what it was read as. Which
+names exist, their cutoff rules and parameters come from the registry (``goldset_tui.measures``);
+this module only reads the syntax.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from collections.abc import Iterator, Mapping
+from dataclasses import replace
 
+from goldset_tui import measures as registry
 from goldset_tui.errors import InputError
 from goldset_tui.eval import aliases
+from goldset_tui.measures.entry import Measure as Measure  # re-exported
+from goldset_tui.measures.entry import canonical as canonical  # re-exported
 
-# name -> (cutoff: "required" | "optional" | "none", parameters it accepts)
-MEASURES: dict[str, tuple[str, frozenset[str]]] = {
-    "P": ("required", frozenset({"rel"})),
-    "R": ("required", frozenset({"rel"})),
-    "Success": ("required", frozenset({"rel"})),
-    "RR": ("optional", frozenset({"rel"})),
-    "AP": ("optional", frozenset({"rel"})),
-    # trec_eval's nDCG takes the grade itself as gain whatever the relevance level, so no `rel`.
-    "nDCG": ("optional", frozenset({"dcg"})),
-    "Rprec": ("none", frozenset({"rel"})),
-    "Bpref": ("none", frozenset({"rel"})),
-    "infAP": ("none", frozenset({"rel"})),
-    "Judged": ("required", frozenset()),
-    "NumRet": ("none", frozenset()),
-    "NumRel": ("none", frozenset({"rel"})),
-    "NumRelRet": ("none", frozenset({"rel"})),
-    "NumQ": ("none", frozenset()),
-    # trec_eval's gm_map: AP per query, geometric mean over queries (AP floored at 1e-5).
-    "GMAP": ("none", frozenset({"rel"})),
-    # Interpolated precision at a recall level (`IPrec@0.1`), and trec_eval's 11pt_avg.
-    "IPrec": ("recall", frozenset({"rel"})),
-    "IPrecAvg": ("none", frozenset({"rel"})),
-    "SetP": ("none", frozenset({"rel"})),
-    "SetR": ("none", frozenset({"rel"})),
-    "SetF": ("none", frozenset({"rel", "beta"})),
-    # Expected Reciprocal Rank (Chapelle et al. 2009) as gdeval.pl computes it.
-    "ERR": ("required", frozenset()),
-    # Rank-biased precision (Moffat & Zobel 2008), binary gain, persistence p (ir_measures'
-    # default 0.8), and its residual: what unjudged documents and the unretrieved tail could add.
-    "RBP": ("none", frozenset({"rel", "p"})),
-    "RBPResid": ("none", frozenset({"rel", "p"})),
-    # Compatibility (Clarke et al. 2021): rank-biased overlap with the ideal ranking.
-    "Compat": ("none", frozenset({"p", "normalize"})),
-    # alpha-nDCG (Clarke et al. 2008) as ndeval: needs qrels with subtopics.
-    "alpha_nDCG": ("required", frozenset({"rel", "alpha"})),
-}
-SUBTOPIC_MEASURES = frozenset({"alpha_nDCG"})
-DEFAULT_P = {"RBP": 0.8, "RBPResid": 0.8, "Compat": 0.95}  # ir_measures' default persistence
-COUNTS = frozenset({"NumRet", "NumRel", "NumRelRet", "NumQ"})
 DCG_KINDS = ("log2", "exp-log2")  # gain = grade (trec_eval) | 2^grade - 1 (Burges et al.)
-EXAMPLES = [
-    "P@10",
-    "R@100",
-    "Success@10",
-    "RR",
-    "RR@10",
-    "AP",
-    "AP@100",
-    "nDCG",
-    "nDCG@10",
-    "nDCG(dcg='exp-log2')@10",
-    "P(rel=2)@10",
-    "Rprec",
-    "Bpref",
-    "infAP",
-    "Judged@10",
-    "NumRet",
-    "NumRel",
-    "NumRelRet",
-    "NumQ",
-    "GMAP",
-    "IPrec@0.1",
-    "IPrecAvg",
-    "SetP",
-    "SetR",
-    "SetF",
-    "ERR@10",
-    "RBP(p=0.8)",
-    "RBPResid(p=0.8)",
-    "Compat(p=0.95)",
-    "alpha_nDCG@10",
-]
+
+
+class _Rules(Mapping[str, tuple[str, frozenset[str]]]):
+    """name -> (cutoff rule, parameters it accepts), read live from the registry (so a measure
+    registered later is known here too)."""
+
+    def __getitem__(self, name: str) -> tuple[str, frozenset[str]]:
+        e = registry.lookup(name)
+        return e.cutoff, e.params
+
+    def __iter__(self) -> Iterator[str]:
+        return (e.name for e in registry.entries())
+
+    def __len__(self) -> int:
+        return sum(1 for _ in registry.entries())
+
+
+MEASURES: Mapping[str, tuple[str, frozenset[str]]] = _Rules()
 
 _SYNTAX = re.compile(
     r"^(?P<name>[A-Za-z][A-Za-z_]*)(?:\((?P<params>[^()]*)\))?(?:@(?P<cutoff>[^@]*))?$"
 )
-
-
-@dataclass(frozen=True)
-class Measure:
-    """One parsed measure. ``text`` is the name as given, kept so results are keyed by it."""
-
-    name: str
-    cutoff: int | None = None
-    rel: int = 1
-    dcg: str = "log2"
-    text: str = ""
-    level: float | None = None  # IPrec's recall level, in [0, 1]
-    beta: float = 1.0  # SetF's weight of recall against precision
-    p: float | None = None  # RBP's and Compat's persistence, when given
-    normalize: bool = True  # Compat divided by the ideal ranking's own
-    alpha: float = 0.5  # alpha-nDCG's redundancy penalty
-    rel_given: bool = False  # `rel=` written in the name (then -l does not change it)
-    alias: str = ""  # the other tool's name this was read from, when it was one
-
-    @property
-    def is_count(self) -> bool:
-        return self.name in COUNTS
-
-    @property
-    def needs_subtopics(self) -> bool:
-        """Scored on diversity qrels (``query subtopic doc grade``), not one grade a document."""
-        return self.name in SUBTOPIC_MEASURES
-
-    @property
-    def persistence(self) -> float:
-        return self.p if self.p is not None else DEFAULT_P.get(self.name, 0.8)
-
-    @property
-    def aggregation(self) -> str:
-        """How the `all` line is made from per-query values: ``sum`` (counts), ``gmean``
-        (GMAP, as trec_eval's gm_map) or ``mean``."""
-        if self.is_count:
-            return "sum"
-        return "gmean" if self.name == "GMAP" else "mean"
-
-    @property
-    def trec_eval_name(self) -> str | None:
-        """trec_eval's name for this measure at its relevance level, or None."""
-        return aliases.trec_eval_name(self.name, self.cutoff, self.level, self.beta, self.dcg)
-
-    def __str__(self) -> str:
-        return self.text or canonical(self)
-
-
-def canonical(m: Measure) -> str:
-    params = []
-    if m.rel != 1:
-        params.append(f"rel={m.rel}")
-    if m.dcg != "log2":
-        params.append(f"dcg='{m.dcg}'")
-    if m.beta != 1.0:
-        params.append(f"beta={m.beta:g}")
-    if m.p is not None:
-        params.append(f"p={m.p:g}")
-    if not m.normalize:
-        params.append("normalize=false")
-    if m.alpha != 0.5:
-        params.append(f"alpha={m.alpha:g}")
-    text = m.name + (f"({','.join(params)})" if params else "")
-    if m.level is not None:
-        return text + f"@{m.level:g}"
-    return text + (f"@{m.cutoff}" if m.cutoff is not None else "")
 
 
 def with_rel_level(m: Measure, level: int) -> Measure:
@@ -191,7 +77,7 @@ def _closest(text: str) -> str | None:
     match = _HEAD.match(text)
     head = (match["head"] if match else text) or text
     cut = match["cut"] if match else None
-    spellings = {name: name for name in MEASURES} | aliases.SPELLINGS
+    spellings = {name: name for name in MEASURES} | aliases.spellings()
     best = min(spellings, key=lambda s: (_distance(head, s), s))
     if _distance(head, best) > max(2, len(head) // 2):
         return None
@@ -208,7 +94,9 @@ def _closest(text: str) -> str | None:
 
 def _unknown(text: str, why: str, hint: str | None = None) -> InputError:
     hint = hint or _closest(text)
-    suggestion = f"; did you mean {hint!r}?" if hint else f"; known: {', '.join(EXAMPLES)}"
+    suggestion = (
+        f"; did you mean {hint!r}?" if hint else f"; known: {', '.join(registry.examples())}"
+    )
     return InputError(None, f"measure {text!r}: {why}{suggestion}")
 
 
@@ -295,7 +183,7 @@ def _parse_canonical(text: str, match: re.Match[str] | None) -> Measure:
                 raise _unknown(
                     text,
                     f"p={value!r} is not a number between 0 and 1",
-                    f"{name}(p={DEFAULT_P[name]:g})",
+                    f"{name}(p={registry.lookup(name).default_p:g})",
                 )
         elif key == "alpha":
             try:

@@ -1,8 +1,9 @@
 """Per-query retrieval measures with trec_eval 10's semantics, vectorised over Polars frames.
 
-The run is joined to the qrels once; every measure is then a pair of expressions: one aggregated
-per query over the ranked rows, one finishing it with the query's qrels statistics (number of
-relevant documents, ideal DCG). No Python loop touches a row.
+The run is joined to the qrels once; every measure is then a pair of expressions, written in its
+registry entry (``goldset_tui.measures``): one aggregated per query over the ranked rows, one
+finishing it with the query's qrels statistics (number of relevant documents, ideal DCG). No
+Python loop touches a row.
 
 trec_eval behaviours kept exactly (its source, 10.0; ../shared/peers/README.md):
 - order: score descending, ties by document id descending (``goldset_tui.io.trec.rank_run``);
@@ -23,11 +24,12 @@ from typing import Literal
 
 import polars as pl
 
-from goldset_tui.eval.kernels import INFAP_EPSILON  # one constant for both paths
 from goldset_tui.eval.means import MIN_GEO_MEAN as MIN_GEO_MEAN  # re-exported
 from goldset_tui.eval.means import mean_rows
 from goldset_tui.eval.measures import Measure, parse_measures
-from goldset_tui.eval.more_measures import EXTRA, FRAMES, NEEDS_NUM_RET
+from goldset_tui.measures.exprs import discount as _discount
+from goldset_tui.measures.exprs import gain as _gain
+from goldset_tui.measures.exprs import idcg_name as _idcg_name
 
 RANK_COLUMNS = ("query_id", "doc_id", "rank")
 
@@ -40,15 +42,6 @@ def _ranked(run: pl.DataFrame) -> pl.DataFrame:
     return rank_run(run.select("query_id", "doc_id", "score")).select(RANK_COLUMNS)
 
 
-def _gain(grade: pl.Expr, dcg: str) -> pl.Expr:
-    g = pl.when(grade > 0).then(grade).otherwise(0).cast(pl.Float64)
-    return (2.0**g - 1.0) if dcg == "exp-log2" else g
-
-
-def _discount(rank: pl.Expr) -> pl.Expr:
-    return (rank.cast(pl.Float64) + 1.0).log(2.0)
-
-
 def _query_stats(qrels: pl.DataFrame, measures: list[Measure]) -> pl.DataFrame:
     """One row per query in the qrels: relevant and judged-non-relevant counts per level, and the
     ideal DCG for every (gain, cutoff) the measures need."""
@@ -58,7 +51,7 @@ def _query_stats(qrels: pl.DataFrame, measures: list[Measure]) -> pl.DataFrame:
         exprs.append((pl.col("grade") >= lvl).sum().alias(f"nrel{lvl}"))
         exprs.append(((pl.col("grade") >= 0) & (pl.col("grade") < lvl)).sum().alias(f"nnon{lvl}"))
     stats = qrels.group_by("query_id").agg(exprs)
-    ideal_specs = {(m.dcg, m.cutoff) for m in measures if m.name == "nDCG"}
+    ideal_specs = {(m.dcg, m.cutoff) for m in measures if m.entry.needs_ideal_dcg}
     if ideal_specs:
         ideal = (
             qrels.filter(pl.col("grade") > 0)
@@ -73,10 +66,6 @@ def _query_stats(qrels: pl.DataFrame, measures: list[Measure]) -> pl.DataFrame:
             ideal_exprs.append(term.sum().alias(_idcg_name(dcg, k)))
         stats = stats.join(ideal.group_by("query_id").agg(ideal_exprs), on="query_id", how="left")
     return stats.fill_null(0)
-
-
-def _idcg_name(dcg: str, k: int | None) -> str:
-    return f"idcg_{dcg}_{k}"
 
 
 def _rows(
@@ -119,73 +108,18 @@ def _rows(
     return rows.with_columns(extra)
 
 
-def _safe_div(num: pl.Expr, den: pl.Expr) -> pl.Expr:
-    return pl.when(den > 0).then(num / den).otherwise(0.0)
-
-
 def _measure_exprs(m: Measure, key: str) -> tuple[list[pl.Expr], pl.Expr]:
-    """(aggregations over one query's ranked rows, the final value from them and the stats)."""
-    rank = pl.col("rank")
-    rel = pl.col(f"rel{m.rel}")
-    within = rel if m.cutoff is None else rel & (rank <= m.cutoff)
-    nrel = pl.col(f"nrel{m.rel}")
-    a = pl.col(key)
-    name = m.name
-    if name in ("P", "R", "NumRelRet"):
-        agg = [within.sum().alias(key)]
-        final = {"P": a / m.cutoff if m.cutoff else a, "R": _safe_div(a, nrel), "NumRelRet": a}[
-            name
-        ]
-    elif name == "Success":
-        agg, final = [within.any().alias(key)], a.cast(pl.Float64)
-    elif name == "RR":
-        agg, final = [rank.filter(within).min().alias(key)], _safe_div(pl.lit(1.0), a)
-    elif name == "AP":
-        agg = [(pl.col(f"crel{m.rel}") / rank).filter(within).sum().alias(key)]
-        final = _safe_div(a, nrel)
-    elif name == "nDCG":
-        term = _gain(pl.col("grade").fill_null(0), m.dcg) / _discount(rank)
-        if m.cutoff is not None:
-            term = term.filter(rank <= m.cutoff)
-        agg, final = [term.sum().alias(key)], _safe_div(a, pl.col(_idcg_name(m.dcg, m.cutoff)))
-    elif name == "Rprec":
-        agg = [(rel & (rank <= pl.col(f"nrel{m.rel}"))).sum().alias(key)]
-        final = _safe_div(a, nrel)
-    elif name == "Bpref":
-        # trec_eval bpref.c: each relevant document loses the share of judged non-relevant
-        # documents above it, capped at R, over min(R, N).
-        non_above = pl.col(f"cnon{m.rel}")
-        r, n = pl.col(f"nrel{m.rel}"), pl.col(f"nnon{m.rel}")
-        credit = (
-            pl.when(non_above > 0)
-            .then(1.0 - pl.min_horizontal(non_above, r) / pl.min_horizontal(r, n))
-            .otherwise(1.0)
-        )
-        agg, final = [credit.filter(rel).sum().alias(key)], _safe_div(a, nrel)
-    elif name == "infAP":
-        # trec_eval infAP.c (Yilmaz & Aslam 2006): expected precision at each relevant document,
-        # estimated from the judged documents above it; pooled-unjudged ones count as sampled.
-        i = (rank - 1).cast(pl.Float64)
-        r_above = (pl.col(f"crel{m.rel}") - 1).cast(pl.Float64)
-        n_above = pl.col(f"cnon{m.rel}").cast(pl.Float64)
-        u_above = pl.col("cunj").cast(pl.Float64)
-        expected = 1.0 / (i + 1.0) + (i / (i + 1.0)) * ((r_above + n_above + u_above) / i) * (
-            (r_above + INFAP_EPSILON) / (r_above + n_above + 2 * INFAP_EPSILON)
-        )
-        credit = pl.when(rank == 1).then(1.0).otherwise(expected)
-        agg, final = [credit.filter(rel).sum().alias(key)], _safe_div(a, nrel)
-    elif name == "Judged":
-        judged = (pl.col("grade") >= 0).fill_null(False) & (rank <= m.cutoff)
-        agg = [judged.sum().alias(key)]
-        final = _safe_div(a, pl.min_horizontal(pl.lit(m.cutoff), pl.col("num_ret")))
-    elif name == "NumRet":
-        agg, final = [], pl.col("num_ret")
-    elif name == "NumRel":
-        agg, final = [], nrel
-    elif name in EXTRA:
-        agg, final = EXTRA[name](m, key)
-    else:  # parse_measure only lets registered names through
-        raise ValueError(f"no implementation for {name}")
+    """(aggregations over one query's ranked rows, the final value from them and the stats),
+    as the measure's registry entry writes them; a measure computed from whole frames
+    (Compat) joins its value under ``key`` later."""
+    entry = m.entry
+    agg: list[pl.Expr] = []
+    if entry.frame is not None:
+        final = pl.col(key)
+    elif entry.polars is not None:
+        agg, final = entry.polars(m, key)
+    else:  # the registry refuses an entry without either
+        raise ValueError(f"no implementation for {m.name}")
     return agg, final.cast(pl.Float64)
 
 
@@ -220,10 +154,10 @@ def evaluate_wide(
     ranked = _ranked(run)
     rows = _rows(qrels, ranked, stats, parsed)
     if num_ret is not None:
-        if any(m.name in FRAMES for m in parsed):
+        if any(m.entry.frame is not None for m in parsed):
             raise ValueError("Compat and alpha_nDCG need the whole run, not a lean one")
         retrieved = num_ret.select("query_id", "num_ret")
-    elif any(m.name in NEEDS_NUM_RET for m in parsed):
+    elif any(m.entry.needs_num_ret for m in parsed):
         retrieved = ranked.group_by("query_id").agg(pl.len().alias("num_ret"))
     else:
         # Ranks are 1..n in every query: rank 1 names each query once, with no grouping pass.
@@ -238,9 +172,10 @@ def evaluate_wide(
         finals.append(final.alias(str(m)))
     per_query = retrieved.join(rows.group_by("query_id").agg(aggs), on="query_id", how="left")
     for index, m in enumerate(parsed):
-        if m.name in FRAMES:  # a measure that needs more than the judged rows (Compat)
+        frame = m.entry.frame
+        if frame is not None:  # a measure that needs more than the judged rows (Compat)
             source = subtopics if m.needs_subtopics and subtopics is not None else qrels
-            values = FRAMES[m.name](source, ranked, m, f"_m{index}")
+            values = frame(source, ranked, m, f"_m{index}")
             per_query = per_query.join(values, on="query_id", how="left")
     how: Literal["inner", "left"] = "inner" if only_run_queries else "left"
     wide = stats.join(per_query, on="query_id", how=how)

@@ -32,25 +32,11 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable
 
+from goldset_tui import measures as registry
 from goldset_tui.errors import InputError
 from goldset_tui.eval import aliases
 from goldset_tui.eval.measures import parse_measures
-
-_CUTS = ("5", "10", "15", "20", "30", "100", "200", "500", "1000")
-# Base name -> its default parameters (measures.c and each m_*.c's default array).
-CUTOFF_DEFAULTS: dict[str, tuple[str, ...]] = {
-    "P": _CUTS,
-    "recall": _CUTS,
-    "ndcg_cut": _CUTS,
-    "map_cut": _CUTS,
-    "success": ("1", "5", "10"),
-}
-LEVEL_DEFAULTS: dict[str, tuple[str, ...]] = {
-    "iprec_at_recall": tuple(f"{i / 10:.2f}" for i in range(11)),
-}
-# Names goldset shares with ir_measures, where the cut-off is required: they expand only
-# when trec_eval's meaning is asked for.
-SHARED_NAMES = frozenset({"P"})
+from goldset_tui.measures.entry import TrecName
 
 # measures.c: the groups (te_trec_measure_nicknames), in trec_eval's own order.
 _OFFICIAL = (
@@ -112,7 +98,9 @@ def expand(given: list[str], *, compat: bool) -> Forms:
                     out.lacking.append(name)
             out.read_as[text] = members
             out.texts += members
-        elif _is_family(text) and (compat or text not in SHARED_NAMES):
+        elif _is_family(text) and (compat or not registry.known(text)):
+            # A base that is also an ir_measures name (P) needs a cut-off there: trec_eval's
+            # meaning only when asked for.
             out.read_as[text] = _members(text, lists)
             out.texts += out.read_as[text]
         elif "." in text and _is_family(base):
@@ -171,8 +159,24 @@ def _listed(names: list[str]) -> str:
     return f"{len(names)} measure{'s' * (len(names) != 1)} ({', '.join(shown)})"
 
 
+def _family(base: str) -> TrecName | None:
+    """trec_eval's name ``base`` when it stands for several measures alone (its defaults: the
+    registry's, from measures.c and each m_*.c's default array), else None."""
+    for entry in registry.entries():
+        for name in entry.trec_eval:
+            if name.base == base and name.defaults:
+                return name
+    return None
+
+
 def _is_family(name: str) -> bool:
-    return name in CUTOFF_DEFAULTS or name in LEVEL_DEFAULTS
+    return _family(name) is not None
+
+
+def _is_level(base: str) -> bool:
+    """Its parameters are recall levels (iprec_at_recall), not cut-offs."""
+    family = _family(base)
+    return family is not None and family.form == "recall"
 
 
 def _known(name: str) -> bool:
@@ -183,8 +187,10 @@ def _known(name: str) -> bool:
 def _members(base: str, lists: dict[str, list[str]]) -> list[str]:
     """``base``'s measures under trec_eval's names (``P_5``): the parameter lists given for it,
     else its defaults."""
-    params = lists.get(base) or list(CUTOFF_DEFAULTS.get(base) or LEVEL_DEFAULTS[base])
-    if base in LEVEL_DEFAULTS:
+    family = _family(base)
+    assert family is not None  # only called for a family
+    params = lists.get(base) or list(family.defaults)
+    if family.form == "recall":
         return [f"{base}_{float(p):.2f}" for p in params]
     return [f"{base}_{p}" for p in params]
 
@@ -205,7 +211,7 @@ def _items(text: str) -> list[str]:
     """The checked parameters of one ``base.p1,p2`` form, sorted."""
     base, _, rest = text.partition(".")
     items = [item.strip() for item in rest.split(",")]
-    check = _level if base in LEVEL_DEFAULTS else _cut
+    check = _level if _is_level(base) else _cut
     values = [check(text, item) for item in items]
     if len(set(values)) != len(values):
         raise _bad(text, "the same parameter twice in the list")
@@ -230,5 +236,5 @@ def _level(text: str, item: str) -> float:
 
 def _bad(text: str, why: str) -> InputError:
     base = text.partition(".")[0]
-    example = "iprec_at_recall.0.1,0.5" if base in LEVEL_DEFAULTS else f"{base}.5,10"
+    example = f"{base}.0.1,0.5" if _is_level(base) else f"{base}.5,10"
     return InputError(None, f"measure {text!r}: {why} (a list is written {example})")

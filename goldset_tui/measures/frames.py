@@ -1,28 +1,6 @@
-"""The measures added for trec_eval and ir_measures parity, as Polars expressions.
+"""Measures computed from the whole qrels and run rather than the judged rows alone, in Polars
+only (no kernel: an evaluation asking for one goes to the Polars engine):
 
-Each entry of ``EXTRA`` takes a parsed :class:`Measure` and a column key and returns the same
-pair as ``metrics._measure_exprs``: aggregations over one query's judged rows in rank order
-(columns ``rank``, ``grade``, ``rel{L}``, ``crel{L}`` and the query's ``nrel{L}``), and the final
-value from them, the query's statistics and ``num_ret``. ``metrics.py`` owns the frames; this
-module only says what each measure is, with the source it follows:
-
-- ``NumQ``: 1 per query, summed (trec_eval's num_q).
-- ``GMAP``: AP per query; ``metrics.aggregate`` takes the geometric mean (trec_eval's gm_map).
-- ``IPrec@x``: trec_eval's iprec_at_recall: the highest precision at any rank at or below the
-  point where round(x * R) relevant documents have been seen (lround, half away from zero, as
-  trec_eval 10; v9 added 0.9 and truncated). 0 when fewer relevant documents are retrieved.
-- ``IPrecAvg``: trec_eval's 11pt_avg, the mean of IPrec at 0.0, 0.1, ..., 1.0.
-- ``SetP``, ``SetR``, ``SetF(beta=b)``: over everything retrieved (trec_eval's set_P,
-  set_recall, set_F: (b + 1) P R / (b P + R), 0 when nothing relevant is retrieved).
-- ``ERR@k``: Expected Reciprocal Rank (Chapelle, Metzler, Zhang & Grinspan 2009) exactly as
-  gdeval.pl (TREC Web track; ir_measures' ERR provider) computes it: the probability a document
-  satisfies is (2^g - 1) / 2^4 with grades capped at gdeval's maximum of 4, negative grades 0.
-- ``RBP(p=...)``: rank-biased precision (Moffat & Zobel 2008), (1 - p) sum of p^(i-1) over the
-  relevant ranks (binary gain at ``rel``, as ir_measures). ``RBPResid(p=...)``: its residual,
-  what the unjudged ranks and the tail beyond the list could still add (cwl-eval's residual;
-  cwl-eval cuts the tail at depth 1000, a difference of p^1000). A query missing from the run
-  has residual 1. trec_eval's ``rbp`` differs (graded gains scaled to [0, 1], p = 0.9) and so
-  does its ``rbp_resid`` (0 when nothing retrieved is unjudged): they are not aliases.
 - ``Compat(p=0.95)``: compatibility (Clarke, Vtyurina & Smucker 2021) as ir_measures computes
   it: rank-biased overlap with the ideal ranking (documents graded > 0, best grade first),
   normalised by the ideal's own (``normalize=false`` leaves it raw). Score ties in the run are in
@@ -33,98 +11,17 @@ module only says what each measure is, with the source it follows:
 - ``alpha_nDCG(alpha=0.5)@k``: alpha-nDCG (Clarke et al. 2008) as ndeval (TREC Web track)
   computes it, on diversity qrels (``query subtopic doc grade``): binary relevance per subtopic
   at ``rel``, the greedy ideal ranking of ndeval (ties to the larger doc id). Score ties in the
-  run are in trec_eval's order (doc id descending; ndeval's Python wrapper takes ascending).
+  run are in trec_eval's order (doc id descending; ndeval's Python wrapper takes ascending). Its
+  ideal is a greedy approximation that a run can beat: a value can exceed 1.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 
-import polars as pl
-
-from goldset_tui.eval.kernels import ELEVEN_POINTS, ERR_MAX_GRADE  # shared with the small path
-from goldset_tui.eval.measures import Measure
+from goldset_tui.measures.entry import Entry, Measure
+from goldset_tui.measures.exprs import pl, safe_div
 from goldset_tui.scalar import as_int
-
-# Measures whose final value needs the number of documents the run returned for the query.
-NEEDS_NUM_RET = frozenset({"NumRet", "Judged", "SetP", "SetF"})
-
-Exprs = tuple[list[pl.Expr], pl.Expr]
-
-
-def _safe_div(num: pl.Expr, den: pl.Expr) -> pl.Expr:
-    return pl.when(den > 0).then(num / den).otherwise(0.0)
-
-
-def _num_q(m: Measure, key: str) -> Exprs:
-    return [], pl.lit(1.0)
-
-
-def _gmap(m: Measure, key: str) -> Exprs:
-    rel = pl.col(f"rel{m.rel}")
-    agg = [(pl.col(f"crel{m.rel}") / pl.col("rank")).filter(rel).sum().alias(key)]
-    return agg, _safe_div(pl.col(key), pl.col(f"nrel{m.rel}"))
-
-
-def _iprec_agg(m: Measure, level: float, key: str) -> pl.Expr:
-    crel, rel = pl.col(f"crel{m.rel}"), pl.col(f"rel{m.rel}")
-    # lround(level * R): C's round half away from zero (R >= 0, so floor(x + 0.5)).
-    needed = (pl.lit(level) * pl.col(f"nrel{m.rel}").first() + 0.5).floor()
-    precision = crel / pl.col("rank")
-    return precision.filter(rel & (crel >= needed)).max().alias(key)
-
-
-def _iprec(m: Measure, key: str) -> Exprs:
-    assert m.level is not None  # the parser requires the recall level
-    return [_iprec_agg(m, m.level, key)], pl.col(key).fill_null(0.0)
-
-
-def _iprec_avg(m: Measure, key: str) -> Exprs:
-    keys = [f"{key}_{i}" for i in range(len(ELEVEN_POINTS))]
-    aggs = [_iprec_agg(m, level, k) for level, k in zip(ELEVEN_POINTS, keys, strict=True)]
-    total = pl.sum_horizontal([pl.col(k).fill_null(0.0) for k in keys])
-    return aggs, total / len(ELEVEN_POINTS)
-
-
-def _set(m: Measure, key: str) -> Exprs:
-    a = pl.col(key)
-    agg = [pl.col(f"rel{m.rel}").sum().alias(key)]
-    precision = _safe_div(a, pl.col("num_ret"))
-    recall = _safe_div(a, pl.col(f"nrel{m.rel}"))
-    if m.name == "SetP":
-        return agg, precision
-    if m.name == "SetR":
-        return agg, recall
-    b = m.beta
-    f = (b + 1.0) * precision * recall / (b * precision + recall)
-    return agg, pl.when(a > 0).then(f).otherwise(0.0)
-
-
-def _rbp(m: Measure, key: str) -> Exprs:
-    p = m.persistence
-    weight = pl.lit(p) ** (pl.col("rank") - 1).cast(pl.Float64)
-    if m.name == "RBP":
-        agg = [weight.filter(pl.col(f"rel{m.rel}")).sum().alias(key)]
-        return agg, (1.0 - p) * pl.col(key)
-    # Residual: 1 minus the weight of the judged ranks, (1 - p) * sum of p^(i-1) over them. The
-    # rest is the unjudged ranks plus the tail beyond the list: (1 - p) sum_unjudged + p^n.
-    agg = [weight.filter(pl.col("grade") >= 0).sum().alias(key)]
-    return agg, 1.0 - (1.0 - p) * pl.col(key)
-
-
-def _err(m: Measure, key: str) -> Exprs:
-    grade = pl.col("grade").clip(0, ERR_MAX_GRADE).cast(pl.Float64)
-    satisfied = (2.0**grade - 1.0) / 2.0**ERR_MAX_GRADE
-    # Chance the user reaches this rank: every judged document above failed to satisfy
-    # (an unjudged document has gain 0 and changes nothing).
-    reached = (1.0 - satisfied).cum_prod().shift(1, fill_value=1.0)
-    term = satisfied * reached / pl.col("rank").cast(pl.Float64)
-    return [term.filter(pl.col("rank") <= m.cutoff).sum().alias(key)], pl.col(key)
-
-
-def _compat(m: Measure, key: str) -> Exprs:
-    return [], pl.col(key)
 
 
 def _compat_frame(qrels: pl.DataFrame, ranked: pl.DataFrame, m: Measure, key: str) -> pl.DataFrame:
@@ -181,9 +78,9 @@ def _compat_frame(qrels: pl.DataFrame, ranked: pl.DataFrame, m: Measure, key: st
     score = pl.col("k") * pl.col("s_depth") - pl.col("s_before")
     best = pl.col("nrel") * pl.col("s_depth") - pl.col("t_nrel")
     normaliser = (1.0 - pl.lit(p) ** depth.cast(pl.Float64)) / (1.0 - p)
-    value = pl.when(best > 0).then(score / best).otherwise(_safe_div(score, normaliser))
+    value = pl.when(best > 0).then(score / best).otherwise(safe_div(score, normaliser))
     if not m.normalize:
-        value = _safe_div(score, normaliser)
+        value = safe_div(score, normaliser)
     # Both are ratios in [0, 1], but the sums are prefix sums subtracted and divided: a perfect
     # ranking came out as 1.0000000000000007 (two documents, p = 0.95, raw). Never past a bound.
     return per_query.select("query_id", value.clip(0.0, 1.0).alias(key))
@@ -243,25 +140,29 @@ def _alpha_ndcg_frame(
     else:
         ideal = pl.DataFrame(schema={"query_id": pl.String, "ideal": pl.Float64})
     values = ideal.join(dcg, on="query_id", how="left").with_columns(pl.col("dcg").fill_null(0.0))
-    return values.select("query_id", _safe_div(pl.col("dcg"), pl.col("ideal")).alias(key))
+    return values.select("query_id", safe_div(pl.col("dcg"), pl.col("ideal")).alias(key))
 
 
-EXTRA: dict[str, Callable[[Measure, str], Exprs]] = {
-    "NumQ": _num_q,
-    "GMAP": _gmap,
-    "IPrec": _iprec,
-    "IPrecAvg": _iprec_avg,
-    "SetP": _set,
-    "SetR": _set,
-    "SetF": _set,
-    "ERR": _err,
-    "RBP": _rbp,
-    "RBPResid": _rbp,
-    "Compat": _compat,
-    "alpha_nDCG": _compat,  # the value comes whole from its frame, as Compat's
-}
-# Measures computed from the whole qrels and run rather than the judged rows alone.
-FRAMES: dict[str, Callable[[pl.DataFrame, pl.DataFrame, Measure, str], pl.DataFrame]] = {
-    "Compat": _compat_frame,
-    "alpha_nDCG": _alpha_ndcg_frame,  # given the subtopic qrels
-}
+# Compatibility (Clarke et al. 2021): rank-biased overlap with the ideal ranking.
+ENTRIES = (
+    Entry(
+        "Compat",
+        "none",
+        frozenset({"p", "normalize"}),
+        ("Compat",),
+        ("Compat(p=0.95)",),
+        frame=_compat_frame,
+        default_p=0.95,  # ir_measures' default persistence
+    ),
+    # alpha-nDCG (Clarke et al. 2008) as ndeval: needs qrels with subtopics.
+    Entry(
+        "alpha_nDCG",
+        "required",
+        frozenset({"rel", "alpha"}),
+        ("alpha_nDCG@k",),
+        ("alpha_nDCG@10",),
+        bounds=(0.0, None),
+        frame=_alpha_ndcg_frame,
+        needs_subtopics=True,
+    ),
+)
