@@ -207,7 +207,8 @@ def _from_pandas(obj: object, what: str, value: str) -> pl.DataFrame:
         series = obj[source]  # type: ignore[index]
         array = series.to_numpy()
         if array.dtype.kind in "iufb":
-            columns[target] = pl.Series(target, np.ascontiguousarray(array))
+            # pandas marks a missing number as NaN: a null here, refused as an empty value.
+            columns[target] = pl.Series(target, np.ascontiguousarray(array), nan_to_null=True)
         else:
             columns[target] = pl.Series(target, series.tolist(), strict=False)
     return pl.DataFrame(columns)
@@ -221,8 +222,8 @@ def _from_nested(obj: object, what: str, value: str) -> pl.DataFrame:
     for qid, docs in obj.items():
         if not isinstance(docs, Mapping):
             raise TypeError(
-                f"{what} as a dict maps each query to a dict {{doc_id: {value}}}; query "
-                f"{qid!r} maps to {_kind(docs)}"
+                f"{what} must be {ACCEPTED[what]}; got a dict whose query {qid!r} maps to "
+                f"{_kind(docs)}"
             )
         for did, val in docs.items():
             qids.append(qid)
