@@ -113,7 +113,10 @@ def collections(tmp_path: Path) -> dict[str, tuple[Path, Path]]:
 @pytest.mark.parametrize("collection", ["ties", "ties without q3", "robust03", "sample"])
 def test_every_kind_of_input_gives_the_cli_s_numbers(collection, tmp_path, capsys):
     qrels, run = collections(tmp_path)[collection]
-    expected = {mode: cli_means(capsys, qrels, run, mode) for mode in MODES}
+    # Robust 2003's 100 topics each have a relevant document and are all in the run: the three
+    # modes agree there, so one is enough for the large run (the ties fixtures tell them apart).
+    modes = ["default"] if collection == "robust03" else list(MODES)
+    expected = {mode: cli_means(capsys, qrels, run, mode) for mode in modes}
     for kind, (q, r) in five_kinds(qrels, run, tmp_path).items():
         if kind == "ir_measures tuples":  # generators: one pass each, so materialise them
             q, r = list(q), list(r)
@@ -142,9 +145,9 @@ def test_aggregate_of_evaluate_is_the_cli_s_all_line_where_a_judged_query_has_no
     assert got == pytest.approx(want, abs=1e-12)
     assert round(got["AP"], 4) == 0.2779
     # -c is the other reading, and evaluate gives it when asked.
-    assert aggregate(evaluate(q, r, MEASURES, complete=True)) == pytest.approx(
-        cli_means(capsys, qrels, run, "complete"), abs=1e-12
-    )
+    complete = aggregate(evaluate(q, r, MEASURES, complete=True))
+    assert complete == pytest.approx(cli_means(capsys, qrels, run, "complete"), abs=1e-12)
+    assert round(complete["AP"], 4) == 0.2689
 
 
 def test_a_pandas_frame_gives_what_ir_measures_gives_for_the_same_frame():
