@@ -15,7 +15,9 @@ researchers already hold:
 - a path (``str`` or ``Path``): a TREC qrels or run file (gzipped or not, ``-`` for standard
   input), or a goldset table (``.parquet``, ``.csv``, ``.tsv``, ``.jsonl``) with the columns above.
 
-Anything else is a ``TypeError`` that lists these. Bad values in an object (a missing column, a
+Anything else is a ``TypeError`` that lists these. A Polars frame already in goldset's schema
+(the column names and types below) is passed on as it is, unchecked and uncopied, as it always
+was: goldset's readers made it and checked it. Bad values in any other object (a missing column, a
 fractional grade, a non-finite score, one document twice in a query's run, two grades for one
 judgment) are a ``ValueError`` naming the column; in a file, the readers' ``InputError``.
 
@@ -262,7 +264,7 @@ def _from_tuples(obj: Iterable[object], what: str, value: str) -> pl.DataFrame:
     )
 
 
-def _chosen(names: list[str], what: str, value: str) -> dict[str, str]:
+def _chosen(names: list[str], what: str, value: str, path: Path | None = None) -> dict[str, str]:
     """goldset's column -> the frame's column that holds it."""
     lower = {n.lower(): n for n in reversed(names)}  # the first of two same-case spellings wins
     out: dict[str, str] = {}
@@ -274,10 +276,15 @@ def _chosen(names: list[str], what: str, value: str) -> dict[str, str]:
         else:
             if target != "subtopic":
                 spellings = ", ".join((target, *SPELLINGS[target]))
-                raise ValueError(
-                    f"{what}: no column for {target} (looked for {spellings}); the frame has "
-                    f"{', '.join(names) or 'no columns'}"
+                message = (
+                    f"no column for {target} (looked for {spellings}); the "
+                    f"{'file' if path else 'frame'} has {', '.join(names) or 'no columns'}"
                 )
+                if path is not None:
+                    from goldset_tui.errors import InputError
+
+                    raise InputError(path, message)
+                raise ValueError(f"{what}: {message}")
     return out
 
 
@@ -292,7 +299,7 @@ def _problem(what: str, path: Path | None, message: str, column: str) -> ValueEr
 def _normalise(frame: pl.DataFrame, what: str, value: str, path: Path | None) -> pl.DataFrame:
     """The chosen columns, renamed and typed as goldset's frames are, with the checks the TREC
     readers make (no empty value, whole grades, finite scores, each judgment or document once)."""
-    chosen = _chosen(frame.columns, what, value)
+    chosen = _chosen(frame.columns, what, value, path)
     out = frame.select([pl.col(source).alias(target) for target, source in chosen.items()])
     columns = [_ids(out.get_column(c), what, path) for c in out.columns if c != value]
     columns.insert(2, _values(out.get_column(value), what, path))

@@ -23,7 +23,9 @@ import polars as pl
 import pytest
 import pytrec_eval
 
+import goldset_tui.eval as eval_api
 from goldset_tui.cli import main
+from goldset_tui.errors import InputError
 from goldset_tui.eval import aggregate, evaluate, evaluate_wide, mean_scores, rrf
 from goldset_tui.io.trec import read_qrels, read_run
 
@@ -295,3 +297,81 @@ def test_a_pandas_frame_needs_no_pyarrow():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "{'AP': 0.5}"
+
+
+def test_a_table_without_the_columns_is_an_input_error_naming_the_file(tmp_path):
+    table = tmp_path / "qrels.csv"
+    table.write_text("topic,passage,grade\nq,d,1\n")
+    with pytest.raises(InputError) as caught:
+        mean_scores(table, {"q": {"d": 1.0}}, "AP")
+    assert caught.value.path == table and "no column for doc_id" in caught.value.message
+
+
+class FakeRanx:
+    """Stands for ranx's Qrels and Run (importing ranx compiles numba code for a minute): what
+    goldset relies on is the module name and ``to_dict()``, checked by hand against ranx 0.3."""
+
+    __module__ = "ranx.data_structures.qrels"
+
+    def __init__(self, nested: dict) -> None:
+        self.nested = nested
+
+    def to_dict(self) -> dict:
+        return self.nested
+
+
+def test_ranx_objects_are_taken_through_their_dicts():
+    qrels, run = FakeRanx({"q": {"a": 1, "b": 0}}), FakeRanx({"q": {"b": 2.0, "a": 1.0}})
+    assert mean_scores(qrels, run, "RR") == {"RR": 0.5}
+
+
+QRELS_DICT = {"q1": {"a": 1, "b": 0}, "q2": {"c": 0}, "q3": {"d": 2}}
+RUN_DICT = {"q1": {"b": 2.0, "a": 1.0}, "q2": {"c": 1.0}, "q4": {"z": 1.0}}
+QRELS_FRAME = pl.DataFrame(
+    rows({q: {d: float(g) for d, g in ds.items()} for q, ds in QRELS_DICT.items()})
+)
+QRELS_FRAME = QRELS_FRAME.select(
+    "query_id", "doc_id", pl.col("score").cast(pl.Int64).alias("grade")
+)
+RUN_FRAME = pl.DataFrame(rows(RUN_DICT))
+
+# Every public function of goldset_tui.eval that takes qrels or runs, called on dicts and on
+# goldset's own frames: the input layer sits in front of each of them.
+CALLS = {
+    "evaluate": lambda q, r: eval_api.evaluate(q, r, "RR"),
+    "evaluate_wide": lambda q, r: eval_api.evaluate_wide(q, r, ["RR", "P@1"]),
+    "mean_scores": lambda q, r: eval_api.mean_scores(q, r, "RR"),
+    "relevant_queries": lambda q, r: eval_api.relevant_queries(q),
+    "query_sets": lambda q, r: eval_api.query_sets(q, ["q1", "q2", "q4"], "complete"),
+    "cut_run": lambda q, r: eval_api.cut_run(r, q, max_docs=1, judged_only=True),
+    "rrf": lambda q, r: eval_api.rrf([r, r]),
+    "combsum": lambda q, r: eval_api.combsum({"a": r, "b": r}),
+    "combmnz": lambda q, r: eval_api.combmnz([r]),
+    "fuse": lambda q, r: eval_api.fuse([r], "combsum"),
+}
+
+
+@pytest.mark.parametrize("name", CALLS)
+def test_every_public_function_takes_the_same_inputs(name):
+    from_dicts = CALLS[name](QRELS_DICT, RUN_DICT)
+    from_frames = CALLS[name](QRELS_FRAME, RUN_FRAME)
+    if isinstance(from_dicts, pl.DataFrame):
+        assert from_dicts.sort(from_dicts.columns).equals(from_frames.sort(from_frames.columns))
+    elif isinstance(from_dicts, pl.Series):
+        assert from_dicts.to_list() == from_frames.to_list()
+    else:
+        assert from_dicts == from_frames
+    with pytest.raises(TypeError, match="must be"):
+        CALLS[name](3, 3)
+
+
+def test_the_public_functions_with_qrels_or_runs_are_all_in_the_list_above():
+    import inspect
+
+    takes = {
+        name
+        for name in eval_api.__all__
+        if inspect.isfunction(getattr(eval_api, name))
+        and {"qrels", "run", "runs"} & set(inspect.signature(getattr(eval_api, name)).parameters)
+    }
+    assert takes == set(CALLS)
