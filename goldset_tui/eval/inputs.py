@@ -328,6 +328,8 @@ def _ids(series: pl.Series, what: str, path: Path | None) -> pl.Series:
     turns a column of whole numbers into floats (``301.0`` would not match ``301``)."""
     if series.dtype == pl.String:
         return series
+    if series.dtype == pl.Null:  # no rows at all, or only missing values (refused later)
+        return series.cast(pl.String)
     if series.dtype.is_float() and _whole(series):
         series = series.cast(pl.Int64)
     if series.dtype.is_integer():
@@ -339,6 +341,8 @@ def _ids(series: pl.Series, what: str, path: Path | None) -> pl.Series:
 
 def _values(series: pl.Series, what: str, path: Path | None) -> pl.Series:
     name = series.name
+    if series.dtype == pl.Null:  # as in _ids
+        return series.cast(pl.Int64 if name == "grade" else pl.Float64)
     if name == "grade":
         if series.dtype == pl.String:  # a CSV table: every column is text
             parsed = series.str.strip_chars().cast(pl.Int64, strict=False)

@@ -375,3 +375,11 @@ def test_the_public_functions_with_qrels_or_runs_are_all_in_the_list_above():
         and {"qrels", "run", "runs"} & set(inspect.signature(getattr(eval_api, name)).parameters)
     }
     assert takes == set(CALLS)
+
+
+def test_an_empty_run_scores_zero_and_pandas_nullable_integers_are_grades():
+    # An empty dict has no column types to read: its columns are typed as goldset's, not refused.
+    assert mean_scores({"q": {"a": 1}}, {}, ["AP", "NumRet"]) == {"AP": 0.0, "NumRet": 0.0}
+    grades = pd.array([1, 0], dtype="Int64")  # pandas' nullable integers (what read_csv can give)
+    qrels = pd.DataFrame({"query_id": ["q", "q"], "doc_id": ["a", "b"], "grade": grades})
+    assert mean_scores(qrels, {"q": {"b": 2.0, "a": 1.0}}, "RR") == {"RR": 0.5}
