@@ -152,16 +152,22 @@ def test_aggregate_of_evaluate_is_the_cli_s_all_line_where_a_judged_query_has_no
     assert round(complete["AP"], 4) == 0.2689
 
 
-def test_a_pandas_frame_gives_what_ir_measures_gives_for_the_same_frame():
-    # ir_measures.calc_aggregate takes this very frame; pytrec_eval (trec_eval's C code) computes
-    # its numbers over the queries in both the qrels and the run: --trec-eval-compat's mean.
+def test_a_pandas_frame_gives_what_ir_measures_gives_for_the_same_frame(tmp_path):
+    # ir_measures.calc_aggregate takes this very frame. It averages over every query in the
+    # qrels, one missing from the run counting 0: trec_eval -c, goldset's complete=True. The run
+    # leaves out q2 (judged, nothing relevant) and q3 (relevant), so the three modes differ.
     ties = PEERS / "trec_eval" / "generated"
+    lines = (ties / "ties.run").read_text().splitlines(keepends=True)
+    (tmp_path / "q1_q4.run").write_text("".join(x for x in lines if x[:3] in ("q1 ", "q4 ")))
     qrels = as_pandas(ties / "ties.qrels", ["query_id", "iteration", "doc_id", "relevance"])
-    run = as_pandas(ties / "ties.run", ["query_id", "Q0", "doc_id", "rank", "score", "tag"])
+    run = as_pandas(tmp_path / "q1_q4.run", ["query_id", "Q0", "doc_id", "rank", "score", "tag"])
     names = ["nDCG@10", "AP", "RR", "R@100", "P@10"]
     theirs = ir_measures.calc_aggregate([ir_measures.parse_measure(n) for n in names], qrels, run)
-    ours = mean_scores(qrels, run, names, trec_eval_compat=True)
+    ours = mean_scores(qrels, run, names, complete=True)
     assert ours == pytest.approx({str(m): v for m, v in theirs.items()}, abs=1e-9)
+    assert round(ours["AP"], 4) == 0.2519
+    assert round(mean_scores(qrels, run, "AP")["AP"], 4) == 0.3778
+    assert round(mean_scores(qrels, run, "AP", trec_eval_compat=True)["AP"], 4) == 0.7556
 
 
 def test_a_frame_s_rank_column_is_ignored_as_trec_eval_ignores_it():
