@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from goldset_tui.eval.inputs import QrelsInput as QrelsInput
     from goldset_tui.eval.inputs import RunInput as RunInput
+    from goldset_tui.eval.inputs import qrels_frame as qrels_frame
+    from goldset_tui.eval.inputs import run_frame as run_frame
     from goldset_tui.eval.measures import Measure as Measure
     from goldset_tui.eval.measures import parse_measure as parse_measure
     from goldset_tui.eval.measures import parse_measures as parse_measures
@@ -64,6 +66,8 @@ _EXPORTS = {
     "cut_run": "notebook",
     "QrelsInput": "inputs",
     "RunInput": "inputs",
+    "qrels_frame": "inputs",
+    "run_frame": "inputs",
 }
 __all__ = sorted(_EXPORTS)
 

@@ -109,16 +109,18 @@ ACCEPTED = {
 TABLE_SUFFIXES = frozenset({".parquet", ".pq", ".csv", ".tsv", ".tab", ".jsonl", ".ndjson"})
 
 
-def qrels_frame(qrels: object) -> pl.DataFrame:
-    """``qrels`` in any accepted form as goldset's qrels frame (see the module docstring)."""
+def qrels_frame(qrels: QrelsInput) -> pl.DataFrame:
+    """``qrels`` in any accepted form as goldset's qrels frame (see the module docstring): to
+    convert once what several calls will take."""
     if _is_own(qrels, QRELS_SCHEMA):
         assert isinstance(qrels, pl.DataFrame)
         return qrels
     return _coerce(qrels, "qrels", "grade")
 
 
-def run_frame(run: object) -> pl.DataFrame:
-    """``run`` in any accepted form as goldset's run frame (see the module docstring)."""
+def run_frame(run: RunInput) -> pl.DataFrame:
+    """``run`` in any accepted form as goldset's run frame (see the module docstring): to
+    convert once what several calls will take."""
     if _is_own(run, RUN_SCHEMA):
         assert isinstance(run, pl.DataFrame)
         if set(run.columns) <= OWN_RUN_COLUMNS:

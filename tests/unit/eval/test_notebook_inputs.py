@@ -354,6 +354,8 @@ CALLS = {
     "combsum": lambda q, r: eval_api.combsum({"a": r, "b": r}),
     "combmnz": lambda q, r: eval_api.combmnz([r]),
     "fuse": lambda q, r: eval_api.fuse([r], "combsum"),
+    "qrels_frame": lambda q, r: eval_api.qrels_frame(q),
+    "run_frame": lambda q, r: eval_api.run_frame(r),
 }
 
 
