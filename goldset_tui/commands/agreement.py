@@ -78,13 +78,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     source.add_argument(
         "--qrels",
-        metavar="NAME=PATH",
+        metavar="NAME=QRELS",
         action="append",
         help="one labeller's TREC qrels (give two or more)",
     )
     parser.add_argument(
         "--scale",
-        metavar="MIN-MAX",
+        metavar="LO-HI",
         help="the grade scale (default: the store's, or 0 to the highest grade)",
     )
     parser.add_argument(
@@ -107,16 +107,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=0,
         help="random seed for redrawing queries (default 0): the same seed gives the same intervals",
     )
-    parser.add_argument(
-        "--replicates",
+    from goldset_tui.commands._grammar import old_name
+
+    samples = parser.add_argument(
+        "--samples",
+        dest="replicates",
         type=int,
         metavar="N",
         default=1000,
         help="how many times the queries are redrawn for a figure undefined with a query left out "
         "(default 1000; 0: no intervals at all)",
     )
+    old_name(parser, "--replicates", like=samples)
     parser.add_argument(
         "--rule",
+        metavar="RULE",
         default=None,
         help="consensus rule for --run: unanimous-majority-adjudicator or median",
     )
@@ -126,6 +131,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-m",
         "--measure",
+        metavar="MEASURE",
         default="nDCG@10",
         help="with --run: the measure the systems are ranked by in system_ranking (default nDCG@10)",
     )

@@ -41,9 +41,16 @@ examples:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--store", required=True, metavar="DIR", help="the goldset store")
-    parser.add_argument(
-        "--metric", metavar="M", help="the measure (default: the one recorded most often)"
+    from goldset_tui.commands._grammar import old_name
+
+    measure = parser.add_argument(
+        "-m",
+        "--measure",
+        dest="metric",
+        metavar="MEASURE",
+        help="the measure (default: the one recorded most often)",
     )
+    old_name(parser, "--metric", like=measure)
     parser.add_argument("--system", metavar="S", help="only this system")
     parser.add_argument(
         "--format", choices=("text", "md", "json"), default="text", help="default text"
@@ -54,9 +61,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="K/N",
         help="a recurring failure scored 0 in at least K of the last N releases (default 3/5)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the paired tests (default 0)")
     parser.add_argument(
-        "--samples", type=int, default=2000, help="bootstrap / permutation samples (default 2000)"
+        "--seed", type=int, default=0, metavar="N", help="seed of the paired tests (default 0)"
+    )
+    parser.add_argument(
+        "--samples",
+        type=int,
+        default=2000,
+        metavar="N",
+        help="bootstrap / permutation samples (default 2000)",
     )
 
 

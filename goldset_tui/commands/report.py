@@ -69,11 +69,12 @@ def add_input_arguments(
     p.add_argument(
         "--qrels",
         required=runs_required,
-        metavar="Q",
+        metavar="QRELS",
         help="TREC qrels file, or a goldset store folder (its judgments become the qrels)",
     )
     p.add_argument(
         "--labeller",
+        metavar="NAME",
         help="with a store as --qrels: whose judgments are the qrels (laid over the pool's prior "
         "judgments when the store has them)",
     )
@@ -96,26 +97,41 @@ def add_input_arguments(
         metavar="FILE",
         help="stratum,share (0.31 or 31%%)[,population] for the weighted headline and its interval",
     )
+    from goldset_tui.commands._grammar import old_name
+
     if several:
-        p.add_argument(
+        measure = p.add_argument(
             "-m",
-            "--metric",
+            "--measure",
+            dest="metric",
+            metavar="MEASURE",
             action="append",
             help="measure to report (default Success@10); repeat it for one report per measure, "
             "each recorded with --release",
         )
     else:
-        p.add_argument(
-            "--metric", default="Success@10", help="measure to report (default Success@10)"
+        measure = p.add_argument(
+            "-m",
+            "--measure",
+            dest="metric",
+            metavar="MEASURE",
+            default="Success@10",
+            help="measure to report (default Success@10)",
         )
+    old_name(p, "--metric", like=measure)
     p.add_argument(
         "--seed",
         type=int,
         default=0,
+        metavar="N",
         help="seed of the bootstrap and randomisation tests (default 0)",
     )
     p.add_argument(
-        "--samples", type=int, default=2000, help="bootstrap / permutation samples (default 2000)"
+        "--samples",
+        type=int,
+        default=2000,
+        metavar="N",
+        help="bootstrap / permutation samples (default 2000)",
     )
     p.add_argument(
         "--no-fusion", action="store_true", help="leave out the reciprocal rank fusion system"

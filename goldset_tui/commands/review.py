@@ -237,7 +237,7 @@ def review_screen_for_store(store: str | Path, labeller: str, *, metric: str = "
 
     parser = argparse.ArgumentParser()
     add_arguments(parser)
-    args = parser.parse_args(["--store", str(store), "--labeller", labeller, "--metric", metric])
+    args = parser.parse_args(["--store", str(store), "--labeller", labeller, "--measure", metric])
     return ReportScreen(build_context(args))
 
 

@@ -57,12 +57,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"check a seeded uniform sample of N distinct queries (default {DEFAULT_SAMPLE}; 0 for all)",
     )
     parser.add_argument(
-        "--seed", type=int, default=0, help="seed for the sample and its order (default 0)"
+        "--seed",
+        type=int,
+        default=0,
+        metavar="N",
+        help="seed for the sample and its order (default 0)",
     )
     parser.add_argument(
-        "--store", type=Path, help="store folder (default: one per LABELS file in the data folder)"
+        "--store",
+        type=Path,
+        metavar="DIR",
+        help="store folder (default: one per LABELS file in the data folder)",
     )
-    parser.add_argument("--labeller", default=None, help="your name (default: the login name)")
+    parser.add_argument(
+        "--labeller", default=None, metavar="NAME", help="your name (default: the login name)"
+    )
     parser.add_argument(
         "--targets",
         metavar="STRATUM=N,...",
