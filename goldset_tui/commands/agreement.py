@@ -24,7 +24,7 @@ Every kappa, alpha and agreement carries a 95% interval made by leaving each who
 turn and recomputing the figure (a jackknife with Student t; docs/agreement.md): documents of one
 query are judged alike more often than documents of different queries, so leaving documents out
 one by one would give intervals that are too narrow. A figure undefined with some query left out
-takes its interval from redrawing whole queries with replacement (--replicates times). Each
+takes its interval from redrawing whole queries with replacement (--samples times). Each
 stratum uses its own queries.
 
 From a store, position bias per labeller: mean grade and relevant rate by the position a document

@@ -89,7 +89,7 @@ def parse_grades(spec: str):  # noqa: ANN201 - GradeScale
     except ValueError:  # not integers, or LO > HI (no grades)
         scale = None
     if scale is None:
-        raise InputError(None, f"--grades {spec!r}: expected LO-HI, e.g. 0-3")
+        raise InputError(None, f"--scale {spec!r}: expected LO-HI, e.g. 0-3")
     return scale
 
 

@@ -34,7 +34,7 @@ examples:
       --strata sample_data/strata.csv -m nDCG@10 --store docs-store --release 2026.2
   goldset history --store docs-store
   goldset history --store ~/stores/docs-pool
-  goldset history --store ~/stores/docs-pool --metric nDCG@10 --system bm25 --format md
+  goldset history --store ~/stores/docs-pool -m nDCG@10 --system bm25 --format md
   goldset history --store ~/stores/docs-pool --recurring 2/3 --format json
 """
 

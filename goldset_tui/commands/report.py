@@ -43,7 +43,7 @@ query missing from a run counts 0 for it.
 examples:
   goldset report --qrels sample_data/judgments/alice.qrels --run bm25=sample_data/runs/bm25.run \\
       --run minilm=sample_data/runs/minilm.run --strata sample_data/strata.csv \\
-      --traffic sample_data/traffic.csv --metric Success@10 -o out/
+      --traffic sample_data/traffic.csv -m Success@10 -o out/
   goldset report --qrels ~/golden/docs-store --run bm25=bm25.run --strata strata.csv \\
       -m nDCG@10 -m P@10 --store ~/golden/docs-store --release 2026.4
 """

@@ -50,7 +50,7 @@ examples:
   goldset review --qrels sample_data/judgments/alice.qrels --run bm25=sample_data/runs/bm25.run \\
       --run minilm=sample_data/runs/minilm.run --strata sample_data/strata.csv
   goldset review --qrels qrels.txt --run bm25=bm25.run --run dense=dense.run --strata strata.csv
-  goldset review --store ~/.local/share/goldset/projects/mypool --labeller ana --metric Success@10
+  goldset review --store ~/.local/share/goldset/projects/mypool --labeller ana -m Success@10
 """
 
 

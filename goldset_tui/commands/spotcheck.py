@@ -22,7 +22,7 @@ agreement k of n with a Wilson interval (continuity-corrected), the confusion be
 stratum, its own misfile rate (with the same interval), the misfiled queries that puts in the
 golden set and the shift they can cause, against that stratum's sampling band. Strata with too few
 checks to tell are named as such. The band needs each stratum's PLANNED size in the golden set:
---targets, --total (as planned with `goldset sample --plan`), --manifest of the sample, or the
+--targets, --total (as planned with `goldset sample plan`), --manifest of the sample, or the
 sample manifest beside LABELS; without one there is no verdict (the labels file is the whole log).
 
 examples:
@@ -48,7 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from goldset_tui.sampling.plan import DEFAULT_RATE
     from goldset_tui.sampling.spotcheck import DEFAULT_SAMPLE
 
-    parser.add_argument("labels", type=Path, help="LABELS: query, count, stratum")
+    parser.add_argument("labels", type=Path, metavar="LABELS", help="LABELS: query, count, stratum")
     parser.add_argument(
         "--sample",
         type=int,
@@ -81,7 +81,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--total",
         type=int,
         metavar="N",
-        help="the planned set size, split by traffic as `goldset sample --total` splits it",
+        help="the planned set size, split by traffic as `goldset sample plan --total` splits it",
     )
     parser.add_argument(
         "--min-per-stratum",
