@@ -32,7 +32,7 @@ QRELS, RUN = PEERS / "robust03_cs_qrels.txt.gz", PEERS / "input.uic0301.gz"
 MEASURES = ["nDCG@10", "AP", "RR", "R@100", "P@10"]
 
 
-def cpu_ms(call, repeat: int) -> float:  # noqa: ANN001 - any zero-argument callable
+def cpu_ms(call, repeat: int) -> float:
     times = []
     for _ in range(repeat):
         start = time.process_time()

@@ -144,6 +144,7 @@ class _CommandParser(argparse.ArgumentParser):
     def __init__(self, *args: Any, command: str | ModuleType | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._command = command
+        self._old_spellings: Any = None
 
     def _load(self) -> None:
         command, self._command = self._command, None
@@ -157,11 +158,16 @@ class _CommandParser(argparse.ArgumentParser):
         self.description = getattr(module, "DESCRIPTION", module.HELP)
         module.add_arguments(self)
         self.set_defaults(_run=module.run)
+        # A command whose old spellings argparse cannot alias (sample's modes, once flags) turns
+        # them into the new ones here, saying so once (docs/cli.md).
+        self._old_spellings = getattr(module, "old_spellings", None)
 
     def parse_known_args(  # type: ignore[override]
         self, args: Any = None, namespace: argparse.Namespace | None = None
     ) -> tuple[argparse.Namespace, list[str]]:
         self._load()
+        if self._old_spellings is not None:
+            args = self._old_spellings(list(sys.argv[1:] if args is None else args))
         parsed, extras = super().parse_known_args(args, namespace)
         if extras:
             # Said here, not by the top parser after this returns: its message came under

@@ -17,9 +17,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar=("REAL_LOG", "SYNTHETIC_QUERIES"),
         help="compare a synthetic query set with a real log instead of labelling (no -o)",
     )
+    from goldset_tui.commands._grammar import FlagChoice, old_option
+
+    # --format json is stored as the flag --json set before, so run_compare reads args.json.
     parser.add_argument(
-        "--json", action="store_true", help="with --compare: print JSON instead of a table"
+        "--format",
+        dest="json",
+        action=FlagChoice,
+        const="json",
+        choices=("text", "json"),
+        default=False,
+        help="with --compare: text (a table, the default) or json",
     )
+    old_option(parser, "--json", now="--format json", dest="json", action="store_true")
 
 
 def run_compare(args: argparse.Namespace) -> int:

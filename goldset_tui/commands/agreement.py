@@ -25,7 +25,7 @@ Every kappa, alpha and agreement carries a 95% interval made by leaving each who
 turn and recomputing the figure (a jackknife with Student t; docs/agreement.md): documents of one
 query are judged alike more often than documents of different queries, so leaving documents out
 one by one would give intervals that are too narrow. A figure undefined with some query left out
-takes its interval from redrawing whole queries with replacement (--replicates times). Each
+takes its interval from redrawing whole queries with replacement (--samples times). Each
 stratum uses its own queries.
 
 From a store, position bias per labeller: mean grade and relevant rate by the position a document
@@ -79,13 +79,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     source.add_argument(
         "--qrels",
-        metavar="NAME=PATH",
+        metavar="NAME=QRELS",
         action="append",
         help="one labeller's TREC qrels (give two or more)",
     )
     parser.add_argument(
         "--scale",
-        metavar="MIN-MAX",
+        metavar="LO-HI",
         help="the grade scale (default: the store's, or 0 to the highest grade)",
     )
     parser.add_argument(
@@ -108,16 +108,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=0,
         help="random seed for redrawing queries (default 0): the same seed gives the same intervals",
     )
-    parser.add_argument(
-        "--replicates",
+    from goldset_tui.commands._grammar import old_name
+
+    samples = parser.add_argument(
+        "--samples",
+        dest="replicates",
         type=int,
         metavar="N",
         default=AGREEMENT_REPLICATES,
         help="how many times the queries are redrawn for a figure undefined with a query left out "
         "(default %(default)s; 0: no intervals at all)",
     )
+    old_name(parser, "--replicates", like=samples)
     parser.add_argument(
         "--rule",
+        metavar="RULE",
         default=None,
         help="consensus rule for --run: unanimous-majority-adjudicator or median",
     )
@@ -127,6 +132,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-m",
         "--measure",
+        metavar="MEASURE",
         default="nDCG@10",
         help="with --run: the measure the systems are ranked by in system_ranking (default nDCG@10)",
     )

@@ -1,10 +1,10 @@
 """`goldset check`: validate a pool and summarise it before anyone spends a day judging it.
 
-A pool may come from a pipe (``goldset check --format jsonl <(zcat pool.jsonl.gz)``, or ``-``
+A pool may come from a pipe (``goldset check --input-format jsonl <(zcat pool.jsonl.gz)``, or ``-``
 for standard input): it is read once, to its end (``io.sources.open_source``: gzip undone), into
 a private temporary file that the pool reader then reads as often as it needs; messages name the
-pipe, never that file. A pipe has no extension to go by, so it needs ``--format``; a regular file
-takes its format from its extension unless ``--format`` says otherwise.
+pipe, never that file. A pipe has no extension to go by, so it needs ``--input-format``; a regular
+file takes its format from its extension unless ``--input-format`` says otherwise.
 """
 
 from __future__ import annotations
@@ -34,16 +34,16 @@ strata and their sizes, the systems that were pooled and how much their results 
 prior judgments the file carries. Every problem is reported on one line naming file, line or row
 and column, with exit status 2 (the same validation `goldset judge` runs).
 
-A pool can come from a pipe or standard input (-), read once; give its --format then, since a
-pipe has no extension to go by. A gzipped pool is decompressed.
+A pool can come from a pipe or standard input (-), read once; give its --input-format then, since
+a pipe has no extension to go by. A gzipped pool is decompressed.
 
 examples:
   goldset check sample_data/pool.jsonl
   goldset check pool.parquet
   goldset check pool.jsonl --corpus corpus.jsonl
-  goldset check --format jsonl <(zcat pool.jsonl.gz)
-  zcat pool.csv.gz | goldset check --format csv -
-  goldset check --format tsv pool.txt
+  goldset check --input-format jsonl <(zcat pool.jsonl.gz)
+  zcat pool.csv.gz | goldset check --input-format csv -
+  goldset check --input-format tsv pool.txt
 """
 
 # The pool formats and the extension the pool reader knows each by (json: one nested document).
@@ -54,10 +54,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "pool",
         metavar="POOL",
-        help="the pool file; - for standard input, or a pipe (with --format)",
+        help="the pool file; - for standard input, or a pipe (with --input-format)",
     )
-    parser.add_argument(
-        "--format",
+    from goldset_tui.commands._grammar import old_name
+
+    given_as = parser.add_argument(
+        "--input-format",
+        dest="format",
         choices=sorted(FORMATS),
         help="the pool's format, when its name does not say it (a pipe, standard input, an odd"
         " extension); jsonl covers flat rows and nested queries alike",
@@ -67,12 +70,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="document texts for a pool that lists ids only (BEIR corpus.jsonl, or TSV/Parquet doc_id, text)",
     )
-    parser.add_argument(
-        "--grades",
+    old_name(parser, "--format", like=given_as)
+    scale = parser.add_argument(
+        "--scale",
+        dest="grades",
         metavar="LO-HI",
         default="0-3",
         help="the grade scale prior judgments must fit (default 0-3)",
     )
+    old_name(parser, "--grades", like=scale)
 
 
 def parse_grades(spec: str):  # noqa: ANN201 - GradeScale
@@ -84,7 +90,7 @@ def parse_grades(spec: str):  # noqa: ANN201 - GradeScale
     except ValueError:  # not integers, or LO > HI (no grades)
         scale = None
     if scale is None:
-        raise InputError(None, f"--grades {spec!r}: expected LO-HI, e.g. 0-3")
+        raise InputError(None, f"--scale {spec!r}: expected LO-HI, e.g. 0-3")
     return scale
 
 
@@ -107,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
 def _readable(given: str, fmt: str | None) -> Iterator[tuple[Path, Path]]:
     """(a path the pool reader can read as often as it likes, the name to show). A regular file
     named by its extension is itself; a stream (read once, here) or a file whose format
-    ``--format`` gives is reached through a private folder, under a name with that extension."""
+    ``--input-format`` gives is reached through a private folder, under a name with that extension."""
     from goldset_tui.io.sources import STDIN_NAME, is_stream, open_source
 
     shown = Path(STDIN_NAME if given == "-" else given)
@@ -116,7 +122,7 @@ def _readable(given: str, fmt: str | None) -> Iterator[tuple[Path, Path]]:
         what = "standard input" if given == "-" else "a pipe"
         raise InputError(
             shown,
-            f"is {what}, which has no extension to tell its format: give --format"
+            f"is {what}, which has no extension to tell its format: give --input-format"
             f" {'|'.join(sorted(FORMATS))}",
         )
     if fmt is None:

@@ -36,7 +36,7 @@ examples:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("log", type=Path, nargs="?", help="the query log")
+    parser.add_argument("log", type=Path, nargs="?", metavar="LOG", help="the query log")
     parser.add_argument(
         "-o",
         "--output",

@@ -80,12 +80,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--seed",
         type=int,
         default=0,
+        metavar="N",
         help="seed of the randomization test (default 0)",
     )
     parser.add_argument(
         "--samples",
         type=int,
         default=COMPARE_SAMPLES,
+        metavar="N",
         help="randomization test samples (default %(default)s)",
     )
     parser.add_argument(
@@ -96,7 +98,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="as goldset eval -l: grade >= N is relevant (e.g. 2 on a 1-5 scale whose 1 means "
         "not relevant); the mean is over the queries with such a grade",
     )
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument(
+        "--format", choices=("text", "json"), default="text", help="text (default) or json"
+    )
 
 
 def paired_scores(

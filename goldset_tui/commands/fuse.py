@@ -32,7 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("runs", metavar="RUN", nargs="+", help="run files (PATH or NAME=PATH)")
     parser.add_argument("--method", choices=("rrf", "combsum", "combmnz"), default="rrf")
     parser.add_argument("-k", type=int, default=60, help="RRF constant k (default 60)")
-    parser.add_argument("--depth", type=int, help="use only each run's top N documents")
+    parser.add_argument(
+        "--depth", type=int, metavar="K", help="use only each run's top K documents"
+    )
     parser.add_argument("--tag", help="run tag written in the last column (default: fused-METHOD)")
     parser.add_argument(
         "-o", "--output", metavar="FUSED", required=True, help="the fused run file to write"

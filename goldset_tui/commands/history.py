@@ -35,16 +35,23 @@ examples:
       --strata sample_data/strata.csv -m nDCG@10 --store docs-store --release 2026.2
   goldset history --store docs-store
   goldset history --store ~/stores/docs-pool
-  goldset history --store ~/stores/docs-pool --metric nDCG@10 --system bm25 --format md
+  goldset history --store ~/stores/docs-pool -m nDCG@10 --system bm25 --format md
   goldset history --store ~/stores/docs-pool --recurring 2/3 --format json
 """
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--store", required=True, metavar="DIR", help="the goldset store")
-    parser.add_argument(
-        "--metric", metavar="M", help="the measure (default: the one recorded most often)"
+    from goldset_tui.commands._grammar import old_name
+
+    measure = parser.add_argument(
+        "-m",
+        "--measure",
+        dest="metric",
+        metavar="MEASURE",
+        help="the measure (default: the one recorded most often)",
     )
+    old_name(parser, "--metric", like=measure)
     parser.add_argument("--system", metavar="S", help="only this system")
     parser.add_argument(
         "--format", choices=("text", "md", "json"), default="text", help="default text"
@@ -55,11 +62,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="K/N",
         help="a recurring failure scored 0 in at least K of the last N releases (default 3/5)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the paired tests (default 0)")
+    parser.add_argument(
+        "--seed", type=int, default=0, metavar="N", help="seed of the paired tests (default 0)"
+    )
     parser.add_argument(
         "--samples",
         type=int,
         default=REPORT_SAMPLES,
+        metavar="N",
         help="bootstrap / permutation samples (default %(default)s)",
     )
 

@@ -115,6 +115,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--seed",
         type=int,
         default=None,
+        metavar="N",
         help="seed of the --assign split and --repeat choice (default 0; the split's is remembered in the store)",
     )
     parser.add_argument(

@@ -43,7 +43,7 @@ query missing from a run counts 0 for it.
 examples:
   goldset report --qrels sample_data/judgments/alice.qrels --run bm25=sample_data/runs/bm25.run \\
       --run minilm=sample_data/runs/minilm.run --strata sample_data/strata.csv \\
-      --traffic sample_data/traffic.csv --metric Success@10 -o out/
+      --traffic sample_data/traffic.csv -m Success@10 -o out/
   goldset report --qrels ~/golden/docs-store --run bm25=bm25.run --strata strata.csv \\
       -m nDCG@10 -m P@10 --store ~/golden/docs-store --release 2026.4
 """
@@ -69,11 +69,12 @@ def add_input_arguments(
     p.add_argument(
         "--qrels",
         required=runs_required,
-        metavar="Q",
+        metavar="QRELS",
         help="TREC qrels file, or a goldset store folder (its judgments become the qrels)",
     )
     p.add_argument(
         "--labeller",
+        metavar="NAME",
         help="with a store as --qrels: whose judgments are the qrels (laid over the pool's prior "
         "judgments when the store has them)",
     )
@@ -96,28 +97,40 @@ def add_input_arguments(
         metavar="FILE",
         help="stratum,share (0.31 or 31%%)[,population] for the weighted headline and its interval",
     )
+    from goldset_tui.commands._grammar import old_name
+
     if several:
-        p.add_argument(
+        measure = p.add_argument(
             "-m",
-            "--metric",
+            "--measure",
+            dest="metric",
+            metavar="MEASURE",
             action="append",
             help=f"measure to report (default {DEFAULT_METRIC}); repeat it for one report per measure, "
             "each recorded with --release",
         )
     else:
-        p.add_argument(
-            "--metric", default=DEFAULT_METRIC, help=f"measure to report (default {DEFAULT_METRIC})"
+        measure = p.add_argument(
+            "-m",
+            "--measure",
+            dest="metric",
+            metavar="MEASURE",
+            default=DEFAULT_METRIC,
+            help=f"measure to report (default {DEFAULT_METRIC})",
         )
+    old_name(p, "--metric", like=measure)
     p.add_argument(
         "--seed",
         type=int,
         default=0,
+        metavar="N",
         help="seed of the bootstrap and randomisation tests (default 0)",
     )
     p.add_argument(
         "--samples",
         type=int,
         default=REPORT_SAMPLES,
+        metavar="N",
         help="bootstrap / permutation samples (default %(default)s)",
     )
     p.add_argument(

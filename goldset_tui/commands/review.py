@@ -52,7 +52,7 @@ examples:
   goldset review --qrels sample_data/judgments/alice.qrels --run bm25=sample_data/runs/bm25.run \\
       --run minilm=sample_data/runs/minilm.run --strata sample_data/strata.csv
   goldset review --qrels qrels.txt --run bm25=bm25.run --run dense=dense.run --strata strata.csv
-  goldset review --store ~/.local/share/goldset/projects/mypool --labeller ana --metric Success@10
+  goldset review --store ~/.local/share/goldset/projects/mypool --labeller ana -m Success@10
 """
 
 
@@ -239,7 +239,7 @@ def review_screen_for_store(store: str | Path, labeller: str, *, metric: str = D
 
     parser = argparse.ArgumentParser()
     add_arguments(parser)
-    args = parser.parse_args(["--store", str(store), "--labeller", labeller, "--metric", metric])
+    args = parser.parse_args(["--store", str(store), "--labeller", labeller, "--measure", metric])
     return ReportScreen(build_context(args))
 
 

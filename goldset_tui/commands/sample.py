@@ -15,146 +15,61 @@ if TYPE_CHECKING:
 from goldset_tui.progress import working
 
 NAME = "sample"
-HELP = "draw a seeded stratified sample of queries from LABELS (weighted, without replacement)"
+HELP = "plan, draw, emit as SQL or finish a seeded stratified sample of queries from LABELS"
 DESCRIPTION = """\
 Sample queries per stratum, weighted by min(count, CAP) so the head is represented without swamping
-the tail, never the same query twice. Sizes come from --targets, or from --total split in proportion
-to traffic with a floor of --min-per-stratum per stratum. The same LABELS and seed give a
-byte-identical SAMPLE: LABELS's columns with a stable query_id first and each query's
-inclusion_probability (its chance of being drawn) last. Beside it: SAMPLE's stem + .manifest.toml
-with the seed, targets, per-stratum counts and traffic shares, every sampled query with its count
-and probability, sha256 of inputs and outputs, and closure checks; SAMPLE's stem + .strata.csv
-(query_id, stratum, count, inclusion_probability) and .traffic.csv (stratum, share and the two
-headlines' design effects), the files `goldset report --strata/--traffic` reads: with them the
-report estimates the share of searches answered and the share of distinct queries answered.
---plan prints, per stratum and for the set, the 95% half-width at an assumed rate (with the
-finite-population correction), the smallest change one query makes, the size a requested
-half-width needs, the band of the traffic-weighted headline, and the smallest difference between
-two systems the planned queries can detect (95% confidence, 80% power) when both run on the same
-queries with per-query correlation --rho, and unpaired; --format json for a program.
+the tail, never the same query twice. Four modes, each with its own options (MODE --help):
+
+  plan      print, per stratum and for the set, the 95% half-width at an assumed rate (with the
+            finite-population correction), the smallest change one query makes, the size a
+            requested half-width needs, the band of the traffic-weighted headline, and the
+            smallest difference between two systems the planned queries can detect (95%
+            confidence, 80% power) when both run on the same queries with per-query correlation
+            --rho, and unpaired; --format json for a program
+  draw      write SAMPLE: LABELS's columns with a stable query_id first and each query's
+            inclusion_probability (its chance of being drawn) last; the same LABELS and seed give
+            a byte-identical SAMPLE. Beside it: SAMPLE's stem + .manifest.toml (seed, targets,
+            per-stratum counts and traffic shares, every sampled query with its count and
+            probability, sha256 of inputs and outputs, closure checks), + .strata.csv and
+            + .traffic.csv, the files `goldset report --strata/--traffic` reads; --plan also
+            prints the plan for the sizes drawn
+  emit-sql  write the SQL that classifies and samples the log inside DuckDB, Spark or BigQuery
+            and draws the same queries (each query's random key comes from SHA-256 of the seed
+            and the query), with a query for the strata's weights, the --vocab words as a table
+            to load, and a manifest naming the engine
+  finish    make SAMPLE from the warehouse's results of emit-sql's SQL (--rows, --weights)
+
+Sizes come from --targets, or from --total split in proportion to traffic with a floor of
+--min-per-stratum per stratum. --log reads a query log (streamed, any size) and classifies it
+with the default rules first. An option the chosen mode would ignore is refused.
 
 examples:
   goldset classify sample_data/query_log.csv --vocab sample_data/corpus.jsonl -o labels.csv
-  goldset sample labels.csv -o golden.csv --seed 20240301 \\
+  goldset sample draw labels.csv -o golden.csv --seed 20240301 \\
       --targets exact_identifier=30,misspelled=25,negation=20,short_keyword=35,multi_entity=25,paraphrase=25
-  goldset sample labels.csv -o golden.csv --seed 7 --total 160 --min-per-stratum 15
-  goldset sample labels.csv --plan --total 160 --rate 0.7 --half-width 0.1
-  goldset sample labels.csv --plan --total 160 --rho 0.6 --format json
-  goldset sample queries.txt --log --vocab corpus.parquet -o golden.csv --seed 7 --targets negation=20,paraphrase=30
-  goldset sample --emit-sql duckdb --table query_log --seed 7 --targets negation=20,paraphrase=30 -o golden.sql
-
---log reads a query log (streamed, any size), classifies it with the default rules and samples it.
---emit-sql writes the SQL that does the same inside DuckDB, Spark or BigQuery and draws the same
-queries (each query's random key comes from SHA-256 of the seed and the query), with a query for
-the strata's weights, the --vocab words as a table to load, and a manifest naming the engine.
+  goldset sample draw labels.csv -o golden.csv --seed 7 --total 160 --min-per-stratum 15
+  goldset sample plan labels.csv --total 160 --rate 0.7 --half-width 0.1
+  goldset sample plan labels.csv --total 160 --rho 0.6 --format json
+  goldset sample draw queries.txt --log --vocab corpus.parquet -o golden.csv --seed 7 \\
+      --targets negation=20,paraphrase=30
+  goldset sample emit-sql duckdb --table query_log --seed 7 --targets negation=20,paraphrase=30 \\
+      -o golden.sql
+  goldset sample finish golden.sql --rows rows.csv --weights weights.csv -o golden.csv
 """
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from goldset_tui.sampling.plan import DEFAULT_POWER, DEFAULT_RATE, DEFAULT_RHO
-    from goldset_tui.sampling.sample import DEFAULT_CAP, DEFAULT_MIN_PER_STRATUM
+    from goldset_tui.commands._sample_modes import add_modes
 
-    parser.add_argument(
-        "labels",
-        type=Path,
-        nargs="?",
-        help="LABELS: query, count, stratum (from `goldset classify` or your own); with --log, "
-        "a query log",
-    )
-    parser.add_argument(
-        "--log",
-        action="store_true",
-        help="LABELS is a query log: classify it first with the default rules (streamed)",
-    )
-    parser.add_argument(
-        "--vocab",
-        type=Path,
-        help="with --log or --emit-sql: the vocabulary for the misspelled rule",
-    )
-    parser.add_argument(
-        "--emit-sql",
-        choices=("duckdb", "spark", "bigquery"),
-        help="write the SQL that classifies and samples the log in that engine (-o FILE.sql), "
-        "drawing the same queries as --log does locally",
-    )
-    parser.add_argument(
-        "--finish",
-        type=Path,
-        metavar="FILE.sql",
-        help="make the SAMPLE (-o) from the warehouse's results of FILE.sql (--rows) and of its "
-        "weights query (--weights): the file --log writes, with a manifest naming the engine",
-    )
-    parser.add_argument("--rows", type=Path, help="with --finish: the sample query's result")
-    parser.add_argument("--weights", type=Path, help="with --finish: the weights query's result")
-    parser.add_argument(
-        "--table", default="query_log", help="with --emit-sql: the log's table (default query_log)"
-    )
-    parser.add_argument(
-        "--query-column", default="query", help="with --emit-sql: the raw query column"
-    )
-    parser.add_argument(
-        "--count-column", help="with --emit-sql: the occurrences column (default: one per row)"
-    )
-    parser.add_argument(
-        "--vocab-table",
-        default="goldset_vocab",
-        help="with --emit-sql --vocab: the table (column word) to load the vocabulary into",
-    )
-    parser.add_argument("-o", "--output", type=Path, help="SAMPLE file to write (.csv or .parquet)")
-    parser.add_argument("--seed", type=int, help="random seed (required to write a sample)")
-    sizes = parser.add_mutually_exclusive_group()  # one is needed, except with --finish
-    sizes.add_argument("--targets", metavar="STRATUM=N,...", help="queries per stratum")
-    sizes.add_argument("--total", type=int, metavar="N", help="set size, split by traffic share")
-    parser.add_argument(
-        "--min-per-stratum",
-        type=int,
-        default=DEFAULT_MIN_PER_STRATUM,
-        metavar="M",
-        help=f"with --total: at least M per stratum (default {DEFAULT_MIN_PER_STRATUM})",
-    )
-    parser.add_argument(
-        "--cap",
-        type=int,
-        default=DEFAULT_CAP,
-        help=f"weight = min(count, CAP) (default {DEFAULT_CAP})",
-    )
-    parser.add_argument(
-        "--manifest", type=Path, help="where to write the manifest (default: beside SAMPLE)"
-    )
-    parser.add_argument(
-        "--plan", action="store_true", help="print the sample-size plan per stratum"
-    )
-    parser.add_argument(
-        "--rate",
-        type=float,
-        default=DEFAULT_RATE,
-        help=f"assumed rate for --plan (default {DEFAULT_RATE})",
-    )
-    parser.add_argument(
-        "--half-width",
-        type=float,
-        metavar="H",
-        help="for --plan: the size that gives a 95%% half-width of H (e.g. 0.1)",
-    )
-    parser.add_argument(
-        "--rho",
-        type=float,
-        default=DEFAULT_RHO,
-        help="for --plan: correlation of two systems' per-query scores on the same queries "
-        f"(default {DEFAULT_RHO}; measure it on two past runs; 0 is unpaired)",
-    )
-    parser.add_argument(
-        "--power",
-        type=float,
-        default=DEFAULT_POWER,
-        help=f"for --plan: power of the comparison (default {DEFAULT_POWER})",
-    )
-    parser.add_argument(
-        "--format",
-        choices=("text", "json"),
-        default="text",
-        help="for --plan: text, or JSON on stdout (the sample's table then goes to stderr)",
-    )
+    add_modes(parser)
+
+
+def old_spellings(argv: list[str]) -> list[str]:
+    """The modes' old flag spellings (``--plan``, ``--emit-sql``, ``--finish``, none to draw) as
+    the mode they chose: `goldset_tui.cli` calls this before parsing."""
+    from goldset_tui.commands._sample_modes import old_spellings as as_modes
+
+    return as_modes(argv)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -295,7 +210,7 @@ def emit_sql(args: argparse.Namespace) -> int:
         raise InputError(
             None,
             "--emit-sql needs --targets: --total splits by the log's traffic, which is in the "
-            "warehouse (`goldset sample LABELS --total N --plan` prints sizes to give)",
+            "warehouse (`goldset sample plan LABELS --total N` prints sizes to give)",
         )
     if args.labels is not None or args.log or args.plan:
         raise InputError(

@@ -42,11 +42,15 @@ examples:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--qrels", metavar="FILE", required=True, help="the judgments (TREC qrels)")
+    parser.add_argument(
+        "--qrels", metavar="QRELS", required=True, help="the judgments (TREC qrels)"
+    )
     parser.add_argument(
         "--run", metavar="NAME=PATH", action="append", required=True, help="a TREC run (repeat)"
     )
-    parser.add_argument("--depth", type=int, default=10, help="pool depth per run (default 10)")
+    parser.add_argument(
+        "--depth", type=int, default=10, metavar="K", help="pool depth per run (default 10)"
+    )
     parser.add_argument(
         "--order",
         choices=("depth", "mtf", "mm"),  # agreement.simulate.ORDERS (a test keeps them equal)
@@ -54,11 +58,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="judging order (default mtf)",
     )
     parser.add_argument("--budget", type=int, required=True, help="judgments to replay")
-    parser.add_argument("-m", "--measure", default="nDCG@10", help="ranks the systems")
+    parser.add_argument(
+        "-m", "--measure", metavar="MEASURE", default="nDCG@10", help="ranks the systems"
+    )
     parser.add_argument(
         "--step", type=int, default=None, help="report every N judgments (default: budget / 20)"
     )
-    parser.add_argument("--format", choices=("json",), default="json")
+    parser.add_argument(
+        "--format", choices=("json",), default="json", help="json (the only output, default)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -22,7 +22,7 @@ agreement k of n with a Wilson interval (continuity-corrected), the confusion be
 stratum, its own misfile rate (with the same interval), the misfiled queries that puts in the
 golden set and the shift they can cause, against that stratum's sampling band. Strata with too few
 checks to tell are named as such. The band needs each stratum's PLANNED size in the golden set:
---targets, --total (as planned with `goldset sample --plan`), --manifest of the sample, or the
+--targets, --total (as planned with `goldset sample plan`), --manifest of the sample, or the
 sample manifest beside LABELS; without one there is no verdict (the labels file is the whole log).
 
 examples:
@@ -48,7 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from goldset_tui.sampling.plan import DEFAULT_RATE
     from goldset_tui.sampling.spotcheck import DEFAULT_SAMPLE
 
-    parser.add_argument("labels", type=Path, help="LABELS: query, count, stratum")
+    parser.add_argument("labels", type=Path, metavar="LABELS", help="LABELS: query, count, stratum")
     parser.add_argument(
         "--sample",
         type=int,
@@ -57,12 +57,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"check a seeded uniform sample of N distinct queries (default {DEFAULT_SAMPLE}; 0 for all)",
     )
     parser.add_argument(
-        "--seed", type=int, default=0, help="seed for the sample and its order (default 0)"
+        "--seed",
+        type=int,
+        default=0,
+        metavar="N",
+        help="seed for the sample and its order (default 0)",
     )
     parser.add_argument(
-        "--store", type=Path, help="store folder (default: one per LABELS file in the data folder)"
+        "--store",
+        type=Path,
+        metavar="DIR",
+        help="store folder (default: one per LABELS file in the data folder)",
     )
-    parser.add_argument("--labeller", default=None, help="your name (default: the login name)")
+    parser.add_argument(
+        "--labeller", default=None, metavar="NAME", help="your name (default: the login name)"
+    )
     parser.add_argument(
         "--targets",
         metavar="STRATUM=N,...",
@@ -72,7 +81,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--total",
         type=int,
         metavar="N",
-        help="the planned set size, split by traffic as `goldset sample --total` splits it",
+        help="the planned set size, split by traffic as `goldset sample plan --total` splits it",
     )
     parser.add_argument(
         "--min-per-stratum",

@@ -39,7 +39,7 @@ examples:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--store", metavar="DIR", required=True, help="the store")
     parser.add_argument(
-        "--labeller", metavar="MACHINE", required=True, help="the machine labeller to check"
+        "--labeller", metavar="NAME", required=True, help="the machine labeller to check"
     )
     parser.add_argument("--budget", type=int, required=True, help="how many pairs to choose")
     parser.add_argument(
@@ -49,7 +49,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--run", metavar="NAME=PATH", action="append", default=[], help="a TREC run (repeat)"
     )
     parser.add_argument(
-        "-m", "--measure", default="nDCG@10", help="orders the systems (default nDCG@10)"
+        "-m",
+        "--measure",
+        metavar="MEASURE",
+        default="nDCG@10",
+        help="orders the systems (default nDCG@10)",
     )
     parser.add_argument("--strata", metavar="FILE", help="query_id,stratum (default: the pool's)")
     parser.add_argument("--why", metavar="FILE", help="write each chosen pair's reason (CSV)")

@@ -40,7 +40,7 @@ def test_review_drills_down_and_judges_the_holes(tmux, tmp_path: Path) -> None:
         f"minilm={SAMPLE / 'runs' / 'minilm.run'}",
         "--strata",
         str(SAMPLE / "strata.csv"),
-        "--metric",
+        "--measure",
         "nDCG@10",
         "--topics",
         str(SAMPLE / "topics.tsv"),

@@ -36,7 +36,7 @@ REVIEW = [
     f"minilm={SAMPLE / 'runs' / 'minilm.run'}",
     "--strata",
     str(SAMPLE / "strata.csv"),
-    "--metric",
+    "--measure",
     "Success@3",
     "--samples",
     "100",
@@ -51,7 +51,7 @@ AGREEMENT = [
     f"bob={SAMPLE / 'judgments' / 'bob.qrels'}",
     "--scale",
     "0-3",
-    "--replicates",
+    "--samples",
     "50",
     "--screen",
 ]

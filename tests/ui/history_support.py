@@ -26,7 +26,7 @@ def recorded_store() -> Path:
         folder = SAMPLE / "releases" / release
         args = ["report", "--qrels", str(store), "--strata", str(SAMPLE / "strata.csv")]
         args += ["--run", f"bm25={folder / 'bm25.run'}", "--run", f"minilm={folder / 'minilm.run'}"]
-        args += ["--metric", "nDCG@10", "--samples", "50", "--store", str(store)]
+        args += ["--measure", "nDCG@10", "--samples", "50", "--store", str(store)]
         assert main([*args, "--release", release]) == 0
     return store
 

@@ -199,7 +199,7 @@ def test_long_run_names_keep_every_column_on_an_80_column_screen(tmp_path) -> No
     argv = ["--qrels", str(paths["qrels"]), "--strata", str(paths["strata"])]
     for name, run in zip(names, ["lex", "lex", "vec"], strict=True):
         argv += ["--run", f"{name}={paths[run]}"]
-    context = build_context(parser.parse_args([*argv, "--metric", planted.METRIC]))
+    context = build_context(parser.parse_args([*argv, "--measure", planted.METRIC]))
 
     async def drive() -> None:
         app = GoldsetApp(lambda: ReportScreen(context))

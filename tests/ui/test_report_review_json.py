@@ -136,7 +136,7 @@ def _screen_text(args: list[str], size: tuple[int, int]) -> tuple[str, str, bool
     ids=["Success@3-80x24", "nDCG@10-80x24", "Success@3-120x40"],
 )
 def test_every_figure_on_the_review_screens_is_the_json_s(three_runs, metric, size, capsys) -> None:
-    args = [*three_runs, "--metric", metric]
+    args = [*three_runs, "--measure", metric]
     d = _json(args, capsys)
     report_text, summary, notes_whole, warned = _screen_text(args, size)
     assert notes_whole

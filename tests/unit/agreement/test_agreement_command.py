@@ -63,7 +63,7 @@ def store(tmp_path):
 
 
 def run_json(capsys, *argv: str) -> dict:
-    assert main(["agreement", *argv, "--format", "json", "--replicates", "200"]) == 0
+    assert main(["agreement", *argv, "--format", "json", "--samples", "200"]) == 0
     return json.loads(capsys.readouterr().out)
 
 
@@ -189,7 +189,7 @@ def test_grade_outside_declared_scale_is_refused(tmp_path, capsys) -> None:
 
 
 def test_markdown_lists_biggest_disagreement_first(store, capsys) -> None:
-    assert main(["agreement", "--store", str(store), "--replicates", "50"]) == 0
+    assert main(["agreement", "--store", str(store), "--samples", "50"]) == 0
     out = capsys.readouterr().out
     assert "Krippendorff's alpha, ordinal" in out and "| ann | bob |" in out
     section = out.split("## Largest disagreements")[1]

@@ -42,7 +42,7 @@ def test_consensus_row_scores_pending_pairs_as_unjudged_like_trec_eval_J(tmp_pat
         f"bob={write_qrels(tmp_path / 'b.qrels', BOB)}",
         "--scale",
         "0-3",
-        "--replicates",
+        "--samples",
         "0",
         "--run",
         f"sys={run_path}",

@@ -176,7 +176,7 @@ def store_with_fatigue(tmp_path, labellers: list[str], drop: float, seed: int = 
 
 def test_report_finds_planted_fatigue_and_not_where_there_is_none(tmp_path, capsys) -> None:
     store = store_with_fatigue(tmp_path, ["ann", "bob"], drop=0.04)
-    assert main(["agreement", "--store", str(store), "--format", "json", "--replicates", "0"]) == 0
+    assert main(["agreement", "--store", str(store), "--format", "json", "--samples", "0"]) == 0
     report = json.loads(capsys.readouterr().out)
     ann, bob = report["position_bias"]
     assert ann["labeller"] == "ann" and ann["n"] == 300
@@ -202,10 +202,10 @@ def test_qrels_have_no_positions_and_markdown_shows_the_bands(tmp_path, capsys) 
     }.items():
         (tmp_path / f"{name}.qrels").write_text(text)
     argv = ["agreement", "--qrels", f"a={tmp_path}/a.qrels", "--qrels", f"b={tmp_path}/b.qrels"]
-    assert main([*argv, "--scale", "0-3", "--format", "json", "--replicates", "20"]) == 0
+    assert main([*argv, "--scale", "0-3", "--format", "json", "--samples", "20"]) == 0
     assert json.loads(capsys.readouterr().out)["position_bias"] is None
     store = store_with_fatigue(tmp_path, ["ann", "bob"], drop=0.04)
-    assert main(["agreement", "--store", str(store), "--replicates", "0"]) == 0
+    assert main(["agreement", "--store", str(store), "--samples", "0"]) == 0
     md = capsys.readouterr().out
     assert "## Position bias" in md and "| ann | 21+ | 60 |" in md
     assert "- ann: grade -" in md and "p < 0.001" in md

@@ -22,7 +22,7 @@ def test_inferred_scale_is_warned_about_and_drops_cut_offs(tmp_path, capsys) -> 
         f"other={b}",
         "--format",
         "json",
-        "--replicates",
+        "--samples",
         "0",
     ]
     assert main(base) == 0

@@ -30,7 +30,7 @@ def test_units_and_units_both_judged_are_named_apart(capsys) -> None:
             "0-3",
             "--format",
             "md",
-            "--replicates",
+            "--samples",
             "50",
         ]
     )

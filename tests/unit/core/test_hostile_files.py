@@ -117,7 +117,7 @@ def test_an_integer_id_is_read_as_its_digits(tmp_path) -> None:
     ("command", "column"),
     [
         (["classify", "{f}", "-o", "{o}"], "count"),
-        (["sample", "{f}", "-o", "{o}", "--seed", "1", "--total", "1"], "count"),
+        (["sample", "draw", "{f}", "-o", "{o}", "--seed", "1", "--total", "1"], "count"),
     ],
 )
 def test_a_list_count_is_refused(tmp_path, capsys, command: list[str], column: str) -> None:

@@ -16,7 +16,7 @@ COMMANDS = {
     "report": ["report", "--qrels", "q.qrels", "--run", "a=a.run", "--strata", "s.csv"],
     "agreement": ["agreement", "--qrels", f"a={S}/judgments/alice.qrels", "--qrels", f"b={S}/judgments/bob.qrels"],
     "spotcheck": ["spotcheck", "labels.csv"],
-    "sample": ["sample", "labels.csv"],
+    "sample": ["sample", "draw", "labels.csv"],
     "history": ["history", "--store", "store"],
     "judge": ["judge", f"{S}/pool.jsonl", "--labeller", "alice"],
 }  # fmt: skip

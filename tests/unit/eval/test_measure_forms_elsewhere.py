@@ -139,7 +139,7 @@ def _report(capsys, d, metric: str) -> tuple[int, str, str]:
         capsys,
         *("report", "--qrels", d / "qrels", "--run", f"a={d / 'a.run'}"),
         *("--run", f"b={d / 'b.run'}", "--strata", d / "strata.csv", "--samples", "100"),
-        *("--metric", metric, "--format", "json"),
+        *("--measure", metric, "--format", "json"),
     )
 
 
@@ -238,7 +238,7 @@ def test_review_from_a_store_checks_its_metric_as_report_does(tmp_path):
     project.import_prior(read_qrels(pool.parent / "judgments" / "alice.qrels"))
     parser = argparse.ArgumentParser()
     review.add_arguments(parser)
-    args = ["--store", str(store), "--labeller", "ana", "--metric", "P.5,10"]
+    args = ["--store", str(store), "--labeller", "ana", "--measure", "P.5,10"]
     with pytest.raises(InputError, match=r"'P\.5,10' stands for 2 measures \(P@5, P@10\)"):
         review.build_context(parser.parse_args(args))
 

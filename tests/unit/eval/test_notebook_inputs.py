@@ -45,7 +45,7 @@ def cli_means(capsys: pytest.CaptureFixture[str], qrels: Path, run: Path, mode: 
     return json.loads(capsys.readouterr().out)["runs"]["r"]["mean"]
 
 
-def _open(path: Path):  # noqa: ANN202 - a text file
+def _open(path: Path):
     return gzip.open(path, "rt") if path.suffix == ".gz" else path.open()
 
 

@@ -75,7 +75,7 @@ def test_queries_without_words_have_no_vocabulary_share(tmp_path):
 def test_the_command_prints_json_and_refuses_bad_combinations(tmp_path, capsys):
     real = tmp_path / "real.txt"
     real.write_text("a b\nc\n", encoding="utf-8")
-    assert main(["classify", "--compare", str(real), str(real), "--json"]) == 0
+    assert main(["classify", "--compare", str(real), str(real), "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert all(r["divergence"] == 0 for r in doc["rows"]) and "look like real" in doc["verdict"]
     assert main(["classify", "--compare", str(real), str(real), "-o", "x.csv"]) == 2

@@ -29,7 +29,7 @@ def _report(store: Path, out: Path, release: str, *, runs_of: str, dense: bool) 
     for name in names:
         args += ["--run", f"{name}={REL / runs_of / (name + '.run')}"]
     # --samples is the report's own intervals: the record keeps per-query scores only.
-    args += ["--metric", "nDCG@10", "--samples", "20", "-o", str(out / release)]
+    args += ["--measure", "nDCG@10", "--samples", "20", "-o", str(out / release)]
     return [*args, "--store", str(store), "--release", release]
 
 
@@ -93,7 +93,7 @@ def test_the_quarter_of_the_doc_prints_what_the_doc_says(tmp_path, capsys):
     assert main(_report(store, out, "2026.3-repooled", runs_of="2026.3", dense=True)) == 0
     capsys.readouterr()
 
-    assert main(["history", "--store", str(store), "--metric", "nDCG@10"]) == 0
+    assert main(["history", "--store", str(store), "--measure", "nDCG@10"]) == 0
     printed = [line.rstrip() for line in capsys.readouterr().out.splitlines()]
     block = _doc_block("### Week 12: reading the quarter")
     shown = [line.rstrip() for line in block if "..." not in line]

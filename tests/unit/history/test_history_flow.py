@@ -33,7 +33,7 @@ def _report(store: Path, release: str, *extra: str, runs_of: str | None = None) 
     args += [a for r in runs for a in ("--run", r)]
     return [
         *args,
-        "--metric",
+        "--measure",
         "nDCG@10",
         "--samples",
         "200",
@@ -151,7 +151,7 @@ def test_eval_records_every_measure(tmp_path, capsys):
     assert main([*args, "--release", "2026.1"]) == 0  # idempotent
     err = capsys.readouterr().err
     assert err.count("history: recorded") == 2 and err.count("already recorded") == 2
-    assert main(["history", "--store", str(store), "--metric", "P@5", "--format", "json"]) == 0
+    assert main(["history", "--store", str(store), "--measure", "P@5", "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["releases"][0]["strata"].keys() >= {"negation", "paraphrase"}  # from the pool
     assert main(["eval", str(store), *runs, "--release", "x"]) == 2  # --release without --store

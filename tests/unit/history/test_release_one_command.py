@@ -78,7 +78,7 @@ def test_an_adjudicated_store_gives_its_consensus_and_records_each_measure(
     assert [r["metric"] for r in from_store] == ["nDCG@10", "P@10"]
     # The same numbers as the two-step way: export the consensus, then report on the file.
     for i, measure in enumerate(("nDCG@10", "P@10")):
-        assert main(report(exported, "--metric", measure)) == 0
+        assert main(report(exported, "--measure", measure)) == 0
         assert json.loads(capsys.readouterr().out) == from_store[i]
     recorded = {(r.release, r.system, r.measure) for r in load_records(store)}
     assert recorded == {("r1", s, m) for s in ("bm25", "minilm") for m in ("nDCG@10", "P@10")}
@@ -90,7 +90,7 @@ def test_several_measures_as_csv_and_in_folders(tmp_path: Path, capsys) -> None:
     assert main(report(qrels, "-m", "nDCG@10", "-m", "P@10", "-o", str(out), form="csv")) == 0
     both = pl.read_csv(capsys.readouterr().out.encode(), infer_schema=False)
     for measure, folder in (("nDCG@10", "ndcg-10"), ("P@10", "p-10")):
-        assert main(report(qrels, "--metric", measure, form="csv")) == 0
+        assert main(report(qrels, "--measure", measure, form="csv")) == 0
         text = capsys.readouterr().out
         alone = pl.read_csv(text.encode(), infer_schema=False)
         assert both.filter(pl.col("measure") == measure).drop("measure").equals(alone)

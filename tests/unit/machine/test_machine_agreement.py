@@ -84,7 +84,7 @@ def test_leniency_per_stratum_by_hand(tmp_path: Path, capsys) -> None:
     (tmp_path / "strata.csv").write_text("query_id,stratum\n" + "\n".join(strata) + "\n")
     args = ["agreement", "--qrels", f"alice={tmp_path / 'h.qrels'}"]
     args += ["--qrels", f"llm={tmp_path / 'm.qrels'}", "--machine", "llm", "--scale", "0-3"]
-    args += ["--strata", str(tmp_path / "strata.csv"), "--format", "json", "--replicates", "100"]
+    args += ["--strata", str(tmp_path / "strata.csv"), "--format", "json", "--samples", "100"]
     assert main(args) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["labellers"] == ["alice"]  # the human report has the humans only
@@ -100,7 +100,7 @@ def test_leniency_per_stratum_by_hand(tmp_path: Path, capsys) -> None:
     assert neg["confusion"] == [[0, 0, 0, 0], [3, 0, 0, 0], [0, 0, 0, 0], [0, 0, 3, 0]]
     # Every query of the stratum shifts by exactly 1: every redraw gives 1.
     assert neg["mean_difference_ci95"] == [1.0, 1.0]
-    assert main([*args[:-4], "--replicates", "0"]) == 0  # markdown
+    assert main([*args[:-4], "--samples", "0"]) == 0  # markdown
     text = capsys.readouterr().out
     assert "## Machine judge llm" in text and "| alice | negation | 6 |" in text
 
@@ -113,7 +113,7 @@ def test_consensus_comparison_and_unknown_machine_name(tmp_path: Path, capsys) -
         paths[name].write_text(
             "".join(f"{q} 0 {d} {g}\n" for (q, d), g in zip(units, grades, strict=True))
         )
-    base = ["agreement", "--scale", "0-3", "--format", "json", "--replicates", "0"]
+    base = ["agreement", "--scale", "0-3", "--format", "json", "--samples", "0"]
     for name, path in paths.items():
         base += ["--qrels", f"{name}={path}"]
     assert main([*base, "--machine", "robot"]) == 2

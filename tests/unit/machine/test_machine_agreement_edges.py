@@ -30,7 +30,7 @@ def test_machine_vote_never_settles_a_human_disagreement_in_the_runs_table(
     code = main(
         ["agreement", "--qrels", f"alice={alice}", "--qrels", f"bob={bob}"]
         + ["--qrels", f"llm={llm}", "--machine", "llm", "--scale", "0-3"]
-        + ["--run", f"r={run}", "--replicates", "0", "--format", "json"]
+        + ["--run", f"r={run}", "--samples", "0", "--format", "json"]
     )
     assert code == 0
     rows = {row["qrels"]: row for row in json.loads(capsys.readouterr().out)["runs"]}
@@ -80,7 +80,7 @@ def test_one_human_and_a_machine_both_get_a_runs_row(tmp_path: Path, capsys) -> 
     run = write(tmp_path / "r.run", ["q1 Q0 d1 1 2.0 r", "q1 Q0 d2 2 1.0 r"])
     code = main(
         ["agreement", "--qrels", f"alice={alice}", "--qrels", f"llm={llm}", "--machine", "llm"]
-        + ["--scale", "0-3", "--run", f"r={run}", "--replicates", "0", "--format", "json"]
+        + ["--scale", "0-3", "--run", f"r={run}", "--samples", "0", "--format", "json"]
     )
     assert code == 0
     rows = {row["qrels"]: row for row in json.loads(capsys.readouterr().out)["runs"]}
@@ -101,7 +101,7 @@ def test_the_markdown_by_stratum_says_how_many_queries_each_row_rests_on(
     strata = write(tmp_path / "s.csv", ["query_id,stratum", "q1,s1", "q2,s2", "q3,s2"])
     code = main(
         ["agreement", "--qrels", f"h={h}", "--qrels", f"m={m}", "--machine", "m"]
-        + ["--scale", "0-3", "--strata", strata, "--replicates", "20"]
+        + ["--scale", "0-3", "--strata", strata, "--samples", "20"]
     )
     assert code == 0
     out = capsys.readouterr().out

@@ -227,7 +227,7 @@ def test_agreement_from_store_reports_the_machine_apart(tmp_path: Path, capsys) 
     labels = tmp_path / "llm.qrels"
     labels.write_text("q1 0 d1 3\nq1 0 d2 1\nq2 0 d1 2\nq2 0 d3 2\n")
     assert run_import(project, labels) == 0
-    args = ["agreement", "--store", str(project.path), "--format", "json", "--replicates", "0"]
+    args = ["agreement", "--store", str(project.path), "--format", "json", "--samples", "0"]
     assert main(args) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["labellers"] == ["alice", "bob"]
@@ -246,7 +246,7 @@ def test_unknown_rule_with_a_machine_is_one_line(tmp_path: Path, capsys) -> None
     labels = tmp_path / "llm.qrels"
     labels.write_text("q1 0 d1 3\n")
     assert run_import(project, labels) == 0
-    args = ["agreement", "--store", str(project.path), "--replicates", "0", "--rule", "coin"]
+    args = ["agreement", "--store", str(project.path), "--samples", "0", "--rule", "coin"]
     assert main(args) == 2
     assert "unknown consensus rule" in capsys.readouterr().err
 

@@ -48,7 +48,7 @@ def test_agreement_refuses_it_in_one_line(tmp_path: Path, capsys) -> None:
     strata.write_text("query_id,stratum\nq1,a\nq1,b\n")
     code = main(
         ["agreement", "--qrels", f"a={a}", "--qrels", f"b={b}", "--scale", "0-3"]
-        + ["--strata", str(strata), "--replicates", "0"]
+        + ["--strata", str(strata), "--samples", "0"]
     )
     assert code == 2
     err = capsys.readouterr().err

@@ -93,7 +93,7 @@ def test_flips_and_fewer_than_three_systems(tmp_path: Path, capsys) -> None:
     write_run(tmp_path / "s3.run", {"q1": ["c", "a", "b"], "q2": ["c", "b", "a"]})
     base = ["agreement", "--qrels", f"human={tmp_path / 'human.qrels'}"]
     base += ["--qrels", f"llm={tmp_path / 'llm.qrels'}", "--scale", "0-1", "--format", "json"]
-    base += ["--replicates", "0", "-m", "RR"]
+    base += ["--samples", "0", "-m", "RR"]
     runs = [x for n in ("s1", "s2", "s3") for x in ("--run", f"{n}={tmp_path / n}.run")]
     assert main([*base, *runs]) == 0
     ranking = json.loads(capsys.readouterr().out)["system_ranking"]

@@ -49,7 +49,7 @@ def test_a_fifo_with_format_is_read_once_and_checked_like_the_file(
     status, expected, _ = cli("check", path)
     assert status == 0 and "queries:     3" in expected and "candidates:  9" in expected
     fifo, writer = feed_fifo(tmp_path, path.read_bytes())
-    status, stdout, stderr = cli("check", "--format", path.suffix[1:], fifo)
+    status, stdout, stderr = cli("check", "--input-format", path.suffix[1:], fifo)
     writer.join(timeout=30)
     assert (status, stderr) == (0, "")
     assert stdout.splitlines()[0].startswith(f"{fifo} (flat, sha256 ")
@@ -65,7 +65,7 @@ def test_a_gzipped_pool_on_standard_input(tmp_path: Path, cli, monkeypatch) -> N
     _, expected, _ = cli("check", path)
     stdin = io.TextIOWrapper(io.BytesIO(gzip.compress(path.read_bytes())))
     monkeypatch.setattr(sys, "stdin", stdin)
-    status, stdout, stderr = cli("check", "--format", "jsonl", "-")
+    status, stdout, stderr = cli("check", "--input-format", "jsonl", "-")
     assert (status, stderr) == (0, "")
     assert stdout.splitlines()[0].startswith("<stdin> (flat, sha256 ")
     assert summary(stdout) == summary(expected)
@@ -75,7 +75,7 @@ def test_a_pipe_without_format_is_one_line_asking_for_it(tmp_path: Path, cli) ->
     fifo, writer = feed_fifo(tmp_path, b"")
     status, stdout, stderr = cli("check", fifo)
     assert status == 2 and stdout == ""
-    assert stderr.count("\n") == 1 and f"{fifo}: is a pipe" in stderr and "--format" in stderr
+    assert stderr.count("\n") == 1 and f"{fifo}: is a pipe" in stderr and "--input-format" in stderr
     with open(fifo, "rb"):  # let the waiting writer go (nothing read it)
         writer.join(timeout=30)
 
@@ -85,7 +85,7 @@ def test_errors_name_the_pipe_and_the_line_not_a_temporary_file(
 ) -> None:
     bad = b'{"query_id": "q1", "query": "x", "doc_id": "d1", "text": "t"}\n{"query_id": "q1"\n'
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(bad)))
-    status, _, stderr = cli("check", "--format", "jsonl", "-")
+    status, _, stderr = cli("check", "--input-format", "jsonl", "-")
     assert status == 2 and stderr.count("\n") == 1
     assert stderr.startswith("goldset: error: <stdin>:2: ") and "goldset-check-" not in stderr
 
@@ -95,6 +95,6 @@ def test_format_overrides_an_extension_that_does_not_say_it(tmp_path: Path, cli)
     odd = path.rename(tmp_path / "pool.txt")
     status, _, stderr = cli("check", odd)
     assert status == 2 and "unknown file type '.txt'" in stderr
-    status, stdout, stderr = cli("check", "--format", "tsv", odd)
+    status, stdout, stderr = cli("check", "--input-format", "tsv", odd)
     assert (status, stderr) == (0, "") and stdout.startswith(f"{odd} (flat,")
     assert odd.exists() and not odd.is_symlink()  # read in place, left as it was

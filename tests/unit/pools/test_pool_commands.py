@@ -295,9 +295,9 @@ def test_check_prior_grade_outside_given_scale(tmp_path: Path, inputs, cli) -> N
     p = tmp_path / "n.jsonl"
     p.write_text(json.dumps({"query_id": "q1", "query": "x", "judgments": {"d1": 3}}) + "\n")
     assert "outside the scale 0-2" in one_line_error(
-        *cli("check", p, "--corpus", inputs["corpus"], "--grades", "0-2")
+        *cli("check", p, "--corpus", inputs["corpus"], "--scale", "0-2")
     )
-    assert "--grades" in one_line_error(*cli("check", p, "--grades", "three"))
+    assert "--scale" in one_line_error(*cli("check", p, "--scale", "three"))
 
 
 def test_check_shows_ids_with_control_characters_safely(tmp_path: Path, cli) -> None:

@@ -134,7 +134,7 @@ def review_context(qrels: Path | str, *options: str, runs: dict[str, Path] | Non
 
     parser = argparse.ArgumentParser()
     add_arguments(parser)
-    argv = ["--qrels", str(qrels), *options, "--metric", METRIC]
+    argv = ["--qrels", str(qrels), *options, "--measure", METRIC]
     for name, path in (runs or {}).items():
         argv += ["--run", f"{name}={path}"]
     return build_context(parser.parse_args(argv))

@@ -320,7 +320,7 @@ def _check_issue_10_statistics(files: dict, d: dict, bm25: dict, dense: dict, fu
 
 
 def test_headroom_is_null_for_a_measure_without_cutoff(files, capsys) -> None:
-    code, out, _ = _report(files, capsys, "--metric", "AP", "--format", "json")
+    code, out, _ = _report(files, capsys, "--measure", "AP", "--format", "json")
     assert code == 0
     d = json.loads(out)
     assert (
@@ -328,7 +328,7 @@ def test_headroom_is_null_for_a_measure_without_cutoff(files, capsys) -> None:
         == {"mean", "headroom_collected", "best_single", "best_single_mean", "oracle"}
         and d["fusion"]["rrf"]["headroom_collected"] is None
     )
-    code, md, _ = _report(files, capsys, "--metric", "AP")
+    code, md, _ = _report(files, capsys, "--measure", "AP")
     assert "AP has no cutoff" in md and "every document each run retrieved" in md
 
 
@@ -376,7 +376,7 @@ def test_bad_inputs_are_one_line_exit_2(files, capsys, tmp_path) -> None:
             f"x={d / 'bm25.run'}",
             "--strata",
             str(d / "strata.csv"),
-            "--metric",
+            "--measure",
             "success@10",
         ]
     )

@@ -27,7 +27,7 @@ def _report(tmp_path: Path, capsys, *runs: str) -> dict:
     (tmp_path / "qrels.txt").write_text(QRELS)
     (tmp_path / "strata.csv").write_text("query_id,stratum\nq1,a\nq2,a\n")
     argv = ["report", "--qrels", str(tmp_path / "qrels.txt"), "--strata"]
-    argv += [str(tmp_path / "strata.csv"), "--metric", "RR", "--format", "json"]
+    argv += [str(tmp_path / "strata.csv"), "--measure", "RR", "--format", "json"]
     for run in runs:
         argv += ["--run", run]
     code = main(argv)

@@ -39,13 +39,13 @@ def setup(tmp_path: Path, scale: str) -> list[str]:
 def test_a_1_to_5_store_warns_and_names_the_fix(tmp_path: Path, capsys) -> None:
     argv = setup(tmp_path, "1-5")
     capsys.readouterr()
-    assert main([*argv, "--metric", "Success@1"]) == 0
+    assert main([*argv, "--measure", "Success@1"]) == 0
     captured = capsys.readouterr()
     assert "every judged document counts as relevant" in captured.err, captured.err
     assert "--metric 'Success(rel=2)@1'" in captured.err, captured.err
     # By hand: the first document d1 is graded 1, counted relevant at trec_eval's level 1 ...
     assert json.loads(captured.out)["strata"][0]["systems"]["a"]["hits"] == 1
-    assert main([*argv, "--metric", "Success(rel=2)@1"]) == 0
+    assert main([*argv, "--measure", "Success(rel=2)@1"]) == 0
     captured = capsys.readouterr()
     assert "every judged document" not in captured.err
     # ... and not at the level the warning names.
@@ -56,5 +56,5 @@ def test_a_1_to_5_store_warns_and_names_the_fix(tmp_path: Path, capsys) -> None:
 def test_a_0_to_3_store_does_not(tmp_path: Path, capsys, metric: str) -> None:
     argv = setup(tmp_path, "0-3")
     capsys.readouterr()
-    assert main([*argv, "--metric", metric]) == 0
+    assert main([*argv, "--measure", metric]) == 0
     assert "every judged document" not in capsys.readouterr().err

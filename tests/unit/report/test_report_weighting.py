@@ -176,7 +176,7 @@ def _sample_report(capsys, metric: str = "Success@3") -> dict:
             str(data / "strata.csv"),
             "--traffic",
             str(data / "traffic.csv"),
-            "--metric",
+            "--measure",
             metric,
             "--format",
             "json",

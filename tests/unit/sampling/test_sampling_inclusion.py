@@ -95,7 +95,7 @@ def test_the_sample_carries_each_querys_probability_and_count(tmp_path: Path) ->
     path = tmp_path / "labels.csv"
     labels.write_csv(path)
     out = tmp_path / "golden.csv"
-    args = ["sample", str(path), "-o", str(out), "--seed", "4", "--targets", "a=10,b=8"]
+    args = ["sample", "draw", str(path), "-o", str(out), "--seed", "4", "--targets", "a=10,b=8"]
     assert main(args) == 0
     got = pl.read_csv(out)
     assert got.columns == ["query_id", "query", "count", "stratum", "inclusion_probability"]
@@ -128,7 +128,10 @@ def test_report_reads_the_strata_and_traffic_files_unchanged(
     path = tmp_path / "labels.csv"
     labels_frame().write_csv(path)
     out = tmp_path / "golden.csv"
-    assert main(["sample", str(path), "-o", str(out), "--seed", "4", "--targets", "a=10,b=5"]) == 0
+    assert (
+        main(["sample", "draw", str(path), "-o", str(out), "--seed", "4", "--targets", "a=10,b=5"])
+        == 0
+    )
     sample = pl.read_csv(out)
     strata = read_strata(tmp_path / "golden.strata.csv")
     traffic = read_traffic(tmp_path / "golden.traffic.csv")
@@ -183,10 +186,14 @@ def test_a_sample_is_not_sampled_again(tmp_path: Path, capsys: pytest.CaptureFix
     path = tmp_path / "labels.csv"
     labels_frame().write_csv(path)
     out = tmp_path / "golden.csv"
-    assert main(["sample", str(path), "-o", str(out), "--seed", "4", "--targets", "a=10"]) == 0
+    assert (
+        main(["sample", "draw", str(path), "-o", str(out), "--seed", "4", "--targets", "a=10"]) == 0
+    )
     again = tmp_path / "again.csv"
     capsys.readouterr()
-    assert main(["sample", str(out), "-o", str(again), "--seed", "4", "--targets", "a=3"]) == 2
+    assert (
+        main(["sample", "draw", str(out), "-o", str(again), "--seed", "4", "--targets", "a=3"]) == 2
+    )
     err = capsys.readouterr().err
     assert "inclusion_probability" in err and err.count("\n") == 1 and not again.exists()
     assert err.startswith(f"goldset: error: {out}")
@@ -204,5 +211,5 @@ def test_strata_are_counted_once_per_run(tmp_path: Path, monkeypatch: pytest.Mon
 
     monkeypatch.setattr(sample_module, "stratum_counts", counting)
     out = tmp_path / "golden.csv"
-    assert main(["sample", str(path), "-o", str(out), "--seed", "1", "--total", "20"]) == 0
+    assert main(["sample", "draw", str(path), "-o", str(out), "--seed", "1", "--total", "20"]) == 0
     assert calls == [45]

@@ -182,7 +182,10 @@ def test_parquet_sample_is_byte_identical_too(tmp_path: Path) -> None:
     seed_like_labels().write_parquet(labels)
     x, y = tmp_path / "x.parquet", tmp_path / "y.parquet"
     for out in (x, y):
-        assert main(["sample", str(labels), "-o", str(out), "--seed", "1", "--total", "160"]) == 0
+        assert (
+            main(["sample", "draw", str(labels), "-o", str(out), "--seed", "1", "--total", "160"])
+            == 0
+        )
     assert x.read_bytes() == y.read_bytes()
     assert pl.read_parquet(x).columns == [
         "query_id",
@@ -231,7 +234,10 @@ def test_shortfall_is_reported_in_the_manifest_and_on_stderr(
     labels = tmp_path / "labels.csv"
     labels.write_text("query,count,stratum\na,5,x\nb,1,x\nc,2,x\nd,1,y\n", encoding="utf-8")
     out = tmp_path / "s.csv"
-    assert main(["sample", str(labels), "-o", str(out), "--seed", "4", "--targets", "x=5,y=2"]) == 0
+    assert (
+        main(["sample", "draw", str(labels), "-o", str(out), "--seed", "4", "--targets", "x=5,y=2"])
+        == 0
+    )
     err = capsys.readouterr().err
     assert "only 3 distinct queries for a target of 5" in err
     manifest = tomllib.loads((tmp_path / "s.manifest.toml").read_text())
@@ -264,6 +270,7 @@ def test_seed_000_manifest_closes_with_160_and_shares_summing_to_one(tmp_path: P
         main(
             [
                 "sample",
+                "draw",
                 str(labels),
                 "-o",
                 str(out),
@@ -330,7 +337,7 @@ def test_bad_sample_arguments_are_one_line_errors(
         ["-o", str(tmp_path / "s.csv"), "--seed", "1", "--total", "1", "--min-per-stratum", "5"],
     ]
     for extra in cases:
-        assert main(["sample", str(labels), *extra]) == 2, extra
+        assert main(["sample", "draw", str(labels), *extra]) == 2, extra
         err = capsys.readouterr().err
         assert err.startswith("goldset: error:") and err.count("\n") == 1
     assert not (tmp_path / "s.csv").exists()
@@ -347,7 +354,10 @@ def test_a_stratum_not_in_labels_is_refused_with_the_known_strata(
     out = tmp_path / "s.csv"
     for targets in ("bogus=5", "howto=1,bogus=5", "howto=1,Error=1"):
         assert (
-            main(["sample", str(labels), "-o", str(out), "--seed", "1", "--targets", targets]) == 2
+            main(
+                ["sample", "draw", str(labels), "-o", str(out), "--seed", "1", "--targets", targets]
+            )
+            == 2
         ), targets
         err = capsys.readouterr().err
         assert err.startswith("goldset: error:") and err.count("\n") == 1, err
@@ -357,9 +367,21 @@ def test_a_stratum_not_in_labels_is_refused_with_the_known_strata(
     assert "'Error'" in err
     assert not out.exists() and not (tmp_path / "s.manifest.toml").exists()
     # --plan with targets is checked the same way, and known names still work.
-    assert main(["sample", str(labels), "--plan", "--targets", "bogus=5"]) == 2
+    assert main(["sample", "plan", str(labels), "--targets", "bogus=5"]) == 2
     assert (
-        main(["sample", str(labels), "-o", str(out), "--seed", "1", "--targets", "howto=1,error=1"])
+        main(
+            [
+                "sample",
+                "draw",
+                str(labels),
+                "-o",
+                str(out),
+                "--seed",
+                "1",
+                "--targets",
+                "howto=1,error=1",
+            ]
+        )
         == 0
     )
     assert sorted(pl.read_csv(out)["query"].to_list()) == ["a", "b"]
@@ -382,6 +404,7 @@ def test_output_into_a_missing_folder_is_a_one_line_error(
             main(
                 [
                     "sample",
+                    "draw",
                     str(labels),
                     "-o",
                     str(out),
@@ -416,6 +439,7 @@ def test_manifest_closure_is_what_the_closure_screen_reads(tmp_path: Path) -> No
         main(
             [
                 "sample",
+                "draw",
                 str(labels),
                 "-o",
                 str(out),
@@ -446,6 +470,7 @@ def test_spotcheck_of_a_sample_takes_stratum_sizes_from_its_manifest(
         main(
             [
                 "sample",
+                "draw",
                 str(labels),
                 "-o",
                 str(out),

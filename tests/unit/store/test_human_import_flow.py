@@ -93,7 +93,7 @@ def test_agreement_of_imported_people_matches_sklearn(store: Path, capsys) -> No
 
 def test_report_on_the_store_equals_the_report_on_the_file(store: Path, capsys) -> None:
     runs = ["--run", f"bm25={SAMPLE / 'runs' / 'bm25.run'}"]
-    rest = [*runs, "--strata", str(SAMPLE / "strata.csv"), "--metric", "Success@3"]
+    rest = [*runs, "--strata", str(SAMPLE / "strata.csv"), "--measure", "Success@3"]
     capsys.readouterr()
     assert main(["report", "--qrels", str(store), "--labeller", "bob", *rest]) == 0
     from_store = capsys.readouterr().out
