@@ -78,7 +78,6 @@ RunInput: TypeAlias = (
     "Frame | Mapping[str, Mapping[str, float]] | Iterable[ScoredDocLike] | PathLike"
 )
 
-QRELS_SCHEMA = {"query_id": pl.String, "doc_id": pl.String, "grade": pl.Int64}
 RUN_SCHEMA = {"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64}
 # goldset's own run frames (read_run, the fusions): their rank is trec_eval's order already.
 OWN_RUN_COLUMNS = frozenset({"query_id", "doc_id", "score", "rank", "tag"})

@@ -73,7 +73,7 @@ class Tmux:
             self.run("send-keys", key)
             time.sleep(0.05)
 
-    def wait_for(self, text: str, timeout: float = 20.0) -> str:
+    def wait_for(self, text: str, timeout: float = 120.0) -> str:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             shown = self.screen()

@@ -75,7 +75,7 @@ def test_review_drills_down_and_judges_the_holes(tmux, tmp_path: Path) -> None:
     t.send("2")
     time.sleep(0.5)
     t.send("Escape")
-    screen = t.wait_for(lambda s: "unjudged document(s)" in s and "[2]" in s, timeout=30)
+    screen = t.wait_for(lambda s: "unjudged document(s)" in s and "[2]" in s, timeout=120)
     t.send("q")
     t.wait_dead()
     deadline = time.monotonic() + 10

@@ -115,7 +115,7 @@ def test_killing_the_tmux_server_ends_the_screen_app(
     for key in keys:
         t.send(key)
         time.sleep(0.3)
-    t.wait_for(then, timeout=30)
+    t.wait_for(then, timeout=120)
     pid = t.pid()
     # The terminal hangs up under the program. The pane's session leader is the test's reporting
     # parent, which ignores SIGHUP: as under a supervisor or a wrapper script, the program itself

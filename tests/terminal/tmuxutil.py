@@ -120,7 +120,9 @@ class Tmux:
         args += ["-S", str(-history)] if history else []
         return self._tmux(*args).stdout
 
-    def wait_for(self, predicate: str | Callable[[str], bool], timeout: float = 30.0) -> str:
+    # Every timeout here is a guard against a hang, never a speed bound: under the whole suite at
+    # load 10 a cold start of the program drew nothing for over 30 s.
+    def wait_for(self, predicate: str | Callable[[str], bool], timeout: float = 120.0) -> str:
         test = (lambda screen: predicate in screen) if isinstance(predicate, str) else predicate
         deadline = time.monotonic() + timeout
         screen = ""
@@ -131,7 +133,7 @@ class Tmux:
             time.sleep(0.1)
         raise AssertionError(f"timed out waiting for {predicate!r}; screen was:\n{screen}")
 
-    def pid(self, timeout: float = 10.0) -> int:
+    def pid(self, timeout: float = 60.0) -> int:
         """The program's process id (not the pane's reporting parent)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -152,7 +154,7 @@ class Tmux:
         text = self.status_file.read_text() if self.status_file.exists() else ""
         return int(text) if text.strip() else None
 
-    def wait_exit_status(self, timeout: float = 10.0) -> int | None:
+    def wait_exit_status(self, timeout: float = 60.0) -> int | None:
         """``exit_status`` once tmux has it (it can lag the pane's death under load)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -165,7 +167,7 @@ class Tmux:
     def signal(self, sig: signal.Signals) -> None:
         os.kill(self.pid(), sig)
 
-    def wait_dead(self, timeout: float = 15.0) -> None:
+    def wait_dead(self, timeout: float = 60.0) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.exit_status() is not None and self.is_dead():
