@@ -39,6 +39,8 @@ from typing import TYPE_CHECKING, Protocol, TypeAlias
 
 import polars as pl
 
+from goldset_tui.io.trec import QRELS_SCHEMA
+
 if TYPE_CHECKING:
     from goldset_tui.errors import InputError
 
