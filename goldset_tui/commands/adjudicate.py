@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     from goldset_tui.agreement.adjudication import AdjudicationWriter
     from goldset_tui.agreement.consensus import store_rule
     from goldset_tui.agreement.sources import from_store, without_machines
-    from goldset_tui.commands._terminal import require_terminal
+    from goldset_tui.app.terminal import require_terminal
 
     require_terminal(NAME)  # a screen command: no terminal, one line instead of a spin
     if not args.labeller.strip():

@@ -154,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
     from goldset_tui.agreement.sources import self_consistency_of, strata_of
 
     if args.screen:
-        from goldset_tui.commands._terminal import require_terminal
+        from goldset_tui.app.terminal import require_terminal
 
         require_terminal(NAME)  # the screen needs a terminal; the printed report does not
     if args.replicates < 0:

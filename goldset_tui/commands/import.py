@@ -141,7 +141,8 @@ def _open_store(args: argparse.Namespace):  # noqa: ANN202 - (Project, query_id/
     """The store to import into, and the pool's pairs. A store that does not exist yet is made
     from --pool (with --scale, and recording --corpus), but only after the pool and the whole
     file passed every check."""
-    from goldset_tui.commands._args import refuse_other_scale, store_scale
+    from goldset_tui.app.scale import refuse_other_scale
+    from goldset_tui.commands._args import store_scale
     from goldset_tui.io.machine import read_human_labels, read_machine_labels
     from goldset_tui.io.pools import load_pool
     from goldset_tui.io.tables import check_file

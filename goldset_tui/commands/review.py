@@ -242,7 +242,7 @@ def review_screen_for_store(store: str | Path, labeller: str, *, metric: str = "
 
 
 def run(args: argparse.Namespace) -> int:
-    from goldset_tui.commands._terminal import require_terminal
+    from goldset_tui.app.terminal import require_terminal
 
     require_terminal(NAME)  # before the report is computed for a screen that cannot open
     from goldset_tui.ui.app import run_app

@@ -62,14 +62,15 @@ def labeller_config(config: Config) -> Config:
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     _hang_up_with_parent(args.parent)
-    from goldset_tui.commands.judge import make_screen, prepare
+    from goldset_tui.app.judging import open_judging
     from goldset_tui.errors import InputError, StoreLockedError
     from goldset_tui.ui.app import GoldsetApp, checked_config
+    from goldset_tui.ui.opening import judge_screen
 
     try:
         config = labeller_config(checked_config())
-        prepared = prepare(args.pool, args.labeller, store=args.store, corpus=args.corpus)
-        screen = make_screen(prepared)
+        prepared = open_judging(args.pool, args.labeller, store=args.store, corpus=args.corpus)
+        screen = judge_screen(prepared)
     except (InputError, StoreLockedError) as exc:
         print(f"goldset: error: {exc}", file=sys.stderr)
         return 2

@@ -297,10 +297,11 @@ class HomeScreen(LeaveKeys, Screen[None]):
         )
 
     def _open(self, row: Row, labeller: str) -> None:
-        from goldset_tui.commands.judge import make_screen, prepare
+        from goldset_tui.app.judging import open_judging
+        from goldset_tui.ui.opening import judge_screen
 
         try:
-            screen = make_screen(prepare(row.pool, labeller, store=row.store))
+            screen = judge_screen(open_judging(row.pool, labeller, store=row.store))
         except Exception as exc:  # bad pool, store locked: one line, stay here
             self.notify(
                 visible(exc, keep_newlines=False), severity="error", markup=False, timeout=10
