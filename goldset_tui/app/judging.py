@@ -5,7 +5,7 @@ Everything that can be wrong with the input is found by :func:`open_judging`, be
 opens and before anything is written: the pool (``load_pool``), the store, the labeller's name,
 the assignment. :func:`start_judging` then opens the labeller's writer (the lock: one session per
 labeller) and gathers what the judging screen starts from; the screen itself is made by the UI
-(``goldset_tui.ui.open.judge_screen``).
+(``goldset_tui.ui.opening.judge_screen``).
 """
 
 from __future__ import annotations

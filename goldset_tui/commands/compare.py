@@ -10,14 +10,9 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from goldset_tui.commands.eval import (
-    add_qrels_argument,
-    open_runs,
-    read_qrels_arg,
-    read_run_paths,
-    warn_query_mismatch,
-    warn_scale,
-)
+from goldset_tui.app.qrels import load_qrels
+from goldset_tui.app.runs import open_runs, read_run_paths
+from goldset_tui.commands.eval import add_qrels_argument, warn_query_mismatch, warn_scale
 from goldset_tui.errors import InputError
 from goldset_tui.pvalue import p_value_text
 from goldset_tui.text import visible
@@ -186,7 +181,7 @@ def run(args: argparse.Namespace) -> int:
     # Several -m (or a form standing for several, `P.5,10`): one comparison per measure, each
     # with the seed given, so each block is what `compare -m` that measure alone prints.
     measures = [with_rel_level(m, level) for m in chosen_measures(args.measure or ["nDCG@10"])]
-    qrels = read_qrels_arg(
+    qrels = load_qrels(
         args.qrels, args.labeller, subtopics=any(m.needs_subtopics for m in measures)
     )
     inputs = open_runs([args.run_a, args.run_b])

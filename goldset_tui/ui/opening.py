@@ -8,6 +8,9 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from goldset_tui.app.judging import JudgingSetup
+    from goldset_tui.app.review import ReviewSetup
+    from goldset_tui.eval.report import Report
+    from goldset_tui.ui.review_context import ReviewContext
     from goldset_tui.ui.screens.judge import JudgeScreen
 
 
@@ -43,3 +46,47 @@ def judge_screen(
     screen.marks = Marks(start.new_pairs, start.shared_queries, start.team)  # +new and shared
     screen.store = project.path  # said under ? (where the judgments are kept)
     return screen
+
+
+def review_context(setup: ReviewSetup) -> ReviewContext:
+    """The review screens' context on an opened review. With somewhere to put the missing pairs
+    (``setup.pairs_out``), J judges them and the report is recomputed on the grades then in
+    force, on the screen's source and metric."""
+    from goldset_tui.ui.review_context import ReviewContext
+
+    judge = None
+    if setup.pairs_out is not None:
+        from goldset_tui.ui.widgets.report_judge import judge_hook
+
+        judge = judge_hook(
+            setup.project, setup.labeller, setup.topics, setup.corpus, setup.pairs_out
+        )
+    context = ReviewContext(
+        setup.report,
+        topics=setup.topics,
+        sampling_closure=setup.sampling_closure,
+        sampling_source=setup.sampling_source,
+        judge=judge,
+        store_warnings=setup.store_warnings,
+        source=setup.source,
+        source_key=setup.source_key,
+        sources=setup.sources,
+        rebuild=setup.grades.build,
+        judge_as=setup.judge_as,
+        corpus=setup.corpus,
+        labelled=setup.labelled,
+        store=setup.store,
+        out_dir=setup.out_dir,
+        consensus_key=setup.consensus_key,
+    )
+    if setup.pairs_out is not None:
+
+        def recompute() -> Report | None:
+            # After judging: the grades in force now (the store's fresh ones), on the screen's
+            # source and metric.
+            if setup.project is None:
+                return None
+            return setup.grades.build(context.source_key, context.report.metric)[0]
+
+        context.on_judged = recompute
+    return context

@@ -408,11 +408,12 @@ class HomeScreen(LeaveKeys, Screen[None]):
 
     @work(thread=True, exclusive=True, group="review", exit_on_error=False)
     def _build_review(self, row: Row, closure: bool) -> None:
-        from goldset_tui.commands.review import review_screen_for_store
+        from goldset_tui.app.review import review_for_store
+        from goldset_tui.ui.opening import review_context
 
         try:
             assert row.labeller is not None  # _start_review returned early without one
-            context = review_screen_for_store(row.store, row.labeller).context
+            context = review_context(review_for_store(row.store, row.labeller))
         except (
             Exception
         ) as exc:  # no systems/ranks or strata in the pool, a moved pool: one line, stay here

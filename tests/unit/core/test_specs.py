@@ -70,9 +70,8 @@ def test_where_a_name_is_required_an_existing_file_is_refused_with_the_fix(
 # --- every command that takes NAME=PATH goes through the parser -------------------------------
 
 USERS = [
-    "commands/eval.py",  # eval, and compare and fuse through its read_runs
+    "app/runs.py",  # eval, compare, fuse, report, review and validate through its open_runs
     "commands/pool.py",
-    "commands/report.py",  # report, and review through its load_inputs
     "agreement/sources.py",  # agreement --qrels
     "agreement/runs.py",  # agreement --run
 ]
@@ -108,7 +107,7 @@ def _error(call) -> str:  # noqa: ANN001 - any of the commands' parse functions
 
 def test_the_commands_say_the_same_thing_about_the_same_mistake(tmp_path: Path) -> None:
     from goldset_tui.agreement.sources import from_qrels
-    from goldset_tui.commands.eval import parse_run_specs
+    from goldset_tui.app.runs import parse_run_specs
     from goldset_tui.commands.pool import parse_runs
     from goldset_tui.commands.report import parse_run_spec
 

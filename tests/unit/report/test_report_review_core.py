@@ -7,8 +7,8 @@ import polars as pl
 import pytest
 import tomli_w
 
+from goldset_tui.app.review import runs_from_pool
 from goldset_tui.closure import ClosureCheck
-from goldset_tui.commands.review import runs_from_pool
 from goldset_tui.errors import InputError
 from goldset_tui.eval.report import missing_pairs, missing_pool, read_sampling_closure, topk_frame
 
