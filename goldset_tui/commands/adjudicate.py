@@ -90,11 +90,12 @@ def run(args: argparse.Namespace) -> int:
             "nothing to adjudicate: the store has judgments from fewer than two labellers, and "
             "no flagged pair",
         )
-    from goldset_tui.commands.agreement import screen_runs
+    from goldset_tui.app.agreement import named_runs
     from goldset_tui.ui.app import run_app
     from goldset_tui.ui.screens.adjudicate import AdjudicateScreen
 
-    runs = screen_runs(args)  # read (and refused, one line) before the screen opens
+    # Read (and refused, one line) before the screen opens.
+    runs = named_runs(args.run) if args.run else None
     writer = AdjudicationWriter(project.path, args.labeller, rule)
     try:
         return run_app(
