@@ -2,9 +2,10 @@
 
 The server starts this once per browser session, with an argument list it built itself (the
 labeller's name from USERS.toml). It is `goldset judge` without the terminal check: the same
-``prepare`` and ``make_screen`` (so the same writer, durable before "saved", and the same
-per-labeller journal lock), run by the same app, whose SIGHUP/SIGTERM handler flushes every screen
-and exits. Textual's web driver is chosen by the server through ``TEXTUAL_DRIVER``.
+``open_judging`` (goldset_tui.app.judging) and ``judge_screen`` (goldset_tui.ui.opening), so the
+same writer, durable before "saved", and the same per-labeller journal lock, run by the same app,
+whose SIGHUP/SIGTERM handler flushes every screen and exits. Textual's web driver is chosen by
+the server through ``TEXTUAL_DRIVER``.
 
 The server account's config file is read (keymap, theme, reading width) but never written: it is
 every web labeller's, so ``w`` changes the reading width for that session only.
