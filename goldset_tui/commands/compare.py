@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import polars as pl
 
+from goldset_tui.app.compare import compare_runs
 from goldset_tui.app.qrels import load_qrels
 from goldset_tui.app.runs import open_runs, read_run_paths
 from goldset_tui.commands.eval import add_qrels_argument, warn_query_mismatch, warn_scale
@@ -89,25 +89,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "not relevant); the mean is over the queries with such a grade",
     )
     parser.add_argument("--format", choices=("text", "json"), default="text")
-
-
-def paired_scores(
-    qrels: pl.DataFrame, runs: dict[str, pl.DataFrame], measure: str, level: int = 1
-) -> pl.DataFrame:
-    """query_id and one column per run, over the averaged queries (missing from a run: 0):
-    those with a grade >= ``level``, as `goldset eval -l` averages."""
-    from goldset_tui.eval.metrics import evaluate_wide, relevant_queries
-
-    queries = pl.DataFrame({"query_id": relevant_queries(qrels.filter(pl.col("grade") >= level))})
-    if queries.height == 0:
-        raise InputError(
-            None, f"the qrels have no query with a relevant document (grade >= {level})"
-        )
-    table = queries
-    for name, run in runs.items():
-        wide = evaluate_wide(qrels, run, [measure]).rename({measure: name})
-        table = table.join(wide, on="query_id", how="left")
-    return table.fill_null(0.0)
 
 
 def check_query_sets(
@@ -190,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(None, "RUN_A and RUN_B have the same name; name them with NAME=PATH")
     check_query_sets(qrels, runs, args.qrels, {n: r.source.path for n, r in inputs.items()})
     docs = [
-        compare_one(qrels, runs, m, seed=args.seed, samples=args.samples, level=level)
+        compare_runs(qrels, runs, m, seed=args.seed, samples=args.samples, level=level)
         for m in measures
     ]
     if args.format == "json":
@@ -199,57 +180,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         print("\n\n".join("\n".join(text_block(doc)) for doc in docs))
     return 0
-
-
-def compare_one(
-    qrels: pl.DataFrame,
-    runs: dict[str, pl.DataFrame],
-    measure: Measure,
-    *,
-    seed: int,
-    samples: int,
-    level: int = 1,
-) -> dict:
-    """The comparison of the two runs on one measure, as compare's JSON object."""
-    from goldset_tui.eval.measure_kind import is_binary_measure, is_bounded_measure
-    from goldset_tui.eval.stats import paired_comparison
-
-    (a, b) = runs
-    table = paired_scores(qrels, runs, str(measure), level)
-    # McNemar only for a measure that is 0 or 1 by definition, not one that happened to be.
-    binary = is_binary_measure(measure, qrels, table.get_column("query_id"))
-    r = paired_comparison(
-        table.get_column(a),
-        table.get_column(b),
-        seed=seed,
-        samples=samples,
-        binary=binary,
-        bounded=is_bounded_measure(measure),
-    )
-    lo, hi = (None if math.isnan(x) else x for x in r.ci95)
-    doc = {
-        "measure": str(measure),
-        "a": a,
-        "b": b,
-        "queries": r.n,
-        "mean_a": r.mean_a,
-        "mean_b": r.mean_b,
-        "mean_diff": r.mean_diff,
-        "ci95": [lo, hi],
-        "ci_method": r.ci_method,
-        "p_value": r.p_value,
-        "wins": r.wins,
-        "losses": r.losses,
-        "ties": r.ties,
-        "seed": r.seed,
-        "samples": r.samples,
-    }
-    if r.discordant is not None:
-        doc |= {
-            "discordant": {"only_a": r.discordant[0], "only_b": r.discordant[1]},
-            "mcnemar_p": r.mcnemar_p,
-        }
-    return doc
 
 
 def text_block(doc: dict) -> list[str]:
