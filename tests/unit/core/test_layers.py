@@ -1,6 +1,7 @@
 """The layers, as docs/DEVELOPING.md draws them: ``commands``, ``ui`` and ``serve`` call ``app``;
 ``app`` calls the core; nothing but ``cli.py`` imports ``commands``; ``app`` never imports Textual,
-``ui`` or ``commands``; the core imports none of ``app``, ``ui`` and ``commands``.
+``ui`` or ``commands``, nor ``argparse`` (it takes plain typed values, never a command line); the
+core imports none of ``app``, ``ui`` and ``commands``.
 
 Read with ``ast`` from the source (nothing is imported), and every import counts: at module level,
 inside a function and under ``if TYPE_CHECKING:`` (a lazy import is still a dependency). Before
@@ -64,6 +65,8 @@ def broken_rules(root: Path) -> list[str]:
                 found.append(f"{name} imports {target}: only cli.py may import commands/")
             if within(name, app) and within(target, "textual", ui, commands):
                 found.append(f"{name} imports {target}: app/ stays below the UI and commands")
+            if within(name, app) and within(target, "argparse"):
+                found.append(f"{name} imports {target}: app/ takes typed values, not arguments")
             core = not within(name, *fronts, *entry)
             if core and within(target, app, ui, commands):
                 found.append(f"{name} imports {target}: the core imports no layer above it")
@@ -92,6 +95,7 @@ def test_each_rule_would_notice_a_crossing(tmp_path: Path) -> None:
         "app/__init__.py": "",
         "app/judging.py": "def f():\n    from textual.screen import Screen\n",
         "app/review.py": "from ..ui import opening\n",
+        "app/report.py": "import argparse\n",
         "ui/__init__.py": "",
         "ui/opening.py": "from goldset_tui.app.judging import f\n",  # allowed
         "ui/home.py": "def g():\n    from goldset_tui.commands.judge import prepare\n",
@@ -109,6 +113,7 @@ def test_each_rule_would_notice_a_crossing(tmp_path: Path) -> None:
         "goldset_tui.app.judging imports textual.screen.Screen",
         "goldset_tui.app.review imports goldset_tui.ui",
         "goldset_tui.app.review imports goldset_tui.ui.opening",
+        "goldset_tui.app.report imports argparse",
         "goldset_tui.ui.home imports goldset_tui.commands.judge",
         "goldset_tui.ui.home imports goldset_tui.commands.judge.prepare",
         "goldset_tui.serve.child imports goldset_tui.commands",
