@@ -25,13 +25,14 @@ from goldset_tui.app.grade_sources import CONSENSUS, GradeSources, file_name
 from goldset_tui.app.qrels import merge_qrels, store_grades_in_force
 from goldset_tui.app.report import ReportInputs, build_report, check_metric, load_report_inputs
 from goldset_tui.errors import InputError
+from goldset_tui.eval.defaults import DEFAULT_METRIC
 
 if TYPE_CHECKING:
     from goldset_tui.eval.report import Report
     from goldset_tui.store.project import Project
 
 # What `goldset review` and the home screen's review start from (the command's defaults).
-METRIC = "Success@10"  # a query fails when no top 10 holds a relevant document
+METRIC = DEFAULT_METRIC  # Success@10: a query fails when no top 10 holds a relevant document
 SAMPLES = 2000
 PAIRS_OUT = "missing_pairs.csv"
 

@@ -110,14 +110,15 @@ def build_context(args: argparse.Namespace) -> ReviewContext:
 
 
 def review_screen_for_store(
-    store: str | Path, labeller: str, *, metric: str = "Success@10"
+    store: str | Path, labeller: str, *, metric: str | None = None
 ) -> ReportScreen:
     """The report screen on a store, as the home screen opens it (app.review.review_for_store)."""
-    from goldset_tui.app.review import review_for_store
+    from goldset_tui.app.review import METRIC, review_for_store
     from goldset_tui.ui.opening import review_context
     from goldset_tui.ui.screens.report import ReportScreen
 
-    return ReportScreen(review_context(review_for_store(store, labeller, metric=metric)))
+    setup = review_for_store(store, labeller, metric=metric or METRIC)
+    return ReportScreen(review_context(setup))
 
 
 def run(args: argparse.Namespace) -> int:
