@@ -72,21 +72,13 @@ def open_judging(
     from goldset_tui.app.store_choice import choose_store, remembered_overlap
     from goldset_tui.io.pools import load_pool
     from goldset_tui.store import Project
-    from goldset_tui.store.machine import refuse_consensus, refuse_machine
-    from goldset_tui.store.manifest import (
-        manifest_path,
-        new_store_fields,
-        recorded_corpus,
-        remember_corpus,
-    )
+    from goldset_tui.store.machine import refuse_machine
+    from goldset_tui.store.manifest import manifest_path, recorded_corpus
     from goldset_tui.store.project import refuse_busy_folder
 
     # Every argument is checked before anything is created: a refused command leaves no store,
     # no manifest and no lock file behind.
-    if labeller is not None and not labeller.strip():
-        raise InputError(None, "--labeller must not be empty")
-    if labeller is not None:
-        refuse_consensus(labeller)  # before a store is made
+    _check_name(labeller)
     overlap = parse_assign(assign) if assign else None
     chosen = None if store else choose_store(pool_path, labeller)  # store/registry.py
     store_path = chosen.store if chosen is not None else Path(store or "")
@@ -115,17 +107,7 @@ def open_judging(
         if overlap is not None and labeller is not None
         else (None, None)
     )
-    if existing is None:
-        project = Project.open_or_create(
-            store_path,
-            pool_path=pool.path,
-            pool_sha256=pool.sha256,
-            **new_store_fields(scale, corpus),
-        )
-    else:
-        project = existing
-        if corpus is not None:  # made before, or with another corpus: remember this one
-            project.manifest = remember_corpus(project.path, project.manifest, corpus)
+    project = _project(store_path, existing, pool, scale, corpus)
     if labeller is not None:
         refuse_machine(project, labeller)
     warnings = [chosen.said] if chosen is not None and chosen.said else []
@@ -138,6 +120,39 @@ def open_judging(
     if pool.prior is not None and pool.prior.height:
         project.import_prior(pool.prior, labeller=pool.prior_labeller)
     return JudgingSetup(project, pool, labeller or "", query_ids, warnings)
+
+
+def _check_name(labeller: str | None) -> None:
+    """A labeller's name is not empty, nor the consensus's (None: no labeller in particular)."""
+    from goldset_tui.store.machine import refuse_consensus
+
+    if labeller is not None and not labeller.strip():
+        raise InputError(None, "--labeller must not be empty")
+    if labeller is not None:
+        refuse_consensus(labeller)  # before a store is made
+
+
+def _project(
+    store_path: Path,
+    existing: Project | None,
+    pool: Pool,
+    scale: GradeScale | None,
+    corpus: str | Path | None,
+) -> Project:
+    """The store opened before, else made now for ``pool`` (with ``scale`` and ``corpus``)."""
+    from goldset_tui.store import Project
+    from goldset_tui.store.manifest import new_store_fields, remember_corpus
+
+    if existing is None:
+        return Project.open_or_create(
+            store_path,
+            pool_path=pool.path,
+            pool_sha256=pool.sha256,
+            **new_store_fields(scale, corpus),
+        )
+    if corpus is not None:  # made before, or with another corpus: remember this one
+        existing.manifest = remember_corpus(existing.path, existing.manifest, corpus)
+    return existing
 
 
 def _assignment(
