@@ -1,7 +1,7 @@
 """What does the jump from a disagreement to the systems' top k cost on a large store?
 
 `t` on the agreement or adjudication screen builds the review context on the store's consensus
-and the runs its pool recorded (commands/_query_view.py: read the judgments, decide the consensus,
+and the runs its pool recorded (app/query_view.py: read the judgments, decide the consensus,
 evaluate every run and their fusion), once, in a worker thread; the adjudication screen then
 says, on every refresh, what deciding the pair in view decides (report/decides.py: filters
 over the consensus top k), on the UI thread. This script builds a store of ``--queries`` queries
@@ -72,7 +72,7 @@ def main() -> int:
 
     from goldset_tui.adjudication.consensus import UMA, open_pairs
     from goldset_tui.agreement.sources import from_store
-    from goldset_tui.commands._query_view import consensus_context
+    from goldset_tui.app.query_view import consensus_view
     from goldset_tui.report.decides import stakes
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -81,7 +81,7 @@ def main() -> int:
         builds = []
         for _ in range(args.repeat):
             start = time.process_time()
-            context = consensus_context(data)
+            context = consensus_view(data)
             builds.append(time.process_time() - start)
         pairs = open_pairs(data.ratings, UMA).select("query_id", "doc_id").rows()[:300]
         topk = context.report.topk

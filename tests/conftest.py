@@ -87,7 +87,7 @@ def a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     """In-process tests drive screens headless (``run_test``) or stand in for ``run_app``: they
     are the terminal. The refusal without one is tested in subprocesses, with real stdin/stdout
     (tests/terminal/test_no_terminal.py)."""
-    from goldset_tui.commands import _terminal
+    from goldset_tui.app import terminal as _terminal
 
     monkeypatch.setattr(_terminal, "has_terminal", lambda: True)
 

@@ -7,8 +7,6 @@ import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from goldset_tui.model import GradeScale
 
 # Polars' and random's seeds are unsigned 64-bit, and some commands offset the seed per batch or
@@ -39,15 +37,3 @@ def store_scale(text: str) -> GradeScale:
             "a key on the judging screen), e.g. 0-3, 0-4 or 1-5",
         )
     return relevance_scale(int(m.group(1)), int(m.group(2)))
-
-
-def refuse_other_scale(store: Path, have: GradeScale, wanted: GradeScale | None) -> None:
-    """An existing store keeps the scale it was made with: --scale naming another is refused."""
-    from goldset_tui.errors import InputError
-
-    if wanted is not None and wanted.grades != have.grades:
-        raise InputError(
-            store,
-            f"the store's grade scale is {have.min}-{have.max}, not {wanted.min}-{wanted.max}: "
-            "a store keeps the scale it was made with (leave out --scale)",
-        )

@@ -10,7 +10,7 @@ from pathlib import Path
 
 
 def run(args: argparse.Namespace) -> int:
-    from goldset_tui.commands._terminal import require_terminal
+    from goldset_tui.app.terminal import require_terminal
 
     store = getattr(args, "home_store", None)
     if store is not None:

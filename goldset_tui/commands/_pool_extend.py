@@ -39,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _store_for(args: argparse.Namespace, pool_path: Path) -> Path | None:
     """--store, else the one store known to hold POOL (as `goldset judge POOL` finds it)."""
-    from goldset_tui.commands._store_choice import choose_store
+    from goldset_tui.app.store_choice import choose_store
     from goldset_tui.store.manifest import manifest_path
 
     if args.store:

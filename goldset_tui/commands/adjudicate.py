@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     from goldset_tui.adjudication.consensus import store_rule
     from goldset_tui.adjudication.decisions import AdjudicationWriter
     from goldset_tui.agreement.sources import from_store, without_machines
-    from goldset_tui.commands._terminal import require_terminal
+    from goldset_tui.app.terminal import require_terminal
 
     require_terminal(NAME)  # a screen command: no terminal, one line instead of a spin
     if not args.labeller.strip():
@@ -90,11 +90,12 @@ def run(args: argparse.Namespace) -> int:
             "nothing to adjudicate: the store has judgments from fewer than two labellers, and "
             "no flagged pair",
         )
-    from goldset_tui.commands.agreement import screen_runs
+    from goldset_tui.app.agreement import named_runs
     from goldset_tui.ui.app import run_app
     from goldset_tui.ui.screens.adjudicate import AdjudicateScreen
 
-    runs = screen_runs(args)  # read (and refused, one line) before the screen opens
+    # Read (and refused, one line) before the screen opens.
+    runs = named_runs(args.run) if args.run else None
     writer = AdjudicationWriter(project.path, args.labeller, rule)
     try:
         return run_app(

@@ -5,9 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from goldset_tui.errors import InputError
 from goldset_tui.eval.defaults import AGREEMENT_REPLICATES
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from goldset_tui.agreement.sources import AgreementData
 
 NAME = "agreement"
 HELP = "agreement between labellers: kappas, Krippendorff's alpha with intervals, position bias"
@@ -145,13 +151,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def load(args: argparse.Namespace):  # noqa: ANN201
-    from goldset_tui.agreement.sources import from_qrels, from_store, parse_scale
+def load(args: argparse.Namespace) -> AgreementData:
+    from goldset_tui.app.agreement import load_agreement
 
-    scale = parse_scale(args.scale) if args.scale else None
-    if args.store:
-        return from_store(args.store, scale)
-    return from_qrels(args.qrels, scale)
+    return load_agreement(args.store, args.qrels, args.scale)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -159,9 +162,16 @@ def run(args: argparse.Namespace) -> int:
     from goldset_tui.agreement.position import position_bias_of
     from goldset_tui.agreement.report import agreement_report, disagreements
     from goldset_tui.agreement.sources import self_consistency_of, strata_of
+    from goldset_tui.app.agreement import (
+        humans_only,
+        machine_part,
+        machines_of,
+        ranking_part,
+        refuse_consensus_name,
+    )
 
     if args.screen:
-        from goldset_tui.commands._terminal import require_terminal
+        from goldset_tui.app.terminal import require_terminal
 
         require_terminal(NAME)  # the screen needs a terminal; the printed report does not
     if args.replicates < 0:
@@ -171,10 +181,26 @@ def run(args: argparse.Namespace) -> int:
     for warning in data.warnings or []:
         print(f"goldset: warning: {warning}", file=sys.stderr)
     everyone = data
-    machines = machines_of(args, data)
+    machines = machines_of(data, args.machine)
     if machines:
         data = humans_only(data, machines)
-    extra = machine_part(args, everyone, machines) | ranking_part(args, everyone, machines)
+    extra = machine_part(
+        everyone,
+        machines,
+        rule=args.rule,
+        strata=args.strata,
+        seed=args.seed,
+        replicates=args.replicates,
+    ) | ranking_part(
+        everyone,
+        machines,
+        runs=args.run,
+        measure=args.measure,
+        qrels=args.qrels,
+        rule=args.rule,
+        strata=args.strata,
+        seed=args.seed,
+    )
     if data.ratings.get_column("labeller").n_unique() < 2:
         return solo(args, data, extra, everyone=everyone, machines=machines)
     strata = strata_of(data, args.strata)
@@ -210,148 +236,11 @@ def run(args: argparse.Namespace) -> int:
     )
 
 
-def screen_runs(args: argparse.Namespace) -> dict | None:
+def screen_runs(args: argparse.Namespace) -> dict[str, pl.DataFrame] | None:
     """--run's runs for the screen's top k view (None: the store pool's systems, if any)."""
-    if not args.run:
-        return None
-    from goldset_tui.io.trec import read_run
-    from goldset_tui.specs import parse_named_paths
+    from goldset_tui.app.agreement import named_runs
 
-    return {
-        name: read_run(path, tag=False)
-        for name, path in parse_named_paths(args.run, "--run").items()
-    }
-
-
-def refuse_consensus_name(data) -> None:  # noqa: ANN001 - AgreementData
-    """A label set named ``consensus`` would replace the human consensus in every table."""
-    from goldset_tui.store.machine import CONSENSUS, CONSENSUS_TAKEN
-
-    if CONSENSUS in data.ratings.get_column("labeller").unique().to_list():
-        if data.project is None:
-            raise InputError(None, f"--qrels consensus=...: {CONSENSUS_TAKEN} (e.g. adjudicated=)")
-        raise InputError(data.project.path, CONSENSUS_TAKEN, column="labeller")
-
-
-def machines_of(args: argparse.Namespace, data) -> list[str]:  # noqa: ANN001 - AgreementData
-    """The machine labellers: marked in the store's manifest, or named with --machine."""
-    from goldset_tui.store.machine import machine_labellers
-
-    if data.project is not None:
-        if args.machine:
-            raise InputError(None, "--machine goes with --qrels; a store marks its own machines")
-        return machine_labellers(data.project.manifest)
-    names = set(data.ratings.get_column("labeller").unique().to_list())
-    for name in args.machine:
-        if name not in names:
-            raise InputError(None, f"--machine {name!r} is not one of the --qrels names")
-    return sorted(set(args.machine))
-
-
-def humans_only(data, machines: list[str]):  # noqa: ANN001, ANN201 - AgreementData
-    """The human labellers' data: their agreement is reported as before, the machine apart."""
-    from dataclasses import replace
-
-    import polars as pl
-
-    from goldset_tui.agreement.units import with_unit_ids
-
-    keep = ~pl.col("labeller").is_in(machines)
-    humans = data.ratings.filter(keep)
-    if humans.height == 0:
-        raise InputError(
-            args_where(data), "a machine judge is compared with human labellers: there are none"
-        )
-    history = data.history.filter(keep) if data.history is not None else None
-    return replace(data, ratings=with_unit_ids(humans.drop("unit")), history=history)
-
-
-def args_where(data) -> str:  # noqa: ANN001 - AgreementData
-    return str(data.project.path) if data.project is not None else "the qrels"
-
-
-def machine_part(args: argparse.Namespace, data, machines: list[str]) -> dict:  # noqa: ANN001
-    """``{"machine": [...]}`` (see machine/agreement.py), or ``{}`` with no machine labeller."""
-    if not machines:
-        return {}
-    import polars as pl
-
-    from goldset_tui.adjudication.consensus import UMA, consensus_with_provenance, decide
-    from goldset_tui.agreement.sources import strata_of
-    from goldset_tui.machine.agreement import machine_report
-
-    humans = data.ratings.filter(~pl.col("labeller").is_in(machines))
-    try:
-        if data.project is not None:
-            consensus, _ = consensus_with_provenance(data.project, args.rule)
-        elif humans.get_column("labeller").n_unique() >= 2:
-            from goldset_tui.adjudication.decisions import no_adjudications
-
-            none = no_adjudications()
-            decided = decide(humans, none, args.rule or UMA)
-            consensus = decided.filter(pl.col("grade").is_not_null())
-        else:
-            consensus = None
-    except ValueError as exc:  # an unknown --rule
-        raise InputError(None, str(exc)) from None
-    report = machine_report(
-        data.ratings,
-        data.scale,
-        machines,
-        consensus=consensus,
-        strata=strata_of(data, args.strata),
-        seed=args.seed,
-        replicates=args.replicates,
-    )
-    return {"machine": report}
-
-
-def ranking_part(args: argparse.Namespace, data, machines: list[str]) -> dict:  # noqa: ANN001
-    """``{"system_ranking": ...}`` with --run (see ranking/systems.py), else ``{}``.
-
-    Label sets: each human, the human consensus (two humans or more), each machine. Pairs: every
-    human and the consensus against every machine; without machines, every two labellers in the
-    order given (the first is tau_AP's reference)."""
-    if not args.run:
-        return {}
-    from itertools import combinations
-
-    import polars as pl
-
-    from goldset_tui.agreement.sources import strata_of
-    from goldset_tui.eval.measures import arithmetic_measure
-    from goldset_tui.io.trec import read_run
-    from goldset_tui.ranking.runs import qrels_by_judge
-    from goldset_tui.ranking.systems import system_ranking
-    from goldset_tui.specs import parse_named_paths
-
-    # refuses an unknown measure with a suggestion, and GMAP (systems ranked by arithmetic means)
-    arithmetic_measure(args.measure, option="--measure", does="the system ranking compares")
-    humans = humans_only(data, machines) if machines else data
-    try:
-        sets, _ = qrels_by_judge(humans, args.rule)
-    except ValueError as exc:  # unknown rule
-        raise InputError(None, str(exc)) from None
-    if humans.ratings.get_column("labeller").n_unique() < 2:
-        sets.pop("consensus", None)
-    for name in machines:
-        sets[name] = data.ratings.filter(pl.col("labeller") == name).select(
-            "query_id", "doc_id", "grade"
-        )
-    if machines:
-        pairs = [(a, m) for a in sets if a not in machines for m in machines]
-    else:
-        given = [n for n in parse_named_paths(args.qrels or [], "--qrels") if n in sets]
-        names = given or [n for n in sets if n != "consensus"]
-        pairs = list(combinations(names, 2))
-    runs = {
-        name: read_run(path, tag=False)
-        for name, path in parse_named_paths(args.run, "--run").items()
-    }
-    ranking = system_ranking(
-        sets, runs, args.measure, pairs, strata=strata_of(data, args.strata), seed=args.seed
-    )
-    return {"system_ranking": ranking}
+    return named_runs(args.run) if args.run else None
 
 
 def with_machine_md(text: str, report: dict) -> str:

@@ -6,20 +6,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import polars as pl
 
-from goldset_tui.commands.eval import (
-    add_qrels_argument,
-    open_runs,
-    read_qrels_arg,
-    read_run_paths,
-    warn_query_mismatch,
-    warn_scale,
-)
+from goldset_tui.app.compare import compare_runs
+from goldset_tui.app.qrels import load_qrels
+from goldset_tui.app.runs import open_runs, read_run_paths
+from goldset_tui.commands.eval import add_qrels_argument, warn_query_mismatch, warn_scale
 from goldset_tui.errors import InputError
 from goldset_tui.eval.defaults import COMPARE_SAMPLES
 from goldset_tui.pvalue import p_value_text
@@ -103,25 +98,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def paired_scores(
-    qrels: pl.DataFrame, runs: dict[str, pl.DataFrame], measure: str, level: int = 1
-) -> pl.DataFrame:
-    """query_id and one column per run, over the averaged queries (missing from a run: 0):
-    those with a grade >= ``level``, as `goldset eval -l` averages."""
-    from goldset_tui.eval.metrics import evaluate_wide, relevant_queries
-
-    queries = pl.DataFrame({"query_id": relevant_queries(qrels.filter(pl.col("grade") >= level))})
-    if queries.height == 0:
-        raise InputError(
-            None, f"the qrels have no query with a relevant document (grade >= {level})"
-        )
-    table = queries
-    for name, run in runs.items():
-        wide = evaluate_wide(qrels, run, [measure]).rename({measure: name})
-        table = table.join(wide, on="query_id", how="left")
-    return table.fill_null(0.0)
-
-
 def check_query_sets(
     qrels: pl.DataFrame,
     runs: dict[str, pl.DataFrame],
@@ -193,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
     # Several -m (or a form standing for several, `P.5,10`): one comparison per measure, each
     # with the seed given, so each block is what `compare -m` that measure alone prints.
     measures = [with_rel_level(m, level) for m in chosen_measures(args.measure or ["nDCG@10"])]
-    qrels = read_qrels_arg(
+    qrels = load_qrels(
         args.qrels, args.labeller, subtopics=any(m.needs_subtopics for m in measures)
     )
     inputs = open_runs([args.run_a, args.run_b])
@@ -202,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(None, "RUN_A and RUN_B have the same name; name them with NAME=PATH")
     check_query_sets(qrels, runs, args.qrels, {n: r.source.path for n, r in inputs.items()})
     docs = [
-        compare_one(qrels, runs, m, seed=args.seed, samples=args.samples, level=level)
+        compare_runs(qrels, runs, m, seed=args.seed, samples=args.samples, level=level)
         for m in measures
     ]
     if args.format == "json":
@@ -211,57 +187,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         print("\n\n".join("\n".join(text_block(doc)) for doc in docs))
     return 0
-
-
-def compare_one(
-    qrels: pl.DataFrame,
-    runs: dict[str, pl.DataFrame],
-    measure: Measure,
-    *,
-    seed: int,
-    samples: int,
-    level: int = 1,
-) -> dict:
-    """The comparison of the two runs on one measure, as compare's JSON object."""
-    from goldset_tui.eval.measure_kind import is_binary_measure, is_bounded_measure
-    from goldset_tui.eval.stats import paired_comparison
-
-    (a, b) = runs
-    table = paired_scores(qrels, runs, str(measure), level)
-    # McNemar only for a measure that is 0 or 1 by definition, not one that happened to be.
-    binary = is_binary_measure(measure, qrels, table.get_column("query_id"))
-    r = paired_comparison(
-        table.get_column(a),
-        table.get_column(b),
-        seed=seed,
-        samples=samples,
-        binary=binary,
-        bounded=is_bounded_measure(measure),
-    )
-    lo, hi = (None if math.isnan(x) else x for x in r.ci95)
-    doc = {
-        "measure": str(measure),
-        "a": a,
-        "b": b,
-        "queries": r.n,
-        "mean_a": r.mean_a,
-        "mean_b": r.mean_b,
-        "mean_diff": r.mean_diff,
-        "ci95": [lo, hi],
-        "ci_method": r.ci_method,
-        "p_value": r.p_value,
-        "wins": r.wins,
-        "losses": r.losses,
-        "ties": r.ties,
-        "seed": r.seed,
-        "samples": r.samples,
-    }
-    if r.discordant is not None:
-        doc |= {
-            "discordant": {"only_a": r.discordant[0], "only_b": r.discordant[1]},
-            "mcnemar_p": r.mcnemar_p,
-        }
-    return doc
 
 
 def text_block(doc: dict) -> list[str]:

@@ -128,10 +128,10 @@ def run(args: argparse.Namespace) -> int:
     if args.pool_path:
         print(place_pool(folder))
         return 0
-    from goldset_tui.commands._terminal import require_terminal
+    from goldset_tui.app.terminal import require_terminal
 
     require_terminal(NAME)  # before anything is copied or created
-    from goldset_tui.commands.judge import make_screen, prepare
+    from goldset_tui.app.judging import open_judging
     from goldset_tui.store import Project
     from goldset_tui.store.files import sha256_file
     from goldset_tui.store.manifest import manifest_path
@@ -144,8 +144,10 @@ def run(args: argparse.Namespace) -> int:
     if not manifest_path(store).exists():
         # Named "demo" on the home screen, not after the pool file ("pool" says nothing).
         Project.create(store, pool_path=pool, pool_sha256=sha256_file(pool), name="demo")
-    prepared = prepare(pool, args.labeller, store=store)
-    screen = make_screen(
+    from goldset_tui.ui.opening import judge_screen
+
+    prepared = open_judging(pool, args.labeller, store=store)
+    screen = judge_screen(
         prepared, reveal=args.reveal, render=args.render, text_width=args.text_width
     )
     try:

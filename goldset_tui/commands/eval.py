@@ -3,23 +3,18 @@
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import sys
-from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from goldset_tui.app.runs import load_eval_inputs, open_runs
 from goldset_tui.commands._eval_scoring import score_runs as score_runs  # re-exported
 from goldset_tui.commands._eval_scoring import warn_query_mismatch as warn_query_mismatch
 from goldset_tui.errors import InputError
-from goldset_tui.specs import given_twice, name_from_path, parse_named_paths, split_named_path
 
 if TYPE_CHECKING:  # imported lazily: `goldset --help` and a small evaluation never load Polars
-    import polars as pl
-
     from goldset_tui.eval.measures import Measure
-    from goldset_tui.io.small_trec import Qrels, Run
     from goldset_tui.io.sources import Source
     from goldset_tui.model import GradeScale
 
@@ -90,10 +85,6 @@ def _description() -> str:
 DEFAULT_MEASURES = ["nDCG@10", "AP", "RR", "R@100"]
 # --trec-eval-compat without -m: what trec_eval prints without -m (runid, num_q ... P_1000).
 TREC_EVAL_DEFAULT = "official"
-# A file name this plain says nothing about the system: the run's tag names it instead.
-PLAIN_FILE_NAMES = frozenset(
-    {"input", "run", "runs", "result", "results", "output", "out", "submission", "stdin", "-"}
-)
 
 
 def add_qrels_argument(parser: argparse.ArgumentParser) -> None:
@@ -162,28 +153,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_release_arguments(parser)  # --store DIR --release NAME: the golden set's history
 
 
-def read_qrels_arg(
-    value: str | Source, labeller: str | None = None, *, subtopics: bool = False
-) -> pl.DataFrame:
-    """A qrels file (or one already opened), or the qrels of a goldset store folder.
-    ``subtopics``: read the second column as the subtopic (diversity qrels, for alpha_nDCG)."""
-    path = Path(value) if isinstance(value, str) else Path(value.path)
-    if isinstance(value, str) and path.is_dir():
-        if subtopics:
-            raise InputError(path, "alpha_nDCG needs diversity qrels (query subtopic doc grade)")
-        from goldset_tui.commands._store_qrels import qrels_without_labeller
-        from goldset_tui.store.project import Project  # lazily: only a store needs it
-
-        project = Project.open(path)
-        qrels = project.qrels(labeller) if labeller else qrels_without_labeller(project)
-        if qrels.height == 0:
-            raise InputError(path, "the store holds no judgments yet")
-        return qrels
-    from goldset_tui.io.trec import read_qrels, read_subtopic_qrels
-
-    return read_subtopic_qrels(value) if subtopics else read_qrels(value)
-
-
 def output_folder(value: str | Path) -> Path:
     """The -o folder, created now: a path that cannot be a folder (an existing file, a file on
     the way, no permission) is a one-line error before anything is computed."""
@@ -197,131 +166,11 @@ def output_folder(value: str | Path) -> Path:
     return folder
 
 
-run_name = name_from_path  # the name this module gave it before goldset_tui.specs
-
-
-def default_run_name(path: str, tag: str | None, *, stream: bool) -> str:
-    """The file name without .gz and extension, or the run's tag (trec_eval's runid) when the
-    file name says nothing more: standard input or a pipe, a plain name (``results.test``,
-    ``run.txt``), or a name that holds the tag (``input.uic0301.gz`` is ``uic0301``)."""
-    by_file = run_name(Path(path)) if path != "-" else "stdin"
-    if not tag:
-        return by_file
-    plain = by_file.lower() in PLAIN_FILE_NAMES or by_file.isdigit()  # /dev/fd/63
-    if stream or plain or tag in Path(path).name.split("."):
-        return tag
-    return by_file
-
-
-def split_run_spec(spec: str) -> tuple[str | None, str]:
-    """(NAME, PATH) from NAME=PATH, or (None, PATH): an existing file wins, so a path may
-    contain '='."""
-    return split_named_path(spec, "run", path_alone=True)  # rules: goldset_tui.specs
-
-
-def parse_run_specs(specs: list[str]) -> dict[str, Path]:
-    """NAME=PATH or PATH (the rules: goldset_tui.specs)."""
-    return parse_named_paths(specs, "run", path_alone=True)
-
-
-class RunInput:
-    """A run on the command line: its name, its opened input and its tag (runid)."""
-
-    __slots__ = ("name", "source", "tag")  # a plain class: `dataclasses` costs start-up time
-
-    def __init__(self, name: str, source: Source, tag: str | None) -> None:
-        self.name, self.source, self.tag = name, source, tag
-
-
-def open_runs(specs: list[str]) -> dict[str, RunInput]:
-    """Each spec opened (standard input and pipes are read now), named: NAME=PATH, else
-    :func:`default_run_name`. Two runs with one name are an error."""
-    from goldset_tui.io.sources import STDIN, open_source, run_tag
-
-    if sum(1 for spec in specs if spec == STDIN) > 1:
-        raise InputError(None, "standard input ('-') can be read only once")
-    out: dict[str, RunInput] = {}
-    for spec in specs:
-        given, path = split_run_spec(spec)
-        source = open_source(path)
-        tag = run_tag(source)
-        stream = path == STDIN or not Path(path).is_file()  # a pipe's name says nothing
-        name = given if given is not None else default_run_name(path, tag, stream=stream)
-        if name in out:
-            raise given_twice(name, path, "run")
-        out[name] = RunInput(name, source, tag)
-    return out
-
-
-def read_runs(specs: list[str]) -> dict[str, pl.DataFrame]:
-    return read_run_paths({name: r.source for name, r in open_runs(specs).items()})
-
-
-def read_run_paths(paths: Mapping[str, Path | Source]) -> dict[str, pl.DataFrame]:
-    from goldset_tui.io.trec import read_run
-
-    return {name: read_run(path, tag=False, order=False) for name, path in paths.items()}
-
-
 def averaging_mode(args: argparse.Namespace) -> str:
     """``complete`` (-c), ``both`` (--trec-eval-compat) or goldset's ``relevant``."""
     if args.complete:
         return "complete"
     return "both" if args.trec_eval_compat else "relevant"
-
-
-def read_inputs(
-    qrels: str | Source,
-    inputs: Mapping[str, RunInput],
-    measures: list[Measure],
-    labeller=None,
-    *,
-    whole: bool = False,
-) -> tuple[pl.DataFrame | Qrels, dict[str, pl.DataFrame] | dict[str, Run]]:
-    """The qrels and the runs, read in plain Python when they are small and every measure has
-    a plain kernel (``eval.small``), else (or on any doubt about a file) by Polars."""
-    from goldset_tui.io.sources import Source
-
-    if isinstance(qrels, Source) and not whole:
-        from goldset_tui.eval.small import fits
-        from goldset_tui.io.small_trec import Doubt, read_qrels_small, read_run_small
-
-        total = qrels.size() + sum(r.source.size() for r in inputs.values())
-        if fits(total, measures):
-            # Hundreds of thousands of small objects and not one reference cycle among them:
-            # the cyclic collector would only walk them again and again (a third of the time).
-            gc.disable()
-            try:
-                # The runs first: a doubt (a shuffled run over 4 MB) most often comes from them.
-                plain_runs = {name: read_run_small(r.source) for name, r in inputs.items()}
-                return read_qrels_small(qrels), plain_runs
-            except Doubt:
-                pass  # Polars reads them, and names the bad line if there is one
-            finally:
-                gc.enable()
-    frame = read_qrels_arg(qrels, labeller, subtopics=any(m.needs_subtopics for m in measures))
-    from goldset_tui.progress import working  # its imports (shutil, bz2, lzma) take time
-
-    with working("reading the runs"):
-        if (
-            whole
-            or "subtopic" in frame.columns
-            or any(m.entry.frame is not None for m in measures)  # Compat: the whole run
-        ):
-            return frame, read_run_paths({name: r.source for name, r in inputs.items()})
-        return frame, {name: read_lean(r.source, frame) for name, r in inputs.items()}
-
-
-def read_lean(source: Source, qrels: pl.DataFrame):  # noqa: ANN201 - LeanRun | pl.DataFrame
-    """The run as the measures need it: its judged rows ranked and its counts (``io.run_lean``,
-    a fraction of the memory), or the whole run when the lean reader has any doubt."""
-    from goldset_tui.io.run_lean import Doubt, read_run_lean
-    from goldset_tui.io.trec import read_run
-
-    try:
-        return read_run_lean(source, qrels)
-    except Doubt:
-        return read_run(source, tag=False, order=False)  # the answer, or the bad line named
 
 
 def chosen_measures(args: argparse.Namespace) -> tuple[list[Measure], bool, list[str]]:
@@ -409,7 +258,7 @@ def run(args: argparse.Namespace) -> int:
     inputs = open_runs(args.runs)
     # Recording into a store (--store/--release) needs every run whole, as read_run reads it.
     whole = getattr(args, "store", None) is not None
-    qrels, runs = read_inputs(qrels_input, inputs, measures, args.labeller, whole=whole)
+    qrels, runs = load_eval_inputs(qrels_input, inputs, measures, args.labeller, whole=whole)
     for line in said:
         print(line, file=sys.stderr)
     results = score_runs(

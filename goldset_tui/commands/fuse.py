@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from goldset_tui.commands.eval import read_runs
+from goldset_tui.app.runs import load_runs
 from goldset_tui.errors import InputError
 from goldset_tui.store.files import atomic_write
 
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(None, "-k must be >= 0")
     if args.depth is not None and args.depth < 1:
         raise InputError(None, "--depth must be at least 1")
-    runs = read_runs(args.runs)
+    runs = load_runs(args.runs)
     fused = fuse(
         list(runs.values()), args.method, k=args.k, depth=args.depth, order=False
     )  # write_run sorts

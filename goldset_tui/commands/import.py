@@ -6,9 +6,15 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from goldset_tui.errors import InputError
 from goldset_tui.text import visible
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from goldset_tui.store.project import Project
 
 NAME = "import"
 HELP = "import existing judgments (a person's, or a machine judge's) into a store"
@@ -137,70 +143,22 @@ def run(args: argparse.Namespace) -> int:
     return _machine(project, args, pool_pairs)
 
 
-def _open_store(args: argparse.Namespace):  # noqa: ANN202 - (Project, query_id/doc_id frame)
-    """The store to import into, and the pool's pairs. A store that does not exist yet is made
-    from --pool (with --scale, and recording --corpus), but only after the pool and the whole
-    file passed every check."""
-    from goldset_tui.commands._args import refuse_other_scale, store_scale
-    from goldset_tui.io.machine import read_human_labels, read_machine_labels
-    from goldset_tui.io.pools import load_pool
-    from goldset_tui.io.tables import check_file
-    from goldset_tui.model import GradeScale
-    from goldset_tui.store import Project, default_store_for, sha256_file
-    from goldset_tui.store.manifest import manifest_path, new_store_fields
-    from goldset_tui.store.project import refuse_busy_folder
+def _open_store(args: argparse.Namespace) -> tuple[Project, pl.DataFrame]:
+    """The store to import into, and the pool's pairs (goldset_tui.app.importing)."""
+    from goldset_tui.app.importing import open_import_store
+    from goldset_tui.commands._args import store_scale
 
     if args.store is None and args.pool is None:
         raise InputError(None, "give --store DIR, or --pool POOL (its store is made if need be)")
     scale = store_scale(args.scale) if args.scale is not None else None
-    store = Path(args.store) if args.store else default_store_for(args.pool)
-    if args.pool is None or manifest_path(store).exists():
-        project = Project.open(store)
-        refuse_other_scale(store, project.scale, scale)
-        if args.pool is not None and sha256_file(check_file(args.pool)) != project.pool_sha256:
-            raise InputError(
-                args.pool,
-                f"is not the pool the store {store} was made from ({project.pool_path}); the "
-                "judgments are checked against the store's pool: leave out --pool",
-            )
-        return project, _pool_pairs(project, args.corpus)
-    refuse_busy_folder(store)
-    scale = scale or GradeScale()
-    pool = load_pool(args.pool, corpus=args.corpus, scale=scale)
-    pairs = pool.frame.select("query_id", "doc_id")
-    if args.human is not None:
-        read_human_labels(args.human, scale, pairs)
-    else:
-        read_machine_labels(args.machine, scale, pairs)
-    project = Project.open_or_create(
-        store, pool_path=pool.path, pool_sha256=pool.sha256, **new_store_fields(scale, args.corpus)
+    return open_import_store(
+        args.store,
+        args.pool,
+        scale=scale,
+        corpus=args.corpus,
+        human=args.human,
+        machine=args.machine,
     )
-    print(
-        f"made the store {visible(str(store))} for the pool {visible(args.pool)}", file=sys.stderr
-    )
-    return project, pairs
-
-
-def _pool_pairs(project, corpus: str | None):  # noqa: ANN001, ANN202 - a Project; the pairs
-    from goldset_tui.io.pools import load_pool
-    from goldset_tui.store.manifest import recorded_corpus, remember_corpus
-
-    try:
-        # A pool of ids only needs its corpus: --corpus, else the one the store records.
-        pool = load_pool(
-            project.manifest["pool"]["path"],
-            corpus=corpus or recorded_corpus(project.manifest),
-            scale=project.scale,
-        )
-    except (InputError, OSError) as exc:
-        # Without the pool a label for a pair nobody pooled cannot be told apart: refuse.
-        raise InputError(
-            project.path,
-            f"the store's pool cannot be read ({exc}); labels are checked against it",
-        ) from None
-    if corpus is not None:  # the next command on the store finds the texts without --corpus
-        project.manifest = remember_corpus(project.path, project.manifest, corpus)
-    return pool.frame.select("query_id", "doc_id")
 
 
 def _already(path: str, sha256: str, who: str) -> int:

@@ -83,31 +83,6 @@ def choose_format(explicit: str | None, output: str | None) -> str:
     return {".csv": "csv", ".parquet": "parquet", ".pq": "parquet"}.get(suffix, "trec")
 
 
-def consensus(project, include_machine: bool = False) -> pl.DataFrame:  # noqa: ANN001 - a Project
-    """The consensus qrels; says on stderr how many pairs were left out as pending, because any
-    later evaluation would count those documents as not relevant."""
-    try:
-        from goldset_tui.adjudication.consensus import consensus_export
-    except ImportError:
-        raise InputError(
-            project.path, "consensus qrels are not available in this version of goldset"
-        ) from None
-    export = (
-        consensus_export(project, include_machine=True)
-        if include_machine
-        else consensus_export(project)
-    )
-    if export.pending:
-        print(
-            f"goldset: warning: {export.pending} pair{'s' * (export.pending != 1)} pending adjudication "
-            f"{'were' if export.pending != 1 else 'was'} left out of the consensus (an evaluation will count "
-            f"{'them' if export.pending != 1 else 'it'} as not relevant); decide them with `goldset adjudicate "
-            f"--store {visible(str(project.path))}`; how every pair was decided: {visible(str(export.provenance))}",
-            file=sys.stderr,
-        )
-    return export.qrels
-
-
 def trec_text(qrels: pl.DataFrame, store: Path) -> str:
     """``qid 0 docid grade`` lines. An id with whitespace cannot be written in this format."""
     for column in ("query_id", "doc_id"):
@@ -142,6 +117,7 @@ def render(qrels: pl.DataFrame, fmt: str, store: Path) -> bytes:
 
 
 def run(args: argparse.Namespace) -> int:
+    from goldset_tui.app.qrels import consensus_qrels
     from goldset_tui.store import Project
     from goldset_tui.store.files import atomic_write_bytes
     from goldset_tui.store.frames import sort_pairs
@@ -163,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
     if args.include_machine and not args.consensus:
         raise InputError(None, "--include-machine goes with --consensus")
     if args.consensus:
-        qrels = consensus(project, args.include_machine)
+        qrels = consensus_qrels(project, args.include_machine)
         who = "consensus"
     else:
         current = project.judgments(args.labeller)

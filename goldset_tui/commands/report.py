@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
 
+from goldset_tui.app.report import ReportInputs, build_report, check_metric, load_report_inputs
 from goldset_tui.errors import InputError
 from goldset_tui.eval.defaults import DEFAULT_METRIC, REPORT_SAMPLES
 from goldset_tui.progress import working
@@ -47,19 +47,6 @@ examples:
   goldset report --qrels ~/golden/docs-store --run bm25=bm25.run --strata strata.csv \\
       -m nDCG@10 -m P@10 --store ~/golden/docs-store --release 2026.4
 """
-
-
-@dataclass
-class ReportInputs:
-    qrels: pl.DataFrame
-    runs: dict[str, pl.DataFrame]
-    strata: pl.DataFrame
-    traffic: pl.DataFrame | None
-    metric: str
-    seed: int
-    samples: int
-    fuse: bool
-    sampling_manifest: Path | None = None
 
 
 def add_input_arguments(
@@ -154,114 +141,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_release_arguments(p)  # --store DIR --release NAME: the golden set's history
 
 
-def read_qrels_arg(value: str, labeller: str | None = None) -> pl.DataFrame:
-    path = Path(value)
-    if path.is_dir():
-        from goldset_tui.store.project import Project
-
-        return store_grades_in_force(Project.open(path), labeller)
-    from goldset_tui.io.trec import read_qrels
-
-    return read_qrels(path)
-
-
-def store_qrels(project, labeller: str | None) -> pl.DataFrame:  # noqa: ANN001 - a store.Project
-    """``labeller``'s qrels if the store knows that labeller, else the store's only labeller's;
-    a store without judgments is an error."""
-    from goldset_tui.commands._store_qrels import qrels_without_labeller
-
-    known = labeller is not None and labeller in project.labellers()
-    qrels = project.qrels(labeller) if known else qrels_without_labeller(project)
-    if qrels.height == 0:
-        raise InputError(project.path, "the store holds no judgments yet")
-    return qrels
-
-
-def store_grades_in_force(project, labeller: str | None) -> pl.DataFrame:  # noqa: ANN001 - a Project
-    """The qrels a store gives `goldset review --store DIR` and `goldset report --qrels DIR`: the
-    labeller's own grades (the only
-    labeller's when the labeller has none yet), laid over the judgments the pool came with (the
-    ``prior`` labeller, imported by `goldset judge`) when the store holds them. Judging from the
-    review screen merges the same way, so reopening shows what the screen showed, not the prior
-    grades alone with the labeller's [?] again or the labeller's alone with the prior's gone."""
-    from goldset_tui.io.pools import PRIOR_LABELLER
-
-    known = project.labellers()
-    if labeller == PRIOR_LABELLER or PRIOR_LABELLER not in known or labeller not in known:
-        return store_qrels(project, labeller)
-    return merge_qrels(project.qrels(PRIOR_LABELLER), project.qrels(labeller))
-
-
-def merge_qrels(base: pl.DataFrame, new: pl.DataFrame) -> pl.DataFrame:
-    """``new`` grades override ``base`` on the pairs both hold (the latest labeller wins)."""
-    return pl.concat(
-        [base.join(new, on=["query_id", "doc_id"], how="anti"), new.select(base.columns)]
-    )
-
-
 def load_inputs(args: argparse.Namespace) -> ReportInputs:
     """Read and check every input before anything is computed or any screen opens."""
-    from goldset_tui.commands.eval import open_runs
-    from goldset_tui.eval.strata import read_strata, read_traffic
-    from goldset_tui.io.trec import read_run
-
-    if not args.run:
-        raise InputError(None, "give at least one --run NAME=PATH")
-    metric = check_metric(args.metric)  # before reading any run
-    if args.samples < 1:
-        raise InputError(None, "--samples must be at least 1")
-    # Opened and named as `goldset eval` does: '-', a pipe or <(zcat run.gz) read once, a bare
-    # path named by its file name or, when that says nothing, by the run's tag (its runid).
-    runs: dict[str, pl.DataFrame] = {
-        name: read_run(r.source, tag=False, order=False)  # neither the tag nor the sort needed
-        for name, r in open_runs(args.run).items()
-    }
     manifest = getattr(args, "sampling_manifest", None)
-    return ReportInputs(
-        qrels=read_qrels_arg(args.qrels, getattr(args, "labeller", None)),
-        runs=runs,
-        strata=read_strata(args.strata),
-        traffic=read_traffic(args.traffic) if args.traffic else None,
-        metric=metric,
+    return load_report_inputs(
+        args.qrels,
+        args.run,
+        args.strata,
+        traffic=args.traffic,
+        metric=args.metric,
         seed=args.seed,
         samples=args.samples,
         fuse=not args.no_fusion,
-        sampling_manifest=Path(manifest) if manifest else None,
-    )
-
-
-def check_metric(metric: str) -> str:
-    """The one measure --metric names, canonical. The engine owns measure names; ask it early
-    so a typo, or a trec_eval form standing for several measures (`P.5,10`, `ndcg_cut`), is one
-    line, not a late failure nor silently the first of them."""
-    from goldset_tui.eval.measures import arithmetic_measure
-    from goldset_tui.eval.trec_forms import one_measure
-
-    try:
-        name = one_measure(metric, option="--metric")
-    except InputError:
-        raise
-    except (ValueError, KeyError) as exc:
-        raise InputError(None, f"--metric {metric!r}: {exc}") from None
-    # It printed AP's arithmetic mean under GMAP's name (0.917 where GMAP is 0.902, sample bm25).
-    arithmetic_measure(
-        name, option="--metric", does="the report's strata, intervals and weighting are"
-    )
-    return name
-
-
-def build(inputs: ReportInputs):
-    from goldset_tui.report.pipeline import compute_report
-
-    return compute_report(
-        inputs.qrels,
-        inputs.runs,
-        inputs.strata,
-        metric=inputs.metric,
-        traffic=inputs.traffic,
-        fuse=inputs.fuse,
-        seed=inputs.seed,
-        samples=inputs.samples,
+        labeller=getattr(args, "labeller", None),
+        sampling_manifest=manifest,
     )
 
 
@@ -311,7 +204,7 @@ def run(args: argparse.Namespace) -> int:
         each = replace(inputs, metric=metric)
         _warn_scale(args.qrels, metric)
         with working(f"computing the report ({metric})"):
-            report = build(each)
+            report = build_report(each)
         texts.append(render(report))
         if args.output:
             # One measure: DIR as always; several: DIR/<measure>/ each, side by side.

@@ -1,6 +1,6 @@
 """`goldset review`: the report and closure screens, with judging of the holes they find.
 
-Two ways in:
+The review is opened by the application layer (``goldset_tui.app.review``); two ways in:
 - the same arguments as `goldset report` (qrels, runs, strata, traffic), plus optionally a store
   and a labeller to judge the missing pairs into, and a corpus/topics to show their texts;
 - a store alone (`--store DIR`): qrels are its judgments, the runs are rebuilt from the systems and
@@ -11,21 +11,13 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import polars as pl
+from goldset_tui.commands.report import add_input_arguments
 
-from goldset_tui.commands.report import (
-    ReportInputs,
-    add_input_arguments,
-    build,
-    check_metric,
-    load_inputs,
-    merge_qrels,
-    store_grades_in_force,
-)
-from goldset_tui.errors import InputError
-from goldset_tui.eval.defaults import DEFAULT_METRIC
-from goldset_tui.model import NO_STRATUM
+if TYPE_CHECKING:
+    from goldset_tui.ui.review_context import ReviewContext
+    from goldset_tui.ui.screens.report import ReportScreen
 
 NAME = "review"
 HELP = "open the report and closure screens; drill into failing queries and judge the missing pairs"
@@ -92,159 +84,45 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-def runs_from_pool(frame: pl.DataFrame) -> dict[str, pl.DataFrame]:
-    """Rebuild each system's ranking from the ``systems``/``ranks`` a pool recorded (score = -rank,
-    so trec_eval's order is the recorded order)."""
-    if (
-        "systems" not in frame.columns
-        or frame.get_column("systems").drop_nulls().list.len().sum() == 0
-    ):
-        return {}
-    long = (
-        frame.select("query_id", "doc_id", "systems", "ranks")
-        .explode("systems", "ranks")
-        .drop_nulls(["systems", "ranks"])
-        .rename({"systems": "system", "ranks": "rank"})
-    )
-    return {
-        str(name): part.select(
-            "query_id",
-            "doc_id",
-            score=-pl.col("rank").cast(pl.Float64),
-            rank=pl.col("rank").cast(pl.Int64),
-        ).sort("query_id", "rank")
-        for (name,), part in long.partition_by("system", as_dict=True, maintain_order=True).items()
-    }
+def build_context(args: argparse.Namespace) -> ReviewContext:
+    """Read and check every input, compute the report: the ReviewContext the screens share."""
+    from goldset_tui.app.review import review_setup
+    from goldset_tui.ui.opening import review_context
 
-
-def inputs_from_store(args: argparse.Namespace):
-    """(ReportInputs, project, pool frame) for `goldset review --store DIR` without runs."""
-    from goldset_tui.eval.strata import read_strata, read_traffic
-    from goldset_tui.io.pools import load_pool
-    from goldset_tui.store.project import Project
-
-    metric = check_metric(args.metric)  # a typo or a form for several measures: before the work
-    project = Project.open(args.store)
-    pool = load_pool(project.pool_path, corpus=args.corpus, scale=project.scale)
-    runs = runs_from_pool(pool.frame)
-    if not runs:
-        raise InputError(
-            project.pool_path,
-            "the pool records no systems/ranks: give --run NAME=PATH and --strata",
-        )
-    if args.strata:
-        strata = read_strata(args.strata)
-    else:
-        strata = pool.frame.select("query_id", "stratum").unique(
-            subset="query_id", maintain_order=True
-        )
-        if strata.get_column("stratum").null_count() == strata.height:
-            raise InputError(
-                project.pool_path, "the pool has no stratum column: give --strata FILE"
-            )
-        strata = strata.with_columns(pl.col("stratum").fill_null(NO_STRATUM))
-    inputs = ReportInputs(
-        qrels=store_grades_in_force(project, args.labeller),
-        runs=runs,
-        strata=strata,
-        traffic=read_traffic(args.traffic) if args.traffic else None,
-        metric=metric,
+    setup = review_setup(
+        qrels=args.qrels,
+        runs=args.run,
+        strata=args.strata,
+        traffic=args.traffic,
+        metric=args.metric,
         seed=args.seed,
         samples=args.samples,
         fuse=not args.no_fusion,
-        sampling_manifest=Path(args.sampling_manifest) if args.sampling_manifest else None,
-    )
-    return inputs, project, pool.frame
-
-
-def build_context(args: argparse.Namespace):
-    """Read and check every input, compute the report: the ReviewContext the screens share."""
-    from goldset_tui.commands._review_sources import CONSENSUS, GradeSources, file_name
-    from goldset_tui.report.pipeline import read_sampling_closure
-
-    project = None
-    pool_frame = None
-    if args.store and not args.run:
-        inputs, project, pool_frame = inputs_from_store(args)
-        sources = GradeSources(inputs, project, judge_as=args.labeller)
-    else:
-        if not args.qrels or not args.strata:
-            raise InputError(
-                None, "give --qrels, --run and --strata (as for `goldset report`), or --store DIR"
-            )
-        inputs = load_inputs(args)
-        sources = GradeSources(
-            inputs, base=inputs.qrels, file_name=file_name(args.qrels, args.labeller)
-        )
-        if args.store:
-            from goldset_tui.store.project import Project
-
-            project = Project.open(args.store)
-            sources = GradeSources(
-                inputs,
-                project,
-                base=inputs.qrels,
-                file_name=file_name(args.qrels, args.labeller),
-                judge_as=args.labeller,
-            )
-            # The store's grades are in force from the first frame, not only after judging.
-            if args.labeller and args.labeller in project.labellers():
-                inputs.qrels = merge_qrels(inputs.qrels, project.qrels(args.labeller))
-    if project is not None and not args.labeller:
-        raise InputError(None, "--store needs --labeller: whose judgments the missing pairs become")
-    topics = _topics(args, pool_frame)
-    corpus = _corpus(args, pool_frame)
-    sampling = read_sampling_closure(inputs.sampling_manifest) if inputs.sampling_manifest else None
-    report = build(inputs)
-    key = args.labeller if project is not None else None
-
-    from goldset_tui.ui.screens.report import ReviewContext
-    from goldset_tui.ui.widgets.report_judge import judge_hook
-
-    context = ReviewContext(
-        report,
-        topics=topics,
-        sampling_closure=sampling,
-        sampling_source=str(inputs.sampling_manifest) if inputs.sampling_manifest else None,
-        judge=judge_hook(project, args.labeller, topics, corpus, Path(args.pairs_out)),
-        # A torn journal tail cut on open, or the like: said on the report screen too, not only
-        # once judging opens.
-        store_warnings=list(dict.fromkeys(project.warnings)) if project is not None else [],
-        source=sources.label(key),
-        source_key=key,
-        sources=sources.keys(),
-        rebuild=sources.build,
-        judge_as=args.labeller if project is not None else None,
-        corpus=corpus,
-        labelled=sources.labelled if project is not None else None,
-        store=str(args.store) if args.store else None,
+        store=args.store,
+        labeller=args.labeller,
+        corpus=args.corpus,
+        topics=args.topics,
+        sampling_manifest=args.sampling_manifest,
         out_dir=args.output,
-        consensus_key=CONSENSUS if project is not None else None,
+        pairs_out=args.pairs_out,
     )
-
-    def recompute():
-        # After judging: the grades in force now (the store's fresh ones), on the screen's
-        # source and metric.
-        if project is None:
-            return None
-        return sources.build(context.source_key, context.report.metric)[0]
-
-    context.on_judged = recompute
-    return context
+    return review_context(setup)
 
 
-def review_screen_for_store(store: str | Path, labeller: str, *, metric: str = DEFAULT_METRIC):
-    """The report screen on a store, for the home screen: runs, strata and texts from its pool."""
+def review_screen_for_store(
+    store: str | Path, labeller: str, *, metric: str | None = None
+) -> ReportScreen:
+    """The report screen on a store, as the home screen opens it (app.review.review_for_store)."""
+    from goldset_tui.app.review import METRIC, review_for_store
+    from goldset_tui.ui.opening import review_context
     from goldset_tui.ui.screens.report import ReportScreen
 
-    parser = argparse.ArgumentParser()
-    add_arguments(parser)
-    args = parser.parse_args(["--store", str(store), "--labeller", labeller, "--measure", metric])
-    return ReportScreen(build_context(args))
+    setup = review_for_store(store, labeller, metric=metric or METRIC)
+    return ReportScreen(review_context(setup))
 
 
 def run(args: argparse.Namespace) -> int:
-    from goldset_tui.commands._terminal import require_terminal
+    from goldset_tui.app.terminal import require_terminal
 
     require_terminal(NAME)  # before the report is computed for a screen that cannot open
     from goldset_tui.ui.app import run_app
@@ -252,30 +130,3 @@ def run(args: argparse.Namespace) -> int:
 
     context = build_context(args)
     return run_app(lambda: ReportScreen(context))
-
-
-def _topics(args: argparse.Namespace, pool_frame: pl.DataFrame | None) -> pl.DataFrame | None:
-    if args.topics:
-        from goldset_tui.io.pools import read_topics
-
-        return read_topics(args.topics).select("query_id", "query")
-    if pool_frame is not None:
-        return pool_frame.select("query_id", "query").unique(subset="query_id", maintain_order=True)
-    return None
-
-
-def _corpus(args: argparse.Namespace, pool_frame: pl.DataFrame | None) -> pl.DataFrame | None:
-    frames = []
-    if args.corpus:
-        from goldset_tui.io.corpus import read_corpus
-
-        frames.append(read_corpus(args.corpus).select("doc_id", "text", "title"))
-    if pool_frame is not None:
-        frames.append(
-            pool_frame.select("doc_id", "text", "title").unique(
-                subset="doc_id", maintain_order=True
-            )
-        )
-    if not frames:
-        return None
-    return pl.concat(frames).unique(subset="doc_id", keep="first", maintain_order=True)

@@ -178,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
 def _prepare(args: argparse.Namespace, server_class):  # noqa: ANN001, ANN202
     """Check everything the judging processes will need, so that a mistake is one line now
     rather than a blank page later; then build the server."""
-    from goldset_tui.commands.judge import prepare
+    from goldset_tui.app.judging import open_judging
     from goldset_tui.serve.users import read_labellers
     from goldset_tui.store.journal import is_locked
     from goldset_tui.store.machine import refuse_machine
@@ -193,7 +193,7 @@ def _prepare(args: argparse.Namespace, server_class):  # noqa: ANN001, ANN202
     # For no labeller in particular (the first by name used to stand in for all): the pool and the
     # store are checked once; each labeller's own checks follow, and each judging process makes
     # them again when it starts.
-    prepared = prepare(args.pool, None, store=args.store, corpus=args.corpus)
+    prepared = open_judging(args.pool, None, store=args.store, corpus=args.corpus)
     for name in labellers:
         refuse_machine(prepared.project, name)
     for warning in prepared.warnings:

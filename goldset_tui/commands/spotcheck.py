@@ -131,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
     from goldset_tui.store.project import default_store_for
 
     if not (args.report or args.export):
-        from goldset_tui.commands._terminal import require_terminal
+        from goldset_tui.app.terminal import require_terminal
 
         require_terminal(NAME)  # the screen needs a terminal; --report and --export do not
     if args.sample < 0:

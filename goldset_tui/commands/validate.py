@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     import polars as pl
 
     from goldset_tui.agreement.sources import from_store, strata_of
-    from goldset_tui.commands.eval import read_runs
+    from goldset_tui.app.runs import load_runs
     from goldset_tui.eval.measures import arithmetic_measure
     from goldset_tui.io.pools import write_pool
     from goldset_tui.io.tables import table_format
@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     labels = machine_labels(project, args.labeller)
     machines = set(machine_labellers(project.manifest))
     human = data.ratings.filter(~pl.col("labeller").is_in(list(machines)))
-    runs = read_runs(args.run) if args.run else None
+    runs = load_runs(args.run) if args.run else None
     if runs is not None and len(runs) < 2:
         raise InputError(None, "give two or more --run to find the pairs deciding a system order")
     chosen = choose_for_validation(

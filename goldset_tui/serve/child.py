@@ -2,9 +2,10 @@
 
 The server starts this once per browser session, with an argument list it built itself (the
 labeller's name from USERS.toml). It is `goldset judge` without the terminal check: the same
-``prepare`` and ``make_screen`` (so the same writer, durable before "saved", and the same
-per-labeller journal lock), run by the same app, whose SIGHUP/SIGTERM handler flushes every screen
-and exits. Textual's web driver is chosen by the server through ``TEXTUAL_DRIVER``.
+``open_judging`` (goldset_tui.app.judging) and ``judge_screen`` (goldset_tui.ui.opening), so the
+same writer, durable before "saved", and the same per-labeller journal lock, run by the same app,
+whose SIGHUP/SIGTERM handler flushes every screen and exits. Textual's web driver is chosen by
+the server through ``TEXTUAL_DRIVER``.
 
 The server account's config file is read (keymap, theme, reading width) but never written: it is
 every web labeller's, so ``w`` changes the reading width for that session only.
@@ -62,14 +63,15 @@ def labeller_config(config: Config) -> Config:
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     _hang_up_with_parent(args.parent)
-    from goldset_tui.commands.judge import make_screen, prepare
+    from goldset_tui.app.judging import open_judging
     from goldset_tui.errors import InputError, StoreLockedError
     from goldset_tui.ui.app import GoldsetApp, checked_config
+    from goldset_tui.ui.opening import judge_screen
 
     try:
         config = labeller_config(checked_config())
-        prepared = prepare(args.pool, args.labeller, store=args.store, corpus=args.corpus)
-        screen = make_screen(prepared)
+        prepared = open_judging(args.pool, args.labeller, store=args.store, corpus=args.corpus)
+        screen = judge_screen(prepared)
     except (InputError, StoreLockedError) as exc:
         print(f"goldset: error: {exc}", file=sys.stderr)
         return 2

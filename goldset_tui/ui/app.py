@@ -329,7 +329,7 @@ def checked_config() -> Config:
 
 
 def run_app(make_screen: Callable[[], Screen]) -> int:
-    from goldset_tui.commands import _terminal
+    from goldset_tui.app import terminal as _terminal
 
     # Each screen command checks first; this catches one that forgot (Textual spins without keys).
     command = sys.argv[1] if len(sys.argv) > 1 and sys.argv[1] in _terminal.INSTEAD else ""

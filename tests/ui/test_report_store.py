@@ -177,7 +177,7 @@ def test_store_grades_override_a_qrels_file_from_the_first_frame(
 def test_report_on_the_store_reads_the_same_grades(holey: tuple[Path, Path]) -> None:
     # `goldset report --qrels DIR --labeller ana` takes the store's grades as review does: ana's
     # over the pool's prior judgments, not ana's one grade alone.
-    from goldset_tui.commands.report import read_qrels_arg
+    from goldset_tui.app.qrels import report_qrels as read_qrels_arg
     from goldset_tui.commands.review import review_screen_for_store
 
     store = holey[0]

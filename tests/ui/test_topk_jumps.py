@@ -283,9 +283,10 @@ async def test_adjudicate_decision_rebuilds_the_view(store) -> None:
 
 async def test_review_top_k_a_opens_the_stores_disagreement_over_the_view(store) -> None:
     # Opened from the review (no agreement screen below): the pair's detail from the store.
-    from goldset_tui.commands._query_view import consensus_context
+    from goldset_tui.app.query_view import consensus_view
+    from goldset_tui.ui.opening import review_context
 
-    context = consensus_context(from_store(store))
+    context = review_context(consensus_view(from_store(store)))
     app = GoldsetApp(lambda: TopKScreen(context, "q1"))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()

@@ -299,10 +299,11 @@ class HomeScreen(LeaveKeys, Screen[None]):
         )
 
     def _open(self, row: Row, labeller: str) -> None:
-        from goldset_tui.commands.judge import make_screen, prepare
+        from goldset_tui.app.judging import open_judging
+        from goldset_tui.ui.opening import judge_screen
 
         try:
-            screen = make_screen(prepare(row.pool, labeller, store=row.store))
+            screen = judge_screen(open_judging(row.pool, labeller, store=row.store))
         except Exception as exc:  # bad pool, store locked: one line, stay here
             self.notify(
                 visible(exc, keep_newlines=False), severity="error", markup=False, timeout=10
@@ -411,11 +412,12 @@ class HomeScreen(LeaveKeys, Screen[None]):
 
     @work(thread=True, exclusive=True, group="review", exit_on_error=False)
     def _build_review(self, row: Row, closure: bool) -> None:
-        from goldset_tui.commands.review import review_screen_for_store
+        from goldset_tui.app.review import review_for_store
+        from goldset_tui.ui.opening import review_context
 
         try:
             assert row.labeller is not None  # _start_review returned early without one
-            context = review_screen_for_store(row.store, row.labeller).context
+            context = review_context(review_for_store(row.store, row.labeller))
         except (
             Exception
         ) as exc:  # no systems/ranks or strata in the pool, a moved pool: one line, stay here

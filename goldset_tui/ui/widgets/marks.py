@@ -3,7 +3,7 @@ away: ``+new`` on a candidate the pool's last extension added (so a labeller jud
 pool sees which pairs are new among the old unjudged ones), and ``shared`` on a query of the
 planned overlap (judged by everyone on the team, so it feeds agreement: worth the same care).
 
-The marks are computed once by ``goldset judge`` (``commands/_judge_marks.py``) and set on the
+The marks are computed once by ``goldset judge`` (``app/judge_marks.py``) and set on the
 screen; the screen only asks these functions to add them to its lines.
 """
 

@@ -1,6 +1,6 @@
 """The way from the agreement and adjudication screens to the review's top k view of a query.
 
-The view needs runs and the consensus report on them (``commands/_query_view.py``); building it
+The view needs runs and the consensus report on them (``app/query_view.py``); building it
 evaluates every run, so it is built once in a worker thread, when the screen first needs it, and
 again when a decision changes the consensus. A key pressed before it is ready opens the view when
 it is. Without runs the screen says so in one line.
@@ -40,11 +40,13 @@ class TopKJump:
         generation = self._view_generation
 
         def build() -> None:
-            from goldset_tui.commands._query_view import NoRuns, consensus_context
+            from goldset_tui.app.query_view import NoRuns, consensus_view
             from goldset_tui.errors import InputError
+            from goldset_tui.ui.opening import review_context
 
             try:
-                context = consensus_context(self.data, runs=self.topk_runs, rule=self.topk_rule)
+                setup = consensus_view(self.data, runs=self.topk_runs, rule=self.topk_rule)
+                context = review_context(setup)
                 error = None
             except (NoRuns, InputError) as exc:
                 context, error = None, str(exc)

@@ -49,7 +49,7 @@ def test_os_error_on_output_is_one_line_exit_2(
 
 
 def test_run_names_are_compared_after_trimming_spaces(tmp_path: Path) -> None:
-    from goldset_tui.commands.eval import parse_run_specs
+    from goldset_tui.app.runs import parse_run_specs
     from goldset_tui.errors import InputError
 
     assert parse_run_specs([f"a ={tmp_path / 'x.run'}"]) == {"a": tmp_path / "x.run"}

@@ -18,7 +18,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from goldset_tui.commands.judge import Prepared, check_order
+from goldset_tui.app.judging import refuse_order
 from goldset_tui.errors import InputError
 from goldset_tui.judging import JudgingSession
 from goldset_tui.judging.adaptive import ORDERS, adaptive_next, has_systems, ranked_lists
@@ -120,10 +120,9 @@ def test_a_pool_without_systems_is_refused(tmp_path: Path) -> None:
     assert has_systems(pool()) and not has_systems(pool(systems=False))
     assert ORDERS == ("blind", "adaptive")
     fake = type("P", (), {"frame": pool(systems=False), "path": tmp_path / "pool.jsonl"})()
-    prepared = Prepared(project=None, pool=fake, labeller="a", query_ids=None, warnings=[])  # type: ignore[arg-type]
     with pytest.raises(InputError, match="systems and ranks"):
-        check_order(prepared, "adaptive")
-    check_order(prepared, "blind")  # the default needs nothing
+        refuse_order(fake, "adaptive")
+    refuse_order(fake, "blind")  # the default needs nothing
 
 
 def test_on_a_one_to_four_scale_the_lowest_grade_is_not_relevant() -> None:
@@ -150,7 +149,7 @@ def test_a_refused_adaptive_order_leaves_no_store_behind(
     # "Everything is checked before any screen opens ... nothing is written to the store": the
     # order was checked after the store (manifest, lock file) had been created, so the refused
     # pool showed up on the home screen as a project with nothing judged.
-    import goldset_tui.commands._terminal as terminal
+    import goldset_tui.app.terminal as terminal
     from goldset_tui.cli import main
 
     monkeypatch.setattr(terminal, "require_terminal", lambda command="": None)

@@ -124,7 +124,7 @@ def test_undo_of_a_repeat_serves_it_again() -> None:
 
 def test_repeats_through_the_real_store_feed_self_consistency(tmp_path) -> None:
     from goldset_tui.agreement.repeats import self_consistency
-    from goldset_tui.commands.judge import repeat_candidates
+    from goldset_tui.app.judging import repeat_candidates
     from goldset_tui.store import Project
 
     p = pool()

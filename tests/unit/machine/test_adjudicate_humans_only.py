@@ -17,7 +17,7 @@ SAMPLE = Path(__file__).parents[3] / "sample_data"
 def test_the_adjudicator_gets_every_pair_the_consensus_leaves_pending(
     tmp_path: Path, monkeypatch
 ) -> None:
-    import goldset_tui.commands._terminal as terminal
+    import goldset_tui.app.terminal as terminal
     import goldset_tui.ui.app as app
     import goldset_tui.ui.screens.adjudicate as screen
 

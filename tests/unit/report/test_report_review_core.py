@@ -7,7 +7,7 @@ import polars as pl
 import pytest
 import tomli_w
 
-from goldset_tui.commands.review import runs_from_pool
+from goldset_tui.app.review import runs_from_pool
 from goldset_tui.errors import InputError
 from goldset_tui.report.closure import ClosureCheck
 from goldset_tui.report.pipeline import (

@@ -127,7 +127,8 @@ def test_start_up_prepares_for_no_labeller_in_particular(tmp_path: Path, monkeyp
     # labeller's own checks are made for each.
     import argparse
 
-    from goldset_tui.commands import judge, serve
+    from goldset_tui.app import judging
+    from goldset_tui.commands import serve
     from goldset_tui.store import Project
 
     users = tmp_path / "team.toml"
@@ -135,13 +136,13 @@ def test_start_up_prepares_for_no_labeller_in_particular(tmp_path: Path, monkeyp
         add_labeller(users, name)
     store = tmp_path / "store"
     seen: list[object] = []
-    real = judge.prepare
+    real = judging.open_judging
 
     def spy(pool, labeller, **kwargs):
         seen.append(labeller)
         return real(pool, labeller, **kwargs)
 
-    monkeypatch.setattr(judge, "prepare", spy)
+    monkeypatch.setattr(judging, "open_judging", spy)
     args = argparse.Namespace(
         pool=str(POOL),
         store=str(store),

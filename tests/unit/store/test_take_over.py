@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from test_store_merge import HERE, env
 
-import goldset_tui.commands._terminal as terminal
+import goldset_tui.app.terminal as terminal
+from goldset_tui.app.take_over import take_over_if_held
 from goldset_tui.cli import main
-from goldset_tui.commands._take_over import take_over_if_held
 from goldset_tui.errors import StoreLockedError
 from goldset_tui.store import Project, sha256_file
 from goldset_tui.store.journal import is_locked

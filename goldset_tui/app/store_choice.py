@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from goldset_tui.errors import InputError
 from goldset_tui.text import visible
@@ -33,7 +34,7 @@ class Choice:
     said: str | None  # what to tell the labeller (None: the default store, nothing to say)
 
 
-def _holds(store: Path, sha: str) -> dict | None:
+def _holds(store: Path, sha: str) -> dict[str, Any] | None:
     """The store's manifest when it was made from (or switched to) the pool with ``sha``."""
     from goldset_tui.store.manifest import read_manifest
 
@@ -45,13 +46,13 @@ def _holds(store: Path, sha: str) -> dict | None:
     return manifest if isinstance(pool, dict) and pool.get("sha256") == sha else None
 
 
-def _members(manifest: dict) -> set[str]:
+def _members(manifest: dict[str, Any]) -> set[str]:
     names = {e.get("name") for e in manifest.get("labellers", {}).values() if isinstance(e, dict)}
     team = manifest.get("assignment", {}).get("labellers", [])
     return {n for n in [*names, *team] if isinstance(n, str)}
 
 
-def _same_file(manifest: dict, pool_path: str | Path) -> bool:
+def _same_file(manifest: dict[str, Any], pool_path: str | Path) -> bool:
     recorded = Path(str(manifest.get("pool", {}).get("path", "")))
     try:
         return recorded.samefile(pool_path)
@@ -112,7 +113,7 @@ def choose_store(pool_path: str | Path, labeller: str | None) -> Choice:
     )
 
 
-def remembered_overlap(manifest: dict, labeller: str) -> float | None:
+def remembered_overlap(manifest: dict[str, Any], labeller: str) -> float | None:
     """The planned overlap remembered in the store, for a labeller on its team who gave no
     ``--assign``: her share is the plan's, not the whole pool (None: no plan, or not on it)."""
     plan = manifest.get("assignment", {})

@@ -9,34 +9,29 @@ runs, :class:`NoRuns` says in one line what would give them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import polars as pl
 
 from goldset_tui.agreement.sources import AgreementData
-from goldset_tui.commands._review_sources import CONSENSUS, GradeSources
-from goldset_tui.commands.report import ReportInputs
-from goldset_tui.commands.review import runs_from_pool
+from goldset_tui.app.grade_sources import CONSENSUS, GradeSources
+from goldset_tui.app.report import ReportInputs
+from goldset_tui.app.review import ReviewSetup, runs_from_pool
 from goldset_tui.errors import InputError
 from goldset_tui.eval.defaults import DEFAULT_METRIC
 from goldset_tui.model import NO_STRATUM
-
-if TYPE_CHECKING:
-    from goldset_tui.ui.review_context import ReviewContext
 
 
 class NoRuns(Exception):
     """No system's ranking is known: the one line the screen shows instead of the view."""
 
 
-def consensus_context(
+def consensus_view(
     data: AgreementData,
     *,
     runs: dict[str, pl.DataFrame] | None = None,
     rule: str | None = None,
     metric: str = DEFAULT_METRIC,  # as the review opens on a store
-) -> ReviewContext:
-    """The review context on ``data``'s consensus and ``runs`` (else the store pool's systems).
+) -> ReviewSetup:
+    """The review on ``data``'s consensus and ``runs`` (else the store pool's systems).
 
     Raises :class:`NoRuns` without runs, ``InputError`` when the consensus has no relevant grade
     (nothing to report)."""
@@ -65,22 +60,19 @@ def consensus_context(
         sources = GradeSources(inputs, base=sets["consensus"], file_name="consensus of --qrels")
         key = None
     report, label = sources.build(key, metric)
-    from goldset_tui.ui.review_context import ReviewContext  # the screens' type; Textual's
-
     ratings = data.ratings.select("query_id", "doc_id", "labeller", pl.col("grade").cast(pl.Int64))
-    context = ReviewContext(
+    return ReviewSetup(
         report,
-        topics=_texts(pool, "query_id", ["query"]),
+        sources,
         source=label,
         source_key=key,
         sources=sources.keys(),
-        rebuild=sources.build,
+        topics=_texts(pool, "query_id", ["query"]),
         corpus=_texts(pool, "doc_id", ["text", "title"]),
         labelled=lambda: ratings,
         store=str(data.project.path) if data.project is not None else None,
         consensus_key=CONSENSUS if data.project is not None else None,
     )
-    return context
 
 
 def _inputs(

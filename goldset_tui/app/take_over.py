@@ -6,15 +6,17 @@ the flag."""
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from goldset_tui.errors import StoreLockedError
 from goldset_tui.store.takeover import end_session, session_holder
 from goldset_tui.text import visible
+
+if TYPE_CHECKING:
+    from goldset_tui.app.judging import JudgingSetup
 
 
 def interactive_answer() -> Callable[[str], str] | None:
@@ -62,18 +64,13 @@ def take_over_if_held(
     return pid
 
 
-def take_over_session(prepared: Any, args: argparse.Namespace) -> None:
-    """The labeller's session still open elsewhere: offer to end it (commands/_take_over.py)."""
-    from goldset_tui.commands._judge_exit import quoted
+def take_over_session(setup: JudgingSetup, again: str, *, take_over: bool) -> None:
+    """The labeller's session still open elsewhere: offer to end it. ``again`` is the command
+    line that judges here, said in the refusal with ``--take-over`` after it."""
     from goldset_tui.store.staging import naming_the_merge
 
-    journal = prepared.project.labeller_paths(prepared.labeller)[0]
-    merging = naming_the_merge(prepared.project.path, journal, StoreLockedError(""))
+    journal = setup.project.labeller_paths(setup.labeller)[0]
+    merging = naming_the_merge(setup.project.path, journal, StoreLockedError(""))
     if str(merging):  # a merge holds it: it must finish, never be ended
         raise merging
-    again = quoted("goldset", "judge", args.pool, "--labeller", prepared.labeller)
-    if args.store is not None:
-        again += " " + quoted("--store", prepared.project.path)
-    take_over_if_held(
-        journal, prepared.labeller, again, take_over=args.take_over, ask=interactive_answer()
-    )
+    take_over_if_held(journal, setup.labeller, again, take_over=take_over, ask=interactive_answer())

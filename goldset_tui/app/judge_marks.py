@@ -8,8 +8,9 @@ when that cannot tell, by comparing with the old pool file the extension recorde
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
@@ -20,14 +21,22 @@ if TYPE_CHECKING:
 
     from goldset_tui.io.pools import Pool
     from goldset_tui.store.project import Project
-    from goldset_tui.ui.widgets.marks import Marks
 
     class Prepared(Protocol):
-        """What these need of judge.Prepared (named here, not imported: judge imports this)."""
+        """What these need of judging.JudgingSetup (named, not imported: judging imports this)."""
 
         project: Project
         pool: Pool
         query_ids: list[str] | None
+
+
+@dataclass(frozen=True)
+class PairMarks:
+    """What the screen marks (``goldset_tui.ui.widgets.marks`` draws them)."""
+
+    new_pairs: frozenset[tuple[str, str]] = field(default_factory=frozenset)
+    shared_queries: frozenset[str] = field(default_factory=frozenset)
+    team: int = 0  # how many labellers share the shared queries
 
 
 def new_pairs(prepared: Prepared) -> pl.DataFrame | None:
@@ -45,7 +54,9 @@ def new_pairs(prepared: Prepared) -> pl.DataFrame | None:
     return _against_old_pool(pool.frame, extension, project.manifest)
 
 
-def _against_old_pool(frame: pl.DataFrame, extension: dict, manifest: dict) -> pl.DataFrame | None:
+def _against_old_pool(
+    frame: pl.DataFrame, extension: dict[str, Any], manifest: dict[str, Any]
+) -> pl.DataFrame | None:
     from goldset_tui.io.pools import load_pool
     from goldset_tui.store.files import sha256_file
     from goldset_tui.store.manifest import recorded_corpus
@@ -80,10 +91,9 @@ def keep_only_new(prepared: Prepared) -> None:
         raise InputError(pool.path, "--only-new: the last extension added no pair to your queries")
 
 
-def marks_for(prepared: Prepared) -> Marks:
+def marks_for(prepared: Prepared) -> PairMarks:
     """The new pairs of the last extension and, on a planned overlap, the shared queries."""
     from goldset_tui.agreement.assignment import overlap_query_ids
-    from goldset_tui.ui.widgets.marks import Marks
 
     added = new_pairs(prepared)
     pairs = frozenset(added.iter_rows()) if added is not None else frozenset()
@@ -92,4 +102,4 @@ def marks_for(prepared: Prepared) -> Marks:
     if prepared.query_ids is not None and "overlap" in plan:
         ids = prepared.pool.frame.get_column("query_id").unique(maintain_order=True).to_list()
         shared = frozenset(overlap_query_ids(ids, float(plan["overlap"]), int(plan.get("seed", 0))))
-    return Marks(pairs, shared, len(plan.get("labellers", [])) if shared else 0)
+    return PairMarks(pairs, shared, len(plan.get("labellers", [])) if shared else 0)

@@ -12,17 +12,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import polars as pl
 
-from goldset_tui.commands.report import (
-    ReportInputs,
-    build,
-    check_metric,
-    merge_qrels,
-    store_grades_in_force,
-)
+from goldset_tui.app.qrels import merge_qrels, store_grades_in_force
+from goldset_tui.app.report import ReportInputs, build_report, check_metric
+
+if TYPE_CHECKING:
+    from goldset_tui.report.pipeline import Report
+    from goldset_tui.store.project import Project
 
 CONSENSUS = "consensus"
 # The header's word for a consensus rule: the rule's own name ("unanimous-majority-adjudicator",
@@ -33,7 +32,7 @@ RULE_WORDS = {"unanimous-majority-adjudicator": "majority"}
 @dataclass
 class GradeSources:
     inputs: ReportInputs  # runs, strata, traffic, settings; its qrels are the first frame's
-    project: Any = None  # a store.Project when a store is reviewed
+    project: Project | None = None  # when a store is reviewed
     base: pl.DataFrame | None = None  # the --qrels file's grades, under the store's
     file_name: str | None = None  # how the header names that file (file_name below)
     judge_as: str | None = None  # --labeller: whose grades J writes
@@ -96,11 +95,11 @@ class GradeSources:
             return f"consensus ({RULE_WORDS.get(rule := store_rule(self.project), rule)}){over}"
         return f"{key}'s grades{over}"
 
-    def build(self, key: str | None, metric: str) -> tuple[Any, str]:
+    def build(self, key: str | None, metric: str) -> tuple[Report, str]:
         """(the report on source ``key`` and ``metric``, its label); InputError when that source
         has nothing to report (no relevant grade) or the metric is unknown."""
         inputs = replace(self.inputs, qrels=self.qrels(key), metric=check_metric(metric))
-        return build(inputs), self.label(key)
+        return build_report(inputs), self.label(key)
 
 
 def file_name(value: str | None, labeller: str | None = None) -> str | None:
