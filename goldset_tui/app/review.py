@@ -25,7 +25,7 @@ from goldset_tui.app.grade_sources import CONSENSUS, GradeSources, file_name
 from goldset_tui.app.qrels import merge_qrels, store_grades_in_force
 from goldset_tui.app.report import ReportInputs, build_report, check_metric, load_report_inputs
 from goldset_tui.errors import InputError
-from goldset_tui.eval.defaults import DEFAULT_METRIC
+from goldset_tui.eval.defaults import DEFAULT_METRIC, REPORT_SAMPLES
 from goldset_tui.model import NO_STRATUM
 
 if TYPE_CHECKING:
@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 
 # What `goldset review` and the home screen's review start from (the command's defaults).
 METRIC = DEFAULT_METRIC  # Success@10: a query fails when no top 10 holds a relevant document
-SAMPLES = 2000
 PAIRS_OUT = "missing_pairs.csv"
 
 
@@ -150,7 +149,7 @@ def review_setup(
     traffic: str | None = None,
     metric: str = METRIC,
     seed: int = 0,
-    samples: int = SAMPLES,
+    samples: int = REPORT_SAMPLES,
     fuse: bool = True,
     store: str | Path | None = None,
     labeller: str | None = None,

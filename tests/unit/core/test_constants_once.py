@@ -85,7 +85,7 @@ def test_the_reports_measure_is_written_once() -> None:
 # Counts that are deliberately not a command's default, each with its reason at its definition.
 OWN_COUNTS = {
     "ui/screens/history.py",  # SAMPLES: the history screen's quicker tests
-    "commands/_query_view.py",  # samples=200: the query view shows no interval
+    "app/query_view.py",  # samples=200: the query view shows no interval
 }
 RESAMPLE_NAMES = ("samples", "replicates")
 
