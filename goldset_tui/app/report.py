@@ -73,21 +73,21 @@ def load_report_inputs(
 
 
 def check_metric(metric: str) -> str:
-    """The one measure --metric names, canonical. The engine owns measure names; ask it early
+    """The one measure --measure names, canonical. The engine owns measure names; ask it early
     so a typo, or a trec_eval form standing for several measures (`P.5,10`, `ndcg_cut`), is one
     line, not a late failure nor silently the first of them."""
     from goldset_tui.eval.measures import arithmetic_measure
     from goldset_tui.eval.trec_forms import one_measure
 
     try:
-        name = one_measure(metric, option="--metric")
+        name = one_measure(metric, option="--measure")
     except InputError:
         raise
     except (ValueError, KeyError) as exc:
-        raise InputError(None, f"--metric {metric!r}: {exc}") from None
+        raise InputError(None, f"--measure {metric!r}: {exc}") from None
     # It printed AP's arithmetic mean under GMAP's name (0.917 where GMAP is 0.902, sample bm25).
     arithmetic_measure(
-        name, option="--metric", does="the report's strata, intervals and weighting are"
+        name, option="--measure", does="the report's strata, intervals and weighting are"
     )
     return name
 

@@ -175,7 +175,7 @@ def run(args: argparse.Namespace) -> int:
 
         require_terminal(NAME)  # the screen needs a terminal; the printed report does not
     if args.replicates < 0:
-        raise InputError(None, "--replicates must be 0 or more")
+        raise InputError(None, "--samples must be 0 or more")
     data = load(args)
     refuse_consensus_name(data)
     for warning in data.warnings or []:

@@ -261,6 +261,6 @@ def _warn_scale(qrels: str, metric: str) -> None:
         return  # relevance is set by the metric itself, or the measure reads grades as gains
     print(
         f"goldset: warning: {qrels}: {why}; if grade {scale.min} means not relevant, give the "
-        f"metric its level: --metric '{example}'",
+        f"metric its level: --measure '{example}'",
         file=sys.stderr,
     )

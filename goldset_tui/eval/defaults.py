@@ -23,7 +23,7 @@ REPORT_SAMPLES = 2000
 # compare's question once per label set: its p-value is never below 1 / (1 + samples), so more
 # samples than the report's, for the small p-values a comparison of two systems may need.
 COMPARE_SAMPLES = 10_000
-# Agreement's cluster bootstrap over queries (`goldset agreement --replicates`), used only for a
+# Agreement's cluster bootstrap over queries (`goldset agreement --samples`), used only for a
 # figure undefined with a query left out (docs/agreement.md).
 AGREEMENT_REPLICATES = 1000
 

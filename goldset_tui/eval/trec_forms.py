@@ -10,7 +10,7 @@ says what each form stands for. It guarantees the order of the list (each form r
 stands) and leaves de-duplication to the parser. For callers past the parser:
 :func:`expand_measures` gives the canonical names (the notebook's entry, exported by
 ``goldset_tui.eval``), :func:`one_measure` the single measure an option that takes one names
-(``report --metric``), refusing a form that stands for several.
+(``report --measure``), refusing a form that stands for several.
 
 The rules are trec_eval 10's (``trec_eval.c`` mark_measure, ``meas_init.c``, ``measures.c``):
 - defaults: P, recall, ndcg_cut and map_cut 5,10,15,20,30,100,200,500,1000; success 1,5,10;

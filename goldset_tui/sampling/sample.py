@@ -24,7 +24,7 @@ judgments made for an earlier sample. ``report_frames`` gives the strata and tra
 Determinism, here and in a warehouse: each query's ``u`` is derived from the SHA-256 of
 ``"{seed}:{query}"`` (the normalised query, UTF-8): its first 52 bits ``x`` give
 ``u = (x + 1) / 2**52``, exact in a double. Every SQL engine computes SHA-256 the same way, so the
-SQL ``goldset sample --emit-sql`` writes draws the same queries as this module (``sql.py``). The
+SQL ``goldset sample emit-sql`` writes draws the same queries as this module (``sql.py``). The
 keys depend on the query alone, not on row order or on the other strata, so the same labels and
 seed give the same bytes whatever the input row order, and changing one stratum's target leaves
 the others alone. A hash is as good as a random generator here: ``u`` is uniform on 2**52
@@ -426,7 +426,7 @@ def report_frames(result: SampleResult) -> dict[str, pl.DataFrame]:
 
 def sample_closure_checks(result: SampleResult) -> list[ClosureCheck]:
     """The checks a sample can make without the log: shares, sample sizes, the set's size. A
-    sample drawn in a warehouse (`goldset sample --finish`) has only these."""
+    sample drawn in a warehouse (`goldset sample finish`) has only these."""
     rows = result.rows
     return [
         ClosureCheck("traffic shares sum to 1", 1.0, sum(r.share for r in rows)),

@@ -1,4 +1,4 @@
-"""``goldset sample --emit-sql``: the SQL that classifies and samples a log inside a warehouse,
+"""``goldset sample emit-sql``: the SQL that classifies and samples a log inside a warehouse,
 drawing the very queries ``goldset sample --log`` draws locally.
 
 What makes the two agree:
@@ -285,7 +285,7 @@ def weights_sql(dialect: str, log: LogTable, *, cap: int) -> str:
 
 def header(d: Dialect, log: LogTable, *, seed: int, cap: int, targets: dict[str, int]) -> str:
     lines = [
-        f"goldset sample --emit-sql {d.name}: classify the log in {log.table} and draw the sample",
+        f"goldset sample emit-sql {d.name}: classify the log in {log.table} and draw the sample",
         f"seed {seed}, weight = min(count, {cap}), targets "
         + ", ".join(f"{s}={n}" for s, n in targets.items()),
         "The same rules, caps and seeded draw as `goldset sample --log` (docs/sampling.md).",

@@ -5,7 +5,7 @@ a stratum's queries leaves about ``e * N`` of the stratum's ``N`` golden-set que
 bucket, which can move the stratum's measured rate by at most ``e`` (every misfiled query flipping).
 The stratum's own sampling band is ``1.96 * sqrt(p (1 - p) / N x (1 - N / P))``, with P the
 stratum's distinct queries in the log when known: the same band, finite-population correction
-included, that ``goldset sample --plan`` prints for that stratum (``plan.half_width``). When the
+included, that ``goldset sample plan`` prints for that stratum (``plan.half_width``). When the
 misfiling shift is below the band, the classifier's error is inside the noise the sample size
 already imposes, and improving the classifier improves nothing observable.
 
@@ -55,7 +55,7 @@ MAX_CHECKS = 100_000  # past this, "more checks" is no longer advice anyone can 
 
 NEEDS_SIZES = (
     "No verdict yet: it needs each stratum's planned size in the golden set. Give --targets "
-    "STRATUM=N,..., or --total N as planned with `goldset sample --plan`, or --manifest with the "
+    "STRATUM=N,..., or --total N as planned with `goldset sample plan`, or --manifest with the "
     "sample's manifest. The rows of the labels file are the whole log, not the golden set, so "
     "their sampling band would be far too narrow."
 )

@@ -1,4 +1,4 @@
-"""What ``goldset sample --emit-sql`` writes: the SQL, the weights SQL, the vocabulary table and a
+"""What ``goldset sample emit-sql`` writes: the SQL, the weights SQL, the vocabulary table and a
 manifest naming the engine.
 
     golden.sql               the sample: query_id, query, count, stratum, spelling
@@ -105,7 +105,7 @@ def read_bundle_manifest(sql_path: Path) -> dict[str, Any]:
     check_file(path)
     data = parse_toml(path, path.read_bytes(), what="manifest")
     if data.get("kind") != "sample-sql":
-        raise InputError(path, "is not the manifest of `goldset sample --emit-sql`")
+        raise InputError(path, "is not the manifest of `goldset sample emit-sql`")
     return data
 
 

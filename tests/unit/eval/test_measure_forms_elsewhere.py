@@ -156,7 +156,7 @@ def _report(capsys, d, metric: str) -> tuple[int, str, str]:
 def test_report_metric_refuses_a_form_standing_for_several(report_files, capsys, form, said):
     code, out, err = _report(capsys, report_files, form)
     assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
-    assert f"--metric {form!r} {said}" in err and "--metric takes one measure" in err
+    assert f"--measure {form!r} {said}" in err and "--measure takes one measure" in err
 
 
 def test_report_metric_takes_a_form_standing_for_one(report_files, capsys):

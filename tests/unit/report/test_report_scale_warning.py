@@ -42,7 +42,7 @@ def test_a_1_to_5_store_warns_and_names_the_fix(tmp_path: Path, capsys) -> None:
     assert main([*argv, "--measure", "Success@1"]) == 0
     captured = capsys.readouterr()
     assert "every judged document counts as relevant" in captured.err, captured.err
-    assert "--metric 'Success(rel=2)@1'" in captured.err, captured.err
+    assert "--measure 'Success(rel=2)@1'" in captured.err, captured.err
     # By hand: the first document d1 is graded 1, counted relevant at trec_eval's level 1 ...
     assert json.loads(captured.out)["strata"][0]["systems"]["a"]["hits"] == 1
     assert main([*argv, "--measure", "Success(rel=2)@1"]) == 0
