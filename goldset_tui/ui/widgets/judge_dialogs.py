@@ -36,9 +36,9 @@ class Dialogs:
             try:
                 self.session.note(text)
             except Exception as exc:
-                me._not_saved(exc)
+                me.not_saved(exc)
                 return
-            me._saved = me._saved_text("note" if text else "note cleared")
+            me.status_bar.saved = me.saved_text("note" if text else "note cleared")
             me.refresh_view()
 
         assert self.session is not None
@@ -61,10 +61,10 @@ class Dialogs:
         try:
             flagged = self.session.toggle_flag()
         except Exception as exc:
-            me._not_saved(exc)
+            me.not_saved(exc)
             return
         where = f"#{self.session.pos + 1}"
-        me._saved = me._saved_text(f"flagged {where}" if flagged else f"unflagged {where}")
+        me.status_bar.saved = me.saved_text(f"flagged {where}" if flagged else f"unflagged {where}")
         if flagged:
             me.say(f"Flagged {where} for discussion: it goes to adjudication. f again unflags.")
         me.refresh_view()
@@ -91,9 +91,9 @@ class Dialogs:
             try:
                 moved = self.session.skip(reason)
             except Exception as exc:
-                me._not_saved(exc)
+                me.not_saved(exc)
                 return
-            me._saved = me._saved_text(f"skipped #{c.position + 1}")
+            me.status_bar.saved = me.saved_text(f"skipped #{c.position + 1}")
             if moved:
                 me.say("Skipped; query finished: on to the next one.", seconds=2)
             me.refresh_view()
@@ -145,8 +145,8 @@ class Dialogs:
         warned = "".join(f"\u26a0 {w}\n\n" for w in me._warnings)
         text = f"Warnings when the store opened:\n\n{warned}" if warned else ""
         # A NOT SAVED reason too long for the status bar is cut there: here it is whole.
-        if me._saved.plain.startswith("\u2717"):
-            text = f"{me._saved.plain}\n\n{text}"
+        if me.status_bar.saved.plain.startswith("\u2717"):
+            text = f"{me.status_bar.saved.plain}\n\n{text}"
         if me.store is not None:  # where the labeller's work is, for the exit line's reader too
             text = f"Your judgments are kept in {me.store}\n\n{text}"
         me.app.push_screen(

@@ -74,7 +74,7 @@ class GroupGrading:
             try:
                 done = s.grade_group(source)
             except Exception as exc:
-                self._not_saved(exc)  # type: ignore[attr-defined]
+                self.not_saved(exc)  # type: ignore[attr-defined]
                 return
             self._group_done(done, grade, len(todo), False)
             return
@@ -145,7 +145,7 @@ class GroupGrading:
         run, self._grouping = self._grouping, None
         self.refresh_bindings()  # type: ignore[attr-defined]
         if message.error is not None:
-            self._not_saved(message.error)  # type: ignore[attr-defined]
+            self.not_saved(message.error)  # type: ignore[attr-defined]
             return
         stopped = run is not None and run.stop.is_set()
         self._group_done(message.judged, message.grade, message.total, stopped)
@@ -154,7 +154,8 @@ class GroupGrading:
         self, done: list[Judgment], grade: int | None, total: int, stopped: bool
     ) -> None:
         note = f" (stopped: {len(done):,} of {total:,})" if stopped and len(done) < total else ""
-        self._saved = self._saved_text(f"{len(done):,} near-duplicate(s) = {grade}{note}")  # type: ignore[attr-defined]
+        saved = self.saved_text(f"{len(done):,} near-duplicate(s) = {grade}{note}")  # type: ignore[attr-defined]
+        self.status_bar.saved = saved  # type: ignore[attr-defined]
         self.say(visible(f"{len(done):,} near-duplicate(s) graded {grade}{note}."), seconds=3)  # type: ignore[attr-defined]
         self.refresh_view()  # type: ignore[attr-defined]
 

@@ -22,6 +22,7 @@ from textual.message import Message
 from goldset_tui.judging import JudgingSession
 from goldset_tui.store.ordered import EarlierSaveFailed, OrderedWriter
 from goldset_tui.text import visible
+from goldset_tui.ui.widgets.judge_status import StatusBar
 
 
 class SavesSettled(Message):
@@ -33,7 +34,7 @@ class BackgroundSaving:
     ``_wall``, ``_show_status``, ``refresh_view`` and ``post_message``)."""
 
     session: JudgingSession | None
-    _saved: Text
+    status_bar: StatusBar
     _save_failures: int = 0  # failed saves shown so far (a leave that waited compares them)
     _waiting_to_leave: bool = False
     _writer_closed: bool = False  # set by the screen's flush
@@ -56,7 +57,7 @@ class BackgroundSaving:
         me: Any = self
         return bool(me.is_attached)
 
-    def _saved_text(self, message: str) -> Text:
+    def saved_text(self, message: str) -> Text:
         me: Any = self
         # Saved, but the writer may have one thing to say (a full disk that stopped compaction).
         if self._drawn() and (notice := getattr(me._writer, "take_notice", lambda: None)()):
@@ -66,9 +67,9 @@ class BackgroundSaving:
         when = f" {me._wall():%H:%M:%S}" if wide else ""
         return Text(f"\u2713 saved {message}{when}", style="bold green")
 
-    def _not_saved(self, exc: Exception) -> None:
+    def not_saved(self, exc: Exception) -> None:
         reason = visible(exc, keep_newlines=False)  # an OS error can quote a path from the data
-        self._saved = Text(f"\u2717 NOT SAVED: {reason}", style="bold white on red")
+        self.status_bar.saved = Text(f"\u2717 NOT SAVED: {reason}", style="bold white on red")
         if self._drawn():
             me: Any = self
             me.notify(f"Not saved: {reason}", severity="error", markup=False, timeout=10)
@@ -113,7 +114,7 @@ class BackgroundSaving:
         ok = self.settle_saves()
         me: Any = self
         if ok and self._save_failures == failures:
-            me._clear_message()  # the waiting line goes; the saved cell says the rest
+            me.clear_message()  # the waiting line goes; the saved cell says the rest
             return True
         me.say(
             "Stayed: a grade was not saved (see NOT SAVED); grade it again, or leave again without it.",
@@ -144,7 +145,7 @@ class BackgroundSaving:
                 return False
             judgment, exc = failed[0]
             more = f" (and {len(failed) - 1} after it)" if len(failed) > 1 else ""
-            self._not_saved(
+            self.not_saved(
                 OSError(
                     f"grade {judgment.grade} for #{(judgment.position or 0) + 1} of "
                     f"{judgment.query_id}{more}: {exc}; grade it again"
@@ -157,9 +158,7 @@ class BackgroundSaving:
             label = f"#{(last.position or 0) + 1}={last.grade}"
             if pending is not None and pending[0] is last:
                 label = pending[1]
-            self._saved = self._saved_text(label)
-            if self._drawn():
-                me._show_status()
+            self.status_bar.saved = self.saved_text(label)  # drawn by the bar
         return True
 
     def wait_for_saves(self) -> bool:
