@@ -160,12 +160,12 @@ class JudgeScreen(
         self.guidelines = guidelines or DEFAULT_GUIDELINES
         self.reveal = reveal
         self._show_guidelines = show_guidelines
-        self._wall = clock
-        self._text_limit = parts.TEXT_PAGE
+        self.clock = clock
+        self.text_limit = parts.TEXT_PAGE
         self._shown: tuple[str, str] | None = None  # (query_id, doc_id) whose text is on screen
         self._writer_closed = False
-        self._warnings = list(warnings or [])
-        self._writer = writer  # closed by flush() even if the session never finished loading
+        self.store_warnings = list(warnings or [])
+        self.writer = writer  # closed by flush() even if the session never finished loading
         # (query, position, the session's landings then): what d refers to, until any movement
         self._last_graded: tuple[str, int, int] | None = None
         self._grouping = None  # a near-duplicate group being graded in a worker (judge_group.py)
@@ -227,10 +227,10 @@ class JudgeScreen(
         self.refresh_view()
         # The store's warnings on open (a torn journal tail cut and kept, a changed pool): each in
         # a notice at the top, all of them under ?, and a pointer in the status line.
-        for warning in self._warnings:
+        for warning in self.store_warnings:
             self.notify(warning, severity="warning", markup=False, timeout=30)
-        if self._warnings:
-            n = len(self._warnings)
+        if self.store_warnings:
+            n = len(self.store_warnings)
             self.say(f"\u26a0 {n} warning(s) when the store opened: read them under ?", seconds=30)
         first_open = (
             session.judged_count == 0 if self._show_guidelines is None else self._show_guidelines
@@ -262,8 +262,8 @@ class JudgeScreen(
         put_sized(widget, candidate_line, cap=cap - 1)
         key = (candidate.query_id, candidate.doc_id)
         if key != self._shown:
-            self._text_limit = parts.TEXT_PAGE
-            self._found_at = -1  # ctrl+f again starts at this text's first match
+            self.text_limit = parts.TEXT_PAGE
+            self.found_at = -1  # ctrl+f again starts at this text's first match
             self._show_text()
             self._shown = key
         put(self.strip_view, parts.strip_line(s, self.size.width or 80))
@@ -410,5 +410,5 @@ class JudgeScreen(
                 raise OSError(
                     errno.EIO, f"a grade could not be saved: {self.status_bar.saved.plain}"
                 )
-        elif self._writer is not None:
-            self._writer.close()
+        elif self.writer is not None:
+            self.writer.close()
