@@ -150,7 +150,7 @@ class JudgeScreen(
         super().__init__()
         self._background = background  # save off the key's path (judge_saving.py)
         self._render_mode = render  # None: the config's, else plain (judge_reading.py)
-        self._text_width = text_width  # None: the config's, else the default
+        self.set_reactive(ReadingWidth.width_choice, text_width)  # None: the config's
         self._make_session = (
             session if callable(session) and not isinstance(session, JudgingSession) else None
         )
@@ -161,7 +161,6 @@ class JudgeScreen(
         self.reveal = reveal
         self._show_guidelines = show_guidelines
         self.clock = clock
-        self.text_limit = parts.TEXT_PAGE
         self._shown: tuple[str, str] | None = None  # (query_id, doc_id) whose text is on screen
         self._writer_closed = False
         self.store_warnings = list(warnings or [])
@@ -262,7 +261,8 @@ class JudgeScreen(
         put_sized(widget, candidate_line, cap=cap - 1)
         key = (candidate.query_id, candidate.doc_id)
         if key != self._shown:
-            self.text_limit = parts.TEXT_PAGE
+            # Its text from the first page, drawn once below (not a redraw of the old text).
+            self.set_reactive(ReadingWidth.text_limit, parts.TEXT_PAGE)
             self.found_at = -1  # ctrl+f again starts at this text's first match
             self._show_text()
             self._shown = key

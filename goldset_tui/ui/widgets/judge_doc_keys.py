@@ -13,7 +13,7 @@ from textual.binding import Binding
 
 from goldset_tui.ui.screens.prompts import TextPrompt
 from goldset_tui.ui.widgets import judge_parts as parts
-from goldset_tui.ui.widgets.judge_host import Base
+from goldset_tui.ui.widgets.judge_reading import ReadingWidth
 
 # (keys, action, description, id, tooltip); none in the footer (all under ?).
 _READING = [
@@ -40,11 +40,10 @@ READING_ACTIONS = frozenset(
 )
 
 
-class DocumentKeys(Base):
-    """Mixin for the judging screen; what it uses of the screen: ``judge_host.JudgingHost``
-    (the session, the document's widgets, its reading state, say, keys_live, refresh_view)."""
+class DocumentKeys(ReadingWidth):
+    """Mixin for the judging screen: the keys of the reading state that ``ReadingWidth`` keeps
+    (and redraws the text from); what it uses of the screen: ``judge_host.JudgingHost``."""
 
-    find_word: str | None = None  # the word last searched for in documents, highlighted
     found_at: int = -1  # where in the current text the last match was (-1: start over)
 
     def action_more(self) -> None:
@@ -54,8 +53,7 @@ class DocumentKeys(Base):
         if length <= self.text_limit:
             self.say(f"The whole text is shown ({length:,} characters): m is for longer ones.")
             return
-        self.text_limit += parts.TEXT_PAGE
-        self.text_view.update(self.document_view())
+        self.text_limit += parts.TEXT_PAGE  # the text is redrawn with it (judge_reading.py)
 
     def action_scroll_doc(self, direction: int) -> None:
         doc = self.doc_view
@@ -116,8 +114,7 @@ class DocumentKeys(Base):
         at = lowered.find(wanted, start)
         if at < 0 and start > 0:
             at = lowered.find(wanted)  # wrap to the first
-        self.find_word = needle
-        self.text_view.update(self.document_view())
+        self.find_word = needle  # highlighted: the text is redrawn with it (judge_reading.py)
         if at < 0:
             self.found_at = -1
             self.say(f"Not in this text: {needle}")

@@ -32,6 +32,7 @@ import math
 from rich.text import Text
 from textual import events
 from textual.message import Message
+from textual.reactive import var
 
 from goldset_tui.ui.screens.help import HelpScreen
 from goldset_tui.ui.widgets.judge_host import Base
@@ -42,7 +43,8 @@ class KeyGuard(Base):
     others' and stops a key early). What it uses of the screen: ``judge_host.JudgingHost``."""
 
     ready_for_keys: bool = False  # set once the frame with the first candidate has been drawn
-    ignored_keys: int = 0  # keys typed before the first candidate was shown
+    # Keys typed before the first candidate was shown; each one counted is said (watch_).
+    ignored_keys: var[int] = var(0, init=False)
     _shown_at: float = math.inf  # when it was, on the clock Textual stamps keys with
     _held: list[events.Key] | None = None  # typed after that, waiting for the frame
 
@@ -55,15 +57,17 @@ class KeyGuard(Base):
         if event.time >= self._shown_at:
             return False
         self.ignored_keys += 1
+        return True
+
+    def watch_ignored_keys(self, n: int) -> None:
         if self.ready_for_keys:  # still queued behind the load: the count said grows
             self._say_ignored()
         elif self.session is None:  # still loading: the loading line says they will not count
-            n = self.ignored_keys
             keys = "1 key" if n == 1 else f"{n:,} keys"
             self.query_view.update(
                 Text(f"Loading the pool... ({keys} typed meanwhile: ignored, nothing graded)")
             )
-        return True
+        # Else the candidate is on screen, not yet drawn: the count is said once it is.
 
     def on_key(self, event: events.Key) -> None:
         if self.ready_for_keys and event.time >= self._shown_at:

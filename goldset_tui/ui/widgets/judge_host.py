@@ -54,9 +54,6 @@ class JudgingHost(Protocol):
     writer: JudgmentWriter | None
     clock: Callable[[], datetime]
     store_warnings: list[str]  # the store's warnings on open, listed under ?
-    # The reading state: how much of a long text is shown, and ctrl+f's word (judge_doc_keys.py).
-    text_limit: int
-    find_word: str | None
 
     def say(self, message: str, *, seconds: float = 5.0) -> None:
         """A routine message in the status line for ``seconds``."""

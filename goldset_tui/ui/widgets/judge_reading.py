@@ -15,23 +15,49 @@ import dataclasses
 from typing import Any, Protocol, cast
 
 from rich.console import RenderableType
+from textual.reactive import var
 
 from goldset_tui.config import HIGHLIGHTS, Config, remember_highlight, remember_text_width
 from goldset_tui.errors import InputError
 from goldset_tui.ui.widgets import doc_text
+from goldset_tui.ui.widgets import judge_parts as parts
 from goldset_tui.ui.widgets.judge_host import Base
 
 
 class ReadingWidth(Base):
     """Mixin for the judging screen; what it uses of the screen: ``judge_host.JudgingHost``."""
 
-    _render_mode: str | None
-    _text_width: int | None
-    _highlight: str | None = None  # set by h for this session; None: the config's
+    _render_mode: str | None  # from the command line; None: the config's
+
+    # The reading state, each redrawing what it changes when it changes (the watchers below),
+    # never on mount (the screen draws the first text itself, and a new candidate's text is
+    # drawn once, by refresh_view, which resets the limit without a redraw of the old one).
+    text_limit: var[int] = var(parts.TEXT_PAGE, init=False)  # of a long text ("m" shows more)
+    find_word: var[str | None] = var(None, init=False)  # ctrl+f's word, highlighted in every text
+    highlight_choice: var[str | None] = var(None, init=False)  # set by t; None: the config's
+    width_choice: var[int | None] = var(
+        None, init=False
+    )  # set by w or --text-width; None: the config's
+
+    def watch_text_limit(self) -> None:
+        self._redraw_text()
+
+    def watch_find_word(self) -> None:
+        self._redraw_text()
+
+    def watch_highlight_choice(self) -> None:
+        self._redraw_text()
+
+    def watch_width_choice(self) -> None:
+        self.apply_reading_width()
+
+    def _redraw_text(self) -> None:
+        if self.session is not None:
+            self.text_view.update(self.document_view())
 
     @property
     def highlight_mode(self) -> str:
-        return self._highlight or self._config().highlight or HIGHLIGHTS[0]
+        return self.highlight_choice or self._config().highlight or HIGHLIGHTS[0]
 
     def _config(self) -> Config:
         config = getattr(self.app, "config", None)
@@ -43,8 +69,8 @@ class ReadingWidth(Base):
 
     @property
     def reading_width(self) -> int:
-        if self._text_width is not None:
-            return self._text_width
+        if self.width_choice is not None:
+            return self.width_choice
         configured = self._config().text_width
         return doc_text.DEFAULT_TEXT_WIDTH if configured is None else configured
 
@@ -67,9 +93,7 @@ class ReadingWidth(Base):
 
     def action_highlight(self) -> None:
         mode = HIGHLIGHTS[(HIGHLIGHTS.index(self.highlight_mode) + 1) % len(HIGHLIGHTS)]
-        self._highlight = mode
-        if self.session is not None:
-            self.text_view.update(self.document_view())
+        self.highlight_choice = mode  # redrawn with it
         label = {
             "forms": "query terms and their word forms",
             "words": "query terms, whole words only",
@@ -89,8 +113,7 @@ class ReadingWidth(Base):
 
     def action_text_width(self) -> None:
         width = doc_text.next_width(self.reading_width)
-        self._text_width = width
-        self.apply_reading_width()
+        self.width_choice = width  # applied with it
         label = doc_text.width_label(width)
         if self._config().shared:  # goldset serve: the config is every web labeller's
             self.say(f"Reading width: {label} (for this session)")
