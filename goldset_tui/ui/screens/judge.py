@@ -167,7 +167,6 @@ class JudgeScreen(
         self.writer = writer  # closed by flush() even if the session never finished loading
         # (query, position, the session's landings then): what d refers to, until any movement
         self._last_graded: tuple[str, int, int] | None = None
-        self._grouping = None  # a near-duplicate group being graded in a worker (judge_group.py)
         self._message_timer: Timer | None = None
         # Set by the home screen too: palette entries that leave judging for another screen
         # (title, help, callback), so "review" typed here finds something.
@@ -302,7 +301,7 @@ class JudgeScreen(
                 return False
         elif action in READING_ACTIONS:
             return True
-        if self._grouping is not None:
+        if self.grouping is not None:
             # A near-duplicate group is being graded in a worker, which owns the session until it
             # is done: keys that change it are dimmed, and pressing one says so (judge_group.py).
             return None

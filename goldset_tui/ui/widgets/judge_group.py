@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from textual import events, work
 from textual.message import Message
+from textual.reactive import var
 
 from goldset_tui.judging import JudgingSession
 from goldset_tui.model import Judgment
@@ -37,7 +38,9 @@ class GroupGrading(Base):
     """Mixin for the judging screen; what it uses of the screen: ``judge_host.JudgingHost``."""
 
     _last_graded: tuple[str, int, int] | None = None  # (query, position, session.landings then)
-    _grouping: _Run | None = None  # a group being graded in a worker
+    # A group being graded in a worker. Its keys are dimmed meanwhile (the screen's
+    # check_action asks this), so the footer is refreshed whenever it starts or ends.
+    grouping: var[_Run | None] = var(None, init=False, bindings=True)
 
     def group_target(self) -> GroupTarget:
         """What ``d`` does now; the candidate line says the same (``d_hint``)."""
@@ -46,7 +49,7 @@ class GroupGrading(Base):
 
     def action_grade_group(self) -> None:
         s = self.session
-        if s is None or self._grouping is not None or not self.keys_live():
+        if s is None or self.grouping is not None or not self.keys_live():
             return
         if not self.wait_for_saves():
             return  # the grade d would copy failed to save: the labeller is back on it, told
@@ -78,10 +81,9 @@ class GroupGrading(Base):
                 return
             self._group_done(done, grade, len(todo), False)
             return
-        self._grouping = _Run(total=len(todo), grade=grade)
-        self._say_progress(self._grouping)
-        self.refresh_bindings()
-        self._grade_group_in_worker(source, grade, len(todo), self._grouping)
+        run = self.grouping = _Run(total=len(todo), grade=grade)
+        self._say_progress(run)
+        self._grade_group_in_worker(source, grade, len(todo), run)
 
     class Progress(Message):
         """Posted from the worker (post_message is thread-safe and never waits for the UI)."""
@@ -118,7 +120,7 @@ class GroupGrading(Base):
         self.post_message(GroupGrading.Finished(judged, grade, total, error))
 
     def on_group_grading_progress(self, message: GroupGrading.Progress) -> None:
-        run = self._grouping
+        run = self.grouping
         if run is not None:
             run.done, run.total, run.grade = message.done, message.total, message.grade
             self._say_progress(run)
@@ -133,7 +135,7 @@ class GroupGrading(Base):
     def on_key(self, event: events.Key) -> None:
         # While the worker grades a group, the keys that would change the session are disabled
         # (check_action), so Textual drops them without a word; the labeller is told instead.
-        run = self._grouping
+        run = self.grouping
         if run is None:
             return
         active = self.active_bindings.get(event.key)
@@ -142,8 +144,7 @@ class GroupGrading(Base):
             self._say_progress(run)
 
     def on_group_grading_finished(self, message: GroupGrading.Finished) -> None:
-        run, self._grouping = self._grouping, None
-        self.refresh_bindings()
+        run, self.grouping = self.grouping, None
         if message.error is not None:
             self.not_saved(message.error)
             return
@@ -162,9 +163,9 @@ class GroupGrading(Base):
     def stop_grouping(self, timeout: float = 10.0) -> None:
         """Stop a group run between two judgments and wait until it writes no more (the writer
         closes next). The worker never waits for the UI thread, so this cannot deadlock."""
-        if self._grouping is not None:
-            self._grouping.stop.set()
-            self._grouping.idle.wait(timeout)
+        if self.grouping is not None:
+            self.grouping.stop.set()
+            self.grouping.idle.wait(timeout)
 
 
 @dataclass(frozen=True)
