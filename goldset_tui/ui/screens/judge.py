@@ -1,10 +1,14 @@
 """The judging screen: one query, one candidate at a time, keyboard only.
 
 All decisions are the session's (``goldset_tui.judging.JudgingSession``); this screen draws them
-and turns keys into calls. Widgets are built once and updated in place, so the next candidate
-never rebuilds the screen. The saved indicator says saved only after the journal's fsync of that
-grade returned: in ``goldset judge`` the grade is saved by an ordered background writer while the
-next candidate is drawn ("saving…" meanwhile; a failed save is taken back, shown as NOT SAVED and
+and turns keys into calls. Widgets are built once, held, and updated in place, so the next
+candidate never rebuilds the screen; what is drawn from state the screen keeps (the saved cell,
+a routine message, the reading settings) is reactive and redraws itself when set. Each concern
+is a mixin that reaches the screen only through ``widgets/judge_host.JudgingHost``.
+
+The saved indicator says saved only after the journal's fsync of that grade returned: in
+``goldset judge`` the grade is saved by an ordered background writer while the next candidate
+is drawn ("saving…" meanwhile; a failed save is taken back, shown as NOT SAVED and
 the labeller brought back to it, see widgets/judge_saving.py); elsewhere the save is on the key.
 No key acts on a candidate the labeller has not seen: keys typed while the pool loads are dropped,
 and a grade key in a dialog over the screen grades nothing (widgets/judge_guard.py).

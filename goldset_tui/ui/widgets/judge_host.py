@@ -4,16 +4,19 @@ The judging screen (``screens/judge.py``) keeps each concern in a mixin of its o
 the background (``judge_saving``), the key guard (``judge_guard``), the dialogs
 (``judge_dialogs``), the reading keys (``judge_doc_keys``) and the reading width
 (``judge_reading``), near-duplicate groups (``judge_group``) and loading ahead
-(``judge_prefetch``). A mixin reaches the rest of the screen only through the protocol it names
-here, so what it may touch is written down and type-checked: each mixin derives from its
-protocol while type checking (``Base(JudgingHost)`` below), not at run time, and the screen,
-which derives from every mixin, is checked by mypy to provide all of it (a member missing from
-the screen makes it abstract, and building it an error).
+(``judge_prefetch``). A mixin reaches the rest of the screen only through the protocol below,
+so what it may touch is written down and type-checked: while type checking, each mixin derives
+from ``Base``, a Textual screen that is also a ``JudgingHost`` (the reading keys derive from
+``ReadingWidth``, whose state they act on), and the screen, which derives from every mixin, is
+checked by mypy to provide all of it (a member missing from the screen leaves it abstract, and
+building it is an error). At run time ``Base`` is ``object``: the screen's bases are what they
+were.
 
-While type checking a mixin is a Textual screen (``Base``) that is also a ``JudgingHost``: what
-the judging screen itself provides, its session, its widgets (built once and held, never looked
-up), the status line, and the few calls every mixin makes (say, redraw, is a key live, the
-saving calls). At run time ``Base`` is ``object``: the screen's bases are what they were.
+``JudgingHost`` is what the judging screen itself provides: its session, its widgets (built once
+and held, never looked up), the status bar, and the few calls every mixin makes (say, redraw, is
+a key live, the saving calls). State a mixin keeps for itself (the reading state, the key
+guard's count, a near-duplicate run) is declared in that mixin, as reactive vars where it
+drives what is drawn.
 """
 
 from __future__ import annotations
@@ -23,7 +26,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from rich.console import RenderableType
 from rich.text import Text
 from textual import events
 from textual.containers import VerticalScroll
@@ -63,10 +65,6 @@ class JudgingHost(Protocol):
 
     def refresh_view(self) -> None:
         """Redraw what the session's state changes: the lines, the text when it is another."""
-        ...
-
-    def document_view(self) -> RenderableType:
-        """The current candidate's text as the reading settings show it (judge_reading.py)."""
         ...
 
     # The key guard (judge_guard.py).
