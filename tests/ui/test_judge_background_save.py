@@ -53,12 +53,14 @@ async def test_next_candidate_before_the_fsync_returns_and_saved_only_after(
         # The next candidate is drawn while the grade's fsync has not returned yet ...
         assert not fsync.returned.is_set()
         assert after != first and after in shown
-        assert str(screen._saved).startswith("saving\u2026") and "saved" not in str(screen._saved)
+        assert str(screen.status_bar.saved).startswith("saving\u2026") and "saved" not in str(
+            screen.status_bar.saved
+        )
         # ... and "✓ saved" appears only once it has.
         fsync.open()
-        await until(pilot, lambda: "\u2713 saved" in str(screen._saved))
+        await until(pilot, lambda: "\u2713 saved" in str(screen.status_bar.saved))
         assert fsync.returned.is_set()
-        assert str(screen._saved).startswith("\u2713 saved #")
+        assert str(screen.status_bar.saved).startswith("\u2713 saved #")
     assert _grades(project) == [2]
 
 
@@ -80,7 +82,7 @@ async def test_a_failed_save_is_shown_not_counted_and_the_labeller_brought_back(
         session = screen.session
         assert session is not None
         await pilot.press("1")
-        await until(pilot, lambda: "\u2713 saved" in str(screen._saved))
+        await until(pilot, lambda: "\u2713 saved" in str(screen.status_bar.saved))
 
         # The disk fails, but only once the test lets it answer: both keys are given first,
         # the second queued behind the failing one (a sleep raced with a loaded machine).
@@ -88,14 +90,16 @@ async def test_a_failed_save_is_shown_not_counted_and_the_labeller_brought_back(
         failing = session.current.doc_id
         await pilot.press("3", "0")
         fsync.open()
-        await until(pilot, lambda: "NOT SAVED" in str(screen._saved) and session.unsaved == 0)
+        await until(
+            pilot, lambda: "NOT SAVED" in str(screen.status_bar.saved) and session.unsaved == 0
+        )
         monkeypatch.undo()
         assert session.current.doc_id == failing  # back on the candidate whose save failed
         assert session.current_grade is None  # not counted ...
         assert session.judged_count == 1 and session.unsaved == 0
         assert any(s.startswith("Not saved") and "Input/output error" in s for s in said)
         await pilot.press("2")  # graded again, saved this time
-        await until(pilot, lambda: "\u2713 saved" in str(screen._saved))
+        await until(pilot, lambda: "\u2713 saved" in str(screen.status_bar.saved))
     assert sorted(_grades(project)) == [1, 2]  # ... and never written: no 3, no 0
 
 
@@ -130,8 +134,8 @@ async def test_a_save_that_fails_while_q_waits_keeps_the_screen_and_q_again_quit
         fsync.open()
         await quitting
         await pilot.pause()
-        assert app.is_running and "NOT SAVED" in str(screen._saved)
-        assert "No space left" in str(screen._saved)
+        assert app.is_running and "NOT SAVED" in str(screen.status_bar.saved)
+        assert "No space left" in str(screen.status_bar.saved)
         await pilot.press("q")  # seen, not graded again: q again quits
         await until(pilot, lambda: not app.is_running)
     assert app.flush_errors == []
@@ -175,7 +179,7 @@ async def test_undo_waits_for_the_pending_save_and_undoes_it(
         await pilot.press("1", "2", "u")
         await pilot.pause()
         assert screen.session is not None and screen.session.judged_count == 1
-        assert "undo #2" in str(screen._saved)
+        assert "undo #2" in str(screen.status_bar.saved)
     assert _grades(project) == [1]
 
 
@@ -230,17 +234,17 @@ async def test_a_save_failing_while_leaving_for_home_keeps_the_screen_and_its_st
         await until(pilot, lambda: "Waiting for 1 grade" in _status(screen))
         fsync.open()  # the pending grade's fsync fails while q waits for it
         await leaving
-        await until(pilot, lambda: "NOT SAVED" in str(screen._saved))
+        await until(pilot, lambda: "NOT SAVED" in str(screen.status_bar.saved))
         await pilot.pause()
         # Still judging, the store open, one line saying why, the labeller on the lost grade.
         assert app.screen is screen and not screen._writer_closed
-        assert str(screen._saved).startswith("\u2717 NOT SAVED: grade 3 for #1 of q1")
+        assert str(screen.status_bar.saved).startswith("\u2717 NOT SAVED: grade 3 for #1 of q1")
         # The status line says why the screen stayed (when the NOT SAVED cell leaves it room).
-        assert str(screen._message).startswith("Stayed: a grade was not saved")
+        assert str(screen.status_bar.message).startswith("Stayed: a grade was not saved")
         assert session.current.doc_id == first and session.current_grade is None
         fsync.error = None  # the disk works again
         await pilot.press("2")  # graded again: saved into the store that stayed open
-        await until(pilot, lambda: "\u2713 saved" in str(screen._saved))
+        await until(pilot, lambda: "\u2713 saved" in str(screen.status_bar.saved))
         await pilot.press("q")  # and now leaving works
         await until(pilot, lambda: isinstance(app.screen, _Home))
         assert screen._writer_closed

@@ -43,7 +43,7 @@ def test_a_save_settling_after_the_app_closed_is_kept_and_flush_closes_the_store
     fsync.open()  # the disk answers now: both grades settle on a screen that is gone
     screen.flush()  # what commands/judge.py's finally does; used to raise NoActiveAppError
     assert session.unsaved == 0
-    assert "\u2713 saved #2=3" in screen._saved.plain  # the cell's state is still kept
+    assert "\u2713 saved #2=3" in screen.status_bar.saved.plain  # the cell's state is still kept
     journal, _ = project.labeller_paths("alice")
     assert not is_locked(journal)  # closed: the next `goldset judge` can open it
     grades = Project.open(project.path).judgments("alice").sort("seq")["grade"].to_list()

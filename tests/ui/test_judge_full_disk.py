@@ -53,7 +53,9 @@ async def test_a_full_disk_in_compaction_is_said_once_and_every_grade_is_saved(
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press(*"12121")
         await pilot.pause()
-        assert "NOT SAVED" not in str(screen._saved) and "saved #5=1" in str(screen._saved)
+        assert "NOT SAVED" not in str(screen.status_bar.saved) and "saved #5=1" in str(
+            screen.status_bar.saved
+        )
     disk = [s for s in said if "No space left on device" in s]
     assert len(disk) == 1 and "Judgments are saved" in disk[0]
     assert not any(s.startswith("Not saved") for s in said)

@@ -153,7 +153,7 @@ async def test_grade_keys_during_a_group_run_are_refused_and_said(tmp_path: Path
         gate.set()
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert screen._grouping is None
+        assert screen.grouping is None
         assert "599 near-duplicate(s) = 3" in str(screen.query_one("#saved", Static).content)
         while s.current.doc_id.startswith("same"):  # keys work again once it is done
             await pilot.press("j")

@@ -111,9 +111,9 @@ async def test_a_grade_typed_while_the_wait_fails_does_not_grade_the_candidate_b
         assert app.screen is screen
         assert session.judged_count == 0  # 1 did not land on the candidate brought back
         assert session.current.doc_id == first and session.current_grade is None
-        assert "NOT SAVED" in str(screen._saved)  # what the labeller sees, still
+        assert "NOT SAVED" in str(screen.status_bar.saved)  # what the labeller sees, still
         await pilot.press("2")  # typed after the wait, having seen NOT SAVED: it grades
-        await until(pilot, lambda: "\u2713 saved" in str(screen._saved))
+        await until(pilot, lambda: "\u2713 saved" in str(screen.status_bar.saved))
         assert session.judged_count == 1
     assert Project.open(project.path).qrels("alice")["grade"].to_list() == [2]
 

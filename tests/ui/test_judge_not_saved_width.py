@@ -33,10 +33,10 @@ async def test_at_80x24_a_long_not_saved_leaves_the_progress_on_screen(
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("3")
         fsync.open()
-        await until(pilot, lambda: "NOT SAVED" in screen._saved.plain)
+        await until(pilot, lambda: "NOT SAVED" in screen.status_bar.saved.plain)
         await pilot.pause()
         # The reason really is longer than the terminal: this is the case being tested.
-        assert LONG_PATH in screen._saved.plain and screen._saved.cell_len > 80
+        assert LONG_PATH in screen.status_bar.saved.plain and screen.status_bar.saved.cell_len > 80
         status, saved = screen.query_one("#status"), screen.query_one("#saved")
         row = screen_line(app, status.region.y)
         # The saved cell is whole on screen, its start kept, its cut said with an ellipsis ...

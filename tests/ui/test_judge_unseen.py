@@ -342,7 +342,7 @@ async def test_one_u_undoes_a_whole_d_group(tmp_path: Path, monkeypatch) -> None
         s = screen.session
         await go_to(pilot, s, "same")
         await pilot.press("3", "d")
-        await until(pilot, lambda: screen._grouping is None and s.judged_count == 600)
+        await until(pilot, lambda: screen.grouping is None and s.judged_count == 600)
         writes.clear()
         await pilot.press("u")  # one key: the 599 d gave
         await pilot.pause()

@@ -157,10 +157,12 @@ def test_judging_from_the_report_saves_off_the_key_and_says_saved_only_after_the
             await pilot.pause()
             # On to the next candidate while the disk has not answered: "saving…", not saved.
             assert judge.session.current.doc_id != first and not fsync.returned.is_set()
-            assert str(judge._saved).startswith("saving\u2026")
+            assert str(judge.status_bar.saved).startswith("saving\u2026")
             fsync.open()
-            await until(pilot, lambda: "\u2713 saved" in str(judge._saved))
-            assert fsync.returned.is_set() and str(judge._saved).startswith("\u2713 saved #")
+            await until(pilot, lambda: "\u2713 saved" in str(judge.status_bar.saved))
+            assert fsync.returned.is_set() and str(judge.status_bar.saved).startswith(
+                "\u2713 saved #"
+            )
             await pilot.press("escape")
             await app.workers.wait_for_complete()
             await pilot.pause()

@@ -79,7 +79,7 @@ def test_the_store_s_warnings_reach_the_review_and_its_judging(tmp_path: Path) -
             await pilot.pause()
             said = [str(n.message) for n in app._notifications]
             assert any("incomplete last line" in m or ".torn" in m for m in said), said
-            writer = screen._writer  # the writer the judging screen asks for notices on saving
+            writer = screen.writer  # the writer the judging screen asks for notices on saving
             assert writer is not None and writer.labeller == "ana"
             screen.flush()
 

@@ -1,10 +1,14 @@
 """The judging screen: one query, one candidate at a time, keyboard only.
 
 All decisions are the session's (``goldset_tui.judging.JudgingSession``); this screen draws them
-and turns keys into calls. Widgets are built once and updated in place, so the next candidate
-never rebuilds the screen. The saved indicator says saved only after the journal's fsync of that
-grade returned: in ``goldset judge`` the grade is saved by an ordered background writer while the
-next candidate is drawn ("saving…" meanwhile; a failed save is taken back, shown as NOT SAVED and
+and turns keys into calls. Widgets are built once, held, and updated in place, so the next
+candidate never rebuilds the screen; what is drawn from state the screen keeps (the saved cell,
+a routine message, the reading settings) is reactive and redraws itself when set. Each concern
+is a mixin that reaches the screen only through ``widgets/judge_host.JudgingHost``.
+
+The saved indicator says saved only after the journal's fsync of that grade returned: in
+``goldset judge`` the grade is saved by an ordered background writer while the next candidate
+is drawn ("saving…" meanwhile; a failed save is taken back, shown as NOT SAVED and
 the labeller brought back to it, see widgets/judge_saving.py); elsewhere the save is on the key.
 No key acts on a candidate the labeller has not seen: keys typed while the pool loads are dropped,
 and a grade key in a dialog over the screen grades nothing (widgets/judge_guard.py).
@@ -22,7 +26,7 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult, CSSPathType
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.css.scalar import Scalar
 from textual.screen import Screen
 from textual.timer import Timer
@@ -41,6 +45,7 @@ from goldset_tui.ui.widgets.judge_guard import KeyGuard
 from goldset_tui.ui.widgets.judge_prefetch import Prefetch
 from goldset_tui.ui.widgets.judge_reading import ReadingWidth
 from goldset_tui.ui.widgets.judge_saving import BackgroundSaving
+from goldset_tui.ui.widgets.judge_status import StatusBar
 from goldset_tui.ui.widgets.judge_updates import put, put_sized
 from goldset_tui.ui.widgets.marks import NO_MARKS, Marks, mark_candidate, mark_query
 
@@ -149,7 +154,7 @@ class JudgeScreen(
         super().__init__()
         self._background = background  # save off the key's path (judge_saving.py)
         self._render_mode = render  # None: the config's, else plain (judge_reading.py)
-        self._text_width = text_width  # None: the config's, else the default
+        self.set_reactive(ReadingWidth.width_choice, text_width)  # None: the config's
         self._make_session = (
             session if callable(session) and not isinstance(session, JudgingSession) else None
         )
@@ -159,35 +164,36 @@ class JudgeScreen(
         self.guidelines = guidelines or DEFAULT_GUIDELINES
         self.reveal = reveal
         self._show_guidelines = show_guidelines
-        self._wall = clock
-        self._saved = Text("")
-        self._text_limit = parts.TEXT_PAGE
+        self.clock = clock
         self._shown: tuple[str, str] | None = None  # (query_id, doc_id) whose text is on screen
         self._writer_closed = False
-        self._warnings = list(warnings or [])
-        self._writer = writer  # closed by flush() even if the session never finished loading
-        self._message: Text | None = None  # a routine message shown in the status line
+        self.store_warnings = list(warnings or [])
+        self.writer = writer  # closed by flush() even if the session never finished loading
         # (query, position, the session's landings then): what d refers to, until any movement
         self._last_graded: tuple[str, int, int] | None = None
-        self._grouping = None  # a near-duplicate group being graded in a worker (judge_group.py)
         self._message_timer: Timer | None = None
         # Set by the home screen too: palette entries that leave judging for another screen
         # (title, help, callback), so "review" typed here finds something.
         self.home_commands: list[tuple[str, str, Callable[[], object]]] = []
+        # The screen's widgets, built here and held (never looked up again): a saved cell set
+        # after the app exited (flush) still has its bar to keep what it says.
+        self.query_view = Static(Text("Loading the pool..."), id="query")
+        self.candidate_view = Static(Text(""), id="candidate")
+        self.doc_view = VerticalScroll(id="doc")
+        self.doc_view.can_focus = False  # the screen owns up/down; the text scrolls with page keys
+        self.text_view = Static(Text(""), id="text")
+        self.strip_view = Static(Text(""), id="strip")
+        self.scale_view = Static(Text(""), id="scale")
+        self.status_bar = StatusBar()  # the progress or a message, and the saved cell
 
     def compose(self) -> ComposeResult:
-        yield Static(Text("Loading the pool..."), id="query")
-        yield Static(Text(""), id="candidate")
-        with VerticalScroll(id="doc") as doc:
-            doc.can_focus = False  # the screen owns up/down; the text scrolls with page keys
-            yield Static(Text(""), id="text")
-        yield Static(Text(""), id="strip")
-        yield Static(Text(""), id="scale")
-        # The saved indicator has its own cell, right-aligned, so narrow terminals clip progress
-        # text before they clip the one thing that must never be hidden.
-        with Horizontal(id="statusbar"):
-            yield Static(Text(""), id="status")
-            yield Static(Text(""), id="saved")
+        yield self.query_view
+        yield self.candidate_view
+        with self.doc_view:
+            yield self.text_view
+        yield self.strip_view
+        yield self.scale_view
+        yield self.status_bar
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
@@ -211,12 +217,11 @@ class JudgeScreen(
     def _failed(self, exc: Exception) -> None:
         self._first_drawn()  # nothing to grade, but q and Escape must leave from now on
         # The message can quote data (an id, a path): literal, like everything else from outside.
-        self.query_one("#query", Static).update(
-            literal(f"Could not open the pool: {exc}", style="bold red")
-        )
+        self.query_view.update(literal(f"Could not open the pool: {exc}", style="bold red"))
 
     def _ready(self, session: JudgingSession) -> None:
         self.session = session
+        self.status_bar.session = session
         if self._background:
             self.start_background_saving(session)
         self.settle_heap()
@@ -224,10 +229,10 @@ class JudgeScreen(
         self.refresh_view()
         # The store's warnings on open (a torn journal tail cut and kept, a changed pool): each in
         # a notice at the top, all of them under ?, and a pointer in the status line.
-        for warning in self._warnings:
+        for warning in self.store_warnings:
             self.notify(warning, severity="warning", markup=False, timeout=30)
-        if self._warnings:
-            n = len(self._warnings)
+        if self.store_warnings:
+            n = len(self.store_warnings)
             self.say(f"\u26a0 {n} warning(s) when the store opened: read them under ?", seconds=30)
         first_open = (
             session.judged_count == 0 if self._show_guidelines is None else self._show_guidelines
@@ -244,7 +249,7 @@ class JudgeScreen(
         candidate = s.current
         # As little redrawing and layout as each key needs (judge_updates.py).
         put(
-            self.query_one("#query", Static),
+            self.query_view,
             mark_query(parts.query_line(s), self.marks, s.query_id),
         )
         hint = d_hint(self.group_target())  # what d does here, named (judge_group.py)
@@ -253,66 +258,42 @@ class JudgeScreen(
         # Two rows, four when the labeller's flag, skip or note has its line (judge_parts.py).
         remarks = s.current_flag or s.current_skip or s.current_note
         cap = 5 if remarks else 3  # the border's row included (judge.tcss)
-        widget = self.query_one("#candidate", Static)
+        widget = self.candidate_view
         if widget.styles.max_height != Scalar.from_number(cap):
             widget.styles.max_height = cap
         put_sized(widget, candidate_line, cap=cap - 1)
         key = (candidate.query_id, candidate.doc_id)
         if key != self._shown:
-            self._text_limit = parts.TEXT_PAGE
-            self._found_at = -1  # ctrl+f again starts at this text's first match
+            # Its text from the first page, drawn once below (not a redraw of the old text).
+            self.set_reactive(ReadingWidth.text_limit, parts.TEXT_PAGE)
+            self.found_at = -1  # ctrl+f again starts at this text's first match
             self._show_text()
             self._shown = key
-        put(self.query_one("#strip", Static), parts.strip_line(s, self.size.width or 80))
-        put(self.query_one("#scale", Static), parts.scale_line(s))
-        self._show_status()
+        put(self.strip_view, parts.strip_line(s, self.size.width or 80))
+        put(self.scale_view, parts.scale_line(s))
+        self.status_bar.redraw()  # the progress
         self.prefetch_upcoming()
-
-    def _show_status(self) -> None:
-        assert self.session is not None
-        # The saved cell takes what it needs, short of the progress's least (a long NOT SAVED
-        # reason is cut, its start kept; whole in the notice and under ?); the progress gets
-        # the rest.
-        width = self.size.width or 80
-        shown = parts.fitted_saved(self._saved, width)
-        room = width - shown.cell_len - 4  # both cells pad 1+1
-        if self._message is not None:
-            # A routine message takes the progress's place for a moment, never the saved cell's.
-            line = self._message.copy()
-            line.truncate(max(room, 1), overflow="ellipsis")
-        else:
-            line = parts.status_line(self.session, max(room, 1))
-        put(self.query_one("#status", Static), line)
-        saved = self.query_one("#saved", Static)
-        # The saved cell is as wide as its text: a layout pass only when that width changes.
-        saved.update(shown, layout=shown.cell_len + 2 != saved.outer_size.width)
 
     def say(self, message: str, *, seconds: float = 5.0) -> None:
         """A routine message in the status line (toasts would cover the saved cell)."""
-        self._message = literal(message, keep_newlines=False, style="bold")
         if self._message_timer is not None:
             self._message_timer.stop()
-        self._message_timer = self.set_timer(seconds, self._clear_message)
-        if self.session is not None:
-            self._show_status()
+        self._message_timer = self.set_timer(seconds, self.clear_message)
+        self.status_bar.message = literal(message, keep_newlines=False, style="bold")
 
-    def _clear_message(self) -> None:
-        self._message = None
+    def clear_message(self) -> None:
         self._message_timer = None
-        if self.session is not None and self.is_mounted:
-            self._show_status()
+        self.status_bar.message = None
 
     def _show_text(self) -> None:
         assert self.session is not None
-        put_sized(self.query_one("#text", Static), self.document_view())
-        self.query_one("#doc", VerticalScroll).scroll_home(animate=False, immediate=True)
+        put_sized(self.text_view, self.document_view())
+        self.doc_view.scroll_home(animate=False, immediate=True)
 
     def on_resize(self) -> None:
         if self.session is not None:
-            self.query_one("#strip", Static).update(
-                parts.strip_line(self.session, self.size.width or 80)
-            )
-            self._show_status()
+            self.strip_view.update(parts.strip_line(self.session, self.size.width or 80))
+            self.status_bar.redraw()
 
     # ----- keys -----------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -324,7 +305,7 @@ class JudgeScreen(
                 return False
         elif action in READING_ACTIONS:
             return True
-        if self._grouping is not None:
+        if self.grouping is not None:
             # A near-duplicate group is being graded in a worker, which owns the session until it
             # is done: keys that change it are dimmed, and pressing one says so (judge_group.py).
             return None
@@ -336,7 +317,7 @@ class JudgeScreen(
         try:
             step = self.session.grade(grade)
         except Exception as exc:  # disk full, store gone: say so, stay put
-            self._not_saved(exc)
+            self.not_saved(exc)
             return
         j = step.judgment
         # What d refers to (the candidate grading moved on to is not graded yet), until the
@@ -349,9 +330,11 @@ class JudgeScreen(
             label = f"#{(j.position or 0) + 1}: {step.before} \u2192 {j.grade}"
         self.label_pending(j, label)
         # Saved by the background writer: "saving…" until its fsync returned (judge_saving.py).
-        self._saved = self.saving_text(label) if self.session.unsaved else self._saved_text(label)
-        if self._message is not None and self._message.plain.startswith(GRADE_FIRST):
-            self._clear_message()  # done as it asked: it would now speak of another candidate
+        saved = self.saving_text(label) if self.session.unsaved else self.saved_text(label)
+        self.status_bar.saved = saved
+        message = self.status_bar.message
+        if message is not None and message.plain.startswith(GRADE_FIRST):
+            self.clear_message()  # done as it asked: it would now speak of another candidate
         if step.before is not None:
             self.say(f"Re-graded {label}")
         elif step.all_done:
@@ -384,17 +367,17 @@ class JudgeScreen(
         try:
             step = self.session.undo()
         except Exception as exc:
-            self._not_saved(exc)
+            self.not_saved(exc)
             return
         if step is None:
             self.say("Nothing to undo.")
             return
         where = f"#{(step.judgment.position or 0) + 1}"
         if step.undone > 1:  # one d's whole group
-            self._saved = self._saved_text(f"undo {step.undone:,} near-duplicates")
+            self.status_bar.saved = self.saved_text(f"undo {step.undone:,} near-duplicates")
             self.say(f"Undid the {step.undone:,} near-duplicate grades one d gave (from {where}).")
         else:
-            self._saved = self._saved_text(f"undo {where}")
+            self.status_bar.saved = self.saved_text(f"undo {where}")
         self.refresh_view()
 
     async def action_leave(self) -> None:
@@ -427,6 +410,8 @@ class JudgeScreen(
             self.session.close()
             if not ok:
                 # With its strerror set, so the CLI's one line says which grade and why.
-                raise OSError(errno.EIO, f"a grade could not be saved: {self._saved.plain}")
-        elif self._writer is not None:
-            self._writer.close()
+                raise OSError(
+                    errno.EIO, f"a grade could not be saved: {self.status_bar.saved.plain}"
+                )
+        elif self.writer is not None:
+            self.writer.close()

@@ -7,22 +7,16 @@ loading took the rest of the type-ahead as its input and graded through it.
 
 from __future__ import annotations
 
-from typing import Any
-
-from goldset_tui.judging import JudgingSession
 from goldset_tui.ui.screens.help import HelpScreen, keys_table
 from goldset_tui.ui.screens.prompts import QueryPicker, TextPrompt
+from goldset_tui.ui.widgets.judge_host import Base
 
 
-class Dialogs:
-    """Mixin for the judging screen (which provides ``session``, ``keys_live``, ``say``,
-    ``refresh_view``, ``_not_saved``, ``_saved_text`` and the rest)."""
-
-    session: JudgingSession | None
+class Dialogs(Base):
+    """Mixin for the judging screen; what it uses of the screen: ``judge_host.JudgingHost``."""
 
     def action_note(self) -> None:
-        me: Any = self
-        if not me.keys_live():
+        if not self.keys_live():
             return
 
         def save(text: str | None) -> None:
@@ -36,14 +30,14 @@ class Dialogs:
             try:
                 self.session.note(text)
             except Exception as exc:
-                me._not_saved(exc)
+                self.not_saved(exc)
                 return
-            me._saved = me._saved_text("note" if text else "note cleared")
-            me.refresh_view()
+            self.status_bar.saved = self.saved_text("note" if text else "note cleared")
+            self.refresh_view()
 
         assert self.session is not None
         current = self.session.current_note or ""
-        me.app.push_screen(
+        self.app.push_screen(
             TextPrompt(
                 "Note on this candidate (empty clears it)",
                 placeholder="why, or what to check",
@@ -55,27 +49,27 @@ class Dialogs:
     def action_flag(self) -> None:
         """One key: flag the candidate on screen "unsure / needs discussion", or unflag it. Its
         reason is "unsure"; a note (c) says more. Saved before the screen says so."""
-        me: Any = self
-        if self.session is None or not me.keys_live() or not me.wait_for_saves():
+        if self.session is None or not self.keys_live() or not self.wait_for_saves():
             return
         try:
             flagged = self.session.toggle_flag()
         except Exception as exc:
-            me._not_saved(exc)
+            self.not_saved(exc)
             return
         where = f"#{self.session.pos + 1}"
-        me._saved = me._saved_text(f"flagged {where}" if flagged else f"unflagged {where}")
+        self.status_bar.saved = self.saved_text(
+            f"flagged {where}" if flagged else f"unflagged {where}"
+        )
         if flagged:
-            me.say(f"Flagged {where} for discussion: it goes to adjudication. f again unflags.")
-        me.refresh_view()
+            self.say(f"Flagged {where} for discussion: it goes to adjudication. f again unflags.")
+        self.refresh_view()
 
     def action_skip(self) -> None:
         """Pass the candidate on screen over with a reason (asked for; Escape skips nothing)."""
-        me: Any = self
-        if self.session is None or not me.keys_live():
+        if self.session is None or not self.keys_live():
             return
         if self.session.current_grade is not None:
-            me.say("This candidate is graded: a skip is for one you cannot grade.")
+            self.say("This candidate is graded: a skip is for one you cannot grade.")
             return
         c = self.session.current
         pair = (c.query_id, c.doc_id)
@@ -83,22 +77,22 @@ class Dialogs:
         def save(reason: str | None) -> None:
             if not reason or not reason.strip() or self.session is None:
                 if reason is not None:
-                    me.say("Not skipped: a skip needs a reason.")
+                    self.say("Not skipped: a skip needs a reason.")
                 return
             here = self.session.current
-            if (here.query_id, here.doc_id) != pair or not me.wait_for_saves():
+            if (here.query_id, here.doc_id) != pair or not self.wait_for_saves():
                 return  # the cursor moved meanwhile (a failed save): skip nothing unseen
             try:
                 moved = self.session.skip(reason)
             except Exception as exc:
-                me._not_saved(exc)
+                self.not_saved(exc)
                 return
-            me._saved = me._saved_text(f"skipped #{c.position + 1}")
+            self.status_bar.saved = self.saved_text(f"skipped #{c.position + 1}")
             if moved:
-                me.say("Skipped; query finished: on to the next one.", seconds=2)
-            me.refresh_view()
+                self.say("Skipped; query finished: on to the next one.", seconds=2)
+            self.refresh_view()
 
-        me.app.push_screen(
+        self.app.push_screen(
             TextPrompt(
                 "Skip this candidate: why? (it is recorded; Escape keeps it)",
                 placeholder="e.g. page did not load, not in English, cannot tell",
@@ -107,28 +101,26 @@ class Dialogs:
         )
 
     def action_goto(self) -> None:
-        me: Any = self
-        if not me.keys_live():
+        if not self.keys_live():
             return
 
         def go(query_id: str | None) -> None:
             if not query_id or self.session is None:
                 return
             if self.session.goto_query(query_id.strip()):
-                me.refresh_view()
+                self.refresh_view()
             else:
-                me.say(f"No query with id {query_id.strip()!r} in this pool.")
+                self.say(f"No query with id {query_id.strip()!r} in this pool.")
 
-        me.app.push_screen(TextPrompt("Go to query id", placeholder="query id"), go)
+        self.app.push_screen(TextPrompt("Go to query id", placeholder="query id"), go)
 
     def action_search(self) -> None:
-        me: Any = self
-        if not me.keys_live():
+        if not self.keys_live():
             return
 
         def go(query_id: str | None) -> None:
             if query_id and self.session is not None and self.session.goto_query(query_id):
-                me.refresh_view()
+                self.refresh_view()
 
         session = self.session
         assert session is not None
@@ -137,24 +129,23 @@ class Dialogs:
             qi = session.query_index(query_id)
             return "\u2713 " if qi is not None and session.is_finished(qi) else "  "
 
-        me.app.push_screen(QueryPicker(session.search_queries, mark=mark), go)
+        self.app.push_screen(QueryPicker(session.search_queries, mark=mark), go)
 
     def action_help(self) -> None:
-        me: Any = self
         grades = "".join(str(g) for g in self.session.scale.grades) if self.session else ""
-        warned = "".join(f"\u26a0 {w}\n\n" for w in me._warnings)
+        warned = "".join(f"\u26a0 {w}\n\n" for w in self.store_warnings)
         text = f"Warnings when the store opened:\n\n{warned}" if warned else ""
         # A NOT SAVED reason too long for the status bar is cut there: here it is whole.
-        if me._saved.plain.startswith("\u2717"):
-            text = f"{me._saved.plain}\n\n{text}"
-        if me.store is not None:  # where the labeller's work is, for the exit line's reader too
-            text = f"Your judgments are kept in {me.store}\n\n{text}"
-        me.app.push_screen(
+        if self.status_bar.saved.plain.startswith("\u2717"):
+            text = f"{self.status_bar.saved.plain}\n\n{text}"
+        if self.store is not None:  # where the labeller's work is, for the exit line's reader too
+            text = f"Your judgments are kept in {self.store}\n\n{text}"
+        self.app.push_screen(
             HelpScreen(
-                text + me.guidelines,
-                keys_table(me),
+                text + self.guidelines,
+                keys_table(self),
                 # A grade key closes the guidelines and grades nothing (judge_guard.py).
-                passthrough=me.help_key,
+                passthrough=self.help_key,
                 passthrough_hint=f"a grade key ({grades}) only closes this" if grades else "",
             )
         )

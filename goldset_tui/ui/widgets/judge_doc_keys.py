@@ -9,14 +9,11 @@ highlights every match; the same search again goes to the next one.
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual.binding import Binding
-from textual.containers import VerticalScroll
-from textual.widgets import Static
 
 from goldset_tui.ui.screens.prompts import TextPrompt
 from goldset_tui.ui.widgets import judge_parts as parts
+from goldset_tui.ui.widgets.judge_reading import ReadingWidth
 
 # (keys, action, description, id, tooltip); none in the footer (all under ?).
 _READING = [
@@ -43,121 +40,109 @@ READING_ACTIONS = frozenset(
 )
 
 
-class DocumentKeys:
-    """Mixin for the judging screen (which provides session, say, keys_live, refresh_view,
-    document_view, query_one, app and the rest)."""
+class DocumentKeys(ReadingWidth):
+    """Mixin for the judging screen: the keys of the reading state that ``ReadingWidth`` keeps
+    (and redraws the text from); what it uses of the screen: ``judge_host.JudgingHost``."""
 
-    _find: str | None = None  # the word last searched for in documents, highlighted
-    _found_at: int = -1  # where in the current text the last match was
-
-    def _doc(self) -> VerticalScroll:
-        me: Any = self
-        doc: VerticalScroll = me.query_one("#doc", VerticalScroll)
-        return doc
+    found_at: int = -1  # where in the current text the last match was (-1: start over)
 
     def action_more(self) -> None:
-        me: Any = self
-        if me.session is None:
+        if self.session is None:
             return
-        length = len(me.session.current.text)
-        if length <= me._text_limit:
-            me.say(f"The whole text is shown ({length:,} characters): m is for longer ones.")
+        length = len(self.session.current.text)
+        if length <= self.text_limit:
+            self.say(f"The whole text is shown ({length:,} characters): m is for longer ones.")
             return
-        me._text_limit += parts.TEXT_PAGE
-        me.query_one("#text", Static).update(me.document_view())
+        self.text_limit += parts.TEXT_PAGE  # the text is redrawn with it (judge_reading.py)
 
     def action_scroll_doc(self, direction: int) -> None:
-        me: Any = self
-        doc = self._doc()
+        doc = self.doc_view
         if direction < 0 and doc.scroll_y <= 0:
-            me.say("At the top of the text.", seconds=2)
+            self.say("At the top of the text.", seconds=2)
         elif direction > 0 and doc.scroll_y >= doc.max_scroll_y:
-            me.say("At the end of the text" + self._more_hint(), seconds=2)
+            self.say("At the end of the text" + self._more_hint(), seconds=2)
         elif direction > 0:
             doc.scroll_page_down(animate=False)
         else:
             doc.scroll_page_up(animate=False)
 
     def action_scroll_edge(self, direction: int) -> None:
-        me: Any = self
-        doc = self._doc()
+        doc = self.doc_view
         if direction < 0:
             if doc.scroll_y <= 0:
-                me.say("At the top of the text.", seconds=2)
+                self.say("At the top of the text.", seconds=2)
             doc.scroll_home(animate=False)
         else:
             if doc.scroll_y >= doc.max_scroll_y:
-                me.say("At the end of the text" + self._more_hint(), seconds=2)
+                self.say("At the end of the text" + self._more_hint(), seconds=2)
             doc.scroll_end(animate=False)
 
     def action_scroll_line(self, direction: int) -> None:
-        me: Any = self
-        doc = self._doc()
+        doc = self.doc_view
         if direction < 0 and doc.scroll_y <= 0:
-            me.say("At the top of the text.", seconds=2)
+            self.say("At the top of the text.", seconds=2)
         elif direction > 0 and doc.scroll_y >= doc.max_scroll_y:
-            me.say("At the end of the text" + self._more_hint(), seconds=2)
+            self.say("At the end of the text" + self._more_hint(), seconds=2)
         else:
             doc.scroll_to(y=doc.scroll_y + direction, animate=False)
 
     def _more_hint(self) -> str:
-        me: Any = self
-        if me.session is not None and len(me.session.current.text) > me._text_limit:
+        if self.session is not None and len(self.session.current.text) > self.text_limit:
             return ": m shows more of it."
         return "."
 
     def action_find_in_doc(self) -> None:
-        me: Any = self
-        if me.session is None or not me.keys_live():
+        if self.session is None or not self.keys_live():
             return
 
         def find(needle: str | None) -> None:
-            if not needle or me.session is None:
+            if not needle or self.session is None:
                 return
             self.find_next(needle)
 
-        me.app.push_screen(
-            TextPrompt("Find in this text (again: the next match)", value=self._find or ""), find
+        self.app.push_screen(
+            TextPrompt("Find in this text (again: the next match)", value=self.find_word or ""),
+            find,
         )
 
     def find_next(self, needle: str) -> None:
         """Highlight ``needle`` (any case) in the text on screen and scroll to its next match."""
-        me: Any = self
-        text = me.session.current.text[: me._text_limit]
+        assert self.session is not None
+        text = self.session.current.text[: self.text_limit]
         lowered, wanted = text.lower(), needle.lower()
-        start = self._found_at + 1 if needle == self._find else 0
+        start = self.found_at + 1 if needle == self.find_word else 0
         at = lowered.find(wanted, start)
         if at < 0 and start > 0:
             at = lowered.find(wanted)  # wrap to the first
-        self._find = needle
-        me.query_one("#text", Static).update(me.document_view())
+        self.find_word = needle  # highlighted: the text is redrawn with it (judge_reading.py)
         if at < 0:
-            self._found_at = -1
-            me.say(f"Not in this text: {needle}")
+            self.found_at = -1
+            self.say(f"Not in this text: {needle}")
             return
-        self._found_at = at
+        self.found_at = at
         count = lowered.count(wanted)
         number = lowered.count(wanted, 0, at) + 1
-        doc = self._doc()
+        doc = self.doc_view
         # The match's share of the text, as a share of the scrollable height; a line above it.
         height = doc.virtual_size.height
         doc.scroll_to(y=max(0, int(height * at / max(len(text), 1)) - 1), animate=False)
-        me.say(f"{needle}: match {number} of {count} (ctrl+f Enter: the next)")
+        self.say(f"{needle}: match {number} of {count} (ctrl+f Enter: the next)")
 
     def action_goto_candidate(self) -> None:
-        me: Any = self
-        if me.session is None or not me.keys_live():
+        if self.session is None or not self.keys_live():
             return
-        size = me.session.size
+        size = self.session.size
 
         def go(answer: str | None) -> None:
-            if not answer or me.session is None:
+            if not answer or self.session is None:
                 return
             text = answer.strip().lstrip("#")
-            if not text.isdigit() or not 1 <= int(text) <= me.session.size:
-                me.say(f"No candidate {answer.strip()} here: 1 to {me.session.size:,}.")
+            if not text.isdigit() or not 1 <= int(text) <= self.session.size:
+                self.say(f"No candidate {answer.strip()} here: 1 to {self.session.size:,}.")
                 return
-            me.session.move(int(text) - 1 - me.session.pos)
-            me.refresh_view()
+            self.session.move(int(text) - 1 - self.session.pos)
+            self.refresh_view()
 
-        me.app.push_screen(TextPrompt(f"Go to candidate number (1-{size:,})", placeholder="#"), go)
+        self.app.push_screen(
+            TextPrompt(f"Go to candidate number (1-{size:,})", placeholder="#"), go
+        )

@@ -21,10 +21,12 @@ from dataclasses import dataclass, field
 
 from textual import events, work
 from textual.message import Message
+from textual.reactive import var
 
 from goldset_tui.judging import JudgingSession
 from goldset_tui.model import Judgment
 from goldset_tui.text import visible
+from goldset_tui.ui.widgets.judge_host import Base
 
 # Up to this many, grading runs on the UI thread (a few fsyncs: no visible pause).
 GRADE_FIRST = "Grade #"  # the start of what d says pressed before its candidate is graded
@@ -32,12 +34,13 @@ INLINE_LIMIT = 200
 PROGRESS_EVERY_SECONDS = 0.1
 
 
-class GroupGrading:
-    """Mixin for the judging screen (which provides session, say, _saved_text and the rest)."""
+class GroupGrading(Base):
+    """Mixin for the judging screen; what it uses of the screen: ``judge_host.JudgingHost``."""
 
-    session: JudgingSession | None
-    _last_graded: tuple[str, int, int] | None  # (query, position, session.landings then)
-    _grouping: _Run | None
+    _last_graded: tuple[str, int, int] | None = None  # (query, position, session.landings then)
+    # A group being graded in a worker. Its keys are dimmed meanwhile (the screen's
+    # check_action asks this), so the footer is refreshed whenever it starts or ends.
+    grouping: var[_Run | None] = var(None, init=False, bindings=True)
 
     def group_target(self) -> GroupTarget:
         """What ``d`` does now; the candidate line says the same (``d_hint``)."""
@@ -46,42 +49,41 @@ class GroupGrading:
 
     def action_grade_group(self) -> None:
         s = self.session
-        if s is None or self._grouping is not None or not self.keys_live():  # type: ignore[attr-defined]
+        if s is None or self.grouping is not None or not self.keys_live():
             return
-        if not self.wait_for_saves():  # type: ignore[attr-defined]
+        if not self.wait_for_saves():
             return  # the grade d would copy failed to save: the labeller is back on it, told
         target = self.group_target()
         source, grade = target.source, target.grade
         if s.repeating is not None:
-            self.say("A repeat is graded blind, on its own: d works on first grades.")  # type: ignore[attr-defined]
+            self.say("A repeat is graded blind, on its own: d works on first grades.")
             return
         if source is None:
-            self.say(  # type: ignore[attr-defined]
+            self.say(
                 f"{GRADE_FIRST}{s.pos + 1} first; d then gives its near-duplicates the same grade."
                 if target.group
                 else "This candidate has no near-duplicates in this query."
             )
             return
         if not target.group:
-            self.say("This candidate has no near-duplicates in this query.")  # type: ignore[attr-defined]
+            self.say("This candidate has no near-duplicates in this query.")
             return
         group = s.duplicates_of(source)
         todo = [p for p in group if s.grade_at(p) != grade]
         if not todo:
-            self.say(f"Its {len(group):,} near-duplicate(s) already have grade {grade}.")  # type: ignore[attr-defined]
+            self.say(f"Its {len(group):,} near-duplicate(s) already have grade {grade}.")
             return
         if len(todo) <= INLINE_LIMIT:
             try:
                 done = s.grade_group(source)
             except Exception as exc:
-                self._not_saved(exc)  # type: ignore[attr-defined]
+                self.not_saved(exc)
                 return
             self._group_done(done, grade, len(todo), False)
             return
-        self._grouping = _Run(total=len(todo), grade=grade)
-        self._say_progress(self._grouping)
-        self.refresh_bindings()  # type: ignore[attr-defined]
-        self._grade_group_in_worker(source, grade, len(todo), self._grouping)
+        run = self.grouping = _Run(total=len(todo), grade=grade)
+        self._say_progress(run)
+        self._grade_group_in_worker(source, grade, len(todo), run)
 
     class Progress(Message):
         """Posted from the worker (post_message is thread-safe and never waits for the UI)."""
@@ -105,7 +107,7 @@ class GroupGrading:
             now = time.monotonic()
             if now - last >= PROGRESS_EVERY_SECONDS or done == of:
                 last = now
-                self.post_message(GroupGrading.Progress(done, of, grade))  # type: ignore[attr-defined]
+                self.post_message(GroupGrading.Progress(done, of, grade))
 
         judged: list[Judgment] = []
         error: Exception | None = None
@@ -115,10 +117,10 @@ class GroupGrading:
             error = exc
         finally:
             run.idle.set()  # the writer may close now
-        self.post_message(GroupGrading.Finished(judged, grade, total, error))  # type: ignore[attr-defined]
+        self.post_message(GroupGrading.Finished(judged, grade, total, error))
 
     def on_group_grading_progress(self, message: GroupGrading.Progress) -> None:
-        run = self._grouping
+        run = self.grouping
         if run is not None:
             run.done, run.total, run.grade = message.done, message.total, message.grade
             self._say_progress(run)
@@ -128,24 +130,23 @@ class GroupGrading:
             text = f"Keys wait: {run.done:,}/{run.total:,} near-duplicates graded {run.grade}"
         else:
             text = f"Grading {run.total:,} near-duplicates {run.grade}: {run.done:,}/{run.total:,} saved"
-        self.say(text, seconds=3600)  # type: ignore[attr-defined]
+        self.say(text, seconds=3600)
 
     def on_key(self, event: events.Key) -> None:
         # While the worker grades a group, the keys that would change the session are disabled
         # (check_action), so Textual drops them without a word; the labeller is told instead.
-        run = self._grouping
+        run = self.grouping
         if run is None:
             return
-        active = self.active_bindings.get(event.key)  # type: ignore[attr-defined]
+        active = self.active_bindings.get(event.key)
         if active is not None and not active.enabled:
             run.refused = True
             self._say_progress(run)
 
     def on_group_grading_finished(self, message: GroupGrading.Finished) -> None:
-        run, self._grouping = self._grouping, None
-        self.refresh_bindings()  # type: ignore[attr-defined]
+        run, self.grouping = self.grouping, None
         if message.error is not None:
-            self._not_saved(message.error)  # type: ignore[attr-defined]
+            self.not_saved(message.error)
             return
         stopped = run is not None and run.stop.is_set()
         self._group_done(message.judged, message.grade, message.total, stopped)
@@ -154,16 +155,17 @@ class GroupGrading:
         self, done: list[Judgment], grade: int | None, total: int, stopped: bool
     ) -> None:
         note = f" (stopped: {len(done):,} of {total:,})" if stopped and len(done) < total else ""
-        self._saved = self._saved_text(f"{len(done):,} near-duplicate(s) = {grade}{note}")  # type: ignore[attr-defined]
-        self.say(visible(f"{len(done):,} near-duplicate(s) graded {grade}{note}."), seconds=3)  # type: ignore[attr-defined]
-        self.refresh_view()  # type: ignore[attr-defined]
+        saved = self.saved_text(f"{len(done):,} near-duplicate(s) = {grade}{note}")
+        self.status_bar.saved = saved
+        self.say(visible(f"{len(done):,} near-duplicate(s) graded {grade}{note}."), seconds=3)
+        self.refresh_view()
 
     def stop_grouping(self, timeout: float = 10.0) -> None:
         """Stop a group run between two judgments and wait until it writes no more (the writer
         closes next). The worker never waits for the UI thread, so this cannot deadlock."""
-        if self._grouping is not None:
-            self._grouping.stop.set()
-            self._grouping.idle.wait(timeout)
+        if self.grouping is not None:
+            self.grouping.stop.set()
+            self.grouping.idle.wait(timeout)
 
 
 @dataclass(frozen=True)

@@ -28,24 +28,23 @@ that nothing was graded. See docs/judging.md.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from rich.text import Text
 from textual import events
 from textual.message import Message
-from textual.widgets import Static
+from textual.reactive import var
 
-from goldset_tui.judging import JudgingSession
 from goldset_tui.ui.screens.help import HelpScreen
+from goldset_tui.ui.widgets.judge_host import Base
 
 
-class KeyGuard:
+class KeyGuard(Base):
     """Mixin for the judging screen (first among its bases: its ``on_key`` runs before the
-    others' and stops a key early)."""
+    others' and stops a key early). What it uses of the screen: ``judge_host.JudgingHost``."""
 
-    session: JudgingSession | None
     ready_for_keys: bool = False  # set once the frame with the first candidate has been drawn
-    ignored_keys: int = 0  # keys typed before the first candidate was shown
+    # Keys typed before the first candidate was shown; each one counted is said (watch_).
+    ignored_keys: var[int] = var(0, init=False)
     _shown_at: float = math.inf  # when it was, on the clock Textual stamps keys with
     _held: list[events.Key] | None = None  # typed after that, waiting for the frame
 
@@ -58,16 +57,17 @@ class KeyGuard:
         if event.time >= self._shown_at:
             return False
         self.ignored_keys += 1
+        return True
+
+    def watch_ignored_keys(self, n: int) -> None:
         if self.ready_for_keys:  # still queued behind the load: the count said grows
             self._say_ignored()
         elif self.session is None:  # still loading: the loading line says they will not count
-            n = self.ignored_keys
             keys = "1 key" if n == 1 else f"{n:,} keys"
-            me: Any = self
-            me.query_one("#query", Static).update(
+            self.query_view.update(
                 Text(f"Loading the pool... ({keys} typed meanwhile: ignored, nothing graded)")
             )
-        return True
+        # Else the candidate is on screen, not yet drawn: the count is said once it is.
 
     def on_key(self, event: events.Key) -> None:
         if self.ready_for_keys and event.time >= self._shown_at:
@@ -85,8 +85,7 @@ class KeyGuard:
         asked of that screen itself (through this one's queue the request reached the
         guidelines after their first paint and waited for a second one)."""
         self._shown_at = Message().time  # stamped as Textual stamps keys
-        me: Any = self
-        me.app.screen.call_after_refresh(self._first_drawn)
+        self.app.screen.call_after_refresh(self._first_drawn)
 
     def _first_drawn(self) -> None:
         if self._shown_at == math.inf:  # the load failed: nothing to grade, but q must leave
@@ -95,21 +94,19 @@ class KeyGuard:
         if self.ignored_keys:
             self._say_ignored()
         held, self._held = self._held or [], None
-        me: Any = self
         for key in held:  # in the order typed, through the app as if typed now
-            me.app.post_message(events.Key(key.key, key.character))
+            self.app.post_message(events.Key(key.key, key.character))
 
     def _say_ignored(self) -> None:
         n = self.ignored_keys
         keys, were = ("key", "was") if n == 1 else ("keys", "were")
         text = f"{n:,} {keys} typed while loading {were} ignored: nothing graded."
-        me: Any = self
-        me.say(text, seconds=10)  # replaces what it said before: one line, the count now
-        top = me.app.screen
+        self.say(text, seconds=10)  # replaces what it said before: one line, the count now
+        top = self.app.screen
         if isinstance(top, HelpScreen):  # over the status line: said in the guidelines too
             top.notice(text)
-        elif top is not me:
-            me.notify(text, markup=False, timeout=10)
+        elif top is not self:
+            self.notify(text, markup=False, timeout=10)
 
     def help_key(self, event: events.Key) -> bool:
         """A key pressed in the guidelines that the dialog does not use: a grade key (or f, s)
@@ -120,16 +117,15 @@ class KeyGuard:
             event.prevent_default()
             event.stop()
             return False
-        me: Any = self
-        active = me.active_bindings.get(event.key)
+        active = self.active_bindings.get(event.key)
         if active is None or self.session is None or not active.enabled:
             return False
         action = active.binding.action
         if action.startswith("grade("):
-            me.say("Guidelines closed; nothing graded: grade the candidate now that you see it.")
+            self.say("Guidelines closed; nothing graded: grade the candidate now that you see it.")
             return True
         if action in ("flag", "skip"):  # as a grade key: it would mark the unseen candidate
             what = "flagged" if action == "flag" else "skipped"
-            me.say(f"Guidelines closed; nothing {what}: look at the candidate first.")
+            self.say(f"Guidelines closed; nothing {what}: look at the candidate first.")
             return True
         return False

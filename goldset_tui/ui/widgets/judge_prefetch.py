@@ -19,20 +19,19 @@ from __future__ import annotations
 
 import contextlib
 import gc
-from typing import Any
 
 from textual import work
 
 from goldset_tui.judging import JudgingSession
+from goldset_tui.ui.widgets.judge_host import Base
 
 # Below this many candidates the heap is small and collections are quick: leave gc alone.
 FREEZE_FROM_ROWS = 100_000
 
 
-class Prefetch:
-    """Mixin for the judging screen (which provides ``session`` and ``app``)."""
+class Prefetch(Base):
+    """Mixin for the judging screen (which provides the session: ``judge_host.JudgingHost``)."""
 
-    session: JudgingSession | None
     _prefetched_after: int | None = None  # the query whose successor was last loaded ahead
 
     def prefetch_upcoming(self) -> None:
@@ -45,14 +44,13 @@ class Prefetch:
             # Started once this key's frame is drawn: begun inside the key, the worker's Python
             # (near-duplicate shingles) took the GIL from the UI thread while it drew the new
             # query, the slowest frame there is.
-            me: Any = self
-            me.call_after_refresh(self._preload, s, upcoming)
+            self.call_after_refresh(self._preload, s, upcoming)
 
     @work(thread=True, exclusive=True, group="prefetch", exit_on_error=False)
     def _preload(self, session: JudgingSession, qi: int) -> None:
         view = session.preload(qi)
         with contextlib.suppress(RuntimeError):  # the app closed meanwhile: nothing to keep
-            self.app.call_from_thread(session.adopt, qi, view)  # type: ignore[attr-defined]
+            self.app.call_from_thread(session.adopt, qi, view)
 
     def settle_heap(self) -> None:
         """Freeze what exists after a large pool is indexed (see the module docstring)."""

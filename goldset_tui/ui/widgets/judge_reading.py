@@ -12,31 +12,55 @@ same way.
 from __future__ import annotations
 
 import dataclasses
+from typing import Any, Protocol, cast
 
 from rich.console import RenderableType
-from textual.widgets import Static
+from textual.reactive import var
 
 from goldset_tui.config import HIGHLIGHTS, Config, remember_highlight, remember_text_width
 from goldset_tui.errors import InputError
-from goldset_tui.judging import JudgingSession
 from goldset_tui.ui.widgets import doc_text
+from goldset_tui.ui.widgets import judge_parts as parts
+from goldset_tui.ui.widgets.judge_host import Base
 
 
-class ReadingWidth:
-    """Mixin for the judging screen (which provides session, say, query_one, app, ...)."""
+class ReadingWidth(Base):
+    """Mixin for the judging screen; what it uses of the screen: ``judge_host.JudgingHost``."""
 
-    session: JudgingSession | None
-    _text_limit: int
-    _render_mode: str | None
-    _text_width: int | None
-    _highlight: str | None = None  # set by h for this session; None: the config's
+    _render_mode: str | None  # from the command line; None: the config's
+
+    # The reading state, each redrawing what it changes when it changes (the watchers below),
+    # never on mount (the screen draws the first text itself, and a new candidate's text is
+    # drawn once, by refresh_view, which resets the limit without a redraw of the old one).
+    text_limit: var[int] = var(parts.TEXT_PAGE, init=False)  # of a long text ("m" shows more)
+    find_word: var[str | None] = var(None, init=False)  # ctrl+f's word, highlighted in every text
+    highlight_choice: var[str | None] = var(None, init=False)  # set by t; None: the config's
+    width_choice: var[int | None] = var(
+        None, init=False
+    )  # set by w or --text-width; None: the config's
+
+    def watch_text_limit(self) -> None:
+        self._redraw_text()
+
+    def watch_find_word(self) -> None:
+        self._redraw_text()
+
+    def watch_highlight_choice(self) -> None:
+        self._redraw_text()
+
+    def watch_width_choice(self) -> None:
+        self.apply_reading_width()
+
+    def _redraw_text(self) -> None:
+        if self.session is not None:
+            self.text_view.update(self.document_view())
 
     @property
     def highlight_mode(self) -> str:
-        return self._highlight or self._config().highlight or HIGHLIGHTS[0]
+        return self.highlight_choice or self._config().highlight or HIGHLIGHTS[0]
 
     def _config(self) -> Config:
-        config = getattr(self.app, "config", None)  # type: ignore[attr-defined]
+        config = getattr(self.app, "config", None)
         return config if isinstance(config, Config) else Config()
 
     @property
@@ -45,8 +69,8 @@ class ReadingWidth:
 
     @property
     def reading_width(self) -> int:
-        if self._text_width is not None:
-            return self._text_width
+        if self.width_choice is not None:
+            return self.width_choice
         configured = self._config().text_width
         return doc_text.DEFAULT_TEXT_WIDTH if configured is None else configured
 
@@ -54,7 +78,7 @@ class ReadingWidth:
         # The widget's maximum, not a wrap of our own: the text reflows when the terminal resizes.
         # The doc box pads 1 column each side; the text may use the reading width itself.
         width = self.reading_width
-        self.query_one("#text", Static).styles.max_width = width or None  # type: ignore[attr-defined]
+        self.text_view.styles.max_width = width or None
 
     def document_view(self) -> RenderableType:
         assert self.session is not None
@@ -62,16 +86,14 @@ class ReadingWidth:
             self.session.current.text,
             self.session.query_text,
             render=self.render_mode,
-            limit=self._text_limit,
+            limit=self.text_limit,
             highlight=self.highlight_mode,
-            find=getattr(self, "_find", None),  # ctrl+f's word (judge_doc_keys.py)
+            find=self.find_word,  # ctrl+f's word (judge_doc_keys.py)
         )
 
     def action_highlight(self) -> None:
         mode = HIGHLIGHTS[(HIGHLIGHTS.index(self.highlight_mode) + 1) % len(HIGHLIGHTS)]
-        self._highlight = mode
-        if self.session is not None:
-            self.query_one("#text", Static).update(self.document_view())  # type: ignore[attr-defined]
+        self.highlight_choice = mode  # redrawn with it
         label = {
             "forms": "query terms and their word forms",
             "words": "query terms, whole words only",
@@ -79,32 +101,38 @@ class ReadingWidth:
         }[mode]
         config = self._config()
         if config.shared:
-            self.say(f"Highlighting: {label} (for this session)")  # type: ignore[attr-defined]
+            self.say(f"Highlighting: {label} (for this session)")
             return
         try:
             path = remember_highlight(mode, config.path)
         except InputError as exc:
-            self.say(f"Highlighting: {label} (not remembered: {exc})")  # type: ignore[attr-defined]
+            self.say(f"Highlighting: {label} (not remembered: {exc})")
             return
-        app = self.app  # type: ignore[attr-defined]
-        if isinstance(getattr(app, "config", None), Config):
-            app.config = dataclasses.replace(app.config, highlight=mode, path=path)
-        self.say(f"Highlighting: {label} (remembered; t changes it)")  # type: ignore[attr-defined]
+        _remember(self.app, highlight=mode, path=path)
+        self.say(f"Highlighting: {label} (remembered; t changes it)")
 
     def action_text_width(self) -> None:
         width = doc_text.next_width(self.reading_width)
-        self._text_width = width
-        self.apply_reading_width()
+        self.width_choice = width  # applied with it
         label = doc_text.width_label(width)
         if self._config().shared:  # goldset serve: the config is every web labeller's
-            self.say(f"Reading width: {label} (for this session)")  # type: ignore[attr-defined]
+            self.say(f"Reading width: {label} (for this session)")
             return
         try:
             path = remember_text_width(width, self._config().path)
         except InputError as exc:  # the width applies now; saying why it is not remembered
-            self.say(f"Reading width: {label} (not remembered: {exc})")  # type: ignore[attr-defined]
+            self.say(f"Reading width: {label} (not remembered: {exc})")
             return
-        app = self.app  # type: ignore[attr-defined]
-        if isinstance(getattr(app, "config", None), Config):
-            app.config = dataclasses.replace(app.config, text_width=width, path=path)
-        self.say(f"Reading width: {label} (remembered; w changes it)")  # type: ignore[attr-defined]
+        _remember(self.app, text_width=width, path=path)
+        self.say(f"Reading width: {label} (remembered; w changes it)")
+
+
+class _Configured(Protocol):
+    config: Config
+
+
+def _remember(app: object, **changes: Any) -> None:
+    """The app's config as just remembered (the app of ``goldset`` has one; a test's may not)."""
+    if isinstance(getattr(app, "config", None), Config):
+        configured = cast(_Configured, app)
+        configured.config = dataclasses.replace(configured.config, **changes)

@@ -14,7 +14,6 @@ open, with the labeller on that candidate (``settle_before_leaving``; the app ca
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from rich.text import Text
 from textual.message import Message
@@ -22,18 +21,17 @@ from textual.message import Message
 from goldset_tui.judging import JudgingSession
 from goldset_tui.store.ordered import EarlierSaveFailed, OrderedWriter
 from goldset_tui.text import visible
+from goldset_tui.ui.widgets.judge_host import Base
 
 
 class SavesSettled(Message):
     """The background writer finished one or more grades (posted from its thread)."""
 
 
-class BackgroundSaving:
-    """Mixin for the judging screen (which provides ``session``, ``_saved``, ``_writer``,
-    ``_wall``, ``_show_status``, ``refresh_view`` and ``post_message``)."""
+class BackgroundSaving(Base):
+    """Mixin for the judging screen; what it uses of the screen: ``judge_host.JudgingHost``
+    (the session, the status bar, the writer and the clock, say, refresh_view)."""
 
-    session: JudgingSession | None
-    _saved: Text
     _save_failures: int = 0  # failed saves shown so far (a leave that waited compares them)
     _waiting_to_leave: bool = False
     _writer_closed: bool = False  # set by the screen's flush
@@ -47,32 +45,33 @@ class BackgroundSaving:
     def start_background_saving(self, session: JudgingSession) -> None:
         if session.writer is None or hasattr(session.writer, "submit"):
             return
-        post: Any = getattr(self, "post_message")  # noqa: B009 (thread-safe in Textual)
-        session.writer = OrderedWriter(session.writer, on_settled=lambda: post(SavesSettled()))
+        post = self.post_message  # thread-safe in Textual
+
+        def settled() -> None:
+            post(SavesSettled())
+
+        session.writer = OrderedWriter(session.writer, on_settled=settled)
 
     def _drawn(self) -> bool:
         """False once the app has exited: a grade settling late, or ``flush()`` called after
         ``run_app`` returned, then only updates the state (nothing to draw, no app to ask)."""
-        me: Any = self
-        return bool(me.is_attached)
+        return bool(self.is_attached)
 
-    def _saved_text(self, message: str) -> Text:
-        me: Any = self
+    def saved_text(self, message: str) -> Text:
         # Saved, but the writer may have one thing to say (a full disk that stopped compaction).
-        if self._drawn() and (notice := getattr(me._writer, "take_notice", lambda: None)()):
-            me.notify(visible(notice), severity="warning", markup=False, timeout=30)
+        if self._drawn() and (notice := getattr(self.writer, "take_notice", lambda: None)()):
+            self.notify(visible(notice), severity="warning", markup=False, timeout=30)
         # The clock only when there is room: at 80 columns the progress needs the space.
-        wide = self._drawn() and (me.size.width or 80) >= 100
-        when = f" {me._wall():%H:%M:%S}" if wide else ""
+        wide = self._drawn() and (self.size.width or 80) >= 100
+        when = f" {self.clock():%H:%M:%S}" if wide else ""
         return Text(f"\u2713 saved {message}{when}", style="bold green")
 
-    def _not_saved(self, exc: Exception) -> None:
+    def not_saved(self, exc: Exception) -> None:
         reason = visible(exc, keep_newlines=False)  # an OS error can quote a path from the data
-        self._saved = Text(f"\u2717 NOT SAVED: {reason}", style="bold white on red")
+        self.status_bar.saved = Text(f"\u2717 NOT SAVED: {reason}", style="bold white on red")
         if self._drawn():
-            me: Any = self
-            me.notify(f"Not saved: {reason}", severity="error", markup=False, timeout=10)
-            me.refresh_view()
+            self.notify(f"Not saved: {reason}", severity="error", markup=False, timeout=10)
+            self.refresh_view()
 
     def label_pending(self, judgment: object, label: str) -> None:
         """How the saved cell names ``judgment`` once saved (a correction: "#7: 1 → 2")."""
@@ -91,8 +90,7 @@ class BackgroundSaving:
         n = self.session.unsaved if self.session is not None else 0
         if n:
             grades = "grade" if n == 1 else "grades"
-            me: Any = self
-            me.say(f"Waiting for {n:,} {grades} to reach the disk before leaving\u2026")
+            self.say(f"Waiting for {n:,} {grades} to reach the disk before leaving\u2026")
 
     async def settle_before_leaving(self) -> bool:
         """Wait for every grade still on its way to the disk, saying so in the status line while
@@ -111,11 +109,10 @@ class BackgroundSaving:
             finally:
                 self._waiting_to_leave = False
         ok = self.settle_saves()
-        me: Any = self
         if ok and self._save_failures == failures:
-            me._clear_message()  # the waiting line goes; the saved cell says the rest
+            self.clear_message()  # the waiting line goes; the saved cell says the rest
             return True
-        me.say(
+        self.say(
             "Stayed: a grade was not saved (see NOT SAVED); grade it again, or leave again without it.",
             seconds=30,
         )
@@ -127,7 +124,6 @@ class BackgroundSaving:
         if s is None:
             return True
         saved, failed = s.settle()
-        me: Any = self
         if failed:
             self._save_failures += len(failed)
             if all(isinstance(exc, EarlierSaveFailed) for _j, exc in failed):
@@ -135,7 +131,7 @@ class BackgroundSaving:
                 # NOT SAVED stays (it names the cause); these are only counted, not re-announced.
                 if self._drawn():
                     n = len(failed)
-                    me.notify(
+                    self.notify(
                         f"{n:,} grade{'s' if n > 1 else ''} given after it not saved either",
                         severity="error",
                         markup=False,
@@ -144,7 +140,7 @@ class BackgroundSaving:
                 return False
             judgment, exc = failed[0]
             more = f" (and {len(failed) - 1} after it)" if len(failed) > 1 else ""
-            self._not_saved(
+            self.not_saved(
                 OSError(
                     f"grade {judgment.grade} for #{(judgment.position or 0) + 1} of "
                     f"{judgment.query_id}{more}: {exc}; grade it again"
@@ -157,9 +153,7 @@ class BackgroundSaving:
             label = f"#{(last.position or 0) + 1}={last.grade}"
             if pending is not None and pending[0] is last:
                 label = pending[1]
-            self._saved = self._saved_text(label)
-            if self._drawn():
-                me._show_status()
+            self.status_bar.saved = self.saved_text(label)  # drawn by the bar
         return True
 
     def wait_for_saves(self) -> bool:
