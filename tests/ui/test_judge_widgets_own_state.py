@@ -26,7 +26,7 @@ def drawn_row(app: GoldsetApp, y: int) -> str:
     return "".join(segment.text for segment in strips[y])
 
 
-async def _live_screen(pilot, app: GoldsetApp) -> JudgeScreen:  # noqa: ANN001
+async def _live_screen(pilot, app: GoldsetApp) -> JudgeScreen:
     screen = app.screen
     assert isinstance(screen, JudgeScreen)
     await until(pilot, screen.keys_live)
