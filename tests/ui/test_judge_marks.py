@@ -30,6 +30,9 @@ def test_shared_queries_are_marked_and_the_others_not(
             async with app.run_test(size=(120, 40)) as pilot:
                 await app.workers.wait_for_complete()
                 judge = next(s for s in app.screen_stack if hasattr(s, "session"))
+                # Its actions act once the first candidate is drawn (the type-ahead guard); on a
+                # loaded machine that frame came after the loading worker had finished.
+                await until(pilot, judge.keys_live)
                 if app.screen is not judge:
                     await pilot.press("escape")  # the first sitting's guidelines
                 for _ in judge.session.query_ids:
