@@ -32,7 +32,12 @@ SEED = re.compile(r"(?<![-\w])seeds?\s+\d{3}(?!\d)", re.IGNORECASE)
 # "the seeds' arithmetic" and a path into the folder those texts were kept in.
 SEEDS_PLURAL = re.compile(r"\bthe\s+seeds'", re.IGNORECASE)
 SEEDS_PATH = re.compile(r"shared/seeds\b")
-FORBIDDEN = (ISSUE, SEED, SEEDS_PLURAL, SEEDS_PATH)
+# The same citation folded into a name: ``test_seed_004_negation``, ``SEED_000_TARGETS``,
+# ``seed000``. A name says what the data is (``TWO_RETRIEVERS``, ``test_sampled_log_...``).
+# Three digits from 0 and no gap but an underscore, so ``seed=0``, ``rng_seed=3`` and
+# ``seed_stratified_sample`` are not caught.
+SEED_NAME = re.compile(r"(?<![A-Za-z0-9])seed_?0\d{2}(?!\d)", re.IGNORECASE)
+FORBIDDEN = (ISSUE, SEED, SEEDS_PLURAL, SEEDS_PATH, SEED_NAME)
 
 ANCHOR_REF = re.compile(r"background\.md#([A-Za-z0-9_-]+)")
 LOCAL_ANCHOR_REF = re.compile(r"\]\(#([A-Za-z0-9_-]+)\)")
@@ -85,13 +90,17 @@ def background_anchors() -> set[str]:
         ("as seed 004's negation row shows", ["seed 004"]),
         ("the seeds' arithmetic", ["the seeds'"]),
         ("read /work/shared/seeds/000.txt", ["shared/seeds"]),
+        ("def test_seed_004_negation_row() -> None:", ["seed_004"]),
+        ("from .data import SEED_000_TARGETS, seed_004_frames", ["SEED_000", "seed_004"]),
+        ("def seed000_answers():", ["seed000"]),
         # Innocent text: RNG seeds, options, keys, a tracker word without a number.
         ("the same seed gives the same split", []),
         ("goldset sample labels.csv --seed 20240301 --total 160", []),
         ("--seed 123 is remembered", []),
         ('m.write_text("seed = 123")', []),
         ("seed 0 remembered; seeded (seed 4021)", []),
-        ("rng_seed=3, SEED_000 = {...}, seed_stratified_sample", []),
+        ("rng_seed=3, seed=0, seed_stratified_sample, seed_like_labels()", []),
+        ("sample(seed=4021); --seed 004; SEED = 2017; seed_1234 = 5", []),
         ("an issue with the journal", []),
     ],
 )

@@ -14,7 +14,7 @@ from goldset_tui.model import GradeScale
 
 # A published worked example of a pooled query, verbatim (pretty-printed). It has no candidates
 # list: the judged documents are the candidates.
-SEED_000 = """{
+WORKED_EXAMPLE_POOL = """{
   "query_id": "q_0147",
   "query": "how do i rotate an api key",
   "stratum": "howto",
@@ -29,7 +29,7 @@ SEED_000 = """{
   }
 }
 """
-SEED_DOCS = [
+WORKED_EXAMPLE_DOCS = [
     "api-keys/rotation",
     "security/credential-rotation-policy",
     "sdk/auth#refreshing-keys",
@@ -43,7 +43,7 @@ def beir_corpus(tmp_path: Path) -> Path:
     p = tmp_path / "corpus.jsonl"
     lines = [
         {"_id": d, "title": d.split("/")[0], "text": f"text of {d}", "metadata": {"source": "docs"}}
-        for d in SEED_DOCS + ["unrelated/doc"]
+        for d in WORKED_EXAMPLE_DOCS + ["unrelated/doc"]
     ]
     p.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
     return p
@@ -56,19 +56,25 @@ def bad(path: Path, **kw) -> InputError:
     return info.value
 
 
-@pytest.mark.parametrize("name", ["seed.json", "seed.jsonl"])
-def test_seed_000_example_with_corpus(tmp_path: Path, beir_corpus: Path, name: str) -> None:
+@pytest.mark.parametrize("name", ["pooled.json", "pooled.jsonl"])
+def test_worked_example_pool_with_corpus(tmp_path: Path, beir_corpus: Path, name: str) -> None:
     p = tmp_path / name
-    p.write_text(SEED_000 if name.endswith(".json") else json.dumps(json.loads(SEED_000)) + "\n")
+    p.write_text(
+        WORKED_EXAMPLE_POOL
+        if name.endswith(".json")
+        else json.dumps(json.loads(WORKED_EXAMPLE_POOL)) + "\n"
+    )
     pool = load_pool(p, corpus=beir_corpus)
     assert pool.shape == "nested"
-    assert pool.frame.get_column("doc_id").to_list() == SEED_DOCS
-    assert pool.frame.get_column("text").to_list() == [f"text of {d}" for d in SEED_DOCS]
-    assert pool.frame.get_column("title").to_list() == [d.split("/")[0] for d in SEED_DOCS]
+    assert pool.frame.get_column("doc_id").to_list() == WORKED_EXAMPLE_DOCS
+    assert pool.frame.get_column("text").to_list() == [f"text of {d}" for d in WORKED_EXAMPLE_DOCS]
+    assert pool.frame.get_column("title").to_list() == [
+        d.split("/")[0] for d in WORKED_EXAMPLE_DOCS
+    ]
     assert set(pool.frame.get_column("stratum")) == {"howto"}
     assert pool.prior.to_dicts() == [
         {"query_id": "q_0147", "doc_id": d, "grade": g}
-        for d, g in zip(SEED_DOCS, [3, 2, 2, 1, 0], strict=True)
+        for d, g in zip(WORKED_EXAMPLE_DOCS, [3, 2, 2, 1, 0], strict=True)
     ]
     assert pool.prior_labeller == "prior"
     assert pool.meta == {
@@ -80,9 +86,9 @@ def test_seed_000_example_with_corpus(tmp_path: Path, beir_corpus: Path, name: s
     assert pool.systems() == ["bm25", "bm25_synonyms", "dense_e5", "hybrid_rrf"]
 
 
-def test_seed_000_without_corpus_names_the_missing_ids(tmp_path: Path) -> None:
-    p = tmp_path / "seed.json"
-    p.write_text(SEED_000)
+def test_worked_example_pool_without_corpus_names_the_missing_ids(tmp_path: Path) -> None:
+    p = tmp_path / "pooled.json"
+    p.write_text(WORKED_EXAMPLE_POOL)
     e = bad(p)
     assert e.column == "text" and "no text for 5 documents" in e.message
     # the first few ids, then how many more

@@ -20,7 +20,7 @@ from goldset_tui.report.pipeline import (
     to_markdown,
 )
 
-from .seed_data import seed_004_frames
+from .worked_examples import two_retrievers_frames
 
 PAIR_KEYS = {"a", "b", "mean_diff", "ci95", "ci_method", "p_value", "wins", "losses", "ties"}
 PAIR_KEYS |= {"p_adjusted", "weighted_mean_diff", "weighted_ci95"}
@@ -28,7 +28,7 @@ PAIR_KEYS |= {"p_adjusted", "weighted_mean_diff", "weighted_ci95"}
 
 def _with_fused() -> tuple[pl.DataFrame, pl.DataFrame]:
     """The 300 queries plus a fused system at 0.86 overall: 258 of 300, all inside the oracle."""
-    scores, strata = seed_004_frames()
+    scores, strata = two_retrievers_frames()
     wide = scores.pivot(on="system", index="query_id", values="value")
     # Fusion can only rescue queries one system found: hit the first 258 of the 269 the oracle has.
     oracle_hits = (
@@ -46,7 +46,7 @@ def _with_fused() -> tuple[pl.DataFrame, pl.DataFrame]:
     return pl.concat([scores, fused]), strata
 
 
-def test_report_reproduces_seed_004() -> None:
+def test_report_reproduces_the_two_retrievers_example() -> None:
     scores, strata = _with_fused()
     paired = [
         {
@@ -128,7 +128,7 @@ def test_report_reproduces_seed_004() -> None:
 
 
 def test_json_and_markdown_with_traffic_and_a_broken_table() -> None:
-    scores, strata = seed_004_frames()
+    scores, strata = two_retrievers_frames()
     strata = strata.filter(pl.col("query_id") != "q001")  # an identifier query loses its stratum
     shares = [0.18, 0.2, 0.1, 0.3, 0.12, 0.1]
     traffic = pl.DataFrame(
@@ -160,7 +160,7 @@ def test_json_and_markdown_with_traffic_and_a_broken_table() -> None:
 
 
 def test_csv_is_the_table_alone() -> None:
-    scores, strata = seed_004_frames()
+    scores, strata = two_retrievers_frames()
     report = assemble_report(scores, strata, samples=50)
     rows = list(csv.DictReader(io.StringIO(to_csv(report))))
     assert list(rows[0]) == [

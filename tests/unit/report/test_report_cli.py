@@ -16,7 +16,7 @@ ir_measures = pytest.importorskip("ir_measures")
 from goldset_tui.cli import main  # noqa: E402
 
 from .paired_by_hand import tango_by_hand, weighted_tango_by_hand  # noqa: E402
-from .seed_data import SEED_004, seed_004_frames  # noqa: E402
+from .worked_examples import TWO_RETRIEVERS, two_retrievers_frames  # noqa: E402
 
 K = 10
 
@@ -32,7 +32,7 @@ def _rank_lists(hit: dict[str, bool], qid: str, prefix: str, rng: random.Random)
 @pytest.fixture(scope="module")
 def files(tmp_path_factory: pytest.TempPathFactory) -> dict:
     d = tmp_path_factory.mktemp("report")
-    scores, strata = seed_004_frames()
+    scores, strata = two_retrievers_frames()
     hits = {
         s: {r[1]: r[2] == 1.0 for r in scores.filter(scores["system"] == s).iter_rows()}
         for s in ("bm25", "dense")
@@ -141,16 +141,16 @@ def test_report_json_matches_independent_computation(files, capsys, tmp_path) ->
     dense = _per_query_success(files, files["runs"]["dense"])
     for row in d["strata"]:
         qs = [q for q, s in files["strata"].items() if s == row["stratum"]]
-        assert row["n"] == len(qs) == SEED_004[row["stratum"]][0]
+        assert row["n"] == len(qs) == TWO_RETRIEVERS[row["stratum"]][0]
         assert (
             row["systems"]["bm25"]["hits"]
             == sum(bm25[q] for q in qs)
-            == SEED_004[row["stratum"]][1]
+            == TWO_RETRIEVERS[row["stratum"]][1]
         )
         assert (
             row["systems"]["dense"]["hits"]
             == sum(dense[q] for q in qs)
-            == SEED_004[row["stratum"]][2]
+            == TWO_RETRIEVERS[row["stratum"]][2]
         )
     assert d["closure"]["ok"] is True
     miss_a = {q for q, v in bm25.items() if v == 0}

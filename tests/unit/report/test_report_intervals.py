@@ -29,7 +29,7 @@ from goldset_tui.eval.intervals import (
 )
 
 
-def test_seed_004_negation_row_wald_and_wilson() -> None:
+def test_two_retrievers_negation_row_wald_and_wilson() -> None:
     # n = 18, 8 hits -> p = 0.44, se = sqrt(0.44 * 0.56 / 18) = 0.117, interval 0.21-0.67.
     assert proportion_se(8, 18) == pytest.approx(0.117, abs=5e-4)
     lo, hi = wald(8, 18)
@@ -42,7 +42,7 @@ def test_seed_004_negation_row_wald_and_wilson() -> None:
     )
 
 
-def test_seed_000_standard_errors() -> None:
+def test_sampled_log_standard_errors() -> None:
     # p = 0.7 -> se 0.092 at n = 25, 0.036 at n = 160.
     assert math.sqrt(0.7 * 0.3 / 25) == pytest.approx(0.092, abs=5e-4)
     assert proportion_se(112, 160) == pytest.approx(0.036, abs=5e-4)

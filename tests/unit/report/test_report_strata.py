@@ -26,14 +26,19 @@ from goldset_tui.eval.strata import (
 )
 from goldset_tui.report.closure import all_ok
 
-from .seed_data import SEED_000_TARGETS, SEED_000_TRAFFIC, SEED_004, seed_004_frames
+from .worked_examples import (
+    SAMPLED_LOG_TARGETS,
+    SAMPLED_LOG_TRAFFIC,
+    TWO_RETRIEVERS,
+    two_retrievers_frames,
+)
 
 
-def test_seed_004_table_closes_with_the_seeds_numbers() -> None:
-    scores, strata = seed_004_frames()
+def test_two_retrievers_table_closes_with_the_examples_numbers() -> None:
+    scores, strata = two_retrievers_frames()
     table = stratum_table(scores, strata, binary=True)
     bm25 = table.filter(pl.col("system") == "bm25")
-    assert bm25.get_column("stratum").to_list() == list(SEED_004)
+    assert bm25.get_column("stratum").to_list() == list(TWO_RETRIEVERS)
     assert bm25.get_column("n").to_list() == [54, 61, 22, 96, 49, 18]
     assert bm25.get_column("hits").to_list() == [51, 53, 9, 65, 36, 8]
     assert sum(bm25.get_column("hits")) == 222
@@ -57,7 +62,7 @@ def test_seed_004_table_closes_with_the_seeds_numbers() -> None:
 def test_negation_row_interval_is_wilson_cc_for_8_of_18() -> None:
     from scipy.stats import binomtest
 
-    scores, strata = seed_004_frames()
+    scores, strata = two_retrievers_frames()
     row = stratum_table(scores, strata, binary=True).filter(
         (pl.col("system") == "bm25") & (pl.col("stratum") == "negation")
     )
@@ -69,8 +74,8 @@ def test_negation_row_interval_is_wilson_cc_for_8_of_18() -> None:
     )
 
 
-def test_seed_004_overlap_and_oracle() -> None:
-    scores, _ = seed_004_frames()
+def test_two_retrievers_overlap_and_oracle() -> None:
+    scores, _ = two_retrievers_frames()
     (pair,) = failure_overlap(scores, ["bm25", "dense"])
     assert pair == {
         "a": "bm25",
@@ -85,7 +90,7 @@ def test_seed_004_overlap_and_oracle() -> None:
     assert oracle_mean(scores, ["bm25", "dense"]) == pytest.approx(0.8966667)
 
 
-def test_headroom_seed_004_about_three_quarters() -> None:
+def test_headroom_two_retrievers_about_three_quarters() -> None:
     share = headroom_collected(0.86, 0.74, 0.897)
     assert share == pytest.approx((0.86 - 0.74) / (0.897 - 0.74))
     assert round(share, 2) == 0.76
@@ -93,7 +98,7 @@ def test_headroom_seed_004_about_three_quarters() -> None:
 
 
 def test_failing_queries_lists_every_miss_by_stratum() -> None:
-    scores, strata = seed_004_frames()
+    scores, strata = two_retrievers_frames()
     fails = failing_queries(scores, strata)
     assert fails.filter(pl.col("system") == "bm25").height == 78
     dense_ident = fails.filter(
@@ -104,7 +109,7 @@ def test_failing_queries_lists_every_miss_by_stratum() -> None:
     assert bm25_para.height == 31  # 96 - 65, not the 31 shared misses
 
 
-def _seed_000_frames() -> tuple[pl.DataFrame, pl.DataFrame, dict[str, int]]:
+def _sampled_log_frames() -> tuple[pl.DataFrame, pl.DataFrame, dict[str, int]]:
     hits = {
         "howto": 30,
         "navigational": 27,
@@ -114,7 +119,7 @@ def _seed_000_frames() -> tuple[pl.DataFrame, pl.DataFrame, dict[str, int]]:
         "tail": 9,
     }
     rows, strata, number = [], [], 0
-    for s, n in SEED_000_TARGETS.items():
+    for s, n in SAMPLED_LOG_TARGETS.items():
         for i in range(n):
             number += 1
             rows.append(("sys", f"q{number}", 1.0 if i < hits[s] else 0.0))
@@ -125,23 +130,24 @@ def _seed_000_frames() -> tuple[pl.DataFrame, pl.DataFrame, dict[str, int]]:
     return scores, pl.DataFrame(strata, schema=["query_id", "stratum"], orient="row"), hits
 
 
-def seed_000_weighted_mean(per_stratum_score: dict[str, float]) -> float:
+def sampled_log_weighted_mean(per_stratum_score: dict[str, float]) -> float:
     # The worked example's weighted_mean, verbatim.
-    return sum(SEED_000_TRAFFIC[s] * v for s, v in per_stratum_score.items())
+    return sum(SAMPLED_LOG_TRAFFIC[s] * v for s, v in per_stratum_score.items())
 
 
-def test_weighted_mean_is_seed_000s_formula(tmp_path) -> None:
-    scores, strata, hits = _seed_000_frames()
+def test_weighted_mean_is_the_sampled_logs_formula(tmp_path) -> None:
+    scores, strata, hits = _sampled_log_frames()
     assert strata.height == 160
     traffic_file = tmp_path / "traffic.csv"
     traffic_file.write_text(
-        "stratum,share\n" + "".join(f"{s},{round(v * 100)}%\n" for s, v in SEED_000_TRAFFIC.items())
+        "stratum,share\n"
+        + "".join(f"{s},{round(v * 100)}%\n" for s, v in SAMPLED_LOG_TRAFFIC.items())
     )
     traffic = read_traffic(traffic_file)
     assert traffic.get_column("share").sum() == pytest.approx(1.0)
     table = stratum_table(scores, strata, binary=True)
     got = weighted_means(table, traffic)["sys"]
-    expected = seed_000_weighted_mean({s: hits[s] / n for s, n in SEED_000_TARGETS.items()})
+    expected = sampled_log_weighted_mean({s: hits[s] / n for s, n in SAMPLED_LOG_TARGETS.items()})
     assert got == pytest.approx(expected)
     unweighted = sum(hits.values()) / 160
     assert got != pytest.approx(unweighted)
@@ -151,7 +157,7 @@ def test_weighted_mean_is_seed_000s_formula(tmp_path) -> None:
 
 
 def test_traffic_short_of_the_whole_fails_closure(tmp_path) -> None:
-    scores, strata, _ = _seed_000_frames()
+    scores, strata, _ = _sampled_log_frames()
     f = tmp_path / "traffic.csv"
     f.write_text(
         "stratum,share\nhowto,0.31\nnavigational,0.22\nerror,0.18\nentity_attr,0.15\nmigration,0.06\n"
@@ -303,7 +309,7 @@ def test_a_query_in_two_strata_breaks_closure() -> None:
 def test_negation_row_shared_misses_at_most_ten() -> None:
     # BM25's 8 hits leave 10 misses of 18, dense's 7 leave 11; the queries neither system
     # rescued number at most 10, the smaller of the two.
-    scores, strata = seed_004_frames()
+    scores, strata = two_retrievers_frames()
     per = {
         r["stratum"]: r
         for r in stratum_overlap(scores, strata, "bm25", "dense").iter_rows(named=True)

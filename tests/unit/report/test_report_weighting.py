@@ -18,7 +18,7 @@ from goldset_tui.eval.strata import read_strata, read_traffic
 from goldset_tui.eval.weighting import stratified_estimate
 from goldset_tui.report.pipeline import assemble_report, to_dict, to_markdown
 
-from .seed_data import SEED_000_TARGETS, SEED_000_TRAFFIC
+from .worked_examples import SAMPLED_LOG_TARGETS, SAMPLED_LOG_TRAFFIC
 
 
 def test_stratified_interval_with_fpc_by_hand() -> None:
@@ -46,13 +46,13 @@ def test_stratified_interval_with_fpc_by_hand() -> None:
     assert all(math.isnan(x) for x in stratified_estimate([(1.0, 1, 0.5, math.nan, None)]).ci)
 
 
-def test_seed_000_weighted_headline_band_shrinks_with_the_population() -> None:
+def test_sampled_log_weighted_headline_band_shrinks_with_the_population() -> None:
     # The sampled log's strata and shares (docs/background.md#the-sampled-log), every stratum at 0.7
     # hits: the stratified se is the weighted combination; sampling a stratum's whole population
     # leaves it no sampling error at all.
     cells = [
-        (SEED_000_TRAFFIC[s], n, 0.7, 0.7 * 0.3 * n / (n - 1), None)
-        for s, n in SEED_000_TARGETS.items()
+        (SAMPLED_LOG_TRAFFIC[s], n, 0.7, 0.7 * 0.3 * n / (n - 1), None)
+        for s, n in SAMPLED_LOG_TARGETS.items()
     ]
     se = math.sqrt(sum(w * w * v / n for w, n, _, v, _ in cells))
     assert stratified_estimate(cells, method="student-t").se == pytest.approx(se)

@@ -20,7 +20,7 @@ from goldset_tui.sampling.plan import (
 )
 
 
-def test_seed_000_standard_errors_and_bands() -> None:
+def test_sampled_log_standard_errors_and_bands() -> None:
     assert round(standard_error(25, 0.7), 3) == 0.092  # "At n = 25 that is 0.092"
     assert round(standard_error(160, 0.7), 3) == 0.036  # "a standard error of 0.036"
     assert round(half_width(25, 0.7) * 100) == 18  # "roughly +-18 points"
@@ -29,7 +29,7 @@ def test_seed_000_standard_errors_and_bands() -> None:
     assert half_width(25) / half_width(160) == pytest.approx((160 / 25) ** 0.5)
 
 
-def test_seed_004_negation_row() -> None:
+def test_two_retrievers_negation_row() -> None:
     assert round(standard_error(18, 0.44), 3) == 0.117  # sqrt(0.44 * 0.56 / 18)
 
 
@@ -61,7 +61,7 @@ def test_plan_rows_end_with_the_whole_set() -> None:
     assert rows[-1].n == 55 and rows[-1].needed == size_for_half_width(0.1)
 
 
-def test_plan_command_prints_the_seed_000_rows(
+def test_plan_command_prints_the_sampled_log_rows(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     labels = tmp_path / "labels.csv"
@@ -87,7 +87,7 @@ def test_plan_command_prints_the_seed_000_rows(
 
 
 # --- the weighted headline, the finite population, the paired comparison ----------------------
-SEED_TARGETS = {
+SAMPLED_LOG_TARGETS = {
     "howto": 40,
     "navigational": 30,
     "error": 30,
@@ -95,7 +95,7 @@ SEED_TARGETS = {
     "migration": 15,
     "tail": 20,
 }
-SEED_SHARES = {
+SAMPLED_LOG_SHARES = {
     "howto": 0.31,
     "navigational": 0.22,
     "error": 0.18,
@@ -106,7 +106,7 @@ SEED_SHARES = {
 
 
 def test_weighted_headline_standard_error_by_hand_and_by_simulation() -> None:
-    rows = {r.stratum: r for r in plan_rows(SEED_TARGETS, 0.7, shares=SEED_SHARES)}
+    rows = {r.stratum: r for r in plan_rows(SAMPLED_LOG_TARGETS, 0.7, shares=SAMPLED_LOG_SHARES)}
     # sum W^2 p(1-p)/n, written out: 0.31^2 .21/40 + 0.22^2 .21/30 + 0.18^2 .21/30
     #   + 0.15^2 .21/25 + 0.06^2 .21/15 + 0.08^2 .21/20
     by_hand = (
@@ -125,7 +125,8 @@ def test_weighted_headline_standard_error_by_hand_and_by_simulation() -> None:
     # spread of the traffic-weighted mean.
     rng = np.random.default_rng(0)
     means = sum(
-        SEED_SHARES[s] * rng.binomial(n, 0.7, size=200_000) / n for s, n in SEED_TARGETS.items()
+        SAMPLED_LOG_SHARES[s] * rng.binomial(n, 0.7, size=200_000) / n
+        for s, n in SAMPLED_LOG_TARGETS.items()
     )
     assert float(np.std(means)) == pytest.approx(by_hand, rel=0.01)
 

@@ -255,7 +255,7 @@ def test_shortfall_is_reported_in_the_manifest_and_on_stderr(
     assert sorted(pl.read_csv(out)["query"].to_list()) == ["a", "b", "c", "d"]
 
 
-def test_seed_000_manifest_closes_with_160_and_shares_summing_to_one(tmp_path: Path) -> None:
+def test_sampled_log_manifest_closes_with_160_and_shares_summing_to_one(tmp_path: Path) -> None:
     share_counts = {s: int(v * 214_000) for s, v in TRAFFIC_SHARE.items()}  # the sampled log
     rows = []
     for s, occ in share_counts.items():

@@ -28,7 +28,7 @@ from goldset_tui.store.journal import Journal
 STRATA = ["howto", "navigational", "error", "entity_attr", "migration", "tail"]
 
 
-def seed_000_answers() -> list[Answer]:
+def sampled_log_answers() -> list[Answer]:
     """200 checks, 183 agreeing (as in docs/background.md#the-sampled-log), the 17 misfiled spread
     over the strata."""
     rng = random.Random(5)
@@ -45,8 +45,8 @@ def wilson_cc_by_scipy(hits: int, n: int) -> tuple[float, float]:
     return ci.low, ci.high
 
 
-def test_seed_000_agreement_and_wilson_interval() -> None:
-    result = agreement(seed_000_answers(), STRATA)
+def test_sampled_log_agreement_and_wilson_interval() -> None:
+    result = agreement(sampled_log_answers(), STRATA)
     assert (result.n, result.agree) == (200, 183)
     assert result.rate == pytest.approx(0.915)
     lo, hi = wilson_cc_by_scipy(183, 200)
@@ -54,7 +54,7 @@ def test_seed_000_agreement_and_wilson_interval() -> None:
 
 
 def test_confusion_matches_scikit_learn() -> None:
-    answers = seed_000_answers()
+    answers = sampled_log_answers()
     result = agreement(answers, STRATA)
     expected = confusion_matrix(
         [a.assigned for a in answers], [a.correct for a in answers], labels=STRATA

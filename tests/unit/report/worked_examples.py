@@ -13,7 +13,7 @@ from __future__ import annotations
 import polars as pl
 
 # stratum: (n, bm25 hits, dense hits, missed by both)
-SEED_004 = {
+TWO_RETRIEVERS = {
     "exact_identifier": (54, 51, 33, 2),
     "short_keyword": (61, 53, 48, 5),
     "misspelled": (22, 9, 18, 3),
@@ -23,12 +23,12 @@ SEED_004 = {
 }
 
 
-def seed_004_frames() -> tuple[pl.DataFrame, pl.DataFrame]:
+def two_retrievers_frames() -> tuple[pl.DataFrame, pl.DataFrame]:
     """(scores: system, query_id, value ; strata: query_id, stratum) for the 300 queries."""
     rows: list[tuple[str, str, float]] = []
     strata: list[tuple[str, str]] = []
     number = 0
-    for stratum, (n, hits_a, hits_b, both) in SEED_004.items():
+    for stratum, (n, hits_a, hits_b, both) in TWO_RETRIEVERS.items():
         miss_a, miss_b = n - hits_a, n - hits_b
         # Lay the stratum's queries out as: both miss | only bm25 misses | only dense misses | both hit.
         only_a, only_b = miss_a - both, miss_b - both
@@ -49,7 +49,7 @@ def seed_004_frames() -> tuple[pl.DataFrame, pl.DataFrame]:
 
 
 # The sampled log: sampled column 40+30+30+25+15+20 = 160 and traffic shares 31,22,18,15,6,8 %.
-SEED_000_TARGETS = {
+SAMPLED_LOG_TARGETS = {
     "howto": 40,
     "navigational": 30,
     "error": 30,
@@ -57,7 +57,7 @@ SEED_000_TARGETS = {
     "migration": 15,
     "tail": 20,
 }
-SEED_000_TRAFFIC = {
+SAMPLED_LOG_TRAFFIC = {
     "howto": 0.31,
     "navigational": 0.22,
     "error": 0.18,
