@@ -8,7 +8,8 @@ folder), so a labeller whose grades were in a store made elsewhere (``goldset im
 candidates, the default store among them when it exists:
 
 - the one store the labeller has judged in (or is on the planned team of) is opened, and the
-  command says which;
+  command says which. When she is on several, those where she has no judgment yet are set aside:
+  the one store holding her judgments is opened;
 - with no such store, the only store made from this very file (same path, same sha256) is
   opened, and the command says which: a new labeller joins the team's store. A copy of the pool
   elsewhere is not enough to join a stranger's store: `goldset demo` keeps a copy of the sample
@@ -85,6 +86,12 @@ def choose_store(pool_path: str | Path, labeller: str | None) -> Choice:
     demo = (projects_dir() / "demo").resolve()  # commands/demo.py: a practice store
     found = {s: m for s in known_stores() if s != demo and (m := _holds(s, sha)) is not None}
     mine = [s for s, m in found.items() if labeller is not None and labeller in _members(m)]
+    if len(mine) > 1:
+        # A store where she has no judgment yet (she opened it and left, or a teammate's --team
+        # named her) does not compete with the one holding her work: only when several hold
+        # judgments, or none does, is the choice hers to make.
+        holding = [s for s in mine if _judged(s, labeller or "") > 0]
+        mine = holding or mine
     if not mine:  # joining: only a store made from this very file
         found = {s: m for s, m in found.items() if _same_file(m, pool_path)}
     if not found:

@@ -157,3 +157,33 @@ def test_a_copy_of_the_pool_elsewhere_does_not_join_a_strangers_store(
     assert main(["judge", str(SAMPLE / "pool.jsonl"), "--labeller", "ana"]) == 0
     bob, ana = opened
     assert ana.overall_progress()[0] == 112  # her own grades are found from any copy
+
+
+def test_a_store_where_she_has_no_judgment_does_not_make_her_choose(
+    tmp_path: Path, opened: list, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Her grades are in S; a teammate's --team names her in T, where she has judged nothing.
+    pool, store, team = SAMPLE / "pool.jsonl", tmp_path / "S", tmp_path / "T"
+    argv = ["import", "--pool", str(pool), "--store", str(store), "--labeller", "ana"]
+    assert main([*argv, "--human", str(a_few_grades(tmp_path))]) == 0
+    plan = ["--assign", "overlap=0.2", "--team", "ana,cy"]
+    assert main(["judge", str(pool), "--labeller", "cy", "--store", str(team), *plan]) == 0
+    capsys.readouterr()
+    assert main(["judge", str(pool), "--labeller", "ana"]) == 0
+    assert opened[-1].overall_progress()[0] == 112
+    warning = capsys.readouterr().err.splitlines()[0]
+    assert f"opening {store.resolve()}" in warning and "112 judgments" in warning
+
+
+def test_on_two_teams_and_judged_in_neither_she_still_chooses(
+    tmp_path: Path, opened: list, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pool, plan = SAMPLE / "pool.jsonl", ["--assign", "overlap=0.2", "--team", "ana,cy"]
+    for name in ("T1", "T2"):
+        argv = ["judge", str(pool), "--labeller", "cy", "--store", str(tmp_path / name)]
+        assert main([*argv, *plan]) == 0
+    capsys.readouterr()
+    assert main(["judge", str(pool), "--labeller", "ana"]) == 2
+    err = capsys.readouterr().err
+    assert "in 2 stores" in err and err.count("(0 judgments)") == 2 and "--store DIR" in err
+    assert len(opened) == 2  # cy's two sittings; nothing opened for ana
