@@ -132,8 +132,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="consensus rule for --run: unanimous-majority-adjudicator or median",
     )
-    parser.add_argument(
+    # docs/cli.md: --print prints, --screen opens the screen, on every command that can do both.
+    shown = parser.add_mutually_exclusive_group()
+    shown.add_argument(
         "--screen", action="store_true", help="open the agreement screen instead of printing"
+    )
+    shown.add_argument(
+        "--print",
+        dest="screen",
+        action="store_false",
+        default=False,
+        help="print the report (the default)",
     )
     parser.add_argument(
         "-m",

@@ -27,11 +27,11 @@ sample manifest beside LABELS; without one there is no verdict (the labels file 
 
 examples:
   goldset classify sample_data/query_log.csv --vocab sample_data/corpus.jsonl -o labels.csv
-  goldset spotcheck labels.csv --sample 200 --seed 1 --store checks/ --labeller ana
-  goldset spotcheck labels.csv --report --store checks/ --labeller ana --format json \\
+  goldset spotcheck labels.csv --queries 200 --seed 1 --store checks/ --labeller ana
+  goldset spotcheck labels.csv --print --store checks/ --labeller ana --format json \\
       --targets exact_identifier=54,negation=18,misspelled=22,short_keyword=61
-  goldset spotcheck labels.csv --report --store checks/ --labeller ana --total 160
-  goldset spotcheck labels.csv --report --store checks/ --labeller ana \\
+  goldset spotcheck labels.csv --print --store checks/ --labeller ana --total 160
+  goldset spotcheck labels.csv --print --store checks/ --labeller ana \\
       --manifest golden.manifest.toml
   goldset spotcheck labels.csv --store checks/ --labeller ana --export labels.corrected.csv
 """
@@ -45,17 +45,21 @@ def default_labeller() -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from goldset_tui.commands._grammar import old_name
     from goldset_tui.sampling.plan import DEFAULT_RATE
     from goldset_tui.sampling.spotcheck import DEFAULT_SAMPLE
 
     parser.add_argument("labels", type=Path, metavar="LABELS", help="LABELS: query, count, stratum")
-    parser.add_argument(
-        "--sample",
+    queries = parser.add_argument(
+        "--queries",
+        dest="sample",
         type=int,
         default=DEFAULT_SAMPLE,
         metavar="N",
         help=f"check a seeded uniform sample of N distinct queries (default {DEFAULT_SAMPLE}; 0 for all)",
     )
+    # --sample was one letter from --samples, the resample count of other commands.
+    old_name(parser, "--sample", like=queries)
     parser.add_argument(
         "--seed",
         type=int,
@@ -101,10 +105,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_RATE,
         help=f"assumed rate for the bands (default {DEFAULT_RATE})",
     )
-    parser.add_argument(
-        "--report", action="store_true", help="print the numbers instead of opening the screen"
+    # docs/cli.md: --print prints, --screen opens the screen, on every command that can do both.
+    shown = parser.add_mutually_exclusive_group()
+    printed = shown.add_argument(
+        "--print",
+        dest="report",
+        action="store_true",
+        help="print the numbers instead of opening the screen",
     )
-    parser.add_argument("--format", choices=("text", "json"), default="text", help="with --report")
+    old_name(shown, "--report", like=printed)
+    shown.add_argument(
+        "--screen",
+        dest="report",
+        action="store_false",
+        default=False,
+        help="open the checking screen (the default)",
+    )
+    parser.add_argument("--format", choices=("text", "json"), default="text", help="with --print")
     parser.add_argument(
         "--export",
         type=Path,

@@ -159,6 +159,8 @@ SAME = [
     (["report", "--qrels", Q, "--strata", S], ["--metric", "AP"], ["--measure", "AP"]),
     (["review"], ["--metric", "RR"], ["--measure", "RR"]),
     (["history", "--store", "s"], ["--metric", "P@5"], ["-m", "P@5"]),
+    (["spotcheck", "labels.csv"], ["--sample", "50"], ["--queries", "50"]),
+    (["spotcheck", "labels.csv"], ["--report"], ["--print"]),
 ]
 
 
@@ -309,3 +311,46 @@ def test_sample_help_lists_the_modes_and_each_mode_only_its_options() -> None:
     assert "--rate" in options["plan"] and "--rate" not in options["emit-sql"]
     assert "--seed" not in options["finish"] and "--seed" not in options["plan"]
     assert "--finish" not in options["emit-sql"] and "--emit-sql" not in options["draw"]
+
+
+# --- print or screen (docs/cli.md, rule 3) -------------------------------------------------------
+# Each command's code reads its own flag: spotcheck's args.report (print), agreement's args.screen.
+SHOWN = [
+    (["spotcheck", "labels.csv"], "report", {(): False, ("--print",): True, ("--screen",): False}),
+    (
+        ["agreement", "--store", "s"],
+        "screen",
+        {(): False, ("--print",): False, ("--screen",): True},
+    ),
+]
+
+
+@pytest.mark.parametrize(("base", "dest", "cases"), SHOWN, ids=[c[0][0] for c in SHOWN])
+def test_print_and_screen_mean_the_same_on_every_command(
+    base: list[str], dest: str, cases: dict[tuple[str, ...], bool]
+) -> None:
+    for switch, value in cases.items():
+        assert _parse([*base, *switch])[dest] is value, (base, switch)
+
+
+@pytest.mark.parametrize("base", [c[0] for c in SHOWN], ids=[c[0][0] for c in SHOWN])
+def test_print_and_screen_together_are_refused(
+    base: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as info:
+        build_parser().parse_args([*base, "--print", "--screen"])
+    assert info.value.code == 2 and "not allowed with" in capsys.readouterr().err
+
+
+def test_spotchecks_old_report_runs_as_print(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    labels = tmp_path / "labels.csv"
+    labels.write_text("query,count,stratum\nq1,3,a\nq2,1,b\n", encoding="utf-8")
+    base = ["spotcheck", str(labels), "--store", str(tmp_path / "st"), "--labeller", "ana"]
+    assert main([*base, "--print", "--format", "json"]) == 0
+    new = capsys.readouterr()
+    assert main([*base, "--report", "--format", "json"]) == 0
+    old = capsys.readouterr()
+    assert old.out == new.out and "--report is now --print" in old.err
+    assert old.err.replace(old.err.splitlines()[0] + "\n", "", 1) == new.err
