@@ -22,7 +22,7 @@ INSTEAD = {
     "demo": 'goldset check "$(goldset demo --pool-path)" (the sample pool that comes with goldset)',
     "judge": "goldset qrels to export judgments (judging itself needs a person at a terminal)",
     "review": "goldset report",
-    "spotcheck": "goldset spotcheck LABELS --report",
+    "spotcheck": "goldset spotcheck LABELS --print",
     "agreement": "goldset agreement without --screen",
     "adjudicate": "goldset agreement --format json to list the disagreements",
 }

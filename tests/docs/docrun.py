@@ -189,7 +189,7 @@ def screen_kind(command: str) -> bool:
     if name == "adjudicate":
         return not options & {"--help", "--list", "--format", "-o"}
     if name == "spotcheck":
-        return "--report" not in options and "--help" not in options
+        return not options & {"--print", "--report", "--help"}
     return False
 
 

@@ -72,7 +72,10 @@ def test_usage_lines_benchmarks_and_screens() -> None:
     assert screen_kind("goldset agreement --store s --screen")
     assert not screen_kind("goldset agreement --store s --format json > a.json")
     assert not screen_kind("goldset demo --where")
-    assert not screen_kind("goldset spotcheck labels.csv --report --labeller ana")
+    assert not screen_kind("goldset spotcheck labels.csv --print --labeller ana")
+    assert not screen_kind("goldset spotcheck labels.csv --report --labeller ana")  # old spelling
+    assert screen_kind("goldset spotcheck labels.csv --screen --labeller ana")
+    assert not screen_kind("goldset agreement --store s --print")
 
 
 def test_help_examples_are_read_as_printed() -> None:

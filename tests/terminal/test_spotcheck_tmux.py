@@ -80,7 +80,7 @@ def test_spotcheck_in_a_real_terminal_survives_sigkill(tmux, tmp_path: Path) -> 
             "goldset_tui",
             "spotcheck",
             str(labels),
-            "--report",
+            "--print",
             "--store",
             str(store),
             "--labeller",

@@ -221,5 +221,5 @@ def test_classify_writes_a_manifest_of_its_inputs_rules_and_versions(
     assert "vocab" not in manifest["inputs"]
     # A labels file's manifest holds no golden-set sizes: the spot-check gives no verdict from it.
     capsys.readouterr()
-    code = main(["spotcheck", str(out), "--report", "--format", "json", "--store", str(tmp_path)])
+    code = main(["spotcheck", str(out), "--print", "--format", "json", "--store", str(tmp_path)])
     assert code == 0 and json.loads(capsys.readouterr().out)["verdict"]["needs_sizes"]

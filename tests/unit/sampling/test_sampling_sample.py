@@ -485,7 +485,7 @@ def test_spotcheck_of_a_sample_takes_stratum_sizes_from_its_manifest(
     capsys.readouterr()
     assert (
         main(
-            ["spotcheck", str(out), "--report", "--format", "json", "--store", str(tmp_path / "st")]
+            ["spotcheck", str(out), "--print", "--format", "json", "--store", str(tmp_path / "st")]
         )
         == 0
     )

@@ -162,7 +162,7 @@ def test_report_json_and_export(tmp_path: Path, capsys: pytest.CaptureFixture[st
         [
             "spotcheck",
             str(labels),
-            "--report",
+            "--print",
             "--store",
             str(store),
             "--labeller",
@@ -199,7 +199,7 @@ def test_report_text_and_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFix
             [
                 "spotcheck",
                 str(labels),
-                "--report",
+                "--print",
                 "--store",
                 str(tmp_path / "s"),
                 "--labeller",
@@ -209,15 +209,15 @@ def test_report_text_and_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFix
         == 0
     )
     assert "no checks yet" in capsys.readouterr().out
-    assert main(["spotcheck", str(labels), "--report", "--export", str(tmp_path / "x.txt")]) == 2
-    assert main(["spotcheck", str(tmp_path / "missing.csv"), "--report"]) == 2
-    assert main(["spotcheck", str(labels), "--report", "--labeller", " "]) == 2
+    assert main(["spotcheck", str(labels), "--print", "--export", str(tmp_path / "x.txt")]) == 2
+    assert main(["spotcheck", str(tmp_path / "missing.csv"), "--print"]) == 2
+    assert main(["spotcheck", str(labels), "--print", "--labeller", " "]) == 2
 
 
 def test_a_targets_stratum_not_in_labels_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # Audit: `spotcheck ... --targets bogus=5 --report` exited 0 and ignored the typo.
+    # Audit: `spotcheck ... --targets bogus=5 --print` exited 0 and ignored the typo.
     labels = write_labels(tmp_path)
     store = str(tmp_path / "s")
     assert (
@@ -225,7 +225,7 @@ def test_a_targets_stratum_not_in_labels_is_refused(
             [
                 "spotcheck",
                 str(labels),
-                "--report",
+                "--print",
                 "--store",
                 store,
                 "--labeller",
@@ -245,7 +245,7 @@ def test_a_targets_stratum_not_in_labels_is_refused(
             [
                 "spotcheck",
                 str(labels),
-                "--report",
+                "--print",
                 "--store",
                 store,
                 "--labeller",
@@ -269,7 +269,7 @@ def test_export_into_a_missing_folder_is_refused(
             [
                 "spotcheck",
                 str(labels),
-                "--report",
+                "--print",
                 "--store",
                 str(tmp_path / "s"),
                 "--export",
@@ -295,7 +295,7 @@ def test_targets_may_name_a_classify_stratum_with_no_rows_but_not_a_typo(
     common = [
         "spotcheck",
         str(labels),
-        "--report",
+        "--print",
         "--store",
         str(tmp_path / "s"),
         "--labeller",

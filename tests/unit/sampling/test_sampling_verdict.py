@@ -106,7 +106,7 @@ SIZES = {
 
 def report(tmp_path: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> dict:
     labels = write_population(tmp_path)
-    args = ["spotcheck", str(labels), "--report", "--format", "json", "--store"]
+    args = ["spotcheck", str(labels), "--print", "--format", "json", "--store"]
     assert main([*args, str(tmp_path / "store"), "--labeller", "ana", *extra]) == 0
     return json.loads(capsys.readouterr().out)
 
@@ -271,7 +271,7 @@ def test_sizes_from_total_and_from_a_manifest(
     data = report(tmp_path, capsys, "--manifest", str(manifest))
     assert [(v["stratum"], v["size"]) for v in data["verdict"]["strata"]] == [("howto", 40)]
     labels = write_population(tmp_path)
-    base = ["spotcheck", str(labels), "--report", "--store", str(tmp_path / "store")]
+    base = ["spotcheck", str(labels), "--print", "--store", str(tmp_path / "store")]
     assert main([*base, "--total", "90", "--targets", "howto=5"]) == 2
     assert "--targets and --total" in capsys.readouterr().err
     classify_manifest = tmp_path / "c.toml"
