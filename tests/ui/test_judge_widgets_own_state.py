@@ -60,19 +60,19 @@ async def test_the_text_limit_and_the_find_word_redraw_the_text() -> None:
     app = GoldsetApp(lambda: JudgeScreen(session, show_guidelines=False))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _live_screen(pilot, app)
-        shown = screen.text_view.content
+        shown = screen.doc_view.text_view.content
         assert isinstance(shown, Text) and f"showing the first {TEXT_PAGE:,} of" in shown.plain
-        screen.text_limit += TEXT_PAGE
-        shown = screen.text_view.content
+        screen.doc_view.text_limit += TEXT_PAGE
+        shown = screen.doc_view.text_view.content
         assert isinstance(shown, Text) and f"showing the first {2 * TEXT_PAGE:,} of" in shown.plain
         plain_spans = len(shown.spans)  # no query term in this text: nothing lit
-        screen.find_word = "word"  # as ctrl+f sets it
-        shown = screen.text_view.content
+        screen.doc_view.find_word = "word"  # as ctrl+f sets it
+        shown = screen.doc_view.text_view.content
         assert isinstance(shown, Text) and len(shown.spans) >= plain_spans + TEXT_PAGE // 5
         # A new candidate starts again from the first page, drawn once.
         await pilot.press("j")
-        assert screen.text_limit == TEXT_PAGE
-        shown = screen.text_view.content
+        assert screen.doc_view.text_limit == TEXT_PAGE
+        shown = screen.doc_view.text_view.content
         assert isinstance(shown, Text) and f"showing the first {TEXT_PAGE:,} of" in shown.plain
 
 
