@@ -4,7 +4,9 @@ All decisions are the session's (``goldset_tui.judging.JudgingSession``); this s
 and turns keys into calls. Widgets are built once, held, and updated in place, so the next
 candidate never rebuilds the screen; what is drawn from state the screen keeps (the saved cell,
 a routine message, the reading settings) is reactive and redraws itself when set. Each concern
-is a mixin that reaches the screen only through ``widgets/judge_host.JudgingHost``.
+is a mixin that reaches the screen only through ``widgets/judge_host.JudgingHost``, or a widget
+that owns its state: the document and how it is read (``widgets/judge_document.DocumentView``),
+the status bar (``widgets/judge_status.StatusBar``).
 
 The saved indicator says saved only after the journal's fsync of that grade returned: in
 ``goldset judge`` the grade is saved by an ordered background writer while the next candidate
@@ -26,7 +28,6 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult, CSSPathType
 from textual.binding import Binding
-from textual.containers import VerticalScroll
 from textual.css.scalar import Scalar
 from textual.screen import Screen
 from textual.timer import Timer
@@ -39,11 +40,11 @@ from goldset_tui.ui.safe import literal
 from goldset_tui.ui.widgets import judge_parts as parts
 from goldset_tui.ui.widgets.judge_dialogs import Dialogs
 from goldset_tui.ui.widgets.judge_doc_keys import READING_ACTIONS, READING_BINDINGS, DocumentKeys
+from goldset_tui.ui.widgets.judge_document import DocumentView
 from goldset_tui.ui.widgets.judge_footer import FittedFooter
 from goldset_tui.ui.widgets.judge_group import GRADE_FIRST, GroupGrading, d_hint
 from goldset_tui.ui.widgets.judge_guard import KeyGuard
 from goldset_tui.ui.widgets.judge_prefetch import Prefetch
-from goldset_tui.ui.widgets.judge_reading import ReadingWidth
 from goldset_tui.ui.widgets.judge_saving import BackgroundSaving
 from goldset_tui.ui.widgets.judge_status import StatusBar
 from goldset_tui.ui.widgets.judge_updates import put, put_sized
@@ -80,7 +81,6 @@ class JudgeScreen(
     Dialogs,
     BackgroundSaving,
     GroupGrading,
-    ReadingWidth,
     Prefetch,
     LeaveKeys,
     Screen[None],
@@ -153,8 +153,6 @@ class JudgeScreen(
     ) -> None:
         super().__init__()
         self._background = background  # save off the key's path (judge_saving.py)
-        self._render_mode = render  # None: the config's, else plain (judge_reading.py)
-        self.set_reactive(ReadingWidth.width_choice, text_width)  # None: the config's
         self._make_session = (
             session if callable(session) and not isinstance(session, JudgingSession) else None
         )
@@ -165,7 +163,6 @@ class JudgeScreen(
         self.reveal = reveal
         self._show_guidelines = show_guidelines
         self.clock = clock
-        self._shown: tuple[str, str] | None = None  # (query_id, doc_id) whose text is on screen
         self._writer_closed = False
         self.store_warnings = list(warnings or [])
         self.writer = writer  # closed by flush() even if the session never finished loading
@@ -179,9 +176,8 @@ class JudgeScreen(
         # after the app exited (flush) still has its bar to keep what it says.
         self.query_view = Static(Text("Loading the pool..."), id="query")
         self.candidate_view = Static(Text(""), id="candidate")
-        self.doc_view = VerticalScroll(id="doc")
-        self.doc_view.can_focus = False  # the screen owns up/down; the text scrolls with page keys
-        self.text_view = Static(Text(""), id="text")
+        # The text and its reading state; render, text_width: None for the config's.
+        self.doc_view = DocumentView(render=render, text_width=text_width)
         self.strip_view = Static(Text(""), id="strip")
         self.scale_view = Static(Text(""), id="scale")
         self.status_bar = StatusBar()  # the progress or a message, and the saved cell
@@ -189,15 +185,14 @@ class JudgeScreen(
     def compose(self) -> ComposeResult:
         yield self.query_view
         yield self.candidate_view
-        with self.doc_view:
-            yield self.text_view
+        yield self.doc_view
         yield self.strip_view
         yield self.scale_view
         yield self.status_bar
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
-        self.apply_reading_width()
+        self.doc_view.apply_width()
         if self.session is not None:
             self._ready(self.session)
         elif self._make_session is not None:
@@ -263,12 +258,8 @@ class JudgeScreen(
             widget.styles.max_height = cap
         put_sized(widget, candidate_line, cap=cap - 1)
         key = (candidate.query_id, candidate.doc_id)
-        if key != self._shown:
-            # Its text from the first page, drawn once below (not a redraw of the old text).
-            self.set_reactive(ReadingWidth.text_limit, parts.TEXT_PAGE)
-            self.found_at = -1  # ctrl+f again starts at this text's first match
-            self._show_text()
-            self._shown = key
+        if key != self.doc_view.shown:  # another text: from its first page, at its top
+            self.doc_view.show(key, candidate.text, s.query_text)
         put(self.strip_view, parts.strip_line(s, self.size.width or 80))
         put(self.scale_view, parts.scale_line(s))
         self.status_bar.redraw()  # the progress
@@ -284,11 +275,6 @@ class JudgeScreen(
     def clear_message(self) -> None:
         self._message_timer = None
         self.status_bar.message = None
-
-    def _show_text(self) -> None:
-        assert self.session is not None
-        put_sized(self.text_view, self.document_view())
-        self.doc_view.scroll_home(animate=False, immediate=True)
 
     def on_resize(self) -> None:
         if self.session is not None:

@@ -1,19 +1,31 @@
-"""The judging screen's reading keys: scroll the document by page, line or to either end, find a
-word in it, go to a candidate by its number, and say so when a key has nothing to do (``m`` on a
-text shown whole, ``pgup`` at the top) instead of doing nothing silently.
+"""The judging screen's reading keys: scroll the document by page, line or to either end, show
+more of a long text, find a word in it, change the highlighting or the reading width, and go to
+a candidate by its number. The document (``judge_document.DocumentView``) keeps the reading
+state and acts on it; these keys call it, and this mixin answers what it posts: what to tell
+the labeller, and a highlighting or width to remember.
 
-Finding in the document scrolls to the match by its place in the text (the share of characters
-before it, a close guess for reflowed text, exact enough to bring the match into view) and
-highlights every match; the same search again goes to the next one.
+``w`` cycles the reading width (``doc_text.READING_WIDTHS``) and remembers it in the user's config
+file (``[ui] text_width``), so the next session opens the same way (under `goldset serve`, where
+that file is the server account's, shared by every web labeller, it lasts for the session only);
+``--text-width`` on the command line overrides it for one session, ``--render`` (or
+``[ui] render``) chooses plain, markdown or rst. ``t`` cycles how the query's terms are
+highlighted (their word forms too, whole words, off), remembered as ``[ui] highlight`` the
+same way.
 """
 
 from __future__ import annotations
 
+import dataclasses
+from typing import Any, Protocol, cast
+
 from textual.binding import Binding
 
+from goldset_tui.config import Config, remember_highlight, remember_text_width
+from goldset_tui.errors import InputError
 from goldset_tui.ui.screens.prompts import TextPrompt
-from goldset_tui.ui.widgets import judge_parts as parts
-from goldset_tui.ui.widgets.judge_reading import ReadingWidth
+from goldset_tui.ui.widgets import doc_text
+from goldset_tui.ui.widgets.judge_document import DocumentView, app_config
+from goldset_tui.ui.widgets.judge_host import Base
 
 # (keys, action, description, id, tooltip); none in the footer (all under ?).
 _READING = [
@@ -39,57 +51,65 @@ READING_ACTIONS = frozenset(
     {"more", "scroll_doc", "scroll_edge", "scroll_line", "help", "text_width", "highlight"}
 )
 
+_HIGHLIGHT_LABELS = {
+    "forms": "query terms and their word forms",
+    "words": "query terms, whole words only",
+    "off": "off",
+}
 
-class DocumentKeys(ReadingWidth):
-    """Mixin for the judging screen: the keys of the reading state that ``ReadingWidth`` keeps
-    (and redraws the text from); what it uses of the screen: ``judge_host.JudgingHost``."""
 
-    found_at: int = -1  # where in the current text the last match was (-1: start over)
+class DocumentKeys(Base):
+    """Mixin for the judging screen; what it uses of the screen: ``judge_host.JudgingHost``."""
 
     def action_more(self) -> None:
-        if self.session is None:
-            return
-        length = len(self.session.current.text)
-        if length <= self.text_limit:
-            self.say(f"The whole text is shown ({length:,} characters): m is for longer ones.")
-            return
-        self.text_limit += parts.TEXT_PAGE  # the text is redrawn with it (judge_reading.py)
+        self.doc_view.show_more()
 
     def action_scroll_doc(self, direction: int) -> None:
-        doc = self.doc_view
-        if direction < 0 and doc.scroll_y <= 0:
-            self.say("At the top of the text.", seconds=2)
-        elif direction > 0 and doc.scroll_y >= doc.max_scroll_y:
-            self.say("At the end of the text" + self._more_hint(), seconds=2)
-        elif direction > 0:
-            doc.scroll_page_down(animate=False)
-        else:
-            doc.scroll_page_up(animate=False)
+        self.doc_view.turn_page(direction)
 
     def action_scroll_edge(self, direction: int) -> None:
-        doc = self.doc_view
-        if direction < 0:
-            if doc.scroll_y <= 0:
-                self.say("At the top of the text.", seconds=2)
-            doc.scroll_home(animate=False)
-        else:
-            if doc.scroll_y >= doc.max_scroll_y:
-                self.say("At the end of the text" + self._more_hint(), seconds=2)
-            doc.scroll_end(animate=False)
+        self.doc_view.to_edge(direction)
 
     def action_scroll_line(self, direction: int) -> None:
-        doc = self.doc_view
-        if direction < 0 and doc.scroll_y <= 0:
-            self.say("At the top of the text.", seconds=2)
-        elif direction > 0 and doc.scroll_y >= doc.max_scroll_y:
-            self.say("At the end of the text" + self._more_hint(), seconds=2)
-        else:
-            doc.scroll_to(y=doc.scroll_y + direction, animate=False)
+        self.doc_view.by_line(direction)
 
-    def _more_hint(self) -> str:
-        if self.session is not None and len(self.session.current.text) > self.text_limit:
-            return ": m shows more of it."
-        return "."
+    def action_text_width(self) -> None:
+        self.doc_view.cycle_width()
+
+    def action_highlight(self) -> None:
+        self.doc_view.cycle_highlight()
+
+    def on_document_view_said(self, message: DocumentView.Said) -> None:
+        self.say(message.text, seconds=message.seconds)
+
+    def on_document_view_highlight_chosen(self, message: DocumentView.HighlightChosen) -> None:
+        mode = message.mode
+        label = _HIGHLIGHT_LABELS[mode]
+        config = app_config(self.app)
+        if config.shared:
+            self.say(f"Highlighting: {label} (for this session)")
+            return
+        try:
+            path = remember_highlight(mode, config.path)
+        except InputError as exc:
+            self.say(f"Highlighting: {label} (not remembered: {exc})")
+            return
+        _remember(self.app, highlight=mode, path=path)
+        self.say(f"Highlighting: {label} (remembered; t changes it)")
+
+    def on_document_view_width_chosen(self, message: DocumentView.WidthChosen) -> None:
+        width = message.width
+        label = doc_text.width_label(width)
+        if app_config(self.app).shared:  # goldset serve: the config is every web labeller's
+            self.say(f"Reading width: {label} (for this session)")
+            return
+        try:
+            path = remember_text_width(width, app_config(self.app).path)
+        except InputError as exc:  # the width applies now; saying why it is not remembered
+            self.say(f"Reading width: {label} (not remembered: {exc})")
+            return
+        _remember(self.app, text_width=width, path=path)
+        self.say(f"Reading width: {label} (remembered; w changes it)")
 
     def action_find_in_doc(self) -> None:
         if self.session is None or not self.keys_live():
@@ -98,35 +118,14 @@ class DocumentKeys(ReadingWidth):
         def find(needle: str | None) -> None:
             if not needle or self.session is None:
                 return
-            self.find_next(needle)
+            self.doc_view.find_next(needle)
 
         self.app.push_screen(
-            TextPrompt("Find in this text (again: the next match)", value=self.find_word or ""),
+            TextPrompt(
+                "Find in this text (again: the next match)", value=self.doc_view.find_word or ""
+            ),
             find,
         )
-
-    def find_next(self, needle: str) -> None:
-        """Highlight ``needle`` (any case) in the text on screen and scroll to its next match."""
-        assert self.session is not None
-        text = self.session.current.text[: self.text_limit]
-        lowered, wanted = text.lower(), needle.lower()
-        start = self.found_at + 1 if needle == self.find_word else 0
-        at = lowered.find(wanted, start)
-        if at < 0 and start > 0:
-            at = lowered.find(wanted)  # wrap to the first
-        self.find_word = needle  # highlighted: the text is redrawn with it (judge_reading.py)
-        if at < 0:
-            self.found_at = -1
-            self.say(f"Not in this text: {needle}")
-            return
-        self.found_at = at
-        count = lowered.count(wanted)
-        number = lowered.count(wanted, 0, at) + 1
-        doc = self.doc_view
-        # The match's share of the text, as a share of the scrollable height; a line above it.
-        height = doc.virtual_size.height
-        doc.scroll_to(y=max(0, int(height * at / max(len(text), 1)) - 1), animate=False)
-        self.say(f"{needle}: match {number} of {count} (ctrl+f Enter: the next)")
 
     def action_goto_candidate(self) -> None:
         if self.session is None or not self.keys_live():
@@ -146,3 +145,14 @@ class DocumentKeys(ReadingWidth):
         self.app.push_screen(
             TextPrompt(f"Go to candidate number (1-{size:,})", placeholder="#"), go
         )
+
+
+class _Configured(Protocol):
+    config: Config
+
+
+def _remember(app: object, **changes: Any) -> None:
+    """The app's config as just remembered (the app of ``goldset`` has one; a test's may not)."""
+    if isinstance(getattr(app, "config", None), Config):
+        configured = cast(_Configured, app)
+        configured.config = dataclasses.replace(configured.config, **changes)
