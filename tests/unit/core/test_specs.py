@@ -107,8 +107,8 @@ def _error(call) -> str:  # any of the commands' parse functions
 
 def test_the_commands_say_the_same_thing_about_the_same_mistake(tmp_path: Path) -> None:
     from goldset_tui.agreement.sources import from_qrels
-    from goldset_tui.app.runs import parse_run_specs
     from goldset_tui.app.pooling import parse_runs
+    from goldset_tui.app.runs import parse_run_specs
 
     twice = [f"a={tmp_path / 'x'}", f"a ={tmp_path / 'y'}"]
     expected = _error(lambda: parse_named_paths(twice, "--run"))
