@@ -33,20 +33,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_compare(args: argparse.Namespace) -> int:
+    from goldset_tui.app.classifying import compare_query_sets
     from goldset_tui.errors import InputError
     from goldset_tui.pvalue import p_value_text
-    from goldset_tui.sampling.classify import read_vocab
-    from goldset_tui.sampling.compare import compare_logs, summary
 
     if args.log is not None or args.output is not None:
         raise InputError(None, "--compare takes its two files itself: no LOG, no -o")
     real, synthetic = args.compare
-    vocab = read_vocab(args.vocab) if args.vocab else None
-    rows = compare_logs(real, synthetic, vocab)
+    found = compare_query_sets(real, synthetic, args.vocab)
     if args.json:
-        doc = {"rows": [r.to_dict() for r in rows], "verdict": summary(rows)}
-        print(json.dumps(doc, indent=2))
+        print(json.dumps(found.to_dict(), indent=2))
         return 0
+    rows = found.rows
     width = max(len(r.feature) for r in rows)
     effects = [r.effect_text() for r in rows]
     wide = max(10, *(len(e) for e in effects))
@@ -62,11 +60,11 @@ def run_compare(args: argparse.Namespace) -> int:
             )
         )
     print()
-    print(visible(summary(rows)))
+    print(visible(found.verdict))
     print(
         "odds ratio: the largest of one bin against the rest, real against synthetic (either "
         "way up); p: chi-square test of the bins, each side's occurrences as searches"
     )
-    if vocab is None:
+    if not found.vocabulary_measured:
         print("note: no --vocab given, so the vocabulary share was not measured", file=sys.stderr)
     return 0

@@ -6,8 +6,6 @@ import argparse
 import sys
 from pathlib import Path
 
-from goldset_tui.progress import working
-
 NAME = "classify"
 HELP = (
     "label each distinct query of a log with its shape: identifier, misspelling, negation, "
@@ -62,14 +60,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from goldset_tui.sampling.classify import classify_log, read_vocab, stratum_table
-    from goldset_tui.sampling.files import check_folder, output_format, write_frame
-    from goldset_tui.sampling.manifest import (
-        build_classify_manifest,
-        manifest_path,
-        write_manifest,
-    )
-    from goldset_tui.sampling.rules import load_rules
+    from goldset_tui.app.classifying import classify_to_file
 
     if args.compare:
         from goldset_tui.commands._classify_compare import run_compare
@@ -79,41 +70,21 @@ def run(args: argparse.Namespace) -> int:
         from goldset_tui.errors import InputError
 
         raise InputError(None, "give the query LOG and -o LABELS (or --compare REAL SYNTHETIC)")
-    output_format(args.output)  # fail before the work, not after
-    where = args.manifest or manifest_path(args.output)
-    check_folder(where)
-    rule = load_rules(args.rules) if args.rules else None
-    vocab = read_vocab(args.vocab) if args.vocab else None
-    with working(f"classifying {args.log}"):
-        result = classify_log(args.log, vocab, rule)
-    write_frame(result.labels, args.output)
-    labels = result.labels
-    table = stratum_table(labels)
-    manifest = build_classify_manifest(
-        log_path=args.log,
-        labels_path=args.output,
-        vocab_path=args.vocab,
-        rules=rule,
-        rules_spec=args.rules,
-        occurrences=result.occurrences,
-        blank=result.blank,
-        strata=table.to_dicts(),
+    done = classify_to_file(
+        args.log, args.output, vocab=args.vocab, rules=args.rules, manifest=args.manifest
     )
-    write_manifest(manifest, where)
     print(
-        f"{result.occurrences} queries in the log, {labels.height} distinct after normalising; "
-        f"wrote {args.output} and the manifest to {where}"
+        f"{done.occurrences} queries in the log, {done.distinct} distinct after normalising; "
+        f"wrote {done.output} and the manifest to {done.manifest}"
     )
-    for row in table.iter_rows(named=True):
+    for row in done.strata.iter_rows(named=True):
         print(
             f"  {row['stratum']:<18} {row['distinct']:>8} distinct"
             f" {row['occurrences']:>10} occurrences {row['share']:>7.1%}"
         )
-    if result.blank:
-        # result.blank counts occurrences: one empty query with count 4 is 4 skipped, not 4 lines.
-        print(
-            f"note: skipped {result.blank} occurrences of blank or empty queries", file=sys.stderr
-        )
-    if vocab is None and rule is None:
+    if done.blank:
+        # done.blank counts occurrences: one empty query with count 4 is 4 skipped, not 4 lines.
+        print(f"note: skipped {done.blank} occurrences of blank or empty queries", file=sys.stderr)
+    if done.misspelled_skipped:
         print("note: no --vocab given, so the misspelled rule was skipped", file=sys.stderr)
     return 0

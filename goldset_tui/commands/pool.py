@@ -3,17 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import re
 import statistics
 import sys
-from pathlib import Path
 
-import polars as pl
-
+from goldset_tui.app.pooling import BuiltPool, parse_runs, some_ids
 from goldset_tui.errors import InputError
-from goldset_tui.progress import Steps
 from goldset_tui.scalar import as_int
-from goldset_tui.specs import parse_named_paths
 from goldset_tui.text import visible
 
 NAME = "pool"
@@ -39,8 +34,6 @@ examples:
       --topics queries.tsv --corpus corpus.jsonl -o pool.parquet
 """
 
-# Run names end up in ";"-joined CSV cells and JSON lists: keep them plain.
-_NAME_OK = re.compile(r"^[A-Za-z0-9_.+@:/-]+$")
 _PER_QUERY_LIMIT = 40
 
 
@@ -82,21 +75,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_extend_arguments(parser)  # --extend POOL [--store DIR]: re-pooling for a new system
 
 
-def parse_runs(specs: list[str]) -> dict[str, Path]:
-    runs = parse_named_paths(specs, "--run")
-    for name in runs:
-        if not _NAME_OK.match(name):
-            raise InputError(
-                None, f"--run {name!r}: a system name may hold letters, digits and _.+@:/- only"
-            )
-    return runs
-
-
 def run(args: argparse.Namespace) -> int:
-    from goldset_tui.io.corpus import read_corpus
-    from goldset_tui.io.pools import read_topics, write_pool
-    from goldset_tui.io.tables import table_format
-    from goldset_tui.pooling.build import build_pool, pool_sizes
+    from goldset_tui.app.pooling import build_pool_file, pool_output
+    from goldset_tui.progress import Steps
 
     if args.extend:
         from goldset_tui.commands._pool_extend import run_extend
@@ -106,58 +87,28 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(None, "--topics FILE is required (except with --extend)")
     if args.depth < 1:
         raise InputError(None, f"--depth must be at least 1, got {args.depth}")
-    out = Path(args.output)
-    table_format(out)  # an unknown extension fails before any work
-    if not out.parent.is_dir():
-        raise InputError(out, "the folder to write into does not exist")
+    out = pool_output(args.output)
     specs = parse_runs(args.run)
     progress = Steps(len(specs) + 3 + bool(args.corpus))  # topics, runs, pooling, corpus, write
-    progress(f"reading topics {args.topics}")
-    topics = read_topics(args.topics)
-    runs = _read_runs(specs, args.depth, progress)
-    progress("pooling")
-    pool = build_pool(runs, args.depth)
-    pool, skipped, empty = _restrict_to_topics(pool, topics)
-    if pool.height == 0:
-        raise InputError(
-            Path(args.topics),
-            "no query of the runs is in the topics file "
-            f"(runs use ids like {_some(skipped)}; topics like {_some(topics.get_column('query_id'))})",
-        )
-    if args.corpus:
-        progress(f"reading corpus {args.corpus}")
-        docs = read_corpus(args.corpus, ids=pool.get_column("doc_id"))
-        pool = pool.join(docs, on="doc_id", how="left", maintain_order="left")
-        missing = pool.filter(pl.col("text").is_null() | (pl.col("text").str.strip_chars() == ""))
-        if missing.height:
-            ids = missing.get_column("doc_id").unique(maintain_order=True)
-            raise InputError(
-                Path(args.corpus),
-                f"no text for {ids.len()} pooled document{'s' if ids.len() > 1 else ''}: {_some(ids)}",
-                column="text",
-            )
-        pool = pool.with_columns(
-            pl.when(pl.col("title").str.strip_chars() == "")
-            .then(None)
-            .otherwise(pl.col("title"))
-            .alias("title")
-        )
-    columns = ["query_id", "query", "doc_id", "text", "title", "stratum", "systems", "ranks"]
-    pool = pool.select([c for c in columns if c in pool.columns])
-    if pool.get_column("stratum").null_count() == pool.height:
-        pool = pool.drop("stratum")
-    progress(f"writing {out}")
-    write_pool(pool, out)
+    built = build_pool_file(
+        specs,
+        depth=args.depth,
+        topics=args.topics,
+        output=out,
+        corpus=args.corpus,
+        progress=progress,
+    )
     progress.done()
-    _report(pool, pool_sizes(pool, args.depth, len(runs)), args, list(runs), out)
+    _report(built, per_query=args.per_query)
+    skipped, empty = built.skipped, built.empty
     if skipped.len():
         print(
-            f"note: {skipped.len()} run queries are not in the topics file and were left out: {_some(skipped)}",
+            f"note: {skipped.len()} run queries are not in the topics file and were left out: {some_ids(skipped)}",
             file=sys.stderr,
         )
     if empty.len():
         print(
-            f"note: {empty.len()} topics have no candidates (no run returned anything): {_some(empty)}",
+            f"note: {empty.len()} topics have no candidates (no run returned anything): {some_ids(empty)}",
             file=sys.stderr,
         )
     if not args.corpus:
@@ -169,53 +120,11 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read_runs(specs: dict[str, Path], depth: int, progress: Steps) -> dict[str, pl.DataFrame]:
-    """Each run's top ``depth`` per query with its ranks (trec_eval's order), two runs at a time.
-
-    Each run is read in slices keeping only each query's top K so far (every line still checked
-    as read_run checks it), so memory holds two slices and the candidates, not a run. Two at a
-    time, because half of a run's reading is single-threaded (Python between Polars calls, or
-    one Polars operation on one core) and a second run fills the other core: on a quiet machine,
-    four 7,000-query runs in 9.0-9.9 s instead of 10.4-12.3 s, at 545 MB instead of 355 MB.
-    Results, and the first error, come in the order of the runs, as if read one after the other."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from goldset_tui.io.run_scan import scan_run
-
-    runs = {}
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        futures = {name: pool.submit(scan_run, path, depth=depth) for name, path in specs.items()}
-        try:
-            for n, (name, path) in enumerate(specs.items(), start=1):
-                progress(f"reading run {n}/{len(specs)}: {name} ({path})")
-                runs[name] = futures[name].result().select("query_id", "doc_id", "rank")
-        finally:
-            for future in futures.values():
-                future.cancel()  # after an error, the runs not started yet are not read
-    return runs
-
-
-def _restrict_to_topics(
-    pool: pl.DataFrame, topics: pl.DataFrame
-) -> tuple[pl.DataFrame, pl.Series, pl.Series]:
-    """The pool's queries that are topics, in topic order; plus the ids left out either way."""
-    order = topics.with_row_index("_topic")
-    kept = (
-        pool.join(order, on="query_id", how="inner")
-        .sort("_topic", maintain_order=True)
-        .drop("_topic")
-    )
-    run_ids = pool.get_column("query_id").unique(maintain_order=True)
-    skipped = run_ids.filter(~run_ids.is_in(topics.get_column("query_id").implode()))
-    topic_ids = topics.get_column("query_id")
-    empty = topic_ids.filter(~topic_ids.is_in(run_ids.implode()))
-    return kept, skipped, empty
-
-
-def _report(pool: pl.DataFrame, sizes: pl.DataFrame, args, systems: list[str], out: Path) -> None:  # noqa: ANN001
+def _report(built: BuiltPool, *, per_query: bool) -> None:
+    sizes, systems, depth = built.sizes, built.systems, built.depth
     n_sys = len(systems)
-    nominal = args.depth * n_sys
-    if args.per_query or sizes.height <= _PER_QUERY_LIMIT:
+    nominal = depth * n_sys
+    if per_query or sizes.height <= _PER_QUERY_LIMIT:
         width = max(8, min(30, as_int(sizes.get_column("query_id").str.len_chars().max())))
         print(
             f"{'query':<{width}}  {'pool':>5}  {'from runs':>9}  {'depth x systems':>15}  {'saved by overlap':>16}"
@@ -231,12 +140,12 @@ def _report(pool: pl.DataFrame, sizes: pl.DataFrame, args, systems: list[str], o
     counts = sizes.get_column("candidates").to_list()
     total, contributed = sum(counts), int(sizes.get_column("contributed").sum())
     print(
-        f"wrote {out}: {sizes.height:,} queries, {total:,} candidates,"
-        f" from {n_sys} systems ({', '.join(systems)}) at depth {args.depth}"
+        f"wrote {built.output}: {sizes.height:,} queries, {total:,} candidates,"
+        f" from {n_sys} systems ({', '.join(systems)}) at depth {depth}"
     )
     print(
         f"candidates per query: min {min(counts)}, median {statistics.median(counts):g}, max {max(counts)} "
-        f"(depth x systems = {args.depth} x {n_sys} = {nominal})"
+        f"(depth x systems = {depth} x {n_sys} = {nominal})"
     )
     saved = 1 - total / contributed if contributed else 0.0
     print(
@@ -252,8 +161,3 @@ def _pct(value: float | None) -> str:
 def _clip(text: str, width: int) -> str:
     text = visible(text, keep_newlines=False)  # ids come from data: no escape reaches the terminal
     return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def _some(ids: pl.Series, n: int = 5) -> str:
-    shown = ", ".join(repr(v) for v in ids.head(n).to_list())
-    return shown + (f" and {ids.len() - n} more" if ids.len() > n else "")

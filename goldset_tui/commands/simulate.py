@@ -70,9 +70,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from goldset_tui.app.simulating import read_replay_inputs, replay
     from goldset_tui.eval.measures import arithmetic_measure
-    from goldset_tui.io.trec import read_qrels, read_run
-    from goldset_tui.judging.simulate import simulate
     from goldset_tui.specs import parse_named_paths
     from goldset_tui.text import visible
 
@@ -83,29 +82,21 @@ def run(args: argparse.Namespace) -> int:
     if args.step is not None and args.step < 1:
         raise InputError(None, "--step must be at least 1")
     arithmetic_measure(args.measure, option="-m", does="simulate ranks the systems by")
-    qrels = read_qrels(args.qrels)
-    runs = {n: read_run(p, tag=False) for n, p in parse_named_paths(args.run, "--run").items()}
-    judged = set(qrels.get_column("query_id").unique().to_list())
-    asked = sorted({q for run in runs.values() for q in run.get_column("query_id").to_list()})
-    unjudged = [q for q in asked if q not in judged]
-    if len(unjudged) == len(asked):
-        raise InputError(args.qrels, "no query of the runs is judged in these qrels")
-    if unjudged:
+    inputs = read_replay_inputs(args.qrels, parse_named_paths(args.run, "--run"))
+    if unjudged := inputs.unjudged:
         some = ", ".join(visible(q) for q in unjudged[:5]) + (", ..." if len(unjudged) > 5 else "")
         print(
             f"goldset: note: {len(unjudged)} quer{'y' if len(unjudged) == 1 else 'ies'} of the "
             f"runs not judged in {visible(args.qrels)} left out of the replay ({some})",
             file=sys.stderr,
         )
-    step = args.step or max(1, -(-args.budget // 20))
-    report = simulate(
-        qrels,
-        runs,
+    report = replay(
+        inputs,
         depth=args.depth,
         order=args.order,
         budget=args.budget,
         measure=args.measure,
-        step=step,
+        step=args.step,
     )
     sys.stdout.write(json.dumps(report, indent=2, allow_nan=False) + "\n")
     return 0

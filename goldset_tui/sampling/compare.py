@@ -58,7 +58,7 @@ def js_divergence(p: Mapping[str, float], q: Mapping[str, float]) -> float:
     if sp <= 0 or sq <= 0:
         return math.nan
     out = 0.0
-    for key in keys:
+    for key in sorted(keys):  # a set's order follows the hash seed; a sum's last digit, the order
         a, b = p.get(key, 0.0) / sp, q.get(key, 0.0) / sq
         m = (a + b) / 2
         if a > 0:

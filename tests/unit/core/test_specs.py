@@ -71,7 +71,7 @@ def test_where_a_name_is_required_an_existing_file_is_refused_with_the_fix(
 
 USERS = [
     "app/runs.py",  # eval, compare, fuse, report, review and validate through its open_runs
-    "commands/pool.py",
+    "app/pooling.py",  # pool --run, through its parse_runs
     "agreement/sources.py",  # agreement --qrels
     "ranking/runs.py",  # agreement --run
 ]
@@ -107,8 +107,8 @@ def _error(call) -> str:  # any of the commands' parse functions
 
 def test_the_commands_say_the_same_thing_about_the_same_mistake(tmp_path: Path) -> None:
     from goldset_tui.agreement.sources import from_qrels
+    from goldset_tui.app.pooling import parse_runs
     from goldset_tui.app.runs import parse_run_specs
-    from goldset_tui.commands.pool import parse_runs
 
     twice = [f"a={tmp_path / 'x'}", f"a ={tmp_path / 'y'}"]
     expected = _error(lambda: parse_named_paths(twice, "--run"))

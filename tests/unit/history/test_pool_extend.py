@@ -125,6 +125,25 @@ def test_the_store_keeps_every_judgment_and_judging_serves_only_new_pairs(tmp_pa
     assert len(read_manifest(store)["pool_extensions"]) == 1
 
 
+def test_an_extension_whose_candidates_all_have_texts_needs_no_corpus(tmp_path):
+    """bm25's top 5 under a new name adds no pair, so no text is missing and --corpus is not
+    needed; recording it in the store once stopped on a traceback (the corpus's path and sha256
+    were taken even when no --corpus was given)."""
+    store = _judged_store(tmp_path)
+    corpus_before = read_manifest(store).get("corpus")
+    out = tmp_path / "pool2.jsonl"
+    args = [
+        "pool", "--extend", str(SAMPLE / "pool.jsonl"), "--run", f"bm25-again={SAMPLE / 'runs' / 'bm25.run'}",
+        "--depth", "5", "-o", str(out), "--store", str(store),
+    ]  # fmt: skip
+    assert main(args) == 0
+    manifest = read_manifest(store)
+    (ext,) = manifest["pool_extensions"]
+    assert ext["run"] == "bm25-again" and ext["new_pairs"] == 0
+    assert manifest["pool"]["sha256"] == sha256_file(out)
+    assert manifest.get("corpus") == corpus_before
+
+
 def test_a_kill_at_any_moment_leaves_the_old_state_or_the_new(tmp_path):
     """SIGKILL `goldset pool --extend` just before each call that changes the disk (kill_child.py
     counts them); after each kill the manifest is whole and names the old pool or the new one
