@@ -9,11 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path, PurePath
+from typing import TYPE_CHECKING
 
 import polars as pl
 from textual.screen import Screen
 
 from goldset_tui.report.pipeline import missing_pool
+
+if TYPE_CHECKING:
+    from goldset_tui.judging import JudgingSession
+    from goldset_tui.store.project import Project
+    from goldset_tui.store.writer import JudgmentWriter
 
 
 def write_pairs(pairs: pl.DataFrame, path: Path) -> Path:
@@ -25,7 +31,11 @@ def write_pairs(pairs: pl.DataFrame, path: Path) -> Path:
 
 
 def judge_screen(
-    session, guidelines: str, *, writer=None, warnings: list[str] | None = None
+    session: JudgingSession,
+    guidelines: str,
+    *,
+    writer: JudgmentWriter | None = None,
+    warnings: list[str] | None = None,
 ) -> Screen:
     """The judging screen opened from the report: Escape saves and goes back to it (q goes home,
     or quits, as everywhere). ``writer`` and ``warnings`` as for the judging screen: the store's
@@ -58,7 +68,7 @@ def judge_screen(
 
 
 def judge_hook(
-    project,
+    project: Project | None,
     labeller: str | None,
     topics: pl.DataFrame | None,
     corpus: pl.DataFrame | None,
