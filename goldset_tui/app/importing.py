@@ -1,11 +1,13 @@
-"""Opening the store `goldset import` writes into: an existing store (checked against the pool
-given, which must be the store's own), or a store made from ``--pool``, but only after the pool
-and the whole labels file passed every check, so a refused import leaves no empty store behind.
+"""Importing judgments into a store (`goldset import`). The store it writes into is an existing
+store (checked against the pool given, which must be the store's own), or a store made from
+``--pool``, but only after the pool and the whole labels file passed every check, so a refused
+import leaves no empty store behind. After a person's grades, what is left for them to judge.
 """
 
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,6 +18,7 @@ if TYPE_CHECKING:
     import polars as pl
 
     from goldset_tui.model import GradeScale
+    from goldset_tui.store.human import HumanImportResult
     from goldset_tui.store.project import Project
 
 
@@ -91,3 +94,30 @@ def _pool_pairs(project: Project, corpus: str | None) -> pl.DataFrame:
     if corpus is not None:  # the next command on the store finds the texts without --corpus
         project.manifest = remember_corpus(project.path, project.manifest, corpus)
     return pool.frame.select("query_id", "doc_id")
+
+
+@dataclass(frozen=True)
+class HumanImport:
+    """A person's grades imported: the store's account of it, and (unless the file was imported
+    before) how many of the pool's ``pairs`` are ``left`` for them, with the `goldset judge`
+    command that serves them next."""
+
+    result: HumanImportResult
+    left: int
+    pairs: int
+    judge_command: list[str]
+
+
+def import_human_labels(
+    project: Project, labeller: str, path: Path, pool_pairs: pl.DataFrame, on_conflict: str
+) -> HumanImport:
+    from goldset_tui.store.human import import_human
+
+    result = import_human(project, labeller, path, pool_pairs=pool_pairs, on_conflict=on_conflict)
+    if result.already:
+        return HumanImport(result, 0, 0, [])
+    graded = project.qrels(result.labeller).select("query_id", "doc_id")
+    pairs = pool_pairs.unique()
+    left = pairs.join(graded, on=["query_id", "doc_id"], how="anti").height
+    command = ["goldset", "judge", str(project.pool_path), "--store", str(project.path)]
+    return HumanImport(result, left, pairs.height, [*command, "--labeller", result.labeller])

@@ -122,6 +122,19 @@ def open_judging(
     return JudgingSetup(project, pool, labeller or "", query_ids, warnings)
 
 
+def open_missing_judging(project: Project, labeller: str, frame: pl.DataFrame) -> JudgingSetup:
+    """The report's missing pairs (a pool built in memory by ``report.pipeline.missing_pool``)
+    to judge into the store the report reads, for ``labeller``: the name checked as for `goldset
+    judge` (not empty, not the consensus's, not a machine's), then :func:`start_judging` as
+    ever. The pool has no file of its own, so no extension's +new marks apply to it."""
+    from goldset_tui.io.pools import Pool
+    from goldset_tui.store.machine import refuse_machine
+
+    _check_name(labeller)
+    refuse_machine(project, labeller)
+    return JudgingSetup(project, Pool(project.pool_path, "", frame), labeller, None, [])
+
+
 def _check_name(labeller: str | None) -> None:
     """A labeller's name is not empty, nor the consensus's (None: no labeller in particular)."""
     from goldset_tui.store.machine import refuse_consensus

@@ -105,7 +105,7 @@ def load_eval_inputs(
     """The qrels and the runs, read in plain Python when they are small and every measure has
     a plain kernel (``eval.small``), else (or on any doubt about a file) by Polars. The runs
     are whole frames, lean runs (``io.run_lean``) or the small path's plain ``Run`` dicts, as
-    ``commands/_eval_scoring.score_runs`` takes them."""
+    ``app/scoring.score_runs`` takes them."""
     from goldset_tui.app.qrels import load_qrels
     from goldset_tui.io.sources import Source
 

@@ -15,13 +15,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from goldset_tui.eval.means import Row
 from goldset_tui.eval.measures import MEASURES, Measure
-from goldset_tui.eval.querysets import QuerySets
 from goldset_tui.text import visible
 
 if TYPE_CHECKING:
-    import polars as pl
+    from goldset_tui.app.scoring import RunResult
 
 # trec_eval 10's table of measures (measures.c, te_trec_measures): the order it prints them in,
 # whatever the order of -m; within one measure, by its cutoff or recall level.
@@ -33,26 +31,6 @@ TREC_EVAL_ORDER = (
     *["set_recall", "set_map", "set_F", "num_nonrel_judged_ret", "yaap", "rbp", "rbp_resid"],
     "unj",
 )
-
-
-class RunResult:
-    """One run's scores: ``(query_id, measure, value)`` over the averaged queries (sorted by
-    query, measures in order), the means, the query sets, and the run's tag (trec_eval's
-    runid). Plain lists: the small-input path never builds a frame."""
-
-    __slots__ = ("means", "queries", "rows", "tag")  # a plain class: `dataclasses` is slow to load
-
-    def __init__(
-        self, rows: list[Row], means: dict[str, float], queries: QuerySets, tag: str | None
-    ) -> None:
-        self.rows, self.means, self.queries, self.tag = rows, means, queries, tag
-
-    def frame(self) -> pl.DataFrame:
-        """The rows as a ``query_id, measure, value`` frame (to save them as Parquet)."""
-        import polars as pl
-
-        schema = {"query_id": pl.String, "measure": pl.String, "value": pl.Float64}
-        return pl.DataFrame(self.rows, schema=schema, orient="row")
 
 
 def _value_text(m: Measure, value: float) -> str:

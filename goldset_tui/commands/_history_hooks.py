@@ -1,7 +1,7 @@
-"""The small hooks `goldset report`, `goldset eval` and `goldset pool` call for the golden set's
-history (docs/history.md): ``--store DIR --release NAME`` records the run; the unjudged-fraction
-advice names the exact `goldset pool --extend` command. Kept here so the commands change by a few
-lines.
+"""The small hooks `goldset report` and `goldset eval` call for the golden set's history
+(docs/history.md): ``--store DIR --release NAME`` records the run; the unjudged-fraction advice
+names the exact `goldset pool --extend` command. The work is in ``app/releases.py``; here, the
+arguments mapped onto it and its lines printed.
 """
 
 from __future__ import annotations
@@ -9,9 +9,18 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from goldset_tui.eval.defaults import DEFAULT_K, UNJUDGED_WARNING
 from goldset_tui.text import visible
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from goldset_tui.app.report import ReportInputs
+    from goldset_tui.app.scoring import AnyRun, RunResult
+    from goldset_tui.eval.measures import Measure
+    from goldset_tui.io.small_trec import Qrels
+    from goldset_tui.report.model import Report
 
 
 def add_release_arguments(parser: argparse.ArgumentParser, *, store: bool = True) -> None:
@@ -34,137 +43,59 @@ def _say(lines: list[str]) -> None:
 
 
 def check(args: argparse.Namespace) -> Path | None:
-    if getattr(args, "store", None) is None and getattr(args, "release", None) is None:
-        return None  # nothing to record: a plain `goldset eval` imports neither store nor Polars
-    from goldset_tui.history.recording import check_release_args
+    from goldset_tui.app.releases import release_store
 
-    return check_release_args(getattr(args, "store", None), getattr(args, "release", None))
+    return release_store(getattr(args, "store", None), getattr(args, "release", None))
 
 
-def after_report(args: argparse.Namespace, inputs, report) -> None:  # noqa: ANN001
+def after_report(args: argparse.Namespace, inputs: ReportInputs, report: Report) -> None:
     """Record the report's runs (not the fused one) and print the advice and the case status."""
-    import polars as pl
-
-    from goldset_tui.history.advice import unjudged_advice
-    from goldset_tui.history.recording import (
-        case_lines,
-        record_systems,
-        store_pool,
-    )
+    from goldset_tui.app.releases import record_report, report_advice, report_cases
     from goldset_tui.specs import parse_named_paths
 
     store = check(args)
     paths = parse_named_paths(args.run, "--run", path_alone=True)
     store_dir = store or (Path(args.qrels) if Path(args.qrels).is_dir() else None)
-    unjudged = {name: 1.0 - share for name, share in report.judged.items() if name in paths}
-    _say(unjudged_advice(unjudged, paths, report.k, pool=store_pool(store_dir), store=store_dir))
+    _say(report_advice(report, paths, store_dir))
     if store is None:
         if store_dir is not None:  # the store's named cases, in this unrecorded report
-            _say(
-                case_lines(
-                    store_dir,
-                    measure=report.metric,
-                    scores=report.scores,
-                    systems=report.systems,
-                    label="this report",
-                    binary=report.binary,
-                )
-            )
+            _say(report_cases(store_dir, report))
         return
-    _say(
-        record_systems(
-            store,
-            args.release,
-            qrels=inputs.qrels,
-            measure=report.metric,
-            scores=report.scores,
-            systems=report.systems,
-            k=report.k,
-            binary=report.binary,
-            strata=report.strata_frame,
-            # The report's top k also covers golden-set queries out of the table (their holes);
-            # a release records the evaluated queries only.
-            topk=report.topk.filter(
-                pl.col("query_id").is_in(report.scores.get_column("query_id").unique().implode())
-            )
-            if report.topk is not None
-            else None,
-        )
-    )
+    _say(record_report(store, args.release, inputs.qrels, report))
 
 
-def after_eval(args: argparse.Namespace, qrels, runs, results, measures) -> None:  # noqa: ANN001
+def after_eval(
+    args: argparse.Namespace,
+    qrels: pl.DataFrame | Qrels,
+    runs: dict[str, AnyRun],
+    results: dict[str, RunResult],
+    measures: list[Measure],
+) -> None:
     """Per run, the unjudged advice at the evaluated depth; with --release, one record per
-    measure and run. The runs come as `goldset eval` read them: whole frames, lean runs or the
-    small path's plain dicts (whole frames whenever --store is given)."""
-    from goldset_tui.commands._eval_scoring import unjudged_shares
+    measure and run."""
+    from goldset_tui.app.releases import eval_advice, record_eval
 
     store = check(args)
-    qrels_store = Path(args.qrels) if Path(args.qrels).is_dir() else None
-    store_dir = store or qrels_store
-    cutoffs = [m.cutoff for m in measures if m.cutoff]
-    depth = args.max_docs or (max(cutoffs) if cutoffs else DEFAULT_K)
-    if not isinstance(qrels, dict) and "subtopic" in qrels.columns:
-        return  # diversity qrels: neither advice nor history (grades per subtopic)
-    unjudged = unjudged_shares(qrels, runs, results, depth)
-    if store is None and not any(share > UNJUDGED_WARNING for share in unjudged.values()):
-        return  # nothing to say, nothing to record
-    import polars as pl
-
-    from goldset_tui.history.advice import unjudged_advice
-    from goldset_tui.report.compute import topk_frame
-
+    store_dir = store or (Path(args.qrels) if Path(args.qrels).is_dir() else None)
     paths = {name: spec_path(spec) for name, spec in zip(results, args.runs, strict=False)}
-    pool = None
-    if store_dir is not None:
-        from goldset_tui.history.recording import store_pool
-
-        pool = store_pool(store_dir)
-    _say(unjudged_advice(unjudged, paths, depth, pool=pool, store=store_dir))
-    if store is None:
-        return
-    from goldset_tui.history.recording import record_systems, store_strata
-
-    ranked = {name: _ranked(run, max(depth, DEFAULT_K)) for name, run in runs.items()}
-    strata = store_strata(store)
-    for m in measures:
-        k = m.cutoff or DEFAULT_K
-        frames, tops = [], []
-        for name, result in results.items():
-            per_query = result.frame()
-            frames.append(
-                per_query.filter(pl.col("measure") == str(m)).select(
-                    pl.lit(name).alias("system"), "query_id", "value"
-                )
-            )
-            queries = per_query.get_column("query_id").unique()
-            tops.append(topk_frame(qrels, {name: ranked[name]}, k, queries))
-        _say(
-            record_systems(
-                store,
-                args.release,
-                qrels=qrels,
-                measure=str(m),
-                scores=pl.concat(frames),
-                systems=list(results),
-                k=k,
-                strata=strata,
-                topk=pl.concat(tops),
-            )
-        )
-
-
-def _ranked(run, depth: int):  # noqa: ANN001, ANN202 - a run frame in, its top ``depth`` out
-    """The run with trec_eval's ranks (score descending, ties by doc id descending): read_run
-    gives them already (its ``rank`` is computed, never the file's); anything else is ranked
-    here, top ``depth`` only."""
-    import polars as pl
-
-    if "rank" in run.columns:
-        return run.filter(pl.col("rank") <= depth)  # one cheap pass; the rest sees top k only
-    from goldset_tui.pooling.build import top_k
-
-    return top_k(run, depth)
+    said = eval_advice(
+        qrels,
+        runs,
+        results,
+        measures,
+        max_docs=args.max_docs,
+        run_paths=paths,
+        store_dir=store_dir,
+        recording=store is not None,
+    )
+    if said is None:
+        return  # diversity qrels: neither advice nor history (grades per subtopic)
+    _say(said)
+    if store is not None and not isinstance(qrels, dict):  # recording reads the runs whole
+        for lines in record_eval(
+            store, args.release, qrels, runs, results, measures, max_docs=args.max_docs
+        ):
+            _say(lines)
 
 
 def spec_path(spec: str) -> str:

@@ -5,15 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from goldset_tui.errors import InputError
 from goldset_tui.eval.defaults import AGREEMENT_REPLICATES
 
 if TYPE_CHECKING:
-    import polars as pl
-
-    from goldset_tui.agreement.sources import AgreementData
+    from goldset_tui.app.agreement_report import AgreementParts
 
 NAME = "agreement"
 HELP = "agreement between labellers: kappas, Krippendorff's alpha with intervals, position bias"
@@ -160,24 +159,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def load(args: argparse.Namespace) -> AgreementData:
-    from goldset_tui.app.agreement import load_agreement
-
-    return load_agreement(args.store, args.qrels, args.scale)
-
-
 def run(args: argparse.Namespace) -> int:
-    from goldset_tui.agreement.markdown import to_markdown
-    from goldset_tui.agreement.position import position_bias_of
-    from goldset_tui.agreement.report import agreement_report, disagreements
-    from goldset_tui.agreement.sources import self_consistency_of, strata_of
-    from goldset_tui.app.agreement import (
-        humans_only,
-        machine_part,
-        machines_of,
-        ranking_part,
-        refuse_consensus_name,
-    )
+    from goldset_tui.agreement.markdown import solo_markdown, to_markdown
+    from goldset_tui.agreement.report import disagreements
+    from goldset_tui.agreement.sources import strata_of
+    from goldset_tui.app.agreement import load_agreement, refuse_consensus_name
+    from goldset_tui.app.agreement_report import agreement_parts, full_report, solo_report
 
     if args.screen:
         from goldset_tui.app.terminal import require_terminal
@@ -185,35 +172,28 @@ def run(args: argparse.Namespace) -> int:
         require_terminal(NAME)  # the screen needs a terminal; the printed report does not
     if args.replicates < 0:
         raise InputError(None, "--samples must be 0 or more")
-    data = load(args)
-    refuse_consensus_name(data)
-    for warning in data.warnings or []:
+    everyone = load_agreement(args.store, args.qrels, args.scale)
+    refuse_consensus_name(everyone)
+    for warning in everyone.warnings or []:
         print(f"goldset: warning: {warning}", file=sys.stderr)
-    everyone = data
-    machines = machines_of(data, args.machine)
-    if machines:
-        data = humans_only(data, machines)
-    extra = machine_part(
+    parts = agreement_parts(
         everyone,
-        machines,
+        machine_names=args.machine,
         rule=args.rule,
         strata=args.strata,
         seed=args.seed,
         replicates=args.replicates,
-    ) | ranking_part(
-        everyone,
-        machines,
         runs=args.run,
         measure=args.measure,
         qrels=args.qrels,
-        rule=args.rule,
-        strata=args.strata,
-        seed=args.seed,
     )
-    if data.ratings.get_column("labeller").n_unique() < 2:
-        return solo(args, data, extra, everyone=everyone, machines=machines)
+    if parts.solo:
+        report = solo_report(parts, args.store or "the qrels", screen=args.screen)
+        return emit(args, parts, report, lambda r: with_machine_md(solo_markdown(r), r))
+    data = parts.data
     strata = strata_of(data, args.strata)
     if args.screen:
+        from goldset_tui.app.agreement import named_runs
         from goldset_tui.ui.app import run_app
         from goldset_tui.ui.screens.agreement import AgreementScreen
 
@@ -223,36 +203,22 @@ def run(args: argparse.Namespace) -> int:
                 strata=strata,
                 seed=args.seed,
                 replicates=args.replicates,
-                ranking=extra.get("system_ranking"),
-                runs=screen_runs(args),
+                ranking=parts.extra.get("system_ranking"),
+                # --run's runs for the top k view (None: the store pool's systems, if any)
+                runs=named_runs(args.run) if args.run else None,
                 rule=args.rule,
             )
         )
-    report = agreement_report(
-        data.ratings, data.scale, strata=strata, seed=args.seed, replicates=args.replicates
-    )
-    report["position_bias"] = position_bias_of(data)
-    repeats = self_consistency_of(data)
-    if repeats is not None:
-        report["self_consistency"] = repeats
-    report.update(extra)
+    report = full_report(parts, strata, seed=args.seed, replicates=args.replicates)
     return emit(
         args,
-        everyone,
+        parts,
         report,
         lambda r: with_machine_md(to_markdown(r, disagreements(data.ratings)), r),
-        machines,
     )
 
 
-def screen_runs(args: argparse.Namespace) -> dict[str, pl.DataFrame] | None:
-    """--run's runs for the screen's top k view (None: the store pool's systems, if any)."""
-    from goldset_tui.app.agreement import named_runs
-
-    return named_runs(args.run) if args.run else None
-
-
-def with_machine_md(text: str, report: dict) -> str:
+def with_machine_md(text: str, report: dict[str, Any]) -> str:
     from goldset_tui.machine.markdown import machine_markdown, ranking_markdown
 
     if "machine" in report:
@@ -262,52 +228,16 @@ def with_machine_md(text: str, report: dict) -> str:
     return text
 
 
-def solo(  # noqa: ANN001 - data: AgreementData
-    args: argparse.Namespace, data, extra: dict | None = None, *, everyone=None, machines=()
+def emit(
+    args: argparse.Namespace,
+    parts: AgreementParts,
+    report: dict[str, Any],
+    markdown: Callable[[dict[str, Any]], str],
 ) -> int:
-    """One labeller: nobody to agree with, but blind repeats measure agreement with oneself and
-    the shown positions show whether grades drift down the list.
+    """Add the --run scores to ``report``, then print it as JSON or through ``markdown(report)``."""
+    from goldset_tui.app.agreement_report import add_runs
 
-    The JSON keeps every fixed key (null or empty where two labellers are needed) so a script
-    reading it does not break; "self_consistency" and "position_bias" carry the figures."""
-    from goldset_tui.agreement.markdown import solo_markdown
-    from goldset_tui.agreement.position import position_bias_of
-    from goldset_tui.agreement.report import solo_report
-    from goldset_tui.agreement.sources import self_consistency_of
-
-    where = args.store or "the qrels"
-    repeats = self_consistency_of(data)
-    bias = position_bias_of(data)
-    if not repeats and not bias and not extra:
-        raise InputError(
-            where,
-            "agreement needs judgments from at least two labellers; one labeller's self-consistency "
-            "needs blind repeats (goldset judge POOL --labeller NAME --repeat 0.05)",
-        )
-    if args.screen:
-        raise InputError(
-            where,
-            "the agreement screen needs two labellers; without --screen the report shows this "
-            "labeller's self-consistency and position bias",
-        )
-    report = solo_report(data.ratings, data.scale)
-    report["position_bias"] = bias
-    report["self_consistency"] = repeats or []
-    report.update(extra or {})
-    # the runs table scores the machines too (``everyone``), without a vote in the consensus
-    return emit(
-        args, everyone or data, report, lambda r: with_machine_md(solo_markdown(r), r), machines
-    )
-
-
-def emit(args: argparse.Namespace, data, report: dict, markdown, machines=()) -> int:  # noqa: ANN001
-    """Add the --run scores to ``report``, then print it as JSON or through ``markdown(report)``.
-
-    ``machines`` get a row each but no vote in the consensus row."""
-    if args.run:
-        from goldset_tui.ranking.runs import runs_by_labeller
-
-        report["runs"] = runs_by_labeller(data, args.run, rule=args.rule, machines=machines)
+    add_runs(report, parts, args.run, args.rule)
     if args.format == "json":
         sys.stdout.write(json.dumps(report, indent=2, allow_nan=False) + "\n")
     else:

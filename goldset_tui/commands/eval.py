@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from goldset_tui.app.runs import load_eval_inputs, open_runs
-from goldset_tui.commands._eval_scoring import score_runs as score_runs  # re-exported
-from goldset_tui.commands._eval_scoring import warn_query_mismatch as warn_query_mismatch
+from goldset_tui.app.scoring import score_runs as score_runs  # re-exported
+from goldset_tui.app.scoring import warn_query_mismatch as warn_query_mismatch
 from goldset_tui.errors import InputError
 
 if TYPE_CHECKING:  # imported lazily: `goldset --help` and a small evaluation never load Polars

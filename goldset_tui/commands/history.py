@@ -77,10 +77,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from goldset_tui.app.history import store_history
     from goldset_tui.history.format import to_markdown, to_text
-    from goldset_tui.history.records import load_records
-    from goldset_tui.history.timeline import build_history, metrics_of, parse_recurring
-    from goldset_tui.store.manifest import read_manifest
+    from goldset_tui.history.timeline import parse_recurring
 
     try:
         recurring = parse_recurring(args.recurring)
@@ -88,23 +87,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(None, f"--recurring {exc}") from None
     if args.samples < 1:
         raise InputError(None, "--samples must be at least 1")
-    store = Path(args.store)
-    read_manifest(store)
-    records = load_records(store)
-    known = metrics_of(records)
-    if args.metric is not None and records and args.metric not in known:
-        raise InputError(
-            store, f"no release recorded with {args.metric!r} (recorded: {', '.join(known)})"
-        )
-    systems = sorted({r.system for r in records})
-    if args.system is not None and records and args.system not in systems:
-        shown = ", ".join(repr(visible(s, keep_newlines=False)) for s in systems)
-        raise InputError(
-            store,
-            f"no system {visible(args.system, keep_newlines=False)!r} recorded (recorded: {shown})",
-        )
-    history = build_history(
-        records,
+    history = store_history(
+        Path(args.store),
         metric=args.metric,
         system=args.system,
         recurring=recurring,

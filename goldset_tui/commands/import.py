@@ -137,28 +137,22 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(
             None, "--on-conflict goes with --human (a machine's new file replaces its grades)"
         )
-    project, pool_pairs = _open_store(args)
-    if args.human is not None:
-        return _human(project, args, pool_pairs)
-    return _machine(project, args, pool_pairs)
-
-
-def _open_store(args: argparse.Namespace) -> tuple[Project, pl.DataFrame]:
-    """The store to import into, and the pool's pairs (goldset_tui.app.importing)."""
     from goldset_tui.app.importing import open_import_store
     from goldset_tui.commands._args import store_scale
 
-    if args.store is None and args.pool is None:
+    if args.store is None and args.pool is None:  # refused before a --scale is read
         raise InputError(None, "give --store DIR, or --pool POOL (its store is made if need be)")
-    scale = store_scale(args.scale) if args.scale is not None else None
-    return open_import_store(
+    project, pool_pairs = open_import_store(
         args.store,
         args.pool,
-        scale=scale,
+        scale=store_scale(args.scale) if args.scale is not None else None,
         corpus=args.corpus,
         human=args.human,
         machine=args.machine,
     )
+    if args.human is not None:
+        return _human(project, args.labeller, args.human, pool_pairs, args.on_conflict)
+    return _machine(project, args.labeller, args.machine, pool_pairs, args.model)
 
 
 def _already(path: str, sha256: str, who: str) -> int:
@@ -169,19 +163,16 @@ def _already(path: str, sha256: str, who: str) -> int:
     return 0
 
 
-def _human(project, args: argparse.Namespace, pool_pairs) -> int:  # noqa: ANN001
-    from goldset_tui.store.human import import_human
+def _human(
+    project: Project, labeller: str, path: str, pool_pairs: pl.DataFrame, on_conflict: str | None
+) -> int:
+    from goldset_tui.app.importing import import_human_labels
 
-    result = import_human(
-        project,
-        args.labeller,
-        Path(args.human),
-        pool_pairs=pool_pairs,
-        on_conflict=args.on_conflict or "refuse",
-    )
+    done = import_human_labels(project, labeller, Path(path), pool_pairs, on_conflict or "refuse")
+    result = done.result
     who = visible(result.labeller)
     if result.already:
-        return _already(args.human, result.sha256, who)
+        return _already(path, result.sha256, who)
     extra = [
         f"{n} already at the file's grade" if what == "unchanged" else f"{n} {what}"
         for what, n in (
@@ -196,32 +187,26 @@ def _human(project, args: argparse.Namespace, pool_pairs) -> int:  # noqa: ANN00
         f"{result.labels} for {who}" + (f" ({', '.join(extra)})" if extra else ""),
         file=sys.stderr,
     )
-    graded = project.qrels(result.labeller).select("query_id", "doc_id")
-    left = pool_pairs.unique().join(graded, on=["query_id", "doc_id"], how="anti").height
-    if left:  # what `goldset judge` will serve next, as a command to paste
+    if done.left:  # what `goldset judge` will serve next, as a command to paste
         import shlex
 
-        command = shlex.join(
-            ["goldset", "judge", str(project.pool_path), "--store", str(project.path)]
-            + ["--labeller", result.labeller]
-        )
         print(
-            f"{left:,} of the pool's {pool_pairs.unique().height:,} pairs are left for {who}: "
-            f"{visible(command)}",
+            f"{done.left:,} of the pool's {done.pairs:,} pairs are left for {who}: "
+            f"{visible(shlex.join(done.judge_command))}",
             file=sys.stderr,
         )
     return 0
 
 
-def _machine(project, args: argparse.Namespace, pool_pairs) -> int:  # noqa: ANN001
+def _machine(
+    project: Project, labeller: str, path: str, pool_pairs: pl.DataFrame, model: str | None
+) -> int:
     from goldset_tui.store.machine import import_machine
 
-    result = import_machine(
-        project, args.labeller, Path(args.machine), pool_pairs=pool_pairs, model=args.model
-    )
+    result = import_machine(project, labeller, Path(path), pool_pairs=pool_pairs, model=model)
     who = visible(result.labeller)
     if result.already:
-        _already(args.machine, result.sha256, who)
+        _already(path, result.sha256, who)
     else:
         print(
             f"imported {result.labels} label{'s' * (result.labels != 1)} for machine labeller "

@@ -40,18 +40,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from goldset_tui.history.records import load_records
-    from goldset_tui.history.regressions import case_status, load_cases, promote
-    from goldset_tui.history.timeline import by_system, release_order
-    from goldset_tui.store.manifest import read_manifest
+    from goldset_tui.app.history import case_statuses, promote_case, store_records
 
     store = Path(args.store)
-    read_manifest(store)
-    records = load_records(store)
+    records = store_records(store)
     if args.promote is not None:
         if not args.name:
             raise InputError(None, "--promote needs --name NAME")
-        case, wrote = promote(store, args.promote, args.name, args.note, records)
+        case, wrote = promote_case(store, args.promote, args.name, args.note, records)
         what = "named" if wrote else "already named (nothing written)"
         print(
             visible(f"{what}: {case.name!r} is query {case.query_id} ({case.stratum})"),
@@ -60,19 +56,14 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.name or args.note:
         raise InputError(None, "--name and --note go with --promote QUERY_ID")
-    cases = load_cases(store)
-    if not cases:
+    statuses = case_statuses(store, records)
+    if not statuses:
         print("no named regression cases in this store")
         return 0
-    order = release_order(records)
-    latest = []
-    for metric in sorted({r.measure for r in records}):
-        for recs in by_system(records, metric).values():
-            latest.append(recs[-1])
-    latest.sort(key=lambda r: (order.index(r.release), r.system, r.measure))
-    for case in cases:
+    for each in statuses:
+        case = each.case
         print(visible(f"{case.name}  query {case.query_id} ({case.stratum})  {case.note}".rstrip()))
-        for row in case_status([case], latest):
+        for row in each.rows:
             print(
                 visible(
                     f"  {row['status']:<13} {row['system']} in {row['release']} ({row['measure']})"

@@ -5,14 +5,11 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
     from goldset_tui.sampling.plan import PlanRow
     from goldset_tui.sampling.sample import SampleResult
-
-from goldset_tui.progress import working
 
 NAME = "sample"
 HELP = "plan, draw, emit as SQL or finish a seeded stratified sample of queries from LABELS"
@@ -73,22 +70,11 @@ def old_spellings(argv: list[str]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from goldset_tui.app.sampling import draw_sample, plan_for, sample_labels, sample_sizes
     from goldset_tui.errors import InputError
     from goldset_tui.report.closure import all_ok
     from goldset_tui.sampling.files import check_folder, output_format
-    from goldset_tui.sampling.labels import read_labels
-    from goldset_tui.sampling.manifest import (
-        manifest_path,
-    )
-    from goldset_tui.sampling.rules import STRATA
-    from goldset_tui.sampling.sample import (
-        allocate_total,
-        check_known_strata,
-        parse_targets,
-        refuse_a_sample,
-        stratified_sample,
-        stratum_counts,
-    )
+    from goldset_tui.sampling.manifest import manifest_path
 
     if args.emit_sql:
         return emit_sql(args)
@@ -116,41 +102,37 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(None, "--rho must lie between -1 and 1 (1 would mean no noise at all)")
     if not 0 < args.power < 1:
         raise InputError(None, "--power must lie between 0 and 1 (0.8 is usual)")
-    if args.log:
-        from goldset_tui.sampling.classify import classify_log, read_vocab
-
-        vocab = read_vocab(args.vocab) if args.vocab else None
-        with working(f"classifying {args.labels}"):
-            labels = classify_log(args.labels, vocab).labels
-        if vocab is None:
-            print("note: no --vocab given, so the misspelled rule was skipped", file=sys.stderr)
-    else:
-        if args.vocab:
-            raise InputError(None, "--vocab is for a log (--log) or --emit-sql; LABELS has strata")
-        with working(f"reading {args.labels}"):
-            labels = read_labels(args.labels)
-    refuse_a_sample(labels, args.labels)
-    counts = stratum_counts(labels)  # once: the allocation, the draw and the manifest share it
-    if args.targets:
-        targets = parse_targets(args.targets)
-        # A log is classified here with the six default strata: any of them may be asked for.
-        scheme = STRATA if args.log else ()
-        check_known_strata(targets, labels, args.labels, scheme=scheme)
-        allocation = {"mode": "targets"}
-    else:
-        targets = allocate_total(counts, args.total, args.min_per_stratum)
-        allocation = {"mode": "total", "total": args.total, "min_per_stratum": args.min_per_stratum}
-    sizes = dict(targets)
+    if args.vocab and not args.log:
+        raise InputError(None, "--vocab is for a log (--log) or --emit-sql; LABELS has strata")
+    labels, notes = sample_labels(args.labels, log=args.log, vocab=args.vocab)
+    for note in notes:
+        print(note, file=sys.stderr)
+    planned = sample_sizes(
+        labels,
+        args.labels,
+        targets=args.targets,
+        total=args.total,
+        min_per_stratum=args.min_per_stratum,
+        log=args.log,
+    )
+    sizes = dict(planned.targets)
     if args.output is not None:
-        result = stratified_sample(labels, targets, args.seed, args.cap, counts)
-        companions, where = write_sample(
-            result, args, seed=args.seed, cap=args.cap, source=args.labels, allocation=allocation
+        drawn = draw_sample(
+            labels,
+            planned,
+            seed=args.seed,
+            cap=args.cap,
+            source=args.labels,
+            output=args.output,
+            manifest=args.manifest,
         )
+        result, companions = drawn.result, drawn.companions
         # With --format json, stdout is the plan's JSON alone; the human table goes to stderr.
         human = sys.stderr if args.format == "json" else sys.stdout
         print_table(result, human)
         print(
-            f"wrote {result.sample.height} queries to {args.output} and the manifest to {where}",
+            f"wrote {result.sample.height} queries to {args.output} and the manifest to "
+            f"{drawn.manifest}",
             file=human,
         )
         print(
@@ -172,35 +154,24 @@ def run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
     if args.plan:
-        from goldset_tui.sampling.plan import plan_rows
-
-        counted = counts.iter_rows(named=True)
-        populations, shares = {}, {}
-        for row in counted:
-            populations[row["stratum"]] = int(row["distinct"])
-            shares[row["stratum"]] = float(row["share"])
-        rows = plan_rows(
+        rows = plan_for(
             sizes,
-            args.rate,
-            args.half_width,
-            populations=populations,
-            shares=shares,
+            planned.counts,
+            rate=args.rate,
+            half_width=args.half_width,
             rho=args.rho,
             power=args.power,
         )
         if args.format == "json":
-            print_plan_json(rows, args)
+            print_plan_json(rows, args.rate, args.rho, args.power, args.half_width)
         else:
             print_plan(rows, args.rate, args.half_width, args.rho, args.power)
     return 0
 
 
 def emit_sql(args: argparse.Namespace) -> int:
+    from goldset_tui.app.sampling import emit_sample_sql
     from goldset_tui.errors import InputError
-    from goldset_tui.sampling.classify import read_vocab
-    from goldset_tui.sampling.sample import parse_targets
-    from goldset_tui.sampling.sql import LogTable
-    from goldset_tui.sampling.warehouse import write_bundle
 
     if args.output is None or args.output.suffix.lower() != ".sql":
         raise InputError(args.output, "--emit-sql writes -o FILE.sql")
@@ -218,84 +189,34 @@ def emit_sql(args: argparse.Namespace) -> int:
         )
     if args.cap < 1:
         raise InputError(None, f"--cap must be at least 1, got {args.cap}")
-    vocab = read_vocab(args.vocab) if args.vocab else None
-    log = LogTable(
-        args.table, args.query_column, args.count_column, args.vocab_table if vocab else None
-    )
-    written = write_bundle(
+    written = emit_sample_sql(
         args.output,
         args.emit_sql,
-        log,
+        table=args.table,
+        query_column=args.query_column,
+        count_column=args.count_column,
+        vocab=args.vocab,
+        vocab_table=args.vocab_table,
         seed=args.seed,
         cap=args.cap,
-        targets=parse_targets(args.targets),
-        vocab=vocab,
-        vocab_source=args.vocab,
+        targets=args.targets,
     )
     for name, path in written.items():
         print(f"wrote {name}: {path}")
-    if vocab is not None:
+    if args.vocab:
         print(f"load {written['vocab']} as the table {args.vocab_table} before running the SQL")
     return 0
 
 
-def write_sample(
-    result: SampleResult,
-    args: argparse.Namespace,
-    *,
-    seed: int,
-    cap: int,
-    source: Path,
-    allocation: dict | None = None,
-    engine: str = "polars",
-) -> tuple[dict[str, Path], Path]:
-    """SAMPLE, its strata and traffic files and its manifest; returns the companions and where
-    the manifest went."""
-    from goldset_tui.sampling.files import write_frame
-    from goldset_tui.sampling.manifest import (
-        build_manifest,
-        companion_paths,
-        manifest_path,
-        write_manifest,
-    )
-    from goldset_tui.sampling.sample import report_frames
-
-    companions = companion_paths(args.output)
-    write_frame(result.sample, args.output)
-    for name, frame in report_frames(result).items():
-        write_frame(frame, companions[name])
-    where = args.manifest or manifest_path(args.output)
-    manifest = build_manifest(
-        result,
-        seed=seed,
-        cap=cap,
-        labels_path=source,
-        sample_path=args.output,
-        allocation=allocation,
-        companions=companions,
-        engine=engine,
-    )
-    write_manifest(manifest, where)
-    return companions, where
-
-
 def finish(args: argparse.Namespace) -> int:
+    from goldset_tui.app.sampling import finish_sample
     from goldset_tui.errors import InputError
     from goldset_tui.sampling.files import output_format
-    from goldset_tui.sampling.warehouse import finish_sample
 
     if args.rows is None or args.weights is None or args.output is None:
         raise InputError(None, "--finish needs --rows, --weights and -o SAMPLE")
     output_format(args.output)
-    result, bundle = finish_sample(args.finish, args.rows, args.weights)
-    write_sample(
-        result,
-        args,
-        seed=int(bundle["seed"]),
-        cap=int(bundle["cap"]),
-        source=args.rows,
-        engine=str(bundle["engine"]),
-    )
+    result, bundle = finish_sample(args.finish, args.rows, args.weights, args.output, args.manifest)
     print_table(result)
     print(f"wrote {result.sample.height} queries drawn by {bundle['engine']} to {args.output}")
     for note in result.notes:
@@ -371,15 +292,17 @@ def print_plan(
             print(f"note: {uncovered:.1%} of the traffic is in strata with no planned queries.")
 
 
-def print_plan_json(rows: list[PlanRow], args: argparse.Namespace) -> None:
+def print_plan_json(
+    rows: list[PlanRow], rate: float, rho: float, power: float, half_width: float | None
+) -> None:
     import json
 
     data = {
-        "rate": args.rate,
-        "rho": args.rho,
-        "power": args.power,
+        "rate": rate,
+        "rho": rho,
+        "power": power,
         "alpha": 0.05,
-        "half_width_wanted": args.half_width,
+        "half_width_wanted": half_width,
         "strata": [r.to_json() for r in rows if not r.stratum.startswith("(")],
         "all": next(r.to_json() for r in rows if r.stratum == "(all)"),
         "weighted": next((r.to_json() for r in rows if r.stratum == "(weighted)"), None),

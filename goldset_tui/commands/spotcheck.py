@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import getpass
 import json
 import sys
 from pathlib import Path
@@ -35,13 +34,6 @@ examples:
       --manifest golden.manifest.toml
   goldset spotcheck labels.csv --store checks/ --labeller ana --export labels.corrected.csv
 """
-
-
-def default_labeller() -> str:
-    try:
-        return getpass.getuser() or "labeller"
-    except Exception:  # no user name in some containers
-        return "labeller"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -131,21 +123,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from goldset_tui.app.spotcheck import open_spotcheck, read_answers, start_spotcheck
     from goldset_tui.errors import InputError
     from goldset_tui.sampling.files import output_format, write_frame
-    from goldset_tui.sampling.labels import read_labels
-    from goldset_tui.sampling.rules import STRATA
-    from goldset_tui.sampling.sample import check_known_strata, parse_targets
-    from goldset_tui.sampling.spotcheck import (
-        agreement,
-        check_items,
-        corrected_labels,
-        journal_path,
-        load_answers,
-        strata_order,
-    )
-    from goldset_tui.sampling.verdict import golden_sizes
-    from goldset_tui.store.project import default_store_for
 
     if not (args.report or args.export):
         from goldset_tui.app.terminal import require_terminal
@@ -157,59 +137,44 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(None, "--rate must lie between 0 and 1")
     if args.export is not None:
         output_format(args.export)
-    labels = read_labels(args.labels)
-    labeller = args.labeller or default_labeller()
-    store = args.store or default_store_for(args.labels)
-    path = journal_path(store, labeller)
-    targets = parse_targets(args.targets) if args.targets else None
-    if targets:
-        # --targets are the golden set's sizes: with classify's strata, one may have no rows here.
-        check_known_strata(targets, labels, args.labels, scheme=STRATA)
-    given = [
-        o
-        for o, v in (("--targets", targets), ("--total", args.total), ("--manifest", args.manifest))
-        if v is not None
-    ]
-    if len(given) > 1:
-        raise InputError(None, f"give the planned sizes once: {' and '.join(given)} both say them")
-    if args.min_per_stratum is not None and args.total is None:
-        raise InputError(None, "--min-per-stratum goes with --total")
-    sizes, source = golden_sizes(
+    check = open_spotcheck(
         args.labels,
-        labels,
-        targets=targets,
+        labeller=args.labeller,
+        store=args.store,
+        targets=args.targets,
         total=args.total,
         min_per_stratum=args.min_per_stratum,
         manifest=args.manifest,
     )
-    strata = strata_order(labels)
-
     if args.report or args.export:
-        answers, warnings = load_answers(path)
-        for warning in warnings:
+        answers = read_answers(check)
+        for warning in answers.warnings:
             print(f"warning: {warning}", file=sys.stderr)
         if args.export:
-            write_frame(corrected_labels(labels, answers), args.export)
+            write_frame(answers.corrected_labels(), args.export)
             print(f"wrote the corrected labels to {args.export}", file=sys.stderr)
         if args.report:
             print_report(
-                agreement(answers, strata), sizes, source, args.rate, args.format, labeller, path
+                answers.agreement(),
+                check.sizes,
+                check.source,
+                args.rate,
+                args.format,
+                check.labeller,
+                check.path,
             )
         return 0
 
-    from goldset_tui.sampling.spotcheck import SpotCheckSession
     from goldset_tui.ui.app import run_app
     from goldset_tui.ui.screens.spotcheck import SpotCheckScreen
 
-    items = check_items(labels, args.sample or None, args.seed)
-    session = SpotCheckSession.open(
-        items, strata, path, labeller
-    )  # a locked journal fails here, on one line
+    session = start_spotcheck(check, args.sample or None, args.seed)
+    sizes = check.sizes
     try:
         code = run_app(lambda: SpotCheckScreen(session, sizes=sizes, rate=args.rate))
     finally:
         session.close()
-    print(f"answers saved in {path}", file=sys.stderr)
+    print(f"answers saved in {check.path}", file=sys.stderr)
     return code
 
 

@@ -191,3 +191,21 @@ def test_pairs_file_is_named_by_its_full_path(tmp_path, monkeypatch) -> None:
     full = str(tmp_path.resolve() / "missing_pairs.csv")
     assert any(f"written to {full} " in m for m in messages), messages
     assert pl.read_csv(full).height == 3
+
+
+def test_judging_from_the_report_refuses_a_machine_labellers_name(tmp_path) -> None:
+    """The report's J opens judging through the same door as `goldset judge`: a machine judge's
+    name (imported with `goldset import --machine`) is not a person's to judge under, so the
+    screen says why and nothing is written in that name."""
+    from goldset_tui.store.machine import import_machine
+
+    pool = tmp_path / "pool.csv"
+    pool.write_text("query_id,query,doc_id,text\nq01,x,a,b\n")
+    project = Project.create(tmp_path / "store", pool_path=pool, pool_sha256="0" * 64)
+    labels = tmp_path / "gpt.qrels"
+    labels.write_text("q01 0 a 1\n")
+    import_machine(project, "gpt", labels, pool_pairs=None)
+    hook = judge_hook(project, "gpt", ui_data.make_topics(), _corpus(), tmp_path / "pairs.csv")
+    result = hook(pl.DataFrame({"query_id": ["q11"], "doc_id": ["bq11-3"]}))
+    assert isinstance(result, str) and "machine labeller" in result
+    assert Project.open(tmp_path / "store").judgments("gpt").height == 1  # the import's only

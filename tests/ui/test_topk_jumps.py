@@ -127,11 +127,9 @@ async def test_agreement_runs_given_are_the_views_systems(store) -> None:
 
 async def test_agreement_of_qrels_files_with_runs_opens_their_consensus_top_k(tmp_path) -> None:
     # `goldset agreement --qrels ann=... --qrels bob=... --qrels cy=... --run ... --screen`.
-    import argparse
-
     from goldset_tui.agreement.example import DOCS, GRADES, RANKS
     from goldset_tui.agreement.sources import from_qrels
-    from goldset_tui.commands.agreement import screen_runs
+    from goldset_tui.app.agreement import named_runs
 
     specs = []
     for name, per_query in GRADES.items():
@@ -155,7 +153,7 @@ async def test_agreement_of_qrels_files_with_runs_opens_their_consensus_top_k(tm
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
         runs.append(f"{system}={path}")
     data = from_qrels(specs, None)
-    given = screen_runs(argparse.Namespace(run=runs))
+    given = named_runs(runs)  # as `goldset agreement --run` gives them to the screen
     app = GoldsetApp(lambda: AgreementScreen(data, replicates=0, runs=given))
     async with app.run_test(size=(120, 40)) as pilot:
         await until(pilot, lambda: app.screen.report is not None, "agreement computed")

@@ -9,11 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path, PurePath
+from typing import TYPE_CHECKING
 
 import polars as pl
 from textual.screen import Screen
 
 from goldset_tui.report.pipeline import missing_pool
+
+if TYPE_CHECKING:
+    from goldset_tui.judging import JudgingSession
+    from goldset_tui.store.project import Project
+    from goldset_tui.store.writer import JudgmentWriter
 
 
 def write_pairs(pairs: pl.DataFrame, path: Path) -> Path:
@@ -25,7 +31,11 @@ def write_pairs(pairs: pl.DataFrame, path: Path) -> Path:
 
 
 def judge_screen(
-    session, guidelines: str, *, writer=None, warnings: list[str] | None = None
+    session: JudgingSession,
+    guidelines: str,
+    *,
+    writer: JudgmentWriter | None = None,
+    warnings: list[str] | None = None,
 ) -> Screen:
     """The judging screen opened from the report: Escape saves and goes back to it (q goes home,
     or quits, as everywhere). ``writer`` and ``warnings`` as for the judging screen: the store's
@@ -58,7 +68,7 @@ def judge_screen(
 
 
 def judge_hook(
-    project,
+    project: Project | None,
     labeller: str | None,
     topics: pl.DataFrame | None,
     corpus: pl.DataFrame | None,
@@ -82,30 +92,18 @@ def judge_hook(
                 else "no --store/--labeller to judge into"
             )
             return f"{pairs.height} missing pair(s) written to {where} ({why})"
-        from goldset_tui.judging import JudgingSession
-        from goldset_tui.store.annotations import notes_of, reasons_of
+        from goldset_tui.app.judging import open_missing_judging, start_judging
+        from goldset_tui.errors import InputError
 
-        judged = project.judgments(labeller) if labeller in project.labellers() else None
-        writer = project.writer(labeller)  # its warnings on open join project.warnings
-        history = project.judgments(labeller, history=True) if judged is not None else None
-        session = JudgingSession(
-            pool.with_columns(pl.col("title").fill_null("")),
-            labeller,
-            writer=writer,
-            judged=judged.select("query_id", "doc_id", "grade") if judged is not None else None,
-            scale=project.scale,
-            # Undo picks up where the labeller's last session left off (history.py).
-            history=history,
-            # Notes, flags and skips as `goldset judge` shows them.
-            notes=notes_of(project, labeller) if judged is not None else None,
-            flags=reasons_of(history, "flag") if history is not None else None,
-            skips=reasons_of(history, "skip") if history is not None else None,
-        )
+        try:
+            setup = open_missing_judging(
+                project, labeller, pool.with_columns(pl.col("title").fill_null(""))
+            )
+        except InputError as exc:  # a name `goldset judge` refuses too (a machine's, say)
+            return f"cannot judge the missing pairs as {labeller}: {exc}"
+        start = start_judging(setup)  # the labeller's writer: one session per labeller
         return judge_screen(
-            session,
-            project.guidelines,
-            writer=writer,
-            warnings=list(dict.fromkeys(project.warnings)),
+            start.session(), project.guidelines, writer=start.writer, warnings=start.warnings
         )
 
     return judge

@@ -13,9 +13,8 @@ import polars as pl
 import pytest
 
 import goldset_tui
-from goldset_tui.commands import _history_hooks
-from goldset_tui.commands._eval_output import RunResult
-from goldset_tui.commands._eval_scoring import unjudged_shares
+from goldset_tui.app import releases
+from goldset_tui.app.scoring import RunResult, unjudged_shares
 from goldset_tui.eval import defaults
 from goldset_tui.eval.querysets import sets_of
 from goldset_tui.history.advice import UNJUDGED_ADVICE
@@ -29,8 +28,8 @@ from goldset_tui.report.model import DEFAULT_K, UNJUDGED_WARNING
 
 def test_constants_have_one_home():
     # Imported, not copied: the three modules hold the defaults module's values ...
-    assert _history_hooks.DEFAULT_K is DEFAULT_K is defaults.DEFAULT_K
-    assert _history_hooks.UNJUDGED_WARNING is UNJUDGED_ADVICE is UNJUDGED_WARNING
+    assert releases.DEFAULT_K is DEFAULT_K is defaults.DEFAULT_K
+    assert releases.UNJUDGED_WARNING is UNJUDGED_ADVICE is UNJUDGED_WARNING
     assert UNJUDGED_WARNING is defaults.UNJUDGED_WARNING
     # ... and no module of the package assigns a number to those names but eval/defaults.py.
     assigned = re.compile(

@@ -1,23 +1,49 @@
-"""How `goldset eval` scores runs: the query sets, their warnings, per-query values and means,
-for Polars frames or the plain dicts of the small-input path (a helper, not a command)."""
+"""Scoring runs as `goldset eval` (and `compare`'s warnings) do: the query sets, their warnings,
+per-query values and means, for Polars frames, lean runs or the plain dicts of the small-input
+path; and the unjudged share of each run's top documents, which the unjudged advice is about.
+
+Imports stay light on purpose: `goldset eval` on a small file must not load Polars."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from goldset_tui.errors import InputError
+from goldset_tui.eval.means import Row
+from goldset_tui.eval.querysets import QuerySets
 from goldset_tui.text import visible
 
 if TYPE_CHECKING:
     import polars as pl
 
-    from goldset_tui.commands._eval_output import RunResult
     from goldset_tui.eval.measures import Measure
-    from goldset_tui.eval.querysets import QuerySets
+    from goldset_tui.io.run_lean import LeanRun
     from goldset_tui.io.small_trec import Qrels, Run
+
+    AnyRun = pl.DataFrame | LeanRun | Run  # a whole frame, a lean run, the small path's dict
+
+
+class RunResult:
+    """One run's scores: ``(query_id, measure, value)`` over the averaged queries (sorted by
+    query, measures in order), the means, the query sets, and the run's tag (trec_eval's
+    runid). Plain lists: the small-input path never builds a frame."""
+
+    __slots__ = ("means", "queries", "rows", "tag")  # a plain class: `dataclasses` is slow to load
+
+    def __init__(
+        self, rows: list[Row], means: dict[str, float], queries: QuerySets, tag: str | None
+    ) -> None:
+        self.rows, self.means, self.queries, self.tag = rows, means, queries, tag
+
+    def frame(self) -> pl.DataFrame:
+        """The rows as a ``query_id, measure, value`` frame (to save them as Parquet)."""
+        import polars as pl
+
+        schema = {"query_id": pl.String, "measure": pl.String, "value": pl.Float64}
+        return pl.DataFrame(self.rows, schema=schema, orient="row")
 
 
 def warn_query_mismatch(
@@ -74,7 +100,7 @@ def _first_ids(ids: list[str], n: int = 5) -> str:
 
 def score_runs(
     qrels: pl.DataFrame | Qrels,
-    runs: Mapping[str, pl.DataFrame | Run],
+    runs: Mapping[str, AnyRun],
     measures: list[Measure],
     *,
     mode: str = "relevant",
@@ -95,12 +121,12 @@ def score_runs(
     document at all (goldset's mean), or a run shares no query with the qrels, which is almost
     always the wrong qrels file (trec_eval itself stops there: "No queries with both results
     and relevance info")."""
-    from goldset_tui.commands._eval_output import RunResult
     from goldset_tui.eval.means import mean_rows
     from goldset_tui.eval.querysets import sets_of
 
-    small = isinstance(qrels, dict)
-    judged, relevant = (_small_ids if small else _frame_ids)(qrels, level)
+    judged, relevant = (
+        _small_ids(qrels, level) if isinstance(qrels, dict) else _frame_ids(qrels, level)
+    )
     if mode == "relevant" and not relevant:
         raise InputError(
             qrels_path,
@@ -123,32 +149,36 @@ def score_runs(
         if not warned:  # a property of the qrels: once, not once per run
             warn_left_out(sets, level=level, qrels_path=qrels_path)
             warned = True
-        rows = (_small_rows if small else _frame_rows)(
-            qrels, run, measures, sets.evaluated, max_docs, judged_only
-        )
+        if isinstance(qrels, dict):  # the small path: its runs are plain dicts too
+            rows = _small_rows(
+                qrels, cast("Run", run), measures, sets.evaluated, max_docs, judged_only
+            )
+        else:
+            frame_run = cast("pl.DataFrame | LeanRun", run)
+            rows = _frame_rows(qrels, frame_run, measures, sets.evaluated, max_docs, judged_only)
         means = mean_rows(rows, set(sets.evaluated))
         if trec_eval_quirks and mode == "complete":
             # trec_eval's m_num_rel.c: with -c, the `all` num_rel is re-counted from the whole
             # qrels file as grades > 0, whatever -l says (the per-query lines do follow -l).
-            positive = _small_positive(qrels) if small else _frame_positive(qrels)
+            positive = _small_positive(qrels) if isinstance(qrels, dict) else _frame_positive(qrels)
             means |= {str(m): float(positive) for m in measures if m.name == "NumRel"}
         out[name] = RunResult(rows, means, sets, (tags or {}).get(name))
     return out
 
 
-def _small_ids(qrels, level: int) -> tuple[set[str], set[str]]:  # noqa: ANN001 - Qrels
+def _small_ids(qrels: Qrels, level: int) -> tuple[set[str], set[str]]:
     from goldset_tui.eval.small import query_ids
 
     return query_ids(qrels, level)
 
 
-def _small_positive(qrels) -> int:  # noqa: ANN001 - Qrels
+def _small_positive(qrels: Qrels) -> int:
     from goldset_tui.eval.small import positive_judgments
 
     return positive_judgments(qrels)
 
 
-def _frame_ids(qrels, level: int) -> tuple[set[str], set[str]]:  # noqa: ANN001 - a frame
+def _frame_ids(qrels: pl.DataFrame, level: int) -> tuple[set[str], set[str]]:
     import polars as pl
 
     qrels = _plain_frame(qrels)
@@ -157,13 +187,13 @@ def _frame_ids(qrels, level: int) -> tuple[set[str], set[str]]:  # noqa: ANN001 
     return judged, relevant
 
 
-def _frame_positive(qrels) -> int:  # noqa: ANN001 - a frame
+def _frame_positive(qrels: pl.DataFrame) -> int:
     import polars as pl
 
     return _plain_frame(qrels).filter(pl.col("grade") > 0).height
 
 
-def _plain_frame(qrels):  # noqa: ANN001, ANN202 - a frame in and out
+def _plain_frame(qrels: pl.DataFrame) -> pl.DataFrame:
     if "subtopic" in qrels.columns:  # diversity qrels: one grade a document for the rest
         from goldset_tui.io.trec import plain_qrels
 
@@ -171,7 +201,7 @@ def _plain_frame(qrels):  # noqa: ANN001, ANN202 - a frame in and out
     return qrels
 
 
-def _frame_run_queries(run) -> set[str]:  # noqa: ANN001 - a frame or an io.run_lean.LeanRun
+def _frame_run_queries(run: pl.DataFrame | LeanRun) -> set[str]:
     import polars as pl
 
     if not isinstance(run, pl.DataFrame):  # a lean run counts every query it retrieved for
@@ -181,7 +211,14 @@ def _frame_run_queries(run) -> set[str]:  # noqa: ANN001 - a frame or an io.run_
     return set(ids.get_column("query_id").to_list())
 
 
-def _small_rows(qrels, run, measures, evaluated, max_docs, judged_only):  # noqa: ANN001, ANN202
+def _small_rows(
+    qrels: Qrels,
+    run: Run,
+    measures: list[Measure],
+    evaluated: list[str],
+    max_docs: int | None,
+    judged_only: bool,
+) -> list[Row]:
     from goldset_tui.eval.small import evaluate_small
 
     return evaluate_small(
@@ -189,7 +226,14 @@ def _small_rows(qrels, run, measures, evaluated, max_docs, judged_only):  # noqa
     )
 
 
-def _frame_rows(qrels, run, measures, evaluated, max_docs, judged_only):  # noqa: ANN001, ANN202
+def _frame_rows(
+    qrels: pl.DataFrame,
+    run: pl.DataFrame | LeanRun,
+    measures: list[Measure],
+    evaluated: list[str],
+    max_docs: int | None,
+    judged_only: bool,
+) -> list[Row]:
     import polars as pl
 
     from goldset_tui.eval.metrics import evaluate
@@ -212,7 +256,12 @@ def _frame_rows(qrels, run, measures, evaluated, max_docs, judged_only):  # noqa
     return list(per_query.filter(pl.col("query_id").is_in(wanted)).iter_rows())
 
 
-def unjudged_shares(qrels, runs, results, depth: int) -> dict[str, float]:  # noqa: ANN001
+def unjudged_shares(
+    qrels: pl.DataFrame | Qrels,
+    runs: Mapping[str, AnyRun],
+    results: Mapping[str, RunResult],
+    depth: int,
+) -> dict[str, float]:
     """Per run, the share of its top ``depth`` documents over the evaluated queries that the
     qrels do not grade (>= 0): what the unjudged advice after `goldset eval` is about (nan when
     the run has no document there). For every form the runs take: plain dicts (the small path,
@@ -222,8 +271,8 @@ def unjudged_shares(qrels, runs, results, depth: int) -> dict[str, float]:  # no
         evaluated = set(result.queries.evaluated)
         if not evaluated:
             continue
-        run = runs[name]
-        if isinstance(qrels, dict):
+        if isinstance(qrels, dict):  # the small path: its runs are plain dicts too
+            run = cast("Run", runs[name])
             total = judged = 0
             for qid in evaluated & set(run):
                 top = run[qid].docs[:depth]  # ranked by the reader (io.small_trec.ranking)
@@ -231,12 +280,15 @@ def unjudged_shares(qrels, runs, results, depth: int) -> dict[str, float]:  # no
                 total += len(top)
                 judged += sum(1 for doc in top if grades.get(doc, -1) >= 0)
         else:
-            total, judged = _frame_counts(qrels, run, evaluated, depth)
+            frame_run = cast("pl.DataFrame | LeanRun", runs[name])
+            total, judged = _frame_counts(qrels, frame_run, evaluated, depth)
         out[name] = 1.0 - judged / total if total else float("nan")
     return out
 
 
-def _frame_counts(qrels, run, evaluated: set[str], depth: int) -> tuple[int, int]:  # noqa: ANN001
+def _frame_counts(
+    qrels: pl.DataFrame, run: pl.DataFrame | LeanRun, evaluated: set[str], depth: int
+) -> tuple[int, int]:
     import polars as pl
 
     wanted = pl.Series(sorted(evaluated), dtype=pl.String).implode()
