@@ -11,7 +11,9 @@ import argparse
 import ipaddress
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from goldset_tui.errors import InputError
 
@@ -132,7 +134,7 @@ def _manage_users(args: argparse.Namespace) -> int:
     return 0
 
 
-def _child_argv(pool: Path, store: Path, corpus: Path | None):  # noqa: ANN202
+def _child_argv(pool: Path, store: Path, corpus: Path | None) -> Callable[[str], list[str]]:
     def argv(labeller: str) -> list[str]:
         # An argument list, never a shell line; `--labeller=` keeps a name starting with "-" a value.
         # -P: the server's working folder is not put on the import path, so a writable folder it
@@ -175,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _prepare(args: argparse.Namespace, server_class):  # noqa: ANN001, ANN202
+def _prepare(args: argparse.Namespace, server_class: Any) -> tuple[Any, list[str]]:
     """Check everything the judging processes will need, so that a mistake is one line now
     rather than a blank page later; then build the server."""
     from goldset_tui.app.judging import open_judging

@@ -130,9 +130,9 @@ def run(args: argparse.Namespace) -> int:
     if not (args.report or args.export):
         from goldset_tui.app.terminal import require_terminal
 
-        require_terminal(NAME)  # the screen needs a terminal; --report and --export do not
+        require_terminal(NAME)  # the screen needs a terminal; --print and --export do not
     if args.sample < 0:
-        raise InputError(None, "--sample must not be negative")
+        raise InputError(None, "--queries must not be negative")
     if not 0 <= args.rate <= 1:
         raise InputError(None, "--rate must lie between 0 and 1")
     if args.export is not None:

@@ -5,8 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from goldset_tui.errors import InputError
+
+if TYPE_CHECKING:
+    from goldset_tui.store.project import Project
 
 NAME = "validate"
 HELP = "write a pool of the machine judge's labels most worth a human check"
@@ -124,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def refuse_store_pool(out: Path, project) -> None:  # noqa: ANN001 - Project
+def refuse_store_pool(out: Path, project: Project) -> None:
     """Writing the check pool over the store's own pool would lose the pool every later command
     reads its rows from (and `goldset import` checks labels against)."""
     pool_path = project.manifest.get("pool", {}).get("path")
