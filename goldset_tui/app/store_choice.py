@@ -102,7 +102,12 @@ def choose_store(pool_path: str | Path, labeller: str | None) -> Choice:
         if store == default:
             return Choice(store, None)
         if mine:
-            why = f"where {who} has judged this pool ({_judged(store, labeller or ''):,} judgments)"
+            n = _judged(store, labeller or "")
+            why = (
+                f"where {who} has judged this pool ({n:,} judgments)"
+                if n
+                else f"where {who} is on the team (no judgments yet)"
+            )
         else:
             why = "the one store that holds this pool" + (
                 f" ({who} has not judged in it yet)" if labeller else ""
@@ -113,7 +118,13 @@ def choose_store(pool_path: str | Path, labeller: str | None) -> Choice:
     listed = "; ".join(
         f"{s} ({_judged(s, labeller):,} judgments)" if labeller else str(s) for s in several
     )
-    whose = f"{who} has judged" if mine else "goldset knows"
+    # Named on several teams but judged in none: saying she "has judged" it would be false.
+    judged_any = labeller is not None and any(_judged(s, labeller) for s in several)
+    whose = (
+        (f"{who} has judged" if judged_any else f"{who} is on the team of")
+        if mine
+        else ("goldset knows")
+    )
     raise InputError(
         Path(pool_path),
         f"{whose} this pool in {len(several)} stores: {listed}; say which with --store DIR",

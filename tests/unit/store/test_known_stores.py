@@ -186,4 +186,5 @@ def test_on_two_teams_and_judged_in_neither_she_still_chooses(
     assert main(["judge", str(pool), "--labeller", "ana"]) == 2
     err = capsys.readouterr().err
     assert "in 2 stores" in err and err.count("(0 judgments)") == 2 and "--store DIR" in err
+    assert "ana is on the team of this pool in 2 stores" in err  # not "has judged": she has not
     assert len(opened) == 2  # cy's two sittings; nothing opened for ana
