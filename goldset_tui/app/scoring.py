@@ -54,9 +54,11 @@ def warn_query_mismatch(
     mode: str,
     qrels_path: str | Path | None,
     run_path: str | Path | None,
+    say: bool = True,
 ) -> None:
     """A run sharing no query with the qrels is an InputError naming both files; a partial
-    mismatch is one warning line on stderr, with the counts and the first ids."""
+    mismatch is one warning line on stderr, with the counts and the first ids (unless not
+    ``say``: the error is raised all the same)."""
     if len(sets.only_in_run) == run_queries:
         raise InputError(
             run_path,
@@ -75,7 +77,7 @@ def warn_query_mismatch(
             f"{len(sets.only_in_run)} run queries not in the qrels (ignored: "
             f"{_first_ids(sets.only_in_run)})"
         )
-    if parts:
+    if parts and say:
         shown = visible(name, keep_newlines=False)
         print(f"goldset: warning: run {shown!r}: " + "; ".join(parts), file=sys.stderr)
 
@@ -111,6 +113,7 @@ def score_runs(
     run_paths: Mapping[str, str | Path] | None = None,
     tags: Mapping[str, str | None] | None = None,
     trec_eval_quirks: bool = False,
+    warn: bool = True,
 ) -> dict[str, RunResult]:
     """Each run scored over the queries ``mode`` averages (``eval.querysets``). ``qrels`` and
     the runs are Polars frames, or the plain dicts of ``io.small_trec`` (the small path,
@@ -120,7 +123,8 @@ def score_runs(
     Nothing to average over is an input error, never an empty mean: the qrels have no relevant
     document at all (goldset's mean), or a run shares no query with the qrels, which is almost
     always the wrong qrels file (trec_eval itself stops there: "No queries with both results
-    and relevance info")."""
+    and relevance info"). ``warn=False`` keeps the query sets' warnings off stderr (`goldset
+    eval --trec-eval-compat` without --verbose: trec_eval says nothing there); the errors stay."""
     from goldset_tui.eval.means import mean_rows
     from goldset_tui.eval.querysets import sets_of
 
@@ -145,8 +149,9 @@ def score_runs(
             mode=mode,
             qrels_path=qrels_path,
             run_path=(run_paths or {}).get(name),
+            say=warn,
         )
-        if not warned:  # a property of the qrels: once, not once per run
+        if warn and not warned:  # a property of the qrels: once, not once per run
             warn_left_out(sets, level=level, qrels_path=qrels_path)
             warned = True
         if isinstance(qrels, dict):  # the small path: its runs are plain dicts too

@@ -70,12 +70,16 @@ def after_eval(
     runs: dict[str, AnyRun],
     results: dict[str, RunResult],
     measures: list[Measure],
+    *,
+    advice: bool = True,
 ) -> None:
-    """Per run, the unjudged advice at the evaluated depth; with --release, one record per
-    measure and run."""
+    """Per run, the unjudged advice at the evaluated depth (unless not ``advice``); with
+    --release, one record per measure and run."""
     from goldset_tui.app.releases import eval_advice, record_eval
 
     store = check(args)
+    if store is None and not advice:
+        return  # nothing to record, nothing to say: not even worth computing the shares
     store_dir = store or (Path(args.qrels) if Path(args.qrels).is_dir() else None)
     paths = {name: spec_path(spec) for name, spec in zip(results, args.runs, strict=False)}
     said = eval_advice(
@@ -90,7 +94,8 @@ def after_eval(
     )
     if said is None:
         return  # diversity qrels: neither advice nor history (grades per subtopic)
-    _say(said)
+    if advice:
+        _say(said)
     if store is not None and not isinstance(qrels, dict):  # recording reads the runs whole
         for lines in record_eval(
             store, args.release, qrels, runs, results, measures, max_docs=args.max_docs

@@ -39,7 +39,10 @@ without -c: over the queries in both the qrels and the run; it also prints trec_
 trec_eval's order and, without -m, trec_eval's default measures (runid, num_q, num_ret, num_rel,
 num_rel_ret, map ... P_1000); with -m, only the measures given, as trec_eval -m does. Counts
 (NumQ, NumRet, NumRel, NumRelRet) are summed. A run sharing no query with the qrels is an error;
-queries in one and not the other are a warning.
+queries in one and not the other are a warning. --trec-eval-compat keeps stderr as quiet as
+trec_eval's (errors, the measures goldset lacks, and what goldset's own options -o, --store and
+--release say); --verbose adds goldset's notes, warnings and the unjudged advice, which every
+other mode prints.
 
 {measures}
 trec_eval's names (map, ndcg_cut_10, P_10, ...) and ranx's (ndcg@10, mrr@10, ...) are aliases,
@@ -117,7 +120,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--trec-eval-compat",
         action="store_true",
         help="as trec_eval: average over queries in both qrels and run (unless -c), trec_eval's "
-        "names and order, its default measures (runid, num_* ...) without -m",
+        "names and order, its default measures (runid, num_* ...) without -m; goldset's notes, "
+        "warnings and advice kept off stderr (unless --verbose)",
+    )
+    parser.add_argument(
+        "--verbose",
+        action="store_true",
+        help="with --trec-eval-compat: also print goldset's notes, query-set warnings and "
+        "unjudged advice on stderr (always printed without --trec-eval-compat)",
     )
     parser.add_argument(
         "-c",
@@ -173,12 +183,25 @@ def averaging_mode(args: argparse.Namespace) -> str:
     return "both" if args.trec_eval_compat else "relevant"
 
 
-def chosen_measures(args: argparse.Namespace) -> tuple[list[Measure], bool, list[str]]:
+def quiet(args: argparse.Namespace) -> bool:
+    """Whether goldset's own remarks stay off stderr: under --trec-eval-compat without
+    --verbose. A script that swaps goldset in for trec_eval may take any line on stderr for a
+    failure, and trec_eval says nothing there when it succeeds. What stays: errors, and the
+    warning that goldset lacks some of the measures asked for (the output is not trec_eval's
+    then); and the lines of goldset's own options (-o, --store/--release), which no trec_eval
+    command line has."""
+    return bool(args.trec_eval_compat and not getattr(args, "verbose", False))
+
+
+def chosen_measures(
+    args: argparse.Namespace, *, notes: bool = True
+) -> tuple[list[Measure], bool, list[str]]:
     """The -m measures (or the defaults) at the -l level, whether the runid line is asked for, and
     the lines to say on stderr once the inputs have been read. trec_eval's forms (`P`, `P.5,10`,
     `official`, `all_trec`, `runid`) are expanded (``eval.trec_forms``); each alias or form read
-    is noted, and the measures of a trec_eval group that goldset lacks are named in one warning.
-    The lines wait: a command that then fails on its input says one line, the error."""
+    is noted (unless not ``notes``), and the measures of a trec_eval group that goldset lacks
+    are named in one warning. The lines wait: a command that then fails on its input says one
+    line, the error."""
     from goldset_tui.eval.measures import parse_measure, parse_measures, with_rel_level
     from goldset_tui.eval.trec_forms import GROUPS, expand
 
@@ -193,12 +216,12 @@ def chosen_measures(args: argparse.Namespace) -> tuple[list[Measure], bool, list
             f"goldset: warning: {len(forms.lacking)} of trec_eval's measures are not in goldset "
             f"and are left out: {', '.join(forms.lacking)}"
         )
-    for form, members in forms.read_as.items():
+    for form, members in forms.read_as.items() if notes else ():
         if form not in GROUPS:  # a group's members are many: its warning says what matters
             shown = ", ".join(str(parse_measure(t)) for t in members)
             said.append(f"goldset: note: measure {form!r} read as {shown}")
     grouped = {t for members in forms.read_as.values() for t in members}
-    for m in measures:
+    for m in measures if notes else ():
         if m.alias and m.alias not in grouped:
             said.append(f"goldset: note: measure {m.alias!r} read as {str(m)!r}")
     level = args.rel_level or 1
@@ -243,7 +266,7 @@ def run(args: argparse.Namespace) -> int:
     _history_hooks.check(args)  # a wrong --store/--release is refused before the work
     for store in {args.qrels, getattr(args, "store", None)} - {None}:
         warn_scale(Path(store), args.rel_level or 1)
-    measures, runid, said = chosen_measures(args)
+    measures, runid, said = chosen_measures(args, notes=not quiet(args))
     if args.qrels == "-" and "-" in args.runs:
         raise InputError(None, "standard input ('-') can be read only once")
     subtopics = any(m.needs_subtopics for m in measures)
@@ -273,6 +296,7 @@ def run(args: argparse.Namespace) -> int:
         run_paths={name: r.source.path for name, r in inputs.items()},
         tags={name: r.tag for name, r in inputs.items()},
         trec_eval_quirks=args.trec_eval_compat,
+        warn=not quiet(args),
     )
     if args.format == "json":
         doc = json_document(results, measures, per_query=args.per_query)
@@ -303,5 +327,5 @@ def run(args: argparse.Namespace) -> int:
                     folder, f"cannot write the scores: {exc.strerror or exc}"
                 ) from None
             print(f"per-query scores: {written}", file=sys.stderr)
-    _history_hooks.after_eval(args, qrels, runs, results, measures)
+    _history_hooks.after_eval(args, qrels, runs, results, measures, advice=not quiet(args))
     return 0

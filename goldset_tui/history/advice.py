@@ -79,11 +79,11 @@ def _unpooled_name(name: str, depth: int, pool: str | Path | None) -> str:
 def _recorded_corpus(store: Any) -> str | None:
     """``--corpus PATH`` when the store records the corpus its pool was extended with, so that
     running the advice keeps the golden set's versioned setup (the corpus snapshot)."""
-    from goldset_tui.errors import InputError
-    from goldset_tui.store.manifest import read_manifest  # only with a store: eval stays light
-
     if not store:
-        return None
+        return None  # checked first: the store package imports Polars, a plain eval needs none
+    from goldset_tui.errors import InputError
+    from goldset_tui.store.manifest import read_manifest
+
     try:
         corpus = read_manifest(Path(store)).get("corpus")
     except (InputError, OSError):

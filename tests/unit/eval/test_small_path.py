@@ -9,8 +9,9 @@ from eval/metrics.py and io/trec.py.
 - Measures: every measure with a kernel, on every peer pair of qrels and run and under
   trec_eval's -M and -J, and on generated rankings (ties, negative grades, missing queries),
   gives the Polars value to 1e-9.
-- The command: a small evaluation does not import Polars, and prints what the Polars path
-  prints (text and JSON) under goldset's, trec_eval's and -c averaging.
+- The command: a small evaluation does not import Polars, not even to print the unjudged
+  advice, and prints what the Polars path prints (text and JSON, the advice on stderr) under
+  goldset's, trec_eval's and -c averaging.
 """
 
 from __future__ import annotations
@@ -317,17 +318,75 @@ def test_command_prints_the_same_on_both_paths(peers, tmp_path, capsys, monkeypa
         assert fast == slow
 
 
-def test_small_evaluation_does_not_import_polars(peers):
-    qrels = peers / "trec_eval/qrels.test"
-    run = peers / "trec_eval/results.test"
+ROOT = Path(__file__).resolve().parents[3]
+SAMPLE = ROOT / "sample_data"
+
+
+@pytest.mark.parametrize(
+    ("qrels", "run", "measures", "advice"),
+    [
+        ("trec_eval/qrels.test", "trec_eval/results.test", ["AP"], False),
+        # bm25's top 100 is 68% unjudged in Alice's qrels: the unjudged advice is printed, and
+        # printing it needs no store, so no Polars either.
+        (
+            SAMPLE / "judgments/alice.qrels",
+            SAMPLE / "runs/bm25.run",
+            ["nDCG@10", "R@100"],
+            True,
+        ),
+    ],
+    ids=["quiet", "advice"],
+)
+def test_small_evaluation_does_not_import_polars(peers, qrels, run, measures, advice):
+    argv = ["eval", str(peers / qrels), str(peers / run), "-q"]
+    argv += [a for m in measures for a in ("-m", m)]
     code = (
         "import sys\nfrom goldset_tui.cli import main\n"
-        f"status = main(['eval', {str(qrels)!r}, {str(run)!r}, '-m', 'AP', '-q'])\n"
+        f"status = main({argv!r})\n"
         "assert status == 0\nprint('polars' in sys.modules)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
+    assert ("is unjudged (above 20%)" in done.stderr) is advice, done.stderr
     assert done.stdout.strip().splitlines()[-1] == "False"
+
+
+# (qrels, run, options, whether the advice fires): the sample data, whose bm25 run fires it at
+# 100, and peer pairs at other depths (a cutoff, -M), averagings (-c), cuts (-J), run names
+# (from the file name, from the tag) and a warning printed beside it.
+ADVICE_CASES = [
+    (SAMPLE / "judgments/alice.qrels", SAMPLE / "runs/bm25.run", "-m nDCG@10 -m R@100", True),
+    (SAMPLE / "judgments/bob.qrels", SAMPLE / "runs/minilm.run", "-m P@5 -M 30", True),
+    ("trectools/robust03_cs_qrels.txt.gz", "trectools/input.uic0301.gz", "-m R@1000", True),
+    ("trectools/robust03_cs_qrels.txt.gz", "trectools/input.uic0301.gz", "-M 500 -c", True),
+    ("trectools/robust03_cs_qrels.txt.gz", "trectools/input.uic0301_top30", "-m P@10", False),
+    ("trec_eval/qrels.test", "trec_eval/results.test", "-m R@1000 -q", True),
+    ("trec_eval/qrels.test", "trec_eval/results.test", "-m AP -J", False),
+    ("trectools/qrel1.txt", "trectools/r1.run", "-m nDCG@10", False),
+    ("ir_measures/cwl.qrels", "ir_measures/cwl.run", "-m RR@5", True),
+]
+
+
+@pytest.mark.parametrize(
+    ("qrels", "run", "options", "fires"),
+    ADVICE_CASES,
+    ids=[f"{Path(q).name}+{Path(r).name}{o.replace(' ', '')}" for q, r, o, _ in ADVICE_CASES],
+)
+def test_the_advice_is_the_same_on_both_paths(
+    peers, capsys, monkeypatch, qrels, run, options, fires
+):
+    # The plain path counts the unjudged share over dicts, the Polars path over frames or lean
+    # runs: what is printed (the advice's share, depth and command) must be the same, byte for
+    # byte.
+    argv = ["eval", str(peers / qrels), str(peers / run), *options.split()]
+    code = main(argv)
+    fast = capsys.readouterr()
+    monkeypatch.setattr(small, "SMALL_INPUT_BYTES", 0)  # every input is "large": Polars
+    code_polars = main(argv)
+    slow = capsys.readouterr()
+    assert code == code_polars == 0
+    assert (fast.out, fast.err) == (slow.out, slow.err)
+    assert ("is unjudged (above 20%)" in fast.err) is fires, fast.err
 
 
 def test_a_bad_line_in_a_small_file_is_named_as_before(tmp_path, capsys):

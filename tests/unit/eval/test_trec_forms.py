@@ -95,7 +95,8 @@ def test_runid_in_json_is_the_run_s_tag_and_no_number(te, capsys):
     ],
 )
 def test_a_bare_family_is_its_default_cutoffs_as_trec_eval_prints_them(te, capsys, family, prefix):
-    code, out, err = _eval(capsys, te, "--trec-eval-compat", "-m", family)
+    # --verbose: compat mode keeps its notes off stderr unless asked.
+    code, out, err = _eval(capsys, te, "--trec-eval-compat", "--verbose", "-m", family)
     assert code == 0
     expected = [
         line for line in _lines((te / "out.test.a").read_text()) if line[0].startswith(prefix)
