@@ -47,7 +47,7 @@ from goldset_tui.store.manifest import (
 from goldset_tui.store.parts import read_parts
 from goldset_tui.store.prior import checked_prior
 from goldset_tui.store.registry import remember
-from goldset_tui.store.staging import naming_the_merge, recover
+from goldset_tui.store.staging import naming_the_merge, recover, sweep_new_store_leftovers
 from goldset_tui.store.writer import JudgmentWriter
 from goldset_tui.text import visible
 
@@ -153,6 +153,7 @@ class Project:
     def open(cls, path: str | Path) -> Project:
         store = Path(path)
         recover(store)  # a merge a crash interrupted is finished or undone before any read
+        sweep_new_store_leftovers(store)  # a killed `merge --into` of this folder's building copy
         manifest = read_manifest(store)
         check_layout(store, manifest)
         remember(store)
