@@ -21,6 +21,7 @@ import goldset_tui.store.merge as merge_module
 from goldset_tui.cli import main
 from goldset_tui.model import Judgment
 from goldset_tui.store import Project, sha256_file
+from goldset_tui.store.manifest import read_manifest
 
 ROOT = Path(__file__).resolve().parents[3]
 SAMPLE = ROOT / "sample_data"
@@ -92,3 +93,31 @@ def test_a_killed_merge_into_a_new_store_is_cleaned_by_the_next(tmp_path, capsys
         rows = Project.open(new).judgments().select("labeller", "doc_id", "grade").rows()
         assert sorted(rows) == expected
     assert left  # the kills did leave hidden copies: the ones that used to stay for good
+
+
+@pytest.mark.parametrize("at", ["record", "grades"])
+def test_a_failed_human_import_leaves_no_empty_labeller(tmp_path, monkeypatch, capsys, at):
+    import goldset_tui.store.human as human
+    from goldset_tui.store.writer import JudgmentWriter
+
+    pool = SAMPLE / "pool.jsonl"
+    store = tmp_path / "store"
+    Project.create(store, pool_path=pool, pool_sha256=sha256_file(pool))
+    full = OSError(errno.ENOSPC, "No space left on device", str(store / "manifest.toml"))
+
+    def fail(*_args, **_kwargs):
+        raise full
+
+    if at == "record":
+        monkeypatch.setattr(human, "update_manifest", fail)
+    else:
+        monkeypatch.setattr(JudgmentWriter, "write_batch", fail)
+    qrels = SAMPLE / "judgments" / "alice.qrels"
+    argv = ["import", "--store", str(store), "--labeller", "bob", "--human", str(qrels)]
+    assert main(argv) == 2
+    assert "No space left on device" in capsys.readouterr().err
+    assert "bob" not in read_manifest(store).get("labellers", {})
+    assert Project.open(store).labellers() == []
+    monkeypatch.undo()  # the disk has room again: the same import goes through whole
+    assert main(argv) == 0
+    assert Project.open(store).qrels("bob").height == len(qrels.read_text().splitlines())
