@@ -53,5 +53,6 @@ def test_a_kill_at_every_step_of_making_a_store_leaves_a_folder_the_next_command
         capsys.readouterr()
         assert Project.open(store).qrels("alice").equals(grades)
         assert not list(store.glob(".tmp-*")), kill_at
+    print(f"\nmaking a store: {calls} kill points, {len(left_behind)} left a folder behind")
     # The kills did leave the creation's files behind, the ones that once blocked the folder.
     assert any(any(n.startswith(".tmp-manifest.toml.") for n in names) for names in left_behind)
