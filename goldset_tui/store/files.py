@@ -112,7 +112,11 @@ def atomic_write(path: Path, write: Callable[[Path], object]) -> None:
     any file a Unix tool writes.
     """
     path = Path(path)
-    made = [folder for folder in path.parents if not folder.exists()]
+    made = []  # the folders this write makes, deepest first: removed again if it fails
+    for folder in path.parents:
+        if folder.exists():
+            break
+        made.append(folder)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=TMP_PREFIX + path.name + ".", dir=path.parent)
     os.close(fd)
