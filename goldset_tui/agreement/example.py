@@ -14,6 +14,7 @@ import polars as pl
 from goldset_tui.io.pools import load_pool
 from goldset_tui.judging import blind_order
 from goldset_tui.model import Judgment
+from goldset_tui.store.files import atomic_write
 from goldset_tui.store.project import Project
 
 QUERIES = {
@@ -81,7 +82,7 @@ def build_example_store(folder: str | Path, *, runs: bool = False) -> Path:
     root = Path(folder)
     root.mkdir(parents=True, exist_ok=True)
     pool_path = root / "pool.csv"
-    example_pool_frame(runs=runs).write_csv(pool_path)
+    atomic_write(pool_path, lambda tmp: example_pool_frame(runs=runs).write_csv(tmp))
     pool = load_pool(pool_path)
     project = Project.create(root / "store", pool_path=pool_path, pool_sha256=pool.sha256)
     for labeller, per_query in GRADES.items():

@@ -19,7 +19,6 @@ A corpus (``goldset_tui.io.corpus``) fills texts the pool does not carry. Every 
 
 from __future__ import annotations
 
-import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,7 +41,7 @@ from goldset_tui.io.tables import check_file, location, read_table, row_lines, t
 from goldset_tui.io.topics import read_topics
 from goldset_tui.model import GradeScale
 from goldset_tui.scalar import as_int
-from goldset_tui.store.files import sha256_file
+from goldset_tui.store.files import atomic_write, sha256_file
 
 __all__ = [
     "FRAME_SCHEMA",
@@ -230,8 +229,8 @@ def write_pool(frame: pl.DataFrame, path: str | Path) -> None:
                 "a field holds a tab or a newline, which TSV cannot carry; write .csv, .jsonl or .parquet",
                 line=i + 2,
             )
-    tmp = p.with_name(f".{p.name}.tmp")
-    try:
+
+    def write(tmp: Path) -> None:
         if fmt == "parquet":
             out.write_parquet(tmp)
         elif fmt == "jsonl":
@@ -242,11 +241,10 @@ def write_pool(frame: pl.DataFrame, path: str | Path) -> None:
                 separator="\t" if fmt == "tsv" else ",",
                 quote_style="never" if fmt == "tsv" else "necessary",
             )
-        with tmp.open("rb") as fh:
-            os.fsync(fh.fileno())
-        os.replace(tmp, p)
+
+    try:  # Polars reports a full disk in its own types: atomic_write makes it an OSError
+        atomic_write(p, write)
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
         raise InputError(p, f"cannot write: {exc.strerror or exc}") from None
 
 

@@ -34,6 +34,10 @@ def naming(exc: OSError, path: str | Path) -> OSError:
     flock) names no file, and "No space left on device" alone does not say which disk."""
     if exc.filename is not None:  # a fresh copy, so that ``raise ... from exc`` chains sensibly
         return OSError(exc.errno, exc.strerror, exc.filename, None, exc.filename2)
+    if exc.errno is None and _OS_ERROR_CODE.search(str(exc)):
+        return os_error_from(
+            exc, path
+        )  # Polars' CSV writer: "No space left on device (os error 28)"
     return OSError(exc.errno, exc.strerror or str(exc), str(path))
 
 
@@ -41,9 +45,10 @@ def os_error_from(exc: BaseException, path: str | Path) -> OSError:
     """An OSError naming ``path`` for a failed write that a library reported in its own type.
 
     Polars' Parquet writer raises ``ComputeError("... (os error 28)")`` on a full disk, not an
-    OSError, so callers that treat disk trouble as disk trouble would miss it.
+    OSError, so callers that treat disk trouble as disk trouble would miss it; its CSV writer raises
+    an OSError whose only text is ``"No space left on device (os error 28)"``, with no errno.
     """
-    if isinstance(exc, OSError):
+    if isinstance(exc, OSError) and (exc.errno is not None or exc.filename is not None):
         return naming(exc, path)
     found = _OS_ERROR_CODE.search(str(exc))
     code = int(found.group(1)) if found else errno.EIO
@@ -107,6 +112,11 @@ def atomic_write(path: Path, write: Callable[[Path], object]) -> None:
     any file a Unix tool writes.
     """
     path = Path(path)
+    made = []  # the folders this write makes, deepest first: removed again if it fails
+    for folder in path.parents:
+        if folder.exists():
+            break
+        made.append(folder)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=TMP_PREFIX + path.name + ".", dir=path.parent)
     os.close(fd)
@@ -117,12 +127,34 @@ def atomic_write(path: Path, write: Callable[[Path], object]) -> None:
         fsync_path(tmp)
         os.replace(tmp, path)
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
+        _undo(tmp, made)
         raise naming(exc, path) from exc
-    except BaseException:
-        tmp.unlink(missing_ok=True)
+    except BaseException as exc:
+        _undo(tmp, made)
+        if is_disk_error(exc):  # a library's own type for a failed write (Polars' ComputeError)
+            raise os_error_from(exc, path) from exc
         raise
     fsync_path(path.parent)
+
+
+def _undo(tmp: Path, made: list[Path]) -> None:
+    """After a failed write: nothing left behind, neither the temporary file nor the folders made
+    for it (an empty ``machine/NAME/`` would otherwise outlive a failed import). Best effort: a
+    folder someone filled meanwhile stays, and the error being raised is the one that matters."""
+    try:
+        tmp.unlink(missing_ok=True)
+        for folder in made:  # deepest first
+            folder.rmdir()
+    except OSError:
+        pass
+
+
+def is_disk_error(exc: BaseException) -> bool:
+    """Whether a library's exception is the operating system refusing a write ("... (os error 28)"
+    is how Polars' Rust core reports a full disk): disk trouble, to be said in one line, not a bug."""
+    return isinstance(exc, OSError) or (
+        isinstance(exc, Exception) and _OS_ERROR_CODE.search(str(exc)) is not None
+    )
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:

@@ -45,6 +45,7 @@ import polars as pl
 
 from goldset_tui.errors import InputError, StoreLockedError
 from goldset_tui.io.machine import read_human_labels
+from goldset_tui.io.trec import QRELS_SCHEMA
 from goldset_tui.store.files import now_iso, safe_name, sha256_file
 from goldset_tui.store.frames import latest
 from goldset_tui.store.machine import import_landed, import_name, is_machine, recorded_path
@@ -113,7 +114,9 @@ def import_human(
     if on_conflict != "replace" and _imported_before(project, safe, labeller, digest):
         return already
     try:
-        writer = project.writer(labeller)  # registers a new labeller: after every file check
+        # Not registered as it opens: a failed import would leave the new name as an empty
+        # labeller. The entry is made with the import's record, in one write (below).
+        writer = project.writer(labeller, register=False)
     except StoreLockedError as exc:
         raise StoreLockedError(
             f"{visible(labeller)!r} is being judged or imported in {project.path} right now, and "
@@ -122,10 +125,17 @@ def import_human(
     with writer:
         project.reload()
         _refuse_machine(project, safe, labeller)  # a machine import may have won the name
-        history = project.judgments(labeller, history=True)
-        records = list(project.manifest["labellers"][safe].get("imports", []))
+        entry = project.manifest.get("labellers", {}).get(safe)
+        if entry is not None and entry.get("name") != labeller:
+            raise InputError(project.path, f"labeller {labeller!r} clashes with {entry['name']!r}")
+        history = (
+            project.judgments(labeller, history=True)
+            if entry
+            else pl.DataFrame(schema=QRELS_SCHEMA)
+        )
+        records = list(entry.get("imports", [])) if entry else []
         landed = [r for r in records if import_landed(history, r)]
-        have = latest(history).select(*PAIR, pl.col("grade").alias("have"))
+        have = (latest(history) if entry else history).select(*PAIR, pl.col("grade").alias("have"))
         compared = labels.frame.join(have, on=PAIR, how="left", maintain_order="left")
         differs = compared.filter(
             pl.col("have").is_not_null() & (pl.col("grade") != pl.col("have"))
@@ -155,31 +165,60 @@ def import_human(
         }
 
         def remember(data: dict[str, Any]) -> None:
-            entry = data["labellers"][safe]
+            entries = data.setdefault("labellers", {})
+            current = entries.setdefault(safe, {"name": labeller, "first": stamp})
+            if current["name"] != labeller or is_machine(current):  # someone else meanwhile
+                raise InputError(project.path, f"{visible(labeller)!r} is taken here meanwhile")
             # A record whose judgments a crash cut off links nothing: dropped, not kept as if.
-            entry["imports"] = [*landed, record]
+            current["imports"] = [*landed, record]
 
         # The record first: every imported judgment is linked to its file from the moment it
         # exists, whatever moment the process is killed at (see the module docstring).
         project.manifest = update_manifest(project.path, remember)
-        writer.write_batch(
-            chosen.sort("_i").select(
-                pl.lit(labeller).alias("labeller"),
-                *PAIR,
-                "grade",
-                pl.lit(stamp).alias("time"),
-                pl.lit(None, pl.Float64).alias("seconds"),
-                pl.lit(None, pl.Int64).alias("position"),
-                "note",
-                pl.lit("judge").alias("kind"),
-            )
-        )
+        try:
+            writer.write_batch(batch(chosen, labeller, stamp))
+        except BaseException:
+            if entry is None:
+                _forget_new_name(project, safe, labeller)
+            raise
     unchanged = compared.height - new.height - differs.height
     kept = differs.height if on_conflict == "keep" else 0
     replaced = differs.height if on_conflict == "replace" else 0
     return HumanImportResult(
         labeller, labels.frame.height, chosen.height, unchanged, kept, replaced, digest, False
     )
+
+
+def batch(chosen: pl.DataFrame, labeller: str, stamp: str) -> pl.DataFrame:
+    """The rows an import writes: the record's time, no seconds (what marks them imported)."""
+    return chosen.sort("_i").select(
+        pl.lit(labeller).alias("labeller"),
+        *PAIR,
+        "grade",
+        pl.lit(stamp).alias("time"),
+        pl.lit(None, pl.Float64).alias("seconds"),
+        pl.lit(None, pl.Int64).alias("position"),
+        "note",
+        pl.lit("judge").alias("kind"),
+    )
+
+
+def _forget_new_name(project: Project, safe: str, labeller: str) -> None:
+    """Take out the entry a failed import of a new name made, unless a grade of it reached the
+    disk after all (a failure after the part's rename). Best effort: the import's own error is the
+    one to report, and an entry left behind holds only a record the next import drops."""
+    try:
+        if project.judgments(labeller, history=True).height:
+            return
+
+        def forget(data: dict[str, Any]) -> None:
+            current = data.get("labellers", {}).get(safe)
+            if current is not None and set(current) <= {"name", "first", "imports"}:
+                del data["labellers"][safe]
+
+        project.manifest = update_manifest(project.path, forget)
+    except Exception:
+        return
 
 
 def judged_on_screen(project: Project, labeller: str) -> bool:

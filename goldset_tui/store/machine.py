@@ -217,7 +217,6 @@ def import_machine(
         # The provenance first: alone (killed right after) it is a file no record points at,
         # and the next import of the same file writes it again, byte for byte.
         side = provenance_file(project, labeller, digest)
-        side.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(side, lambda tmp: labels.write_parquet(tmp))
         stamp = now_iso()
         record: dict[str, Any] = {

@@ -232,26 +232,33 @@ def _merge_into_new(path: Path, others: list[Project]) -> MergeResult:
     first = others[0]
     if not path.parent.is_dir():
         raise InputError(path, "cannot make a store here: its folder does not exist")
-    building = path.parent / f".{path.name}.merging-{os.getpid()}"
+    staging.sweep_new_store_leftovers(path)  # the building folders of killed merges
+    building = staging.building_dir(path)
     if building.exists():
         shutil.rmtree(building)
-    target = Project.create(
-        building,
-        pool_path=first.pool_path,
-        pool_sha256=first.pool_sha256,
-        scale=first.scale,
-        guidelines=first.guidelines,
-        name=first.name,
-        corpus=first.manifest.get("corpus"),  # where an ids-only pool's texts are
-    )
-    for source in others:
-        _check_source(target, source)
-    with staging.merge_lock(target.path):
-        result = _merge_locked(target, others)
-    result.new_labellers = sorted(name for name, n in result.added.items() if n)
-    if path.exists():
-        path.rmdir()  # empty (checked by the caller); rename needs the name free
-    os.rename(building, path)
+    try:
+        target = Project.create(
+            building,
+            pool_path=first.pool_path,
+            pool_sha256=first.pool_sha256,
+            scale=first.scale,
+            guidelines=first.guidelines,
+            name=first.name,
+            corpus=first.manifest.get("corpus"),  # where an ids-only pool's texts are
+        )
+        for source in others:
+            _check_source(target, source)
+        with staging.merge_lock(target.path):
+            result = _merge_locked(target, others)
+        result.new_labellers = sorted(name for name, n in result.added.items() if n)
+        if path.exists():
+            path.rmdir()  # empty (checked by the caller); rename needs the name free
+        os.rename(building, path)
+    except BaseException:
+        # Nothing of a failed merge into a new store is left: the sources are untouched, and
+        # the half-built store in its hidden folder would otherwise stay there, unseen.
+        shutil.rmtree(building, ignore_errors=True)
+        raise
     fsync_path(path.parent)
     return result
 

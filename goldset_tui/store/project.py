@@ -25,7 +25,7 @@ from goldset_tui.io.trec import QRELS_SCHEMA
 from goldset_tui.locations import projects_dir
 from goldset_tui.model import DEFAULT_GUIDELINES, GradeScale
 from goldset_tui.store.checks import check_layout
-from goldset_tui.store.files import now_iso, safe_name, sha256_file, slug
+from goldset_tui.store.files import TMP_PREFIX, now_iso, safe_name, sha256_file, slug
 from goldset_tui.store.frames import (
     JUDGMENT_SCHEMA,
     empty_judgments,
@@ -37,6 +37,7 @@ from goldset_tui.store.journal import is_locked, replay_numbered
 from goldset_tui.store.manifest import (
     FORMAT,
     LOCK,
+    MANIFEST,
     manifest_lock,
     manifest_path,
     read_manifest,
@@ -46,7 +47,7 @@ from goldset_tui.store.manifest import (
 from goldset_tui.store.parts import read_parts
 from goldset_tui.store.prior import checked_prior
 from goldset_tui.store.registry import remember
-from goldset_tui.store.staging import naming_the_merge, recover
+from goldset_tui.store.staging import naming_the_merge, recover, sweep_new_store_leftovers
 from goldset_tui.store.writer import JudgmentWriter
 from goldset_tui.text import visible
 
@@ -85,8 +86,15 @@ def refuse_busy_folder(store: Path) -> None:
     """A new store goes into a missing or empty folder, never over a store or other files."""
     if manifest_path(store).exists():
         raise InputError(store, "is already a goldset store; open it instead")
-    if store.is_dir() and any(p.name != LOCK for p in store.iterdir()):
+    if store.is_dir() and not all(_creation_leftover(p) for p in store.iterdir()):
         raise InputError(store, "folder is not empty and is not a goldset store")
+
+
+def _creation_leftover(path: Path) -> bool:
+    """What a creation stopped before its manifest landed leaves in the folder: the manifest's
+    lock file and the temporary manifest. A folder holding only these is as good as empty (a kill
+    there once made the pool's default store unusable for every later `judge` and `import`)."""
+    return path.name == LOCK or path.name.startswith(f"{TMP_PREFIX}{MANIFEST}.")
 
 
 class Project:
@@ -119,6 +127,10 @@ class Project:
         store.mkdir(parents=True, exist_ok=True)
         with manifest_lock(store):
             refuse_busy_folder(store)
+            # Under the lock, so no live creation is writing it: a temporary manifest here was
+            # left by one that was killed.
+            for stray in store.glob(f"{TMP_PREFIX}{MANIFEST}.*"):
+                stray.unlink(missing_ok=True)
             manifest = {
                 "format": FORMAT,
                 "name": name or Path(pool_path).stem,
@@ -141,6 +153,7 @@ class Project:
     def open(cls, path: str | Path) -> Project:
         store = Path(path)
         recover(store)  # a merge a crash interrupted is finished or undone before any read
+        sweep_new_store_leftovers(store)  # a killed `merge --into` of this folder's building copy
         manifest = read_manifest(store)
         check_layout(store, manifest)
         remember(store)

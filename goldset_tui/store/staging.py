@@ -276,3 +276,40 @@ def naming_the_merge(store: Path, journal: Path, refused: StoreLockedError) -> S
         f"{journal}: a merge into this store is running ({merge_holder(store)}) and holds this "
         "labeller's journal while it merges; open it again when the merge has finished"
     )
+
+
+# --- A merge into a new store -------------------------------------------------------------------
+# `merge --into NEWDIR` builds the whole store in a hidden folder beside NEWDIR, named after the
+# building process, and renames it into place when complete. A failed run removes it; one killed
+# leaves it, and the next merge into NEWDIR, or the next open of NEWDIR, removes every such folder
+# whose process is gone (a live one is another merge still building).
+
+
+def building_dir(store: Path) -> Path:
+    """The hidden folder this process builds the new store ``store`` in."""
+    return store.parent / f".{store.name}.merging-{os.getpid()}"
+
+
+def sweep_new_store_leftovers(store: Path) -> None:
+    """Remove the building folders beside ``store`` that killed merges left (best effort)."""
+    prefix = f".{store.name}.merging-"
+    try:
+        found = [p for p in store.parent.iterdir() if p.name.startswith(prefix)]
+    except OSError:
+        return
+    for leftover in found:
+        pid = leftover.name.removeprefix(prefix)
+        if pid.isdigit() and not _alive(int(pid)) and leftover.is_dir():
+            shutil.rmtree(leftover, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True  # this process's own: it removes it itself
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # PermissionError: someone else's live process
+        return True
+    return True

@@ -23,10 +23,11 @@ if TYPE_CHECKING:
 
 
 def write_pairs(pairs: pl.DataFrame, path: Path) -> Path:
+    from goldset_tui.store.files import atomic_write
+
     path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp")
-    pairs.select("query_id", "doc_id").write_csv(tmp)
-    tmp.replace(path)
+    # A full disk: an OSError naming the file, and no temporary file left beside it.
+    atomic_write(path, lambda tmp: pairs.select("query_id", "doc_id").write_csv(tmp))
     return path
 
 
