@@ -128,6 +128,38 @@ def check_record(
         )
 
 
+def check_sequence(numbered: list[tuple[int, dict[str, Any]]], path: Path) -> None:
+    """Each journal line's ``seq`` is at least 1 and above the previous line's, or InputError
+    naming the line.
+
+    The writer numbers records 1, 2, 3... in the order they are saved, and everything downstream
+    trusts that order: the latest grade is the one with the highest seq, compaction keeps the first
+    record of a seq, a part's name is its seq range. A repeated seq or one going back (a hand edit)
+    would silently let an older grade win, so it is damage, refused like a line that is not JSON.
+    """
+    previous: tuple[int, int] | None = None  # (line, seq)
+    for line, record in numbered:
+        seq = record["seq"]
+        if seq < 1:
+            raise InputError(
+                path,
+                f"corrupt journal line (seq {seq}: records are numbered from 1); "
+                "the store needs repair by hand",
+                line=line,
+                column="seq",
+            )
+        if previous is not None and seq <= previous[1]:
+            raise InputError(
+                path,
+                f"corrupt journal line (seq {seq} does not follow seq {previous[1]} on line "
+                f"{previous[0]}: records are numbered in the order they were saved); "
+                "the store needs repair by hand",
+                line=line,
+                column="seq",
+            )
+        previous = (line, seq)
+
+
 def records_to_frame(
     numbered: list[tuple[int, dict[str, Any]]],
     path: Path,
@@ -140,6 +172,7 @@ def records_to_frame(
         return empty_judgments()
     for line, record in numbered:
         check_record(record, path, line, scale=scale, labeller=labeller)
+    check_sequence(numbered, path)
     rows = {name: [record.get(name) for _, record in numbered] for name in COLUMNS}
     return pl.DataFrame(rows, schema=JUDGMENT_SCHEMA)
 

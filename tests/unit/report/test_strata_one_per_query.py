@@ -77,4 +77,4 @@ def test_agreement_strata_name_both_lines(tmp_path: Path) -> None:
         strata_of(EMPTY, str(path))
     assert e.value.line == 4 and "line 2" in str(e.value), str(e.value)
     path.write_text("query_id,doc_id,stratum\nq01,d1,a\nq01,d2,b\n")
-    assert strata_of(None, str(path)) is not None  # type: ignore[arg-type]
+    assert strata_of(EMPTY, str(path)) is not None
