@@ -160,6 +160,37 @@ def check_sequence(numbered: list[tuple[int, dict[str, Any]]], path: Path) -> No
         previous = (line, seq)
 
 
+def check_compacted_copies(
+    journal: pl.DataFrame, lines: list[int], compacted: pl.DataFrame, path: Path
+) -> None:
+    """Journal records numbered at or below the last compacted seq are copies a crash left behind
+    (between writing a part and emptying the journal), and readers drop them: each must be a
+    record the parts hold, or InputError naming its line. ``journal`` is ``records_to_frame`` of
+    the journal (its rows on ``lines``), ``compacted`` the parts' records.
+
+    The copy is matched by its content, not its seq, because a merge numbers a labeller's parts
+    again. A line that matches nothing is a hand edit (a grade changed, a seq set back), and
+    dropping it would change a grade without a word.
+    """
+    if not journal.height or not compacted.height:
+        return
+    last = compacted.get_column("seq").max()
+    old = journal.with_columns(_line=pl.Series(lines, dtype=pl.Int64)).filter(pl.col("seq") <= last)
+    if not old.height:
+        return
+    content = [c for c in COLUMNS if c != "seq"]
+    unmatched = old.join(compacted.select(content), on=content, how="anti", nulls_equal=True)
+    if unmatched.height:
+        row = unmatched.row(0, named=True)
+        raise InputError(
+            path,
+            f"corrupt journal line (seq {row['seq']} is already compacted, and no compacted "
+            "record matches this line: an edit by hand?); the store needs repair by hand",
+            line=row["_line"],
+            column="seq",
+        )
+
+
 def records_to_frame(
     numbered: list[tuple[int, dict[str, Any]]],
     path: Path,

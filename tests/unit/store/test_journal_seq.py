@@ -94,6 +94,44 @@ def test_increasing_seqs_with_gaps_still_read(tmp_path: Path) -> None:
     assert project.qrels().rows() == [("q1", "d1", 3)]
 
 
+def _compacted_then(project: Path | Project, *records: dict[str, object]) -> Path:
+    """alice graded q1/d1 2 (seq 1, compacted into a part on close); then the journal holds
+    ``records``, as after a crash between writing a part and emptying the journal."""
+    assert isinstance(project, Project)
+    with project.writer("alice") as writer:
+        writer.record(Judgment("alice", "q1", "d1", 2, "2026-01-01T00:00:00Z", seconds=1.0))
+    journal, _ = project.labeller_paths("alice")
+    assert journal.read_text() == ""
+    journal.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return journal
+
+
+def test_a_journal_line_repeating_a_compacted_seq_with_another_grade_is_refused(
+    tmp_path: Path,
+) -> None:
+    # The 3 given seq 1, already compacted: readers took it for the crash's copy of the part's
+    # record and dropped it, so the pair read 2 without a word.
+    project = _project(tmp_path)
+    journal = _compacted_then(project, _record(3, 1) | {"position": None})
+    with pytest.raises(InputError) as info:
+        project.judgments()
+    assert (info.value.line, info.value.column) == (1, "seq"), str(info.value)
+    with pytest.raises(InputError) as info:
+        project.writer("alice")  # opening would have emptied the journal, the line lost
+    assert info.value.line == 1 and journal.read_text() != ""
+
+
+def test_a_crash_copy_of_a_compacted_record_still_reads(tmp_path: Path) -> None:
+    # The honest case: the journal still holds the very record the part holds, then a new one.
+    project = _project(tmp_path)
+    copy = _record(2, 1) | {"position": None}
+    _compacted_then(project, copy, _record(3, 2))
+    assert project.qrels().rows() == [("q1", "d1", 3)]
+    with project.writer("alice"):
+        pass
+    assert project.judgments("alice", history=True)["seq"].to_list() == [1, 2]
+
+
 OPS = st.lists(
     st.one_of(
         st.tuples(st.just("record"), st.integers(0, 3), st.integers(1, 3)),
