@@ -18,6 +18,7 @@ from goldset_tui.agreement.units import (
     with_unit_ids,
 )
 from goldset_tui.errors import InputError
+from goldset_tui.io.strata_file import refuse_two_strata
 from goldset_tui.io.tables import read_table
 from goldset_tui.model import GradeScale
 
@@ -190,26 +191,3 @@ def strata_of(data: AgreementData, strata_path: str | None) -> pl.DataFrame | No
     ):
         return pool.select("query_id", "doc_id", "stratum").filter(pl.col("stratum").is_not_null())
     return None
-
-
-def refuse_two_strata(table: pl.DataFrame, path: Path) -> None:
-    """A query (or, with doc_id, a pair) given two different strata is refused: joined as it
-    is, the first line would silently win."""
-    from goldset_tui.io.tables import location, table_format
-
-    key = ["query_id", "doc_id"] if "doc_id" in table.columns else ["query_id"]
-    indexed = table.with_row_index("_i")
-    first = indexed.group_by(key, maintain_order=True).agg(
-        pl.col("stratum").first().alias("_first")
-    )
-    clash = indexed.join(first, on=key).filter(pl.col("stratum") != pl.col("_first"))
-    if clash.height:
-        row = clash.sort("_i").row(0, named=True)
-        what = " ".join(f"{k} {row[k]!r}" for k in key)
-        raise InputError(
-            path,
-            f"{what} is in stratum {row['_first']!r} on an earlier line and {row['stratum']!r}"
-            " here; give each one stratum",
-            column="stratum",
-            **location(table_format(path), int(row["_i"]), path),
-        )

@@ -4,8 +4,9 @@ and a 95% interval, its closure checks, the traffic-weighted headline and the fa
 Everything works on a per-query score frame ``system, query_id, value`` (one measure) that already
 holds every evaluated query for every system (missing from a run = 0, filled by the report), and a
 strata frame ``query_id, stratum``. Strata are expected to partition the queries; when they do not
-(a query in two strata, a query in none) the table is still built and the closure checks say by
-how much it fails, because that is the first thing a reader must see.
+(a query in none; a query in two, which a strata file cannot give but a frame built by hand can)
+the table is still built and the closure checks say by how much it fails, because that is the
+first thing a reader must see.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from goldset_tui.eval.intervals import (
     interval_from,
     method_for,
 )
+from goldset_tui.io.strata_file import refuse_two_strata
 from goldset_tui.io.tables import location, location_text, read_table, table_format
 from goldset_tui.model import NO_STRATUM
 from goldset_tui.report.closure import ClosureCheck
@@ -81,8 +83,8 @@ def read_strata(path: str | Path) -> pl.DataFrame:
     number > 0: how often the query was searched in the log) when the file has it. With both, the
     traffic-weighted headline estimates the per-search rate (``eval.headline``).
 
-    A query listed under two different strata is kept twice: the closure checks report it
-    (the strata then overlap and the n column no longer sums to the query count).
+    A query listed under two different strata is refused, naming both lines
+    (``io.strata_file``): counted in both, it would change each stratum's n and mean.
     """
     p = Path(path)
     df = read_table(
@@ -91,6 +93,7 @@ def read_strata(path: str | Path) -> pl.DataFrame:
         non_empty=("query_id", "stratum"),
         string_columns=("query_id", "stratum"),
     )
+    refuse_two_strata(df, p)
     columns = ["query_id", "stratum"]
     if INCLUSION in df.columns:
         # The contract with `goldset sample`: a probability, so 0 < p <= 1; a 0 would give an

@@ -28,6 +28,7 @@ import polars as pl
 
 from goldset_tui.errors import InputError
 from goldset_tui.history.version import Version
+from goldset_tui.io.values import loads_json
 from goldset_tui.model import NO_STRATUM
 from goldset_tui.store.files import atomic_write_bytes, fsync_path, now_iso, remove_stale_tmp
 from goldset_tui.store.manifest import manifest_lock, read_manifest, write_manifest
@@ -191,8 +192,10 @@ def _finite(value: Any) -> bool:
 def read_record(path: Path) -> Record:
     """One record, checked; a damaged or hand-edited file is one line naming it."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        data = loads_json(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise InputError(path, f"unreadable history record: {exc}", line=exc.lineno) from None
+    except (OSError, UnicodeDecodeError) as exc:
         raise InputError(path, f"unreadable history record: {exc}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InputError(path, "not a goldset history record (format 1)")

@@ -12,7 +12,6 @@ Only the documents a pool asks for are kept, so a large corpus costs one read an
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +26,7 @@ from goldset_tui.io.tables import (
     read_table,
     table_format,
 )
+from goldset_tui.io.values import loads_json
 from goldset_tui.scalar import as_int
 
 
@@ -103,7 +103,7 @@ def _first_json_object(p: Path) -> dict[str, Any]:
     with p.open("rb") as fh:
         for raw in fh:
             if raw.strip():
-                value = json.loads(raw)
+                value = loads_json(raw)
                 if isinstance(value, dict):
                     return value
                 raise _NotFast

@@ -13,6 +13,7 @@ import polars as pl
 
 from goldset_tui.errors import InputError
 from goldset_tui.io.pool_schema import _WHERE, FRAME_SCHEMA, PRIOR_SCHEMA, _short_repr
+from goldset_tui.io.values import loads_json, too_deep
 from goldset_tui.model import GradeScale
 
 
@@ -28,7 +29,7 @@ def _looks_nested(p: Path) -> bool:
             if not line:
                 continue
             try:
-                first = json.loads(line)
+                first = loads_json(line)
             except (ValueError, UnicodeDecodeError):
                 # A pretty-printed object opens with "{" alone on its line.
                 return line == b"{"
@@ -58,7 +59,10 @@ def _json_values(p: Path) -> Iterator[tuple[int, Any]]:
     while (m := nonblank.search(text, pos)) is not None:
         line += text.count("\n", pos, m.start())
         try:
-            value, end = decoder.raw_decode(text, m.start())
+            try:
+                value, end = decoder.raw_decode(text, m.start())
+            except RecursionError:
+                raise too_deep(text, m.start()) from None
         except json.JSONDecodeError as exc:
             # Name the line the broken object starts on (in JSONL, its line); say where it broke.
             at = (

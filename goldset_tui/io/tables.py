@@ -22,7 +22,13 @@ import polars as pl
 
 from goldset_tui.errors import InputError
 from goldset_tui.io.sources import check_file as check_file  # re-exported: every table reader
-from goldset_tui.io.values import check_jsonl_bytes, check_scalar, check_text, reject_constant
+from goldset_tui.io.values import (
+    check_jsonl_bytes,
+    check_scalar,
+    check_text,
+    loads_json,
+    reject_constant,
+)
 from goldset_tui.scalar import as_int
 
 TEXT_FORMATS = {".csv": ",", ".tsv": "\t", ".tab": "\t"}
@@ -218,7 +224,7 @@ def _raise_repeated_key(p: Path, data: bytes, frame: pl.DataFrame) -> None:
             if raw.count(key) < 2:
                 continue
             try:
-                pairs = json.loads(raw, object_pairs_hook=list)
+                pairs = loads_json(raw, object_pairs_hook=list)
             except ValueError:
                 continue
             keys = (
@@ -254,7 +260,7 @@ def _read_jsonl(p: Path, text_columns: Sequence[str] = ()) -> pl.DataFrame:
             if not raw.strip():
                 continue
             try:
-                value = json.loads(raw, parse_constant=reject_constant)
+                value = loads_json(raw, parse_constant=reject_constant)
             except json.JSONDecodeError as jexc:
                 raise InputError(
                     p, f"JSON does not parse: {jexc.msg} at column {jexc.colno}", line=number

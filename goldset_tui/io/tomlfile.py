@@ -28,6 +28,15 @@ def parse_toml(path: str | Path, raw: bytes, *, what: str = "") -> dict[str, Any
         ) from None
     try:
         return tomllib.loads(text)
+    except RecursionError:  # tomllib recurses once per level of nesting, as json does
+        from goldset_tui.io.values import DEEPEST, deep_at  # Polars only on this error path
+
+        at = deep_at(text)
+        raise InputError(
+            path,
+            f"{prefix}not valid TOML: nested more than {DEEPEST} levels deep",
+            line=text.count("\n", 0, at) + 1,
+        ) from None
     except tomllib.TOMLDecodeError as exc:
         found = _AT.search(str(exc))
         message = _AT.sub("", str(exc))

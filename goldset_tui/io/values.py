@@ -148,7 +148,7 @@ def check_jsonl_bytes(
     for match in _SURROGATE.finditer(data) if surrogates else ():
         line = _line_at(data, match.start())
         try:
-            json.dumps(json.loads(line), ensure_ascii=False).encode("utf-8")
+            json.dumps(loads_json(line), ensure_ascii=False).encode("utf-8")
         except UnicodeEncodeError:
             raise InputError(
                 path,
@@ -160,7 +160,7 @@ def check_jsonl_bytes(
     for match in _LONG_DIGITS.finditer(data) if may_hold_huge_ints(frame) else ():
         line = _line_at(data, match.start())
         try:
-            value = json.loads(line)
+            value = loads_json(line)
         except ValueError:
             continue
         if _has_huge_int(value):
@@ -176,7 +176,7 @@ def check_jsonl_bytes(
         name = json.loads(b'"' + match.group(1) + b'"')
         line = _line_at(data, match.start())
         try:
-            value = json.loads(line)
+            value = loads_json(line)
         except ValueError:
             continue  # not JSON at all: the parser's error names the line
         if not isinstance(value, dict) or name not in value:
@@ -221,6 +221,53 @@ def _has_huge_int(value: Any) -> bool:
     if isinstance(value, list):
         return any(_has_huge_int(v) for v in value)
     return False
+
+
+# Python's JSON parser (and tomllib) recurse once per level of nesting, so a line of 100,000 "["
+# ends in a RecursionError, not a ValueError: a reader catching bad JSON would let it through as
+# a traceback. No goldset file nests anywhere near this deep; deeper than this is only ever
+# named in the message (the parse itself stops where Python's recursion limit is reached).
+DEEPEST = 100
+
+
+def deep_at(text: str, start: int = 0) -> int:
+    """Where, from ``start``, brackets first nest more than ``DEEPEST`` levels (strings skipped),
+    or ``start`` when they never do. Only called on the error path."""
+    depth, quoted, escaped = 0, False, False
+    for i in range(start, len(text)):
+        ch = text[i]
+        if quoted:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                quoted = False
+        elif ch == '"':
+            quoted = True
+        elif ch in "[{":
+            depth += 1
+            if depth > DEEPEST:
+                return i
+        elif ch in "]}":
+            depth -= 1
+    return start
+
+
+def too_deep(doc: str, start: int = 0) -> json.JSONDecodeError:
+    """The error for a value nested too deeply to parse, pointing where it passes ``DEEPEST``."""
+    return json.JSONDecodeError(f"nested more than {DEEPEST} levels deep", doc, deep_at(doc, start))
+
+
+def loads_json(text: str | bytes, **kwargs: Any) -> Any:
+    """``json.loads``, with a value nested too deeply for Python's parser refused as a
+    ``json.JSONDecodeError`` (a ``ValueError``) like any other bad JSON, never a RecursionError:
+    every reader's existing refusal then names the file and line."""
+    try:
+        return json.loads(text, **kwargs)
+    except RecursionError:
+        doc = text if isinstance(text, str) else text.decode("utf-8", errors="replace")
+        raise too_deep(doc) from None
 
 
 def reject_constant(name: str) -> float:

@@ -128,6 +128,69 @@ def check_record(
         )
 
 
+def check_sequence(numbered: list[tuple[int, dict[str, Any]]], path: Path) -> None:
+    """Each journal line's ``seq`` is at least 1 and above the previous line's, or InputError
+    naming the line.
+
+    The writer numbers records 1, 2, 3... in the order they are saved, and everything downstream
+    trusts that order: the latest grade is the one with the highest seq, compaction keeps the first
+    record of a seq, a part's name is its seq range. A repeated seq or one going back (a hand edit)
+    would silently let an older grade win, so it is damage, refused like a line that is not JSON.
+    """
+    previous: tuple[int, int] | None = None  # (line, seq)
+    for line, record in numbered:
+        seq = record["seq"]
+        if seq < 1:
+            raise InputError(
+                path,
+                f"corrupt journal line (seq {seq}: records are numbered from 1); "
+                "the store needs repair by hand",
+                line=line,
+                column="seq",
+            )
+        if previous is not None and seq <= previous[1]:
+            raise InputError(
+                path,
+                f"corrupt journal line (seq {seq} does not follow seq {previous[1]} on line "
+                f"{previous[0]}: records are numbered in the order they were saved); "
+                "the store needs repair by hand",
+                line=line,
+                column="seq",
+            )
+        previous = (line, seq)
+
+
+def check_compacted_copies(
+    journal: pl.DataFrame, lines: list[int], compacted: pl.DataFrame, path: Path
+) -> None:
+    """Journal records numbered at or below the last compacted seq are copies a crash left behind
+    (between writing a part and emptying the journal), and readers drop them: each must be a
+    record the parts hold, or InputError naming its line. ``journal`` is ``records_to_frame`` of
+    the journal (its rows on ``lines``), ``compacted`` the parts' records.
+
+    The copy is matched by its content, not its seq, because a merge numbers a labeller's parts
+    again. A line that matches nothing is a hand edit (a grade changed, a seq set back), and
+    dropping it would change a grade without a word.
+    """
+    if not journal.height or not compacted.height:
+        return
+    last = compacted.get_column("seq").max()
+    old = journal.with_columns(_line=pl.Series(lines, dtype=pl.Int64)).filter(pl.col("seq") <= last)
+    if not old.height:
+        return
+    content = [c for c in COLUMNS if c != "seq"]
+    unmatched = old.join(compacted.select(content), on=content, how="anti", nulls_equal=True)
+    if unmatched.height:
+        row = unmatched.row(0, named=True)
+        raise InputError(
+            path,
+            f"corrupt journal line (seq {row['seq']} is already compacted, and no compacted "
+            "record matches this line: an edit by hand?); the store needs repair by hand",
+            line=row["_line"],
+            column="seq",
+        )
+
+
 def records_to_frame(
     numbered: list[tuple[int, dict[str, Any]]],
     path: Path,
@@ -140,6 +203,7 @@ def records_to_frame(
         return empty_judgments()
     for line, record in numbered:
         check_record(record, path, line, scale=scale, labeller=labeller)
+    check_sequence(numbered, path)
     rows = {name: [record.get(name) for _, record in numbered] for name in COLUMNS}
     return pl.DataFrame(rows, schema=JUDGMENT_SCHEMA)
 

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from goldset_tui.errors import InputError, StoreLockedError
+from goldset_tui.io.values import loads_json
 from goldset_tui.store.files import fsync_fd, fsync_path, naming, now_iso
 
 _TAIL_CHUNK = 1 << 16
@@ -51,7 +52,7 @@ def torn_path_for(path: Path) -> Path:
 def _parse(raw: bytes) -> dict[str, Any] | None:
     """The record on one line, or None when the line is not a JSON object."""
     try:
-        value = json.loads(raw.decode("utf-8"))
+        value = loads_json(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
         return None
     return value if isinstance(value, dict) else None

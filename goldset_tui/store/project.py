@@ -28,6 +28,7 @@ from goldset_tui.store.checks import check_layout
 from goldset_tui.store.files import TMP_PREFIX, now_iso, safe_name, sha256_file, slug
 from goldset_tui.store.frames import (
     JUDGMENT_SCHEMA,
+    check_compacted_copies,
     empty_judgments,
     latest,
     records_to_frame,
@@ -389,6 +390,7 @@ class Project:
         scale = self.scale  # hand-edited grades outside it are refused, naming file and line
         journal = records_to_frame(numbered, journal_path, scale=scale, labeller=labeller)
         compacted = read_parts(parts_dir, scale=scale, labeller=labeller)
+        check_compacted_copies(journal, [line for line, _ in numbered], compacted, journal_path)
         if compacted.height:  # a record both compacted and still in the journal counts once
             journal = journal.filter(pl.col("seq") > compacted["seq"][-1])
         return pl.concat([compacted, journal]) if journal.height else compacted

@@ -21,6 +21,7 @@ import contextlib
 import json
 from pathlib import Path
 
+from goldset_tui.io.values import loads_json
 from goldset_tui.locations import known_stores_file, projects_dir
 from goldset_tui.store.files import atomic_write_bytes
 from goldset_tui.store.manifest import manifest_path
@@ -28,7 +29,7 @@ from goldset_tui.store.manifest import manifest_path
 
 def _read() -> list[str]:
     try:
-        data = json.loads(known_stores_file().read_text(encoding="utf-8"))
+        data = loads_json(known_stores_file().read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return []
     stores = data.get("stores") if isinstance(data, dict) else None

@@ -26,13 +26,19 @@ from goldset_tui.errors import InputError, StoreLockedError
 from goldset_tui.model import GradeScale, Judgment
 from goldset_tui.scalar import as_int
 from goldset_tui.store.files import now_iso, os_error_from, remove_stale_tmp
-from goldset_tui.store.frames import GRADING_KINDS, JUDGMENT_SCHEMA, records_to_frame
+from goldset_tui.store.frames import (
+    GRADING_KINDS,
+    JUDGMENT_SCHEMA,
+    check_compacted_copies,
+    records_to_frame,
+)
 from goldset_tui.store.journal import Journal, replay_numbered
 from goldset_tui.store.parts import (
     last_seq,
     list_parts,
     read_pair,
     read_pairs,
+    read_parts,
     tidy_parts,
     write_part,
 )
@@ -107,6 +113,10 @@ class JudgmentWriter:
             )
             compacted = last_seq(self.parts_dir)
             self._next_seq = max(compacted, as_int(in_journal["seq"].max() or 0)) + 1
+            if any(record["seq"] <= compacted for _, record in numbered):  # after a crash only
+                lines = [line for line, _ in numbered]
+                parts = read_parts(self.parts_dir)
+                check_compacted_copies(in_journal, lines, parts, self.journal_path)
             # Records a crashed session left in the journal become a part now, so the journal is
             # short again and replay stays fast. If that fails they stay in the journal, which
             # is as safe, and become pending: the next compaction writes them with the new ones.

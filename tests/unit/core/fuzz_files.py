@@ -115,10 +115,22 @@ def _parquet(rows: list[dict[str, Any]], columns: list[str]) -> bytes:
 
 @st.composite
 def damaged(draw: st.DrawFn, data: bytes) -> bytes:
-    """The bytes as written, or with a BOM, another encoding, a cut, or garbage spliced in."""
+    """The bytes as written, or with a BOM, another encoding, a cut, garbage spliced in, or a line
+    opening with 100,000 "[" (a RecursionError in Python's parsers)."""
     how = draw(
         st.sampled_from(
-            ["as is", "as is", "as is", "bom", "utf16", "latin1", "cut", "splice", "surrogate"]
+            [
+                "as is",
+                "as is",
+                "as is",
+                "bom",
+                "utf16",
+                "latin1",
+                "cut",
+                "splice",
+                "surrogate",
+                "deep",
+            ]
         )
     )
     if how == "bom":
@@ -132,6 +144,11 @@ def damaged(draw: st.DrawFn, data: bytes) -> bytes:
     if how == "splice":
         at = draw(st.integers(0, len(data)))
         return data[:at] + draw(st.binary(min_size=1, max_size=8)) + data[at:]
+    if how == "deep":
+        # Nesting deeper than Python's JSON and TOML parsers recurse, at the start of a line.
+        starts = [0] + [i + 1 for i, b in enumerate(data) if b == 0x0A]
+        at = draw(st.sampled_from(starts))
+        return data[:at] + b"[" * 100_000 + data[at:]
     if how == "surrogate" and b'"q1"' in data:
         return data.replace(b'"q1"', b'"\\ud800"', 1)
     return data

@@ -161,3 +161,118 @@ def test_a_symlink_loop_and_a_fifo_are_named_for_what_they_are(tmp_path) -> None
     os.mkfifo(tmp_path / "pipe.csv")
     with pytest.raises(InputError, match="named pipe"):
         read_table(tmp_path / "pipe.csv")
+
+
+# --- JSON nested deeper than Python's parser recurses ---------------------------------------------
+# 100,000 "[" made a RecursionError (a ValueError's stranger cousin) escape every JSON reader as a
+# traceback: the pool, a machine judge's labels, the journal, a history record, TOML files.
+DEEP = "[" * 100_000
+
+
+def _store(d: Path) -> Path:
+    from goldset_tui.store import Project, sha256_file
+
+    pool = jsonl(d / "pool.jsonl", BASE)
+    return Project.create(d / "store", pool_path=pool, pool_sha256=sha256_file(pool)).path
+
+
+def _deep_journal(d: Path) -> tuple[list[str], str]:
+    from goldset_tui.store import Project
+
+    store = _store(d)
+    with Project.open(store).writer("ana"):
+        pass
+    good = {
+        "kind": "judge",
+        "labeller": "ana",
+        "query_id": "q1",
+        "doc_id": "d1",
+        "grade": 1,
+        "time": "t",
+        "seconds": 1.0,
+        "position": 0,
+        "note": None,
+        "seq": 1,
+    }
+    journal = store / "journal" / "ana.jsonl"
+    journal.write_text(json.dumps(good) + "\n" + DEEP + "\n" + json.dumps(good | {"seq": 2}) + "\n")
+    return ["qrels", "--store", str(store)], f"{journal}:2:"
+
+
+def _deep_history(d: Path) -> tuple[list[str], str]:
+    store = _store(d)
+    (store / "history").mkdir()
+    record = store / "history" / "0123.json"
+    record.write_text('{"format": 1, "scores": ' + DEEP)
+    return ["history", "--store", str(store)], f"{record}:1:"
+
+
+def _deep_manifest(d: Path) -> tuple[list[str], str]:
+    store = _store(d)
+    manifest = store / "manifest.toml"
+    lines = manifest.read_text().count("\n")
+    manifest.write_text(manifest.read_text() + "\n[extra]\nx = " + DEEP + "\n")
+    return ["qrels", "--store", str(store)], f"{manifest}:{lines + 3}:"
+
+
+def _deep_labels(d: Path, option: str) -> tuple[list[str], str]:
+    pool = jsonl(d / "pool.jsonl", BASE)
+    labels = d / "labels.jsonl"
+    labels.write_text('{"query_id": "q1", "doc_id": "d1", "grade": 1}\n' + DEEP + "\n")
+    argv = ["import", "--pool", str(pool), "--labeller", "m", option, str(labels)]
+    return argv, f"{labels}:2:"
+
+
+DEEP_FILES: dict[str, Callable[[Path], tuple[list[str], str]]] = {
+    "flat pool": lambda d: (
+        ["check", str(_raw(d / "p.jsonl", json.dumps(BASE) + "\n" + DEEP + "\n"))],
+        f"{d / 'p.jsonl'}:2:",
+    ),
+    "nested pool": lambda d: (
+        [
+            "check",
+            str(_raw(d / "n.jsonl", '{"query_id": "q1", "query": "x", "candidates": ' + DEEP)),
+        ],
+        f"{d / 'n.jsonl'}:1:",
+    ),
+    "machine labels": lambda d: _deep_labels(d, "--machine"),
+    "human labels": lambda d: _deep_labels(d, "--human"),
+    "journal": _deep_journal,
+    "history record": _deep_history,
+    "store manifest": _deep_manifest,
+}
+
+
+@pytest.mark.parametrize("case", sorted(DEEP_FILES))
+def test_deeply_nested_json_is_refused_in_one_line(tmp_path, capsys, case: str) -> None:
+    argv, where = DEEP_FILES[case](tmp_path)
+    refused(capsys, argv, where)
+
+
+def test_deeply_nested_corpus_topics_and_config_name_the_line(tmp_path) -> None:
+    from goldset_tui.config import load_config
+    from goldset_tui.io.corpus import read_corpus
+
+    corpus = _raw(tmp_path / "c.jsonl", '{"_id": "d1", "text": "t"}\n' + DEEP + "\n")
+    topics = _raw(tmp_path / "t.jsonl", '{"query_id": "q1", "query": "x"}\n' + DEEP + "\n")
+    config = _raw(tmp_path / "config.toml", "theme = " + DEEP + "\n")
+    for read, path, line in [
+        (read_corpus, corpus, 2),
+        (read_topics, topics, 2),
+        (load_config, config, 1),
+    ]:
+        with pytest.raises(InputError) as info:
+            read(path)
+        assert info.value.line == line and "nested" in str(info.value), str(info.value)
+
+
+def test_a_deeply_nested_list_of_known_stores_is_ignored_like_any_damage(tmp_path) -> None:
+    # The list is a courtesy (store/registry.py): damaged, it is read as empty, never a traceback.
+    from goldset_tui.locations import known_stores_file
+    from goldset_tui.store.registry import known_stores, remember
+
+    known_stores_file().parent.mkdir(parents=True, exist_ok=True)
+    known_stores_file().write_text('{"stores": ' + DEEP)
+    assert known_stores() == []
+    remember(_store(tmp_path))  # and the next store remembered writes a good list again
+    assert known_stores() == [(tmp_path / "store").resolve()]
