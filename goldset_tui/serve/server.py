@@ -6,9 +6,10 @@ loop and its static files, and replaces what decides who gets a process:
 
 - ``GET /?token=T``: the token is checked against USERS.toml (``serve.users``), within the limits
   of ``serve.login`` (tries per client address: 429; checks at once: 503; both before any scrypt
-  work). A bad token gets a 403 page and nothing else: no process, nothing of the pool. A good one
-  opens a session (an HttpOnly, SameSite=Strict cookie) and a page that replaces the token's URL
-  by the same address without it, so the token stays in neither the address bar nor the history.
+  work; a token whose id USERS.toml does not hold is answered 403 before either). A bad token
+  gets a 403 page and nothing else: no process, nothing of the pool. A good one opens a session
+  (an HttpOnly, SameSite=Strict cookie) and a page that replaces the token's URL by the same
+  address without it, so the token stays in neither the address bar nor the history.
 - ``GET /`` with the session's cookie: the judging page with a one-use ticket, valid for
   ``TICKET_SECONDS``, naming that labeller; without a live session (or once the labeller is
   removed from USERS.toml), the 403 page. A reload comes here: no token, no scrypt check.
@@ -45,7 +46,7 @@ from goldset_tui.errors import InputError
 from goldset_tui.serve.login import CheckSlots, FailureLimit, Sessions
 from goldset_tui.serve.page import judging_page, refusal_page, security_headers, signing_in_page
 from goldset_tui.serve.textual_serve_adapter import AppProcess, WebServer, to_int
-from goldset_tui.serve.users import Labeller, labeller_for, read_labellers
+from goldset_tui.serve.users import Labeller, labeller_for, read_labellers, token_id
 from goldset_tui.ui import FRAME_RATE  # sets nothing but the frame-rate variable; no Textual
 
 TICKET_SECONDS = 60.0
@@ -297,18 +298,25 @@ class JudgingServer(WebServer):
         wait = self.failures.take(address)
         if wait is not None:
             return self._refused(429, "too many wrong tokens", wait, "from your address")
-        refused = self.checks.enter(address)
+        labellers = self._labellers()
+        ident = token_id(token)
+        if ident is None or ident not in labellers:
+            # No labeller has this id: no scrypt work and no place in the queue, so made-up
+            # tokens from any number of addresses cannot keep a labeller waiting.
+            return self._no_labeller()
+        refused = self.checks.enter(address, ident)
         if refused is not None:
             self.failures.give_back(address)  # no check was made: no try used
             if refused == "address":
                 return self._refused(429, "too many tokens at once", 1, "from your address")
+            if refused == "id":
+                return self._refused(429, "too many tokens at once", 1, "for this link")
             return self._refused(503, "too busy to check tokens", 1, "at the moment")
-        labellers = self._labellers()
-        name = await self.checks.run(address, lambda: self.check_token(labellers, token))
+        name = await self.checks.run(address, ident, lambda: self.check_token(labellers, token))
         if not isinstance(name, str):
             return self._no_labeller()
         self.failures.give_back(address)
-        key = self.sessions.open(name, token.split(".", 1)[0])  # the id the token matched
+        key = self.sessions.open(name, ident)  # the id the token matched
         response = self._page(200, signing_in_page)
         https = request.secure or request.headers.get("X-Forwarded-Proto", "") == "https"
         response.set_cookie(self.cookie_name, key, httponly=True, samesite="Strict", secure=https)
