@@ -23,14 +23,15 @@ loop and its static files, and replaces what decides who gets a process:
 - A closed tab, and the server's own SIGINT/SIGTERM/SIGHUP, send SIGHUP to the judging process,
   which the app handles like a dropped terminal: flush, close the writer, exit.
 
-The access log is off: a first URL carries a token, websocket URLs carry tickets.
+The access log is off: a first URL carries a token, websocket URLs carry tickets; what aiohttp
+logs on its own is filtered (``serve.guard``), which also checks a websocket's Origin.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
+import hmac
 import json
 import os
 import secrets
@@ -43,6 +44,7 @@ from pathlib import Path
 from aiohttp import web
 
 from goldset_tui.errors import InputError
+from goldset_tui.serve.guard import loopback, plain_server_header, quiet_logs, same_origin
 from goldset_tui.serve.login import CheckSlots, FailureLimit, Sessions
 from goldset_tui.serve.page import judging_page, refusal_page, security_headers, signing_in_page
 from goldset_tui.serve.textual_serve_adapter import AppProcess, WebServer, to_int
@@ -246,14 +248,16 @@ class JudgingServer(WebServer):
         self.check_token = check_token  # the scrypt check (tests hold it on an event)
         self.live: dict[str, JudgingProcess] = {}
         self.started = 0  # judging processes started so far (tests read it)
-        self._tickets: dict[str, tuple[str, float]] = {}
+        self._tickets: dict[str, tuple[str, str, float]] = {}  # name, session key, expiry
         self.failures = FailureLimit(clock=clock)
         self.checks = CheckSlots()
         self.sessions = Sessions(clock=clock)
         self.cookie_name = f"{SESSION_COOKIE}_{port}"
 
     async def make_app(self) -> web.Application:
+        quiet_logs()
         app = web.Application()
+        plain_server_header(app)
         app.add_routes(
             [
                 web.get("/", self.handle_index),
@@ -278,7 +282,7 @@ class JudgingServer(WebServer):
         the one the proxy added, names the client; a client's own entries come before it. Only a
         request from this machine (the proxy) is believed: another could write any header."""
         remote = request.remote or "?"
-        if self.behind_proxy and _loopback(remote):
+        if self.behind_proxy and loopback(remote):
             forwarded = request.headers.getall("X-Forwarded-For", [])
             hops = [h.strip() for h in ",".join(forwarded).split(",") if h.strip()]
             if hops:
@@ -338,16 +342,27 @@ class JudgingServer(WebServer):
         response.headers["Retry-After"] = str(seconds)
         return response
 
-    def _issue_ticket(self, name: str) -> str:
+    def _issue_ticket(self, name: str, session: str) -> str:
         now = self.clock()
-        self._tickets = {t: v for t, v in self._tickets.items() if v[1] > now}
+        self._tickets = {t: v for t, v in self._tickets.items() if v[2] > now}
         ticket = secrets.token_urlsafe(32)
-        self._tickets[ticket] = (name, now + TICKET_SECONDS)
+        self._tickets[ticket] = (name, session, now + TICKET_SECONDS)
         return ticket
 
-    def _redeem(self, ticket: str) -> str | None:
-        name, expires = self._tickets.pop(ticket, (None, 0.0))
-        return name if name is not None and expires > self.clock() else None
+    def _redeem(self, ticket: str, request: web.Request) -> str | None:
+        """The ticket's labeller, if it is fresh and unused and comes with the cookie of the
+        session it was issued to (a ticket seen elsewhere opens nothing), from a page of this
+        server (``same_origin``). Used up by any try."""
+        name, session, expires = self._tickets.pop(ticket, (None, "", 0.0))
+        cookie = request.cookies.get(self.cookie_name, "")
+        proxied = self.behind_proxy and loopback(request.remote or "")
+        if name is None or expires <= self.clock() or not same_origin(request, proxied):
+            return None
+        return (
+            name
+            if hmac.compare_digest(cookie, session) and self._session(request) == name
+            else None
+        )
 
     def _busy(self, name: str) -> bool:
         return name in self.live or self.is_busy(name)
@@ -386,11 +401,11 @@ class JudgingServer(WebServer):
         # closes its websocket only once this page arrives, so the websocket decides (below).
         if name not in self.live and self.is_busy(name):
             return self._page(409, lambda nonce: refusal_page(*_already_open(name), nonce))
-        ticket = self._issue_ticket(name)
+        ticket = self._issue_ticket(name, request.cookies.get(self.cookie_name, ""))
         return self._page(200, lambda nonce: judging_page(name, ticket, nonce))
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
-        name = self._redeem(request.match_info["ticket"])
+        name = self._redeem(request.match_info["ticket"], request)
         if name is None:
             raise web.HTTPForbidden(text="reload the page with your link to judge\n")
         websocket = web.WebSocketResponse(heartbeat=15)
@@ -475,13 +490,6 @@ def _already_open(name: str) -> tuple[str, str]:
         f"{name} already has a judging screen open (another tab, or a terminal); close it first,"
         " then reload this page.",
     )
-
-
-def _loopback(address: str) -> bool:
-    try:
-        return ipaddress.ip_address(address).is_loopback
-    except ValueError:
-        return False
 
 
 def _url(address: object) -> str:
