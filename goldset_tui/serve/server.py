@@ -299,16 +299,16 @@ class JudgingServer(WebServer):
 
     async def _login(self, request: web.Request, token: str) -> web.Response:
         address = self.client_address(request)
+        clean = self.failures.clean(address)  # before this try is taken
         wait = self.failures.take(address)
         if wait is not None:
             return self._refused(429, "too many wrong tokens", wait, "from your address")
-        labellers = self._labellers()
-        ident = token_id(token)
+        labellers, check, ident = self._labellers(), self.check_token, token_id(token)
         if ident is None or ident not in labellers:
             # No labeller has this id: no scrypt work and no place in the queue, so made-up
             # tokens from any number of addresses cannot keep a labeller waiting.
             return self._no_labeller()
-        refused = self.checks.enter(address, ident)
+        refused = self.checks.enter(address, ident, clean)
         if refused is not None:
             self.failures.give_back(address)  # no check was made: no try used
             if refused == "address":
@@ -316,7 +316,7 @@ class JudgingServer(WebServer):
             if refused == "id":
                 return self._refused(429, "too many tokens at once", 1, "for this link")
             return self._refused(503, "too busy to check tokens", 1, "at the moment")
-        name = await self.checks.run(address, ident, lambda: self.check_token(labellers, token))
+        name = await self.checks.run(address, ident, lambda: check(labellers, token), clean)
         if not isinstance(name, str):
             return self._no_labeller()
         self.failures.give_back(address)

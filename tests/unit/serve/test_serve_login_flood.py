@@ -85,3 +85,44 @@ def test_a_right_token_gets_in_under_a_flood_from_sixty_addresses(tmp_path: Path
         asyncio.run(scenario())
     finally:
         gate.set()
+
+
+def test_a_flood_on_the_labeller_s_own_id_leaves_them_a_place(tmp_path: Path) -> None:
+    # Someone who has seen alice's link (its id) floods her id with wrong secrets from twenty
+    # addresses. Once each address has had a wrong token checked, alice (whose address has sent
+    # none) still finds a place for her own check.
+    gate, _, held_check = held()
+    gate.set()  # first the real checks of one wrong token per address
+    users = tmp_path / "team.toml"
+    alice = add_labeller(users, "alice")
+    server = JudgingServer(users_path=users, child_argv=lambda name: [], check_token=held_check)
+    wrong = f"{alice.split('.')[0]}.{'A' * 43}"
+    addresses = ADDRESSES[:20]
+
+    async def scenario() -> None:
+        async with TestServer(await server.make_app(), host="127.0.0.1") as web:
+            port = web.port
+            assert port is not None
+            first = [await status_of(port, address, wrong) for address in addresses]
+            assert first == [403] * len(addresses)
+            gate.clear()
+            sent = [asyncio.ensure_future(status_of(port, a, wrong)) for a in addresses * 2]
+            for _ in range(1_000_000):
+                if sum(f.done() for f in sent) + server.checks.admitted == len(sent):
+                    break
+                await asyncio.sleep(0)
+            holding = server.checks.admitted
+            login = asyncio.ensure_future(status_of(port, "127.2.9.9", alice))
+            for _ in range(1_000_000):
+                if login.done() or server.checks.admitted == holding + 1:
+                    break
+                await asyncio.sleep(0)
+            assert not login.done(), f"the labeller was refused: {login.result()}"
+            gate.set()
+            assert await asyncio.wait_for(login, 60) == 200
+            assert 200 not in await asyncio.wait_for(asyncio.gather(*sent), 60)
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        gate.set()
