@@ -13,7 +13,15 @@ token logs in from another address. Reported: how many scrypt checks ran, the CP
 process spent (user + system of every thread, from getrusage: the machine is shared, so wall
 times are noisy), the answers the flood got, and the labeller's wait for their answer (wall).
 
-    python bench/serve_login_flood.py --flood 200
+Then the flood from many addresses (``--addresses``, Linux only: all of 127.0.0.0/8 reaches the
+loopback interface, so a client socket bound to 127.2.x.y really comes from there): every address
+sends wrong tokens without pause, two at a time, for as long as the labeller tries, and the
+labeller opens their link once a second (at most 8 tries) until they get in. Three floods: made-up
+ids; the id of a link the flooder has seen (another labeller's, with wrong secrets); and that
+labeller's own id, the one flood that can still hold one labeller out (docs/serve.md).
+Reported: the labeller's tries, their answers, and the time from the first try to getting in.
+
+    python bench/serve_login_flood.py --flood 200 --addresses 60
 """
 
 from __future__ import annotations
@@ -21,19 +29,24 @@ from __future__ import annotations
 import argparse
 import asyncio
 import resource
+import secrets
 import sys
 import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 
-from aiohttp.test_utils import TestClient, TestServer
+from _needs import require  # bench/ is sys.path[0] when a script runs
+
+require("aiohttp", "textual_serve")  # the serve extra: before the imports below
+
+from aiohttp.test_utils import TestClient, TestServer  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from goldset_tui.serve import login
-from goldset_tui.serve.server import JudgingServer
-from goldset_tui.serve.users import add_labeller, labeller_for
+from goldset_tui.serve import login  # noqa: E402
+from goldset_tui.serve.server import JudgingServer  # noqa: E402
+from goldset_tui.serve.users import add_labeller, labeller_for  # noqa: E402
 
 
 def cpu() -> float:
@@ -53,7 +66,7 @@ async def scenario(limited: bool, flood: int, users: Path, token: str) -> dict[s
     )
     if not limited:
         server.failures = login.FailureLimit(burst=10**9)
-        server.checks = login.CheckSlots(waiting=10**9, per_address=10**9)
+        server.checks = login.CheckSlots(waiting=10**9, per_address=10**9, per_id=10**9)
     wrong = token.split(".")[0] + "." + "A" * 43
     async with TestClient(TestServer(await server.make_app())) as client:
 
@@ -81,14 +94,71 @@ async def scenario(limited: bool, flood: int, users: Path, token: str) -> dict[s
     }
 
 
+async def status_of(port: int, address: str, token: str) -> int:
+    """One login over a socket bound to ``address``: the answer's status (0: no answer)."""
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(address, 0))
+        request = f"GET /?token={token} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+        writer.write(request.encode())
+        answer = await reader.read()
+        writer.close()
+        return int(answer.split(b" ", 2)[1])
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+async def many_addresses(addresses: int, kind: str, users: Path, tokens: dict[str, str]) -> dict:
+    server = JudgingServer(users_path=users, child_argv=lambda name: [])
+    known = tokens["alice" if kind == "the labeller's own id" else "bob"].split(".")[0]
+    async with TestServer(await server.make_app(), host="127.0.0.1") as web:
+        port = web.port
+        assert port is not None
+        stop = asyncio.Event()
+        flood: Counter[int] = Counter()
+
+        async def flooder(address: str) -> None:
+            while not stop.is_set():
+                ident = secrets.token_hex(6) if kind == "made-up ids" else known
+                flood[await status_of(port, address, f"{ident}.{secrets.token_urlsafe(32)}")] += 1
+
+        froms = [f"127.2.{i // 250}.{i % 250 + 1}" for i in range(addresses)]
+        storm = [asyncio.ensure_future(flooder(a)) for a in froms for _ in range(2)]
+        await asyncio.sleep(1.0)  # the flood is under way (a benchmark, not a test)
+        answers: list[int] = []
+        start = time.perf_counter()
+        got_in = None
+        for _ in range(8):
+            tried = time.perf_counter()
+            answers.append(await status_of(port, "127.3.0.1", tokens["alice"]))
+            if answers[-1] == 200:
+                got_in = time.perf_counter() - start
+                break
+            await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - tried)))
+        stop.set()
+        await asyncio.gather(*storm)
+    return {
+        "flood": f"{kind}, {addresses} addresses",
+        "tries": len(answers),
+        "answers": " ".join(map(str, answers)),
+        "in after s": "never" if got_in is None else f"{got_in:.2f}",
+        "flood answers": ", ".join(f"{n} x {s}" for s, n in sorted(flood.items())),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--flood", type=int, default=200, help="wrong tokens sent at once")
+    parser.add_argument("--addresses", type=int, default=60, help="addresses of the 2nd flood")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         users = Path(folder) / "team.toml"
-        token = add_labeller(users, "alice")
+        tokens = {name: add_labeller(users, name) for name in ("alice", "bob")}
+        token = tokens["alice"]
         rows = [asyncio.run(scenario(limited, args.flood, users, token)) for limited in (0, 1)]
+        wide = [
+            asyncio.run(many_addresses(args.addresses, kind, users, tokens))
+            for kind in ("made-up ids", "a seen link's id", "the labeller's own id")
+        ]
     print(f"flood of {args.flood} wrong tokens from one address, then one right token")
     print("| login | scrypt checks | CPU s | flood answers | labeller | labeller waited s |")
     print("|---|---|---|---|---|---|")
@@ -98,6 +168,15 @@ def main() -> None:
             f" {row['flood answers']} | {row['labeller']} | {row['labeller waited s']:.2f} |"
         )
     print(f"CPU ratio unbounded/limited: {rows[0]['CPU s'] / max(rows[1]['CPU s'], 1e-9):.1f}x")
+    print()
+    print("wrong tokens without pause from many addresses; the labeller tries once a second")
+    print("| flood | labeller's tries | their answers | in after s | flood answers |")
+    print("|---|---|---|---|---|")
+    for row in wide:
+        print(
+            f"| {row['flood']} | {row['tries']} | {row['answers']} | {row['in after s']} |"
+            f" {row['flood answers']} |"
+        )
 
 
 if __name__ == "__main__":

@@ -8,10 +8,16 @@ out. So, answered before any scrypt work:
   more every ``refill_seconds``). A check takes a try first and gives it back when the token was
   right, so only wrong tokens use the bucket, and a burst of wrong tokens sent at once cannot all
   pass it before the first is found wrong. An empty bucket: 429 with Retry-After.
+- A token whose id is not in USERS.toml is answered 403 by the server before it asks for a place
+  here: made-up tokens, from any number of addresses, cost no scrypt work and take no place.
 - :class:`CheckSlots`: at most ``at_once`` checks run and ``waiting`` more wait; anything beyond is
   answered 503 with Retry-After at once instead of queueing without bound. One address may have
-  only ``per_address`` checks under way (429 beyond), so a burst from one client cannot take
-  every place in the queue and turn everyone else away.
+  only ``per_address`` checks under way, and one labeller's id only ``per_id`` (429 beyond): a
+  burst from one client cannot take every place in the queue, and neither can a flood from many
+  addresses that knows one labeller's id, so the other labellers always find a place. That id's
+  own labeller is kept apart from such a flood too: an address no wrong token has come from
+  lately (its bucket is full) has an id's share of its own, so a flood holds the labeller back
+  only until each of its addresses has had one wrong token checked (about 25 ms per address).
 - :class:`Sessions`: a passed check opens a session, kept in a cookie (random, HttpOnly,
   SameSite=Strict, Secure under https), so the token leaves the address bar and the history, and
   a reload needs no token and no scrypt check.
@@ -37,6 +43,11 @@ REFILL_SECONDS = 6.0
 CHECKS_AT_ONCE = 2
 CHECKS_WAITING = 8
 CHECKS_PER_ADDRESS = 2
+# Checks under way for one labeller's id, whatever the addresses they come from: a flood that
+# knows one id (from a seen link) holds four places, never all ten. More than one address's share,
+# so a flood from one address on a labeller's own id still leaves that labeller a place. Clean
+# addresses (no wrong token lately) have four more of their own.
+CHECKS_PER_ID = 4
 # How long a login lasts without a new token: a working day, whatever the tab does.
 SESSION_SECONDS = 12 * 3600.0
 # Addresses and sessions kept at most: bounded memory whatever the number of clients.
@@ -87,6 +98,14 @@ class FailureLimit:
         self._bound()
         return wait
 
+    def clean(self, address: str) -> bool:
+        """Whether no wrong token from ``address`` has been counted lately (a full bucket)."""
+        bucket = self._buckets.get(address)
+        if bucket is None:
+            return True
+        refilled = bucket.tries + max(0.0, self.clock() - bucket.at) / self.refill_seconds
+        return refilled >= self.burst
+
     def give_back(self, address: str) -> None:
         bucket = self._now(address)
         bucket.tries = min(float(self.burst), bucket.tries + 1.0)
@@ -109,7 +128,8 @@ class FailureLimit:
 
 class CheckSlots:
     """At most ``at_once`` token checks run and ``waiting`` wait, ``per_address`` of them from
-    one client address; ``enter`` refuses the rest."""
+    one client address and ``per_id`` for one labeller's id from clean addresses (no wrong token
+    lately) and as many from the others; ``enter`` refuses the rest."""
 
     def __init__(
         self,
@@ -117,34 +137,45 @@ class CheckSlots:
         at_once: int = CHECKS_AT_ONCE,
         waiting: int = CHECKS_WAITING,
         per_address: int = CHECKS_PER_ADDRESS,
+        per_id: int = CHECKS_PER_ID,
     ) -> None:
         self._running = asyncio.Semaphore(at_once)
         self._limit = at_once + waiting
         self._per_address = per_address
-        self._of: dict[str, int] = {}  # checks under way per address (only addresses with some)
+        self._per_id = per_id
+        # Checks under way per address and per id (only those with some).
+        self._of: dict[tuple[str, str], int] = {}
         self.admitted = 0  # running or waiting (tests read it)
 
-    def enter(self, address: str) -> str | None:
-        """Admit one check from ``address`` (the caller then runs it with ``run``): None, or why
-        not: ``"address"`` (that client has its share under way) or ``"full"``."""
-        if self._of.get(address, 0) >= self._per_address:
+    def enter(self, address: str, ident: str, clean: bool = False) -> str | None:
+        """Admit one check from ``address`` (``clean``: no wrong token from it lately) for the
+        token id ``ident``; the caller then runs it with ``run`` and the same arguments. None,
+        or why not: ``"address"`` (that client has its share under way), ``"id"`` (that id has
+        its share under way) or ``"full"``."""
+        if self._of.get(("address", address), 0) >= self._per_address:
             return "address"
+        if self._of.get((f"id clean={clean}", ident), 0) >= self._per_id:
+            return "id"
         if self.admitted >= self._limit:
             return "full"
         self.admitted += 1
-        self._of[address] = self._of.get(address, 0) + 1
+        for key in (("address", address), (f"id clean={clean}", ident)):
+            self._of[key] = self._of.get(key, 0) + 1
         return None
 
-    async def run(self, address: str, check: Callable[[], object]) -> object:
+    async def run(
+        self, address: str, ident: str, check: Callable[[], object], clean: bool = False
+    ) -> object:
         """Run an admitted check in a thread once a slot is free; always frees the admission."""
         try:
             async with self._running:
                 return await asyncio.to_thread(check)
         finally:
             self.admitted -= 1
-            left = self._of.pop(address) - 1
-            if left:
-                self._of[address] = left
+            for key in (("address", address), (f"id clean={clean}", ident)):
+                left = self._of.pop(key) - 1
+                if left:
+                    self._of[key] = left
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,10 @@ loop and its static files, and replaces what decides who gets a process:
 
 - ``GET /?token=T``: the token is checked against USERS.toml (``serve.users``), within the limits
   of ``serve.login`` (tries per client address: 429; checks at once: 503; both before any scrypt
-  work). A bad token gets a 403 page and nothing else: no process, nothing of the pool. A good one
-  opens a session (an HttpOnly, SameSite=Strict cookie) and a page that replaces the token's URL
-  by the same address without it, so the token stays in neither the address bar nor the history.
+  work; a token whose id USERS.toml does not hold is answered 403 before either). A bad token
+  gets a 403 page and nothing else: no process, nothing of the pool. A good one opens a session
+  (an HttpOnly, SameSite=Strict cookie) and a page that replaces the token's URL by the same
+  address without it, so the token stays in neither the address bar nor the history.
 - ``GET /`` with the session's cookie: the judging page with a one-use ticket, valid for
   ``TICKET_SECONDS``, naming that labeller; without a live session (or once the labeller is
   removed from USERS.toml), the 403 page. A reload comes here: no token, no scrypt check.
@@ -22,14 +23,15 @@ loop and its static files, and replaces what decides who gets a process:
 - A closed tab, and the server's own SIGINT/SIGTERM/SIGHUP, send SIGHUP to the judging process,
   which the app handles like a dropped terminal: flush, close the writer, exit.
 
-The access log is off: a first URL carries a token, websocket URLs carry tickets.
+The access log is off: a first URL carries a token, websocket URLs carry tickets; what aiohttp
+logs on its own is filtered (``serve.guard``), which also checks a websocket's Origin.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
+import hmac
 import json
 import os
 import secrets
@@ -42,10 +44,11 @@ from pathlib import Path
 from aiohttp import web
 
 from goldset_tui.errors import InputError
+from goldset_tui.serve.guard import loopback, plain_server_header, quiet_logs, same_origin
 from goldset_tui.serve.login import CheckSlots, FailureLimit, Sessions
 from goldset_tui.serve.page import judging_page, refusal_page, security_headers, signing_in_page
 from goldset_tui.serve.textual_serve_adapter import AppProcess, WebServer, to_int
-from goldset_tui.serve.users import Labeller, labeller_for, read_labellers
+from goldset_tui.serve.users import Labeller, labeller_for, read_labellers, token_id
 from goldset_tui.ui import FRAME_RATE  # sets nothing but the frame-rate variable; no Textual
 
 TICKET_SECONDS = 60.0
@@ -245,14 +248,16 @@ class JudgingServer(WebServer):
         self.check_token = check_token  # the scrypt check (tests hold it on an event)
         self.live: dict[str, JudgingProcess] = {}
         self.started = 0  # judging processes started so far (tests read it)
-        self._tickets: dict[str, tuple[str, float]] = {}
+        self._tickets: dict[str, tuple[str, str, float]] = {}  # name, session key, expiry
         self.failures = FailureLimit(clock=clock)
         self.checks = CheckSlots()
         self.sessions = Sessions(clock=clock)
         self.cookie_name = f"{SESSION_COOKIE}_{port}"
 
     async def make_app(self) -> web.Application:
+        quiet_logs()
         app = web.Application()
+        plain_server_header(app)
         app.add_routes(
             [
                 web.get("/", self.handle_index),
@@ -277,7 +282,7 @@ class JudgingServer(WebServer):
         the one the proxy added, names the client; a client's own entries come before it. Only a
         request from this machine (the proxy) is believed: another could write any header."""
         remote = request.remote or "?"
-        if self.behind_proxy and _loopback(remote):
+        if self.behind_proxy and loopback(remote):
             forwarded = request.headers.getall("X-Forwarded-For", [])
             hops = [h.strip() for h in ",".join(forwarded).split(",") if h.strip()]
             if hops:
@@ -294,21 +299,28 @@ class JudgingServer(WebServer):
 
     async def _login(self, request: web.Request, token: str) -> web.Response:
         address = self.client_address(request)
+        clean = self.failures.clean(address)  # before this try is taken
         wait = self.failures.take(address)
         if wait is not None:
             return self._refused(429, "too many wrong tokens", wait, "from your address")
-        refused = self.checks.enter(address)
+        labellers, check, ident = self._labellers(), self.check_token, token_id(token)
+        if ident is None or ident not in labellers:
+            # No labeller has this id: no scrypt work and no place in the queue, so made-up
+            # tokens from any number of addresses cannot keep a labeller waiting.
+            return self._no_labeller()
+        refused = self.checks.enter(address, ident, clean)
         if refused is not None:
             self.failures.give_back(address)  # no check was made: no try used
             if refused == "address":
                 return self._refused(429, "too many tokens at once", 1, "from your address")
+            if refused == "id":
+                return self._refused(429, "too many tokens at once", 1, "for this link")
             return self._refused(503, "too busy to check tokens", 1, "at the moment")
-        labellers = self._labellers()
-        name = await self.checks.run(address, lambda: self.check_token(labellers, token))
+        name = await self.checks.run(address, ident, lambda: check(labellers, token), clean)
         if not isinstance(name, str):
             return self._no_labeller()
         self.failures.give_back(address)
-        key = self.sessions.open(name, token.split(".", 1)[0])  # the id the token matched
+        key = self.sessions.open(name, ident)  # the id the token matched
         response = self._page(200, signing_in_page)
         https = request.secure or request.headers.get("X-Forwarded-Proto", "") == "https"
         response.set_cookie(self.cookie_name, key, httponly=True, samesite="Strict", secure=https)
@@ -330,16 +342,27 @@ class JudgingServer(WebServer):
         response.headers["Retry-After"] = str(seconds)
         return response
 
-    def _issue_ticket(self, name: str) -> str:
+    def _issue_ticket(self, name: str, session: str) -> str:
         now = self.clock()
-        self._tickets = {t: v for t, v in self._tickets.items() if v[1] > now}
+        self._tickets = {t: v for t, v in self._tickets.items() if v[2] > now}
         ticket = secrets.token_urlsafe(32)
-        self._tickets[ticket] = (name, now + TICKET_SECONDS)
+        self._tickets[ticket] = (name, session, now + TICKET_SECONDS)
         return ticket
 
-    def _redeem(self, ticket: str) -> str | None:
-        name, expires = self._tickets.pop(ticket, (None, 0.0))
-        return name if name is not None and expires > self.clock() else None
+    def _redeem(self, ticket: str, request: web.Request) -> str | None:
+        """The ticket's labeller, if it is fresh and unused and comes with the cookie of the
+        session it was issued to (a ticket seen elsewhere opens nothing), from a page of this
+        server (``same_origin``). Used up by any try."""
+        name, session, expires = self._tickets.pop(ticket, (None, "", 0.0))
+        cookie = request.cookies.get(self.cookie_name, "")
+        proxied = self.behind_proxy and loopback(request.remote or "")
+        if name is None or expires <= self.clock() or not same_origin(request, proxied):
+            return None
+        return (
+            name
+            if hmac.compare_digest(cookie, session) and self._session(request) == name
+            else None
+        )
 
     def _busy(self, name: str) -> bool:
         return name in self.live or self.is_busy(name)
@@ -378,11 +401,11 @@ class JudgingServer(WebServer):
         # closes its websocket only once this page arrives, so the websocket decides (below).
         if name not in self.live and self.is_busy(name):
             return self._page(409, lambda nonce: refusal_page(*_already_open(name), nonce))
-        ticket = self._issue_ticket(name)
+        ticket = self._issue_ticket(name, request.cookies.get(self.cookie_name, ""))
         return self._page(200, lambda nonce: judging_page(name, ticket, nonce))
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
-        name = self._redeem(request.match_info["ticket"])
+        name = self._redeem(request.match_info["ticket"], request)
         if name is None:
             raise web.HTTPForbidden(text="reload the page with your link to judge\n")
         websocket = web.WebSocketResponse(heartbeat=15)
@@ -467,13 +490,6 @@ def _already_open(name: str) -> tuple[str, str]:
         f"{name} already has a judging screen open (another tab, or a terminal); close it first,"
         " then reload this page.",
     )
-
-
-def _loopback(address: str) -> bool:
-    try:
-        return ipaddress.ip_address(address).is_loopback
-    except ValueError:
-        return False
 
 
 def _url(address: object) -> str:

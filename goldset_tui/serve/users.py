@@ -12,8 +12,11 @@ of the file (a backup, a shared folder) lets nobody in::
 
 Contract: :func:`labeller_for` returns the labeller's name for a valid token and None for
 anything else, comparing hashes in constant time (``hmac.compare_digest``) and spending the same
-scrypt work on an unknown id as on a known one, so neither the answer's time nor its text tells
-a guesser how close they came. The name always comes from this file, never from the request.
+scrypt work on an unknown id as on a known one. The server goes further and answers a token whose
+id is not in the file before any scrypt work (:func:`token_id`), so a flood of made-up tokens
+costs nothing: that answer tells only that an id is unknown, and an id opens nothing without the
+256-bit secret after it (docs/serve.md). The name always comes from this file, never from the
+request.
 Bad files raise :class:`InputError` naming the file, the line when known, and what is wrong.
 """
 
@@ -114,6 +117,12 @@ def token_matches(token: str, stored: str) -> bool:
 _DECOY = (
     f"scrypt${SCRYPT_N}${SCRYPT_R}${SCRYPT_P}${_b64(bytes(_SALT_BYTES))}${_b64(bytes(_KEY_BYTES))}"
 )
+
+
+def token_id(token: str) -> str | None:
+    """The id part of a well-formed token (which picks its USERS.toml entry), else None."""
+    found = _TOKEN.fullmatch(token)
+    return found.group(1) if found else None
 
 
 def labeller_for(labellers: dict[str, Labeller], token: str) -> str | None:

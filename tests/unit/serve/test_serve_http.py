@@ -114,7 +114,9 @@ def test_a_second_screen_of_the_same_labeller_is_refused(tmp_path: Path) -> None
 
     async def scenario(client: TestClient) -> None:
         first = await open_page(client, tokens["alice"])
-        second = await open_page(client, tokens["alice"])
+        # A second tab of the same browser (its session's cookie: a ticket opens a websocket only
+        # with the cookie of the session it was issued to).
+        second = await client.get("/")
         tickets = [TICKET.findall(await r.text())[0] for r in (first, second)]
         ws = await client.ws_connect(f"/ws/{tickets[0]}")
         for _ in range(100):
@@ -125,7 +127,7 @@ def test_a_second_screen_of_the_same_labeller_is_refused(tmp_path: Path) -> None
         # A page asked for now may be this tab's own reload, so it gets a page; its websocket
         # (like that of a page loaded before the first one opened) gets the refusal once the
         # first screen has not closed within RELOAD_SECONDS, and no second process.
-        third = await open_page(client, tokens["alice"])
+        third = await client.get("/")
         assert third.status == 200
         tickets.append(TICKET.findall(await third.text())[0])
         for ticket in tickets[1:]:

@@ -17,6 +17,7 @@ from goldset_tui.serve.login import (
     BURST,
     CHECKS_AT_ONCE,
     CHECKS_PER_ADDRESS,
+    CHECKS_PER_ID,
     CHECKS_WAITING,
     REFILL_SECONDS,
 )
@@ -180,14 +181,19 @@ async def get(token: str, address: str, client: TestClient):
 
 def test_checks_beyond_the_cap_are_answered_503_at_once_not_queued(tmp_path: Path) -> None:
     gate, started, held_check = held()
-    server, tokens, _, _ = make(tmp_path, check_token=held_check, behind_proxy=True)
+    server, tokens, _, users = make(tmp_path, check_token=held_check, behind_proxy=True)
     admitted = CHECKS_AT_ONCE + CHECKS_WAITING
+    # One labeller's id may hold CHECKS_PER_ID places: enough labellers to fill them all.
+    more = -(-admitted // CHECKS_PER_ID) - len(tokens)
+    tokens |= {f"l{i}": add_labeller(users, f"l{i}") for i in range(more + 1)}
+    late = tokens.pop(f"l{more}")  # one with no check under way, arriving once all are taken
+    logins = [token for token in tokens.values() for _ in range(CHECKS_PER_ID)][:admitted]
 
     async def scenario(client: TestClient) -> None:
         loop = asyncio.get_running_loop()
         waiting = [
-            asyncio.ensure_future(get(tokens["alice"], f"192.0.2.{i}", client))
-            for i in range(admitted)
+            asyncio.ensure_future(get(token, f"192.0.2.{i}", client))
+            for i, token in enumerate(logins)
         ]
         # Until every request is admitted: CHECKS_AT_ONCE running (each has said so), the rest
         # waiting for a slot.
@@ -200,7 +206,7 @@ def test_checks_beyond_the_cap_are_answered_503_at_once_not_queued(tmp_path: Pat
         assert server.checks.admitted == admitted
         assert not started.acquire(blocking=False)  # no third check runs
         # One more, with every slot and every waiting place taken: refused at once.
-        refused = await asyncio.wait_for(get(tokens["bob"], "198.51.100.7", client), 30)
+        refused = await asyncio.wait_for(get(late, "198.51.100.7", client), 30)
         assert refused.status == 503 and refused.headers["Retry-After"] == "1"
         gate.set()
         done = await asyncio.gather(*waiting)
