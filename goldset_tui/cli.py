@@ -58,6 +58,7 @@ HELP_ORDER = (
     "compare",
     "fuse",
     "report",
+    "route",
     "review",
     "history",
     "regressions",

@@ -96,7 +96,19 @@ def to_dict(report: Report) -> dict[str, Any]:
             name: {"missing": len(ids), "golden_set": report.golden_size, "query_ids": ids}
             for name, ids in report.missing_from_runs.items()
         },
+        "decisions": decisions_json(report),
     }
+
+
+def decisions_json(report: Report) -> dict[str, Any] | None:
+    """The decision block (docs/report.md, "Decisions"): `goldset route`'s when it made the
+    report, else the default one (each stratum to its best run, the router never wrong); None
+    without traffic shares or with one run."""
+    from goldset_tui.decisions.of_report import report_decisions
+
+    if report.decisions is None:
+        report.decisions = report_decisions(report)
+    return report.decisions.to_json() if report.decisions is not None else None
 
 
 def headlines(report: Report) -> dict[str, dict[str, Any]]:
