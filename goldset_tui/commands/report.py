@@ -50,9 +50,14 @@ examples:
 
 
 def add_input_arguments(
-    p: argparse.ArgumentParser, *, runs_required: bool = True, several: bool = False
+    p: argparse.ArgumentParser,
+    *,
+    runs_required: bool = True,
+    several: bool = False,
+    old_spellings: bool = True,
 ) -> None:
-    """Arguments shared with `goldset review` (``several``: -m repeats, for `goldset report`)."""
+    """Arguments shared with `goldset review` and `goldset route` (``several``: -m repeats, for
+    `goldset report`; ``old_spellings``: False for a command too new to have had them)."""
     p.add_argument(
         "--qrels",
         required=runs_required,
@@ -105,7 +110,8 @@ def add_input_arguments(
             default=DEFAULT_METRIC,
             help=f"measure to report (default {DEFAULT_METRIC})",
         )
-    old_name(p, "--metric", like=measure)
+    if old_spellings:
+        old_name(p, "--metric", like=measure)
     p.add_argument(
         "--seed",
         type=int,

@@ -36,7 +36,7 @@ examples:
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from goldset_tui.commands.report import add_input_arguments
 
-    add_input_arguments(p)
+    add_input_arguments(p, old_spellings=False)
     p.add_argument(
         "--route",
         action="append",
