@@ -49,6 +49,4 @@ def traffic(shares: dict[str, float] | None = None) -> pl.DataFrame:
 def now_shares() -> dict[str, float]:
     """The other log: exact identifiers at 45%, the others rescaled in proportion."""
     rest = sum(v for s, v in SHARES.items() if s != "exact_identifier")
-    return {
-        s: 0.45 if s == "exact_identifier" else v * 0.55 / rest for s, v in SHARES.items()
-    }
+    return {s: 0.45 if s == "exact_identifier" else v * 0.55 / rest for s, v in SHARES.items()}
