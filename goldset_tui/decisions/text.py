@@ -17,13 +17,14 @@ LABELS = {
     "fused": "fused",
     "routed": "router never wrong",
     "routed_with_errors": "with the router's errors",
-    "oracle": "oracle, a ceiling",
+    "oracle": "a ceiling",
 }
 
 
 def num(x: Any, signed: bool = False) -> str:
     if not isinstance(x, (int, float)) or not math.isfinite(x):
         return "-"
+    x = round(x, 3) + 0.0  # no "-0.000" for a rounding error below zero
     return f"{x:+.3f}" if signed else f"{x:.3f}"
 
 
@@ -131,14 +132,16 @@ def router_lines(block: DecisionBlock) -> list[str]:
 def sensitivity_lines(block: DecisionBlock) -> list[str]:
     lines = []
     for pair in block.sensitivity:
+        tie = pair["gap"] == 0.0
         lines.append(
             f"{pair['a']} - {pair['b']}: headline gap {num(pair['gap'], True)} {ci(pair['ci95'])}"
+            + (": a tie, which moving any stratum with a gap of its own decides" if tie else "")
         )
         for r in pair["strata"]:
             if r["reversing_share"] is None:
                 tail = "no share of it reverses the gap"
-            elif abs(r["move"]) < 5e-4:
-                tail = "the gap is already 0 at its share: any move decides it"
+            elif tie:
+                tail = "more of it favours " + (pair["a"] if r["gap"] > 0 else pair["b"])
             else:
                 tail = f"the gap reverses past share {r['reversing_share']:.3f} (a move of {r['move']:+.3f})"
             lines.append(
