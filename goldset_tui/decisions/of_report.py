@@ -104,6 +104,19 @@ def _notes(report: Report, block: DecisionBlock, routing: Routing) -> list[str]:
             "no router precision given (--precision STRATUM=P or --spotcheck LABELS): the "
             "router is assumed never wrong, so the routed row with errors equals the routed row"
         )
+    now = block.traffic_now
+    if now is not None and abs(now["shares_sum"] - 1.0) > 1e-6:
+        out.append(
+            f"the other log's shares sum to {now['shares_sum']:.4f}, not 1: its gaps are not "
+            "renormalised, as the report's weighted headline is not"
+        )
+    spot = [p.stratum for p in block.precision if p.source == "spot-check"]
+    if spot:
+        out.append(
+            "the spot-check draws distinct queries alike, so its precision is per distinct query; "
+            "per search it is higher where the router files frequent queries better: "
+            + ", ".join(spot)
+        )
     small = [s for s in block.strata if s in set(report.table.filter("small")["stratum"])]
     if small:
         out.append("strata under 40 queries, read as counts: " + ", ".join(small))

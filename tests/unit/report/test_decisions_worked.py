@@ -203,3 +203,14 @@ def test_a_system_alone_carries_the_reports_own_weighted_headline() -> None:
     alone = assemble_report(by_hand, strata, metric="Success@10", traffic=traffic(), samples=20)
     total = option(block, "routed")["overall"]
     assert total["weighted_ci95"] == pytest.approx(list(alone.weighted_ci["byhand"]))
+
+
+def test_notes_say_what_the_figures_lean_on() -> None:
+    short = {s: v * 0.9 for s, v in now_shares().items()}
+    confusion = {"exact_identifier": {"exact_identifier": 97, "paraphrase": 3}}
+    notes = report_decisions(report(), routing=RULES, now=short, confusion=confusion).notes
+    assert any("sum to 0.9000" in n for n in notes)
+    assert any("per distinct query" in n and "exact_identifier" in n for n in notes)
+    best = report_decisions(report(), routing=Routing(best_per_stratum=True)).notes
+    assert any("flatters itself" in n for n in best)
+    assert any("assumed never wrong" in n for n in best)
