@@ -104,6 +104,12 @@ def _notes(report: Report, block: DecisionBlock, routing: Routing) -> list[str]:
             "no router precision given (--precision STRATUM=P or --spotcheck LABELS): the "
             "router is assumed never wrong, so the routed row with errors equals the routed row"
         )
+    unshared = [s for s in report.strata if s not in block.shares]
+    if unshared:
+        out.append(
+            "golden-set strata without a traffic share, left out of every option: "
+            + ", ".join(unshared)
+        )
     now = block.traffic_now
     if now is not None and abs(now["shares_sum"] - 1.0) > 1e-6:
         out.append(

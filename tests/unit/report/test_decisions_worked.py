@@ -214,3 +214,11 @@ def test_notes_say_what_the_figures_lean_on() -> None:
     best = report_decisions(report(), routing=Routing(best_per_stratum=True)).notes
     assert any("flatters itself" in n for n in best)
     assert any("assumed never wrong" in n for n in best)
+
+
+def test_a_stratum_without_a_share_is_left_out_and_said() -> None:
+    shares = {s: v for s, v in now_shares().items() if s != "negation"}
+    block = report_decisions(report(shares), routing=RULES)
+    assert "negation" not in block.strata
+    assert all(len(o["strata"]) == 5 for o in block.options)
+    assert any("without a traffic share" in n and "negation" in n for n in block.notes)
