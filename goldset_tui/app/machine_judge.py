@@ -171,10 +171,11 @@ def run_machine_judge(
 
     if request.concurrency < 1:
         raise InputError(None, "--concurrency must be 1 or more", column="concurrency")
+    # The provider first (the SDK, the key, the model): a run refused there makes no store.
+    model_provider = provider if provider is not None else open_provider(request.provider)
     project, pairs = open_machine_store(request)
     check_machine_name(project, request.labeller)
     prompt = load_prompt(request.prompt, project.scale)
-    model_provider = provider if provider is not None else open_provider(request.provider)
     price = price_for(model_provider.model, request.price)
     Budget(request.max_pairs, request.max_cost).check(price, model_provider.model)
     keep_prompt(project.path, prompt.template, prompt.sha256)

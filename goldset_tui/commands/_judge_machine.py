@@ -89,6 +89,9 @@ def add_machine_arguments(parser: argparse.ArgumentParser) -> None:
         help="read the key from FILE instead of the provider's variable (never a key on the "
         "command line)",
     )
+    # Without this, argparse would take `--api-key VALUE` as an abbreviation of --api-key-file
+    # and name the key, as a file it cannot read, in its error.
+    group.add_argument("--api-key", action=_RefuseKey, help=argparse.SUPPRESS)
     group.add_argument(
         "--prompt",
         metavar="FILE",
@@ -114,6 +117,17 @@ def add_machine_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="requests at once (default 4)",
     )
+
+
+class _RefuseKey(argparse.Action):
+    """A key typed on the command line is refused, without repeating it: it would stay in the
+    shell's history and in every process listing."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        parser.error(
+            "--api-key: a key is never taken on the command line (the shell keeps it, `ps` shows "
+            "it): set ANTHROPIC_API_KEY or OPENAI_API_KEY, or give --api-key-file FILE"
+        )
 
 
 def check_mode(args: argparse.Namespace) -> None:

@@ -35,9 +35,10 @@ def read_key(
 ) -> str | None:
     """The key from ``key_file`` (its first non-empty line) when given, else ``environ[variable]``."""
     if key_file is not None:
-        path = Path(key_file)
+        # Named as given, less anything shaped like a key (a key typed where its file goes).
+        path = Path(scrub(str(key_file)))
         try:
-            raw = path.read_bytes()
+            raw = Path(key_file).read_bytes()
         except OSError as exc:
             raise InputError(path, f"cannot read the key file ({exc.strerror})") from None
         try:
