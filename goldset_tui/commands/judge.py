@@ -55,9 +55,9 @@ examples:
   goldset judge pool.jsonl --labeller alice --order adaptive  # likely-relevant candidates first
   goldset judge pool.jsonl --labeller alice --render markdown --text-width 88
   goldset judge pool+dense-v2.jsonl --labeller alice --store ~/golden/docs-store --only-new
-  goldset judge --machine claude-sonnet-4-5 pool.jsonl --store ~/golden/docs-store --labeller llm \
+  goldset judge --machine claude-sonnet-4-5 pool.jsonl --store ~/golden/docs-store --labeller llm \\
       --max-cost 5
-  goldset judge --machine llama3.1:8b pool.jsonl --store ~/golden/docs-store --labeller llama \
+  goldset judge --machine llama3.1:8b pool.jsonl --store ~/golden/docs-store --labeller llama \\
       --provider openai --base-url http://localhost:11434/v1 --price 0,0 --concurrency 2
 """
 
