@@ -249,7 +249,7 @@ def test_the_key_is_in_no_file_and_no_output(
     fake_provider.script.append(Reply(error="auth", echo_key=True))
     status, out2, err2 = judge(monkeypatch, capsys, fake_provider, pool, store)
     assert status == 2 and "401" in err2 and "[key hidden]" in err2
-    assert len(err2.strip().splitlines()) == 3  # progress line, summary line, the error
+    assert len(err2.strip().splitlines()) == 2  # the progress so far, then the error: one line
     status, out3, err3 = judge(
         monkeypatch, capsys, fake_provider, pool, store, "--provider", "openai"
     )
