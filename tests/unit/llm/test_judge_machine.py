@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from fake_provider import ANTHROPIC_KEY, OPENAI_KEY, FakeProvider, Reply
-from judge_support import ROOT, files_holding, judge, pairs_of, small_pool
+from judge_support import ROOT, child_env, files_holding, judge, judge_args, pairs_of, small_pool
 
 from goldset_tui.cli import main
 from goldset_tui.history.version import describe_change, golden_set_version
@@ -167,6 +167,27 @@ def test_a_rerun_is_answered_by_the_cache(
     prompt.write_text("Q: {query}\nP: {passage}\nFinal score, 0 to 3:", encoding="utf-8")
     judge(monkeypatch, capsys, fake_provider, pool, store, "--prompt", str(prompt))
     assert fake_provider.count() == 2 * asked
+
+
+def test_a_rerun_the_cache_answers_imports_no_sdk(
+    tmp_path: Path, fake_provider: FakeProvider, monkeypatch, capsys
+) -> None:
+    pool = small_pool(tmp_path, {"q01": 2})
+    store = tmp_path / "s"
+    assert judge(monkeypatch, capsys, fake_provider, pool, store)[0] == 0
+    argv = judge_args(fake_provider, pool, store)
+    code = (
+        "import sys\nfrom goldset_tui.cli import main\n"
+        f"status = main({argv!r})\n"
+        "print('imported' if 'anthropic' in sys.modules else 'not imported')\n"
+        "sys.exit(status)"
+    )
+    env = {**child_env(), "ANTHROPIC_API_KEY": ANTHROPIC_KEY}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "not imported" and fake_provider.count() == 2
 
 
 def test_the_budget_stops_and_the_next_run_goes_on(
