@@ -249,13 +249,14 @@ class _Run:
             # Whatever stopped the run (a budget, an error, Ctrl-C), every answer made durable
             # is stored as labels.
             self._store()
-        if self.result.fatal is None and self.progress.done < self.progress.total:
-            self.result.stopped = "--max-pairs" if self._pairs_spent() else "--max-cost"
+        progress = self.progress
+        unasked = progress.to_ask - progress.answered - progress.failed
+        if self.result.fatal is None and unasked > 0:
+            # Pairs never asked: the budget stopped the run (a pair that failed was asked).
+            limit = self.request.max_pairs
+            spent = limit is not None and progress.answered + progress.failed >= limit
+            self.result.stopped = "--max-pairs" if spent else "--max-cost"
         return self.result
-
-    def _pairs_spent(self) -> bool:
-        limit = self.request.max_pairs
-        return limit is not None and self.progress.answered + self.progress.failed >= limit
 
     def _count_refused(self, keys: Any) -> None:
         from goldset_tui.machine.answer import read_answer
@@ -335,7 +336,8 @@ class _Run:
         import polars as pl
 
         from goldset_tui.machine.answer import read_answer
-        from goldset_tui.store.machine import store_machine_labels
+        from goldset_tui.machine.prompt import BUILT_IN
+        from goldset_tui.store.machine import recorded_path, store_machine_labels
 
         rows: list[tuple[str, str, int, float | None, str | None]] = []
         reported: Counter[str] = Counter()
@@ -379,7 +381,9 @@ class _Run:
         stored: dict[str, Any] = {
             "source": SOURCE,
             **setup,
-            "prompt": self.prompt.source,
+            "prompt": self.prompt.source
+            if self.prompt.source == BUILT_IN
+            else recorded_path(self.prompt.source),
             "answers": sum(reported.values()),
             "refused": sum(reported.values()) - len(rows),
         }

@@ -252,4 +252,6 @@ def report(result: MachineJudgeResult, args: argparse.Namespace) -> int:
         return 2
     if result.stopped is not None:
         print(f"stopped at {result.stopped}: {p.total - p.done} pairs left; {again}")
+    elif p.failed:
+        print(f"{p.failed} pairs not answered; run the same command again to ask them again")
     return 0

@@ -58,6 +58,7 @@ ERRORS = {
     "overloaded": (529, "anthropic_overloaded_error", "openai_server_error"),
     "server_error": (500, "anthropic_api_error", "openai_server_error"),
     "auth": (401, "anthropic_authentication_error", "openai_invalid_api_key"),
+    "too_long": (400, "anthropic_invalid_request_error", "openai_context_length_exceeded"),
 }
 
 

@@ -147,6 +147,22 @@ def test_malformed_answers_are_refused_per_pair_and_counted(
     assert len(graded) == len(docs) - refused
 
 
+def test_a_pair_the_server_refuses_is_counted_and_asked_again_next_time(
+    tmp_path: Path, fake_provider: FakeProvider, monkeypatch, capsys
+) -> None:
+    pool = small_pool(tmp_path, {"q01": 4})
+    store = tmp_path / "s"
+    fake_provider.script.append(Reply(error="too_long"))
+    status, out, err = judge(monkeypatch, capsys, fake_provider, pool, store, "--concurrency", "1")
+    assert status == 0 and "1 not answered" in err
+    assert "1 pairs not answered; run the same command again" in out and "stopped" not in out
+    assert "prompt is too long" in out  # the server's reason, counted
+    assert machine_labels(Project.open(store), "llm").height == 3
+    judge(monkeypatch, capsys, fake_provider, pool, store)
+    assert fake_provider.count() == 5  # the refused pair alone is asked again
+    assert machine_labels(Project.open(store), "llm").height == 4
+
+
 def test_a_rerun_is_answered_by_the_cache(
     tmp_path: Path, fake_provider: FakeProvider, monkeypatch, capsys
 ) -> None:
