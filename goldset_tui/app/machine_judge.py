@@ -172,18 +172,24 @@ def run_machine_judge(
     no SDK (a second of CPU for the Anthropic one)."""
     from goldset_tui.llm.provider import check_provider
     from goldset_tui.machine.prompt import load_prompt
+    from goldset_tui.model import GradeScale
     from goldset_tui.store.answers import keep_prompt
-    from goldset_tui.store.machine import check_machine_name
+    from goldset_tui.store.machine import check_machine_name, refuse_consensus
 
     if request.concurrency < 1:
         raise InputError(None, "--concurrency must be 1 or more", column="concurrency")
-    # The provider first (the SDK, the key, the model): a run refused there makes no store.
+    # Everything that can be refused before a store is made: the provider (the SDK, the key,
+    # the model), the budget, the name, and the prompt (on the scale a new store would get).
     model = provider.model if provider is not None else check_provider(request.provider)
+    price = price_for(model, request.price)
+    Budget(request.max_pairs, request.max_cost).check(price, model)
+    if not request.labeller.strip():
+        raise InputError(None, "--labeller must not be empty")
+    refuse_consensus(request.labeller)
+    load_prompt(request.prompt, request.scale or GradeScale())  # an existing store's: below
     project, pairs = open_machine_store(request)
     check_machine_name(project, request.labeller)
     prompt = load_prompt(request.prompt, project.scale)
-    price = price_for(model, request.price)
-    Budget(request.max_pairs, request.max_cost).check(price, model)
     keep_prompt(project.path, prompt.template, prompt.sha256)
     run = _Run(request, project, pairs, prompt, model, provider, Meter(price), on_progress)
     return run.run()

@@ -425,6 +425,25 @@ def test_options_of_the_other_mode_are_refused(tmp_path: Path, capsys) -> None:
     assert "--reveal is an option of the judging screen" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("extra", "why"),
+    [
+        (["--prompt", "missing.txt"], "cannot read the prompt"),
+        (["--max-cost", "1", "--price", "x"], "--price 'x'"),
+        (["--labeller", "consensus"], "'consensus' is the name goldset gives"),
+        (["--scale", "1-5"], "the built-in prompt grades 0-3"),
+    ],
+)
+def test_refused_before_a_store_is_made(
+    tmp_path: Path, fake_provider: FakeProvider, monkeypatch, capsys, extra: list[str], why: str
+) -> None:
+    pool = small_pool(tmp_path, {"q01": 1})
+    monkeypatch.chdir(tmp_path)
+    status, out, err = judge(monkeypatch, capsys, fake_provider, pool, tmp_path / "s", *extra)
+    assert status == 2 and why in err and len(err.splitlines()) == 1
+    assert not (tmp_path / "s").exists() and fake_provider.count() == 0
+
+
 def test_a_persons_name_is_refused_before_any_request(
     tmp_path: Path, fake_provider: FakeProvider, monkeypatch, capsys
 ) -> None:
