@@ -1,7 +1,8 @@
 """`goldset judge --machine` against the fake provider, through the real SDKs: the labels land as
 `import --machine` puts them (agreement and validate read them), a rate limit is waited out,
-each malformed answer is refused for its pair and counted, the cache makes a rerun free, the key
-is in no file goldset writes nor in what it prints, and the setup is in the store's version."""
+each malformed answer is refused for its pair and counted, the cache makes a rerun free, the
+budget stops and the next run goes on, and the setup is in the store's version and history (the
+key and the refusals: test_judge_refusals.py; SIGKILL: test_judge_kill.py)."""
 
 from __future__ import annotations
 
