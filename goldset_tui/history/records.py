@@ -245,6 +245,7 @@ _VERSION_TYPES: dict[str, tuple[type, ...]] = {
     "judgments": (int,),
     "near_duplicate_threshold": (int, float),
     "pool_extensions": (list,),
+    "machine_labels": (dict,),
 }
 
 
