@@ -53,7 +53,13 @@ from goldset_tui.serve.process import (
     terminal_text,
 )
 from goldset_tui.serve.textual_serve_adapter import WebServer
-from goldset_tui.serve.users import Labeller, labeller_for, read_labellers, token_id
+from goldset_tui.serve.users import (
+    Labeller,
+    fails_check,
+    labeller_for,
+    read_labellers,
+    token_id,
+)
 
 TICKET_SECONDS = 60.0
 # A reload closes the old page's websocket only once the new page has arrived: how long the new
@@ -147,6 +153,11 @@ class JudgingServer(WebServer):
         if ident is None or ident not in labellers:
             # No labeller has this id: no scrypt work and no place in the queue, so made-up
             # tokens from any number of addresses cannot keep a labeller waiting.
+            return self._no_labeller()
+        if fails_check(labellers[ident], token):
+            # A wrong token for a known id (a flood that has seen a labeller's link): refused
+            # by the entry's quick check, with no scrypt work and no place in the queue, so it
+            # cannot keep that labeller waiting. Its try stays used.
             return self._no_labeller()
         refused = self.checks.enter(address, ident, clean)
         if refused is not None:
