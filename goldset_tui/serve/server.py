@@ -6,10 +6,11 @@ loop and its static files, and replaces what decides who gets a process:
 
 - ``GET /?token=T``: the token is checked against USERS.toml (``serve.users``), within the limits
   of ``serve.login`` (tries per client address: 429; checks at once: 503; both before any scrypt
-  work; a token whose id USERS.toml does not hold is answered 403 before either). A bad token
-  gets a 403 page and nothing else: no process, nothing of the pool. A good one opens a session
-  (an HttpOnly, SameSite=Strict cookie) and a page that replaces the token's URL by the same
-  address without it, so the token stays in neither the address bar nor the history.
+  work; a token whose id USERS.toml does not hold, or that fails its entry's quick check, is
+  answered 403 with neither scrypt work nor a place). A bad token gets a 403 page and nothing
+  else: no process, nothing of the pool. A good one opens a session (an HttpOnly,
+  SameSite=Strict cookie) and a page that replaces the token's URL by the same address without
+  it, so the token stays in neither the address bar nor the history.
 - ``GET /`` with the session's cookie: the judging page with a one-use ticket, valid for
   ``TICKET_SECONDS``, naming that labeller; without a live session (or once the labeller is
   removed from USERS.toml), the 403 page. A reload comes here: no token, no scrypt check.
