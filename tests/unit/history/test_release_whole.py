@@ -172,3 +172,25 @@ def test_a_read_only_store_says_the_release_was_not_recorded(
         "store can be written"
     )
     assert load_records(store) == []
+
+
+def test_eval_records_every_measure_of_a_release_or_none(store: Path, capsys) -> None:
+    argv = [
+        "eval", str(store), str(FOLDER / "bm25.run"), str(FOLDER / "minilm.run"),
+        "-m", "nDCG@10", "-m", "P@10", "--store", str(store), "--release", "e1",
+    ]  # fmt: skip
+    with failing_at(-1) as count:
+        assert main(argv) == 0
+    calls = count()
+    assert len(load_records(store)) == WHOLE
+    for n in range(calls):
+        shutil.rmtree(store / HISTORY_DIR, ignore_errors=True)
+        capsys.readouterr()
+        with failing_at(n):
+            status = main(argv)
+        err = capsys.readouterr().err
+        found = len(load_records(store))
+        assert found in (0, WHOLE), (n, found, err)
+        # (A fault before the recording, at eval's per-query scores, is refused as before.)
+        assert status == 0 or found == 0 or "IS recorded whole" in err, (n, err)
+        assert "was NOT recorded" not in err or found == 0
