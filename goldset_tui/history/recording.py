@@ -15,7 +15,7 @@ from pathlib import Path
 
 import polars as pl
 
-from goldset_tui.errors import InputError
+from goldset_tui.errors import InputError, StoreLockedError
 from goldset_tui.history.records import (
     Record,
     ReleaseNotRecorded,
@@ -113,6 +113,8 @@ def commit_release(store: Path, release: str, groups: Sequence[Sequence[Record]]
             f"{exc.strerror}: release {release!r} was NOT recorded (nothing of it is in the "
             "history); run the same command again once the store can be written",
         ) from None
+    except StoreLockedError as exc:  # the manifest's lock not released in time
+        raise StoreLockedError(f"{exc}; release {release!r} was NOT recorded") from None
     except ReleaseUnfinished as exc:
         raise InputError(
             exc.filename or store,

@@ -194,3 +194,23 @@ def test_eval_records_every_measure_of_a_release_or_none(store: Path, capsys) ->
         # (A fault before the recording, at eval's per-query scores, is refused as before.)
         assert status == 0 or found == 0 or "IS recorded whole" in err, (n, err)
         assert "was NOT recorded" not in err or found == 0
+
+
+def test_a_manifest_lock_not_released_says_the_release_was_not_recorded(
+    store: Path, capsys, monkeypatch
+) -> None:
+    import fcntl
+
+    import goldset_tui.store.manifest as manifest
+
+    monkeypatch.setattr(manifest, "LOCK_WAIT", 0.1)  # the same refusal, sooner
+    fd = os.open(store / manifest.LOCK, os.O_RDWR | os.O_CREAT)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # another holder (a separate open of the file)
+        assert main(report(store)) == 2
+    finally:
+        os.close(fd)
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last.startswith(f"goldset: error: {store / manifest.LOCK}: the store's manifest lock")
+    assert last.endswith("; release 'r1' was NOT recorded")
+    assert load_records(store) == []
