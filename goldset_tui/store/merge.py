@@ -46,16 +46,21 @@ from goldset_tui.store.writer import JudgmentWriter
 from goldset_tui.text import visible
 
 
-class MergeCommittedError(InputError):
-    """Writing failed after the merge's commit point: the store is to be completed on its next
-    open (staging.recover), so saying only the errno would tell the user it failed."""
+class MergeFailedError(InputError):
+    """Writing failed at the commit step: before the commit point the store's files are as they
+    were; after it the store is to be completed on its next open (staging.recover). Saying only
+    the errno left the user to guess which."""
 
-    def __init__(self, store: Path, exc: OSError) -> None:
+    def __init__(self, store: Path, exc: OSError, *, committed: bool) -> None:
         self.reason = f"{exc.filename}: {exc.strerror or exc}" if exc.filename else str(exc)
+        self.committed = committed
         super().__init__(
             None,
             f"{self.reason}: the merge into {store} is committed, but finishing it stopped there; "
-            "the next goldset command that opens the store completes it (nothing merged is lost)",
+            "the next goldset command that opens the store completes it (nothing merged is lost)"
+            if committed
+            else f"{self.reason}: the merge failed before its commit point; {store} is as it was "
+            "(nothing merged)",
         )
 
 
@@ -278,7 +283,7 @@ def _merge_into_new(path: Path, others: list[Project]) -> MergeResult:
         # Nothing of a failed merge into a new store is left: the sources are untouched, and
         # the half-built store in its hidden folder would otherwise stay there, unseen.
         shutil.rmtree(building, ignore_errors=True)
-        if isinstance(exc, MergeCommittedError):  # committed in the folder just removed
+        if isinstance(exc, MergeFailedError):  # said of the hidden folder just removed
             raise InputError(
                 None, f"{exc.reason}: the merge failed and {path} was not made (nothing changed)"
             ) from None
@@ -339,9 +344,8 @@ def _merge_locked(target: Project, others: list[Project]) -> MergeResult:
             staging.commit(target.path, plan)
             staging.apply(target.path)
         except OSError as exc:
-            if not (staged / staging.COMMIT).exists():
-                raise  # before the commit point: the store is as it was
-            raise MergeCommittedError(target.path, exc) from exc
+            committed = (staged / staging.COMMIT).exists()
+            raise MergeFailedError(target.path, exc, committed=committed) from exc
     finally:
         for writer in writers:
             writer.close()
@@ -409,4 +413,4 @@ def _empty() -> pl.DataFrame:
     return pl.DataFrame(schema=JUDGMENT_SCHEMA)
 
 
-__all__ = ["Conflict", "MergeCommittedError", "MergeResult", "merge_histories", "merge_stores"]
+__all__ = ["Conflict", "MergeFailedError", "MergeResult", "merge_histories", "merge_stores"]

@@ -153,3 +153,54 @@ def test_a_stopped_manifest_holder_is_named_as_that_not_as_someone_judging(
         f"it (`kill {owner.pid}`): the lock is freed when it ends\n"
     )
     assert "dave" not in Project.open(store.path).labellers()
+
+
+def test_a_merge_failing_before_its_commit_point_says_nothing_was_merged(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    a, b = make(tmp_path, "a"), make(tmp_path, "b")
+    judge(a, "ana", "d1", 1, 1)
+    judge(b, "ana", "d2", 2, 2)
+    real_replace = os.replace
+    failed: list[str] = []
+
+    def replace(src, dst, *args, **kwargs):
+        if Path(dst).name == COMMIT and not failed:  # the commit point's own rename
+            failed.append(str(dst))
+            raise OSError(errno.EIO, os.strerror(errno.EIO), str(dst))
+        return real_replace(src, dst, *args, **kwargs)
+
+    monkeypatch.setattr(os, "replace", replace)
+    capsys.readouterr()
+    assert main(["merge", str(b.path), "--into", str(a.path)]) == 2
+    assert failed and capsys.readouterr().err == (
+        f"goldset: error: {failed[0]}: Input/output error: the merge failed before its commit "
+        f"point; {a.path} is as it was (nothing merged)\n"
+    )
+    monkeypatch.undo()
+    assert sorted(Project.open(a.path).judgments().get_column("doc_id")) == ["d1"]
+
+
+def test_a_merge_into_a_new_folder_failing_at_its_commit_says_the_folder_was_not_made(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    b = make(tmp_path, "b")
+    judge(b, "ana", "d2", 2, 2)
+    new = tmp_path / "new"
+    real_replace = os.replace
+    failed: list[str] = []
+
+    def replace(src, dst, *args, **kwargs):
+        if Path(dst).name == COMMIT and not failed:
+            failed.append(str(dst))
+            raise OSError(errno.EIO, os.strerror(errno.EIO), str(dst))
+        return real_replace(src, dst, *args, **kwargs)
+
+    monkeypatch.setattr(os, "replace", replace)
+    capsys.readouterr()
+    assert main(["merge", str(b.path), "--into", str(new)]) == 2
+    assert failed and capsys.readouterr().err == (
+        f"goldset: error: {failed[0]}: Input/output error: the merge failed and {new} was not "
+        "made (nothing changed)\n"
+    )
+    assert not new.exists() and not list(tmp_path.glob(".new.merging-*"))
