@@ -206,6 +206,7 @@ def run(args: argparse.Namespace) -> int:
         output_folder(args.output)  # a bad -o is refused before the work, not after it
     render = {"md": to_markdown, "json": to_json, "csv": to_csv}[args.format]
     texts = []
+    pending: list = []  # every measure's records, recorded as one release after the last
     for metric in metrics:
         each = replace(inputs, metric=metric)
         _warn_scale(args.qrels, metric)
@@ -220,7 +221,8 @@ def run(args: argparse.Namespace) -> int:
         for warning in report.warnings:
             # Warnings name strata and systems from the data: shown, never interpreted.
             print(f"goldset: warning: {visible(warning, keep_newlines=False)}", file=sys.stderr)
-        _history_hooks.after_report(args, each, report)
+        _history_hooks.after_report(args, each, report, pending)
+    _history_hooks.record_pending(args, pending)
     sys.stdout.write(joined(texts, metrics, args.format))
     return 0
 

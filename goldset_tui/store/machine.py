@@ -44,7 +44,7 @@ from goldset_tui.errors import InputError, StoreLockedError
 from goldset_tui.io.machine import read_machine_labels
 from goldset_tui.io.trec import QRELS_SCHEMA
 from goldset_tui.store.files import atomic_write, now_iso, safe_name, sha256_file
-from goldset_tui.store.manifest import update_manifest
+from goldset_tui.store.manifest import ManifestLockedError, update_manifest
 from goldset_tui.text import visible
 
 if TYPE_CHECKING:
@@ -227,6 +227,8 @@ def store_machine_labels(
         # Not registered as it opens: that would enter the name as a person's, and a kill before
         # the mark would leave it so. The entry is made below, mark and record in one write.
         writer = project.writer(labeller, register=False)
+    except ManifestLockedError:
+        raise  # the manifest's holder, said as it is: no one need be judging this name
     except StoreLockedError as exc:
         raise StoreLockedError(
             f"{visible(labeller)!r} is being imported in {project.path} right now: {exc}"
