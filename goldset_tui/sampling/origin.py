@@ -1,0 +1,60 @@
+"""Where a query came from: ``real`` (a person typed it: a log, a hand-written topic) or
+``synthetic`` (a model wrote it: ``goldset synth``).
+
+Synthetic queries score higher than real ones on the same system (they borrow the document's
+words: docs/sampling.md, "Synthetic queries"), so a score over a mix of the two is not a score of
+real traffic. The ``origin`` column carries the difference from ``goldset synth`` through
+``classify`` (labels), ``sample draw`` (the sample keeps every label column), ``pool --topics``
+(each candidate) and ``report --strata`` (a column per query and a line in the header), so a
+report says when it mixes them. A file without the column is real traffic, as it always was.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+ORIGIN = "origin"
+REAL = "real"
+SYNTHETIC = "synthetic"
+ORIGINS = (REAL, SYNTHETIC)
+
+
+def origin_expr() -> pl.Expr:
+    """A query's origin from its occurrences: synthetic only when every occurrence is (a query
+    a person also typed is real traffic, whatever a model wrote too)."""
+    synthetic = pl.col(ORIGIN).cast(pl.Utf8).str.strip_chars().str.to_lowercase() == SYNTHETIC
+    return (
+        pl.when(synthetic.fill_null(False).all())
+        .then(pl.lit(SYNTHETIC))
+        .otherwise(pl.lit(REAL))
+        .alias(ORIGIN)
+    )
+
+
+def normalised_origin(column: pl.Series) -> pl.Series:
+    """``synthetic`` where the value says so (any case, spaces around), else ``real``."""
+    text = column.cast(pl.Utf8).str.strip_chars().str.to_lowercase()
+    return (
+        pl.select(
+            pl.when(text == SYNTHETIC).then(pl.lit(SYNTHETIC)).otherwise(pl.lit(REAL)).alias(ORIGIN)
+        )
+        .to_series()
+        .alias(ORIGIN)
+    )
+
+
+def origin_line(origins: pl.Series) -> str | None:
+    """The report's header line when any query is synthetic (None: all real, say nothing)."""
+    synthetic = int((origins == SYNTHETIC).sum())
+    if synthetic == 0:
+        return None
+    real = origins.len() - synthetic
+    if real == 0:
+        return (
+            f"origin: all {synthetic} queries are synthetic (written by a model, not typed by "
+            "users): scores on them run higher than on real traffic"
+        )
+    return (
+        f"origin: {synthetic} synthetic and {real} real queries mixed: synthetic queries score "
+        "higher than real traffic; compare the two by the origin column"
+    )
