@@ -19,7 +19,8 @@ with what that snippet gets wrong put right; docs/sampling.md says it in full):
    ``3.11 notes`` and ``-v flag`` keep theirs), and so does ``Q1:`` or ``Query 1:``;
    then surrounding quotes (``"..."``, ``'...'``, ``“...”``, ``‘...’``, backticks) and
    whitespace;
-3. dropped, and counted: empty lines; a line ending in ``:`` (an introduction: "Here are three
+3. dropped: empty lines; and, counted, a line with no letter or digit (a lone list mark, a rule
+   of dashes); a line ending in ``:`` (an introduction: "Here are three
    queries:"); a line of more than ``MAX_WORDS`` words, or one ending in ``.`` with more than
    ``PROSE_WORDS`` words (a sentence of prose, not a query); a repeat of an earlier query of the
    same answer (compared casefolded, whitespace collapsed);
@@ -153,7 +154,9 @@ def parse_queries(answer: str, n: int) -> ParsedQueries:
     seen: set[str] = set()
     for raw in answer.split("\n"):
         text = clean_line(raw.removesuffix("\r"))
-        if not text:
+        if not any(c.isalnum() for c in text):
+            if text:
+                out.dropped += 1  # a lone mark, a rule of dashes
             continue
         key = text.casefold()
         if is_prose(text) or key in seen or len(out.queries) >= n:
