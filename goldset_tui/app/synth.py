@@ -2,7 +2,7 @@
 
 The steps, each before anything costs money: the outputs' paths (a known table extension, an
 existing folder), the provider and its key (``goldset_tui.llm``), the corpus and its sha256, the
-documents (all of them in corpus order, or ``--sample K --seed S``: the K with the smallest
+documents (all of them in corpus order, or ``--documents K --seed S``: the K with the smallest
 seeded hash of their id, kept in corpus order), the prompt (``goldset_tui.machine.synth_prompt``)
 and the budget. Then every document the cache has no answer for is asked, at most
 ``concurrency`` at a time; each answer is durable in the cache (``goldset_tui.store.answers``,
@@ -57,6 +57,7 @@ class SynthRequest:
     seed: int | None = None
     log: str | None = None
     vocab: str | None = None
+    store: str | None = None  # record the setup in this store (goldset_tui.app.synth_store)
     temperature: float = 1.0
     max_tokens: int = 256
     max_cost: float | None = None
@@ -92,6 +93,7 @@ class SynthResult:
     fatal: str | None = None  # the provider error that stopped the run: nothing written
     written: dict[str, Path] = field(default_factory=dict)
     comparison: QuerySetComparison | None = None
+    in_store: int | None = None  # with a store: how many of its pool's queries are these
     warnings: list[str] = field(default_factory=list)
 
 
@@ -111,9 +113,9 @@ def choose_documents(docs: pl.DataFrame, sample: int | None, seed: int | None) -
     if sample is None:
         return docs
     if seed is None:
-        raise InputError(None, "--sample needs --seed (the same seed draws the same documents)")
+        raise InputError(None, "--documents needs --seed (the same seed draws the same documents)")
     if sample < 1:
-        raise InputError(None, "--sample must be 1 or more", column="sample")
+        raise InputError(None, "--documents must be 1 or more", column="sample")
     keys = pl.Series("_u", hash_uniforms(docs.get_column("doc_id").to_list(), seed))
     chosen = docs.with_columns(keys).with_row_index("_i").sort("_u", "_i").head(sample)
     return chosen.sort("_i").drop("_i", "_u")
@@ -296,5 +298,12 @@ class _Run:
             documents=len(self.keys),
             answered=len(answers),
         )
-        self.result.written, self.result.comparison = write_outputs(paths, collected, setup)
+        written, comparison, manifest = write_outputs(paths, collected, setup)
+        self.result.written, self.result.comparison = written, comparison
+        if self.request.store is not None:
+            from goldset_tui.app.synth_store import record_synthetic
+
+            self.result.in_store = record_synthetic(
+                self.request.store, manifest, paths.manifest, collected.frame
+            )
         return self.result

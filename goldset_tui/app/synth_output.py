@@ -28,7 +28,6 @@ import polars as pl
 
 if TYPE_CHECKING:
     from goldset_tui.app.classifying import QuerySetComparison
-    from goldset_tui.app.synth import SynthRequest
     from goldset_tui.machine.synth_prompt import SynthPrompt
 
 KIND = "synth"
@@ -105,7 +104,7 @@ def collect_queries(
 
 @dataclass(frozen=True)
 class SynthSetup:
-    request: SynthRequest
+    request: Any  # goldset_tui.app.synth.SynthRequest (which imports this module)
     prompt: SynthPrompt
     provider: str
     model: str
@@ -182,7 +181,7 @@ def build_manifest(paths: SynthPaths, collected: Collected, setup: SynthSetup) -
 
 def write_outputs(
     paths: SynthPaths, collected: Collected, setup: SynthSetup
-) -> tuple[dict[str, Path], QuerySetComparison | None]:
+) -> tuple[dict[str, Path], QuerySetComparison | None, dict[str, Any]]:
     from goldset_tui.app.classifying import compare_query_sets
     from goldset_tui.io.trec import write_qrels
     from goldset_tui.sampling.files import write_frame
@@ -206,4 +205,4 @@ def write_outputs(
         }
     write_manifest(manifest, paths.manifest)
     written = {"queries": paths.queries, "qrels": paths.qrels, "manifest": paths.manifest}
-    return written, comparison
+    return written, comparison, manifest

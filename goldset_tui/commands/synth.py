@@ -14,8 +14,8 @@ if TYPE_CHECKING:
 NAME = "synth"
 HELP = "have a model write search queries for a corpus's documents (synthetic queries)"
 DESCRIPTION = """\
-A model writes --per-doc N search queries for each document of CORPUS (or for --sample K of them,
-drawn with --seed S), through the provider of the llm extra (pip install 'goldset-tui[llm]'):
+A model writes --per-doc N search queries for each document of CORPUS (or for --documents K of
+them, drawn with --seed S), through the provider of the llm extra (pip install 'goldset-tui[llm]'):
 anthropic (ANTHROPIC_API_KEY, ANTHROPIC_MODEL) or any OpenAI-compatible endpoint (--provider
 openai --base-url URL: vLLM, llama.cpp's server, Ollama). The built-in prompt asks for queries
 from people who have NOT read the document (--prompt FILE replaces it: UTF-8 text with
@@ -29,10 +29,12 @@ STEM.manifest.toml (prompt text and sha256, provider, model and the version it r
 temperature, seed, corpus sha256, near-duplicate threshold; never a key). Answers are cached in
 STEM.synth/, each durable before it counts: a killed run resumes, a rerun costs nothing. With
 --log REAL_LOG the queries are compared with real traffic (goldset classify --compare) at the end.
+With --store DIR (a store whose pool was made from these queries, or a sample of them) the setup
+goes into the store's manifest, so its [version] and history name the prompt and model.
 
 examples:
   goldset synth sample_data/corpus.jsonl -o synth.csv --model claude-sonnet-4-5 \\
-      --sample 40 --seed 7 --log sample_data/query_log.csv
+      --documents 40 --seed 7 --log sample_data/query_log.csv
   goldset synth corpus.jsonl -o synth.csv --provider openai --base-url http://localhost:11434/v1 \\
       --model llama3.1:8b --per-doc 5 --price 0,0
 """
@@ -66,7 +68,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--prompt", metavar="FILE", help="the prompt template, with {document} (and {title}, {n})"
     )
     parser.add_argument(
-        "--sample", metavar="K", type=_count(1), help="ask about K documents drawn with --seed"
+        "--documents",
+        metavar="K",
+        dest="sample",
+        type=_count(1),
+        help="ask about K documents drawn with --seed (default: every document)",
     )
     parser.add_argument(
         "--seed",
@@ -83,6 +89,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="compare the queries with this real log at the end (as classify --compare)",
     )
     parser.add_argument("--vocab", metavar="FILE", help="with --log: the word list or corpus")
+    parser.add_argument(
+        "--store",
+        metavar="DIR",
+        help="record this setup in the store whose pool holds these queries (its [version] and "
+        "history name the prompt and model; a rerun to do it costs nothing)",
+    )
     parser.add_argument(
         "--max-cost", metavar="USD", type=_usd, help="stop before the cost passes USD dollars"
     )
@@ -121,6 +133,7 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         log=args.log,
         vocab=args.vocab,
+        store=args.store,
         temperature=args.temperature,
         max_cost=args.max_cost,
         price=parse_price(args.price) if args.price is not None else None,
@@ -150,6 +163,11 @@ def report(result: SynthResult) -> int:
     if result.refusals:
         shown = "; ".join(f"{n} {why}" for why, n in result.refusals.most_common(5))
         print(f"documents refused or not answered: {visible(shown)}")
+    if result.in_store is not None:
+        print(
+            f"recorded in the store: {result.in_store} of its pool's queries are these synthetic "
+            "ones (its version and history name this prompt and model)"
+        )
     if result.comparison is not None:
         from goldset_tui.commands._classify_compare import print_comparison
 

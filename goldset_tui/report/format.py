@@ -64,7 +64,7 @@ def to_dict(report: Report) -> dict[str, Any]:
                 report.design_se.get(r["system"]) if report.design_se is not None else None
             ),
         }
-    return {
+    out: dict[str, Any] = {
         "metric": report.metric,
         "k": report.k,
         "n": report.n,
@@ -97,6 +97,14 @@ def to_dict(report: Report) -> dict[str, Any]:
             for name, ids in report.missing_from_runs.items()
         },
     }
+    if report.origins is not None:  # only then: reports of real traffic read as they always did
+        origins = report.origins.get_column("origin")
+        out["origin"] = {
+            "synthetic": int((origins == "synthetic").sum()),
+            "real": int((origins == "real").sum()),
+            "note": report.origin_line,
+        }
+    return out
 
 
 def headlines(report: Report) -> dict[str, dict[str, Any]]:
@@ -184,5 +192,8 @@ def cell_text(hits: int | None, n: int, mean: float, lo: float, hi: float, small
 
 def failing_csv(report: Report) -> str:
     buf = io.StringIO()
-    report.failing.write_csv(buf)
+    failing = report.failing
+    if report.origins is not None:
+        failing = failing.join(report.origins, on="query_id", how="left", maintain_order="left")
+    failing.write_csv(buf)
     return buf.getvalue()

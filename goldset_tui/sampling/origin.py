@@ -11,6 +11,9 @@ report says when it mixes them. A file without the column is real traffic, as it
 
 from __future__ import annotations
 
+import csv
+from pathlib import Path
+
 import polars as pl
 
 ORIGIN = "origin"
@@ -57,4 +60,41 @@ def origin_line(origins: pl.Series) -> str | None:
     return (
         f"origin: {synthetic} synthetic and {real} real queries mixed: synthetic queries score "
         "higher than real traffic; compare the two by the origin column"
+    )
+
+
+def has_origin_column(path: str | Path) -> bool:
+    """Whether a log table names an ``origin`` column, read from its header alone (a plain text
+    log, one query per line, has none): a log without it costs nothing more to classify."""
+    from goldset_tui.io.tables import JSONL_SUFFIXES, PARQUET_SUFFIXES, TEXT_FORMATS
+
+    p = Path(path)
+    suffix = p.suffix.lower()
+    try:
+        if suffix in PARQUET_SUFFIXES:
+            return ORIGIN in pl.read_parquet_schema(p)
+        if suffix in TEXT_FORMATS or suffix in JSONL_SUFFIXES:
+            with p.open("rb") as handle:
+                head = handle.readline(1 << 20).removeprefix(b"\xef\xbb\xbf")
+            text = head.decode("utf-8", errors="replace")
+            if suffix in JSONL_SUFFIXES:
+                return f'"{ORIGIN}"' in text
+            fields = next(csv.reader([text], delimiter=TEXT_FORMATS[suffix]), [])
+            return ORIGIN in [f.strip() for f in fields]
+    except (OSError, pl.exceptions.PolarsError):
+        return False  # the log's own reader names what is wrong
+    return False
+
+
+def query_origins(path: str | Path) -> pl.DataFrame:
+    """``query, origin`` per distinct normalised query of a log table with an ``origin``
+    column (see :func:`origin_expr`)."""
+    from goldset_tui.io.tables import read_table
+    from goldset_tui.sampling.normalise import normalise
+
+    table = read_table(Path(path), required=("query", ORIGIN), string_columns=("query", ORIGIN))
+    return (
+        table.select(normalise(pl.col("query")).alias("query"), ORIGIN)
+        .group_by("query")
+        .agg(origin_expr())
     )

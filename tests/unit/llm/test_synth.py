@@ -175,7 +175,7 @@ def test_the_key_is_in_no_written_file_nor_output(
     out2 = tmp_path / "o.csv"
     monkeypatch.setenv("OPENAI_API_KEY", OPENAI_KEY)
     args = ["synth", str(corpus), "-o", str(out2), "--model", "gpt-4o", "--provider", "openai"]
-    args += ["--base-url", fake_provider.openai_url, "--sample", "2", "--seed", "5"]
+    args += ["--base-url", fake_provider.openai_url, "--documents", "2", "--seed", "5"]
     assert main(args) == 0
     capsys.readouterr()
     assert files_holding(tmp_path, OPENAI_KEY) == []
@@ -195,14 +195,14 @@ def test_sample_draws_the_same_documents_for_the_same_seed(
     runs = []
     for name, seed in (("a", "3"), ("b", "3"), ("c", "4")):
         out = tmp_path / f"{name}.csv"
-        synth(monkeypatch, capsys, fake_provider, corpus, out, "--sample", "5", "--seed", seed)
+        synth(monkeypatch, capsys, fake_provider, corpus, out, "--documents", "5", "--seed", seed)
         runs.append(pl.read_csv(out)["doc_id"].unique(maintain_order=True).to_list())
     assert runs[0] == runs[1] and runs[0] != runs[2] and len(runs[0]) == 5
     order = doc_ids(corpus)
     assert runs[0] == sorted(runs[0], key=order.index)  # corpus order kept
-    status = main(synth_args(fake_provider, corpus, tmp_path / "d.csv", "--sample", "5"))
+    status = main(synth_args(fake_provider, corpus, tmp_path / "d.csv", "--documents", "5"))
     assert status == 2
-    assert "--sample needs --seed" in capsys.readouterr().err
+    assert "--documents needs --seed" in capsys.readouterr().err
 
 
 def test_log_compares_with_real_traffic_at_the_end(
