@@ -121,6 +121,44 @@ def choose_documents(docs: pl.DataFrame, sample: int | None, seed: int | None) -
     return chosen.sort("_i").drop("_i", "_u")
 
 
+@dataclass(frozen=True)
+class SynthPlan:
+    """What a run would do (``--dry-run``): no key read, nothing sent, nothing written."""
+
+    documents: int
+    cached: int  # of them, answered already under this setup (they would cost nothing)
+    first_prompt: str  # the text the first document would be sent
+    model: str
+    prompt_sha256: str
+
+
+def plan_synth(request: SynthRequest) -> SynthPlan:
+    from goldset_tui.app.synth_output import check_outputs, outputs_for
+    from goldset_tui.io.corpus import read_corpus
+    from goldset_tui.llm.provider import resolve_model
+    from goldset_tui.machine.synth_prompt import load_synth_prompt
+    from goldset_tui.store.answers import cache_path, input_digest, read_answers
+
+    paths = outputs_for(request.output)
+    check_outputs(paths)
+    prompt = load_synth_prompt(request.prompt)
+    model = resolve_model(request.provider)
+    docs = choose_documents(read_corpus(request.corpus), request.sample, request.seed)
+    if docs.height == 0:
+        raise InputError(request.corpus, "has no documents")
+    texts = [
+        prompt.render(document=str(text or ""), title=str(title or ""), n=request.per_doc)
+        for text, title in docs.select("text", "title").iter_rows()
+    ]
+    log = cache_path(paths.cache, setup_digest(prompt, request), model)
+    known = read_answers(log)[0] if log.exists() else {}
+    keys = {
+        ("synth", str(d), input_digest("", t))
+        for d, t in zip(docs.get_column("doc_id"), texts, strict=True)
+    }
+    return SynthPlan(docs.height, len(keys & set(known)), texts[0], model, prompt.sha256)
+
+
 def run_synth(
     request: SynthRequest,
     *,

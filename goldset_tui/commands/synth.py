@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from goldset_tui.text import visible
 
 if TYPE_CHECKING:
-    from goldset_tui.app.synth import SynthProgress, SynthResult
+    from goldset_tui.app.synth import SynthProgress, SynthRequest, SynthResult
 
 NAME = "synth"
 HELP = "have a model write search queries for a corpus's documents (synthetic queries)"
@@ -32,7 +32,12 @@ STEM.synth/, each durable before it counts: a killed run resumes, a rerun costs 
 With --store DIR (a store whose pool was made from these queries, or a sample of them) the setup
 goes into the store's manifest, so its [version] and history name the prompt and model.
 
+--dry-run prints the prompt the first document would be sent and how many requests the run would
+make (the cache counted), without a key, sending or writing anything.
+
 examples:
+  goldset synth sample_data/corpus.jsonl -o synth.csv --model claude-sonnet-4-5 \\
+      --documents 40 --seed 7 --dry-run
   goldset synth sample_data/corpus.jsonl -o synth.csv --model claude-sonnet-4-5 \\
       --documents 40 --seed 7 --log sample_data/query_log.csv
   goldset synth corpus.jsonl -o synth.csv --provider openai --base-url http://localhost:11434/v1 \\
@@ -96,6 +101,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "history name the prompt and model; a rerun to do it costs nothing)",
     )
     parser.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="print the prompt the first document would be sent and how many requests the run "
+        "would make; no key read, nothing sent or written",
+    )
+    parser.add_argument(
         "--max-cost", metavar="USD", type=_usd, help="stop before the cost passes USD dollars"
     )
     parser.add_argument("--price", metavar="IN,OUT", help="USD per million input and output tokens")
@@ -139,8 +150,24 @@ def run(args: argparse.Namespace) -> int:
         price=parse_price(args.price) if args.price is not None else None,
         concurrency=args.concurrency,
     )
+    if args.dry_run:
+        return dry_run(request)
     result = run_synth(request)
     return report(result)
+
+
+def dry_run(request: SynthRequest) -> int:
+    from goldset_tui.app.synth import plan_synth
+
+    plan = plan_synth(request)
+    print(visible(plan.first_prompt, keep_newlines=True).rstrip("\n"))
+    print()
+    print(
+        f"dry run: {plan.documents} documents for {visible(plan.model)} "
+        f"({plan.cached} answered already under this setup, {plan.documents - plan.cached} "
+        f"to ask); prompt sha256 {plan.prompt_sha256[:12]}; nothing sent or written"
+    )
+    return 0
 
 
 def report(result: SynthResult) -> int:

@@ -262,3 +262,22 @@ def test_sigkill_mid_run_keeps_every_counted_answer_and_resumes(
     asked_titles = {re.search(r"Title: (.*)", p).group(1) for p in asked_again}  # type: ignore[union-attr]
     assert len(asked_titles) == 10 - len(kept) and not asked_titles & kept_titles
     assert pl.read_csv(out).height == 30
+
+
+def test_dry_run_needs_no_key_sends_and_writes_nothing(
+    tmp_path: Path, fake_provider: FakeProvider, monkeypatch, capsys
+) -> None:
+    corpus = small_corpus(tmp_path)
+    fake_provider.answer = by_title
+    out = tmp_path / "synth.csv"
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    args = synth_args(fake_provider, corpus, out, "--dry-run")
+    assert main(args) == 0
+    printed = capsys.readouterr().out
+    assert "have NOT seen this document" in printed
+    assert "dry run: 6 documents for claude-sonnet-4-5 (0 answered already" in printed
+    assert fake_provider.count() == 0 and sorted(tmp_path.iterdir()) == [corpus]
+    assert synth(monkeypatch, capsys, fake_provider, corpus, out)[0] == 0
+    monkeypatch.delenv("ANTHROPIC_API_KEY")
+    assert main(args) == 0
+    assert "(6 answered already under this setup, 0 to ask)" in capsys.readouterr().out
