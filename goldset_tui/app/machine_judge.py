@@ -19,6 +19,7 @@ A new model or prompt under the same labeller name replaces the old labels (none
 from __future__ import annotations
 
 import hashlib
+import json
 import threading
 from collections import Counter
 from collections.abc import Callable
@@ -137,7 +138,9 @@ def _labels_digest(prompt_sha256: str, model: str, labels: pl.DataFrame) -> str:
     return digest.hexdigest()
 
 
-def _record(answer: Completion, key: Key, prompt: JudgePrompt, model: str) -> dict[str, Any]:
+def _record(
+    answer: Completion, key: Key, prompt: JudgePrompt, model: str, sampling: dict[str, float | int]
+) -> dict[str, Any]:
     from goldset_tui.store.files import now_iso
 
     return {
@@ -152,6 +155,7 @@ def _record(answer: Completion, key: Key, prompt: JudgePrompt, model: str) -> di
         "model": answer.model,
         "fingerprint": answer.fingerprint,
         "request_id": answer.request_id,
+        "sampling": sampling,
         "time": now_iso(),
     }
 
@@ -163,8 +167,10 @@ def run_machine_judge(
     provider: Provider | None = None,
 ) -> MachineJudgeResult:
     """Judge the pool's pairs with the model (see the module's docstring). ``provider``: one
-    already open (tests); else ``request.provider`` is opened."""
-    from goldset_tui.llm.provider import open_provider
+    already open (tests); else ``request.provider`` is checked first (the SDK installed, a key,
+    a model) and opened only when a pair needs asking: a rerun the cache answers whole imports
+    no SDK (a second of CPU for the Anthropic one)."""
+    from goldset_tui.llm.provider import check_provider
     from goldset_tui.machine.prompt import load_prompt
     from goldset_tui.store.answers import keep_prompt
     from goldset_tui.store.machine import check_machine_name
@@ -172,14 +178,14 @@ def run_machine_judge(
     if request.concurrency < 1:
         raise InputError(None, "--concurrency must be 1 or more", column="concurrency")
     # The provider first (the SDK, the key, the model): a run refused there makes no store.
-    model_provider = provider if provider is not None else open_provider(request.provider)
+    model = provider.model if provider is not None else check_provider(request.provider)
     project, pairs = open_machine_store(request)
     check_machine_name(project, request.labeller)
     prompt = load_prompt(request.prompt, project.scale)
-    price = price_for(model_provider.model, request.price)
-    Budget(request.max_pairs, request.max_cost).check(price, model_provider.model)
+    price = price_for(model, request.price)
+    Budget(request.max_pairs, request.max_cost).check(price, model)
     keep_prompt(project.path, prompt.template, prompt.sha256)
-    run = _Run(request, project, pairs, prompt, model_provider, Meter(price), on_progress)
+    run = _Run(request, project, pairs, prompt, model, provider, Meter(price), on_progress)
     return run.run()
 
 
@@ -192,7 +198,8 @@ class _Run:
         project: Project,
         pairs: pl.DataFrame,
         prompt: JudgePrompt,
-        provider: Provider,
+        model: str,
+        provider: Provider | None,
         meter: Meter,
         on_progress: Callable[[JudgeProgress], None],
     ) -> None:
@@ -201,11 +208,13 @@ class _Run:
         self.request = request
         self.project = project
         self.prompt = prompt
-        self.provider = provider
+        self.model = model
+        self._provider = provider
+        self.provider_name = provider.name if provider is not None else request.provider.provider
         self.meter = meter
         self.on_progress = on_progress
         self.budget = Budget(request.max_pairs, request.max_cost)
-        self.log_path = cache_path(project.path, prompt.sha256, provider.model)
+        self.log_path = cache_path(project.path, prompt.sha256, model)
         self.keys: list[Key] = []
         self.texts: dict[Key, str] = {}
         for query_id, doc_id, query, text, title in pairs.iter_rows():
@@ -220,9 +229,7 @@ class _Run:
             self.texts[key] = rendered
         self.known: dict[Key, dict[str, Any]] = {}
         self.progress = JudgeProgress(total=len(self.keys))
-        self.result = MachineJudgeResult(
-            request.labeller, project.path, provider.model, self.progress
-        )
+        self.result = MachineJudgeResult(request.labeller, project.path, model, self.progress)
         self._lock = threading.Lock()
 
     def run(self) -> MachineJudgeResult:
@@ -263,6 +270,24 @@ class _Run:
                 return False
         return self.budget.may_start(started, in_flight, self.meter)
 
+    @property
+    def provider(self) -> Provider:
+        """The provider, opened on first use (``check_provider`` has vouched for it)."""
+        if self._provider is None:
+            from goldset_tui.llm.provider import open_provider
+
+            self._provider = open_provider(self.request.provider)
+        return self._provider
+
+    def _sampling(self) -> dict[str, float | int]:
+        """The sampling parameters sent with each request (recorded with its answer)."""
+        sent: dict[str, float | int] = {}
+        if "temperature" in self.provider.sampling:
+            sent["temperature"] = self.request.temperature
+        if "seed" in self.provider.sampling and self.request.seed is not None:
+            sent["seed"] = self.request.seed
+        return sent
+
     def _complete(self, key: Key) -> Completion:
         return self.provider.complete(
             "",
@@ -282,7 +307,7 @@ class _Run:
         )
         for key, outcome in outcomes:
             if isinstance(outcome, Completion):
-                record = _record(outcome, key, self.prompt, self.provider.model)
+                record = _record(outcome, key, self.prompt, self.model, self._sampling())
                 log.add(record)  # durable: from here on it counts
                 self.known[key] = record
                 self.meter.add(outcome)
@@ -301,7 +326,7 @@ class _Run:
             progress.input_tokens = self.meter.input_tokens
             progress.output_tokens = self.meter.output_tokens
             progress.cost = self.meter.cost
-            progress.retries = int(getattr(self.provider, "retries", 0))
+            progress.retries = int(getattr(self._provider, "retries", 0))
             self.on_progress(progress)
         progress.cost = self.meter.cost
 
@@ -315,6 +340,7 @@ class _Run:
         rows: list[tuple[str, str, int, float | None, str | None]] = []
         reported: Counter[str] = Counter()
         fingerprints: Counter[str] = Counter()
+        samplings: set[str] = set()
         for key in self.keys:
             record = self.known.get(key)
             if record is None:
@@ -322,6 +348,7 @@ class _Run:
             reported[str(record.get("model") or "")] += 1
             if record.get("fingerprint"):
                 fingerprints[str(record["fingerprint"])] += 1
+            samplings.add(json.dumps(record.get("sampling") or {}, sort_keys=True))
             answer = read_answer(str(record.get("text", "")), self.project.scale)
             if answer.refusal is not None or answer.grade is None:
                 self.result.refusals[answer.refusal or "no grade"] += 1
@@ -341,10 +368,10 @@ class _Run:
             },
             orient="row",
         )
-        model = self.provider.model
+        model = self.model
         version = reported.most_common(1)[0][0] if reported else model
         setup: dict[str, Any] = {
-            "provider": self.provider.name,
+            "provider": self.provider_name,
             "model": model,
             "model_version": version,
             "prompt_sha256": self.prompt.sha256,
@@ -360,10 +387,8 @@ class _Run:
             stored["models_reported"] = sorted(reported)
         if fingerprints:
             stored["fingerprints"] = sorted(fingerprints)[:20]
-        if "temperature" in self.provider.sampling:
-            stored["temperature"] = self.request.temperature
-        if "seed" in self.provider.sampling and self.request.seed is not None:
-            stored["seed"] = self.request.seed
+        if len(samplings) == 1:  # what was sent with every answer used (none: the model's own)
+            stored.update(json.loads(samplings.pop()))
         entry = self.project.manifest.get("labellers", {}).get(_safe(self.request.labeller), {})
         replaced = bool(entry) and (
             entry.get("model") != model or entry.get("prompt_sha256") != self.prompt.sha256

@@ -157,9 +157,12 @@ class ProgressLine:
         self._shown = ""
 
     def __call__(self, progress: JudgeProgress) -> None:
+        # The last line is the summary's (report): here, only the lines on the way.
         now = time.monotonic()
-        finished = progress.done >= progress.total
-        if not finished and now - self._last < (0.1 if self.live else self.every):
+        if progress.done >= progress.total or now - self._last < (0.1 if self.live else self.every):
+            return
+        if not self.live and self._last == 0.0:
+            self._last = now  # a log's first line after `every` seconds, not at 0 pairs
             return
         self._last = now
         line = progress_text(progress)
@@ -189,7 +192,7 @@ def _cost(cost: float | None) -> str:
 
 def progress_text(p: JudgeProgress) -> str:
     return (
-        f"goldset judge: {p.done}/{p.total} pairs ({p.cached} from the cache), "
+        f"goldset: judge: {p.done}/{p.total} pairs ({p.cached} from the cache), "
         f"{p.refused} refused, {p.failed} not answered; tokens {p.input_tokens:,} in, "
         f"{p.output_tokens:,} out; {_cost(p.cost)}"
         + (f"; {p.retries} retries" if p.retries else "")

@@ -37,6 +37,7 @@ __all__ = [
     "Provider",
     "ProviderConfig",
     "ProviderError",
+    "check_provider",
     "open_provider",
     "resolve_model",
 ]
@@ -74,6 +75,32 @@ def resolve_model(config: ProviderConfig) -> str:
             None, "name the model" + (f" (or set {where})" if where else ""), column="model"
         )
     return model.strip()
+
+
+SDK_MODULES = {"anthropic": "anthropic", "openai": "openai"}
+
+
+def check_provider(config: ProviderConfig) -> str:
+    """Everything :func:`open_provider` would refuse, without importing the SDK (a second of CPU
+    for the Anthropic one): the provider's name, the model (returned), the SDK installed, the
+    key. A run checks this before it makes a store, and opens the provider only to ask."""
+    from goldset_tui.llm.keys import read_key
+    from goldset_tui.llm.sdk import require_installed
+
+    if config.provider not in PROVIDERS:
+        raise InputError(
+            None,
+            f"unknown provider {config.provider!r} (one of {', '.join(PROVIDERS)})",
+            column="provider",
+        )
+    model = resolve_model(config)
+    require_installed(SDK_MODULES[config.provider])
+    environ = os.environ if config.environ is None else config.environ
+    optional = config.provider == "openai" and config.base_url is not None
+    read_key(
+        KEY_VARIABLES[config.provider], config.api_key_file, environ=environ, optional=optional
+    )
+    return model
 
 
 def open_provider(config: ProviderConfig) -> Provider:

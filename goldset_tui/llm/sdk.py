@@ -30,6 +30,21 @@ def require(module: str) -> ModuleType:
         ) from None
 
 
+def require_installed(module: str) -> None:
+    """InputError naming INSTALL unless ``module`` can be imported (it is not imported: finding
+    it is enough, and costs nothing)."""
+    import importlib.util
+
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a module set to None in sys.modules, as tests do
+        found = False
+    if not found:
+        raise InputError(
+            None, f"running a model needs the {module} SDK, in the llm extra: {INSTALL}"
+        )
+
+
 def retry_after(headers: Mapping[str, str]) -> float | None:
     """The wait a server asked for: ``retry-after-ms`` (milliseconds), else ``retry-after`` in
     seconds or as an HTTP date. None when it asked for nothing readable."""

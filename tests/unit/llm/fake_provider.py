@@ -18,11 +18,20 @@ user messages) and of the answer, so a test can recompute the cost on its own.
 ``server.hold_after = N`` makes request N+1 and later wait until ``server.release`` is set
 (``server.held`` is set when one is waiting): how a test stops a child process mid-run with
 answers acknowledged and one in flight. Reusable by any test of a command that runs a model.
+
+``replaying(pool, labels)`` is a model that answers each pair of a pool with the grade,
+confidence and rationale a labels file (``goldset import --machine``'s format) gives it: the
+stand-in docs/agreement.md ("A model as a judge") runs, from the command line::
+
+    python tests/unit/llm/fake_provider.py --port 8765 --pool POOL --answers LABELS.jsonl
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import re
+import sys
 import threading
 from collections import deque
 from collections.abc import Callable
@@ -119,7 +128,7 @@ class FakeProvider:
         self._server: ThreadingHTTPServer | None = None
 
     # -- running -------------------------------------------------------------------------------
-    def start(self) -> FakeProvider:
+    def start(self, port: int = 0) -> FakeProvider:
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -144,7 +153,7 @@ class FakeProvider:
                 self.end_headers()
                 self.wfile.write(payload)
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         self._server.daemon_threads = True
         threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
@@ -235,3 +244,54 @@ class FakeProvider:
         if anthropic and status == 529:
             headers["x-should-retry"] = "true"
         return status, json.dumps(body).encode(), headers
+
+
+_BUILT_IN = re.compile(
+    r"Query: (?P<query>.*?)\n\nPassage:\n(?P<passage>.*)\n\nSplit the problem", re.S
+)
+
+
+def replaying(pool: Path, labels: Path) -> Callable[[str], str]:
+    """A model answering each of ``pool``'s pairs (found by its query and text in the built-in
+    prompt) with the grade, confidence and rationale ``labels`` (JSONL) gives the pair; a pair
+    it has no label for gets an answer with no grade."""
+    rows = [json.loads(line) for line in pool.read_text(encoding="utf-8").splitlines() if line]
+    given = {
+        (r["query_id"], r["doc_id"]): r
+        for r in map(json.loads, labels.read_text(encoding="utf-8").splitlines())
+    }
+    by_text = {(r["query"], r["text"]): (r["query_id"], r["doc_id"]) for r in rows}
+
+    def answer(prompt: str) -> str:
+        found = _BUILT_IN.search(prompt)
+        pair = by_text.get((found["query"], found["passage"])) if found else None
+        label = given.get(pair) if pair else None
+        if label is None:
+            return "I cannot tell."
+        lines = [f"Rationale: {label.get('rationale') or ''}"]
+        if label.get("confidence") is not None:
+            lines.append(f"Confidence: {label['confidence']!r}")
+        return "\n".join([*lines, f"Final score: {label['grade']}"])
+
+    return answer
+
+
+def _serve(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(description="A local stand-in for the providers' APIs.")
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--pool", type=Path, help="with --answers: the pool judged")
+    parser.add_argument("--answers", type=Path, help="labels (JSONL) to answer each pair with")
+    args = parser.parse_args(argv)
+    server = FakeProvider()
+    if args.answers is not None:
+        server.answer = replaying(args.pool, args.answers)
+    server.start(port=args.port)
+    print(f"anthropic base URL: {server.url}  openai base URL: {server.openai_url}", flush=True)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        server.stop()
+
+
+if __name__ == "__main__":
+    _serve(sys.argv[1:])

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from fake_provider import ANTHROPIC_KEY, OPENAI_KEY, FakeProvider, Reply
-from judge_support import ROOT, files_holding, judge, pairs_of, small_pool
+from judge_support import ROOT, child_env, files_holding, judge, judge_args, pairs_of, small_pool
 
 from goldset_tui.cli import main
 from goldset_tui.history.version import describe_change, golden_set_version
@@ -169,6 +169,27 @@ def test_a_rerun_is_answered_by_the_cache(
     assert fake_provider.count() == 2 * asked
 
 
+def test_a_rerun_the_cache_answers_imports_no_sdk(
+    tmp_path: Path, fake_provider: FakeProvider, monkeypatch, capsys
+) -> None:
+    pool = small_pool(tmp_path, {"q01": 2})
+    store = tmp_path / "s"
+    assert judge(monkeypatch, capsys, fake_provider, pool, store)[0] == 0
+    argv = judge_args(fake_provider, pool, store)
+    code = (
+        "import sys\nfrom goldset_tui.cli import main\n"
+        f"status = main({argv!r})\n"
+        "print('imported' if 'anthropic' in sys.modules else 'not imported')\n"
+        "sys.exit(status)"
+    )
+    env = {**child_env(), "ANTHROPIC_API_KEY": ANTHROPIC_KEY}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "not imported" and fake_provider.count() == 2
+
+
 def test_the_budget_stops_and_the_next_run_goes_on(
     tmp_path: Path, fake_provider: FakeProvider, monkeypatch, capsys
 ) -> None:
@@ -249,7 +270,7 @@ def test_the_key_is_in_no_file_and_no_output(
     fake_provider.script.append(Reply(error="auth", echo_key=True))
     status, out2, err2 = judge(monkeypatch, capsys, fake_provider, pool, store)
     assert status == 2 and "401" in err2 and "[key hidden]" in err2
-    assert len(err2.strip().splitlines()) == 3  # progress line, summary line, the error
+    assert len(err2.strip().splitlines()) == 2  # the progress so far, then the error: one line
     status, out3, err3 = judge(
         monkeypatch, capsys, fake_provider, pool, store, "--provider", "openai"
     )
