@@ -5,6 +5,7 @@ and the store's version and history name the prompt and model behind them."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 import tomllib
 from pathlib import Path
@@ -85,6 +86,21 @@ def test_origin_from_synth_to_the_report_and_the_setup_in_the_store(
     judge = ["judge", "--machine", "claude-sonnet-4-5", "pool.csv", "--store", "store"]
     run(capsys, *judge, "--labeller", "llm", *url)
     asked = fake_provider.count()
+    # A person grades the same pool (a stand-in file here: 1 where the query names the document's
+    # title, else 0); agreement reports the machine judge against them.
+    person = pool.select(
+        "query_id",
+        "doc_id",
+        pl.when(pl.col("query").str.contains(pl.col("title"), literal=True))
+        .then(1)
+        .otherwise(0)
+        .alias("grade"),
+    )
+    person.write_csv(tmp_path / "alice.csv")
+    run(capsys, "import", "--store", "store", "--labeller", "alice", "--human", "alice.csv")
+    agreement = run(capsys, "agreement", "--store", "store")
+    assert "Machine judge llm" in agreement
+    assert re.search(r"^\| alice \| \d+ \|", agreement, re.M)
     fake_provider.answer = by_title
     said = run(capsys, *synth, "--store", "store")
     assert fake_provider.count() == asked
