@@ -12,6 +12,7 @@ report says when it mixes them. A file without the column is real traffic, as it
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
 
 import polars as pl
@@ -78,23 +79,27 @@ def has_origin_column(path: str | Path) -> bool:
                 head = handle.readline(1 << 20).removeprefix(b"\xef\xbb\xbf")
             text = head.decode("utf-8", errors="replace")
             if suffix in JSONL_SUFFIXES:
-                return f'"{ORIGIN}"' in text
+                first = json.loads(text) if text.strip() else None
+                return isinstance(first, dict) and ORIGIN in first
             fields = next(csv.reader([text], delimiter=TEXT_FORMATS[suffix]), [])
             return ORIGIN in [f.strip() for f in fields]
-    except (OSError, pl.exceptions.PolarsError):
+    except (OSError, ValueError, pl.exceptions.PolarsError):
         return False  # the log's own reader names what is wrong
     return False
 
 
 def query_origins(path: str | Path) -> pl.DataFrame:
     """``query, origin`` per distinct normalised query of a log table with an ``origin``
-    column (see :func:`origin_expr`)."""
+    column (see :func:`origin_expr`); and ``query_id`` (its first) when the table has one, as
+    the file ``goldset synth`` writes does: `sample draw` then keeps those ids, so the sample's
+    queries are the ones ``synth``'s expected-relevant qrels name."""
     from goldset_tui.io.tables import read_table
     from goldset_tui.sampling.normalise import normalise
 
     table = read_table(Path(path), required=("query", ORIGIN), string_columns=("query", ORIGIN))
+    ids = ["query_id"] if "query_id" in table.columns else []
     return (
-        table.select(normalise(pl.col("query")).alias("query"), ORIGIN)
-        .group_by("query")
-        .agg(origin_expr())
+        table.select(normalise(pl.col("query")).alias("query"), ORIGIN, *ids)
+        .group_by("query", maintain_order=True)
+        .agg(origin_expr(), *(pl.col(c).cast(pl.Utf8).first() for c in ids))
     )

@@ -70,6 +70,9 @@ def test_origin_from_synth_to_the_report_and_the_setup_in_the_store(
     run(capsys, "sample", "draw", "labels.csv", "-o", "sample.csv", "--seed", "3", "--total", "45")
     sample = pl.read_csv("sample.csv")
     assert set(sample["origin"]) == {"synthetic"}
+    # synth's ids, kept: its expected-relevant qrels name the sample's queries
+    expected = read_qrels(tmp_path / "synth.qrels")
+    assert set(sample["query_id"]) <= set(expected["query_id"])
     strata = pl.read_csv("sample.strata.csv")
     assert set(strata["origin"]) == {"synthetic"}
 
@@ -174,3 +177,29 @@ def test_a_store_whose_pool_holds_none_of_the_queries_is_refused(
     assert "holds none of these synthetic queries" in capsys.readouterr().err
     assert "synthetic_queries" not in Project.open(store).manifest
     assert read_qrels(tmp_path / "s.qrels").height > 0  # the files themselves were written
+
+
+def test_classify_a_query_typed_by_a_person_too_is_real(tmp_path: Path, capsys) -> None:
+    log = tmp_path / "mixed.csv"
+    log.write_text(
+        "query,count,origin\n"
+        "json loads,3,real\n"
+        "JSON  loads,1,synthetic\n"  # the same query once normalised: a person typed it
+        "parse a json file,1,Synthetic \n"
+        "read csv,2,\n",  # no value: real
+        encoding="utf-8",
+    )
+    run(capsys, "classify", str(log), "-o", str(tmp_path / "labels.csv"))
+    labels = pl.read_csv(tmp_path / "labels.csv")
+    origins = dict(zip(labels["query"], labels["origin"], strict=True))
+    assert origins == {"json loads": "real", "parse a json file": "synthetic", "read csv": "real"}
+    assert "query_id" not in labels.columns  # ids come only with a log that has them
+
+
+def test_a_jsonl_log_with_origin_as_a_value_not_a_key_has_no_origin_column(
+    tmp_path: Path, capsys
+) -> None:
+    log = tmp_path / "log.jsonl"
+    log.write_text('{"query": "cors", "header": "origin"}\n{"query": "x y"}\n', encoding="utf-8")
+    run(capsys, "classify", str(log), "-o", str(tmp_path / "labels.csv"))
+    assert "origin" not in pl.read_csv(tmp_path / "labels.csv").columns
