@@ -168,7 +168,7 @@ def run_synth(
     from goldset_tui.app.synth_output import check_outputs, outputs_for
     from goldset_tui.io.corpus import read_corpus
     from goldset_tui.llm.cost import Budget, Meter, price_for
-    from goldset_tui.llm.provider import open_provider
+    from goldset_tui.llm.provider import check_provider
     from goldset_tui.machine.synth_prompt import load_synth_prompt
     from goldset_tui.store.answers import keep_prompt
     from goldset_tui.store.files import sha256_file
@@ -180,14 +180,15 @@ def run_synth(
     paths = outputs_for(request.output)
     check_outputs(paths)
     prompt = load_synth_prompt(request.prompt)
-    model_provider = provider if provider is not None else open_provider(request.provider)
+    # Checked, not opened: a rerun the cache answers whole never imports the SDK.
+    model = provider.model if provider is not None else check_provider(request.provider)
     docs = choose_documents(read_corpus(request.corpus), request.sample, request.seed)
     if docs.height == 0:
         raise InputError(request.corpus, "has no documents")
-    price = price_for(model_provider.model, request.price)
-    Budget(None, request.max_cost).check(price, model_provider.model)
+    price = price_for(model, request.price)
+    Budget(None, request.max_cost).check(price, model)
     keep_prompt(paths.cache, prompt.template, prompt.sha256)
-    run = _Run(request, docs, prompt, model_provider, Meter(price), on_progress, paths.cache)
+    run = _Run(request, docs, prompt, model, provider, Meter(price), on_progress, paths.cache)
     result = run.run()
     if result.fatal is not None or result.stopped is not None:
         return result
@@ -201,7 +202,8 @@ class _Run:
         request: SynthRequest,
         docs: pl.DataFrame,
         prompt: SynthPrompt,
-        provider: Provider,
+        model: str,
+        provider: Provider | None,
         meter: Any,
         on_progress: Callable[[SynthProgress], None],
         cache: Path,
@@ -211,11 +213,13 @@ class _Run:
 
         self.request = request
         self.prompt = prompt
-        self.provider = provider
+        self.model = model
+        self._provider = provider
+        self._open_lock = threading.Lock()
         self.meter = meter
         self.on_progress = on_progress
         self.budget = Budget(None, request.max_cost)
-        self.log_path = cache_path(cache, setup_digest(prompt, request), provider.model)
+        self.log_path = cache_path(cache, setup_digest(prompt, request), model)
         self.keys: list[Key] = []
         self.texts: dict[Key, str] = {}
         for doc_id, text, title in docs.select("doc_id", "text", "title").iter_rows():
@@ -227,8 +231,27 @@ class _Run:
             self.texts[key] = rendered
         self.known: dict[Key, dict[str, Any]] = {}
         self.progress = SynthProgress(total=len(self.keys))
-        self.result = SynthResult(Path(request.output), provider.model, self.progress)
+        self.result = SynthResult(Path(request.output), model, self.progress)
         self._lock = threading.Lock()
+
+    @property
+    def provider(self) -> Provider:
+        """The provider, opened on first use (``check_provider`` has vouched for it)."""
+        with self._open_lock:  # the first requests start together, on worker threads
+            if self._provider is None:
+                from goldset_tui.llm.provider import open_provider
+
+                self._provider = open_provider(self.request.provider)
+            return self._provider
+
+    def _sampling(self) -> dict[str, float | int]:
+        """What was sent with each request beside the prompt (kept with its answer)."""
+        sent: dict[str, float | int] = {}
+        if "temperature" in self.provider.sampling:
+            sent["temperature"] = self.request.temperature
+        if "seed" in self.provider.sampling and self.request.seed is not None:
+            sent["seed"] = self.request.seed
+        return sent
 
     def run(self) -> SynthResult:
         from goldset_tui.store.answers import AnswerLog, read_answers
@@ -275,7 +298,8 @@ class _Run:
                     "doc_id": key[1],
                     "input_sha256": key[2],
                     "prompt_sha256": self.prompt.sha256,
-                    "model_asked": self.provider.model,
+                    "model_asked": self.model,
+                    "sampling": self._sampling(),
                     "text": outcome.text,
                     "input_tokens": outcome.input_tokens,
                     "output_tokens": outcome.output_tokens,
@@ -301,7 +325,7 @@ class _Run:
             progress.input_tokens = self.meter.input_tokens
             progress.output_tokens = self.meter.output_tokens
             progress.cost = self.meter.cost
-            progress.retries = int(getattr(self.provider, "retries", 0))
+            progress.retries = int(getattr(self._provider, "retries", 0))
             self.on_progress(progress)
         progress.cost = self.meter.cost
 
@@ -311,6 +335,7 @@ class _Run:
 
         reported: Counter[str] = Counter()
         fingerprints: set[str] = set()
+        sent: list[set[str]] = []
         answers: list[tuple[str, str]] = []
         for key in self.keys:
             record = self.known.get(key)
@@ -320,6 +345,8 @@ class _Run:
             if record.get("fingerprint"):
                 fingerprints.add(str(record["fingerprint"]))
             answers.append((key[1], str(record.get("text", ""))))
+            sampling = record.get("sampling")
+            sent.append(set(sampling) if isinstance(sampling, dict) else set())
         collected = collect_queries(answers, self.request.per_doc)
         self.result.refusals.update(collected.refusals)
         self.result.queries = collected.frame.height
@@ -327,10 +354,12 @@ class _Run:
         setup = SynthSetup(
             request=self.request,
             prompt=self.prompt,
-            provider=self.provider.name,
-            model=self.provider.model,
-            model_version=reported.most_common(1)[0][0] if reported else self.provider.model,
-            sends=frozenset(self.provider.sampling),
+            provider=self.request.provider.provider,
+            model=self.model,
+            model_version=reported.most_common(1)[0][0] if reported else self.model,
+            # What every answer used was sent with (recorded per answer, so a rerun from the
+            # cache, which opens no provider, says the same).
+            sends=frozenset(set.intersection(*sent)) if sent else frozenset(),
             fingerprints=sorted(fingerprints)[:20],
             corpus_sha256=corpus_sha256,
             documents=len(self.keys),

@@ -102,7 +102,9 @@ def test_queries_qrels_and_a_manifest_naming_the_setup(
     model = manifest["model"]
     assert model["provider"] == "anthropic" and model["model"] == "claude-sonnet-4-5"
     assert model["model_version"] == "claude-sonnet-4-5-20250929"  # what the server reported
-    assert model["temperature"] == 1.0 and isinstance(model["temperature_sent"], bool)
+    assert model["temperature"] == 1.0
+    # "sent" is what went over the wire (recent Anthropic SDKs take no temperature)
+    assert model["temperature_sent"] is ("temperature" in fake_provider.requests[0].body)
     assert manifest["corpus"]["sha256"] == sha256_file(corpus)
     assert manifest["near_duplicate_threshold"] == 0.9
     assert manifest["counts"]["queries"] == queries.height
@@ -120,7 +122,14 @@ def test_a_rerun_costs_nothing_and_another_setup_asks_again(
     assert synth(monkeypatch, capsys, fake_provider, corpus, out)[0] == 0
     first = out.read_bytes()
     asked = fake_provider.count()
-    status, _, err = synth(monkeypatch, capsys, fake_provider, corpus, out)
+    import goldset_tui.llm.provider as provider_module
+
+    def no_provider(config):  # the cache answers every document: nothing to open
+        raise AssertionError("the provider was opened")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(provider_module, "open_provider", no_provider)
+        status, _, err = synth(monkeypatch, capsys, fake_provider, corpus, out)
     assert status == 0 and fake_provider.count() == asked  # 0 requests
     assert f"({asked} from the cache)" in err
     assert out.read_bytes() == first
