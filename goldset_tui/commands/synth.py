@@ -118,7 +118,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _progress(p: SynthProgress) -> str:
     cost = "cost unknown" if p.cost is None else f"${p.cost:,.4f}"
     return (
-        f"goldset synth: {p.done}/{p.total} documents ({p.cached} from the cache), {p.failed} "
+        f"goldset: synth: {p.done}/{p.total} documents ({p.cached} from the cache), {p.failed} "
         f"not answered; tokens {p.input_tokens:,} in, {p.output_tokens:,} out; {cost}"
         + (f"; {p.retries} retries" if p.retries else "")
     )
