@@ -290,3 +290,35 @@ def test_dry_run_needs_no_key_sends_and_writes_nothing(
     monkeypatch.delenv("ANTHROPIC_API_KEY")
     assert main(args) == 0
     assert "(6 answered already under this setup, 0 to ask)" in capsys.readouterr().out
+
+
+def test_a_budget_stop_or_a_refused_key_writes_nothing_and_the_rerun_goes_on(
+    tmp_path: Path, fake_provider: FakeProvider, monkeypatch, capsys
+) -> None:
+    corpus = small_corpus(tmp_path, 4)
+    fake_provider.answer = by_title
+    out = tmp_path / "synth.csv"
+    status, stdout, _ = synth(
+        monkeypatch, capsys, fake_provider, corpus, out, "--max-cost", "0", "--price", "1,1"
+    )
+    assert status == 0 and "stopped at --max-cost: 4 documents left" in stdout
+    assert fake_provider.count() == 0 and not out.exists()
+    fake_provider.script.append(Reply(error="auth"))  # the key refused: the run stops at once
+    status, _, err = synth(monkeypatch, capsys, fake_provider, corpus, out, "--concurrency", "1")
+    assert status == 2 and "HTTP 401" in err and not out.exists()
+    assert ANTHROPIC_KEY not in err
+    assert synth(monkeypatch, capsys, fake_provider, corpus, out)[0] == 0
+    assert pl.read_csv(out).height == 12
+
+
+def test_a_key_on_the_command_line_is_refused_without_repeating_it(
+    tmp_path: Path, fake_provider: FakeProvider, capsys
+) -> None:
+    corpus = small_corpus(tmp_path, 2)
+    args = synth_args(fake_provider, corpus, tmp_path / "s.csv", "--api-key", ANTHROPIC_KEY)
+    with pytest.raises(SystemExit) as stop:
+        main(args)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "never taken on the command line" in err and ANTHROPIC_KEY not in err
+    assert fake_provider.count() == 0
