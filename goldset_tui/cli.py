@@ -51,6 +51,7 @@ HELP_ORDER = (
     "qrels",
     "import",
     "merge",
+    "synth",
     "classify",
     "sample",
     "spotcheck",

@@ -336,6 +336,7 @@ _VERSION_TYPES: dict[str, tuple[type, ...]] = {
     "near_duplicate_threshold": (int, float),
     "pool_extensions": (list,),
     "machine_labels": (dict,),
+    "synthetic_queries": (dict,),
 }
 
 

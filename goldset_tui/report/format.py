@@ -64,7 +64,7 @@ def to_dict(report: Report) -> dict[str, Any]:
                 report.design_se.get(r["system"]) if report.design_se is not None else None
             ),
         }
-    return {
+    out: dict[str, Any] = {
         "metric": report.metric,
         "k": report.k,
         "n": report.n,
@@ -98,6 +98,14 @@ def to_dict(report: Report) -> dict[str, Any]:
         },
         "decisions": decisions_json(report),
     }
+    if report.origins is not None:  # only then: reports of real traffic read as they always did
+        origins = report.origins.get_column("origin")
+        out["origin"] = {
+            "synthetic": int((origins == "synthetic").sum()),
+            "real": int((origins == "real").sum()),
+            "note": report.origin_line,
+        }
+    return out
 
 
 def decisions_json(report: Report) -> dict[str, Any] | None:
@@ -196,5 +204,8 @@ def cell_text(hits: int | None, n: int, mean: float, lo: float, hi: float, small
 
 def failing_csv(report: Report) -> str:
     buf = io.StringIO()
-    report.failing.write_csv(buf)
+    failing = report.failing
+    if report.origins is not None:
+        failing = failing.join(report.origins, on="query_id", how="left", maintain_order="left")
+    failing.write_csv(buf)
     return buf.getvalue()

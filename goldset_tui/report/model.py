@@ -97,6 +97,18 @@ class Report:
     # decision block (goldset_tui.decisions; None: the default one, computed when written).
     traffic: pl.DataFrame | None = None
     decisions: DecisionBlock | None = None
+    # query_id, origin (real or synthetic) when the strata file says (sampling/origin.py);
+    # None: no origin column, every query taken for real traffic as before.
+    origins: pl.DataFrame | None = None
+
+    @property
+    def origin_line(self) -> str | None:
+        """The header's line saying synthetic queries are in the set (None: none are)."""
+        from goldset_tui.sampling.origin import origin_line
+
+        if self.origins is None:
+            return None
+        return origin_line(self.origins.get_column("origin"))
 
     @property
     def method(self) -> str:
