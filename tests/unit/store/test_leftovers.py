@@ -122,3 +122,15 @@ def test_a_failed_human_import_leaves_no_empty_labeller(tmp_path, monkeypatch, c
     monkeypatch.undo()  # the disk has room again: the same import goes through whole
     assert main(argv) == 0
     assert Project.open(store).qrels("bob").height == len(qrels.read_text().splitlines())
+
+
+def test_a_temporary_manifest_left_by_a_kill_goes_with_the_next_manifest_update(tmp_path):
+    # A kill between the temporary manifest's creation and its rename (a session's end stamping
+    # the labeller, an import's record) left it in the store for good.
+    a, _b = two_stores(tmp_path)
+    stray = a / ".tmp-manifest.toml.k1ll3d"
+    stray.write_text("half a manifest")
+    with Project.open(a).writer("ana") as writer:
+        writer.record(Judgment("ana", "q1", "d9", 1, "2026-11-30T11:00:00.000Z", seconds=1.0))
+    assert not stray.exists()
+    assert read_manifest(a)["labellers"]["ana"]  # the update itself went through
