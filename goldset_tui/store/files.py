@@ -6,6 +6,7 @@ place (atomic), and the directory fsynced so the rename itself survives a power 
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import hashlib
@@ -108,8 +109,9 @@ def atomic_write(path: Path, write: Callable[[Path], object]) -> None:
     """Write ``path`` through ``write(tmp_path)``, then fsync, rename over ``path``, fsync the folder.
 
     A crash at any moment leaves either the old file or the new one, never a half-written one
-    (a stray ``.tmp-*`` file at worst, which readers ignore). The file gets the umask's mode, like
-    any file a Unix tool writes.
+    (a stray ``.tmp-*`` file at worst, which readers ignore). The temporary file's name carries the
+    writer's process id, so the next write of ``path`` removes what a killed writer left (a live
+    one's is left alone). The file gets the umask's mode, like any file a Unix tool writes.
     """
     path = Path(path)
     made = []  # the folders this write makes, deepest first: removed again if it fails
@@ -118,7 +120,10 @@ def atomic_write(path: Path, write: Callable[[Path], object]) -> None:
             break
         made.append(folder)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=TMP_PREFIX + path.name + ".", dir=path.parent)
+    remove_dead_tmp(path)
+    fd, tmp_name = tempfile.mkstemp(
+        prefix=f"{TMP_PREFIX}{path.name}.{os.getpid()}.", dir=path.parent
+    )
     os.close(fd)
     tmp = Path(tmp_name)
     try:
@@ -135,6 +140,34 @@ def atomic_write(path: Path, write: Callable[[Path], object]) -> None:
             raise os_error_from(exc, path) from exc
         raise
     fsync_path(path.parent)
+
+
+def remove_dead_tmp(path: Path) -> None:
+    """Remove the temporary files of ``path`` whose writer is gone (killed between creating one
+    and renaming it): ``.tmp-NAME.PID.XXXXXXXX``, PID no longer running. Best effort."""
+    pattern = re.compile(rf"{re.escape(TMP_PREFIX + path.name)}\.(\d+)\.[a-z0-9_]{{8}}")
+    try:
+        names = os.listdir(path.parent)
+    except OSError:
+        return
+    for name in names:
+        found = pattern.fullmatch(name)
+        if found and not pid_alive(int(found[1])):
+            with contextlib.suppress(OSError):
+                os.unlink(path.parent / name)
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` runs on this machine (someone else's counts as running)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # PermissionError: another user's live process
+        return True
+    return True
 
 
 def _undo(tmp: Path, made: list[Path]) -> None:
