@@ -12,6 +12,7 @@ import fcntl
 import hashlib
 import os
 import re
+import secrets
 import tempfile
 import threading
 from collections.abc import Callable
@@ -112,6 +113,12 @@ def atomic_write(path: Path, write: Callable[[Path], object]) -> None:
     (a stray ``.tmp-*`` file at worst, which readers ignore). The temporary file's name carries the
     writer's process id, so the next write of ``path`` removes what a killed writer left (a live
     one's is left alone). The file gets the umask's mode, like any file a Unix tool writes.
+
+    An error means the file is as it was: when the folder's fsync after the rename fails (the
+    rename may not survive a power cut), the rename is taken back (the old file, kept meanwhile as
+    a hard link, is put back; a new file is removed) before the error is raised, so a caller that
+    reports the failure is not contradicted by the file being there. Where hard links are refused
+    (some network or FAT file systems) an overwritten file cannot be taken back and stays new.
     """
     path = Path(path)
     made = []  # the folders this write makes, deepest first: removed again if it fails
@@ -126,20 +133,58 @@ def atomic_write(path: Path, write: Callable[[Path], object]) -> None:
     )
     os.close(fd)
     tmp = Path(tmp_name)
+    old: Path | None = None
     try:
         write(tmp)
         shared_mode(tmp)  # after write(): a writer may replace tmp rather than fill it
         fsync_path(tmp)
+        existed, old = _keep_old(path)
         os.replace(tmp, path)
     except OSError as exc:
-        _undo(tmp, made)
+        _undo(tmp, made, old)
         raise naming(exc, path) from exc
     except BaseException as exc:
-        _undo(tmp, made)
+        _undo(tmp, made, old)
         if is_disk_error(exc):  # a library's own type for a failed write (Polars' ComputeError)
             raise os_error_from(exc, path) from exc
         raise
-    fsync_path(path.parent)
+    try:
+        fsync_path(path.parent)
+    except OSError as exc:
+        _take_back(path, existed, old, made)
+        raise naming(exc, path) from exc
+    finally:
+        if old is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(old)
+
+
+def _keep_old(path: Path) -> tuple[bool, Path | None]:
+    """Whether ``path`` exists, and a hard link to it (None when there is none or links are
+    refused), named like a temporary file of ``path`` so that a kill leaves nothing for good."""
+    if not os.path.lexists(path):
+        return False, None
+    old = path.with_name(f"{TMP_PREFIX}{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+    try:
+        os.link(path, old)
+    except OSError:
+        return True, None
+    return True, old
+
+
+def _take_back(path: Path, existed: bool, old: Path | None, made: list[Path]) -> None:
+    """Undo a rename whose folder fsync failed: the old file back, or the new one gone."""
+    try:
+        if old is not None:
+            os.replace(old, path)
+        elif not existed:
+            os.unlink(path)
+            _undo(path, made)
+        else:
+            return  # no link to the old file: nothing to put back
+        fsync_path(path.parent)
+    except OSError:
+        pass  # the error being raised is the one that matters
 
 
 def remove_dead_tmp(path: Path) -> None:
@@ -170,12 +215,14 @@ def pid_alive(pid: int) -> bool:
     return True
 
 
-def _undo(tmp: Path, made: list[Path]) -> None:
+def _undo(tmp: Path, made: list[Path], old: Path | None = None) -> None:
     """After a failed write: nothing left behind, neither the temporary file nor the folders made
     for it (an empty ``machine/NAME/`` would otherwise outlive a failed import). Best effort: a
     folder someone filled meanwhile stays, and the error being raised is the one that matters."""
     try:
         tmp.unlink(missing_ok=True)
+        if old is not None:  # the link kept to the old file: the old file is still in place
+            old.unlink(missing_ok=True)
         for folder in made:  # deepest first
             folder.rmdir()
     except OSError:
