@@ -188,8 +188,9 @@ def _take_back(path: Path, existed: bool, old: Path | None, made: list[Path]) ->
 
 
 def remove_dead_tmp(path: Path) -> None:
-    """Remove the temporary files of ``path`` whose writer is gone (killed between creating one
-    and renaming it): ``.tmp-NAME.PID.XXXXXXXX``, PID no longer running. Best effort."""
+    """Remove the temporary files of ``path`` whose writer is gone, ``.tmp-NAME.PID.XXXXXXXX``
+    with PID no longer running: a writer killed before its rename, or after it and before the
+    folder's fsync (the link kept to the old file). Best effort."""
     pattern = re.compile(rf"{re.escape(TMP_PREFIX + path.name)}\.(\d+)\.[a-z0-9_]{{8}}")
     try:
         names = os.listdir(path.parent)
