@@ -22,17 +22,21 @@ from faults.workloads import WORKLOADS
 KNOWN = {
     "report --release": "a release is recorded system by system, so a failure or a kill between "
     "two systems leaves it half recorded; being made atomic in another change",
-    "import --pool": "a failure at the folder's fsync after a rename (the store's manifest, the "
-    "grades' part) is reported as a failure though what it renamed is in place",
-    "import --human": "a failure at the folder's fsync after the manifest's rename leaves "
-    "[labellers.NAME] without grades; after the part's rename the import is in place though "
-    "reported failed",
-    "import --machine": "the machine/NAME folder and the manifest's record stay when the grades "
-    "then fail; a failure after a rename is reported though the import is in place",
-    "merge --into": "a failure at the last folder fsync after the new store's rename is reported "
-    "as a plain I/O error though the merge is in place",
-    "pool --extend": "a failure at the folder fsync after the manifest's rename is reported as a "
-    "failure though the store switched to the new pool",
+    "import --pool": "the labeller's manifest entry lands before the grades: a kill between them, "
+    "or a persistent fault that also stops taking the entry out again, leaves it without grades "
+    "until the next import of the name; a kill at the last manifest write leaves its temporary "
+    "file until the next manifest update",
+    "import --human": "the labeller's manifest entry lands before the grades: a kill between "
+    "them, or a persistent fault that also stops taking the entry out again, leaves it without "
+    "grades until the next import of the name; a kill at the last manifest write leaves its "
+    "temporary file until the next manifest update",
+    "import --machine": "the machine/NAME files and the manifest's record stay when the grades "
+    "then fail or the import is killed; a kill at the last manifest write leaves its temporary "
+    "file until the next manifest update",
+    "merge --into": "a failure at the folder's fsync after the new store's rename is reported as "
+    "a plain I/O error though the merge is in place",
+    "pool --extend": "under a persistent fault the manifest's rename cannot be taken back; a kill "
+    "after it leaves the link kept to the old manifest until the next manifest update",
 }
 _prepared: dict[str, Prepared] = {}
 _base = Path(
