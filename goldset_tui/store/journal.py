@@ -135,6 +135,16 @@ def read_journal(path: str | Path) -> JournalText:
             first, end = _void_range(record, p, i + 1)
             top = max(top, end)
             kept = [(n, r) for n, r in records if not first <= (_seq_of(r) or 0) <= end]
+            if records[: len(kept)] != kept:
+                # The failed lines a void names are the last ones before it; one naming a record
+                # followed by others was saved, and dropping it would change a grade unseen.
+                raise InputError(
+                    p,
+                    f"corrupt void record (it names seqs {first}-{end}, and a record among them is "
+                    "followed by other saved records: an edit by hand?); the store needs repair "
+                    "by hand",
+                    line=i + 1,
+                )
             voided += len(records) - len(kept)
             records, fragments = kept, []
         elif record is not None:

@@ -252,3 +252,13 @@ def test_compact_every_keeps_working_after_a_void(tmp_path, faults, monkeypatch)
         writer.record(J(f"d{i}", 2))
     writer.close()
     assert counted(project) == {f"d{i}": 2 for i in range(7) if i != 2}
+
+
+def test_a_void_naming_a_record_followed_by_saved_ones_is_refused(tmp_path) -> None:
+    # A failed append's lines are the last before its void (an owed void goes in front of the
+    # next save): a void reaching further back is a hand edit that would drop a saved grade.
+    path = tmp_path / "j.jsonl"
+    path.write_text('{"seq":1}\n{"seq":2}\n{"seq":3}\n{"kind":"void","first":2,"last":2}\n')
+    with pytest.raises(InputError) as info:
+        replay(path)
+    assert info.value.line == 4
