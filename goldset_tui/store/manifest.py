@@ -26,7 +26,7 @@ import tomli_w
 from goldset_tui.errors import InputError, StoreLockedError
 from goldset_tui.io.tomlfile import parse_toml
 from goldset_tui.model import GradeScale, guidelines_for
-from goldset_tui.store.files import atomic_write_bytes, naming, sha256_file
+from goldset_tui.store.files import TMP_PREFIX, atomic_write_bytes, naming, sha256_file
 from goldset_tui.store.journal import holder, holder_id, write_holder
 
 MANIFEST = "manifest.toml"
@@ -197,6 +197,10 @@ def write_manifest(store: Path, data: dict[str, Any]) -> None:
 def update_manifest(store: Path, change: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
     """Apply ``change`` to the manifest on disk, under the lock; return the new manifest."""
     with manifest_lock(store):
+        # Every writer of the manifest holds this lock while its temporary file exists, so one
+        # seen here was left by a writer that was killed: without this it stayed for good.
+        for stray in Path(store).glob(f"{TMP_PREFIX}{MANIFEST}.*"):
+            stray.unlink(missing_ok=True)
         data = read_manifest(store)
         change(data)
         write_manifest(store, data)
