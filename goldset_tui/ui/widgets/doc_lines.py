@@ -1,0 +1,209 @@
+"""The document's text, laid out only where it is seen.
+
+A ``Static`` holding a long text lays all of it out on every change: Textual wraps every line
+to the width, turns each into a strip of segments and keeps them, although the judging screen
+shows 15 lines of it at 80x24. For the first page of a 120 KB candidate (20,000 characters, some
+260 lines) that was most of the 60-75 ms of CPU a key landing on it cost, and ``m`` (the text
+grown by a page) cost it again for all the pages shown so far.
+
+``LazyText`` is that ``Static`` with the layout done per source line, on demand: its height is
+the sum of each line's number of wrapped rows (``divide_line``, the very function Textual wraps
+with; counted once per line's text and width, so the lines a page already had cost nothing when
+``m`` adds one), and a row is drawn only when the screen asks for it, by handing its source line
+alone to Textual's own renderer (``Visual.to_strips``). Textual wraps each source line on its own
+(its wrapping never crosses a line break), so the rows are exactly those the plain ``Static``
+drew: the same words on the same rows, the same styles, the snapshots unchanged. What it holds
+(``content``: the ``rich.text.Text`` built by ``doc_text``, literal, highlighted) is unchanged
+too, and so is what a mouse selection copies. Rendered documents (Markdown, reST: a group of
+blocks, not one text) are drawn by ``Static`` as before; they are shown a page at a time.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from itertools import accumulate
+from typing import NamedTuple
+
+from rich._wrap import divide_line
+from rich.text import Span, Text
+from textual.content import Content
+from textual.geometry import Offset, Size
+from textual.selection import Selection
+from textual.strip import Strip
+from textual.style import Style
+from textual.visual import RenderOptions, Visual, VisualType
+from textual.widgets import Static
+
+
+def breaks(line: str, width: int) -> list[int]:
+    """Where Textual wraps ``line`` at ``width``: the offsets of its rows after the first (it
+    folds words longer than the width)."""
+    if not line or width <= 0:
+        return []
+    return divide_line(line, width, fold=True)
+
+
+class Unit(NamedTuple):
+    """A run of rows drawn together: a source line, or a piece of a long one."""
+
+    line: int  # which source line
+    start: int  # its characters [start, end) within the line
+    end: int
+    last: bool  # the line's last piece
+
+
+class LazyText(Static):
+    """A ``Static`` that lays out and draws a plain ``Text`` only where it is seen."""
+
+    # Rows counted per (line, width): kept across texts, since "m" shows the same lines again
+    # with more after them; bounded, as a day of judging shows many texts.
+    ROW_CACHE_LIMIT = 50_000
+    STRIP_CACHE_LIMIT = 512
+    PIECE_ROWS = 32  # a long line is drawn in pieces of this many rows
+
+    def __init__(self, content: VisualType = "", *, id: str | None = None) -> None:
+        super().__init__(content, id=id)
+        self._rows: dict[tuple[str, int], list[int]] = {}  # (line, width) -> its breaks
+        self._reset()
+
+    def _reset(self) -> None:
+        self._lines: list[str] | None = None  # the source lines of a plain text (None: not one)
+        self._starts: list[int] = []  # where each source line starts in the text
+        self._spans: list[list[Span]] | None = None  # each line's spans, counted from its start
+        self._width = -1  # the width the layout below is for
+        self._units: list[Unit] = []  # what is drawn together, in order
+        self._ends: list[int] = []  # rows up to and including each unit
+        self._strips: dict[int, list[Strip]] = {}  # unit -> its rows, at self._width
+
+    def update(self, content: VisualType = "", *, layout: bool = True) -> None:
+        super().update(content, layout=layout)
+        self._reset()
+        # A tab widens its line when Textual draws it: such a text is drawn whole, as Static does.
+        if isinstance(content, Text) and "\t" not in content.plain:
+            self._lines = content.plain.split("\n")
+            self._starts = [0, *accumulate(len(line) + 1 for line in self._lines)]
+
+    def put(self, content: VisualType) -> None:
+        """Show ``content``, with a layout pass only if its height changes (a plain text's rows
+        are counted here for that, cheaply; anything else is measured by Textual)."""
+        shown = self.content
+        if isinstance(shown, Text) and isinstance(content, Text) and shown == content:
+            return
+        width, height = self.content_region.width, self.content_region.height
+        if not isinstance(content, Text) or width <= 0:
+            self.update(content)
+            return
+        self.update(content, layout=False)
+        if self.get_content_height(Size(width, 0), Size(width, 0), width) != height:
+            self.refresh(layout=True)
+
+    def _layout(self, width: int) -> list[int]:
+        if width != self._width:
+            assert self._lines is not None
+            cache = self._rows
+            if len(cache) > self.ROW_CACHE_LIMIT:
+                cache.clear()
+            units: list[Unit] = []
+            counts: list[int] = []
+            for i, line in enumerate(self._lines):
+                key = (line, width)
+                found = cache.get(key)
+                if found is None:
+                    found = cache[key] = breaks(line, width)
+                if len(found) < self.PIECE_ROWS:  # one unit
+                    units.append(Unit(i, 0, len(line), True))
+                    counts.append(len(found) + 1)
+                    continue
+                # A long line (a text with no line breaks): pieces of PIECE_ROWS rows, each
+                # wrapped on its own from a row's start, which is where Textual broke it too.
+                edges = [0, *found, len(line)]
+                for r in range(0, len(edges) - 1, self.PIECE_ROWS):
+                    stop = min(r + self.PIECE_ROWS, len(edges) - 1)
+                    units.append(Unit(i, edges[r], edges[stop], stop == len(edges) - 1))
+                    counts.append(stop - r)
+            self._units, self._ends = units, list(accumulate(counts))
+            self._width = width
+            self._strips.clear()
+        return self._ends
+
+    # ----- Textual's hooks ------------------------------------------------------------------
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        if self._lines is None:
+            return super().get_content_height(container, viewport, width)
+        return self._layout(width)[-1] if width and self._lines else 0
+
+    def render_line(self, y: int) -> Strip:
+        if self._lines is None or self.BLANK:
+            return super().render_line(y)
+        width = self.size.width
+        if self._dirty_regions:  # what Static would render again: these rows are still good
+            self._dirty_regions.clear()
+            self._strips.clear()  # ... unless the styles changed (a theme, a selection)
+        ends = self._layout(width)
+        u = bisect_right(ends, y)
+        if u >= len(ends):
+            return Strip.blank(width, self.visual_style.rich_style)
+        strips = self._unit_strips(u, width)
+        row = y - (ends[u - 1] if u else 0)
+        return strips[row] if row < len(strips) else Strip.blank(width)
+
+    def _unit_strips(self, u: int, width: int) -> list[Strip]:
+        selection = self.text_selection
+        cached = self._strips.get(u) if selection is None else None
+        if cached is not None:
+            return cached
+        unit = self._units[u]
+        visual = Content.from_rich_text(self._piece(unit), console=self.app.console)
+        if selection is not None:
+            return self._selected(visual, unit, width, selection)
+        strips = Visual.to_strips(
+            self, visual, width, None, self.visual_style, apply_selection=False
+        )
+        if len(self._strips) > self.STRIP_CACHE_LIMIT:
+            self._strips.clear()
+        self._strips[u] = strips
+        return strips
+
+    def _piece(self, unit: Unit) -> Text:
+        """The unit's characters with their styles (rich's own slicing is linear in the spans:
+        the text's spans are shared out to its lines once, on the first draw)."""
+        text = self.content
+        assert isinstance(text, Text) and self._lines is not None
+        if self._spans is None:
+            self._spans = [[] for _ in self._lines]
+            starts = self._starts
+            for span in text.spans:
+                first = bisect_right(starts, span.start) - 1
+                for i in range(first, len(self._lines)):
+                    at = starts[i]
+                    if at >= span.end:
+                        break
+                    start, end = max(span.start - at, 0), min(span.end - at, len(self._lines[i]))
+                    if start < end:
+                        self._spans[i].append(Span(start, end, span.style))
+        line, a, b = self._lines[unit.line], unit.start, unit.end
+        chars = line[a:b] if unit.last else line[a:b].rstrip()  # as Textual cuts a row
+        spans = [
+            Span(max(s.start - a, 0), min(s.end - a, len(chars)), s.style)
+            for s in self._spans[unit.line]
+            if s.start < a + len(chars) and s.end > a
+        ]
+        return Text(chars, style=text.style, spans=spans, end="", no_wrap=False)
+
+    def _selected(
+        self, visual: Content, unit: Unit, width: int, selection: Selection
+    ) -> list[Strip]:
+        """The unit with the mouse selection on it, as ``Visual.to_strips`` draws it (the
+        selection counts source lines of the whole text and characters of a line)."""
+
+        def here(at: Offset | None) -> Offset | None:
+            if at is None:
+                return None
+            x = max(at.x - unit.start, 0) if at.y == unit.line else at.x
+            return Offset(x, at.y - unit.line)
+
+        shifted = Selection(here(selection.start), here(selection.end))
+        style = Style.from_styles(self.screen.get_component_styles("screen--selection"))
+        # The widget's styles, as Visual.to_strips passes them (Textual's own annotation is narrower)
+        options = RenderOptions(self._get_style, self.styles, shifted, style)  # type: ignore[arg-type]
+        return visual.render_strips(width, None, self.visual_style, options)
