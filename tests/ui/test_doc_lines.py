@@ -16,6 +16,8 @@ from test_judge_support import MemoryWriter, run_async_tests
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal
 from textual.content import Content
+from textual.geometry import Offset
+from textual.selection import Selection
 from textual.strip import Strip
 from textual.widgets import Static
 
@@ -96,6 +98,16 @@ async def test_the_rows_are_those_a_static_draws(width: int, which: str) -> None
             assert segments(lazy.render_line(y)) == segments(plain.render_line(y)), y
         # what a selection copies is the text itself, as with a Static
         assert str(lazy.content) == str(plain.content)
+        # a mouse selection from the middle of one line to the middle of a later one
+        unselected = [segments(plain.render_line(y)) for y in range(plain.size.height)]
+        for start, end in [(Offset(90, 0), Offset(3, 3)), (Offset(5, 2), Offset(200, 7))]:
+            chosen = Selection(start, end)
+            app.screen.selections = {plain: chosen, lazy: chosen}
+            await pilot.pause()
+            for y in range(lazy.size.height):
+                assert segments(lazy.render_line(y)) == segments(plain.render_line(y)), y
+            shown = [segments(plain.render_line(y)) for y in range(plain.size.height)]
+            assert shown != unselected  # the selection is drawn
 
 
 async def test_a_new_text_and_a_new_width_are_laid_out_again() -> None:

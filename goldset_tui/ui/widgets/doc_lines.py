@@ -31,7 +31,7 @@ from textual.geometry import Offset, Size
 from textual.selection import Selection
 from textual.strip import Strip
 from textual.style import Style
-from textual.visual import RenderOptions, Visual, VisualType
+from textual.visual import VisualType
 from textual.widgets import Static
 
 
@@ -65,6 +65,7 @@ class LazyText(Static):
         super().__init__(content, id=id)
         self._rows: dict[tuple[str, int], list[int]] = {}  # (line, width) -> its breaks
         self._reset()
+        self._take(content)
 
     def _reset(self) -> None:
         self._lines: list[str] | None = None  # the source lines of a plain text (None: not one)
@@ -76,9 +77,20 @@ class LazyText(Static):
         self._strips: dict[int, list[Strip]] = {}  # unit -> its rows, at self._width
 
     def update(self, content: VisualType = "", *, layout: bool = True) -> None:
-        super().update(content, layout=layout)
         self._reset()
         # A tab widens its line when Textual draws it: such a text is drawn whole, as Static does.
+        if not isinstance(content, Text) or "\t" in content.plain:
+            super().update(content, layout=layout)
+            return
+        # Static.update would turn the whole text into Textual's Content at once (10 ms for two
+        # pages): kept as it is instead, turned into Content only if something asks for all of it
+        # (Static.visual does that lazily: a selection being copied).
+        self._Static__content = content
+        self._Static__visual = None
+        self.refresh(layout=layout)
+        self._take(content)
+
+    def _take(self, content: VisualType) -> None:
         if isinstance(content, Text) and "\t" not in content.plain:
             self._lines = content.plain.split("\n")
             self._starts = [0, *accumulate(len(line) + 1 for line in self._lines)]
@@ -153,15 +165,49 @@ class LazyText(Static):
         if cached is not None:
             return cached
         unit = self._units[u]
+        strips = self._draw(unit, width, selection)
+        if selection is None:
+            if len(self._strips) > self.STRIP_CACHE_LIMIT:
+                self._strips.clear()
+            self._strips[u] = strips
+        return strips
+
+    def _draw(self, unit: Unit, width: int, selection: Selection | None) -> list[Strip]:
+        """The unit's rows, as ``Visual.to_strips`` draws a ``Static``'s: Textual's own wrapping
+        and formatting of the piece, each row then told where it is in the whole text (the
+        offsets a mouse selection reads), and the selection shifted to the piece likewise."""
         visual = Content.from_rich_text(self._piece(unit), console=self.app.console)
+        selection_style = None
         if selection is not None:
-            return self._selected(visual, unit, width, selection)
-        strips = Visual.to_strips(
-            self, visual, width, None, self.visual_style, apply_selection=False
+
+            def here(at: Offset | None) -> Offset | None:
+                if at is None:
+                    return None
+                x = max(at.x - unit.start, 0) if at.y == unit.line else at.x
+                return Offset(x, at.y - unit.line)
+
+            selection = Selection(here(selection.start), here(selection.end))
+            selection_style = Style.from_styles(
+                self.screen.get_component_styles("screen--selection")
+            )
+        rule = self.styles.get_rule
+        rows = visual._wrap_and_format(
+            width,
+            align=rule("text_align", "left"),  # type: ignore[arg-type]
+            overflow=rule("text_overflow", "fold"),  # type: ignore[arg-type]
+            no_wrap=rule("text_wrap", "wrap") == "nowrap",
+            line_pad=rule("line_pad", 0),  # type: ignore[arg-type]
+            tab_size=8,
+            selection=selection,
+            selection_style=selection_style,
+            get_style=self._get_style,
         )
-        if len(self._strips) > self.STRIP_CACHE_LIMIT:
-            self._strips.clear()
-        self._strips[u] = strips
+        for row in rows:
+            row.x += unit.start
+            row.y = unit.line
+        strips = [Strip(*row.to_strip(self.visual_style)) for row in rows]
+        if self.auto_links and not self.screen._selecting:
+            strips = [strip._apply_link_style(self.link_style) for strip in strips]
         return strips
 
     def _piece(self, unit: Unit) -> Text:
@@ -189,21 +235,3 @@ class LazyText(Static):
             if s.start < a + len(chars) and s.end > a
         ]
         return Text(chars, style=text.style, spans=spans, end="", no_wrap=False)
-
-    def _selected(
-        self, visual: Content, unit: Unit, width: int, selection: Selection
-    ) -> list[Strip]:
-        """The unit with the mouse selection on it, as ``Visual.to_strips`` draws it (the
-        selection counts source lines of the whole text and characters of a line)."""
-
-        def here(at: Offset | None) -> Offset | None:
-            if at is None:
-                return None
-            x = max(at.x - unit.start, 0) if at.y == unit.line else at.x
-            return Offset(x, at.y - unit.line)
-
-        shifted = Selection(here(selection.start), here(selection.end))
-        style = Style.from_styles(self.screen.get_component_styles("screen--selection"))
-        # The widget's styles, as Visual.to_strips passes them (Textual's own annotation is narrower)
-        options = RenderOptions(self._get_style, self.styles, shifted, style)  # type: ignore[arg-type]
-        return visual.render_strips(width, None, self.visual_style, options)
