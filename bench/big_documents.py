@@ -54,9 +54,11 @@ PROSE_WORDS = (
 )
 
 
-def prose(size: int) -> str:
-    """About ``size`` characters of paragraphs (60-120 words each) about rotating API keys."""
+def prose(size: int, variant: int = 0) -> str:
+    """About ``size`` characters of paragraphs (60-120 words each) about rotating API keys; each
+    ``variant`` in other words (no line of it repeats another variant's)."""
     words = PROSE_WORDS.split()
+    words = [f"{w}{variant}" if k % 5 == 0 else w for k, w in enumerate(words)]
     paragraphs, total, i = [], 0, 0
     while total < size:
         n = 60 + (i * 37) % 61
@@ -80,20 +82,22 @@ async def screen_seconds(repeat: int) -> dict[str, list[float]]:
     from test_judge_support import MemoryWriter
 
     big = ("api key rotation " * 70_000)[:1_048_576]
-    base = {"query_id": "q1", "query": "rotate api key"}
-    other = {"query_id": "q2", "query": "rotate api key"}
+    rows = [
+        {"query_id": "q0000", "doc_id": "d1", "text": "plain"},
+        {"query_id": "q0000", "doc_id": "big", "text": big},
+    ]
+    # A text of its own for each round: a text seen before has its rows counted already.
+    for i in range(1, repeat + 1):
+        rows.append({"query_id": f"q{i:04d}", "doc_id": f"short{i}", "text": "plain again"})
+        rows.append({"query_id": f"q{i:04d}", "doc_id": f"prose{i}", "text": prose(120_000, i)})
     pool = pl.DataFrame(
-        [
-            {**base, "doc_id": "d1", "title": "short", "text": "plain"},
-            {**base, "doc_id": "big", "title": "big", "text": big},
-            {**other, "doc_id": "d3", "title": "short", "text": "plain again"},
-            {**other, "doc_id": "prose", "title": "120 KB", "text": prose(120_000)},
-        ]
+        [{**row, "query": "rotate api key", "title": row["doc_id"]} for row in rows]
     )
     session = JudgingSession(pool, "bench", writer=MemoryWriter())
     screen = JudgeScreen(session, show_guidelines=False)
     app = GoldsetApp(lambda: screen)
     out: dict[str, list[float]] = {
+        "j onto a short text": [],
         "j onto 1 MB text, k off it": [],
         "j onto 120 KB prose": [],
         "m on it": [],
@@ -110,25 +114,24 @@ async def screen_seconds(repeat: int) -> dict[str, list[float]]:
             out[name].append(spent)
         return spent
 
-    async def onto(doc_id: str, name: str | None) -> float:
-        """From the other (short) candidate of its query onto ``doc_id``, the key timed."""
-        while session.current.doc_id == doc_id or session.current.query_id != query_of[doc_id]:
-            await timed(None, "n" if session.current.query_id < query_of[doc_id] else "j")
-            if session.current.query_id > query_of[doc_id]:
-                await timed(None, "p")
-        key = "j" if session.pos == 0 else "k"
-        spent = await timed(name, key)
+    async def onto(query_id: str, doc_id: str, name: str | None) -> float:
+        """From the other candidate of its query onto ``doc_id``, the key timed."""
+        while session.current.query_id != query_id:
+            await timed(None, "n" if session.current.query_id < query_id else "p")
+        if session.current.doc_id == doc_id:
+            await timed(None, "j" if session.pos == 0 else "k")
+        spent = await timed(name, "j" if session.pos == 0 else "k")
         assert session.current.doc_id == doc_id, session.current.doc_id
         return spent
 
-    query_of = {"big": "q1", "prose": "q2"}
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        for _ in range(repeat):
-            on = await onto("big", None)  # onto the megabyte
+        for i in range(1, repeat + 1):
+            await onto("q0000", "d1", "j onto a short text")
+            on = await onto("q0000", "big", None)  # onto the megabyte
             off = await timed(None, "k" if session.pos else "j")  # and off it
             out["j onto 1 MB text, k off it"].append(on + off)
-            await onto("prose", "j onto 120 KB prose")
+            await onto(f"q{i:04d}", f"prose{i}", "j onto 120 KB prose")
             await timed("m on it", "m")
             await timed("m again", "m")
             await timed("end: its last line", "end")
@@ -171,6 +174,7 @@ def main() -> None:
             "bench": "big_documents",
             "repeat": args.repeat,
             "load": [round(x, 2) for x in (*load_before, *os.getloadavg())],
+            "land_short_cpu": ms(screen["j onto a short text"]),
             "land_120kb_cpu": ms(screen["j onto 120 KB prose"]),
             "more_120kb_cpu": ms(screen["m on it"]),
             "more_again_120kb_cpu": ms(screen["m again"]),

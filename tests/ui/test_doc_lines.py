@@ -7,10 +7,12 @@ here, not the time (bench/big_documents.py has the milliseconds)."""
 
 from __future__ import annotations
 
+import random
 import re
 
 import polars as pl
 import pytest
+from rich._wrap import divide_line
 from rich.text import Text
 from test_judge_support import MemoryWriter, run_async_tests
 from textual.app import App, ComposeResult
@@ -26,7 +28,7 @@ from goldset_tui.ui.app import GoldsetApp
 from goldset_tui.ui.safe import literal
 from goldset_tui.ui.screens.judge import JudgeScreen
 from goldset_tui.ui.widgets import doc_text
-from goldset_tui.ui.widgets.doc_lines import LazyText
+from goldset_tui.ui.widgets.doc_lines import LazyText, breaks
 
 
 def prose(size: int) -> str:
@@ -62,6 +64,23 @@ HOSTILE = (
     + "\n\n\n"
     + "api key " * 400  # one long line: drawn in pieces
 )
+
+
+def test_row_breaks_are_rich_divide_line_exactly() -> None:
+    """The shortcut for ASCII lines against the function Textual wraps with, on lines of words
+    and runs of spaces of every length (leading, trailing, longer than the width: folded)."""
+    rng = random.Random(26)
+    for _ in range(20_000):
+        parts = []
+        for _ in range(rng.randint(0, 12)):
+            parts.append(" " * rng.choice([0, 0, 1, 1, 1, 2, 5]))
+            parts.append("x" * rng.choice([1, 2, 3, 5, 8, 13, 21]))
+        line = "".join(parts) + " " * rng.choice([0, 0, 1, 3])
+        width = rng.randint(1, 25)
+        assert breaks(line, width) == divide_line(line, width, fold=True), (line, width)
+    for line in HOSTILE.split("\n"):  # wide characters and the rest: divide_line itself
+        for width in (7, 40, 81):
+            assert breaks(line, width) == divide_line(line, width, fold=True)
 
 
 def segments(strip: Strip) -> list[tuple[str, object]]:

