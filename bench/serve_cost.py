@@ -87,8 +87,12 @@ def web_once(folder: Path, env: dict[str, str]) -> dict[str, float]:
             url = found.group(1) if found else time.sleep(0.05)
 
         async def session() -> dict[str, float]:
-            async with aiohttp.ClientSession() as http:
-                page = await (await http.get(url, params={"token": token})).text()
+            # As a browser: the link's token is checked once and answered with the session's
+            # cookie and a page that goes to the same address without it, which holds the
+            # ticket (a loopback address needs the unsafe jar: aiohttp keeps no cookie of an IP).
+            async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+                await (await http.get(url, params={"token": token})).text()
+                page = await (await http.get(url)).text()
                 ticket = re.search(r'new URL\("ws/([\w-]+)"', page).group(1)  # type: ignore[union-attr]
                 start = time.perf_counter()
                 ws = await http.ws_connect(f"{url}ws/{ticket}?width=100&height=30")
