@@ -13,6 +13,7 @@ import re
 import polars as pl
 import pytest
 from rich._wrap import divide_line
+from rich.style import Style as RichStyle
 from rich.text import Text
 from test_judge_support import MemoryWriter, run_async_tests
 from textual.app import App, ComposeResult
@@ -103,11 +104,13 @@ class Pair(App[None]):
 
 
 @pytest.mark.parametrize("width", [40, 81, 133])
-@pytest.mark.parametrize("which", ["prose", "hostile"])
+@pytest.mark.parametrize("which", ["prose", "hostile", "clickable"])
 async def test_the_rows_are_those_a_static_draws(width: int, which: str) -> None:
-    text = prose(6_000) if which == "prose" else HOSTILE
+    text = prose(6_000) if which != "hostile" else HOSTILE
     body = doc_text.document(text, "rotate api key", find="client")
     assert isinstance(body, Text) and body.spans  # highlighted: styles cross the rows
+    if which == "clickable":  # not from literal(): a Style carrying an action, styled as a link
+        body.stylize(RichStyle(meta={"@click": "app.bell"}), 100, 400)
     app = Pair(body)
     async with app.run_test(size=(width * 2, 50)) as pilot:
         await pilot.pause()

@@ -110,6 +110,7 @@ class LazyText(Static):
         self._lines: list[str] | None = None  # the source lines of a plain text (None: not one)
         self._starts: list[int] = []  # where each source line starts in the text
         self._spans: list[list[Span]] | None = None  # each line's spans, counted from its start
+        self._links: bool | None = None  # whether a style of the text may carry a click action
         self._width = -1  # the width the layout below is for
         self._units: list[Unit] = []  # what is drawn together, in order
         self._ends: list[int] = []  # rows up to and including each unit
@@ -245,9 +246,19 @@ class LazyText(Static):
             row.x += unit.start
             row.y = unit.line
         strips = [Strip(*row.to_strip(self.visual_style)) for row in rows]
-        if self.auto_links and not self.screen._selecting:
+        # Textual styles the segments that carry a click action; reading every segment's meta to
+        # find none was a third of a row's cost. Only a Style object can carry one (literal()
+        # text has style names, never markup): looked for once per text.
+        if self._clickable(self.content) and self.auto_links and not self.screen._selecting:
             strips = [strip._apply_link_style(self.link_style) for strip in strips]
         return strips
+
+    def _clickable(self, text: object) -> bool:
+        if self._links is None:
+            assert isinstance(text, Text)
+            styles = [text.style, *(span.style for span in text.spans)]
+            self._links = any(not isinstance(style, str) and style._meta for style in styles)
+        return self._links
 
     def _piece(self, unit: Unit) -> Text:
         """The unit's characters with their styles (rich's own slicing is linear in the spans:
