@@ -196,7 +196,7 @@ async def test_landing_on_a_long_text_and_m_draw_only_the_rows_on_screen(
         await pilot.pause()
         assert view.size.height > 500  # two pages now
         more = sum(drawn)
-    # The screen shows 15 rows of text at 80x24; a source line or a piece of a long one (32
+    # The screen shows 15 rows of text at 80x24; a source line or a piece of a long one (16
     # rows) is drawn whole, and the screen's other lines are short. A Static drew the whole page,
     # over 250 rows, and after m both pages.
     assert landing < 150 and more < 150, (landing, more)

@@ -98,7 +98,7 @@ class LazyText(Static):
     # with more after them; bounded, as a day of judging shows many texts.
     ROW_CACHE_LIMIT = 50_000
     STRIP_CACHE_LIMIT = 512
-    PIECE_ROWS = 32  # a long line is drawn in pieces of this many rows
+    PIECE_ROWS = 16  # a long line is drawn in pieces of this many rows (a screen's worth)
 
     def __init__(self, content: VisualType = "", *, id: str | None = None) -> None:
         super().__init__(content, id=id)
@@ -109,8 +109,8 @@ class LazyText(Static):
     def _reset(self) -> None:
         self._lines: list[str] | None = None  # the source lines of a plain text (None: not one)
         self._starts: list[int] = []  # where each source line starts in the text
-        self._spans: list[list[Span]] | None = None  # each line's spans, counted from its start
         self._links: bool | None = None  # whether a style of the text may carry a click action
+        self._index: tuple[list[int], list[int], int] | None = None  # see _spans_over
         self._width = -1  # the width the layout below is for
         self._units: list[Unit] = []  # what is drawn together, in order
         self._ends: list[int] = []  # rows up to and including each unit
@@ -261,27 +261,29 @@ class LazyText(Static):
         return self._links
 
     def _piece(self, unit: Unit) -> Text:
-        """The unit's characters with their styles (rich's own slicing is linear in the spans:
-        the text's spans are shared out to its lines once, on the first draw)."""
+        """The unit's characters with their styles (rich's own slicing reads every span of the
+        text: here the spans are found by where they start)."""
         text = self.content
         assert isinstance(text, Text) and self._lines is not None
-        if self._spans is None:
-            self._spans = [[] for _ in self._lines]
-            starts = self._starts
-            for span in text.spans:
-                first = bisect_right(starts, span.start) - 1
-                for i in range(first, len(self._lines)):
-                    at = starts[i]
-                    if at >= span.end:
-                        break
-                    start, end = max(span.start - at, 0), min(span.end - at, len(self._lines[i]))
-                    if start < end:
-                        self._spans[i].append(Span(start, end, span.style))
         line, a, b = self._lines[unit.line], unit.start, unit.end
         chars = line[a:b] if unit.last else line[a:b].rstrip()  # as Textual cuts a row
+        at = self._starts[unit.line] + a  # where the piece starts in the whole text
         spans = [
-            Span(max(s.start - a, 0), min(s.end - a, len(chars)), s.style)
-            for s in self._spans[unit.line]
-            if s.start < a + len(chars) and s.end > a
+            Span(max(s.start - at, 0), min(s.end - at, len(chars)), s.style)
+            for s in self._spans_over(text, at, at + len(chars))
         ]
         return Text(chars, style=text.style, spans=spans, end="", no_wrap=False)
+
+    def _spans_over(self, text: Text, a: int, b: int) -> list[Span]:
+        """The text's spans that overlap its characters [a, b), in their order (which decides
+        which style wins). A page holds thousands of highlighted words: an index of where the
+        spans start, built on the first draw, finds a piece's few."""
+        spans = text.spans
+        if self._index is None:
+            order = sorted(range(len(spans)), key=lambda k: spans[k].start)
+            longest = max((s.end - s.start for s in spans), default=0)
+            self._index = ([spans[k].start for k in order], order, longest)
+        starts, order, longest = self._index
+        lo, hi = bisect_right(starts, a - longest), bisect_right(starts, b - 1)
+        found = sorted(k for k in order[lo:hi] if spans[k].end > a and spans[k].start < b)
+        return [spans[k] for k in found]
