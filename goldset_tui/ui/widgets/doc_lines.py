@@ -268,10 +268,15 @@ class LazyText(Static):
         line, a, b = self._lines[unit.line], unit.start, unit.end
         chars = line[a:b] if unit.last else line[a:b].rstrip()  # as Textual cuts a row
         at = self._starts[unit.line] + a  # where the piece starts in the whole text
-        spans = [
-            Span(max(s.start - at, 0), min(s.end - at, len(chars)), s.style)
-            for s in self._spans_over(text, at, at + len(chars))
-        ]
+        # (an empty line gets no span at all: an empty span changes how Textual draws it)
+        spans = (
+            [
+                Span(max(s.start - at, 0), min(s.end - at, len(chars)), s.style)
+                for s in self._spans_over(text, at, at + len(chars))
+            ]
+            if chars
+            else []
+        )
         return Text(chars, style=text.style, spans=spans, end="", no_wrap=False)
 
     def _spans_over(self, text: Text, a: int, b: int) -> list[Span]:
