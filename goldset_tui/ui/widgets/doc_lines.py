@@ -95,8 +95,9 @@ class LazyText(Static):
     """A ``Static`` that lays out and draws a plain ``Text`` only where it is seen."""
 
     # Rows counted per (line, width): kept across texts, since "m" shows the same lines again
-    # with more after them; bounded, as a day of judging shows many texts.
-    ROW_CACHE_LIMIT = 50_000
+    # with more after them; bounded, as a day of judging shows many texts (the keys hold the
+    # lines: 10,000 paragraphs are a few MB).
+    ROW_CACHE_LIMIT = 10_000
     STRIP_CACHE_LIMIT = 512
     PIECE_ROWS = 16  # a long line is drawn in pieces of this many rows (a screen's worth)
 
