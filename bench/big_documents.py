@@ -7,19 +7,24 @@ the machine moves it little) and reported as median / max over ``--repeat`` runs
   with a word added, and a short one: above ``SAMPLE_ABOVE_WORDS`` words only one shingle in
   ``SAMPLE_MOD`` is kept, and this shows what that bounds;
 - the judging screen moving onto and off a 1 MB candidate (``j`` then ``k``) under Textual's Pilot,
-  from the key to the next refresh: the screen lays out the first ``TEXT_PAGE`` characters only.
+  from the key to the next refresh;
+- on a 120 KB candidate of prose (paragraphs, the query's terms in it): landing on it (``j``),
+  ``m`` (more of it) twice, and ``end`` (its last line), each from the key to the next refresh.
+  The goal is at most 20 ms of CPU for each, whatever the length.
 
 The suite checks the behaviour behind both (the shingle sample's size, the page's length); the
 seconds live here, where nothing asserts them.
 
     python bench/big_documents.py
     python bench/big_documents.py --repeat 20
+    python bench/big_documents.py --json   # one JSON line on stdout (the lines on stderr)
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import statistics
 import sys
@@ -43,7 +48,30 @@ def neardup_seconds(repeat: int) -> list[float]:
     return out
 
 
-async def screen_seconds(repeat: int) -> list[float]:
+PROSE_WORDS = (
+    "the api key rotation of a service account needs two keys valid at once "
+    "deploy revoke client secret vault overlap window schedule audit log"
+)
+
+
+def prose(size: int, variant: int = 0) -> str:
+    """About ``size`` characters of paragraphs (60-120 words each) about rotating API keys; each
+    ``variant`` in other words (no line of it repeats another variant's)."""
+    words = PROSE_WORDS.split()
+    words = [f"{w}{variant}" if k % 5 == 0 else w for k, w in enumerate(words)]
+    paragraphs, total, i = [], 0, 0
+    while total < size:
+        n = 60 + (i * 37) % 61
+        para = " ".join(
+            words[(i + k * 7) % len(words)] + ("," if k % 13 == 12 else "") for k in range(n)
+        )
+        paragraphs.append(para.capitalize() + ".")
+        total += len(para) + 3
+        i += 1
+    return "\n\n".join(paragraphs)[:size]
+
+
+async def screen_seconds(repeat: int) -> dict[str, list[float]]:
     import polars as pl
 
     from goldset_tui.judging import JudgingSession
@@ -54,25 +82,59 @@ async def screen_seconds(repeat: int) -> list[float]:
     from test_judge_support import MemoryWriter
 
     big = ("api key rotation " * 70_000)[:1_048_576]
-    base = {"query_id": "q1", "query": "rotate api key"}
+    rows = [
+        {"query_id": "q0000", "doc_id": "d1", "text": "plain"},
+        {"query_id": "q0000", "doc_id": "big", "text": big},
+    ]
+    # A text of its own for each round: a text seen before has its rows counted already.
+    for i in range(1, repeat + 1):
+        rows.append({"query_id": f"q{i:04d}", "doc_id": f"short{i}", "text": "plain again"})
+        rows.append({"query_id": f"q{i:04d}", "doc_id": f"prose{i}", "text": prose(120_000, i)})
     pool = pl.DataFrame(
-        [
-            {**base, "doc_id": "d1", "title": "short", "text": "plain"},
-            {**base, "doc_id": "big", "title": "big", "text": big},
-        ]
+        [{**row, "query": "rotate api key", "title": row["doc_id"]} for row in rows]
     )
     session = JudgingSession(pool, "bench", writer=MemoryWriter())
-    app = GoldsetApp(lambda: JudgeScreen(session, show_guidelines=False))
-    out = []
+    screen = JudgeScreen(session, show_guidelines=False)
+    app = GoldsetApp(lambda: screen)
+    out: dict[str, list[float]] = {
+        "j onto a short text": [],
+        "j onto 1 MB text, k off it": [],
+        "j onto 120 KB prose": [],
+        "m on it": [],
+        "m again": [],
+        "end: its last line": [],
+    }
+
+    async def timed(name: str | None, key: str) -> float:
+        start = time.thread_time()
+        await pilot.press(key)
+        await pilot.pause()
+        spent = time.thread_time() - start
+        if name is not None:
+            out[name].append(spent)
+        return spent
+
+    async def onto(query_id: str, doc_id: str, name: str | None) -> float:
+        """From the other candidate of its query onto ``doc_id``, the key timed."""
+        while session.current.query_id != query_id:
+            await timed(None, "n" if session.current.query_id < query_id else "p")
+        if session.current.doc_id == doc_id:
+            await timed(None, "j" if session.pos == 0 else "k")
+        spent = await timed(name, "j" if session.pos == 0 else "k")
+        assert session.current.doc_id == doc_id, session.current.doc_id
+        return spent
+
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        for _ in range(repeat):
-            start = time.thread_time()
-            await pilot.press("j")  # onto the megabyte
-            await pilot.pause()
-            await pilot.press("k")  # and off it
-            await pilot.pause()
-            out.append(time.thread_time() - start)
+        for i in range(1, repeat + 1):
+            await onto("q0000", "d1", "j onto a short text")
+            on = await onto("q0000", "big", None)  # onto the megabyte
+            off = await timed(None, "k" if session.pos else "j")  # and off it
+            out["j onto 1 MB text, k off it"].append(on + off)
+            await onto(f"q{i:04d}", f"prose{i}", "j onto 120 KB prose")
+            await timed("m on it", "m")
+            await timed("m again", "m")
+            await timed("end: its last line", "end")
     return out
 
 
@@ -86,12 +148,41 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--repeat", type=int, default=9)
-    args = parser.parse_args()
-    print(f"load average {os.getloadavg()[0]:.2f}; CPU of this thread, {args.repeat} runs")
-    print(line("neardup.groups, 1.2 MB text (x2) + short", neardup_seconds(args.repeat)))
-    print(
-        line("judging screen: j onto 1 MB text, k off it", asyncio.run(screen_seconds(args.repeat)))
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON line of the headline figures on stdout (the lines go to stderr)",
     )
+    args = parser.parse_args()
+    out = sys.stderr if args.json else sys.stdout
+    load_before = os.getloadavg()
+    print(f"load average {load_before[0]:.2f}; CPU of this thread, {args.repeat} runs", file=out)
+    neardup = neardup_seconds(args.repeat)
+    print(line("neardup.groups, 1.2 MB text (x2) + short", neardup), file=out)
+    screen = asyncio.run(screen_seconds(args.repeat))
+    for name, seconds in screen.items():
+        print(line(f"judging screen: {name}", seconds), file=out)
+    if args.json:
+
+        def ms(seconds: list[float]) -> dict[str, float]:
+            return {
+                "p50_ms": round(statistics.median(seconds) * 1e3, 2),
+                "max_ms": round(max(seconds) * 1e3, 2),
+            }
+
+        figures = {
+            "bench": "big_documents",
+            "repeat": args.repeat,
+            "load": [round(x, 2) for x in (*load_before, *os.getloadavg())],
+            "land_short_cpu": ms(screen["j onto a short text"]),
+            "land_120kb_cpu": ms(screen["j onto 120 KB prose"]),
+            "more_120kb_cpu": ms(screen["m on it"]),
+            "more_again_120kb_cpu": ms(screen["m again"]),
+            "end_120kb_cpu": ms(screen["end: its last line"]),
+            "onto_off_1mb_cpu": ms(screen["j onto 1 MB text, k off it"]),
+            "neardup_1mb_cpu": ms(neardup),
+        }
+        print(json.dumps(figures))
 
 
 if __name__ == "__main__":

@@ -22,6 +22,12 @@ median/p99/max, and the same for the key that changes query, apart.
     python bench/judge_keys.py --queries 2500 --presses 400    # quick look
     python bench/judge_keys.py --think 0    # keys back to back (a held-down key)
     python bench/judge_keys.py --presses 1000 --no-in-process --fps 60   # Textual's default
+    python bench/judge_keys.py --presses 1000 --no-in-process --reference --json
+
+``--reference`` runs, after goldset and on the same pty and pool, the least a Textual app can do
+to answer the key (``bench/_minimal_judge.py``: a row read and four lines redrawn, no store), and
+prints its figures beside; the goal is a CPU per key of at most twice its. ``--json`` prints one
+JSON line of the headline figures on stdout (the table goes to stderr), for ``speed_table.py``.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import fcntl
+import json
 import os
 import pty
 import re
@@ -140,7 +147,14 @@ def current_doc(text: str) -> str | None:
 
 
 def in_terminal(
-    pool: Path, store: Path, presses: int, think: float, fps: int | None, idle: float
+    pool: Path,
+    store: Path,
+    presses: int,
+    think: float,
+    fps: int | None,
+    idle: float,
+    *,
+    reference: bool = False,
 ) -> dict[str, object]:
     env = {k: v for k, v in os.environ.items() if k not in {"COLUMNS", "LINES", "COLORTERM"}}
     env["TERM"] = "xterm-256color"
@@ -148,8 +162,14 @@ def in_terminal(
         env["TEXTUAL_FPS"] = str(fps)
     # This checkout's goldset (not whatever `goldset` is installed), so two checkouts compare.
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    argv = [sys.executable, "-m", "goldset_tui", "judge", str(pool), "--labeller", "bench"]
-    argv += ["--store", str(store)]
+    if reference:  # the minimal app, at the frame rate goldset gives itself
+        from goldset_tui.ui import FRAME_RATE
+
+        env.setdefault("TEXTUAL_FPS", str(FRAME_RATE))
+        argv = [sys.executable, str(ROOT / "bench" / "_minimal_judge.py"), str(pool)]
+    else:
+        argv = [sys.executable, "-m", "goldset_tui", "judge", str(pool), "--labeller", "bench"]
+        argv += ["--store", str(store)]
     term = Terminal(argv, env)
     opened = time.perf_counter()
     term.wait_for(re.compile("Guidelines"))
@@ -319,10 +339,22 @@ def main() -> None:
         " print one line per round and how many rounds had a p99 of at most 20 ms: one round's"
         " p99 rests on its ten slowest keys, and the machine's slow spells come and go",
     )
+    parser.add_argument(
+        "--reference",
+        action="store_true",
+        help="after goldset, the same keys to the minimal Textual app (bench/_minimal_judge.py)"
+        " on the same pty and pool, its figures beside",
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON line of the headline figures on stdout (the table goes to stderr)",
+    )
     args = parser.parse_args()
     if args.rounds > 1:
         rounds(args)
         return
+    out = sys.stderr if args.json else sys.stdout
 
     with tempfile.TemporaryDirectory(prefix="goldset-bench-") as tmp:
         pool = Path(tmp) / "pool.parquet"
@@ -332,6 +364,13 @@ def main() -> None:
         from goldset_tui.store import Project
 
         saved = Project.open(store).qrels("bench").height
+        ref = (
+            in_terminal(
+                pool, store, args.presses, args.think / 1000, args.fps, args.idle, reference=True
+            )
+            if args.reference
+            else None
+        )
         cpu = (
             asyncio.run(cpu_per_key(pl.read_parquet(pool), store, args.cpu_presses))
             if args.in_process
@@ -341,47 +380,121 @@ def main() -> None:
     rows = args.queries * args.per_query
     print(
         f"pool: {rows:,} rows ({args.queries:,} queries x {args.per_query}); real `goldset judge` "
-        f"on an 80x24 pty; {args.presses:,} grade keys, {args.think:g} ms after each candidate"
+        f"on an 80x24 pty; {args.presses:,} grade keys, {args.think:g} ms after each candidate",
+        file=out,
     )
     fps = args.fps if args.fps is not None else os.environ.get("TEXTUAL_FPS", "program default")
-    print(f"frame rate cap (TEXTUAL_FPS): {fps}")
-    print(f"load average (1, 5, 15 min) before: {result['load'][0]}   after: {result['load'][1]}")
-    print(f"open to the first screen (read, validate, index the pool): {result['open_s']:.2f} s")
-    print()
+    print(f"frame rate cap (TEXTUAL_FPS): {fps}", file=out)
     print(
-        f"{'wall clock, key sent -> next candidate on the pty':<52}{'n':>6}{'median':>9}{'p99':>9}{'max':>9}  ms"
+        f"load average (1, 5, 15 min) before: {result['load'][0]}   after: {result['load'][1]}",
+        file=out,
     )
-    for name, values in [
+    print(
+        f"open to the first screen (read, validate, index the pool): {result['open_s']:.2f} s",
+        file=out,
+    )
+    print(file=out)
+    print(
+        f"{'wall clock, key sent -> next candidate on the pty':<52}{'n':>6}{'median':>9}{'p99':>9}{'max':>9}  ms",
+        file=out,
+    )
+    measured = [
         ("every key", result["times"]),
         ("keys that finish a query (next query)", result["query_changes"]),
-    ]:
+    ]
+    if ref is not None:
+        measured.append(("the minimal Textual app (reference), every key", ref["times"]))
+    for name, values in measured:
         if values:
             median, p99, top = summary(values)  # type: ignore[arg-type]
             print(
-                f"  {name:<50}{len(values):>6}{median * 1e3:>9.2f}{p99 * 1e3:>9.2f}{top * 1e3:>9.2f}"
+                f"  {name:<50}{len(values):>6}{median * 1e3:>9.2f}{p99 * 1e3:>9.2f}{top * 1e3:>9.2f}",
+                file=out,
             )
     print(
         f"  child CPU per key (user+sys, all threads, first key to last): "
         f"{result['cpu_per_key_ms']:.2f} ms (whole session incl. open / keys: "
-        f"{result['cpu_session_per_key_ms']:.2f} ms)"
+        f"{result['cpu_session_per_key_ms']:.2f} ms)",
+        file=out,
     )
-    print(f"  child CPU with nobody typing: {result['idle_ms_per_s']:.2f} ms per second")
-    if cpu:
-        print()
+    print(f"  child CPU with nobody typing: {result['idle_ms_per_s']:.2f} ms per second", file=out)
+    if ref is not None:
         print(
-            f"{'CPU of the UI thread, key handler -> next refresh':<52}{'n':>6}{'median':>9}{'p99':>9}{'max':>9}  ms"
+            f"  the minimal app's CPU per key: {ref['cpu_per_key_ms']:.2f} ms; goldset / minimal "
+            f"{result['cpu_per_key_ms'] / ref['cpu_per_key_ms']:.2f}x (load before / after "
+            f"{ref['load'][0]} / {ref['load'][1]})",  # type: ignore[index]
+            file=out,
+        )
+    if cpu:
+        print(file=out)
+        print(
+            f"{'CPU of the UI thread, key handler -> next refresh':<52}{'n':>6}{'median':>9}{'p99':>9}{'max':>9}  ms",
+            file=out,
         )
         for name, values in cpu.items():
             if values:
                 median, p99, top = summary(values)
                 print(
-                    f"  {name:<50}{len(values):>6}{median * 1e3:>9.2f}{p99 * 1e3:>9.2f}{top * 1e3:>9.2f}"
+                    f"  {name:<50}{len(values):>6}{median * 1e3:>9.2f}{p99 * 1e3:>9.2f}{top * 1e3:>9.2f}",
+                    file=out,
                 )
-    print()
+    print(file=out)
     print(
-        f"judgments in the store afterwards: {saved:,} (expected {args.presses:,}); exit {result['status']}"
+        f"judgments in the store afterwards: {saved:,} (expected {args.presses:,}); exit {result['status']}",
+        file=out,
     )
     assert saved == args.presses and result["status"] == 0
+    if args.json:
+        print(json.dumps(headline(args, result, ref, cpu)))
+
+
+def headline(
+    args: argparse.Namespace,
+    result: dict[str, object],
+    ref: dict[str, object] | None,
+    cpu: dict[str, list[float]],
+) -> dict[str, object]:
+    """The figures speed_table.py reads: ms, from one run."""
+
+    def figures(run: dict[str, object]) -> dict[str, object]:
+        median, p99, top = summary(run["times"])  # type: ignore[arg-type]
+        return {
+            "p50_ms": round(median * 1e3, 2),
+            "p99_ms": round(p99 * 1e3, 2),
+            "max_ms": round(top * 1e3, 2),
+            "cpu_per_key_ms": round(run["cpu_per_key_ms"], 3),  # type: ignore[arg-type]
+            "cpu_s": round(run["cpu_per_key_ms"] * args.presses / 1e3, 3),  # type: ignore[operator]
+            "idle_ms_per_s": round(run["idle_ms_per_s"], 2),  # type: ignore[arg-type]
+            "open_s": round(run["open_s"], 3),  # type: ignore[arg-type]
+            # 1, 5 and 15 min load averages before the first key and after the last
+            "load_before": [float(x) for x in run["load"][0].split(",")],  # type: ignore[index]
+            "load_after": [float(x) for x in run["load"][1].split(",")],  # type: ignore[index]
+        }
+
+    out: dict[str, object] = {
+        "bench": "judge_keys",
+        "rows": args.queries * args.per_query,
+        "presses": args.presses,
+        "think_ms": args.think,
+        **figures(result),
+    }
+    if result["query_changes"]:
+        median, p99, _ = summary(result["query_changes"])  # type: ignore[arg-type]
+        out["query_change_p50_ms"] = round(median * 1e3, 2)
+        out["query_change_p99_ms"] = round(p99 * 1e3, 2)
+    for name, values in cpu.items():
+        if values:
+            median, p99, _ = summary(values)
+            key = name.replace(" ", "_")
+            out[f"ui_cpu_{key}_p50_ms"] = round(median * 1e3, 3)
+            out[f"ui_cpu_{key}_p99_ms"] = round(p99 * 1e3, 3)
+    if ref is not None:
+        out["reference"] = {"name": "minimal Textual app (bench/_minimal_judge.py)", **figures(ref)}
+        out["ratio_cpu_per_key"] = round(
+            result["cpu_per_key_ms"] / ref["cpu_per_key_ms"],  # type: ignore[operator]
+            3,
+        )
+    return out
 
 
 if __name__ == "__main__":

@@ -7,13 +7,18 @@ The pool is generated once (seeded) into --dir as Parquet and CSV, texts 300-800
 word-like tokens, each document's text distinct so Parquet cannot dictionary-encode it away.
 Every measurement runs in a fresh Python process, so its peak memory (ru_maxrss) is its own;
 the floor is a plain `pl.read_parquet` / `pl.read_csv` of the same file, which reads but checks
-nothing. Prints medians of --repeat runs and the ratio to the floor.
+nothing. Prints medians of --repeat runs and the ratio to the floor: the wall seconds of the
+read inside the child, and the whole child's CPU seconds and peak RSS from ``os.wait4`` (which
+the machine's load moves less than the wall clock).
+
+    python bench/load_pool.py --json   # one JSON line on stdout (the table on stderr)
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -98,17 +103,26 @@ def generate(directory: Path, queries: int, candidates: int, seed: int = 7) -> d
 def measure(method: str, path: Path, repeat: int) -> dict:
     runs = []
     for _ in range(repeat):
-        out = subprocess.run(
+        child = subprocess.Popen(
             [sys.executable, "-c", CHILD, method, str(path)],
-            capture_output=True,
+            stdout=subprocess.PIPE,
             text=True,
             cwd=ROOT,
-            check=True,
         )
-        runs.append(json.loads(out.stdout))
+        assert child.stdout is not None
+        printed = child.stdout.read()
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        if child.returncode:
+            raise SystemExit(f"{method} on {path} failed (exit {child.returncode})")
+        run = json.loads(printed)
+        run["cpu_s"] = usage.ru_utime + usage.ru_stime
+        run["rss_kb"] = usage.ru_maxrss  # the whole child, imports included
+        runs.append(run)
     return {
         "seconds": statistics.median(r["seconds"] for r in runs),
-        "peak_mb": statistics.median(r["peak_kb"] for r in runs) / 1024,
+        "cpu_s": statistics.median(r["cpu_s"] for r in runs),
+        "peak_mb": statistics.median(r["rss_kb"] for r in runs) / 1024,
         "base_mb": statistics.median(r["base_kb"] for r in runs) / 1024,
         "rows": runs[0]["rows"],
     }
@@ -124,7 +138,19 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()) / "goldset-bench")
     parser.add_argument("--generate-only", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON line of the headline figures on stdout (the table goes to stderr)",
+    )
+    parser.add_argument(
+        "--formats",
+        default="parquet,csv",
+        help="which of the generated files to load, comma-separated (default: parquet,csv)",
+    )
     args = parser.parse_args()
+    out = sys.stderr if args.json else sys.stdout
+    load_before = os.getloadavg()
     args.dir.mkdir(parents=True, exist_ok=True)
     if args.generate_only:
         generate(args.dir, args.queries, args.candidates)
@@ -134,28 +160,64 @@ def main() -> None:
     subprocess.run([sys.executable, __file__, "--generate-only", *sys.argv[1:]], check=True)
     paths = generate(args.dir, args.queries, args.candidates)  # already there: just the paths
     print(
-        f"pool: {args.queries:,} queries x {args.candidates} candidates = {args.queries * args.candidates:,} rows"
+        f"pool: {args.queries:,} queries x {args.candidates} candidates"
+        f" = {args.queries * args.candidates:,} rows",
+        file=out,
     )
-    for fmt, path in paths.items():
-        print(f"  {fmt}: {path} ({path.stat().st_size / 2**20:,.0f} MB)")
+    formats = [f.strip() for f in args.formats.split(",") if f.strip()]
+    for fmt in formats:
+        path = paths[fmt]
+        print(f"  {fmt}: {path} ({path.stat().st_size / 2**20:,.0f} MB)", file=out)
     print(
-        f"median of {args.repeat} runs, each in a fresh process; peak = ru_maxrss, base = after importing polars"
+        f"median of {args.repeat} runs, each in a fresh process; seconds = the read inside it;"
+        " CPU and peak = the whole process (os.wait4); base = RSS after importing polars",
+        file=out,
     )
     header = (
-        f"{'file':<8} {'method':<28} {'seconds':>8} {'x floor':>8} {'peak MB':>8} {'base MB':>8}"
+        f"{'file':<8} {'method':<28} {'seconds':>8} {'x floor':>8} {'CPU s':>7} {'x floor':>8}"
+        f" {'peak MB':>8} {'x floor':>8} {'base MB':>8}"
     )
-    print(header)
-    print("-" * len(header))
-    for fmt, path in paths.items():
+    print(header, file=out)
+    print("-" * len(header), file=out)
+    figures: dict[str, object] = {
+        "bench": "load_pool",
+        "rows": args.queries * args.candidates,
+        "repeat": args.repeat,
+    }
+    for fmt in formats:
+        path = paths[fmt]
         floor_name = f"pl.read_{'parquet' if fmt == 'parquet' else 'csv'} (floor)"
         floor = measure(floor_name, path, args.repeat)
         ours = measure("goldset load_pool", path, args.repeat)
         assert ours["rows"] == floor["rows"]
         for name, m in ((floor_name, floor), ("goldset load_pool", ours)):
-            ratio = m["seconds"] / floor["seconds"]
             print(
-                f"{fmt:<8} {name:<28} {m['seconds']:>8.2f} {ratio:>8.2f} {m['peak_mb']:>8.0f} {m['base_mb']:>8.0f}"
+                f"{fmt:<8} {name:<28} {m['seconds']:>8.2f} {m['seconds'] / floor['seconds']:>8.2f}"
+                f" {m['cpu_s']:>7.2f} {m['cpu_s'] / floor['cpu_s']:>8.2f}"
+                f" {m['peak_mb']:>8.0f} {m['peak_mb'] / floor['peak_mb']:>8.2f}"
+                f" {m['base_mb']:>8.0f}",
+                file=out,
             )
+
+        def headline(m: dict) -> dict[str, float]:
+            return {
+                "seconds": round(m["seconds"], 3),
+                "cpu_s": round(m["cpu_s"], 3),
+                "peak_rss_mb": round(m["peak_mb"], 1),
+            }
+
+        figures[fmt] = {
+            **headline(ours),
+            "reference": {"name": floor_name.removesuffix(" (floor)"), **headline(floor)},
+            "ratio": {
+                "seconds": round(ours["seconds"] / floor["seconds"], 3),
+                "cpu_s": round(ours["cpu_s"] / floor["cpu_s"], 3),
+                "peak_rss_mb": round(ours["peak_mb"] / floor["peak_mb"], 3),
+            },
+        }
+    figures["load"] = [round(x, 2) for x in (*load_before, *os.getloadavg())]
+    if args.json:
+        print(json.dumps(figures))
 
 
 if __name__ == "__main__":

@@ -14,12 +14,16 @@ CPU time and peak memory are the numbers: the machine is shared, so wall times a
 No browser is needed (the websocket speaks textual-serve's protocol directly).
 
     python bench/serve_cost.py --repeat 3
+    python bench/serve_cost.py --repeat 3 --json   # one JSON line on stdout (the table on stderr)
+
+Needs the serve extra (aiohttp comes with textual-serve): without it, one line and exit 2.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import pty
 import re
@@ -32,11 +36,15 @@ import tempfile
 import time
 from pathlib import Path
 
-import aiohttp
+from _needs import require  # bench/ is sys.path[0] when a script runs
+
+require("aiohttp", "textual_serve")  # the serve extra: before the imports below
+
+import aiohttp  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from goldset_tui.serve.users import add_labeller, labeller_for, read_labellers
+from goldset_tui.serve.users import add_labeller, labeller_for, read_labellers  # noqa: E402
 
 POOL = Path(__file__).resolve().parents[1] / "goldset_tui" / "sample" / "pool.jsonl"
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -79,8 +87,12 @@ def web_once(folder: Path, env: dict[str, str]) -> dict[str, float]:
             url = found.group(1) if found else time.sleep(0.05)
 
         async def session() -> dict[str, float]:
-            async with aiohttp.ClientSession() as http:
-                page = await (await http.get(url, params={"token": token})).text()
+            # As a browser: the link's token is checked once and answered with the session's
+            # cookie and a page that goes to the same address without it, which holds the
+            # ticket (a loopback address needs the unsafe jar: aiohttp keeps no cookie of an IP).
+            async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+                await (await http.get(url, params={"token": token})).text()
+                page = await (await http.get(url)).text()
                 ticket = re.search(r'new URL\("ws/([\w-]+)"', page).group(1)  # type: ignore[union-attr]
                 start = time.perf_counter()
                 ws = await http.ws_connect(f"{url}ws/{ticket}?width=100&height=30")
@@ -137,7 +149,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--checks", type=int, default=20)
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON line of the headline figures on stdout (the table goes to stderr)",
+    )
     args = parser.parse_args()
+    out = sys.stderr if args.json else sys.stdout
+    load_before = os.getloadavg()
     runs: dict[str, list[dict[str, float]]] = {"web": [], "terminal": []}
     for i in range(args.repeat):
         for kind, once in (("terminal", terminal_once), ("web", web_once)):
@@ -154,18 +173,24 @@ def main() -> None:
     def med(kind: str, key: str) -> float:
         return statistics.median(r[key] for r in runs[kind])
 
-    print(f"pool: {POOL.name}; medians of {args.repeat} fresh processes each")
-    print("| judging screen | to first frame, wall s | CPU s | peak RSS MB |")
-    print("|---|---|---|---|")
+    print(f"pool: {POOL.name}; medians of {args.repeat} fresh processes each", file=out)
+    print("| judging screen | to first frame, wall s | CPU s | peak RSS MB |", file=out)
+    print("|---|---|---|---|", file=out)
     for kind in ("terminal", "web"):
         row = f"| {kind} | {med(kind, 'wall'):.2f} | {med(kind, 'cpu'):.2f} |"
-        print(f"{row} {med(kind, 'peak'):.0f} |")
+        print(f"{row} {med(kind, 'peak'):.0f} |", file=out)
+    ratio_wall = med("web", "wall") / med("terminal", "wall")
     ratio_cpu = med("web", "cpu") / med("terminal", "cpu")
     ratio_peak = med("web", "peak") / med("terminal", "peak")
-    print(f"web / terminal: CPU {ratio_cpu:.2f}x, peak RSS {ratio_peak:.2f}x")
+    print(
+        f"web / terminal: first frame {ratio_wall:.2f}x, CPU {ratio_cpu:.2f}x,"
+        f" peak RSS {ratio_peak:.2f}x",
+        file=out,
+    )
     print(
         f"server process (once, with its one session): CPU {med('web', 'server_cpu'):.2f} s,"
-        f" peak RSS {med('web', 'server_peak'):.0f} MB"
+        f" peak RSS {med('web', 'server_peak'):.0f} MB",
+        file=out,
     )
     with tempfile.TemporaryDirectory() as tmp:
         users = Path(tmp) / "team.toml"
@@ -176,7 +201,28 @@ def main() -> None:
             start = time.process_time()
             assert labeller_for(known, token) == "ana"
             times.append(time.process_time() - start)
-    print(f"token check (scrypt N=2^14, r=8): median {statistics.median(times) * 1000:.1f} ms CPU")
+    check_ms = statistics.median(times) * 1000
+    print(f"token check (scrypt N=2^14, r=8): median {check_ms:.1f} ms CPU", file=out)
+    if args.json:
+        figures = {
+            "bench": "serve_cost",
+            "repeat": args.repeat,
+            "load": [round(x, 2) for x in (*load_before, *os.getloadavg())],
+            "first_frame_s": round(med("web", "wall"), 3),
+            "cpu_s": round(med("web", "cpu"), 3),
+            "peak_rss_mb": round(med("web", "peak"), 1),
+            "server_cpu_s": round(med("web", "server_cpu"), 3),
+            "server_peak_rss_mb": round(med("web", "server_peak"), 1),
+            "token_check_ms": round(check_ms, 2),
+            "reference": {
+                "name": "goldset judge on a pty",
+                "first_frame_s": round(med("terminal", "wall"), 3),
+                "cpu_s": round(med("terminal", "cpu"), 3),
+                "peak_rss_mb": round(med("terminal", "peak"), 1),
+            },
+            "ratio": {"first_frame": round(ratio_wall, 3), "cpu": round(ratio_cpu, 3)},
+        }
+        print(json.dumps(figures))
 
 
 if __name__ == "__main__":

@@ -3,8 +3,14 @@ query is first asked about and kept with its view."""
 
 from __future__ import annotations
 
+import time
+
 from goldset_tui.judging.state import SessionState, _QueryView
 from goldset_tui.pooling import neardup
+
+
+def _yield() -> None:
+    time.sleep(0)  # releases the GIL: a thread waiting for it runs now
 
 
 class DuplicateGroups(SessionState):
@@ -20,9 +26,11 @@ class DuplicateGroups(SessionState):
 
         Finding near-duplicates is most of the cost of moving to a new query (a few ms of Polars
         joins); done ahead, while the labeller reads, the key that finishes a query costs no more
-        than any other."""
+        than any other. The shingling runs in Python, holding the interpreter: between two
+        texts it is handed over (``time.sleep(0)``), so a key arriving meanwhile waits for one
+        text's shingles, not for the interpreter's switch interval (5 ms)."""
         view = self._load_view(qi)
-        view.dup_label = neardup.groups([r.get("text") for r in view.rows])
+        view.dup_label = neardup.groups([r.get("text") for r in view.rows], between=_yield)
         return view
 
     def duplicates_of(self, pos: int | None = None) -> list[int]:

@@ -16,7 +16,7 @@ same Jaccard that keeps a 1 MB document cheap.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import polars as pl
 
@@ -75,11 +75,19 @@ def similar_pairs(sets: Sequence[set[int]], threshold: float = THRESHOLD) -> lis
     return list(zip(pairs["doc"].to_list(), pairs["doc_b"].to_list(), strict=True))
 
 
-def groups(texts: Sequence[str | None], threshold: float = THRESHOLD) -> list[int]:
+def groups(
+    texts: Sequence[str | None],
+    threshold: float = THRESHOLD,
+    *,
+    between: Callable[[], object] | None = None,
+) -> list[int]:
     """A group label per text: texts with the same label are (near-)duplicates of each other.
 
     Labels are the index of the group's first member, so a text alone in its group has its own
     index. Grouping is transitive (union-find), as a labeller would expect of "the same text".
+    ``between`` is called after each text is shingled (the part that runs in Python): a caller in
+    a worker thread passes ``time.sleep(0)`` there, which hands the interpreter to a waiting
+    thread at once instead of after the interpreter's switch interval (5 ms).
     """
     norm = normalise(texts)
     parent = list(range(len(norm)))
@@ -103,6 +111,11 @@ def groups(texts: Sequence[str | None], threshold: float = THRESHOLD) -> list[in
             first_of[t] = i
     # Only distinct texts need the shingle comparison.
     distinct = sorted(first_of.values())
-    for i, j in similar_pairs([shingles(norm[i]) for i in distinct], threshold):
+    sets = []
+    for i in distinct:
+        sets.append(shingles(norm[i]))
+        if between is not None:
+            between()
+    for i, j in similar_pairs(sets, threshold):
         union(distinct[i], distinct[j])
     return [find(i) for i in range(len(norm))]

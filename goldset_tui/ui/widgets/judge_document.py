@@ -27,12 +27,11 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.reactive import var
-from textual.widgets import Static
 
 from goldset_tui.config import HIGHLIGHTS, Config
 from goldset_tui.ui.widgets import doc_text
 from goldset_tui.ui.widgets import judge_parts as parts
-from goldset_tui.ui.widgets.judge_updates import put_sized
+from goldset_tui.ui.widgets.doc_lines import LazyText
 
 
 def app_config(app: object) -> Config:
@@ -73,7 +72,8 @@ class DocumentView(VerticalScroll):
         self.can_focus = False  # the screen owns up/down; the text scrolls with page keys
         self._render_mode = render  # from the command line; None: the config's
         self.set_reactive(DocumentView.width_choice, text_width)
-        self.text_view = Static(Text(""), id="text")
+        # Laid out and drawn only where it is seen: a long text costs what a short one does.
+        self.text_view = LazyText(Text(""), id="text")
         self.found_at = -1  # where in the text the last match was (-1: start over)
         self._shown: tuple[str, str] | None = None  # (query_id, doc_id) whose text is shown
         self._text: str | None = None  # None until the first text is shown
@@ -93,7 +93,7 @@ class DocumentView(VerticalScroll):
         self.set_reactive(DocumentView.text_limit, parts.TEXT_PAGE)
         self.found_at = -1  # ctrl+f again starts at this text's first match
         self._text, self._query = text, query
-        put_sized(self.text_view, self.rendered())
+        self.text_view.put(self.rendered())
         self.scroll_home(animate=False, immediate=True)
         self._shown = key
 

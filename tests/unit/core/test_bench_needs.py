@@ -11,6 +11,8 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parents[3] / "bench"
 # What the bench extra brings that goldset itself does not.
 EXTRA = {"numpy", "scipy", "pytrec_eval", "ranx", "ir_measures", "krippendorff", "sklearn"}
+# What the serve extra brings (textual-serve, and aiohttp with it): a bench of `goldset serve`.
+EXTRA |= {"aiohttp", "textual_serve"}
 
 
 def imported(path: Path) -> set[str]:

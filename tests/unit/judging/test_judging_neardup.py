@@ -74,3 +74,19 @@ def test_megabyte_document_is_sampled_and_still_matches_itself() -> None:
     assert words > neardup.SAMPLE_ABOVE_WORDS
     assert 0 < len(kept) < 2 * words / neardup.SAMPLE_MOD
     assert neardup.groups([big, big + " tail", "short text"]) == [0, 0, 2]
+
+
+def test_between_is_called_once_a_distinct_text_and_changes_nothing() -> None:
+    """The worker that loads the next query ahead hands the interpreter over between two texts'
+    shingles (judging/duplicates.py); the groups are the same with or without it."""
+    texts = [
+        "rotate the api key then revoke the old one",
+        "rotate the api key then revoke the old one!",  # equal once normalised
+        "rotate the api key then revoke the old one today",
+        "something else entirely about billing and invoices",
+        None,
+    ]
+    calls: list[int] = []
+    with_calls = neardup.groups(texts, between=lambda: calls.append(1))
+    assert with_calls == neardup.groups(texts)
+    assert len(calls) == len(set(neardup.normalise(texts)))  # once per distinct normalised text
