@@ -72,8 +72,15 @@ def report_cases(store_dir: Path, report: Report) -> list[str]:
     )
 
 
-def record_report(store: Path, release: str, qrels: pl.DataFrame, report: Report) -> list[str]:
-    """One record per system of the report, as release ``release`` of ``store``."""
+def record_report(
+    store: Path,
+    release: str,
+    qrels: pl.DataFrame,
+    report: Report,
+    traffic: pl.DataFrame | None = None,
+) -> list[str]:
+    """One record per system of the report, as release ``release`` of ``store``, with the
+    ``traffic`` shares in force (stratum, share) when the report was weighted by them."""
     import polars as pl
 
     from goldset_tui.history.recording import record_systems
@@ -88,6 +95,9 @@ def record_report(store: Path, release: str, qrels: pl.DataFrame, report: Report
         k=report.k,
         binary=report.binary,
         strata=report.strata_frame,
+        traffic=dict(traffic.select("stratum", "share").iter_rows())
+        if traffic is not None
+        else None,
         # The report's top k also covers golden-set queries out of the table (their holes);
         # a release records the evaluated queries only.
         topk=report.topk.filter(

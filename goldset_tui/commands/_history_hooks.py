@@ -61,7 +61,7 @@ def after_report(args: argparse.Namespace, inputs: ReportInputs, report: Report)
         if store_dir is not None:  # the store's named cases, in this unrecorded report
             _say(report_cases(store_dir, report))
         return
-    _say(record_report(store, args.release, inputs.qrels, report))
+    _say(record_report(store, args.release, inputs.qrels, report, inputs.traffic))
 
 
 def after_eval(

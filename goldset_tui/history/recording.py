@@ -46,15 +46,22 @@ def record_systems(
     binary: bool | None = None,
     strata: pl.DataFrame | None = None,
     topk: pl.DataFrame | None = None,
+    traffic: dict[str, float] | None = None,
 ) -> list[str]:
     """Record every system of ``scores`` (``system, query_id, value``); the lines to print.
-    ``binary`` (default: from the measure's definition and the qrels) is stored with each record."""
+    ``binary`` (default: from the measure's definition and the qrels) is stored with each record,
+    with the ``traffic`` shares in force and, given ``strata``, the strata definition."""
     check_same_queries(store, qrels)
     if binary is None:
         from goldset_tui.eval.measure_kind import is_binary_measure
 
         binary = is_binary_measure(measure, qrels, scores.get_column("query_id").unique())
     version = golden_set_version(read_manifest(store), qrels)
+    definition = None
+    if strata is not None and strata.height:
+        from goldset_tui.drift.definition import strata_definition
+
+        definition = strata_definition(strata)
     lines = []
     recs: list[Record] = []
     for system in systems:
@@ -68,6 +75,8 @@ def record_systems(
             topk=topk.filter(pl.col("system") == system) if topk is not None else None,
             k=k,
             binary=binary,
+            traffic=traffic,
+            strata_definition=definition,
         )
         wrote = record(store, rec)
         recs.append(rec)
