@@ -55,7 +55,7 @@ def drift_lines(d: Drift) -> list[str]:
         )
         old_w, new_w = ", ".join(r.winner_old) or "-", ", ".join(r.winner_new) or "-"
         if r.winner_flips:
-            out.append(f"  FLIPS: the best system was {old_w}; under the new shares it is {new_w}")
+            out.append(f"  FLIPS: the best system was {old_w}; under the new shares, {new_w}")
         else:
             out.append(f"  the best system stays {new_w}")
         for p in r.pairs:
@@ -73,8 +73,8 @@ def drift_lines(d: Drift) -> list[str]:
     if plan is not None:
         out.append("")
         out.append(
-            f"Plan: --total {plan.total} --min-per-stratum {plan.min_per_stratum}, "
-            "the golden set's sizes against the plan under each log's shares"
+            f"Plan (--total {plan.total} --min-per-stratum {plan.min_per_stratum}) under each "
+            "log's shares"
         )
         out.append(f"  {'stratum':<18} {'golden':>6} {'plan old':>8} {'plan new':>8}")
         for row in plan.rows:
@@ -84,16 +84,16 @@ def drift_lines(d: Drift) -> list[str]:
                 f"{_opt(row['plan_new']):>8}{mark}"
             )
         out.append(
-            f"  weighted headline's 95% half-width at p = 0.7: {_pct(plan.half_width_old)} points "
-            f"under the old shares, {_pct(plan.half_width_new)} under the new"
+            f"  weighted headline's 95% half-width (p = 0.7): {_pct(plan.half_width_old)} "
+            f"points old, {_pct(plan.half_width_new)} new"
         )
         if plan.matches:
             out.append("  the golden set's sizes match the plan under the new shares")
         else:
+            out.append("  * the golden set no longer matches the plan: re-run")
             out.append(
-                "  * the golden set no longer matches the plan: re-run `goldset sample plan "
-                f"NEW_LABELS --total {plan.total} --min-per-stratum {plan.min_per_stratum}` "
-                "and draw again"
+                f"    `goldset sample plan NEW_LABELS --total {plan.total} "
+                f"--min-per-stratum {plan.min_per_stratum}` and draw again"
             )
     out += [f"note: {n}" for n in d.notes]
     return out
