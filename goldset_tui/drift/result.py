@@ -1,13 +1,18 @@
-"""What `goldset drift` found: :class:`Drift`, and its JSON (the keys docs/drift.md documents)."""
+"""What `goldset drift` found (:class:`Drift`) and what `goldset classify --clicks` adds
+(:class:`ZeroClicks`), with their JSON (the keys docs/drift.md documents)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
+import polars as pl
+
+from goldset_tui.drift.clusters import Candidate
 from goldset_tui.drift.headline import Reweighted
 from goldset_tui.drift.replan import Replan
 from goldset_tui.drift.shares import ShareChange
+from goldset_tui.drift.zero_click import ZeroClickShare
 
 
 @dataclass
@@ -31,4 +36,22 @@ class Drift:
             "headline": self.reweighted.to_json() if self.reweighted else None,
             "plan": self.replan.to_json() if self.replan else None,
             "notes": self.notes,
+        }
+
+
+@dataclass(frozen=True)
+class ZeroClicks:
+    column: str
+    shares: list[ZeroClickShare]
+    recurring: pl.DataFrame  # query, stratum, count, zero_click
+    candidates: list[Candidate]
+    snippet: str | None  # the rules with the candidates in front (None: no candidate)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "column": self.column,
+            "by_stratum": [s.to_json() for s in self.shares],
+            "recurring": self.recurring.to_dicts(),
+            "candidates": [c.to_json() for c in self.candidates],
+            "rule_snippet": self.snippet,
         }

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from goldset_tui.pvalue import p_value_text
 
 if TYPE_CHECKING:
-    from goldset_tui.drift.result import Drift
+    from goldset_tui.drift.result import Drift, ZeroClicks
 
 
 def _pct(x: float | None, signed: bool = False) -> str:
@@ -101,3 +101,29 @@ def drift_lines(d: Drift) -> list[str]:
 
 def _opt(x: int | None) -> str:
     return "-" if x is None else str(x)
+
+
+def zero_click_lines(z: ZeroClicks) -> list[str]:
+    """`goldset classify --clicks`: shares per stratum, recurring queries, candidate strata."""
+    out = [f"Zero-click searches (no click in {z.column!r}), by stratum"]
+    for s in z.shares:
+        out.append(
+            f"  {s.stratum:<18} {s.zero_click:>10} of {s.occurrences:>10} {_pct(s.share):>6}%"
+        )
+    if z.recurring.height:
+        out.append("Zero-click queries that recur (most zero-click searches first)")
+        for query, stratum, count, zero in z.recurring.iter_rows():
+            out.append(f"  {zero:>8} of {count:>8}  {stratum:<18} {query}")
+    if not z.candidates:
+        out.append("No candidate stratum: no group of zero-click queries the rules fit badly")
+        return out
+    out.append("Candidate strata (zero-click queries the rules fit badly, grouped by shared words)")
+    for c in z.candidates:
+        out.append(
+            f"  {c.name}: {len(c.queries)} queries, {c.occurrences} searches, {c.zero_click} "
+            f"zero-click, from {', '.join(c.from_strata)}"
+        )
+        out += [f"    e.g. {q}" for q in c.queries[:3]]
+    out.append("A rules function with the candidates in front (name each, write its mechanism):")
+    out += [f"  {line}" if line else "" for line in (z.snippet or "").splitlines()]
+    return out

@@ -1,0 +1,164 @@
+"""Zero-click queries: the searches that found nothing worth a click, per stratum and over time.
+
+A log only holds the queries people still type. Those who learnt the search box fails them
+stopped typing theirs, and no sample of the log can show them (docs/drift.md). What a log can
+show is the queries that are failing *now*: searches that got no click (or, with a result-count
+column, no result). Watching their share per stratum from one log to the next, the zero-click
+queries that come back, and the ones that fit no stratum well, is how new strata are found
+before their users give up.
+
+A row of the log is one search, or ``count`` searches of the same query; its clicks column holds
+the clicks those searches got in all (a whole number >= 0). The row's searches are zero-click
+when it is 0. So a per-search log reads as it is, and an aggregated log (query, count, clicks)
+counts a query's searches as zero-click only when none of them was clicked: the finer
+distinction is not in such a log. Queries are normalised as `goldset classify` normalises them
+(``sampling.normalise``), so the zero-click counts join its labels query for query.
+
+This step runs on classify's output (the labels), not inside it: the clicks column is read on
+its own, and its counts are joined to the labels by query.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from goldset_tui.errors import InputError
+from goldset_tui.io.tables import location, read_table, table_format
+from goldset_tui.sampling.normalise import TABLE_SUFFIXES, normalise, parse_counts
+from goldset_tui.scalar import as_int
+
+ZERO = "zero_click"  # the labels' column: occurrences of the query that got no click
+RECURRING = 2  # zero-click searches of one query before it is listed as recurring
+
+
+def read_zero_clicks(log: str | Path, column: str) -> pl.DataFrame:
+    """``query, zero_click`` (normalised query; its searches that got no click), one row per
+    distinct query of the log, from the log's ``column``."""
+    p = Path(log)
+    if p.suffix.lower() not in TABLE_SUFFIXES:
+        raise InputError(
+            p,
+            f"--clicks {column}: a plain-text log has no columns; give a CSV, TSV, Parquet or JSONL log",
+        )
+    df = read_table(
+        p, required=("query", column), string_columns=("query",), scalar=(column, "count")
+    )
+    fmt = table_format(p)
+    clicks = _whole(df.get_column(column), p, fmt, column)
+    counts = (
+        parse_counts(df.get_column("count"), p, fmt)
+        if "count" in df.columns
+        else pl.Series("count", [1] * df.height, dtype=pl.Int64)
+    )
+    frame = pl.DataFrame({"raw": df.get_column("query"), "count": counts, "clicks": clicks})
+    return (
+        frame.with_columns(normalise(pl.col("raw")).alias("query"))
+        .filter(pl.col("query").is_not_null() & (pl.col("query") != ""))
+        .group_by("query")
+        .agg(
+            pl.when(pl.col("clicks") == 0)
+            .then(pl.col("count"))
+            .otherwise(0)
+            .sum()
+            .cast(pl.Int64)
+            .alias(ZERO)
+        )
+    )
+
+
+def _whole(values: pl.Series, path: Path, fmt: str, column: str) -> pl.Series:
+    """Whole numbers >= 0, or an InputError naming the first bad line."""
+    if values.dtype.is_float():
+        whole = values.is_finite() & (values == values.floor())
+        parsed = values.cast(pl.Int64, strict=False).zip_with(
+            whole.fill_null(False), pl.Series([None], dtype=pl.Int64)
+        )
+    else:
+        parsed = values.cast(pl.Utf8).str.strip_chars().cast(pl.Int64, strict=False)
+    bad = parsed.is_null() | (parsed < 0)
+    if bad.any():
+        first = as_int(bad.arg_max())
+        raise InputError(
+            path,
+            f"{column} must be a whole number of at least 0, found {values[first]!r}",
+            column=column,
+            **location(fmt, first, path),
+        )
+    return parsed.alias(column)
+
+
+def with_zero_clicks(labels: pl.DataFrame, zero: pl.DataFrame) -> pl.DataFrame:
+    """``labels`` with the ``zero_click`` column (0 for a query the clicks never name)."""
+    return (
+        labels.drop(ZERO, strict=False)
+        .join(zero, on="query", how="left")
+        .with_columns(pl.col(ZERO).fill_null(0).cast(pl.Int64))
+    )
+
+
+@dataclass(frozen=True)
+class ZeroClickShare:
+    stratum: str
+    occurrences: int
+    zero_click: int
+
+    @property
+    def share(self) -> float:
+        return self.zero_click / self.occurrences if self.occurrences else float("nan")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "stratum": self.stratum,
+            "occurrences": self.occurrences,
+            "zero_click": self.zero_click,
+            "share": self.share if self.occurrences else None,
+        }
+
+
+def shares_by_stratum(labels: pl.DataFrame) -> list[ZeroClickShare]:
+    """Per stratum (by occurrences, descending; then name), then ``(all)``: searches, zero-click
+    searches and their share."""
+    table = (
+        labels.group_by("stratum")
+        .agg(pl.col("count").sum().alias("occ"), pl.col(ZERO).sum().alias("zero"))
+        .sort(["occ", "stratum"], descending=[True, False])
+    )
+    rows = [ZeroClickShare(str(s), int(o), int(z)) for s, o, z in table.iter_rows()]
+    total = ZeroClickShare(
+        "(all)", sum(r.occurrences for r in rows), sum(r.zero_click for r in rows)
+    )
+    return [*rows, total]
+
+
+def recurring(
+    labels: pl.DataFrame, at_least: int = RECURRING, limit: int | None = 20
+) -> pl.DataFrame:
+    """``query, stratum, count, zero_click`` of queries with ``at_least`` zero-click searches,
+    the most zero-click first (ties by query)."""
+    out = (
+        labels.filter(pl.col(ZERO) >= at_least)
+        .sort([ZERO, "query"], descending=[True, False])
+        .select("query", "stratum", "count", ZERO)
+    )
+    return out.head(limit) if limit is not None else out
+
+
+def recurring_across(old: pl.DataFrame, new: pl.DataFrame) -> pl.DataFrame:
+    """Queries zero-click in both logs: ``query, stratum`` (the new one's), ``zero_old``,
+    ``zero_new``; most zero-click searches (both logs) first."""
+    both = (
+        old.filter(pl.col(ZERO) > 0)
+        .select("query", zero_old=pl.col(ZERO))
+        .join(
+            new.filter(pl.col(ZERO) > 0).select("query", "stratum", zero_new=pl.col(ZERO)),
+            on="query",
+            how="inner",
+        )
+    )
+    return both.sort(
+        [pl.col("zero_old") + pl.col("zero_new"), "query"], descending=[True, False]
+    ).select("query", "stratum", "zero_old", "zero_new")
