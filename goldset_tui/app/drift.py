@@ -159,6 +159,7 @@ def run_drift(
     if (qrels is None) != (strata is None) or (runs and qrels is None):
         raise InputError(None, "to reweigh runs give --qrels, --run and --strata together")
     old_labels, new_labels, old_name, new_name = drift_labels(labels, log, vocab=vocab, rules=rules)
+    clicks = _clicks(labels) if log is None else None
     scored = None
     if qrels is not None and strata is not None:
         scored = scores_from_runs(qrels, runs or [], strata, metric or "Success@10", labeller)
@@ -168,6 +169,11 @@ def run_drift(
     old_occ = dict(zip(old_counts["stratum"], old_counts["occurrences"], strict=True))
     new_occ = dict(zip(new_counts["stratum"], new_counts["occurrences"], strict=True))
     out = Drift(old_name, new_name, share_changes(old_occ, new_occ))
+    if clicks is not None:
+        from goldset_tui.drift.zero_click import recurring_across, zero_click_changes
+
+        out.zero_click = zero_click_changes(*clicks)
+        out.zero_click_recurring = recurring_across(*clicks).head(20).to_dicts()
     if scored is None:
         return out
     scores, table, measure, binary, bounded = scored
@@ -195,6 +201,14 @@ def run_drift(
     except InputError as exc:
         out.notes.append(f"no plan: {exc.message}")
     return out
+
+
+def _clicks(labels: list[str]) -> tuple[pl.DataFrame, pl.DataFrame] | None:
+    """Both labels files' zero_click columns, when both have one."""
+    from goldset_tui.drift.zero_click import read_labels_with_clicks
+
+    old, new = (read_labels_with_clicks(p) for p in labels)
+    return (old, new) if old is not None and new is not None else None
 
 
 def _differ(a: dict[str, float], b: dict[str, float]) -> bool:

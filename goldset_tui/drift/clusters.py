@@ -20,7 +20,7 @@ redo it by hand:
    candidate of its members; they leave the pool, and step 2 runs again on the rest until no
    word qualifies.
 
-Each candidate lists the words at least half its members share, its examples (most zero-click
+Each candidate lists the words more than half its members share, its examples (most zero-click
 first) and its traffic; the rule snippet tests its word.
 """
 
@@ -92,7 +92,7 @@ def words_of(query: str) -> frozenset[str]:
 @dataclass
 class Candidate:
     name: str  # the word that made it
-    words: list[str]  # the words at least half its members hold, most held first
+    words: list[str]  # the words more than half its members hold, most held first
     queries: list[str]  # by zero-click searches, most first
     occurrences: int  # searches of its queries
     zero_click: int  # of which zero-click
@@ -160,7 +160,7 @@ def candidates(
             Candidate(
                 name=best,
                 words=sorted(
-                    (w for w in tally if 2 * tally[w] >= len(rows)), key=lambda w: (-tally[w], w)
+                    (w for w in tally if 2 * tally[w] > len(rows)), key=lambda w: (-tally[w], w)
                 ),
                 queries=[r[0] for r in rows],
                 occurrences=sum(r[1] for r in rows),

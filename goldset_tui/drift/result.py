@@ -26,6 +26,10 @@ class Drift:
     reweighted: Reweighted | None = None
     measure: str | None = None
     notes: list[str] = field(default_factory=list)
+    # Both labels with zero_click: per stratum its zero-click share then and now
+    # (drift.zero_click.zero_click_changes), and the queries zero-click in both.
+    zero_click: list[dict[str, Any]] | None = None
+    zero_click_recurring: list[dict[str, Any]] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -35,6 +39,8 @@ class Drift:
             "measure": self.measure,
             "headline": self.reweighted.to_json() if self.reweighted else None,
             "plan": self.replan.to_json() if self.replan else None,
+            "zero_click": self.zero_click,
+            "zero_click_recurring": self.zero_click_recurring,
             "notes": self.notes,
         }
 

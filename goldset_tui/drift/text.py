@@ -95,6 +95,22 @@ def drift_lines(d: Drift) -> list[str]:
                 f"    `goldset sample plan NEW_LABELS --total {plan.total} "
                 f"--min-per-stratum {plan.min_per_stratum}` and draw again"
             )
+    if d.zero_click is not None:
+        out.append("")
+        out.append("Zero-click share of each stratum's searches, old -> new")
+        for z in d.zero_click:
+            lo, hi = z["ci95"]
+            out.append(
+                f"  {z['stratum']:<18} {_pct(z['old']['share']):>6} {_pct(z['new']['share']):>6} "
+                f"{_pct(z['change'], True):>7} [{_pct(lo, True)}, {_pct(hi, True)}] "
+                f"p Holm {p_value_text(z['p_holm'])}"
+            )
+        if d.zero_click_recurring:
+            out.append("  zero-click in both logs (searches old, new):")
+            out += [
+                f"    {z['zero_old']:>6} {z['zero_new']:>6}  {z['stratum']:<18} {z['query']}"
+                for z in d.zero_click_recurring
+            ]
     out += [f"note: {n}" for n in d.notes]
     return out
 

@@ -162,3 +162,55 @@ def recurring_across(old: pl.DataFrame, new: pl.DataFrame) -> pl.DataFrame:
     return both.sort(
         [pl.col("zero_old") + pl.col("zero_new"), "query"], descending=[True, False]
     ).select("query", "stratum", "zero_old", "zero_new")
+
+
+def read_labels_with_clicks(path: str | Path) -> pl.DataFrame | None:
+    """LABELS with its ``zero_click`` column as whole numbers (None: the labels have none)."""
+    from goldset_tui.sampling.labels import read_labels
+
+    p = Path(path)
+    labels = read_labels(p)
+    if ZERO not in labels.columns:
+        return None
+    return labels.with_columns(_whole(labels.get_column(ZERO), p, table_format(p), ZERO))
+
+
+def zero_click_changes(old: pl.DataFrame, new: pl.DataFrame) -> list[dict[str, Any]]:
+    """Per stratum (and ``(all)``), the zero-click share of its searches in the old and the new
+    labels, the change with Newcombe's interval and the z-test's p (Holm over the strata), as
+    ``drift.shares`` compares traffic shares."""
+    from goldset_tui.drift.shares import newcombe_difference, two_proportion_p
+    from goldset_tui.eval.stats import holm
+
+    before = {s.stratum: s for s in shares_by_stratum(old)}
+    after = {s.stratum: s for s in shares_by_stratum(new)}
+    names = [s for s in before if s != "(all)"] + [s for s in after if s not in before]
+    names.append("(all)")
+    rows: list[dict[str, Any]] = []
+    for s in names:
+        a = before.get(s, ZeroClickShare(s, 0, 0))
+        b = after.get(s, ZeroClickShare(s, 0, 0))
+        rows.append(
+            {
+                "stratum": s,
+                "old": a.to_json(),
+                "new": b.to_json(),
+                "change": b.share - a.share if a.occurrences and b.occurrences else None,
+                "ci95": list(
+                    newcombe_difference(b.zero_click, b.occurrences, a.zero_click, a.occurrences)
+                ),
+                "p_value": two_proportion_p(
+                    b.zero_click, b.occurrences, a.zero_click, a.occurrences
+                ),
+            }
+        )
+    # Holm over the strata, not the (all) row, which is their sum, not another question.
+    adjusted = holm([r["p_value"] for r in rows[:-1]])
+    for r, q in zip(rows, [*adjusted, float("nan")], strict=True):
+        r["p_holm"] = q
+    for r in rows:
+        for key in ("p_value", "p_holm"):
+            if r[key] != r[key]:
+                r[key] = None
+        r["ci95"] = [x if x == x else None for x in r["ci95"]]
+    return rows

@@ -73,7 +73,10 @@ def _argv(ex: dict[str, Path], *extra: str) -> list[str]:
 def test_the_worked_example_in_json(example, capsys) -> None:
     assert main(_argv(example, "--format", "json")) == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"old", "new", "shares", "measure", "headline", "plan", "notes"}
+    assert set(out) == {
+        "old", "new", "shares", "measure", "headline", "plan", "notes", "zero_click",
+        "zero_click_recurring",
+    }  # fmt: skip
     ident = out["shares"][0]
     assert set(ident) == {
         "stratum", "old_occurrences", "new_occurrences", "old_share", "new_share", "change",
