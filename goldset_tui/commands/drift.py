@@ -24,7 +24,10 @@ by `goldset sample plan`'s rule (--min-per-stratum, default 15) under each log's
 stratum marked where the golden set no longer matches it.
 
 examples:
-  goldset drift --labels sample_data/releases/labels_2026q1.csv --log sample_data/query_log.csv
+  goldset classify sample_data/query_log.csv -o labels.csv --vocab sample_data/corpus.jsonl
+  goldset drift --labels labels.csv --log sample_data/query_log.csv --vocab sample_data/corpus.jsonl \\
+      --qrels sample_data/judgments/alice.qrels --run bm25=sample_data/runs/bm25.run \\
+      --run minilm=sample_data/runs/minilm.run --strata sample_data/strata.csv
   goldset drift --labels old.csv --labels new.csv --qrels qrels.txt --run bm25=bm25.run \\
       --run dense=dense.run --strata strata.csv -m Success@10
   goldset drift --labels old.csv --log new_log.csv --store ~/golden/docs-store --release 2026.4
