@@ -145,6 +145,7 @@ def run_drift(
 ) -> Drift:
     """The whole re-check; every input read and checked before anything is computed."""
     from goldset_tui.drift.headline import reweigh
+    from goldset_tui.eval.defaults import DEFAULT_METRIC
     from goldset_tui.drift.replan import replan
     from goldset_tui.drift.shares import share_changes
     from goldset_tui.sampling.sample import DEFAULT_MIN_PER_STRATUM, stratum_counts
@@ -162,7 +163,7 @@ def run_drift(
     clicks = _clicks(labels) if log is None else None
     scored = None
     if qrels is not None and strata is not None:
-        scored = scores_from_runs(qrels, runs or [], strata, metric or "Success@10", labeller)
+        scored = scores_from_runs(qrels, runs or [], strata, metric or DEFAULT_METRIC, labeller)
     elif store is not None and release is not None:
         scored = scores_from_release(store, release, metric)
     old_counts, new_counts = stratum_counts(old_labels), stratum_counts(new_labels)

@@ -51,8 +51,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--run", action="append", default=[], metavar="NAME=PATH", help="a TREC run, repeatable"
     )
     p.add_argument("--strata", metavar="FILE", help="query_id,stratum: the golden set")
+    from goldset_tui.eval.defaults import DEFAULT_METRIC
+
     p.add_argument(
-        "-m", "--measure", dest="metric", metavar="MEASURE", help="measure (default Success@10)"
+        "-m",
+        "--measure",
+        dest="metric",
+        metavar="MEASURE",
+        help=f"measure (default {DEFAULT_METRIC})",
     )
     p.add_argument("--store", metavar="DIR", help="with --release: a store whose release to weigh")
     p.add_argument("--release", metavar="NAME", help="the recorded release to reweigh")
