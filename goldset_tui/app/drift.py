@@ -145,9 +145,9 @@ def run_drift(
 ) -> Drift:
     """The whole re-check; every input read and checked before anything is computed."""
     from goldset_tui.drift.headline import reweigh
-    from goldset_tui.eval.defaults import DEFAULT_METRIC
     from goldset_tui.drift.replan import replan
     from goldset_tui.drift.shares import share_changes
+    from goldset_tui.eval.defaults import DEFAULT_METRIC
     from goldset_tui.sampling.sample import DEFAULT_MIN_PER_STRATUM, stratum_counts
 
     floor = DEFAULT_MIN_PER_STRATUM if min_per_stratum is None else min_per_stratum
