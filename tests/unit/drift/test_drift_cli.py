@@ -197,3 +197,43 @@ def test_a_record_made_before_shares_were_kept_is_read(store, capsys) -> None:
     path.write_text(json.dumps(data))
     with pytest.raises(Exception, match="traffic must map strata"):
         read_record(path)
+
+
+def test_drift_reweighs_a_recorded_release_as_the_runs_would(store, tmp_path, capsys) -> None:
+    strata = SAMPLE / "strata.csv"
+    argv = _report(store, strata, "--traffic", str(SAMPLE / "traffic.csv"), "--release", "r1")
+    assert main(argv) == 0
+    # Labels whose shares are the sample traffic's, then a quarter where identifiers doubled.
+    traffic = pl.read_csv(SAMPLE / "traffic.csv")
+    old = tmp_path / "old.csv"
+    new = tmp_path / "new.csv"
+    for path, bump in ((old, 1), (new, 2)):
+        pl.DataFrame(
+            {
+                "query": traffic["stratum"],
+                "count": [
+                    round(s * 100) * (bump if n == "exact_identifier" else 1)
+                    for n, s in traffic.select("stratum", "share").iter_rows()
+                ],
+                "stratum": traffic["stratum"],
+            }
+        ).write_csv(path)
+    capsys.readouterr()
+    common = ["drift", "--labels", str(old), "--labels", str(new), "--format", "json"]
+    assert main([*common, "--store", str(store), "--release", "r1"]) == 0
+    recorded = json.loads(capsys.readouterr().out)
+    runs = SAMPLE / "runs"
+    assert main([
+        *common, "--qrels", str(SAMPLE / "judgments" / "alice.qrels"), "--strata", str(strata),
+        "--run", f"bm25={runs / 'bm25.run'}", "--run", f"minilm={runs / 'minilm.run'}",
+        "-m", "Success@10",
+    ]) == 0  # fmt: skip
+    fresh = json.loads(capsys.readouterr().out)
+    assert recorded["measure"] == fresh["measure"] == "Success@10"
+    for name in ("bm25", "minilm"):
+        assert recorded["headline"]["systems"][name] == pytest.approx(
+            fresh["headline"]["systems"][name]
+        )
+    assert recorded["notes"] == []  # recorded under the old labels' shares
+    assert main([*common, "--store", str(store), "--release", "nope"]) == 2
+    assert "no release 'nope'" in capsys.readouterr().err
