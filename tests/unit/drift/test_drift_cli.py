@@ -237,3 +237,21 @@ def test_drift_reweighs_a_recorded_release_as_the_runs_would(store, tmp_path, ca
     assert recorded["notes"] == []  # recorded under the old labels' shares
     assert main([*common, "--store", str(store), "--release", "nope"]) == 2
     assert "no release 'nope'" in capsys.readouterr().err
+
+
+def test_history_shows_the_shares_in_force_at_each_release(store, capsys) -> None:
+    strata = SAMPLE / "strata.csv"
+    assert (
+        main(_report(store, strata, "--traffic", str(SAMPLE / "traffic.csv"), "--release", "r1"))
+        == 0
+    )
+    assert main(_report(store, strata, "--release", "r2")) == 0  # no --traffic: no shares
+    capsys.readouterr()
+    assert main(["history", "--store", str(store), "-m", "Success@10", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["releases"]
+    traffic = dict(pl.read_csv(SAMPLE / "traffic.csv").select("stratum", "share").iter_rows())
+    assert {r["release"]: r["traffic"] for r in rows} == {"r1": traffic, "r2": None}
+    from goldset_tui.drift.definition import assignment_sha256
+
+    digest = assignment_sha256(pl.read_csv(strata, schema_overrides={"query_id": pl.String}))
+    assert {r["strata_assignment_sha256"] for r in rows} == {digest}
