@@ -21,7 +21,8 @@ Given the golden set's systems (--qrels, --run and --strata as `goldset report` 
 the new shares, each pair's gap with its interval under the new shares, which stratum moved it,
 and whether the best system or a pair's order flips. And the plan: the golden set's size split
 by `goldset sample plan`'s rule (--min-per-stratum, default 15) under each log's shares, each
-stratum marked where the golden set no longer matches it.
+stratum marked where the golden set no longer matches it. --screen shows the same on a
+scrolling screen.
 
 examples:
   goldset classify sample_data/query_log.csv -o labels.csv --vocab sample_data/corpus.jsonl
@@ -69,6 +70,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="the plan's floor per stratum (default 15, as `goldset sample`)",
     )
     p.add_argument("--format", choices=("text", "json"), default="text", help="what to print")
+    # docs/cli.md: --print prints, --screen opens the screen, on every command that can do both.
+    shown = p.add_mutually_exclusive_group()
+    shown.add_argument("--screen", action="store_true", help="open the re-check on a screen")
+    shown.add_argument(
+        "--print", dest="screen", action="store_false", default=False, help="print (the default)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -76,6 +83,10 @@ def run(args: argparse.Namespace) -> int:
     from goldset_tui.drift.text import drift_lines
     from goldset_tui.text import visible
 
+    if args.screen:
+        from goldset_tui.app.terminal import require_terminal
+
+        require_terminal(NAME)  # before the work: the screen needs a terminal
     result = run_drift(
         args.labels,
         args.log,
@@ -90,6 +101,11 @@ def run(args: argparse.Namespace) -> int:
         release=args.release,
         min_per_stratum=args.min_per_stratum,
     )
+    if args.screen:
+        from goldset_tui.ui.app import run_app
+        from goldset_tui.ui.screens.drift import DriftScreen
+
+        return run_app(lambda: DriftScreen(result))
     if args.format == "json":
         sys.stdout.write(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")
         return 0

@@ -90,10 +90,10 @@ def drift_lines(d: Drift) -> list[str]:
         if plan.matches:
             out.append("  the golden set's sizes match the plan under the new shares")
         else:
-            out.append("  * the golden set no longer matches the plan: re-run")
+            out.append("  * the golden set no longer matches the plan: re-plan and draw again,")
             out.append(
                 f"    `goldset sample plan NEW_LABELS --total {plan.total} "
-                f"--min-per-stratum {plan.min_per_stratum}` and draw again"
+                f"--min-per-stratum {plan.min_per_stratum}`"
             )
     if d.zero_click is not None:
         out.append("")
