@@ -22,6 +22,7 @@ def zero_click_step(
     *,
     fallback: Sequence[str] = ("paraphrase",),
     rules: str | None = None,
+    spotcheck: Path | None = None,
 ) -> ZeroClicks:
     """Read ``column`` of ``log``, add ``zero_click`` to the labels at ``labels_path`` (written
     again, atomically) and record it in the manifest at ``manifest_path``."""
@@ -46,7 +47,24 @@ def zero_click_step(
         "zero_click_occurrences": int(labels.get_column(ZERO).sum()),
     }
     write_manifest(manifest, manifest_path)
-    found = candidates(labels, fallback)
+    misfits: set[str] = set()
+    pool = list(fallback)
+    if spotcheck is not None:
+        from goldset_tui.drift.clusters import often_corrected
+        from goldset_tui.sampling.spotcheck import agreement, latest, load_answers
+
+        if not spotcheck.is_file():
+            from goldset_tui.errors import InputError
+
+            raise InputError(spotcheck, "no such spot-check journal")
+        answers, _ = load_answers(spotcheck)
+        standing = latest(answers).values()
+        misfits = {a.query for a in standing if a.correct is not None and a.correct != a.assigned}
+        found_strata = sorted({a.assigned for a in standing})
+        pool += [
+            s for s in often_corrected(agreement(answers, found_strata).confusion) if s not in pool
+        ]
+    found = candidates(labels, pool, misfits=misfits)
     return ZeroClicks(
         column,
         shares_by_stratum(labels),

@@ -74,6 +74,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="with --clicks: a stratum the rules fit badly (default paraphrase, their last "
         "resort); repeat it for one the spot-check often corrects",
     )
+    parser.add_argument(
+        "--spotcheck",
+        type=Path,
+        metavar="JOURNAL",
+        help="with --clicks: a spot-check journal (STORE/spotcheck/NAME.jsonl); the strata it "
+        "often corrects and the queries it corrected join the candidates' pool",
+    )
     from goldset_tui.commands._classify_compare import add_arguments as add_compare_arguments
 
     add_compare_arguments(parser)  # --compare REAL_LOG SYNTHETIC_QUERIES
@@ -114,6 +121,7 @@ def run(args: argparse.Namespace) -> int:
             args.clicks,
             fallback=args.fallback or ("paraphrase",),
             rules=args.rules,
+            spotcheck=args.spotcheck,
         )
         for line in zero_click_lines(found):
             print(visible(line, keep_newlines=False))

@@ -4,7 +4,8 @@ The rules end in a last resort (the built-in rules' ``paraphrase``: whatever mat
 else). Zero-click queries that land there are failing searches no stratum explains; grouped by
 the words they share, a group with traffic is a candidate stratum for a person to name, justify
 by a mechanism and accept into the rules (docs/drift.md). A stratum the spot-check often
-corrects fits badly too: name it with ``fallback`` beside the last resort.
+corrects fits badly too (:func:`often_corrected`: one check in five or more, of at least five),
+and so does every query it corrected: both join the pool beside the last resort.
 
 The grouping is deliberately simple, with no dependency, and deterministic, so a reader can
 redo it by hand:
@@ -28,7 +29,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,6 +81,8 @@ STOPWORDS = frozenset(
     }
 )
 MIN_RATE = 0.5
+CORRECTED_SHARE = 0.2  # a stratum the spot-check corrects in one of five checks or more
+CORRECTED_CHECKS = 5  # ... of at least five: fewer say nothing
 MIN_SIZE = 2
 EXAMPLES = 5
 _WORD = re.compile(r"[^\W_]+")
@@ -112,15 +115,34 @@ class Candidate:
         }
 
 
+def often_corrected(
+    confusion: Mapping[str, Mapping[str, int]],
+    share: float = CORRECTED_SHARE,
+    at_least: int = CORRECTED_CHECKS,
+) -> list[str]:
+    """Strata the spot-check corrects often: of at least ``at_least`` checked queries filed
+    there, a ``share`` or more (one in five) were given another stratum by the person checking.
+    ``confusion``: assigned -> correct -> count (``sampling.spotcheck.Agreement.confusion``)."""
+    out = []
+    for stratum, row in sorted(confusion.items()):
+        checked = sum(row.values())
+        wrong = checked - row.get(stratum, 0)
+        if checked >= at_least and wrong >= share * checked:
+            out.append(stratum)
+    return out
+
+
 def candidates(
     labels: pl.DataFrame,
     fallback: Sequence[str] = ("paraphrase",),
     *,
+    misfits: Collection[str] = (),
     min_rate: float = MIN_RATE,
     min_size: int = MIN_SIZE,
 ) -> list[Candidate]:
     """Candidate strata from the zero-click queries of ``labels`` (query, count, stratum,
-    zero_click) filed under ``fallback``, in the order they were found (module docstring)."""
+    zero_click) filed under ``fallback``, or among ``misfits`` (queries a spot-check filed
+    elsewhere), in the order they were found (module docstring)."""
     every = [
         (words_of(str(q)), int(c), int(z))
         for q, c, z in labels.select("query", "count", ZERO).iter_rows()
@@ -134,7 +156,8 @@ def candidates(
     pool = [
         (str(q), int(c), int(z), str(s), words_of(str(q)))
         for q, c, z, s in labels.filter(
-            pl.col("stratum").is_in(list(fallback)) & (pl.col(ZERO) > 0)
+            (pl.col("stratum").is_in(list(fallback)) | pl.col("query").is_in(list(misfits)))
+            & (pl.col(ZERO) > 0)
         )
         .sort([ZERO, "query"], descending=[True, False])
         .select("query", "count", ZERO, "stratum")

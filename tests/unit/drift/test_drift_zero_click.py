@@ -152,3 +152,63 @@ def test_drift_tracks_the_zero_click_share_from_one_log_to_the_next(
         "where is my refund for last month",
         "refund still pending after two weeks",
     ]
+
+
+def test_a_spotcheck_adds_the_strata_it_corrects_and_the_queries_it_refiled(
+    tmp_path: Path, capsys
+) -> None:
+    import json
+
+    from goldset_tui.drift.clusters import often_corrected
+
+    # By hand: short_keyword checked 5 times, 1 corrected (1 in 5: often); negation 5, 0.
+    confusion = {
+        "short_keyword": {"short_keyword": 4, "paraphrase": 1},
+        "negation": {"negation": 5},
+    }
+    assert often_corrected(confusion) == ["short_keyword"]
+    assert (
+        often_corrected({"negation": {"negation": 3, "paraphrase": 1}}) == []
+    )  # 4 checks: too few
+
+    log = tmp_path / "log.csv"
+    log.write_text(
+        "query,count,clicks\nrefund status,9,0\nrefund pending,6,0\n"
+        "invoice pdf,5,0\ninvoice csv export,4,0\npricing,40,30\n"
+    )
+    out = tmp_path / "labels.csv"
+    assert main(["classify", str(log), "-o", str(out), "--clicks", "clicks"]) == 0
+    assert "No candidate stratum" in capsys.readouterr().out  # all short_keyword: no fallback
+    journal = tmp_path / "alice.jsonl"
+    checks = [("pricing", "short_keyword", "short_keyword")] * 3 + [
+        ("refund status", "short_keyword", "paraphrase"),
+        ("invoice pdf", "short_keyword", "short_keyword"),
+    ]
+    journal.write_text(
+        "".join(
+            json.dumps({"kind": "spotcheck", "action": "check", "query": q, "assigned": a,
+                        "correct": c, "seq": i}) + "\n"
+            for i, (q, a, c) in enumerate(checks)
+        )
+    )  # fmt: skip
+    argv = ["classify", str(log), "-o", str(out), "--clicks", "clicks", "--spotcheck", str(journal)]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    # short_keyword: the latest answers are pricing (agree), refund status (corrected), invoice
+    # pdf (agree): 3 checks, too few for "often"; refund status itself was corrected, so it
+    # joins the pool; refund pending is no misfit and short_keyword is no fallback: one query.
+    assert "No candidate stratum" in printed
+    checks += [(f"x{i}", "short_keyword", "short_keyword") for i in range(2)]
+    journal.write_text(
+        "".join(
+            json.dumps({"kind": "spotcheck", "action": "check", "query": q, "assigned": a,
+                        "correct": c, "seq": i}) + "\n"
+            for i, (q, a, c) in enumerate(checks)
+        )
+    )  # fmt: skip
+    assert main(argv) == 0  # now 5 checks, 1 corrected: short_keyword is often corrected
+    printed = capsys.readouterr().out
+    assert "refund: 2 queries, 15 searches, 15 zero-click, from short_keyword" in printed
+    assert "invoice: 2 queries, 9 searches, 9 zero-click, from short_keyword" in printed
+    assert main([*argv[:-1], str(tmp_path / "none.jsonl")]) == 2
+    assert "no such spot-check journal" in capsys.readouterr().err
