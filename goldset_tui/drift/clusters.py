@@ -19,7 +19,7 @@ redo it by hand:
    ``min_rate`` (a half) and ``min_size`` members (two).
 3. The word with the most zero-click searches (ties: more members, then the word) makes a
    candidate of its members; they leave the pool, and step 2 runs again on the rest until no
-   word qualifies.
+   word qualifies, or twenty candidates are found (the largest first).
 
 Each candidate lists the words more than half its members share, its examples (most zero-click
 first) and its traffic; the rule snippet tests its word.
@@ -27,8 +27,6 @@ first) and its traffic; the rule snippet tests its word.
 
 from __future__ import annotations
 
-import re
-from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -85,11 +83,8 @@ CORRECTED_SHARE = 0.2  # a stratum the spot-check corrects in one of five checks
 CORRECTED_CHECKS = 5  # ... of at least five: fewer say nothing
 MIN_SIZE = 2
 EXAMPLES = 5
-_WORD = re.compile(r"[^\W_]+")
-
-
-def words_of(query: str) -> frozenset[str]:
-    return frozenset(w for w in _WORD.findall(query.lower()) if len(w) > 1 and w not in STOPWORDS)
+MAX_CANDIDATES = 20  # a person reads each: more is a list nobody accepts
+WORD = r"[^\W_]+"  # letters and digits (Polars' Unicode classes; the snippet's Python re alike)
 
 
 @dataclass
@@ -132,6 +127,24 @@ def often_corrected(
     return out
 
 
+def _words(labels: pl.LazyFrame) -> pl.LazyFrame:
+    """One row per (query, word) of ``labels``, with its other columns (step 1). Each query's
+    words are filtered and made distinct inside its own list, before the explode: a global
+    unique over millions of (query, word) strings cost five times as much time and memory."""
+    word = pl.element()
+    return (
+        labels.with_columns(
+            word=pl.col("query")
+            .str.to_lowercase()
+            .str.extract_all(WORD)
+            .list.eval(word.filter((word.str.len_chars() > 1) & ~word.is_in(sorted(STOPWORDS))))
+            .list.unique()
+        )
+        .explode("word")
+        .drop_nulls("word")
+    )
+
+
 def candidates(
     labels: pl.DataFrame,
     fallback: Sequence[str] = ("paraphrase",),
@@ -139,61 +152,80 @@ def candidates(
     misfits: Collection[str] = (),
     min_rate: float = MIN_RATE,
     min_size: int = MIN_SIZE,
+    limit: int = MAX_CANDIDATES,
 ) -> list[Candidate]:
     """Candidate strata from the zero-click queries of ``labels`` (query, count, stratum,
     zero_click) filed under ``fallback``, or among ``misfits`` (queries a spot-check filed
-    elsewhere), in the order they were found (module docstring)."""
-    every = [
-        (words_of(str(q)), int(c), int(z))
-        for q, c, z in labels.select("query", "count", ZERO).iter_rows()
-    ]
-    searches: Counter[str] = Counter()
-    failed: Counter[str] = Counter()
-    for words, count, zero in every:
-        for w in words:
-            searches[w] += count
-            failed[w] += zero
-    pool = [
-        (str(q), int(c), int(z), str(s), words_of(str(q)))
-        for q, c, z, s in labels.filter(
+    elsewhere), in the order they were found, at most ``limit`` (module docstring).
+
+    Vectorised, for a log of millions of queries: a word that fails the size or the rate at the
+    start never qualifies later (its members only leave), so only the words that pass both at
+    the start are followed, and the failure rates are counted for those words alone, streamed."""
+    pool = (
+        labels.filter(
             (pl.col("stratum").is_in(list(fallback)) | pl.col("query").is_in(list(misfits)))
             & (pl.col(ZERO) > 0)
         )
-        .sort([ZERO, "query"], descending=[True, False])
         .select("query", "count", ZERO, "stratum")
-        .iter_rows()
-    ]
+        .with_row_index("qid")
+    )
+    # Integers from here: a word is its rank in sorted order (so ties break by the word), a
+    # query its row in the pool; grouping them twenty times costs little beside strings.
+    every = (
+        _words(pool.lazy().select("qid", ZERO, "query"))
+        .select("qid", ZERO, "word", wid=pl.col("word").rank("dense"))
+        .collect()
+    )
+    vocab = every.select("wid", "word").unique("wid")
+    sized = every.group_by("wid").len().filter(pl.col("len") >= min_size)
+    rates = (
+        _words(labels.lazy().select("query", "count", ZERO))
+        .select("word", "count", ZERO)
+        .join(vocab.join(sized, on="wid", how="semi").lazy(), on="word")
+        .group_by("wid", "word")
+        .agg(searches=pl.col("count").sum(), failed=pl.col(ZERO).sum())
+        .filter(pl.col("failed") >= min_rate * pl.col("searches"))
+        .collect(engine="streaming")
+    )
+    every = every.select("qid", "wid", ZERO)
+    ids = every.join(rates.select("wid"), on="wid", how="semi")
     out: list[Candidate] = []
-    while True:
-        members: dict[str, list[tuple[str, int, int, str, frozenset[str]]]] = {}
-        for row in pool:
-            for w in row[4]:
-                members.setdefault(w, []).append(row)
-        ok = [
-            w
-            for w, rows in members.items()
-            if len(rows) >= min_size and failed[w] >= min_rate * searches[w]
-        ]
-        if not ok:
-            return out
-        best = min(ok, key=lambda w: (-sum(r[2] for r in members[w]), -len(members[w]), w))
-        rows = members[best]
-        tally = Counter(w for r in rows for w in r[4])
+    while len(out) < limit and ids.height:
+        ranked = (
+            ids.group_by("wid")
+            .agg(n=pl.len(), zc=pl.col(ZERO).sum())
+            .filter(pl.col("n") >= min_size)
+            .sort(["zc", "n", "wid"], descending=[True, True, False])
+        )
+        if ranked.height == 0:
+            break
+        wid = ranked["wid"][0]
+        taken = ids.filter(pl.col("wid") == wid).get_column("qid").implode()
+        members = pool.filter(pl.col("qid").is_in(taken)).sort(
+            [ZERO, "query"], descending=[True, False]
+        )
+        held = (
+            every.filter(pl.col("qid").is_in(taken))
+            .group_by("wid")
+            .len()
+            .filter(2 * pl.col("len") > members.height)
+            .join(vocab, on="wid")
+            .sort(["len", "word"], descending=[True, False])
+        )
+        rate = rates.filter(pl.col("wid") == wid).row(0, named=True)
         out.append(
             Candidate(
-                name=best,
-                words=sorted(
-                    (w for w in tally if 2 * tally[w] > len(rows)), key=lambda w: (-tally[w], w)
-                ),
-                queries=[r[0] for r in rows],
-                occurrences=sum(r[1] for r in rows),
-                zero_click=sum(r[2] for r in rows),
-                failure_rate=failed[best] / searches[best],
-                from_strata=sorted({r[3] for r in rows}),
+                name=str(rate["word"]),
+                words=[str(w) for w in held["word"]],
+                queries=[str(q) for q in members["query"]],
+                occurrences=int(members["count"].sum()),
+                zero_click=int(members[ZERO].sum()),
+                failure_rate=int(rate["failed"]) / int(rate["searches"]),
+                from_strata=sorted({str(x) for x in members["stratum"]}),
             )
         )
-        taken = {r[0] for r in rows}
-        pool = [r for r in pool if r[0] not in taken]
+        ids = ids.filter(~pl.col("qid").is_in(taken))
+    return out
 
 
 def rule_snippet(found: Sequence[Candidate], rules: str | None = None) -> str:

@@ -15,7 +15,8 @@ distinction is not in such a log. Queries are normalised as `goldset classify` n
 (``sampling.normalise``), so the zero-click counts join its labels query for query.
 
 This step runs on classify's output (the labels), not inside it: the clicks column is read on
-its own, and its counts are joined to the labels by query.
+its own (streamed, as classify streams its count), and its counts are joined to the labels by
+query.
 """
 
 from __future__ import annotations
@@ -27,7 +28,15 @@ from typing import Any
 import polars as pl
 
 from goldset_tui.errors import InputError
-from goldset_tui.io.tables import location, read_table, table_format
+from goldset_tui.io.tables import (
+    JSONL_SUFFIXES,
+    PARQUET_SUFFIXES,
+    TEXT_FORMATS,
+    check_file,
+    location,
+    read_table,
+    table_format,
+)
 from goldset_tui.sampling.normalise import TABLE_SUFFIXES, normalise, parse_counts
 from goldset_tui.scalar import as_int
 
@@ -37,13 +46,39 @@ RECURRING = 2  # zero-click searches of one query before it is listed as recurri
 
 def read_zero_clicks(log: str | Path, column: str) -> pl.DataFrame:
     """``query, zero_click`` (normalised query; its searches that got no click), one row per
-    distinct query of the log, from the log's ``column``."""
+    distinct query of the log, from the log's ``column``.
+
+    CSV, TSV and Parquet logs are scanned in Polars' streaming engine, memory bounded by the
+    distinct raw strings; anything the scan doubts (a bad value, a short row, text that is not
+    UTF-8) goes through the careful reader, which names the file and line, as `goldset
+    classify`'s own count does. JSON lines go through the careful reader."""
     p = Path(log)
     if p.suffix.lower() not in TABLE_SUFFIXES:
         raise InputError(
             p,
-            f"--clicks {column}: a plain-text log has no columns; give a CSV, TSV, Parquet or JSONL log",
+            f"--clicks {column}: a plain-text log has no columns; give a CSV, TSV, Parquet or "
+            "JSONL log",
         )
+    check_file(p)
+    grouped = None
+    if p.suffix.lower() not in JSONL_SUFFIXES:
+        grouped = _scan(p, column)
+    if grouped is None:
+        grouped = _careful(p, column)
+    return (
+        grouped.with_columns(normalise(pl.col("raw")).alias("query"))
+        .filter(pl.col("query").is_not_null() & (pl.col("query") != ""))
+        .group_by("query")
+        .agg(pl.col(ZERO).sum().cast(pl.Int64))
+    )
+
+
+def _zero(count: pl.Expr, clicks: pl.Expr) -> pl.Expr:
+    return pl.when(clicks == 0).then(count).otherwise(0).alias(ZERO)
+
+
+def _careful(p: Path, column: str) -> pl.DataFrame:
+    """``raw, zero_click`` by the careful reader: every bad value named with its line."""
     df = read_table(
         p, required=("query", column), string_columns=("query",), scalar=(column, "count")
     )
@@ -55,19 +90,60 @@ def read_zero_clicks(log: str | Path, column: str) -> pl.DataFrame:
         else pl.Series("count", [1] * df.height, dtype=pl.Int64)
     )
     frame = pl.DataFrame({"raw": df.get_column("query"), "count": counts, "clicks": clicks})
-    return (
-        frame.with_columns(normalise(pl.col("raw")).alias("query"))
-        .filter(pl.col("query").is_not_null() & (pl.col("query") != ""))
-        .group_by("query")
-        .agg(
-            pl.when(pl.col("clicks") == 0)
-            .then(pl.col("count"))
-            .otherwise(0)
-            .sum()
-            .cast(pl.Int64)
-            .alias(ZERO)
+    return frame.group_by("raw").agg(_zero(pl.col("count"), pl.col("clicks")).sum())
+
+
+def _scan(p: Path, column: str) -> pl.DataFrame | None:
+    """``raw, zero_click`` by a streaming scan, or None when the careful reader must look."""
+    try:
+        if p.suffix.lower() in PARQUET_SUFFIXES:
+            table = pl.scan_parquet(p, glob=False)
+        else:
+            sep = TEXT_FORMATS[p.suffix.lower()]
+            table = pl.scan_csv(
+                p,
+                separator=sep,
+                infer_schema=False,
+                glob=False,
+                quote_char='"' if sep == "," else None,
+            )
+        schema = table.collect_schema()
+        if schema.get("query") != pl.String or column not in schema:
+            return None
+        clicks = _as_int(pl.col(column), schema[column])
+        count = _as_int(pl.col("count"), schema["count"]) if "count" in schema else pl.lit(1)
+        if clicks is None or count is None:
+            return None
+        last = schema.names()[-1]
+        # Polars pads a short CSV row with nulls: a null in the last column may be one.
+        short = pl.col(last).is_null() if p.suffix.lower() in TEXT_FORMATS else pl.lit(False)
+        bad = (clicks.is_null() | (clicks < 0) | count.is_null() | (count < 1) | short).fill_null(
+            True
         )
-    )
+        grouped = (
+            table.select(pl.col("query").alias("raw"), _zero(count, clicks), bad.alias("_bad"))
+            .group_by("raw")
+            .agg(pl.col(ZERO).sum(), pl.col("_bad").sum())
+            .collect(engine="streaming")
+        )
+    except (pl.exceptions.PolarsError, OSError):
+        return None
+    if grouped.height == 0 or grouped["_bad"].sum():
+        return None
+    return grouped.select("raw", ZERO)
+
+
+def _as_int(values: pl.Expr, dtype: pl.DataType) -> pl.Expr | None:
+    """A whole-number column as Int64 (null where it is not one); None for a type to doubt."""
+    if dtype.is_integer():
+        return values.cast(pl.Int64, strict=False)
+    if dtype.is_float():
+        return pl.when(values.is_finite() & (values == values.floor())).then(
+            values.cast(pl.Int64, strict=False)
+        )
+    if dtype == pl.String:
+        return values.str.strip_chars().cast(pl.Int64, strict=False)
+    return None
 
 
 def _whole(values: pl.Series, path: Path, fmt: str, column: str) -> pl.Series:
