@@ -24,8 +24,8 @@ the rules, and the versions of goldset, Python and Polars.
 --clicks COLUMN reads the log's clicks (or result count) per row: LABELS gains a zero_click
 column (the query's searches with none), and classify prints the zero-click share per stratum,
 the zero-click queries that recur and candidate strata grouped from the zero-click queries the
-rules fit badly (--fallback, default paraphrase), with a rules function to start from
-(docs/drift.md).
+rules fit badly (--fallback, default paraphrase; --spotcheck JOURNAL adds the strata a spot-check
+often corrects and the queries it corrected), with a rules function to start from (docs/drift.md).
 
 --compare REAL_LOG SYNTHETIC_QUERIES holds a generated query set against real traffic: stratum
 mix, length in tokens, share of words in the corpus vocabulary (with --vocab), identifier and
