@@ -225,7 +225,10 @@ def strata_change_lines(store: Path, strata: pl.DataFrame | None) -> list[str]:
 
     if strata is None or strata.height == 0:
         return []
-    records = [r for r in load_records(store) if r.strata]
+    try:
+        records = [r for r in load_records(store) if r.strata]
+    except InputError:
+        return []  # a damaged record is `goldset history`'s to name; the report goes on
     if not records:
         return []
     last = release_order(records)[-1]

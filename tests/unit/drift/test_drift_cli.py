@@ -255,3 +255,12 @@ def test_history_shows_the_shares_in_force_at_each_release(store, capsys) -> Non
 
     digest = assignment_sha256(pl.read_csv(strata, schema_overrides={"query_id": pl.String}))
     assert {r["strata_assignment_sha256"] for r in rows} == {digest}
+
+
+def test_a_damaged_record_does_not_stop_a_report_on_the_store(store, capsys) -> None:
+    assert main(_report(store, SAMPLE / "strata.csv", "--release", "r1")) == 0
+    next((store / "history").glob("*.json")).write_text("{not json")
+    argv = _report(store, SAMPLE / "strata.csv")
+    argv[argv.index("--qrels") + 1] = str(store)  # the store as qrels: nothing recorded
+    argv = argv[: argv.index("--store")] + ["--labeller", "alice"]
+    assert main(argv) == 0
