@@ -218,21 +218,24 @@ def _differ(a: dict[str, float], b: dict[str, float]) -> bool:
 
 def strata_change_lines(store: Path, strata: pl.DataFrame | None) -> list[str]:
     """One line when the store's last recorded release was measured under other strata than
-    ``strata`` (query_id, stratum): what changed. Nothing when nothing did or nothing is recorded."""
+    ``strata`` (query_id, stratum): what changed. Nothing when nothing did or nothing is recorded.
+
+    Only the newest record is read (by its file's time: records are written once and never
+    again), so a report on a store with a long history does not read all of it."""
     from goldset_tui.drift.definition import describe_change, strata_definition
-    from goldset_tui.history.records import load_records
-    from goldset_tui.history.timeline import release_order
+    from goldset_tui.history.records import HISTORY_DIR, read_record
 
     if strata is None or strata.height == 0:
         return []
+    folder = Path(store) / HISTORY_DIR
     try:
-        records = [r for r in load_records(store) if r.strata]
-    except InputError:
+        files = sorted(folder.glob("*.json"), key=lambda p: (p.stat().st_mtime_ns, p.name))
+        rec = read_record(files[-1]) if files else None
+    except (InputError, OSError):
         return []  # a damaged record is `goldset history`'s to name; the report goes on
-    if not records:
+    if rec is None or not rec.strata:
         return []
-    last = release_order(records)[-1]
-    rec = next(r for r in reversed(records) if r.release == last)
+    last = rec.release
     current = {str(q): str(s) for q, s in strata.select("query_id", "stratum").iter_rows()}
     changes = describe_change(rec.strata_definition, rec.strata, strata_definition(strata), current)
     if not changes:
