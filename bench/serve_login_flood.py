@@ -19,20 +19,29 @@ sends wrong tokens without pause, two at a time, for as long as the labeller tri
 labeller opens their link once a second (at most 8 tries) until they get in. Three floods: made-up
 ids; the id of a link the flooder has seen (another labeller's, with wrong secrets); and that
 labeller's own id, the one flood that can still hold one labeller out (docs/serve.md).
-Reported: the labeller's tries, their answers, and the time from the first try to getting in.
+Reported: the labeller's tries, their answers, and the time from the first try to getting in
+(``--repeat`` runs of each flood: the median and the slowest).
 
-    python bench/serve_login_flood.py --flood 200 --addresses 60
+Every scenario runs twice: with USERS.toml as `--add-user` writes it now (each entry has a quick
+``check`` that refuses a wrong token for a known id before any scrypt work), and with the checks
+taken out, as in a file written before them (every wrong token for a known id is checked with
+scrypt, within the per-id shares). The load average is printed beside (the machine is shared).
+
+    python bench/serve_login_flood.py --flood 200 --addresses 60 --repeat 5
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import resource
 import secrets
+import statistics
 import sys
 import tempfile
 import time
+import tomllib
 from collections import Counter
 from pathlib import Path
 
@@ -145,38 +154,68 @@ async def many_addresses(addresses: int, kind: str, users: Path, tokens: dict[st
     }
 
 
+def without_checks(users: Path, older: Path) -> None:
+    """``users`` as a file written before entries had a quick check."""
+    import tomli_w
+
+    data = tomllib.loads(users.read_text())
+    for entry in data["labellers"].values():
+        entry.pop("check", None)
+    older.write_text(tomli_w.dumps(data))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--flood", type=int, default=200, help="wrong tokens sent at once")
     parser.add_argument("--addresses", type=int, default=60, help="addresses of the 2nd flood")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each many-address flood")
     args = parser.parse_args()
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     with tempfile.TemporaryDirectory() as folder:
         users = Path(folder) / "team.toml"
         tokens = {name: add_labeller(users, name) for name in ("alice", "bob")}
+        older = Path(folder) / "older.toml"
+        without_checks(users, older)
         token = tokens["alice"]
-        rows = [asyncio.run(scenario(limited, args.flood, users, token)) for limited in (0, 1)]
-        wide = [
-            asyncio.run(many_addresses(args.addresses, kind, users, tokens))
-            for kind in ("made-up ids", "a seen link's id", "the labeller's own id")
+        files = (("with checks", users), ("without (older file)", older))
+        rows = [
+            (entries, asyncio.run(scenario(limited, args.flood, path, token)))
+            for entries, path in files
+            for limited in (0, 1)
         ]
+        wide = [
+            (entries, kind, [
+                asyncio.run(many_addresses(args.addresses, kind, path, tokens))
+                for _ in range(args.repeat)
+            ])
+            for entries, path in files
+            for kind in ("made-up ids", "a seen link's id", "the labeller's own id")
+        ]  # fmt: skip
     print(f"flood of {args.flood} wrong tokens from one address, then one right token")
-    print("| login | scrypt checks | CPU s | flood answers | labeller | labeller waited s |")
-    print("|---|---|---|---|---|---|")
-    for row in rows:
+    print("| entries | login | scrypt checks | CPU s | flood answers | labeller | waited s |")
+    print("|---|---|---|---|---|---|---|")
+    for entries, row in rows:
         print(
-            f"| {row['login']} | {row['scrypt checks']} | {row['CPU s']:.2f} |"
+            f"| {entries} | {row['login']} | {row['scrypt checks']} | {row['CPU s']:.2f} |"
             f" {row['flood answers']} | {row['labeller']} | {row['labeller waited s']:.2f} |"
         )
-    print(f"CPU ratio unbounded/limited: {rows[0]['CPU s'] / max(rows[1]['CPU s'], 1e-9):.1f}x")
     print()
-    print("wrong tokens without pause from many addresses; the labeller tries once a second")
-    print("| flood | labeller's tries | their answers | in after s | flood answers |")
-    print("|---|---|---|---|---|")
-    for row in wide:
+    print(
+        "wrong tokens without pause from many addresses; the labeller tries once a second "
+        f"({args.repeat} runs each)"
+    )
+    print("| entries | flood | tries (each run) | in after s: median | slowest | never in |")
+    print("|---|---|---|---|---|---|")
+    for entries, kind, runs in wide:
+        times = [float(r["in after s"]) for r in runs if r["in after s"] != "never"]
+        never = sum(r["in after s"] == "never" for r in runs)
         print(
-            f"| {row['flood']} | {row['tries']} | {row['answers']} | {row['in after s']} |"
-            f" {row['flood answers']} |"
+            f"| {entries} | {kind}, {args.addresses} addresses |"
+            f" {' '.join(str(r['tries']) for r in runs)} |"
+            f" {statistics.median(times) if times else float('nan'):.2f} |"
+            f" {max(times) if times else float('nan'):.2f} | {never} |"
         )
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

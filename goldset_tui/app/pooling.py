@@ -18,7 +18,17 @@ from goldset_tui.specs import parse_named_paths
 # Run names end up in ";"-joined CSV cells and JSON lists: keep them plain.
 _NAME_OK = re.compile(r"^[A-Za-z0-9_.+@:/-]+$")
 # The columns of a written pool, in this order (those the pool has).
-_COLUMNS = ("query_id", "query", "doc_id", "text", "title", "stratum", "systems", "ranks")
+_COLUMNS = (
+    "query_id",
+    "query",
+    "doc_id",
+    "text",
+    "title",
+    "stratum",
+    "origin",  # only when the topics have it (sampling/origin.py)
+    "systems",
+    "ranks",
+)
 
 
 def parse_runs(specs: list[str]) -> dict[str, Path]:

@@ -9,7 +9,7 @@ load neither the store nor Polars.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -20,15 +20,18 @@ if TYPE_CHECKING:
 
     from goldset_tui.app.scoring import AnyRun, RunResult
     from goldset_tui.eval.measures import Measure
+    from goldset_tui.history.records import Record
     from goldset_tui.io.small_trec import Qrels
     from goldset_tui.report.model import Report
 
 __all__ = [
     "DEFAULT_K",
     "UNJUDGED_WARNING",
+    "commit_release",
     "eval_advice",
     "record_eval",
     "record_report",
+    "report_records",
     "release_store",
     "report_advice",
     "report_cases",
@@ -81,11 +84,30 @@ def record_report(
 ) -> list[str]:
     """One record per system of the report, as release ``release`` of ``store``, with the
     ``traffic`` shares in force (stratum, share) when the report was weighted by them."""
+    return commit_release(store, release, [report_records(store, release, qrels, report, traffic)])
+
+
+def commit_release(store: Path, release: str, groups: Sequence[Sequence[Record]]) -> list[str]:
+    """Record every group (a measure's systems) as one step: all of the release or none of it."""
+    from goldset_tui.history.recording import commit_release as commit
+
+    return commit(store, release, groups)
+
+
+def report_records(
+    store: Path,
+    release: str,
+    qrels: pl.DataFrame,
+    report: Report,
+    traffic: pl.DataFrame | None = None,
+) -> list[Record]:
+    """One record per system of the report (not yet written: :func:`commit_release`), with the
+    ``traffic`` shares in force (stratum, share) when the report was weighted by them."""
     import polars as pl
 
-    from goldset_tui.history.recording import record_systems
+    from goldset_tui.history.recording import system_records
 
-    return record_systems(
+    return system_records(
         store,
         release,
         qrels=qrels,
@@ -155,13 +177,13 @@ def record_eval(
     measures: list[Measure],
     *,
     max_docs: int | None,
-) -> Iterator[list[str]]:
-    """One record per measure and run, as release ``release`` of ``store`` (the runs are whole
-    frames: `goldset eval` reads them whole when it records); the lines to say come measure by
-    measure, as each is recorded."""
+) -> list[str]:
+    """One record per measure and run, as release ``release`` of ``store``, written as one step
+    (every measure or none); the runs are whole frames: `goldset eval` reads them whole when it
+    records. The lines to say come measure by measure."""
     import polars as pl
 
-    from goldset_tui.history.recording import record_systems, store_strata
+    from goldset_tui.history.recording import store_strata, system_records
     from goldset_tui.report.compute import topk_frame
 
     depth = eval_depth(measures, max_docs)
@@ -170,6 +192,7 @@ def record_eval(
         for name, run in runs.items()
     }
     strata = store_strata(store)
+    groups = []
     for m in measures:
         k = m.cutoff or DEFAULT_K
         frames, tops = [], []
@@ -182,17 +205,20 @@ def record_eval(
             )
             queries = per_query.get_column("query_id").unique()
             tops.append(topk_frame(qrels, {name: ranked[name]}, k, queries))
-        yield record_systems(
-            store,
-            release,
-            qrels=qrels,
-            measure=str(m),
-            scores=pl.concat(frames),
-            systems=list(results),
-            k=k,
-            strata=strata,
-            topk=pl.concat(tops),
+        groups.append(
+            system_records(
+                store,
+                release,
+                qrels=qrels,
+                measure=str(m),
+                scores=pl.concat(frames),
+                systems=list(results),
+                k=k,
+                strata=strata,
+                topk=pl.concat(tops),
+            )
         )
+    return commit_release(store, release, groups)
 
 
 def _ranked(run: pl.DataFrame, depth: int) -> pl.DataFrame:

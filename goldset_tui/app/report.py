@@ -26,6 +26,7 @@ class ReportInputs:
     samples: int
     fuse: bool
     sampling_manifest: Path | None = None
+    origins: pl.DataFrame | None = None  # query_id, origin: when the strata file has origin
 
 
 def load_report_inputs(
@@ -69,6 +70,21 @@ def load_report_inputs(
         samples=samples,
         fuse=fuse,
         sampling_manifest=Path(sampling_manifest) if sampling_manifest else None,
+        origins=read_origins(strata),
+    )
+
+
+def read_origins(strata: str | Path) -> pl.DataFrame | None:
+    """``query_id, origin`` from a strata file with an ``origin`` column (a sample of synthetic
+    queries: sampling/origin.py), else None."""
+    from goldset_tui.io.tables import read_table
+    from goldset_tui.sampling.origin import ORIGIN, has_origin_column, normalised_origin
+
+    if not has_origin_column(strata):
+        return None
+    table = read_table(Path(strata), required=("query_id", ORIGIN), string_columns=("query_id",))
+    return table.select(pl.col("query_id"), normalised_origin(table.get_column(ORIGIN))).unique(
+        "query_id", keep="first", maintain_order=True
     )
 
 
@@ -93,9 +109,11 @@ def check_metric(metric: str) -> str:
 
 
 def build_report(inputs: ReportInputs) -> Report:
+    from dataclasses import replace
+
     from goldset_tui.report.pipeline import compute_report
 
-    return compute_report(
+    report = compute_report(
         inputs.qrels,
         inputs.runs,
         inputs.strata,
@@ -105,3 +123,4 @@ def build_report(inputs: ReportInputs) -> Report:
         seed=inputs.seed,
         samples=inputs.samples,
     )
+    return report if inputs.origins is None else replace(report, origins=inputs.origins)

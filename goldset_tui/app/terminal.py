@@ -25,6 +25,7 @@ INSTEAD = {
     "spotcheck": "goldset spotcheck LABELS --print",
     "agreement": "goldset agreement without --screen",
     "adjudicate": "goldset agreement --format json to list the disagreements",
+    "route": "goldset route without --screen (or --format json)",
     "drift": "goldset drift without --screen",
 }
 

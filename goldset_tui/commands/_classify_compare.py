@@ -6,8 +6,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from goldset_tui.text import visible
+
+if TYPE_CHECKING:
+    from goldset_tui.app.classifying import QuerySetComparison
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -35,7 +39,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run_compare(args: argparse.Namespace) -> int:
     from goldset_tui.app.classifying import compare_query_sets
     from goldset_tui.errors import InputError
-    from goldset_tui.pvalue import p_value_text
 
     if args.log is not None or args.output is not None:
         raise InputError(None, "--compare takes its two files itself: no LOG, no -o")
@@ -44,6 +47,14 @@ def run_compare(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(found.to_dict(), indent=2))
         return 0
+    print_comparison(found)
+    return 0
+
+
+def print_comparison(found: QuerySetComparison) -> None:
+    """The comparison as a table, its verdict and how to read it (also `goldset synth --log`)."""
+    from goldset_tui.pvalue import p_value_text
+
     rows = found.rows
     width = max(len(r.feature) for r in rows)
     effects = [r.effect_text() for r in rows]
@@ -67,4 +78,3 @@ def run_compare(args: argparse.Namespace) -> int:
     )
     if not found.vocabulary_measured:
         print("note: no --vocab given, so the vocabulary share was not measured", file=sys.stderr)
-    return 0

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from goldset_tui.app.report import ReportInputs
     from goldset_tui.app.scoring import AnyRun, RunResult
     from goldset_tui.eval.measures import Measure
+    from goldset_tui.history.records import Record
     from goldset_tui.io.small_trec import Qrels
     from goldset_tui.report.model import Report
 
@@ -48,9 +49,21 @@ def check(args: argparse.Namespace) -> Path | None:
     return release_store(getattr(args, "store", None), getattr(args, "release", None))
 
 
-def after_report(args: argparse.Namespace, inputs: ReportInputs, report: Report) -> None:
-    """Record the report's runs (not the fused one) and print the advice and the case status."""
-    from goldset_tui.app.releases import record_report, report_advice, report_cases
+def after_report(
+    args: argparse.Namespace,
+    inputs: ReportInputs,
+    report: Report,
+    pending: list[list[Record]] | None = None,
+) -> None:
+    """Print the advice and the case status, and record the report's runs (not the fused one):
+    at once, or, given ``pending``, added to it for :func:`record_pending` to record every
+    measure's report as one release."""
+    from goldset_tui.app.releases import (
+        record_report,
+        report_advice,
+        report_cases,
+        report_records,
+    )
     from goldset_tui.specs import parse_named_paths
 
     store = check(args)
@@ -65,7 +78,19 @@ def after_report(args: argparse.Namespace, inputs: ReportInputs, report: Report)
         if store_dir is not None:  # the store's named cases, in this unrecorded report
             _say(report_cases(store_dir, report))
         return
-    _say(record_report(store, args.release, inputs.qrels, report, inputs.traffic))
+    if pending is None:
+        _say(record_report(store, args.release, inputs.qrels, report, inputs.traffic))
+    else:
+        pending.append(report_records(store, args.release, inputs.qrels, report, inputs.traffic))
+
+
+def record_pending(args: argparse.Namespace, pending: list[list[Record]]) -> None:
+    """Record what :func:`after_report` gathered: every measure, or none of them."""
+    from goldset_tui.app.releases import commit_release
+
+    store = check(args)
+    if store is not None and pending:
+        _say(commit_release(store, args.release, pending))
 
 
 def after_eval(
@@ -101,10 +126,9 @@ def after_eval(
     if advice:
         _say(said)
     if store is not None and not isinstance(qrels, dict):  # recording reads the runs whole
-        for lines in record_eval(
-            store, args.release, qrels, runs, results, measures, max_docs=args.max_docs
-        ):
-            _say(lines)
+        _say(
+            record_eval(store, args.release, qrels, runs, results, measures, max_docs=args.max_docs)
+        )
 
 
 def spec_path(spec: str) -> str:

@@ -38,6 +38,15 @@ keys: 0-3 grade and move on (the store's scale decides the digits) | j/k or arro
   q or ctrl+q save and quit | ctrl+p command palette
 Remap any key in the config file (see docs/judging.md), e.g.  [keymap] grade_0 = "0,a"
 
+--machine MODEL: a model judges instead, without a screen (the llm extra: pip install
+'goldset-tui[llm]'). Each pair goes to the model with an UMBRELA-style 0-3 prompt (--prompt FILE
+replaces it); the grades, with each answer's rationale and confidence, go to the store as machine
+labeller NAME, as goldset import --machine would put them, so goldset agreement and validate read
+them unchanged. Every answer is on disk before it counts: a killed run keeps them, and the same
+command resumes where it stopped; answers are cached by (prompt, model, pair), so a rerun costs
+nothing. An answer with no grade on the scale is refused for that pair and counted. The key comes
+from ANTHROPIC_API_KEY or OPENAI_API_KEY, or --api-key-file, and is never written anywhere.
+
 examples:
   goldset judge sample_data/pool.jsonl --labeller alice
   goldset judge pool.parquet --labeller bob --store ~/golden/docs-store
@@ -46,6 +55,10 @@ examples:
   goldset judge pool.jsonl --labeller alice --order adaptive  # likely-relevant candidates first
   goldset judge pool.jsonl --labeller alice --render markdown --text-width 88
   goldset judge pool+dense-v2.jsonl --labeller alice --store ~/golden/docs-store --only-new
+  goldset judge --machine claude-sonnet-4-5 pool.jsonl --store ~/golden/docs-store --labeller llm \\
+      --max-cost 5
+  goldset judge --machine llama3.1:8b pool.jsonl --store ~/golden/docs-store --labeller llama \\
+      --provider openai --base-url http://localhost:11434/v1 --price 0,0 --concurrency 2
 """
 
 
@@ -121,12 +134,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "+new on the screen either way)",
     )
     add_display_arguments(parser)
+    add_machine_arguments(parser)
     parser.add_argument(
         "--take-over",
         action="store_true",
         help="if your session is still open in another process (a dropped connection), end it "
         "(SIGHUP: it saves and closes) and judge here; without it goldset asks",
     )
+
+
+def add_machine_arguments(parser: argparse.ArgumentParser) -> None:
+    from goldset_tui.commands._judge_machine import add_machine_arguments as add
+
+    add(parser)
 
 
 def add_display_arguments(parser: argparse.ArgumentParser) -> None:
@@ -205,7 +225,11 @@ def run(args: argparse.Namespace) -> int:
     from goldset_tui.app.take_over import take_over_session
     from goldset_tui.app.terminal import require_terminal
     from goldset_tui.commands._judge_exit import quoted, said_at_exit
+    from goldset_tui.commands._judge_machine import check_mode, run_machine
 
+    check_mode(args)  # an option of the other mode is refused, not ignored
+    if args.machine is not None:
+        return run_machine(args)  # a model judges: no screen, no terminal needed
     require_terminal(NAME)  # before the store is created: a script gets one line, not a spin
     from goldset_tui.ui.app import checked_config, run_app
 

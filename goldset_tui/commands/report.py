@@ -50,9 +50,14 @@ examples:
 
 
 def add_input_arguments(
-    p: argparse.ArgumentParser, *, runs_required: bool = True, several: bool = False
+    p: argparse.ArgumentParser,
+    *,
+    runs_required: bool = True,
+    several: bool = False,
+    old_spellings: bool = True,
 ) -> None:
-    """Arguments shared with `goldset review` (``several``: -m repeats, for `goldset report`)."""
+    """Arguments shared with `goldset review` and `goldset route` (``several``: -m repeats, for
+    `goldset report`; ``old_spellings``: False for a command too new to have had them)."""
     p.add_argument(
         "--qrels",
         required=runs_required,
@@ -105,7 +110,8 @@ def add_input_arguments(
             default=DEFAULT_METRIC,
             help=f"measure to report (default {DEFAULT_METRIC})",
         )
-    old_name(p, "--metric", like=measure)
+    if old_spellings:
+        old_name(p, "--metric", like=measure)
     p.add_argument(
         "--seed",
         type=int,
@@ -200,6 +206,7 @@ def run(args: argparse.Namespace) -> int:
         output_folder(args.output)  # a bad -o is refused before the work, not after it
     render = {"md": to_markdown, "json": to_json, "csv": to_csv}[args.format]
     texts = []
+    pending: list = []  # every measure's records, recorded as one release after the last
     for metric in metrics:
         each = replace(inputs, metric=metric)
         _warn_scale(args.qrels, metric)
@@ -214,7 +221,8 @@ def run(args: argparse.Namespace) -> int:
         for warning in report.warnings:
             # Warnings name strata and systems from the data: shown, never interpreted.
             print(f"goldset: warning: {visible(warning, keep_newlines=False)}", file=sys.stderr)
-        _history_hooks.after_report(args, each, report)
+        _history_hooks.after_report(args, each, report, pending)
+    _history_hooks.record_pending(args, pending)
     sys.stdout.write(joined(texts, metrics, args.format))
     return 0
 

@@ -165,6 +165,15 @@ def run(args: argparse.Namespace) -> int:
     server, labellers = _prepare(args, JudgingServer)
     if warning:
         say(f"warning: {warning}")
+    from goldset_tui.serve.users import read_labellers
+
+    older = sorted(e.name for e in read_labellers(args.users).values() if e.check is None)
+    if older:
+        say(
+            f"note: {', '.join(older)} in {args.users} {'has a token' if len(older) == 1 else 'have tokens'}"
+            " from before quick checks: a flood of wrong tokens on such a link's id can delay that"
+            " labeller's login; a new token (--remove-user, then --add-user) adds one"
+        )
 
     def listening(urls: list[str]) -> None:
         say(f"judging {args.pool} into {args.store}; labellers: {', '.join(labellers)}")

@@ -15,8 +15,14 @@ from pathlib import Path
 
 import polars as pl
 
-from goldset_tui.errors import InputError
-from goldset_tui.history.records import Record, make_record, record
+from goldset_tui.errors import InputError, StoreLockedError
+from goldset_tui.history.records import (
+    Record,
+    ReleaseNotRecorded,
+    ReleaseUnfinished,
+    make_record,
+    record_all,
+)
 from goldset_tui.history.regressions import case_status, load_cases
 from goldset_tui.history.version import golden_set_version
 from goldset_tui.store.manifest import read_manifest
@@ -51,6 +57,29 @@ def record_systems(
     """Record every system of ``scores`` (``system, query_id, value``); the lines to print.
     ``binary`` (default: from the measure's definition and the qrels) is stored with each record,
     with the ``traffic`` shares in force and, given ``strata``, the strata definition."""
+    group = system_records(
+        store, release, qrels=qrels, measure=measure, scores=scores, systems=systems, k=k,
+        binary=binary, strata=strata, topk=topk, traffic=traffic,
+    )  # fmt: skip
+    return commit_release(store, release, [group])
+
+
+def system_records(
+    store: Path,
+    release: str,
+    *,
+    qrels: pl.DataFrame,
+    measure: str,
+    scores: pl.DataFrame,
+    systems: Sequence[str],
+    k: int,
+    binary: bool | None = None,
+    strata: pl.DataFrame | None = None,
+    topk: pl.DataFrame | None = None,
+    traffic: dict[str, float] | None = None,
+) -> list[Record]:
+    """One record per system of ``scores`` (``system, query_id, value``), not yet written, each
+    with the ``traffic`` shares in force and, given ``strata``, the strata definition."""
     check_same_queries(store, qrels)
     if binary is None:
         from goldset_tui.eval.measure_kind import is_binary_measure
@@ -62,10 +91,8 @@ def record_systems(
         from goldset_tui.drift.definition import strata_definition
 
         definition = strata_definition(strata)
-    lines = []
-    recs: list[Record] = []
-    for system in systems:
-        rec = make_record(
+    return [
+        make_record(
             release=release,
             system=system,
             measure=measure,
@@ -78,14 +105,43 @@ def record_systems(
             traffic=traffic,
             strata_definition=definition,
         )
-        wrote = record(store, rec)
-        recs.append(rec)
-        what = "recorded" if wrote else "already recorded (same scores, nothing written)"
-        lines.append(
-            f"history: {what}: release {release!r}, system {system!r}, {measure}, "
-            f"golden set version {version['id']}"
-        )
-    lines += regression_lines(store, recs)
+        for system in systems
+    ]
+
+
+def commit_release(store: Path, release: str, groups: Sequence[Sequence[Record]]) -> list[str]:
+    """Write every record of every group (a measure's systems) as one step: the whole release or
+    none of it (history.records.record_all); the lines to print, group by group.
+
+    A failure says what the history holds: nothing of the release, or all of it with some files
+    left for the next recording to write."""
+    recs = [rec for group in groups for rec in group]
+    try:
+        wrote = iter(record_all(store, recs))
+    except ReleaseNotRecorded as exc:
+        raise InputError(
+            exc.filename or store,
+            f"{exc.strerror}: release {release!r} was NOT recorded (nothing of it is in the "
+            "history); run the same command again once the store can be written",
+        ) from None
+    except StoreLockedError as exc:  # the manifest's lock not released in time
+        raise StoreLockedError(f"{exc}; release {release!r} was NOT recorded") from None
+    except ReleaseUnfinished as exc:
+        raise InputError(
+            exc.filename or store,
+            f"{exc.strerror}: release {release!r} IS recorded whole (`goldset history` shows "
+            "all of it), but some of its files are not written yet; the next --release into "
+            "this store writes them",
+        ) from None
+    lines = []
+    for group in groups:
+        for rec in group:
+            what = "recorded" if next(wrote) else "already recorded (same scores, nothing written)"
+            lines.append(
+                f"history: {what}: release {release!r}, system {rec.system!r}, {rec.measure}, "
+                f"golden set version {rec.version['id']}"
+            )
+        lines += regression_lines(store, group)
     return lines
 
 

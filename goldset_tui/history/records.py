@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -162,30 +162,113 @@ def record(store: Path, rec: Record) -> bool:
     """Write ``rec`` into the store's history; False when the same result is already there.
 
     Raises InputError when the release, system and measure are recorded with other results."""
+    return record_all(store, [rec])[0]
+
+
+class ReleaseNotRecorded(OSError):
+    """Writing failed before a release's commit point: nothing of it is in the history."""
+
+
+class ReleaseUnfinished(OSError):
+    """Writing failed after a release's commit point: the release is recorded whole (its bundle
+    reads as its records), but some of its own files are not written yet."""
+
+
+def record_all(store: Path, recs: Sequence[Record]) -> list[bool]:
+    """Write every record of ``recs`` (one release: its systems and measures) as one step; per
+    record, False when the same result is already there.
+
+    The commit point is one file, ``history/<id>.release``, holding every new record: written
+    whole (temporary file, fsync, rename) before any record's own file. A failure or a kill
+    before its rename leaves none of the release; after it, readers take the release from the
+    bundle until its files are all written, which the next recording into the store finishes
+    (docs/history.md). A record already there with other results refuses the whole release
+    before anything is written. OSError before the commit point is ReleaseNotRecorded, after it
+    ReleaseUnfinished."""
     store = Path(store)
     read_manifest(store)  # a folder that is not a store is refused before anything is written
-    path = record_path(store, rec.release, rec.system, rec.measure)
-    with manifest_lock(store):
-        if path.exists():
-            old = read_record(path)
-            if old.same_result(rec):
-                return False
-            raise InputError(
-                path,
-                f"release {rec.release!r} of {rec.system!r} ({rec.measure}) was recorded at "
-                f"{old.time} with other results; a release's numbers never change: record "
-                "these under a new release name",
+    folder = store / HISTORY_DIR
+    committed = False
+    try:
+        with manifest_lock(store):
+            remove_stale_tmp(folder)  # a killed write's temporary file, the lock ours
+            finish_bundles(store)
+            new = [not _already(store, rec) for rec in recs]
+            todo = [rec for rec, is_new in zip(recs, new, strict=True) if is_new]
+            if not todo:
+                return new
+            if not folder.is_dir():
+                folder.mkdir()
+                fsync_path(store)  # the new folder's entry survives a power cut too
+            bundle = _bundle_path(store, todo)
+            body = json.dumps(
+                [r.to_json() for r in todo], indent=1, sort_keys=True, allow_nan=False
             )
-        if not path.parent.is_dir():
-            path.parent.mkdir()
-            fsync_path(store)  # the new folder's entry survives a power cut too
-        remove_stale_tmp(path.parent)
-        body = json.dumps(rec.to_json(), indent=1, sort_keys=True, allow_nan=False)
-        atomic_write_bytes(path, body.encode("utf-8"))
+            try:
+                atomic_write_bytes(bundle, body.encode("utf-8"))
+            except OSError:
+                committed = bundle.exists()  # renamed, then the folder's fsync failed: committed
+                raise
+            committed = True
+            _finish(store, bundle, todo)
+    except OSError as exc:
+        if committed:
+            raise ReleaseUnfinished(exc.errno, exc.strerror or str(exc), exc.filename) from exc
+        raise ReleaseNotRecorded(exc.errno, exc.strerror or str(exc), exc.filename) from exc
+    return new
+
+
+BUNDLE_SUFFIX = ".release"
+
+
+def _bundle_path(store: Path, recs: Sequence[Record]) -> Path:
+    keys = "\0".join(record_path(store, r.release, r.system, r.measure).name for r in recs)
+    return store / HISTORY_DIR / f"{hashlib.sha256(keys.encode()).hexdigest()[:20]}{BUNDLE_SUFFIX}"
+
+
+def _already(store: Path, rec: Record) -> bool:
+    path = record_path(store, rec.release, rec.system, rec.measure)
+    if not path.exists():
+        return False
+    old = read_record(path)
+    if old.same_result(rec):
+        return True
+    raise InputError(
+        path,
+        f"release {rec.release!r} of {rec.system!r} ({rec.measure}) was recorded at "
+        f"{old.time} with other results; a release's numbers never change: record "
+        "these under a new release name (nothing of this release was recorded)",
+    )
+
+
+def _finish(store: Path, bundle: Path, recs: Sequence[Record]) -> None:
+    """A committed release's own files, the manifest's version, then the bundle removed."""
+    for rec in recs:
+        path = record_path(store, rec.release, rec.system, rec.measure)
+        if not path.exists():
+            body = json.dumps(rec.to_json(), indent=1, sort_keys=True, allow_nan=False)
+            atomic_write_bytes(path, body.encode("utf-8"))
+    if recs:
         manifest = read_manifest(store)
-        manifest["version"] = rec.version
+        manifest["version"] = recs[-1].version
         write_manifest(store, manifest)
-    return True
+    bundle.unlink()
+    fsync_path(bundle.parent)
+
+
+def finish_bundles(store: Path) -> None:
+    """Finish every release a failed or killed recording committed (under the manifest's lock)."""
+    folder = Path(store) / HISTORY_DIR
+    for bundle in sorted(folder.glob("*" + BUNDLE_SUFFIX)) if folder.is_dir() else []:
+        _finish(store, bundle, read_bundle(bundle))
+
+
+def read_bundle(path: Path) -> list[Record]:
+    """The records of a committed release's bundle, checked as record files are."""
+    data = _load(path, "unreadable release bundle")
+    if not isinstance(data, list):
+        raise InputError(path, "not a goldset release bundle (a list of history records)")
+    return [_parse(item, path) for item in data]
 
 
 def _field(data: Mapping[str, Any], name: str, kind: type, path: Path) -> Any:
@@ -203,12 +286,19 @@ def _finite(value: Any) -> bool:
 
 def read_record(path: Path) -> Record:
     """One record, checked; a damaged or hand-edited file is one line naming it."""
+    return _parse(_load(path, "unreadable history record"), path)
+
+
+def _load(path: Path, what: str) -> Any:
     try:
-        data = loads_json(path.read_text(encoding="utf-8"))
+        return loads_json(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
-        raise InputError(path, f"unreadable history record: {exc}", line=exc.lineno) from None
+        raise InputError(path, f"{what}: {exc}", line=exc.lineno) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(path, f"unreadable history record: {exc}") from None
+        raise InputError(path, f"{what}: {exc}") from None
+
+
+def _parse(data: Any, path: Path) -> Record:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InputError(path, "not a goldset history record (format 1)")
     scores = _field(data, "scores", dict, path)
@@ -283,6 +373,8 @@ _VERSION_TYPES: dict[str, tuple[type, ...]] = {
     "judgments": (int,),
     "near_duplicate_threshold": (int, float),
     "pool_extensions": (list,),
+    "machine_labels": (dict,),
+    "synthetic_queries": (dict,),
 }
 
 
@@ -300,5 +392,9 @@ def load_records(store: Path) -> list[Record]:
     folder = Path(store) / HISTORY_DIR
     if not folder.is_dir():
         return []
-    records = [read_record(p) for p in sorted(folder.glob("*.json"))]
-    return sorted(records, key=lambda r: (r.time, r.release, r.system, r.measure))
+    records = {p.name: read_record(p) for p in sorted(folder.glob("*.json"))}
+    for bundle in sorted(folder.glob("*" + BUNDLE_SUFFIX)):
+        # A release committed whole whose own files are not all written yet (docs/history.md).
+        for rec in read_bundle(bundle):
+            records.setdefault(record_path(store, rec.release, rec.system, rec.measure).name, rec)
+    return sorted(records.values(), key=lambda r: (r.time, r.release, r.system, r.measure))

@@ -12,6 +12,7 @@ from goldset_tui.errors import InputError
 from goldset_tui.io.pool_checks import _check_values
 from goldset_tui.io.pool_schema import _WHERE
 from goldset_tui.io.tables import check_file, first_bad_utf8, read_table, table_format
+from goldset_tui.sampling.origin import ORIGIN
 
 _TOPIC_HEADER_IDS = {"qid", "query_id", "_id", "id", "query-id", "topic", "topic_id"}
 
@@ -47,10 +48,12 @@ def read_topics(path: str | Path) -> pl.DataFrame:
         kind = "line"
     if "stratum" not in df.columns:
         df = df.with_columns(pl.lit(None, dtype=pl.Utf8).alias("stratum"))
+    # A query's origin (real or synthetic: sampling/origin.py) travels into the pool with it.
+    kept = ("query_id", "query", "stratum", *([ORIGIN] if ORIGIN in df.columns else []))
     try:
-        df = df.select(*(pl.col(c).cast(pl.Utf8) for c in ("query_id", "query", "stratum")), _WHERE)
+        df = df.select(*(pl.col(c).cast(pl.Utf8) for c in kept), _WHERE)
     except pl.exceptions.PolarsError:
-        raise InputError(p, "query_id, query and stratum must be text") from None
+        raise InputError(p, "query_id, query, stratum and origin must be text") from None
     _check_values(p, df, kind, ("query_id", "query"))
     repeats = df.filter(~pl.col("query_id").is_first_distinct())
     if repeats.height:

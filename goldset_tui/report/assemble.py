@@ -186,6 +186,7 @@ def assemble_report(
         }
     everyone = systems + ([fused] if fused else [])
     report.paired = _with_adjusted(report.paired)
+    report.traffic = traffic
     report.estimands["unweighted"] = estimand_text(UNWEIGHTED, metric, binary=binary)
     if traffic is not None:
         _traffic_weighted(report, scores, strata, traffic, design_frame, confidence)

@@ -64,7 +64,7 @@ def to_dict(report: Report) -> dict[str, Any]:
                 report.design_se.get(r["system"]) if report.design_se is not None else None
             ),
         }
-    return {
+    out: dict[str, Any] = {
         "metric": report.metric,
         "k": report.k,
         "n": report.n,
@@ -96,7 +96,27 @@ def to_dict(report: Report) -> dict[str, Any]:
             name: {"missing": len(ids), "golden_set": report.golden_size, "query_ids": ids}
             for name, ids in report.missing_from_runs.items()
         },
+        "decisions": decisions_json(report),
     }
+    if report.origins is not None:  # only then: reports of real traffic read as they always did
+        origins = report.origins.get_column("origin")
+        out["origin"] = {
+            "synthetic": int((origins == "synthetic").sum()),
+            "real": int((origins == "real").sum()),
+            "note": report.origin_line,
+        }
+    return out
+
+
+def decisions_json(report: Report) -> dict[str, Any] | None:
+    """The decision block (docs/report.md, "Decisions"): `goldset route`'s when it made the
+    report, else the default one (each stratum to its best run, the router never wrong); None
+    without traffic shares or with one run."""
+    from goldset_tui.decisions.of_report import report_decisions
+
+    if report.decisions is None:
+        report.decisions = report_decisions(report)
+    return report.decisions.to_json() if report.decisions is not None else None
 
 
 def headlines(report: Report) -> dict[str, dict[str, Any]]:
@@ -184,5 +204,8 @@ def cell_text(hits: int | None, n: int, mean: float, lo: float, hi: float, small
 
 def failing_csv(report: Report) -> str:
     buf = io.StringIO()
-    report.failing.write_csv(buf)
+    failing = report.failing
+    if report.origins is not None:
+        failing = failing.join(report.origins, on="query_id", how="left", maintain_order="left")
+    failing.write_csv(buf)
     return buf.getvalue()

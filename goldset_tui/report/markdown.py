@@ -36,6 +36,8 @@ def to_markdown(report: Report) -> str:
         "of failures to go and read, not as rates to compare.",
         "",
     ]
+    if report.origin_line is not None:
+        lines += [f"**{md_literal(report.origin_line)}**", ""]
     if report.warnings:
         lines += ["## Warnings", ""] + [f"- {md_literal(w)}" for w in report.warnings] + [""]
     lines += [

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
 from goldset_tui.eval.defaults import DEFAULT_K, DEFAULT_METRIC, UNJUDGED_WARNING
 from goldset_tui.eval.intervals import method_for
 from goldset_tui.report.closure import ClosureCheck, all_ok
+
+if TYPE_CHECKING:
+    from goldset_tui.decisions.block import DecisionBlock
 
 __all__ = [
     "DEFAULT_K",
@@ -90,6 +93,22 @@ class Report:
     # reading view (eval.report_reading); None for a report assembled from scores alone.
     qrels: pl.DataFrame | None = None
     runs: dict[str, pl.DataFrame] | None = None
+    # The traffic shares as read (stratum, share[, population]; None without --traffic), and the
+    # decision block (goldset_tui.decisions; None: the default one, computed when written).
+    traffic: pl.DataFrame | None = None
+    decisions: DecisionBlock | None = None
+    # query_id, origin (real or synthetic) when the strata file says (sampling/origin.py);
+    # None: no origin column, every query taken for real traffic as before.
+    origins: pl.DataFrame | None = None
+
+    @property
+    def origin_line(self) -> str | None:
+        """The header's line saying synthetic queries are in the set (None: none are)."""
+        from goldset_tui.sampling.origin import origin_line
+
+        if self.origins is None:
+            return None
+        return origin_line(self.origins.get_column("origin"))
 
     @property
     def method(self) -> str:

@@ -16,6 +16,7 @@ import polars as pl
 from goldset_tui.errors import InputError
 from goldset_tui.io.tables import check_file, raise_if_not_utf8, read_table
 from goldset_tui.sampling.normalise import TABLE_SUFFIXES, count_distinct
+from goldset_tui.sampling.origin import has_origin_column, query_origins
 from goldset_tui.sampling.rules import Rule, apply_rule, classify_frame
 from goldset_tui.sampling.sample import stratum_counts
 from goldset_tui.sampling.stream import count_raw
@@ -68,6 +69,9 @@ def classify_log(
         classify_frame(spellings, vocab) if rule is None else apply_rule(rule, spellings, vocab)
     )
     labels = distinct.with_columns(strata.alias("stratum")).select(LABEL_COLUMNS)
+    if has_origin_column(log_path):
+        # Real and synthetic queries stay told apart downstream (sampling/origin.py).
+        labels = labels.join(query_origins(log_path), on="query", how="left", maintain_order="left")
     return Classified(
         labels, int(labels.get_column("count").sum()), blank, vocab is not None or rule is not None
     )

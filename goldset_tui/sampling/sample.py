@@ -44,6 +44,7 @@ import polars as pl
 from goldset_tui.errors import InputError
 from goldset_tui.report.closure import ClosureCheck
 from goldset_tui.sampling.inclusion import inclusion_probabilities
+from goldset_tui.sampling.origin import ORIGIN
 from goldset_tui.text import visible
 
 DEFAULT_CAP = 50  # weights = min(count, 50): docs/background.md#stratified-sampling
@@ -409,7 +410,9 @@ def report_frames(result: SampleResult) -> dict[str, pl.DataFrame]:
     (``--traffic``). Every stratum
     of the log is listed, sampled or not, so the shares add to 1 and a stratum left out of the
     sample shows up in the report's closure checks instead of vanishing from the weighting."""
-    strata = result.sample.select(QUERY_ID, "stratum", "count", PROBABILITY)
+    strata = result.sample.select(
+        QUERY_ID, "stratum", "count", PROBABILITY, *([ORIGIN] if ORIGIN in result.sample else [])
+    )
     listed = [r for r in result.rows if r.distinct]
     columns: dict[str, list[object]] = {
         "stratum": [r.stratum for r in listed],

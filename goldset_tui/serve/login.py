@@ -10,6 +10,7 @@ out. So, answered before any scrypt work:
   pass it before the first is found wrong. An empty bucket: 429 with Retry-After.
 - A token whose id is not in USERS.toml is answered 403 by the server before it asks for a place
   here: made-up tokens, from any number of addresses, cost no scrypt work and take no place.
+  So does a wrong token for a known id whose entry has a quick ``check`` (``serve.users``).
 - :class:`CheckSlots`: at most ``at_once`` checks run and ``waiting`` more wait; anything beyond is
   answered 503 with Retry-After at once instead of queueing without bound. One address may have
   only ``per_address`` checks under way, and one labeller's id only ``per_id`` (429 beyond): a

@@ -8,7 +8,14 @@ of the file (a backup, a shared folder) lets nobody in::
     [labellers.alice]
     id = "3f9a0c1b2d4e"
     hash = "scrypt$16384$8$1$<salt, base64>$<key, base64>"
+    check = "<16 hex digits>"
     created = "2026-11-30T19:30:00Z"
+
+``check`` is the first 64 bits of HMAC-SHA256 of the token keyed by the hash's salt: the server
+refuses a wrong token for a known id with it before any scrypt work (:func:`fails_check`), so a
+flood that knows a labeller's id cannot keep that labeller waiting. Why this keeps a leaked file
+as useless as before is in docs/serve.md. Entries written before it have none, and are checked
+with scrypt alone.
 
 Contract: :func:`labeller_for` returns the labeller's name for a valid token and None for
 anything else, comparing hashes in constant time (``hmac.compare_digest``) and spending the same
@@ -47,6 +54,7 @@ _KEY_BYTES = 32
 _ID = re.compile(r"[0-9a-f]{12}")
 _TOKEN = re.compile(r"([0-9a-f]{12})\.([A-Za-z0-9_-]{43})")
 _MAX_NAME = 100
+_CHECK = re.compile(r"[0-9a-f]{16}")
 HEADER = (
     "# The labellers goldset serve lets in. Only a salted hash of each token is kept here:\n"
     "# add one with `goldset serve --add-user NAME --users FILE` (it prints the token once).\n"
@@ -58,6 +66,7 @@ class Labeller:
     name: str
     id: str
     hash: str
+    check: str | None = None  # see token_check; None in entries written before it
 
 
 def _b64(data: bytes) -> str:
@@ -111,6 +120,21 @@ def token_matches(token: str, stored: str) -> bool:
         return False
     n, r, p, salt, key = parsed
     return hmac.compare_digest(_scrypt(token, salt, n, r, p), key)
+
+
+def token_check(token: str, stored: str) -> str:
+    """The entry's ``check``: HMAC-SHA256 of the token keyed by ``stored``'s salt, 64 bits."""
+    parsed = _parse_hash(stored)
+    salt = parsed[3] if parsed else b""
+    return hmac.new(salt, token.encode("utf-8"), hashlib.sha256).hexdigest()[:16]
+
+
+def fails_check(entry: Labeller, token: str) -> bool:
+    """Whether ``token`` is certainly not ``entry``'s, known in microseconds (no scrypt); False
+    when the entry has no check (scrypt decides) or the token passes it (scrypt still decides)."""
+    if entry.check is None:
+        return False
+    return not hmac.compare_digest(token_check(token, entry.hash), entry.check)
 
 
 # A fixed entry to hash against when the id is unknown: the same work, then a certain "no".
@@ -219,7 +243,12 @@ def _labellers(path: Path, raw: bytes, data: dict[str, Any]) -> dict[str, Labell
             raise InputError(
                 path, f"labeller {shown!r} has the same id as {out[ident].name!r}", line=line
             )
-        out[ident] = Labeller(name, ident, stored)
+        check = entry.get("check")
+        if check is not None and not (isinstance(check, str) and _CHECK.fullmatch(check)):
+            raise InputError(
+                path, f"labeller {shown!r}: check must be 16 hex digits goldset wrote", line=line
+            )
+        out[ident] = Labeller(name, ident, stored, check)
     return out
 
 
@@ -255,9 +284,11 @@ def add_labeller(path: str | Path, name: str) -> str:
     while ident in known:  # 48 random bits: a clash is all but impossible, but cheap to rule out
         ident = secrets.token_hex(6)
     token = f"{ident}.{secrets.token_urlsafe(32)}"
+    stored = hash_token(token)
     data.setdefault("labellers", {})[name] = {
         "id": ident,
-        "hash": hash_token(token),
+        "hash": stored,
+        "check": token_check(token, stored),
         "created": now_iso(),
     }
     _write(path, data)

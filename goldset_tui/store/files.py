@@ -6,11 +6,13 @@ place (atomic), and the directory fsynced so the rename itself survives a power 
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import hashlib
 import os
 import re
+import secrets
 import tempfile
 import threading
 from collections.abc import Callable
@@ -108,8 +110,15 @@ def atomic_write(path: Path, write: Callable[[Path], object]) -> None:
     """Write ``path`` through ``write(tmp_path)``, then fsync, rename over ``path``, fsync the folder.
 
     A crash at any moment leaves either the old file or the new one, never a half-written one
-    (a stray ``.tmp-*`` file at worst, which readers ignore). The file gets the umask's mode, like
-    any file a Unix tool writes.
+    (a stray ``.tmp-*`` file at worst, which readers ignore). The temporary file's name carries the
+    writer's process id, so the next write of ``path`` removes what a killed writer left (a live
+    one's is left alone). The file gets the umask's mode, like any file a Unix tool writes.
+
+    An error means the file is as it was: when the folder's fsync after the rename fails (the
+    rename may not survive a power cut), the rename is taken back (the old file, kept meanwhile as
+    a hard link, is put back; a new file is removed) before the error is raised, so a caller that
+    reports the failure is not contradicted by the file being there. Where hard links are refused
+    (some network or FAT file systems) an overwritten file cannot be taken back and stays new.
     """
     path = Path(path)
     made = []  # the folders this write makes, deepest first: removed again if it fails
@@ -118,31 +127,103 @@ def atomic_write(path: Path, write: Callable[[Path], object]) -> None:
             break
         made.append(folder)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=TMP_PREFIX + path.name + ".", dir=path.parent)
+    remove_dead_tmp(path)
+    fd, tmp_name = tempfile.mkstemp(
+        prefix=f"{TMP_PREFIX}{path.name}.{os.getpid()}.", dir=path.parent
+    )
     os.close(fd)
     tmp = Path(tmp_name)
+    old: Path | None = None
     try:
         write(tmp)
         shared_mode(tmp)  # after write(): a writer may replace tmp rather than fill it
         fsync_path(tmp)
+        existed, old = _keep_old(path)
         os.replace(tmp, path)
     except OSError as exc:
-        _undo(tmp, made)
+        _undo(tmp, made, old)
         raise naming(exc, path) from exc
     except BaseException as exc:
-        _undo(tmp, made)
+        _undo(tmp, made, old)
         if is_disk_error(exc):  # a library's own type for a failed write (Polars' ComputeError)
             raise os_error_from(exc, path) from exc
         raise
-    fsync_path(path.parent)
+    try:
+        fsync_path(path.parent)
+    except OSError as exc:
+        _take_back(path, existed, old, made)
+        raise naming(exc, path) from exc
+    finally:
+        if old is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(old)
 
 
-def _undo(tmp: Path, made: list[Path]) -> None:
+def _keep_old(path: Path) -> tuple[bool, Path | None]:
+    """Whether ``path`` exists, and a hard link to it (None when there is none or links are
+    refused), named like a temporary file of ``path`` so that a kill leaves nothing for good."""
+    if not os.path.lexists(path):
+        return False, None
+    old = path.with_name(f"{TMP_PREFIX}{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+    try:
+        os.link(path, old)
+    except OSError:
+        return True, None
+    return True, old
+
+
+def _take_back(path: Path, existed: bool, old: Path | None, made: list[Path]) -> None:
+    """Undo a rename whose folder fsync failed: the old file back, or the new one gone."""
+    try:
+        if old is not None:
+            os.replace(old, path)
+        elif not existed:
+            os.unlink(path)
+            _undo(path, made)
+        else:
+            return  # no link to the old file: nothing to put back
+        fsync_path(path.parent)
+    except OSError:
+        pass  # the error being raised is the one that matters
+
+
+def remove_dead_tmp(path: Path) -> None:
+    """Remove the temporary files of ``path`` whose writer is gone, ``.tmp-NAME.PID.XXXXXXXX``
+    with PID no longer running: a writer killed before its rename, or after it and before the
+    folder's fsync (the link kept to the old file). Best effort."""
+    pattern = re.compile(rf"{re.escape(TMP_PREFIX + path.name)}\.(\d+)\.[a-z0-9_]{{8}}")
+    try:
+        names = os.listdir(path.parent)
+    except OSError:
+        return
+    for name in names:
+        found = pattern.fullmatch(name)
+        if found and not pid_alive(int(found[1])):
+            with contextlib.suppress(OSError):
+                os.unlink(path.parent / name)
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` runs on this machine (someone else's counts as running)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # PermissionError: another user's live process
+        return True
+    return True
+
+
+def _undo(tmp: Path, made: list[Path], old: Path | None = None) -> None:
     """After a failed write: nothing left behind, neither the temporary file nor the folders made
     for it (an empty ``machine/NAME/`` would otherwise outlive a failed import). Best effort: a
     folder someone filled meanwhile stays, and the error being raised is the one that matters."""
     try:
         tmp.unlink(missing_ok=True)
+        if old is not None:  # the link kept to the old file: the old file is still in place
+            old.unlink(missing_ok=True)
         for folder in made:  # deepest first
             folder.rmdir()
     except OSError:

@@ -49,7 +49,7 @@ from goldset_tui.io.trec import QRELS_SCHEMA
 from goldset_tui.store.files import now_iso, safe_name, sha256_file
 from goldset_tui.store.frames import latest
 from goldset_tui.store.machine import import_landed, import_name, is_machine, recorded_path
-from goldset_tui.store.manifest import update_manifest
+from goldset_tui.store.manifest import ManifestLockedError, update_manifest
 from goldset_tui.text import visible
 
 if TYPE_CHECKING:
@@ -117,6 +117,8 @@ def import_human(
         # Not registered as it opens: a failed import would leave the new name as an empty
         # labeller. The entry is made with the import's record, in one write (below).
         writer = project.writer(labeller, register=False)
+    except ManifestLockedError:
+        raise  # the manifest's holder, said as it is: no one need be judging this name
     except StoreLockedError as exc:
         raise StoreLockedError(
             f"{visible(labeller)!r} is being judged or imported in {project.path} right now, and "

@@ -10,6 +10,20 @@ That last line was never acknowledged, so dropping it loses nothing the user was
 cannot become a corrupt line in the middle. A bad line anywhere else is real corruption (or a hand
 edit) and is reported as an :class:`InputError` naming the line, never skipped silently.
 
+A failed append. When the write or its fdatasync fails, the lines written so far are cut off
+again (``ftruncate``, then fdatasync, so the cut survives a power cut too). When that cut fails as
+well, the failed lines may still be on disk, and after a crash a reader could not tell them from
+acknowledged ones. A journal whose records carry a sequence number (``void_key``) then appends a
+*void* record, ``{"kind":"void","first":A,"last":B}``: the records numbered A..B written before it
+were reported as not saved, and every reader drops them (:func:`read_journal`). The void line is
+written at once, and if that fails too it goes in front of the next append, in the same write and
+fdatasync, so no later record is acknowledged before the failure is on disk. A void only ever names
+records that were never acknowledged, so one that survives without having been acknowledged itself
+is harmless; its writer never numbers a later record A..B again. The failed lines may end in a
+fragment of a line: unparseable lines just before a void record are that fragment, not damage.
+A journal without sequence numbers cannot name its failed lines: there the cut is retried before
+the next append, and that append is refused while the cut fails.
+
 Locking. One writer per journal, enforced with ``flock`` on a sibling ``.lock`` file. The kernel
 drops the lock when its holder dies, even on SIGKILL, so a crashed session never blocks the next
 one. The lock file's text (pid, host, time) only serves the message shown to the refused process.
@@ -26,6 +40,7 @@ import json
 import os
 import socket
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +64,39 @@ def torn_path_for(path: Path) -> Path:
     return path.with_name(path.name + ".torn")
 
 
+VOID_KIND = "void"
+
+
+@dataclass
+class JournalText:
+    """What :func:`read_journal` found: the records in force (with their 1-based line numbers),
+    warnings, and the highest sequence number any line names (voided records and voids too)."""
+
+    records: list[tuple[int, dict[str, Any]]]
+    warnings: list[str]
+    top: int = 0
+    voided: int = 0  # records a void record dropped
+
+
+def _void_range(record: dict[str, Any], path: Path, line: int) -> tuple[int, int]:
+    first, last = record.get("first"), record.get("last")
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (first, last)) or not (
+        1 <= first <= last  # type: ignore[operator]
+    ):
+        raise InputError(
+            path,
+            f"corrupt void record (first {first!r}, last {last!r}: two sequence numbers, "
+            "1 <= first <= last); the store needs repair by hand",
+            line=line,
+        )
+    return first, last  # type: ignore[return-value]
+
+
+def _seq_of(record: dict[str, Any]) -> int | None:
+    seq = record.get("seq")
+    return seq if isinstance(seq, int) and not isinstance(seq, bool) else None
+
+
 def _parse(raw: bytes) -> dict[str, Any] | None:
     """The record on one line, or None when the line is not a JSON object."""
     try:
@@ -58,13 +106,18 @@ def _parse(raw: bytes) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def replay_numbered(path: str | Path) -> tuple[list[tuple[int, dict[str, Any]]], list[str]]:
-    """Like :func:`replay`, with each record's 1-based line number."""
+def read_journal(path: str | Path) -> JournalText:
+    """Every record in force in the journal, in order, with warnings (a dropped torn last line).
+
+    Void records (see the module docstring) and the records they void are left out; so are the
+    unparseable lines just before a void (a failed write's fragment). A missing journal is an
+    empty one. Any other corrupt line but the last raises InputError naming it.
+    """
     p = Path(path)
     try:
         data = p.read_bytes()
     except FileNotFoundError:
-        return [], []
+        return JournalText([], [])
     except IsADirectoryError:
         raise InputError(p, "is a directory, expected a journal file") from None
     lines = data.split(b"\n")
@@ -72,30 +125,60 @@ def replay_numbered(path: str | Path) -> tuple[list[tuple[int, dict[str, Any]]],
     last = max((i for i, line in enumerate(lines) if line.strip()), default=-1)
     records: list[tuple[int, dict[str, Any]]] = []
     warnings: list[str] = []
+    fragments: list[int] = []  # unparseable lines not yet explained by a void after them
+    top = voided = 0
     for i, raw in enumerate(lines):
         if not raw.strip():
             continue
         record = _parse(raw)
-        if record is not None:
+        if record is not None and record.get("kind") == VOID_KIND:
+            first, end = _void_range(record, p, i + 1)
+            top = max(top, end)
+            kept = [(n, r) for n, r in records if not first <= (_seq_of(r) or 0) <= end]
+            if records[: len(kept)] != kept:
+                # The failed lines a void names are the last ones before it; one naming a record
+                # followed by others was saved, and dropping it would change a grade unseen.
+                raise InputError(
+                    p,
+                    f"corrupt void record (it names seqs {first}-{end}, and a record among them is "
+                    "followed by other saved records: an edit by hand?); the store needs repair "
+                    "by hand",
+                    line=i + 1,
+                )
+            voided += len(records) - len(kept)
+            records, fragments = kept, []
+        elif record is not None:
+            if fragments:
+                break  # reported below: a corrupt line in the middle
             records.append((i + 1, record))
-        elif i == last:
+            top = max(top, _seq_of(record) or 0)
+        elif i == last and not fragments:
             warnings.append(
                 f"{p}:{i + 1}: dropped an incomplete last line ({len(raw)} bytes), left by a crash "
                 "while it was being written; it had not been confirmed as saved"
             )
         else:
-            raise InputError(
-                p,
-                "corrupt journal line (not a JSON object); the store needs repair by hand",
-                line=i + 1,
-            )
-    return records, warnings
+            fragments.append(i + 1)
+    if fragments:
+        raise InputError(
+            p,
+            "corrupt journal line (not a JSON object); the store needs repair by hand",
+            line=fragments[0],
+        )
+    return JournalText(records, warnings, top, voided)
+
+
+def replay_numbered(path: str | Path) -> tuple[list[tuple[int, dict[str, Any]]], list[str]]:
+    """Like :func:`replay`, with each record's 1-based line number."""
+    text = read_journal(path)
+    return text.records, text.warnings
 
 
 def replay(path: str | Path) -> tuple[list[dict[str, Any]], list[str]]:
     """Every record in the journal, in order, and warnings (a dropped torn last line).
 
-    A missing journal is an empty one. A corrupt line other than the last raises InputError.
+    A missing journal is an empty one. A corrupt line other than the last raises InputError;
+    void records and what they void are left out (:func:`read_journal`).
     """
     numbered, warnings = replay_numbered(path)
     return [record for _, record in numbered], warnings
@@ -193,13 +276,20 @@ def write_holder(fd: int) -> None:
 
 
 class Journal:
-    """Append records to ``path``, each durable on disk before :meth:`append` returns."""
+    """Append records to ``path``, each durable on disk before :meth:`append` returns.
 
-    def __init__(self, path: str | Path, *, lock: bool = True):
+    ``void_key`` names the records' sequence number (``"seq"``): a failed append whose lines
+    cannot be cut off again is then voided by number (see the module docstring). Its caller
+    never gives a number twice, even to records whose append failed."""
+
+    def __init__(self, path: str | Path, *, lock: bool = True, void_key: str | None = None):
         self.path = Path(path)
         self.warnings: list[str] = []
         self._fd: int | None = None
         self._lock_fd: int | None = None
+        self._void_key = void_key
+        self._owed: list[bytes] = []  # void lines not yet durable
+        self._cut_to: int | None = None  # without void_key: failed lines still to cut off
         self.path.parent.mkdir(parents=True, exist_ok=True)
         if lock:
             self._acquire_lock()
@@ -316,16 +406,57 @@ class Journal:
             + b"\n"
             for r in records
         )
+        if self._cut_to is not None:
+            self._cut_back()
         size = os.fstat(self._fd).st_size
+        owed = b"\n" + b"".join(self._owed) if self._owed else b""
         try:
-            self._write_all(data)
+            self._write_all(owed + data)
             fsync_fd(self._fd)
         except OSError as exc:
-            # Disk full or an I/O error part-way: cut the partial line off, or the next record
-            # would make it a corrupt line in the middle of the journal. Then report the failure.
-            with contextlib.suppress(OSError):
-                os.ftruncate(self._fd, size)
+            self._failed(size, records)
             raise naming(exc, self.path) from exc
+        self._owed = []
+
+    def _failed(self, size: int, records: list[dict[str, Any]]) -> None:
+        """After a failed append: cut its lines off durably, or else void them (module docstring).
+
+        Disk full or an I/O error part-way: a partial line left in place would make the next
+        record a corrupt line in the middle, and a complete one would count a record the caller
+        was told was not saved."""
+        fd = self._descriptor()
+        try:
+            os.ftruncate(fd, size)
+            fsync_fd(fd)
+            return  # gone for good; voids owed from before stay owed
+        except OSError:
+            pass
+        seqs = [_seq_of(r) for r in records] if self._void_key else []
+        if not seqs or None in seqs:
+            self._cut_to = size
+            return
+        void = {"kind": VOID_KIND, "first": min(seqs), "last": max(seqs)}  # type: ignore[type-var]
+        self._owed.append(json.dumps(void, separators=(",", ":")).encode() + b"\n")
+        with contextlib.suppress(OSError):
+            self._pay_owed()
+
+    def _pay_owed(self) -> None:
+        """Write the owed void lines and fdatasync them (raises OSError when that fails)."""
+        if self._owed:
+            # The newline ends a fragment the failed write may have left, as a line of its own.
+            self._write_all(b"\n" + b"".join(self._owed))
+            fsync_fd(self._descriptor())
+            self._owed = []
+
+    def _cut_back(self) -> None:
+        """Cut off the lines of a failed append (a journal without numbers), or raise."""
+        fd = self._descriptor()
+        try:
+            os.ftruncate(fd, self._cut_to or 0)
+            fsync_fd(fd)
+        except OSError as exc:
+            raise naming(exc, self.path) from exc
+        self._cut_to = None
 
     def truncate(self) -> None:
         """Empty the journal, durably (after its records were saved somewhere else)."""
@@ -336,6 +467,7 @@ class Journal:
             fsync_fd(self._fd)
         except OSError as exc:
             raise naming(exc, self.path) from exc
+        self._owed, self._cut_to = [], None  # the failed lines went with the rest
 
     @property
     def closed(self) -> bool:
@@ -343,6 +475,10 @@ class Journal:
 
     def close(self) -> None:
         if self._fd is not None:
+            with contextlib.suppress(OSError):  # a last try: the void owed to a failed append
+                self._pay_owed()
+                if self._cut_to is not None:
+                    self._cut_back()
             os.close(self._fd)
             self._fd = None
         if self._lock_fd is not None:

@@ -44,7 +44,7 @@ from goldset_tui.errors import InputError, StoreLockedError
 from goldset_tui.io.machine import read_machine_labels
 from goldset_tui.io.trec import QRELS_SCHEMA
 from goldset_tui.store.files import atomic_write, now_iso, safe_name, sha256_file
-from goldset_tui.store.manifest import update_manifest
+from goldset_tui.store.manifest import ManifestLockedError, update_manifest
 from goldset_tui.text import visible
 
 if TYPE_CHECKING:
@@ -178,14 +178,46 @@ def import_machine(
     model: str | None = None,
 ) -> ImportResult:
     """Validate ``path`` entirely, then store its labels as machine labeller ``labeller``."""
-    safe = import_name(project, labeller)
+    import_name(project, labeller)
     if model is not None and not model.strip():
         raise InputError(None, "--model must not be empty")
-    _refuse_human(project, safe, labeller)
+    check_machine_name(project, labeller)
     digest = sha256_file(Path(path)) if Path(path).is_file() else ""
     labels = read_machine_labels(path, project.scale, pool_pairs)
     if sha256_file(Path(path)) != digest:  # the sha256 recorded must be of what was read
         raise InputError(path, "changed while it was being read; import it again")
+    record: dict[str, Any] = {"file": recorded_path(path)}
+    if model is not None:
+        record["model"] = model
+    return store_machine_labels(
+        project, labeller, labels, digest, record, {"model": model} if model is not None else {}
+    )
+
+
+def check_machine_name(project: Project, labeller: str) -> None:
+    """Refuse ``labeller`` as a machine's name here: empty, the consensus's, not a file name, a
+    person's (checked before a run that costs money, and again under the lock)."""
+    _refuse_human(project, import_name(project, labeller), labeller)
+
+
+def store_machine_labels(
+    project: Project,
+    labeller: str,
+    labels: pl.DataFrame,
+    digest: str,
+    record_fields: dict[str, Any],
+    entry_fields: dict[str, Any],
+    *,
+    replace_all: bool = False,
+) -> ImportResult:
+    """Store ``labels`` (``query_id, doc_id, grade, confidence, rationale``, already checked) as
+    machine labeller ``labeller``, identified by ``digest`` (the same digest again writes
+    nothing). ``record_fields`` go into the import's record, ``entry_fields`` into the
+    labeller's own table (the model in force). ``replace_all``: the labeller's grades for pairs
+    ``labels`` lacks are withdrawn (undone), so that every grade in force is from this set: a
+    new model or prompt replaces the old one's labels instead of mixing with them."""
+    safe = import_name(project, labeller)
+    _refuse_human(project, safe, labeller)
     already = ImportResult(labeller, labels.height, 0, digest, True, None)
     known = safe in project.manifest.get("labellers", {})
     # Checked lock-free first: the same file again writes nothing, not even the lock file.
@@ -195,6 +227,8 @@ def import_machine(
         # Not registered as it opens: that would enter the name as a person's, and a kill before
         # the mark would leave it so. The entry is made below, mark and record in one write.
         writer = project.writer(labeller, register=False)
+    except ManifestLockedError:
+        raise  # the manifest's holder, said as it is: no one need be judging this name
     except StoreLockedError as exc:
         raise StoreLockedError(
             f"{visible(labeller)!r} is being imported in {project.path} right now: {exc}"
@@ -214,20 +248,19 @@ def import_machine(
         new = labels.join(
             have, on=["query_id", "doc_id", "grade"], how="anti", maintain_order="left"
         )
+        stale = _stale_stack(project, labeller, labels) if replace_all and known else None
         # The provenance first: alone (killed right after) it is a file no record points at,
         # and the next import of the same file writes it again, byte for byte.
         side = provenance_file(project, labeller, digest)
         atomic_write(side, lambda tmp: labels.write_parquet(tmp))
         stamp = now_iso()
         record: dict[str, Any] = {
-            "file": recorded_path(path),
+            **record_fields,
             "sha256": digest,
             "time": stamp,
             "labels": labels.height,
             "written": new.height,
         }
-        if model is not None:
-            record["model"] = model
 
         def remember(data: dict[str, Any]) -> None:
             entries = data.setdefault("labellers", {})
@@ -236,8 +269,7 @@ def import_machine(
                 raise InputError(project.path, f"{visible(labeller)!r} is a human labeller here")
             current = entries.setdefault(safe, {"name": labeller, "first": now_iso()})
             current[MACHINE] = True
-            if model is not None:
-                current["model"] = model
+            current.update(entry_fields)
             # A record whose grades a kill cut off links nothing: dropped, not kept as if.
             current["imports"] = [*landed, record]
 
@@ -245,20 +277,52 @@ def import_machine(
         # (one atomic rename). Killed between the two, the record links no grade (none carries
         # its time): every reader ignores it (landed_imports), the next import drops it.
         project.manifest = update_manifest(project.path, remember)
-        written = writer.write_batch(
-            new.select(
+        rows = new.select(
+            pl.lit(labeller).alias("labeller"),
+            "query_id",
+            "doc_id",
+            "grade",
+            pl.lit(stamp).alias("time"),
+            pl.lit(None, pl.Float64).alias("seconds"),
+            pl.lit(None, pl.Int64).alias("position"),
+            pl.col("rationale").alias("note"),
+            pl.lit("judge").alias("kind"),
+        )
+        if stale is not None and stale.height:
+            # Undos first, in the same part: each cancels one grade still stacked on the pair.
+            undos = stale.select(
                 pl.lit(labeller).alias("labeller"),
                 "query_id",
                 "doc_id",
-                "grade",
+                pl.lit(None, pl.Int64).alias("grade"),
                 pl.lit(stamp).alias("time"),
                 pl.lit(None, pl.Float64).alias("seconds"),
                 pl.lit(None, pl.Int64).alias("position"),
-                pl.col("rationale").alias("note"),
-                pl.lit("judge").alias("kind"),
+                pl.lit(None, pl.String).alias("note"),
+                pl.lit("undo").alias("kind"),
             )
-        )
-    return ImportResult(labeller, labels.height, written, digest, False, side)
+            rows = pl.concat([undos, rows])
+        writer.write_batch(rows)
+    return ImportResult(labeller, labels.height, new.height, digest, False, side)
+
+
+def _stale_stack(project: Project, labeller: str, labels: pl.DataFrame) -> pl.DataFrame:
+    """One row per grade still stacked on a pair ``labels`` lacks (``query_id, doc_id``, a pair
+    repeated as often as it has grades in force): as many undos empty it. A machine labeller's
+    history is imports (judge rows) and these undos, each of which cancels one."""
+    history = project.judgments(labeller, history=True)
+    depth = (
+        history.filter(pl.col("kind").is_in(["judge", "undo"]))
+        .group_by("query_id", "doc_id")
+        .agg(((pl.col("kind") == "judge").sum() - (pl.col("kind") == "undo").sum()).alias("depth"))
+        .filter(pl.col("depth") > 0)
+        .join(labels.select("query_id", "doc_id"), on=["query_id", "doc_id"], how="anti")
+        .sort("query_id", "doc_id")
+    )
+    return depth.select(
+        pl.col("query_id").repeat_by("depth").explode(),
+        pl.col("doc_id").repeat_by("depth").explode(),
+    )
 
 
 def machine_labels(project: Project, labeller: str) -> pl.DataFrame:

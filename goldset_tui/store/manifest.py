@@ -14,6 +14,7 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import socket
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -25,8 +26,8 @@ import tomli_w
 from goldset_tui.errors import InputError, StoreLockedError
 from goldset_tui.io.tomlfile import parse_toml
 from goldset_tui.model import GradeScale, guidelines_for
-from goldset_tui.store.files import atomic_write_bytes, naming, sha256_file
-from goldset_tui.store.journal import holder, write_holder
+from goldset_tui.store.files import TMP_PREFIX, atomic_write_bytes, naming, sha256_file
+from goldset_tui.store.journal import holder, holder_id, write_holder
 
 MANIFEST = "manifest.toml"
 LOCK = ".manifest.lock"
@@ -54,16 +55,56 @@ def manifest_lock(store: Path) -> Iterator[None]:
                 if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
                     raise naming(exc, lock_path) from exc
             if time.monotonic() >= deadline:
-                raise StoreLockedError(
-                    f"{lock_path}: the store's manifest is held by {holder(lock_path)} and was not "
-                    f"released in {LOCK_WAIT:g} s; that process may be stopped (resume it with "
-                    "`kill -CONT PID`, or end it)"
-                )
+                raise ManifestLockedError(held_too_long(lock_path))
             time.sleep(0.02)
         write_holder(fd)
         yield
     finally:
         os.close(fd)
+
+
+class ManifestLockedError(StoreLockedError):
+    """The manifest's lock was not released in time: no labeller's session is in the way, only
+    the process that holds this lock (a caller must not say someone is judging)."""
+
+
+def held_too_long(lock_path: Path) -> str:
+    """What is known about the manifest lock's holder, and how to free the lock. A ``flock`` ends
+    with its process, so a holder is alive; /proc tells whether it is stopped."""
+    who = holder(lock_path)
+    found = holder_id(lock_path)
+    pid = found[0] if found and found[1] in ("", socket.gethostname()) else None
+    state = _state(pid) if pid else None
+    if state == "stopped":
+        return (
+            f"{lock_path}: the store's manifest lock is held by {who}, which is stopped "
+            "(SIGSTOP or a suspended job): no other process can change this store's manifest "
+            f"until it goes on. Resume it (`kill -CONT {pid}`) or end it (`kill {pid}`): the lock "
+            "is freed when it ends"
+        )
+    if pid and state is None and Path("/proc/self").exists():
+        # The name in the lock file is of a process that has ended: the one holding the lock now
+        # could not write its own (a full disk), so who it is is not known.
+        return (
+            f"{lock_path}: the store's manifest lock was not released in {LOCK_WAIT:g} s; the "
+            f"process it names ({pid}) has ended, so another holds it without a name (`fuser "
+            f"{lock_path}` finds it); the lock is freed when that process ends"
+        )
+    what = f"`kill -CONT {pid}` if it is stopped, or end it: `kill {pid}`" if pid else "end it"
+    return (
+        f"{lock_path}: the store's manifest lock is held by {who} and was not released in "
+        f"{LOCK_WAIT:g} s. Free it: {what} (the lock is freed when it ends)"
+    )
+
+
+def _state(pid: str) -> str | None:
+    """ "stopped", "running" or None (no /proc, or no such process) for a process of this host."""
+    try:
+        stat = Path(f"/proc/{int(pid)}/stat").read_text(encoding="ascii", errors="replace")
+    except (OSError, ValueError):
+        return None
+    fields = stat.rsplit(")", 1)[-1].split()
+    return "stopped" if fields and fields[0] in ("T", "t") else "running"
 
 
 def check_manifest(data: dict[str, Any], path: Path) -> None:
@@ -156,6 +197,10 @@ def write_manifest(store: Path, data: dict[str, Any]) -> None:
 def update_manifest(store: Path, change: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
     """Apply ``change`` to the manifest on disk, under the lock; return the new manifest."""
     with manifest_lock(store):
+        # Every writer of the manifest holds this lock while its temporary file exists, so one
+        # seen here was left by a writer that was killed: without this it stayed for good.
+        for stray in Path(store).glob(f"{TMP_PREFIX}{MANIFEST}.*"):
+            stray.unlink(missing_ok=True)
         data = read_manifest(store)
         change(data)
         write_manifest(store, data)

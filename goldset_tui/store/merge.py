@@ -18,7 +18,10 @@ Contract:
 - **Crash-safe** (``staging``): the target is either as before or fully merged, whatever moment
   the process is killed at.
 - **Labeller locks are respected**: the merge holds the writer lock of every labeller it writes
-  and is refused, naming them, if one of them is judging in the target right now.
+  and is refused, naming them, if one of them is open for writing in the target right now (a
+  judging session or an import). Only those: which labellers a merge writes is found first,
+  without locks (a labeller only the target has, or whose events the target has already, is not
+  written), so someone judging under another name does not stand in the merge's way.
 """
 
 from __future__ import annotations
@@ -41,6 +44,25 @@ from goldset_tui.store.parts import write_part
 from goldset_tui.store.project import Project
 from goldset_tui.store.writer import JudgmentWriter
 from goldset_tui.text import visible
+
+
+class MergeFailedError(InputError):
+    """Writing failed at the commit step: before the commit point the store's files are as they
+    were; after it the store is to be completed on its next open (staging.recover). Saying only
+    the errno left the user to guess which."""
+
+    def __init__(self, store: Path, exc: OSError, *, committed: bool) -> None:
+        self.reason = f"{exc.filename}: {exc.strerror or exc}" if exc.filename else str(exc)
+        self.committed = committed
+        super().__init__(
+            None,
+            f"{self.reason}: the merge into {store} is committed, but finishing it stopped there; "
+            "the next goldset command that opens the store completes it (nothing merged is lost)"
+            if committed
+            else f"{self.reason}: the merge failed before its commit point; {store} is as it was "
+            "(nothing merged)",
+        )
+
 
 # What makes two records the same event (seq is each store's own numbering, so not in it).
 IDENTITY = [c for c in COLUMNS if c != "seq"]
@@ -199,9 +221,12 @@ def _lock_labellers(target: Project, safes: dict[str, str]) -> list[JudgmentWrit
     if busy:
         for writer in writers:
             writer.close()
+        one = len(busy) == 1
         raise StoreLockedError(
-            f"{target.path}: {', '.join(busy)} {'is' if len(busy) == 1 else 'are'} judging in this "
-            "store right now; merge when that session is closed (nothing was changed)"
+            f"{target.path}: this merge writes the judgments of {', '.join(busy)}, and "
+            f"{'that labeller is' if one else 'those labellers are'} open for writing in this "
+            "store right now (a judging session or an import); merge when "
+            f"{'it is' if one else 'they are'} closed (nothing was changed)"
         )
     return writers
 
@@ -254,10 +279,14 @@ def _merge_into_new(path: Path, others: list[Project]) -> MergeResult:
         if path.exists():
             path.rmdir()  # empty (checked by the caller); rename needs the name free
         os.rename(building, path)
-    except BaseException:
+    except BaseException as exc:
         # Nothing of a failed merge into a new store is left: the sources are untouched, and
         # the half-built store in its hidden folder would otherwise stay there, unseen.
         shutil.rmtree(building, ignore_errors=True)
+        if isinstance(exc, MergeFailedError):  # said of the hidden folder just removed
+            raise InputError(
+                None, f"{exc.reason}: the merge failed and {path} was not made (nothing changed)"
+            ) from None
         raise
     fsync_path(path.parent)
     return result
@@ -274,11 +303,18 @@ def _merge_locked(target: Project, others: list[Project]) -> MergeResult:
     merged_entries = {
         safe: _merged_entry(safe, group, target.path) for safe, group in entries.items()
     }
-    writers = _lock_labellers(target, names)
+    # Which labellers this merge writes, found without their locks: only those are locked (and
+    # read again under the lock, which is what counts), so a session judging under another name
+    # is no reason to refuse.
+    result.added = {name: 0 for name in names.values()}
+    writes = {safe: name for safe, name in names.items() if _adds(places, name)} | _machine_safes(
+        target, others, names
+    )
+    writers = _lock_labellers(target, writes)
     try:
         staged = staging.staging_dir(target.path)
         swap: list[str] = []
-        for safe, name in sorted(names.items()):
+        for safe, name in sorted(writes.items()):
             histories = [
                 p.judgments(name, history=True) if name in p.labellers() else _empty()
                 for p in places
@@ -303,16 +339,45 @@ def _merge_locked(target: Project, others: list[Project]) -> MergeResult:
             if merged_entries[safe] != target.manifest.get("labellers", {}).get(safe)
         }
         record = _record(others, result)
-        staging.commit(
-            target.path,
-            {"labellers": labellers, "record": record, "swap": swap, "machine": machine},
-        )
-        staging.apply(target.path)
+        plan = {"labellers": labellers, "record": record, "swap": swap, "machine": machine}
+        try:
+            staging.commit(target.path, plan)
+            staging.apply(target.path)
+        except OSError as exc:
+            committed = (staged / staging.COMMIT).exists()
+            raise MergeFailedError(target.path, exc, committed=committed) from exc
     finally:
         for writer in writers:
             writer.close()
     target.reload()
     return result
+
+
+def _adds(places: list[Project], name: str) -> bool:
+    """Whether merging adds events to ``name``'s history in the target (``places[0]``)."""
+    if not any(name in p.labellers() for p in places[1:]):
+        return False  # only the target has it: nothing to add
+    histories = [
+        p.judgments(name, history=True) if name in p.labellers() else _empty() for p in places
+    ]
+    return merge_histories(histories)[1] > 0
+
+
+def _machine_safes(target: Project, others: list[Project], names: dict[str, str]) -> dict[str, str]:
+    """The machine labellers whose provenance files the merge copies into the target."""
+    safes = {safe for source in others for safe, _ in _machine_files(target, source)}
+    return {safe: names[safe] for safe in safes if safe in names}
+
+
+def _machine_files(target: Project, source: Project) -> list[tuple[str, str]]:
+    folder = source.path / MACHINE
+    if not folder.is_dir():
+        return []
+    return [
+        (path.parent.name, path.name)
+        for path in sorted(folder.glob("*/*.parquet"))
+        if not (target.path / MACHINE / path.parent.name / path.name).exists()
+    ]
 
 
 def _stage_machine_files(
@@ -321,16 +386,12 @@ def _stage_machine_files(
     """Copy the machine labels' provenance files the target lacks into the staging folder."""
     copied: list[tuple[str, str]] = []
     for source in others:
-        folder = source.path / MACHINE
-        if not folder.is_dir():
-            continue
-        for path in sorted(folder.glob("*/*.parquet")):
-            safe, name = path.parent.name, path.name
-            if (target.path / MACHINE / safe / name).exists() or (safe, name) in copied:
+        for safe, name in _machine_files(target, source):
+            if (safe, name) in copied:
                 continue
             dest = staged / MACHINE / safe / name
             dest.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, dest)
+            shutil.copyfile(source.path / MACHINE / safe / name, dest)
             copied.append((safe, name))
     return copied
 
@@ -352,4 +413,4 @@ def _empty() -> pl.DataFrame:
     return pl.DataFrame(schema=JUDGMENT_SCHEMA)
 
 
-__all__ = ["Conflict", "MergeResult", "merge_histories", "merge_stores"]
+__all__ = ["Conflict", "MergeFailedError", "MergeResult", "merge_histories", "merge_stores"]

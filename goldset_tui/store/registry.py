@@ -23,7 +23,7 @@ from pathlib import Path
 
 from goldset_tui.io.values import loads_json
 from goldset_tui.locations import known_stores_file, projects_dir
-from goldset_tui.store.files import atomic_write_bytes
+from goldset_tui.store.files import atomic_write_bytes, remove_dead_tmp
 from goldset_tui.store.manifest import manifest_path
 
 
@@ -46,6 +46,9 @@ def _absolute(store: str | Path) -> Path:
 def remember(store: str | Path) -> None:
     """Add ``store`` to the list (nothing happens when it is there already, or on any error)."""
     path = str(_absolute(store))
+    # What a writer of the list killed mid-write left beside it, also when nothing is written now
+    # (every open remembers its store, so the list itself is rarely written again).
+    remove_dead_tmp(known_stores_file())
     listed = _read()
     if path in listed:
         return

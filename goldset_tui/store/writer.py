@@ -32,7 +32,7 @@ from goldset_tui.store.frames import (
     check_compacted_copies,
     records_to_frame,
 )
-from goldset_tui.store.journal import Journal, replay_numbered
+from goldset_tui.store.journal import Journal, read_journal
 from goldset_tui.store.parts import (
     last_seq,
     list_parts,
@@ -96,7 +96,7 @@ class JudgmentWriter:
         self._on_wrote, self._on_closed = on_wrote, on_closed
         # The judging screen may save from a worker thread while the UI thread undoes or closes.
         self._mutex = threading.RLock()
-        self._journal = Journal(self.journal_path, lock=True)
+        self._journal = Journal(self.journal_path, lock=True, void_key="seq")
         try:
             self.warnings = list(self._journal.warnings)
             self._notice: str | None = None
@@ -105,14 +105,17 @@ class JudgmentWriter:
             self._pending: list[dict[str, Any]] = []
             self._compact_at = COMPACT_EVERY
             self._wrote = False
-            numbered, warnings = replay_numbered(self.journal_path)
-            self.warnings += warnings
+            text = read_journal(self.journal_path)
+            numbered = text.records
+            self.warnings += text.warnings
             # validates every line, grades against the store's scale included
             in_journal = records_to_frame(
                 numbered, self.journal_path, scale=self.scale, labeller=labeller
             )
             compacted = last_seq(self.parts_dir)
-            self._next_seq = max(compacted, as_int(in_journal["seq"].max() or 0)) + 1
+            # Past every number the journal names, voided ones too: a void must never reach a
+            # record saved after it.
+            self._next_seq = max(compacted, as_int(in_journal["seq"].max() or 0), text.top) + 1
             if any(record["seq"] <= compacted for _, record in numbered):  # after a crash only
                 lines = [line for line, _ in numbered]
                 parts = read_parts(self.parts_dir)
@@ -124,7 +127,7 @@ class JudgmentWriter:
             try:
                 if leftover:
                     write_part(self.parts_dir, in_journal.filter(pl.col("seq") > compacted))
-                if numbered:
+                if numbered or text.top:
                     self._journal.truncate()
             except Exception as exc:
                 self._pending = leftover
@@ -136,8 +139,9 @@ class JudgmentWriter:
     # --- saving -----------------------------------------------------------------------------
     def _append(self, record: dict[str, Any]) -> int:
         seq = record["seq"] = self._next_seq
-        self._journal.append(record)  # durable from here on
+        # Used up even if the append fails: its line may survive, voided by this number.
         self._next_seq += 1
+        self._journal.append(record)  # durable from here on
         self._wrote = True
         self._pending.append(record)
         self._compact_if_due()
@@ -148,8 +152,8 @@ class JudgmentWriter:
         first = self._next_seq
         for offset, record in enumerate(records):
             record["seq"] = first + offset
+        self._next_seq += len(records)  # used up even if the append fails, as in _append
         self._journal.append_many(records)  # durable from here on
-        self._next_seq += len(records)
         self._wrote = True
         self._pending.extend(records)
         self._compact_if_due()

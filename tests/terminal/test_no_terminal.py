@@ -22,6 +22,7 @@ SCREEN_COMMANDS = {
     "spotcheck": ["spotcheck", "LABELS"],
     "agreement --screen": ["agreement", "--store", "STORE", "--screen"],
     "adjudicate": ["adjudicate", "--store", "STORE", "--labeller", "dee"],
+    "route --screen": ["route", "--qrels", "STORE", "--strata", "LABELS", "--screen"],
 }
 
 

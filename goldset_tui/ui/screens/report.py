@@ -84,6 +84,14 @@ class ReportScreen(ReviewKeys, LeaveKeys, Screen[None]):
         ),
         Binding("w", "warnings", "warnings", id="report_warnings", tooltip="Show every warning"),
         Binding(
+            "d",
+            "decisions",
+            "decisions",
+            id="report_decisions",
+            tooltip="Route, fuse or keep both: every option per stratum and overall, in queries",
+            show=False,  # the footer is full at 80 columns: named under ?
+        ),
+        Binding(
             "l",
             "next_source",
             "grades",
@@ -303,6 +311,16 @@ class ReportScreen(ReviewKeys, LeaveKeys, Screen[None]):
 
         text = "\n\n".join(f"• {w}" for w in self.warnings()) or "No warnings."
         self.app.push_screen(HelpScreen(text, keys_table(self), title="Warnings"))
+
+    def action_decisions(self) -> None:
+        from goldset_tui.decisions.of_report import NEEDS, report_decisions
+        from goldset_tui.ui.screens.decisions import DecisionScreen
+
+        block = self.report.decisions or report_decisions(self.report)
+        if block is None or not block.strata:
+            self.notify(f"No decisions: {NEEDS}.")
+            return
+        self.app.push_screen(DecisionScreen(block, source=self.context.source))
 
     def action_summary(self) -> None:
         from goldset_tui.ui.screens.report_summary import ReportSummaryScreen

@@ -20,7 +20,7 @@ from goldset_tui.store.manifest import read_manifest
 SAMPLE = Path(__file__).resolve().parents[3] / "sample_data"
 CHILD = Path(__file__).with_name("kill_child.py")
 # Only the recording counts: reading the runs and computing the report change nothing on disk.
-RECORDING = "goldset_tui.history.recording:record"
+RECORDING = "goldset_tui.history.recording:record_all"
 
 
 def test_a_kill_at_every_write_while_recording_leaves_whole_records(tmp_path):

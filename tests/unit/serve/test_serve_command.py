@@ -163,3 +163,26 @@ def test_start_up_prepares_for_no_labeller_in_particular(tmp_path: Path, monkeyp
         assert server["is_busy"]("alice") and not server["is_busy"]("bob")
     assert seen == [None, None] and labellers == ["alice", "bob"]
     assert before == after
+
+
+def test_tokens_from_before_quick_checks_are_named_at_start(tmp_path: Path, capsys) -> None:
+    import tomllib
+
+    import tomli_w
+
+    argv = _serve(tmp_path)
+    users = tmp_path / "team.toml"
+    add_labeller(users, "bob")
+    data = tomllib.loads(users.read_text())
+    del data["labellers"]["bob"]["check"]  # as goldset wrote entries before
+    users.write_text(tomli_w.dumps(data))
+    with socket.socket() as taken:  # stops it before it serves: the note comes before listening
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        assert main([*argv, "--port", str(taken.getsockname()[1])]) == 2
+    notes = [line for line in capsys.readouterr().err.splitlines() if "note:" in line]
+    assert notes == [
+        f"goldset serve: note: bob in {users} has a token from before quick checks: a flood of "
+        "wrong tokens on such a link's id can delay that labeller's login; a new token "
+        "(--remove-user, then --add-user) adds one"
+    ]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ from aiohttp.test_utils import TestServer
 from test_serve_login import held
 
 from goldset_tui.serve.server import JudgingServer
-from goldset_tui.serve.users import add_labeller
+from goldset_tui.serve.users import add_labeller, labeller_for
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="127.0.0.0/8 routed to lo")
 
@@ -121,6 +122,49 @@ def test_a_flood_on_the_labeller_s_own_id_leaves_them_a_place(tmp_path: Path) ->
             gate.set()
             assert await asyncio.wait_for(login, 60) == 200
             assert 200 not in await asyncio.wait_for(asyncio.gather(*sent), 60)
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        gate.set()
+
+
+def test_a_flood_on_the_labeller_s_own_id_costs_no_scrypt_and_holds_her_no_place(
+    tmp_path: Path,
+) -> None:
+    # Sixty addresses that have seen alice's link send wrong secrets for her id; every check
+    # they reach is held on a gate that never opens. Her entry's quick check refuses them all
+    # before any scrypt work, so none of them is under way and her own login, from an address
+    # that sent nothing, is served without the gate: before, the flood's checks held both
+    # running places and hers waited behind them (up to 2.67 s measured under a real flood).
+    gate = threading.Event()
+    flood_checks: list[str] = []
+    users = tmp_path / "team.toml"
+    alice = add_labeller(users, "alice")
+
+    def check(labellers, token):
+        if token != alice:
+            flood_checks.append(token)
+            gate.wait(timeout=60)
+        return labeller_for(labellers, token)
+
+    server = JudgingServer(users_path=users, child_argv=lambda name: [], check_token=check)
+    ident = alice.split(".")[0]
+    flood = [(a, f"{ident}.{c * 43}") for a in ADDRESSES for c in "AB"]
+
+    async def scenario() -> None:
+        async with TestServer(await server.make_app(), host="127.0.0.1") as web:
+            port = web.port
+            assert port is not None
+            sent = [asyncio.ensure_future(status_of(port, a, t)) for a, t in flood]
+            for _ in range(1_000_000):
+                if sum(f.done() for f in sent) + server.checks.admitted == len(flood):
+                    break
+                await asyncio.sleep(0)
+            assert server.checks.admitted == 0 and flood_checks == []
+            assert await asyncio.wait_for(status_of(port, "127.2.9.9", alice), 60) == 200
+            answers = await asyncio.gather(*sent)
+            assert set(answers) <= {403, 429} and answers.count(403) == len(flood)
 
     try:
         asyncio.run(scenario())

@@ -137,3 +137,40 @@ def test_add_user_into_a_folder_that_does_not_exist_is_refused(tmp_path: Path, c
     out, err = capsys.readouterr()
     assert out == "" and "folder does not exist" in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "typo").exists()
+
+
+def test_an_entry_s_quick_check_is_64_bits_of_hmac_keyed_by_its_salt(tmp_path: Path) -> None:
+    import hmac
+
+    from goldset_tui.serve.users import fails_check
+
+    users = tmp_path / "team.toml"
+    token = add_labeller(users, "alice")
+    entry = tomllib.loads(users.read_text())["labellers"]["alice"]
+    salt = base64.b64decode(entry["hash"].split("$")[4])
+    # Recomputed here from the standard library, not by the function under test.
+    assert entry["check"] == hmac.new(salt, token.encode(), hashlib.sha256).hexdigest()[:16]
+    (alice,) = read_labellers(users).values()
+    assert not fails_check(alice, token)
+    ident, secret = token.split(".")
+    for wrong in (
+        f"{ident}.{'A' * 43}",
+        f"{ident}.{secret[:-1]}{'B' if secret[-1] != 'B' else 'C'}",
+    ):
+        assert fails_check(alice, wrong)
+    # An entry written before it had no check: scrypt alone decides, as it always did.
+    assert not fails_check(type(alice)(alice.name, alice.id, alice.hash), f"{ident}.{'A' * 43}")
+
+
+def test_a_hand_edited_check_is_refused_naming_the_line(tmp_path: Path) -> None:
+    users = tmp_path / "team.toml"
+    add_labeller(users, "alice")
+    text = users.read_text()
+    start = text.index('check = "') + len('check = "')
+    users.write_text(text[:start] + "zz" + text[start + 2 :])
+    with pytest.raises(InputError) as refused:
+        read_labellers(users)
+    line = next(n for n, t in enumerate(text.splitlines(), 1) if t.startswith("[labellers.alice]"))
+    assert str(refused.value) == (
+        f"{users}:{line}: labeller 'alice': check must be 16 hex digits goldset wrote"
+    )

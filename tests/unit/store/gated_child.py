@@ -5,8 +5,9 @@ lock-race tests.
     python gated_child.py --merge TARGET SOURCE merging SOURCE into TARGET
 
 Once it holds its locks (the merge lock, and the writer locks of the labellers it changes), just
-before it applies the merge (or, merging, before it reads the first labeller's histories), it
-prints ``waiting`` and waits for a line on stdin; then it goes on, prints ``done`` and exits.
+before it applies the merge (or, merging, once it has locked the labellers it writes, before it
+reads their histories under those locks), it prints ``waiting`` and waits for a line on
+stdin; then it goes on, prints ``done`` and exits.
 """
 
 from __future__ import annotations
@@ -27,9 +28,19 @@ def gate(real):
     return gated
 
 
+def gate_after(real):
+    def gated(*args, **kwargs):
+        out = real(*args, **kwargs)
+        print("waiting", flush=True)
+        sys.stdin.readline()
+        return out
+
+    return gated
+
+
 def main() -> None:
     if sys.argv[1] == "--merge":
-        merge.merge_histories = gate(merge.merge_histories)
+        merge._lock_labellers = gate_after(merge._lock_labellers)
         merge.merge_stores(Path(sys.argv[2]), [Path(sys.argv[3])])
     else:
         staging.apply = gate(staging.apply)

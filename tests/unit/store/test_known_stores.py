@@ -188,3 +188,23 @@ def test_on_two_teams_and_judged_in_neither_she_still_chooses(
     assert "in 2 stores" in err and err.count("(0 judgments)") == 2 and "--store DIR" in err
     assert "ana is on the team of this pool in 2 stores" in err  # not "has judged": she has not
     assert len(opened) == 2  # cy's two sittings; nothing opened for ana
+
+
+def test_opening_a_listed_store_removes_what_a_killed_writer_of_the_list_left(tmp_path) -> None:
+    # A kill between the list's rename and its folder's fsync leaves the link kept to the old
+    # list; every later open found its store listed already and wrote nothing, so it stayed.
+    import subprocess
+    import sys
+
+    store = tmp_path / "s"
+    store.mkdir()
+    (store / "manifest.toml").write_text("")
+    remember(store)
+    listing = locations.known_stores_file()
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True
+    )
+    stray = listing.with_name(f".tmp-{listing.name}.{int(dead.stdout)}.0badf00d")
+    stray.write_text("{}")
+    remember(store)
+    assert not stray.exists() and known_stores() == [store.resolve()]

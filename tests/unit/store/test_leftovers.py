@@ -9,6 +9,7 @@ NEWDIR removes it (its process is gone). A failed human import of a new name lea
 from __future__ import annotations
 
 import errno
+import os
 import shutil
 import signal
 import subprocess
@@ -122,3 +123,34 @@ def test_a_failed_human_import_leaves_no_empty_labeller(tmp_path, monkeypatch, c
     monkeypatch.undo()  # the disk has room again: the same import goes through whole
     assert main(argv) == 0
     assert Project.open(store).qrels("bob").height == len(qrels.read_text().splitlines())
+
+
+def test_a_temporary_manifest_left_by_a_kill_goes_with_the_next_manifest_update(tmp_path):
+    # A kill between the temporary manifest's creation and its rename (a session's end stamping
+    # the labeller, an import's record) left it in the store for good.
+    a, _b = two_stores(tmp_path)
+    stray = a / ".tmp-manifest.toml.k1ll3d"
+    stray.write_text("half a manifest")
+    with Project.open(a).writer("ana") as writer:
+        writer.record(Judgment("ana", "q1", "d9", 1, "2026-11-30T11:00:00.000Z", seconds=1.0))
+    assert not stray.exists()
+    assert read_manifest(a)["labellers"]["ana"]  # the update itself went through
+
+
+def test_a_temporary_file_of_a_killed_writer_goes_with_the_next_write(tmp_path):
+    # A kill between the temporary file and its rename left it beside the file for good (the
+    # known-stores list, a pool written with -o); one of a live writer must stay.
+    from goldset_tui.store.files import atomic_write_bytes
+
+    target = tmp_path / "stores.json"
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True
+    )
+    gone = tmp_path / f".tmp-stores.json.{int(dead.stdout)}.abcd1234"
+    live = tmp_path / f".tmp-stores.json.{os.getppid()}.abcd1234"
+    other = tmp_path / f".tmp-stores.json.1.{int(dead.stdout)}.abcd1234"  # another file's
+    for stray in (gone, live, other):
+        stray.write_text("{")
+    atomic_write_bytes(target, b"{}")
+    assert not gone.exists() and live.exists() and other.exists()
+    assert target.read_bytes() == b"{}"

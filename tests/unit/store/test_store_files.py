@@ -136,3 +136,54 @@ def test_provenance_file_follows_the_umask(tmp_path: Path) -> None:
     assert stat.S_IMODE(target.stat().st_mode) == 0o644
     assert target.read_text().splitlines() == ["query_id\tdoc_id\thow", "q1\td1\tunanimous"]
     assert not list(target.parent.glob(".tmp-*"))
+
+
+@pytest.mark.parametrize("before", [None, b"old"], ids=["new-file", "overwrite"])
+def test_a_failed_folder_fsync_after_the_rename_leaves_the_file_as_it_was(
+    tmp_path, monkeypatch, before
+) -> None:
+    # The rename is the commit point: when the folder's fsync after it fails, the error used to be
+    # raised with the new file in place, so a command said "failed" about something done.
+    import errno
+
+    import goldset_tui.store.files as files_module
+
+    target = tmp_path / "sub" / "f.json" if before is None else tmp_path / "f.json"
+    if before is not None:
+        target.write_bytes(before)
+    real = files_module.fsync_path
+
+    def folders_fail(path):
+        if Path(path).is_dir():
+            raise OSError(errno.EIO, "Input/output error")
+        real(path)
+
+    monkeypatch.setattr(files_module, "fsync_path", folders_fail)
+    with pytest.raises(OSError, match="Input/output error") as info:
+        files_module.atomic_write_bytes(target, b"new")
+    assert info.value.filename == str(target)
+    if before is None:
+        assert not target.exists() and not target.parent.exists()  # nor the folder made for it
+    else:
+        assert target.read_bytes() == b"old"
+    assert not list(tmp_path.rglob(".tmp-*"))
+
+
+def test_a_failed_rename_over_a_file_leaves_it_and_nothing_else(tmp_path, monkeypatch) -> None:
+    import errno
+
+    import goldset_tui.store.files as files_module
+
+    target = tmp_path / "f.json"
+    target.write_bytes(b"old")
+
+    def refuse(*_args):
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(files_module.os, "replace", refuse)
+    with pytest.raises(OSError):
+        files_module.atomic_write_bytes(target, b"new")
+    monkeypatch.undo()
+    assert target.read_bytes() == b"old" and sorted(p.name for p in tmp_path.iterdir()) == [
+        "f.json"
+    ]

@@ -174,7 +174,10 @@ def test_a_labeller_judging_in_the_target_is_refused(tmp_path: Path) -> None:
     try:
         assert holder.stdout.readline().strip() == "locked"
         before = tree_digest(a.path)
-        with pytest.raises(StoreLockedError, match="'ana'.*judging in this store right now"):
+        with pytest.raises(
+            StoreLockedError,
+            match="writes the judgments of 'ana'.*open for writing in this store right now",
+        ):
             merge_stores(a.path, [b.path])
         assert tree_digest(a.path) == before
     finally:

@@ -1,0 +1,142 @@
+"""The fault sweep's fast part, in the suite: the store API workload (two judging sessions: saves,
+a group, undos, compactions) with every call that changes the disk failing in turn (EIO; EIO
+that persists to the end of the operation, under which a failed write's clean-up fails too;
+ENOSPC at the calls where it differs from EIO: a write leaves half its bytes, a Polars writer a
+partial file), and a sample of SIGKILLs. bench/fault_sweep.py runs every workload and every kill
+(docs/store.md, "The fault sweep")."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+from pathlib import Path
+
+import pytest
+
+import goldset_tui.store.journal as journal_module
+from faults.injector import POLARS_WRITERS, Injector
+from faults.ledger import Ledger
+from faults.sweep import Point, Prepared, fault_point, kill_point, prepare
+from faults.workloads import WORKLOADS
+from goldset_tui.model import Judgment
+from goldset_tui.store import Project, sha256_file
+
+# ENOSPC differs from EIO only where the call can have done part of its work first.
+PARTIAL = {"write", *(name for _, name in POLARS_WRITERS)}
+KILLS = 8  # kill points in the suite, spread over the workload (the bench kills at every one)
+
+
+def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder on tmpfs when there is one: hundreds of runs, each with real fsyncs."""
+    shm = Path("/dev/shm")
+    if shm.is_dir() and os.access(shm, os.W_OK):
+        import tempfile
+
+        return Path(tempfile.mkdtemp(prefix="goldset-faults-", dir=shm))
+    return tmp_path_factory.mktemp("faults")
+
+
+@pytest.fixture(scope="module")
+def store_api(tmp_path_factory: pytest.TempPathFactory):
+    base = scratch(tmp_path_factory)
+    yield prepare(WORKLOADS["store API"], base / "w")
+    import shutil
+
+    shutil.rmtree(base, ignore_errors=True)
+
+
+def summary(points: list[Point]) -> str:
+    bad = [p for p in points if p.violations]
+    lines = [f"{p.fault} at call {p.at} ({p.call}): {v}" for p in bad for v in p.violations]
+    return "\n".join(lines[:20])
+
+
+def test_the_injector_sees_every_kind_of_write_the_store_makes(store_api: Prepared) -> None:
+    # A count this size with each kind present: a wrapper that stopped seeing its calls (a call
+    # bound at import time, a renamed Polars writer) shows up here first.
+    assert store_api.calls >= 80
+    kinds = set(store_api.names)
+    assert {"write", "fdatasync", "fsync", "ftruncate", "replace", "open", "mkdir"} <= kinds
+    assert "write_parquet" in kinds
+    assert store_api.after == {
+        ("q1", "d1"): 1, ("q1", "d2"): 3, ("q1", "d3"): 3, ("q1", "d4"): 0,
+        ("q2", "g3"): 1, ("q1", "d5"): 1,
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("fault", ["EIO", "EIO*", "ENOSPC"])
+def test_every_call_of_the_store_api_failing_breaks_no_promise(store_api: Prepared, fault) -> None:
+    at = [n for n, name in enumerate(store_api.names) if fault != "ENOSPC" or name in PARTIAL]
+    points = [fault_point(store_api, fault, n) for n in at]
+    assert [p.at for p in points if p.call is None] == []  # every fault reached its call
+    violating = sum(bool(p.violations) for p in points)
+    print(f"\nstore API, {fault}: {len(points)} points, {violating} violations")
+    assert summary(points) == ""
+
+
+def test_a_sample_of_kills_in_the_store_api_breaks_no_promise(store_api: Prepared) -> None:
+    step = max(1, store_api.calls // KILLS)
+    points = [kill_point(store_api, n) for n in range(step // 2, store_api.calls, step)]
+    assert [p.at for p in points if p.call is None] == []  # every kill landed
+    assert summary(points) == ""
+
+
+# --- the checks can fail: a store that breaks a promise is caught ------------------------------
+def test_the_sweep_catches_a_grade_reported_not_saved_that_is_counted(
+    store_api: Prepared, monkeypatch
+) -> None:
+    # The journal as it was before failed appends were voided: the clean-up cut is tried once,
+    # its failure ignored, never made durable.
+    def old_failed(self, size, records) -> None:
+        with contextlib.suppress(OSError):
+            os.ftruncate(self._descriptor(), size)
+
+    monkeypatch.setattr(journal_module.Journal, "_failed", old_failed)
+    first_save = store_api.names.index("write") + 1  # the first save's fdatasync
+    point = fault_point(store_api, "EIO*", first_save)
+    assert point.call == "fdatasync"
+    assert any(
+        v.startswith("after the next save, a reader sees {('q1', 'd1'): 1,")
+        for v in point.violations
+    ), point.violations
+
+
+def test_the_sweep_catches_a_lost_acknowledged_grade_and_a_leftover(
+    store_api: Prepared, monkeypatch
+) -> None:
+    import goldset_tui.store.writer as writer_module
+
+    real_append = writer_module.JudgmentWriter._append
+
+    def forgetful(self, record):  # acknowledges the 3rd save without writing it
+        if record.get("doc_id") == "d3":
+            seq = record["seq"] = self._next_seq
+            self._next_seq += 1
+            return seq
+        return real_append(self, record)
+
+    monkeypatch.setattr(writer_module.JudgmentWriter, "_append", forgetful)
+    lost = fault_point(store_api, "EIO", store_api.calls - 1)
+    assert any("('q1', 'd3')" in v for v in lost.violations), lost.violations
+    monkeypatch.undo()
+    (store_api.root / "store" / ".tmp-left").write_text("x")  # what a careless writer leaves
+    ledger = Ledger()
+    from faults.sweep import check
+
+    assert check(store_api, ledger, False)[-1] == "left behind: store/.tmp-left"
+
+
+def test_an_eio_from_the_injector_looks_like_the_real_one(tmp_path) -> None:
+    pool = tmp_path / "pool.jsonl"
+    pool.write_text('{"query_id": "q1"}\n')
+    project = Project.create(tmp_path / "s", pool_path=pool, pool_sha256=sha256_file(pool))
+    writer = project.writer("alice")
+    fdatasyncs = Injector()
+    with fdatasyncs.installed():
+        writer.record(Judgment("alice", "q1", "d1", 1, "2026-01-01T00:00:00Z"))
+    at = fdatasyncs.names.index("fdatasync")
+    with Injector("EIO", at).installed(), pytest.raises(OSError) as info:
+        writer.record(Judgment("alice", "q1", "d2", 1, "2026-01-01T00:00:00Z"))
+    assert info.value.errno == errno.EIO and info.value.filename == str(writer.journal_path)
+    writer.close()
