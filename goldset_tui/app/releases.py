@@ -75,9 +75,16 @@ def report_cases(store_dir: Path, report: Report) -> list[str]:
     )
 
 
-def record_report(store: Path, release: str, qrels: pl.DataFrame, report: Report) -> list[str]:
-    """One record per system of the report, as release ``release`` of ``store``."""
-    return commit_release(store, release, [report_records(store, release, qrels, report)])
+def record_report(
+    store: Path,
+    release: str,
+    qrels: pl.DataFrame,
+    report: Report,
+    traffic: pl.DataFrame | None = None,
+) -> list[str]:
+    """One record per system of the report, as release ``release`` of ``store``, with the
+    ``traffic`` shares in force (stratum, share) when the report was weighted by them."""
+    return commit_release(store, release, [report_records(store, release, qrels, report, traffic)])
 
 
 def commit_release(store: Path, release: str, groups: Sequence[Sequence[Record]]) -> list[str]:
@@ -87,8 +94,15 @@ def commit_release(store: Path, release: str, groups: Sequence[Sequence[Record]]
     return commit(store, release, groups)
 
 
-def report_records(store: Path, release: str, qrels: pl.DataFrame, report: Report) -> list[Record]:
-    """One record per system of the report (not yet written: :func:`commit_release`)."""
+def report_records(
+    store: Path,
+    release: str,
+    qrels: pl.DataFrame,
+    report: Report,
+    traffic: pl.DataFrame | None = None,
+) -> list[Record]:
+    """One record per system of the report (not yet written: :func:`commit_release`), with the
+    ``traffic`` shares in force (stratum, share) when the report was weighted by them."""
     import polars as pl
 
     from goldset_tui.history.recording import system_records
@@ -103,6 +117,9 @@ def report_records(store: Path, release: str, qrels: pl.DataFrame, report: Repor
         k=report.k,
         binary=report.binary,
         strata=report.strata_frame,
+        traffic=dict(traffic.select("stratum", "share").iter_rows())
+        if traffic is not None
+        else None,
         # The report's top k also covers golden-set queries out of the table (their holes);
         # a release records the evaluated queries only.
         topk=report.topk.filter(

@@ -26,6 +26,7 @@ INSTEAD = {
     "agreement": "goldset agreement without --screen",
     "adjudicate": "goldset agreement --format json to list the disagreements",
     "route": "goldset route without --screen (or --format json)",
+    "drift": "goldset drift without --screen",
 }
 
 

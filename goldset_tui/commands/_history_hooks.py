@@ -70,14 +70,18 @@ def after_report(
     paths = parse_named_paths(args.run, "--run", path_alone=True)
     store_dir = store or (Path(args.qrels) if Path(args.qrels).is_dir() else None)
     _say(report_advice(report, paths, store_dir))
+    if store_dir is not None:  # measured under other strata than the last release: said first
+        from goldset_tui.app.drift import strata_change_lines
+
+        _say(strata_change_lines(store_dir, report.strata_frame))
     if store is None:
         if store_dir is not None:  # the store's named cases, in this unrecorded report
             _say(report_cases(store_dir, report))
         return
     if pending is None:
-        _say(record_report(store, args.release, inputs.qrels, report))
+        _say(record_report(store, args.release, inputs.qrels, report, inputs.traffic))
     else:
-        pending.append(report_records(store, args.release, inputs.qrels, report))
+        pending.append(report_records(store, args.release, inputs.qrels, report, inputs.traffic))
 
 
 def record_pending(args: argparse.Namespace, pending: list[list[Record]]) -> None:

@@ -21,6 +21,12 @@ query, count, stratum, spelling (the most frequent original form, which the case
 read). Beside it, LABELS's stem + .manifest.toml records the sha256 of the log, the vocabulary and
 the rules, and the versions of goldset, Python and Polars.
 
+--clicks COLUMN reads the log's clicks (or result count) per row: LABELS gains a zero_click
+column (the query's searches with none), and classify prints the zero-click share per stratum,
+the zero-click queries that recur and candidate strata grouped from the zero-click queries the
+rules fit badly (--fallback, default paraphrase; --spotcheck JOURNAL adds the strata a spot-check
+often corrects and the queries it corrected), with a rules function to start from (docs/drift.md).
+
 --compare REAL_LOG SYNTHETIC_QUERIES holds a generated query set against real traffic: stratum
 mix, length in tokens, share of words in the corpus vocabulary (with --vocab), identifier and
 negation rates, side by side, each with its largest odds ratio (one bin against the rest), a
@@ -29,6 +35,7 @@ chi-square test of the bins and a verdict: a doubled rate is never "alike" (docs
 examples:
   goldset classify sample_data/query_log.csv -o labels.csv --vocab sample_data/corpus.jsonl
   goldset classify queries.txt -o labels.csv --vocab corpus.parquet
+  goldset classify searches.csv -o labels.csv --vocab corpus.jsonl --clicks clicks
   goldset classify --compare query_log.csv synthetic.txt --vocab corpus.jsonl
 """
 
@@ -53,6 +60,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--rules",
         metavar="MODULE:FUNCTION",
         help="replace the rules: a function (spelling, vocab) -> stratum, from a module or file.py",
+    )
+    parser.add_argument(
+        "--clicks",
+        metavar="COLUMN",
+        help="the log's clicks (or result-count) column: a zero_click column in LABELS, the "
+        "zero-click share per stratum, recurring zero-click queries, candidate strata",
+    )
+    parser.add_argument(
+        "--fallback",
+        action="append",
+        metavar="STRATUM",
+        help="with --clicks: a stratum the rules fit badly (default paraphrase, their last "
+        "resort); repeat it for one the spot-check often corrects",
+    )
+    parser.add_argument(
+        "--spotcheck",
+        type=Path,
+        metavar="JOURNAL",
+        help="with --clicks: a spot-check journal (STORE/spotcheck/NAME.jsonl); the strata it "
+        "often corrects and the queries it corrected join the candidates' pool",
     )
     from goldset_tui.commands._classify_compare import add_arguments as add_compare_arguments
 
@@ -82,6 +109,22 @@ def run(args: argparse.Namespace) -> int:
             f"  {row['stratum']:<18} {row['distinct']:>8} distinct"
             f" {row['occurrences']:>10} occurrences {row['share']:>7.1%}"
         )
+    if args.clicks:
+        from goldset_tui.app.zero_clicks import zero_click_step
+        from goldset_tui.drift.text import zero_click_lines
+        from goldset_tui.text import visible
+
+        found = zero_click_step(
+            args.log,
+            args.output,
+            done.manifest,
+            args.clicks,
+            fallback=args.fallback or ("paraphrase",),
+            rules=args.rules,
+            spotcheck=args.spotcheck,
+        )
+        for line in zero_click_lines(found):
+            print(visible(line, keep_newlines=False))
     if done.blank:
         # done.blank counts occurrences: one empty query with count 4 is 4 skipped, not 4 lines.
         print(f"note: skipped {done.blank} occurrences of blank or empty queries", file=sys.stderr)

@@ -52,12 +52,14 @@ def record_systems(
     binary: bool | None = None,
     strata: pl.DataFrame | None = None,
     topk: pl.DataFrame | None = None,
+    traffic: dict[str, float] | None = None,
 ) -> list[str]:
     """Record every system of ``scores`` (``system, query_id, value``); the lines to print.
-    ``binary`` (default: from the measure's definition and the qrels) is stored with each record."""
+    ``binary`` (default: from the measure's definition and the qrels) is stored with each record,
+    with the ``traffic`` shares in force and, given ``strata``, the strata definition."""
     group = system_records(
         store, release, qrels=qrels, measure=measure, scores=scores, systems=systems, k=k,
-        binary=binary, strata=strata, topk=topk,
+        binary=binary, strata=strata, topk=topk, traffic=traffic,
     )  # fmt: skip
     return commit_release(store, release, [group])
 
@@ -74,14 +76,21 @@ def system_records(
     binary: bool | None = None,
     strata: pl.DataFrame | None = None,
     topk: pl.DataFrame | None = None,
+    traffic: dict[str, float] | None = None,
 ) -> list[Record]:
-    """One record per system of ``scores`` (``system, query_id, value``), not yet written."""
+    """One record per system of ``scores`` (``system, query_id, value``), not yet written, each
+    with the ``traffic`` shares in force and, given ``strata``, the strata definition."""
     check_same_queries(store, qrels)
     if binary is None:
         from goldset_tui.eval.measure_kind import is_binary_measure
 
         binary = is_binary_measure(measure, qrels, scores.get_column("query_id").unique())
     version = golden_set_version(read_manifest(store), qrels)
+    definition = None
+    if strata is not None and strata.height:
+        from goldset_tui.drift.definition import strata_definition
+
+        definition = strata_definition(strata)
     return [
         make_record(
             release=release,
@@ -93,6 +102,8 @@ def system_records(
             topk=topk.filter(pl.col("system") == system) if topk is not None else None,
             k=k,
             binary=binary,
+            traffic=traffic,
+            strata_definition=definition,
         )
         for system in systems
     ]

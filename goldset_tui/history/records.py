@@ -50,6 +50,10 @@ class Record:
     strata: dict[str, str] = field(default_factory=dict)  # query_id -> stratum
     # query_id -> [[rank, doc_id, grade or None], ...]: the top k as scored
     topk: dict[str, list[list[Any]]] = field(default_factory=dict)
+    # The traffic shares in force (stratum -> share) and the strata definition
+    # (drift.definition) when the release was recorded; None in records made before they were kept.
+    traffic: dict[str, float] | None = None
+    strata_definition: dict[str, Any] | None = None
 
     @property
     def failing(self) -> dict[str, list[str]]:
@@ -77,6 +81,10 @@ class Record:
             "strata": self.strata,
             "failing": self.failing,
             "topk": self.topk,
+        } | {
+            k: v
+            for k, v in (("traffic", self.traffic), ("strata_definition", self.strata_definition))
+            if v is not None
         }
 
     def same_result(self, other: Record) -> bool:
@@ -100,6 +108,8 @@ def make_record(
     k: int = 10,
     binary: bool | None = None,
     time: str | None = None,
+    traffic: dict[str, float] | None = None,
+    strata_definition: dict[str, Any] | None = None,
 ) -> Record:
     """A record from ``scores`` (``query_id, value``), ``strata`` (``query_id, stratum``) and
     ``topk`` (``query_id, rank, doc_id, grade``: this system's rows).
@@ -143,6 +153,8 @@ def make_record(
         scores=values,
         strata=strata_map,
         topk=tops,
+        traffic=traffic,
+        strata_definition=strata_definition,
     )
 
 
@@ -310,7 +322,33 @@ def _parse(data: Any, path: Path) -> Record:
         scores={str(q): float(v) for q, v in scores.items()},
         strata={str(q): str(s) for q, s in _field(data, "strata", dict, path).items()},
         topk=topk,
+        traffic=_traffic(data, path),
+        strata_definition=_definition(data, path),
     )
+
+
+def _traffic(data: Mapping[str, Any], path: Path) -> dict[str, float] | None:
+    """The shares in force at the release, or None (a record made before they were kept)."""
+    value = data.get("traffic")
+    if value is None:
+        return None
+    if not isinstance(value, dict) or not all(_finite(v) and v >= 0 for v in value.values()):
+        raise InputError(path, "traffic must map strata to shares >= 0", column="traffic")
+    return {str(s): float(v) for s, v in value.items()}
+
+
+def _definition(data: Mapping[str, Any], path: Path) -> dict[str, Any] | None:
+    value = data.get("strata_definition")
+    if value is None:
+        return None
+    strata = value.get("strata") if isinstance(value, dict) else None
+    if not isinstance(strata, list) or not all(
+        isinstance(s, dict) and isinstance(s.get("name"), str) for s in strata
+    ):
+        raise InputError(
+            path, "strata_definition must list its strata by name", column="strata_definition"
+        )
+    return dict(value)
 
 
 def _top_row(row: Any) -> bool:

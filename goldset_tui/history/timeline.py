@@ -115,6 +115,10 @@ def release_row(rec: Record, binary: bool, bounded: bool = True) -> dict[str, An
         "mean": mean,
         "ci95": ci,
         "strata": strata,
+        # The shares in force and the strata definition's digest at this release (null for a
+        # record made before they were kept, or without --traffic): docs/drift.md.
+        "traffic": rec.traffic,
+        "strata_assignment_sha256": (rec.strata_definition or {}).get("assignment_sha256"),
     }
 
 

@@ -28,7 +28,7 @@ from goldset_tui.eval.headline import (
 from goldset_tui.eval.intervals import DEFAULT_CONFIDENCE, DEFAULT_SEED
 from goldset_tui.eval.measure_kind import is_binary_measure, is_bounded_measure
 from goldset_tui.eval.overlap import failure_overlap, headroom_collected, oracle_mean
-from goldset_tui.eval.stats import holm, stratum_comparisons
+from goldset_tui.eval.stats import holm, stratum_comparisons, with_holm_over_strata
 from goldset_tui.eval.strata import (
     COUNT,
     INCLUSION,
@@ -203,8 +203,8 @@ def assemble_report(
         report.design_ci = {name: e.ci for name, e in design.items()}
         report.design_se = {name: e.se for name, e in design.items()}
         report.estimands["design_weighted"] = estimand_text(PER_QUERY, metric, binary=binary)
-    report.by_stratum = stratum_comparisons(
-        scores, strata, everyone, binary=binary, seed=seed, samples=samples
+    report.by_stratum = with_holm_over_strata(
+        stratum_comparisons(scores, strata, everyone, binary=binary, seed=seed, samples=samples)
     )
     report.unjudged_bounds = dict(unjudged_bounds or {})
     report.warnings = _warnings(report, strata, traffic)

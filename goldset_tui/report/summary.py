@@ -140,7 +140,8 @@ def by_stratum_lines(report: Report) -> list[str]:
         disc = "" if r["only_a"] is None else f" · only a {r['only_a']}, only b {r['only_b']}"
         lines.append(
             f"{r['stratum']} · {r['a']} - {r['b']}: {float(r['mean_diff']):+.3f}{disc} · "
-            f"p {p_value_text(r['p_value'])} · p Holm {p_value_text(adjusted)} · {reading}"
+            f"p {p_value_text(r['p_value'])} · p Holm {p_value_text(adjusted)} · all strata "
+            f"{p_value_text(r.get('p_holm_strata'))} · {reading}"
         )
     return lines
 

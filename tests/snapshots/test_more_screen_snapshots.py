@@ -10,8 +10,8 @@ Every screen reachable from home or opened by a command, and where its snapshots
 agreement, its pair detail (test_agreement_snapshots) and position bias (here), system ranking
 (test_system_ranking_snapshots), report, failing queries, top k, summary, closure
 (test_report_snapshots; warnings, full ids and judging from the report here), history and its
-drill-down (test_history_snapshots), adjudication (test_agreement_snapshots), spot-check
-(test_spotcheck_snapshots; its help here).
+drill-down (test_history_snapshots), the drift re-check (test_drift_snapshots), adjudication
+(test_agreement_snapshots), spot-check (test_spotcheck_snapshots; its help here).
 
 Regenerate with `pytest tests/snapshots/test_more_screen_snapshots.py --snapshot-update` and look at
 the SVGs before committing them.

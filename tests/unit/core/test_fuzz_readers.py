@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from goldset_tui.config import load_config
+from goldset_tui.drift.zero_click import read_labels_with_clicks, read_zero_clicks
 from goldset_tui.errors import InputError
 from goldset_tui.eval.strata import read_strata, read_traffic
 from goldset_tui.io.corpus import read_corpus
@@ -60,6 +61,17 @@ TABLES: dict[str, tuple[list[str], list[str], Callable[[Path], object]]] = {
     "labels": (["csv", "parquet"], ["query", "count", "stratum", "spelling"], read_labels),
     "strata": (["csv", "tsv", "parquet"], ["query_id", "stratum"], read_strata),
     "traffic": (["csv", "parquet"], ["stratum", "share"], read_traffic),
+    # goldset classify --clicks (the clicks column) and goldset drift (labels with zero_click)
+    "log_clicks": (
+        ["csv", "jsonl", "parquet"],
+        ["query", "count", "clicks"],
+        lambda path: read_zero_clicks(path, "clicks"),
+    ),
+    "labels_clicks": (
+        ["csv", "parquet"],
+        ["query", "count", "stratum", "zero_click"],
+        read_labels_with_clicks,
+    ),
     # goldset import --human
     "human_labels": (
         ["jsonl", "csv", "tsv", "parquet"],

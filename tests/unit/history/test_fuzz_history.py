@@ -42,6 +42,8 @@ GOOD = {
     "scores": {"q1": 1.0, "q2": 0.0},
     "strata": {"q1": "a"},
     "topk": {"q1": [[1, "d1", 2]]},
+    "traffic": {"a": 0.6, "b": 0.4},
+    "strata_definition": {"rules": None, "strata": [{"name": "a", "mechanism": "m"}]},
 }
 
 
