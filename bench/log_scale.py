@@ -30,6 +30,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import polars as pl
+
 WORDS = [
     "how",
     "do",
@@ -114,6 +116,47 @@ def write_log(path: Path, gb: float, distinct: int, seed: int = 1) -> int:
             out.write(block)
             written += len(block)
             i += 1
+    return written
+
+
+def write_distinct_log(path: Path, lines: int, seed: int = 1) -> int:
+    """Write ``lines`` lines of which almost all are distinct (a web search engine's log: tens of
+    millions of distinct queries); returns the bytes written. One in fifty lines repeats one of
+    a thousand head queries. Built in blocks with Polars (a Python loop would take minutes)."""
+    words = pl.Series(WORDS)
+    k = len(WORDS)
+    written = 0
+    block = 1_000_000
+    with path.open("wb") as out:
+        for start in range(0, lines, block):
+            n = min(block, lines - start)
+            frame = pl.DataFrame({"i": pl.int_range(start, start + n, eager=True)})
+            h = pl.col("i").hash(seed)
+            w1 = pl.lit(words).gather((h % k).cast(pl.Int64))
+            w2 = pl.lit(words).gather(((h // k) % k).cast(pl.Int64))
+            shape = (h // (k * k)) % 100
+            ident = (pl.col("i") * 7919) % 1_000_003
+            base = pl.concat_str([w1, ident.cast(pl.String)], separator=" ")
+            query = (
+                pl.when(shape < 2)  # a head query, repeated
+                .then(pl.concat_str([w1, pl.lit("head"), (h % 1000).cast(pl.String)], separator=" "))
+                .when(shape < 10)
+                .then(pl.concat_str([pl.lit("ERR_"), ident.cast(pl.String), pl.lit(" "), w1]))
+                .when(shape < 15)
+                .then(pl.concat_str([base, pl.lit("not")], separator=" "))
+                .when(shape < 20)
+                .then(pl.concat_str([base.str.replace("a", "", literal=True), w2], separator=" "))
+                .when(shape < 25)
+                .then(pl.concat_str([pl.lit("Sync Stripe and"), base], separator=" "))
+                .when(shape < 30)
+                .then(base.str.to_titlecase())
+                .when(shape < 50)
+                .then(pl.concat_str([w2, base, w1], separator=" "))
+                .otherwise(base)
+            )
+            data = frame.select(query.alias("q")).write_csv(include_header=False, quote_style="never")
+            out.write(data.encode())
+            written += len(data.encode())
     return written
 
 

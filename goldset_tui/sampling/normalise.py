@@ -126,19 +126,25 @@ def count_distinct(log: pl.DataFrame) -> tuple[pl.DataFrame, int]:
     """
     # Normalise each distinct raw string once: a log repeats its head queries thousands of times.
     raw = log.group_by("raw").agg(pl.col("count").sum())
-    forms = raw.select(collapse(pl.col("raw")).alias("spelling"), pl.col("count")).with_columns(
-        pl.col("spelling").str.to_lowercase().alias("query")
+    forms = raw.select(collapse(pl.col("raw")).alias("spelling"), pl.col("count"))
+    empty = pl.col("spelling").is_null() | (pl.col("spelling") == "")
+    blank = forms.filter(empty)
+    spelled = forms.filter(~empty).group_by("spelling").agg(pl.col("count").sum())
+    return in_order(pick_spellings(spelled)), int(blank.get_column("count").sum() or 0)
+
+
+def in_order(distinct: pl.DataFrame) -> pl.DataFrame:
+    """By count descending, then query: two single-key sorts (the second stable) give the order
+    of one two-key sort at half its cost, because (count, query) never repeats."""
+    return distinct.sort("query").sort("count", descending=True, maintain_order=True)
+
+
+def pick_spellings(spelled: pl.DataFrame) -> pl.DataFrame:
+    """``query, count, spelling`` (any order) from distinct ``spelling, count`` rows, none blank:
+    each query's count summed over its spellings, and its most frequent spelling kept."""
+    per_spelling = spelled.with_columns(pl.col("spelling").str.to_lowercase().alias("query"))
+    return per_spelling.group_by("query").agg(
+        pl.col("count").sum(),
+        # The most frequent spelling; ties to the smallest string, so the choice is deterministic.
+        pl.col("spelling").sort_by(["count", "spelling"], descending=[True, False]).first(),
     )
-    blank = forms.filter(pl.col("query").is_null() | (pl.col("query") == ""))
-    forms = forms.filter(pl.col("query").is_not_null() & (pl.col("query") != ""))
-    per_spelling = forms.group_by("query", "spelling").agg(pl.col("count").sum())
-    distinct = (
-        per_spelling.group_by("query")
-        .agg(
-            pl.col("count").sum(),
-            # The most frequent spelling; ties to the smallest string, so the choice is deterministic.
-            pl.col("spelling").sort_by(["count", "spelling"], descending=[True, False]).first(),
-        )
-        .sort(["count", "query"], descending=[True, False])
-    )
-    return distinct, int(blank.get_column("count").sum() or 0)
