@@ -139,7 +139,9 @@ def write_distinct_log(path: Path, lines: int, seed: int = 1) -> int:
             base = pl.concat_str([w1, ident.cast(pl.String)], separator=" ")
             query = (
                 pl.when(shape < 2)  # a head query, repeated
-                .then(pl.concat_str([w1, pl.lit("head"), (h % 1000).cast(pl.String)], separator=" "))
+                .then(
+                    pl.concat_str([w1, pl.lit("head"), (h % 1000).cast(pl.String)], separator=" ")
+                )
                 .when(shape < 10)
                 .then(pl.concat_str([pl.lit("ERR_"), ident.cast(pl.String), pl.lit(" "), w1]))
                 .when(shape < 15)
@@ -154,7 +156,9 @@ def write_distinct_log(path: Path, lines: int, seed: int = 1) -> int:
                 .then(pl.concat_str([w2, base, w1], separator=" "))
                 .otherwise(base)
             )
-            data = frame.select(query.alias("q")).write_csv(include_header=False, quote_style="never")
+            data = frame.select(query.alias("q")).write_csv(
+                include_header=False, quote_style="never"
+            )
             out.write(data.encode())
             written += len(data.encode())
     return written
