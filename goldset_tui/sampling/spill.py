@@ -35,12 +35,14 @@ from pathlib import Path
 import polars as pl
 
 from goldset_tui.errors import InputError
-from goldset_tui.sampling.normalise import collapse, in_order, pick_spellings
+from goldset_tui.sampling.normalise import collapse, in_order, normalise, pick_spellings
 
 SPILL_ABOVE = 48 << 20  # a text log at most this large is counted in memory
 CHUNK_BYTES = 16 << 20  # log read per step of the partition pass
 PART_BYTES = 12 << 20  # log bytes per part: a part's distinct strings, at worst
-SAMPLE_EVERY = 97  # one sort key in so many rows gives the range boundaries
+SAMPLE_WINDOWS = 256  # places in the log whose lines give the ranges' boundaries
+SAMPLE_BYTES = 16 << 10  # read at each place
+ROW_GROUP = 1 << 16  # rows per row group of a part's labels: a count is read without the rest
 MOSTLY_DISTINCT = 0.5  # distinct raw lines / lines above which a chunk is normalised line by line
 BOM = b"\xef\xbb\xbf"
 SPILL_COLUMNS = {"spelling": pl.String, "count": pl.Int64}
@@ -100,8 +102,34 @@ def _forms(chunk: bytes, by_line: bool) -> pl.DataFrame:
     return forms.group_by("spelling").agg(pl.col("count").sum())
 
 
-def partition(path: Path, folder: Path, parts: int) -> tuple[int, int]:
-    """Pass 1: every chunk's spellings into ``parts`` files; (occurrences, blank)."""
+def boundaries(path: Path, parts: int) -> pl.Series:
+    """``parts - 1`` normalised queries cutting the log's queries into ranges of about equal
+    numbers of distinct queries, from lines read at ``SAMPLE_WINDOWS`` places spread over the
+    file (a log sorted by query is cut as well as a log in time order)."""
+    size = path.stat().st_size
+    pieces = []
+    with path.open("rb") as handle:
+        for window in range(SAMPLE_WINDOWS):
+            handle.seek(size * window // SAMPLE_WINDOWS)
+            block = handle.read(SAMPLE_BYTES)
+            if window:
+                block = block[block.find(b"\n") + 1 :]  # from the first whole line
+            pieces.append(block[: block.rfind(b"\n") + 1].removeprefix(BOM))
+    data = b"".join(pieces)
+    try:
+        lines = pl.scan_lines(data, name="raw").select(normalise(pl.col("raw")).alias("q"))
+        sample = lines.unique().collect().get_column("q").sort()
+    except pl.exceptions.ComputeError:
+        sample = pl.Series("q", [], dtype=pl.String)  # bytes that are not UTF-8: said in pass 1
+    if sample.len() < parts:
+        return sample.slice(1)  # fewer queries seen than parts: one part per query seen
+    step = sample.len() / parts
+    return sample.gather([int(step * i) for i in range(1, parts)]).unique(maintain_order=True)
+
+
+def partition(path: Path, folder: Path, cuts: pl.Series) -> tuple[int, int]:
+    """Pass 1: every chunk's spellings into one file per range of ``cuts``; (occurrences,
+    blank)."""
     occurrences = blank = 0
     by_line = False
     for number, chunk in enumerate(chunks(path)):
@@ -117,10 +145,11 @@ def partition(path: Path, folder: Path, parts: int) -> tuple[int, int]:
         occurrences += lines
         empty = pl.col("spelling") == ""
         blank += int(forms.filter(empty).get_column("count").sum() or 0)
-        key = pl.col("spelling").str.to_lowercase().hash(seed=0) % parts
-        keyed = forms.filter(~empty).with_columns(key.alias("part"))
-        for (part,), piece in keyed.partition_by("part", as_dict=True, include_key=False).items():
-            piece.write_parquet(folder / f"p{part}-c{number}.parquet", compression="lz4")
+        kept = forms.filter(~empty)
+        part = cuts.search_sorted(kept.get_column("spelling").str.to_lowercase(), side="right")
+        keyed = kept.with_columns(part.alias("part"))
+        for (index,), piece in keyed.partition_by("part", as_dict=True, include_key=False).items():
+            piece.write_parquet(folder / f"p{index}-c{number}.parquet", compression="lz4")
     return occurrences, blank
 
 
@@ -134,12 +163,6 @@ def _read_part(folder: Path, part: int) -> pl.DataFrame:
     return spelled
 
 
-def sort_key() -> pl.Expr:
-    """A string whose byte order is the labels' order: count descending, then query."""
-    descending = (pl.lit(2**63 - 1, dtype=pl.Int64) - pl.col("count")).cast(pl.String)
-    return pl.concat_str([descending.str.zfill(19), pl.col("query")])
-
-
 def classify_spilled(
     path: Path,
     output: Path,
@@ -150,56 +173,64 @@ def classify_spilled(
     """Passes 1-3 for the text log ``path``; ``labeller`` runs the rules on one part (query,
     count, spelling -> query, count, stratum, spelling); ``write(lazy, output)`` streams the
     ordered labels into the output file."""
-    parts = part_count(path.stat().st_size)
+    cuts = boundaries(path, part_count(path.stat().st_size))
     with tempfile.TemporaryDirectory(prefix="goldset-classify-", dir=spill_folder) as tmp:
         folder = Path(tmp)
-        occurrences, blank = partition(path, folder, parts)
+        occurrences, blank = partition(path, folder, cuts)
         strata: list[pl.DataFrame] = []
-        samples: list[pl.Series] = []
-        distinct = 0
-        for part in range(parts):
-            labels = labeller(pick_spellings(_read_part(folder, part)))
-            distinct += labels.height
+        counts: list[pl.DataFrame] = []
+        files = []
+        for part in range(cuts.len() + 1):
+            labels = in_order(labeller(pick_spellings(_read_part(folder, part))))
             strata.append(
                 labels.group_by("stratum").agg(
                     pl.len().cast(pl.Int64).alias("distinct"),
                     pl.col("count").sum().alias("occurrences"),
                 )
             )
-            samples.append(labels.select(sort_key()).to_series().gather_every(SAMPLE_EVERY))
-            labels.write_parquet(folder / f"labels{part}.parquet", compression="lz4")
+            counts.append(labels.group_by("count").agg(pl.len().cast(pl.Int64).alias("rows")))
+            files.append(folder / f"labels{part}.parquet")
+            labels.write_parquet(files[-1], compression="lz4", row_group_size=ROW_GROUP)
+        totals = pl.concat(strata).group_by("stratum").agg(pl.col("distinct", "occurrences").sum())
+        distinct = int(totals.get_column("distinct").sum() or 0)
         if distinct == 0:
             raise InputError(path, "no queries: every line or value is blank")
-        ranges = _order(folder, parts, samples)
-        write(pl.scan_parquet(ranges), output)
-        counts = pl.concat(strata).group_by("stratum").agg(pl.col("distinct", "occurrences").sum())
-        return Spilled(occurrences - blank, blank, distinct, counts)
+        histogram = pl.concat(counts).group_by("count").agg(pl.col("rows").sum())
+        write(_ordered(folder, files, histogram, distinct // len(files) + 1), output)
+        return Spilled(occurrences - blank, blank, distinct, totals)
 
 
-def _order(folder: Path, parts: int, samples: list[pl.Series]) -> list[Path]:
-    """Pass 3: the labels in sorted ranges, one file per range, in order."""
-    keys = pl.concat(samples).sort()
-    step = max(1, keys.len() // parts)
-    bounds = keys.gather_every(step, offset=step).unique(maintain_order=True)
-    for part in range(parts):
-        source = folder / f"labels{part}.parquet"
-        labels = pl.read_parquet(source)
-        where = bounds.search_sorted(labels.select(sort_key()).to_series(), side="right")
-        ranged = labels.with_columns(where.alias("range"))
-        for (index,), piece in ranged.partition_by("range", as_dict=True).items():
-            piece.drop("range").write_parquet(
-                folder / f"r{index}-p{part}.parquet", compression="lz4"
-            )
-        source.unlink()
-    out = []
-    for index in range(bounds.len() + 1):
-        files = sorted(folder.glob(f"r{index}-p*.parquet"))
-        if not files:
+def _ordered(folder: Path, files: list[Path], histogram: pl.DataFrame, budget: int) -> pl.LazyFrame:
+    """Pass 3: all labels by count descending, then query. The parts are ranges of queries in
+    order and each is sorted, so the rows of one count are already in order part after part:
+    a count with more rows than ``budget`` is streamed part by part as it is; runs of smaller
+    counts are gathered (at most ``budget`` rows) and put in count order by a stable sort."""
+    pieces: list[pl.LazyFrame] = []
+    group: list[int] = []
+    rows = 0
+
+    def flush() -> None:
+        nonlocal rows
+        if not group:
+            return
+        within = pl.col("count").is_between(group[-1], group[0])
+        gathered = pl.concat([pl.scan_parquet(f).filter(within) for f in files]).collect()
+        target = folder / f"ordered{len(pieces)}.parquet"
+        gathered.sort("count", descending=True, maintain_order=True).write_parquet(
+            target, compression="lz4"
+        )
+        pieces.append(pl.scan_parquet(target))
+        group.clear()
+        rows = 0
+
+    for count, n in histogram.sort("count", descending=True).iter_rows():
+        if n > budget:
+            flush()
+            pieces += [pl.scan_parquet(f).filter(pl.col("count") == count) for f in files]
             continue
-        ordered = in_order(pl.read_parquet(files))
-        target = folder / f"ordered{index}.parquet"
-        ordered.write_parquet(target, compression="lz4")
-        for file in files:
-            file.unlink()
-        out.append(target)
-    return out
+        if rows + n > budget:
+            flush()
+        group.append(count)
+        rows += n
+    flush()
+    return pl.concat(pieces)

@@ -23,7 +23,8 @@ def tiny_spill(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(spill, "SPILL_ABOVE", 0)
     monkeypatch.setattr(spill, "CHUNK_BYTES", 64)
     monkeypatch.setattr(spill, "PART_BYTES", 200)
-    monkeypatch.setattr(spill, "SAMPLE_EVERY", 2)
+    monkeypatch.setattr(spill, "SAMPLE_BYTES", 256)
+    monkeypatch.setattr(spill, "ROW_GROUP", 7)
 
 
 def log_text(n: int) -> str:
@@ -104,7 +105,8 @@ def test_any_text_log_spills_to_the_same_labels(
         patch.setattr(spill, "SPILL_ABOVE", 0)
         patch.setattr(spill, "CHUNK_BYTES", 16)
         patch.setattr(spill, "PART_BYTES", 40)
-        patch.setattr(spill, "SAMPLE_EVERY", 1)
+        patch.setattr(spill, "SAMPLE_BYTES", 32)
+        patch.setattr(spill, "SAMPLE_WINDOWS", 8)
         try:
             want = classify_log(log, words)
         except Exception as exc:  # every line blank: both paths refuse the same way
@@ -127,9 +129,9 @@ def test_the_spill_folder_is_removed_on_error(
     made: list[Path] = []
     original = spill.partition
 
-    def watched(path: Path, folder: Path, parts: int) -> tuple[int, int]:
+    def watched(path: Path, folder: Path, cuts: pl.Series) -> tuple[int, int]:
         made.append(folder)
-        return original(path, folder, parts)
+        return original(path, folder, cuts)
 
     def failing(distinct: pl.DataFrame) -> pl.DataFrame:
         assert any(made[0].iterdir())  # the spill files were there
