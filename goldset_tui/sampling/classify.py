@@ -74,7 +74,9 @@ def label(distinct: pl.DataFrame, vocab: frozenset[str] | None, rule: Rule | Non
     """``query, count, stratum, spelling`` from ``query, count, spelling``, in the same order."""
     spellings = distinct.get_column("spelling")
     strata = (
-        classify_frame(spellings, vocab) if rule is None else apply_rule(rule, spellings, vocab)
+        classify_frame(spellings, vocab, collapsed=True)
+        if rule is None
+        else apply_rule(rule, spellings, vocab)
     )
     return distinct.with_columns(strata.alias("stratum")).select(LABEL_COLUMNS)
 
