@@ -129,8 +129,7 @@ def count_distinct(log: pl.DataFrame) -> tuple[pl.DataFrame, int]:
     forms = raw.select(collapse(pl.col("raw")).alias("spelling"), pl.col("count"))
     empty = pl.col("spelling").is_null() | (pl.col("spelling") == "")
     blank = forms.filter(empty)
-    spelled = forms.filter(~empty).group_by("spelling").agg(pl.col("count").sum())
-    return in_order(pick_spellings(spelled)), int(blank.get_column("count").sum() or 0)
+    return in_order(pick_spellings(forms.filter(~empty))), int(blank.get_column("count").sum() or 0)
 
 
 def in_order(distinct: pl.DataFrame) -> pl.DataFrame:
@@ -140,11 +139,29 @@ def in_order(distinct: pl.DataFrame) -> pl.DataFrame:
 
 
 def pick_spellings(spelled: pl.DataFrame) -> pl.DataFrame:
-    """``query, count, spelling`` (any order) from distinct ``spelling, count`` rows, none blank:
-    each query's count summed over its spellings, and its most frequent spelling kept."""
-    per_spelling = spelled.with_columns(pl.col("spelling").str.to_lowercase().alias("query"))
-    return per_spelling.group_by("query").agg(
-        pl.col("count").sum(),
-        # The most frequent spelling; ties to the smallest string, so the choice is deterministic.
-        pl.col("spelling").sort_by(["count", "spelling"], descending=[True, False]).first(),
+    """``query, count, spelling`` (any order) from ``spelling, count`` rows, none blank (a
+    spelling may repeat): each query's count summed over its spellings, and its most frequent
+    spelling kept, ties to the smallest string, so the choice is deterministic.
+
+    Almost every query has one spelling (its smallest and largest are the same): those need one
+    group-by; only the others are counted spelling by spelling."""
+    forms = spelled.with_columns(pl.col("spelling").str.to_lowercase().alias("query"))
+    spelling = pl.col("spelling")
+    top = forms.group_by("query").agg(
+        pl.col("count").sum(), spelling.min().alias("low"), spelling.max().alias("high")
     )
+    one = top.filter(pl.col("low") == pl.col("high"))
+    picked = one.select("query", "count", pl.col("low").alias("spelling"))
+    several = top.filter(pl.col("low") != pl.col("high")).select("query")
+    if several.height == 0:
+        return picked
+    per_spelling = (
+        forms.join(several, on="query", how="semi")
+        .group_by("query", "spelling")
+        .agg(pl.col("count").sum())
+    )
+    chosen = per_spelling.group_by("query").agg(
+        pl.col("count").sum(),
+        spelling.sort_by(["count", "spelling"], descending=[True, False]).first(),
+    )
+    return pl.concat([picked, chosen])

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from goldset_tui.cli import main
 from goldset_tui.sampling import classify, spill
 from goldset_tui.sampling.classify import classify_log, classify_to_file
+from goldset_tui.sampling.normalise import pick_spellings
 
 VOCAB = frozenset({"api", "key", "rotate", "how", "do", "i", "an", "sso", "login"})
 
@@ -164,3 +165,28 @@ def test_the_command_prints_and_writes_what_it_did_in_memory(
         outputs[name] += (manifest,)
     assert outputs["spilled"] == outputs["memory"]
     assert "note: skipped" in outputs["memory"][2]
+
+
+def python_pick(rows: list[tuple[str, int]]) -> dict[str, tuple[int, str]]:
+    """Each query's total and its most frequent spelling, ties to the smallest: plain Python."""
+    per: dict[str, dict[str, int]] = {}
+    for spelling, count in rows:
+        forms = per.setdefault(spelling.lower(), {})
+        forms[spelling] = forms.get(spelling, 0) + count
+    return {
+        query: (sum(forms.values()), min(forms, key=lambda s: (-forms[s], s.encode())))
+        for query, forms in per.items()
+    }
+
+
+SPELLING = st.sampled_from(["Tie me", "tie Me", "TIE ME", "tie me", "ΟΔΟΣ", "οδος", "Σ", "σ", "a"])
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(SPELLING, st.integers(1, 3)), min_size=1, max_size=30))
+def test_the_most_frequent_spelling_is_picked_ties_to_the_smallest(
+    rows: list[tuple[str, int]],
+) -> None:
+    frame = pl.DataFrame(rows, schema={"spelling": pl.String, "count": pl.Int64}, orient="row")
+    got = {q: (c, s) for q, c, s in pick_spellings(frame).iter_rows()}
+    assert got == python_pick(rows)
