@@ -143,16 +143,14 @@ def pick_spellings(spelled: pl.DataFrame) -> pl.DataFrame:
     spelling may repeat): each query's count summed over its spellings, and its most frequent
     spelling kept, ties to the smallest string, so the choice is deterministic.
 
-    Almost every query has one spelling (its smallest and largest are the same): those need one
-    group-by; only the others are counted spelling by spelling."""
+    Almost every query of a large log comes in one row: those need one group-by (string min or
+    max aggregations, which would also find them, cost more); only the others are counted
+    spelling by spelling."""
     forms = spelled.with_columns(pl.col("spelling").str.to_lowercase().alias("query"))
     spelling = pl.col("spelling")
-    top = forms.group_by("query").agg(
-        pl.col("count").sum(), spelling.min().alias("low"), spelling.max().alias("high")
-    )
-    one = top.filter(pl.col("low") == pl.col("high"))
-    picked = one.select("query", "count", pl.col("low").alias("spelling"))
-    several = top.filter(pl.col("low") != pl.col("high")).select("query")
+    top = forms.group_by("query").agg(pl.col("count").sum(), spelling.first(), pl.len().alias("n"))
+    picked = top.filter(pl.col("n") == 1).select("query", "count", "spelling")
+    several = top.filter(pl.col("n") > 1).select("query")
     if several.height == 0:
         return picked
     per_spelling = (
