@@ -8,8 +8,10 @@ a temporary folder (removed afterwards, also on an error or Ctrl-C), in three pa
    lines are normalised and counted, and each distinct spelling goes to one of ``parts`` files by
    a hash of its normal form (the lowercased spelling), so every spelling of a query lands in the
    same part. A chunk whose lines were mostly repeats groups the raw lines before normalising
-   them (a log's head repeats thousands of times); a chunk of mostly distinct lines normalises
-   each line and groups once (grouping twice would cost more than it saves).
+   them (a log's head repeats thousands of times); where the last chunk so grouped held mostly
+   distinct lines, the next ones are normalised line by line and not grouped at all (grouping
+   would cost more than it saves: the part's own count sums the few repeats). Spill files are
+   Arrow IPC, uncompressed: written and read back once, at memory speed.
 2. **Label.** Each part alone: spellings summed, the query's spelling picked, the rules run,
    exactly as the in-memory path does (``normalise.pick_spellings``, ``rules.classify_frame``).
    Memory follows one part, never the log.
@@ -26,6 +28,7 @@ docs/sampling.md#logs-of-any-size.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import tempfile
 from collections.abc import Callable, Iterator
@@ -43,7 +46,8 @@ PART_BYTES = 12 << 20  # log bytes per part: a part's distinct strings, at worst
 SAMPLE_WINDOWS = 256  # places in the log whose lines give the ranges' boundaries
 SAMPLE_BYTES = 16 << 10  # read at each place
 ROW_GROUP = 1 << 16  # rows per row group of a part's labels: a count is read without the rest
-MOSTLY_DISTINCT = 0.5  # distinct raw lines / lines above which a chunk is normalised line by line
+MOSTLY_DISTINCT = 0.5  # distinct raw lines / lines above which chunks are normalised line by line
+REMEASURE = 8  # while normalising line by line, every so many chunks are grouped to re-measure
 BOM = b"\xef\xbb\xbf"
 SPILL_COLUMNS = {"spelling": pl.String, "count": pl.Int64}
 
@@ -92,11 +96,12 @@ def chunks(path: Path, size: int = CHUNK_BYTES) -> Iterator[bytes]:
 
 
 def _forms(chunk: bytes, by_line: bool) -> pl.DataFrame:
-    """``spelling, count`` of one chunk's lines (spelling: trimmed, whitespace collapsed)."""
+    """``spelling, count`` of one chunk's lines (spelling: trimmed, whitespace collapsed): a row
+    per line (``by_line``: the repeats are summed with the part) or per distinct spelling."""
     lines = pl.scan_lines(chunk, name="raw")
     if by_line:
-        counted = lines.select(collapse(pl.col("raw")).alias("spelling"))
-        return counted.group_by("spelling").agg(pl.len().cast(pl.Int64).alias("count")).collect()
+        one = pl.lit(1, dtype=pl.Int64).alias("count")
+        return lines.select(collapse(pl.col("raw")).alias("spelling"), one).collect()
     raw = lines.group_by("raw").agg(pl.len().cast(pl.Int64).alias("count")).collect()
     forms = raw.select(collapse(pl.col("raw")).alias("spelling"), "count")
     return forms.group_by("spelling").agg(pl.col("count").sum())
@@ -133,15 +138,17 @@ def partition(path: Path, folder: Path, cuts: pl.Series) -> tuple[int, int]:
     occurrences = blank = 0
     by_line = False
     for number, chunk in enumerate(chunks(path)):
+        measure = not by_line or number % REMEASURE == 0
         try:
-            forms = _forms(chunk, by_line)
+            forms = _forms(chunk, not measure)
         except pl.exceptions.ComputeError:
             from goldset_tui.sampling.stream import NeedsCarefulRead, _raise_bad_utf8
 
             _raise_bad_utf8(path)
             raise NeedsCarefulRead from None
         lines = int(forms.get_column("count").sum() or 0)
-        by_line = forms.height > MOSTLY_DISTINCT * lines
+        if measure:
+            by_line = forms.height > MOSTLY_DISTINCT * lines
         occurrences += lines
         empty = pl.col("spelling") == ""
         blank += int(forms.filter(empty).get_column("count").sum() or 0)
@@ -149,17 +156,18 @@ def partition(path: Path, folder: Path, cuts: pl.Series) -> tuple[int, int]:
         part = cuts.search_sorted(kept.get_column("spelling").str.to_lowercase(), side="right")
         keyed = kept.with_columns(part.alias("part"))
         for (index,), piece in keyed.partition_by("part", as_dict=True, include_key=False).items():
-            piece.write_parquet(folder / f"p{index}-c{number}.parquet", compression="lz4")
+            piece.write_ipc(folder / f"p{index}-c{number}.arrow")
     return occurrences, blank
 
 
 def _read_part(folder: Path, part: int) -> pl.DataFrame:
-    files = sorted(folder.glob(f"p{part}-c*.parquet"))
+    files = sorted(folder.glob(f"p{part}-c*.arrow"))
     if not files:
         return pl.DataFrame(schema=SPILL_COLUMNS)
-    spelled = pl.read_parquet(files)
+    spelled = pl.scan_ipc(files).collect()
     for file in files:
-        file.unlink()
+        with contextlib.suppress(OSError):  # still mapped (Windows): the folder goes at the end
+            file.unlink()
     return spelled
 
 
