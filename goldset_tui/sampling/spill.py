@@ -40,7 +40,7 @@ import polars as pl
 from goldset_tui.errors import InputError
 from goldset_tui.sampling.normalise import collapse, in_order, normalise, pick_spellings
 
-SPILL_ABOVE = 48 << 20  # a text log at most this large is counted in memory
+SPILL_ABOVE = 32 << 20  # a text log at most this large is counted in memory (peak < 0.7 GB)
 CHUNK_BYTES = 16 << 20  # log read per step of the partition pass
 PART_BYTES = 12 << 20  # log bytes per part: a part's distinct strings, at worst
 SAMPLE_WINDOWS = 256  # places in the log whose lines give the ranges' boundaries
