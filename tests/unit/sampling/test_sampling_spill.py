@@ -190,3 +190,21 @@ def test_the_most_frequent_spelling_is_picked_ties_to_the_smallest(
     frame = pl.DataFrame(rows, schema={"spelling": pl.String, "count": pl.Int64}, orient="row")
     got = {q: (c, s) for q, c, s in pick_spellings(frame).iter_rows()}
     assert got == python_pick(rows)
+
+
+def test_a_users_rules_run_once_per_distinct_query(tmp_path: Path, tiny_spill: None) -> None:
+    log = tmp_path / "log.txt"
+    log.write_text(log_text(40), encoding="utf-8")
+    calls: list[str] = []
+
+    def shape(spelling: str, vocab: frozenset[str] | None) -> str:
+        calls.append(spelling)
+        return "long" if len(spelling.split()) > 3 else "short"
+
+    out = tmp_path / "labels.csv"
+    done = classify_to_file(log, out, VOCAB, shape)
+    labels = pl.read_csv(out)
+    assert sorted(calls) == sorted(labels.get_column("spelling").to_list())
+    assert len(calls) == done.distinct
+    want = classify_log(log, VOCAB, shape).labels
+    assert labels.equals(pl.read_csv(want.write_csv().encode()))
