@@ -133,33 +133,37 @@ def count_distinct(log: pl.DataFrame) -> tuple[pl.DataFrame, int]:
 
 
 def in_order(distinct: pl.DataFrame) -> pl.DataFrame:
-    """By count descending, then query: two single-key sorts (the second stable) give the order
-    of one two-key sort at half its cost, because (count, query) never repeats."""
-    return distinct.sort("query").sort("count", descending=True, maintain_order=True)
+    """By count descending, then query, from rows in query order (as ``pick_spellings`` gives
+    them): one stable sort by count, because (count, query) never repeats."""
+    return distinct.sort("count", descending=True, maintain_order=True)
 
 
 def pick_spellings(spelled: pl.DataFrame) -> pl.DataFrame:
-    """``query, count, spelling`` (any order) from ``spelling, count`` rows, none blank (a
+    """``query, count, spelling`` in query order from ``spelling, count`` rows, none blank (a
     spelling may repeat): each query's count summed over its spellings, and its most frequent
     spelling kept, ties to the smallest string, so the choice is deterministic.
 
-    Almost every query of a large log comes in one row: those need one group-by (string min or
-    max aggregations, which would also find them, cost more); only the others are counted
-    spelling by spelling."""
-    forms = spelled.with_columns(pl.col("spelling").str.to_lowercase().alias("query"))
+    Sorted by query first: the labels' order needs that sort anyway, and a group-by over sorted
+    keys is a pass over runs, not a hash table. Almost every query of a large log comes in one
+    row; only queries in several rows are counted spelling by spelling."""
+    forms = spelled.with_columns(pl.col("spelling").str.to_lowercase().alias("query")).sort("query")
     spelling = pl.col("spelling")
-    top = forms.group_by("query").agg(pl.col("count").sum(), spelling.first(), pl.len().alias("n"))
-    picked = top.filter(pl.col("n") == 1).select("query", "count", "spelling")
-    several = top.filter(pl.col("n") > 1).select("query")
-    if several.height == 0:
-        return picked
-    per_spelling = (
-        forms.join(several, on="query", how="semi")
-        .group_by("query", "spelling")
-        .agg(pl.col("count").sum())
+    top = forms.group_by("query", maintain_order=True).agg(
+        pl.col("count").sum(), spelling.first(), pl.len().alias("n")
     )
-    chosen = per_spelling.group_by("query").agg(
-        pl.col("count").sum(),
-        spelling.sort_by(["count", "spelling"], descending=[True, False]).first(),
-    )
-    return pl.concat([picked, chosen])
+    several = top.get_column("n") > 1
+    if several.any():
+        rows = top.get_column("n").gather(forms.select(pl.col("query").rle_id()).to_series()) > 1
+        chosen = (
+            forms.filter(rows)
+            .group_by("query", "spelling")
+            .agg(pl.col("count").sum())
+            .group_by("query")
+            .agg(spelling.sort_by(["count", "spelling"], descending=[True, False]).first())
+            .sort("query")
+        )
+        picked = top.get_column("spelling").scatter(
+            several.arg_true(), chosen.get_column("spelling")
+        )
+        top = top.with_columns(picked)
+    return top.select("query", "count", "spelling")
