@@ -208,3 +208,19 @@ def test_a_users_rules_run_once_per_distinct_query(tmp_path: Path, tiny_spill: N
     assert len(calls) == done.distinct
     want = classify_log(log, VOCAB, shape).labels
     assert labels.equals(pl.read_csv(want.write_csv().encode()))
+
+
+def test_bad_bytes_and_lone_carriage_returns_are_named_as_in_memory(
+    tmp_path: Path, tiny_spill: None
+) -> None:
+    from goldset_tui.errors import InputError
+
+    log = tmp_path / "log.txt"
+    log.write_bytes(log_text(10).encode() + b"caf\xe9 latte\n" + log_text(3).encode())
+    with pytest.raises(InputError, match="not UTF-8") as info:
+        classify_to_file(log, tmp_path / "labels.csv", VOCAB)
+    assert info.value.line == 111
+    log.write_bytes(b"api key\r" * 200)
+    with pytest.raises(InputError, match=r"\\r alone"):
+        classify_to_file(log, tmp_path / "labels.csv", VOCAB)
+    assert not (tmp_path / "labels.csv").exists()
