@@ -48,6 +48,7 @@ SAMPLE_BYTES = 16 << 10  # read at each place
 ROW_GROUP = 1 << 16  # rows per row group of a part's labels: a count is read without the rest
 MOSTLY_DISTINCT = 0.5  # distinct raw lines / lines above which chunks are normalised line by line
 REMEASURE = 8  # while normalising line by line, every so many chunks are grouped to re-measure
+HOLD_ROWS = 1_000_000  # distinct spellings of repeated lines summed in memory before spilling
 BOM = b"\xef\xbb\xbf"
 SPILL_COLUMNS = {"spelling": pl.String, "count": pl.Int64}
 
@@ -134,9 +135,21 @@ def boundaries(path: Path, parts: int) -> pl.Series:
 
 def partition(path: Path, folder: Path, cuts: pl.Series) -> tuple[int, int]:
     """Pass 1: every chunk's spellings into one file per range of ``cuts``; (occurrences,
-    blank)."""
-    occurrences = blank = 0
+    blank). Counts of chunks of mostly repeated lines are summed in memory first, up to
+    ``HOLD_ROWS`` distinct spellings (a log with a few hundred thousand distinct queries is
+    written once, not once per chunk)."""
+    occurrences = blank = files = 0
     by_line = False
+    held: pl.DataFrame | None = None
+
+    def spill(forms: pl.DataFrame) -> None:
+        nonlocal files
+        part = cuts.search_sorted(forms.get_column("spelling").str.to_lowercase(), side="right")
+        keyed = forms.with_columns(part.alias("part"))
+        for (index,), piece in keyed.partition_by("part", as_dict=True, include_key=False).items():
+            piece.write_ipc(folder / f"p{index}-c{files}.arrow")
+        files += 1
+
     for number, chunk in enumerate(chunks(path)):
         measure = not by_line or number % REMEASURE == 0
         try:
@@ -153,10 +166,17 @@ def partition(path: Path, folder: Path, cuts: pl.Series) -> tuple[int, int]:
         empty = pl.col("spelling") == ""
         blank += int(forms.filter(empty).get_column("count").sum() or 0)
         kept = forms.filter(~empty)
-        part = cuts.search_sorted(kept.get_column("spelling").str.to_lowercase(), side="right")
-        keyed = kept.with_columns(part.alias("part"))
-        for (index,), piece in keyed.partition_by("part", as_dict=True, include_key=False).items():
-            piece.write_ipc(folder / f"p{index}-c{number}.arrow")
+        if by_line:
+            spill(kept)
+            continue
+        if held is not None:
+            kept = pl.concat([held, kept]).group_by("spelling").agg(pl.col("count").sum())
+        held = kept
+        if held.height > HOLD_ROWS:
+            spill(held)
+            held = None
+    if held is not None:
+        spill(held)
     return occurrences, blank
 
 

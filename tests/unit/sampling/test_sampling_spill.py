@@ -26,6 +26,7 @@ def tiny_spill(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(spill, "PART_BYTES", 200)
     monkeypatch.setattr(spill, "SAMPLE_BYTES", 256)
     monkeypatch.setattr(spill, "ROW_GROUP", 7)
+    monkeypatch.setattr(spill, "HOLD_ROWS", 5)
 
 
 def log_text(n: int) -> str:
@@ -94,9 +95,9 @@ LINE = st.text(
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.lists(LINE, min_size=1, max_size=60), st.booleans(), st.booleans())
+@given(st.lists(LINE, min_size=1, max_size=60), st.booleans(), st.booleans(), st.integers(0, 50))
 def test_any_text_log_spills_to_the_same_labels(
-    tmp_path_factory: pytest.TempPathFactory, lines: list[str], crlf: bool, vocab: bool
+    tmp_path_factory: pytest.TempPathFactory, lines: list[str], crlf: bool, vocab: bool, hold: int
 ) -> None:
     folder = tmp_path_factory.mktemp("log")
     log = folder / "log.txt"
@@ -108,6 +109,7 @@ def test_any_text_log_spills_to_the_same_labels(
         patch.setattr(spill, "PART_BYTES", 40)
         patch.setattr(spill, "SAMPLE_BYTES", 32)
         patch.setattr(spill, "SAMPLE_WINDOWS", 8)
+        patch.setattr(spill, "HOLD_ROWS", hold)
         try:
             want = classify_log(log, words)
         except Exception as exc:  # every line blank: both paths refuse the same way
@@ -224,3 +226,18 @@ def test_bad_bytes_and_lone_carriage_returns_are_named_as_in_memory(
     with pytest.raises(InputError, match=r"\\r alone"):
         classify_to_file(log, tmp_path / "labels.csv", VOCAB)
     assert not (tmp_path / "labels.csv").exists()
+
+
+@pytest.mark.parametrize("hold", [2, 1_000])
+def test_repeated_lines_are_summed_before_spilling(
+    tmp_path: Path, tiny_spill: None, monkeypatch: pytest.MonkeyPatch, hold: int
+) -> None:
+    monkeypatch.setattr(spill, "CHUNK_BYTES", 300)
+    monkeypatch.setattr(spill, "HOLD_ROWS", hold)
+    log = tmp_path / "log.txt"
+    head = ["API key", "api  key", "sso login", "Sync Stripe and Salesforce now", "not this"]
+    log.write_text("\n".join(head * 150 + [f"tail {i}" for i in range(40)]) + "\n")
+    want = classify_log(log, VOCAB)
+    classify_to_file(log, tmp_path / "labels.csv", VOCAB)
+    classify.write_frame(want.labels, tmp_path / "expected.csv")
+    assert (tmp_path / "labels.csv").read_bytes() == (tmp_path / "expected.csv").read_bytes()
