@@ -5,19 +5,21 @@ public web search engine has tens of millions of them. So a large log goes throu
 a temporary folder (removed afterwards, also on an error or Ctrl-C), in three passes:
 
 1. **Partition.** The log is read in chunks of ``CHUNK_BYTES`` cut at a newline. Each chunk's
-   lines are normalised and counted, and each distinct spelling goes to one of ``parts`` files by
-   a hash of its normal form (the lowercased spelling), so every spelling of a query lands in the
-   same part. A chunk whose lines were mostly repeats groups the raw lines before normalising
-   them (a log's head repeats thousands of times); where the last chunk so grouped held mostly
-   distinct lines, the next ones are normalised line by line and not grouped at all (grouping
-   would cost more than it saves: the part's own count sums the few repeats). Spill files are
-   Arrow IPC, uncompressed: written and read back once, at memory speed.
+   lines are normalised and counted, and each spelling goes to the file of its *range of normal
+   forms* (``boundaries``: normal forms read at places spread over the log), so every spelling
+   of a query lands in the same part, and the parts follow one another in query order. A chunk
+   whose lines were mostly repeats groups the raw lines before normalising them (a log's head
+   repeats thousands of times) and sums their counts in memory, up to ``HOLD_ROWS`` spellings,
+   before spilling them; where the last chunk so grouped held mostly distinct lines, the next
+   ones are normalised line by line and not grouped at all (grouping would cost more than it
+   saves: the part's own count sums the few repeats). Spill files are Arrow IPC, uncompressed:
+   written and read back once.
 2. **Label.** Each part alone: spellings summed, the query's spelling picked, the rules run,
-   exactly as the in-memory path does (``normalise.pick_spellings``, ``rules.classify_frame``).
-   Memory follows one part, never the log.
-3. **Order.** The labels are sorted by count descending, then query, as the in-memory path
-   sorts them: a sample of sort keys gives range boundaries, each part's rows go to their range,
-   each range is sorted alone, and the ranges are streamed in order into the output.
+   exactly as the in-memory path does (``normalise.pick_spellings``, ``rules.classify_frame``),
+   and the part sorted by count descending, then query. Memory follows one part, never the log.
+3. **Order.** The parts are in query order, so one count's rows are in order part after part: a
+   count with many rows is streamed part by part as it is, runs of rarer counts are gathered and
+   stably sorted by count (``_ordered``), and the whole is streamed into the output.
 
 Which logs: plain text above ``SPILL_ABOVE`` bytes. Tables (CSV, TSV, Parquet, JSON lines) and
 small logs keep the in-memory path (``stream.count_raw``), so their labels file is the same bytes
