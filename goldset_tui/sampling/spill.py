@@ -78,9 +78,11 @@ def part_count(size: int) -> int:
     return max(2, math.ceil(size / PART_BYTES))
 
 
-def chunks(path: Path, size: int = CHUNK_BYTES) -> Iterator[bytes]:
-    """The file in pieces of about ``size`` bytes, each ending at a newline (the last may not);
-    a BOM opening the file is dropped (an encoding mark, not part of the first query)."""
+def chunks(path: Path, size: int | None = None) -> Iterator[bytes]:
+    """The file in pieces of about ``size`` bytes (``CHUNK_BYTES``), each ending at a newline
+    (the last may not); a BOM opening the file is dropped (an encoding mark, not part of the
+    first query)."""
+    size = size or CHUNK_BYTES
     rest = b""
     first = True
     with path.open("rb") as handle:
@@ -98,16 +100,13 @@ def chunks(path: Path, size: int = CHUNK_BYTES) -> Iterator[bytes]:
         yield rest
 
 
-def _forms(chunk: bytes, by_line: bool) -> pl.DataFrame:
-    """``spelling, count`` of one chunk's lines (spelling: trimmed, whitespace collapsed): a row
-    per line (``by_line``: the repeats are summed with the part) or per distinct spelling."""
-    lines = pl.scan_lines(chunk, name="raw")
-    if by_line:
-        one = pl.lit(1, dtype=pl.Int64).alias("count")
-        return lines.select(collapse(pl.col("raw")).alias("spelling"), one).collect()
-    raw = lines.group_by("raw").agg(pl.len().cast(pl.Int64).alias("count")).collect()
-    forms = raw.select(collapse(pl.col("raw")).alias("spelling"), "count")
-    return forms.group_by("spelling").agg(pl.col("count").sum())
+def _lines(chunk: bytes) -> pl.LazyFrame:
+    return pl.scan_lines(chunk, name="raw")
+
+
+def _grouped(chunk: bytes) -> pl.DataFrame:
+    """``raw, count``: one chunk's distinct lines."""
+    return _lines(chunk).group_by("raw").agg(pl.len().cast(pl.Int64).alias("count")).collect()
 
 
 def boundaries(path: Path, parts: int) -> pl.Series:
@@ -137,48 +136,63 @@ def boundaries(path: Path, parts: int) -> pl.Series:
 
 def partition(path: Path, folder: Path, cuts: pl.Series) -> tuple[int, int]:
     """Pass 1: every chunk's spellings into one file per range of ``cuts``; (occurrences,
-    blank). Counts of chunks of mostly repeated lines are summed in memory first, up to
-    ``HOLD_ROWS`` distinct spellings (a log with a few hundred thousand distinct queries is
-    written once, not once per chunk)."""
+    blank). The distinct lines of chunks of mostly repeated lines are summed in memory first,
+    up to about ``HOLD_ROWS`` of them, and normalised once (a log with a few hundred thousand
+    distinct queries is normalised and written once, not once per chunk)."""
     occurrences = blank = files = 0
     by_line = False
-    held: pl.DataFrame | None = None
+    held: list[pl.DataFrame] = []  # raw, count
 
     def spill(forms: pl.DataFrame) -> None:
-        nonlocal files
-        part = cuts.search_sorted(forms.get_column("spelling").str.to_lowercase(), side="right")
-        keyed = forms.with_columns(part.alias("part"))
+        """Write ``spelling, count`` rows to their parts, the blank ones counted and left out."""
+        nonlocal files, blank
+        empty = pl.col("spelling") == ""
+        blank += int(forms.filter(empty).get_column("count").sum() or 0)
+        kept = forms.filter(~empty)
+        part = cuts.search_sorted(kept.get_column("spelling").str.to_lowercase(), side="right")
+        keyed = kept.with_columns(part.alias("part"))
         for (index,), piece in keyed.partition_by("part", as_dict=True, include_key=False).items():
             piece.write_ipc(folder / f"p{index}-c{files}.arrow")
         files += 1
 
+    def normalised(raw: pl.DataFrame) -> pl.DataFrame:
+        return raw.select(collapse(pl.col("raw")).alias("spelling"), "count")
+
+    def merged() -> pl.DataFrame:
+        whole = pl.concat(held) if len(held) > 1 else held[0]
+        return whole.group_by("raw").agg(pl.col("count").sum()) if len(held) > 1 else whole
+
     for number, chunk in enumerate(chunks(path)):
         measure = not by_line or number % REMEASURE == 0
         try:
-            forms = _forms(chunk, not measure)
+            if not measure:
+                one = pl.lit(1, dtype=pl.Int64).alias("count")
+                forms = _lines(chunk).select(collapse(pl.col("raw")).alias("spelling"), one)
+                spelled = forms.collect()
+                occurrences += spelled.height
+                spill(spelled)
+                continue
+            raw = _grouped(chunk)
         except pl.exceptions.ComputeError:
             from goldset_tui.sampling.stream import NeedsCarefulRead, _raise_bad_utf8
 
             _raise_bad_utf8(path)
             raise NeedsCarefulRead from None
-        lines = int(forms.get_column("count").sum() or 0)
-        if measure:
-            by_line = forms.height > MOSTLY_DISTINCT * lines
+        lines = int(raw.get_column("count").sum() or 0)
         occurrences += lines
-        empty = pl.col("spelling") == ""
-        blank += int(forms.filter(empty).get_column("count").sum() or 0)
-        kept = forms.filter(~empty)
+        by_line = raw.height > MOSTLY_DISTINCT * lines
         if by_line:
-            spill(kept)
+            spill(normalised(raw))
             continue
-        if held is not None:
-            kept = pl.concat([held, kept]).group_by("spelling").agg(pl.col("count").sum())
-        held = kept
-        if held.height > HOLD_ROWS:
-            spill(held)
-            held = None
-    if held is not None:
-        spill(held)
+        held.append(raw)
+        if sum(frame.height for frame in held) > HOLD_ROWS:
+            whole = merged()
+            held = [whole]
+            if whole.height > HOLD_ROWS // 2:
+                spill(normalised(whole))
+                held = []
+    if held:
+        spill(normalised(merged()))
     return occurrences, blank
 
 

@@ -241,3 +241,11 @@ def test_repeated_lines_are_summed_before_spilling(
     classify_to_file(log, tmp_path / "labels.csv", VOCAB)
     classify.write_frame(want.labels, tmp_path / "expected.csv")
     assert (tmp_path / "labels.csv").read_bytes() == (tmp_path / "expected.csv").read_bytes()
+
+
+def test_chunks_end_at_newlines_and_drop_the_bom(tmp_path: Path) -> None:
+    log = tmp_path / "log.txt"
+    log.write_bytes(b"\xef\xbb\xbfab\n" + b"x" * 50 + b"\ncd\r\nlast")
+    pieces = list(spill.chunks(log, 8))
+    assert b"".join(pieces) == b"ab\n" + b"x" * 50 + b"\ncd\r\nlast"
+    assert all(p.endswith(b"\n") for p in pieces[:-1]) and pieces[-1] == b"last"
