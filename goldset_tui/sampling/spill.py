@@ -258,7 +258,7 @@ def _ordered(folder: Path, files: list[Path], histogram: pl.DataFrame, budget: i
         if not group:
             return
         within = pl.col("count").is_between(group[-1], group[0])
-        gathered = pl.concat([pl.scan_parquet(f).filter(within) for f in files]).collect()
+        gathered = pl.scan_parquet(files).filter(within).collect()
         target = folder / f"ordered{len(pieces)}.parquet"
         gathered.sort("count", descending=True, maintain_order=True).write_parquet(
             target, compression="lz4"
@@ -270,7 +270,8 @@ def _ordered(folder: Path, files: list[Path], histogram: pl.DataFrame, budget: i
     for count, n in histogram.sort("count", descending=True).iter_rows():
         if n > budget:
             flush()
-            pieces += [pl.scan_parquet(f).filter(pl.col("count") == count) for f in files]
+            # One scan over the parts in order (not one source per part): read one at a time.
+            pieces.append(pl.scan_parquet(files).filter(pl.col("count") == count))
             continue
         if rows + n > budget:
             flush()
