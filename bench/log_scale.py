@@ -1,25 +1,34 @@
 """Logs of any size: `goldset classify` on a generated log, beside a bare Polars scan of the file.
 
     python bench/log_scale.py --gb 5 [--distinct 200000] [--runs 1] [--folder /tmp] [--keep]
+    python bench/log_scale.py --lines 6000000 --runs 3 [--json] [--peers "polars distinct count"]
 
-Generates a plain-text query log of about --gb gigabytes (seeded; a Zipf-like head over
+Generates a plain-text query log, seeded: about --gb gigabytes with a Zipf-like head over
 --distinct distinct queries, shaped like a real search log, with identifiers, negations, typos
-and title-cased entities), then runs, each in its own process:
+and title-cased entities; or, with --lines, that many lines of which almost all are distinct
+(a public web search engine's log: one line in fifty repeats a head query); or --log, a file of
+one's own. Then runs, each in its own process, alternating, --runs times:
 
-- `goldset classify LOG -o labels.parquet --vocab vocab.txt` (streaming count, normalising,
-  the rules, the labels and manifest written);
-- the peer: a bare Polars streaming scan of the same file that touches every byte
-  (`pl.scan_lines(LOG).select(pl.col("line").str.len_bytes().sum())`).
+- `goldset classify LOG -o labels.parquet --vocab vocab.txt` (counting, normalising, the rules,
+  the labels and manifest written);
+- the peers (--peers): a bare Polars streaming scan that touches every byte
+  (`pl.scan_lines(LOG).select(pl.col("line").str.len_bytes().sum())`), Polars' streaming
+  group-by of the raw lines, and Polars' distinct count of the normalised lines (the reference
+  where almost every query is distinct: counting is then the whole work).
 
 It reports, per process, the CPU time (user + system, from os.wait4's rusage: the machine is
 shared, so wall time says more about the neighbours than about goldset) and the peak resident
-memory, the medians over --runs, and goldset's CPU time as a ratio of the scan's. Goal:
-a 5 GB log with peak memory under 1 GB and throughput within 2x of the bare scan.
+memory, the medians over --runs, goldset's CPU time as a ratio of each peer's, and the load
+average. With --json the table goes to stderr and stdout gets one JSON line:
+{"bench": "log_scale", "log_bytes": ..., "load": [min, max], "processes": {"goldset_classify":
+{"cpu_s", "peak_rss_mb", "wall_s"}, "polars_distinct_count": {...}, ...}}.
+Goals: peak memory under 1 GB whatever the log; at most 2x Polars' distinct count.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import shutil
@@ -29,6 +38,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import polars as pl
 
 WORDS = [
     "how",
@@ -117,6 +128,51 @@ def write_log(path: Path, gb: float, distinct: int, seed: int = 1) -> int:
     return written
 
 
+def write_distinct_log(path: Path, lines: int, seed: int = 1) -> int:
+    """Write ``lines`` lines of which almost all are distinct (a web search engine's log: tens of
+    millions of distinct queries); returns the bytes written. One in fifty lines repeats one of
+    a thousand head queries. Built in blocks with Polars (a Python loop would take minutes)."""
+    words = pl.Series(WORDS)
+    k = len(WORDS)
+    written = 0
+    block = 1_000_000
+    with path.open("wb") as out:
+        for start in range(0, lines, block):
+            n = min(block, lines - start)
+            frame = pl.DataFrame({"i": pl.int_range(start, start + n, eager=True)})
+            h = pl.col("i").hash(seed)
+            w1 = pl.lit(words).gather((h % k).cast(pl.Int64))
+            w2 = pl.lit(words).gather(((h // k) % k).cast(pl.Int64))
+            shape = (h // (k * k)) % 100
+            ident = (pl.col("i") * 7919) % 1_000_003
+            base = pl.concat_str([w1, ident.cast(pl.String)], separator=" ")
+            query = (
+                pl.when(shape < 2)  # a head query, repeated
+                .then(
+                    pl.concat_str([w1, pl.lit("head"), (h % 1000).cast(pl.String)], separator=" ")
+                )
+                .when(shape < 10)
+                .then(pl.concat_str([pl.lit("ERR_"), ident.cast(pl.String), pl.lit(" "), w1]))
+                .when(shape < 15)
+                .then(pl.concat_str([base, pl.lit("not")], separator=" "))
+                .when(shape < 20)
+                .then(pl.concat_str([base.str.replace("a", "", literal=True), w2], separator=" "))
+                .when(shape < 25)
+                .then(pl.concat_str([pl.lit("Sync Stripe and Salesforce"), base], separator=" "))
+                .when(shape < 30)
+                .then(base.str.to_titlecase())
+                .when(shape < 50)
+                .then(pl.concat_str([w2, base, w1], separator=" "))
+                .otherwise(base)
+            )
+            data = frame.select(query.alias("q")).write_csv(
+                include_header=False, quote_style="never"
+            )
+            out.write(data.encode())
+            written += len(data.encode())
+    return written
+
+
 def measure(argv: list[str]) -> tuple[float, float, float]:
     """(CPU seconds, peak RSS in MB, wall seconds) of one child process."""
     start = time.monotonic()
@@ -134,30 +190,71 @@ GROUP = (
     "pl.scan_lines(sys.argv[1], glob=False).group_by('line').agg(pl.len())"
     ".collect(engine='streaming')"
 )
+# Polars alone counting the distinct normalised lines (goldset's normal form spelled out: every
+# run of Unicode whitespace or U+001C-U+001F to one space, trimmed, lowercased): the reference
+# for logs of mostly distinct queries, where counting is the work.
+DISTINCT = (
+    "import sys, polars as pl; "
+    "q = pl.col('line').str.replace_all(r'[\\s\\x1C-\\x1F]+', ' ').str.strip_chars(' ')"
+    ".str.to_lowercase(); "
+    "print(pl.scan_lines(sys.argv[1], glob=False).select(q.alias('q')).group_by('q')"
+    ".agg(pl.len()).select(pl.len()).collect(engine='streaming').item())"
+)
 SCAN = (
     "import sys, polars as pl; "
     "pl.scan_lines(sys.argv[1], glob=False).select(pl.col('line').str.len_bytes().sum())"
     ".collect(engine='streaming')"
 )
+PEERS = {
+    "polars scan": SCAN,
+    "scan + group_by": GROUP,
+    "polars distinct count": DISTINCT,
+}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--gb", type=float, default=1.0)
     parser.add_argument("--distinct", type=int, default=200_000)
+    parser.add_argument(
+        "--lines",
+        type=int,
+        help="instead of --gb/--distinct: a log of this many lines, almost all distinct",
+    )
+    parser.add_argument("--log", type=Path, help="measure this text log instead of writing one")
     parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument(
+        "--peers",
+        default=",".join(PEERS),
+        help=f"comma-separated references to run beside goldset (of: {', '.join(PEERS)})",
+    )
     parser.add_argument("--folder", type=Path, default=Path(tempfile.gettempdir()))
     parser.add_argument("--keep", action="store_true", help="keep the generated log")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON line on stdout (cpu_s, peak_rss_mb per process); the table to stderr",
+    )
     args = parser.parse_args()
+    peers = [p.strip() for p in args.peers.split(",") if p.strip()]
+    unknown = [p for p in peers if p not in PEERS]
+    if unknown:
+        parser.error(f"unknown peer(s): {', '.join(unknown)}")
+    show = sys.stderr if args.json else sys.stdout
     work = Path(tempfile.mkdtemp(prefix="goldset-log-scale-", dir=args.folder))
-    log, vocab = work / "log.txt", work / "vocab.txt"
+    vocab = work / "vocab.txt"
     vocab.write_text("\n".join(WORDS) + "\n")
     t = time.monotonic()
-    size = write_log(log, args.gb, args.distinct)
-    print(
-        f"log: {size / 1e9:.2f} GB, {args.distinct:,} distinct queries "
-        f"(written in {time.monotonic() - t:.0f} s)"
-    )
+    if args.log is not None:
+        log, shape = args.log, "given"
+        size = log.stat().st_size
+    elif args.lines is not None:
+        log, shape = work / "log.txt", f"{args.lines:,} lines, almost all distinct"
+        size = write_distinct_log(log, args.lines)
+    else:
+        log, shape = work / "log.txt", f"{args.distinct:,} distinct queries"
+        size = write_log(log, args.gb, args.distinct)
+    print(f"log: {size / 1e9:.2f} GB, {shape} (ready in {time.monotonic() - t:.0f} s)", file=show)
     goldset = [
         sys.executable,
         "-m",
@@ -169,36 +266,54 @@ def main() -> None:
         "--vocab",
         str(vocab),
     ]
-    scan = [sys.executable, "-c", SCAN, str(log)]
-    group = [sys.executable, "-c", GROUP, str(log)]
-    results: dict[str, list[tuple[float, float, float]]] = {
-        "goldset classify": [],
-        "polars scan": [],
-        "scan + group_by": [],
-    }
+    commands = {"goldset classify": goldset}
+    commands.update({name: [sys.executable, "-c", PEERS[name], str(log)] for name in peers})
+    results: dict[str, list[tuple[float, float, float]]] = {name: [] for name in commands}
+    loads = []
     try:
-        for _ in range(args.runs):  # side by side, alternating, so both see the same load
-            results["polars scan"].append(measure(scan))
-            results["goldset classify"].append(measure(goldset))
-            results["scan + group_by"].append(measure(group))
+        for _ in range(args.runs):  # side by side, alternating, so all see the same load
+            for name, argv in commands.items():
+                loads.append(os.getloadavg()[0])
+                results[name].append(measure(argv))
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
-    print(f"\n{'process':<18} {'CPU s':>8} {'MB/CPU s':>9} {'peak RSS MB':>12} {'wall s':>8}")
-    medians = {}
+    header = f"{'process':<22} {'CPU s':>8} {'MB/CPU s':>9} {'peak RSS MB':>12} {'wall s':>8}"
+    print(f"\n{header}", file=show)
+    medians: dict[str, dict[str, float]] = {}
     for name, runs in results.items():
         cpu = statistics.median(r[0] for r in runs)
         rss = statistics.median(r[1] for r in runs)
         wall = statistics.median(r[2] for r in runs)
-        medians[name] = cpu
-        print(f"{name:<18} {cpu:>8.1f} {size / 1e6 / cpu:>9.0f} {rss:>12.0f} {wall:>8.1f}")
-    ratio = medians["goldset classify"] / medians["polars scan"]
-    floor = medians["scan + group_by"] / medians["polars scan"]
-    print(f"Polars' own group-by of the lines / bare scan: {floor:.2f}x")
+        medians[name] = {
+            "cpu_s": round(cpu, 3),
+            "peak_rss_mb": round(rss, 1),
+            "wall_s": round(wall, 3),
+        }
+        rate = size / 1e6 / cpu if cpu else float("inf")
+        print(f"{name:<22} {cpu:>8.1f} {rate:>9.0f} {rss:>12.0f} {wall:>8.1f}", file=show)
+    load = f"load average {min(loads):.1f}-{max(loads):.1f} (1 min, before each process)"
+    ours = medians["goldset classify"]["cpu_s"]
+    for name in peers:
+        ratio = ours / medians[name]["cpu_s"]
+        print(f"goldset classify CPU time / {name}: {ratio:.2f}x", file=show)
     print(
-        f"\ngoldset classify CPU time / bare scan: {ratio:.2f}x "
-        f"(medians of {args.runs} run(s); CPU time of each child from os.wait4)"
+        f"(medians of {args.runs} run(s); CPU time and peak RSS of each child from os.wait4; "
+        f"{load})",
+        file=show,
     )
+    if args.json:
+        record = {
+            "bench": "log_scale",
+            "log_bytes": size,
+            "log": shape,
+            "runs": args.runs,
+            "load": [min(loads), max(loads)],
+            "processes": {
+                name.replace(" ", "_").replace("+", "and"): m for name, m in medians.items()
+            },
+        }
+        print(json.dumps(record))
 
 
 if __name__ == "__main__":

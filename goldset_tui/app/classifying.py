@@ -39,8 +39,9 @@ def classify_to_file(
     beside it (or to ``manifest``). The output's format and folders are checked before the work,
     so a wrong name fails at once, not after the log is read."""
     from goldset_tui.progress import working
-    from goldset_tui.sampling.classify import classify_log, read_vocab, stratum_table
-    from goldset_tui.sampling.files import check_folder, output_format, write_frame
+    from goldset_tui.sampling.classify import classify_to_file as label_log
+    from goldset_tui.sampling.classify import read_vocab
+    from goldset_tui.sampling.files import check_folder, output_format
     from goldset_tui.sampling.manifest import build_classify_manifest, manifest_path, write_manifest
     from goldset_tui.sampling.rules import load_rules
 
@@ -50,9 +51,8 @@ def classify_to_file(
     rule = load_rules(rules) if rules else None
     words = read_vocab(vocab) if vocab else None
     with working(f"classifying {log}"):
-        result = classify_log(log, words, rule)
-    write_frame(result.labels, output)
-    table = stratum_table(result.labels)
+        result = label_log(log, output, words, rule)
+    table = result.strata
     built = build_classify_manifest(
         log_path=log,
         labels_path=output,
@@ -68,7 +68,7 @@ def classify_to_file(
         output=output,
         manifest=where,
         occurrences=result.occurrences,
-        distinct=result.labels.height,
+        distinct=result.distinct,
         blank=result.blank,
         strata=table,
         misspelled_skipped=words is None and rule is None,

@@ -15,6 +15,7 @@ import polars as pl
 
 from goldset_tui.errors import InputError
 from goldset_tui.io.tables import check_file, raise_if_not_utf8, read_table
+from goldset_tui.sampling.files import stream_frame, write_frame
 from goldset_tui.sampling.normalise import TABLE_SUFFIXES, count_distinct
 from goldset_tui.sampling.origin import has_origin_column, query_origins
 from goldset_tui.sampling.rules import Rule, apply_rule, classify_frame
@@ -64,17 +65,72 @@ def classify_log(
     distinct, blank = count_distinct(count_raw(log_path))
     if distinct.height == 0:
         raise InputError(log_path, "no queries: every line or value is blank")
-    spellings = distinct.get_column("spelling")
-    strata = (
-        classify_frame(spellings, vocab) if rule is None else apply_rule(rule, spellings, vocab)
-    )
-    labels = distinct.with_columns(strata.alias("stratum")).select(LABEL_COLUMNS)
+    labels = label(distinct, vocab, rule)
     if has_origin_column(log_path):
         # Real and synthetic queries stay told apart downstream (sampling/origin.py).
         labels = labels.join(query_origins(log_path), on="query", how="left", maintain_order="left")
     return Classified(
         labels, int(labels.get_column("count").sum()), blank, vocab is not None or rule is not None
     )
+
+
+def label(distinct: pl.DataFrame, vocab: frozenset[str] | None, rule: Rule | None) -> pl.DataFrame:
+    """``query, count, stratum, spelling`` from ``query, count, spelling``, in the same order."""
+    spellings = distinct.get_column("spelling")
+    strata = (
+        classify_frame(spellings, vocab, collapsed=True)
+        if rule is None
+        else apply_rule(rule, spellings, vocab)
+    )
+    return distinct.with_columns(strata.alias("stratum")).select(LABEL_COLUMNS)
+
+
+@dataclass(frozen=True)
+class Written:
+    """What ``classify_to_file`` wrote: the labels file's totals, without holding its rows."""
+
+    occurrences: int  # the labels' counts summed: the log's queries, blank ones left out
+    distinct: int
+    blank: int
+    strata: pl.DataFrame  # stratum, distinct, occurrences, share; by occurrences descending
+
+
+def classify_to_file(
+    log_path: str | Path,
+    output: Path,
+    vocab: frozenset[str] | None = None,
+    rule: Rule | None = None,
+) -> Written:
+    """Label ``log_path`` into ``output`` (CSV, TSV or Parquet by extension). A plain-text log
+    larger than memory goes through spill files (spill.py); any other log is counted in memory."""
+    from goldset_tui.sampling import spill
+    from goldset_tui.sampling.stream import NeedsCarefulRead, needs_careful_read
+
+    path = Path(log_path)
+    if spill.spills(path) and not needs_careful_read(path):
+        try:
+            done = spill.classify_spilled(
+                path, output, stream_frame, lambda d: label(d, vocab, rule)
+            )
+        except NeedsCarefulRead:
+            pass  # the careful reader names what is wrong (in memory: the error path only)
+        else:
+            return Written(done.occurrences, done.distinct, done.blank, _table(done.strata))
+    result = classify_log(path, vocab, rule)
+    write_frame(result.labels, output)
+    table = stratum_table(result.labels)
+    return Written(result.occurrences, result.labels.height, result.blank, table)
+
+
+def _table(counts: pl.DataFrame) -> pl.DataFrame:
+    total = counts.get_column("occurrences").sum()
+    shares = counts.select(
+        "stratum",
+        pl.col("distinct").cast(pl.get_index_type()),
+        "occurrences",
+        (pl.col("occurrences") / total).alias("share"),
+    )
+    return shares.sort(["occurrences", "stratum"], descending=[True, False])
 
 
 def stratum_table(labels: pl.DataFrame) -> pl.DataFrame:

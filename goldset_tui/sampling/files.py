@@ -16,6 +16,7 @@ __all__ = [
     "check_folder",
     "output_format",
     "write_frame",
+    "stream_frame",
     "atomic_write_bytes",
     "sha256_file",
 ]
@@ -55,5 +56,25 @@ def write_frame(df: pl.DataFrame, path: str | Path) -> None:
         data = df.write_csv(separator="\t" if fmt == "tsv" else ",").encode("utf-8")
     try:
         atomic_write_bytes(p, data)
+    except OSError as exc:
+        raise InputError(p, f"could not write ({exc.strerror or exc})") from None
+
+
+def stream_frame(frame: pl.LazyFrame, path: str | Path) -> None:
+    """``write_frame`` for rows that need not fit in memory: streamed into the file, atomically.
+    CSV and TSV come out the same bytes as ``write_frame``'s; Parquet the same rows and values."""
+    from goldset_tui.store.files import atomic_write
+
+    p = Path(path)
+    fmt = output_format(p)
+
+    def sink(tmp: Path) -> None:
+        if fmt == "parquet":
+            frame.sink_parquet(tmp, statistics=False)
+        else:
+            frame.sink_csv(tmp, separator="\t" if fmt == "tsv" else ",")
+
+    try:
+        atomic_write(p, sink)
     except OSError as exc:
         raise InputError(p, f"could not write ({exc.strerror or exc})") from None

@@ -126,19 +126,44 @@ def count_distinct(log: pl.DataFrame) -> tuple[pl.DataFrame, int]:
     """
     # Normalise each distinct raw string once: a log repeats its head queries thousands of times.
     raw = log.group_by("raw").agg(pl.col("count").sum())
-    forms = raw.select(collapse(pl.col("raw")).alias("spelling"), pl.col("count")).with_columns(
-        pl.col("spelling").str.to_lowercase().alias("query")
+    forms = raw.select(collapse(pl.col("raw")).alias("spelling"), pl.col("count"))
+    empty = pl.col("spelling").is_null() | (pl.col("spelling") == "")
+    blank = forms.filter(empty)
+    return in_order(pick_spellings(forms.filter(~empty))), int(blank.get_column("count").sum() or 0)
+
+
+def in_order(distinct: pl.DataFrame) -> pl.DataFrame:
+    """By count descending, then query, from rows in query order (as ``pick_spellings`` gives
+    them): one stable sort by count, because (count, query) never repeats."""
+    return distinct.sort("count", descending=True, maintain_order=True)
+
+
+def pick_spellings(spelled: pl.DataFrame) -> pl.DataFrame:
+    """``query, count, spelling`` in query order from ``spelling, count`` rows, none blank (a
+    spelling may repeat): each query's count summed over its spellings, and its most frequent
+    spelling kept, ties to the smallest string, so the choice is deterministic.
+
+    Sorted by query first: the labels' order needs that sort anyway, and a group-by over sorted
+    keys is a pass over runs, not a hash table. Almost every query of a large log comes in one
+    row; only queries in several rows are counted spelling by spelling."""
+    forms = spelled.with_columns(pl.col("spelling").str.to_lowercase().alias("query")).sort("query")
+    spelling = pl.col("spelling")
+    top = forms.group_by("query", maintain_order=True).agg(
+        pl.col("count").sum(), spelling.first(), pl.len().alias("n")
     )
-    blank = forms.filter(pl.col("query").is_null() | (pl.col("query") == ""))
-    forms = forms.filter(pl.col("query").is_not_null() & (pl.col("query") != ""))
-    per_spelling = forms.group_by("query", "spelling").agg(pl.col("count").sum())
-    distinct = (
-        per_spelling.group_by("query")
-        .agg(
-            pl.col("count").sum(),
-            # The most frequent spelling; ties to the smallest string, so the choice is deterministic.
-            pl.col("spelling").sort_by(["count", "spelling"], descending=[True, False]).first(),
+    several = top.get_column("n") > 1
+    if several.any():
+        rows = top.get_column("n").gather(forms.select(pl.col("query").rle_id()).to_series()) > 1
+        chosen = (
+            forms.filter(rows)
+            .group_by("query", "spelling")
+            .agg(pl.col("count").sum())
+            .group_by("query")
+            .agg(spelling.sort_by(["count", "spelling"], descending=[True, False]).first())
+            .sort("query")
         )
-        .sort(["count", "query"], descending=[True, False])
-    )
-    return distinct, int(blank.get_column("count").sum() or 0)
+        picked = top.get_column("spelling").scatter(
+            several.arg_true(), chosen.get_column("spelling")
+        )
+        top = top.with_columns(picked)
+    return top.select("query", "count", "spelling")

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import cast
@@ -90,59 +91,52 @@ _TITLE = rf"^{_NOT_CASED}*(?:{_UPPER}{_LOWER}*{_NOT_CASED}+)*{_UPPER}{_LOWER}*{_
 Rule = Callable[[str, "frozenset[str] | None"], str]
 
 
-def classify_frame(spellings: pl.Series, vocab: frozenset[str] | None) -> pl.Series:
-    """The stratum of each spelling (a ``str`` Series), by the query-shape rules, vectorised."""
-    frame = (
-        pl.DataFrame({"spelling": spellings.cast(pl.Utf8)})
-        .with_columns(collapse(pl.col("spelling")))
-        .with_row_index("row")
-    )
-    # One row per token with its position; the per-token tests run on whole columns, and the
-    # group_by only counts and ORs plain booleans (much faster than expressions inside agg).
-    tokens = (
-        frame.select("row", pl.col("spelling").str.split(" ").alias("token"))
-        .with_columns(pl.int_ranges(pl.col("token").list.len()).alias("pos"))
-        .explode("token", "pos")
-        .filter(pl.col("token").is_not_null() & (pl.col("token") != ""))
-        .with_columns(
-            pl.col("token").str.to_lowercase().str.strip_chars(EDGE_PUNCTUATION).alias("word")
-        )
-    )
+# Rule 2 on the whole lowercased spelling: a token that is a negation word once the edge
+# punctuation is stripped (the words hold none of it, so it may only surround them).
+_EDGE = "[" + re.escape(EDGE_PUNCTUATION) + "]*"
+_NEGATED = rf"(?:^| ){_EDGE}(?:{'|'.join(NEGATION)}){_EDGE}(?: |$)"
+
+
+def classify_frame(
+    spellings: pl.Series, vocab: frozenset[str] | None, *, collapsed: bool = False
+) -> pl.Series:
+    """The stratum of each spelling (a ``str`` Series), by the query-shape rules, vectorised.
+    ``collapsed``: the spellings are already trimmed with whitespace collapsed (a log's are).
+
+    Whole-string expressions where a rule allows (the identifier, the negation words, the
+    number of tokens: tokens are the pieces between single spaces), lists of tokens where it
+    does not (the vocabulary, title case); no Python per query. Lowercasing the whole spelling
+    gives the tokens' own lowercase forms: a space is neither cased nor case-ignorable, so the
+    one context-dependent mapping (a final capital sigma) reads the same context either way."""
+    spelling = pl.col("spelling")
+    frame = pl.DataFrame({"spelling": spellings.cast(pl.Utf8)})
+    if not collapsed:
+        frame = frame.with_columns(collapse(spelling))
+    lower = spelling.str.to_lowercase()
     misspelled = pl.lit(False)
     if vocab is not None:
         vocab_series = pl.Series("vocab", sorted(vocab), dtype=pl.Utf8)
-        misspelled = pl.col("word").str.contains(_ALPHA) & ~pl.col("word").is_in(
-            vocab_series.implode()
-        )
-    flags = tokens.select(
-        "row",
-        pl.col("word").is_in(list(NEGATION)).alias("negated"),
-        misspelled.alias("misspelled"),
-        (
-            pl.col("token").str.contains(_TITLE) & (pl.col("pos") > 0) & (pl.col("token") != "I")
-        ).alias("title"),
-    )
-    per_row = flags.group_by("row").agg(
-        pl.len().alias("n_tokens"),
-        pl.col("negated").any(),
-        pl.col("misspelled").any(),
-        pl.col("title").sum().alias("n_title"),
-    )
-    joined = frame.join(per_row, on="row", how="left").sort("row")
+        word = pl.element().str.strip_chars(EDGE_PUNCTUATION)
+        unknown = word.str.contains(_ALPHA) & ~word.is_in(vocab_series.implode())
+        misspelled = lower.str.split(" ").list.eval(unknown).list.any()
+    # Title-cased tokens after the first, "I" left out.
+    title = (pl.element().str.contains(_TITLE) & (pl.element() != "I")).cast(pl.Int32)
+    n_title = spelling.str.split(" ").list.slice(1).list.eval(title).list.sum()
+    n_tokens = pl.when(spelling == "").then(0).otherwise(spelling.str.count_matches(" ") + 1)
     stratum = (
-        pl.when(pl.col("spelling").str.contains(IDENT_POLARS))
+        pl.when(spelling.str.contains(IDENT_POLARS))
         .then(pl.lit("exact_identifier"))
-        .when(pl.col("negated"))
+        .when(lower.str.contains(_NEGATED))
         .then(pl.lit("negation"))
-        .when(pl.col("misspelled"))
+        .when(misspelled)
         .then(pl.lit("misspelled"))
-        .when(pl.col("n_tokens").fill_null(0) <= SHORT_TOKENS)
+        .when(n_tokens <= SHORT_TOKENS)
         .then(pl.lit("short_keyword"))
-        .when(pl.col("n_title") >= MIN_ENTITIES)
+        .when(n_title >= MIN_ENTITIES)
         .then(pl.lit("multi_entity"))
         .otherwise(pl.lit("paraphrase"))
     )
-    return joined.select(stratum.alias("stratum")).get_column("stratum")
+    return frame.select(stratum.alias("stratum")).get_column("stratum")
 
 
 def classify_one(spelling: str, vocab: frozenset[str] | None = None) -> str:

@@ -54,15 +54,23 @@ def count_raw(path: str | Path) -> pl.DataFrame:
         return _group(read_log(p).lazy())
 
 
+def needs_careful_read(p: Path) -> bool:
+    """A plain-text log whose head has ``\\r`` line ends and no ``\\n``: the careful reader says
+    how to convert it."""
+    with p.open("rb") as handle:
+        head = handle.read(HEAD_BYTES)
+    return b"\r" in head and b"\n" not in head
+
+
 def _group(log: pl.LazyFrame) -> pl.DataFrame:
     return log.group_by("raw").agg(pl.col("count").sum()).collect(engine="streaming")
 
 
 def _count_text(p: Path) -> pl.DataFrame:
+    if needs_careful_read(p):
+        raise NeedsCarefulRead  # the careful reader says how to convert the line ends
     with p.open("rb") as handle:
         head = handle.read(HEAD_BYTES)
-    if b"\r" in head and b"\n" not in head:
-        raise NeedsCarefulRead  # the careful reader says how to convert the line ends
     try:
         counted = (
             pl.scan_lines(p, name="raw", glob=False)

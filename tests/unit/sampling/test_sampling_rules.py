@@ -268,3 +268,27 @@ def test_vectorised_rules_match_python_on_exotic_unicode(
 def test_exotic_unicode_cases_found_by_the_property_test(query: str, expected: str) -> None:
     assert reference(" ".join(query.split()), None) == expected  # the reference agrees
     assert classify_one(query, None) == expected
+
+
+# Empty and whitespace-only spellings, and very long ones: hundreds of tokens, tokens thousands of
+# characters long (a pasted stack trace or a URL), with digits, punctuation and exotic Unicode.
+long_token = st.one_of(
+    exotic_token,
+    st.text(alphabet=string.ascii_letters + string.digits + "_/.,()'\"!?", min_size=200),
+    st.sampled_from(WORDS).map(lambda w: w * 500),
+)
+long_query = st.one_of(
+    st.just(""),
+    st.lists(st.sampled_from(SPACES), min_size=1, max_size=4).map("".join),
+    st.lists(long_token, min_size=1, max_size=300).map(" ".join),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(long_query, min_size=1, max_size=8), st.booleans())
+def test_vectorised_rules_match_python_on_empty_and_very_long_queries(
+    queries: list[str], with_vocab: bool
+) -> None:
+    vocab = EXOTIC_VOCAB if with_vocab else None
+    got = classify_frame(pl.Series(queries), vocab).to_list()
+    assert got == [reference(" ".join(q.split()), vocab) for q in queries]

@@ -1,0 +1,281 @@
+"""Labelling a plain-text log larger than memory: ``goldset classify`` in bounded memory.
+
+Counting distinct queries in one hash table holds every distinct string at once, and a log from a
+public web search engine has tens of millions of them. So a large log goes through spill files in
+a temporary folder (removed afterwards, also on an error or Ctrl-C), in three passes:
+
+1. **Partition.** The log is read in chunks of ``CHUNK_BYTES`` cut at a newline. Each chunk's
+   lines are normalised and counted, and each spelling goes to the file of its *range of normal
+   forms* (``boundaries``: normal forms read at places spread over the log), so every spelling
+   of a query lands in the same part, and the parts follow one another in query order. A chunk
+   whose lines were mostly repeats groups the raw lines before normalising them (a log's head
+   repeats thousands of times) and sums their counts in memory, up to ``HOLD_ROWS`` spellings,
+   before spilling them; where the last chunk so grouped held mostly distinct lines, the next
+   ones are normalised line by line and not grouped at all (grouping would cost more than it
+   saves: the part's own count sums the few repeats). Spill files are Arrow IPC, uncompressed:
+   written and read back once.
+2. **Label.** Each part alone: spellings summed, the query's spelling picked, the rules run,
+   exactly as the in-memory path does (``normalise.pick_spellings``, ``rules.classify_frame``),
+   and the part sorted by count descending, then query. Memory follows one part, never the log.
+3. **Order.** The parts are in query order, so one count's rows are in order part after part: a
+   count with many rows is streamed part by part as it is, runs of rarer counts are gathered and
+   stably sorted by count (``_ordered``), and the whole is streamed into the output.
+
+Which logs: plain text above ``SPILL_ABOVE`` bytes. Tables (CSV, TSV, Parquet, JSON lines) and
+small logs keep the in-memory path (``stream.count_raw``), so their labels file is the same bytes
+as before; a spilled log's CSV/TSV labels are the same bytes too, and its Parquet labels hold the
+same rows in the same order (Parquet's row groups may be cut elsewhere). Why and what it costs:
+docs/sampling.md#logs-of-any-size.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from goldset_tui.errors import InputError
+from goldset_tui.sampling.normalise import collapse, in_order, normalise, pick_spellings
+
+SPILL_ABOVE = 32 << 20  # a text log at most this large is counted in memory (peak < 0.7 GB)
+CHUNK_BYTES = 16 << 20  # log read per step of the partition pass
+PART_BYTES = 12 << 20  # log bytes per part: a part's distinct strings, at worst
+SAMPLE_WINDOWS = 256  # places in the log whose lines give the ranges' boundaries
+SAMPLE_BYTES = 16 << 10  # read at each place
+ROW_GROUP = 1 << 16  # rows per row group of a part's labels: a count is read without the rest
+MOSTLY_DISTINCT = 0.5  # distinct raw lines / lines above which chunks are normalised line by line
+REMEASURE = 8  # while normalising line by line, every so many chunks are grouped to re-measure
+HOLD_ROWS = 1_000_000  # distinct spellings of repeated lines summed in memory before spilling
+BOM = b"\xef\xbb\xbf"
+SPILL_COLUMNS = {"spelling": pl.String, "count": pl.Int64}
+
+
+@dataclass(frozen=True)
+class Spilled:
+    """What was written: the totals the manifest and the summary need."""
+
+    occurrences: int  # every line but the blank ones (the labels' counts summed)
+    blank: int
+    distinct: int
+    strata: pl.DataFrame  # stratum, distinct, occurrences (any order)
+
+
+def spills(path: Path) -> bool:
+    """Whether ``path`` is classified through spill files."""
+    from goldset_tui.io.tables import JSONL_SUFFIXES, PARQUET_SUFFIXES, TEXT_FORMATS
+
+    suffix = path.suffix.lower()
+    tables = set(TEXT_FORMATS) | JSONL_SUFFIXES | PARQUET_SUFFIXES
+    return suffix not in tables and path.is_file() and path.stat().st_size > SPILL_ABOVE
+
+
+def part_count(size: int) -> int:
+    return max(2, math.ceil(size / PART_BYTES))
+
+
+def chunks(path: Path, size: int | None = None) -> Iterator[bytes]:
+    """The file in pieces of about ``size`` bytes (``CHUNK_BYTES``), each ending at a newline
+    (the last may not); a BOM opening the file is dropped (an encoding mark, not part of the
+    first query)."""
+    size = size or CHUNK_BYTES
+    rest = b""
+    first = True
+    with path.open("rb") as handle:
+        while block := handle.read(size):
+            if first:
+                block, first = block.removeprefix(BOM), False
+            block = rest + block
+            cut = block.rfind(b"\n") + 1
+            if cut == 0:
+                rest = block  # one line longer than a chunk: keep reading
+                continue
+            rest = block[cut:]
+            yield block[:cut]
+    if rest:
+        yield rest
+
+
+def _lines(chunk: bytes) -> pl.LazyFrame:
+    return pl.scan_lines(chunk, name="raw")
+
+
+def _grouped(chunk: bytes) -> pl.DataFrame:
+    """``raw, count``: one chunk's distinct lines."""
+    return _lines(chunk).group_by("raw").agg(pl.len().cast(pl.Int64).alias("count")).collect()
+
+
+def boundaries(path: Path, parts: int) -> pl.Series:
+    """``parts - 1`` normalised queries cutting the log's queries into ranges of about equal
+    numbers of distinct queries, from lines read at ``SAMPLE_WINDOWS`` places spread over the
+    file (a log sorted by query is cut as well as a log in time order)."""
+    size = path.stat().st_size
+    pieces = []
+    with path.open("rb") as handle:
+        for window in range(SAMPLE_WINDOWS):
+            handle.seek(size * window // SAMPLE_WINDOWS)
+            block = handle.read(SAMPLE_BYTES)
+            if window:
+                block = block[block.find(b"\n") + 1 :]  # from the first whole line
+            pieces.append(block[: block.rfind(b"\n") + 1].removeprefix(BOM))
+    data = b"".join(pieces)
+    try:
+        lines = pl.scan_lines(data, name="raw").select(normalise(pl.col("raw")).alias("q"))
+        sample = lines.unique().collect().get_column("q").sort()
+    except pl.exceptions.ComputeError:
+        sample = pl.Series("q", [], dtype=pl.String)  # bytes that are not UTF-8: said in pass 1
+    if sample.len() < parts:
+        return sample.slice(1)  # fewer queries seen than parts: one part per query seen
+    step = sample.len() / parts
+    return sample.gather([int(step * i) for i in range(1, parts)]).unique(maintain_order=True)
+
+
+def partition(path: Path, folder: Path, cuts: pl.Series) -> tuple[int, int]:
+    """Pass 1: every chunk's spellings into one file per range of ``cuts``; (occurrences,
+    blank). The distinct lines of chunks of mostly repeated lines are summed in memory first,
+    up to about ``HOLD_ROWS`` of them, and normalised once (a log with a few hundred thousand
+    distinct queries is normalised and written once, not once per chunk)."""
+    occurrences = blank = files = 0
+    by_line = False
+    held: list[pl.DataFrame] = []  # raw, count
+
+    def spill(forms: pl.DataFrame) -> None:
+        """Write ``spelling, count`` rows to their parts, the blank ones counted and left out."""
+        nonlocal files, blank
+        empty = pl.col("spelling") == ""
+        blank += int(forms.filter(empty).get_column("count").sum() or 0)
+        kept = forms.filter(~empty)
+        part = cuts.search_sorted(kept.get_column("spelling").str.to_lowercase(), side="right")
+        keyed = kept.with_columns(part.alias("part"))
+        for (index,), piece in keyed.partition_by("part", as_dict=True, include_key=False).items():
+            piece.write_ipc(folder / f"p{index}-c{files}.arrow")
+        files += 1
+
+    def normalised(raw: pl.DataFrame) -> pl.DataFrame:
+        return raw.select(collapse(pl.col("raw")).alias("spelling"), "count")
+
+    def merged() -> pl.DataFrame:
+        whole = pl.concat(held) if len(held) > 1 else held[0]
+        return whole.group_by("raw").agg(pl.col("count").sum()) if len(held) > 1 else whole
+
+    for number, chunk in enumerate(chunks(path)):
+        measure = not by_line or number % REMEASURE == 0
+        try:
+            if not measure:
+                one = pl.lit(1, dtype=pl.Int64).alias("count")
+                forms = _lines(chunk).select(collapse(pl.col("raw")).alias("spelling"), one)
+                spelled = forms.collect()
+                occurrences += spelled.height
+                spill(spelled)
+                continue
+            raw = _grouped(chunk)
+        except pl.exceptions.ComputeError:
+            from goldset_tui.sampling.stream import NeedsCarefulRead, _raise_bad_utf8
+
+            _raise_bad_utf8(path)
+            raise NeedsCarefulRead from None
+        lines = int(raw.get_column("count").sum() or 0)
+        occurrences += lines
+        by_line = raw.height > MOSTLY_DISTINCT * lines
+        if by_line:
+            spill(normalised(raw))
+            continue
+        held.append(raw)
+        if sum(frame.height for frame in held) > HOLD_ROWS:
+            whole = merged()
+            held = [whole]
+            if whole.height > HOLD_ROWS // 2:
+                spill(normalised(whole))
+                held = []
+    if held:
+        spill(normalised(merged()))
+    return occurrences, blank
+
+
+def _read_part(folder: Path, part: int) -> pl.DataFrame:
+    files = sorted(folder.glob(f"p{part}-c*.arrow"))
+    if not files:
+        return pl.DataFrame(schema=SPILL_COLUMNS)
+    spelled = pl.scan_ipc(files).collect()
+    for file in files:
+        with contextlib.suppress(OSError):  # still mapped (Windows): the folder goes at the end
+            file.unlink()
+    return spelled
+
+
+def classify_spilled(
+    path: Path,
+    output: Path,
+    write: Callable[[pl.LazyFrame, Path], None],
+    labeller: Callable[[pl.DataFrame], pl.DataFrame],
+    spill_folder: Path | None = None,
+) -> Spilled:
+    """Passes 1-3 for the text log ``path``; ``labeller`` runs the rules on one part (query,
+    count, spelling -> query, count, stratum, spelling); ``write(lazy, output)`` streams the
+    ordered labels into the output file."""
+    cuts = boundaries(path, part_count(path.stat().st_size))
+    with tempfile.TemporaryDirectory(prefix="goldset-classify-", dir=spill_folder) as tmp:
+        folder = Path(tmp)
+        occurrences, blank = partition(path, folder, cuts)
+        strata: list[pl.DataFrame] = []
+        counts: list[pl.DataFrame] = []
+        files = []
+        for part in range(cuts.len() + 1):
+            labels = in_order(labeller(pick_spellings(_read_part(folder, part))))
+            strata.append(
+                labels.group_by("stratum").agg(
+                    pl.len().cast(pl.Int64).alias("distinct"),
+                    pl.col("count").sum().alias("occurrences"),
+                )
+            )
+            counts.append(labels.group_by("count").agg(pl.len().cast(pl.Int64).alias("rows")))
+            files.append(folder / f"labels{part}.parquet")
+            labels.write_parquet(files[-1], compression="lz4", row_group_size=ROW_GROUP)
+        totals = pl.concat(strata).group_by("stratum").agg(pl.col("distinct", "occurrences").sum())
+        distinct = int(totals.get_column("distinct").sum() or 0)
+        if distinct == 0:
+            raise InputError(path, "no queries: every line or value is blank")
+        histogram = pl.concat(counts).group_by("count").agg(pl.col("rows").sum())
+        write(_ordered(folder, files, histogram, distinct // len(files) + 1), output)
+        return Spilled(occurrences - blank, blank, distinct, totals)
+
+
+def _ordered(folder: Path, files: list[Path], histogram: pl.DataFrame, budget: int) -> pl.LazyFrame:
+    """Pass 3: all labels by count descending, then query. The parts are ranges of queries in
+    order and each is sorted, so the rows of one count are already in order part after part:
+    a count with more rows than ``budget`` is streamed part by part as it is; runs of smaller
+    counts are gathered (at most ``budget`` rows) and put in count order by a stable sort."""
+    pieces: list[pl.LazyFrame] = []
+    group: list[int] = []
+    rows = 0
+
+    def flush() -> None:
+        nonlocal rows
+        if not group:
+            return
+        within = pl.col("count").is_between(group[-1], group[0])
+        gathered = pl.scan_parquet(files).filter(within).collect()
+        target = folder / f"ordered{len(pieces)}.parquet"
+        gathered.sort("count", descending=True, maintain_order=True).write_parquet(
+            target, compression="lz4"
+        )
+        pieces.append(pl.scan_parquet(target))
+        group.clear()
+        rows = 0
+
+    for count, n in histogram.sort("count", descending=True).iter_rows():
+        if n > budget:
+            flush()
+            # One scan over the parts in order (not one source per part): read one at a time.
+            pieces.append(pl.scan_parquet(files).filter(pl.col("count") == count))
+            continue
+        if rows + n > budget:
+            flush()
+        group.append(count)
+        rows += n
+    flush()
+    return pl.concat(pieces)
