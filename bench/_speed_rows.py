@@ -131,7 +131,7 @@ def _open_pool(case: str, text: str) -> list[Line]:
 
 
 def _serve(case: str, text: str) -> list[Line]:
-    row = r"\s*\|\s*([\d.]+)\s*\|\s*([\d.]+)\s*\|\s*([\d.,]+)\s*\|"
+    row = r"\s*([\d.]+)\s*\|\s*([\d.]+)\s*\|\s*([\d.,]+)\s*\|"
     t_wall, t_cpu, t_mb = _number(r"^\|\s*terminal\s*\|" + row, text, "terminal row")
     w_wall, w_cpu, w_mb = _number(r"^\|\s*web\s*\|" + row, text, "web row")
     ours = f"{w_wall:.2f} s wall, {w_cpu:.2f} s CPU, {w_mb:,.0f} MB"
