@@ -4,6 +4,7 @@ parser reads the figures its script prints (the lines below are those scripts' p
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -23,8 +24,8 @@ def entry_for(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, body: str | None)
     if body is not None:
         (tmp_path / "fake.py").write_text(body, encoding="utf-8")
     fake = External(
-        "a fake row", "fake.py", lambda quick, repeats, folder: [],
-        lambda text, case: _speed_rows._serve(case, text), timeout=30,
+        "a fake row", "fake.py", lambda quick, repeats, folder, source: [],
+        lambda text, case: _speed_rows._serve(case, text), _speed_rows._serve_json, timeout=30,
     )  # fmt: skip
     monkeypatch.setitem(EXTERNAL, "fake", fake)
     return "fake"
@@ -115,3 +116,45 @@ def test_documents_and_open_pool_figures() -> None:
     )
     seconds, memory = EXTERNAL["open-pool"].parse(rows, "open")
     assert seconds.ratio == pytest.approx(12.0 / 4.5) and memory.ratio == pytest.approx(901 / 627)
+
+
+def test_json_lines_are_read_first() -> None:
+    """The scripts' --json line (their table then goes to stderr), as they print it."""
+    classify = {
+        "bench": "log_scale",
+        "processes": {
+            "goldset_classify": {"cpu_s": 4.6, "peak_rss_mb": 800.0, "wall_s": 5.0},
+            "polars_distinct_count": {"cpu_s": 2.3, "peak_rss_mb": 763.0, "wall_s": 2.0},
+        },
+    }
+    cpu, peak = EXTERNAL["classify-6m"].parse(json.dumps(classify), "classify")
+    assert cpu.ratio == pytest.approx(2.0) and cpu.verdict() == "PASS"
+    assert peak.ratio == 800.0 and peak.verdict() == "PASS"
+    keys = {"p50_ms": 8.0, "p99_ms": 19.0, "cpu_per_key_ms": 9.0,
+            "reference": {"name": "minimal", "cpu_per_key_ms": 6.0}}  # fmt: skip
+    p99, cpu = EXTERNAL["keys"].parse("table\n" + json.dumps(keys), "keys")
+    assert p99.verdict() == "PASS" and cpu.ratio == pytest.approx(1.5)
+    documents = {"bench": "big_documents", "load": [1.0],
+                 "land_120kb_cpu": {"p50_ms": 12.0, "max_ms": 30.0},
+                 "neardup_1mb_cpu": {"p50_ms": 160.0, "max_ms": 170.0}}  # fmt: skip
+    land, neardup = EXTERNAL["long-documents"].parse(json.dumps(documents), "docs")
+    assert land.verdict() == "PASS" and neardup.goal is None
+    pool = {"parquet": {"seconds": 6.0, "cpu_s": 6.0, "peak_rss_mb": 700.0,
+                        "reference": {"cpu_s": 5.0, "peak_rss_mb": 627.0}}}  # fmt: skip
+    cpu, memory = EXTERNAL["open-pool"].parse(json.dumps(pool), "open")
+    assert cpu.ratio == pytest.approx(1.2) and memory.ratio == pytest.approx(700 / 627)
+    serve = {"first_frame_s": 0.9, "cpu_s": 0.8,
+             "reference": {"first_frame_s": 0.8, "cpu_s": 0.7}}  # fmt: skip
+    wall, _ = EXTERNAL["serve"].parse(json.dumps(serve), "serve")
+    assert wall.ratio == pytest.approx(0.9 / 0.8) and wall.verdict() == "PASS"
+
+
+def test_flags_follow_what_the_script_offers(tmp_path: Path) -> None:
+    old = "parser.add_argument('--gb')"
+    new = 'parser.add_argument("--lines"); parser.add_argument("--peers"); "--json"'
+    args = EXTERNAL["classify-6m"].args
+    assert args(True, 5, tmp_path, old)[:2] == ["--gb", "0.006"]
+    assert args(True, 5, tmp_path, new)[:6] == [
+        "--lines", "600000", "--peers", "polars distinct count", "--json", "--runs",
+    ]  # fmt: skip
+    assert "--json" not in EXTERNAL["serve"].args(False, 3, tmp_path, old)
