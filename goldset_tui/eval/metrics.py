@@ -69,19 +69,27 @@ def _query_stats(qrels: pl.DataFrame, measures: list[Measure]) -> pl.DataFrame:
 
 
 def _rows(
-    qrels: pl.DataFrame, ranked: pl.DataFrame, stats: pl.DataFrame, measures: list[Measure]
+    qrels: pl.DataFrame,
+    ranked: pl.DataFrame,
+    stats: pl.DataFrame,
+    measures: list[Measure],
+    *,
+    lean: bool = False,
 ) -> pl.DataFrame:
     """The run's rows whose document is in the qrels (the only rows any measure here looks at,
     given the rank from the whole run), with the running counts the measures need.
 
     Keeping only judged rows is what makes a 7-million-line run cheap: every later step works
-    on the pool-sized frame."""
+    on the pool-sized frame. A ``lean`` run (``io.run_lean``) holds only such rows already."""
     levels = sorted({m.rel for m in measures} | {1})
-    # A cheap one-column filter first: most retrieved documents are judged for no query at all.
-    judged_docs = qrels.get_column("doc_id").unique().implode()
+    if not lean:
+        # A cheap one-column filter first: most retrieved documents are judged for no query.
+        judged_docs = qrels.get_column("doc_id").unique().implode()
+        ranked = ranked.filter(pl.col("doc_id").is_in(judged_docs))
     rows = (
-        ranked.filter(pl.col("doc_id").is_in(judged_docs))
-        .join(qrels.select("query_id", "doc_id", "grade"), on=["query_id", "doc_id"], how="inner")
+        ranked.join(
+            qrels.select("query_id", "doc_id", "grade"), on=["query_id", "doc_id"], how="inner"
+        )
         .drop("doc_id")
         .join(
             stats.select(
@@ -152,7 +160,7 @@ def evaluate_wide(
         raise ValueError("alpha_nDCG needs qrels with subtopics (read_subtopic_qrels)")
     stats = _query_stats(qrels, parsed)
     ranked = _ranked(run)
-    rows = _rows(qrels, ranked, stats, parsed)
+    rows = _rows(qrels, ranked, stats, parsed, lean=num_ret is not None)
     if num_ret is not None:
         if any(m.entry.frame is not None for m in parsed):
             raise ValueError("Compat and alpha_nDCG need the whole run, not a lean one")

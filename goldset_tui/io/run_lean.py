@@ -36,7 +36,7 @@ from goldset_tui.io.run_scan import (
     Doubt,
     file_slices,
     has_repeats,
-    parse_slice,
+    parsed_slices,
     split_slices,
 )
 from goldset_tui.io.sources import Source
@@ -57,10 +57,9 @@ def _pieces(src: Source) -> Iterator[bytes]:
 
 
 def _frames(src: Source) -> Iterator[pl.DataFrame]:
-    """Each slice's ``query_id, doc_id, score``, checked as read_run checks them."""
-    separator: str | None = None
-    for piece in _pieces(src):
-        frame, separator = parse_slice(piece, separator)
+    """Each slice's ``query_id, doc_id, score``, checked as read_run checks them (the next one
+    parsed while this one is used: ``run_scan.parsed_slices``)."""
+    for frame in parsed_slices(_pieces(src)):
         if frame.height:
             if not frame.get_column("score").is_finite().all():
                 raise Doubt

@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import polars as pl
@@ -88,11 +89,9 @@ def scan_run(
 def _scan(path: Path, depth: int | None, wanted: pl.Series | None) -> pl.DataFrame:
     kept: list[pl.DataFrame] = []  # the rows kept (evaluation) or the top-k candidates (pooling)
     pairs: list[pl.Series] = []  # a hash of every line's (query, document), for duplicates
-    separator: str | None = None
     rows = 0
     limit = _MERGE_ROWS
-    for piece in file_slices(path):
-        frame, separator = parse_slice(piece, separator)
+    for frame in parsed_slices(file_slices(path)):
         if frame.height == 0:
             continue
         if not frame.get_column("score").is_finite().all():
@@ -151,6 +150,46 @@ def _top_of_runs(frame: pl.DataFrame, depth: int) -> pl.DataFrame:
     one keeps most rows here, and :func:`_top` cuts them when the slices are merged."""
     groups = pl.col("query_id").rle_id()
     return frame.filter(pl.col("score") >= pl.col("score").top_k(depth).min().over(groups))
+
+
+def parsed_slices(pieces: Iterable[bytes]) -> Iterator[pl.DataFrame]:
+    """Each slice's ``query_id, doc_id, score`` (:func:`parse_slice`, the run's separator
+    chosen by the first), the next slice read and parsed on a helper thread while the caller
+    works on this one.
+
+    Reading slice by slice keeps memory at a slice, but left one core idle: the slices were read,
+    parsed and ranked one after the other, where the whole-file parse it replaced kept both cores
+    busy (7,000 x 1,000: 1.8 s of wall time before the slices, 3 s after, at the same CPU). Polars
+    releases the interpreter while it parses, so the helper's parse overlaps the caller's work
+    on the previous slice; one slice ahead at most, so memory holds two. Slices come back in
+    file order, and the first error (a :class:`Doubt`, an unreadable file) is raised where the
+    serial loop would raise it."""
+    source = iter(pieces)
+    separator: str | None = None
+
+    def step() -> pl.DataFrame | None:
+        piece = next(source, None)  # one helper thread: the iterator is never shared
+        if piece is None:
+            return None
+        frame, _ = parse_slice(piece, separator)
+        return frame
+
+    first = next(source, None)
+    if first is None:
+        return
+    frame, separator = parse_slice(first, None)
+    with ThreadPoolExecutor(max_workers=1) as helper:
+        ahead = helper.submit(step)
+        try:
+            while True:
+                yield frame
+                following = ahead.result()
+                if following is None:
+                    return
+                ahead = helper.submit(step)
+                frame = following
+        finally:
+            ahead.cancel()
 
 
 def parse_slice(piece: bytes, separator: str | None) -> tuple[pl.DataFrame, str]:
