@@ -60,6 +60,7 @@ HELP_ORDER = (
     "fuse",
     "report",
     "route",
+    "drift",
     "review",
     "history",
     "regressions",
