@@ -10,8 +10,10 @@ from goldset_tui.eval.overlap import stratum_overlap
 from goldset_tui.eval.strata import SMALL_STRATUM
 from goldset_tui.markdown_text import md_literal
 from goldset_tui.pvalue import p_value_text
+from goldset_tui.report.decisions_md import decisions_markdown
 from goldset_tui.report.format import (
     cell_text,
+    decisions_json,
     dropped_rows,
     fmt_fixed,
     fmt_num,
@@ -147,6 +149,7 @@ def to_markdown(report: Report) -> str:
     lines += _unjudged(report)
     lines += _paired(report)
     lines += _by_stratum(report)
+    lines += decisions_markdown(decisions_json(report))
     return "\n".join(lines) + "\n"
 
 

@@ -1,0 +1,90 @@
+"""The decision block in every format of `goldset report`: the Markdown's "Decisions" section
+carries the JSON's rows and numbers, and the report's own --route/--precision options give the
+block `goldset route` prints."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from goldset_tui.cli import main
+
+ROOT = Path(__file__).resolve().parents[3]
+DATA = ROOT / "sample_data"
+INPUTS = [
+    "--qrels",
+    str(DATA / "judgments" / "alice.qrels"),
+    "--run",
+    f"bm25={DATA / 'runs' / 'bm25.run'}",
+    "--run",
+    f"minilm={DATA / 'runs' / 'minilm.run'}",
+    "--strata",
+    str(DATA / "strata.csv"),
+    "--samples",
+    "50",
+]
+TRAFFIC = ["--traffic", str(DATA / "traffic.csv")]
+
+
+def section(markdown: str, title: str) -> list[str]:
+    lines = markdown.splitlines()
+    start = lines.index(title)
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    return lines[start + 1 : end]
+
+
+def table_rows(lines: list[str], first_cell: str) -> list[list[str]]:
+    """Every table row whose first cell is ``first_cell``, split into cells."""
+    out = []
+    for line in lines:
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("|") and cells[0] == first_cell:
+            out.append(cells)
+    return out
+
+
+def test_the_markdown_decisions_section_has_the_jsons_rows(capsys, tmp_path: Path) -> None:
+    argv = ["report", *INPUTS, *TRAFFIC, "-m", "nDCG@10", "-o", str(tmp_path)]
+    assert main(argv) == 0
+    capsys.readouterr()
+    block = json.loads((tmp_path / "report.json").read_text())["decisions"]
+    report = json.loads((tmp_path / "report.json").read_text())
+    part = section((tmp_path / "report.md").read_text(), "## Decisions")
+    names = [o["name"] for o in block["options"]]
+    assert names == ["bm25", "minilm", "rrf", "routed", "routed_with_errors", "oracle"]
+    strata = [r["stratum"] for r in block["options"][0]["strata"]]
+    for o in block["options"]:
+        (row,) = [r for r in table_rows(part, o["name"]) if len(r) == len(strata) + 7]
+        means = [float(c) for c in row[2 : 2 + len(strata)]]
+        assert means == pytest.approx([r["mean"] for r in o["strata"]], abs=5e-4)
+        assert float(row[2 + len(strata)]) == pytest.approx(o["overall"]["weighted_mean"], abs=5e-4)
+        vs = o["vs_baseline"]
+        if vs is None:
+            assert o["name"] == block["baseline"] and row[4 + len(strata)] == "baseline"
+            continue
+        gained, lost, net = (float(x) for x in row[-1].split(" / "))
+        assert (gained, lost, net) == pytest.approx(
+            (vs["gained_per_n"], vs["lost_per_n"], vs["net_per_n"]), abs=0.05
+        )
+        # The queries table: golden-set queries and searches per N, per stratum.
+        (qrow,) = [r for r in table_rows(part, o["name"]) if len(r) == len(strata) + 1]
+        for cell, r in zip(qrow[1:], vs["strata"], strict=True):
+            queries, rest = cell.split(" of ")
+            assert float(queries) == pytest.approx(r["set_queries"], abs=0.05)
+            assert float(rest.split("(")[1].rstrip(")")) == pytest.approx(r["per_n"], abs=0.05)
+    # Independently of the block: a single run's row is the report's table and headline.
+    minilm = next(r for r in table_rows(part, "minilm") if len(r) == len(strata) + 7)
+    table = {s["stratum"]: s["systems"]["minilm"]["mean"] for s in report["strata"]}
+    assert [float(c) for c in minilm[2 : 2 + len(strata)]] == pytest.approx(
+        [table[s] for s in strata], abs=5e-4
+    )
+    assert float(minilm[2 + len(strata)]) == pytest.approx(
+        report["overall"]["minilm"]["weighted_mean"], abs=5e-4
+    )
+
+
+def test_no_decisions_section_without_traffic(capsys) -> None:
+    assert main(["report", *INPUTS]) == 0
+    assert "## Decisions" not in capsys.readouterr().out
