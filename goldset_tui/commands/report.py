@@ -212,6 +212,7 @@ def run(args: argparse.Namespace) -> int:
         _warn_scale(args.qrels, metric)
         with working(f"computing the report ({metric})"):
             report = build_report(each)
+        _history_hooks.note_strata_change(args, report)
         texts.append(render(report))
         if args.output:
             # One measure: DIR as always; several: DIR/<measure>/ each, side by side.

@@ -40,6 +40,8 @@ def to_markdown(report: Report) -> str:
     ]
     if report.origin_line is not None:
         lines += [f"**{md_literal(report.origin_line)}**", ""]
+    if report.strata_changed is not None:
+        lines += [f"**Strata changed:** {md_literal(report.strata_changed['note'])}.", ""]
     if report.warnings:
         lines += ["## Warnings", ""] + [f"- {md_literal(w)}" for w in report.warnings] + [""]
     lines += [

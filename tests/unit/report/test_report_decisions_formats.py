@@ -88,3 +88,39 @@ def test_the_markdown_decisions_section_has_the_jsons_rows(capsys, tmp_path: Pat
 def test_no_decisions_section_without_traffic(capsys) -> None:
     assert main(["report", *INPUTS]) == 0
     assert "## Decisions" not in capsys.readouterr().out
+
+
+def test_the_strata_change_note_is_in_the_json_and_the_markdown(capsys, tmp_path: Path) -> None:
+    import polars as pl
+
+    from goldset_tui.store import Project, sha256_file
+
+    store = tmp_path / "S"
+    pool = DATA / "pool.jsonl"
+    Project.create(store, pool_path=pool, pool_sha256=sha256_file(pool))
+    strata = DATA / "strata.csv"
+    first = ["report", *INPUTS, "--store", str(store), "--release", "r1", "--format", "json"]
+    assert main(first) == 0
+    assert "strata_changed" not in json.loads(capsys.readouterr().out)  # nothing changed yet
+    moved = tmp_path / "moved.csv"
+    frame = pl.read_csv(strata)
+    frame.with_columns(
+        pl.when(pl.col("query_id") == frame["query_id"][0])
+        .then(pl.lit("brand_new"))
+        .otherwise(pl.col("stratum"))
+        .alias("stratum")
+    ).write_csv(moved)
+    argv = [a if a != str(strata) else str(moved) for a in INPUTS]
+    out_dir = tmp_path / "out"
+    second = ["report", *argv, "--store", str(store), "--release", "r2", "-o", str(out_dir)]
+    assert main([*second, "--format", "json"]) == 0
+    out = capsys.readouterr()
+    changed = json.loads(out.out)["strata_changed"]
+    assert changed["release"] == "r1"
+    assert "strata added: brand_new" in changed["changes"]
+    assert changed["note"].startswith("the strata changed after release 'r1' was recorded")
+    assert changed["note"] in out.err  # and still on stderr, once
+    assert out.err.count("strata changed") == 1
+    assert json.loads((out_dir / "report.json").read_text())["strata_changed"] == changed
+    header = (out_dir / "report.md").read_text().split("## By stratum")[0]
+    assert "**Strata changed:** the strata changed after release 'r1' was recorded" in header
