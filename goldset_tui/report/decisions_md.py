@@ -91,7 +91,7 @@ def decisions_markdown(block: dict[str, Any] | None) -> list[str]:
     if precision:
         lines += [""] + [
             f"- router precision for {md_literal(p['stratum'])}: {_num(p['precision'])}"
-            f" ({md_literal(str(p['source']))})"
+            f" (from {p['source']}; the intervals take it as known)"
             for p in precision
         ]
     if block.get("notes"):

@@ -124,3 +124,68 @@ def test_the_strata_change_note_is_in_the_json_and_the_markdown(capsys, tmp_path
     assert json.loads((out_dir / "report.json").read_text())["strata_changed"] == changed
     header = (out_dir / "report.md").read_text().split("## By stratum")[0]
     assert "**Strata changed:** the strata changed after release 'r1' was recorded" in header
+
+
+def _json(capsys, argv: list[str]) -> dict:
+    assert main(argv) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_the_reports_decision_options_give_routes_block(capsys, tmp_path: Path) -> None:
+    now = tmp_path / "now.csv"
+    now.write_text(
+        "stratum,share\nparaphrase,45%\nexact_identifier,5%\nmisspelled,10%\n"
+        "negation,10%\nshort_keyword,20%\nmulti_entity,10%\n"
+    )
+    asked = [
+        "--route", "exact_identifier=bm25", "--default", "minilm",
+        "--precision", "exact_identifier=0.97", "--precision", "paraphrase=90%",
+        "--traffic-now", str(now), "--baseline", "minilm", "--per", "100",
+    ]  # fmt: skip
+    common = [*INPUTS, *TRAFFIC, *asked, "--format", "json"]
+    routed = _json(capsys, ["route", *common])
+    report = _json(capsys, ["report", *common])
+    assert report["decisions"] == routed
+    # Not the default block: the precisions, routes, baseline and other log are all in it.
+    assert [p["precision"] for p in routed["precision"] if p["source"] == "--precision"] == [
+        0.97,
+        0.9,
+    ]
+    assert routed["routing"]["routes"]["paraphrase"] == "minilm"
+    assert routed["baseline"] == "minilm" and routed["per"] == 100
+    assert routed["traffic_now"] is not None
+    default = _json(capsys, ["report", *INPUTS, *TRAFFIC, "--format", "json"])["decisions"]
+    assert default != routed and default["traffic_now"] is None
+    # --precision alone: every stratum to its best run, as route's --best-per-stratum.
+    alone = ["--precision", "exact_identifier=0.97"]
+    best = _json(
+        capsys, ["route", *INPUTS, *TRAFFIC, *alone, "--best-per-stratum", "--format", "json"]
+    )
+    assert (
+        _json(capsys, ["report", *INPUTS, *TRAFFIC, *alone, "--format", "json"])["decisions"]
+        == best
+    )
+    # The Markdown's section is that block: its routed-with-errors overall is route's.
+    assert main(["report", *INPUTS, *TRAFFIC, *asked]) == 0
+    part = section(capsys.readouterr().out, "## Decisions")
+    (row,) = [r for r in table_rows(part, "routed_with_errors") if len(r) > 7]
+    overall = routed["options"][4]["overall"]["weighted_mean"]
+    assert float(row[-5]) == pytest.approx(overall, abs=5e-4)
+    assert (
+        "- router precision for exact_identifier: 0.970 (from --precision; the intervals take it as known)"
+        in part
+    )
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        (["--precision", "exact_identifier=0.97"], "need --traffic"),
+        ([*TRAFFIC, "--precision", "exact_identifier=1.5"], "a precision lies in (0, 1]"),
+        ([*TRAFFIC, "--route", "nowhere=bm25"], "nowhere"),
+    ],
+)
+def test_the_reports_decision_options_refuse_bad_input(capsys, extra, said) -> None:
+    assert main(["report", *INPUTS, *extra]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and said in err and "Traceback" not in err
