@@ -7,7 +7,7 @@ report` gives when a store's last release was measured under other strata."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from goldset_tui.drift.result import Drift
 from goldset_tui.errors import InputError
@@ -15,7 +15,7 @@ from goldset_tui.errors import InputError
 if TYPE_CHECKING:
     import polars as pl
 
-__all__ = ["Drift", "run_drift", "strata_change_lines"]
+__all__ = ["Drift", "run_drift", "strata_change", "strata_change_lines"]
 
 
 def drift_labels(
@@ -218,7 +218,15 @@ def _differ(a: dict[str, float], b: dict[str, float]) -> bool:
 
 def strata_change_lines(store: Path, strata: pl.DataFrame | None) -> list[str]:
     """One line when the store's last recorded release was measured under other strata than
-    ``strata`` (query_id, stratum): what changed. Nothing when nothing did or nothing is recorded.
+    ``strata`` (query_id, stratum): what changed. Nothing when nothing did or nothing is recorded."""
+    found = strata_change(store, strata)
+    return [found["note"]] if found else []
+
+
+def strata_change(store: Path, strata: pl.DataFrame | None) -> dict[str, Any] | None:
+    """The release the store last recorded, what changed in the strata since (a list of short
+    phrases) and the note saying so (the report's ``strata_changed``); None when nothing did or
+    nothing is recorded.
 
     Only the newest record is read (by its file's time: records are written once and never
     again), so a report on a store with a long history does not read all of it."""
@@ -226,21 +234,22 @@ def strata_change_lines(store: Path, strata: pl.DataFrame | None) -> list[str]:
     from goldset_tui.history.records import HISTORY_DIR, read_record
 
     if strata is None or strata.height == 0:
-        return []
+        return None
     folder = Path(store) / HISTORY_DIR
     try:
         files = sorted(folder.glob("*.json"), key=lambda p: (p.stat().st_mtime_ns, p.name))
         rec = read_record(files[-1]) if files else None
     except (InputError, OSError):
-        return []  # a damaged record is `goldset history`'s to name; the report goes on
+        return None  # a damaged record is `goldset history`'s to name; the report goes on
     if rec is None or not rec.strata:
-        return []
+        return None
     last = rec.release
     current = {str(q): str(s) for q, s in strata.select("query_id", "stratum").iter_rows()}
     changes = describe_change(rec.strata_definition, rec.strata, strata_definition(strata), current)
     if not changes:
-        return []
-    return [
+        return None
+    note = (
         f"the strata changed after release {last!r} was recorded ({'; '.join(changes)}): "
         "compare per-stratum numbers with that release with care"
-    ]
+    )
+    return {"release": last, "changes": list(changes), "note": note}

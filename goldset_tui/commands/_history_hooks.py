@@ -49,6 +49,17 @@ def check(args: argparse.Namespace) -> Path | None:
     return release_store(getattr(args, "store", None), getattr(args, "release", None))
 
 
+def note_strata_change(args: argparse.Namespace, report: Report) -> None:
+    """Before the report is written: whether the store (--store, or a store given as --qrels)
+    last recorded a release under other strata, kept on the report for its JSON, Markdown and
+    stderr."""
+    from goldset_tui.app.drift import strata_change
+
+    store = check(args) or (Path(args.qrels) if Path(args.qrels).is_dir() else None)
+    if store is not None:
+        report.strata_changed = strata_change(store, report.strata_frame)
+
+
 def after_report(
     args: argparse.Namespace,
     inputs: ReportInputs,
@@ -70,10 +81,8 @@ def after_report(
     paths = parse_named_paths(args.run, "--run", path_alone=True)
     store_dir = store or (Path(args.qrels) if Path(args.qrels).is_dir() else None)
     _say(report_advice(report, paths, store_dir))
-    if store_dir is not None:  # measured under other strata than the last release: said first
-        from goldset_tui.app.drift import strata_change_lines
-
-        _say(strata_change_lines(store_dir, report.strata_frame))
+    if report.strata_changed is not None:  # set by note_strata_change: said first
+        _say([report.strata_changed["note"]])
     if store is None:
         if store_dir is not None:  # the store's named cases, in this unrecorded report
             _say(report_cases(store_dir, report))

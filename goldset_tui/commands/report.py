@@ -145,6 +145,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     from goldset_tui.commands._history_hooks import add_release_arguments
 
     add_release_arguments(p)  # --store DIR --release NAME: the golden set's history
+    from goldset_tui.commands._decision_args import add_decision_arguments
+
+    # The decision block (JSON `decisions`, the Markdown's section): as `goldset route`.
+    add_decision_arguments(p.add_argument_group("decisions"), rest_to_best=True)
 
 
 def load_inputs(args: argparse.Namespace) -> ReportInputs:
@@ -198,6 +202,10 @@ def run(args: argparse.Namespace) -> int:
     _history_hooks.check(args)  # a wrong --store/--release is refused before the work
     # Every measure checked before any run is read; the runs are read once for all of them.
     metrics = list(dict.fromkeys(check_metric(m) for m in (args.metric or [DEFAULT_METRIC])))
+    from goldset_tui.app.route import decisions_of, report_request
+    from goldset_tui.commands._decision_args import decision_request
+
+    asked = report_request(decision_request(args), traffic=args.traffic is not None)
     args.metric = metrics[0]
     inputs = load_inputs(args)
     if args.output:
@@ -212,6 +220,9 @@ def run(args: argparse.Namespace) -> int:
         _warn_scale(args.qrels, metric)
         with working(f"computing the report ({metric})"):
             report = build_report(each)
+        _history_hooks.note_strata_change(args, report)
+        if asked is not None:
+            report.decisions = decisions_of(report, asked)
         texts.append(render(report))
         if args.output:
             # One measure: DIR as always; several: DIR/<measure>/ each, side by side.

@@ -82,13 +82,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="where missing pairs go when they cannot be judged here (default missing_pairs.csv in "
         "the current folder; the screen names the full path)",
     )
+    from goldset_tui.commands._decision_args import add_decision_arguments
+
+    # The decision view (d) as `goldset report` and `goldset route` make it.
+    add_decision_arguments(p.add_argument_group("decisions"), rest_to_best=True)
 
 
 def build_context(args: argparse.Namespace) -> ReviewContext:
     """Read and check every input, compute the report: the ReviewContext the screens share."""
     from goldset_tui.app.review import review_setup
+    from goldset_tui.app.route import decisions_of, report_request
+    from goldset_tui.commands._decision_args import decision_request
     from goldset_tui.ui.opening import review_context
 
+    asked = report_request(decision_request(args), traffic=args.traffic is not None)
     setup = review_setup(
         qrels=args.qrels,
         runs=args.run,
@@ -106,7 +113,10 @@ def build_context(args: argparse.Namespace) -> ReviewContext:
         out_dir=args.output,
         pairs_out=args.pairs_out,
     )
-    return review_context(setup)
+    context = review_context(setup)
+    if asked is not None:
+        context.decide = lambda report: decisions_of(report, asked)
+    return context
 
 
 def review_screen_for_store(

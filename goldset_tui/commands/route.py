@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 NAME = "route"
 HELP = "route by query shape, with the router's error: every option side by side, in queries"
@@ -37,43 +36,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     from goldset_tui.commands.report import add_input_arguments
 
     add_input_arguments(p, old_spellings=False)
-    p.add_argument(
-        "--route",
-        action="append",
-        default=[],
-        metavar="STRATUM=SYSTEM",
-        help="send the stratum's queries to that run, repeatable",
-    )
-    rest = p.add_mutually_exclusive_group()
-    rest.add_argument("--default", metavar="SYSTEM", help="the run every other stratum goes to")
-    rest.add_argument(
-        "--best-per-stratum",
-        action="store_true",
-        help="every stratum without --route to the run that scored best on it",
-    )
-    p.add_argument(
-        "--precision",
-        action="append",
-        default=[],
-        metavar="STRATUM=P",
-        help="the router's precision for a stratum (0.97 or 97%%), repeatable",
-    )
-    p.add_argument(
-        "--spotcheck",
-        type=Path,
-        metavar="FILE",
-        help="a spot-check's journal (.jsonl) or JSON: the router's confusion",
-    )
-    p.add_argument("--baseline", metavar="SYSTEM", help="the run the others are counted against")
-    p.add_argument(
-        "--traffic-now",
-        type=Path,
-        metavar="FILE",
-        help="another log's stratum,share: the gaps under its shares",
-    )
-    p.add_argument(
-        "--per", type=int, default=1000, metavar="N", help="count queries per N searches (1000)"
-    )
+    from goldset_tui.commands._decision_args import add_decision_arguments
+
+    add_decision_arguments(p)
     # docs/cli.md: --print prints, --screen opens the screen.
     shown = p.add_mutually_exclusive_group()
     shown.add_argument(
@@ -90,7 +55,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from goldset_tui.app.route import RouteRequest, route_decisions
+    from goldset_tui.app.route import route_decisions
+    from goldset_tui.commands._decision_args import decision_request
     from goldset_tui.commands.report import load_inputs
     from goldset_tui.progress import working
 
@@ -98,16 +64,7 @@ def run(args: argparse.Namespace) -> int:
         from goldset_tui.app.terminal import require_terminal
 
         require_terminal(NAME)
-    request = RouteRequest(
-        routes=args.route,
-        default=args.default,
-        best_per_stratum=args.best_per_stratum,
-        precision=args.precision,
-        spotcheck=args.spotcheck,
-        baseline=args.baseline,
-        traffic_now=args.traffic_now,
-        per=args.per,
-    )
+    request = decision_request(args)
     inputs = load_inputs(args)
     with working("computing the decisions"):
         report, block = route_decisions(inputs, request)

@@ -98,6 +98,8 @@ def to_dict(report: Report) -> dict[str, Any]:
         },
         "decisions": decisions_json(report),
     }
+    if report.strata_changed is not None:  # only then, as origin: old reports read the same
+        out["strata_changed"] = report.strata_changed
     if report.origins is not None:  # only then: reports of real traffic read as they always did
         origins = report.origins.get_column("origin")
         out["origin"] = {

@@ -10,8 +10,10 @@ from goldset_tui.eval.overlap import stratum_overlap
 from goldset_tui.eval.strata import SMALL_STRATUM
 from goldset_tui.markdown_text import md_literal
 from goldset_tui.pvalue import p_value_text
+from goldset_tui.report.decisions_md import decisions_markdown
 from goldset_tui.report.format import (
     cell_text,
+    decisions_json,
     dropped_rows,
     fmt_fixed,
     fmt_num,
@@ -38,6 +40,8 @@ def to_markdown(report: Report) -> str:
     ]
     if report.origin_line is not None:
         lines += [f"**{md_literal(report.origin_line)}**", ""]
+    if report.strata_changed is not None:
+        lines += [f"**Strata changed:** {md_literal(report.strata_changed['note'])}.", ""]
     if report.warnings:
         lines += ["## Warnings", ""] + [f"- {md_literal(w)}" for w in report.warnings] + [""]
     lines += [
@@ -147,6 +151,7 @@ def to_markdown(report: Report) -> str:
     lines += _unjudged(report)
     lines += _paired(report)
     lines += _by_stratum(report)
+    lines += decisions_markdown(decisions_json(report))
     return "\n".join(lines) + "\n"
 
 

@@ -100,6 +100,9 @@ class Report:
     # query_id, origin (real or synthetic) when the strata file says (sampling/origin.py);
     # None: no origin column, every query taken for real traffic as before.
     origins: pl.DataFrame | None = None
+    # When the store's last recorded release was measured under other strata: its release, the
+    # changes and the note (app.drift.strata_change); None otherwise or without a store.
+    strata_changed: dict[str, Any] | None = None
 
     @property
     def origin_line(self) -> str | None:

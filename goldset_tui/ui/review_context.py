@@ -11,6 +11,7 @@ import polars as pl
 from textual.app import App
 from textual.screen import Screen
 
+from goldset_tui.decisions.block import DecisionBlock
 from goldset_tui.report.pipeline import Report
 
 
@@ -46,6 +47,9 @@ class ReviewContext:
     store: str | None = None  # the store's folder, as given, for the commands the screens name
     consensus_key: str | None = None  # the key of `sources` that is the store's consensus
     out_dir: str | None = None  # where e writes (review -o); the current folder without one
+    # The decision block of a report as the command asked it (review's --route, --precision...),
+    # applied to every report the screens recompute; None: the default block.
+    decide: Callable[[Report], DecisionBlock | None] | None = None
     _labelled: pl.DataFrame | None = field(default=None, repr=False)
 
     def apply(self, app: App, report: Report) -> None:

@@ -316,7 +316,7 @@ class ReportScreen(ReviewKeys, LeaveKeys, Screen[None]):
         from goldset_tui.decisions.of_report import NEEDS, report_decisions
         from goldset_tui.ui.screens.decisions import DecisionScreen
 
-        block = self.report.decisions or report_decisions(self.report)
+        block = self.report.decisions or (self.context.decide or report_decisions)(self.report)
         if block is None or not block.strata:
             self.notify(f"No decisions: {NEEDS}.")
             return
