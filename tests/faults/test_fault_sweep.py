@@ -140,3 +140,41 @@ def test_an_eio_from_the_injector_looks_like_the_real_one(tmp_path) -> None:
         writer.record(Judgment("alice", "q1", "d2", 1, "2026-01-01T00:00:00Z"))
     assert info.value.errno == errno.EIO and info.value.filename == str(writer.journal_path)
     writer.close()
+
+
+def test_an_error_saying_the_change_is_made_is_held_to_it(tmp_path) -> None:
+    # After its commit point a command may fail and say so ("release ... IS recorded whole",
+    # "NEWDIR IS made"): then the change must be all there; a plain error must leave nothing.
+    from faults.sweep import check
+    from faults.workloads import Command
+
+    class Fake(Command):
+        name = "fake"
+        state = "before"
+
+        def run(self, root, ledger):  # the rerun after a failure
+            reruns.append(self.state)
+            ledger.start(("cli", "fake"))
+            ledger.ack()
+
+        def effect(self, root):
+            return self.state
+
+    reruns: list[str] = []
+    fake = Fake()
+    prepared = Prepared(fake, tmp_path, before="before", after="after")
+    prepared.root.mkdir()
+
+    def violations(state: str, message: str) -> list[str]:
+        fake.state = state
+        ledger = Ledger()
+        ledger.start(("cli", "fake"))
+        ledger.fail(f"goldset: error: {message}\n")
+        return check(prepared, ledger, False)
+
+    assert violations("after", "x: Input/output error: /new IS made, with everything merged") == []
+    assert reruns == []  # done, as it said: nothing to run again
+    assert violations("before", "x: Input/output error: /new IS made")[0].startswith(
+        "said it is done"
+    )
+    assert violations("after", "x: Input/output error")[0].endswith("but all of it done")
