@@ -18,8 +18,9 @@ after its last, so a held lock means the import may still be going on, and nothi
 It is best effort: a store that cannot be written (read-only, a full disk) is read as it is, and
 readers ignore a record that links nothing anyway (:func:`machine.landed_imports`).
 
-A name that already had grades keeps them; a second import of it that stopped half way leaves a
-record linking nothing, which readers ignore and the next import of the name drops.
+A name that already had grades keeps them: a second import of it that stopped half way loses
+only a provenance file no record names; a record it wrote links nothing, which readers ignore and
+the next import of the name drops.
 """
 
 from __future__ import annotations
@@ -52,33 +53,42 @@ def _orphan_records(entry: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-def _unnamed_sides(store: Path, safe: str, entry: dict[str, Any] | None) -> list[Path]:
-    """Provenance files of ``safe`` that no landed record of its entry names."""
+def _leftover_sides(store: Path, safe: str, named: list[Any]) -> list[Path]:
+    """What an import of ``safe`` stopped before its record left in ``machine/<safe>/``: a
+    provenance file none of the records ``named`` names, and temporary files (a live writer's
+    too: the caller holds the writer lock before removing any)."""
     folder = store / MACHINE_DIR / safe
     if not folder.is_dir():
         return []
-    orphans = {id(r) for r in _orphan_records(entry)} if entry else set()
-    named = {
-        str(r.get("sha256", ""))[:16]
-        for r in (entry or {}).get("imports", [])
-        if isinstance(r, dict) and id(r) not in orphans
-    }
-    return [p for p in sorted(folder.glob("*.parquet")) if p.stem not in named]
+    stems = {str(r.get("sha256", ""))[:16] for r in named if isinstance(r, dict)}
+    return [
+        p
+        for p in sorted(folder.iterdir())
+        if p.name.startswith(TMP_PREFIX) or p.suffix == ".parquet" and p.stem not in stems
+    ]
 
 
-def _candidates(store: Path, manifest: dict[str, Any]) -> list[str]:
-    """Names (``<safe>``) that may hold a half import: cheap checks only, no judgment read."""
+def _candidates(store: Path, manifest: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """Names (``<safe>``) that may hold a half import, from cheap checks only (no judgment
+    read): those without any judgment, and those with judgments whose ``machine/<safe>/``
+    holds a file no record names."""
     entries = manifest.get("labellers", {})
-    machine = store / MACHINE_DIR
     if not isinstance(entries, dict):
-        return []
+        return [], []
+    machine = store / MACHINE_DIR
+    folders = [p.name for p in sorted(machine.iterdir())] if machine.is_dir() else []
     maybe = [s for s, e in entries.items() if isinstance(e, dict) and _orphan_records(e)]
-    if machine.is_dir():
-        maybe += [p.name for p in sorted(machine.iterdir()) if p.name not in maybe]
+    maybe += [name for name in folders if name not in maybe]
     if not maybe:
-        return []
+        return [], []
     with_files = labellers_with_files(store)
-    return [s for s in maybe if s not in with_files]
+    sides = [
+        name
+        for name in folders
+        if name in with_files
+        and _leftover_sides(store, name, (entries.get(name) or {}).get("imports", []))
+    ]
+    return [s for s in maybe if s not in with_files], sides
 
 
 @contextlib.contextmanager
@@ -131,7 +141,7 @@ def roll_back(store: Path, safe: str) -> dict[str, Any] | None:
         entry = current
     folder = store / MACHINE_DIR / safe
     # Under the writer lock no import of the name is writing: a temporary file is a dead one's.
-    for side in [*_unnamed_sides(store, safe, entry), *folder.glob(f"{TMP_PREFIX}*")]:
+    for side in _leftover_sides(store, safe, (entry or {}).get("imports", [])):
         side.unlink(missing_ok=True)
     with contextlib.suppress(OSError):
         folder.rmdir()  # only when empty
@@ -142,16 +152,23 @@ def roll_back(store: Path, safe: str) -> dict[str, Any] | None:
 def roll_back_half_imports(store: Path, manifest: dict[str, Any]) -> dict[str, Any]:
     """On opening ``store``: take back every half import no live process is finishing (see the
     module docstring); returns the manifest as it is now."""
-    for safe in _candidates(store, manifest):
+    whole, sides = _candidates(store, manifest)
+    for safe in whole:
         try:
             with _writer_lock(store, safe) as locked:
                 if locked and safe not in labellers_with_files(store):
                     manifest = roll_back(store, safe) or manifest
-        except (
-            OSError,
-            InputError,
-            StoreLockedError,
-        ):  # best effort: a read-only or full disk is read as it is
+        except (OSError, InputError, StoreLockedError):  # best effort: read-only, full disk
+            continue
+    for safe in sides:  # a name with grades keeps them; only the files no record names go
+        try:
+            with _writer_lock(store, safe) as locked:
+                if not locked:
+                    continue  # an import of the name may be going on
+                entry = read_manifest(store).get("labellers", {}).get(safe)
+                for side in _leftover_sides(store, safe, (entry or {}).get("imports", [])):
+                    side.unlink(missing_ok=True)
+        except (OSError, InputError, StoreLockedError):
             continue
     return manifest
 
@@ -162,8 +179,20 @@ def take_back_failed(store: Path, safe: str) -> dict[str, Any] | None:
     import's own error is the one to report; the next open tries again); returns the new
     manifest, or None."""
     try:
-        if safe in labellers_with_files(store):
+        if safe in labellers_with_files(store):  # a known name: its grades stay
+            entry = read_manifest(store).get("labellers", {}).get(safe) or {}
+            for side in _leftover_sides(store, safe, entry.get("imports", [])):
+                side.unlink(missing_ok=True)
             return None
         return roll_back(store, safe)
     except (OSError, InputError, StoreLockedError):
         return None
+
+
+def not_imported(exc: OSError) -> OSError:
+    """An import's error before its grades' part (its commit point): whatever the failed step
+    said of its own file (an ``atomic_write`` that could not take its rename back says the new
+    manifest IS in place), the import is not there, and the next open takes back what it wrote."""
+    if exc.errno is None:
+        return exc
+    return OSError(exc.errno, f"{os.strerror(exc.errno)}; nothing was imported", exc.filename)

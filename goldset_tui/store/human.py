@@ -50,7 +50,7 @@ from goldset_tui.io.machine import read_human_labels
 from goldset_tui.io.trec import QRELS_SCHEMA
 from goldset_tui.store.files import now_iso, safe_name, sha256_file
 from goldset_tui.store.frames import latest
-from goldset_tui.store.half_imports import take_back_failed
+from goldset_tui.store.half_imports import not_imported, take_back_failed
 from goldset_tui.store.machine import import_landed, import_name, is_machine, recorded_path
 from goldset_tui.store.manifest import ManifestLockedError, update_manifest
 from goldset_tui.text import visible
@@ -179,7 +179,11 @@ def import_human(
 
         # The record first: every imported judgment is linked to its file from the moment it
         # exists, whatever moment the process is killed at (see the module docstring).
-        project.manifest = update_manifest(project.path, remember)
+        try:
+            project.manifest = update_manifest(project.path, remember)
+        except OSError as exc:
+            project.manifest = take_back_failed(project.path, safe) or project.manifest
+            raise not_imported(exc) from exc
         try:
             writer.write_batch(batch(chosen, labeller, stamp))
         except BaseException:

@@ -46,7 +46,7 @@ from goldset_tui.errors import InputError, StoreLockedError
 from goldset_tui.io.machine import read_machine_labels
 from goldset_tui.io.trec import QRELS_SCHEMA
 from goldset_tui.store.files import atomic_write, now_iso, safe_name, sha256_file
-from goldset_tui.store.half_imports import take_back_failed
+from goldset_tui.store.half_imports import not_imported, take_back_failed
 from goldset_tui.store.manifest import ManifestLockedError, update_manifest
 from goldset_tui.text import visible
 
@@ -255,6 +255,7 @@ def store_machine_labels(
         # The provenance first: alone (killed right after) it is a file no record points at,
         # and the next import of the same file writes it again, byte for byte.
         side = provenance_file(project, labeller, digest)
+        committing = False  # the grades' part is the commit point
         try:
             atomic_write(side, lambda tmp: labels.write_parquet(tmp))
             stamp = now_iso()
@@ -308,11 +309,14 @@ def store_machine_labels(
                     pl.lit("undo").alias("kind"),
                 )
                 rows = pl.concat([undos, rows])
+            committing = True
             writer.write_batch(rows)
-        except BaseException:
+        except BaseException as exc:
             # What it wrote before its grades (the provenance file, the manifest's record and a
             # new name's entry) is taken back: a failed import is not there at all.
             project.manifest = take_back_failed(project.path, safe) or project.manifest
+            if isinstance(exc, OSError) and not committing:
+                raise not_imported(exc) from exc
             raise
     return ImportResult(labeller, labels.height, new.height, digest, False, side)
 

@@ -98,3 +98,46 @@ def test_a_temporary_manifest_a_killed_writer_left_is_removed_on_open(tmp_path: 
     Project.open(store)
     assert not dead.exists()
     assert live.exists()  # a live writer's is its own
+
+
+def test_a_known_machine_keeps_its_grades_and_loses_a_killed_import_s_provenance(
+    tmp_path: Path,
+) -> None:
+    store = sample_store(tmp_path)
+    argv = ["import", "--store", str(store), "--labeller", "llm", "--machine", str(QRELS)]
+    assert main(argv) == 0
+    kept = sorted((store / "machine" / "llm").iterdir())
+    second = tmp_path / "second.qrels"
+    lines = QRELS.read_text().splitlines()
+    q, z, d, g = lines[0].split()
+    second.write_text("\n".join([f"{q} {z} {d} {3 - int(g)}", *lines[1:]]) + "\n")
+    killed("machine_import_child.py", store, "llm", second, "after-provenance")
+    assert len(list((store / "machine" / "llm").iterdir())) == 2  # a file no record names
+    project = Project.open(store)
+    assert sorted((store / "machine" / "llm").iterdir()) == kept
+    assert project.qrels("llm").height == len(lines)
+
+
+@pytest.mark.parametrize("kind", ["--human", "--machine"])
+def test_an_import_failing_at_its_record_says_nothing_was_imported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str, capsys
+) -> None:
+    """The record's manifest write lands, but its folder's fsync fails and cannot be taken back
+    (a disk refusing every write): the write's own error says the new manifest IS in place,
+    which of the import is not true (its grades never came): the import's error says so."""
+    store = sample_store(tmp_path)
+    real = manifest_module.atomic_write_bytes
+
+    def in_place(path: Path, data: bytes) -> None:
+        real(path, data)
+        raise OSError(
+            errno.EIO, "Input/output error (the new file IS in place, but ...)", str(path)
+        )
+
+    monkeypatch.setattr(manifest_module, "atomic_write_bytes", in_place)
+    argv = ["import", "--store", str(store), "--labeller", "x", kind, str(QRELS)]
+    assert main(argv) == 2
+    monkeypatch.undo()
+    err = capsys.readouterr().err
+    assert "nothing was imported" in err and "IS in place" not in err
+    assert Project.open(store).labellers() == []
