@@ -2,7 +2,8 @@
 a group, undos, compactions) with every call that changes the disk failing in turn (EIO; EIO
 that persists to the end of the operation, under which a failed write's clean-up fails too;
 ENOSPC at the calls where it differs from EIO: a write leaves half its bytes, a Polars writer a
-partial file), and a sample of SIGKILLs. bench/fault_sweep.py runs every workload and every kill
+partial file), a sample of SIGKILLs, and one telling point of each writing command.
+bench/fault_sweep.py runs every workload and every kill
 (docs/store.md, "The fault sweep")."""
 
 from __future__ import annotations
@@ -80,6 +81,41 @@ def test_a_sample_of_kills_in_the_store_api_breaks_no_promise(store_api: Prepare
     points = [kill_point(store_api, n) for n in range(step // 2, store_api.calls, step)]
     assert [p.at for p in points if p.call is None] == []  # every kill landed
     assert summary(points) == ""
+
+
+# --- one telling point of each command (bench/fault_sweep.py runs them all) --------------------
+def _record_fsync(names: list[str]) -> int:
+    """An import's record: the folder fsync after the manifest's rename, the last rename before
+    the grades' part (the last Parquet write). Under a persistent fault it cannot be taken back."""
+    last_part = max(n for n, name in enumerate(names) if name == "write_parquet")
+    renamed = max(n for n in range(last_part) if names[n] == "replace")
+    assert names[renamed + 1] == "fsync"
+    return renamed + 1
+
+
+COMMAND_POINTS = {  # workload: (fault, which call)
+    "import --pool": ("EIO*", _record_fsync),
+    "import --human": ("EIO*", _record_fsync),
+    "import --machine": ("EIO*", _record_fsync),
+    "merge --into": ("EIO", lambda names: len(names) - 1),  # the new store's folder fsync
+    "pool --extend": ("EIO*", lambda names: len(names) - 1),  # after the manifest's rename
+    "report --release": ("EIO", lambda names: len(names) - 1),  # after the commit point
+}
+
+
+@pytest.mark.parametrize("name", list(COMMAND_POINTS))
+def test_one_point_of_each_command_breaks_no_promise(tmp_path_factory, name: str) -> None:
+    base = scratch(tmp_path_factory)
+    try:
+        prepared = prepare(WORKLOADS[name], base / "w")
+        fault, which = COMMAND_POINTS[name]
+        point = fault_point(prepared, fault, which(prepared.names))
+        assert point.call == "fsync"
+        assert point.violations == []
+    finally:
+        import shutil
+
+        shutil.rmtree(base, ignore_errors=True)
 
 
 # --- the checks can fail: a store that breaks a promise is caught ------------------------------
