@@ -151,8 +151,14 @@ def atomic_write(path: Path, write: Callable[[Path], object]) -> None:
     try:
         fsync_path(path.parent)
     except OSError as exc:
-        _take_back(path, existed, old, made)
-        raise naming(exc, path) from exc
+        if _take_back(path, existed, old, made):
+            raise naming(exc, path) from exc
+        raise OSError(  # said as it is: the caller's change is there
+            exc.errno,
+            f"{exc.strerror or exc} (the new file IS in place, but its folder could not be "
+            "synced to disk, nor the old file put back: a power cut could undo it)",
+            str(path),
+        ) from exc
     finally:
         if old is not None:
             with contextlib.suppress(OSError):
@@ -172,8 +178,9 @@ def _keep_old(path: Path) -> tuple[bool, Path | None]:
     return True, old
 
 
-def _take_back(path: Path, existed: bool, old: Path | None, made: list[Path]) -> None:
-    """Undo a rename whose folder fsync failed: the old file back, or the new one gone."""
+def _take_back(path: Path, existed: bool, old: Path | None, made: list[Path]) -> bool:
+    """Undo a rename whose folder fsync failed: the old file back, or the new one gone. False
+    when the new file stays in place (no link to the old one, or the undoing failed too)."""
     try:
         if old is not None:
             os.replace(old, path)
@@ -181,10 +188,12 @@ def _take_back(path: Path, existed: bool, old: Path | None, made: list[Path]) ->
             os.unlink(path)
             _undo(path, made)
         else:
-            return  # no link to the old file: nothing to put back
-        fsync_path(path.parent)
+            return False  # no link to the old file: nothing to put back
     except OSError:
-        pass  # the error being raised is the one that matters
+        return False
+    with contextlib.suppress(OSError):
+        fsync_path(path.parent)  # the old state is what readers see either way
+    return True
 
 
 def remove_dead_tmp(path: Path) -> None:

@@ -28,9 +28,11 @@ Contract of :func:`import_human`:
   refused (StoreLockedError) while one is open.
 - **All or nothing, SIGKILL-safe.** Two durable steps: the manifest record (an atomic replace),
   then every judgment as one Parquet part (one atomic rename, :meth:`JudgmentWriter.write_batch`).
-  Killed after the first, the store holds a record whose judgments never landed: it links nothing
-  (no judgment has its time), and the next import of this labeller drops it, so importing the same
-  file again writes it in full. Killed after the second, the import is complete.
+  Killed after the first (or failed with its own clean-up failing too), the store holds a record
+  whose judgments never landed: it links nothing (no judgment has its time); the next open of the
+  store takes a new name's entry and record back out (:mod:`goldset_tui.store.half_imports`), and
+  the next import of a known name drops the record, so importing the same file again writes it in
+  full. Killed after the second, the import is complete.
 - **Idempotent**: a file whose sha256 this labeller already imported (and whose judgments landed)
   writes nothing, even if the labeller re-graded some of those pairs on the screen since.
 """
@@ -48,6 +50,7 @@ from goldset_tui.io.machine import read_human_labels
 from goldset_tui.io.trec import QRELS_SCHEMA
 from goldset_tui.store.files import now_iso, safe_name, sha256_file
 from goldset_tui.store.frames import latest
+from goldset_tui.store.half_imports import not_imported, take_back_failed
 from goldset_tui.store.machine import import_landed, import_name, is_machine, recorded_path
 from goldset_tui.store.manifest import ManifestLockedError, update_manifest
 from goldset_tui.text import visible
@@ -176,12 +179,15 @@ def import_human(
 
         # The record first: every imported judgment is linked to its file from the moment it
         # exists, whatever moment the process is killed at (see the module docstring).
-        project.manifest = update_manifest(project.path, remember)
+        try:
+            project.manifest = update_manifest(project.path, remember)
+        except OSError as exc:
+            project.manifest = take_back_failed(project.path, safe) or project.manifest
+            raise not_imported(exc) from exc
         try:
             writer.write_batch(batch(chosen, labeller, stamp))
         except BaseException:
-            if entry is None:
-                _forget_new_name(project, safe, labeller)
+            project.manifest = take_back_failed(project.path, safe) or project.manifest
             raise
     unchanged = compared.height - new.height - differs.height
     kept = differs.height if on_conflict == "keep" else 0
@@ -203,24 +209,6 @@ def batch(chosen: pl.DataFrame, labeller: str, stamp: str) -> pl.DataFrame:
         "note",
         pl.lit("judge").alias("kind"),
     )
-
-
-def _forget_new_name(project: Project, safe: str, labeller: str) -> None:
-    """Take out the entry a failed import of a new name made, unless a grade of it reached the
-    disk after all (a failure after the part's rename). Best effort: the import's own error is the
-    one to report, and an entry left behind holds only a record the next import drops."""
-    try:
-        if project.judgments(labeller, history=True).height:
-            return
-
-        def forget(data: dict[str, Any]) -> None:
-            current = data.get("labellers", {}).get(safe)
-            if current is not None and set(current) <= {"name", "first", "imports"}:
-                del data["labellers"][safe]
-
-        project.manifest = update_manifest(project.path, forget)
-    except Exception:
-        return
 
 
 def judged_on_screen(project: Project, labeller: str) -> bool:

@@ -25,8 +25,10 @@ labeller's name cannot be reused for a machine, nor a machine's by ``goldset jud
 the provenance file (alone, a file no record names), then the machine mark and the import's record
 in one atomic manifest write, then every grade as one Parquet part (one atomic rename). Killed
 between the last two, the record links no grade (each grade carries its record's ``time`` and no
-seconds; ``written`` says how many): :func:`landed_imports` leaves it out for every reader, and
-the next import drops it. Grades never sit in the store without their record.
+seconds; ``written`` says how many): :func:`landed_imports` leaves it out for every reader, the
+next open of the store takes a new name's entry, record and provenance file back out
+(:mod:`goldset_tui.store.half_imports`; a failed import does so at once), and the next import of
+a known name drops the record. Grades never sit in the store without their record.
 
 Who reads the mark: :func:`machine_labellers` (consensus leaves them out unless asked, the home
 screen lists no judging row for them, agreement reports them under ``machine``).
@@ -44,6 +46,7 @@ from goldset_tui.errors import InputError, StoreLockedError
 from goldset_tui.io.machine import read_machine_labels
 from goldset_tui.io.trec import QRELS_SCHEMA
 from goldset_tui.store.files import atomic_write, now_iso, safe_name, sha256_file
+from goldset_tui.store.half_imports import not_imported, take_back_failed
 from goldset_tui.store.manifest import ManifestLockedError, update_manifest
 from goldset_tui.text import visible
 
@@ -252,57 +255,69 @@ def store_machine_labels(
         # The provenance first: alone (killed right after) it is a file no record points at,
         # and the next import of the same file writes it again, byte for byte.
         side = provenance_file(project, labeller, digest)
-        atomic_write(side, lambda tmp: labels.write_parquet(tmp))
-        stamp = now_iso()
-        record: dict[str, Any] = {
-            **record_fields,
-            "sha256": digest,
-            "time": stamp,
-            "labels": labels.height,
-            "written": new.height,
-        }
+        committing = False  # the grades' part is the commit point
+        try:
+            atomic_write(side, lambda tmp: labels.write_parquet(tmp))
+            stamp = now_iso()
+            record: dict[str, Any] = {
+                **record_fields,
+                "sha256": digest,
+                "time": stamp,
+                "labels": labels.height,
+                "written": new.height,
+            }
 
-        def remember(data: dict[str, Any]) -> None:
-            entries = data.setdefault("labellers", {})
-            current = entries.get(safe)
-            if current is not None and not is_machine(current):  # someone judged meanwhile
-                raise InputError(project.path, f"{visible(labeller)!r} is a human labeller here")
-            current = entries.setdefault(safe, {"name": labeller, "first": now_iso()})
-            current[MACHINE] = True
-            current.update(entry_fields)
-            # A record whose grades a kill cut off links nothing: dropped, not kept as if.
-            current["imports"] = [*landed, record]
+            def remember(data: dict[str, Any]) -> None:
+                entries = data.setdefault("labellers", {})
+                current = entries.get(safe)
+                if current is not None and not is_machine(current):  # someone judged meanwhile
+                    raise InputError(
+                        project.path, f"{visible(labeller)!r} is a human labeller here"
+                    )
+                current = entries.setdefault(safe, {"name": labeller, "first": stamp})
+                current[MACHINE] = True
+                current.update(entry_fields)
+                # A record whose grades a kill cut off links nothing: dropped, not kept as if.
+                current["imports"] = [*landed, record]
 
-        # The mark and the record in one atomic write, then every grade as one Parquet part
-        # (one atomic rename). Killed between the two, the record links no grade (none carries
-        # its time): every reader ignores it (landed_imports), the next import drops it.
-        project.manifest = update_manifest(project.path, remember)
-        rows = new.select(
-            pl.lit(labeller).alias("labeller"),
-            "query_id",
-            "doc_id",
-            "grade",
-            pl.lit(stamp).alias("time"),
-            pl.lit(None, pl.Float64).alias("seconds"),
-            pl.lit(None, pl.Int64).alias("position"),
-            pl.col("rationale").alias("note"),
-            pl.lit("judge").alias("kind"),
-        )
-        if stale is not None and stale.height:
-            # Undos first, in the same part: each cancels one grade still stacked on the pair.
-            undos = stale.select(
+            # The mark and the record in one atomic write, then every grade as one Parquet part
+            # (one atomic rename). Killed between the two, the record links no grade (none carries
+            # its time): every reader ignores it (landed_imports), the next import drops it.
+            project.manifest = update_manifest(project.path, remember)
+            rows = new.select(
                 pl.lit(labeller).alias("labeller"),
                 "query_id",
                 "doc_id",
-                pl.lit(None, pl.Int64).alias("grade"),
+                "grade",
                 pl.lit(stamp).alias("time"),
                 pl.lit(None, pl.Float64).alias("seconds"),
                 pl.lit(None, pl.Int64).alias("position"),
-                pl.lit(None, pl.String).alias("note"),
-                pl.lit("undo").alias("kind"),
+                pl.col("rationale").alias("note"),
+                pl.lit("judge").alias("kind"),
             )
-            rows = pl.concat([undos, rows])
-        writer.write_batch(rows)
+            if stale is not None and stale.height:
+                # Undos first, in the same part: each cancels one grade still stacked on the pair.
+                undos = stale.select(
+                    pl.lit(labeller).alias("labeller"),
+                    "query_id",
+                    "doc_id",
+                    pl.lit(None, pl.Int64).alias("grade"),
+                    pl.lit(stamp).alias("time"),
+                    pl.lit(None, pl.Float64).alias("seconds"),
+                    pl.lit(None, pl.Int64).alias("position"),
+                    pl.lit(None, pl.String).alias("note"),
+                    pl.lit("undo").alias("kind"),
+                )
+                rows = pl.concat([undos, rows])
+            committing = True
+            writer.write_batch(rows)
+        except BaseException as exc:
+            # What it wrote before its grades (the provenance file, the manifest's record and a
+            # new name's entry) is taken back: a failed import is not there at all.
+            project.manifest = take_back_failed(project.path, safe) or project.manifest
+            if isinstance(exc, OSError) and not committing:
+                raise not_imported(exc) from exc
+            raise
     return ImportResult(labeller, labels.height, new.height, digest, False, side)
 
 

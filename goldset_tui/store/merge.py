@@ -53,6 +53,9 @@ class MergeFailedError(InputError):
 
     def __init__(self, store: Path, exc: OSError, *, committed: bool) -> None:
         self.reason = f"{exc.filename}: {exc.strerror or exc}" if exc.filename else str(exc)
+        # The errno's own words: what a file inside a folder that is then removed came to (an
+        # atomic write's "IS in place" is not true of the folder a new store was built in).
+        self.plain_reason = _plain(exc)
         self.committed = committed
         super().__init__(
             None,
@@ -62,6 +65,12 @@ class MergeFailedError(InputError):
             else f"{self.reason}: the merge failed before its commit point; {store} is as it was "
             "(nothing merged)",
         )
+
+
+def _plain(exc: OSError) -> str:
+    """``FILE: the errno's own words``, nothing an inner step added to them."""
+    plain = os.strerror(exc.errno) if exc.errno else str(exc.strerror or exc)
+    return f"{exc.filename}: {plain}" if exc.filename else plain
 
 
 # What makes two records the same event (seq is each store's own numbering, so not in it).
@@ -283,13 +292,34 @@ def _merge_into_new(path: Path, others: list[Project]) -> MergeResult:
         # Nothing of a failed merge into a new store is left: the sources are untouched, and
         # the half-built store in its hidden folder would otherwise stay there, unseen.
         shutil.rmtree(building, ignore_errors=True)
-        if isinstance(exc, MergeFailedError):  # said of the hidden folder just removed
+        if isinstance(exc, MergeFailedError | OSError):  # said of the folder just removed
+            reason = exc.plain_reason if isinstance(exc, MergeFailedError) else _plain(exc)
             raise InputError(
-                None, f"{exc.reason}: the merge failed and {path} was not made (nothing changed)"
+                None, f"{reason}: the merge failed and {path} was not made (nothing changed)"
             ) from None
         raise
-    fsync_path(path.parent)
+    try:
+        fsync_path(path.parent)
+    except OSError as exc:
+        raise _unsynced(path, building, exc) from None
     return result
+
+
+def _unsynced(path: Path, building: Path, exc: OSError) -> InputError:
+    """The new store was renamed into place, then its folder's fsync failed (the rename may not
+    survive a power cut). Taken back when it can be (renamed away and removed: an error means
+    nothing changed); when that fails too, the error says the store IS there, merged whole."""
+    reason = f"{exc.filename}: {exc.strerror or exc}" if exc.filename else str(exc)
+    try:
+        os.rename(path, building)
+    except OSError:
+        return InputError(
+            None,
+            f"{reason}: {path} IS made, with everything merged, but the folder holding it could "
+            "not be synced to disk (nor the new store taken back), so a power cut could lose it",
+        )
+    shutil.rmtree(building, ignore_errors=True)
+    return InputError(None, f"{reason}: the merge failed and {path} was not made (nothing changed)")
 
 
 def _merge_locked(target: Project, others: list[Project]) -> MergeResult:

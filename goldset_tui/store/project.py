@@ -25,7 +25,14 @@ from goldset_tui.io.trec import QRELS_SCHEMA
 from goldset_tui.locations import projects_dir
 from goldset_tui.model import DEFAULT_GUIDELINES, GradeScale
 from goldset_tui.store.checks import check_layout
-from goldset_tui.store.files import TMP_PREFIX, now_iso, safe_name, sha256_file, slug
+from goldset_tui.store.files import (
+    TMP_PREFIX,
+    now_iso,
+    remove_dead_tmp,
+    safe_name,
+    sha256_file,
+    slug,
+)
 from goldset_tui.store.frames import (
     JUDGMENT_SCHEMA,
     check_compacted_copies,
@@ -34,6 +41,7 @@ from goldset_tui.store.frames import (
     records_to_frame,
     sort_pairs,
 )
+from goldset_tui.store.half_imports import roll_back_half_imports
 from goldset_tui.store.journal import is_locked, replay_numbered
 from goldset_tui.store.manifest import (
     FORMAT,
@@ -157,6 +165,9 @@ class Project:
         sweep_new_store_leftovers(store)  # a killed `merge --into` of this folder's building copy
         manifest = read_manifest(store)
         check_layout(store, manifest)
+        # What a killed writer of the manifest left (its process gone): a live one's stays.
+        remove_dead_tmp(manifest_path(store))
+        manifest = roll_back_half_imports(store, manifest)  # an import that stopped half way
         remember(store)
         return cls(store, manifest)
 

@@ -39,6 +39,8 @@ from goldset_tui.errors import InputError, StoreLockedError
 CHILD = Path(__file__).with_name("child.py")
 TESTS = Path(__file__).resolve().parents[1]
 REPO = TESTS.parent
+# How goldset's errors say that the change is made all the same (see says_done).
+DONE = re.compile(r"\bIS (recorded whole|made|in place)\b")
 LEFTOVER = re.compile(r"(^\.tmp|\.tmp[-.]|\.tmp$|\.merging-|\.partial)")
 
 
@@ -197,6 +199,9 @@ def check_command(prepared: Prepared, ledger: Ledger, killed: bool) -> list[str]
         problems.append(refused)
     elif ledger.acked and found != prepared.after:
         problems.append("exit 0, but not all of it was done")
+    elif ledger.failed and says_done(ledger.failed[0][1]):
+        if found != prepared.after:  # an error after the commit point says so: it must be true
+            problems.append(f"said it is done ({_last_line(ledger.failed[0][1])}), but it is not")
     elif ledger.failed and found != prepared.before:
         done = "all of it done" if found == prepared.after else "half of it done"
         problems.append(f"reported failed ({_last_line(ledger.failed[0][1])}), but {done}")
@@ -204,8 +209,8 @@ def check_command(prepared: Prepared, ledger: Ledger, killed: bool) -> list[str]
         problems.append("killed: half of it done")
     if not killed:
         problems += leftovers(prepared)  # a failed run cleans up after itself
-    if ledger.acked:
-        return problems
+    if ledger.acked or ledger.failed and says_done(ledger.failed[0][1]):
+        return problems  # done: there is nothing to run again for
     again = Ledger()
     with home(prepared.root):
         prepared.workload.run(prepared.root, again)
@@ -215,6 +220,13 @@ def check_command(prepared: Prepared, ledger: Ledger, killed: bool) -> list[str]
     if refused or found != prepared.after:
         problems.append(f"run again, the result differs from a run without faults {refused or ''}")
     return problems + (leftovers(prepared) if killed else [])
+
+
+def says_done(message: str) -> bool:
+    """Whether an error says the command's change IS made (it failed after its commit point, at a
+    step the next command finishes, or at a folder's fsync it could not take back): then the
+    change must be all there, as a success's is."""
+    return DONE.search(message) is not None
 
 
 def _last_line(text: str) -> str:

@@ -2,7 +2,8 @@
 a group, undos, compactions) with every call that changes the disk failing in turn (EIO; EIO
 that persists to the end of the operation, under which a failed write's clean-up fails too;
 ENOSPC at the calls where it differs from EIO: a write leaves half its bytes, a Polars writer a
-partial file), and a sample of SIGKILLs. bench/fault_sweep.py runs every workload and every kill
+partial file), a sample of SIGKILLs, and one telling point of each writing command.
+bench/fault_sweep.py runs every workload and every kill
 (docs/store.md, "The fault sweep")."""
 
 from __future__ import annotations
@@ -82,6 +83,41 @@ def test_a_sample_of_kills_in_the_store_api_breaks_no_promise(store_api: Prepare
     assert summary(points) == ""
 
 
+# --- one telling point of each command (bench/fault_sweep.py runs them all) --------------------
+def _record_fsync(names: list[str]) -> int:
+    """An import's record: the folder fsync after the manifest's rename, the last rename before
+    the grades' part (the last Parquet write). Under a persistent fault it cannot be taken back."""
+    last_part = max(n for n, name in enumerate(names) if name == "write_parquet")
+    renamed = max(n for n in range(last_part) if names[n] == "replace")
+    assert names[renamed + 1] == "fsync"
+    return renamed + 1
+
+
+COMMAND_POINTS = {  # workload: (fault, which call)
+    "import --pool": ("EIO*", _record_fsync),
+    "import --human": ("EIO*", _record_fsync),
+    "import --machine": ("EIO*", _record_fsync),
+    "merge --into": ("EIO", lambda names: len(names) - 1),  # the new store's folder fsync
+    "pool --extend": ("EIO*", lambda names: len(names) - 1),  # after the manifest's rename
+    "report --release": ("EIO", lambda names: len(names) - 1),  # after the commit point
+}
+
+
+@pytest.mark.parametrize("name", list(COMMAND_POINTS))
+def test_one_point_of_each_command_breaks_no_promise(tmp_path_factory, name: str) -> None:
+    base = scratch(tmp_path_factory)
+    try:
+        prepared = prepare(WORKLOADS[name], base / "w")
+        fault, which = COMMAND_POINTS[name]
+        point = fault_point(prepared, fault, which(prepared.names))
+        assert point.call == "fsync"
+        assert point.violations == []
+    finally:
+        import shutil
+
+        shutil.rmtree(base, ignore_errors=True)
+
+
 # --- the checks can fail: a store that breaks a promise is caught ------------------------------
 def test_the_sweep_catches_a_grade_reported_not_saved_that_is_counted(
     store_api: Prepared, monkeypatch
@@ -140,3 +176,41 @@ def test_an_eio_from_the_injector_looks_like_the_real_one(tmp_path) -> None:
         writer.record(Judgment("alice", "q1", "d2", 1, "2026-01-01T00:00:00Z"))
     assert info.value.errno == errno.EIO and info.value.filename == str(writer.journal_path)
     writer.close()
+
+
+def test_an_error_saying_the_change_is_made_is_held_to_it(tmp_path) -> None:
+    # After its commit point a command may fail and say so ("release ... IS recorded whole",
+    # "NEWDIR IS made"): then the change must be all there; a plain error must leave nothing.
+    from faults.sweep import check
+    from faults.workloads import Command
+
+    class Fake(Command):
+        name = "fake"
+        state = "before"
+
+        def run(self, root, ledger):  # the rerun after a failure
+            reruns.append(self.state)
+            ledger.start(("cli", "fake"))
+            ledger.ack()
+
+        def effect(self, root):
+            return self.state
+
+    reruns: list[str] = []
+    fake = Fake()
+    prepared = Prepared(fake, tmp_path, before="before", after="after")
+    prepared.root.mkdir()
+
+    def violations(state: str, message: str) -> list[str]:
+        fake.state = state
+        ledger = Ledger()
+        ledger.start(("cli", "fake"))
+        ledger.fail(f"goldset: error: {message}\n")
+        return check(prepared, ledger, False)
+
+    assert violations("after", "x: Input/output error: /new IS made, with everything merged") == []
+    assert reruns == []  # done, as it said: nothing to run again
+    assert violations("before", "x: Input/output error: /new IS made")[0].startswith(
+        "said it is done"
+    )
+    assert violations("after", "x: Input/output error")[0].endswith("but all of it done")

@@ -284,13 +284,14 @@ class ImportMachine(Command):
         from goldset_tui.store import Project
 
         store = root / "store"
+        project = Project.open(store)  # goldset's reading first: opening takes back a half import
         machine = store / "machine"
         files = (
             sorted(str(p.relative_to(store)) for p in machine.rglob("*"))
             if machine.exists()
             else []
         )
-        return tuple(Project.open(store).labellers()), _grades(store, "llm"), tuple(files)
+        return tuple(project.labellers()), _grades(store, "llm"), tuple(files)
 
 
 class Merge(Command):

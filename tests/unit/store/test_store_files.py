@@ -169,6 +169,41 @@ def test_a_failed_folder_fsync_after_the_rename_leaves_the_file_as_it_was(
     assert not list(tmp_path.rglob(".tmp-*"))
 
 
+def test_a_folder_fsync_failure_that_cannot_be_taken_back_says_the_file_is_in_place(
+    tmp_path, monkeypatch
+) -> None:
+    # A disk refusing every write: the folder's fsync fails, and so does putting the old file
+    # back. The error used to be the bare errno, which reads as "nothing changed" though the new
+    # file is what every reader sees.
+    import errno
+
+    import goldset_tui.store.files as files_module
+
+    target = tmp_path / "f.json"
+    target.write_bytes(b"old")
+    real_fsync, real_replace = files_module.fsync_path, os.replace
+    renamed = []
+
+    def folders_fail(path):
+        if Path(path).is_dir():
+            raise OSError(errno.EIO, "Input/output error")
+        real_fsync(path)
+
+    def once(src, dst):  # the write's own rename works; the one taking it back fails
+        if renamed:
+            raise OSError(errno.EIO, "Input/output error", str(src))
+        renamed.append(dst)
+        real_replace(src, dst)
+
+    monkeypatch.setattr(files_module, "fsync_path", folders_fail)
+    monkeypatch.setattr(files_module.os, "replace", once)
+    with pytest.raises(OSError, match="the new file IS in place") as info:
+        files_module.atomic_write_bytes(target, b"new")
+    monkeypatch.undo()
+    assert info.value.filename == str(target)
+    assert target.read_bytes() == b"new"
+
+
 def test_a_failed_rename_over_a_file_leaves_it_and_nothing_else(tmp_path, monkeypatch) -> None:
     import errno
 
