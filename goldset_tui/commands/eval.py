@@ -317,15 +317,20 @@ def run(args: argparse.Namespace) -> int:
         else (Path(args.qrels) / "scores" if Path(args.qrels).is_dir() else None)
     )
     if folder is not None:
-        from goldset_tui.eval.scores import save_scores
+        from goldset_tui.eval.scores import file_name, save_scores
 
         for name, result in results.items():
             try:
                 written = save_scores(result.frame(), name, folder)
             except OSError as exc:
-                raise InputError(
-                    folder, f"cannot write the scores: {exc.strerror or exc}"
-                ) from None
+                # The scores come before the history's records: with --release, say that
+                # nothing of the release was recorded, as a failed recording itself does.
+                failed = f"cannot write the scores: {exc.strerror or exc}"
+                if _history_hooks.check(args) is not None:
+                    from goldset_tui.history.recording import not_recorded
+
+                    failed += f": {not_recorded(args.release, 'the scores')}"
+                raise InputError(folder / file_name(name), failed) from None
             print(f"per-query scores: {written}", file=sys.stderr)
     _history_hooks.after_eval(args, qrels, runs, results, measures, advice=not quiet(args))
     return 0

@@ -109,6 +109,15 @@ def system_records(
     ]
 
 
+def not_recorded(release: str, blocked: str = "the store") -> str:
+    """The words every failure before a release's commit point ends with, so that `report` and
+    `eval` (whose per-query scores are written before any recording starts) say it alike."""
+    return (
+        f"release {release!r} was NOT recorded (nothing of it is in the history); run the same "
+        f"command again once {blocked} can be written"
+    )
+
+
 def commit_release(store: Path, release: str, groups: Sequence[Sequence[Record]]) -> list[str]:
     """Write every record of every group (a measure's systems) as one step: the whole release or
     none of it (history.records.record_all); the lines to print, group by group.
@@ -121,8 +130,7 @@ def commit_release(store: Path, release: str, groups: Sequence[Sequence[Record]]
     except ReleaseNotRecorded as exc:
         raise InputError(
             exc.filename or store,
-            f"{exc.strerror}: release {release!r} was NOT recorded (nothing of it is in the "
-            "history); run the same command again once the store can be written",
+            f"{exc.strerror}: {not_recorded(release)}",
         ) from None
     except StoreLockedError as exc:  # the manifest's lock not released in time
         raise StoreLockedError(f"{exc}; release {release!r} was NOT recorded") from None

@@ -191,9 +191,44 @@ def test_eval_records_every_measure_of_a_release_or_none(store: Path, capsys) ->
         err = capsys.readouterr().err
         found = len(load_records(store))
         assert found in (0, WHOLE), (n, found, err)
-        # (A fault before the recording, at eval's per-query scores, is refused as before.)
+        assert "Traceback" not in err
+        if status != 0 and found == 0:  # before the commit point, the scores' writes included
+            last = err.strip().splitlines()[-1]
+            assert "release 'e1' was NOT recorded (nothing of it is in the history)" in last, n
         assert status == 0 or found == 0 or "IS recorded whole" in err, (n, err)
         assert "was NOT recorded" not in err or found == 0
+
+
+def test_eval_failing_at_its_scores_says_which_file_and_that_the_release_was_not_recorded(
+    store: Path, capsys, monkeypatch
+) -> None:
+    """The per-query scores are written before any recording starts: a failure there names the
+    scores file and says the release was not recorded, as a failure of the recording does."""
+    real_open = os.open
+    scores = store / "scores"
+
+    def failing(path, flags, *a, **k):
+        if flags & WRITE_FLAGS and str(scores) in str(Path(path).absolute()):
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        return real_open(path, flags, *a, **k)
+
+    monkeypatch.setattr(os, "open", failing)
+    argv = [
+        "eval", str(store), str(FOLDER / "bm25.run"), "-m", "P@10",
+        "--store", str(store), "--release", "e1",
+    ]  # fmt: skip
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert err.strip().splitlines()[-1] == (
+        f"goldset: error: {scores / 'bm25.parquet'}: cannot write the scores: Input/output "
+        "error: release 'e1' was NOT recorded (nothing of it is in the history); run the same "
+        "command again once the scores can be written"
+    )
+    assert load_records(store) == []
+    assert main(argv[:-4]) == 2  # without --release there is no release to speak of
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last.endswith("bm25.parquet: cannot write the scores: Input/output error"), last
 
 
 def test_a_manifest_lock_not_released_says_the_release_was_not_recorded(
