@@ -92,9 +92,17 @@ def report_decisions(
 
 def _notes(report: Report, block: DecisionBlock, routing: Routing) -> list[str]:
     out = []
-    if routing.best_per_stratum:
+    # Only the strata no --route names fall back to their best run: say which, so that a
+    # stratum the user routed by hand is not described as chosen by the table.
+    fell_back = [s for s in block.strata if s not in routing.rules]
+    if routing.best_per_stratum and fell_back:
+        which = (
+            "each stratum is"
+            if len(fell_back) == len(block.strata)
+            else "the strata no --route names (" + ", ".join(fell_back) + ") are each"
+        )
         out.append(
-            "each stratum is routed to the system that scored best on it, chosen on the same "
+            f"{which} routed to the system that scored best on it, chosen on the same "
             "queries it is scored on: on a small stratum the winner of two noisy means flatters "
             "itself, so read the routed row as what the table suggests, not as a measurement"
         )

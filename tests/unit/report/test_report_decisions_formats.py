@@ -189,3 +189,32 @@ def test_the_reports_decision_options_refuse_bad_input(capsys, extra, said) -> N
     assert main(["report", *INPUTS, *extra]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and said in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("routes", "said"),
+    [
+        ([], "each stratum is routed to the system that scored best on it"),
+        (
+            ["--route", "exact_identifier=bm25", "--route", "paraphrase=minilm"],
+            "the strata no --route names (misspelled, negation, short_keyword, multi_entity) "
+            "are each routed to the system that scored best on it",
+        ),
+        (["--route", "exact_identifier=bm25", "--default", "minilm"], None),
+    ],
+)
+def test_the_best_run_note_names_only_the_strata_that_fell_back_to_it(
+    capsys, tmp_path: Path, routes: list[str], said: str | None
+) -> None:
+    """--route without --default sends only the strata it does not name to their best run: the
+    note says which, not that every stratum was chosen by the table."""
+    argv = ["report", *INPUTS, *TRAFFIC, "-m", "nDCG@10", *routes, "-o", str(tmp_path)]
+    assert main(argv) == 0
+    capsys.readouterr()
+    block = json.loads((tmp_path / "report.json").read_text())["decisions"]
+    notes = [n for n in block["notes"] if "scored best on it" in n]
+    if said is None:
+        assert notes == []
+    else:
+        (note,) = notes
+        assert note.startswith(said), note
