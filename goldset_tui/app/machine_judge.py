@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from goldset_tui.errors import InputError
-from goldset_tui.llm.cost import Budget, Meter, Price, price_for
+from goldset_tui.llm.cost import Budget, Meter, Price, Progress, price_for
 
 if TYPE_CHECKING:
     import polars as pl
@@ -64,23 +64,11 @@ class MachineJudgeRequest:
 
 
 @dataclass
-class JudgeProgress:
+class JudgeProgress(Progress):
     """What the progress line shows; ``answered`` counts answers made durable in this run."""
 
-    total: int = 0
-    cached: int = 0
     to_ask: int = 0
-    answered: int = 0
     refused: int = 0
-    failed: int = 0
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cost: float | None = 0.0
-    retries: int = 0
-
-    @property
-    def done(self) -> int:
-        return self.cached + self.answered
 
 
 @dataclass

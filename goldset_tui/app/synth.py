@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from goldset_tui.errors import InputError
+from goldset_tui.llm.cost import Progress
 
 if TYPE_CHECKING:
     import polars as pl
@@ -66,19 +67,8 @@ class SynthRequest:
 
 
 @dataclass
-class SynthProgress:
-    total: int = 0
-    cached: int = 0
-    answered: int = 0
-    failed: int = 0
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cost: float | None = 0.0
-    retries: int = 0
-
-    @property
-    def done(self) -> int:
-        return self.cached + self.answered
+class SynthProgress(Progress):
+    """What the progress line shows."""
 
 
 @dataclass

@@ -34,6 +34,26 @@ class Price:
         return (input_tokens * self.input + output_tokens * self.output) / 1_000_000
 
 
+@dataclass
+class Progress:
+    """What a run of requests has done so far, as its progress line shows it: the pairs (or
+    documents) in all, those answered from the cache, those answered by this run, those that
+    failed, the tokens and cost counted, and the retries. The judge adds its own counts."""
+
+    total: int = 0
+    cached: int = 0
+    answered: int = 0
+    failed: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost: float | None = 0.0
+    retries: int = 0
+
+    @property
+    def done(self) -> int:
+        return self.cached + self.answered
+
+
 # List prices (USD per million tokens, input and output) when this table was written.
 PRICES: dict[str, Price] = {
     "claude-opus-4-5": Price(5.0, 25.0),

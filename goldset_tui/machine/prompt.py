@@ -73,19 +73,25 @@ class JudgePrompt:
             "{lo}": str(scale.min),
             "{hi}": str(scale.max),
         }
-        out: list[str] = []
-        rest = self.template
-        # One pass left to right, so a document that contains "{query}" is not itself filled in.
-        while rest:
-            found = [(rest.find(p), p) for p in PLACEHOLDERS if p in rest]
-            if not found:
-                out.append(rest)
-                break
-            at, name = min(found)
-            out.append(rest[:at])
-            out.append(values[name])
-            rest = rest[at + len(name) :]
-        return "".join(out)
+        return fill(self.template, values)
+
+
+def fill(template: str, values: dict[str, str]) -> str:
+    """``template`` with each placeholder (a key of ``values``) replaced by its value, in one
+    pass left to right, so a document that contains "{query}" is not itself filled in. The judge's
+    and the synthesiser's prompts share it."""
+    out: list[str] = []
+    rest = template
+    while rest:
+        found = [(rest.find(p), p) for p in values if p in rest]
+        if not found:
+            out.append(rest)
+            break
+        at, name = min(found)
+        out.append(rest[:at])
+        out.append(values[name])
+        rest = rest[at + len(name) :]
+    return "".join(out)
 
 
 def prompt_digest(template: str) -> str:

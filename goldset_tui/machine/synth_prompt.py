@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from goldset_tui.errors import InputError
+from goldset_tui.machine.prompt import fill
 
 BUILT_IN = "built-in"
 PLACEHOLDERS = ("{document}", "{title}", "{n}")
@@ -76,19 +77,7 @@ class SynthPrompt:
     source: str  # the file it came from, or BUILT_IN
 
     def render(self, *, document: str, title: str, n: int) -> str:
-        values = {"{document}": document, "{title}": title, "{n}": str(n)}
-        out: list[str] = []
-        rest = self.template
-        while rest:
-            found = [(rest.find(p), p) for p in PLACEHOLDERS if p in rest]
-            if not found:
-                out.append(rest)
-                break
-            at, name = min(found)
-            out.append(rest[:at])
-            out.append(values[name])
-            rest = rest[at + len(name) :]
-        return "".join(out)
+        return fill(self.template, {"{document}": document, "{title}": title, "{n}": str(n)})
 
 
 def load_synth_prompt(path: str | Path | None) -> SynthPrompt:
