@@ -56,9 +56,7 @@ def read_key(
         return key
     if optional:
         return None
-    raise InputError(
-        None, f"no API key: set {variable}, or give --api-key-file FILE", column="api key"
-    )
+    raise InputError(None, f"no API key: set {variable}, or give --api-key-file FILE")
 
 
 def scrub(text: str, secrets: Iterable[str | None] = ()) -> str:

@@ -154,3 +154,18 @@ def test_without_the_llm_extra_one_line_and_exit_2(tmp_path: Path, sdk: str) -> 
         f"goldset: error: running a model needs the {sdk} SDK, in the llm extra: "
         "pip install 'goldset-tui[llm]'"
     ]
+
+
+@pytest.mark.parametrize(
+    ("provider", "variable"), [("anthropic", "ANTHROPIC_API_KEY"), ("openai", "OPENAI_API_KEY")]
+)
+def test_no_key_at_all_is_one_plain_line(
+    tmp_path: Path, monkeypatch, capsys, provider: str, variable: str
+) -> None:
+    # The missing key is no column of any file: the line says what to set, and nothing else.
+    monkeypatch.delenv(variable, raising=False)
+    pool = small_pool(tmp_path, {"q01": 1})
+    args = ["judge", "--machine", "m", str(pool), "--labeller", "llm", "--provider", provider]
+    assert main([*args, "--store", str(tmp_path / "s")]) == 2
+    err = capsys.readouterr().err
+    assert err == f"goldset: error: no API key: set {variable}, or give --api-key-file FILE\n"
