@@ -98,6 +98,22 @@ def prompt_digest(template: str) -> str:
     return hashlib.sha256(template.encode("utf-8")).hexdigest()
 
 
+def read_prompt_file(p: Path) -> str:
+    """A prompt template's text: readable, UTF-8 and not blank, or one line naming the file. The
+    judge's and the synthesiser's prompt files are read alike."""
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise InputError(p, f"cannot read the prompt ({exc.strerror})") from None
+    try:
+        template = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(p, f"the prompt is not UTF-8 (byte {exc.start})") from None
+    if not template.strip():
+        raise InputError(p, "the prompt is empty")
+    return template
+
+
 def load_prompt(path: str | Path | None, scale: GradeScale) -> JudgePrompt:
     """The built-in prompt (None), or the template in ``path``, checked."""
     if path is None:
@@ -110,16 +126,7 @@ def load_prompt(path: str | Path | None, scale: GradeScale) -> JudgePrompt:
             )
         return JudgePrompt(DEFAULT_PROMPT, prompt_digest(DEFAULT_PROMPT), BUILT_IN)
     p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise InputError(p, f"cannot read the prompt ({exc.strerror})") from None
-    try:
-        template = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(p, f"the prompt is not UTF-8 (byte {exc.start})") from None
-    if not template.strip():
-        raise InputError(p, "the prompt is empty")
+    template = read_prompt_file(p)
     missing = [name for name in ("{query}", "{passage}") if name not in template]
     if missing:
         raise InputError(

@@ -32,13 +32,12 @@ with what that snippet gets wrong put right; docs/sampling.md says it in full):
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from goldset_tui.errors import InputError
-from goldset_tui.machine.prompt import fill
+from goldset_tui.machine.prompt import fill, prompt_digest, read_prompt_file
 
 BUILT_IN = "built-in"
 PLACEHOLDERS = ("{document}", "{title}", "{n}")
@@ -83,25 +82,12 @@ class SynthPrompt:
 def load_synth_prompt(path: str | Path | None) -> SynthPrompt:
     """The built-in prompt (None), or the template in ``path``, checked."""
     if path is None:
-        return SynthPrompt(DEFAULT_PROMPT, _digest(DEFAULT_PROMPT), BUILT_IN)
+        return SynthPrompt(DEFAULT_PROMPT, prompt_digest(DEFAULT_PROMPT), BUILT_IN)
     p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise InputError(p, f"cannot read the prompt ({exc.strerror})") from None
-    try:
-        template = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(p, f"the prompt is not UTF-8 (byte {exc.start})") from None
-    if not template.strip():
-        raise InputError(p, "the prompt is empty")
+    template = read_prompt_file(p)
     if "{document}" not in template:
         raise InputError(p, "the prompt has no {document}: put it where the document's text goes")
-    return SynthPrompt(template, _digest(template), str(p.resolve()))
-
-
-def _digest(template: str) -> str:
-    return hashlib.sha256(template.encode("utf-8")).hexdigest()
+    return SynthPrompt(template, prompt_digest(template), str(p.resolve()))
 
 
 @dataclass
