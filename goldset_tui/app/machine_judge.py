@@ -20,29 +20,27 @@ from __future__ import annotations
 
 import hashlib
 import json
-import threading
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from goldset_tui.app.model_asking import Key, ModelRun
 from goldset_tui.errors import InputError
 from goldset_tui.llm.cost import Budget, Meter, Price, Progress, price_for
 
 if TYPE_CHECKING:
     import polars as pl
 
-    from goldset_tui.llm.base import Completion, Provider
+    from goldset_tui.llm.base import Provider
     from goldset_tui.llm.provider import ProviderConfig
     from goldset_tui.machine.prompt import JudgePrompt
     from goldset_tui.model import GradeScale
-    from goldset_tui.store.answers import AnswerLog
     from goldset_tui.store.machine import ImportResult
     from goldset_tui.store.project import Project
 
 SOURCE = "goldset judge --machine"
-Key = tuple[str, str, str]  # query_id, doc_id, the sha256 of the prompt sent
 
 
 @dataclass(frozen=True)
@@ -126,28 +124,6 @@ def _labels_digest(prompt_sha256: str, model: str, labels: pl.DataFrame) -> str:
     return digest.hexdigest()
 
 
-def _record(
-    answer: Completion, key: Key, prompt: JudgePrompt, model: str, sampling: dict[str, float | int]
-) -> dict[str, Any]:
-    from goldset_tui.store.files import now_iso
-
-    return {
-        "query_id": key[0],
-        "doc_id": key[1],
-        "input_sha256": key[2],
-        "prompt_sha256": prompt.sha256,
-        "model_asked": model,
-        "text": answer.text,
-        "input_tokens": answer.input_tokens,
-        "output_tokens": answer.output_tokens,
-        "model": answer.model,
-        "fingerprint": answer.fingerprint,
-        "request_id": answer.request_id,
-        "sampling": sampling,
-        "time": now_iso(),
-    }
-
-
 def run_machine_judge(
     request: MachineJudgeRequest,
     *,
@@ -183,8 +159,12 @@ def run_machine_judge(
     return run.run()
 
 
-class _Run:
+class _Run(ModelRun):
     """One run's state: the pairs and their keys, the answers known, the counts."""
+
+    request: MachineJudgeRequest
+    progress: JudgeProgress
+    result: MachineJudgeResult
 
     def __init__(
         self,
@@ -199,9 +179,11 @@ class _Run:
     ) -> None:
         from goldset_tui.store.answers import cache_path, input_digest
 
+        super().__init__()
         self.request = request
         self.project = project
         self.prompt = prompt
+        self.prompt_sha256 = prompt.sha256
         self.model = model
         self._provider = provider
         self.provider_name = provider.name if provider is not None else request.provider.provider
@@ -224,7 +206,6 @@ class _Run:
         self.known: dict[Key, dict[str, Any]] = {}
         self.progress = JudgeProgress(total=len(self.keys))
         self.result = MachineJudgeResult(request.labeller, project.path, model, self.progress)
-        self._lock = threading.Lock()
 
     def run(self) -> MachineJudgeResult:
         from goldset_tui.store.answers import AnswerLog, read_answers
@@ -259,71 +240,8 @@ class _Run:
             if read_answer(str(self.known[key].get("text", "")), self.project.scale).refusal:
                 self.progress.refused += 1
 
-    def _may_start(self, started: int, in_flight: int) -> bool:
-        with self._lock:
-            if self.result.fatal is not None:
-                return False
-        return self.budget.may_start(started, in_flight, self.meter)
-
-    @property
-    def provider(self) -> Provider:
-        """The provider, opened on first use (``check_provider`` has vouched for it)."""
-        if self._provider is None:
-            from goldset_tui.llm.provider import open_provider
-
-            self._provider = open_provider(self.request.provider)
-        return self._provider
-
-    def _sampling(self) -> dict[str, float | int]:
-        """The sampling parameters sent with each request (recorded with its answer)."""
-        sent: dict[str, float | int] = {}
-        if "temperature" in self.provider.sampling:
-            sent["temperature"] = self.request.temperature
-        if "seed" in self.provider.sampling and self.request.seed is not None:
-            sent["seed"] = self.request.seed
-        return sent
-
-    def _complete(self, key: Key) -> Completion:
-        return self.provider.complete(
-            "",
-            self.texts[key],
-            temperature=self.request.temperature,
-            max_tokens=self.request.max_tokens,
-            seed=self.request.seed,
-        )
-
-    def _ask(self, asks: list[Key], log: AnswerLog) -> None:
-        from goldset_tui.llm.base import Completion, ProviderError
-        from goldset_tui.llm.batch import run_limited
-
-        progress = self.progress
-        outcomes = run_limited(
-            asks, self._complete, concurrency=self.request.concurrency, may_start=self._may_start
-        )
-        for key, outcome in outcomes:
-            if isinstance(outcome, Completion):
-                record = _record(outcome, key, self.prompt, self.model, self._sampling())
-                log.add(record)  # durable: from here on it counts
-                self.known[key] = record
-                self.meter.add(outcome)
-                progress.answered += 1
-                self._count_refused([key])
-            elif isinstance(outcome, ProviderError):
-                self.meter.add_failed()
-                if outcome.fatal:
-                    with self._lock:
-                        self.result.fatal = self.result.fatal or outcome.message
-                else:
-                    progress.failed += 1
-                    self.result.refusals[f"not answered: {outcome.message}"] += 1
-            else:
-                raise outcome  # a bug of ours, not the provider's: never swallowed
-            progress.input_tokens = self.meter.input_tokens
-            progress.output_tokens = self.meter.output_tokens
-            progress.cost = self.meter.cost
-            progress.retries = int(getattr(self._provider, "retries", 0))
-            self.on_progress(progress)
-        progress.cost = self.meter.cost
+    def _answered(self, key: Key) -> None:
+        self._count_refused([key])
 
     def _store(self) -> None:
         """Every grade read from this prompt and model's answers, stored as the labeller's."""

@@ -24,13 +24,13 @@ The API key never reaches this module: nothing it writes can hold it.
 from __future__ import annotations
 
 import hashlib
-import threading
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from goldset_tui.app.model_asking import Key, ModelRun
 from goldset_tui.errors import InputError
 from goldset_tui.llm.cost import Progress
 
@@ -38,13 +38,12 @@ if TYPE_CHECKING:
     import polars as pl
 
     from goldset_tui.app.classifying import QuerySetComparison
-    from goldset_tui.llm.base import Completion, Provider
+    from goldset_tui.llm.base import Provider
     from goldset_tui.llm.cost import Price
     from goldset_tui.llm.provider import ProviderConfig
     from goldset_tui.machine.synth_prompt import SynthPrompt
-    from goldset_tui.store.answers import AnswerLog
 
-Key = tuple[str, str, str]  # "synth", doc_id, the sha256 of the text sent
+# A key: "synth", the document's id, the sha256 of the text sent (app.model_asking.Key).
 
 
 @dataclass(frozen=True)
@@ -186,7 +185,11 @@ def run_synth(
     return run.finish(paths, corpus_sha)
 
 
-class _Run:
+class _Run(ModelRun):
+    request: SynthRequest
+    progress: SynthProgress
+    result: SynthResult
+
     def __init__(
         self,
         request: SynthRequest,
@@ -201,11 +204,12 @@ class _Run:
         from goldset_tui.llm.cost import Budget
         from goldset_tui.store.answers import cache_path, input_digest
 
+        super().__init__()
         self.request = request
         self.prompt = prompt
+        self.prompt_sha256 = prompt.sha256
         self.model = model
         self._provider = provider
-        self._open_lock = threading.Lock()
         self.meter = meter
         self.on_progress = on_progress
         self.budget = Budget(None, request.max_cost)
@@ -222,26 +226,6 @@ class _Run:
         self.known: dict[Key, dict[str, Any]] = {}
         self.progress = SynthProgress(total=len(self.keys))
         self.result = SynthResult(Path(request.output), model, self.progress)
-        self._lock = threading.Lock()
-
-    @property
-    def provider(self) -> Provider:
-        """The provider, opened on first use (``check_provider`` has vouched for it)."""
-        with self._open_lock:  # the first requests start together, on worker threads
-            if self._provider is None:
-                from goldset_tui.llm.provider import open_provider
-
-                self._provider = open_provider(self.request.provider)
-            return self._provider
-
-    def _sampling(self) -> dict[str, float | int]:
-        """What was sent with each request beside the prompt (kept with its answer)."""
-        sent: dict[str, float | int] = {}
-        if "temperature" in self.provider.sampling:
-            sent["temperature"] = self.request.temperature
-        if "seed" in self.provider.sampling and self.request.seed is not None:
-            sent["seed"] = self.request.seed
-        return sent
 
     def run(self) -> SynthResult:
         from goldset_tui.store.answers import AnswerLog, read_answers
@@ -256,68 +240,6 @@ class _Run:
         if self.result.fatal is None and self.progress.done + self.progress.failed < len(self.keys):
             self.result.stopped = "--max-cost"
         return self.result
-
-    def _may_start(self, started: int, in_flight: int) -> bool:
-        with self._lock:
-            if self.result.fatal is not None:
-                return False
-        return self.budget.may_start(started, in_flight, self.meter)
-
-    def _complete(self, key: Key) -> Completion:
-        return self.provider.complete(
-            "",
-            self.texts[key],
-            temperature=self.request.temperature,
-            max_tokens=self.request.max_tokens,
-            seed=self.request.seed,
-        )
-
-    def _ask(self, asks: list[Key], log: AnswerLog) -> None:
-        from goldset_tui.llm.base import Completion, ProviderError
-        from goldset_tui.llm.batch import run_limited
-        from goldset_tui.store.files import now_iso
-
-        progress = self.progress
-        outcomes = run_limited(
-            asks, self._complete, concurrency=self.request.concurrency, may_start=self._may_start
-        )
-        for key, outcome in outcomes:
-            if isinstance(outcome, Completion):
-                record = {
-                    "query_id": key[0],
-                    "doc_id": key[1],
-                    "input_sha256": key[2],
-                    "prompt_sha256": self.prompt.sha256,
-                    "model_asked": self.model,
-                    "sampling": self._sampling(),
-                    "text": outcome.text,
-                    "input_tokens": outcome.input_tokens,
-                    "output_tokens": outcome.output_tokens,
-                    "model": outcome.model,
-                    "fingerprint": outcome.fingerprint,
-                    "request_id": outcome.request_id,
-                    "time": now_iso(),
-                }
-                log.add(record)  # durable: from here on it counts
-                self.known[key] = record
-                self.meter.add(outcome)
-                progress.answered += 1
-            elif isinstance(outcome, ProviderError):
-                self.meter.add_failed()
-                if outcome.fatal:
-                    with self._lock:
-                        self.result.fatal = self.result.fatal or outcome.message
-                else:
-                    progress.failed += 1
-                    self.result.refusals[f"not answered: {outcome.message}"] += 1
-            else:
-                raise outcome  # a bug of ours, not the provider's: never swallowed
-            progress.input_tokens = self.meter.input_tokens
-            progress.output_tokens = self.meter.output_tokens
-            progress.cost = self.meter.cost
-            progress.retries = int(getattr(self._provider, "retries", 0))
-            self.on_progress(progress)
-        progress.cost = self.meter.cost
 
     def finish(self, paths: Any, corpus_sha256: str) -> SynthResult:
         """Read every answer, drop near-duplicates, write the three files, compare."""
