@@ -44,26 +44,29 @@ def classify_to_file(
     from goldset_tui.sampling.files import check_folder, output_format
     from goldset_tui.sampling.manifest import build_classify_manifest, manifest_path, write_manifest
     from goldset_tui.sampling.rules import load_rules
+    from goldset_tui.store.together import written_together
 
     output_format(output)  # fail before the work, not after
     where = manifest or manifest_path(output)
     check_folder(where)
     rule = load_rules(rules) if rules else None
     words = read_vocab(vocab) if vocab else None
-    with working(f"classifying {log}"):
-        result = label_log(log, output, words, rule)
-    table = result.strata
-    built = build_classify_manifest(
-        log_path=log,
-        labels_path=output,
-        vocab_path=vocab,
-        rules=rule,
-        rules_spec=rules,
-        occurrences=result.occurrences,
-        blank=result.blank,
-        strata=table.to_dicts(),
-    )
-    write_manifest(built, where)
+    # The labels and the manifest vouching for them: a failure leaves the earlier pair whole.
+    with written_together([output, where]):
+        with working(f"classifying {log}"):
+            result = label_log(log, output, words, rule)
+        table = result.strata
+        built = build_classify_manifest(
+            log_path=log,
+            labels_path=output,
+            vocab_path=vocab,
+            rules=rule,
+            rules_spec=rules,
+            occurrences=result.occurrences,
+            blank=result.blank,
+            strata=table.to_dicts(),
+        )
+        write_manifest(built, where)
     return Classification(
         output=output,
         manifest=where,

@@ -133,23 +133,26 @@ def write_sample(
         write_manifest,
     )
     from goldset_tui.sampling.sample import report_frames
+    from goldset_tui.store.together import written_together
 
     companions = companion_paths(output)
-    write_frame(result.sample, output)
-    for name, frame in report_frames(result).items():
-        write_frame(frame, companions[name])
     where = manifest or manifest_path(output)
-    built = build_manifest(
-        result,
-        seed=seed,
-        cap=cap,
-        labels_path=source,
-        sample_path=output,
-        allocation=allocation,
-        companions=companions,
-        engine=engine,
-    )
-    write_manifest(built, where)
+    # SAMPLE, its companions and the manifest vouching for them: a failure leaves the earlier set.
+    with written_together([output, *companions.values(), where]):
+        write_frame(result.sample, output)
+        for name, frame in report_frames(result).items():
+            write_frame(frame, companions[name])
+        built = build_manifest(
+            result,
+            seed=seed,
+            cap=cap,
+            labels_path=source,
+            sample_path=output,
+            allocation=allocation,
+            companions=companions,
+            engine=engine,
+        )
+        write_manifest(built, where)
     return companions, where
 
 

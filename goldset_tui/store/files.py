@@ -138,7 +138,7 @@ def atomic_write(path: Path, write: Callable[[Path], object]) -> None:
         write(tmp)
         shared_mode(tmp)  # after write(): a writer may replace tmp rather than fill it
         fsync_path(tmp)
-        existed, old = _keep_old(path)
+        existed, old = keep_old(path)
         os.replace(tmp, path)
     except OSError as exc:
         _undo(tmp, made, old)
@@ -165,7 +165,7 @@ def atomic_write(path: Path, write: Callable[[Path], object]) -> None:
                 os.unlink(old)
 
 
-def _keep_old(path: Path) -> tuple[bool, Path | None]:
+def keep_old(path: Path) -> tuple[bool, Path | None]:
     """Whether ``path`` exists, and a hard link to it (None when there is none or links are
     refused), named like a temporary file of ``path`` so that a kill leaves nothing for good."""
     if not os.path.lexists(path):

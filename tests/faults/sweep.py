@@ -41,6 +41,7 @@ TESTS = Path(__file__).resolve().parents[1]
 REPO = TESTS.parent
 # How goldset's errors say that the change is made all the same (see says_done).
 DONE = re.compile(r"\bIS (recorded whole|made|in place)\b")
+SOME_NEW = re.compile(r"\bARE the new ones\b")  # a set of files some of which could not go back
 LEFTOVER = re.compile(r"(^\.tmp|\.tmp[-.]|\.tmp$|\.merging-|\.partial)")
 
 
@@ -199,13 +200,22 @@ def check_command(prepared: Prepared, ledger: Ledger, killed: bool) -> list[str]
         problems.append(refused)
     elif ledger.acked and found != prepared.after:
         problems.append("exit 0, but not all of it was done")
+    elif ledger.failed and SOME_NEW.search(ledger.failed[0][1]):
+        if not prepared.workload.each_whole(found, prepared.before, prepared.after):
+            problems.append(
+                f"said some files are new ({_last_line(ledger.failed[0][1])}), but a file is half"
+            )
     elif ledger.failed and says_done(ledger.failed[0][1]):
         if found != prepared.after:  # an error after the commit point says so: it must be true
             problems.append(f"said it is done ({_last_line(ledger.failed[0][1])}), but it is not")
     elif ledger.failed and found != prepared.before:
         done = "all of it done" if found == prepared.after else "half of it done"
         problems.append(f"reported failed ({_last_line(ledger.failed[0][1])}), but {done}")
-    elif killed and found not in (prepared.before, prepared.after):
+    elif (
+        killed
+        and found not in (prepared.before, prepared.after)
+        and not prepared.workload.each_whole(found, prepared.before, prepared.after)
+    ):
         problems.append("killed: half of it done")
     if not killed:
         problems += leftovers(prepared)  # a failed run cleans up after itself

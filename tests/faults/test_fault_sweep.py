@@ -118,6 +118,29 @@ def test_one_point_of_each_command_breaks_no_promise(tmp_path_factory, name: str
         shutil.rmtree(base, ignore_errors=True)
 
 
+# A set of files (labels and manifest; a sample, its companions and manifest) failing at its last
+# file, the manifest's rename: the earlier set must be whole again, not new files beside it.
+FILE_SETS = ("classify -o", "sample draw -o")
+
+
+@pytest.mark.parametrize("name", FILE_SETS)
+def test_a_set_of_files_failing_at_its_manifest_leaves_the_earlier_set(
+    tmp_path_factory, name: str
+) -> None:
+    base = scratch(tmp_path_factory)
+    try:
+        prepared = prepare(WORKLOADS[name], base / "w")
+        last_rename = max(n for n, call in enumerate(prepared.names) if call == "replace")
+        point = fault_point(prepared, "EIO", last_rename)
+        assert point.call == "replace"
+        assert point.violations == []
+        assert prepared.before != prepared.after  # the run replaces every file of the set
+    finally:
+        import shutil
+
+        shutil.rmtree(base, ignore_errors=True)
+
+
 # --- the checks can fail: a store that breaks a promise is caught ------------------------------
 def test_the_sweep_catches_a_grade_reported_not_saved_that_is_counted(
     store_api: Prepared, monkeypatch

@@ -20,6 +20,7 @@ from typing import Any
 import polars as pl
 
 from faults.ledger import Ledger, Op
+from goldset_tui.store.files import TMP_PREFIX
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample_data"
@@ -70,6 +71,11 @@ class Workload:
 
     def effect(self, root: Path) -> Any:
         raise NotImplementedError
+
+    def each_whole(self, found: Any, before: Any, after: Any) -> bool:
+        """Whether a state between ``before`` and ``after`` is allowed after a kill (or an error
+        saying some files ARE the new ones): no, for a change goldset makes all or nothing."""
+        return False
 
 
 # --- the store API ----------------------------------------------------------------------------
@@ -366,6 +372,127 @@ class ReportRelease(Command):
         return tuple(sorted((r.system, r.release) for r in load_records(root / "store")))
 
 
+# --- the commands that write files beside the store ----------------------------------------------
+class FileOutput(Command):
+    """A command whose output is files (``-o``, a manifest beside): the old outputs of an earlier
+    run are there first, so a failure must leave every one of them as it was (never a new labels
+    file beside the old manifest, nor half a file), and a success must replace them all."""
+
+    outputs: tuple[str, ...] = ()
+
+    def setup(self, root: Path) -> None:
+        from goldset_tui.cli import main
+
+        (root / "out").mkdir()
+        with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
+            assert main(self.earlier(root)) == 0, self.earlier(root)
+
+    def earlier(self, root: Path) -> list[str]:
+        """The earlier run whose outputs the faulted run replaces (run once, without faults)."""
+        raise NotImplementedError
+
+    def effect(self, root: Path) -> Any:
+        import hashlib
+
+        out = root / "out"
+        return tuple(
+            (p.name, hashlib.sha256(p.read_bytes()).hexdigest()[:16])
+            for p in sorted(out.iterdir())
+            if p.is_file() and not p.name.startswith(TMP_PREFIX)  # what a killed writer leaves
+        )
+
+    def each_whole(self, found: Any, before: Any, after: Any) -> bool:
+        """Files outside a store cannot change together at a kill (nor when a persistent fault
+        stops them going back): each must be its old or its new version, never half of one, and
+        the manifest, written last, then names a sha256 the file beside it does not have."""
+        return all(item in before or item in after for item in found) and {
+            name for name, _ in found
+        } >= {name for name, _ in before}
+
+
+class QrelsOut(FileOutput):
+    """`qrels -o`: a labeller's judgments exported over an earlier export."""
+
+    name = "qrels -o"
+
+    def setup(self, root: Path) -> None:
+        from goldset_tui.io.trec import read_qrels
+        from goldset_tui.store import Project
+
+        project = Project.open(_store_from(root, "alice"))
+        qrels = read_qrels(SAMPLE / "judgments" / "bob.qrels")
+        project.add_grades(
+            "bob",
+            qrels.with_columns(
+                pl.lit(None, pl.String).alias("time"), pl.lit(None, pl.String).alias("note")
+            ),
+        )
+        super().setup(root)
+
+    def earlier(self, root: Path) -> list[str]:
+        return ["qrels", "--store", str(root / "store"), "--labeller", "alice",
+                "--format", "csv", "-o", str(root / "out" / "alice.csv")]  # fmt: skip
+
+    def argv(self, root: Path) -> list[str]:  # another person's grades, to the same file
+        return ["qrels", "--store", str(root / "store"), "--labeller", "bob",
+                "--format", "csv", "-o", str(root / "out" / "alice.csv")]  # fmt: skip
+
+
+class ClassifyOut(FileOutput):
+    """`classify -o LABELS`: labels and their manifest, over an earlier run's pair."""
+
+    name = "classify -o"
+
+    def earlier(self, root: Path) -> list[str]:
+        head = root / "head.csv"
+        lines = (SAMPLE / "query_log.csv").read_text().splitlines()
+        head.write_text("\n".join(lines[: len(lines) // 2]) + "\n")
+        return ["classify", str(head), "-o", str(root / "out" / "labels.csv")]
+
+    def argv(self, root: Path) -> list[str]:
+        return ["classify", str(SAMPLE / "query_log.csv"), "-o", str(root / "out" / "labels.csv")]
+
+
+class SampleDrawOut(FileOutput):
+    """`sample draw -o`: the sample, its manifest, strata and traffic files, over an earlier draw."""
+
+    name = "sample draw -o"
+
+    def setup(self, root: Path) -> None:
+        from goldset_tui.cli import main
+
+        with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
+            labels = ["classify", str(SAMPLE / "query_log.csv"), "-o", str(root / "labels.csv")]
+            assert main(labels) == 0
+        super().setup(root)
+
+    def _draw(self, root: Path, seed: str) -> list[str]:
+        return ["sample", "draw", str(root / "labels.csv"), "-o", str(root / "out" / "golden.csv"),
+                "--seed", seed, "--total", "80"]  # fmt: skip
+
+    def earlier(self, root: Path) -> list[str]:
+        return self._draw(root, "1")
+
+    def argv(self, root: Path) -> list[str]:
+        return self._draw(root, "2")
+
+
+class FuseOut(FileOutput):
+    """`fuse -o`: a fused run over an earlier fusion."""
+
+    name = "fuse -o"
+
+    def _fuse(self, root: Path, method: str) -> list[str]:
+        return ["fuse", "--method", method, "-o", str(root / "out" / "fused.run"),
+                str(RELEASE / "bm25.run"), str(RELEASE / "minilm.run")]  # fmt: skip
+
+    def earlier(self, root: Path) -> list[str]:
+        return self._fuse(root, "combsum")
+
+    def argv(self, root: Path) -> list[str]:
+        return self._fuse(root, "rrf")
+
+
 WORKLOADS: dict[str, Workload] = {
     w.name: w
     for w in (
@@ -376,6 +503,10 @@ WORKLOADS: dict[str, Workload] = {
         Merge(),
         PoolExtend(),
         ReportRelease(),
+        QrelsOut(),
+        ClassifyOut(),
+        SampleDrawOut(),
+        FuseOut(),
     )
 }
 
