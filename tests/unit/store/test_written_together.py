@@ -21,11 +21,13 @@ def test_a_failure_after_the_first_file_puts_it_back_and_removes_a_new_one(tmp_p
     labels, manifest, extra = tmp_path / "labels.csv", tmp_path / "labels.toml", tmp_path / "x.csv"
     labels.write_text("old labels\n")
     manifest.write_text("old manifest\n")
-    with pytest.raises(InputError, match="the manifest refused"):
-        with written_together([labels, extra, manifest]):
-            atomic_write_bytes(labels, b"new labels\n")
-            atomic_write_bytes(extra, b"a file that was not there\n")
-            raise InputError(manifest, "the manifest refused")
+    with (
+        pytest.raises(InputError, match="the manifest refused"),
+        written_together([labels, extra, manifest]),
+    ):
+        atomic_write_bytes(labels, b"new labels\n")
+        atomic_write_bytes(extra, b"a file that was not there\n")
+        raise InputError(manifest, "the manifest refused")
     assert labels.read_text() == "old labels\n"
     assert manifest.read_text() == "old manifest\n"
     assert _names(tmp_path) == ["labels.csv", "labels.toml"]  # no link, no temp, no new file
@@ -49,10 +51,9 @@ def test_without_hard_links_the_error_names_the_files_that_stay_new(tmp_path, mo
         raise PermissionError(1, "Operation not permitted")
 
     monkeypatch.setattr(os, "link", refused)
-    with pytest.raises(InputError) as info:
-        with written_together([labels, manifest]):
-            atomic_write_bytes(labels, b"new\n")
-            raise InputError(manifest, "could not write (No space left on device)")
+    with pytest.raises(InputError) as info, written_together([labels, manifest]):
+        atomic_write_bytes(labels, b"new\n")
+        raise InputError(manifest, "could not write (No space left on device)")
     said = str(info.value)
     assert said.startswith(f"{manifest}: could not write (No space left on device); ")
     assert f"{labels} could not be put back (they ARE the new ones" in said
