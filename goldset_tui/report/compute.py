@@ -318,19 +318,19 @@ def paired_comparisons(
     (together they choose the interval's method, ``ci_method``)."""
     from itertools import combinations
 
-    from goldset_tui.eval.stats import paired_comparison
+    from goldset_tui.eval.stats import paired_comparison_many
 
     w = scores.pivot(on="system", index="query_id", values="value").sort("query_id").fill_null(0.0)
+    pairs = list(combinations(systems, 2))
+    results = paired_comparison_many(
+        [(w.get_column(a), w.get_column(b)) for a, b in pairs],
+        seed=seed,
+        samples=samples,
+        bounded=bounded,
+        binary=binary,
+    )
     out = []
-    for a, b in combinations(systems, 2):
-        r = paired_comparison(
-            w.get_column(a),
-            w.get_column(b),
-            seed=seed,
-            samples=samples,
-            bounded=bounded,
-            binary=binary,
-        )
+    for (a, b), r in zip(pairs, results, strict=True):
         out.append(
             {
                 "a": a,
