@@ -49,6 +49,7 @@ from goldset_tui.scalar import as_float
 
 DEFAULT_SEED = 0
 _BATCH_CELLS = 2_000_000  # resampled values held at once
+_CHUNK_CELLS = 131_072  # of those, multiplied at once (1 MB)
 _TIE = 1e-12
 
 
@@ -93,12 +94,27 @@ def _batches(n: int, samples: int) -> list[tuple[int, int]]:
     return [(start, min(per, samples - start)) for start in range(0, samples, per)]
 
 
-def _tiled(d: pl.Series, cells: int) -> pl.Series:
-    """``d`` repeated to ``cells`` values, one contiguous chunk."""
-    tiled = d
-    while tiled.len() < cells:  # doubling: a handful of concatenations, not ``cells / n``
-        tiled = pl.concat([tiled, tiled], rechunk=False)
-    return tiled.head(cells).rechunk()
+def _rows_of(n: int, count: int) -> list[tuple[int, int]]:
+    """(first, rows) chunks of ``count`` samples of ``n`` values, ``_CHUNK_CELLS`` values or so
+    each: a product that stays in the processor's cache rather than one written out to memory."""
+    per = max(1, _CHUNK_CELLS // max(n, 1))
+    return [(first, min(per, count - first)) for first in range(0, count, per)]
+
+
+def _flipped(flips: pl.Series, diffs: list[pl.Series], n: int, *, mean: bool) -> list[pl.Series]:
+    """Per difference, each sample's flipped mean (``mean``) or total: ``flips`` holds the samples'
+    signs one sample after another, n each. Each sample is one row of a fixed-width array, the
+    difference one row broadcast over them (no group-by, no copy of the difference per sample);
+    the products are d * f exactly as before, their row sums in the same order."""
+    matrix = flips.reshape((flips.len() // n, n))
+    rows = [d.reshape((1, n)) for d in diffs]
+    out: list[list[pl.Series]] = [[] for _ in diffs]
+    for first, count in _rows_of(n, matrix.len()):
+        part = matrix.slice(first, count)
+        for i, row in enumerate(rows):
+            product = part * row
+            out[i].append(product.arr.mean() if mean else product.arr.sum())
+    return [pl.concat(o) for o in out]
 
 
 def sign_flip_means(diff: pl.Series, *, samples: int, seed: int) -> pl.Series:
@@ -117,13 +133,13 @@ def sign_flip_means_many(diffs: Sequence[pl.Series], *, samples: int, seed: int)
         cast = {i: diffs[i].cast(pl.Float64) for i in mine}
         for index, (_start, count) in enumerate(_batches(n, samples)):
             flips = signs.sample(n * count, with_replacement=True, seed=seed + 1_000_003 + index)
-            for i in mine:
-                # Each sample's n flipped values are one row of a fixed-width array: its mean is
-                # the sample's (a reshape, where a group-by over a sample number cost four times
-                # the CPU; the same flips, so the same means up to the order of a sum's terms,
-                # ~1e-17, far under the 1e-12 the p-value's count allows for ties).
-                flipped = _tiled(cast[i], n * count) * flips
-                out[i].append(flipped.reshape((count, n)).arr.mean().rename("d"))
+            # A sample's mean is a row mean of a fixed-width array (where a group-by over a
+            # sample number cost four times the CPU; the same flips, so the same means up to
+            # the order of a sum's terms, ~1e-17, far under the 1e-12 the p-value's count
+            # allows for ties).
+            means = _flipped(flips, [cast[i] for i in mine], n, mean=True)
+            for i, m in zip(mine, means, strict=True):
+                out[i].append(m.rename("d"))
     return [pl.concat(means) if means else pl.Series("d", [], dtype=pl.Float64) for means in out]
 
 
@@ -274,16 +290,15 @@ def randomization_ps(diffs: Sequence[pl.Series], *, samples: int, seed: int) -> 
         cast = {i: diffs[i].cast(pl.Float64) for i in mine}
         observed = {i: abs(as_float(cast[i].sum())) for i in mine}
         extreme = dict.fromkeys(mine, 0)
-        done = 0
-        for _, count in _batches(n, samples):
+        for done, count in _batches(n, samples):
             # One seeded bit per (sample, query) from a hash of its position: as random as a
-            # draw for this purpose, and far cheaper than sampling a series of signs.
+            # draw for this purpose, and far cheaper than sampling a series of signs. A flip
+            # depends on its position alone, so the batches' size changes none of them.
             slot = pl.int_range(done * n, (done + count) * n, eager=True)
             flips = (slot.hash(seed=seed + 1_000_003) & 1).cast(pl.Float64) * 2.0 - 1.0
-            for i in mine:
-                totals = (_tiled(cast[i], n * count) * flips).reshape((count, n)).arr.sum()
-                extreme[i] += int((totals.abs() >= observed[i] - _TIE * max(1, n)).sum())
-            done += count
+            totals = _flipped(flips, [cast[i] for i in mine], n, mean=False)
+            for i, t in zip(mine, totals, strict=True):
+                extreme[i] += int((t.abs() >= observed[i] - _TIE * max(1, n)).sum())
         for i in mine:
             out[i] = (1 + extreme[i]) / (1 + samples)
     return out
