@@ -250,13 +250,12 @@ def topk_frame(
 ) -> pl.DataFrame:
     """Every run's top k on the evaluated queries with each document's grade (null: unjudged;
     a negative "pooled but unjudged" grade is shown as unjudged too)."""
-    grades = (
-        qrels.filter(pl.col("grade") >= 0).group_by("query_id", "doc_id").agg(pl.col("grade").max())
-    )
+    wanted = queries.implode()
     frames = [
-        run.filter((pl.col("rank") <= k) & pl.col("query_id").is_in(queries.implode())).select(
-            pl.lit(name).alias("system"), "query_id", pl.col("rank").cast(pl.Int64), "doc_id"
-        )
+        # The rank first: the query lookup then runs on the top k's rows alone.
+        run.filter(pl.col("rank") <= k)
+        .filter(pl.col("query_id").is_in(wanted))
+        .select(pl.lit(name).alias("system"), "query_id", pl.col("rank").cast(pl.Int64), "doc_id")
         for name, run in runs.items()
     ]
     top = (
@@ -266,9 +265,15 @@ def topk_frame(
             schema={"system": pl.Utf8, "query_id": pl.Utf8, "rank": pl.Int64, "doc_id": pl.Utf8}
         )
     )
-    return top.join(grades, on=["query_id", "doc_id"], how="left").sort(
-        "system", "query_id", "rank"
+    judged = qrels.filter(pl.col("grade") >= 0)
+    graded = top.join(
+        judged.select("query_id", "doc_id", pl.col("grade")), on=["query_id", "doc_id"], how="left"
     )
+    if graded.height != top.height:
+        # A pair judged twice (a store's qrels may hold both grades): the highest grade, once.
+        best = judged.group_by("query_id", "doc_id").agg(pl.col("grade").max())
+        graded = top.join(best, on=["query_id", "doc_id"], how="left")
+    return graded.sort("system", "query_id", "rank")
 
 
 def missing_pairs(topk: pl.DataFrame, query_ids: list[str] | None = None) -> pl.DataFrame:
