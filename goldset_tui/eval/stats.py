@@ -290,10 +290,11 @@ def randomization_ps(diffs: Sequence[pl.Series], *, samples: int, seed: int) -> 
         cast = {i: diffs[i].cast(pl.Float64) for i in mine}
         observed = {i: abs(as_float(cast[i].sum())) for i in mine}
         extreme = dict.fromkeys(mine, 0)
-        for done, count in _batches(n, samples):
+        for done, count in _rows_of(n, samples):
             # One seeded bit per (sample, query) from a hash of its position: as random as a
             # draw for this purpose, and far cheaper than sampling a series of signs. A flip
-            # depends on its position alone, so the batches' size changes none of them.
+            # depends on its position alone, so the flips are made a cache's worth of samples
+            # at a time (six passes over them, each a fresh array) and none of them changes.
             slot = pl.int_range(done * n, (done + count) * n, eager=True)
             flips = (slot.hash(seed=seed + 1_000_003) & 1).cast(pl.Float64) * 2.0 - 1.0
             totals = _flipped(flips, [cast[i] for i in mine], n, mean=False)
