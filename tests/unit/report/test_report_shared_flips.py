@@ -56,6 +56,7 @@ def test_shared_flips_give_each_difference_its_own_p(
 ) -> None:
     with pytest.MonkeyPatch.context() as m:
         m.setattr(stats, "_BATCH_CELLS", 97)  # several batches, and a partial last one
+        m.setattr(stats, "_CHUNK_CELLS", 37)  # several chunks of samples in each
         got = stats.randomization_ps(diffs, samples=samples, seed=seed)
         want = [alone_p(d, samples, seed) for d in diffs]
     assert [str(x) for x in got] == [str(x) for x in want]  # nan compares equal as text
@@ -69,6 +70,7 @@ def test_shared_flips_give_each_difference_its_own_means(
     diffs = [d for d in diffs if d.len()]
     with pytest.MonkeyPatch.context() as m:
         m.setattr(stats, "_BATCH_CELLS", 97)  # several batches, and a partial last one
+        m.setattr(stats, "_CHUNK_CELLS", 37)  # several chunks of samples in each
         got = stats.sign_flip_means_many(diffs, samples=samples, seed=seed)
         want = [alone_means(d, samples, seed) for d in diffs]
     assert [g.to_list() for g in got] == want
