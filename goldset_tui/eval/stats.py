@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import polars as pl
 
@@ -49,6 +49,7 @@ from goldset_tui.scalar import as_float
 
 DEFAULT_SEED = 0
 _BATCH_CELLS = 2_000_000  # resampled values held at once
+_CHUNK_CELLS = 131_072  # of those, multiplied at once (1 MB)
 _TIE = 1e-12
 
 
@@ -93,23 +94,53 @@ def _batches(n: int, samples: int) -> list[tuple[int, int]]:
     return [(start, min(per, samples - start)) for start in range(0, samples, per)]
 
 
+def _rows_of(n: int, count: int) -> list[tuple[int, int]]:
+    """(first, rows) chunks of ``count`` samples of ``n`` values, ``_CHUNK_CELLS`` values or so
+    each: a product that stays in the processor's cache rather than one written out to memory."""
+    per = max(1, _CHUNK_CELLS // max(n, 1))
+    return [(first, min(per, count - first)) for first in range(0, count, per)]
+
+
+def _flipped(flips: pl.Series, diffs: list[pl.Series], n: int, *, mean: bool) -> list[pl.Series]:
+    """Per difference, each sample's flipped mean (``mean``) or total: ``flips`` holds the samples'
+    signs one sample after another, n each. Each sample is one row of a fixed-width array, the
+    difference one row broadcast over them (no group-by, no copy of the difference per sample);
+    the products are d * f exactly as before, their row sums in the same order."""
+    matrix = flips.reshape((flips.len() // n, n))
+    rows = [d.reshape((1, n)) for d in diffs]
+    out: list[list[pl.Series]] = [[] for _ in diffs]
+    for first, count in _rows_of(n, matrix.len()):
+        part = matrix.slice(first, count)
+        for i, row in enumerate(rows):
+            product = part * row
+            out[i].append(product.arr.mean() if mean else product.arr.sum())
+    return [pl.concat(o) for o in out]
+
+
 def sign_flip_means(diff: pl.Series, *, samples: int, seed: int) -> pl.Series:
     """Means of ``diff`` with each value's sign flipped at random, ``samples`` times."""
-    n = diff.len()
+    return sign_flip_means_many([diff], samples=samples, seed=seed)[0]
+
+
+def sign_flip_means_many(diffs: Sequence[pl.Series], *, samples: int, seed: int) -> list[pl.Series]:
+    """:func:`sign_flip_means` of each of ``diffs``, the flips drawn once for all of the same
+    length: they depend only on the length, the batch and the seed, so every pair of systems on
+    the same queries is flipped alike, and drawing them was the larger part of the work."""
+    out: list[list[pl.Series]] = [[] for _ in diffs]
     signs = pl.Series("sign", [-1.0, 1.0])
-    means = []
-    for index, (_start, count) in enumerate(_batches(n, samples)):
-        flips = signs.sample(n * count, with_replacement=True, seed=seed + 1_000_003 + index)
-        tiled = diff.cast(pl.Float64)
-        while tiled.len() < n * count:  # doubling: a handful of concatenations, not ``count``
-            tiled = pl.concat([tiled, tiled], rechunk=False)
-        # Each sample's n flipped values are one row of a fixed-width array: its mean is the
-        # sample's (a reshape, where a group-by over a sample number cost four times the CPU;
-        # the same flips, so the same means up to the order of a sum's terms, ~1e-17, far
-        # under the 1e-12 the p-value's count allows for ties).
-        flipped = tiled.head(n * count).rechunk() * flips
-        means.append(flipped.reshape((count, n)).arr.mean().rename("d"))
-    return pl.concat(means) if means else pl.Series("d", [], dtype=pl.Float64)
+    for n in dict.fromkeys(d.len() for d in diffs):
+        mine = [i for i, d in enumerate(diffs) if d.len() == n]
+        cast = {i: diffs[i].cast(pl.Float64) for i in mine}
+        for index, (_start, count) in enumerate(_batches(n, samples)):
+            flips = signs.sample(n * count, with_replacement=True, seed=seed + 1_000_003 + index)
+            # A sample's mean is a row mean of a fixed-width array (where a group-by over a
+            # sample number cost four times the CPU; the same flips, so the same means up to
+            # the order of a sum's terms, ~1e-17, far under the 1e-12 the p-value's count
+            # allows for ties).
+            means = _flipped(flips, [cast[i] for i in mine], n, mean=True)
+            for i, m in zip(mine, means, strict=True):
+                out[i].append(m.rename("d"))
+    return [pl.concat(means) if means else pl.Series("d", [], dtype=pl.Float64) for means in out]
 
 
 def mcnemar_exact(only_a: int, only_b: int) -> float:
@@ -137,6 +168,49 @@ def paired_comparison(
     (nDCG@10 at 0 or 1 on every query of a small set is still graded). ``bounded``: every
     per-query value lies in [0, 1] by definition, which gives the difference's score interval;
     otherwise Student's t (module docstring). The interval is (nan, nan) below two queries."""
+    return paired_comparison_many(
+        [(a, b)], seed=seed, samples=samples, binary=binary, bounded=bounded
+    )[0]
+
+
+def paired_comparison_many(
+    pairs: Sequence[tuple[pl.Series | Sequence[float], pl.Series | Sequence[float]]],
+    *,
+    seed: int = DEFAULT_SEED,
+    samples: int = COMPARE_SAMPLES,
+    binary: bool = False,
+    bounded: bool = True,
+) -> list[PairedResult]:
+    """:func:`paired_comparison` of each pair, the same results, with the sign flips drawn once
+    for every pair of the same number of queries (:func:`sign_flip_means_many`)."""
+    prepared = [
+        _prepare_pair(a, b, samples=samples, binary=binary, bounded=bounded) for a, b in pairs
+    ]
+    flipped = sign_flip_means_many([p.diff for p in prepared], samples=samples, seed=seed)
+    out = []
+    for p, means in zip(prepared, flipped, strict=True):
+        extreme = int((means.abs() >= abs(p.observed) - _TIE).sum())
+        out.append(replace(p.result, p_value=(1 + extreme) / (1 + samples), seed=seed))
+    return out
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    diff: pl.Series
+    observed: float
+    result: PairedResult  # all but the p-value and the seed
+
+
+def _prepare_pair(
+    a: pl.Series | Sequence[float],
+    b: pl.Series | Sequence[float],
+    *,
+    samples: int,
+    binary: bool,
+    bounded: bool,
+) -> _Prepared:
+    """One pair checked and described: everything :func:`paired_comparison` gives but the
+    randomization test's p-value."""
     sa, sb = _as_series(a, "a"), _as_series(b, "b")
     if sa.len() != sb.len():
         raise ValueError(
@@ -171,57 +245,64 @@ def paired_comparison(
         spread = as_float(diff.var(ddof=1)) if n > 1 else 0.0
         ci = student_t(diff) if spread > 0.0 else (math.nan, math.nan)
         method = STUDENT_T
-    flipped = sign_flip_means(diff, samples=samples, seed=seed)
-    extreme = int((flipped.abs() >= abs(observed) - _TIE).sum())
     wins = int((diff > _TIE).sum())
     losses = int((diff < -_TIE).sum())
     discordant = mcnemar = None
     if binary:
         discordant, mcnemar = (only_a, only_b), mcnemar_exact(only_a, only_b)
-    return PairedResult(
+    result = PairedResult(
         n=n,
         mean_a=as_float(sa.mean()),
         mean_b=as_float(sb.mean()),
         mean_diff=observed,
         ci95=ci,
-        p_value=(1 + extreme) / (1 + samples),
+        p_value=math.nan,
         wins=wins,
         losses=losses,
         ties=n - wins - losses,
         samples=samples,
-        seed=seed,
+        seed=DEFAULT_SEED,
         discordant=discordant,
         mcnemar_p=mcnemar,
         ci_method=method,
     )
+    return _Prepared(diff=diff, observed=observed, result=result)
 
 
 def randomization_p(diff: pl.Series, *, samples: int, seed: int) -> float:
     """Two-sided paired randomization p-value of the mean of ``diff`` (signs flipped at random),
-    (1 + #{|flipped mean| >= |observed|}) / (1 + samples), as :func:`paired_comparison` gives it.
+    (1 + #{|flipped mean| >= |observed|}) / (1 + samples), as :func:`paired_comparison` gives it."""
+    return randomization_ps([diff], samples=samples, seed=seed)[0]
+
+
+def randomization_ps(diffs: Sequence[pl.Series], *, samples: int, seed: int) -> list[float]:
+    """:func:`randomization_p` of each of ``diffs``; the flips are drawn once for every
+    difference of the same length (a report tests every pair on every stratum, and strata of one
+    size share them).
 
     Each batch of flips is one fixed-width array column whose row sums are the flipped totals (a
-    reshape, no group-by): a report runs this for every pair on every stratum."""
-    n = diff.len()
-    if n == 0:
-        return math.nan
-    d = diff.cast(pl.Float64)
-    observed = abs(as_float(d.sum()))
-    extreme = 0
-    done = 0
-    for _, count in _batches(n, samples):
-        tiled = d
-        while tiled.len() < n * count:  # doubling: a handful of concatenations, not ``count``
-            tiled = pl.concat([tiled, tiled], rechunk=False)
-        tiled = tiled.head(n * count).rechunk()
-        # One seeded bit per (sample, query) from a hash of its position: as random as a draw
-        # for this purpose, and far cheaper than sampling a series of signs on a large stratum.
-        slot = pl.int_range(done * n, (done + count) * n, eager=True)
-        flips = (slot.hash(seed=seed + 1_000_003) & 1).cast(pl.Float64) * 2.0 - 1.0
-        totals = (tiled * flips).reshape((count, n)).arr.sum()
-        extreme += int((totals.abs() >= observed - _TIE * max(1, n)).sum())
-        done += count
-    return (1 + extreme) / (1 + samples)
+    reshape, no group-by)."""
+    out = [math.nan] * len(diffs)
+    for n in dict.fromkeys(d.len() for d in diffs):
+        if n == 0:
+            continue
+        mine = [i for i, d in enumerate(diffs) if d.len() == n]
+        cast = {i: diffs[i].cast(pl.Float64) for i in mine}
+        observed = {i: abs(as_float(cast[i].sum())) for i in mine}
+        extreme = dict.fromkeys(mine, 0)
+        for done, count in _rows_of(n, samples):
+            # One seeded bit per (sample, query) from a hash of its position: as random as a
+            # draw for this purpose, and far cheaper than sampling a series of signs. A flip
+            # depends on its position alone, so the flips are made a cache's worth of samples
+            # at a time (six passes over them, each a fresh array) and none of them changes.
+            slot = pl.int_range(done * n, (done + count) * n, eager=True)
+            flips = (slot.hash(seed=seed + 1_000_003) & 1).cast(pl.Float64) * 2.0 - 1.0
+            totals = _flipped(flips, [cast[i] for i in mine], n, mean=False)
+            for i, t in zip(mine, totals, strict=True):
+                extreme[i] += int((t.abs() >= observed[i] - _TIE * max(1, n)).sum())
+        for i in mine:
+            out[i] = (1 + extreme[i]) / (1 + samples)
+    return out
 
 
 def holm(p_values: Sequence[float]) -> list[float]:
@@ -264,6 +345,8 @@ def stratum_comparisons(
         .join(strata.select("query_id", "stratum"), on="query_id", how="inner")
     )
     out: list[dict[str, object]] = []
+    tested: list[tuple[dict[str, object], pl.Series]] = []  # randomization rows, p to come
+    families: list[list[dict[str, object]]] = []
     for (stratum,), part in wide.partition_by("stratum", as_dict=True, maintain_order=True).items():
         rows: list[dict[str, object]] = []
         for a, b in combinations(systems, 2):
@@ -278,13 +361,18 @@ def stratum_comparisons(
             if binary:
                 only_a = int(((part.get_column(a) == 1) & (part.get_column(b) == 0)).sum())
                 only_b = int(((part.get_column(a) == 0) & (part.get_column(b) == 1)).sum())
-                p = mcnemar_exact(only_a, only_b)
                 row |= {"test": "mcnemar-exact", "only_a": only_a, "only_b": only_b}
+                row["p_value"] = mcnemar_exact(only_a, only_b)
             else:
-                p = randomization_p(diff, samples=samples, seed=seed)
                 row |= {"test": "randomization", "only_a": None, "only_b": None}
-            row["p_value"] = p
+                tested.append((row, diff))
             rows.append(row)
+        families.append(rows)
+    # Every stratum's tests at once: strata of the same size share their flips.
+    p_values = randomization_ps([d for _, d in tested], samples=samples, seed=seed)
+    for (row, _), p in zip(tested, p_values, strict=True):
+        row["p_value"] = p
+    for rows in families:
         adjusted = holm([float(r["p_value"]) for r in rows])  # type: ignore[arg-type]
         for r, q in zip(rows, adjusted, strict=True):
             r["p_adjusted"] = q
