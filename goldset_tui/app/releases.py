@@ -53,12 +53,14 @@ def report_advice(
 ) -> list[str]:
     """The unjudged advice for the report's own runs (not the fused one)."""
     from goldset_tui.history.advice import unjudged_advice
-    from goldset_tui.history.recording import store_pool
 
+    pool = None
+    if store_dir is not None:  # the history's modules only when there is a store to read
+        from goldset_tui.history.recording import store_pool
+
+        pool = store_pool(store_dir)
     unjudged = {name: 1.0 - share for name, share in report.judged.items() if name in run_paths}
-    return unjudged_advice(
-        unjudged, run_paths, report.k, pool=store_pool(store_dir), store=store_dir
-    )
+    return unjudged_advice(unjudged, run_paths, report.k, pool=pool, store=store_dir)
 
 
 def report_cases(store_dir: Path, report: Report) -> list[str]:

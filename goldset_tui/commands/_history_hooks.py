@@ -53,10 +53,10 @@ def note_strata_change(args: argparse.Namespace, report: Report) -> None:
     """Before the report is written: whether the store (--store, or a store given as --qrels)
     last recorded a release under other strata, kept on the report for its JSON, Markdown and
     stderr."""
-    from goldset_tui.app.drift import strata_change
-
     store = check(args) or (Path(args.qrels) if Path(args.qrels).is_dir() else None)
-    if store is not None:
+    if store is not None:  # imported only here: a report without a store does not pay for it
+        from goldset_tui.app.drift import strata_change
+
         report.strata_changed = strata_change(store, report.strata_frame)
 
 

@@ -7,7 +7,7 @@ import math
 
 import polars as pl
 
-from goldset_tui.eval.intervals import DEFAULT_CONFIDENCE, SCORE_T, STUDENT_T
+from goldset_tui.eval.intervals import DEFAULT_CONFIDENCE, SCORE_T, STUDENT_T, at_bound
 from goldset_tui.eval.weighting import Cell, WeightedEstimate, stratified_estimate
 
 Stats = tuple[int, float, float, float]  # n, mean, variance (ddof 1; nan below 2), share at 0/1
@@ -19,7 +19,7 @@ def stratum_stats(values: pl.DataFrame) -> dict[str, Stats]:
         n=pl.len(),
         mean=pl.col("value").mean(),
         var=pl.col("value").var(ddof=1),
-        at_bounds=pl.col("value").is_in([0.0, 1.0]).mean(),
+        at_bounds=at_bound(pl.col("value")).mean(),
     )
     return {
         str(s): (int(n), float(m), math.nan if v is None else float(v), float(b))

@@ -66,6 +66,7 @@ import polars as pl
 
 from goldset_tui.eval.intervals import (
     DEFAULT_CONFIDENCE,
+    at_bound,
     dispersion,
     t_quantile,
     wilson_form,
@@ -159,7 +160,7 @@ def _cell_stats(frame: pl.DataFrame, centre: pl.Expr | None, key: str = "stratum
         census=(pl.col("pi") >= 1.0).all(),
         raw_mean=pl.col("value").mean(),
         raw_var=pl.col("value").var(ddof=1),
-        at_bounds=pl.col("value").is_in([0.0, 1.0]).mean(),
+        at_bounds=at_bound(pl.col("value")).mean(),
     )
 
 

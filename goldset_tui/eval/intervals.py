@@ -274,14 +274,27 @@ def student_t_from(
     return (mean - half, mean + half)
 
 
+# A value within a few rounding steps of 0 or 1 sits at the bound: a perfect ranking's nDCG can
+# come out 0.9999999999999998 when its sums run in another order, and counted "inside" it
+# would move a small stratum's score interval by several points.
+BOUND_TOLERANCE = 1e-12
+
+
+def at_bound(value: pl.Expr) -> pl.Expr:
+    """Whether each value lies at 0 or 1, to within ``BOUND_TOLERANCE``."""
+    return (value.abs() <= BOUND_TOLERANCE) | ((value - 1.0).abs() <= BOUND_TOLERANCE)
+
+
 def summary(values: Sequence[float] | pl.Series) -> tuple[int, float, float, float]:
-    """(n, mean, sample variance with ddof = 1, share of values exactly 0 or 1); nan where
-    undefined."""
+    """(n, mean, sample variance with ddof = 1, share of values at 0 or 1, ``at_bound``); nan
+    where undefined."""
     s = _series(values)
     n = s.len()
     mean = float(s.mean()) if n else math.nan  # type: ignore[arg-type]
     var = float(s.var(ddof=1)) if n > 1 else math.nan  # type: ignore[arg-type]
-    at_bounds = float(s.is_in([0.0, 1.0]).mean()) if n else math.nan  # type: ignore[arg-type]
+    at_bounds = (
+        float(s.to_frame("v").select(at_bound(pl.col("v")).mean()).item()) if n else math.nan
+    )
     return n, mean, var, at_bounds
 
 

@@ -21,6 +21,7 @@ from goldset_tui.eval.defaults import REPORT_SAMPLES
 from goldset_tui.eval.intervals import (
     DEFAULT_CONFIDENCE,
     DEFAULT_SEED,
+    at_bound,
     interval_from,
     method_for,
 )
@@ -213,7 +214,7 @@ def _with_interval(
         _n=pl.len(),
         _mean=pl.col("value").mean(),
         _var=pl.col("value").var(ddof=1),
-        _bounds=pl.col("value").is_in([0.0, 1.0]).mean(),
+        _bounds=at_bound(pl.col("value")).mean(),
     )
     ends = [
         interval_from(method, n, mean, math.nan if var is None else var, bounds, confidence)
