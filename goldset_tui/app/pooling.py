@@ -82,15 +82,14 @@ def build_pool_file(
     ``progress`` is told each step as it starts: the topics, each run, pooling, the corpus (when
     given), writing; ``len(runs) + 3 + bool(corpus)`` steps in all."""
     from goldset_tui.io.pools import read_topics, write_pool
-    from goldset_tui.pooling.build import build_pool, pool_sizes
+    from goldset_tui.pooling.build import pool_candidates, pool_sizes
 
     step = progress or (lambda _message: None)
     step(f"reading topics {topics}")
     topic_frame = read_topics(topics)
     frames = _read_runs(runs, depth, step)
     step("pooling")
-    pool = build_pool(frames, depth)
-    pool, skipped, empty = _restrict_to_topics(pool, topic_frame)
+    pool, skipped, empty = _restrict_to_topics(pool_candidates(frames, depth), topic_frame)
     if pool.height == 0:
         raise InputError(
             Path(topics),
@@ -162,16 +161,17 @@ def _read_runs(
 
 
 def _restrict_to_topics(
-    pool: pl.DataFrame, topics: pl.DataFrame
+    candidates: pl.DataFrame, topics: pl.DataFrame
 ) -> tuple[pl.DataFrame, pl.Series, pl.Series]:
-    """The pool's queries that are topics, in topic order; plus the ids left out either way."""
+    """The pool's queries that are topics, in topic order (then as build_pool orders a query's
+    candidates), from ``pooling.build.pool_candidates``; plus the ids left out either way, each
+    in query id order."""
+    from goldset_tui.pooling.build import POOL_COLUMNS, order_pool
+
     order = topics.with_row_index("_topic")
-    kept = (
-        pool.join(order, on="query_id", how="inner")
-        .sort("_topic", maintain_order=True)
-        .drop("_topic")
-    )
-    run_ids = pool.get_column("query_id").unique(maintain_order=True)
+    kept = order_pool(candidates.join(order, on="query_id", how="inner"), "_topic")
+    kept = kept.select(*POOL_COLUMNS, *(c for c in topics.columns if c != "query_id"))
+    run_ids = candidates.get_column("query_id").unique().sort()
     skipped = run_ids.filter(~run_ids.is_in(topics.get_column("query_id").implode()))
     topic_ids = topics.get_column("query_id")
     empty = topic_ids.filter(~topic_ids.is_in(run_ids.implode()))
