@@ -25,7 +25,6 @@ does it, whole.
 
 from __future__ import annotations
 
-import mmap
 import os
 import stat
 from collections.abc import Collection, Iterable, Iterator
@@ -52,8 +51,6 @@ _KEEP: dict[str, type[pl.DataType]] = {
     "score": pl.Float64,
 }
 _COLUMNS = ["query_id", "doc_id", "score", "rank"]
-# How pages of a mapped file already copied are let go, where the system has it.
-_RELEASE: int | None = getattr(mmap, "MADV_DONTNEED", None)
 # A row's (query, document) as one integer, the same hash as read_run's duplicate check: equal
 # pairs always hash equal, so no repeated pair is missed; different pairs may collide, so a
 # repeated hash only means "let read_run decide", never "a duplicate".
@@ -263,36 +260,13 @@ def file_slices(path: Path) -> Iterator[bytes]:
             assert isinstance(source, bytes)
             yield from split_slices(source)
             return
-        # Mapped, not read: each slice is then one copy out of the page cache, where reading a
-        # block and cutting it at its last line break copied it twice (a third of the CPU
-        # time of reading the slices of a 230 MB run).
-        try:
-            mapped = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
-        except (OSError, ValueError):  # emptied since, or a file system that cannot map
-            raise Doubt from None
-        with mapped:
-            yield from _mapped_slices(mapped)
-
-
-def _mapped_slices(mapped: mmap.mmap) -> Iterator[bytes]:
-    """The slices of :func:`file_slices`: each :data:`SLICE_BYTES` of the file cut after its last
-    line break (the partial line starts the next slice); a block with no line break is a slice
-    whole; the last slice ends at the end of the file."""
-    size, start, released = len(mapped), 0, 0
-    while start < size:
-        end = min(start + SLICE_BYTES, size)
-        if end < size:
-            end = mapped.rfind(b"\n", start, end) + 1 or end
-        piece = mapped[start:end]
-        # The pages copied are let go (the page cache keeps them): a mapped page once touched
-        # counts in the process's memory until unmapped, and two runs read at once would hold
-        # both files.
-        whole = end - end % mmap.PAGESIZE
-        if whole > released and _RELEASE is not None:
-            mapped.madvise(_RELEASE, released, whole - released)
-            released = whole
-        yield piece
-        start = end
+        fh.seek(0)
+        while block := fh.read(SLICE_BYTES):
+            cut = block.rfind(b"\n") + 1
+            if 0 < cut < len(block):  # the partial last line is read again with the next slice
+                fh.seek(cut - len(block), os.SEEK_CUR)
+                block = block[:cut]
+            yield block
 
 
 def split_slices(data: bytes) -> Iterator[bytes]:

@@ -1,8 +1,7 @@
 """The run reader's faster pieces against the simple ones they replace, on random inputs.
 
-- ``file_slices`` maps the file instead of reading it: the slices still put the file back
-  together exactly, each ends at a line break (but the last, or a block without one), none is
-  larger than a slice;
+- ``file_slices``: the slices put the file back together exactly, each ends at a line break
+  (but the last, or a block without one), none is larger than a slice;
 - the duplicate check looks within each stretch of consecutive lines of one query, and at
   every line's pair only when a query is met in two places: it still doubts a run exactly when
   some (query, document) pair is on two lines.
@@ -24,7 +23,7 @@ from goldset_tui.io.trec import read_run
     data=st.lists(st.sampled_from([b"a", b" ", b"\n", b"bb", b"\r\n"]), min_size=1, max_size=80),
     size=st.integers(1, 12),
 )
-def test_mapped_slices_are_the_file_in_whole_lines(tmp_path_factory, data, size):
+def test_slices_are_the_file_in_whole_lines(tmp_path_factory, data, size):
     path: Path = tmp_path_factory.mktemp("slices") / "run.txt"
     text = b"".join(data)
     path.write_bytes(text)
