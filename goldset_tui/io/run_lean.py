@@ -89,7 +89,9 @@ def read_run_lean(src: Source, qrels: pl.DataFrame) -> LeanRun:
     """The run behind ``src`` as the measures of ``qrels`` need it (see the module)."""
     queries = qrels.get_column("query_id").unique().sort()
     codes = pl.Enum(queries)
-    pairs = qrels.select("query_id", "doc_id").unique()
+    # Not made unique: both uses (the bitmap, a semi join) give the same answer with repeats,
+    # and the qrels readers refuse a pair graded twice anyway.
+    pairs = qrels.select("query_id", "doc_id")
     maybe_judged = _JudgedHashes(pairs.select(PAIR_HASH).to_series())
     others: list[pl.DataFrame] = []  # counts of the queries not in the qrels
     hashes: list[pl.Series] = []  # every pair's hash, for the duplicate check
