@@ -297,7 +297,8 @@ def _frame_counts(
     import polars as pl
 
     wanted = pl.Series(sorted(evaluated), dtype=pl.String).implode()
-    graded = qrels.filter(pl.col("grade") >= 0).select("query_id", "doc_id").unique()
+    # Not made unique: a semi join keeps each row once however often its pair is listed.
+    graded = qrels.filter(pl.col("grade") >= 0).select("query_id", "doc_id")
     if isinstance(run, pl.DataFrame):
         top = run.filter((pl.col("rank") <= depth) & pl.col("query_id").is_in(wanted))
         total = top.height
