@@ -55,7 +55,7 @@ def _query_stats(qrels: pl.DataFrame, measures: list[Measure]) -> pl.DataFrame:
     if ideal_specs:
         ideal = (
             qrels.filter(pl.col("grade") > 0)
-            .sort(["query_id", "grade"], descending=[False, True])
+            .sort([_query_order(stats), "grade"], descending=[False, True])
             .with_columns(pl.int_range(1, pl.len() + 1).over("query_id").alias("irank"))
         )
         ideal_exprs = []
