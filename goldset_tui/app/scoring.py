@@ -254,7 +254,7 @@ def _frame_rows(
         per_query = evaluate(qrels, cut, measures)
     else:  # lean: the judged rows and the documents retrieved per query (io.run_lean)
         rows, num_ret = cut_lean(
-            run.judged, run.num_ret, plain, max_docs=max_docs, judged_only=judged_only
+            run.judged_for(qrels), run.num_ret, plain, max_docs=max_docs, judged_only=judged_only
         )
         per_query = evaluate(qrels, rows, measures, num_ret=num_ret)
     wanted = pl.Series("query_id", evaluated, dtype=pl.String).implode()
@@ -305,6 +305,10 @@ def _frame_counts(
     else:  # lean: every document counted, only the judged ones listed
         counts = run.num_ret.filter(pl.col("query_id").is_in(wanted))
         total = int(counts.select(pl.col("num_ret").clip(upper_bound=depth).sum()).item() or 0)
-        top = run.judged.filter((pl.col("rank") <= depth) & pl.col("query_id").is_in(wanted))
+        top = run.judged_for(qrels).filter(
+            (pl.col("rank") <= depth) & pl.col("query_id").is_in(wanted)
+        )
+        if "_grade" in top.columns:  # its grades are these qrels': no join
+            return total, int(top.select((pl.col("_grade") >= 0).sum()).item())
     judged = top.join(graded, on=["query_id", "doc_id"], how="semi").height
     return total, judged

@@ -35,8 +35,8 @@ RANK_COLUMNS = ("query_id", "doc_id", "rank")
 
 
 def _ranked(run: pl.DataFrame) -> pl.DataFrame:
-    if "rank" in run.columns:
-        return run.select(RANK_COLUMNS)
+    if "rank" in run.columns:  # a lean run's rows may carry their grade (io.run_lean)
+        return run.select(*RANK_COLUMNS, *(["_grade"] if "_grade" in run.columns else []))
     from goldset_tui.io.trec import rank_run
 
     return rank_run(run.select("query_id", "doc_id", "score")).select(RANK_COLUMNS)
@@ -94,11 +94,14 @@ def _rows(
         # A cheap one-column filter first: most retrieved documents are judged for no query.
         judged_docs = qrels.get_column("doc_id").unique().implode()
         ranked = ranked.filter(pl.col("doc_id").is_in(judged_docs))
-    rows = (
-        ranked.join(
+    if lean and "_grade" in ranked.columns:  # graded by these qrels already (io.run_lean)
+        graded = ranked.rename({"_grade": "grade"})
+    else:
+        graded = ranked.join(
             qrels.select("query_id", "doc_id", "grade"), on=["query_id", "doc_id"], how="inner"
         )
-        .drop("doc_id")
+    rows = (
+        graded.drop("doc_id")
         .join(
             stats.select(
                 "query_id", *[f"nrel{lvl}" for lvl in levels], *[f"nnon{lvl}" for lvl in levels]

@@ -6,7 +6,8 @@ at its peak) to rank every document, when the measures only ever look at the jud
 the run in slices (``io.run_scan``'s, with every check read_run makes) and keeps:
 
 - ``judged``: the run's rows whose (query, document) is in the qrels, with their rank in the
-  whole run in trec_eval's order (score descending, ties by document id descending);
+  whole run in trec_eval's order (score descending, ties by document id descending), and their
+  grade in these qrels (``_grade``);
 - ``num_ret``: how many documents the run retrieved for each query (every query of the run).
 
 A judged document's rank is 1 + the documents of its query with a higher score + those with the
@@ -26,7 +27,7 @@ read_run's parser refuses, a non-finite score, a possible duplicate, no record) 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
@@ -46,8 +47,18 @@ __all__ = ["Doubt", "LeanRun", "read_run_lean"]
 
 @dataclass(frozen=True)
 class LeanRun:
-    judged: pl.DataFrame  # query_id, doc_id, score, rank: the run's rows in the qrels
+    judged: pl.DataFrame  # query_id, doc_id, score, rank, _grade: the run's rows in the qrels
     num_ret: pl.DataFrame  # query_id, num_ret: every query of the run
+    # The qrels frame ``_grade`` comes from: the measures take the grades from ``judged`` only
+    # when they score with this very frame (else they join their own qrels, as for a whole run).
+    read_with: pl.DataFrame | None = field(default=None, repr=False, compare=False)
+
+    def judged_for(self, qrels: pl.DataFrame) -> pl.DataFrame:
+        """``judged`` to score with ``qrels``: with ``_grade`` when these are the qrels it was
+        read with, else without (the caller then joins its own qrels' grades)."""
+        if qrels is self.read_with or "_grade" not in self.judged.columns:
+            return self.judged
+        return self.judged.drop("_grade")
 
 
 def _pieces(src: Source) -> Iterator[bytes]:
@@ -89,10 +100,9 @@ def read_run_lean(src: Source, qrels: pl.DataFrame) -> LeanRun:
     """The run behind ``src`` as the measures of ``qrels`` need it (see the module)."""
     queries = qrels.get_column("query_id").unique().sort()
     codes = pl.Enum(queries)
-    # Not made unique: both uses (the bitmap, a semi join) give the same answer with repeats,
-    # and the qrels readers refuse a pair graded twice anyway.
-    pairs = qrels.select("query_id", "doc_id")
-    maybe_judged = _JudgedHashes(pairs.select(PAIR_HASH).to_series())
+    # The qrels' pairs are unique (the readers and the store refuse a pair graded twice), so
+    # neither the bitmap nor the join at the end needs a unique() of 420,000 pairs.
+    maybe_judged = _JudgedHashes(qrels.select(PAIR_HASH).to_series())
     others: list[pl.DataFrame] = []  # counts of the queries not in the qrels
     hashes: list[pl.Series] = []  # every pair's hash, for the duplicate check
     thin: list[pl.DataFrame] = []  # the qrels' queries: query code and score
@@ -116,14 +126,16 @@ def read_run_lean(src: Source, qrels: pl.DataFrame) -> LeanRun:
     if has_repeats(every):  # a repeated pair, or a collision: read_run decides
         raise Doubt
     del every, hashes
-    found = pl.concat(judged).join(pairs, on=["query_id", "doc_id"], how="semi")
+    # The exact check, and each judged row's grade (the measures need it: one join, not two).
+    graded = qrels.select("query_id", "doc_id", pl.col("grade").alias("_grade"))
+    found = pl.concat(judged).join(graded, on=["query_id", "doc_id"], how="inner")
     del judged
     counts, found = _ranks(thin, found)
     counted = pl.DataFrame({"query_id": queries, "num_ret": counts}).filter(pl.col("num_ret") > 0)
     num_ret = pl.concat([counted, *others])
     num_ret = num_ret.group_by("query_id").agg(pl.col("num_ret").sum().cast(pl.Int64))
     found = _break_ties(src, found)
-    return LeanRun(found.select("query_id", "doc_id", "score", "rank"), num_ret)
+    return LeanRun(found.select("query_id", "doc_id", "score", "rank", "_grade"), num_ret, qrels)
 
 
 # A row's place in its query as one unsigned integer (see :func:`_ranks`): the query's code

@@ -206,3 +206,21 @@ def test_every_row_a_judged_candidate_reads_the_same(seed, monkeypatch):
     rng.shuffle(lines)
     run = Source("r", ("\n".join(lines) + "\n").encode())
     _same_reading(read_qrels(Source("q", ("\n".join(qrels) + "\n").encode())), run)
+
+
+def test_lean_grades_are_used_only_with_the_qrels_read_with():
+    # The lean rows carry their grade in the qrels they were read against, so the measures need
+    # not join the qrels again; scored with other qrels (other grades), they must join those.
+    run = Source("r", b"q1 Q0 a 1 3 t\nq1 Q0 b 2 2 t\nq1 Q0 c 3 1 t\nq2 Q0 a 1 1 t\n")
+    first = read_qrels(Source("q", b"q1 0 a 0\nq1 0 b 1\nq1 0 c 2\nq2 0 a 1\n"))
+    other = read_qrels(Source("q", b"q1 0 a 2\nq1 0 b 0\nq1 0 c 0\nq2 0 a 0\n"))
+    lean = read_run_lean(run, first)
+    assert "_grade" in lean.judged_for(first).columns
+    assert "_grade" not in lean.judged_for(other).columns
+    full = read_run(run, tag=False, order=False)
+    for qrels in (first, other):
+        expected = _values(evaluate(qrels, full, MEASURES_))
+        got = _values(evaluate(qrels, lean.judged_for(qrels), MEASURES_, num_ret=lean.num_ret))
+        assert got == expected
+    stale = _values(evaluate(other, lean.judged, MEASURES_, num_ret=lean.num_ret))
+    assert stale != _values(evaluate(other, full, MEASURES_))  # why judged_for exists
