@@ -254,7 +254,7 @@ def _frame_rows(
         per_query = evaluate(qrels, cut, measures)
     else:  # lean: the judged rows and the documents retrieved per query (io.run_lean)
         rows, num_ret = cut_lean(
-            run.judged, run.num_ret, plain, max_docs=max_docs, judged_only=judged_only
+            run.judged_for(qrels), run.num_ret, plain, max_docs=max_docs, judged_only=judged_only
         )
         per_query = evaluate(qrels, rows, measures, num_ret=num_ret)
     wanted = pl.Series("query_id", evaluated, dtype=pl.String).implode()
@@ -297,13 +297,18 @@ def _frame_counts(
     import polars as pl
 
     wanted = pl.Series(sorted(evaluated), dtype=pl.String).implode()
-    graded = qrels.filter(pl.col("grade") >= 0).select("query_id", "doc_id").unique()
+    # Not made unique: a semi join keeps each row once however often its pair is listed.
+    graded = qrels.filter(pl.col("grade") >= 0).select("query_id", "doc_id")
     if isinstance(run, pl.DataFrame):
         top = run.filter((pl.col("rank") <= depth) & pl.col("query_id").is_in(wanted))
         total = top.height
     else:  # lean: every document counted, only the judged ones listed
         counts = run.num_ret.filter(pl.col("query_id").is_in(wanted))
         total = int(counts.select(pl.col("num_ret").clip(upper_bound=depth).sum()).item() or 0)
-        top = run.judged.filter((pl.col("rank") <= depth) & pl.col("query_id").is_in(wanted))
+        top = run.judged_for(qrels).filter(
+            (pl.col("rank") <= depth) & pl.col("query_id").is_in(wanted)
+        )
+        if "_grade" in top.columns:  # its grades are these qrels': no join
+            return total, int(top.select((pl.col("_grade") >= 0).sum()).item())
     judged = top.join(graded, on=["query_id", "doc_id"], how="semi").height
     return total, judged

