@@ -24,8 +24,11 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
 import polars as pl
+from _needs import require  # bench/ is sys.path[0] when a script runs
+
+require("numpy")  # before the import below, so a missing extra is one line, not a traceback
+import numpy as np  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "unit" / "report"), str(ROOT)]
