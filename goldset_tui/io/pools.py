@@ -27,7 +27,7 @@ from typing import Any
 import polars as pl
 
 from goldset_tui.errors import InputError
-from goldset_tui.io.pool_checks import _blank, _check_texts, _fill_from_corpus, _validate
+from goldset_tui.io.pool_checks import _check_texts, _fill_from_corpus, _has_blank, _validate
 from goldset_tui.io.pool_nested import _looks_nested, _read_nested
 from goldset_tui.io.pool_schema import (
     _WHERE,
@@ -118,7 +118,7 @@ def _load(p: Path, corpus: str | Path | None, scale: GradeScale) -> Pool:
     _validate(p, rows, where_kind)
     if corpus is not None:
         rows = _fill_from_corpus(rows, Path(corpus))
-    if rows.select(_blank("text").any()).item():
+    if _has_blank(rows.get_column("text")):
         _check_texts(p, rows, where_kind, corpus)
     # Columns picked, not selected: select() goes through the query engine, which copied every
     # column into one chunk here (the texts of a million-row Parquet file: +0.1 s, +150 MB peak).
@@ -182,6 +182,8 @@ def _list_column(
             col = col.str.split(LIST_SEPARATOR)
         if col.list.eval(pl.element() == "").list.any().any():
             col = col.list.eval(pl.element().filter(pl.element() != ""))
+    if col.dtype == pl.List(inner):
+        return col.alias(name)  # read as it belongs: nothing was cast, so nothing was lost
     cast = col.cast(pl.List(inner), strict=False)
     # A value that could not be read (a rank "x", a nested list) turns into a null: find it.
     lost = (cast.list.eval(pl.element().is_null()).list.any()) & ~(
