@@ -150,6 +150,12 @@ class LazyText(Static):
         if self.get_content_height(Size(width, 0), Size(width, 0), width) != height:
             self.refresh(layout=True)
 
+    def rows_at(self, width: int) -> int | None:
+        """How many rows the text takes at ``width`` (None: not a plain text, Textual measures)."""
+        if self._lines is None or width <= 0:
+            return None
+        return self.get_content_height(Size(width, 0), Size(width, 0), width)
+
     def _layout(self, width: int) -> list[int]:
         if width != self._width:
             assert self._lines is not None
