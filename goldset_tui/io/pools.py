@@ -20,6 +20,9 @@ A corpus (``goldset_tui.io.corpus``) fills texts the pool does not carry. Every 
 from __future__ import annotations
 
 import hashlib
+import os
+import stat
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -99,7 +102,7 @@ def load_pool(
     p = check_file(path)
     # hashlib releases the GIL on large buffers: hash while Polars reads.
     with ThreadPoolExecutor(max_workers=1) as pool_hasher:
-        digest = pool_hasher.submit(_sha256, p)
+        digest = pool_hasher.submit(file_sha256, p)
         pool = _load(p, corpus, scale or GradeScale())
         pool.sha256 = digest.result()
     return pool
@@ -110,6 +113,33 @@ def _sha256(p: Path) -> str:
     code takes to import, which `goldset check` and a notebook need not pay)."""
     with open(p, "rb") as handle:
         return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+# Digests of regular files by what a change to their bytes changes (device, inode, size, times):
+# opening a pool to judge hashed it to choose the store, then again while reading it (0.14 s of
+# CPU each for 200 MB). Kept only for a file last changed two seconds or more before it was
+# hashed: a write within the clock's tick after hashing could leave the times as they were.
+_DIGESTS: dict[tuple[int, ...], str] = {}
+_SETTLED_NS = 2_000_000_000
+
+
+def file_sha256(path: str | Path) -> str:
+    """The sha256 of the file's bytes, hashed once while the file stays as it is."""
+    before = os.stat(path)
+    if not stat.S_ISREG(before.st_mode):
+        return _sha256(Path(path))
+    key = (before.st_dev, before.st_ino, before.st_size, before.st_mtime_ns, before.st_ctime_ns)
+    known = _DIGESTS.get(key)
+    if known is not None:
+        return known
+    digest = _sha256(Path(path))
+    after = os.stat(path)
+    same = key == (after.st_dev, after.st_ino, after.st_size, after.st_mtime_ns, after.st_ctime_ns)
+    if same and time.time_ns() - max(before.st_mtime_ns, before.st_ctime_ns) >= _SETTLED_NS:
+        if len(_DIGESTS) > 64:
+            _DIGESTS.clear()
+        _DIGESTS[key] = digest
+    return digest
 
 
 def _load(p: Path, corpus: str | Path | None, scale: GradeScale) -> Pool:
