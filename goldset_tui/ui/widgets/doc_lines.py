@@ -35,6 +35,8 @@ from textual.style import Style
 from textual.visual import VisualType
 from textual.widgets import Static
 
+from goldset_tui.ui.widgets.doc_marks import MarkedText
+
 
 def breaks(line: str, width: int) -> list[int]:
     """Where Textual wraps ``line`` at ``width``: the offsets of its rows after the first (it
@@ -263,7 +265,9 @@ class LazyText(Static):
     def _clickable(self, text: object) -> bool:
         if self._links is None:
             assert isinstance(text, Text)
-            styles = [text.style, *(span.style for span in text.spans)]
+            # A highlight's style is a name: only the text's own spans may carry an action.
+            spans = text.own_spans() if isinstance(text, MarkedText) else text.spans
+            styles = [text.style, *(span.style for span in spans)]
             self._links = any(not isinstance(style, str) and style._meta for style in styles)
         return self._links
 
@@ -290,6 +294,10 @@ class LazyText(Static):
         """The text's spans that overlap its characters [a, b), in their order (which decides
         which style wins). A page holds thousands of highlighted words: an index of where the
         spans start, built on the first draw, finds a piece's few."""
+        if isinstance(text, MarkedText):  # its highlights, found as far as drawn
+            lit = text.spans_between(a, b)
+            if lit is not None:
+                return lit
         spans = text.spans
         if self._index is None:
             order = sorted(range(len(spans)), key=lambda k: spans[k].start)
