@@ -73,14 +73,14 @@ def _judged(store: Path, labeller: str) -> int:
 def choose_store(pool_path: str | Path, labeller: str | None) -> Choice:
     """The store to open for ``pool_path`` (see the module's docstring); InputError when several
     stores fit and the labeller must choose."""
+    from goldset_tui.io.pools import file_sha256  # load_pool reuses this digest
     from goldset_tui.locations import projects_dir
     from goldset_tui.store import default_store_for
-    from goldset_tui.store.files import sha256_file
     from goldset_tui.store.registry import known_stores
 
     default = default_store_for(pool_path).resolve()
     try:
-        sha = sha256_file(pool_path)
+        sha = file_sha256(pool_path)
     except OSError:
         return Choice(default, None)  # the pool's reader says what is wrong with it
     demo = (projects_dir() / "demo").resolve()  # commands/demo.py: a practice store

@@ -19,6 +19,10 @@ A corpus (``goldset_tui.io.corpus``) fills texts the pool does not carry. Every 
 
 from __future__ import annotations
 
+import hashlib
+import os
+import stat
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +31,7 @@ from typing import Any
 import polars as pl
 
 from goldset_tui.errors import InputError
-from goldset_tui.io.pool_checks import _blank, _check_texts, _fill_from_corpus, _validate
+from goldset_tui.io.pool_checks import _check_texts, _fill_from_corpus, _has_blank, _validate
 from goldset_tui.io.pool_nested import _looks_nested, _read_nested
 from goldset_tui.io.pool_schema import (
     _WHERE,
@@ -41,7 +45,6 @@ from goldset_tui.io.tables import check_file, location, read_table, row_lines, t
 from goldset_tui.io.topics import read_topics
 from goldset_tui.model import GradeScale
 from goldset_tui.scalar import as_int
-from goldset_tui.store.files import atomic_write, sha256_file
 
 __all__ = [
     "FRAME_SCHEMA",
@@ -99,10 +102,44 @@ def load_pool(
     p = check_file(path)
     # hashlib releases the GIL on large buffers: hash while Polars reads.
     with ThreadPoolExecutor(max_workers=1) as pool_hasher:
-        digest = pool_hasher.submit(sha256_file, p)
+        digest = pool_hasher.submit(file_sha256, p)
         pool = _load(p, corpus, scale or GradeScale())
         pool.sha256 = digest.result()
     return pool
+
+
+def _sha256(p: Path) -> str:
+    """``store.files.sha256_file``, without importing the store (a fifth of the time the reading
+    code takes to import, which `goldset check` and a notebook need not pay)."""
+    with open(p, "rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+# Digests of regular files by what a change to their bytes changes (device, inode, size, times):
+# opening a pool to judge hashed it to choose the store, then again while reading it (0.14 s of
+# CPU each for 200 MB). Kept only for a file last changed two seconds or more before it was
+# hashed: a write within the clock's tick after hashing could leave the times as they were.
+_DIGESTS: dict[tuple[int, ...], str] = {}
+_SETTLED_NS = 2_000_000_000
+
+
+def file_sha256(path: str | Path) -> str:
+    """The sha256 of the file's bytes, hashed once while the file stays as it is."""
+    before = os.stat(path)
+    if not stat.S_ISREG(before.st_mode):
+        return _sha256(Path(path))
+    key = (before.st_dev, before.st_ino, before.st_size, before.st_mtime_ns, before.st_ctime_ns)
+    known = _DIGESTS.get(key)
+    if known is not None:
+        return known
+    digest = _sha256(Path(path))
+    after = os.stat(path)
+    same = key == (after.st_dev, after.st_ino, after.st_size, after.st_mtime_ns, after.st_ctime_ns)
+    if same and time.time_ns() - max(before.st_mtime_ns, before.st_ctime_ns) >= _SETTLED_NS:
+        if len(_DIGESTS) > 64:
+            _DIGESTS.clear()
+        _DIGESTS[key] = digest
+    return digest
 
 
 def _load(p: Path, corpus: str | Path | None, scale: GradeScale) -> Pool:
@@ -118,7 +155,7 @@ def _load(p: Path, corpus: str | Path | None, scale: GradeScale) -> Pool:
     _validate(p, rows, where_kind)
     if corpus is not None:
         rows = _fill_from_corpus(rows, Path(corpus))
-    if rows.select(_blank("text").any()).item():
+    if _has_blank(rows.get_column("text")):
         _check_texts(p, rows, where_kind, corpus)
     # Columns picked, not selected: select() goes through the query engine, which copied every
     # column into one chunk here (the texts of a million-row Parquet file: +0.1 s, +150 MB peak).
@@ -182,6 +219,8 @@ def _list_column(
             col = col.str.split(LIST_SEPARATOR)
         if col.list.eval(pl.element() == "").list.any().any():
             col = col.list.eval(pl.element().filter(pl.element() != ""))
+    if col.dtype == pl.List(inner):
+        return col.alias(name)  # read as it belongs: nothing was cast, so nothing was lost
     cast = col.cast(pl.List(inner), strict=False)
     # A value that could not be read (a rank "x", a nested list) turns into a null: find it.
     lost = (cast.list.eval(pl.element().is_null()).list.any()) & ~(
@@ -243,6 +282,8 @@ def write_pool(frame: pl.DataFrame, path: str | Path) -> None:
                 separator="\t" if fmt == "tsv" else ",",
                 quote_style="never" if fmt == "tsv" else "necessary",
             )
+
+    from goldset_tui.store.files import atomic_write
 
     try:  # Polars reports a full disk in its own types: atomic_write makes it an OSError
         atomic_write(p, write)

@@ -202,6 +202,41 @@ async def test_landing_on_a_long_text_and_m_draw_only_the_rows_on_screen(
     assert landing < 150 and more < 150, (landing, more)
 
 
+@pytest.mark.parametrize("kind", ["paragraphs", "one line"])
+async def test_a_text_that_brings_the_scrollbar_is_drawn_at_one_width(
+    kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Landing on a text taller than the screen from a short one: the scrollbar appears. The text
+    is laid out and drawn beside it at once, not first at the whole width for a frame and then
+    again (a page of highlighted words cost its drawing twice), and leaving it for a short text
+    draws that one at the whole width at once too."""
+    text = prose(120_000) if kind == "paragraphs" else "api key rotation " * 7_000
+    widths: list[int] = []
+    real = LazyText._draw
+
+    def drawing(self: LazyText, unit: object, width: int, selection: object) -> list[Strip]:
+        widths.append(width)
+        return real(self, unit, width, selection)  # type: ignore[arg-type]
+
+    app, session = judge_app(text)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        if session.current.doc_id == "long":
+            await pilot.press("k" if session.pos else "j")
+            await pilot.pause()
+        monkeypatch.setattr(LazyText, "_draw", drawing)
+        doc = pilot.app.screen.query_one("#doc")
+        await pilot.press("j" if session.pos == 0 else "k")
+        await pilot.pause()
+        assert session.current.doc_id == "long" and doc.show_vertical_scrollbar
+        onto, widths[:] = set(widths), []
+        await pilot.press("k" if session.pos else "j")
+        await pilot.pause()
+        assert session.current.doc_id == "short" and not doc.show_vertical_scrollbar
+        off = set(widths)
+    assert onto == {76} and off == {78}, (onto, off)
+
+
 async def test_scrolling_to_the_end_shows_the_last_words_and_the_more_line() -> None:
     text = prose(120_000)
     app, session = judge_app(text)

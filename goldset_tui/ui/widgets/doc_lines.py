@@ -35,6 +35,8 @@ from textual.style import Style
 from textual.visual import VisualType
 from textual.widgets import Static
 
+from goldset_tui.ui.widgets.doc_marks import MarkedText
+
 
 def breaks(line: str, width: int) -> list[int]:
     """Where Textual wraps ``line`` at ``width``: the offsets of its rows after the first (it
@@ -150,6 +152,12 @@ class LazyText(Static):
         if self.get_content_height(Size(width, 0), Size(width, 0), width) != height:
             self.refresh(layout=True)
 
+    def rows_at(self, width: int) -> int | None:
+        """How many rows the text takes at ``width`` (None: not a plain text, Textual measures)."""
+        if self._lines is None or width <= 0:
+            return None
+        return self.get_content_height(Size(width, 0), Size(width, 0), width)
+
     def _layout(self, width: int) -> list[int]:
         if width != self._width:
             assert self._lines is not None
@@ -257,7 +265,9 @@ class LazyText(Static):
     def _clickable(self, text: object) -> bool:
         if self._links is None:
             assert isinstance(text, Text)
-            styles = [text.style, *(span.style for span in text.spans)]
+            # A highlight's style is a name: only the text's own spans may carry an action.
+            spans = text.own_spans() if isinstance(text, MarkedText) else text.spans
+            styles = [text.style, *(span.style for span in spans)]
             self._links = any(not isinstance(style, str) and style._meta for style in styles)
         return self._links
 
@@ -284,6 +294,10 @@ class LazyText(Static):
         """The text's spans that overlap its characters [a, b), in their order (which decides
         which style wins). A page holds thousands of highlighted words: an index of where the
         spans start, built on the first draw, finds a piece's few."""
+        if isinstance(text, MarkedText):  # its highlights, found as far as drawn
+            lit = text.spans_between(a, b)
+            if lit is not None:
+                return lit
         spans = text.spans
         if self._index is None:
             order = sorted(range(len(spans)), key=lambda k: spans[k].start)

@@ -22,6 +22,7 @@ from goldset_tui.ui.safe import literal
 from goldset_tui.ui.text.reflow import reflow
 from goldset_tui.ui.widgets.doc_blocks import layout
 from goldset_tui.ui.widgets.doc_markdown import markdown_blocks
+from goldset_tui.ui.widgets.doc_marks import MarkedText
 from goldset_tui.ui.widgets.doc_rst import rst_blocks
 from goldset_tui.ui.widgets.judge_parts import TEXT_PAGE, term_pattern
 
@@ -66,15 +67,16 @@ def document(
         else None
     )
     if render == "plain":
-        body = literal(reflow(shown), reading=True)
-        if pattern is not None:
-            body.highlight_regex(pattern, style="bold reverse")
+        # The words are lit where the screen draws them (doc_marks.py): the spans are the ones
+        # highlight_regex makes, found as far as the page is drawn.
+        marks = [(pattern, "bold reverse")] if pattern is not None else []
         if find:
-            body.highlight_regex(re.compile(re.escape(find), re.IGNORECASE), style=FOUND)
+            marks.append((re.compile(re.escape(find), re.IGNORECASE), FOUND))
+        tail = None
         if more is not None:
-            body.append("\n\n")
-            body.append_text(more)
-        return body
+            tail = Text("\n\n")
+            tail.append_text(more)
+        return MarkedText(literal(reflow(shown), reading=True), marks, tail)
     if render == "markdown":
         blocks = markdown_blocks(shown)
     elif render == "rst":

@@ -94,8 +94,28 @@ class DocumentView(VerticalScroll):
         self.found_at = -1  # ctrl+f again starts at this text's first match
         self._text, self._query = text, query
         self.text_view.put(self.rendered())
+        self._settle_scrollbar()
         self.scroll_home(animate=False, immediate=True)
         self._shown = key
+
+    def _settle_scrollbar(self) -> None:
+        """Show or hide the scrollbar now, as the layout after this text will. Left to the layout,
+        a text that newly overflows is laid out and drawn at the whole width for one frame, then
+        again beside the scrollbar it made appear (a page of highlighted words: twice 5 ms)."""
+        region = self.scrollable_content_region
+        if self.styles.overflow_y != "auto" or not region:
+            return
+        bar = self.styles.scrollbar_size_vertical
+        width = region.width + (bar if self.show_vertical_scrollbar else 0)  # without a bar
+        if self.reading_width:
+            width = min(width, self.reading_width)
+        height = self.text_view.rows_at(width)
+        if height is None:
+            return  # a rendered document: Textual measures it
+        show = height > region.height
+        if show != self.show_vertical_scrollbar:
+            self.show_vertical_scrollbar = show
+            self.vertical_scrollbar.display = show
 
     def rendered(self) -> RenderableType:
         assert self._text is not None

@@ -90,3 +90,26 @@ def test_between_is_called_once_a_distinct_text_and_changes_nothing() -> None:
     with_calls = neardup.groups(texts, between=lambda: calls.append(1))
     assert with_calls == neardup.groups(texts)
     assert len(calls) == len(set(neardup.normalise(texts)))  # once per distinct normalised text
+
+
+def _sampled_jaccard(a: str, b: str) -> float:
+    x, y = (neardup.shingles(t) for t in neardup.normalise([a, b]))
+    return len(x & y) / len(x | y)
+
+
+def test_a_long_texts_sample_estimates_the_jaccard_of_all_its_shingles() -> None:
+    """Above SAMPLE_ABOVE_WORDS words a text keeps one shingle in SAMPLE_MOD (hashed in Polars):
+    the Jaccard of two samples stays close to that of every shingle (the reference, with no
+    hashing), and the grouping follows the reference wherever it is clear of the threshold."""
+    rng = random.Random(11)
+    words = [f"w{rng.randrange(3000)}" for _ in range(neardup.SAMPLE_ABOVE_WORDS + 1500)]
+    base = " ".join(words)
+    for edits in (0, 5, 20, 60, 150, 400, 1500):
+        edited = list(words)
+        for _ in range(edits):
+            edited[rng.randrange(len(edited))] = f"x{rng.randrange(10**6)}"
+        other = " ".join(edited)
+        exact = _jaccard_reference(base, other)
+        assert abs(_sampled_jaccard(base, other) - exact) < 0.06, (edits, exact)
+        if abs(exact - neardup.THRESHOLD) > 0.06:
+            assert (neardup.groups([base, other]) == [0, 0]) == (exact >= neardup.THRESHOLD)
