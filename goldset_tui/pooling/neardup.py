@@ -34,10 +34,25 @@ def normalise(texts: Sequence[str | None]) -> list[str]:
     return out.to_list()
 
 
-def shingles(normalised: str) -> set[int]:
+# Two texts reach a Jaccard of 0.9 only when their shingle counts are within 10% of each other:
+# when a query holds a text long enough to be sampled, every text longer than this share of the
+# limit is sampled too, with the same hash, so that a 5,001-word text and its 4,999-word copy
+# still meet (a sampled set against a whole one is a sixteenth of its size, never similar).
+SAMPLE_NEIGHBOURS = 0.85
+
+
+def words_in(normalised: str) -> int:
+    return normalised.count(" ") + 1 if normalised else 0
+
+
+def shingles(normalised: str, sample: bool | None = None) -> set[int]:
+    """The text's shingle hashes: all of them, or one in ``SAMPLE_MOD`` when ``sample`` (by
+    default, when the text alone is longer than ``SAMPLE_ABOVE_WORDS`` words)."""
     if not normalised:
         return set()
-    if normalised.count(" ") + 1 > SAMPLE_ABOVE_WORDS:
+    if sample is None:
+        sample = words_in(normalised) > SAMPLE_ABOVE_WORDS
+    if sample:
         return _sampled_shingles(normalised)
     words = normalised.split(" ")
     if len(words) < SHINGLE_WORDS:
@@ -51,8 +66,8 @@ def _sampled_shingles(normalised: str) -> set[int]:
     with crc32 in Python: a megabyte's 200,000 shingles cost 65 ms of CPU there, holding the
     interpreter (the worker that loads the next query ahead kept the labeller's keys waiting that
     long), and 18 ms here, with the interpreter free. Another hash keeps another sample, an
-    estimate of the same Jaccard; a long text is only ever compared with another long one (a
-    sampled set against a whole one is a sixteenth of its size, never within the threshold)."""
+    estimate of the same Jaccard; a sampled text is only ever compared with another
+    sampled one (``SAMPLE_NEIGHBOURS``)."""
     words = pl.Series("w", [normalised]).str.split(" ").explode()
     grams = words.len() - SHINGLE_WORDS + 1
     hashed = (
@@ -137,9 +152,15 @@ def groups(
             first_of[t] = i
     # Only distinct texts need the shingle comparison.
     distinct = sorted(first_of.values())
+    counts = [words_in(norm[i]) for i in distinct]
+    cutoff = (
+        SAMPLE_NEIGHBOURS * SAMPLE_ABOVE_WORDS
+        if any(c > SAMPLE_ABOVE_WORDS for c in counts)
+        else float("inf")
+    )
     sets = []
-    for i in distinct:
-        sets.append(shingles(norm[i]))
+    for i, count in zip(distinct, counts, strict=True):
+        sets.append(shingles(norm[i], sample=count > cutoff))
         if between is not None:
             between()
     for i, j in similar_pairs(sets, threshold):

@@ -113,3 +113,18 @@ def test_a_long_texts_sample_estimates_the_jaccard_of_all_its_shingles() -> None
         assert abs(_sampled_jaccard(base, other) - exact) < 0.06, (edits, exact)
         if abs(exact - neardup.THRESHOLD) > 0.06:
             assert (neardup.groups([base, other]) == [0, 0]) == (exact >= neardup.THRESHOLD)
+
+
+def test_copies_either_side_of_the_sampling_limit_are_still_grouped() -> None:
+    """A text just over SAMPLE_ABOVE_WORDS words was sampled and its copy just under it was not:
+    a sixteenth of one's shingles against all of the other's, a Jaccard near 1/16, so the two
+    were never grouped. Within a query every text near the limit is now sampled alike."""
+    rng = random.Random(5)
+    words = [f"w{rng.randrange(10**6)}" for _ in range(neardup.SAMPLE_ABOVE_WORDS + 1)]
+    longer, shorter = " ".join(words), " ".join(words[:-2])
+    assert len(longer.split()) > neardup.SAMPLE_ABOVE_WORDS >= len(shorter.split())
+    assert _jaccard_reference(longer, shorter) > 0.99
+    assert neardup.groups([longer, shorter, "a short unrelated text"]) == [0, 0, 2]
+    # A short text beside a long one keeps every shingle: its near copy is still found exactly.
+    note = "rotate the api key then revoke the old one and tell the team about it"
+    assert neardup.groups([longer, note, note + " today"]) == [0, 1, 1]
