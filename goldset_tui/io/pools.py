@@ -31,6 +31,7 @@ from typing import Any
 import polars as pl
 
 from goldset_tui.errors import InputError
+from goldset_tui.io import digest_cache
 from goldset_tui.io.pool_checks import _check_texts, _fill_from_corpus, _has_blank, _validate
 from goldset_tui.io.pool_nested import _looks_nested, _read_nested
 from goldset_tui.io.pool_schema import (
@@ -129,8 +130,9 @@ def file_sha256(path: str | Path) -> str:
     if not stat.S_ISREG(before.st_mode):
         return _sha256(Path(path))
     key = (before.st_dev, before.st_ino, before.st_size, before.st_mtime_ns, before.st_ctime_ns)
-    known = _DIGESTS.get(key)
+    known = _DIGESTS.get(key) or digest_cache.recall(key)  # this run's, then an earlier run's
     if known is not None:
+        _DIGESTS[key] = known
         return known
     digest = _sha256(Path(path))
     after = os.stat(path)
@@ -139,6 +141,7 @@ def file_sha256(path: str | Path) -> str:
         if len(_DIGESTS) > 64:
             _DIGESTS.clear()
         _DIGESTS[key] = digest
+        digest_cache.remember(key, digest)
     return digest
 
 

@@ -78,3 +78,44 @@ def test_a_file_changed_within_the_clock_tick_is_not_remembered(
     pools.file_sha256(pool)
     pools.file_sha256(pool)
     assert hashed.count("pool.jsonl") == 2
+
+
+# --- across runs: the data folder's cache (io/digest_cache.py) ---------------------------------
+def test_a_large_pool_is_not_hashed_again_by_the_next_run(
+    tmp_path: Path, hashed: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from goldset_tui.io import digest_cache
+
+    monkeypatch.setattr(pools, "_SETTLED_NS", 0)
+    monkeypatch.setattr(digest_cache, "REMEMBER_FROM", 0)  # the sample rows stand for 200 MB
+    pool = written(tmp_path / "pool.jsonl", ROWS)
+    first = pools.file_sha256(pool)
+    monkeypatch.setattr(pools, "_DIGESTS", {})  # the next process: nothing in memory
+    assert pools.file_sha256(pool) == first
+    assert hashed.count("pool.jsonl") == 1
+    assert digest_cache.cache_file().is_file()
+    # The same bytes under the same size and times, but changed (the change time moves): hashed.
+    changed = ROWS.replace("text 4", "text X")
+    written(pool, changed)
+    monkeypatch.setattr(pools, "_DIGESTS", {})
+    assert pools.file_sha256(pool) == hashlib.sha256(changed.encode()).hexdigest()
+    assert hashed.count("pool.jsonl") == 2
+
+
+def test_a_small_pool_and_a_broken_cache_are_simply_hashed(
+    tmp_path: Path, hashed: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from goldset_tui.io import digest_cache
+
+    monkeypatch.setattr(pools, "_SETTLED_NS", 0)
+    pool = written(tmp_path / "pool.jsonl", ROWS)
+    pools.file_sha256(pool)  # below REMEMBER_FROM: not written to the data folder
+    assert not digest_cache.cache_file().exists()
+    monkeypatch.setattr(digest_cache, "REMEMBER_FROM", 0)
+    digest_cache.cache_file().parent.mkdir(parents=True, exist_ok=True)
+    digest_cache.cache_file().write_text("{not json", encoding="utf-8")
+    monkeypatch.setattr(pools, "_DIGESTS", {})
+    assert pools.file_sha256(pool) == hashlib.sha256(ROWS.encode()).hexdigest()
+    monkeypatch.setattr(pools, "_DIGESTS", {})
+    pools.file_sha256(pool)  # the broken cache was replaced by a good one
+    assert hashed.count("pool.jsonl") == 2
