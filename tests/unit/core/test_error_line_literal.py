@@ -40,3 +40,16 @@ def test_missing_run_named_with_an_escape_is_named_literally(
     err = _refused(capsys, ["eval", str(qrels), str(tmp_path / f"r{CLEAR}.run")])
     assert "\x1b" not in err, repr(err)
     assert "r\u241b[2J.run" in err, err
+
+
+def test_two_runs_named_alike_are_told_to_take_names_of_their_own(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `a=x.run a=y.run`: the user did write NAME=PATH; "name them with NAME=PATH" read as if not.
+    qrels = tmp_path / "q.qrels"
+    qrels.write_text("q1 0 d1 1\n")
+    runs = [tmp_path / "x.run", tmp_path / "y.run"]
+    for run in runs:
+        run.write_text("q1 Q0 d1 1 1 t\n")
+    err = _refused(capsys, ["eval", str(qrels), f"a={runs[0]}", f"a={runs[1]}"])
+    assert err.endswith("the name 'a' is given twice; give each its own name with NAME=PATH\n"), err
