@@ -215,7 +215,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def error(message: str) -> int:
-    print(f"goldset: error: {message}", file=sys.stderr)
+    # The message names files and ids from the user's data: a file called "\x1b]0;x\x07.run"
+    # must not retitle the terminal, so control characters are shown as placeholders.
+    from goldset_tui.text import visible
+
+    print(f"goldset: error: {visible(message, keep_newlines=False)}", file=sys.stderr)
     return EXIT_BAD_INPUT
 
 

@@ -47,3 +47,15 @@ def md_literal(text: object) -> str:
     escaped = "".join(out)
     # A leading marker: escape its last character ("1\." or "\#"), which a backslash can escape.
     return _LEADING.sub(lambda m: m.group(1)[:-1] + "\\" + m.group(1)[-1], escaped)
+
+
+# After md_literal: an escaped code span whose inside needed no escaping ("\`goldset sample\`").
+_ESCAPED_CODE = re.compile(r"\\`([^`\\]+)\\`")
+
+
+def md_prose(text: object) -> str:
+    """Our own sentences (what a headline estimates), which may name a command in backticks: as
+    :func:`md_literal`, except that a backtick pair around text needing no escape stays a code
+    span, so the reader sees `goldset sample` rather than \\`goldset sample\\`. Never for data:
+    a file's id or name goes through md_literal, where a backtick is always literal."""
+    return _ESCAPED_CODE.sub(r"`\1`", md_literal(text))

@@ -77,4 +77,7 @@ def parse_named_paths(
 
 def given_twice(name: str, path: str | Path, option: str) -> InputError:
     """The error for a name given twice, for callers that name their paths in a later pass."""
-    return InputError(path, f"{option}: the name {name!r} is given twice; name them with NAME=PATH")
+    # Said for `a=x.run a=y.run` as for two files both called bm25.run: each needs its own name.
+    return InputError(
+        path, f"{option}: the name {name!r} is given twice; give each its own name with NAME=PATH"
+    )

@@ -200,7 +200,12 @@ def run_drift(
     try:
         out.replan = replan(golden, old_counts, new_counts, min_per_stratum=floor)
     except InputError as exc:
-        out.notes.append(f"no plan: {exc.message}")
+        # The plan's size is the golden set's, not a --total drift takes: say it in those words.
+        size = sum(golden.values())
+        said = exc.message.replace(
+            f"--total {size} is too small", f"the golden set's {size} queries are too few"
+        ).replace("or raise --total", "or add queries to the golden set")
+        out.notes.append(f"no plan: {said}")
     return out
 
 

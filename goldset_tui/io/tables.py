@@ -167,8 +167,10 @@ def read_table(
         raise InputError(p, "has a header but no rows" if df.width else "has no rows")
     missing = [c for c in required if c not in df.columns]
     if missing:
-        if fmt in ("csv", "tsv") and any("\x00" in c for c in df.columns):
-            raise_if_not_text(p, p.read_bytes())  # UTF-16: its header reads as NUL-split names
+        if fmt in ("csv", "tsv") and any("\x00" in c or "\ufffd" in c for c in df.columns):
+            # UTF-16: its header reads as NUL-split names; a byte that is not UTF-8 reads as
+            # U+FFFD: either way the header's bytes are the problem, not a missing column.
+            raise_if_not_text(p, p.read_bytes())
         found = ", ".join(df.columns) or "none"
         raise InputError(
             p, f"missing required column {missing[0]!r} (found columns: {found})", column=missing[0]

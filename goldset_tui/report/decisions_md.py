@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from goldset_tui.markdown_text import md_literal
+from goldset_tui.markdown_text import md_literal, md_prose
 
 KIND_WORDS = {
     "system": "alone",
@@ -44,7 +44,7 @@ def decisions_markdown(block: dict[str, Any] | None) -> list[str]:
         "",
         "## Decisions",
         "",
-        f"Overall: {md_literal(block['estimand'])}. "
+        f"Overall: {md_prose(block['estimand'])}. "
         f"Routes: {md_literal(', '.join(f'{s} → {y}' for s, y in routes.items()))}. "
         f"Against the baseline *{md_literal(base)}*, in points and in searches per {per}.",
         "",

@@ -8,7 +8,7 @@ from goldset_tui.eval.headline import PER_SEARCH
 from goldset_tui.eval.intervals import METHOD_TEXT
 from goldset_tui.eval.overlap import stratum_overlap
 from goldset_tui.eval.strata import SMALL_STRATUM
-from goldset_tui.markdown_text import md_literal
+from goldset_tui.markdown_text import md_literal, md_prose
 from goldset_tui.pvalue import p_value_text
 from goldset_tui.report.decisions_md import decisions_markdown
 from goldset_tui.report.format import (
@@ -170,7 +170,7 @@ def _headline(report: Report, means: dict[str, float]) -> list[str]:
         "design_weighted": "Design-weighted (Hajek)",
     }
     lines = ["", "## Headline", "", "What each headline estimates:", ""]
-    lines += [f"- *{names[k]}*: {md_literal(v)}." for k, v in report.estimands.items()]
+    lines += [f"- *{names[k]}*: {md_prose(v)}." for k, v in report.estimands.items()]
     method = _headline_method(report)
     lines += ["", method, ""] if method else [""]
     return lines + _headline_table(report, means)

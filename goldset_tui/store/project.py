@@ -424,10 +424,14 @@ class Project:
 
     def summary(self) -> pl.DataFrame:
         """Per labeller: ``judged`` pairs with a grade in force, ``events`` recorded, ``first`` and
-        ``last`` session times from the manifest (for the home screen's progress)."""
+        ``last`` session times from the manifest (for the home screen's progress). ``last`` is
+        the later of the manifest's and the labeller's last recorded event: a session killed
+        (SIGKILL, a dropped SSH link) never wrote its end, yet its grades say when it worked."""
         history = self.judgments(history=True)  # read once: the grades in force are its latest()
         current = latest(history).group_by("labeller").agg(pl.len().cast(pl.Int64).alias("judged"))
-        events = history.group_by("labeller").agg(pl.len().cast(pl.Int64).alias("events"))
+        events = history.group_by("labeller").agg(
+            pl.len().cast(pl.Int64).alias("events"), pl.col("time").max().alias("last_event")
+        )
         entries = self.manifest.get("labellers", {}).values()
         people = pl.DataFrame(
             {
@@ -440,7 +444,14 @@ class Project:
         return (
             people.join(current, on="labeller", how="left")
             .join(events, on="labeller", how="left")
-            .with_columns(pl.col("judged", "events").fill_null(0))
+            .with_columns(
+                pl.col("judged", "events").fill_null(0),
+                # ISO times in UTC with the same shape: as text, later sorts after.
+                pl.when(pl.col("last").is_null() | (pl.col("last_event") > pl.col("last")))
+                .then(pl.col("last_event"))
+                .otherwise(pl.col("last"))
+                .alias("last"),
+            )
             .select("labeller", "judged", "events", "first", "last")
             .sort("labeller")
         )

@@ -243,9 +243,11 @@ class JudgeScreen(
             return
         candidate = s.current
         # As little redrawing and layout as each key needs (judge_updates.py).
-        put(
+        # The query grows to the rows its words need, up to judge.tcss's max-height of 5.
+        put_sized(
             self.query_view,
             mark_query(parts.query_line(s), self.marks, s.query_id),
+            cap=5,
         )
         hint = d_hint(self.group_target())  # what d does here, named (judge_group.py)
         candidate_line = parts.candidate_line(s, candidate, reveal=self.reveal, d_hint=hint)

@@ -18,6 +18,10 @@ from textual.widgets.option_list import Option
 
 from goldset_tui.ui.safe import literal
 
+# One search entry at most: about three lines of the dialog at 80 columns, room for any query
+# typed into a search box, with its id and mark.
+_ENTRY_CELLS = 160
+
 
 class TextPrompt(ModalScreen[str | None]):
     """Ask for one line of text; dismisses with the text, or None on Escape."""
@@ -88,6 +92,8 @@ class QueryPicker(ModalScreen[str | None]):
             label.append_text(literal(query_id, keep_newlines=False, style="bold"))
             label.append("  ")
             label.append_text(literal(query, keep_newlines=False))
+            # A query thousands of characters long (a pasted page) would fill the list alone.
+            label.truncate(_ENTRY_CELLS, overflow="ellipsis")
             options.add_option(Option(label, id=query_id))
         if options.option_count:
             options.highlighted = 0

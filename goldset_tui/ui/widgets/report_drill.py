@@ -13,6 +13,7 @@ from textual.widgets import DataTable, Static
 from goldset_tui.report.holes import UNJUDGED as UNJUDGED_STATUS
 from goldset_tui.report.holes import hole_counts
 from goldset_tui.report.pipeline import missing_pairs
+from goldset_tui.text import visible
 from goldset_tui.ui.leaving import leave_bindings
 from goldset_tui.ui.review_context import ReviewContext
 from goldset_tui.ui.safe import literal
@@ -126,7 +127,9 @@ class FailuresScreen(DrillScreen):
         if self.context.topics is not None and "text" in header:
             at = header.index("text")
             for row in rows:
-                row[at] = self.context.query_text(row[0]) or ""
+                # In full, but as literally as the rest of the table: no escape reaches a file
+                # a reader will `cat` (the other cells are the screen's text already).
+                row[at] = visible(self.context.query_text(row[0]) or "", keep_newlines=False)
         return header, rows, f"failing-{self.system}-{self.stratum or 'all'}"
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
