@@ -96,3 +96,11 @@ def visible(text: object, *, keep_newlines: bool = True, reading: bool = False) 
         s = s.replace("\n", "\u2424")
     s = _CONTROLS.sub(_placeholder, s)
     return _escape_hidden(s, reading)
+
+
+def for_terminal(text: str, stream: object) -> str:
+    """``text`` as it goes to ``stream``: made ``visible`` when the stream is a terminal, where an
+    escape inside an id or a stratum name would be obeyed (a title set, the screen cleared); left
+    byte for byte when it goes to a file or a pipe, where it is data for another program."""
+    isatty = getattr(stream, "isatty", None)
+    return visible(text) if callable(isatty) and isatty() else text

@@ -81,7 +81,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from goldset_tui.app.drift import run_drift
     from goldset_tui.drift.text import drift_lines
-    from goldset_tui.text import visible
+    from goldset_tui.text import for_terminal, visible
 
     if args.screen:
         from goldset_tui.app.terminal import require_terminal
@@ -107,7 +107,8 @@ def run(args: argparse.Namespace) -> int:
 
         return run_app(lambda: DriftScreen(result))
     if args.format == "json":
-        sys.stdout.write(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")
+        out = json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n"
+        sys.stdout.write(for_terminal(out, sys.stdout))
         return 0
     for line in drift_lines(result):
         print(visible(line, keep_newlines=False))

@@ -10,7 +10,7 @@ from pathlib import Path
 import polars as pl
 
 from goldset_tui.errors import InputError
-from goldset_tui.text import visible
+from goldset_tui.text import for_terminal, visible
 
 NAME = "qrels"
 HELP = "export judgments from a store as TREC qrels (or CSV/Parquet)"
@@ -172,6 +172,9 @@ def run(args: argparse.Namespace) -> int:
             f"quer{'ies' if queries != 1 else 'y'} ({visible(who)}) to {args.output}",
             file=sys.stderr,
         )
+    elif fmt != "parquet" and sys.stdout.isatty():  # ids shown, never obeyed, on a screen
+        sys.stdout.write(for_terminal(data.decode("utf-8"), sys.stdout))
+        sys.stdout.flush()
     else:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()

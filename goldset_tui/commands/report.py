@@ -12,7 +12,7 @@ from goldset_tui.app.report import ReportInputs, build_report, check_metric, loa
 from goldset_tui.errors import InputError
 from goldset_tui.eval.defaults import DEFAULT_METRIC, REPORT_SAMPLES
 from goldset_tui.progress import working
-from goldset_tui.text import visible
+from goldset_tui.text import for_terminal, visible
 
 NAME = "report"
 HELP = "stratified report: per-stratum intervals, closure checks, failure overlap, fusion headroom"
@@ -234,7 +234,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"goldset: warning: {visible(warning, keep_newlines=False)}", file=sys.stderr)
         _history_hooks.after_report(args, each, report, pending)
     _history_hooks.record_pending(args, pending)
-    sys.stdout.write(joined(texts, metrics, args.format))
+    sys.stdout.write(for_terminal(joined(texts, metrics, args.format), sys.stdout))
     return 0
 
 
