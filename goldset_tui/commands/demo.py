@@ -124,6 +124,11 @@ def run(args: argparse.Namespace) -> int:
     store = folder / "store" if args.dir else demo_store()
     if args.where:
         print(store)
+        if not store.is_dir():  # said, so that `qrels --store "$(goldset demo --where)"` explains
+            print(
+                "goldset: note: no demo judged yet: `goldset demo` makes its store there",
+                file=sys.stderr,
+            )
         return 0
     if args.pool_path:
         print(place_pool(folder))

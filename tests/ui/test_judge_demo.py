@@ -73,7 +73,20 @@ def test_demo_fresh_starts_over(headless: None, capsys: pytest.CaptureFixture[st
 
 def test_demo_where_prints_the_store(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "--where"]) == 0
-    assert capsys.readouterr().out == f"{locations.projects_dir() / 'demo'}\n"
+    said = capsys.readouterr()
+    assert said.out == f"{locations.projects_dir() / 'demo'}\n"
+    # Before any demo the folder is not there: said, so that `goldset qrels --store
+    # "$(goldset demo --where)"` failing with "no such store folder" is explained.
+    assert said.err == "goldset: note: no demo judged yet: `goldset demo` makes its store there\n"
+
+
+def test_demo_where_after_a_demo_says_only_the_store(
+    headless: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["demo"]) == 0
+    capsys.readouterr()
+    assert main(["demo", "--where"]) == 0
+    assert capsys.readouterr().err == ""
 
 
 def test_demo_with_dir_keeps_the_store_there(
