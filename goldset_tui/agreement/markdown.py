@@ -36,6 +36,11 @@ def to_markdown(
         "",
         "## Over all labellers",
         "",
+        *(
+            ["Figures read value [95% interval over queries] (how, at the end).", ""]
+            if report.get("ci_method")
+            else []
+        ),
         "| measure | value |",
         "|---|---|",
     ]

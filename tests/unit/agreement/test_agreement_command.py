@@ -356,3 +356,12 @@ def test_strata_file_per_query_overrides_the_pool(store, tmp_path, capsys) -> No
     bad.write_text("query,stratum\nq1,keys\n")
     assert main(["agreement", "--store", str(store), "--strata", str(bad)]) == 2
     assert "missing required column 'query_id'" in capsys.readouterr().err
+
+
+def test_markdown_says_what_the_brackets_are_before_the_first_figure(store, capsys) -> None:
+    # The explanation stood only at the end, below every table: "0.793 [0.750, 0.829]" was
+    # read with no word that the brackets hold a 95% interval over queries.
+    assert main(["agreement", "--store", str(store), "--samples", "50"]) == 0
+    out = capsys.readouterr().out
+    first_figure = out.index("Krippendorff's alpha, nominal")
+    assert out.index("[95% interval over queries]") < first_figure
