@@ -111,7 +111,26 @@ def summary_lines(pool: Pool) -> list[str]:
     lines += _overlap(pool_sizes(frame), depth, len(systems), queries.height)
     if pool.prior is not None:
         lines += _prior(pool, pool.prior)
+    lines += _spaced_ids(frame)
     lines.append("ok: the pool is valid")
+    return lines
+
+
+def _spaced_ids(frame: pl.DataFrame) -> list[str]:
+    """Ids with whitespace at either end: valid, but " q1" and "q1" are then two queries, and
+    TREC qrels (whitespace-separated) cannot hold them, so `goldset qrels` refuses them later.
+    Said here, where the pool is checked once, not on every open of it for judging."""
+    lines = []
+    for column, what in (("query_id", "query id"), ("doc_id", "document id")):
+        spaced = frame.filter(pl.col(column).str.contains(r"^\s|\s$")).get_column(column)
+        if spaced.len():
+            count = spaced.n_unique()
+            lines.append(
+                f"warning: {count:,} {what}{'s' * (count != 1)} "
+                f"{'begin or end' if count != 1 else 'begins or ends'} with whitespace "
+                f"(first: {visible(repr(spaced[0]), keep_newlines=False)}): each is an id of its "
+                "own, and TREC qrels cannot hold it (goldset qrels --format csv can)"
+            )
     return lines
 
 
