@@ -56,4 +56,20 @@ async def test_a_two_line_query_is_shown_whole_at_80_columns() -> None:
         assert s.query_id == "q1" and query_rows_shown(app) == (2, 2)
 
 
+async def test_a_query_longer_than_the_area_is_cut_with_a_mark() -> None:
+    # Past five rows the area's edge cut a 5,000-character query with nothing to say so.
+    long = "word " * 1000
+    frame = pl.DataFrame(
+        [{"query_id": "q1", "query": long, "doc_id": f"d{d}", "text": "x"} for d in range(2)]
+    )
+    s = JudgingSession(frame, "alice", writer=MemoryWriter())
+    app = GoldsetApp(lambda: JudgeScreen(s, show_guidelines=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        needed, shown = query_rows_shown(app)
+        assert shown >= needed  # what is drawn fits: the mark itself is on screen
+        text = str(app.screen.query_one("#query").render())
+        assert text.rstrip().endswith(f"\u2026 [+{len(long) - 280:,} characters]")
+
+
 run_async_tests(globals())

@@ -115,6 +115,11 @@ def highlighted(text: str, query: str, *, limit: int = TEXT_PAGE) -> Text:
     return body
 
 
+# The query area holds five rows (judge.tcss): at 80 columns about 300 characters after the
+# header. A longer query is cut here with a mark, not by the area's edge without one.
+QUERY_SHOWN = 280
+
+
 def query_line(session: JudgingSession) -> Text:
     line = Text()
     line.append(f"Query {session.qi + 1:,}/{len(session.query_ids):,} ", style="bold")
@@ -126,7 +131,11 @@ def query_line(session: JudgingSession) -> Text:
     if session.is_finished() and session.repeating is None:  # a blind repeat gives nothing away
         line.append("  \u2713 finished", style="bold green")
     line.append("\n")
-    line.append_text(literal(session.query_text, keep_newlines=False, style="bold", reading=True))
+    query = session.query_text or ""
+    shown = query[:QUERY_SHOWN] if len(query) > QUERY_SHOWN + 20 else query
+    line.append_text(literal(shown, keep_newlines=False, style="bold", reading=True))
+    if len(shown) < len(query):  # cut where the eye can see it, never silently
+        line.append(f"\u2026 [+{len(query) - len(shown):,} characters]", style="dim")
     return line
 
 
