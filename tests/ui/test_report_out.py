@@ -66,7 +66,8 @@ def test_the_failing_list_is_exported_as_markdown_and_csv_and_copied(tmp_path) -
     lines = (out / "failing-lex-all.md").read_text().splitlines()
     assert lines[0] == "| query | holes | text | lex | vec | rrf |"
     assert lines[2] == "| g1 | unjudged | question g1 | - | - | - |"
-    assert lines[4] == "| g4 |  | question g4 | 0.00 | 0.00 | 0.00 |"
+    assert lines[4] == "| g4 |  | question g4 | 0.00 | 0.00 | 0.00 |"  # figures as they are
+
     with (out / "failing-lex-all.csv").open() as fh:
         rows = list(csv.DictReader(fh))
     # The list's queries are the report's failing frame for lex, in its order.
@@ -223,3 +224,11 @@ def test_long_run_names_keep_every_column_on_an_80_column_screen(tmp_path) -> No
                 assert any(line.rstrip().endswith(cell) for line in lines), cell
 
     asyncio.run(drive())
+
+
+def test_an_exported_markdown_table_renders_data_as_written() -> None:
+    from goldset_tui.ui.widgets.review_keys import markdown_table
+
+    rows = [["[x](http://evil.example)", "<b>bold</b>", "0.25", "-", "a|b"]]
+    table = markdown_table(["query", "text", "lex", "vec", "note"], rows).splitlines()
+    assert table[2] == ("| \\[x\\](http://evil.example) | \\<b\\>bold\\</b\\> | 0.25 | - | a\\|b |")

@@ -61,4 +61,5 @@ def test_the_ten_keys_of_the_walkthrough_do_what_the_page_says(tmp_path, monkeyp
     asyncio.run(drive())
     written = (out / "topk-q38.md").read_text()
     assert written.startswith("| rank | bm25 | minilm | rrf |")
-    assert "| 1 | [0] unittest#TextTestRunner |" in written
+    # Cells are data, escaped for Markdown: "[0] ..." renders as written, never as a link.
+    assert "| 1 | \\[0\\] unittest#TextTestRunner |" in written

@@ -25,6 +25,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable
 
+from goldset_tui.markdown_text import md_literal
 from goldset_tui.report.model import REPORT_FILES
 from goldset_tui.text import visible
 
@@ -102,9 +103,15 @@ def free_path(folder: Path, stem: str, suffix: str) -> Path:
     return path
 
 
+# A figure or an empty mark as it is; anything else (queries, ids, documents' words) is data.
+_PLAIN_CELL = re.compile(r"-?[\d.,]*%?|-|\u2013")
+
+
 def markdown_table(header: list[str], rows: list[list[str]]) -> str:
     def esc(x: str) -> str:
-        return x.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+        # Data escaped whole (md_literal): escaping only "|" and "\\" let a query such as
+        # "[x](http://...)" or "<b>" render as a link or markup where the file is viewed.
+        return x if _PLAIN_CELL.fullmatch(x) else md_literal(x)
 
     lines = ["| " + " | ".join(esc(h) for h in header) + " |"]
     lines.append("|" + "|".join("---" for _ in header) + "|")
