@@ -49,4 +49,7 @@ def test_exported_failing_list_shows_query_text_literally(tmp_path: Path) -> Non
     for name in ("failing-lex-all.md", "failing-lex-all.csv"):
         written = (out / name).read_text(encoding="utf-8")
         assert "\x1b" not in written and "\x07" not in written, (name, written)
-        assert "question g1 \u241b]0;pwned\u2407 \u241b[2J" in written, (name, written)
+        shown = "question g1 \u241b]0;pwned\u2407 \u241b[2J"
+        if name.endswith(".md"):  # and Markdown's own characters escaped: "[" is not a link
+            shown = shown.replace("]", "\\]").replace("[", "\\[")
+        assert shown in written, (name, written)
