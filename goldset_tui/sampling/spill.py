@@ -30,7 +30,9 @@ docs/sampling.md#logs-of-any-size.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
+import itertools
 import math
 import tempfile
 from collections.abc import Callable, Iterator
@@ -47,7 +49,6 @@ CHUNK_BYTES = 16 << 20  # log read per step of the partition pass
 PART_BYTES = 12 << 20  # log bytes per part: a part's distinct strings, at worst
 SAMPLE_WINDOWS = 256  # places in the log whose lines give the ranges' boundaries
 SAMPLE_BYTES = 16 << 10  # read at each place
-ROW_GROUP = 1 << 16  # rows per row group of a part's labels: a count is read without the rest
 MOSTLY_DISTINCT = 0.5  # distinct raw lines / lines above which chunks are normalised line by line
 REMEASURE = 8  # while normalising line by line, every so many chunks are grouped to re-measure
 HOLD_ROWS = 1_000_000  # distinct spellings of repeated lines summed in memory before spilling
@@ -222,7 +223,7 @@ def classify_spilled(
         folder = Path(tmp)
         occurrences, blank = partition(path, folder, cuts)
         strata: list[pl.DataFrame] = []
-        counts: list[pl.DataFrame] = []
+        runs: list[pl.DataFrame] = []  # per part: count, rows (count descending)
         files = []
         for part in range(cuts.len() + 1):
             labels = in_order(labeller(pick_spellings(_read_part(folder, part))))
@@ -232,46 +233,53 @@ def classify_spilled(
                     pl.col("count").sum().alias("occurrences"),
                 )
             )
-            counts.append(labels.group_by("count").agg(pl.len().cast(pl.Int64).alias("rows")))
-            files.append(folder / f"labels{part}.parquet")
-            labels.write_parquet(files[-1], compression="lz4", row_group_size=ROW_GROUP)
+            runs.append(labels.group_by("count", maintain_order=True).agg(pl.len().alias("rows")))
+            files.append(folder / f"labels{part}.arrow")
+            labels.write_ipc(files[-1], compression="uncompressed")
         totals = pl.concat(strata).group_by("stratum").agg(pl.col("distinct", "occurrences").sum())
         distinct = int(totals.get_column("distinct").sum() or 0)
         if distinct == 0:
             raise InputError(path, "no queries: every line or value is blank")
-        histogram = pl.concat(counts).group_by("count").agg(pl.col("rows").sum())
-        write(_ordered(folder, files, histogram, distinct // len(files) + 1), output)
+        write(_ordered(folder, files, runs, distinct // len(files) + 1), output)
         return Spilled(occurrences - blank, blank, distinct, totals)
 
 
-def _ordered(folder: Path, files: list[Path], histogram: pl.DataFrame, budget: int) -> pl.LazyFrame:
+def _ordered(
+    folder: Path, files: list[Path], runs: list[pl.DataFrame], budget: int
+) -> pl.LazyFrame:
     """Pass 3: all labels by count descending, then query. The parts are ranges of queries in
-    order and each is sorted, so the rows of one count are already in order part after part:
-    a count with more rows than ``budget`` is streamed part by part as it is; runs of smaller
-    counts are gathered (at most ``budget`` rows) and put in count order by a stable sort."""
+    order and each is sorted by count, so the rows of one count are one slice of each part, in
+    order part after part: a count with more rows than ``budget`` is streamed slice by slice as
+    it is; runs of smaller counts (one slice of each part too) are gathered (at most ``budget``
+    rows) and put in count order by a stable sort."""
+    spans = [_Spans(r) for r in runs]
+    histogram = pl.concat(runs).group_by("count").agg(pl.col("rows").sum())
     pieces: list[pl.LazyFrame] = []
     group: list[int] = []
     rows = 0
+
+    def sliced(high: int, low: int) -> list[pl.LazyFrame]:
+        """Each part's rows with a count in [low, high], part after part."""
+        cut = [(file, *part.rows(high, low)) for file, part in zip(files, spans, strict=True)]
+        return [pl.scan_ipc(file).slice(first, n) for file, first, n in cut if n]
 
     def flush() -> None:
         nonlocal rows
         if not group:
             return
-        within = pl.col("count").is_between(group[-1], group[0])
-        gathered = pl.scan_parquet(files).filter(within).collect()
-        target = folder / f"ordered{len(pieces)}.parquet"
-        gathered.sort("count", descending=True, maintain_order=True).write_parquet(
-            target, compression="lz4"
+        gathered = pl.concat(sliced(group[0], group[-1])).collect()
+        target = folder / f"ordered{len(pieces)}.arrow"
+        gathered.sort("count", descending=True, maintain_order=True).write_ipc(
+            target, compression="uncompressed"
         )
-        pieces.append(pl.scan_parquet(target))
+        pieces.append(pl.scan_ipc(target))
         group.clear()
         rows = 0
 
     for count, n in histogram.sort("count", descending=True).iter_rows():
         if n > budget:
             flush()
-            # One scan over the parts in order (not one source per part): read one at a time.
-            pieces.append(pl.scan_parquet(files).filter(pl.col("count") == count))
+            pieces.extend(sliced(count, count))
             continue
         if rows + n > budget:
             flush()
@@ -279,3 +287,17 @@ def _ordered(folder: Path, files: list[Path], histogram: pl.DataFrame, budget: i
         rows += n
     flush()
     return pl.concat(pieces)
+
+
+class _Spans:
+    """Where each count's rows are in a part sorted by count descending."""
+
+    def __init__(self, runs: pl.DataFrame) -> None:
+        self.negated = [-c for c in runs.get_column("count").to_list()]  # ascending
+        self.starts = [0, *itertools.accumulate(runs.get_column("rows").to_list())]
+
+    def rows(self, high: int, low: int) -> tuple[int, int]:
+        """(first row, rows) of the counts in [low, high]: one slice, maybe empty."""
+        first = bisect.bisect_left(self.negated, -high)
+        end = bisect.bisect_right(self.negated, -low)
+        return self.starts[first], self.starts[end] - self.starts[first]

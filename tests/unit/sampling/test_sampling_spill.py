@@ -25,7 +25,6 @@ def tiny_spill(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(spill, "CHUNK_BYTES", 64)
     monkeypatch.setattr(spill, "PART_BYTES", 200)
     monkeypatch.setattr(spill, "SAMPLE_BYTES", 256)
-    monkeypatch.setattr(spill, "ROW_GROUP", 7)
     monkeypatch.setattr(spill, "HOLD_ROWS", 5)
 
 
