@@ -16,10 +16,12 @@ a temporary folder (removed afterwards, also on an error or Ctrl-C), in three pa
    written and read back once.
 2. **Label.** Each part alone: spellings summed, the query's spelling picked, the rules run,
    exactly as the in-memory path does (``normalise.pick_spellings``, ``rules.classify_frame``),
-   and the part sorted by count descending, then query. Memory follows one part, never the log.
+   and the part sorted by count descending, then query, and written as Arrow IPC, uncompressed
+   (each count's rows are then one slice of the file). Memory follows one part, never the log.
 3. **Order.** The parts are in query order, so one count's rows are in order part after part: a
-   count with many rows is streamed part by part as it is, runs of rarer counts are gathered and
-   stably sorted by count (``_ordered``), and the whole is streamed into the output.
+   count with many rows is streamed slice by slice as it is, runs of rarer counts are gathered
+   (one slice of each part) and stably sorted by count (``_ordered``), and the whole is
+   streamed into the output.
 
 Which logs: plain text above ``SPILL_ABOVE`` bytes. Tables (CSV, TSV, Parquet, JSON lines) and
 small logs keep the in-memory path (``stream.count_raw``), so their labels file is the same bytes
