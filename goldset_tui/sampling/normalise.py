@@ -37,8 +37,14 @@ WHITESPACE = r"[\s\x1C-\x1F]"
 
 
 def collapse(expr: pl.Expr) -> pl.Expr:
-    """Trim and collapse every run of whitespace (Unicode-aware) to one space; case kept."""
-    return expr.str.replace_all(rf"{WHITESPACE}+", " ").str.strip_chars(" ")
+    """Trim and collapse every run of whitespace (Unicode-aware) to one space; case kept.
+
+    Only what changes is matched: a run of two or more, or one whitespace character that is not
+    a space (``WHITESPACE+`` would also replace every single space by itself, and a log's lines
+    are mostly words between single spaces: matching those took half of the time)."""
+    return expr.str.replace_all(rf"{WHITESPACE}{{2,}}|[{WHITESPACE}--[ ]]", " ").str.strip_chars(
+        " "
+    )
 
 
 def normalise(expr: pl.Expr) -> pl.Expr:
