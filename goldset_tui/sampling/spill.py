@@ -48,7 +48,9 @@ from goldset_tui.sampling.normalise import collapse, in_order, normalise, pick_s
 
 SPILL_ABOVE = 32 << 20  # a text log at most this large is counted in memory (peak < 0.7 GB)
 CHUNK_BYTES = 16 << 20  # log read per step of the partition pass
-PART_BYTES = 12 << 20  # log bytes per part: a part's distinct strings, at worst
+# Log bytes per part: a part's distinct strings, at worst. Small enough that sorting a part by
+# query stays in the processor's caches (12 MB parts sorted 30% slower on 6 M distinct lines).
+PART_BYTES = 3 << 20
 SAMPLE_WINDOWS = 256  # places in the log whose lines give the ranges' boundaries
 SAMPLE_BYTES = 16 << 10  # read at each place
 MOSTLY_DISTINCT = 0.5  # distinct raw lines / lines above which chunks are normalised line by line
@@ -155,7 +157,9 @@ def partition(path: Path, folder: Path, cuts: pl.Series) -> tuple[int, int]:
         part = cuts.search_sorted(kept.get_column("spelling").str.to_lowercase(), side="right")
         keyed = kept.with_columns(part.alias("part"))
         for (index,), piece in keyed.partition_by("part", as_dict=True, include_key=False).items():
-            piece.write_ipc(folder / f"p{index}-c{files}.arrow")
+            part_folder = folder / f"p{index}"  # one folder a part: read back without a search
+            part_folder.mkdir(exist_ok=True)
+            piece.write_ipc(part_folder / f"c{files}.arrow")
         files += 1
 
     def normalised(raw: pl.DataFrame) -> pl.DataFrame:
@@ -200,7 +204,7 @@ def partition(path: Path, folder: Path, cuts: pl.Series) -> tuple[int, int]:
 
 
 def _read_part(folder: Path, part: int) -> pl.DataFrame:
-    files = sorted(folder.glob(f"p{part}-c*.arrow"))
+    files = sorted((folder / f"p{part}").glob("c*.arrow"))
     if not files:
         return pl.DataFrame(schema=SPILL_COLUMNS)
     spelled = pl.scan_ipc(files).collect()
