@@ -257,28 +257,32 @@ def _ordered(
     order and each is sorted by count, so the rows of one count are one slice of each part, in
     order part after part: a count with more rows than ``budget`` is streamed slice by slice as
     it is; runs of smaller counts (one slice of each part too) are gathered (at most ``budget``
-    rows) and put in count order by a stable sort."""
+    rows) and put in count order by a stable sort.
+
+    The slices are read one after the other as the output is written (``_one_by_one``), not as
+    one lazy concatenation of every part's file: Polars maps the files it reads, and the pages
+    of all of them counted as resident memory (1.6 GB at 48 M lines in 294 parts)."""
     spans = [_Spans(r) for r in runs]
     histogram = pl.concat(runs).group_by("count").agg(pl.col("rows").sum())
-    pieces: list[pl.LazyFrame] = []
+    pieces: list[tuple[Path, int, int | None]] = []  # file, first row, rows (None: all)
     group: list[int] = []
     rows = 0
 
-    def sliced(high: int, low: int) -> list[pl.LazyFrame]:
+    def sliced(high: int, low: int) -> list[tuple[Path, int, int | None]]:
         """Each part's rows with a count in [low, high], part after part."""
         cut = [(file, *part.rows(high, low)) for file, part in zip(files, spans, strict=True)]
-        return [pl.scan_ipc(file).slice(first, n) for file, first, n in cut if n]
+        return [(file, first, n) for file, first, n in cut if n]
 
     def flush() -> None:
         nonlocal rows
         if not group:
             return
-        gathered = pl.concat(sliced(group[0], group[-1])).collect()
+        gathered = pl.concat([_read(*piece) for piece in sliced(group[0], group[-1])])
         target = folder / f"ordered{len(pieces)}.arrow"
         gathered.sort("count", descending=True, maintain_order=True).write_ipc(
             target, compression="uncompressed"
         )
-        pieces.append(pl.scan_ipc(target))
+        pieces.append((target, 0, None))
         group.clear()
         rows = 0
 
@@ -292,7 +296,35 @@ def _ordered(
         group.append(count)
         rows += n
     flush()
-    return pl.concat(pieces)
+    return _one_by_one(pieces, pl.scan_ipc(files[0]).collect_schema())
+
+
+def _read(file: Path, first: int, rows: int | None) -> pl.DataFrame:
+    return pl.scan_ipc(file).slice(first, rows).collect()
+
+
+def _one_by_one(pieces: list[tuple[Path, int, int | None]], schema: pl.Schema) -> pl.LazyFrame:
+    """The pieces, in order, as one lazy frame that reads one piece at a time."""
+    from polars.io.plugins import register_io_source
+
+    def source(
+        columns: list[str] | None, predicate: pl.Expr | None, n_rows: int | None, _: int | None
+    ) -> Iterator[pl.DataFrame]:
+        left = n_rows
+        for piece in pieces:
+            if left is not None and left <= 0:
+                return
+            frame = _read(*piece)
+            if predicate is not None:
+                frame = frame.filter(predicate)
+            if columns is not None:
+                frame = frame.select(columns)
+            if left is not None:
+                frame = frame.head(left)
+                left -= frame.height
+            yield frame
+
+    return register_io_source(source, schema=schema)
 
 
 class _Spans:
