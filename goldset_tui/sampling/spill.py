@@ -56,6 +56,7 @@ SAMPLE_BYTES = 16 << 10  # read at each place
 MOSTLY_DISTINCT = 0.5  # distinct raw lines / lines above which chunks are normalised line by line
 REMEASURE = 8  # while normalising line by line, every so many chunks are grouped to re-measure
 HOLD_ROWS = 1_000_000  # distinct spellings of repeated lines summed in memory before spilling
+BATCH_ROWS = 1 << 14  # rows per record batch of a part's labels: a slice reads only its own
 BOM = b"\xef\xbb\xbf"
 SPILL_COLUMNS = {"spelling": pl.String, "count": pl.Int64}
 
@@ -241,7 +242,7 @@ def classify_spilled(
             )
             runs.append(labels.group_by("count", maintain_order=True).agg(pl.len().alias("rows")))
             files.append(folder / f"labels{part}.arrow")
-            labels.write_ipc(files[-1], compression="uncompressed")
+            _batched(labels).write_ipc(files[-1], compression="uncompressed")
         totals = pl.concat(strata).group_by("stratum").agg(pl.col("distinct", "occurrences").sum())
         distinct = int(totals.get_column("distinct").sum() or 0)
         if distinct == 0:
@@ -277,7 +278,7 @@ def _ordered(
         nonlocal rows
         if not group:
             return
-        gathered = pl.concat([_read(*piece) for piece in sliced(group[0], group[-1])])
+        gathered = pl.concat([_copy(_read(*piece)) for piece in sliced(group[0], group[-1])])
         target = folder / f"ordered{len(pieces)}.arrow"
         gathered.sort("count", descending=True, maintain_order=True).write_ipc(
             target, compression="uncompressed"
@@ -299,8 +300,23 @@ def _ordered(
     return _one_by_one(pieces, pl.scan_ipc(files[0]).collect_schema())
 
 
+def _batched(labels: pl.DataFrame) -> pl.DataFrame:
+    """``labels`` in chunks of ``BATCH_ROWS``, written as as many record batches: a slice of the
+    file is then read from the batches that hold it, not from the whole file (reading a few rows
+    from each of hundreds of parts mapped all of them: 1.6 GB at 48 M lines)."""
+    cut = [labels.slice(start, BATCH_ROWS) for start in range(0, labels.height, BATCH_ROWS)]
+    return pl.concat(cut, rechunk=False) if len(cut) > 1 else labels
+
+
 def _read(file: Path, first: int, rows: int | None) -> pl.DataFrame:
     return pl.scan_ipc(file).slice(first, rows).collect()
+
+
+def _copy(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` with its strings copied: a few rows read from a part's file no longer hold the
+    file's pages (hundreds of parts' pages held at once were most of the last pass's memory)."""
+    strings = [name for name, dtype in frame.schema.items() if dtype == pl.String]
+    return frame.with_columns(pl.concat_str([pl.col(name), pl.lit("")]) for name in strings)
 
 
 def _one_by_one(pieces: list[tuple[Path, int, int | None]], schema: pl.Schema) -> pl.LazyFrame:
