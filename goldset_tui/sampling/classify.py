@@ -78,7 +78,8 @@ def label(distinct: pl.DataFrame, vocab: frozenset[str] | None, rule: Rule | Non
     """``query, count, stratum, spelling`` from ``query, count, spelling``, in the same order."""
     spellings = distinct.get_column("spelling")
     strata = (
-        classify_frame(spellings, vocab, collapsed=True)
+        # A query is its spelling lowercased (normalise.pick_spellings): the rules reuse it.
+        classify_frame(spellings, vocab, collapsed=True, lowered=distinct.get_column("query"))
         if rule is None
         else apply_rule(rule, spellings, vocab)
     )

@@ -7,11 +7,14 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from goldset_tui.cli import main
 from goldset_tui.errors import InputError
 from goldset_tui.sampling.classify import classify_log, read_vocab
 from goldset_tui.sampling.labels import read_labels
+from goldset_tui.sampling.normalise import WHITESPACE, collapse
 
 
 def test_text_log_is_normalised_and_counted(tmp_path: Path) -> None:
@@ -44,6 +47,27 @@ def test_unicode_whitespace_collapses(tmp_path: Path) -> None:
     labels = classify_log(log).labels
     assert labels.get_column("query").to_list() == ["api key"]
     assert labels.get_column("count").to_list() == [2]
+
+
+SPACED = st.lists(
+    st.one_of(
+        st.sampled_from([" ", "  ", "\t", "\u00a0", "\u2028", "\u3000", "\x85", "\x1c", "\x1f"]),
+        st.sampled_from(["a", "É", "_", "\u200b", "\u180e", "x y"]),
+        st.characters(exclude_categories=("Cs",)),
+    ),
+    max_size=12,
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(SPACED, min_size=1, max_size=20))
+def test_whitespace_collapses_as_pythons_split_reads_it(texts: list[str]) -> None:
+    # Every run of whitespace (Python's str.split() reading) is one space, the ends trimmed;
+    # matching only the runs that change gives what replacing every run gives.
+    plain = pl.col("t").str.replace_all(rf"{WHITESPACE}+", " ").str.strip_chars(" ")
+    frame = pl.DataFrame({"t": texts}).select(collapse(pl.col("t")).alias("c"), plain.alias("p"))
+    assert frame.get_column("c").to_list() == [" ".join(t.split()) for t in texts]
+    assert frame.get_column("c").to_list() == frame.get_column("p").to_list()
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".tsv", ".jsonl", ".parquet"])

@@ -292,3 +292,18 @@ def test_vectorised_rules_match_python_on_empty_and_very_long_queries(
     vocab = EXOTIC_VOCAB if with_vocab else None
     got = classify_frame(pl.Series(queries), vocab).to_list()
     assert got == [reference(" ".join(q.split()), vocab) for q in queries]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(exotic_query, min_size=1, max_size=20), st.booleans())
+def test_rules_given_the_lowercase_forms_answer_as_without(
+    queries: list[str], with_vocab: bool
+) -> None:
+    # A log's labeller hands the rules its normal forms (the spellings lowercased) to save a
+    # lowercasing pass; the strata must be those the rules find on their own.
+    vocab = EXOTIC_VOCAB if with_vocab else None
+    spellings = pl.Series([" ".join(q.split()) for q in queries])
+    given_lower = classify_frame(
+        spellings, vocab, collapsed=True, lowered=spellings.str.to_lowercase()
+    )
+    assert given_lower.to_list() == [reference(s, vocab) for s in spellings.to_list()]

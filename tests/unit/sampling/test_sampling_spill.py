@@ -25,8 +25,8 @@ def tiny_spill(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(spill, "CHUNK_BYTES", 64)
     monkeypatch.setattr(spill, "PART_BYTES", 200)
     monkeypatch.setattr(spill, "SAMPLE_BYTES", 256)
-    monkeypatch.setattr(spill, "ROW_GROUP", 7)
     monkeypatch.setattr(spill, "HOLD_ROWS", 5)
+    monkeypatch.setattr(spill, "BATCH_ROWS", 3)  # a slice may start and end inside a batch
 
 
 def log_text(n: int) -> str:
@@ -110,6 +110,7 @@ def test_any_text_log_spills_to_the_same_labels(
         patch.setattr(spill, "SAMPLE_BYTES", 32)
         patch.setattr(spill, "SAMPLE_WINDOWS", 8)
         patch.setattr(spill, "HOLD_ROWS", hold)
+        patch.setattr(spill, "BATCH_ROWS", 2)
         try:
             want = classify_log(log, words)
         except Exception as exc:  # every line blank: both paths refuse the same way
