@@ -80,8 +80,16 @@ def spills(path: Path) -> bool:
     return suffix not in tables and path.is_file() and path.stat().st_size > SPILL_ABOVE
 
 
+# Every chunk of the partition pass writes one spill file per part, so files = chunks x parts:
+# with parts of a fixed size that grows with the square of the log (48 M lines: 294 parts x 56
+# chunks, about 16,000 files in one temporary folder). Past this many parts, parts grow with
+# the log instead, and the count of files only linearly (48 M lines: about 5,400). The CPU
+# time was the same either way on this machine's file system (85.4 and 85.5 s).
+MAX_PARTS = 96
+
+
 def part_count(size: int) -> int:
-    return max(2, math.ceil(size / PART_BYTES))
+    return max(2, min(MAX_PARTS, math.ceil(size / PART_BYTES)))
 
 
 def chunks(path: Path, size: int | None = None) -> Iterator[bytes]:

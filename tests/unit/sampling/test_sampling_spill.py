@@ -69,6 +69,23 @@ def test_spill_path_writes_the_in_memory_labels(tmp_path: Path, tiny_spill: None
         assert done.strata.equals(classify.stratum_table(want.labels))
 
 
+def test_parts_stop_multiplying_past_the_cap_and_the_labels_stay(
+    tmp_path: Path, tiny_spill: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Files = chunks x parts: parts of a fixed size made that grow with the square of the log.
+    log = tmp_path / "log.txt"
+    log.write_bytes(log_text(60).encode())
+    size = log.stat().st_size
+    assert spill.part_count(size) > 4
+    monkeypatch.setattr(spill, "MAX_PARTS", 4)
+    assert spill.part_count(size) == 4 and spill.part_count(10 * size) == 4
+    out = tmp_path / "labels.csv"
+    classify_to_file(log, out, VOCAB)
+    expected = tmp_path / "expected.csv"
+    classify.write_frame(classify_log(log, VOCAB).labels, expected)
+    assert out.read_bytes() == expected.read_bytes()
+
+
 def test_each_part_is_labelled_alone(
     tmp_path: Path, tiny_spill: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
