@@ -102,16 +102,23 @@ def classify_to_file(
     vocab: frozenset[str] | None = None,
     rule: Rule | None = None,
 ) -> Written:
-    """Label ``log_path`` into ``output`` (CSV, TSV or Parquet by extension). A plain-text log
-    larger than memory goes through spill files (spill.py); any other log is counted in memory."""
+    """Label ``log_path`` into ``output`` (CSV, TSV or Parquet by extension). A large log (plain
+    text, CSV, TSV or Parquet) goes through spill files (spill.py); any other is counted in
+    memory."""
     from goldset_tui.sampling import spill
     from goldset_tui.sampling.stream import NeedsCarefulRead, needs_careful_read
 
     path = Path(log_path)
-    if spill.spills(path) and not needs_careful_read(path):
+    # The "\r line ends" sniff is for text: a Parquet file's bytes may hold a \r and no \n.
+    if spill.spills(path) and (spill.spills_as_table(path) or not needs_careful_read(path)):
         try:
+            first_pass = None
+            if spill.spills_as_table(path):
+                from goldset_tui.sampling import spill_tables
+
+                first_pass = (spill_tables.table_boundaries, spill_tables.table_partition)
             done = spill.classify_spilled(
-                path, output, stream_frame, lambda d: label(d, vocab, rule)
+                path, output, stream_frame, lambda d: label(d, vocab, rule), first_pass=first_pass
             )
         except NeedsCarefulRead:
             pass  # the careful reader names what is wrong (in memory: the error path only)

@@ -23,11 +23,11 @@ a temporary folder (removed afterwards, also on an error or Ctrl-C), in three pa
    (one slice of each part) and stably sorted by count (``_ordered``), and the whole is
    streamed into the output.
 
-Which logs: plain text above ``SPILL_ABOVE`` bytes. Tables (CSV, TSV, Parquet, JSON lines) and
-small logs keep the in-memory path (``stream.count_raw``), so their labels file is the same bytes
-as before; a spilled log's CSV/TSV labels are the same bytes too, and its Parquet labels hold the
-same rows in the same order (Parquet's row groups may be cut elsewhere). Why and what it costs:
-docs/sampling.md#logs-of-any-size.
+Which logs: plain text, CSV, TSV and Parquet above ``SPILL_ABOVE`` bytes (a table's first pass
+reads it in batches instead of chunks of lines: ``spill_tables``); JSON lines and small logs keep
+the in-memory path (``stream.count_raw``). A spilled log's CSV/TSV labels are the same bytes as the
+in-memory path's, its Parquet labels the same rows in the same order (Parquet's row groups may be
+cut elsewhere). Why and what it costs: docs/sampling.md#logs-of-any-size.
 """
 
 from __future__ import annotations
@@ -61,6 +61,10 @@ BOM = b"\xef\xbb\xbf"
 SPILL_COLUMNS = {"spelling": pl.String, "count": pl.Int64}
 
 
+Cutter = Callable[[Path, int], pl.Series]  # (log, parts) -> the ranges' boundaries
+Splitter = Callable[[Path, Path, pl.Series], tuple[int, int]]  # pass 1: (occurrences, blank)
+
+
 @dataclass(frozen=True)
 class Spilled:
     """What was written: the totals the manifest and the summary need."""
@@ -72,12 +76,18 @@ class Spilled:
 
 
 def spills(path: Path) -> bool:
-    """Whether ``path`` is classified through spill files."""
-    from goldset_tui.io.tables import JSONL_SUFFIXES, PARQUET_SUFFIXES, TEXT_FORMATS
+    """Whether ``path`` is classified through spill files: a plain-text log or a CSV, TSV or
+    Parquet table larger than ``SPILL_ABOVE`` (JSON lines are read by the careful reader)."""
+    from goldset_tui.io.tables import JSONL_SUFFIXES
 
-    suffix = path.suffix.lower()
-    tables = set(TEXT_FORMATS) | JSONL_SUFFIXES | PARQUET_SUFFIXES
-    return suffix not in tables and path.is_file() and path.stat().st_size > SPILL_ABOVE
+    big = path.is_file() and path.stat().st_size > SPILL_ABOVE
+    return big and path.suffix.lower() not in JSONL_SUFFIXES
+
+
+def spills_as_table(path: Path) -> bool:
+    from goldset_tui.io.tables import PARQUET_SUFFIXES, TEXT_FORMATS
+
+    return path.suffix.lower() in set(TEXT_FORMATS) | PARQUET_SUFFIXES
 
 
 # Every chunk of the partition pass writes one spill file per part, so files = chunks x parts:
@@ -148,28 +158,37 @@ def boundaries(path: Path, parts: int) -> pl.Series:
     return sample.gather([int(step * i) for i in range(1, parts)]).unique(maintain_order=True)
 
 
+class PartWriter:
+    """Writes ``spelling, count`` rows into the file of each one's range of ``cuts`` (one folder a
+    range, one file a call); counts the blank spellings and leaves them out."""
+
+    def __init__(self, folder: Path, cuts: pl.Series) -> None:
+        self.folder, self.cuts = folder, cuts
+        self.files = self.blank = 0
+
+    def spill(self, forms: pl.DataFrame) -> None:
+        empty = pl.col("spelling") == ""
+        self.blank += int(forms.filter(empty).get_column("count").sum() or 0)
+        kept = forms.filter(~empty)
+        part = self.cuts.search_sorted(kept.get_column("spelling").str.to_lowercase(), side="right")
+        keyed = kept.with_columns(part.alias("part"))
+        for (index,), piece in keyed.partition_by("part", as_dict=True, include_key=False).items():
+            part_folder = self.folder / f"p{index}"  # one folder a part: read back without a search
+            part_folder.mkdir(exist_ok=True)
+            piece.write_ipc(part_folder / f"c{self.files}.arrow")
+        self.files += 1
+
+
 def partition(path: Path, folder: Path, cuts: pl.Series) -> tuple[int, int]:
     """Pass 1: every chunk's spellings into one file per range of ``cuts``; (occurrences,
     blank). The distinct lines of chunks of mostly repeated lines are summed in memory first,
     up to about ``HOLD_ROWS`` of them, and normalised once (a log with a few hundred thousand
     distinct queries is normalised and written once, not once per chunk)."""
-    occurrences = blank = files = 0
+    occurrences = 0
     by_line = False
     held: list[pl.DataFrame] = []  # raw, count
-
-    def spill(forms: pl.DataFrame) -> None:
-        """Write ``spelling, count`` rows to their parts, the blank ones counted and left out."""
-        nonlocal files, blank
-        empty = pl.col("spelling") == ""
-        blank += int(forms.filter(empty).get_column("count").sum() or 0)
-        kept = forms.filter(~empty)
-        part = cuts.search_sorted(kept.get_column("spelling").str.to_lowercase(), side="right")
-        keyed = kept.with_columns(part.alias("part"))
-        for (index,), piece in keyed.partition_by("part", as_dict=True, include_key=False).items():
-            part_folder = folder / f"p{index}"  # one folder a part: read back without a search
-            part_folder.mkdir(exist_ok=True)
-            piece.write_ipc(part_folder / f"c{files}.arrow")
-        files += 1
+    writer = PartWriter(folder, cuts)
+    spill = writer.spill
 
     def normalised(raw: pl.DataFrame) -> pl.DataFrame:
         return raw.select(collapse(pl.col("raw")).alias("spelling"), "count")
@@ -209,7 +228,7 @@ def partition(path: Path, folder: Path, cuts: pl.Series) -> tuple[int, int]:
                 held = []
     if held:
         spill(normalised(merged()))
-    return occurrences, blank
+    return occurrences, writer.blank
 
 
 def _read_part(folder: Path, part: int) -> pl.DataFrame:
@@ -229,14 +248,17 @@ def classify_spilled(
     write: Callable[[pl.LazyFrame, Path], None],
     labeller: Callable[[pl.DataFrame], pl.DataFrame],
     spill_folder: Path | None = None,
+    first_pass: tuple[Cutter, Splitter] | None = None,
 ) -> Spilled:
-    """Passes 1-3 for the text log ``path``; ``labeller`` runs the rules on one part (query,
+    """Passes 1-3 for the log ``path``: a text log, or a table given its own ``first_pass`` (its
+    boundaries and partition: spill_tables); ``labeller`` runs the rules on one part (query,
     count, spelling -> query, count, stratum, spelling); ``write(lazy, output)`` streams the
     ordered labels into the output file."""
-    cuts = boundaries(path, part_count(path.stat().st_size))
+    cutter, split = (boundaries, partition) if first_pass is None else first_pass
+    cuts = cutter(path, part_count(path.stat().st_size))
     with tempfile.TemporaryDirectory(prefix="goldset-classify-", dir=spill_folder) as tmp:
         folder = Path(tmp)
-        occurrences, blank = partition(path, folder, cuts)
+        occurrences, blank = split(path, folder, cuts)
         strata: list[pl.DataFrame] = []
         runs: list[pl.DataFrame] = []  # per part: count, rows (count descending)
         files = []

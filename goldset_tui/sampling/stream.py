@@ -125,7 +125,11 @@ def _raise_bad_utf8(p: Path) -> None:
             raise InputError(p, f"bytes that are not UTF-8 (byte {offset - cut})", line=line)
 
 
-def _count_table(p: Path, suffix: str) -> pl.DataFrame:
+def scan_table(p: Path, suffix: str) -> pl.LazyFrame:
+    """``raw, count, _bad, _short`` for each row of a CSV, TSV or Parquet log, lazily: the
+    count parsed, whether it is bad (not a whole number >= 1), whether the row was short (Polars
+    pads a short CSV row with nulls: a null in the last column may be one). NeedsCarefulRead
+    when the table cannot be read this way (the careful reader names why)."""
     try:
         if suffix in PARQUET_SUFFIXES:
             table = pl.scan_parquet(p, glob=False)
@@ -139,21 +143,26 @@ def _count_table(p: Path, suffix: str) -> pl.DataFrame:
                 quote_char='"' if sep == "," else None,
             )
         schema = table.collect_schema()
-        if "query" not in schema or schema["query"] != pl.String:
-            raise NeedsCarefulRead
-        count_type = schema.get("count")
-        parsed, bad = _counts(count_type)
-        last = schema.names()[-1]
-        # Polars pads a short CSV row with nulls: a null in the last column may be one.
-        short = pl.col(last).is_null() if suffix in TEXT_FORMATS else pl.lit(False)
+    except (pl.exceptions.PolarsError, OSError):
+        raise NeedsCarefulRead from None
+    if "query" not in schema or schema["query"] != pl.String:
+        raise NeedsCarefulRead
+    parsed, bad = _counts(schema.get("count"))
+    last = schema.names()[-1]
+    short = pl.col(last).is_null() if suffix in TEXT_FORMATS else pl.lit(False)
+    return table.select(
+        pl.col("query").alias("raw"),
+        parsed.alias("count"),
+        bad.alias("_bad"),
+        short.alias("_short"),
+    )
+
+
+def _count_table(p: Path, suffix: str) -> pl.DataFrame:
+    table = scan_table(p, suffix)
+    try:
         counted = (
-            table.select(
-                pl.col("query").alias("raw"),
-                parsed.alias("count"),
-                bad.alias("_bad"),
-                short.alias("_short"),
-            )
-            .group_by("raw")
+            table.group_by("raw")
             .agg(pl.col("count").sum(), pl.col("_bad").sum(), pl.col("_short").sum())
             .collect(engine="streaming")
         )
