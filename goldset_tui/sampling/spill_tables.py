@@ -67,8 +67,6 @@ def table_partition(path: Path, folder: Path, cuts: pl.Series) -> tuple[int, int
     """Pass 1 for a table: (occurrences, blank), every batch's spellings in their ranges' files."""
     writer = PartWriter(folder, cuts)
     occurrences = 0
-    if not cuts.len() and path.stat().st_size == 0:
-        return 0, 0
     for batch in _batches(path):
         summed = batch.group_by("raw").agg(pl.col("count").sum())
         occurrences += int(summed.get_column("count").sum() or 0)
