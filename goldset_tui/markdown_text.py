@@ -28,7 +28,10 @@ _ALWAYS = set("\\`*[]<>&|~!")
 _UNDERSCORE = "_"
 # At the start of a value (a list item, or any line a reader pastes): headings, list markers, block
 # quotes, setext underlines, thematic breaks, ordered-list numbers.
-_LEADING = re.compile(r"^([#+\-=>]|\d{1,9}[.)])")
+# Each only where CommonMark reads it so: a list marker or a heading's hashes need a space or the
+# end after them ("2026.1" and "#5" are text: escaping them only clutters what people read), a
+# setext underline or a thematic break is the whole line; ">" is always escaped.
+_LEADING = re.compile(r"^(#{1,6}(?=\s|$)|[+\-](?=\s|$)|\d{1,9}[.)](?=\s|$)|>|=+$|-+$)")
 
 
 def md_literal(text: object) -> str:

@@ -29,7 +29,12 @@ HOSTILE = [
     "- item",
     "+ item",
     "1. first",
+    "1.",
     "2) second",
+    "## two",
+    "###",
+    "- - -",
+    "+",
     "> quote",
     "---",
     "===",
@@ -202,3 +207,12 @@ def test_history_markdown_shows_hostile_names_literally() -> None:
     assert not {"html_inline", "html_block", "em_open", "strong_open"} & _markup_tokens(tokens)
     shown = _leaf_text(tokens)
     assert "*bm25*" in shown and "<b>2026.1</b>" in shown
+
+
+def test_text_that_only_looks_like_a_block_marker_is_written_as_it_is() -> None:
+    # "2026.1" was written 2026\.1 (a release name in `history --format md`), "#5" as \#5:
+    # CommonMark reads a list marker or a heading only with a space or the end after it.
+    for plain in ("2026.1", "#5", "-x", "+1", "3)x", "=x"):
+        assert md_literal(plain) == plain
+        tokens = MD.parse(md_literal(plain))
+        assert _leaf_text(tokens) == plain and not _markup_tokens(tokens)
