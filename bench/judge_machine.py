@@ -23,16 +23,15 @@ import argparse
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "unit" / "llm"))
 
+from _model_process import measured as measured_process  # noqa: E402
 from fake_provider import ANTHROPIC_KEY, FakeProvider, replaying  # noqa: E402
 
 POOL = ROOT / "sample_data" / "pool.jsonl"
@@ -40,21 +39,7 @@ LABELS = ROOT / "sample_data" / "judgments" / "llm.jsonl"
 
 
 def measured(argv: list[str]) -> tuple[float, float, float]:
-    """(CPU seconds, peak MB, wall seconds) of ``goldset ARGV`` in a fresh process."""
-    env = {**os.environ, "ANTHROPIC_API_KEY": ANTHROPIC_KEY, "PYTHONPATH": str(ROOT)}
-    start = time.monotonic()
-    child = subprocess.Popen(
-        [sys.executable, "-m", "goldset_tui", *argv],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    _, status, usage = os.wait4(child.pid, 0)
-    wall = time.monotonic() - start
-    child.returncode = os.waitstatus_to_exitcode(status)
-    if child.returncode != 0:
-        raise SystemExit(f"goldset {' '.join(argv)} exited {child.returncode}")
-    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, wall
+    return measured_process(argv, ANTHROPIC_KEY)
 
 
 def main() -> None:

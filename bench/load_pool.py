@@ -100,6 +100,7 @@ def generate(directory: Path, queries: int, candidates: int, seed: int = 7) -> d
     return paths
 
 
+CHILD_METHOD = "goldset load_pool"
 SEEN = "goldset load_pool, seen before"  # the pool's sha256 remembered from an earlier open
 
 
@@ -121,9 +122,6 @@ def measure(method: str, path: Path, repeat: int) -> dict:
         "base_mb": statistics.median(r["base_kb"] for r in runs) / 1024,
         "rows": runs[0]["rows"],
     }
-
-
-CHILD_METHOD = "goldset load_pool"
 
 
 def _child(method: str, path: Path, data_dir: str) -> dict:

@@ -24,16 +24,15 @@ import argparse
 import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "unit" / "llm"))
 
+from _model_process import measured as measured_process  # noqa: E402
 from fake_provider import ANTHROPIC_KEY, FakeProvider  # noqa: E402
 
 CORPUS = ROOT / "sample_data" / "corpus.jsonl"
@@ -46,21 +45,7 @@ def by_title(prompt: str) -> str:
 
 
 def measured(argv: list[str]) -> tuple[float, float, float]:
-    """(CPU seconds, peak MB, wall seconds) of ``goldset ARGV`` in a fresh process."""
-    env = {**os.environ, "ANTHROPIC_API_KEY": ANTHROPIC_KEY, "PYTHONPATH": str(ROOT)}
-    start = time.monotonic()
-    child = subprocess.Popen(
-        [sys.executable, "-m", "goldset_tui", *argv],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    _, status, usage = os.wait4(child.pid, 0)
-    wall = time.monotonic() - start
-    code = os.waitstatus_to_exitcode(status)
-    if code != 0:
-        raise SystemExit(f"goldset {' '.join(argv)} exited {code}")
-    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, wall
+    return measured_process(argv, ANTHROPIC_KEY)
 
 
 def main() -> None:

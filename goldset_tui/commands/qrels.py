@@ -10,7 +10,7 @@ from pathlib import Path
 import polars as pl
 
 from goldset_tui.errors import InputError
-from goldset_tui.text import for_terminal, visible
+from goldset_tui.text import visible
 
 NAME = "qrels"
 HELP = "export judgments from a store as TREC qrels (or CSV/Parquet)"
@@ -173,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     elif fmt != "parquet" and sys.stdout.isatty():  # ids shown, never obeyed, on a screen
-        sys.stdout.write(for_terminal(data.decode("utf-8"), sys.stdout))
+        sys.stdout.write(visible(data.decode("utf-8")))
         sys.stdout.flush()
     else:
         sys.stdout.buffer.write(data)
