@@ -40,30 +40,6 @@ def check_release_args(store: str | None, release: str | None) -> Path | None:
     return Path(store)
 
 
-def record_systems(
-    store: Path,
-    release: str,
-    *,
-    qrels: pl.DataFrame,
-    measure: str,
-    scores: pl.DataFrame,
-    systems: Sequence[str],
-    k: int,
-    binary: bool | None = None,
-    strata: pl.DataFrame | None = None,
-    topk: pl.DataFrame | None = None,
-    traffic: dict[str, float] | None = None,
-) -> list[str]:
-    """Record every system of ``scores`` (``system, query_id, value``); the lines to print.
-    ``binary`` (default: from the measure's definition and the qrels) is stored with each record,
-    with the ``traffic`` shares in force and, given ``strata``, the strata definition."""
-    group = system_records(
-        store, release, qrels=qrels, measure=measure, scores=scores, systems=systems, k=k,
-        binary=binary, strata=strata, topk=topk, traffic=traffic,
-    )  # fmt: skip
-    return commit_release(store, release, [group])
-
-
 def system_records(
     store: Path,
     release: str,
@@ -78,8 +54,10 @@ def system_records(
     topk: pl.DataFrame | None = None,
     traffic: dict[str, float] | None = None,
 ) -> list[Record]:
-    """One record per system of ``scores`` (``system, query_id, value``), not yet written, each
-    with the ``traffic`` shares in force and, given ``strata``, the strata definition."""
+    """One record per system of ``scores`` (``system, query_id, value``), not yet written
+    (:func:`commit_release` writes a release's groups of them as one step), each with the
+    ``traffic`` shares in force and, given ``strata``, the strata definition. ``binary``
+    (default: from the measure's definition and the qrels) is stored with each record."""
     check_same_queries(store, qrels)
     if binary is None:
         from goldset_tui.eval.measure_kind import is_binary_measure
