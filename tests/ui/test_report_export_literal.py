@@ -8,40 +8,24 @@ retitled the terminal."""
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 from pathlib import Path
+
+from review_support import file_context, open_failing_list
 
 from goldset_tui.ui.app import GoldsetApp
 from goldset_tui.ui.screens.report import ReportScreen
-from goldset_tui.ui.widgets.report_drill import FailuresScreen
 
-_spec = importlib.util.spec_from_file_location(
-    "planted", Path(__file__).parents[1] / "unit" / "report" / "planted.py"
-)
-assert _spec is not None and _spec.loader is not None
-planted = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(planted)
-
-TO_ALL_LEX = ["right", "right", "down", "down", "enter"]  # lex column, the "all" row
 HOSTILE = "question g1 \x1b]0;pwned\x07 \x1b[2J"
 
 
 def test_exported_failing_list_shows_query_text_literally(tmp_path: Path) -> None:
-    paths = planted.write_files(tmp_path)
-    topics = paths["topics"].read_text().replace("question g1\n", HOSTILE + "\n")
-    paths["topics"].write_text(topics)
-    options = ("--strata", str(paths["strata"]), "--topics", str(paths["topics"]))
-    options += ("--corpus", str(paths["corpus"]), "-o", str(tmp_path / "out"))
-    context = planted.review_context(paths["qrels"], *options, runs=planted.both_runs(paths))
+    context = file_context(tmp_path, topics={"g1": HOSTILE})
     out = tmp_path / "out"
 
     async def drive() -> None:
         app = GoldsetApp(lambda: ReportScreen(context))
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            await pilot.press(*TO_ALL_LEX)
-            await pilot.pause()
-            assert isinstance(app.screen, FailuresScreen)
+            await open_failing_list(pilot)
             await pilot.press("e", "E")
             await pilot.pause()
 

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import csv
-import importlib.util
-from pathlib import Path
 
 import polars as pl
+from review_support import TO_ALL_LEX, file_context, open_failing_list, planted, screen_lines
 from textual.widgets import DataTable, Static
 
 from goldset_tui.commands.review import review_screen_for_store
@@ -23,25 +22,15 @@ from goldset_tui.ui.screens.report_summary import ReportSummaryScreen
 from goldset_tui.ui.widgets.report_drill import FailuresScreen, TopKScreen
 from goldset_tui.ui.widgets.report_overlap import OverlapPairScreen, OverlapScreen
 
-_here = Path(__file__).parent
-_spec = importlib.util.spec_from_file_location("reading", _here / "test_report_reading.py")
-reading = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(reading)
-planted = reading.planted
-TO_ALL_LEX = reading.TO_ALL_LEX
-
 
 def test_the_failing_list_is_exported_as_markdown_and_csv_and_copied(tmp_path) -> None:
-    context = reading.file_context(tmp_path)
+    context = file_context(tmp_path)
     out = tmp_path / "out"
 
     async def drive() -> None:
         app = GoldsetApp(lambda: ReportScreen(context))
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            await pilot.press(*TO_ALL_LEX)
-            await pilot.pause()
-            assert isinstance(app.screen, FailuresScreen)
+            await open_failing_list(pilot)
             await pilot.press("e")
             await pilot.pause()
             md = out / "failing-lex-all.md"
@@ -77,7 +66,7 @@ def test_the_failing_list_is_exported_as_markdown_and_csv_and_copied(tmp_path) -
 
 
 def test_the_report_table_exports_its_figures(tmp_path) -> None:
-    context = reading.file_context(tmp_path)
+    context = file_context(tmp_path)
 
     async def drive() -> None:
         app = GoldsetApp(lambda: ReportScreen(context))
@@ -94,7 +83,7 @@ def test_the_report_table_exports_its_figures(tmp_path) -> None:
 
 
 def test_question_mark_lists_the_keys_on_every_review_screen(tmp_path) -> None:
-    context = reading.file_context(tmp_path)
+    context = file_context(tmp_path)
     seen: list[str] = []
 
     async def drive() -> None:
@@ -127,7 +116,7 @@ def test_question_mark_lists_the_keys_on_every_review_screen(tmp_path) -> None:
 
 
 def test_end_reaches_the_last_closure_row(tmp_path) -> None:
-    context = reading.file_context(tmp_path)
+    context = file_context(tmp_path)
 
     async def drive() -> None:
         app = GoldsetApp(lambda: ReportScreen(context))
@@ -215,7 +204,7 @@ def test_long_run_names_keep_every_column_on_an_80_column_screen(tmp_path) -> No
             await pilot.press("slash", "g", "3", "enter")
             await pilot.pause()
             assert isinstance(app.screen, TopKScreen)
-            lines = reading.screen_lines(app)
+            lines = screen_lines(app)
             top = context.report.topk.filter(
                 (pl.col("system") == "rrf") & (pl.col("query_id") == "g3")
             ).sort("rank")

@@ -8,11 +8,9 @@ hole, back."""
 from __future__ import annotations
 
 import asyncio
-import importlib.util
-import json
-from pathlib import Path
 
 import polars as pl
+from review_support import TO_ALL_LEX, file_context, open_failing_list, planted, screen_lines
 from rich.text import Text
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
@@ -23,41 +21,9 @@ from goldset_tui.ui.app import GoldsetApp
 from goldset_tui.ui.screens.report import ReportScreen
 from goldset_tui.ui.widgets.report_drill import FailuresScreen, TopKScreen
 
-_spec = importlib.util.spec_from_file_location(
-    "planted", Path(__file__).parents[1] / "unit" / "report" / "planted.py"
-)
-planted = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(planted)
-
-TO_ALL_LEX = ["right", "right", "down", "down", "enter"]  # lex column, the "all" row
-
 
 def text_of(app: GoldsetApp, selector: str) -> str:
     return str(app.screen.query_one(selector, Static).render())
-
-
-def screen_lines(app: GoldsetApp) -> list[str]:
-    strips = app.screen._compositor.render_strips()
-    return ["".join(segment.text for segment in strip) for strip in strips]
-
-
-def file_context(tmp_path: Path, *, corpus: dict[str, str] | None = None, extra_lex=()):
-    """`goldset review` on the planted files (qrels with the holes), its texts from --corpus;
-    ``corpus`` replaces some documents' texts, ``extra_lex`` adds lines to lex's run."""
-    paths = planted.write_files(tmp_path)
-    if corpus:
-        lines = []
-        for line in paths["corpus"].read_text().splitlines():
-            row = json.loads(line)
-            row["text"] = corpus.get(row["_id"], row["text"])
-            lines.append(json.dumps(row))
-        paths["corpus"].write_text("\n".join(lines) + "\n")
-    if extra_lex:
-        with paths["lex"].open("a") as fh:
-            fh.writelines(extra_lex)
-    options = ("--strata", str(paths["strata"]), "--topics", str(paths["topics"]))
-    options += ("--corpus", str(paths["corpus"]), "-o", str(tmp_path / "out"))
-    return planted.review_context(paths["qrels"], *options, runs=planted.both_runs(paths))
 
 
 def test_the_text_is_shown_with_the_query_terms_marked_one_page_at_a_time(tmp_path) -> None:
@@ -219,11 +185,8 @@ def test_report_failing_list_top_k_next_judge_a_hole_and_back(tmp_path) -> None:
     async def drive() -> None:
         app = GoldsetApp(lambda: screen)
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            await pilot.press(*TO_ALL_LEX)
-            await pilot.pause()
-            assert isinstance(app.screen, FailuresScreen)
-            assert app.screen.failing_ids() == ["g1", "g3", "g4"]
+            failures = await open_failing_list(pilot)
+            assert failures.failing_ids() == ["g1", "g3", "g4"]
             await pilot.press("enter")
             await pilot.pause()
             top = app.screen
