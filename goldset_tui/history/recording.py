@@ -135,9 +135,10 @@ def check_same_queries(store: Path, qrels: pl.DataFrame) -> None:
     """Refuse to record, into a store, runs scored on none of its pool's queries: a --store of
     another golden set would otherwise get a history its version says was scored on its pool."""
     pool = store_pool(store)
-    queries = _pool_queries(pool)
-    if queries is None or qrels.height == 0:
+    frame = _pool_table(pool)
+    if frame is None or qrels.height == 0:
         return  # the pool file is gone or unreadable: nothing to check against
+    queries = set(frame.get_column("query_id").cast(pl.String).unique().to_list())
     scored = set(qrels.get_column("query_id").cast(pl.String).unique().to_list())
     if not scored & queries:
         raise InputError(
@@ -147,16 +148,18 @@ def check_same_queries(store: Path, qrels: pl.DataFrame) -> None:
         )
 
 
-def _pool_queries(pool: str | None) -> set[str] | None:
+def _pool_table(pool: str | None) -> pl.DataFrame | None:
+    """The pool file read as a table with its ``query_id`` column, or None when it is gone or
+    unreadable: what a recording checks against the pool, or takes from it, is left out then (the
+    recording is not refused for it)."""
     from goldset_tui.io.tables import read_table
 
     if pool is None or not Path(pool).is_file():
         return None
     try:
-        frame = read_table(pool, required=["query_id"])
+        return read_table(pool, required=["query_id"])
     except InputError:
         return None
-    return set(frame.get_column("query_id").cast(pl.String).unique().to_list())
 
 
 def regression_lines(store: Path, recs: Sequence[Record]) -> list[str]:
@@ -209,16 +212,8 @@ def store_pool(store: str | Path | None) -> str | None:
 
 def store_strata(store: Path) -> pl.DataFrame | None:
     """``query_id, stratum`` of the store's pool when the pool file is there and has strata."""
-    from goldset_tui.io.tables import read_table
-
-    pool = store_pool(store)
-    if pool is None or not Path(pool).is_file():
-        return None
-    try:
-        frame = read_table(pool, required=["query_id"])
-    except InputError:
-        return None
-    if "stratum" not in frame.columns:
+    frame = _pool_table(store_pool(store))
+    if frame is None or "stratum" not in frame.columns:
         return None
     return (
         frame.select(pl.col("query_id").cast(pl.String), pl.col("stratum").cast(pl.String))
