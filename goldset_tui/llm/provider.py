@@ -80,47 +80,49 @@ def resolve_model(config: ProviderConfig) -> str:
 SDK_MODULES = {"anthropic": "anthropic", "openai": "openai"}
 
 
-def check_provider(config: ProviderConfig) -> str:
-    """Everything :func:`open_provider` would refuse, without importing the SDK (a second of CPU
-    for the Anthropic one): the provider's name, the model (returned), the SDK installed, the
-    key. A run checks this before it makes a store, and opens the provider only to ask."""
-    from goldset_tui.llm.keys import read_key
-    from goldset_tui.llm.sdk import require_installed
-
+def _known_provider(config: ProviderConfig) -> None:
+    """Refuse a provider goldset does not know (``PROVIDERS``)."""
     if config.provider not in PROVIDERS:
         raise InputError(
             None,
             f"unknown provider {config.provider!r} (one of {', '.join(PROVIDERS)})",
             column="provider",
         )
-    model = resolve_model(config)
-    require_installed(SDK_MODULES[config.provider])
+
+
+def _provider_key(config: ProviderConfig) -> str | None:
+    """The provider's key, from ``api_key_file`` or its variable (``KEY_VARIABLES``). A local
+    OpenAI-compatible server (Ollama, llama.cpp) given by ``base_url`` usually wants no key at
+    all: there a missing one is None, not an error."""
+    from goldset_tui.llm.keys import read_key
+
     environ = os.environ if config.environ is None else config.environ
     optional = config.provider == "openai" and config.base_url is not None
-    read_key(
+    return read_key(
         KEY_VARIABLES[config.provider], config.api_key_file, environ=environ, optional=optional
     )
+
+
+def check_provider(config: ProviderConfig) -> str:
+    """Everything :func:`open_provider` would refuse, without importing the SDK (a second of CPU
+    for the Anthropic one): the provider's name, the model (returned), the SDK installed, the
+    key. A run checks this before it makes a store, and opens the provider only to ask."""
+    from goldset_tui.llm.sdk import require_installed
+
+    _known_provider(config)
+    model = resolve_model(config)
+    require_installed(SDK_MODULES[config.provider])
+    _provider_key(config)
     return model
 
 
 def open_provider(config: ProviderConfig) -> Provider:
     """The provider ``config`` names, its SDK imported, its key read, retries around it."""
-    from goldset_tui.llm.keys import read_key
     from goldset_tui.llm.retry import Retrying
 
-    if config.provider not in PROVIDERS:
-        raise InputError(
-            None,
-            f"unknown provider {config.provider!r} (one of {', '.join(PROVIDERS)})",
-            column="provider",
-        )
+    _known_provider(config)
     model = resolve_model(config)
-    environ = os.environ if config.environ is None else config.environ
-    # A local OpenAI-compatible server (Ollama, llama.cpp) usually wants no key at all.
-    optional = config.provider == "openai" and config.base_url is not None
-    key = read_key(
-        KEY_VARIABLES[config.provider], config.api_key_file, environ=environ, optional=optional
-    )
+    key = _provider_key(config)
     inner: Provider
     if config.provider == "anthropic":
         from goldset_tui.llm.anthropic_provider import AnthropicProvider
