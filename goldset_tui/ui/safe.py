@@ -7,6 +7,8 @@ inside a document would become a live link: never do that with data.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rich.text import Text
 
 from goldset_tui.text import visible
@@ -19,3 +21,18 @@ def literal(
     kept, see ``text.visible``); never for ids, paths or names."""
     shown = visible(text, keep_newlines=keep_newlines, reading=reading)
     return Text(shown, style=style, no_wrap=False)
+
+
+def literal_sections(sections: Iterable[tuple[str, Iterable[str]]]) -> Text:
+    """Titled sections of data lines as one ``Text``, as the scrolling summary screens show them:
+    each title bold with its lines under it, a blank line between sections; every title and
+    line literal and kept to one line (the widget wraps it to the width)."""
+    text = Text()
+    for i, (title, lines) in enumerate(sections):
+        if i:
+            text.append("\n\n")
+        text.append_text(literal(title, style="bold", keep_newlines=False))
+        for line in lines:
+            text.append("\n")
+            text.append_text(literal(line, keep_newlines=False))
+    return text

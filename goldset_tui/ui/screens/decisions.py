@@ -6,7 +6,6 @@ and stratum names come from the data and are drawn through ``literal``."""
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.screen import Screen
@@ -15,19 +14,7 @@ from textual.widgets import Footer, Static
 from goldset_tui.decisions.block import DecisionBlock
 from goldset_tui.decisions.text import decision_sections
 from goldset_tui.ui.leaving import LeaveKeys, leave_bindings
-from goldset_tui.ui.safe import literal
-
-
-def decision_rich(block: DecisionBlock) -> Text:
-    text = Text()
-    for i, (title, lines) in enumerate(decision_sections(block)):
-        if i:
-            text.append("\n\n")
-        text.append_text(literal(title, style="bold", keep_newlines=False))
-        for line in lines:
-            text.append("\n")
-            text.append_text(literal(line, keep_newlines=False))
-    return text
+from goldset_tui.ui.safe import literal, literal_sections
 
 
 class DecisionScreen(LeaveKeys, Screen[None]):
@@ -53,5 +40,7 @@ class DecisionScreen(LeaveKeys, Screen[None]):
         )
         title.append("  ↑↓ PgUp PgDn scroll", style="dim")
         self.query_one("#decisions-title", Static).update(title)
-        self.query_one("#decisions-body", Static).update(decision_rich(self.block))
+        self.query_one("#decisions-body", Static).update(
+            literal_sections(decision_sections(self.block))
+        )
         self.query_one("#decisions-scroll", VerticalScroll).focus()

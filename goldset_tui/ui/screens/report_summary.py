@@ -8,7 +8,6 @@ cut; the arrows, Page Up/Down, Home and End scroll. Data is drawn through ``lite
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -18,20 +17,8 @@ from textual.widgets import Footer, Static
 from goldset_tui.report.model import Report
 from goldset_tui.report.summary import summary_sections
 from goldset_tui.ui.leaving import LeaveKeys, leave_bindings
-from goldset_tui.ui.safe import literal
+from goldset_tui.ui.safe import literal, literal_sections
 from goldset_tui.ui.widgets.review_keys import ReviewKeys
-
-
-def summary_text(report: Report) -> Text:
-    text = Text()
-    for i, (title, lines) in enumerate(summary_sections(report)):
-        if i:
-            text.append("\n\n")
-        text.append_text(literal(title, style="bold", keep_newlines=False))
-        for line in lines:
-            text.append("\n")
-            text.append_text(literal(line, keep_newlines=False))
-    return text
 
 
 class ReportSummaryScreen(ReviewKeys, LeaveKeys, Screen[None]):
@@ -95,7 +82,7 @@ class ReportSummaryScreen(ReviewKeys, LeaveKeys, Screen[None]):
         )
         title.append("  ↑↓ PgUp PgDn scroll", style="dim")
         self.query_one("#summary-title", Static).update(title)
-        self.query_one("#summary-body", Static).update(summary_text(report))
+        self.query_one("#summary-body", Static).update(literal_sections(summary_sections(report)))
 
     def report_changed(self, report: Report) -> None:
         # Back from judging (opened further down the stack): the figures follow the new grades.
