@@ -38,7 +38,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from goldset_tui.eval.intervals import t_quantile, wilson_form
+from goldset_tui.eval.intervals import wilson_form
+from goldset_tui.eval.t_distribution import t_quantile
 
 JACKKNIFE_TEXT = (
     "alpha and kappas: jackknife over queries, Student t on log(1 - value); agreements: "

@@ -68,7 +68,6 @@ from goldset_tui.eval.intervals import (
     DEFAULT_CONFIDENCE,
     at_bound,
     dispersion,
-    t_quantile,
     wilson_form,
     z_value,
 )
@@ -82,6 +81,7 @@ from goldset_tui.eval.strata import (
     HEAD_SHARE,
     INCLUSION,
 )
+from goldset_tui.eval.t_distribution import t_quantile
 from goldset_tui.eval.weighting import WeightedEstimate
 
 PER_SEARCH = "per_search"

@@ -16,22 +16,24 @@ The mean of paired differences a - b of a measure in [0, 1] gets the same score 
 bootstrap (a point when every query moved the same way; bench/interval_coverage.py --only paired).
 
 Pure functions, no numpy or scipy: the standard library's NormalDist gives the normal quantile,
-the Student t quantile comes from the regularized incomplete beta function below (checked against
-scipy), and every interval is closed form from a cell's count, mean, variance and share at 0 or 1
-(:func:`summary`), so the stratified table computes them all from one group-by.
+the Student t quantile comes from the regularized incomplete beta function (``t_distribution.py``,
+checked against scipy), and every interval is closed form from a cell's count, mean, variance and
+share at 0 or 1 (:func:`summary`), so the stratified table computes them all from one group-by.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from functools import lru_cache
 from statistics import NormalDist
 from typing import TypeVar
 
 import polars as pl
 
 from goldset_tui.eval.defaults import REPORT_SAMPLES
+
+# t_quantile is named here too: docs/report.md imports it from this module, as notebooks may.
+from goldset_tui.eval.t_distribution import t_quantile as t_quantile
 from goldset_tui.scalar import as_float
 
 DEFAULT_CONFIDENCE = 0.95
@@ -166,86 +168,6 @@ def bootstrap_mean_ci(
     lo = means.quantile(alpha, interpolation="linear")
     hi = means.quantile(1.0 - alpha, interpolation="linear")
     return (as_float(lo), as_float(hi))
-
-
-# --- Student t -------------------------------------------------------------------------------
-# No scipy at run time: the t quantile comes from the regularized incomplete beta function
-# (a continued fraction, Lentz's method, as in Numerical Recipes 6.4) inverted by bisection.
-# Tested against scipy.stats.t to 1e-9.
-
-
-def _betacf(a: float, b: float, x: float) -> float:
-    tiny = 1e-300
-    qab, qap, qam = a + b, a + 1.0, a - 1.0
-    c, d = 1.0, 1.0 - qab * x / qap
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 400):
-        m2 = 2 * m
-        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        h *= d * c
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        delta = d * c
-        h *= delta
-        if abs(delta - 1.0) < 1e-16:
-            break
-    return h
-
-
-def incomplete_beta(a: float, b: float, x: float) -> float:
-    """Regularized incomplete beta I_x(a, b) for a, b > 0 and 0 <= x <= 1."""
-    if x <= 0.0:
-        return 0.0
-    if x >= 1.0:
-        return 1.0
-    log_front = (
-        math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
-    )
-    front = math.exp(log_front)
-    # The continued fraction converges fast only on one side of the mean; use the symmetry there.
-    if x < (a + 1.0) / (a + b + 2.0):
-        return front * _betacf(a, b, x) / a
-    return 1.0 - front * _betacf(b, a, 1.0 - x) / b
-
-
-def t_cdf(t: float, df: float) -> float:
-    """P(T <= t) for Student's t with ``df`` > 0 degrees of freedom."""
-    if df <= 0:
-        raise ValueError(f"degrees of freedom must be positive, got {df}")
-    tail = 0.5 * incomplete_beta(df / 2.0, 0.5, df / (df + t * t))
-    return 1.0 - tail if t > 0 else tail
-
-
-@lru_cache(maxsize=4096)
-def t_quantile(p: float, df: float) -> float:
-    """The ``p`` quantile of Student's t with ``df`` degrees of freedom (2.364624 for p = 0.975,
-    df = 7)."""
-    if not 0.0 < p < 1.0:
-        raise ValueError(f"p must be between 0 and 1, got {p}")
-    if p < 0.5:
-        return -t_quantile(1.0 - p, df)
-    if p == 0.5:
-        return 0.0
-    lo, hi = 0.0, 1.0
-    while t_cdf(hi, df) < p:  # bracket: the t quantile is finite for every p < 1
-        lo, hi = hi, hi * 2.0
-    for _ in range(200):
-        mid = (lo + hi) / 2.0
-        if t_cdf(mid, df) < p:
-            lo = mid
-        else:
-            hi = mid
-        if hi - lo <= 1e-13 * max(1.0, hi):
-            break
-    return (lo + hi) / 2.0
 
 
 def t_value(n: int, confidence: float = DEFAULT_CONFIDENCE) -> float:

@@ -28,7 +28,8 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from goldset_tui.eval.intervals import DEFAULT_CONFIDENCE, t_quantile, t_value, z_value
+from goldset_tui.eval.intervals import DEFAULT_CONFIDENCE, t_value, z_value
+from goldset_tui.eval.t_distribution import t_quantile
 
 PAIRED_SCORE = "paired-score-t"
 PAIRED_SCORE_TEXT = "Tango's score interval for a difference of paired rates, Student t quantile"

@@ -59,11 +59,11 @@ from goldset_tui.eval.intervals import (
     WILSON_CC,
     difference_to_unit,
     dispersion,
-    t_quantile,
     wilson_form,
     z_value,
 )
 from goldset_tui.eval.paired_interval import PairedCell, stratified_paired_rates
+from goldset_tui.eval.t_distribution import t_quantile
 
 
 @dataclass(frozen=True)

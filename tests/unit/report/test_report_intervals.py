@@ -19,14 +19,13 @@ from goldset_tui.eval.intervals import (
     score_interval,
     standard_error,
     student_t,
-    t_cdf,
-    t_quantile,
     t_value,
     wald,
     wilson,
     wilson_cc,
     z_value,
 )
+from goldset_tui.eval.t_distribution import t_cdf, t_quantile
 
 
 def test_two_retrievers_negation_row_wald_and_wilson() -> None:
