@@ -42,7 +42,7 @@ import goldset_tui.eval.stats, goldset_tui.eval.fusion, goldset_tui.report.markd
 READ = """
 import sys
 from goldset_tui.app.qrels import report_qrels
-from goldset_tui.eval.strata import read_strata
+from goldset_tui.io.strata_and_traffic import read_strata
 from goldset_tui.io.trec import read_run
 folder = sys.argv[1]
 qrels = report_qrels(f"{folder}/qrels.txt", None)

@@ -54,7 +54,7 @@ def scores_from_runs(
     from goldset_tui.app.runs import open_runs
     from goldset_tui.eval.measure_kind import is_binary_measure, is_bounded_measure
     from goldset_tui.eval.metrics import relevant_queries
-    from goldset_tui.eval.strata import read_strata
+    from goldset_tui.io.strata_and_traffic import read_strata
     from goldset_tui.io.trec import read_run
     from goldset_tui.report.compute import per_query
 

@@ -46,7 +46,7 @@ def load_report_inputs(
     file or a store (its ``labeller``'s grades in force), ``runs`` NAME=PATH or PATH specs."""
     from goldset_tui.app.qrels import report_qrels
     from goldset_tui.app.runs import open_runs
-    from goldset_tui.eval.strata import read_strata, read_traffic
+    from goldset_tui.io.strata_and_traffic import read_strata, read_traffic
     from goldset_tui.io.trec import read_run
 
     if not runs:

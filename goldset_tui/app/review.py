@@ -103,8 +103,8 @@ def inputs_from_store(
     sampling_manifest: str | None = None,
 ) -> tuple[ReportInputs, Project, pl.DataFrame]:
     """(inputs, project, pool frame) for a review of a store without runs."""
-    from goldset_tui.eval.strata import read_strata, read_traffic
     from goldset_tui.io.pools import load_pool
+    from goldset_tui.io.strata_and_traffic import read_strata, read_traffic
     from goldset_tui.store.project import Project
 
     metric = check_metric(metric)  # a typo or a form for several measures: before the work

@@ -93,7 +93,7 @@ def parse_request(request: RouteRequest, *, rest_to_best: bool = False) -> Parse
     (`goldset report`, whose default block routes every stratum so)."""
     from goldset_tui.decisions.router_error import parse_precision
     from goldset_tui.decisions.routing import Routing, parse_pairs
-    from goldset_tui.eval.strata import read_traffic
+    from goldset_tui.io.strata_and_traffic import read_traffic
 
     if request.per < 1:
         raise InputError(None, "--per must be at least 1")

@@ -9,7 +9,7 @@ from goldset_tui.decisions.router_error import precisions
 from goldset_tui.decisions.routing import Routing
 from goldset_tui.decisions.sensitivity import sensitivity
 from goldset_tui.eval.headline import STRATUM_MEANS, estimand_text
-from goldset_tui.eval.strata import POPULATION
+from goldset_tui.io.strata_and_traffic import POPULATION
 from goldset_tui.report.model import Report
 
 NEEDS = "the decision block needs --traffic and at least two runs"

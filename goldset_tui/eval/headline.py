@@ -71,7 +71,9 @@ from goldset_tui.eval.intervals import (
     wilson_form,
     z_value,
 )
-from goldset_tui.eval.strata import (
+from goldset_tui.eval.t_distribution import t_quantile
+from goldset_tui.eval.weighting import WeightedEstimate
+from goldset_tui.io.strata_and_traffic import (
     COUNT,
     DEFF_HEAD,
     DEFF_QUERY,
@@ -81,8 +83,6 @@ from goldset_tui.eval.strata import (
     HEAD_SHARE,
     INCLUSION,
 )
-from goldset_tui.eval.t_distribution import t_quantile
-from goldset_tui.eval.weighting import WeightedEstimate
 
 PER_SEARCH = "per_search"
 PER_QUERY = "per_query"

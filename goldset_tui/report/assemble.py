@@ -30,9 +30,6 @@ from goldset_tui.eval.measure_kind import is_binary_measure, is_bounded_measure
 from goldset_tui.eval.overlap import failure_overlap, headroom_collected, oracle_mean
 from goldset_tui.eval.stats import holm, stratum_comparisons, with_holm_over_strata
 from goldset_tui.eval.strata import (
-    COUNT,
-    INCLUSION,
-    POPULATION,
     SMALL_STRATUM,
     closure_checks,
     dropped_queries,
@@ -44,6 +41,7 @@ from goldset_tui.eval.strata import (
     weighted_means,
 )
 from goldset_tui.eval.weighting import weighted_difference, weighted_estimates
+from goldset_tui.io.strata_and_traffic import COUNT, INCLUSION, POPULATION
 from goldset_tui.report.format import fmt_num
 from goldset_tui.report.holes import dropped_with_holes, failing_with_holes
 from goldset_tui.report.model import (

@@ -27,10 +27,10 @@ from hypothesis import strategies as st
 from goldset_tui.config import load_config
 from goldset_tui.drift.zero_click import read_labels_with_clicks, read_zero_clicks
 from goldset_tui.errors import InputError
-from goldset_tui.eval.strata import read_strata, read_traffic
 from goldset_tui.io.corpus import read_corpus
 from goldset_tui.io.machine import read_human_labels
 from goldset_tui.io.pools import load_pool, read_topics
+from goldset_tui.io.strata_and_traffic import read_strata, read_traffic
 from goldset_tui.io.trec import read_qrels, read_run
 from goldset_tui.model import GradeScale, Judgment
 from goldset_tui.sampling.labels import read_labels

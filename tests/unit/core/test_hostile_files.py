@@ -128,7 +128,7 @@ def test_a_list_count_is_refused(tmp_path, capsys, command: list[str], column: s
 
 
 def test_a_list_share_is_refused(tmp_path) -> None:
-    from goldset_tui.eval.strata import read_traffic
+    from goldset_tui.io.strata_and_traffic import read_traffic
 
     f = parquet(tmp_path / "traffic.parquet", stratum=["a"], share=[[0.5]])
     with pytest.raises(InputError) as caught:

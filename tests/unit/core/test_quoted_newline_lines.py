@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from goldset_tui.errors import InputError
-from goldset_tui.eval.strata import read_strata, read_traffic
+from goldset_tui.io.strata_and_traffic import read_strata, read_traffic
 from goldset_tui.sampling.labels import read_labels
 from goldset_tui.sampling.normalise import read_log
 

@@ -23,9 +23,9 @@ import pytest
 
 from goldset_tui.cli import main
 from goldset_tui.errors import InputError
-from goldset_tui.eval.strata import read_strata, read_traffic
 from goldset_tui.io.corpus import read_corpus
 from goldset_tui.io.pools import load_pool, read_topics
+from goldset_tui.io.strata_and_traffic import read_strata, read_traffic
 from goldset_tui.io.trec import read_qrels, read_run
 from goldset_tui.sampling.labels import read_labels
 from goldset_tui.sampling.normalise import read_log

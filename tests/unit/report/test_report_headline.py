@@ -386,7 +386,7 @@ def test_weighted_difference_on_the_per_search_path() -> None:
 
 def test_count_column_is_checked(tmp_path) -> None:
     from goldset_tui.errors import InputError
-    from goldset_tui.eval.strata import read_strata
+    from goldset_tui.io.strata_and_traffic import read_strata
 
     path = tmp_path / "strata.csv"
     path.write_text("query_id,stratum,count,inclusion_probability\nq1,x,3,0.5\nq2,x,0,0.5\n")

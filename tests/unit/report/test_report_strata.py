@@ -19,11 +19,10 @@ from goldset_tui.eval.strata import (
     closure_checks,
     failing_queries,
     overall_table,
-    read_strata,
-    read_traffic,
     stratum_table,
     weighted_means,
 )
+from goldset_tui.io.strata_and_traffic import read_strata, read_traffic
 from goldset_tui.report.closure import all_ok
 
 from .worked_examples import (

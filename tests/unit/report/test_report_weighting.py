@@ -14,8 +14,8 @@ import pytest
 from goldset_tui.cli import main
 from goldset_tui.errors import InputError
 from goldset_tui.eval.stats import holm, stratum_comparisons
-from goldset_tui.eval.strata import read_strata, read_traffic
 from goldset_tui.eval.weighting import stratified_estimate
+from goldset_tui.io.strata_and_traffic import read_strata, read_traffic
 from goldset_tui.report.pipeline import assemble_report, to_dict, to_markdown
 
 from .worked_examples import SAMPLED_LOG_TARGETS, SAMPLED_LOG_TRAFFIC

@@ -13,7 +13,7 @@ import pytest
 from goldset_tui.agreement.sources import AgreementData, strata_of
 from goldset_tui.cli import main
 from goldset_tui.errors import InputError
-from goldset_tui.eval.strata import read_strata
+from goldset_tui.io.strata_and_traffic import read_strata
 from goldset_tui.model import GradeScale
 
 EMPTY = AgreementData(ratings=None, scale=GradeScale())  # type: ignore[arg-type]  # a file needs no data

@@ -17,7 +17,7 @@ import polars as pl
 import pytest
 
 from goldset_tui.cli import main
-from goldset_tui.eval.strata import read_strata, read_traffic
+from goldset_tui.io.strata_and_traffic import read_strata, read_traffic
 from goldset_tui.sampling import sample as sample_module
 from goldset_tui.sampling.inclusion import inclusion_probabilities
 from goldset_tui.sampling.sample import query_ids, stratified_sample
