@@ -25,16 +25,16 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 from textual.worker import get_current_worker
 
-from goldset_tui import locations
 from goldset_tui.eval.defaults import AGREEMENT_REPLICATES
 from goldset_tui.text import visible
 from goldset_tui.ui.leaving import LeaveKeys
 from goldset_tui.ui.safe import literal
 from goldset_tui.ui.screens.home_scan import Row, pairs_per_query, scan, share_size
+from goldset_tui.ui.screens.home_text import detail_text, hint_text
 from goldset_tui.ui.screens.report import ReportScreen, ReviewContext
 from goldset_tui.ui.text import when
 from goldset_tui.ui.text.project_names import distinct_names
-from goldset_tui.ui.text.shorten import distinct_forms, middle
+from goldset_tui.ui.text.shorten import distinct_forms
 from goldset_tui.ui.text.when import WIDTH, short_time
 
 if TYPE_CHECKING:
@@ -184,24 +184,7 @@ class HomeScreen(LeaveKeys, Screen[None]):
             for i, row in enumerate(self._rows):
                 if (row.store, row.labeller) == same:
                     table.move_cursor(row=i)
-        where = self._root or locations.projects_dir()
-        hint = Text()
-        if not self._rows:
-            hint.append("No projects yet in ")
-            hint.append_text(literal(str(where)))
-            hint.append(
-                ". Start one with `goldset judge POOL --labeller NAME`, or try `goldset demo`."
-            )
-        else:
-            count = len({r.store for r in self._rows})
-            if self._root is not None:
-                hint.append(f"{count} project(s) in ")
-                hint.append_text(literal(str(where)))
-            elif self._stores is not None:
-                hint.append_text(literal(str(self._stores[0]) if count == 1 else f"{count} stores"))
-            else:  # wherever they are: the detail line names the selected one's folder
-                hint.append(f"{count} project(s) goldset has made or opened")
-            hint.append(". Enter judges the selected row; v reviews it; ? lists every key.")
+        hint = hint_text(self._rows, root=self._root, stores=self._stores)
         self.query_one("#home-hint", Static).update(hint)
         self._show_detail()
         self._measure()
@@ -210,30 +193,12 @@ class HomeScreen(LeaveKeys, Screen[None]):
         self._show_detail()
 
     def _show_detail(self) -> None:
-        """What tells the selected project apart from one alike: its pool's path (cut in the
-        middle to the width), when the store was made, and the pool file's sha256 prefix."""
         row = self._selected()
         detail = Text()
-        if row is not None:
-            room = max(12, (self.size.width or 80) - 2 - len("pool: "))
-            detail.append("pool: ", style="dim")
-            detail.append_text(literal(middle(visible(row.pool, keep_newlines=False), room)))
-            if self._root is None:  # stores from anywhere: say which folder this one is
-                detail.append("\nstore: ", style="dim")
-                shown = middle(visible(row.store, keep_newlines=False), room - 1)
-                detail.append_text(literal(shown))
+        if row is not None:  # stores from anywhere (no root): the detail names the store's folder
             assigned = self._assigned.get((row.store, row.labeller))
-            if row.plan is not None and assigned is not None:
-                others = [n for n in row.plan.labellers if n != row.labeller]
-                detail.append(
-                    f"\n{visible(row.labeller or '')} {row.judged:,} of {assigned:,} assigned "
-                    f"(overlap {row.plan.overlap:g} shared with {', '.join(others) or 'nobody'})",
-                    style="dim",
-                )
-            facts = [f"created {row.created}"] if row.created else []
-            facts += [f"pool sha256 {row.pool_sha[:12]}"] if row.pool_sha else []
-            if facts:
-                detail.append("\n" + " · ".join(facts), style="dim")
+            width = self.size.width or 80
+            detail = detail_text(row, assigned=assigned, with_store=self._root is None, width=width)
         self.query_one("#home-detail", Static).update(detail)
 
     @work(thread=True, exclusive=True, exit_on_error=False)
