@@ -185,32 +185,15 @@ def _text_width(value: str) -> int:
 
 
 def prepare(
-    pool_path: str | Path,
-    labeller: str | None,
-    *,
-    store: str | Path | None = None,
-    corpus: str | Path | None = None,
-    assign: str | None = None,
-    team: str | None = None,
-    seed: int | None = None,
-    order: str = "blind",
-    scale: str | None = None,
+    pool_path: str | Path, labeller: str | None, *, scale: str | None = None, **options: Any
 ) -> JudgingSetup:
-    """``open_judging`` with ``--scale LO-HI`` as the command line gives it."""
+    """``open_judging`` (its other ``options`` passed on as they are) with ``--scale LO-HI`` as
+    the command line gives it."""
     from goldset_tui.app.judging import open_judging
     from goldset_tui.commands._args import store_scale
 
-    return open_judging(
-        pool_path,
-        labeller,
-        store=store,
-        corpus=corpus,
-        assign=assign,
-        team=team,
-        seed=seed,
-        order=order,
-        scale=store_scale(scale) if scale is not None else None,
-    )
+    grades = store_scale(scale) if scale is not None else None
+    return open_judging(pool_path, labeller, scale=grades, **options)
 
 
 def make_screen(setup: JudgingSetup, **options: Any) -> JudgeScreen:
