@@ -5,10 +5,10 @@ lists marked unjudged, and J reaches it; the same for a query one labeller never
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 from pathlib import Path
 
 import polars as pl
+from review_support import TO_ALL_LEX, open_failing_list, planted
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
@@ -17,12 +17,6 @@ from goldset_tui.ui.app import GoldsetApp
 from goldset_tui.ui.screens.report import ReportScreen
 from goldset_tui.ui.screens.report_summary import ReportSummaryScreen
 from goldset_tui.ui.widgets.report_drill import FailuresScreen, TopKScreen
-
-_spec = importlib.util.spec_from_file_location(
-    "planted", Path(__file__).parents[1] / "unit" / "report" / "planted.py"
-)
-planted = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(planted)
 
 
 class Judged(Screen[None]):
@@ -64,12 +58,8 @@ def test_queries_without_a_relevant_grade_but_with_holes_are_listed_and_judged(t
     async def drive() -> None:
         app = GoldsetApp(lambda: ReportScreen(context))
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            # lex column, the "all" row (ident, para, all).
-            await pilot.press("right", "right", "down", "down", "enter")
-            await pilot.pause()
-            assert isinstance(app.screen, FailuresScreen)
-            rows = _rows(app.screen.query_one(DataTable))
+            failures = await open_failing_list(pilot)  # lex, the "all" row (ident, para, all)
+            rows = _rows(failures.query_one(DataTable))
             assert [r[0] for r in rows] == ["g1", "g3", "g4"]
             marks = {r[0]: " ".join(r) for r in rows}
             assert "unjudged" in marks["g1"] and "unjudged" in marks["g3"]
@@ -143,7 +133,7 @@ def test_n_and_p_step_through_the_failing_list_from_the_top_k(tmp_path) -> None:
         app = GoldsetApp(lambda: ReportScreen(context))
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
-            await pilot.press("right", "right", "down", "down", "enter", "enter")
+            await pilot.press(*TO_ALL_LEX, "enter")
             await pilot.pause()
             top = app.screen
             assert isinstance(top, TopKScreen) and top.query_id == "g1"
