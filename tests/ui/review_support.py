@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 from textual.pilot import Pilot
+from textual.widgets import DataTable, Static
 
 from goldset_tui.ui.app import GoldsetApp
 from goldset_tui.ui.widgets.report_drill import FailuresScreen
@@ -67,3 +68,16 @@ def screen_lines(app: GoldsetApp) -> list[str]:
     """The terminal's lines as the screen draws them."""
     strips = app.screen._compositor.render_strips()
     return ["".join(segment.text for segment in strip) for strip in strips]
+
+
+def text_of(app: GoldsetApp, selector: str) -> str:
+    """The text the current screen's ``selector`` Static shows."""
+    return str(app.screen.query_one(selector, Static).render())
+
+
+def table_rows(table: DataTable) -> list[list[str]]:
+    """Every row of ``table`` as its cells' text."""
+    return [
+        [str(table.get_cell_at((r, c))) for c in range(len(table.columns))]
+        for r in range(table.row_count)
+    ]

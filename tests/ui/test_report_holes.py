@@ -8,9 +8,9 @@ import asyncio
 from pathlib import Path
 
 import polars as pl
-from review_support import TO_ALL_LEX, open_failing_list, planted
+from review_support import TO_ALL_LEX, open_failing_list, planted, table_rows, text_of
 from textual.screen import Screen
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable
 
 from goldset_tui.commands.review import review_screen_for_store
 from goldset_tui.ui.app import GoldsetApp
@@ -23,17 +23,6 @@ class Judged(Screen[None]):
     def __init__(self, pairs: pl.DataFrame) -> None:
         super().__init__()
         self.pairs = pairs
-
-
-def _text(app: GoldsetApp, selector: str) -> str:
-    return str(app.screen.query_one(selector, Static).render())
-
-
-def _rows(table: DataTable) -> list[list[str]]:
-    return [
-        [str(table.get_cell_at((r, c))) for c in range(len(table.columns))]
-        for r in range(table.row_count)
-    ]
 
 
 def _file_context(tmp_path: Path):
@@ -59,12 +48,12 @@ def test_queries_without_a_relevant_grade_but_with_holes_are_listed_and_judged(t
         app = GoldsetApp(lambda: ReportScreen(context))
         async with app.run_test(size=(80, 24)) as pilot:
             failures = await open_failing_list(pilot)  # lex, the "all" row (ident, para, all)
-            rows = _rows(failures.query_one(DataTable))
+            rows = table_rows(failures.query_one(DataTable))
             assert [r[0] for r in rows] == ["g1", "g3", "g4"]
             marks = {r[0]: " ".join(r) for r in rows}
             assert "unjudged" in marks["g1"] and "unjudged" in marks["g3"]
             assert "unjudged" not in marks["g4"]
-            title = _text(app, "#drill-title")
+            title = text_of(app, "#drill-title")
             assert "1 failing of 4" in title and "2 unjudged" in title
             await pilot.press("J")
             await pilot.pause()
@@ -75,7 +64,7 @@ def test_queries_without_a_relevant_grade_but_with_holes_are_listed_and_judged(t
             await pilot.press("enter")  # g1's top 3
             await pilot.pause()
             assert isinstance(app.screen, TopKScreen) and app.screen.query_id == "g1"
-            assert "not in the table" in _text(app, "#drill-title")
+            assert "not in the table" in text_of(app, "#drill-title")
             grid = app.screen.query_one(DataTable)
             assert str(grid.get_cell_at((0, 1))) == "[?] d04"
             await pilot.press("J")
@@ -103,7 +92,7 @@ def test_a_query_the_labeller_never_judged_is_listed_and_counted(tmp_path) -> No
             await pilot.press("s")
             await pilot.pause()
             assert isinstance(app.screen, ReportSummaryScreen)
-            body = _text(app, "#summary-body")
+            body = text_of(app, "#summary-body")
             # bob never judged g5: 3 of lex's 18 top-3 slots have no grade.
             assert "lex: judged 0.833 of its top 3" in body
             assert "holes in 1 query not in the table yet" in body
@@ -111,7 +100,7 @@ def test_a_query_the_labeller_never_judged_is_listed_and_counted(tmp_path) -> No
             await pilot.pause()
             await pilot.press("right", "right", "down", "down", "enter")
             await pilot.pause()
-            rows = _rows(app.screen.query_one(DataTable))
+            rows = table_rows(app.screen.query_one(DataTable))
             g5 = next(r for r in rows if r[0] == "g5")
             assert "unjudged" in " ".join(g5)
             await pilot.press("J")
@@ -137,10 +126,10 @@ def test_n_and_p_step_through_the_failing_list_from_the_top_k(tmp_path) -> None:
             await pilot.pause()
             top = app.screen
             assert isinstance(top, TopKScreen) and top.query_id == "g1"
-            assert "(1 of 3, n/p)" in _text(app, "#drill-title")
+            assert "(1 of 3, n/p)" in text_of(app, "#drill-title")
             await pilot.press("n")
             await pilot.pause()
-            assert top.query_id == "g3" and _text(app, "#drill-title").startswith("g3 (2 of 3")
+            assert top.query_id == "g3" and text_of(app, "#drill-title").startswith("g3 (2 of 3")
             # g3's own top 3: lex d11 d12 d06, the hole at rank 3.
             assert str(top.query_one(DataTable).get_cell_at((2, 1))) == "[?] d06"
             await pilot.press("n", "n")  # g4, then the end of the list: stays

@@ -9,7 +9,14 @@ import asyncio
 import csv
 
 import polars as pl
-from review_support import TO_ALL_LEX, file_context, open_failing_list, planted, screen_lines
+from review_support import (
+    TO_ALL_LEX,
+    file_context,
+    open_failing_list,
+    planted,
+    screen_lines,
+    table_rows,
+)
 from textual.widgets import DataTable, Static
 
 from goldset_tui.commands.review import review_screen_for_store
@@ -149,7 +156,7 @@ def test_enter_on_an_overlap_pair_lists_its_queries_with_what_fusion_rescues(tmp
             await pilot.pause()
             pair = app.screen
             assert isinstance(pair, OverlapPairScreen) and (pair.a, pair.b) == ("lex", "vec")
-            rows = reading_rows(pair.query_one(DataTable))
+            rows = table_rows(pair.query_one(DataTable))
             assert rows == [
                 ["g4", "both miss", "0.00", "0.00", "0.00 missed"],
                 ["g1", "only vec misses", "1.00", "0.00", "1.00 rescued"],
@@ -165,13 +172,6 @@ def test_enter_on_an_overlap_pair_lists_its_queries_with_what_fusion_rescues(tmp
             assert isinstance(app.screen, TopKScreen) and app.screen.query_id == "g1"
 
     asyncio.run(drive())
-
-
-def reading_rows(table: DataTable) -> list[list[str]]:
-    return [
-        [str(table.get_cell_at((r, c))) for c in range(len(table.columns))]
-        for r in range(table.row_count)
-    ]
 
 
 def test_long_run_names_keep_every_column_on_an_80_column_screen(tmp_path) -> None:

@@ -10,7 +10,14 @@ from __future__ import annotations
 import asyncio
 
 import polars as pl
-from review_support import TO_ALL_LEX, file_context, open_failing_list, planted, screen_lines
+from review_support import (
+    TO_ALL_LEX,
+    file_context,
+    open_failing_list,
+    planted,
+    screen_lines,
+    text_of,
+)
 from rich.text import Text
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
@@ -20,10 +27,6 @@ from goldset_tui.store.project import Project
 from goldset_tui.ui.app import GoldsetApp
 from goldset_tui.ui.screens.report import ReportScreen
 from goldset_tui.ui.widgets.report_drill import FailuresScreen, TopKScreen
-
-
-def text_of(app: GoldsetApp, selector: str) -> str:
-    return str(app.screen.query_one(selector, Static).render())
 
 
 def test_the_text_is_shown_with_the_query_terms_marked_one_page_at_a_time(tmp_path) -> None:
