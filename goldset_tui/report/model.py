@@ -37,8 +37,14 @@ FUSED_NAME = "rrf"
 REPORT_FILES = ("report.md", "report.json", "report.csv", "failing_queries.csv")
 
 
-@dataclass
+@dataclass(repr=False)
 class Report:
+    """A stratified report: ``table`` (per stratum and system, with intervals), ``overall``,
+    ``weighted`` and ``design`` (the headlines; ``estimands`` says in words what each one
+    estimates), ``closure``, ``failing`` (the queries each system scored 0 on), ``overlap``,
+    ``fusion``, ``paired`` and ``by_stratum`` (paired tests). Its repr is the headlines, not the
+    frames and runs it holds."""
+
     metric: str
     k: int
     n: int
@@ -103,6 +109,44 @@ class Report:
     # When the store's last recorded release was measured under other strata: its release, the
     # changes and the note (app.drift.strata_change); None otherwise or without a store.
     strata_changed: dict[str, Any] | None = None
+
+    def __repr__(self) -> str:
+        # The dataclass repr printed every frame it holds, the qrels and each run among them: a
+        # notebook cell showed pages of tables before (or instead of) the headline.
+        def cell(mean: float | None, ci: tuple[float | None, float | None] | None) -> str:
+            if mean is None:
+                return "none"
+            shown = ci is not None and None not in ci
+            return f"{mean:.4f}" + (f" [{ci[0]:.4f}, {ci[1]:.4f}]" if shown else "")  # type: ignore[index]
+
+        overall = {
+            row["system"]: cell(row["mean"], (row["ci_lo"], row["ci_hi"]))
+            for row in self.overall.iter_rows(named=True)
+        }
+        lines = [
+            f"Report(metric={self.metric!r}, n={self.n} queries, systems={self.all_systems!r},"
+            f" 95% intervals: {self.method})",
+            "  unweighted: " + "; ".join(f"{k} {v}" for k, v in overall.items()),
+        ]
+        if self.weighted is not None:
+            cis = self.weighted_ci or {}
+            lines.append(
+                "  traffic-weighted: "
+                + "; ".join(f"{k} {cell(v, cis.get(k))}" for k, v in self.weighted.items())
+            )
+        if self.design is not None:
+            cis = self.design_ci or {}
+            lines.append(
+                "  design-weighted: "
+                + "; ".join(f"{k} {cell(v, cis.get(k))}" for k, v in self.design.items())
+            )
+        lines += [f"  {name} estimates: {what}" for name, what in self.estimands.items()]
+        lines += [f"  warning: {w}" for w in self.warnings]
+        lines.append(
+            f"  closes: {self.closes}; {self.failing.height} failing (system, query) pairs;"
+            " fields: table, overall, failing, paired, by_stratum, overlap, fusion, closure"
+        )
+        return "\n".join(lines)
 
     @property
     def origin_line(self) -> str | None:

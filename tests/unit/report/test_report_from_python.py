@@ -69,3 +69,17 @@ def test_a_strata_frame_without_its_columns_names_the_one_missing():
 def test_no_run_is_one_clear_error():
     with pytest.raises(ValueError, match="at least one run"):
         compute_report(QRELS, {}, STRATA)
+
+
+def test_the_repr_is_the_headlines_with_what_each_estimates():
+    report = compute_report(QRELS, RUNS, STRATA, traffic=TRAFFIC, metric="Success@3")
+    text = repr(report)
+    # Before: the dataclass repr, every frame it holds (qrels and runs among them) in full.
+    assert len(text.splitlines()) < 15 and "shape:" not in text
+    for row in report.overall.iter_rows(named=True):
+        ci = f"[{row['ci_lo']:.4f}, {row['ci_hi']:.4f}]"
+        assert f"{row['system']} {row['mean']:.4f} {ci}" in text
+    assert report.weighted is not None and report.weighted_ci is not None
+    lo, hi = report.weighted_ci["minilm"]
+    assert f"minilm {report.weighted['minilm']:.4f} [{lo:.4f}, {hi:.4f}]" in text
+    assert all(f"{name} estimates: {what}" in text for name, what in report.estimands.items())
