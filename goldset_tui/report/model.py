@@ -113,18 +113,25 @@ class Report:
     def __repr__(self) -> str:
         # The dataclass repr printed every frame it holds, the qrels and each run among them: a
         # notebook cell showed pages of tables before (or instead of) the headline.
+        from goldset_tui.text import visible
+
+        def shown(text: object) -> str:
+            # System and stratum names are the user's text: a notebook prints them to a terminal.
+            return visible(text, keep_newlines=False)
+
         def cell(mean: float | None, ci: tuple[float | None, float | None] | None) -> str:
             if mean is None:
                 return "none"
-            shown = ci is not None and None not in ci
-            return f"{mean:.4f}" + (f" [{ci[0]:.4f}, {ci[1]:.4f}]" if shown else "")  # type: ignore[index]
+            has_ci = ci is not None and None not in ci
+            return f"{mean:.4f}" + (f" [{ci[0]:.4f}, {ci[1]:.4f}]" if has_ci else "")  # type: ignore[index]
 
         overall = {
-            row["system"]: cell(row["mean"], (row["ci_lo"], row["ci_hi"]))
+            shown(row["system"]): cell(row["mean"], (row["ci_lo"], row["ci_hi"]))
             for row in self.overall.iter_rows(named=True)
         }
         lines = [
-            f"Report(metric={self.metric!r}, n={self.n} queries, systems={self.all_systems!r},"
+            f"Report(metric={self.metric!r}, n={self.n} queries,"
+            f" systems=[{', '.join(shown(x) for x in self.all_systems)}],"
             f" 95% intervals: {self.method})",
             "  unweighted: " + "; ".join(f"{k} {v}" for k, v in overall.items()),
         ]
@@ -132,16 +139,16 @@ class Report:
             cis = self.weighted_ci or {}
             lines.append(
                 "  traffic-weighted: "
-                + "; ".join(f"{k} {cell(v, cis.get(k))}" for k, v in self.weighted.items())
+                + "; ".join(f"{shown(k)} {cell(v, cis.get(k))}" for k, v in self.weighted.items())
             )
         if self.design is not None:
             cis = self.design_ci or {}
             lines.append(
                 "  design-weighted: "
-                + "; ".join(f"{k} {cell(v, cis.get(k))}" for k, v in self.design.items())
+                + "; ".join(f"{shown(k)} {cell(v, cis.get(k))}" for k, v in self.design.items())
             )
         lines += [f"  {name} estimates: {what}" for name, what in self.estimands.items()]
-        lines += [f"  warning: {w}" for w in self.warnings]
+        lines += [f"  warning: {shown(w)}" for w in self.warnings]
         lines.append(
             f"  closes: {self.closes}; {self.failing.height} failing (system, query) pairs;"
             " fields: table, overall, failing, paired, by_stratum, overlap, fusion, closure"

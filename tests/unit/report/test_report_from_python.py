@@ -83,3 +83,13 @@ def test_the_repr_is_the_headlines_with_what_each_estimates():
     lo, hi = report.weighted_ci["minilm"]
     assert f"minilm {report.weighted['minilm']:.4f} [{lo:.4f}, {hi:.4f}]" in text
     assert all(f"{name} estimates: {what}" in text for name, what in report.estimands.items())
+
+
+def test_the_repr_shows_hostile_names_literally(tmp_path):
+    (tmp_path / "q.qrels").write_text("q1 0 a 1\nq2 0 b 1\n")
+    (tmp_path / "r.run").write_text("q1 Q0 a 1 2.0 t\nq2 Q0 c 1 2.0 t\n")
+    hostile = "s\x1b[2J\u202eX"
+    strata = pl.DataFrame({"query_id": ["q1", "q2"], "stratum": [hostile, "plain"]})
+    text = repr(compute_report(tmp_path / "q.qrels", {"r\x1b]0;t\x07": tmp_path / "r.run"}, strata))
+    assert not any(c in text for c in "\x1b\x07\u202e")  # in a terminal: obeyed, not shown
+    assert "s␛[2J<U+202E>X" in text and "r␛]0;t␇" in text
