@@ -147,7 +147,7 @@ def _compute_report(
     )
     # Every run's top k on the evaluated queries and on the golden set: a golden-set query out of
     # the table (no relevant grade) may hold the very holes the judged share and the bounds must
-    # count, and the review must list (eval.report_holes).
+    # count, and the review must list (report.holes).
     listed = listed_queries(queries, strata)
     topk = topk_frame(qrels, all_runs, k, listed)
     judged = judged_shares(topk, list(all_runs))

@@ -2,7 +2,7 @@
 
 A :class:`Report` is built by :func:`goldset_tui.report.assemble.assemble_report` (pure, over
 per-query scores) or :func:`goldset_tui.report.compute.compute_report` (from qrels and runs),
-and rendered by ``report_format`` (JSON, CSV) and ``report_markdown``. It holds frames and plain
+and rendered by ``report.format`` (JSON, CSV) and ``report.markdown``. It holds frames and plain
 dicts only, so a notebook can read any part of it directly.
 """
 
@@ -86,7 +86,7 @@ class Report:
     # Per headline ("unweighted", "weighted", "design_weighted"), what it estimates in plain words.
     estimands: dict[str, str] = field(default_factory=dict)
     # Per run given, the golden-set queries (strata file order) it has no line for: each counts 0
-    # for that run (eval.report_compute.missing_from_runs); golden_size is the set's size.
+    # for that run (report.compute.missing_from_runs); golden_size is the set's size.
     missing_from_runs: dict[str, list[str]] = field(default_factory=dict)
     golden_size: int = 0
     # Every pair of systems on every stratum: exact McNemar or paired randomization, Holm-adjusted.
@@ -96,7 +96,7 @@ class Report:
     unjudged_bounds: dict[str, dict[str, Any]] = field(default_factory=dict)
     bounded: bool = True  # every per-query value in [0, 1] by definition (not a count)
     # The grades and the runs (as given, not fused) it was computed from, for the review's
-    # reading view (eval.report_reading); None for a report assembled from scores alone.
+    # reading view (report.reading); None for a report assembled from scores alone.
     qrels: pl.DataFrame | None = None
     runs: dict[str, pl.DataFrame] | None = None
     # The traffic shares as read (stratum, share[, population]; None without --traffic), and the
