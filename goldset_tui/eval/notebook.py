@@ -67,9 +67,10 @@ def evaluate_wide(
     num_ret: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
     """One row per query averaged (see the module docstring; ``only_run_queries`` is the older
-    spelling of ``trec_eval_compat``), one column per measure named as given; sorted by
-    query_id. Two runs evaluated on the same qrels give the same rows in the same order, which
-    is what :func:`paired_comparison` needs."""
+    spelling of ``trec_eval_compat``), one column per measure under its canonical name
+    (``ndcg@10`` gives ``nDCG@10``, ``map`` gives ``AP``: ``str(parse_measure(name))``, once
+    however many spellings name it); sorted by query_id. Two runs evaluated on the same qrels
+    give the same rows in the same order, which is what :func:`paired_comparison` needs."""
     q = qrels_frame(qrels)
     both = (trec_eval_compat or only_run_queries) and not complete
     wide = metrics.evaluate_wide(
@@ -212,7 +213,7 @@ def compare(
     m = arithmetic_measure(
         str(measure), option="measure", does="a paired comparison's mean and interval are"
     )
-    name = str(measure)
+    name = str(m)  # the column evaluate_wide names it: canonical (ndcg@10 -> nDCG@10)
     a = evaluate_wide(q, run_a, [name])
     b = evaluate_wide(q, run_b, [name])
     return paired_comparison(

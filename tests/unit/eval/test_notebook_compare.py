@@ -67,3 +67,9 @@ def test_recall_with_one_relevant_document_per_query_is_binary(tmp_path, capsys)
 def test_gmap_is_refused():
     with pytest.raises(InputError, match="geometric"):
         compare(QRELS, BM25, MINILM, "GMAP")
+
+
+def test_an_alias_names_the_same_measure(capsys):
+    # ranx's spelling: evaluate_wide names the column canonically (nDCG@10), compare finds it.
+    _same(compare(QRELS, BM25, MINILM, "ndcg@10"), _cli(capsys, QRELS, BM25, MINILM, "nDCG@10"))
+    assert list(evaluate_wide(QRELS, BM25, "ndcg@10").columns) == ["query_id", "nDCG@10"]
