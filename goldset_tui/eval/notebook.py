@@ -43,7 +43,12 @@ def _measures(measures: Measures) -> list[str | Measure]:
     # One name alone is one measure: iterating "AP" would give the measures "A" and "P".
     if isinstance(measures, str | Measure):
         return [measures]
-    return list(measures)
+    given = list(measures)
+    if not given:
+        # An empty list (a filter that kept nothing) gave {} and frames with no values, which a
+        # notebook then averaged or plotted as if something had been measured.
+        raise ValueError("no measure given: name at least one, e.g. ['nDCG@10', 'AP']")
+    return given
 
 
 def _only(

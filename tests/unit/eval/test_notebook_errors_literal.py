@@ -28,3 +28,13 @@ def test_a_table_file_without_a_grade_column_names_its_columns_literally(tmp_pat
     with pytest.raises(InputError) as caught:
         mean_scores(path, {"q": {"a": 1.0}}, "AP")
     assert "\x1b" not in str(caught.value) and "grade␛[2J<U+202E>" in str(caught.value)
+
+
+@pytest.mark.parametrize("call", ["mean_scores", "evaluate", "evaluate_wide"])
+def test_an_empty_list_of_measures_is_refused(call):
+    # Before: {} from mean_scores, an empty frame from evaluate, a query_id column alone from
+    # evaluate_wide: nothing measured, and nothing said.
+    import goldset_tui.eval as api
+
+    with pytest.raises(ValueError, match="no measure given"):
+        getattr(api, call)({"q": {"a": 1}}, {"q": {"a": 1.0}}, [])
