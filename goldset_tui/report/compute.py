@@ -192,8 +192,11 @@ def _compute_report(
 def _table(table: pl.DataFrame | str | Path, what: str, columns: tuple[str, ...]) -> pl.DataFrame:
     """A strata or traffic file read as `goldset report` reads it, or a frame checked for its
     columns, with ids and strata as text (``pl.read_csv`` reads ids like 301 as numbers, which
-    would then match no query of the qrels)."""
+    would then match no query of the qrels), and for what the file readers refuse: a query in
+    two strata (counted in both, it changes each one's n and mean), a share that is not a number
+    >= 0, a stratum given two shares."""
     from goldset_tui.eval.strata import read_strata, read_traffic
+    from goldset_tui.text import visible
 
     if isinstance(table, str | Path):
         return read_strata(table) if what == "strata" else read_traffic(table)
@@ -201,12 +204,25 @@ def _table(table: pl.DataFrame | str | Path, what: str, columns: tuple[str, ...]
         raise TypeError(f"{what} must be a Polars frame or a path, not {type(table).__name__}")
     missing = [c for c in columns if c not in table.columns]
     if missing:
+        have = ", ".join(visible(c, keep_newlines=False) for c in table.columns) or "none"
         raise ValueError(
             f"the {what} frame lacks the column {missing[0]!r} (it needs {', '.join(columns)};"
-            f" it has {', '.join(table.columns) or 'none'})"
+            f" it has {have})"
         )
     text = [c for c in ("query_id", "stratum") if c in columns and table.schema[c] != pl.String]
-    return table.with_columns(pl.col(c).cast(pl.String) for c in text) if text else table
+    table = table.with_columns(pl.col(c).cast(pl.String) for c in text) if text else table
+    key = "query_id" if what == "strata" else "stratum"
+    twice = table.unique([key, *columns[1:2]]).filter(pl.col(key).is_duplicated())
+    if twice.height:
+        many = "strata" if what == "strata" else "shares"
+        raise ValueError(f"the {what} frame gives {key} {twice[key][0]!r} two {many}")
+    if what == "traffic":
+        share = table.get_column("share")
+        bad = ~share.cast(pl.Float64, strict=False).is_between(0.0, math.inf).fill_null(False)
+        if not share.dtype.is_numeric() or bad.any():
+            i = int(bad.arg_max() or 0)
+            raise ValueError(f"the traffic frame's share {share[i]!r} is not a number >= 0")
+    return table.unique(maintain_order=True)
 
 
 MISSING_SHOWN = 3  # query ids per run named in the warning line; the JSON lists them all

@@ -93,3 +93,25 @@ def test_the_repr_shows_hostile_names_literally(tmp_path):
     text = repr(compute_report(tmp_path / "q.qrels", {"r\x1b]0;t\x07": tmp_path / "r.run"}, strata))
     assert not any(c in text for c in "\x1b\x07\u202e")  # in a terminal: obeyed, not shown
     assert "s␛[2J<U+202E>X" in text and "r␛]0;t␇" in text
+
+
+def test_frames_are_refused_where_the_files_are(tmp_path):
+    # Before: a query in two strata was counted in both, and a negative share weighted the
+    # headline, with nothing said; the same rows in a file are refused by `goldset report`.
+    strata = pl.DataFrame({"query_id": ["q01", "q01"], "stratum": ["a", "b"]})
+    with pytest.raises(ValueError, match="query_id 'q01' two strata"):
+        compute_report(QRELS, {"bm25": RUNS["bm25"]}, strata)
+    (tmp_path / "s.csv").write_text("query_id,stratum\nq01,a\nq01,b\n")
+    with pytest.raises(InputError):
+        compute_report(QRELS, {"bm25": RUNS["bm25"]}, tmp_path / "s.csv")
+    shares = pl.read_csv(TRAFFIC).with_columns(share=pl.col("share") * -1)
+    with pytest.raises(ValueError, match="not a number >= 0"):
+        compute_report(QRELS, {"bm25": RUNS["bm25"]}, STRATA, traffic=shares)
+    doubled = pl.concat(
+        [pl.read_csv(TRAFFIC), pl.DataFrame({"stratum": ["negation"], "share": [0.5]})]
+    )
+    with pytest.raises(ValueError, match="stratum 'negation' two shares"):
+        compute_report(QRELS, {"bm25": RUNS["bm25"]}, STRATA, traffic=doubled)
+    # The frames read from the sample's own files give the files' report.
+    from_frames = compute_report(QRELS, RUNS, pl.read_csv(STRATA), traffic=pl.read_csv(TRAFFIC))
+    assert to_json(from_frames) == to_json(compute_report(QRELS, RUNS, STRATA, traffic=TRAFFIC))
