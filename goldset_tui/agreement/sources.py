@@ -3,6 +3,7 @@ and strata (the pool's ``stratum`` column, or a ``--strata`` file)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -102,11 +103,21 @@ def self_consistency_of(data: AgreementData) -> list[dict[str, Any]] | None:
     return self_consistency(history, data.scale)
 
 
-def from_qrels(named: list[str], scale: GradeScale | None = None) -> AgreementData:
+def from_qrels(
+    named: list[str] | Mapping[str, str | Path], scale: GradeScale | None = None
+) -> AgreementData:
+    """Each labeller's qrels file: ``NAME=PATH`` specs as ``--qrels`` takes them, or (from a
+    notebook) a dict ``{name: path}``; a dict's keys were read as specs before, each refused
+    as lacking ``=PATH``."""
     from goldset_tui.io.trec import read_qrels
 
     frames: dict[str, pl.DataFrame] = {}
-    for name, path in specs.parse_named_paths(named, "--qrels").items():
+    paths = (
+        {str(k): Path(v) for k, v in named.items()}
+        if isinstance(named, Mapping)
+        else specs.parse_named_paths(named, "--qrels")
+    )
+    for name, path in paths.items():
         qrels = read_qrels(path)
         if scale is None or scale.min >= 0:
             # trec_eval: a negative grade means "in the pool but not judged", so it is missing here

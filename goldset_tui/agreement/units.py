@@ -49,7 +49,13 @@ def ratings_from_judgments(
         spent = (
             history.filter(pl.col("kind") == "judge")
             .group_by(key)
-            .agg(pl.col("seconds").fill_null(0.0).sum().alias("spent"))
+            # Imported grades carry no time: their sum stays unknown (null), not 0 seconds,
+            # which the adjudication screen showed as "0s" spent on every imported grade.
+            .agg(
+                pl.when(pl.col("seconds").is_not_null().any())
+                .then(pl.col("seconds").sum())
+                .alias("spent")
+            )
         )
         current = current.join(spent, on=key, how="left").with_columns(
             seconds=pl.coalesce("spent", "seconds")

@@ -14,6 +14,7 @@ which ``--labeller`` to pick, and how to get a consensus instead.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -37,9 +38,16 @@ def people_who_judged(project: Project) -> list[str]:
     return [name for name in judged if name not in left_out]
 
 
-def qrels_without_labeller(project: Project) -> pl.DataFrame:
+Warn = Callable[[str], None]
+
+
+def _on_stderr(warning: str) -> None:
+    print(f"goldset: warning: {warning}", file=sys.stderr)
+
+
+def qrels_without_labeller(project: Project, warn: Warn = _on_stderr) -> pl.DataFrame:
     """One labeller's qrels, the adjudicated consensus of several, or one line saying whom to
-    pick (InputError)."""
+    pick (InputError). ``warn`` gets the line about pairs still pending adjudication."""
     people = people_who_judged(project)
     if len(people) <= 1:
         return project.qrels(None)  # one person (or a machine alone): as before
@@ -47,7 +55,7 @@ def qrels_without_labeller(project: Project) -> pl.DataFrame:
 
     names = ", ".join(visible(p, keep_newlines=False) for p in people)
     if load_adjudications(project.path).height:
-        qrels = consensus_qrels(project)  # says how many pairs still wait for a decision
+        qrels = consensus_qrels(project, warn=warn)  # how many pairs still wait for a decision
         print(
             f"goldset: the qrels are the adjudicated consensus of {names} ({qrels.height:,} "
             "pairs, as `goldset qrels --consensus`); --labeller NAME takes one person's",
@@ -68,9 +76,11 @@ def qrels_without_labeller(project: Project) -> pl.DataFrame:
     )
 
 
-def consensus_qrels(project: Project, include_machine: bool = False) -> pl.DataFrame:
-    """The consensus qrels; says on stderr how many pairs were left out as pending, because any
-    later evaluation would count those documents as not relevant."""
+def consensus_qrels(
+    project: Project, include_machine: bool = False, *, warn: Warn = _on_stderr
+) -> pl.DataFrame:
+    """The consensus qrels; says (to ``warn``: stderr by default) how many pairs were left out as
+    pending, because any later evaluation would count those documents as not relevant."""
     try:
         from goldset_tui.adjudication.consensus import consensus_export
     except ImportError:
@@ -83,12 +93,11 @@ def consensus_qrels(project: Project, include_machine: bool = False) -> pl.DataF
         else consensus_export(project)
     )
     if export.pending:
-        print(
-            f"goldset: warning: {export.pending} pair{'s' * (export.pending != 1)} pending adjudication "
+        warn(
+            f"{export.pending} pair{'s' * (export.pending != 1)} pending adjudication "
             f"{'were' if export.pending != 1 else 'was'} left out of the consensus (an evaluation will count "
             f"{'them' if export.pending != 1 else 'it'} as not relevant); decide them with `goldset adjudicate "
-            f"--store {visible(str(project.path))}`; how every pair was decided: {visible(str(export.provenance))}",
-            file=sys.stderr,
+            f"--store {visible(str(project.path))}`; how every pair was decided: {visible(str(export.provenance))}"
         )
     return export.qrels
 
@@ -115,17 +124,19 @@ def load_qrels(
     return read_subtopic_qrels(value) if subtopics else read_qrels(value)
 
 
-def store_qrels(project: Project, labeller: str | None) -> pl.DataFrame:
+def store_qrels(project: Project, labeller: str | None, warn: Warn = _on_stderr) -> pl.DataFrame:
     """``labeller``'s qrels if the store knows that labeller, else the store's only labeller's;
     a store without judgments is an error."""
     known = labeller is not None and labeller in project.labellers()
-    qrels = project.qrels(labeller) if known else qrels_without_labeller(project)
+    qrels = project.qrels(labeller) if known else qrels_without_labeller(project, warn)
     if qrels.height == 0:
         raise InputError(project.path, "the store holds no judgments yet")
     return qrels
 
 
-def store_grades_in_force(project: Project, labeller: str | None) -> pl.DataFrame:
+def store_grades_in_force(
+    project: Project, labeller: str | None, warn: Warn = _on_stderr
+) -> pl.DataFrame:
     """The qrels a store gives `goldset review --store DIR` and `goldset report --qrels DIR`: the
     labeller's own grades (the only labeller's when the labeller has none yet), laid over the
     judgments the pool came with (the ``prior`` labeller, imported by `goldset judge`) when the
@@ -136,7 +147,7 @@ def store_grades_in_force(project: Project, labeller: str | None) -> pl.DataFram
 
     known = project.labellers()
     if labeller == PRIOR_LABELLER or PRIOR_LABELLER not in known or labeller not in known:
-        return store_qrels(project, labeller)
+        return store_qrels(project, labeller, warn)
     return merge_qrels(project.qrels(PRIOR_LABELLER), project.qrels(labeller))
 
 
@@ -149,13 +160,14 @@ def merge_qrels(base: pl.DataFrame, new: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def report_qrels(value: str, labeller: str | None = None) -> pl.DataFrame:
-    """The qrels `goldset report` and `review` read: a file, or a store's grades in force."""
+def report_qrels(value: str, labeller: str | None = None, warn: Warn = _on_stderr) -> pl.DataFrame:
+    """The qrels `goldset report` and `review` read: a file, or a store's grades in force
+    (``warn``: see :func:`qrels_without_labeller`)."""
     path = Path(value)
     if path.is_dir():
         from goldset_tui.store.project import Project
 
-        return store_grades_in_force(Project.open(path), labeller)
+        return store_grades_in_force(Project.open(path), labeller, warn)
     from goldset_tui.io.trec import read_qrels
 
     return read_qrels(path)

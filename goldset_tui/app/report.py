@@ -3,7 +3,7 @@ and the review screens opened from home and from the agreement screens."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,6 +27,9 @@ class ReportInputs:
     fuse: bool
     sampling_manifest: Path | None = None
     origins: pl.DataFrame | None = None  # query_id, origin: when the strata file has origin
+    # Said about the qrels (a store's consensus with pairs still pending adjudication): they go
+    # into the report's warnings, so the files written and the review's screen say it too.
+    qrels_warnings: list[str] = field(default_factory=list)
 
 
 def load_report_inputs(
@@ -60,8 +63,9 @@ def load_report_inputs(
         name: read_run(r.source, tag=False, order=False)  # neither the tag nor the sort needed
         for name, r in open_runs(runs).items()
     }
+    said: list[str] = []
     return ReportInputs(
-        qrels=report_qrels(qrels, labeller),
+        qrels=report_qrels(qrels, labeller, said.append),
         runs=frames,
         strata=read_strata(strata),
         traffic=read_traffic(traffic) if traffic else None,
@@ -71,6 +75,7 @@ def load_report_inputs(
         fuse=fuse,
         sampling_manifest=Path(sampling_manifest) if sampling_manifest else None,
         origins=read_origins(strata),
+        qrels_warnings=said,
     )
 
 
@@ -123,4 +128,6 @@ def build_report(inputs: ReportInputs) -> Report:
         seed=inputs.seed,
         samples=inputs.samples,
     )
+    if inputs.qrels_warnings:
+        report.warnings[:0] = inputs.qrels_warnings
     return report if inputs.origins is None else replace(report, origins=inputs.origins)

@@ -127,8 +127,9 @@ def inputs_from_store(
                 project.pool_path, "the pool has no stratum column: give --strata FILE"
             )
         strata_frame = strata_frame.with_columns(pl.col("stratum").fill_null(NO_STRATUM))
+    said: list[str] = []
     inputs = ReportInputs(
-        qrels=store_grades_in_force(project, labeller),
+        qrels=store_grades_in_force(project, labeller, said.append),
         runs=runs,
         strata=strata_frame,
         traffic=read_traffic(traffic) if traffic else None,
@@ -137,6 +138,7 @@ def inputs_from_store(
         samples=samples,
         fuse=fuse,
         sampling_manifest=Path(sampling_manifest) if sampling_manifest else None,
+        qrels_warnings=said,
     )
     return inputs, project, pool.frame
 

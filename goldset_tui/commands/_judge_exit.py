@@ -22,7 +22,8 @@ def exit_line(command: str, screen: Any, store: Path, resume: str, export: str) 
     marks = f", {flagged:,} flagged" if flagged else ""
     return (
         f"goldset {command}: {judged:,} of {total:,} judged{marks}, kept in "
-        f"{visible(str(store), keep_newlines=False)} ({resume}; export: {export})"
+        f"{visible(str(store), keep_newlines=False)} ({visible(resume, keep_newlines=False)}; "
+        f"export: {visible(export, keep_newlines=False)})"
     )
 
 

@@ -58,7 +58,7 @@ def run_extend(args: argparse.Namespace) -> int:
     _print_counts(ext.counts, name, args.depth, out)
     if ext.prior_grades:
         print(
-            f"note: POOL's {ext.prior_grades} prior grades are not copied into {out} (a flat "
+            f"note: POOL's {ext.prior_grades} prior grades are not copied into {visible(out)} (a flat "
             "pool holds no grades); the store keeps them as judgments",
             file=sys.stderr,
         )
@@ -106,6 +106,6 @@ def _print_counts(counts: pl.DataFrame, name: str, depth: int, out: Path) -> Non
     total_new = int(counts.get_column("new").sum())
     total = int(counts.get_column("after").sum())
     print(
-        f"wrote {out}: {name}'s top {depth} adds {total_new:,} new pairs to "
+        f"wrote {visible(out)}: {visible(name)}'s top {depth} adds {total_new:,} new pairs to "
         f"{total - total_new:,} ({total:,} candidates, {counts.height:,} queries)"
     )

@@ -100,9 +100,11 @@ def run(args: argparse.Namespace) -> int:
     done = classify_to_file(
         args.log, args.output, vocab=args.vocab, rules=args.rules, manifest=args.manifest
     )
+    from goldset_tui.text import visible
+
     print(
         f"{done.occurrences} queries in the log, {done.distinct} distinct after normalising; "
-        f"wrote {done.output} and the manifest to {done.manifest}"
+        f"wrote {visible(done.output)} and the manifest to {visible(done.manifest)}"
     )
     for row in done.strata.iter_rows(named=True):
         print(

@@ -9,6 +9,7 @@ from pathlib import Path
 from goldset_tui.app.runs import load_runs
 from goldset_tui.errors import InputError
 from goldset_tui.store.files import atomic_write
+from goldset_tui.text import visible
 
 NAME = "fuse"
 HELP = "fuse runs into one (reciprocal rank fusion, CombSUM, CombMNZ) and write a TREC run"
@@ -59,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     # Temp file, fsync, rename: a reader never sees half a run; the file gets the umask's mode.
     atomic_write(out, lambda tmp: write_run(fused, tmp, tag=args.tag or f"fused-{args.method}"))
     print(
-        f"wrote {out}: {fused.height} lines, {fused.get_column('query_id').n_unique()} queries",
+        f"wrote {visible(out)}: {fused.height} lines, {fused.get_column('query_id').n_unique()} queries",
         file=sys.stderr,
     )
     return 0

@@ -209,6 +209,7 @@ def run(args: argparse.Namespace) -> int:
     from goldset_tui.app.terminal import require_terminal
     from goldset_tui.commands._judge_exit import quoted, said_at_exit
     from goldset_tui.commands._judge_machine import check_mode, run_machine
+    from goldset_tui.text import visible
 
     check_mode(args)  # an option of the other mode is refused, not ignored
     if args.machine is not None:
@@ -230,7 +231,7 @@ def run(args: argparse.Namespace) -> int:
         scale=args.scale,
     )
     for warning in prepared.warnings:
-        print(f"goldset: warning: {warning}", file=sys.stderr)
+        print(f"goldset: warning: {visible(warning, keep_newlines=False)}", file=sys.stderr)
     # Still open elsewhere (a dropped connection): offer to end it.
     again = quoted("goldset", "judge", args.pool, "--labeller", prepared.labeller)
     if args.store is not None:

@@ -140,7 +140,7 @@ def _report(built: BuiltPool, *, per_query: bool) -> None:
     counts = sizes.get_column("candidates").to_list()
     total, contributed = sum(counts), int(sizes.get_column("contributed").sum())
     print(
-        f"wrote {built.output}: {sizes.height:,} queries, {total:,} candidates,"
+        f"wrote {visible(built.output)}: {sizes.height:,} queries, {total:,} candidates,"
         f" from {n_sys} systems ({', '.join(systems)}) at depth {depth}"
     )
     print(

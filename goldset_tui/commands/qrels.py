@@ -169,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
         queries = qrels["query_id"].n_unique()
         print(
             f"wrote {qrels.height} judgment{'s' * (qrels.height != 1)} over {queries} "
-            f"quer{'ies' if queries != 1 else 'y'} ({visible(who)}) to {args.output}",
+            f"quer{'ies' if queries != 1 else 'y'} ({visible(who)}) to {visible(args.output)}",
             file=sys.stderr,
         )
     elif fmt != "parquet" and sys.stdout.isatty():  # ids shown, never obeyed, on a screen

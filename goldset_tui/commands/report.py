@@ -228,7 +228,7 @@ def run(args: argparse.Namespace) -> int:
             # One measure: DIR as always; several: DIR/<measure>/ each, side by side.
             out = Path(args.output) / (slug(metric) if len(metrics) > 1 else "")
             written = write_outputs(report, out)
-            print(f"wrote {', '.join(str(p) for p in written)}", file=sys.stderr)
+            print(f"wrote {', '.join(visible(p) for p in written)}", file=sys.stderr)
         for warning in report.warnings:
             # Warnings name strata and systems from the data: shown, never interpreted.
             print(f"goldset: warning: {visible(warning, keep_newlines=False)}", file=sys.stderr)

@@ -75,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
     from goldset_tui.report.closure import all_ok
     from goldset_tui.sampling.files import check_folder, output_format
     from goldset_tui.sampling.manifest import manifest_path
+    from goldset_tui.text import visible
 
     if args.emit_sql:
         return emit_sql(args)
@@ -131,12 +132,13 @@ def run(args: argparse.Namespace) -> int:
         human = sys.stderr if args.format == "json" else sys.stdout
         print_table(result, human)
         print(
-            f"wrote {result.sample.height} queries to {args.output} and the manifest to "
-            f"{drawn.manifest}",
+            f"wrote {result.sample.height} queries to {visible(args.output)} and the manifest to "
+            f"{visible(drawn.manifest)}",
             file=human,
         )
         print(
-            f"for goldset report: --strata {companions['strata']} --traffic {companions['traffic']}",
+            f"for goldset report: --strata {visible(companions['strata'])}"
+            f" --traffic {visible(companions['traffic'])}",
             file=human,
         )
         for note in result.notes:
@@ -172,6 +174,7 @@ def run(args: argparse.Namespace) -> int:
 def emit_sql(args: argparse.Namespace) -> int:
     from goldset_tui.app.sampling import emit_sample_sql
     from goldset_tui.errors import InputError
+    from goldset_tui.text import visible
 
     if args.output is None or args.output.suffix.lower() != ".sql":
         raise InputError(args.output, "--emit-sql writes -o FILE.sql")
@@ -202,9 +205,11 @@ def emit_sql(args: argparse.Namespace) -> int:
         targets=args.targets,
     )
     for name, path in written.items():
-        print(f"wrote {name}: {path}")
+        print(f"wrote {name}: {visible(path)}")
     if args.vocab:
-        print(f"load {written['vocab']} as the table {args.vocab_table} before running the SQL")
+        print(
+            f"load {visible(written['vocab'])} as the table {args.vocab_table} before running the SQL"
+        )
     return 0
 
 
@@ -212,13 +217,16 @@ def finish(args: argparse.Namespace) -> int:
     from goldset_tui.app.sampling import finish_sample
     from goldset_tui.errors import InputError
     from goldset_tui.sampling.files import output_format
+    from goldset_tui.text import visible
 
     if args.rows is None or args.weights is None or args.output is None:
         raise InputError(None, "--finish needs --rows, --weights and -o SAMPLE")
     output_format(args.output)
     result, bundle = finish_sample(args.finish, args.rows, args.weights, args.output, args.manifest)
     print_table(result)
-    print(f"wrote {result.sample.height} queries drawn by {bundle['engine']} to {args.output}")
+    print(
+        f"wrote {result.sample.height} queries drawn by {bundle['engine']} to {visible(args.output)}"
+    )
     for note in result.notes:
         print(f"note: {note}", file=sys.stderr)
     return 0

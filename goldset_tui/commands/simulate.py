@@ -53,7 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--order",
-        choices=("depth", "mtf", "mm"),  # agreement.simulate.ORDERS (a test keeps them equal)
+        choices=("depth", "mtf", "mm"),  # judging.simulate.ORDERS (a test keeps them equal)
         default="mtf",
         help="judging order (default mtf)",
     )

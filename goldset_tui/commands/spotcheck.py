@@ -147,12 +147,14 @@ def run(args: argparse.Namespace) -> int:
         manifest=args.manifest,
     )
     if args.report or args.export:
+        from goldset_tui.text import visible
+
         answers = read_answers(check)
         for warning in answers.warnings:
-            print(f"warning: {warning}", file=sys.stderr)
+            print(f"warning: {visible(warning, keep_newlines=False)}", file=sys.stderr)
         if args.export:
             write_frame(answers.corrected_labels(), args.export)
-            print(f"wrote the corrected labels to {args.export}", file=sys.stderr)
+            print(f"wrote the corrected labels to {visible(args.export)}", file=sys.stderr)
         if args.report:
             print_report(
                 answers.agreement(),
@@ -202,7 +204,7 @@ def print_report(
         }
         print(json.dumps(data, indent=2, ensure_ascii=False))
         return
-    print(f"spot-check by {visible(labeller)} ({path})")
+    print(f"spot-check by {visible(labeller)} ({visible(path)})")
     if result.n and result.ci95:
         lo, hi = result.ci95
         print(

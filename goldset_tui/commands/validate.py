@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from goldset_tui.errors import InputError
+from goldset_tui.text import visible
 
 if TYPE_CHECKING:
     from goldset_tui.store.project import Project
@@ -121,7 +122,9 @@ def run(args: argparse.Namespace) -> int:
     by = chosen.group_by("stratum", maintain_order=False).agg(
         pl.len().alias("pairs"), (pl.col("flips") > 0).sum().alias("deciding")
     )
-    print(f"wrote {out}: {pool.height} pairs of {labels.height} labelled by {args.labeller}")
+    print(
+        f"wrote {visible(out)}: {pool.height} pairs of {labels.height} labelled by {args.labeller}"
+    )
     for stratum, pairs, deciding in by.sort("stratum").iter_rows():
         print(f"  {stratum}: {pairs} (deciding a system order: {deciding})")
     print(f"next: goldset judge {out} --store {args.store} --labeller NAME", file=sys.stderr)

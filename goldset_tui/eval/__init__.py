@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from goldset_tui.eval.notebook import aggregate as aggregate
     from goldset_tui.eval.notebook import combmnz as combmnz
     from goldset_tui.eval.notebook import combsum as combsum
+    from goldset_tui.eval.notebook import compare as compare
     from goldset_tui.eval.notebook import cut_run as cut_run
     from goldset_tui.eval.notebook import evaluate as evaluate
     from goldset_tui.eval.notebook import evaluate_wide as evaluate_wide
@@ -60,6 +61,7 @@ _EXPORTS = {
     "rrf": "notebook",
     "combsum": "notebook",
     "combmnz": "notebook",
+    "compare": "notebook",
     "fuse": "notebook",
     "query_sets": "notebook",
     "QuerySets": "querysets",

@@ -278,10 +278,15 @@ def _chosen(names: list[str], what: str, value: str, path: Path | None = None) -
                 break
         else:
             if target != "subtopic":
+                from goldset_tui.text import visible
+
                 spellings = ", ".join((target, *SPELLINGS[target]))
+                # The names are the frame's or the file's own text: an escape among them would
+                # be obeyed where the traceback is printed.
+                have = ", ".join(visible(n, keep_newlines=False) for n in names)
                 message = (
                     f"no column for {target} (looked for {spellings}); the "
-                    f"{'file' if path else 'frame'} has {', '.join(names) or 'no columns'}"
+                    f"{'file' if path else 'frame'} has {have or 'no columns'}"
                 )
                 if path is not None:
                     from goldset_tui.errors import InputError

@@ -152,7 +152,8 @@ def evaluate_wide(
 ) -> pl.DataFrame:
     """One row per query (every query in the qrels, a query missing from the run scoring 0 —
     or, with ``only_run_queries``, those in both, as trec_eval without -c), one column per
-    measure named as given. Sorted by query_id.
+    measure under its canonical name (``str(parse_measure(name))``: ``ndcg@10`` gives
+    ``nDCG@10``). Sorted by query_id.
 
     ``num_ret`` (``query_id, num_ret``: documents retrieved per query, every query of the run)
     says the run is lean (``io.run_lean``): only its judged rows, with their ranks in the whole

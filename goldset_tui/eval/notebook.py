@@ -29,8 +29,11 @@ from collections.abc import Iterable, Mapping, Sequence
 import polars as pl
 
 from goldset_tui.eval import fusion, metrics, querysets
+from goldset_tui.eval.defaults import COMPARE_SAMPLES
 from goldset_tui.eval.inputs import QrelsInput, RunInput, qrels_frame, run_frame, run_frames
-from goldset_tui.eval.measures import Measure
+from goldset_tui.eval.intervals import DEFAULT_SEED
+from goldset_tui.eval.measures import Measure, arithmetic_measure
+from goldset_tui.eval.stats import PairedResult, paired_comparison
 
 Measures = str | Measure | Iterable[str | Measure]
 Runs = Mapping[str, RunInput] | Sequence[RunInput]
@@ -40,7 +43,12 @@ def _measures(measures: Measures) -> list[str | Measure]:
     # One name alone is one measure: iterating "AP" would give the measures "A" and "P".
     if isinstance(measures, str | Measure):
         return [measures]
-    return list(measures)
+    given = list(measures)
+    if not given:
+        # An empty list (a filter that kept nothing) gave {} and frames with no values, which a
+        # notebook then averaged or plotted as if something had been measured.
+        raise ValueError("no measure given: name at least one, e.g. ['nDCG@10', 'AP']")
+    return given
 
 
 def _only(
@@ -64,9 +72,10 @@ def evaluate_wide(
     num_ret: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
     """One row per query averaged (see the module docstring; ``only_run_queries`` is the older
-    spelling of ``trec_eval_compat``), one column per measure named as given; sorted by
-    query_id. Two runs evaluated on the same qrels give the same rows in the same order, which
-    is what :func:`paired_comparison` needs."""
+    spelling of ``trec_eval_compat``), one column per measure under its canonical name
+    (``ndcg@10`` gives ``nDCG@10``, ``map`` gives ``AP``: ``str(parse_measure(name))``, once
+    however many spellings name it); sorted by query_id. Two runs evaluated on the same qrels
+    give the same rows in the same order, which is what :func:`paired_comparison` needs."""
     q = qrels_frame(qrels)
     both = (trec_eval_compat or only_run_queries) and not complete
     wide = metrics.evaluate_wide(
@@ -186,3 +195,37 @@ def fuse(
 ) -> pl.DataFrame:
     """Fusion by name: ``rrf``, ``combsum`` or ``combmnz``."""
     return fusion.fuse(run_frames(runs), method, k=k, depth=depth, order=order)
+
+
+def compare(
+    qrels: QrelsInput,
+    run_a: RunInput,
+    run_b: RunInput,
+    measure: str | Measure = "nDCG@10",
+    *,
+    seed: int = DEFAULT_SEED,
+    samples: int = COMPARE_SAMPLES,
+) -> PairedResult:
+    """`goldset compare QRELS A B -m MEASURE`'s numbers: A against B, paired per query over the
+    queries `goldset eval` averages (a query missing from a run scores 0), the interval and
+    McNemar chosen by the measure's definition and the qrels (a 0/1 measure such as Success@10,
+    or R@k where every query has one relevant document, gets the paired-rate interval and the
+    discordant counts). GMAP is refused: its mean is geometric. ``mean_diff`` and ``ci95``
+    estimate the mean per-query difference over the queries the set was drawn from."""
+    from goldset_tui.eval.measure_kind import is_binary_measure, is_bounded_measure
+
+    q = qrels_frame(qrels)
+    m = arithmetic_measure(
+        str(measure), option="measure", does="a paired comparison's mean and interval are"
+    )
+    name = str(m)  # the column evaluate_wide names it: canonical (ndcg@10 -> nDCG@10)
+    a = evaluate_wide(q, run_a, [name])
+    b = evaluate_wide(q, run_b, [name])
+    return paired_comparison(
+        a.get_column(name),
+        b.get_column(name),
+        seed=seed,
+        samples=samples,
+        binary=is_binary_measure(m, q, a.get_column("query_id")),
+        bounded=is_bounded_measure(m),
+    )

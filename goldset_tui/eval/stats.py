@@ -55,6 +55,13 @@ _TIE = 1e-12
 
 @dataclass(frozen=True)
 class PairedResult:
+    """Two systems on the same ``n`` queries. ``mean_diff`` is mean_a - mean_b over those queries
+    and ``ci95`` its 95% interval: an estimate of the mean per-query difference over the
+    population of queries the set was drawn from, each query counting once (not weighted by how
+    often it is searched: the report's traffic-weighted difference is that). ``p_value``: the
+    seeded paired randomization test of no difference (``samples`` sign flips, ``seed``);
+    ``wins``/``losses``/``ties``: queries where A is above, below, equal to B."""
+
     n: int
     mean_a: float
     mean_b: float
@@ -159,18 +166,47 @@ def paired_comparison(
     *,
     seed: int = DEFAULT_SEED,
     samples: int = COMPARE_SAMPLES,
-    binary: bool = False,
-    bounded: bool = True,
+    binary: bool | None = None,
+    bounded: bool | None = None,
 ) -> PairedResult:
     """Compare per-query scores ``a`` and ``b`` (same queries, same order). ``binary``: the
     measure is 0 or 1 per query by definition (``eval.measure_kind``), which adds the discordant
     counts, McNemar's exact p and the paired-rate interval; never inferred from the values
     (nDCG@10 at 0 or 1 on every query of a small set is still graded). ``bounded``: every
     per-query value lies in [0, 1] by definition, which gives the difference's score interval;
-    otherwise Student's t (module docstring). The interval is (nan, nan) below two queries."""
+    otherwise Student's t (module docstring). The interval is (nan, nan) below two queries.
+
+    Left out, both come from the measure's definition when ``a`` and ``b`` are Series named
+    after the same measure (``evaluate_wide(...)["Success@10"]``), as `goldset compare` takes
+    them; otherwise graded and bounded. R@k, SetR and Rprec are binary only when each query has
+    one relevant document, which the scores cannot tell: ``eval.compare`` decides it from the
+    qrels, or pass ``binary``."""
+    named = _named_measure(a, b)
+    if binary is None:
+        from goldset_tui.eval.measure_kind import binary_by_name
+
+        binary = named is not None and binary_by_name(named) is True
+    if bounded is None:
+        from goldset_tui.eval.measure_kind import is_bounded_measure
+
+        bounded = named is None or is_bounded_measure(named)
     return paired_comparison_many(
         [(a, b)], seed=seed, samples=samples, binary=binary, bounded=bounded
     )[0]
+
+
+def _named_measure(a: object, b: object) -> str | None:
+    """The measure both Series are named after, if they are (evaluate_wide's columns)."""
+    if not (isinstance(a, pl.Series) and isinstance(b, pl.Series) and a.name == b.name):
+        return None
+    from goldset_tui.errors import InputError
+    from goldset_tui.eval.measures import parse_measure
+
+    try:
+        parse_measure(a.name)
+    except (InputError, ValueError, KeyError):
+        return None
+    return a.name
 
 
 def paired_comparison_many(

@@ -10,11 +10,14 @@ work on the same top-k frame.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import polars as pl
 
 from goldset_tui.eval.defaults import REPORT_SAMPLES
+from goldset_tui.eval.inputs import QrelsInput, RunInput, qrels_frame, run_frame
 from goldset_tui.eval.intervals import DEFAULT_SEED
 from goldset_tui.eval.measure_kind import is_binary_measure, is_bounded_measure
 from goldset_tui.report.assemble import assemble_report
@@ -64,22 +67,57 @@ def per_query(
 
 
 def compute_report(
-    qrels: pl.DataFrame,
-    runs: dict[str, pl.DataFrame],
-    strata: pl.DataFrame,
+    qrels: QrelsInput,
+    runs: Mapping[str, RunInput],
+    strata: pl.DataFrame | str | Path,
     *,
     metric: str = DEFAULT_METRIC,
-    traffic: pl.DataFrame | None = None,
+    traffic: pl.DataFrame | str | Path | None = None,
     fuse: bool = True,
     seed: int = DEFAULT_SEED,
     samples: int = REPORT_SAMPLES,
     k: int | None = None,
 ) -> Report:
-    """Evaluate every run (and their RRF fusion) on ``metric`` and assemble the report."""
-    from goldset_tui.eval.measures import canonical, parse_measure
+    """Evaluate every run (and their RRF fusion) on ``metric`` and assemble the report.
+
+    From a notebook, ``qrels`` and each run take what ``goldset_tui.eval`` takes (frames, dicts,
+    paths: docs/notebook.md), and ``strata`` and ``traffic`` a path (read as `goldset report`
+    reads them) or a frame (``query_id, stratum``; ``stratum, share``), its ids made text as
+    the qrels' are. GMAP is refused, as on the command line: the report's strata, intervals and
+    weighting are arithmetic means, and AP's would be shown under GMAP's name."""
+    if not runs:
+        raise ValueError("compute_report needs at least one run: {name: run}")
+    return _compute_report(
+        qrels_frame(qrels),
+        {str(name): run_frame(run) for name, run in runs.items()},
+        _table(strata, "strata", ("query_id", "stratum")),
+        metric=metric,
+        traffic=None if traffic is None else _table(traffic, "traffic", ("stratum", "share")),
+        fuse=fuse,
+        seed=seed,
+        samples=samples,
+        k=k,
+    )
+
+
+def _compute_report(
+    qrels: pl.DataFrame,
+    runs: dict[str, pl.DataFrame],
+    strata: pl.DataFrame,
+    *,
+    metric: str,
+    traffic: pl.DataFrame | None,
+    fuse: bool,
+    seed: int,
+    samples: int,
+    k: int | None,
+) -> Report:
+    from goldset_tui.eval.measures import arithmetic_measure, canonical
     from goldset_tui.eval.metrics import relevant_queries
 
-    measure = parse_measure(metric)
+    measure = arithmetic_measure(
+        metric, option="metric", does="the report's strata, intervals and weighting are"
+    )
     metric = canonical(measure)
     k = k if k is not None else cutoff(metric)
     queries = relevant_queries(qrels)
@@ -109,7 +147,7 @@ def compute_report(
     )
     # Every run's top k on the evaluated queries and on the golden set: a golden-set query out of
     # the table (no relevant grade) may hold the very holes the judged share and the bounds must
-    # count, and the review must list (eval.report_holes).
+    # count, and the review must list (report.holes).
     listed = listed_queries(queries, strata)
     topk = topk_frame(qrels, all_runs, k, listed)
     judged = judged_shares(topk, list(all_runs))
@@ -149,6 +187,42 @@ def compute_report(
     if line:
         report.warnings.insert(0, line)
     return report
+
+
+def _table(table: pl.DataFrame | str | Path, what: str, columns: tuple[str, ...]) -> pl.DataFrame:
+    """A strata or traffic file read as `goldset report` reads it, or a frame checked for its
+    columns, with ids and strata as text (``pl.read_csv`` reads ids like 301 as numbers, which
+    would then match no query of the qrels), and for what the file readers refuse: a query in
+    two strata (counted in both, it changes each one's n and mean), a share that is not a number
+    >= 0, a stratum given two shares."""
+    from goldset_tui.eval.strata import read_strata, read_traffic
+    from goldset_tui.text import visible
+
+    if isinstance(table, str | Path):
+        return read_strata(table) if what == "strata" else read_traffic(table)
+    if not isinstance(table, pl.DataFrame):
+        raise TypeError(f"{what} must be a Polars frame or a path, not {type(table).__name__}")
+    missing = [c for c in columns if c not in table.columns]
+    if missing:
+        have = ", ".join(visible(c, keep_newlines=False) for c in table.columns) or "none"
+        raise ValueError(
+            f"the {what} frame lacks the column {missing[0]!r} (it needs {', '.join(columns)};"
+            f" it has {have})"
+        )
+    text = [c for c in ("query_id", "stratum") if c in columns and table.schema[c] != pl.String]
+    table = table.with_columns(pl.col(c).cast(pl.String) for c in text) if text else table
+    key = "query_id" if what == "strata" else "stratum"
+    twice = table.unique([key, *columns[1:2]]).filter(pl.col(key).is_duplicated())
+    if twice.height:
+        many = "strata" if what == "strata" else "shares"
+        raise ValueError(f"the {what} frame gives {key} {twice[key][0]!r} two {many}")
+    if what == "traffic":
+        share = table.get_column("share")
+        bad = ~share.cast(pl.Float64, strict=False).is_between(0.0, math.inf).fill_null(False)
+        if not share.dtype.is_numeric() or bad.any():
+            i = int(bad.arg_max() or 0)
+            raise ValueError(f"the traffic frame's share {share[i]!r} is not a number >= 0")
+    return table.unique(maintain_order=True)
 
 
 MISSING_SHOWN = 3  # query ids per run named in the warning line; the JSON lists them all

@@ -12,7 +12,7 @@ on the golden set as well as on the evaluated queries, and:
   that query (null when the report has no top k to count from);
 - the closure's reason for dropping such a query says how many holes it has.
 
-The judged shares and the unjudged bounds (``report_compute``) count the same top k. Nothing here
+The judged shares and the unjudged bounds (``report.compute``) count the same top k. Nothing here
 changes which queries are averaged.
 """
 

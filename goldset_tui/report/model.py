@@ -2,7 +2,7 @@
 
 A :class:`Report` is built by :func:`goldset_tui.report.assemble.assemble_report` (pure, over
 per-query scores) or :func:`goldset_tui.report.compute.compute_report` (from qrels and runs),
-and rendered by ``report_format`` (JSON, CSV) and ``report_markdown``. It holds frames and plain
+and rendered by ``report.format`` (JSON, CSV) and ``report.markdown``. It holds frames and plain
 dicts only, so a notebook can read any part of it directly.
 """
 
@@ -37,8 +37,14 @@ FUSED_NAME = "rrf"
 REPORT_FILES = ("report.md", "report.json", "report.csv", "failing_queries.csv")
 
 
-@dataclass
+@dataclass(repr=False)
 class Report:
+    """A stratified report: ``table`` (per stratum and system, with intervals), ``overall``,
+    ``weighted`` and ``design`` (the headlines; ``estimands`` says in words what each one
+    estimates), ``closure``, ``failing`` (the queries each system scored 0 on), ``overlap``,
+    ``fusion``, ``paired`` and ``by_stratum`` (paired tests). Its repr is the headlines, not the
+    frames and runs it holds."""
+
     metric: str
     k: int
     n: int
@@ -80,7 +86,7 @@ class Report:
     # Per headline ("unweighted", "weighted", "design_weighted"), what it estimates in plain words.
     estimands: dict[str, str] = field(default_factory=dict)
     # Per run given, the golden-set queries (strata file order) it has no line for: each counts 0
-    # for that run (eval.report_compute.missing_from_runs); golden_size is the set's size.
+    # for that run (report.compute.missing_from_runs); golden_size is the set's size.
     missing_from_runs: dict[str, list[str]] = field(default_factory=dict)
     golden_size: int = 0
     # Every pair of systems on every stratum: exact McNemar or paired randomization, Holm-adjusted.
@@ -90,7 +96,7 @@ class Report:
     unjudged_bounds: dict[str, dict[str, Any]] = field(default_factory=dict)
     bounded: bool = True  # every per-query value in [0, 1] by definition (not a count)
     # The grades and the runs (as given, not fused) it was computed from, for the review's
-    # reading view (eval.report_reading); None for a report assembled from scores alone.
+    # reading view (report.reading); None for a report assembled from scores alone.
     qrels: pl.DataFrame | None = None
     runs: dict[str, pl.DataFrame] | None = None
     # The traffic shares as read (stratum, share[, population]; None without --traffic), and the
@@ -103,6 +109,51 @@ class Report:
     # When the store's last recorded release was measured under other strata: its release, the
     # changes and the note (app.drift.strata_change); None otherwise or without a store.
     strata_changed: dict[str, Any] | None = None
+
+    def __repr__(self) -> str:
+        # The dataclass repr printed every frame it holds, the qrels and each run among them: a
+        # notebook cell showed pages of tables before (or instead of) the headline.
+        from goldset_tui.text import visible
+
+        def shown(text: object) -> str:
+            # System and stratum names are the user's text: a notebook prints them to a terminal.
+            return visible(text, keep_newlines=False)
+
+        def cell(mean: float | None, ci: tuple[float | None, float | None] | None) -> str:
+            if mean is None:
+                return "none"
+            has_ci = ci is not None and None not in ci
+            return f"{mean:.4f}" + (f" [{ci[0]:.4f}, {ci[1]:.4f}]" if has_ci else "")  # type: ignore[index]
+
+        overall = {
+            shown(row["system"]): cell(row["mean"], (row["ci_lo"], row["ci_hi"]))
+            for row in self.overall.iter_rows(named=True)
+        }
+        lines = [
+            f"Report(metric={self.metric!r}, n={self.n} queries,"
+            f" systems=[{', '.join(shown(x) for x in self.all_systems)}],"
+            f" 95% intervals: {self.method})",
+            "  unweighted: " + "; ".join(f"{k} {v}" for k, v in overall.items()),
+        ]
+        if self.weighted is not None:
+            cis = self.weighted_ci or {}
+            lines.append(
+                "  traffic-weighted: "
+                + "; ".join(f"{shown(k)} {cell(v, cis.get(k))}" for k, v in self.weighted.items())
+            )
+        if self.design is not None:
+            cis = self.design_ci or {}
+            lines.append(
+                "  design-weighted: "
+                + "; ".join(f"{shown(k)} {cell(v, cis.get(k))}" for k, v in self.design.items())
+            )
+        lines += [f"  {name} estimates: {what}" for name, what in self.estimands.items()]
+        lines += [f"  warning: {shown(w)}" for w in self.warnings]
+        lines.append(
+            f"  closes: {self.closes}; {self.failing.height} failing (system, query) pairs;"
+            " fields: table, overall, failing, paired, by_stratum, overlap, fusion, closure"
+        )
+        return "\n".join(lines)
 
     @property
     def origin_line(self) -> str | None:

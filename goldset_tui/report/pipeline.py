@@ -3,12 +3,12 @@ against the golden set, the weighted headlines, failure-set overlap, fusion head
 share and its bounds, and paired comparisons.
 
 This module is the front door; the work is split along its seams:
-- ``report_model``: the :class:`Report` and shared constants;
-- ``report_assemble``: :func:`assemble_report`, pure over a per-query score frame
+- ``report.model``: the :class:`Report` and shared constants;
+- ``report.assemble``: :func:`assemble_report`, pure over a per-query score frame
   (``system, query_id, value``) and the strata, so tests and notebooks can feed it synthetic data;
-- ``report_compute``: :func:`compute_report`, which reads qrels and runs through the evaluation
+- ``report.compute``: :func:`compute_report`, which reads qrels and runs through the evaluation
   engine (metrics, fusion, stats) and then assembles;
-- ``report_format`` (JSON with fixed keys, CSV of the table) and ``report_markdown`` (for people).
+- ``report.format`` (JSON with fixed keys, CSV of the table) and ``report.markdown`` (for people).
 """
 
 from __future__ import annotations

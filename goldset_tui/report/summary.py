@@ -98,7 +98,7 @@ def judged_lines(report: Report) -> list[str]:
             outside = b.get("queries_outside_table")
             if outside:
                 # Holes of queries with no relevant grade yet: judged relevant, they would join
-                # the table (eval.report_holes).
+                # the table (report.holes).
                 word = "query" if outside == 1 else "queries"
                 line += f" · holes in {outside} {word} not in the table yet"
         lines.append(line)

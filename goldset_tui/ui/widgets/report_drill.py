@@ -54,7 +54,7 @@ class FailuresScreen(DrillScreen):
 
     def failing_rows(self) -> pl.DataFrame:
         """This list's rows of the report's failing frame: ``fails`` (scored 0) and ``unjudged``
-        (out of the table, with unjudged documents in some run's top k: eval.report_holes)."""
+        (out of the table, with unjudged documents in some run's top k: report.holes)."""
         f = self.context.report.failing.filter(pl.col("system") == self.system)
         if self.stratum is not None:
             f = f.filter(pl.col("stratum") == self.stratum)

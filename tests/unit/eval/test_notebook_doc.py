@@ -33,7 +33,7 @@ def blocks_by_library() -> dict[str, list[str]]:
 
 def test_the_page_shows_each_library_s_blocks():
     found = blocks_by_library()
-    assert [len(found[name]) - 1 for name in ("goldset", "ir_measures", "ranx")] == [7, 3, 4]
+    assert [len(found[name]) - 1 for name in ("goldset", "ir_measures", "ranx")] == [8, 3, 4]
 
 
 @pytest.mark.parametrize("library", ["goldset", "ir_measures"])
@@ -48,6 +48,9 @@ def test_the_blocks_run(library, monkeypatch, capsys):
         assert round(ns["mean_scores"](ns["QRELS"], ns["fused"], "nDCG@10")["nDCG@10"], 4) == 0.7993
         result = ns["paired_comparison"](ns["a"], ns["b"], seed=0, samples=10_000)
         assert (result.n, result.wins, result.losses, result.ties) == (42, 34, 0, 8)
+        binary = ns["compare"](ns["QRELS"], ns["BM25"], ns["MINILM"], "Success@3")
+        assert binary.discordant == (6, 0) and binary.mcnemar_p == 0.03125
+        assert [round(x, 4) for x in binary.ci95] == [0.0417, 0.2833]
         kappa = ns["cohen_kappa_score"](
             ns["both"]["grade"], ns["both"]["grade_bob"], labels=[0, 1, 2, 3], weights="quadratic"
         )

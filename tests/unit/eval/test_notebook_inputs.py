@@ -356,6 +356,7 @@ CALLS = {
     "fuse": lambda q, r: eval_api.fuse([r], "combsum"),
     "qrels_frame": lambda q, r: eval_api.qrels_frame(q),
     "run_frame": lambda q, r: eval_api.run_frame(r),
+    "compare": lambda q, r: eval_api.compare(q, r, r, "RR", samples=50),
 }
 
 
