@@ -195,7 +195,7 @@ def _table(table: pl.DataFrame | str | Path, what: str, columns: tuple[str, ...]
     would then match no query of the qrels), and for what the file readers refuse: a query in
     two strata (counted in both, it changes each one's n and mean), a share that is not a number
     >= 0, a stratum given two shares."""
-    from goldset_tui.eval.strata import read_strata, read_traffic
+    from goldset_tui.io.strata_and_traffic import read_strata, read_traffic
     from goldset_tui.text import visible
 
     if isinstance(table, str | Path):
