@@ -16,6 +16,9 @@ The API key is never in a line: nothing here receives it.
 
 ``STORE/llm/prompts/<sha256[:16]>.txt`` keeps each prompt template used, so the sha256 in the
 manifest can always be read back as text.
+
+``STORE/llm/runs/<labeller>.json`` is there while a `judge --machine` run's answers may not be
+stored as its labels yet (below): a killed run's answers are said to wait, never silently missing.
 """
 
 from __future__ import annotations
@@ -134,6 +137,7 @@ def unstored_answers(store: Path, scale: GradeScale, stored: StoredGrades) -> di
     its labels do not hold yet, and the command that stores them. ``stored(labeller)``: the
     labeller's grades in force (None: not a labeller yet). A log a live run holds is left out:
     that run stores its answers itself."""
+    from goldset_tui.errors import InputError
     from goldset_tui.io.values import loads_json
     from goldset_tui.machine.answer import read_answer
     from goldset_tui.store.journal import is_locked
@@ -152,8 +156,12 @@ def unstored_answers(store: Path, scale: GradeScale, stored: StoredGrades) -> di
             continue  # not one goldset wrote: nothing to say about it
         if not log.is_file() or is_locked(log):
             continue
+        try:
+            answers = read_answers(log)[0]
+        except (OSError, InputError):
+            continue  # a log that cannot be read: the run reading it says so, not every reader
         graded: dict[tuple[str, str], int] = {}
-        for (query_id, doc_id, _), record in read_answers(log)[0].items():
+        for (query_id, doc_id, _), record in answers.items():
             grade = read_answer(str(record.get("text", "")), scale).grade
             if grade is not None:
                 graded[(query_id, doc_id)] = grade
