@@ -237,7 +237,9 @@ class _Run(ModelRun):
         return self.result
 
     def again(self) -> str:
-        """The command that runs this judge again (no key: it is never on a command line)."""
+        """The command that runs this judge again, for the notice a killed run leaves: what
+        decides the answers and where they go (no key: it is never on a command line; the budget
+        and the price are the user's to give again)."""
         import shlex
 
         request, config = self.request, self.request.provider
@@ -250,6 +252,7 @@ class _Run(ModelRun):
             ("--api-key-file", config.api_key_file),
             ("--corpus", request.corpus),
             ("--prompt", request.prompt),
+            ("--seed", request.seed),
         ):
             if value is not None:
                 words += [option, str(value)]

@@ -556,9 +556,15 @@ WORKLOADS: dict[str, Workload] = {
 
 def _more() -> None:
     """The workloads of workloads_more.py (which builds on the classes above)."""
-    from faults.workloads_more import Adjudicate, JudgeMachine, Spotcheck, SynthOut
+    from faults.workloads_more import (
+        Adjudicate,
+        JudgeMachine,
+        Spotcheck,
+        SpotcheckExport,
+        SynthOut,
+    )
 
-    for workload in (JudgeMachine(), SynthOut(), Adjudicate(), Spotcheck()):
+    for workload in (JudgeMachine(), SynthOut(), Adjudicate(), Spotcheck(), SpotcheckExport()):
         WORKLOADS[workload.name] = workload
 
 

@@ -436,3 +436,31 @@ class Spotcheck(ApiWorkload):
 
         answers, _ = load_answers(journal_path(root / "checks", "ana"))
         return tuple((a.query, a.assigned, a.correct) for a in answers)
+
+
+class SpotcheckExport(FileOutput):
+    """`spotcheck --export`: the labels with a spot-checker's corrections, over an earlier export
+    (another spot-checker's, who corrected nothing)."""
+
+    name = "spotcheck --export"
+
+    def setup(self, root: Path) -> None:
+        Spotcheck().setup(root)
+        session = Spotcheck()._open(root)  # ana corrects two queries, agrees with one
+        try:
+            for step in (("pick", 0), ("agree",), ("pick", 1)):
+                op = Spotcheck._op(session, step)
+                session.answer(op[3])
+        finally:
+            session.close()
+        super().setup(root)
+
+    def _export(self, root: Path, labeller: str) -> list[str]:
+        return ["spotcheck", str(root / "labels.csv"), "--store", str(root / "checks"),
+                "--labeller", labeller, "--export", str(root / "out" / "corrected.csv")]  # fmt: skip
+
+    def earlier(self, root: Path) -> list[str]:
+        return self._export(root, "bob")
+
+    def argv(self, root: Path) -> list[str]:
+        return self._export(root, "ana")
