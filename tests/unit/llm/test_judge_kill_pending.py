@@ -96,3 +96,39 @@ def test_qrels_after_a_killed_machine_run_says_what_is_not_stored(
     done = _qrels(store)
     assert done.returncode == 0 and "interrupted" not in done.stderr, done.stderr
     assert len(done.stdout.splitlines()) == len(pairs_of(pool))
+
+
+def test_a_disk_error_part_way_says_the_answers_are_kept_and_how_to_go_on(
+    tmp_path: Path, fake_provider: FakeProvider, monkeypatch, capsys
+) -> None:
+    # It used to say only "goldset: error: STORE/llm/cache/....jsonl: No space left on device".
+    import errno
+
+    from judge_support import judge
+
+    from goldset_tui.store.answers import AnswerLog
+
+    pool = small_pool(tmp_path)
+    store = tmp_path / "store"
+    real_add, calls = AnswerLog.add, []
+
+    def full_at_the_third(self, record) -> None:
+        calls.append(record)
+        if len(calls) == 3:
+            raise OSError(errno.ENOSPC, "No space left on device", str(self.path))
+        real_add(self, record)
+
+    monkeypatch.setattr(AnswerLog, "add", full_at_the_third)
+    status, _, err = judge(monkeypatch, capsys, fake_provider, pool, store, "--concurrency", "1")
+    assert status == 2
+    errors = [line for line in err.splitlines() if line.startswith("goldset: error:")]
+    assert len(errors) == 1 and errors == err.splitlines()[-1:], err
+    assert errors[0].endswith(
+        "No space left on device; every answer made durable so far is kept: run the same "
+        "command again to go on"
+    )
+    monkeypatch.setattr(AnswerLog, "add", real_add)
+    asked = len(fake_provider.requests)
+    status, _, err = judge(monkeypatch, capsys, fake_provider, pool, store, "--concurrency", "1")
+    assert status == 0, err
+    assert len(fake_provider.requests) - asked == len(pairs_of(pool)) - 2
