@@ -208,7 +208,7 @@ class _Run(ModelRun):
         self.result = MachineJudgeResult(request.labeller, project.path, model, self.progress)
 
     def run(self) -> MachineJudgeResult:
-        from goldset_tui.store.answers import AnswerLog, read_answers
+        from goldset_tui.store.answers import AnswerLog, clear_run, mark_run, read_answers
 
         try:
             with AnswerLog(self.log_path) as log:
@@ -219,11 +219,14 @@ class _Run(ModelRun):
                 self.progress.cached = len(self.keys) - len(asks)
                 self._count_refused(k for k in self.keys if k in self.known)
                 self.on_progress(self.progress)
+                if asks:  # until the labels are stored, a reader of the store is told of them
+                    mark_run(self.project.path, self.request.labeller, self.log_path, self.again())
                 self._ask(asks, log)
         finally:
             # Whatever stopped the run (a budget, an error, Ctrl-C), every answer made durable
             # is stored as labels.
             self._store()
+        clear_run(self.project.path, self.request.labeller)
         progress = self.progress
         unasked = progress.to_ask - progress.answered - progress.failed
         if self.result.fatal is None and unasked > 0:
@@ -232,6 +235,28 @@ class _Run(ModelRun):
             spent = limit is not None and progress.answered + progress.failed >= limit
             self.result.stopped = "--max-pairs" if spent else "--max-cost"
         return self.result
+
+    def again(self) -> str:
+        """The command that runs this judge again, for the notice a killed run leaves: what
+        decides the answers and where they go (no key: it is never on a command line; the budget
+        and the price are the user's to give again)."""
+        import shlex
+
+        request, config = self.request, self.request.provider
+        words = ["goldset", "judge", "--machine", config.model or self.model, request.pool]
+        words += ["--store", str(self.project.path), "--labeller", request.labeller]
+        if config.provider != "anthropic":
+            words += ["--provider", config.provider]
+        for option, value in (
+            ("--base-url", config.base_url),
+            ("--api-key-file", config.api_key_file),
+            ("--corpus", request.corpus),
+            ("--prompt", request.prompt),
+            ("--seed", request.seed),
+        ):
+            if value is not None:
+                words += [option, str(value)]
+        return shlex.join(words)
 
     def _count_refused(self, keys: Any) -> None:
         from goldset_tui.machine.answer import read_answer

@@ -188,21 +188,29 @@ def write_outputs(
     from goldset_tui.sampling.manifest import write_manifest
     from goldset_tui.sampling.shape_tests import A_LOT, SOMEWHAT
     from goldset_tui.store.files import atomic_write
+    from goldset_tui.store.together import written_together
 
-    write_frame(collected.frame, paths.queries)
-    qrels = collected.frame.select("query_id", "doc_id", pl.lit(1, dtype=pl.Int64).alias("grade"))
-    atomic_write(paths.qrels, lambda tmp: write_qrels(qrels, tmp))
-    manifest = build_manifest(paths, collected, setup)
     comparison = None
-    request = setup.request
-    if request.log is not None and collected.frame.height:
-        vocab = Path(request.vocab) if request.vocab else None
-        comparison = compare_query_sets(request.log, paths.queries, vocab)
-        manifest["compare"] = {
-            "log": _file(Path(request.log)),
-            "verdict": comparison.verdict,
-            "differs_in": [r.feature for r in comparison.rows if r.verdict in (SOMEWHAT, A_LOT)],
-        }
-    write_manifest(manifest, paths.manifest)
+    # The queries, their qrels and the manifest vouching for both: a failure at any of them
+    # leaves the earlier run's three files whole, never new queries beside an old manifest.
+    with written_together([paths.queries, paths.qrels, paths.manifest]):
+        write_frame(collected.frame, paths.queries)
+        qrels = collected.frame.select(
+            "query_id", "doc_id", pl.lit(1, dtype=pl.Int64).alias("grade")
+        )
+        atomic_write(paths.qrels, lambda tmp: write_qrels(qrels, tmp))
+        manifest = build_manifest(paths, collected, setup)
+        request = setup.request
+        if request.log is not None and collected.frame.height:
+            vocab = Path(request.vocab) if request.vocab else None
+            comparison = compare_query_sets(request.log, paths.queries, vocab)
+            manifest["compare"] = {
+                "log": _file(Path(request.log)),
+                "verdict": comparison.verdict,
+                "differs_in": [
+                    r.feature for r in comparison.rows if r.verdict in (SOMEWHAT, A_LOT)
+                ],
+            }
+        write_manifest(manifest, paths.manifest)
     written = {"queries": paths.queries, "qrels": paths.qrels, "manifest": paths.manifest}
     return written, comparison, manifest

@@ -228,9 +228,18 @@ def run_machine(args: argparse.Namespace) -> int:
     line = ProgressLine()
     try:
         result = run_machine_judge(request, on_progress=line)
+    except OSError as exc:
+        # A disk error part-way (the answer log, the labels): what was answered is kept, and the
+        # user must learn that the same command goes on, not that the run was lost.
+        where = exc.filename2 or exc.filename
+        reason = exc.strerror or type(exc).__name__
+        raise InputError(where, f"{reason}; {KEPT}") from None
     finally:
         line.done()
     return report(result, args)
+
+
+KEPT = "every answer made durable so far is kept: run the same command again to go on"
 
 
 def report(result: MachineJudgeResult, args: argparse.Namespace) -> int:

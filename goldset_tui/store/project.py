@@ -113,6 +113,8 @@ class Project:
         self.path = Path(path)
         self.manifest = manifest
         self.warnings: list[str] = []  # e.g. a torn journal line dropped on replay
+        # Per labeller: answers of an interrupted `judge --machine` run not in its labels yet.
+        self.unstored: dict[str, str] = {}
         self._writers: dict[str, JudgmentWriter] = {}
 
     # --- opening ------------------------------------------------------------------------------
@@ -169,7 +171,22 @@ class Project:
         remove_dead_tmp(manifest_path(store))
         manifest = roll_back_half_imports(store, manifest)  # an import that stopped half way
         remember(store)
-        return cls(store, manifest)
+        project = cls(store, manifest)
+        project._say_unstored()
+        return project
+
+    def _say_unstored(self) -> None:
+        """Answers a killed machine judge kept but never stored: said, never lost from sight
+        (store/answers.py, "a machine judge's run in progress")."""
+        from goldset_tui.store.answers import unstored_answers
+
+        def grades(labeller: str) -> dict[tuple[str, str], int] | None:
+            if labeller not in self.labellers():
+                return None
+            return {(q, d): g for q, d, g in self.qrels(labeller).iter_rows()}
+
+        self.unstored = unstored_answers(self.path, self.scale, grades)
+        self.warnings += list(self.unstored.values())
 
     @classmethod
     def open_or_create(
@@ -310,8 +327,10 @@ class Project:
         names = self.labellers()
         if labeller not in names:
             have = ", ".join(repr(visible(n)) for n in names) or "none yet"
+            pending = f"; {self.unstored[labeller]}" if labeller in self.unstored else ""
             raise InputError(
-                self.path, f"no labeller {visible(labeller)!r} in this store (labellers: {have})"
+                self.path,
+                f"no labeller {visible(labeller)!r} in this store (labellers: {have}){pending}",
             )
 
     # --- writing ------------------------------------------------------------------------------

@@ -32,6 +32,9 @@ class Ledger:
     # What a reader saw right after a failure ("now") and after the next acknowledged operation
     # ("next"), beside how many operations were acknowledged then.
     seen: list[tuple[str, int, Any]] = field(default_factory=list)
+    # What a command told its user on the way, before it ended: ("answer", query_id, doc_id) is
+    # a model's answer the progress line counted (durable, it says); the checks hold it to that.
+    notes: list[Op] = field(default_factory=list)
 
     def _say(self, *event: Any) -> None:
         if self.out is not None:
@@ -41,6 +44,10 @@ class Ledger:
     def start(self, op: Op) -> None:
         self.inflight = op
         self._say("start", op)
+
+    def note(self, *what: Any) -> None:
+        self.notes.append(tuple(what))
+        self._say("note", what)
 
     def ack(self) -> None:
         assert self.inflight is not None
@@ -89,6 +96,8 @@ class Ledger:
             kind = event[0]
             if kind == "start":
                 ledger.inflight = tuple(_tupled(event[1]))
+            elif kind == "note":
+                ledger.notes.append(tuple(_tupled(event[1])))
             elif kind == "ack":
                 ledger.ack()
             elif kind == "fail":

@@ -33,7 +33,7 @@ from typing import Any
 
 from faults.injector import FAULTS, Injector
 from faults.ledger import Ledger
-from faults.workloads import Workload, copy_tree, in_force
+from faults.workloads import Workload, copy_tree
 from goldset_tui.errors import InputError, StoreLockedError
 
 CHILD = Path(__file__).with_name("child.py")
@@ -161,41 +161,48 @@ def _read(prepared: Prepared) -> tuple[Any, str | None]:
 def check_store_api(
     prepared: Prepared, ledger: Ledger, killed: bool, persistent: bool = False
 ) -> list[str]:
-    from goldset_tui.model import Judgment
-    from goldset_tui.store import Project
-
+    """An API workload (a journal's writer: the store's, an adjudicator's, a spot-checker's): what
+    a reader finds is exactly what the acknowledged operations made (``workload.model``)."""
+    workload = prepared.workload
     problems = message_problems(ledger, command=False)
     for when, acked, seen in ledger.seen:
-        if seen != in_force(ledger.acked[:acked]) and not (when == "now" and persistent):
+        if seen != workload.model(ledger.acked[:acked]) and not (when == "now" and persistent):
             moment = "right after a failure" if when == "now" else "after the next save"
             problems.append(f"{moment}, a reader sees {seen}")
     with home(prepared.root):
         try:  # the next session opens (folding what the journal holds) and saves
-            with Project.open(prepared.root / "store").writer("alice") as writer:
-                writer.record(Judgment("alice", "q9", "next", 1, "2026-01-02T00:00:00Z"))
+            key, value = workload.next_session(prepared.root)
         except (OSError, InputError, StoreLockedError) as exc:
             return [*problems, f"the next session cannot save: {exc}"]
     found, refused = _read(prepared)
     if refused:
         return [*problems, refused]
-    if found.pop(("q9", "next"), None) != 1:
+    found = workload.without_next(found, key, value)
+    if found is None:
         problems.append("the next session's save is not counted")
-    options = [in_force(ledger.acked)]
+        found = {}
+    options = [workload.model(ledger.acked)]
     if killed and ledger.inflight is not None:
-        options.append(in_force([*ledger.acked, ledger.inflight]))
+        options.append(workload.model([*ledger.acked, ledger.inflight]))
     if found not in options:
         expected = options[0]
-        lost = {k: v for k, v in expected.items() if found.get(k) != v}
-        extra = {k: v for k, v in found.items() if expected.get(k) != v}
-        problems.append(
-            f"grades differ from the acknowledged ones: missing/changed {lost}, counted {extra}"
-        )
+        if isinstance(expected, dict) and isinstance(found, dict):
+            lost = {k: v for k, v in expected.items() if found.get(k) != v}
+            extra = {k: v for k, v in found.items() if expected.get(k) != v}
+            problems.append(
+                f"grades differ from the acknowledged ones: missing/changed {lost}, counted {extra}"
+            )
+        else:
+            problems.append(f"differs from the acknowledged operations: {found} != {expected}")
     return problems + leftovers(prepared)
 
 
 def check_command(prepared: Prepared, ledger: Ledger, killed: bool) -> list[str]:
+    workload = prepared.workload
     problems = message_problems(ledger, command=True)
     found, refused = _read(prepared)
+    with home(prepared.root):
+        problems += workload.promises(prepared.root, ledger, killed)
     if refused:
         problems.append(refused)
     elif ledger.acked and found != prepared.after:
@@ -208,13 +215,18 @@ def check_command(prepared: Prepared, ledger: Ledger, killed: bool) -> list[str]
     elif ledger.failed and says_done(ledger.failed[0][1]):
         if found != prepared.after:  # an error after the commit point says so: it must be true
             problems.append(f"said it is done ({_last_line(ledger.failed[0][1])}), but it is not")
-    elif ledger.failed and found != prepared.before:
+    elif (
+        ledger.failed
+        and found != prepared.before
+        and not workload.resumable(found, prepared.before, prepared.after)
+    ):
         done = "all of it done" if found == prepared.after else "half of it done"
         problems.append(f"reported failed ({_last_line(ledger.failed[0][1])}), but {done}")
     elif (
         killed
         and found not in (prepared.before, prepared.after)
         and not prepared.workload.each_whole(found, prepared.before, prepared.after)
+        and not workload.resumable(found, prepared.before, prepared.after)
     ):
         problems.append("killed: half of it done")
     if not killed:
@@ -229,6 +241,7 @@ def check_command(prepared: Prepared, ledger: Ledger, killed: bool) -> list[str]
     found, refused = _read(prepared)
     if refused or found != prepared.after:
         problems.append(f"run again, the result differs from a run without faults {refused or ''}")
+    problems += workload.rerun_promises(ledger, again)
     return problems + (leftovers(prepared) if killed else [])
 
 

@@ -2,8 +2,10 @@
 a group, undos, compactions) with every call that changes the disk failing in turn (EIO; EIO
 that persists to the end of the operation, under which a failed write's clean-up fails too;
 ENOSPC at the calls where it differs from EIO: a write leaves half its bytes, a Polars writer a
-partial file), a sample of SIGKILLs, and one telling point of each writing command.
-bench/fault_sweep.py runs every workload and every kill
+partial file), a sample of SIGKILLs, and one telling point of each writing command; every call of
+the adjudicator's and the spot-checker's journals failing (EIO, EIO*); a machine judge killed
+after two answers and one whose disk fails for good. bench/fault_sweep.py runs every workload and
+every kill
 (docs/store.md, "The fault sweep")."""
 
 from __future__ import annotations
@@ -120,7 +122,7 @@ def test_one_point_of_each_command_breaks_no_promise(tmp_path_factory, name: str
 
 # A set of files (labels and manifest; a sample, its companions and manifest) failing at its last
 # file, the manifest's rename: the earlier set must be whole again, not new files beside it.
-FILE_SETS = ("classify -o", "sample draw -o")
+FILE_SETS = ("classify -o", "sample draw -o", "synth -o")
 
 
 @pytest.mark.parametrize("name", FILE_SETS)
@@ -139,6 +141,62 @@ def test_a_set_of_files_failing_at_its_manifest_leaves_the_earlier_set(
         import shutil
 
         shutil.rmtree(base, ignore_errors=True)
+
+
+# --- the screens' own journals, and the commands that ask a model ---------------------------------
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory):
+    folder = scratch(tmp_path_factory)
+    yield folder
+    import shutil
+
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.mark.parametrize("name", ["adjudicate", "spotcheck"])
+def test_every_call_of_an_adjudicator_or_a_spot_checker_failing_breaks_no_promise(
+    base: Path, name: str
+) -> None:
+    # The screens' writers: what a reader finds is exactly what the acknowledged decisions or
+    # answers made, right after a failure (but a persistent one) and after the next save.
+    prepared = prepare(WORKLOADS[name], base / name)
+    points = [fault_point(prepared, f, n) for f in ("EIO", "EIO*") for n in range(prepared.calls)]
+    assert [p.at for p in points if p.call is None] == []
+    assert summary(points) == ""
+
+
+@pytest.fixture(scope="module")
+def judge_machine(base: Path) -> Prepared:
+    return prepare(WORKLOADS["judge --machine"], base / "judge")
+
+
+def _answers(prepared: Prepared) -> list[int]:
+    """The answer log's fdatasyncs, one an answer (the only fdatasyncs of the run)."""
+    syncs = [n for n, name in enumerate(prepared.names) if name == "fdatasync"]
+    assert len(syncs) == 5 and all(prepared.names[n - 1] == "write" for n in syncs)
+    return syncs
+
+
+def test_a_machine_judge_killed_after_two_answers_keeps_them_and_qrels_says_so(
+    judge_machine: Prepared,
+) -> None:
+    # Killed just before the third answer's write: two answers counted, no label stored yet.
+    # `goldset qrels` must say that they wait (it used to say "no labeller 'llm'"), and the run
+    # after the kill ask for the other three only.
+    point = kill_point(judge_machine, _answers(judge_machine)[2] - 1)
+    assert point.call == "write"
+    assert point.violations == []
+    assert len(judge_machine.workload.kept_before_rerun) == 2  # type: ignore[attr-defined]
+
+
+def test_a_machine_judge_whose_disk_fails_for_good_keeps_its_answers_said(
+    judge_machine: Prepared,
+) -> None:
+    # The second answer's fdatasync fails and the disk refuses every write after it: the run
+    # fails in one line, cannot store its labels either, and the answer kept is said to wait.
+    point = fault_point(judge_machine, "EIO*", _answers(judge_machine)[1])
+    assert point.call == "fdatasync"
+    assert point.violations == []
 
 
 # --- the checks can fail: a store that breaks a promise is caught ------------------------------
@@ -184,6 +242,26 @@ def test_the_sweep_catches_a_lost_acknowledged_grade_and_a_leftover(
     from faults.sweep import check
 
     assert check(store_api, ledger, False)[-1] == "left behind: store/.tmp-left"
+
+
+def test_the_sweep_catches_a_decision_reported_not_saved_that_is_counted(
+    base: Path, monkeypatch
+) -> None:
+    # An adjudicator's journal that ignores a failed cut-off (never tried again): the decision
+    # the screen called "not saved" stays in the file and a reader counts it.
+    def old_failed(self, size, records) -> None:
+        with contextlib.suppress(OSError):
+            os.ftruncate(self._descriptor(), size)
+
+    prepared = prepare(WORKLOADS["adjudicate"], base / "caught")
+    monkeypatch.setattr(journal_module.Journal, "_failed", old_failed)
+    first_decision = prepared.names.index("fdatasync")
+    point = fault_point(prepared, "EIO*", first_decision)
+    assert point.call == "fdatasync"
+    assert any(
+        v.startswith("after the next save, a reader sees {('q01', 'json#JSONDecoder.__init__'): 1")
+        for v in point.violations
+    ), point.violations
 
 
 def test_an_eio_from_the_injector_looks_like_the_real_one(tmp_path) -> None:

@@ -77,6 +77,36 @@ class Workload:
         saying some files ARE the new ones): no, for a change goldset makes all or nothing."""
         return False
 
+    def resumable(self, found: Any, before: Any, after: Any) -> bool:
+        """Whether a state between ``before`` and ``after`` is allowed after any failure or kill:
+        no, except for a command documented to keep what it finished (a model's answers, stored
+        whatever stops the run) and to finish the rest when run again."""
+        return False
+
+    def promises(self, root: Path, ledger: Ledger, killed: bool) -> list[str]:
+        """A command's own promises, checked after the fault, before it runs again (what it told
+        its user on the way: ``ledger.notes``). The broken ones, in words."""
+        return []
+
+    def rerun_promises(self, ledger: Ledger, again: Ledger) -> list[str]:
+        """A command's own promises about the run after the fault (asking nothing twice...)."""
+        return []
+
+    # An API workload (``command`` False): what the acknowledged operations leave in force, and
+    # the next session, which must open and save after any fault.
+    def model(self, ops: list[Op]) -> Any:
+        return in_force(ops)
+
+    def next_session(self, root: Path) -> tuple[Any, Any]:
+        """Open the next session, save one record; its key and value in ``effect``."""
+        raise NotImplementedError
+
+    def without_next(self, found: Any, key: Any, value: Any) -> Any:
+        """``found`` without the next session's record, or None when that record is missing."""
+        if not isinstance(found, dict) or found.get(key) != value:
+            return None
+        return {k: v for k, v in found.items() if k != key}
+
 
 # --- the store API ----------------------------------------------------------------------------
 SESSIONS: tuple[tuple[Op, ...], ...] = (
@@ -124,7 +154,32 @@ def in_force(ops: list[Op]) -> dict[tuple[str, str], int]:
     return {pair: stack[-1] for pair, stack in stacks.items() if stack}
 
 
-class StoreApi(Workload):
+class ApiWorkload(Workload):
+    """A workload of API calls, a screen's (``command`` False), whose reader is looked at right
+    after each failure and after the next acknowledged operation."""
+
+    def _look(self, root: Path, ledger: Ledger, failures: int, acked: int) -> None:
+        """A reader (`goldset qrels`, a report) right after a failure, and again after the next
+        operation acknowledged: it must not count what the screen called NOT SAVED, nor miss a
+        grade (sweep.py holds the first look to that only when the fault was not persistent: a
+        disk that refuses every write cannot take the failed line back until it works again)."""
+        if len(ledger.failed) > failures:
+            ledger.seen.append(("now", len(ledger.acked), self._reading(root)))
+            self._after_failure = True
+        elif len(ledger.acked) > acked and getattr(self, "_after_failure", False):
+            ledger.seen.append(("next", len(ledger.acked), self._reading(root)))
+            self._after_failure = False
+
+    def _reading(self, root: Path) -> Any:
+        from goldset_tui.errors import InputError
+
+        try:
+            return self.effect(root)
+        except (OSError, InputError) as exc:
+            return f"refused: {exc}"
+
+
+class StoreApi(ApiWorkload):
     """Two judging sessions of one labeller through ``JudgmentWriter``: saves, a group saved in
     one write, undo of one and of several, a compaction every 4 saves and on close."""
 
@@ -175,25 +230,13 @@ class StoreApi(Workload):
         finally:
             writer_module.COMPACT_EVERY = saved
 
-    def _look(self, root: Path, ledger: Ledger, failures: int, acked: int) -> None:
-        """A reader (`goldset qrels`, a report) right after a failure, and again after the next
-        operation acknowledged: it must not count what the screen called NOT SAVED, nor miss a
-        grade (sweep.py holds the first look to that only when the fault was not persistent: a
-        disk that refuses every write cannot take the failed line back until it works again)."""
-        if len(ledger.failed) > failures:
-            ledger.seen.append(("now", len(ledger.acked), self._reading(root)))
-            self._after_failure = True
-        elif len(ledger.acked) > acked and getattr(self, "_after_failure", False):
-            ledger.seen.append(("next", len(ledger.acked), self._reading(root)))
-            self._after_failure = False
+    def next_session(self, root: Path) -> tuple[Any, Any]:
+        from goldset_tui.model import Judgment
+        from goldset_tui.store import Project
 
-    def _reading(self, root: Path) -> Any:
-        from goldset_tui.errors import InputError
-
-        try:
-            return self.effect(root)
-        except (OSError, InputError) as exc:
-            return f"refused: {exc}"
+        with Project.open(root / "store").writer("alice") as writer:
+            writer.record(Judgment("alice", "q9", "next", 1, "2026-01-02T00:00:00Z"))
+        return ("q9", "next"), 1
 
     def effect(self, root: Path) -> Any:
         from goldset_tui.store import Project
@@ -509,6 +552,23 @@ WORKLOADS: dict[str, Workload] = {
         FuseOut(),
     )
 }
+
+
+def _more() -> None:
+    """The workloads of workloads_more.py (which builds on the classes above)."""
+    from faults.workloads_more import (
+        Adjudicate,
+        JudgeMachine,
+        Spotcheck,
+        SpotcheckExport,
+        SynthOut,
+    )
+
+    for workload in (JudgeMachine(), SynthOut(), Adjudicate(), Spotcheck(), SpotcheckExport()):
+        WORKLOADS[workload.name] = workload
+
+
+_more()
 
 
 def copy_tree(source: Path, target: Path) -> None:
