@@ -1,4 +1,4 @@
-"""A CSV, TSV or Parquet log larger than memory, through the same spill files as a text log.
+"""A CSV, TSV, Parquet or JSON lines log larger than memory, through a text log's spill files.
 
 Counting a table's distinct queries with one group-by holds every distinct string at once, as the
 text log's count did. Here the table is read twice in batches of ``BATCH_ROWS`` rows, never whole:
@@ -11,9 +11,11 @@ text log's count did. Here the table is read twice in batches of ``BATCH_ROWS`` 
 2. **Partition.** Each batch's rows are summed by raw spelling, normalised, and written to the
    file of their range by ``spill.PartWriter``; passes 2 and 3 are the text log's.
 
-A batch with a bad count or a short row stops the fast path (``NeedsCarefulRead``): the careful
-reader, in memory, names the row, as it always did. The labels are those of the in-memory count,
-CSV and TSV byte for byte (tests/unit/sampling/test_sampling_spill_tables.py).
+A JSON lines log is read in pieces of bytes cut at newlines instead of batches of rows
+(``spill_jsonl``). A batch with a bad count or a short row, a JSON line the careful reader would
+refuse, stops the fast path (``NeedsCarefulRead``): the careful reader, in memory, names the row,
+as it always did. The labels are those of the in-memory count, CSV and TSV byte for byte
+(tests/unit/sampling/test_sampling_spill_tables.py, test_sampling_spill_jsonl.py).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from pathlib import Path
 
 import polars as pl
 
+from goldset_tui.io.tables import JSONL_SUFFIXES
 from goldset_tui.sampling.normalise import collapse, normalise
 from goldset_tui.sampling.spill import PartWriter
 from goldset_tui.sampling.stream import NeedsCarefulRead, scan_table
@@ -33,7 +36,13 @@ _SEED = 17
 
 
 def _batches(path: Path) -> Iterator[pl.DataFrame]:
-    """``raw, count`` in batches; NeedsCarefulRead at the first bad count or short row."""
+    """``raw, count`` in batches; NeedsCarefulRead at the first bad count or short row (or, in
+    a JSON lines log, at anything the careful reader must name: ``spill_jsonl``)."""
+    if path.suffix.lower() in JSONL_SUFFIXES:
+        from goldset_tui.sampling.spill_jsonl import jsonl_batches
+
+        yield from jsonl_batches(path)
+        return
     table = scan_table(path, path.suffix.lower())
     try:
         for batch in table.collect_batches(chunk_size=BATCH_ROWS):
@@ -50,7 +59,8 @@ def table_boundaries(path: Path, parts: int) -> pl.Series:
     bucket = 1
     held = pl.Series("q", [], dtype=pl.String)
     for batch in _batches(path):
-        forms = batch.select(normalise(pl.col("raw")).alias("q")).to_series()
+        # A null query (an empty CSV field, a JSON null) is blank: no boundary.
+        forms = batch.select(normalise(pl.col("raw")).alias("q")).to_series().drop_nulls()
         picked = forms.filter(forms.hash(_SEED) % bucket == 0)
         held = pl.concat([held, picked]).unique()
         while held.len() > SAMPLE_KEEP:

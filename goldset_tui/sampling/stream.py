@@ -147,7 +147,7 @@ def scan_table(p: Path, suffix: str) -> pl.LazyFrame:
         raise NeedsCarefulRead from None
     if "query" not in schema or schema["query"] != pl.String:
         raise NeedsCarefulRead
-    parsed, bad = _counts(schema.get("count"))
+    parsed, bad = count_exprs(schema.get("count"))
     last = schema.names()[-1]
     short = pl.col(last).is_null() if suffix in TEXT_FORMATS else pl.lit(False)
     return table.select(
@@ -173,7 +173,7 @@ def _count_table(p: Path, suffix: str) -> pl.DataFrame:
     return counted.select("raw", "count")
 
 
-def _counts(dtype: pl.DataType | None) -> tuple[pl.Expr, pl.Expr]:
+def count_exprs(dtype: pl.DataType | None) -> tuple[pl.Expr, pl.Expr]:
     """The count as Int64, and whether it is bad (not a whole number >= 1); as
     ``normalise.parse_counts`` reads it."""
     if dtype is None:
