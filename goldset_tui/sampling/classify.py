@@ -132,7 +132,7 @@ def classify_spilled(
             if spill.spills_as_table(path):
                 from goldset_tui.sampling import spill_tables
 
-                first_pass = (spill_tables.table_boundaries, spill_tables.table_partition)
+                first_pass = spill_tables.first_pass(path)
             done = spill.classify_spilled(
                 path, output, stream_frame, lambda d: label(d, vocab, rule), first_pass=first_pass
             )
