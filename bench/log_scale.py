@@ -212,7 +212,15 @@ def measure(argv: list[str], tree: Path | None = None) -> tuple[float, float, fl
     tree it imports goldset_tui from)."""
     env = None if tree is None else {**os.environ, "PYTHONPATH": str(tree)}
     start = time.monotonic()
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    # From a folder without a goldset_tui: `python -m` puts the working folder first on the path,
+    # ahead of PYTHONPATH, and a run from a checkout would import that checkout whatever ``tree``.
+    proc = subprocess.Popen(
+        argv,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=tempfile.gettempdir(),
+    )
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.monotonic() - start
     if status != 0:
@@ -323,7 +331,7 @@ def main() -> None:
         work_args = ["classify", str(log), "-o", str(work / "labels.parquet")]
     goldset = [sys.executable, "-m", "goldset_tui", *work_args, "--vocab", str(vocab)]
     commands = {ours: goldset}
-    trees: dict[str, Path | None] = {ours: None}
+    trees: dict[str, Path | None] = {ours: Path(__file__).resolve().parents[1]}  # this tree
     if args.baseline is not None:
         commands["baseline"] = goldset
         trees["baseline"] = args.baseline.resolve()
