@@ -10,7 +10,8 @@ Checks cost nothing on the way: a count that is not a whole number >= 1, a short
 header without rows, a column of the wrong type or anything Polars refuses make the log go
 through the careful reader (``normalise.read_log``) instead, which names the file, the line and
 what is wrong. That reader holds the whole log in memory, so it is only ever the error path
-(and the path of JSON lines logs, which Polars cannot stream line by line with those checks).
+(and the path of a small JSON lines log, which Polars cannot stream line by line with those
+checks; a large one is read in pieces through the spill files: ``spill_jsonl``).
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from goldset_tui.cli import main
 from goldset_tui.errors import InputError
-from goldset_tui.sampling import spill, spill_jsonl, spill_tables
+from goldset_tui.sampling import inclusion, sample, spill, spill_jsonl, spill_tables
 from goldset_tui.sampling.classify import classify_to_file
 
 QUERIES = [
@@ -256,3 +256,74 @@ def test_a_spilled_log_with_an_origin_column_keeps_it(
     classify_to_file(log, tmp_path / "labels.csv")
     labels = pl.read_csv(tmp_path / "labels.csv")
     assert labels.sort("query").get_column("origin").to_list() == ["synthetic", "real"]
+
+
+def _old_draw(pool: pl.DataFrame, k: int, seed: int, cap: int) -> pl.DataFrame:
+    """The draw as it was before it went a slice at a time: every query's key in one list."""
+    if k >= pool.height:
+        return pool.with_columns(pl.lit(1.0, dtype=pl.Float64).alias(sample.PROBABILITY))
+    pool = pool.sort("query")
+    weights = pool.get_column("count").clip(upper_bound=cap).to_list()
+    uniforms = sample.hash_uniforms(pool.get_column("query").to_list(), seed)
+    keys = pl.Series("_key", sample.efraimidis_spirakis_keys(weights, uniforms), dtype=pl.Float64)
+    by_weight = sample.probability_of_weight(weights, k)
+    probability = pl.Series(sample.PROBABILITY, [by_weight[w] for w in weights], dtype=pl.Float64)
+    ordered = pool.with_columns(keys, probability).sort(["_key", "query"], descending=[True, False])
+    return ordered.head(k).drop("_key")
+
+
+def _old_design_effects(pool: pl.DataFrame, k: int, cap: int) -> dict[str, float]:
+    """The design effects as they were: lists of every query's count, weight and head."""
+    counts = [float(c) for c in pool.get_column("count").to_list()]
+    head = [c >= cap for c in counts]
+    total = sum(counts)
+    top = sum(c for c, h in zip(counts, head, strict=True) if h)
+    out = dict.fromkeys((sample.DEFF_SEARCH, sample.DEFF_QUERY, sample.DEFF_HEAD), 0.0)
+    out |= {sample.DEFF_TAIL: 0.0, sample.HEAD_COUNT: float(cap)}
+    out[sample.HEAD_SHARE] = top / total if total else 0.0
+    if k >= pool.height or k <= 0:
+        return out
+    weights = [min(int(c), cap) for c in counts]
+    by_weight = sample.probability_of_weight(weights, k)
+    search = query = heavy = light = 0.0
+    for c, w, h in zip(counts, weights, head, strict=True):
+        pi = by_weight[w]
+        search += (1.0 - pi) * c * c / pi
+        query += (1.0 - pi) / pi
+        if h:
+            heavy += (1.0 - pi) * c * c / pi
+        else:
+            light += (1.0 - pi) * c * c / pi
+    out[sample.DEFF_SEARCH] = k * search / (total * total)
+    out[sample.DEFF_QUERY] = k * query / (pool.height * pool.height)
+    out[sample.DEFF_HEAD] = k * heavy / (top * top) if top else 0.0
+    out[sample.DEFF_TAIL] = k * light / ((total - top) ** 2) if total > top else 0.0
+    return out
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    counts=st.lists(st.sampled_from([1, 1, 1, 2, 3, 7, 49, 50, 51, 400]), min_size=1, max_size=60),
+    k=st.integers(0, 70),
+    cap=st.sampled_from([1, 3, 50]),
+    seed=st.integers(0, 3),
+    exact=st.booleans(),
+    slice_rows=st.sampled_from([1, 3, 7, 1 << 16]),
+)
+def test_the_draw_a_slice_at_a_time_is_the_draw_of_every_query_at_once(
+    counts: list[int], k: int, cap: int, seed: int, exact: bool, slice_rows: int
+) -> None:
+    # A stratum of millions of queries was lists of millions of Python values (1 GB at 6 M
+    # distinct queries): now a slice at a time, with the same keys, probabilities and sums.
+    pool = pl.DataFrame(
+        {"query": [f"q {i % 23} {i}" for i in range(len(counts))], "count": counts},
+        schema={"query": pl.String, "count": pl.Int64},
+    ).sample(fraction=1.0, shuffle=True, seed=seed)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sample, "SLICE", slice_rows)
+        if not exact:  # Rosén's approximation, not the exact successive draw
+            patch.setattr(inclusion, "EXACT_STATES", 0)
+        got = sample.draw_stratum(pool, k, seed, "s", cap)
+        want = _old_draw(pool, k, seed, cap)
+        assert got.equals(want)
+        assert sample.design_effects(pool, k, cap) == _old_design_effects(pool, k, cap)
