@@ -227,21 +227,21 @@ def draw_stratum(pool: pl.DataFrame, k: int, seed: int, stratum: str, cap: int) 
     with its ``inclusion_probability`` (1 when the stratum is taken in full)."""
     if k >= pool.height:
         return pool.with_columns(pl.lit(1.0, dtype=pl.Float64).alias(PROBABILITY))
-    pool = pool.sort("query")
     weights = pool.get_column("count").clip(upper_bound=cap)
     uniforms = (hash_uniforms(q.to_list(), seed) for q in _slices(pool.get_column("query")))
     keys = pl.concat(
         pl.Series("_key", efraimidis_spirakis_keys(w.to_list(), u), dtype=pl.Float64)
         for w, u in zip(_slices(weights), uniforms, strict=True)
     )
+    # The k largest keys, ties to the smallest query (a query's key is its own, whatever the
+    # order): each is at least the k-th largest key, and few others are, so only those are
+    # sorted, not the whole stratum.
+    least = keys.top_k(k).min() if k > 0 else math.inf
+    drawn = pool.with_columns(keys).filter(pl.col("_key") >= least)
+    drawn = drawn.sort(["_key", "query"], descending=[True, False]).head(k).drop("_key")
     by_weight = weight_probabilities(weights, k)
-    probability = weights.replace_strict(by_weight, return_dtype=pl.Float64).alias(PROBABILITY)
-    return (
-        pool.with_columns(keys, probability)
-        .sort(["_key", "query"], descending=[True, False])
-        .head(k)
-        .drop("_key")
-    )
+    table = pl.Series(PROBABILITY, [by_weight.get(w, 0.0) for w in range(cap + 1)])
+    return drawn.with_columns(table.gather(drawn.get_column("count").clip(upper_bound=cap)))
 
 
 def design_effects(pool: pl.DataFrame, k: int, cap: int) -> dict[str, float]:
