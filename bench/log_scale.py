@@ -249,10 +249,19 @@ SCAN = (
     "pl.scan_lines(sys.argv[1], glob=False).select(pl.col('line').str.len_bytes().sum())"
     ".collect(engine='streaming')"
 )
+# The same for a JSON lines log (--format jsonl): Polars parsing each line's query field.
+JSONL_DISTINCT = (
+    "import sys, polars as pl; "
+    "q = pl.col('query').str.replace_all(r'[\\s\\x1C-\\x1F]+', ' ').str.strip_chars(' ')"
+    ".str.to_lowercase(); "
+    "print(pl.scan_ndjson(sys.argv[1]).select(q.alias('q')).group_by('q')"
+    ".agg(pl.len()).select(pl.len()).collect(engine='streaming').item())"
+)
 PEERS = {
     "polars scan": SCAN,
     "scan + group_by": GROUP,
     "polars distinct count": DISTINCT,
+    "polars jsonl distinct count": JSONL_DISTINCT,
 }
 
 
@@ -286,7 +295,7 @@ def main() -> None:
     )
     parser.add_argument(
         "--peers",
-        default=",".join(PEERS),
+        default=",".join(p for p in PEERS if "jsonl" not in p),
         help=f"comma-separated references to run beside goldset (of: {', '.join(PEERS)})",
     )
     parser.add_argument("--folder", type=Path, default=Path(tempfile.gettempdir()))
@@ -346,7 +355,7 @@ def main() -> None:
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
-    header = f"{'process':<22} {'CPU s':>8} {'MB/CPU s':>9} {'peak RSS MB':>12} {'wall s':>8}"
+    header = f"{'process':<28} {'CPU s':>8} {'MB/CPU s':>9} {'peak RSS MB':>12} {'wall s':>8}"
     print(f"\n{header}", file=show)
     medians: dict[str, dict[str, float]] = {}
     for name, runs in results.items():
@@ -359,7 +368,7 @@ def main() -> None:
             "wall_s": round(wall, 3),
         }
         rate = size / 1e6 / cpu if cpu else float("inf")
-        print(f"{name:<22} {cpu:>8.1f} {rate:>9.0f} {rss:>12.0f} {wall:>8.1f}", file=show)
+        print(f"{name:<28} {cpu:>8.1f} {rate:>9.0f} {rss:>12.0f} {wall:>8.1f}", file=show)
     load = f"load average {min(loads):.1f}-{max(loads):.1f} (1 min, before each process)"
     cpu = medians[ours]["cpu_s"]
     for name in [*peers, "baseline"] if args.baseline is not None else peers:
