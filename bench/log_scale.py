@@ -2,15 +2,22 @@
 
     python bench/log_scale.py --gb 5 [--distinct 200000] [--runs 1] [--folder /tmp] [--keep]
     python bench/log_scale.py --lines 6000000 --runs 3 [--json] [--peers "polars distinct count"]
+    python bench/log_scale.py --lines 6000000 --format jsonl --baseline /path/to/old/tree --peers ""
+    python bench/log_scale.py --lines 6000000 --command draw --baseline /path/to/old/tree --peers ""
 
 Generates a plain-text query log, seeded: about --gb gigabytes with a Zipf-like head over
 --distinct distinct queries, shaped like a real search log, with identifiers, negations, typos
 and title-cased entities; or, with --lines, that many lines of which almost all are distinct
 (a public web search engine's log: one line in fifty repeats a head query); or --log, a file of
-one's own. Then runs, each in its own process, alternating, --runs times:
+one's own. --format writes the same queries as a CSV, Parquet or JSON lines log (one ``query``
+field a line). Then runs, each in its own process, alternating, --runs times:
 
 - `goldset classify LOG -o labels.parquet --vocab vocab.txt` (counting, normalising, the rules,
   the labels and manifest written);
+- with --command draw, `goldset sample draw LOG --log -o sample.csv --seed 7 --total 160
+  --vocab vocab.txt` instead (the log classified, then the seeded draw);
+- with --baseline DIR, the same goldset command run from the source tree DIR (PYTHONPATH), in
+  turn with this tree's: before and after a change, under the same load;
 - the peers (--peers): a bare Polars streaming scan that touches every byte
   (`pl.scan_lines(LOG).select(pl.col("line").str.len_bytes().sum())`), Polars' streaming
   group-by of the raw lines, and Polars' distinct count of the normalised lines (the reference
@@ -29,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import random
 import shutil
@@ -173,10 +181,46 @@ def write_distinct_log(path: Path, lines: int, seed: int = 1) -> int:
     return written
 
 
-def measure(argv: list[str]) -> tuple[float, float, float]:
-    """(CPU seconds, peak RSS in MB, wall seconds) of one child process."""
+def as_format(text_log: Path, fmt: str) -> Path:
+    """The text log's lines as a ``fmt`` log (one ``query`` a row), written beside it, streamed."""
+    if fmt == "text":
+        return text_log
+    out = text_log.with_suffix({"csv": ".csv", "parquet": ".parquet", "jsonl": ".jsonl"}[fmt])
+    lines = pl.scan_lines(text_log, name="query", glob=False)
+    if fmt == "csv":
+        lines.sink_csv(out)
+    elif fmt == "parquet":
+        lines.sink_parquet(out)
+    else:
+        lines.sink_ndjson(out)
+    text_log.unlink()
+    return out
+
+
+def generate(work: Path, lines: int | None, gb: float, distinct: int, fmt: str) -> Path:
+    """The generated log (module docstring), in ``fmt``."""
+    log = work / "log.txt"
+    if lines is not None:
+        write_distinct_log(log, lines)
+    else:
+        write_log(log, gb, distinct)
+    return as_format(log, fmt)
+
+
+def measure(argv: list[str], tree: Path | None = None) -> tuple[float, float, float]:
+    """(CPU seconds, peak RSS in MB, wall seconds) of one child process (``tree``: the source
+    tree it imports goldset_tui from)."""
+    env = None if tree is None else {**os.environ, "PYTHONPATH": str(tree)}
     start = time.monotonic()
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # From a folder without a goldset_tui: `python -m` puts the working folder first on the path,
+    # ahead of PYTHONPATH, and a run from a checkout would import that checkout whatever ``tree``.
+    proc = subprocess.Popen(
+        argv,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=tempfile.gettempdir(),
+    )
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.monotonic() - start
     if status != 0:
@@ -205,10 +249,19 @@ SCAN = (
     "pl.scan_lines(sys.argv[1], glob=False).select(pl.col('line').str.len_bytes().sum())"
     ".collect(engine='streaming')"
 )
+# The same for a JSON lines log (--format jsonl): Polars parsing each line's query field.
+JSONL_DISTINCT = (
+    "import sys, polars as pl; "
+    "q = pl.col('query').str.replace_all(r'[\\s\\x1C-\\x1F]+', ' ').str.strip_chars(' ')"
+    ".str.to_lowercase(); "
+    "print(pl.scan_ndjson(sys.argv[1]).select(q.alias('q')).group_by('q')"
+    ".agg(pl.len()).select(pl.len()).collect(engine='streaming').item())"
+)
 PEERS = {
     "polars scan": SCAN,
     "scan + group_by": GROUP,
     "polars distinct count": DISTINCT,
+    "polars jsonl distinct count": JSONL_DISTINCT,
 }
 
 
@@ -224,8 +277,25 @@ def main() -> None:
     parser.add_argument("--log", type=Path, help="measure this text log instead of writing one")
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument(
+        "--format",
+        choices=("text", "csv", "parquet", "jsonl"),
+        default="text",
+        help="write the generated log in this format (default: plain text)",
+    )
+    parser.add_argument(
+        "--command",
+        choices=("classify", "draw"),
+        default="classify",
+        help="the goldset command measured: classify, or sample draw --log",
+    )
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        help="also run the goldset command from this source tree, in turn with this one's",
+    )
+    parser.add_argument(
         "--peers",
-        default=",".join(PEERS),
+        default=",".join(p for p in PEERS if "jsonl" not in p),
         help=f"comma-separated references to run beside goldset (of: {', '.join(PEERS)})",
     )
     parser.add_argument("--folder", type=Path, default=Path(tempfile.gettempdir()))
@@ -248,25 +318,32 @@ def main() -> None:
     if args.log is not None:
         log, shape = args.log, "given"
         size = log.stat().st_size
-    elif args.lines is not None:
-        log, shape = work / "log.txt", f"{args.lines:,} lines, almost all distinct"
-        size = write_distinct_log(log, args.lines)
     else:
-        log, shape = work / "log.txt", f"{args.distinct:,} distinct queries"
-        size = write_log(log, args.gb, args.distinct)
+        lines = f"{args.lines:,} lines, almost all distinct" if args.lines is not None else None
+        shape = lines or f"{args.distinct:,} distinct queries"
+        if args.format != "text":
+            shape += f", as {args.format}"
+        # Written by another process: a child's peak RSS (os.wait4) is at least the peak of the
+        # process it was started from (Linux keeps the larger across fork and exec), and writing
+        # a 6 M-line log took this one to 513 MB, which every goldset run then reported as its
+        # own floor.
+        with multiprocessing.get_context("spawn").Pool(1) as pool:
+            log = pool.apply(generate, (work, args.lines, args.gb, args.distinct, args.format))
+        size = log.stat().st_size
     print(f"log: {size / 1e9:.2f} GB, {shape} (ready in {time.monotonic() - t:.0f} s)", file=show)
-    goldset = [
-        sys.executable,
-        "-m",
-        "goldset_tui",
-        "classify",
-        str(log),
-        "-o",
-        str(work / "labels.parquet"),
-        "--vocab",
-        str(vocab),
-    ]
-    commands = {"goldset classify": goldset}
+    if args.command == "draw":
+        ours = "goldset sample draw"
+        work_args = ["sample", "draw", str(log), "--log", "-o", str(work / "sample.csv")]
+        work_args += ["--seed", "7", "--total", "160"]
+    else:
+        ours = "goldset classify"
+        work_args = ["classify", str(log), "-o", str(work / "labels.parquet")]
+    goldset = [sys.executable, "-m", "goldset_tui", *work_args, "--vocab", str(vocab)]
+    commands = {ours: goldset}
+    trees: dict[str, Path | None] = {ours: Path(__file__).resolve().parents[1]}  # this tree
+    if args.baseline is not None:
+        commands["baseline"] = goldset
+        trees["baseline"] = args.baseline.resolve()
     commands.update({name: [sys.executable, "-c", PEERS[name], str(log)] for name in peers})
     results: dict[str, list[tuple[float, float, float]]] = {name: [] for name in commands}
     loads = []
@@ -274,11 +351,11 @@ def main() -> None:
         for _ in range(args.runs):  # side by side, alternating, so all see the same load
             for name, argv in commands.items():
                 loads.append(os.getloadavg()[0])
-                results[name].append(measure(argv))
+                results[name].append(measure(argv, trees.get(name)))
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
-    header = f"{'process':<22} {'CPU s':>8} {'MB/CPU s':>9} {'peak RSS MB':>12} {'wall s':>8}"
+    header = f"{'process':<28} {'CPU s':>8} {'MB/CPU s':>9} {'peak RSS MB':>12} {'wall s':>8}"
     print(f"\n{header}", file=show)
     medians: dict[str, dict[str, float]] = {}
     for name, runs in results.items():
@@ -291,12 +368,12 @@ def main() -> None:
             "wall_s": round(wall, 3),
         }
         rate = size / 1e6 / cpu if cpu else float("inf")
-        print(f"{name:<22} {cpu:>8.1f} {rate:>9.0f} {rss:>12.0f} {wall:>8.1f}", file=show)
+        print(f"{name:<28} {cpu:>8.1f} {rate:>9.0f} {rss:>12.0f} {wall:>8.1f}", file=show)
     load = f"load average {min(loads):.1f}-{max(loads):.1f} (1 min, before each process)"
-    ours = medians["goldset classify"]["cpu_s"]
-    for name in peers:
-        ratio = ours / medians[name]["cpu_s"]
-        print(f"goldset classify CPU time / {name}: {ratio:.2f}x", file=show)
+    cpu = medians[ours]["cpu_s"]
+    for name in [*peers, "baseline"] if args.baseline is not None else peers:
+        ratio = cpu / medians[name]["cpu_s"]
+        print(f"{ours} CPU time / {name}: {ratio:.2f}x", file=show)
     print(
         f"(medians of {args.runs} run(s); CPU time and peak RSS of each child from os.wait4; "
         f"{load})",

@@ -25,13 +25,30 @@ def sample_labels(path: Path, *, log: bool, vocab: Path | None) -> tuple[pl.Data
     if not log:
         with working(f"reading {path}"):
             return read_labels(path), []
-    from goldset_tui.sampling.classify import classify_log, read_vocab
+    from goldset_tui.sampling.classify import read_vocab
 
     words = read_vocab(vocab) if vocab else None
     with working(f"classifying {path}"):
-        labels = classify_log(path, words).labels
+        labels = _classified(path, words)
     notes = ["note: no --vocab given, so the misspelled rule was skipped"] if words is None else []
     return labels, notes
+
+
+def _classified(path: Path, words: frozenset[str] | None) -> pl.DataFrame:
+    """The log's labels as `goldset classify` writes them: a large log through its spill files
+    (memory bounded while counting; the labels read back whole, as the draw needs them), any
+    other counted in memory."""
+    import tempfile
+
+    import polars as pl
+
+    from goldset_tui.sampling.classify import classify_log, classify_spilled
+
+    with tempfile.TemporaryDirectory(prefix="goldset-sample-") as folder:
+        written = Path(folder) / "labels.parquet"
+        if classify_spilled(path, written, words) is not None:
+            return pl.read_parquet(written)
+    return classify_log(path, words).labels
 
 
 @dataclass(frozen=True)

@@ -242,6 +242,17 @@ def _raise_repeated_key(p: Path, data: bytes, frame: pl.DataFrame) -> None:
                 )
 
 
+def check_jsonl_frame(
+    p: Path, data: bytes, text_columns: Sequence[str], frame: pl.DataFrame
+) -> None:
+    """What Polars read from JSON lines ``data`` without a word but changed: a lone surrogate, a
+    number beyond 64 bits, a ``text_columns`` value that is not text, a key given twice. Line by
+    line, so a piece of a file cut at newlines is checked as the whole file would be (the line
+    numbers then count from the piece's start)."""
+    check_jsonl_bytes(p, data, text_columns, frame)
+    _raise_repeated_key(p, data, frame)
+
+
 def _read_jsonl(p: Path, text_columns: Sequence[str] = ()) -> pl.DataFrame:
     # A BOM is an encoding mark, not JSON: Polars' JSON reader refuses it (its CSV reader skips
     # it), so it is dropped before anything reads the bytes; it sits on line 1, so lines still count.
@@ -250,8 +261,7 @@ def _read_jsonl(p: Path, text_columns: Sequence[str] = ()) -> pl.DataFrame:
         # From the bytes already read (never a glob pattern); checked first for what Polars
         # would change without a word (a lone surrogate, a struct id: goldset_tui.io.values).
         frame = pl.read_ndjson(io.BytesIO(data), infer_schema_length=None)
-        check_jsonl_bytes(p, data, text_columns, frame)
-        _raise_repeated_key(p, data, frame)
+        check_jsonl_frame(p, data, text_columns, frame)
         return frame
     except (pl.exceptions.PolarsError, OSError, ValueError) as exc:
         # Polars says what but not where: find the line ourselves.

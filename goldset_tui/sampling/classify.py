@@ -102,21 +102,37 @@ def classify_to_file(
     vocab: frozenset[str] | None = None,
     rule: Rule | None = None,
 ) -> Written:
-    """Label ``log_path`` into ``output`` (CSV, TSV or Parquet by extension). A large log (plain
-    text, CSV, TSV or Parquet) goes through spill files (spill.py); any other is counted in
-    memory."""
+    """Label ``log_path`` into ``output`` (CSV, TSV or Parquet by extension). A large log goes
+    through spill files (spill.py); any other is counted in memory."""
+    path = Path(log_path)
+    done = classify_spilled(path, output, vocab, rule)
+    if done is not None:
+        return done
+    result = classify_log(path, vocab, rule)
+    write_frame(result.labels, output)
+    table = stratum_table(result.labels)
+    return Written(result.occurrences, result.labels.height, result.blank, table)
+
+
+def classify_spilled(
+    path: Path, output: Path, vocab: frozenset[str] | None = None, rule: Rule | None = None
+) -> Written | None:
+    """``classify_to_file`` through spill files when the log is large (``spill.spills``), or
+    None when it must be counted in memory: a small log, one the careful reader must name a
+    line of, or one with an ``origin`` column (the spill files carry the query alone)."""
     from goldset_tui.sampling import spill
     from goldset_tui.sampling.stream import NeedsCarefulRead, needs_careful_read
 
-    path = Path(log_path)
+    if not spill.spills(path) or has_origin_column(path):
+        return None
     # The "\r line ends" sniff is for text: a Parquet file's bytes may hold a \r and no \n.
-    if spill.spills(path) and (spill.spills_as_table(path) or not needs_careful_read(path)):
+    if spill.spills_as_table(path) or not needs_careful_read(path):
         try:
             first_pass = None
             if spill.spills_as_table(path):
                 from goldset_tui.sampling import spill_tables
 
-                first_pass = (spill_tables.table_boundaries, spill_tables.table_partition)
+                first_pass = spill_tables.first_pass(path)
             done = spill.classify_spilled(
                 path, output, stream_frame, lambda d: label(d, vocab, rule), first_pass=first_pass
             )
@@ -124,10 +140,7 @@ def classify_to_file(
             pass  # the careful reader names what is wrong (in memory: the error path only)
         else:
             return Written(done.occurrences, done.distinct, done.blank, _table(done.strata))
-    result = classify_log(path, vocab, rule)
-    write_frame(result.labels, output)
-    table = stratum_table(result.labels)
-    return Written(result.occurrences, result.labels.height, result.blank, table)
+    return None
 
 
 def _table(counts: pl.DataFrame) -> pl.DataFrame:

@@ -51,11 +51,24 @@ def inclusion_probabilities(weights: Sequence[float], k: int) -> list[float]:
         return [1.0] * n
     if any(not w > 0 or not math.isfinite(w) for w in weights):
         raise ValueError("weights must be positive and finite")
-    groups = Counter(weights)
+    by_weight = group_probabilities(Counter(weights), k)
+    return [by_weight[w] for w in weights]
+
+
+def group_probabilities(groups: Counter[float], k: int) -> dict[float, float]:
+    """Per weight, the inclusion probability of its queries when ``k`` of them are drawn, from
+    ``groups`` (weight -> queries of that weight, in the order the weights were met): what
+    ``inclusion_probabilities`` gives each query, without a list of every query."""
+    n = sum(groups.values())
+    if k <= 0 or k >= n:
+        return dict.fromkeys(groups, 0.0 if k <= 0 else 1.0)
+    if any(not w > 0 or not math.isfinite(w) for w in groups):
+        raise ValueError("weights must be positive and finite")
     exact = _exact(groups, k)
     if exact is not None:
-        return [exact[w] for w in weights]
-    return _approximate(weights, groups, k)
+        return exact
+    tau = _tau(groups, k)
+    return {w: -math.expm1(-w * tau) for w in groups}
 
 
 def _exact(groups: Counter[float], k: int) -> dict[float, float] | None:
@@ -87,7 +100,7 @@ def _exact(groups: Counter[float], k: int) -> dict[float, float] | None:
     return {w: min(1.0, expected[g] / m) for g, (w, m) in enumerate(sizes)}
 
 
-def _approximate(weights: Sequence[float], groups: Counter[float], k: int) -> list[float]:
+def _tau(groups: Counter[float], k: int) -> float:
     """Rosén's approximation: pi = 1 - exp(-w tau), tau solving sum pi = k."""
 
     def expected(tau: float) -> float:
@@ -106,5 +119,4 @@ def _approximate(weights: Sequence[float], groups: Counter[float], k: int) -> li
             lo = mid
         else:
             hi = mid
-    tau = (lo + hi) / 2.0
-    return [-math.expm1(-w * tau) for w in weights]
+    return (lo + hi) / 2.0

@@ -36,14 +36,16 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 import polars as pl
 
 from goldset_tui.errors import InputError
 from goldset_tui.report.closure import ClosureCheck
-from goldset_tui.sampling.inclusion import inclusion_probabilities
+from goldset_tui.sampling.inclusion import group_probabilities, inclusion_probabilities
 from goldset_tui.sampling.origin import ORIGIN
 from goldset_tui.text import visible
 
@@ -225,18 +227,21 @@ def draw_stratum(pool: pl.DataFrame, k: int, seed: int, stratum: str, cap: int) 
     with its ``inclusion_probability`` (1 when the stratum is taken in full)."""
     if k >= pool.height:
         return pool.with_columns(pl.lit(1.0, dtype=pl.Float64).alias(PROBABILITY))
-    pool = pool.sort("query")
-    weights = pool.get_column("count").clip(upper_bound=cap).to_list()
-    uniforms = hash_uniforms(pool.get_column("query").to_list(), seed)
-    keys = pl.Series("_key", efraimidis_spirakis_keys(weights, uniforms), dtype=pl.Float64)
-    by_weight = probability_of_weight(weights, k)
-    probability = pl.Series(PROBABILITY, [by_weight[w] for w in weights], dtype=pl.Float64)
-    return (
-        pool.with_columns(keys, probability)
-        .sort(["_key", "query"], descending=[True, False])
-        .head(k)
-        .drop("_key")
+    weights = pool.get_column("count").clip(upper_bound=cap)
+    uniforms = (hash_uniforms(q.to_list(), seed) for q in _slices(pool.get_column("query")))
+    keys = pl.concat(
+        pl.Series("_key", efraimidis_spirakis_keys(w.to_list(), u), dtype=pl.Float64)
+        for w, u in zip(_slices(weights), uniforms, strict=True)
     )
+    # The k largest keys, ties to the smallest query (a query's key is its own, whatever the
+    # order): each is at least the k-th largest key, and few others are, so only those are
+    # sorted, not the whole stratum.
+    least = keys.top_k(k).min() if k > 0 else math.inf
+    drawn = pool.with_columns(keys).filter(pl.col("_key") >= least)
+    drawn = drawn.sort(["_key", "query"], descending=[True, False]).head(k).drop("_key")
+    by_weight = weight_probabilities(weights, k)
+    table = pl.Series(PROBABILITY, [by_weight.get(w, 0.0) for w in range(cap + 1)])
+    return drawn.with_columns(table.gather(drawn.get_column("count").clip(upper_bound=cap)))
 
 
 def design_effects(pool: pl.DataFrame, k: int, cap: int) -> dict[str, float]:
@@ -252,27 +257,45 @@ def design_effects(pool: pl.DataFrame, k: int, cap: int) -> dict[str, float]:
     stratum's traffic: the report weights head and tail by their known shares. The report cannot
     compute these from the sample when its heavy queries were not drawn, which is exactly when
     the sample's own variance runs small (docs/report.md)."""
-    counts = [float(c) for c in pool.get_column("count").to_list()]
-    head = [c >= cap for c in counts]
-    total = sum(counts)
-    top = sum(c for c, h in zip(counts, head, strict=True) if h)
+    count = pool.get_column("count")
+    # Whole numbers: their sums are exact, in any order, as floats or as integers.
+    total = float(count.sum())
+    top = float(count.filter(count >= cap).sum())
     out = {DEFF_SEARCH: 0.0, DEFF_QUERY: 0.0, DEFF_HEAD: 0.0, DEFF_TAIL: 0.0}
     out |= {HEAD_COUNT: float(cap), HEAD_SHARE: top / total if total else 0.0}
     if k >= pool.height or k <= 0:
         return out  # taken in full: no sampling error
-    weights = [min(int(c), cap) for c in counts]
-    by_weight = probability_of_weight(weights, k)
+    by_weight = weight_probabilities(count.clip(upper_bound=cap), k)
     sums = dict.fromkeys((DEFF_SEARCH, DEFF_QUERY, DEFF_HEAD, DEFF_TAIL), 0.0)
-    for c, w, h in zip(counts, weights, head, strict=True):
-        pi = by_weight[w]
-        sums[DEFF_SEARCH] += (1.0 - pi) * c * c / pi
-        sums[DEFF_QUERY] += (1.0 - pi) / pi
-        sums[DEFF_HEAD if h else DEFF_TAIL] += (1.0 - pi) * c * c / pi
+    # Summed query by query, in the pool's order (the same bits every time), a slice at a time:
+    # a stratum of millions of queries is never a list of them.
+    for piece in _slices(count):
+        for whole in piece.to_list():
+            c = float(whole)
+            pi = by_weight[min(whole, cap)]
+            sums[DEFF_SEARCH] += (1.0 - pi) * c * c / pi
+            sums[DEFF_QUERY] += (1.0 - pi) / pi
+            sums[DEFF_HEAD if c >= cap else DEFF_TAIL] += (1.0 - pi) * c * c / pi
     out[DEFF_SEARCH] = k * sums[DEFF_SEARCH] / (total * total)
     out[DEFF_QUERY] = k * sums[DEFF_QUERY] / (pool.height * pool.height)
     out[DEFF_HEAD] = k * sums[DEFF_HEAD] / (top * top) if top else 0.0
     out[DEFF_TAIL] = k * sums[DEFF_TAIL] / ((total - top) ** 2) if total > top else 0.0
     return out
+
+
+SLICE = 1 << 16  # queries turned into Python values at a time (hashes, sums)
+
+
+def _slices(column: pl.Series) -> list[pl.Series]:
+    return [column.slice(start, SLICE) for start in range(0, column.len(), SLICE)]
+
+
+def weight_probabilities(weights: pl.Series, k: int) -> dict[int, float]:
+    """``probability_of_weight`` from a column of weights: the same groups in the same
+    (ascending) order, so the same bits, without a list of every query's weight."""
+    groups = weights.value_counts(name="n").sort(weights.name)
+    ordered = Counter(dict(zip(groups[weights.name].to_list(), groups["n"].to_list(), strict=True)))
+    return cast("dict[int, float]", group_probabilities(ordered, k))
 
 
 def probability_of_weight(weights: list[int], k: int) -> dict[int, float]:

@@ -23,11 +23,12 @@ a temporary folder (removed afterwards, also on an error or Ctrl-C), in three pa
    (one slice of each part) and stably sorted by count (``_ordered``), and the whole is
    streamed into the output.
 
-Which logs: plain text, CSV, TSV and Parquet above ``SPILL_ABOVE`` bytes (a table's first pass
-reads it in batches instead of chunks of lines: ``spill_tables``); JSON lines and small logs keep
-the in-memory path (``stream.count_raw``). A spilled log's CSV/TSV labels are the same bytes as the
-in-memory path's, its Parquet labels the same rows in the same order (Parquet's row groups may be
-cut elsewhere). Why and what it costs: docs/sampling.md#logs-of-any-size.
+Which logs: plain text, CSV, TSV, Parquet and JSON lines above ``SPILL_ABOVE`` bytes, and Parquet
+of more rows than such a text log has lines (a table's first pass reads it in batches instead of
+chunks of lines: ``spill_tables``); small logs keep the in-memory path (``stream.count_raw``).
+A spilled log's CSV/TSV labels are the same bytes as the in-memory path's, its Parquet labels the
+same rows in the same order (Parquet's row groups may be cut elsewhere). Why and what it costs:
+docs/sampling.md#logs-of-any-size.
 """
 
 from __future__ import annotations
@@ -47,6 +48,9 @@ from goldset_tui.errors import InputError
 from goldset_tui.sampling.normalise import collapse, in_order, normalise, pick_spellings
 
 SPILL_ABOVE = 32 << 20  # a text log at most this large is counted in memory (peak < 0.7 GB)
+# About a text log's bytes per line (the 6 M-line log of bench/log_scale.py: 18): a Parquet log of
+# more rows than a text log of SPILL_ABOVE bytes has lines spills too, whatever its file's size.
+ROW_BYTES = 16
 CHUNK_BYTES = 16 << 20  # log read per step of the partition pass
 # Log bytes per part: a part's distinct strings, at worst. Small enough that sorting a part by
 # query stays in the processor's caches (12 MB parts sorted 30% slower on 6 M distinct lines).
@@ -76,18 +80,33 @@ class Spilled:
 
 
 def spills(path: Path) -> bool:
-    """Whether ``path`` is classified through spill files: a plain-text log or a CSV, TSV or
-    Parquet table larger than ``SPILL_ABOVE`` (JSON lines are read by the careful reader)."""
-    from goldset_tui.io.tables import JSONL_SUFFIXES
+    """Whether ``path`` is classified through spill files: a log (plain text, CSV, TSV, Parquet or
+    JSON lines) larger than ``SPILL_ABOVE`` bytes, or a Parquet log holding more than
+    ``SPILL_ABOVE // ROW_BYTES`` rows, however small its file (a column of repeated or similar
+    queries compresses tenfold and more, and the in-memory count holds them uncompressed). The
+    rows are read from the file's footer, not its data."""
+    from goldset_tui.io.tables import PARQUET_SUFFIXES
 
-    big = path.is_file() and path.stat().st_size > SPILL_ABOVE
-    return big and path.suffix.lower() not in JSONL_SUFFIXES
+    if not path.is_file():
+        return False
+    if path.stat().st_size > SPILL_ABOVE:
+        return True
+    return path.suffix.lower() in PARQUET_SUFFIXES and parquet_rows(path) > SPILL_ABOVE // ROW_BYTES
+
+
+def parquet_rows(path: Path) -> int:
+    """The rows a Parquet file says it holds (its footer alone); 0 when it cannot say (the
+    reader then names what is wrong)."""
+    try:
+        return int(pl.scan_parquet(path, glob=False).select(pl.len()).collect().item())
+    except (pl.exceptions.PolarsError, OSError):
+        return 0
 
 
 def spills_as_table(path: Path) -> bool:
-    from goldset_tui.io.tables import PARQUET_SUFFIXES, TEXT_FORMATS
+    from goldset_tui.io.tables import JSONL_SUFFIXES, PARQUET_SUFFIXES, TEXT_FORMATS
 
-    return path.suffix.lower() in set(TEXT_FORMATS) | PARQUET_SUFFIXES
+    return path.suffix.lower() in set(TEXT_FORMATS) | PARQUET_SUFFIXES | JSONL_SUFFIXES
 
 
 # Every chunk of the partition pass writes one spill file per part, so files = chunks x parts:
@@ -167,7 +186,8 @@ class PartWriter:
         self.files = self.blank = 0
 
     def spill(self, forms: pl.DataFrame) -> None:
-        empty = pl.col("spelling") == ""
+        # A null query (an empty CSV field, a JSON null) is blank, as the in-memory count has it.
+        empty = pl.col("spelling").is_null() | (pl.col("spelling") == "")
         self.blank += int(forms.filter(empty).get_column("count").sum() or 0)
         kept = forms.filter(~empty)
         part = self.cuts.search_sorted(kept.get_column("spelling").str.to_lowercase(), side="right")

@@ -10,7 +10,8 @@ Checks cost nothing on the way: a count that is not a whole number >= 1, a short
 header without rows, a column of the wrong type or anything Polars refuses make the log go
 through the careful reader (``normalise.read_log``) instead, which names the file, the line and
 what is wrong. That reader holds the whole log in memory, so it is only ever the error path
-(and the path of JSON lines logs, which Polars cannot stream line by line with those checks).
+(and the path of a small JSON lines log, which Polars cannot stream line by line with those
+checks; a large one is read in pieces through the spill files: ``spill_jsonl``).
 """
 
 from __future__ import annotations
@@ -147,7 +148,7 @@ def scan_table(p: Path, suffix: str) -> pl.LazyFrame:
         raise NeedsCarefulRead from None
     if "query" not in schema or schema["query"] != pl.String:
         raise NeedsCarefulRead
-    parsed, bad = _counts(schema.get("count"))
+    parsed, bad = count_exprs(schema.get("count"))
     last = schema.names()[-1]
     short = pl.col(last).is_null() if suffix in TEXT_FORMATS else pl.lit(False)
     return table.select(
@@ -173,7 +174,7 @@ def _count_table(p: Path, suffix: str) -> pl.DataFrame:
     return counted.select("raw", "count")
 
 
-def _counts(dtype: pl.DataType | None) -> tuple[pl.Expr, pl.Expr]:
+def count_exprs(dtype: pl.DataType | None) -> tuple[pl.Expr, pl.Expr]:
     """The count as Int64, and whether it is bad (not a whole number >= 1); as
     ``normalise.parse_counts`` reads it."""
     if dtype is None:
