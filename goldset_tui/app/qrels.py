@@ -115,6 +115,7 @@ def load_qrels(
         from goldset_tui.store.project import Project  # lazily: only a store needs it
 
         project = Project.open(path)
+        say_store_warnings(project, _on_stderr)
         qrels = project.qrels(labeller) if labeller else qrels_without_labeller(project)
         if qrels.height == 0:
             raise InputError(path, "the store holds no judgments yet")
@@ -167,7 +168,17 @@ def report_qrels(value: str, labeller: str | None = None, warn: Warn = _on_stder
     if path.is_dir():
         from goldset_tui.store.project import Project
 
-        return store_grades_in_force(Project.open(path), labeller, warn)
+        project = Project.open(path)
+        say_store_warnings(project, warn)
+        return store_grades_in_force(project, labeller, warn)
     from goldset_tui.io.trec import read_qrels
 
     return read_qrels(path)
+
+
+def say_store_warnings(project: Project, warn: Warn) -> None:
+    """What the store said as it opened (a torn journal line dropped, answers of an interrupted
+    machine judge not in its labels yet), passed on to whoever computes a number from its grades:
+    a report or an evaluation on labels that miss answers must say so."""
+    for warning in dict.fromkeys(project.warnings):
+        warn(warning)
