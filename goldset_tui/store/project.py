@@ -14,7 +14,6 @@ manifest's sha256 lets the caller report that it did.
 from __future__ import annotations
 
 import errno
-import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -22,30 +21,13 @@ import polars as pl
 
 from goldset_tui.errors import InputError, StoreLockedError
 from goldset_tui.io.trec import QRELS_SCHEMA
-from goldset_tui.locations import projects_dir
 from goldset_tui.model import DEFAULT_GUIDELINES, GradeScale
 from goldset_tui.store.checks import check_layout
-from goldset_tui.store.files import (
-    TMP_PREFIX,
-    now_iso,
-    remove_dead_tmp,
-    safe_name,
-    sha256_file,
-    slug,
-)
-from goldset_tui.store.frames import (
-    JUDGMENT_SCHEMA,
-    check_compacted_copies,
-    empty_judgments,
-    latest,
-    records_to_frame,
-    sort_pairs,
-)
+from goldset_tui.store.files import TMP_PREFIX, now_iso, remove_dead_tmp, safe_name, sha256_file
+from goldset_tui.store.frames import JUDGMENT_SCHEMA, empty_judgments, latest, sort_pairs
 from goldset_tui.store.half_imports import roll_back_half_imports
-from goldset_tui.store.journal import is_locked, replay_numbered
 from goldset_tui.store.manifest import (
     FORMAT,
-    LOCK,
     MANIFEST,
     manifest_lock,
     manifest_path,
@@ -53,8 +35,9 @@ from goldset_tui.store.manifest import (
     update_manifest,
     write_manifest,
 )
-from goldset_tui.store.parts import read_parts
+from goldset_tui.store.places import default_store_for, find_stores, refuse_busy_folder
 from goldset_tui.store.prior import checked_prior
+from goldset_tui.store.reading import labeller_history, labeller_summary
 from goldset_tui.store.registry import remember
 from goldset_tui.store.staging import naming_the_merge, recover, sweep_new_store_leftovers
 from goldset_tui.store.writer import JudgmentWriter
@@ -65,6 +48,7 @@ __all__ = [
     "JudgmentWriter",
     "default_store_for",
     "find_stores",
+    "refuse_busy_folder",
     "safe_name",
     "sha256_file",
 ]
@@ -74,36 +58,6 @@ _CANNOT_WRITE = {errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOSPC, errno.EDQ
 
 # Tables the store itself maintains; update_manifest() must not replace them wholesale.
 _RESERVED_TABLES = {"format", "labellers", "created"}
-
-
-def default_store_for(pool_path: str | Path) -> Path:
-    """The default store of a pool: one folder per pool file under the user's data directory."""
-    resolved = str(Path(pool_path).expanduser().resolve())
-    digest = hashlib.sha256(resolved.encode("utf-8")).hexdigest()[:10]
-    return projects_dir() / f"{slug(Path(pool_path).stem) or 'pool'}-{digest}"
-
-
-def find_stores(root: str | Path | None = None) -> list[Path]:
-    """Store folders directly under ``root`` (default: where default stores live), by name."""
-    base = Path(root) if root is not None else projects_dir()
-    if not base.is_dir():
-        return []
-    return sorted(p for p in base.iterdir() if (p / "manifest.toml").is_file())
-
-
-def refuse_busy_folder(store: Path) -> None:
-    """A new store goes into a missing or empty folder, never over a store or other files."""
-    if manifest_path(store).exists():
-        raise InputError(store, "is already a goldset store; open it instead")
-    if store.is_dir() and not all(_creation_leftover(p) for p in store.iterdir()):
-        raise InputError(store, "folder is not empty and is not a goldset store")
-
-
-def _creation_leftover(path: Path) -> bool:
-    """What a creation stopped before its manifest landed leaves in the folder: the manifest's
-    lock file and the temporary manifest. A folder holding only these is as good as empty (a kill
-    there once made the pool's default store unusable for every later `judge` and `import`)."""
-    return path.name == LOCK or path.name.startswith(f"{TMP_PREFIX}{MANIFEST}.")
 
 
 class Project:
@@ -411,19 +365,11 @@ class Project:
     # --- reading ------------------------------------------------------------------------------
     def _history_of(self, labeller: str) -> pl.DataFrame:
         journal_path, parts_dir = self.labeller_paths(labeller)
-        # Journal before parts: a writer compacting meanwhile moves records from the journal to a
-        # part, so reading in this order can see a record twice (de-duplicated) but never miss it.
-        numbered, warnings = replay_numbered(journal_path)
-        # With a live writer, an incomplete last line is a save in flight, not crash damage.
-        if warnings and not is_locked(journal_path):
-            self.warnings += [w for w in warnings if w not in self.warnings]
-        scale = self.scale  # hand-edited grades outside it are refused, naming file and line
-        journal = records_to_frame(numbered, journal_path, scale=scale, labeller=labeller)
-        compacted = read_parts(parts_dir, scale=scale, labeller=labeller)
-        check_compacted_copies(journal, [line for line, _ in numbered], compacted, journal_path)
-        if compacted.height:  # a record both compacted and still in the journal counts once
-            journal = journal.filter(pl.col("seq") > compacted["seq"][-1])
-        return pl.concat([compacted, journal]) if journal.height else compacted
+        events, warnings = labeller_history(
+            journal_path, parts_dir, scale=self.scale, labeller=labeller
+        )
+        self.warnings += [w for w in warnings if w not in self.warnings]
+        return events
 
     def judgments(self, labeller: str | None = None, *, history: bool = False) -> pl.DataFrame:
         """Latest judgment per (labeller, query_id, doc_id), or every event with ``history``.
@@ -447,33 +393,7 @@ class Project:
         the later of the manifest's and the labeller's last recorded event: a session killed
         (SIGKILL, a dropped SSH link) never wrote its end, yet its grades say when it worked."""
         history = self.judgments(history=True)  # read once: the grades in force are its latest()
-        current = latest(history).group_by("labeller").agg(pl.len().cast(pl.Int64).alias("judged"))
-        events = history.group_by("labeller").agg(
-            pl.len().cast(pl.Int64).alias("events"), pl.col("time").max().alias("last_event")
-        )
-        entries = self.manifest.get("labellers", {}).values()
-        people = pl.DataFrame(
-            {
-                "labeller": [e["name"] for e in entries],
-                "first": [e.get("first") for e in entries],
-                "last": [e.get("last") for e in entries],
-            },
-            schema={"labeller": pl.String, "first": pl.String, "last": pl.String},
-        )
-        return (
-            people.join(current, on="labeller", how="left")
-            .join(events, on="labeller", how="left")
-            .with_columns(
-                pl.col("judged", "events").fill_null(0),
-                # ISO times in UTC with the same shape: as text, later sorts after.
-                pl.when(pl.col("last").is_null() | (pl.col("last_event") > pl.col("last")))
-                .then(pl.col("last_event"))
-                .otherwise(pl.col("last"))
-                .alias("last"),
-            )
-            .select("labeller", "judged", "events", "first", "last")
-            .sort("labeller")
-        )
+        return labeller_summary(history, self.manifest.get("labellers", {}))
 
     def qrels(self, labeller: str | None = None) -> pl.DataFrame:
         """``query_id, doc_id, grade`` of one labeller, sorted (numeric ids in numeric order).
