@@ -148,7 +148,7 @@ def run_drift(
     from goldset_tui.drift.replan import replan
     from goldset_tui.drift.shares import share_changes
     from goldset_tui.eval.defaults import DEFAULT_METRIC
-    from goldset_tui.sampling.sample import DEFAULT_MIN_PER_STRATUM, stratum_counts
+    from goldset_tui.sampling.allocation import DEFAULT_MIN_PER_STRATUM, stratum_counts
 
     floor = DEFAULT_MIN_PER_STRATUM if min_per_stratum is None else min_per_stratum
     if floor < 0:

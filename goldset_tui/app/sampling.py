@@ -209,8 +209,8 @@ def emit_sample_sql(
 ) -> dict[str, Path]:
     """The SQL that classifies and samples the log in the warehouse, and the files beside it
     (the vocabulary to load as ``vocab_table`` among them when ``vocab`` is given)."""
+    from goldset_tui.sampling.allocation import parse_targets
     from goldset_tui.sampling.classify import read_vocab
-    from goldset_tui.sampling.sample import parse_targets
     from goldset_tui.sampling.sql import LogTable
     from goldset_tui.sampling.warehouse import write_bundle
 

@@ -51,9 +51,10 @@ def open_spotcheck(
     store one per LABELS file); the planned sizes from one of ``targets`` (``STRATUM=N,...``),
     ``total`` (split as `goldset sample plan` splits it) or ``manifest``, else the sample
     manifest beside LABELS."""
+    from goldset_tui.sampling.allocation import parse_targets
     from goldset_tui.sampling.labels import read_labels
     from goldset_tui.sampling.rules import STRATA
-    from goldset_tui.sampling.sample import check_known_strata, parse_targets
+    from goldset_tui.sampling.sample import check_known_strata
     from goldset_tui.sampling.spotcheck import journal_path, strata_order
     from goldset_tui.sampling.verdict import golden_sizes
     from goldset_tui.store.project import default_store_for

@@ -79,7 +79,7 @@ def _labels(p: argparse.ArgumentParser) -> None:
 
 
 def _sizes(p: ModeParser, *, floor: bool = True) -> None:
-    from goldset_tui.sampling.sample import DEFAULT_MIN_PER_STRATUM
+    from goldset_tui.sampling.allocation import DEFAULT_MIN_PER_STRATUM
 
     sizes = p.add_mutually_exclusive_group()  # one is needed: said by `run`, in its words
     sizes.add_argument("--targets", metavar="STRATUM=N,...", help="queries per stratum")

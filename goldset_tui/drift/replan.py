@@ -20,6 +20,7 @@ from typing import Any
 
 import polars as pl
 
+from goldset_tui.sampling.allocation import allocate_total
 from goldset_tui.sampling.plan import (
     DEFAULT_ALPHA,
     DEFAULT_POWER,
@@ -27,7 +28,6 @@ from goldset_tui.sampling.plan import (
     DEFAULT_RHO,
     weighted_row,
 )
-from goldset_tui.sampling.sample import allocate_total
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,8 @@ from goldset_tui.io.strata_file import refuse_two_strata
 from goldset_tui.io.tables import location, location_text, read_table, table_format
 from goldset_tui.scalar import as_int
 
+# The column names below are the contract with `goldset sample`, which writes these files: they
+# are defined here once and the sampling code imports them.
 INCLUSION = "inclusion_probability"
 COUNT = "count"  # times the query was searched in the log (`goldset sample` writes it)
 POPULATION = "population"
@@ -31,7 +33,7 @@ HEAD_COUNT = "head_count"
 HEAD_SHARE = "head_share"
 DEFF_HEAD = "design_effect_head"
 DEFF_TAIL = "design_effect_tail"
-OPTIONAL_NUMBERS = (DEFF_SEARCH, DEFF_QUERY, HEAD_COUNT, HEAD_SHARE, DEFF_HEAD, DEFF_TAIL)
+DESIGN_COLUMNS = (DEFF_SEARCH, DEFF_QUERY, HEAD_COUNT, HEAD_SHARE, DEFF_HEAD, DEFF_TAIL)
 
 
 def _numbers(df: pl.DataFrame, path: Path, column: str, ok: pl.Expr, wanted: str) -> pl.Series:
@@ -143,7 +145,7 @@ def read_traffic(path: str | Path) -> pl.DataFrame:
         frame = frame.with_columns(
             _numbers(df, p, POPULATION, (n >= 1) & (n == n.floor()), "a whole number >= 1")
         )
-    for column in OPTIONAL_NUMBERS:
+    for column in DESIGN_COLUMNS:
         if column in df.columns:
             # Empty for a stratum the sample did not draw from; else a number >= 0.
             raw = df.get_column(column).cast(pl.Utf8).str.strip_chars().fill_null("")

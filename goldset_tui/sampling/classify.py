@@ -15,11 +15,11 @@ import polars as pl
 
 from goldset_tui.errors import InputError
 from goldset_tui.io.tables import check_file, raise_if_not_utf8, read_table
+from goldset_tui.sampling.allocation import stratum_counts
 from goldset_tui.sampling.files import stream_frame, write_frame
 from goldset_tui.sampling.normalise import TABLE_SUFFIXES, count_distinct
 from goldset_tui.sampling.origin import has_origin_column, query_origins
 from goldset_tui.sampling.rules import Rule, apply_rule, classify_frame
-from goldset_tui.sampling.sample import stratum_counts
 from goldset_tui.sampling.stream import count_raw
 
 WORD = r"\p{L}+"

@@ -26,11 +26,12 @@ import tomli_w
 
 from goldset_tui import __version__
 from goldset_tui.errors import InputError
+from goldset_tui.io.strata_and_traffic import INCLUSION
 from goldset_tui.io.tomlfile import parse_toml
 from goldset_tui.sampling.files import atomic_write_bytes, check_folder, sha256_file
 from goldset_tui.sampling.inclusion import METHOD as INCLUSION_METHOD
 from goldset_tui.sampling.rules import classify_frame
-from goldset_tui.sampling.sample import PROBABILITY, SampleResult
+from goldset_tui.sampling.sample import SampleResult
 
 METHOD = (
     "weighted by min(count, cap), without replacement (Efraimidis-Spirakis keys log(u)/w, u from "
@@ -75,9 +76,9 @@ def build_manifest(
             "stratum": row["stratum"],
             "count": int(row["count"]),
             "weight": min(int(row["count"]), cap),
-            "inclusion_probability": row[PROBABILITY],
+            INCLUSION: row[INCLUSION],
         }
-        for row in sample.select("query_id", "query", "stratum", "count", PROBABILITY).iter_rows(
+        for row in sample.select("query_id", "query", "stratum", "count", INCLUSION).iter_rows(
             named=True
         )
     ]
@@ -89,7 +90,7 @@ def build_manifest(
         "cap": cap,
         "engine": engine,  # which engine drew it: polars here, a SQL dialect for --emit-sql
         "method": METHOD,
-        "inclusion_probability": INCLUSION_METHOD,
+        INCLUSION: INCLUSION_METHOD,
         "set_size": result.sample.height,
         "requested": result.requested,
         "allocation": allocation or {"mode": "targets"},

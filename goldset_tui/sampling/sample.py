@@ -44,26 +44,33 @@ from typing import cast
 import polars as pl
 
 from goldset_tui.errors import InputError
+
+# The sample's columns are the contract with the strata and traffic files `goldset report`
+# reads: their names are defined once, beside that reader.
+from goldset_tui.io.strata_and_traffic import (
+    DEFF_HEAD,
+    DEFF_QUERY,
+    DEFF_SEARCH,
+    DEFF_TAIL,
+    DESIGN_COLUMNS,
+    HEAD_COUNT,
+    HEAD_SHARE,
+    INCLUSION,
+)
 from goldset_tui.report.closure import ClosureCheck
+
+# Sizing the strata lives in allocation.py; its names stay importable from here, where a
+# notebook has always found them (docs/sampling.md).
+from goldset_tui.sampling.allocation import DEFAULT_MIN_PER_STRATUM as DEFAULT_MIN_PER_STRATUM
+from goldset_tui.sampling.allocation import allocate_total as allocate_total
+from goldset_tui.sampling.allocation import parse_targets as parse_targets
+from goldset_tui.sampling.allocation import stratum_counts as stratum_counts
 from goldset_tui.sampling.inclusion import group_probabilities, inclusion_probabilities
 from goldset_tui.sampling.origin import ORIGIN
 from goldset_tui.text import visible
 
 DEFAULT_CAP = 50  # weights = min(count, 50): docs/background.md#stratified-sampling
 QUERY_ID = "query_id"
-# The column `goldset report` reads for its Horvitz-Thompson headline: the name is the contract.
-PROBABILITY = "inclusion_probability"
-# Per stratum in the traffic file (``design_effects``): the design effects of the two headlines,
-# the stratum's head (queries searched at least head_count times), its share of the stratum's
-# traffic, and the per-search design effects of head and tail. Names as eval.strata reads them.
-DEFF_SEARCH = "design_effect_per_search"
-DEFF_QUERY = "design_effect_per_query"
-HEAD_COUNT = "head_count"
-HEAD_SHARE = "head_share"
-DEFF_HEAD = "design_effect_head"
-DEFF_TAIL = "design_effect_tail"
-DESIGN_COLUMNS = (DEFF_SEARCH, DEFF_QUERY, HEAD_COUNT, HEAD_SHARE, DEFF_HEAD, DEFF_TAIL)
-DEFAULT_MIN_PER_STRATUM = 15  # fifteen takes a stratum's resolution to 6.7 points
 
 
 @dataclass(frozen=True)
@@ -90,30 +97,6 @@ class SampleResult:
     requested: int
     notes: list[str] = field(default_factory=list)
     closure: list[ClosureCheck] = field(default_factory=list)
-
-
-def parse_targets(spec: str) -> dict[str, int]:
-    """``howto=40,error=30`` -> {"howto": 40, "error": 30}, in the order given."""
-    targets: dict[str, int] = {}
-    for part in (p.strip() for p in spec.split(",")):
-        if not part:
-            continue
-        name, sep, value = part.rpartition("=")
-        name = name.strip()
-        if not sep or not name:
-            raise InputError(None, f"--targets: expected STRATUM=N, found {part!r}")
-        try:
-            n = int(value)
-        except ValueError:
-            raise InputError(None, f"--targets: {name}={value!r} is not a whole number") from None
-        if n < 0:
-            raise InputError(None, f"--targets: {name}={n} is negative")
-        if name in targets:
-            raise InputError(None, f"--targets: stratum {name!r} given twice")
-        targets[name] = n
-    if not targets:
-        raise InputError(None, "--targets: no STRATUM=N given")
-    return targets
 
 
 def check_known_strata(
@@ -143,66 +126,6 @@ def check_known_strata(
         )
 
 
-def stratum_counts(labels: pl.DataFrame) -> pl.DataFrame:
-    """stratum, distinct, occurrences, share; sorted by stratum name."""
-    total = labels.get_column("count").sum()
-    return (
-        labels.group_by("stratum")
-        .agg(pl.len().alias("distinct"), pl.col("count").sum().alias("occurrences"))
-        .with_columns((pl.col("occurrences") / total).alias("share"))
-        .sort("stratum")
-    )
-
-
-def allocate_total(counts: pl.DataFrame, total: int, min_per_stratum: int) -> dict[str, int]:
-    """Split ``total`` across strata in proportion to traffic, each at least ``min_per_stratum``.
-
-    Proportional allocation would leave a small stratum with ten queries, where one query is ten
-    points; the floor keeps every stratum readable (docs/background.md#stratum-depth). Bounds
-    per stratum are ``[min(floor, distinct), distinct]``; strata pushed outside their bounds are
-    fixed there and the rest re-split, then rounded by largest remainder (ties by name) so the sizes
-    add to ``total``.
-    """
-    if total < 0 or min_per_stratum < 0:
-        raise InputError(None, "--total and --min-per-stratum must not be negative")
-    names = counts.get_column("stratum").to_list()
-    occ = dict(zip(names, counts.get_column("occurrences").to_list(), strict=True))
-    hi = dict(zip(names, counts.get_column("distinct").to_list(), strict=True))
-    lo = {s: min(min_per_stratum, hi[s]) for s in names}
-    if sum(lo.values()) > total:
-        raise InputError(
-            None,
-            f"--total {total} is too small to give {len(names)} strata at least {min_per_stratum} each "
-            f"(needs {sum(lo.values())}); lower --min-per-stratum or raise --total",
-        )
-    if total >= sum(hi.values()):
-        return dict(hi)
-    fixed: dict[str, int] = {}
-    while True:
-        free = [s for s in names if s not in fixed]
-        remaining = total - sum(fixed.values())
-        weight = sum(occ[s] for s in free)
-        quota = {s: remaining * occ[s] / weight for s in free}
-        low = [s for s in free if quota[s] < lo[s]]
-        high = [s for s in free if quota[s] > hi[s]]
-        if not low and not high:
-            break
-        # Fix the floors first: raising a small stratum takes from the others, never the reverse.
-        for s in low or high:
-            fixed[s] = lo[s] if s in low else hi[s]
-    alloc = dict(fixed)
-    alloc.update({s: math.floor(quota[s]) for s in quota})
-    leftover = total - sum(alloc.values())
-    order = sorted(quota, key=lambda s: (-(quota[s] - math.floor(quota[s])), s))
-    for s in order:
-        if leftover == 0:
-            break
-        if alloc[s] < hi[s]:
-            alloc[s] += 1
-            leftover -= 1
-    return {s: alloc[s] for s in names}
-
-
 KEY_HEX = 13  # 52 bits of the hash: a double holds (x + 1) / 2**52 exactly
 KEY_SCALE = float(2**52)
 
@@ -226,7 +149,7 @@ def draw_stratum(pool: pl.DataFrame, k: int, seed: int, stratum: str, cap: int) 
     """k queries of one stratum, weighted by min(count, cap), never the same query twice; each
     with its ``inclusion_probability`` (1 when the stratum is taken in full)."""
     if k >= pool.height:
-        return pool.with_columns(pl.lit(1.0, dtype=pl.Float64).alias(PROBABILITY))
+        return pool.with_columns(pl.lit(1.0, dtype=pl.Float64).alias(INCLUSION))
     weights = pool.get_column("count").clip(upper_bound=cap)
     uniforms = (hash_uniforms(q.to_list(), seed) for q in _slices(pool.get_column("query")))
     keys = pl.concat(
@@ -240,7 +163,7 @@ def draw_stratum(pool: pl.DataFrame, k: int, seed: int, stratum: str, cap: int) 
     drawn = pool.with_columns(keys).filter(pl.col("_key") >= least)
     drawn = drawn.sort(["_key", "query"], descending=[True, False]).head(k).drop("_key")
     by_weight = weight_probabilities(weights, k)
-    table = pl.Series(PROBABILITY, [by_weight.get(w, 0.0) for w in range(cap + 1)])
+    table = pl.Series(INCLUSION, [by_weight.get(w, 0.0) for w in range(cap + 1)])
     return drawn.with_columns(table.gather(drawn.get_column("count").clip(upper_bound=cap)))
 
 
@@ -327,7 +250,7 @@ def add_probabilities(
         by_stratum[s][min(int(c), cap)]
         for s, c in zip(rows["stratum"].to_list(), rows["count"].to_list(), strict=True)
     ]
-    return rows.with_columns(pl.Series(PROBABILITY, probs, dtype=pl.Float64))
+    return rows.with_columns(pl.Series(INCLUSION, probs, dtype=pl.Float64))
 
 
 def query_ids(queries: pl.Series) -> pl.Series:
@@ -344,12 +267,12 @@ def query_ids(queries: pl.Series) -> pl.Series:
 def refuse_a_sample(labels: pl.DataFrame, path: str | Path | None = None) -> None:
     """LABELS that already carry inclusion probabilities are a sample: drawing from it again
     would record the second draw's probability alone, and a weighted report would be wrong."""
-    if PROBABILITY in labels.columns:
+    if INCLUSION in labels.columns:
         raise InputError(
             path,
-            f"LABELS already has an {PROBABILITY} column, so it is a sample: sampling it again "
+            f"LABELS already has an {INCLUSION} column, so it is a sample: sampling it again "
             "would record the second draw's probability alone. Sample the labels it came from.",
-            column=PROBABILITY,
+            column=INCLUSION,
         )
 
 
@@ -407,9 +330,9 @@ def stratified_sample(
                 design,
             )
         )
-    empty = labels.head(0).with_columns(pl.lit(None, dtype=pl.Float64).alias(PROBABILITY))
+    empty = labels.head(0).with_columns(pl.lit(None, dtype=pl.Float64).alias(INCLUSION))
     sample = pl.concat(parts) if parts else empty
-    sample = sample.select([*labels.columns, PROBABILITY]).sort(["stratum", "query"])
+    sample = sample.select([*labels.columns, INCLUSION]).sort(["stratum", "query"])
     if QUERY_ID not in labels.columns:
         sample = sample.select(query_ids(sample.get_column("query")), pl.all())
         if sample.get_column(QUERY_ID).is_duplicated().any():  # 48 bits: never seen, never silent
@@ -434,7 +357,7 @@ def report_frames(result: SampleResult) -> dict[str, pl.DataFrame]:
     of the log is listed, sampled or not, so the shares add to 1 and a stratum left out of the
     sample shows up in the report's closure checks instead of vanishing from the weighting."""
     strata = result.sample.select(
-        QUERY_ID, "stratum", "count", PROBABILITY, *([ORIGIN] if ORIGIN in result.sample else [])
+        QUERY_ID, "stratum", "count", INCLUSION, *([ORIGIN] if ORIGIN in result.sample else [])
     )
     listed = [r for r in result.rows if r.distinct]
     columns: dict[str, list[object]] = {

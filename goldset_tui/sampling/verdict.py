@@ -45,6 +45,7 @@ from typing import Any
 import polars as pl
 
 from goldset_tui.eval.intervals import wilson_cc, wilson_cc_at
+from goldset_tui.io.strata_and_traffic import INCLUSION
 from goldset_tui.sampling.plan import DEFAULT_RATE, half_width
 from goldset_tui.sampling.spotcheck import Agreement
 
@@ -312,7 +313,7 @@ def sizes_from_manifest(path: Path) -> PlannedSizes | None:
 def log_populations(labels: pl.DataFrame) -> dict[str, int]:
     """Distinct queries per stratum of LABELS when LABELS is the log (``classify`` output); none
     when it is a sample (it has ``inclusion_probability``): a sample's rows are not the log."""
-    if "inclusion_probability" in labels.columns:
+    if INCLUSION in labels.columns:
         return {}
     counts = labels.group_by("stratum").agg(pl.len())
     return {str(s): int(n) for s, n in counts.iter_rows()}
@@ -334,12 +335,12 @@ def golden_sizes(
     sample manifest beside LABELS (when LABELS is a sample).
     """
     from goldset_tui.errors import InputError
-    from goldset_tui.sampling.manifest import manifest_path
-    from goldset_tui.sampling.sample import (
+    from goldset_tui.sampling.allocation import (
         DEFAULT_MIN_PER_STRATUM,
         allocate_total,
         stratum_counts,
     )
+    from goldset_tui.sampling.manifest import manifest_path
 
     if targets:
         return PlannedSizes(dict(targets), log_populations(labels)), "--targets"

@@ -82,6 +82,27 @@ def test_the_reports_measure_is_written_once() -> None:
     assert files(places(constant("Success@10"))) == {"eval/defaults.py", "measures/trec.py"}
 
 
+# `goldset sample` writes the strata and traffic files `goldset report` reads: a column name
+# spelt in both would let one side be renamed and the other not, and the report would quietly
+# drop its design-weighted headline or its design-effect floor.
+SAMPLE_COLUMNS = (
+    "inclusion_probability",
+    "design_effect_per_search",
+    "design_effect_per_query",
+    "head_count",
+    "head_share",
+    "design_effect_head",
+    "design_effect_tail",
+)
+
+
+def test_the_sample_files_column_names_are_written_once() -> None:
+    found = {name: places(constant(name)) for name in SAMPLE_COLUMNS}
+    assert {name: (len(at), files(at)) for name, at in found.items()} == {
+        name: (1, {"io/strata_and_traffic.py"}) for name in SAMPLE_COLUMNS
+    }, found
+
+
 # Counts that are deliberately not a command's default, each with its reason at its definition.
 OWN_COUNTS = {
     "ui/screens/history.py",  # SAMPLES: the history screen's quicker tests

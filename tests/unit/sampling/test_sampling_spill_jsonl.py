@@ -263,13 +263,13 @@ def test_a_spilled_log_with_an_origin_column_keeps_it(
 def _old_draw(pool: pl.DataFrame, k: int, seed: int, cap: int) -> pl.DataFrame:
     """The draw as it was before it went a slice at a time: every query's key in one list."""
     if k >= pool.height:
-        return pool.with_columns(pl.lit(1.0, dtype=pl.Float64).alias(sample.PROBABILITY))
+        return pool.with_columns(pl.lit(1.0, dtype=pl.Float64).alias(sample.INCLUSION))
     pool = pool.sort("query")
     weights = pool.get_column("count").clip(upper_bound=cap).to_list()
     uniforms = sample.hash_uniforms(pool.get_column("query").to_list(), seed)
     keys = pl.Series("_key", sample.efraimidis_spirakis_keys(weights, uniforms), dtype=pl.Float64)
     by_weight = sample.probability_of_weight(weights, k)
-    probability = pl.Series(sample.PROBABILITY, [by_weight[w] for w in weights], dtype=pl.Float64)
+    probability = pl.Series(sample.INCLUSION, [by_weight[w] for w in weights], dtype=pl.Float64)
     ordered = pool.with_columns(keys, probability).sort(["_key", "query"], descending=[True, False])
     return ordered.head(k).drop("_key")
 
