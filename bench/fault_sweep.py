@@ -1,6 +1,6 @@
 """The whole I/O fault sweep: every writing workload, every call; EIO, ENOSPC, persistent EIO, KILL.
 
-For each workload of tests/faults/workloads.py (the store API and each writing command), the calls
+For each workload of tests/faults/registry.py (the store API and each writing command), the calls
 that change the disk are counted on a run without faults; then for every N the workload runs
 again with call N failing once (EIO, then ENOSPC), with every call from N on failing until the
 operation ends (EIO*), and in a child process SIGKILLed just before call N. After each,
@@ -30,8 +30,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT)]
 
+from faults.registry import WORKLOADS  # noqa: E402
 from faults.sweep import Point, prepare, sweep  # noqa: E402
-from faults.workloads import WORKLOADS  # noqa: E402
 
 
 def scratch() -> str | None:

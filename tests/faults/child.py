@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for the 
 
 from faults.injector import Injector
 from faults.ledger import Ledger
-from faults.workloads import WORKLOADS
+from faults.registry import WORKLOADS
 
 
 def run() -> None:

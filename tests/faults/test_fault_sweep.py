@@ -20,8 +20,8 @@ import pytest
 import goldset_tui.store.journal as journal_module
 from faults.injector import POLARS_WRITERS, Injector
 from faults.ledger import Ledger
+from faults.registry import WORKLOADS
 from faults.sweep import Point, Prepared, fault_point, kill_point, prepare
-from faults.workloads import WORKLOADS
 from goldset_tui.model import Judgment
 from goldset_tui.store import Project, sha256_file
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from faults.injector import FAULTS
+from faults.registry import WORKLOADS
 from faults.sweep import Prepared, fault_point, kill_point, prepare
-from faults.workloads import WORKLOADS
 
 _prepared: dict[str, Prepared] = {}
 _base = Path(
