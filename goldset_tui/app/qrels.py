@@ -93,10 +93,11 @@ def consensus_qrels(
         else consensus_export(project)
     )
     if export.pending:
+        them = "them" if export.pending != 1 else "it"
         warn(
             f"{export.pending} pair{'s' * (export.pending != 1)} pending adjudication "
             f"{'were' if export.pending != 1 else 'was'} left out of the consensus (an evaluation will count "
-            f"{'them' if export.pending != 1 else 'it'} as not relevant); decide them with `goldset adjudicate "
+            f"{them} as not relevant); decide {them} with `goldset adjudicate "
             f"--store {visible(str(project.path))}`; how every pair was decided: {visible(str(export.provenance))}"
         )
     return export.qrels
