@@ -102,3 +102,47 @@ def test_a_refused_switch_shows_the_store_message_literally(tmp_path) -> None:
     asyncio.run(drive())
     (said,) = shown
     assert said.count("[bold]x[/]␛[2J") == 2 and "\x1b" not in said
+
+
+def test_judging_while_the_labellers_session_is_open_elsewhere_says_so_on_the_screen(
+    tmp_path,
+) -> None:
+    """J from the review, the labeller's journal held by another session: the store's refusal
+    (naming the journal, under a folder with markup and an escape in its name) is a notice shown
+    literally, and the review stays. Before, the refusal escaped the screen as a crash."""
+    import polars as pl
+
+    from goldset_tui.store.project import Project
+    from goldset_tui.ui.screens.report import ReportScreen, ReviewContext
+    from goldset_tui.ui.widgets.report_judge import judge_hook
+
+    _spec2 = importlib.util.spec_from_file_location(
+        "report_ui_data", Path(__file__).parents[1] / "unit" / "report" / "ui_data.py"
+    )
+    ui_data = importlib.util.module_from_spec(_spec2)
+    _spec2.loader.exec_module(ui_data)
+    folder = tmp_path / "[bold]x\x1b[2J"  # a folder's name has no "/": no closing tag
+    folder.mkdir()
+    pool = folder / "pool.csv"
+    pool.write_text("query_id,query,doc_id,text\nq01,x,a,b\n")
+    project = Project.create(folder / "store", pool_path=pool, pool_sha256="0" * 64)
+    docs = ui_data.make_report().topk.get_column("doc_id").unique().sort()
+    corpus = pl.DataFrame({"doc_id": docs, "text": docs, "title": docs})
+    topics = ui_data.make_topics()
+    hook = judge_hook(project, "ana", topics, corpus, tmp_path / "pairs.csv")
+    context = ReviewContext(ui_data.make_report(), topics=topics, judge=hook)
+    shown: list[str] = []
+
+    async def drive() -> None:
+        app = GoldsetApp(lambda: ReportScreen(context))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("right", "right", "down", "down", "enter", "enter", "J")
+            await pilot.pause()
+            shown.extend(Toast(n).render().plain for n in app._notifications)
+            assert app.is_running and type(app.screen).__name__ == "TopKScreen"
+
+    with project.writer("ana"):  # another session holds ana's journal
+        asyncio.run(drive())
+    (said,) = [t for t in shown if "cannot judge the missing pairs as ana" in t]
+    assert "[bold]x␛[2J" in said and "\x1b" not in said
