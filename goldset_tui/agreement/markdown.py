@@ -290,7 +290,7 @@ def pending_note(runs: list[dict[str, Any]]) -> list[str]:
         "",
         f"Consensus: {n} pair{'s' * (n != 1)} pending adjudication, not counted as relevant or as not "
         f"relevant (taken out of the run before scoring; retrieved: {retrieved}). "
-        "Decide them with `goldset adjudicate`.",
+        f"Decide {'them' if n != 1 else 'it'} with `goldset adjudicate`.",
     ]
 
 

@@ -47,8 +47,10 @@ class GradeSources:
         names = list(dict.fromkeys([*graded, *([self.judge_as] if self.judge_as else [])]))
         return [*names, CONSENSUS]
 
-    def qrels(self, key: str | None) -> pl.DataFrame:
-        """The grades of source ``key`` (a labeller, CONSENSUS, or None: the file alone)."""
+    def qrels(self, key: str | None, said: list[str] | None = None) -> pl.DataFrame:
+        """The grades of source ``key`` (a labeller, CONSENSUS, or None: the file alone).
+        ``said`` collects what reading them said (a labeller without grades of their own gets
+        the consensus, with its pending pairs): a running screen shows it, never stderr."""
         if self.project is None or key is None:
             assert self.base is not None
             return self.base
@@ -57,7 +59,9 @@ class GradeSources:
 
             grades = consensus_with_provenance(self.project)[0]
         elif self.base is None:
-            return store_grades_in_force(self.project, key)
+            if said is None:
+                return store_grades_in_force(self.project, key)
+            return store_grades_in_force(self.project, key, said.append, said.append)
         else:
             grades = (
                 self.project.qrels(key) if key in self.project.labellers() else self.base.head(0)
@@ -98,7 +102,12 @@ class GradeSources:
     def build(self, key: str | None, metric: str) -> tuple[Report, str]:
         """(the report on source ``key`` and ``metric``, its label); InputError when that source
         has nothing to report (no relevant grade) or the metric is unknown."""
-        inputs = replace(self.inputs, qrels=self.qrels(key), metric=check_metric(metric))
+        said: list[str] = []
+        qrels = self.qrels(key, said)
+        # What this source said joins the report's warnings (w, and their count under the
+        # table), after those the review opened with, each once.
+        told = list(dict.fromkeys([*self.inputs.qrels_warnings, *said]))
+        inputs = replace(self.inputs, qrels=qrels, metric=check_metric(metric), qrels_warnings=told)
         return build_report(inputs), self.label(key)
 
 

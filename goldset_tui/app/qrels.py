@@ -45,9 +45,17 @@ def _on_stderr(warning: str) -> None:
     print(f"goldset: warning: {warning}", file=sys.stderr)
 
 
-def qrels_without_labeller(project: Project, warn: Warn = _on_stderr) -> pl.DataFrame:
+def _note_on_stderr(note: str) -> None:
+    print(f"goldset: {note}", file=sys.stderr)
+
+
+def qrels_without_labeller(
+    project: Project, warn: Warn = _on_stderr, note: Warn = _note_on_stderr
+) -> pl.DataFrame:
     """One labeller's qrels, the adjudicated consensus of several, or one line saying whom to
-    pick (InputError). ``warn`` gets the line about pairs still pending adjudication."""
+    pick (InputError). ``warn`` gets the line about pairs still pending adjudication, ``note``
+    the one saying the consensus is used: a command prints them on stderr, a running screen
+    (the review's ``l``) must show them itself, as stderr would garble it."""
     people = people_who_judged(project)
     if len(people) <= 1:
         return project.qrels(None)  # one person (or a machine alone): as before
@@ -56,10 +64,9 @@ def qrels_without_labeller(project: Project, warn: Warn = _on_stderr) -> pl.Data
     names = ", ".join(visible(p, keep_newlines=False) for p in people)
     if load_adjudications(project.path).height:
         qrels = consensus_qrels(project, warn=warn)  # how many pairs still wait for a decision
-        print(
-            f"goldset: the qrels are the adjudicated consensus of {names} ({qrels.height:,} "
-            "pairs, as `goldset qrels --consensus`); --labeller NAME takes one person's",
-            file=sys.stderr,
+        note(
+            f"the qrels are the adjudicated consensus of {names} ({qrels.height:,} "
+            "pairs, as `goldset qrels --consensus`); --labeller NAME takes one person's"
         )
         return qrels
     current = project.judgments()
@@ -93,10 +100,11 @@ def consensus_qrels(
         else consensus_export(project)
     )
     if export.pending:
+        them = "them" if export.pending != 1 else "it"
         warn(
             f"{export.pending} pair{'s' * (export.pending != 1)} pending adjudication "
             f"{'were' if export.pending != 1 else 'was'} left out of the consensus (an evaluation will count "
-            f"{'them' if export.pending != 1 else 'it'} as not relevant); decide them with `goldset adjudicate "
+            f"{them} as not relevant); decide {them} with `goldset adjudicate "
             f"--store {visible(str(project.path))}`; how every pair was decided: {visible(str(export.provenance))}"
         )
     return export.qrels
@@ -125,18 +133,20 @@ def load_qrels(
     return read_subtopic_qrels(value) if subtopics else read_qrels(value)
 
 
-def store_qrels(project: Project, labeller: str | None, warn: Warn = _on_stderr) -> pl.DataFrame:
+def store_qrels(
+    project: Project, labeller: str | None, warn: Warn = _on_stderr, note: Warn = _note_on_stderr
+) -> pl.DataFrame:
     """``labeller``'s qrels if the store knows that labeller, else the store's only labeller's;
     a store without judgments is an error."""
     known = labeller is not None and labeller in project.labellers()
-    qrels = project.qrels(labeller) if known else qrels_without_labeller(project, warn)
+    qrels = project.qrels(labeller) if known else qrels_without_labeller(project, warn, note)
     if qrels.height == 0:
         raise InputError(project.path, "the store holds no judgments yet")
     return qrels
 
 
 def store_grades_in_force(
-    project: Project, labeller: str | None, warn: Warn = _on_stderr
+    project: Project, labeller: str | None, warn: Warn = _on_stderr, note: Warn = _note_on_stderr
 ) -> pl.DataFrame:
     """The qrels a store gives `goldset review --store DIR` and `goldset report --qrels DIR`: the
     labeller's own grades (the only labeller's when the labeller has none yet), laid over the
@@ -148,7 +158,7 @@ def store_grades_in_force(
 
     known = project.labellers()
     if labeller == PRIOR_LABELLER or PRIOR_LABELLER not in known or labeller not in known:
-        return store_qrels(project, labeller, warn)
+        return store_qrels(project, labeller, warn, note)
     return merge_qrels(project.qrels(PRIOR_LABELLER), project.qrels(labeller))
 
 

@@ -107,6 +107,9 @@ def to_dict(report: Report) -> dict[str, Any]:
             "real": int((origins == "real").sum()),
             "note": report.origin_line,
         }
+    # Last, so every key before it keeps its place: the same sentences as the Markdown's
+    # "Warnings" and stderr (a store's own warnings first), exact text as JSON keeps all data.
+    out["warnings"] = list(report.warnings)
     return out
 
 

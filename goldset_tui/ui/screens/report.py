@@ -437,7 +437,10 @@ class ReportScreen(ReviewKeys, LeaveKeys, Screen[None]):
 
         def failed(message: str) -> None:
             if settle():
-                self.notify(message, severity="warning", markup=False)
+                # The store's words (its path, a labeller's name): every character as written,
+                # a control character made visible, never markup.
+                shown = literal(message, keep_newlines=False).plain
+                self.notify(shown, severity="warning", markup=False)
 
         def work() -> None:
             try:

@@ -94,15 +94,17 @@ def judge_hook(
             )
             return f"{pairs.height} missing pair(s) written to {where} ({why})"
         from goldset_tui.app.judging import open_missing_judging, start_judging
-        from goldset_tui.errors import InputError
+        from goldset_tui.errors import InputError, StoreLockedError
 
         try:
             setup = open_missing_judging(
                 project, labeller, pool.with_columns(pl.col("title").fill_null(""))
             )
-        except InputError as exc:  # a name `goldset judge` refuses too (a machine's, say)
+            start = start_judging(setup)  # the labeller's writer: one session per labeller
+        except (InputError, StoreLockedError) as exc:
+            # A name `goldset judge` refuses too (a machine's), or the labeller's session open
+            # elsewhere: said on the screen (the caller shows it literally), the review kept.
             return f"cannot judge the missing pairs as {labeller}: {exc}"
-        start = start_judging(setup)  # the labeller's writer: one session per labeller
         return judge_screen(
             start.session(), project.guidelines, writer=start.writer, warnings=start.warnings
         )

@@ -84,3 +84,35 @@ def test_qrels_consensus_says_how_many_pending_pairs_it_left_out(tmp_path, capsy
     assert len(warning) == 1
     assert "2 pairs pending adjudication were left out" in warning[0]
     assert str(provenance_path(store, "unanimous-majority-adjudicator")) in warning[0]
+    assert "decide them with `goldset adjudicate" in warning[0]
+
+
+def test_one_pending_pair_is_spoken_of_in_the_singular(tmp_path, capsys) -> None:
+    """One pair left: "decide it", not "decide them" (the rest of the line already agreed)."""
+    from goldset_tui.adjudication.consensus import open_pairs
+    from goldset_tui.adjudication.decisions import AdjudicationWriter
+    from goldset_tui.agreement.sources import from_store
+
+    store = build_example_store(tmp_path / "demo")
+    first = open_pairs(from_store(store).ratings).row(0, named=True)
+    with AdjudicationWriter(store, "dee", "unanimous-majority-adjudicator") as writer:
+        writer.decide(first["query_id"], first["doc_id"], 1)
+    assert main(["qrels", "--store", str(store), "--consensus", "-o", str(tmp_path / "c")]) == 0
+    err = capsys.readouterr().err.splitlines()
+    (warning,) = [x for x in err if "pending adjudication" in x]
+    assert "1 pair pending adjudication was left out" in warning
+    assert "count it as not relevant); decide it with `goldset adjudicate" in warning
+    assert "decide them" not in warning
+
+
+def test_the_agreement_note_of_one_pending_pair_says_it(tmp_path, capsys) -> None:
+    alice = {"q1": {"a": 3, "b": 0}}
+    bob = {"q1": {"a": 0, "b": 0}}  # one disagreement: a
+    run = tmp_path / "sys.run"
+    run.write_text("q1 Q0 a 1 2 sys\nq1 Q0 b 2 1 sys\n")
+    argv = ["agreement", "--qrels", f"alice={write_qrels(tmp_path / 'a.qrels', alice)}"]
+    argv += ["--qrels", f"bob={write_qrels(tmp_path / 'b.qrels', bob)}", "--scale", "0-3"]
+    assert main([*argv, "--samples", "0", "--run", f"sys={run}", "--format", "md"]) == 0
+    md = capsys.readouterr().out
+    assert "Consensus: 1 pair pending adjudication" in md
+    assert "Decide it with `goldset adjudicate`." in md and "Decide them" not in md

@@ -89,6 +89,7 @@ def test_report_reproduces_the_two_retrievers_example() -> None:
         "unjudged_bounds",
         "missing_from_runs",
         "decisions",
+        "warnings",
     }
     assert (d["metric"], d["k"], d["n"]) == ("Success@10", 10, 300)
     assert d["ci_method"] == "wilson-cc"

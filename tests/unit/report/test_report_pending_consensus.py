@@ -46,3 +46,23 @@ def test_the_report_files_say_how_many_pairs_are_pending(tmp_path, capsys):
     assert err.count("pending adjudication") == 1 and f"goldset: warning: {said}" in err
     # Markdown escapes the backticks of the command the line names; its first clause is plain.
     assert said.split(";")[0] in (out / "report.md").read_text()
+
+
+def test_the_json_lists_the_same_warnings_as_stderr(tmp_path, capsys):
+    """JSON readers get the report's warnings too, exact text, in stderr's order: before, the
+    document had no `warnings` key, so a script reading it never learned of the pending pairs."""
+    import json
+
+    store, run, strata = _inputs(tmp_path)
+    argv = ["report", "--qrels", str(store), "--run", f"sys={run}", "--strata", str(strata)]
+    assert main([*argv, "-m", "P@3", "--format", "json", "-o", str(tmp_path / "out")]) == 0
+    out, err = capsys.readouterr()
+    prefix = "goldset: warning: "
+    stderr = [x.removeprefix(prefix) for x in err.splitlines() if x.startswith(prefix)]
+    printed = json.loads(out)
+    assert printed["warnings"] == stderr
+    assert [w for w in printed["warnings"] if "pending adjudication" in w]
+    written = json.loads((tmp_path / "out" / "report.json").read_text())
+    assert written["warnings"] == printed["warnings"]
+    # Added last: every key the document had keeps its place.
+    assert list(printed)[-1] == "warnings"
