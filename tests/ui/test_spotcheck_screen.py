@@ -225,3 +225,32 @@ async def _test_remapped_keys(tmp_path: Path) -> None:
             records[0]["correct"] == records[0]["assigned"] and records[1]["correct"] == "negation"
         )
     session.close()
+
+
+def test_a_failed_write_names_its_path_literally(tmp_path: Path, monkeypatch) -> None:
+    asyncio.run(_test_a_failed_write_names_its_path_literally(tmp_path, monkeypatch))
+
+
+async def _test_a_failed_write_names_its_path_literally(tmp_path: Path, monkeypatch) -> None:
+    """The error of a failed write names the journal's path; a folder holding an escape or markup
+    must show as text ("NOT SAVED" through the same literal rendering as the rest), not clear the
+    labeller's terminal. (An OSError with a ``filename`` already shows it by repr; one whose
+    message holds the path does not.)"""
+    session = open_session(tmp_path)
+    folder = tmp_path / "x\x1b[2J[bold]y[/]"
+
+    def full_disk() -> None:
+        # The store's own errors name the file in their message (no ``filename`` to repr).
+        raise OSError(f"could not write {folder}: disk full")
+
+    monkeypatch.setattr(session, "agree", full_disk)
+    app = GoldsetApp(lambda: SpotCheckScreen(session, sizes={"paraphrase": 25}))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        shown = screen_text(app)
+        assert "NOT SAVED" in shown
+        assert "\x1b" not in shown
+        assert "x␛[2J[bold]y[/]" in shown
+    session.close()

@@ -153,7 +153,7 @@ class SpotCheckScreen(Screen[None]):
         try:
             changed = write()
         except OSError as exc:
-            self._status = Text(f"NOT SAVED: {exc}", style="bold red")
+            self._status = literal(f"NOT SAVED: {exc}", style="bold red")
             self.refresh_view()
             return
         if changed:
@@ -180,7 +180,7 @@ class SpotCheckScreen(Screen[None]):
         try:
             undone = self.session.undo()
         except OSError as exc:
-            self._status = Text(f"NOT SAVED: {exc}", style="bold red")
+            self._status = literal(f"NOT SAVED: {exc}", style="bold red")
         else:
             if undone is None:
                 self._status = Text("nothing to undo", style="dim")

@@ -212,10 +212,14 @@ class ReviewKeys(Screen):  # a mixin: the screen's own Screen[...] base gives th
             with open(path, "x", encoding="utf-8", newline="") as f:  # "x": never overwrite
                 f.write(text)
         except OSError as exc:
-            self.notify(f"Could not write {folder}: {exc.strerror or exc}", severity="error")
+            self.notify(
+                visible(f"Could not write {folder}: {exc.strerror or exc}"),
+                severity="error",
+                markup=False,
+            )
             return
         self.notify(
-            f"{len(rows)} row(s) written to {path.resolve()} (the whole report as files: "
+            f"{len(rows)} row(s) written to {visible(str(path.resolve()))} (the whole report as files: "
             f"goldset report -o DIR writes {', '.join(REPORT_FILES)})",
             markup=False,
             timeout=10,
