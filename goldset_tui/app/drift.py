@@ -32,13 +32,14 @@ def drift_labels(
     if len(labels) == 2 and log is None:
         return read_labels(labels[0]), read_labels(labels[1]), labels[0], labels[1]
     if len(labels) == 1 and log is not None:
-        from goldset_tui.sampling.classify import classify_log, read_vocab
+        from goldset_tui.sampling.classify import classified_labels, read_vocab
         from goldset_tui.sampling.rules import load_rules
 
         rule = load_rules(rules) if rules else None
         words = read_vocab(vocab) if vocab else None
         old = read_labels(labels[0])
-        return old, classify_log(log, words, rule).labels, labels[0], log
+        # A large log goes through classify's spill files (docs/sampling.md), as the draw's.
+        return old, classified_labels(log, words, rule), labels[0], log
     raise InputError(None, "give --labels OLD with --log NEW_LOG, or --labels OLD --labels NEW")
 
 

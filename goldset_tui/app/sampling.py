@@ -35,20 +35,10 @@ def sample_labels(path: Path, *, log: bool, vocab: Path | None) -> tuple[pl.Data
 
 
 def _classified(path: Path, words: frozenset[str] | None) -> pl.DataFrame:
-    """The log's labels as `goldset classify` writes them: a large log through its spill files
-    (memory bounded while counting; the labels read back whole, as the draw needs them), any
-    other counted in memory."""
-    import tempfile
+    """The log's labels as `goldset classify` writes them: a large log through its spill files."""
+    from goldset_tui.sampling.classify import classified_labels
 
-    import polars as pl
-
-    from goldset_tui.sampling.classify import classify_log, classify_spilled
-
-    with tempfile.TemporaryDirectory(prefix="goldset-sample-") as folder:
-        written = Path(folder) / "labels.parquet"
-        if classify_spilled(path, written, words) is not None:
-            return pl.read_parquet(written)
-    return classify_log(path, words).labels
+    return classified_labels(path, words)
 
 
 @dataclass(frozen=True)

@@ -143,6 +143,22 @@ def classify_spilled(
     return None
 
 
+def classified_labels(
+    log_path: str | Path, vocab: frozenset[str] | None = None, rule: Rule | None = None
+) -> pl.DataFrame:
+    """The log's labels as `goldset classify` writes them, for a reader that needs them whole
+    (the draw, drift's new side): a large log counted through the spill files (memory bounded
+    while counting; the labels read back), any other counted in memory."""
+    import tempfile
+
+    path = Path(log_path)
+    with tempfile.TemporaryDirectory(prefix="goldset-labels-") as folder:
+        written = Path(folder) / "labels.parquet"
+        if classify_spilled(path, written, vocab, rule) is not None:
+            return pl.read_parquet(written)
+    return classify_log(path, vocab, rule).labels
+
+
 def _table(counts: pl.DataFrame) -> pl.DataFrame:
     total = counts.get_column("occurrences").sum()
     shares = counts.select(
