@@ -30,7 +30,7 @@ from typing import Any
 
 import polars as pl
 
-from goldset_tui.sampling.normalise import count_distinct, read_log
+from goldset_tui.sampling.normalise import count_distinct
 from goldset_tui.sampling.rules import (
     EDGE_PUNCTUATION,
     IDENT_POLARS,
@@ -316,8 +316,21 @@ def compare_logs(
 
     sides = []
     for path in (real_path, synthetic_path):
-        distinct, _blank = count_distinct(read_log(path))
+        distinct = log_queries(path)
         if distinct.height == 0:
             raise InputError(path, "no queries: every line or value is blank")
         sides.append(distinct)
     return compare_frames(sides[0], sides[1], vocab)
+
+
+def log_queries(path: str | Path) -> pl.DataFrame:
+    """The log's distinct queries (``query, count, spelling``, by count descending) as `goldset
+    classify` counts them: streamed, so memory follows the distinct strings rather than the lines,
+    and a large log through the spill files (docs/sampling.md), its labels read back whole."""
+    from goldset_tui.sampling import spill
+    from goldset_tui.sampling.classify import classified_labels
+    from goldset_tui.sampling.stream import count_raw
+
+    if spill.spills(Path(path)):
+        return classified_labels(path).select("query", "count", "spelling")
+    return count_distinct(count_raw(path))[0]
