@@ -4,6 +4,7 @@
     python bench/log_scale.py --lines 6000000 --runs 3 [--json] [--peers "polars distinct count"]
     python bench/log_scale.py --lines 6000000 --format jsonl --baseline /path/to/old/tree --peers ""
     python bench/log_scale.py --lines 6000000 --command draw --baseline /path/to/old/tree --peers ""
+    python bench/log_scale.py --lines 6000000 --command drift --baseline /path/to/old/tree --peers ""
 
 Generates a plain-text query log, seeded: about --gb gigabytes with a Zipf-like head over
 --distinct distinct queries, shaped like a real search log, with identifiers, negations, typos
@@ -16,6 +17,8 @@ field a line). Then runs, each in its own process, alternating, --runs times:
   the labels and manifest written);
 - with --command draw, `goldset sample draw LOG --log -o sample.csv --seed 7 --total 160
   --vocab vocab.txt` instead (the log classified, then the seeded draw);
+- with --command drift, `goldset drift --labels old.csv --log LOG --format json --vocab
+  vocab.txt` (the log classified as the new side against a small old labels file);
 - with --baseline DIR, the same goldset command run from the source tree DIR (PYTHONPATH), in
   turn with this tree's: before and after a change, under the same load;
 - the peers (--peers): a bare Polars streaming scan that touches every byte
@@ -207,6 +210,14 @@ def generate(work: Path, lines: int | None, gb: float, distinct: int, fmt: str) 
     return as_format(log, fmt)
 
 
+# drift's old side: a small labels file over the built-in strata (the new side is the log).
+OLD_LABELS = (
+    "query,count,stratum\nerr_4021 failing,30,exact_identifier\n"
+    "regions not covered,20,negation\nsync stripe and salesforce,15,multi_entity\n"
+    "how do i rotate a key,40,paraphrase\nrotaet api kee,5,misspelled\n"
+)
+
+
 def measure(argv: list[str], tree: Path | None = None) -> tuple[float, float, float]:
     """(CPU seconds, peak RSS in MB, wall seconds) of one child process (``tree``: the source
     tree it imports goldset_tui from)."""
@@ -284,9 +295,9 @@ def main() -> None:
     )
     parser.add_argument(
         "--command",
-        choices=("classify", "draw"),
+        choices=("classify", "draw", "drift"),
         default="classify",
-        help="the goldset command measured: classify, or sample draw --log",
+        help="the goldset command measured: classify, sample draw --log, or drift --log",
     )
     parser.add_argument(
         "--baseline",
@@ -335,6 +346,11 @@ def main() -> None:
         ours = "goldset sample draw"
         work_args = ["sample", "draw", str(log), "--log", "-o", str(work / "sample.csv")]
         work_args += ["--seed", "7", "--total", "160"]
+    elif args.command == "drift":
+        ours = "goldset drift"
+        old = work / "old.csv"
+        old.write_text(OLD_LABELS)
+        work_args = ["drift", "--labels", str(old), "--log", str(log), "--format", "json"]
     else:
         ours = "goldset classify"
         work_args = ["classify", str(log), "-o", str(work / "labels.parquet")]
