@@ -5,6 +5,7 @@
     python bench/log_scale.py --lines 6000000 --format jsonl --baseline /path/to/old/tree --peers ""
     python bench/log_scale.py --lines 6000000 --command draw --baseline /path/to/old/tree --peers ""
     python bench/log_scale.py --lines 6000000 --command drift --baseline /path/to/old/tree --peers ""
+    python bench/log_scale.py --gb 0.3 --command compare --baseline /path/to/old/tree --peers ""
 
 Generates a plain-text query log, seeded: about --gb gigabytes with a Zipf-like head over
 --distinct distinct queries, shaped like a real search log, with identifiers, negations, typos
@@ -19,6 +20,8 @@ field a line). Then runs, each in its own process, alternating, --runs times:
   --vocab vocab.txt` instead (the log classified, then the seeded draw);
 - with --command drift, `goldset drift --labels old.csv --log LOG --format json --vocab
   vocab.txt` (the log classified as the new side against a small old labels file);
+- with --command compare, `goldset classify --compare LOG synthetic.txt --format json --vocab
+  vocab.txt` (the log as the real side, a few hundred generated queries as the other);
 - with --baseline DIR, the same goldset command run from the source tree DIR (PYTHONPATH), in
   turn with this tree's: before and after a change, under the same load;
 - the peers (--peers): a bare Polars streaming scan that touches every byte
@@ -295,9 +298,10 @@ def main() -> None:
     )
     parser.add_argument(
         "--command",
-        choices=("classify", "draw", "drift"),
+        choices=("classify", "draw", "drift", "compare"),
         default="classify",
-        help="the goldset command measured: classify, sample draw --log, or drift --log",
+        help="the goldset command measured: classify, sample draw --log, drift --log or "
+        "classify --compare",
     )
     parser.add_argument(
         "--baseline",
@@ -351,6 +355,11 @@ def main() -> None:
         old = work / "old.csv"
         old.write_text(OLD_LABELS)
         work_args = ["drift", "--labels", str(old), "--log", str(log), "--format", "json"]
+    elif args.command == "compare":
+        ours = "goldset classify --compare"
+        synthetic = work / "synthetic.txt"
+        synthetic.write_text("\n".join(make_distinct(400, random.Random(2))) + "\n")
+        work_args = ["classify", "--compare", str(log), str(synthetic), "--format", "json"]
     else:
         ours = "goldset classify"
         work_args = ["classify", str(log), "-o", str(work / "labels.parquet")]
