@@ -35,6 +35,7 @@ from goldset_tui.errors import InputError
 from goldset_tui.store.files import atomic_write
 
 if TYPE_CHECKING:
+    from goldset_tui.adjudication.decisions import AdjudicationWriter
     from goldset_tui.store.project import Project
 
 UMA = "unanimous-majority-adjudicator"
@@ -198,6 +199,22 @@ def store_rule(project: Project) -> str:
     table = getattr(project, "manifest", {}).get("consensus", {})
     rule = table.get("rule", UMA) if isinstance(table, dict) else UMA
     return rule if rule in RULES else UMA
+
+
+def open_adjudication(project: Project, adjudicator: str, rule: str | None) -> AdjudicationWriter:
+    """The adjudicator's writer; ``rule`` (None: the store's) recorded in the manifest once it is
+    open. Recorded first, a failure to open the journal (a full disk, another session's lock) left
+    the store on the new rule after a command that said it failed."""
+    from goldset_tui.adjudication.decisions import AdjudicationWriter
+
+    writer = AdjudicationWriter(Path(project.path), adjudicator, rule or store_rule(project))
+    if rule and rule != store_rule(project):
+        try:
+            project.update_manifest(consensus={"rule": rule})
+        except BaseException:
+            writer.close()
+            raise
+    return writer
 
 
 def consensus_with_provenance(
