@@ -260,11 +260,12 @@ def flagged_pairs(project: Project, labellers: list[str] | None = None) -> pl.Da
 class ConsensusExport:
     qrels: pl.DataFrame  # query_id, doc_id, grade: the decided pairs only
     pending: int  # pairs left out because no rule or adjudicator has decided them yet
-    provenance: Path  # the provenance file just written
+    provenance: Path  # the provenance file just written (or to write: ``table``)
+    table: pl.DataFrame | None = None  # the provenance, when the caller writes it (write=False)
 
 
 def consensus_export(
-    project: Project, rule: str | None = None, *, include_machine: bool = False
+    project: Project, rule: str | None = None, *, include_machine: bool = False, write: bool = True
 ) -> ConsensusExport:
     """Consensus qrels for ``goldset qrels --consensus``, with the pending count and provenance.
 
@@ -274,12 +275,16 @@ def consensus_export(
     Also writes the provenance file next to the adjudications
     (``STORE/adjudication/provenance-<rule>.tsv``, atomically), so every exported consensus set has
     its record of how each pair was decided. Pending pairs are in the provenance, not in the qrels.
+    With ``write`` False the provenance is returned as ``table`` instead, for a caller that
+    writes it together with the qrels file (``goldset qrels --consensus -o``).
     """
     rule = rule or store_rule(project)
     qrels, provenance = consensus_with_provenance(project, rule, include_machine=include_machine)
     path = provenance_path(store_dir(project), rule, include_machine)
-    write_provenance(provenance, path)
-    return ConsensusExport(qrels, provenance.height - qrels.height, path)
+    if write:
+        write_provenance(provenance, path)
+    table = None if write else provenance
+    return ConsensusExport(qrels, provenance.height - qrels.height, path, table)
 
 
 def consensus_qrels(project: Project, rule: str | None = None) -> pl.DataFrame:

@@ -25,11 +25,6 @@ from faults.workloads import Command, FileOutput
 from faults.workloads_more import Adjudicate
 from goldset_tui.store.files import TMP_PREFIX
 
-DECISIONS = (  # the adjudicator's, between the earlier export and the one under test
-    ("q01", "json#JSONDecoder", 2),
-    ("q01", "json#JSONDecoder.__init__", 1),
-)
-
 
 @contextlib.contextmanager
 def screen_closed_at_once() -> Iterator[None]:
@@ -75,16 +70,22 @@ class AdjudicateRule(Command):
 class QrelsConsensusOut(FileOutput):
     """`qrels --consensus -o`: the consensus and its provenance, over an earlier export's."""
 
-    name = "qrels --consensus -o"
+    name = "qrels --consensus"
 
     def setup(self, root: Path) -> None:
+        from goldset_tui.adjudication.consensus import UMA
         from goldset_tui.adjudication.decisions import AdjudicationWriter
 
         Adjudicate().setup(root)
         super().setup(root)  # the earlier export: every disagreement pending
-        with AdjudicationWriter(root / "store", "dana", "unanimous-majority-adjudicator") as w:
-            for query, doc, grade in DECISIONS:
-                w.decide(query, doc, grade)
+        # The adjudicator decides the first two pairs that export left pending.
+        provenance = root / "store" / "adjudication" / f"provenance-{UMA}.tsv"
+        rows = [r.split("\t") for r in provenance.read_text(encoding="utf-8").splitlines()]
+        pending = [row[:2] for row in rows if row[3] == "pending"][:2]
+        assert len(pending) == 2, pending
+        with AdjudicationWriter(root / "store", "dana", UMA) as writer:
+            for grade, (query, doc) in enumerate(pending, start=2):
+                writer.decide(query, doc, grade)
 
     def earlier(self, root: Path) -> list[str]:
         return self.argv(root)

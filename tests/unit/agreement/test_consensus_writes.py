@@ -63,3 +63,40 @@ def test_adjudicate_whose_journal_cannot_open_leaves_the_rule_as_it_was(
     monkeypatch.setattr(app, "run_app", lambda make: 0)
     assert main(argv) == 0
     assert store_rule(Project.open(store)) == "median"
+
+
+def test_qrels_consensus_whose_qrels_file_fails_leaves_the_earlier_provenance(
+    store: Path, tmp_path: Path, monkeypatch, capsys
+) -> None:
+    # `qrels --consensus -o` writes two files: the qrels and the provenance of every pair. An
+    # export before the adjudicator decided, then one after it whose qrels file cannot be
+    # written: the provenance must still be the earlier export's (it was the new one, beside
+    # the old qrels, describing pairs and grades that file does not hold).
+    from goldset_tui.adjudication.decisions import AdjudicationWriter
+    from goldset_tui.store import files
+
+    out = tmp_path / "consensus.qrels"
+    argv = ["qrels", "--store", str(store), "--consensus", "-o", str(out)]
+    assert main(argv) == 0
+    provenance = store / "adjudication" / f"provenance-{UMA}.tsv"
+    earlier = provenance.read_bytes(), out.read_bytes()
+    pending = next(row for row in provenance.read_text().splitlines() if "\tpending\t" in row)
+    query, doc = pending.split("\t")[:2]
+    with AdjudicationWriter(store, "dana", UMA) as writer:
+        writer.decide(query, doc, 2)
+    capsys.readouterr()
+    real = files.atomic_write_bytes
+
+    def full(path, data, *args, **kwargs):
+        if Path(path) == out:
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        return real(path, data, *args, **kwargs)
+
+    monkeypatch.setattr(files, "atomic_write_bytes", full)
+    assert main(argv) == 2
+    assert capsys.readouterr().err.count("goldset: error:") == 1
+    assert (provenance.read_bytes(), out.read_bytes()) == earlier
+    monkeypatch.undo()  # room again: both files are the new export's
+    assert main(argv) == 0
+    assert provenance.read_bytes() != earlier[0] and out.read_bytes() != earlier[1]
+    assert f"{query}\t{doc}\t2\tadjudicator\tdana" in provenance.read_text()
