@@ -35,6 +35,7 @@ from goldset_tui.errors import InputError
 from goldset_tui.store.files import atomic_write
 
 if TYPE_CHECKING:
+    from goldset_tui.adjudication.decisions import AdjudicationWriter
     from goldset_tui.store.project import Project
 
 UMA = "unanimous-majority-adjudicator"
@@ -200,6 +201,22 @@ def store_rule(project: Project) -> str:
     return rule if rule in RULES else UMA
 
 
+def open_adjudication(project: Project, adjudicator: str, rule: str | None) -> AdjudicationWriter:
+    """The adjudicator's writer; ``rule`` (None: the store's) recorded in the manifest once it is
+    open. Recorded first, a failure to open the journal (a full disk, another session's lock) left
+    the store on the new rule after a command that said it failed."""
+    from goldset_tui.adjudication.decisions import AdjudicationWriter
+
+    writer = AdjudicationWriter(Path(project.path), adjudicator, rule or store_rule(project))
+    if rule and rule != store_rule(project):
+        try:
+            project.update_manifest(consensus={"rule": rule})
+        except BaseException:
+            writer.close()
+            raise
+    return writer
+
+
 def consensus_with_provenance(
     project: Project, rule: str | None = None, *, include_machine: bool = False
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -243,11 +260,12 @@ def flagged_pairs(project: Project, labellers: list[str] | None = None) -> pl.Da
 class ConsensusExport:
     qrels: pl.DataFrame  # query_id, doc_id, grade: the decided pairs only
     pending: int  # pairs left out because no rule or adjudicator has decided them yet
-    provenance: Path  # the provenance file just written
+    provenance: Path  # the provenance file just written (or to write: ``table``)
+    table: pl.DataFrame | None = None  # the provenance, when the caller writes it (write=False)
 
 
 def consensus_export(
-    project: Project, rule: str | None = None, *, include_machine: bool = False
+    project: Project, rule: str | None = None, *, include_machine: bool = False, write: bool = True
 ) -> ConsensusExport:
     """Consensus qrels for ``goldset qrels --consensus``, with the pending count and provenance.
 
@@ -257,12 +275,16 @@ def consensus_export(
     Also writes the provenance file next to the adjudications
     (``STORE/adjudication/provenance-<rule>.tsv``, atomically), so every exported consensus set has
     its record of how each pair was decided. Pending pairs are in the provenance, not in the qrels.
+    With ``write`` False the provenance is returned as ``table`` instead, for a caller that
+    writes it together with the qrels file (``goldset qrels --consensus -o``).
     """
     rule = rule or store_rule(project)
     qrels, provenance = consensus_with_provenance(project, rule, include_machine=include_machine)
     path = provenance_path(store_dir(project), rule, include_machine)
-    write_provenance(provenance, path)
-    return ConsensusExport(qrels, provenance.height - qrels.height, path)
+    if write:
+        write_provenance(provenance, path)
+    table = None if write else provenance
+    return ConsensusExport(qrels, provenance.height - qrels.height, path, table)
 
 
 def consensus_qrels(project: Project, rule: str | None = None) -> pl.DataFrame:

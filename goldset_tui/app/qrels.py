@@ -24,6 +24,7 @@ from goldset_tui.text import visible
 if TYPE_CHECKING:  # Polars lazily: `goldset eval` on small files reads them without it
     import polars as pl
 
+    from goldset_tui.adjudication.consensus import ConsensusExport
     from goldset_tui.io.sources import Source
     from goldset_tui.store.project import Project
 
@@ -88,17 +89,26 @@ def consensus_qrels(
 ) -> pl.DataFrame:
     """The consensus qrels; says (to ``warn``: stderr by default) how many pairs were left out as
     pending, because any later evaluation would count those documents as not relevant."""
+    return consensus_for_export(project, include_machine, warn=warn).qrels
+
+
+def consensus_for_export(
+    project: Project, include_machine: bool = False, *, warn: Warn = _on_stderr, write: bool = True
+) -> ConsensusExport:
+    """The consensus (see :func:`consensus_qrels`) with its provenance: written already, or with
+    ``write`` False left for :func:`write_export` to write together with the qrels file."""
     try:
         from goldset_tui.adjudication.consensus import consensus_export
     except ImportError:
         raise InputError(
             project.path, "consensus qrels are not available in this version of goldset"
         ) from None
-    export = (
-        consensus_export(project, include_machine=True)
-        if include_machine
-        else consensus_export(project)
-    )
+    if not write:
+        export = consensus_export(project, include_machine=include_machine, write=False)
+    elif include_machine:
+        export = consensus_export(project, include_machine=True)
+    else:  # called as before the write option (a test stands in for it with one argument)
+        export = consensus_export(project)
     if export.pending:
         them = "them" if export.pending != 1 else "it"
         warn(
@@ -107,7 +117,25 @@ def consensus_qrels(
             f"{them} as not relevant); decide {them} with `goldset adjudicate "
             f"--store {visible(str(project.path))}`; how every pair was decided: {visible(str(export.provenance))}"
         )
-    return export.qrels
+    return export
+
+
+def write_export(output: Path, data: bytes, export: ConsensusExport | None = None) -> None:
+    """The exported qrels file; with a consensus whose provenance is not written yet, that file
+    too, the two written together (store/together.py): written one after the other, a failure at
+    the qrels left a new provenance, describing pairs and grades the old qrels file beside it
+    does not hold, after a command that said it failed."""
+    from goldset_tui.store.files import atomic_write_bytes
+
+    if export is None or export.table is None:
+        atomic_write_bytes(output, data)
+        return
+    from goldset_tui.adjudication.consensus import write_provenance
+    from goldset_tui.store.together import written_together
+
+    with written_together([export.provenance, output]):
+        write_provenance(export.table, export.provenance)
+        atomic_write_bytes(output, data)
 
 
 def load_qrels(

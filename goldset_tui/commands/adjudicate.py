@@ -63,8 +63,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from goldset_tui.adjudication.consensus import store_rule
-    from goldset_tui.adjudication.decisions import AdjudicationWriter
+    from goldset_tui.adjudication.consensus import open_adjudication, store_rule
     from goldset_tui.agreement.sources import from_store, without_machines
     from goldset_tui.app.terminal import require_terminal
 
@@ -76,8 +75,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"goldset: warning: {warning}", file=sys.stderr)
     project = data.project
     assert project is not None  # from_store opens the store's project
-    if args.rule and args.rule != store_rule(project):
-        project.update_manifest(consensus={"rule": args.rule})
     rule = args.rule or store_rule(project)
     from goldset_tui.adjudication.consensus import flagged_pairs
 
@@ -96,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
 
     # Read (and refused, one line) before the screen opens.
     runs = named_runs(args.run) if args.run else None
-    writer = AdjudicationWriter(project.path, args.labeller, rule)
+    writer = open_adjudication(project, args.labeller, args.rule)
     try:
         return run_app(
             lambda: AdjudicateScreen(

@@ -117,9 +117,8 @@ def render(qrels: pl.DataFrame, fmt: str, store: Path) -> bytes:
 
 
 def run(args: argparse.Namespace) -> int:
-    from goldset_tui.app.qrels import consensus_qrels
+    from goldset_tui.app.qrels import consensus_for_export, write_export
     from goldset_tui.store import Project
-    from goldset_tui.store.files import atomic_write_bytes
     from goldset_tui.store.frames import sort_pairs
 
     if args.store is None:
@@ -138,8 +137,10 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(None, "Parquet is binary: give -o FILE")
     if args.include_machine and not args.consensus:
         raise InputError(None, "--include-machine goes with --consensus")
-    if args.consensus:
-        qrels = consensus_qrels(project, args.include_machine)
+    export = None
+    if args.consensus:  # with -o, its provenance is written with the qrels file
+        export = consensus_for_export(project, args.include_machine, write=not args.output)
+        qrels = export.qrels
         who = "consensus"
     else:
         current = project.judgments(args.labeller)
@@ -165,7 +166,7 @@ def run(args: argparse.Namespace) -> int:
         qrels = with_annotations(qrels, history, by_name=args.consensus)
     data = render(qrels, fmt, project.path)
     if args.output:
-        atomic_write_bytes(Path(args.output), data)
+        write_export(Path(args.output), data, export)
         queries = qrels["query_id"].n_unique()
         print(
             f"wrote {qrels.height} judgment{'s' * (qrels.height != 1)} over {queries} "

@@ -120,9 +120,10 @@ def test_one_point_of_each_command_breaks_no_promise(tmp_path_factory, name: str
         shutil.rmtree(base, ignore_errors=True)
 
 
-# A set of files (labels and manifest; a sample, its companions and manifest) failing at its last
-# file, the manifest's rename: the earlier set must be whole again, not new files beside it.
-FILE_SETS = ("classify -o", "sample draw -o", "synth -o")
+# A set of files (labels and manifest; a sample, its companions and manifest; consensus qrels and
+# their provenance) failing at its last file's rename: the earlier set must be whole again, not
+# new files beside it.
+FILE_SETS = ("classify -o", "sample draw -o", "synth -o", "qrels --consensus")
 
 
 @pytest.mark.parametrize("name", FILE_SETS)
@@ -137,6 +138,27 @@ def test_a_set_of_files_failing_at_its_manifest_leaves_the_earlier_set(
         assert point.call == "replace"
         assert point.violations == []
         assert prepared.before != prepared.after  # the run replaces every file of the set
+    finally:
+        import shutil
+
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def test_adjudicate_whose_journal_cannot_open_leaves_the_rule_as_it_was(tmp_path_factory) -> None:
+    # `adjudicate --rule` with the adjudicator's journal folder failing (the mkdir before the
+    # lock's open and cut): the command fails and the store keeps its rule (it used to be
+    # recorded first, and stayed after the error).
+    base = scratch(tmp_path_factory)
+    try:
+        prepared = prepare(WORKLOADS["adjudicate --rule"], base / "w")
+        names = prepared.names
+        at = next(
+            n for n in range(len(names)) if names[n : n + 3] == ["mkdir", "open", "ftruncate"]
+        )
+        point = fault_point(prepared, "EIO", at)
+        assert point.call == "mkdir"
+        assert point.violations == []
+        assert prepared.before != prepared.after  # the run records the new rule
     finally:
         import shutil
 
