@@ -28,17 +28,18 @@ RELEASE = SAMPLE / "releases" / "2026.1"
 NEW_RUN = SAMPLE / "releases" / "2026.3" / "dense-v2.run"
 
 
-def _store_from(root: Path, labeller: str | None = "alice") -> Path:
-    """A store made from the sample pool, with the sample's alice imported (no faults here)."""
+def _store_from(root: Path, labeller: str | None = "alice", *more: str) -> Path:
+    """A store made from the sample pool, with the sample's alice (or ``labeller``, and each of
+    ``more``) imported (no faults here)."""
     from goldset_tui.io.trec import read_qrels
     from goldset_tui.store import Project, sha256_file
 
     pool = SAMPLE / "pool.jsonl"
     project = Project.create(root / "store", pool_path=pool, pool_sha256=sha256_file(pool))
-    if labeller is not None:
-        qrels = read_qrels(SAMPLE / "judgments" / f"{labeller}.qrels")
+    for name in (labeller, *more) if labeller is not None else ():
+        qrels = read_qrels(SAMPLE / "judgments" / f"{name}.qrels")
         project.add_grades(
-            labeller,
+            name,
             qrels.with_columns(
                 pl.lit(None, pl.String).alias("time"), pl.lit(None, pl.String).alias("note")
             ),

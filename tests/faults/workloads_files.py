@@ -10,8 +10,6 @@ import io
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
-import polars as pl
-
 from faults.workloads import RELEASE, SAMPLE, FileOutput, _store_from
 
 
@@ -21,17 +19,7 @@ class QrelsOut(FileOutput):
     name = "qrels -o"
 
     def setup(self, root: Path) -> None:
-        from goldset_tui.io.trec import read_qrels
-        from goldset_tui.store import Project
-
-        project = Project.open(_store_from(root, "alice"))
-        qrels = read_qrels(SAMPLE / "judgments" / "bob.qrels")
-        project.add_grades(
-            "bob",
-            qrels.with_columns(
-                pl.lit(None, pl.String).alias("time"), pl.lit(None, pl.String).alias("note")
-            ),
-        )
+        _store_from(root, "alice", "bob")
         super().setup(root)
 
     def earlier(self, root: Path) -> list[str]:

@@ -281,19 +281,8 @@ class Adjudicate(ApiWorkload):
 
     def setup(self, root: Path) -> None:
         from faults.workloads import _store_from
-        from goldset_tui.io.trec import read_qrels
-        from goldset_tui.store import Project
 
-        project = Project.open(_store_from(root, "alice"))
-        import polars as pl
-
-        qrels = read_qrels(SAMPLE / "judgments" / "bob.qrels")
-        project.add_grades(
-            "bob",
-            qrels.with_columns(
-                pl.lit(None, pl.String).alias("time"), pl.lit(None, pl.String).alias("note")
-            ),
-        )
+        _store_from(root, "alice", "bob")
 
     def run(self, root: Path, ledger: Ledger) -> None:
         from goldset_tui.adjudication.decisions import AdjudicationWriter
